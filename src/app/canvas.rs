@@ -1,0 +1,194 @@
+//! The map canvas: draws the visible cells of a map and turns mouse and keys into pan and zoom.
+
+use std::path::PathBuf;
+
+use egui::{Align2, Color32, FontId, Mesh, Pos2, Rect, Sense, Stroke, Vec2, pos2, vec2};
+
+use crate::core::tile::Rgb;
+use crate::core::{Cell, Map, ObjectKind};
+
+pub const MIN_CELL_PX: f32 = 1.0;
+pub const MAX_CELL_PX: f32 = 96.0;
+/// Below this many pixels a cell shows only its background colour.
+const MIN_GLYPH_PX: f32 = 7.0;
+
+/// Where the map is on screen.
+#[derive(Clone, Debug)]
+pub struct View {
+    /// Screen offset of the grid's top-left corner from the canvas' top-left corner.
+    pub offset: Vec2,
+    /// Size of one cell in points.
+    pub cell_px: f32,
+    pub show_grid: bool,
+    /// Fit the map to the canvas on the next frame.
+    pub fit_pending: bool,
+    /// The canvas rectangle of the last frame.
+    pub canvas: Rect,
+}
+
+impl Default for View {
+    fn default() -> Self {
+        Self { offset: Vec2::ZERO, cell_px: 16.0, show_grid: false, fit_pending: true, canvas: Rect::NOTHING }
+    }
+}
+
+impl View {
+    pub fn screen_from_grid(&self, cell: Cell) -> Pos2 {
+        self.canvas.min + self.offset + vec2(cell.x as f32, cell.y as f32) * self.cell_px
+    }
+
+    pub fn grid_from_screen(&self, pos: Pos2) -> Cell {
+        let g = (pos - self.canvas.min - self.offset) / self.cell_px;
+        Cell::new(g.x.floor() as i32, g.y.floor() as i32)
+    }
+
+    pub fn cell_rect(&self, cell: Cell) -> Rect {
+        Rect::from_min_size(self.screen_from_grid(cell), Vec2::splat(self.cell_px))
+    }
+
+    pub fn fit(&mut self, map: &Map) {
+        let size = self.canvas.size();
+        let (w, h) = (map.width() as f32, map.height() as f32);
+        self.cell_px = (size.x / w).min(size.y / h).clamp(MIN_CELL_PX, MAX_CELL_PX);
+        self.offset = (size - vec2(w, h) * self.cell_px) / 2.0;
+    }
+
+    /// Zooms by `factor`, keeping the grid point under `anchor` (a screen position) in place.
+    pub fn zoom_about(&mut self, anchor: Pos2, factor: f32) {
+        let new_px = (self.cell_px * factor).clamp(MIN_CELL_PX, MAX_CELL_PX);
+        let local = anchor - self.canvas.min;
+        self.offset = local - (local - self.offset) * (new_px / self.cell_px);
+        self.cell_px = new_px;
+    }
+
+    pub fn zoom_about_centre(&mut self, factor: f32) {
+        self.zoom_about(self.canvas.center(), factor);
+    }
+}
+
+pub fn color(c: Rgb) -> Color32 {
+    Color32::from_rgb(c.0, c.1, c.2)
+}
+
+pub struct CanvasResponse {
+    pub hovered: Option<Cell>,
+    pub dropped_file: Option<PathBuf>,
+}
+
+/// Draws `map` and handles pan (middle drag, Space+drag, arrow keys) and zoom (wheel about the
+/// cursor). Only the cells in view are drawn; backgrounds go into one mesh.
+pub fn canvas_ui(ui: &mut egui::Ui, map: &Map, view: &mut View) -> CanvasResponse {
+    let (rect, response) = ui.allocate_exact_size(ui.available_size(), Sense::click_and_drag());
+    view.canvas = rect;
+    if view.fit_pending && rect.width() > 0.0 {
+        view.fit(map);
+        view.fit_pending = false;
+    }
+    let space_down = ui.input(|i| i.key_down(egui::Key::Space));
+    if response.dragged_by(egui::PointerButton::Middle) || (space_down && response.dragged_by(egui::PointerButton::Primary)) {
+        view.offset += response.drag_delta();
+    }
+    if let Some(hover) = response.hover_pos() {
+        let (scroll, zoom) = ui.input(|i| (i.smooth_scroll_delta.y, i.zoom_delta()));
+        let factor = zoom * (scroll / 200.0).exp();
+        if factor != 1.0 {
+            view.zoom_about(hover, factor);
+        }
+    }
+    if !ui.ctx().egui_wants_keyboard_input() {
+        let step = 12.0;
+        ui.input(|i| {
+            let mut pan = Vec2::ZERO;
+            if i.key_down(egui::Key::ArrowLeft) {
+                pan.x += step;
+            }
+            if i.key_down(egui::Key::ArrowRight) {
+                pan.x -= step;
+            }
+            if i.key_down(egui::Key::ArrowUp) {
+                pan.y += step;
+            }
+            if i.key_down(egui::Key::ArrowDown) {
+                pan.y -= step;
+            }
+            view.offset += pan;
+        });
+    }
+
+    let painter = ui.painter_at(rect);
+    painter.rect_filled(rect, 0.0, Color32::from_gray(12));
+    // The visible range of cells.
+    let top_left = view.grid_from_screen(rect.min);
+    let bottom_right = view.grid_from_screen(rect.max);
+    let x0 = top_left.x.max(0);
+    let y0 = top_left.y.max(0);
+    let x1 = (bottom_right.x + 1).min(map.width() as i32);
+    let y1 = (bottom_right.y + 1).min(map.height() as i32);
+
+    let mut mesh = Mesh::default();
+    let draw_glyphs = view.cell_px >= MIN_GLYPH_PX;
+    let font = FontId::monospace(view.cell_px * 0.8);
+    let mut glyphs = Vec::new();
+    for y in y0..y1 {
+        for x in x0..x1 {
+            let cell = Cell::new(x, y);
+            let Some(i) = map.index(cell) else { continue };
+            let r = view.cell_rect(cell);
+            let mut top = None;
+            for layer in map.layers.iter().filter(|l| l.visible) {
+                let t = layer.cells[i];
+                if t != 0 {
+                    top = Some(t);
+                    mesh.add_colored_rect(r, color(map.tiles[usize::from(t)].glyph.bg));
+                }
+            }
+            if draw_glyphs && let Some(t) = top {
+                let g = map.tiles[usize::from(t)].glyph;
+                if g.ch != ' ' {
+                    glyphs.push((r.center(), g.ch, color(g.fg)));
+                }
+            }
+        }
+    }
+    painter.add(egui::Shape::mesh(mesh));
+    if draw_glyphs {
+        for (pos, ch, fg) in glyphs {
+            painter.text(pos, Align2::CENTER_CENTER, ch, font.clone(), fg);
+        }
+    }
+    for o in &map.objects {
+        if o.cell.x < x0 || o.cell.x >= x1 || o.cell.y < y0 || o.cell.y >= y1 {
+            continue;
+        }
+        let r = view.cell_rect(o.cell);
+        let c = match o.kind {
+            ObjectKind::PlayerStart => Color32::from_rgb(255, 230, 90),
+            ObjectKind::Monster { .. } => Color32::from_rgb(240, 80, 70),
+            ObjectKind::Item => Color32::from_rgb(120, 220, 255),
+            ObjectKind::Light { .. } => Color32::from_rgb(255, 200, 120),
+            ObjectKind::Other(_) => Color32::from_rgb(200, 120, 255),
+        };
+        if draw_glyphs {
+            painter.rect_filled(r.shrink(view.cell_px * 0.05), view.cell_px * 0.2, Color32::from_black_alpha(160));
+            painter.text(r.center(), Align2::CENTER_CENTER, o.kind.glyph(), font.clone(), c);
+        } else {
+            painter.rect_filled(r, 0.0, c);
+        }
+    }
+    if view.show_grid && view.cell_px >= 6.0 {
+        let stroke = Stroke::new(1.0, Color32::from_white_alpha(24));
+        for x in x0..=x1 {
+            let p = view.screen_from_grid(Cell::new(x, y0));
+            painter.line_segment([p, pos2(p.x, view.screen_from_grid(Cell::new(x, y1)).y)], stroke);
+        }
+        for y in y0..=y1 {
+            let p = view.screen_from_grid(Cell::new(x0, y));
+            painter.line_segment([p, pos2(view.screen_from_grid(Cell::new(x1, y)).x, p.y)], stroke);
+        }
+    }
+    let hovered = response.hover_pos().map(|p| view.grid_from_screen(p)).filter(|c| map.in_bounds(*c));
+    if let Some(cell) = hovered {
+        painter.rect_stroke(view.cell_rect(cell), 0.0, Stroke::new(1.5, Color32::WHITE), egui::StrokeKind::Inside);
+    }
+    CanvasResponse { hovered, dropped_file: super::dropped_path(ui.ctx()) }
+}

@@ -1,0 +1,149 @@
+//! The panels around the canvas: menu bar, status bar, inspector, error dialog, shortcuts.
+
+use egui::RichText;
+
+use super::{Command, SightlineApp};
+
+pub fn menu_bar_ui(app: &mut SightlineApp, ui: &mut egui::Ui) {
+    egui::Panel::top("menu_bar").show(ui, |ui| {
+        egui::MenuBar::new().ui(ui, |ui| {
+            ui.menu_button("File", |ui| {
+                if ui.button("Open…").clicked() {
+                    app.commands.push(Command::PickOpen);
+                }
+                if ui.button("Save").clicked() {
+                    app.commands.push(Command::Save);
+                }
+                if ui.button("Save As…").clicked() {
+                    app.commands.push(Command::PickSaveAs);
+                }
+                ui.separator();
+                if ui.button("Quit").clicked() {
+                    ui.ctx().send_viewport_cmd(egui::ViewportCommand::Close);
+                }
+            });
+            ui.menu_button("View", |ui| {
+                if ui.button("Fit to window").clicked() {
+                    app.commands.push(Command::FitView);
+                }
+                let mut grid = app.view.show_grid;
+                if ui.checkbox(&mut grid, "Grid").changed() {
+                    app.commands.push(Command::ToggleGrid);
+                }
+                if ui.button("Zoom in").clicked() {
+                    app.commands.push(Command::ZoomBy(1.25));
+                }
+                if ui.button("Zoom out").clicked() {
+                    app.commands.push(Command::ZoomBy(0.8));
+                }
+            });
+        });
+    });
+}
+
+pub fn status_bar_ui(app: &mut SightlineApp, ui: &mut egui::Ui) {
+    egui::Panel::bottom("status_bar").show(ui, |ui| {
+        ui.horizontal(|ui| {
+            let cursor = app.hovered.map_or_else(|| "–".to_owned(), |c| format!("{}, {}", c.x, c.y));
+            ui.label(format!("cell {cursor}"));
+            ui.separator();
+            ui.label(format!("{} × {}", app.document.map.width(), app.document.map.height()));
+            ui.separator();
+            ui.label(format!("zoom {:.0}%", app.view.cell_px / 16.0 * 100.0));
+            ui.separator();
+            ui.label(format!("frame {:.1} ms", app.last_frame_time * 1000.0));
+            if let Some(notice) = &app.notice {
+                ui.separator();
+                ui.label(RichText::new(notice).color(ui.visuals().warn_fg_color));
+            }
+        });
+    });
+}
+
+pub fn inspector_ui(app: &mut SightlineApp, ui: &mut egui::Ui) {
+    egui::Panel::right("inspector").default_size(240.0).show(ui, |ui| {
+        ui.heading("Inspector");
+        let map = &app.document.map;
+        let Some(cell) = app.hovered else {
+            ui.label("Hover a cell to see it.");
+            return;
+        };
+        ui.label(format!("Cell {}, {}", cell.x, cell.y));
+        let rules = map.rules_at(cell);
+        egui::Grid::new("cell_rules").num_columns(2).show(ui, |ui| {
+            ui.label("opaque");
+            ui.label(rules.opaque.to_string());
+            ui.end_row();
+            ui.label("walkable");
+            ui.label(rules.walkable.to_string());
+            ui.end_row();
+            ui.label("cost");
+            ui.label(format!("{}", rules.cost));
+            ui.end_row();
+        });
+        ui.separator();
+        for (li, layer) in map.layers.iter().enumerate() {
+            let Some(t) = map.tile(li, cell) else { continue };
+            if t == 0 {
+                continue;
+            }
+            let kind = &map.tiles[usize::from(t)];
+            ui.label(format!("{}: {} '{}'", layer.name, kind.name, kind.glyph.ch));
+            if let Some(d) = kind.door {
+                ui.label(format!("  door, {}", if d.open { "open" } else { "closed" }));
+            }
+        }
+        for o in map.objects_at(cell) {
+            ui.separator();
+            ui.label(format!("{} {:?}", o.kind.type_name(), o.name));
+            for (k, v) in &o.properties {
+                ui.label(format!("  {k} = {v}"));
+            }
+        }
+    });
+}
+
+pub fn error_dialog_ui(app: &mut SightlineApp, ui: &mut egui::Ui) {
+    let Some(error) = app.error.clone() else { return };
+    let modal = egui::Modal::new(egui::Id::unique("sightline error dialog")).show(ui.ctx(), |ui| {
+        ui.set_max_width(480.0);
+        ui.heading(&error.title);
+        ui.label(&error.message);
+        ui.add_space(8.0);
+        ui.button("OK").clicked()
+    });
+    if modal.inner || modal.should_close() {
+        app.commands.push(Command::DismissError);
+    }
+}
+
+pub fn shortcuts(app: &mut SightlineApp, ui: &mut egui::Ui) {
+    use egui::{Key, KeyboardShortcut, Modifiers};
+    let open = KeyboardShortcut::new(Modifiers::COMMAND, Key::O);
+    let save = KeyboardShortcut::new(Modifiers::COMMAND, Key::S);
+    let save_as = KeyboardShortcut::new(Modifiers::COMMAND | Modifiers::SHIFT, Key::S);
+    ui.input_mut(|i| {
+        if i.consume_shortcut(&save_as) {
+            app.commands.push(Command::PickSaveAs);
+        }
+        if i.consume_shortcut(&save) {
+            app.commands.push(Command::Save);
+        }
+        if i.consume_shortcut(&open) {
+            app.commands.push(Command::PickOpen);
+        }
+    });
+    if !ui.ctx().egui_wants_keyboard_input() {
+        ui.input(|i| {
+            if i.key_pressed(Key::Plus) || i.key_pressed(Key::Equals) {
+                app.commands.push(Command::ZoomBy(1.25));
+            }
+            if i.key_pressed(Key::Minus) {
+                app.commands.push(Command::ZoomBy(0.8));
+            }
+            if i.key_pressed(Key::G) {
+                app.commands.push(Command::ToggleGrid);
+            }
+        });
+    }
+}

@@ -1,0 +1,264 @@
+//! The `sightline` command line: opens the app, or runs headless commands on the same core.
+
+use std::path::{Path, PathBuf};
+use std::process::ExitCode;
+
+use anyhow::Context as _;
+use clap::{Parser, Subcommand, ValueEnum};
+
+use crate::core::format::{self, Loaded};
+use crate::core::{Map, generate, samples};
+
+#[derive(Parser, Debug)]
+#[command(
+    name = "sightline",
+    version,
+    about = "Map editor and visual debugger for roguelike field of view and pathfinding",
+    args_conflicts_with_subcommands = true
+)]
+pub struct Cli {
+    /// A map to open in the app (the built-in dungeon when absent).
+    pub file: Option<PathBuf>,
+    /// Draw this many frames, then exit (for smoke tests under Xvfb).
+    #[arg(long, value_name = "N")]
+    pub frames: Option<u64>,
+    #[command(subcommand)]
+    pub command: Option<Command>,
+}
+
+#[derive(Subcommand, Debug)]
+pub enum Command {
+    /// Open a map in the app.
+    Open {
+        file: PathBuf,
+        /// Draw this many frames, then exit.
+        #[arg(long, value_name = "N")]
+        frames: Option<u64>,
+    },
+    /// Print a map's size, tile types, layers and objects.
+    Info {
+        file: PathBuf,
+        #[arg(long, value_enum, default_value_t = OutputFormat::Text)]
+        format: OutputFormat,
+    },
+    /// Convert a map between formats (chosen by extension: .ron .txt .tmx .tmj .json .map).
+    Convert { input: PathBuf, output: PathBuf },
+    /// Write a generated map.
+    Generate {
+        #[arg(value_enum)]
+        kind: Generator,
+        output: PathBuf,
+        #[arg(long, default_value_t = 80)]
+        width: u32,
+        #[arg(long, default_value_t = 40)]
+        height: u32,
+        #[arg(long, default_value_t = 1)]
+        seed: u64,
+    },
+}
+
+#[derive(Clone, Copy, Debug, PartialEq, Eq, ValueEnum)]
+pub enum OutputFormat {
+    Text,
+    Json,
+}
+
+#[derive(Clone, Copy, Debug, PartialEq, Eq, ValueEnum)]
+pub enum Generator {
+    /// Rooms, corridors and doors.
+    Dungeon,
+    /// Cellular-automaton caves.
+    Caves,
+    /// 30% random walls.
+    Noise,
+}
+
+/// What the app should open, as decided by the command line.
+pub struct AppLaunch {
+    pub file: Option<PathBuf>,
+    pub frames: Option<u64>,
+}
+
+/// Parses the command line and runs it. Exit code 0 on success, 1 when the command failed,
+/// 2 for a usage error (clap's own).
+pub fn run() -> ExitCode {
+    let cli = Cli::parse();
+    let launch = match cli.command {
+        None => AppLaunch { file: cli.file, frames: cli.frames },
+        Some(Command::Open { file, frames }) => AppLaunch { file: Some(file), frames: frames.or(cli.frames) },
+        Some(command) => {
+            return match run_command(command) {
+                Ok(()) => ExitCode::SUCCESS,
+                Err(e) => {
+                    eprintln!("error: {e:#}");
+                    ExitCode::from(1)
+                }
+            };
+        }
+    };
+    run_app(launch)
+}
+
+#[cfg(feature = "gui")]
+fn run_app(launch: AppLaunch) -> ExitCode {
+    match crate::app::run(launch) {
+        Ok(()) => ExitCode::SUCCESS,
+        Err(e) => {
+            eprintln!("error: {e:#}");
+            ExitCode::from(1)
+        }
+    }
+}
+
+#[cfg(not(feature = "gui"))]
+fn run_app(_launch: AppLaunch) -> ExitCode {
+    eprintln!("error: this sightline was built without the GUI (feature `gui`); use a subcommand, see --help");
+    ExitCode::from(2)
+}
+
+/// Loads a map for a command, printing the loader's warnings to stderr.
+pub fn load_for_command(path: &Path) -> anyhow::Result<Map> {
+    let Loaded { map, warnings } = format::load(path)?;
+    for w in warnings {
+        eprintln!("warning: {}: {w}", path.display());
+    }
+    Ok(map)
+}
+
+fn run_command(command: Command) -> anyhow::Result<()> {
+    match command {
+        Command::Open { .. } => unreachable!("handled by run"),
+        Command::Info { file, format } => {
+            let map = load_for_command(&file)?;
+            print!("{}", info(&map, &file, format));
+            Ok(())
+        }
+        Command::Convert { input, output } => {
+            let map = load_for_command(&input)?;
+            let saved = format::save(&map, &output)?;
+            for w in &saved.warnings {
+                eprintln!("warning: {}: {w}", output.display());
+            }
+            for f in &saved.files {
+                println!("wrote {}", f.display());
+            }
+            Ok(())
+        }
+        Command::Generate { kind, output, width, height, seed } => {
+            let map = match kind {
+                Generator::Dungeon => generate::dungeon(width, height, seed),
+                Generator::Caves => generate::caves(width, height, seed),
+                Generator::Noise => generate::noise(width, height, 0.3, seed),
+            }
+            .with_context(|| format!("cannot generate a {width}×{height} map"))?;
+            let saved = format::save(&map, &output)?;
+            for f in &saved.files {
+                println!("wrote {}", f.display());
+            }
+            Ok(())
+        }
+    }
+}
+
+/// The `info` report.
+pub fn info(map: &Map, path: &Path, format: OutputFormat) -> String {
+    let counts = map.tile_counts();
+    let rules = map.rules_grid();
+    let opaque = rules.opaque.iter().filter(|&&o| o).count();
+    let walkable = rules.walkable.iter().filter(|&&w| w).count();
+    let doors = (0..map.len()).filter(|&i| map.rules_at(map.cell_at(i)).door.is_some()).count();
+    match format {
+        OutputFormat::Json => {
+            let tiles: Vec<_> = map
+                .tiles
+                .iter()
+                .enumerate()
+                .skip(1)
+                .map(|(id, t)| {
+                    serde_json::json!({
+                        "id": id, "name": t.name, "glyph": t.glyph.ch.to_string(), "opaque": t.opaque,
+                        "walkable": t.walkable, "door": t.door.map(|d| if d.open { "open" } else { "closed" }),
+                        "cost": t.cost, "cells": counts[id],
+                    })
+                })
+                .collect();
+            let objects: Vec<_> = map
+                .objects
+                .iter()
+                .map(|o| serde_json::json!({"kind": o.kind.type_name(), "name": o.name, "x": o.cell.x, "y": o.cell.y}))
+                .collect();
+            let layers: Vec<_> = map
+                .layers
+                .iter()
+                .map(|l| serde_json::json!({"name": l.name, "visible": l.visible, "locked": l.locked, "collision": l.collision}))
+                .collect();
+            let v = serde_json::json!({
+                "file": path.display().to_string(), "width": map.width(), "height": map.height(),
+                "cells": map.len(), "opaque": opaque, "walkable": walkable, "doors": doors,
+                "layers": layers, "tiles": tiles, "objects": objects,
+            });
+            format!("{}\n", serde_json::to_string_pretty(&v).unwrap_or_default())
+        }
+        OutputFormat::Text => {
+            let mut out = String::new();
+            out.push_str(&format!("{}\n", path.display()));
+            out.push_str(&format!(
+                "size      {}×{} ({} cells: {} opaque, {} walkable, {} doors)\n",
+                map.width(),
+                map.height(),
+                map.len(),
+                opaque,
+                walkable,
+                doors
+            ));
+            out.push_str(&format!("layers    {}\n", map.layers.len()));
+            for l in &map.layers {
+                let mut flags = Vec::new();
+                if !l.visible {
+                    flags.push("hidden");
+                }
+                if l.locked {
+                    flags.push("locked");
+                }
+                if l.collision {
+                    flags.push("collision");
+                }
+                out.push_str(&format!("  {:<24}{}\n", l.name, flags.join(", ")));
+            }
+            let used: Vec<_> = map.tiles.iter().enumerate().skip(1).filter(|(id, _)| counts[*id] > 0).collect();
+            out.push_str(&format!("tiles     {} types, {} used\n", map.tiles.len() - 1, used.len()));
+            for (id, t) in used {
+                let mut props = Vec::new();
+                if t.opaque {
+                    props.push("opaque".to_owned());
+                }
+                if t.walkable {
+                    props.push("walkable".to_owned());
+                }
+                if let Some(d) = t.door {
+                    props.push(if d.open { "open door" } else { "closed door" }.to_owned());
+                }
+                if t.cost != 1.0 {
+                    props.push(format!("cost {}", t.cost));
+                }
+                out.push_str(&format!("  {:>5}  {}  {:<24}{:>8} cells  {}\n", id, t.glyph.ch, t.name, counts[id], props.join(", ")));
+            }
+            out.push_str(&format!("objects   {}\n", map.objects.len()));
+            for o in &map.objects {
+                out.push_str(&format!("  {:<8} {:<16} at {}\n", o.kind.type_name(), o.name, o.cell));
+            }
+            if !map.sheets.is_empty() {
+                out.push_str(&format!("tilesets  {}\n", map.sheets.len()));
+                for s in &map.sheets {
+                    out.push_str(&format!("  {:<24}{} tiles  {}\n", s.name, s.tile_count, s.image.display()));
+                }
+            }
+            out
+        }
+    }
+}
+
+/// The built-in map, for the app and tests.
+pub fn default_map() -> Map {
+    samples::default_map().expect("the built-in map is valid (tested)")
+}

@@ -1,0 +1,134 @@
+//! Typed errors for everything that reads or writes a map. Each names the file and, where it
+//! applies, the line/column, layer or tileset, so a designer can find the problem.
+
+use std::fmt;
+use std::path::{Path, PathBuf};
+
+/// Where in a file the problem is.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub enum Location {
+    /// 1-based line and, when known, 1-based column.
+    Line { line: usize, column: Option<usize> },
+    /// A named layer of a Tiled map.
+    Layer(String),
+    /// A tileset, by name or file.
+    Tileset(String),
+}
+
+impl fmt::Display for Location {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        match self {
+            Location::Line { line, column: Some(c) } => write!(f, "line {line}, column {c}"),
+            Location::Line { line, column: None } => write!(f, "line {line}"),
+            Location::Layer(name) => write!(f, "layer {name:?}"),
+            Location::Tileset(name) => write!(f, "tileset {name:?}"),
+        }
+    }
+}
+
+/// What is wrong.
+#[derive(Debug, thiserror::Error)]
+pub enum MapErrorKind {
+    #[error("{0}")]
+    Io(#[from] std::io::Error),
+    #[error("the file is empty")]
+    Empty,
+    #[error("the file is not valid {format}: {message}")]
+    Syntax { format: &'static str, message: String },
+    #[error("unknown glyph {0:?} (not a built-in tile and not in the legend)")]
+    UnknownGlyph(char),
+    #[error("unknown tile id (GID) {0}: no tileset of the map contains it")]
+    UnknownGid(u32),
+    #[error("the layer data has {found} tiles where the map size needs {expected}")]
+    DataLength { expected: usize, found: usize },
+    #[error(
+        "the map size {width}×{height} is not allowed: each side must be 1 to {max}",
+        max = crate::core::MAX_MAP_SIDE
+    )]
+    Dimensions { width: i64, height: i64 },
+    #[error("the tileset file {0} cannot be read")]
+    MissingTileset(PathBuf),
+    #[error("the tile data cannot be decoded: {0}")]
+    Decode(String),
+    #[error("format version {0} is not supported (this sightline reads version 1)")]
+    UnsupportedVersion(u32),
+    #[error("{0}")]
+    Unsupported(String),
+    #[error("{0}")]
+    Invalid(String),
+    #[error("unknown map format {0:?}: use .ron, .txt, .tmx, .tmj/.json or .map")]
+    UnknownFormat(String),
+}
+
+/// A load or save failure: the file, where in it, and what.
+#[derive(Debug)]
+pub struct MapError {
+    pub file: Option<PathBuf>,
+    pub location: Option<Location>,
+    pub kind: MapErrorKind,
+}
+
+impl MapError {
+    pub fn new(kind: MapErrorKind) -> Self {
+        Self { file: None, location: None, kind }
+    }
+
+    pub fn invalid(message: impl Into<String>) -> Self {
+        Self::new(MapErrorKind::Invalid(message.into()))
+    }
+
+    pub fn syntax(format: &'static str, message: impl Into<String>) -> Self {
+        Self::new(MapErrorKind::Syntax { format, message: message.into() })
+    }
+
+    pub fn at_line(mut self, line: usize, column: Option<usize>) -> Self {
+        self.location = Some(Location::Line { line, column });
+        self
+    }
+
+    pub fn in_layer(mut self, name: &str) -> Self {
+        self.location.get_or_insert(Location::Layer(name.to_owned()));
+        self
+    }
+
+    pub fn in_tileset(mut self, name: &str) -> Self {
+        self.location.get_or_insert(Location::Tileset(name.to_owned()));
+        self
+    }
+
+    /// Names the file, unless an inner step already named a more precise one (a tileset file).
+    pub fn in_file(mut self, path: &Path) -> Self {
+        self.file.get_or_insert_with(|| path.to_owned());
+        self
+    }
+}
+
+impl From<MapErrorKind> for MapError {
+    fn from(kind: MapErrorKind) -> Self {
+        Self::new(kind)
+    }
+}
+
+impl From<std::io::Error> for MapError {
+    fn from(e: std::io::Error) -> Self {
+        Self::new(MapErrorKind::Io(e))
+    }
+}
+
+impl fmt::Display for MapError {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        if let Some(file) = &self.file {
+            write!(f, "{}: ", file.display())?;
+        }
+        if let Some(location) = &self.location {
+            write!(f, "{location}: ")?;
+        }
+        write!(f, "{}", self.kind)
+    }
+}
+
+impl std::error::Error for MapError {
+    fn source(&self) -> Option<&(dyn std::error::Error + 'static)> {
+        self.kind.source()
+    }
+}

@@ -1,0 +1,446 @@
+//! ASCII maps (`.txt`): the roguelike's own notation, and our test language.
+//!
+//! Built-in glyphs (see [`standard_tiles`] for their properties):
+//! `#` wall, `.` floor, `+` closed door, `'` open door, `~` water (cost 3), `"` tall grass
+//! (opaque but walkable), `@` player start (on floor), `*` item and `!` light (on floor),
+//! letters `a`–`z`, `A`–`Z` monsters (on floor), and space: void, no tile at all, which like the
+//! outside of the map blocks sight and movement. Rows may be ragged; short rows are padded with void.
+//!
+//! An optional legend header redefines or adds glyphs, one per line, and ends at `---`:
+//!
+//! ```text
+//! legend:
+//! T = tile name="tree" opaque fg=#22aa22 bg=#103010
+//! = = wall
+//! ≈ = tile name="deep water" cost=5 fg=#2040ff
+//! g = monster name=goblin vision=6
+//! ---
+//! #####
+//! #@Tg#
+//! #####
+//! ```
+//!
+//! Kinds: a built-in tile name with spaces written as `-` (`floor`, `wall`, `closed-door`,
+//! `open-door`, `water`, `tall-grass`); `tile` with `name=`, flags `opaque` and `walkable`,
+//! `cost=`, `fg=`, `bg=`, `door=open|closed` and `toggles=C` (the counterpart's glyph);
+//! `monster` with `name=` and `vision=`; `item` and `player` with `name=`; `light` with `radius=`.
+
+use std::collections::HashMap;
+
+use crate::core::error::MapError;
+use crate::core::geometry::Cell;
+use crate::core::map::{self, Layer, Map};
+use crate::core::object::{DEFAULT_VISION_RADIUS, MapObject, ObjectKind};
+use crate::core::tile::{self, Door, Properties, Rgb, TileId, TileKind, standard_tiles};
+
+const VOID: char = ' ';
+const DEFAULT_LIGHT_RADIUS: u32 = 6;
+
+/// What a glyph stands for.
+#[derive(Clone, Debug)]
+enum Meaning {
+    Tile(TileId),
+    /// An object standing on floor.
+    Object(ObjectKind, String),
+}
+
+fn standard_meaning(ch: char) -> Option<Meaning> {
+    let tile = match ch {
+        VOID => tile::EMPTY,
+        '.' => tile::STANDARD_FLOOR,
+        '#' => tile::STANDARD_WALL,
+        '+' => tile::STANDARD_CLOSED_DOOR,
+        '\'' => tile::STANDARD_OPEN_DOOR,
+        '~' => tile::STANDARD_WATER,
+        '"' => tile::STANDARD_GRASS,
+        '@' => return Some(Meaning::Object(ObjectKind::PlayerStart, "player".into())),
+        '*' => return Some(Meaning::Object(ObjectKind::Item, "item".into())),
+        '!' => return Some(Meaning::Object(ObjectKind::Light { radius: DEFAULT_LIGHT_RADIUS }, "light".into())),
+        c if c.is_ascii_alphabetic() => {
+            return Some(Meaning::Object(
+                ObjectKind::Monster { glyph: c, vision_radius: DEFAULT_VISION_RADIUS },
+                monster_name(c).to_owned(),
+            ));
+        }
+        _ => return None,
+    };
+    Some(Meaning::Tile(tile))
+}
+
+/// Traditional roguelike letters, so `g` reads as a goblin in the inspector.
+pub fn monster_name(c: char) -> &'static str {
+    match c {
+        'a' => "ant",
+        'b' => "bat",
+        'c' => "cat",
+        'd' => "dog",
+        'g' => "goblin",
+        'h' => "dwarf",
+        'j' => "jackal",
+        'k' => "kobold",
+        'o' => "orc",
+        'r' => "rat",
+        's' => "spider",
+        'w' => "worm",
+        'z' => "zombie",
+        'D' => "dragon",
+        'O' => "ogre",
+        'T' => "troll",
+        _ => "monster",
+    }
+}
+
+/// Splits a legend line's right-hand side into words, keeping `key="quoted words"` together.
+fn words(s: &str) -> Result<Vec<String>, String> {
+    let mut out = Vec::new();
+    let mut cur = String::new();
+    let mut quoted = false;
+    for ch in s.chars() {
+        match ch {
+            '"' => quoted = !quoted,
+            c if c.is_whitespace() && !quoted => {
+                if !cur.is_empty() {
+                    out.push(std::mem::take(&mut cur));
+                }
+            }
+            c => cur.push(c),
+        }
+    }
+    if quoted {
+        return Err("a quote is not closed".into());
+    }
+    if !cur.is_empty() {
+        out.push(cur);
+    }
+    Ok(out)
+}
+
+fn parse_color(v: &str) -> Result<Rgb, String> {
+    Rgb::from_hex(v).ok_or_else(|| format!("{v:?} is not a colour (write #rrggbb)"))
+}
+
+fn parse_number<T: std::str::FromStr>(key: &str, v: &str) -> Result<T, String> {
+    v.parse().map_err(|_| format!("{key}={v:?} is not a valid number"))
+}
+
+struct Legend {
+    meanings: HashMap<char, Meaning>,
+    tiles: Vec<TileKind>,
+    /// Door counterparts named by glyph, resolved once the whole legend is read.
+    pending_toggles: Vec<(TileId, char, usize)>,
+}
+
+impl Legend {
+    fn lookup(&self, ch: char) -> Option<Meaning> {
+        self.meanings.get(&ch).cloned().or_else(|| standard_meaning(ch))
+    }
+
+    fn define(&mut self, line_no: usize, line: &str) -> Result<(), MapError> {
+        let err = |msg: String| MapError::syntax("ASCII legend", msg).at_line(line_no, None);
+        let mut chars = line.chars();
+        let ch = chars.next().ok_or_else(|| err("empty legend line".into()))?;
+        let rest = chars.as_str().trim_start();
+        let rest = rest
+            .strip_prefix('=')
+            .ok_or_else(|| err(format!("expected `{ch} = KIND ...` (a glyph, `=`, then what it is)")))?;
+        let words = words(rest).map_err(err)?;
+        let (kind, args) = words.split_first().ok_or_else(|| err(format!("glyph {ch:?} is given no kind")))?;
+        let mut name: Option<String> = None;
+        let mut flags = Vec::new();
+        let mut values = HashMap::new();
+        for a in args {
+            match a.split_once('=') {
+                Some((k, v)) if k == "name" => name = Some(v.to_owned()),
+                Some((k, v)) => {
+                    values.insert(k.to_owned(), v.to_owned());
+                }
+                None => flags.push(a.as_str()),
+            }
+        }
+        let value = |k: &str| values.get(k).map(String::as_str);
+        let meaning = match kind.as_str() {
+            "tile" => {
+                let name = name.unwrap_or_else(|| ch.to_string());
+                let mut t = TileKind::new(
+                    &name,
+                    ch,
+                    value("fg").map(parse_color).transpose().map_err(err)?.unwrap_or(Rgb::WHITE),
+                    value("bg").map(parse_color).transpose().map_err(err)?.unwrap_or(Rgb::BLACK),
+                    flags.contains(&"opaque"),
+                    flags.contains(&"walkable"),
+                );
+                if let Some(c) = value("cost") {
+                    t.cost = parse_number::<f32>("cost", c).map_err(err)?;
+                    if !t.cost.is_finite() || t.cost < 0.0 {
+                        return Err(err(format!("cost={c} must be a number ≥ 0")));
+                    }
+                }
+                for f in &flags {
+                    if !matches!(*f, "opaque" | "walkable") {
+                        return Err(err(format!("unknown flag {f:?} (known: opaque, walkable)")));
+                    }
+                }
+                let id = self.tiles.len() as TileId;
+                match value("door") {
+                    None => {}
+                    Some(state @ ("open" | "closed")) => {
+                        let toggles = value("toggles")
+                            .and_then(|s| s.chars().next())
+                            .ok_or_else(|| err("a door needs toggles=C, the glyph of its counterpart".into()))?;
+                        t.door = Some(Door { open: state == "open", toggles_to: 0 });
+                        self.pending_toggles.push((id, toggles, line_no));
+                    }
+                    Some(other) => return Err(err(format!("door={other:?}: write door=open or door=closed"))),
+                }
+                if self.tiles.len() > usize::from(TileId::MAX) {
+                    return Err(err("too many tile types".into()));
+                }
+                self.tiles.push(t);
+                Meaning::Tile(id)
+            }
+            "monster" => Meaning::Object(
+                ObjectKind::Monster {
+                    glyph: ch,
+                    vision_radius: value("vision")
+                        .map(|v| parse_number("vision", v))
+                        .transpose()
+                        .map_err(err)?
+                        .unwrap_or(DEFAULT_VISION_RADIUS),
+                },
+                name.unwrap_or_else(|| monster_name(ch).to_owned()),
+            ),
+            "item" => Meaning::Object(ObjectKind::Item, name.unwrap_or_else(|| "item".into())),
+            "player" => Meaning::Object(ObjectKind::PlayerStart, name.unwrap_or_else(|| "player".into())),
+            "light" => Meaning::Object(
+                ObjectKind::Light {
+                    radius: value("radius")
+                        .map(|v| parse_number("radius", v))
+                        .transpose()
+                        .map_err(err)?
+                        .unwrap_or(DEFAULT_LIGHT_RADIUS),
+                },
+                name.unwrap_or_else(|| "light".into()),
+            ),
+            builtin => {
+                let wanted = builtin.replace('-', " ");
+                let id = standard_tiles()
+                    .iter()
+                    .position(|t| t.name == wanted)
+                    .filter(|&i| i != 0)
+                    .ok_or_else(|| {
+                        err(format!(
+                            "unknown kind {builtin:?} (tile, monster, item, player, light, or a built-in tile: \
+                             floor, wall, closed-door, open-door, water, tall-grass)"
+                        ))
+                    })?;
+                Meaning::Tile(id as TileId)
+            }
+        };
+        self.meanings.insert(ch, meaning);
+        Ok(())
+    }
+
+    fn resolve_toggles(&mut self) -> Result<(), MapError> {
+        for &(id, ch, line_no) in &self.pending_toggles {
+            let target = match self.lookup(ch) {
+                Some(Meaning::Tile(t)) if t != tile::EMPTY => t,
+                _ => {
+                    return Err(MapError::syntax("ASCII legend", format!("toggles={ch:?} is not a tile glyph"))
+                        .at_line(line_no, None));
+                }
+            };
+            if let Some(door) = &mut self.tiles[usize::from(id)].door {
+                door.toggles_to = target;
+            }
+        }
+        Ok(())
+    }
+}
+
+pub fn parse(text: &str) -> Result<Map, MapError> {
+    let lines: Vec<&str> = text.lines().map(|l| l.strip_suffix('\r').unwrap_or(l)).collect();
+    let mut legend = Legend { meanings: HashMap::new(), tiles: standard_tiles(), pending_toggles: Vec::new() };
+    let mut first_row = 0;
+    if lines.first().map(|l| l.trim_end()) == Some("legend:") {
+        let end = lines
+            .iter()
+            .position(|l| l.trim_end() == "---")
+            .ok_or_else(|| MapError::syntax("ASCII map", "the legend has no closing `---` line").at_line(1, None))?;
+        for (i, line) in lines.iter().enumerate().take(end).skip(1) {
+            if !line.trim().is_empty() {
+                legend.define(i + 1, line)?;
+            }
+        }
+        legend.resolve_toggles()?;
+        first_row = end + 1;
+    }
+    // Empty lines around the map are not part of it (a line of spaces is a row of void).
+    let mut rows: &[&str] = &lines[first_row..];
+    let row_offset = first_row + rows.iter().take_while(|l| l.is_empty()).count();
+    rows = &lines[row_offset..];
+    while rows.last().is_some_and(|l| l.is_empty()) {
+        rows = &rows[..rows.len() - 1];
+    }
+    if rows.is_empty() {
+        return Err(MapError::syntax("ASCII map", "there are no map rows"));
+    }
+    let width = rows.iter().map(|r| r.chars().count()).max().unwrap_or(0);
+    let (width, height) = map::check_dimensions(width as i64, rows.len() as i64)?;
+    let mut cells = vec![tile::EMPTY; width as usize * height as usize];
+    let mut objects = Vec::new();
+    for (y, row) in rows.iter().enumerate() {
+        for (x, ch) in row.chars().enumerate() {
+            let meaning = legend.lookup(ch).ok_or_else(|| {
+                MapError::new(crate::core::MapErrorKind::UnknownGlyph(ch)).at_line(row_offset + y + 1, Some(x + 1))
+            })?;
+            let i = y * width as usize + x;
+            match meaning {
+                Meaning::Tile(t) => cells[i] = t,
+                Meaning::Object(kind, name) => {
+                    cells[i] = tile::STANDARD_FLOOR;
+                    objects.push(MapObject {
+                        kind,
+                        name,
+                        cell: Cell::new(x as i32, y as i32),
+                        properties: Properties::new(),
+                    });
+                }
+            }
+        }
+    }
+    let mut ground = Layer::filled("ground", 0, tile::EMPTY);
+    ground.cells = cells;
+    Map::from_parts(width, height, legend.tiles, vec![ground], objects, Vec::new())
+}
+
+fn is_object_glyph(ch: char) -> bool {
+    matches!(ch, '@' | '*' | '!') || ch.is_ascii_alphabetic()
+}
+
+/// Writes a map as ASCII. Returns the text and what it could not keep (ASCII holds one tile and
+/// at most one object per cell, and objects only on floor).
+pub fn to_string(map: &Map) -> (String, Vec<String>) {
+    let mut warnings = Vec::new();
+    let standard = standard_tiles();
+    // Glyph for every tile id.
+    let mut glyph_of = vec![VOID; map.tiles.len()];
+    let mut used: std::collections::HashSet<char> = [VOID].into();
+    let mut legend_lines = Vec::new();
+    let mut custom = Vec::new();
+    for (id, t) in map.tiles.iter().enumerate().skip(1) {
+        if id < standard.len() && *t == standard[id] {
+            glyph_of[id] = t.glyph.ch;
+            used.insert(t.glyph.ch);
+        } else {
+            custom.push(id);
+        }
+    }
+    // Standard glyphs stay reserved even when a custom tile would like one.
+    for c in ['.', '#', '+', '\'', '~', '"'] {
+        used.insert(c);
+    }
+    let mut pool = ('!'..='~').chain('\u{00c0}'..='\u{024f}').chain('\u{4e00}'..='\u{9fff}');
+    for &id in &custom {
+        let want = map.tiles[id].glyph.ch;
+        let ch = if !want.is_control() && !want.is_whitespace() && !is_object_glyph(want) && want != '=' && used.insert(want) {
+            want
+        } else {
+            let c = pool
+                .find(|c| !used.contains(c) && !is_object_glyph(*c) && *c != '=' && *c != '"')
+                .expect("pool larger than the tile table");
+            used.insert(c);
+            c
+        };
+        glyph_of[id] = ch;
+    }
+    for &id in &custom {
+        let t = &map.tiles[id];
+        let mut line = format!("{} = tile name=\"{}\"", glyph_of[id], t.name.replace('"', "'"));
+        if t.opaque {
+            line.push_str(" opaque");
+        }
+        if t.walkable {
+            line.push_str(" walkable");
+        }
+        if t.cost != 1.0 {
+            line.push_str(&format!(" cost={}", t.cost));
+        }
+        line.push_str(&format!(" fg={} bg={}", t.glyph.fg.to_hex(), t.glyph.bg.to_hex()));
+        if let Some(d) = t.door {
+            line.push_str(&format!(
+                " door={} toggles={}",
+                if d.open { "open" } else { "closed" },
+                glyph_of[usize::from(d.toggles_to)]
+            ));
+        }
+        if t.sprite.is_some() || !t.properties.is_empty() {
+            warnings.push(format!("tile {:?}: its sprite and custom properties are not kept in ASCII", t.name));
+        }
+        legend_lines.push(line);
+    }
+    if map.layers.len() > 1 {
+        warnings.push(format!("{} layers are flattened into one (the topmost tile of each cell)", map.layers.len()));
+    }
+    if map.layers.iter().any(|l| l.collision) {
+        warnings.push("collision layers are written as their tiles; the collision flag is lost".into());
+    }
+    let w = map.width() as usize;
+    let mut grid: Vec<char> = (0..map.len())
+        .map(|i| map.top_tile(map.cell_at(i)).map_or(VOID, |(_, t)| glyph_of[usize::from(t)]))
+        .collect();
+    for o in &map.objects {
+        let Some(i) = map.index(o.cell) else { continue };
+        let on_floor = map.top_tile(o.cell).map(|(_, t)| t) == Some(tile::STANDARD_FLOOR)
+            && map.tiles.get(usize::from(tile::STANDARD_FLOOR)) == standard.get(usize::from(tile::STANDARD_FLOOR));
+        if !on_floor || is_object_glyph(grid[i]) {
+            warnings.push(format!(
+                "object {:?} at {} is not kept: ASCII holds one object per cell, on floor",
+                o.name, o.cell
+            ));
+            continue;
+        }
+        if let ObjectKind::Other(type_name) = &o.kind {
+            warnings.push(format!("object {:?} of type {type_name:?} is not kept: ASCII has no glyph for it", o.name));
+            continue;
+        }
+        let ch = o.kind.glyph();
+        let default_name = match standard_meaning(ch) {
+            Some(Meaning::Object(kind, name)) if kind == o.kind => Some(name),
+            _ => None,
+        };
+        if default_name.as_deref() != Some(o.name.as_str()) {
+            match &o.kind {
+                ObjectKind::Monster { glyph, vision_radius } => {
+                    let line = format!("{glyph} = monster name=\"{}\" vision={vision_radius}", o.name);
+                    if !legend_lines.contains(&line) {
+                        if legend_lines.iter().any(|l| l.starts_with(&format!("{glyph} = "))) {
+                            warnings.push(format!("monster {:?} shares glyph {glyph:?} with another; its name is not kept", o.name));
+                        } else {
+                            legend_lines.push(line);
+                        }
+                    }
+                }
+                _ => warnings.push(format!("object {:?}: its name and settings are not kept in ASCII", o.name)),
+            }
+        }
+        if !o.properties.is_empty() {
+            warnings.push(format!("object {:?}: its properties are not kept in ASCII", o.name));
+        }
+        grid[i] = ch;
+    }
+    let mut out = String::new();
+    if !legend_lines.is_empty() {
+        out.push_str("legend:\n");
+        for l in &legend_lines {
+            out.push_str(l);
+            out.push('\n');
+        }
+        out.push_str("---\n");
+    }
+    for row in grid.chunks(w) {
+        let line: String = row.iter().collect();
+        out.push_str(&line);
+        out.push('\n');
+    }
+    (out, warnings)
+}

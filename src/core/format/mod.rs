@@ -1,0 +1,243 @@
+//! Map file formats. Each module reads into and writes from the same [`Map`] model.
+//!
+//! | extension        | module        | reads | writes |
+//! |------------------|---------------|-------|--------|
+//! | `.ron`           | [`ron_map`]   | yes   | yes    |
+//! | `.txt`           | [`ascii`]     | yes   | yes    |
+//! | `.tmx` (+`.tsx`) | [`tmx`]       | yes   | yes    |
+//! | `.tmj`, `.json`  | [`tmj`]       | yes   | yes    |
+//! | `.map`           | [`movingai`]  | yes   | yes    |
+//!
+//! Saves are atomic: the file is written beside its destination and renamed over it.
+
+pub mod ascii;
+pub mod movingai;
+pub mod ron_map;
+pub mod tiled_common;
+pub mod tmj;
+pub mod tmx;
+
+use std::io::Write;
+use std::path::{Path, PathBuf};
+
+use super::error::{MapError, MapErrorKind};
+use super::map::Map;
+
+/// Files larger than this are refused before reading (no real map comes close; a 4096² map
+/// in the most verbose format is about 100 MiB).
+pub const MAX_FILE_BYTES: u64 = 256 * 1024 * 1024;
+
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Format {
+    Ron,
+    Ascii,
+    Tmx,
+    Tmj,
+    MovingAi,
+}
+
+impl Format {
+    pub const ALL: [Format; 5] = [Format::Ron, Format::Ascii, Format::Tmx, Format::Tmj, Format::MovingAi];
+
+    /// The format a file's extension names.
+    pub fn from_path(path: &Path) -> Result<Format, MapError> {
+        let ext = path
+            .extension()
+            .and_then(|e| e.to_str())
+            .map(str::to_ascii_lowercase)
+            .unwrap_or_default();
+        match ext.as_str() {
+            "ron" => Ok(Format::Ron),
+            "txt" => Ok(Format::Ascii),
+            "tmx" => Ok(Format::Tmx),
+            "tmj" | "json" => Ok(Format::Tmj),
+            "map" => Ok(Format::MovingAi),
+            _ => Err(MapError::new(MapErrorKind::UnknownFormat(ext)).in_file(path)),
+        }
+    }
+
+    pub fn name(self) -> &'static str {
+        match self {
+            Format::Ron => "sightline RON",
+            Format::Ascii => "ASCII",
+            Format::Tmx => "Tiled TMX",
+            Format::Tmj => "Tiled JSON",
+            Format::MovingAi => "MovingAI",
+        }
+    }
+
+    pub fn extensions(self) -> &'static [&'static str] {
+        match self {
+            Format::Ron => &["ron"],
+            Format::Ascii => &["txt"],
+            Format::Tmx => &["tmx"],
+            Format::Tmj => &["tmj", "json"],
+            Format::MovingAi => &["map"],
+        }
+    }
+}
+
+/// A loaded map and what the loader had to say about it that was not an error
+/// (a missing tileset image, a fallback rule applied).
+#[derive(Debug)]
+pub struct Loaded {
+    pub map: Map,
+    pub warnings: Vec<String>,
+}
+
+impl Loaded {
+    pub fn clean(map: Map) -> Self {
+        Self { map, warnings: Vec::new() }
+    }
+}
+
+/// What a save wrote and what it could not keep (a format that cannot hold layers, say).
+#[derive(Debug, Default)]
+pub struct Saved {
+    /// Every file written (a TMX save also writes its glyph tileset image).
+    pub files: Vec<PathBuf>,
+    pub warnings: Vec<String>,
+}
+
+/// Loads a map, choosing the format by extension. Errors name the file.
+pub fn load(path: &Path) -> Result<Loaded, MapError> {
+    let format = Format::from_path(path)?;
+    let bytes = read_file(path)?;
+    load_bytes(&bytes, format, path).map_err(|e| e.in_file(path))
+}
+
+/// Loads a map from bytes already read. `path` names the file in messages and is where
+/// relative references (Tiled's `.tsx` tilesets and images) are resolved from.
+pub fn load_bytes(bytes: &[u8], format: Format, path: &Path) -> Result<Loaded, MapError> {
+    if bytes.iter().all(|b| b.is_ascii_whitespace()) {
+        return Err(MapErrorKind::Empty.into());
+    }
+    let loaded = match format {
+        Format::Ron => Loaded::clean(ron_map::parse(as_text(bytes, "RON")?, path)?),
+        Format::Ascii => Loaded::clean(ascii::parse(as_text(bytes, "ASCII map")?)?),
+        Format::Tmx => tmx::parse(bytes, path)?,
+        Format::Tmj => tmj::parse(as_text(bytes, "JSON")?, path)?,
+        Format::MovingAi => Loaded::clean(movingai::parse_map(as_text(bytes, "MovingAI map")?)?),
+    };
+    loaded.map.validate()?;
+    Ok(loaded)
+}
+
+/// Saves a map in the format its extension names, atomically.
+pub fn save(map: &Map, path: &Path) -> Result<Saved, MapError> {
+    let format = Format::from_path(path)?;
+    save_as(map, path, format)
+}
+
+pub fn save_as(map: &Map, path: &Path, format: Format) -> Result<Saved, MapError> {
+    let mut saved = Saved::default();
+    let text = match format {
+        Format::Ron => ron_map::to_string(map, path)?,
+        Format::Ascii => {
+            let (text, warnings) = ascii::to_string(map);
+            saved.warnings = warnings;
+            text
+        }
+        Format::Tmx => {
+            let out = tmx::to_string(map, path)?;
+            for (extra, bytes) in &out.extra_files {
+                write_atomic(extra, bytes).map_err(|e| e.in_file(extra))?;
+                saved.files.push(extra.clone());
+            }
+            saved.warnings = out.warnings;
+            out.text
+        }
+        Format::Tmj => {
+            let out = tmj::to_string(map, path)?;
+            for (extra, bytes) in &out.extra_files {
+                write_atomic(extra, bytes).map_err(|e| e.in_file(extra))?;
+                saved.files.push(extra.clone());
+            }
+            saved.warnings = out.warnings;
+            out.text
+        }
+        Format::MovingAi => {
+            let (text, warnings) = movingai::map_to_string(map);
+            saved.warnings = warnings;
+            text
+        }
+    };
+    write_atomic(path, text.as_bytes()).map_err(|e| e.in_file(path))?;
+    saved.files.push(path.to_owned());
+    Ok(saved)
+}
+
+/// Reads a whole file, refusing one over [`MAX_FILE_BYTES`].
+pub fn read_file(path: &Path) -> Result<Vec<u8>, MapError> {
+    let meta = std::fs::metadata(path).map_err(|e| MapError::from(e).in_file(path))?;
+    if meta.len() > MAX_FILE_BYTES {
+        return Err(MapError::invalid(format!(
+            "the file is {} MiB; sightline reads map files up to {} MiB",
+            meta.len() / (1024 * 1024),
+            MAX_FILE_BYTES / (1024 * 1024)
+        ))
+        .in_file(path));
+    }
+    std::fs::read(path).map_err(|e| MapError::from(e).in_file(path))
+}
+
+fn as_text<'a>(bytes: &'a [u8], format: &'static str) -> Result<&'a str, MapError> {
+    let text = std::str::from_utf8(bytes).map_err(|e| {
+        let line = bytes[..e.valid_up_to()].iter().filter(|&&b| b == b'\n').count() + 1;
+        MapError::syntax(format, "the file is not UTF-8 text").at_line(line, None)
+    })?;
+    Ok(text.strip_prefix('\u{feff}').unwrap_or(text))
+}
+
+/// Writes `bytes` to a temporary file beside `path`, flushes it to disk, then renames it over
+/// `path`: a crash leaves either the old file or the new one, never half of one.
+pub fn write_atomic(path: &Path, bytes: &[u8]) -> Result<(), MapError> {
+    let dir = match path.parent() {
+        Some(d) if !d.as_os_str().is_empty() => d.to_owned(),
+        _ => PathBuf::from("."),
+    };
+    let name = path.file_name().and_then(|n| n.to_str()).unwrap_or("map");
+    let tmp = dir.join(format!(".{name}.{}.tmp", std::process::id()));
+    let result = (|| {
+        let mut file = std::fs::File::create(&tmp)?;
+        file.write_all(bytes)?;
+        file.sync_all()?;
+        std::fs::rename(&tmp, path)
+    })();
+    if result.is_err() {
+        let _ = std::fs::remove_file(&tmp);
+    }
+    result.map_err(MapError::from)
+}
+
+/// `target` relative to the folder `base`, when one can be written; else `target` itself.
+pub(crate) fn relative_path(target: &Path, base: &Path) -> PathBuf {
+    use std::path::Component;
+    let base = if base.as_os_str().is_empty() { Path::new(".") } else { base };
+    let (Ok(target_abs), Ok(base_abs)) = (std::path::absolute(target), std::path::absolute(base)) else {
+        return target.to_owned();
+    };
+    let (target_abs, base_abs) = (tiled_common::normalize_path(&target_abs), tiled_common::normalize_path(&base_abs));
+    let t: Vec<Component> = target_abs.components().collect();
+    let b: Vec<Component> = base_abs.components().collect();
+    let common = t.iter().zip(&b).take_while(|(a, b)| a == b).count();
+    if common == 0 {
+        return target_abs;
+    }
+    let mut out = PathBuf::new();
+    for _ in common..b.len() {
+        out.push("..");
+    }
+    for c in &t[common..] {
+        out.push(c.as_os_str());
+    }
+    out
+}
+
+/// `relative` (as written in a file) resolved against the file's folder `dir`, made absolute and
+/// normalised, so the same image compares equal however the map was reached.
+pub(crate) fn resolve_path(dir: &Path, relative: &Path) -> PathBuf {
+    let joined = dir.join(relative);
+    let absolute = std::path::absolute(&joined).unwrap_or(joined);
+    tiled_common::normalize_path(&absolute)
+}

@@ -1,0 +1,187 @@
+//! MovingAI grid benchmark maps (`.map`) and scenario files (`.scen`), as published with
+//! Sturtevant's "Benchmarks for Grid-Based Pathfinding" (2012).
+//!
+//! Terrain characters: `.` and `G` ground, `S` swamp (both passable); `@` and `O` out of bounds,
+//! `T` trees (impassable); `W` water (passable only from water; we treat it as impassable).
+//! Trees and out-of-bounds also block sight here; the benchmark itself only defines passability.
+
+use crate::core::error::{MapError, MapErrorKind};
+use crate::core::geometry::Cell;
+use crate::core::map::{self, Layer, Map};
+use crate::core::tile::{Rgb, TileId, TileKind};
+
+/// The terrain characters, in tile-id order (id = position + 1).
+const TERRAIN: [char; 7] = ['.', 'G', '@', 'O', 'T', 'S', 'W'];
+
+fn terrain_tiles() -> Vec<TileKind> {
+    let ground_bg = Rgb(24, 24, 20);
+    let mut tiles = vec![TileKind::empty()];
+    tiles.push(TileKind::new("ground", '.', Rgb(120, 120, 100), ground_bg, false, true));
+    tiles.push(TileKind::new("ground (G)", 'G', Rgb(120, 120, 100), ground_bg, false, true));
+    tiles.push(TileKind::new("out of bounds", '@', Rgb(90, 90, 90), Rgb(50, 50, 50), true, false));
+    tiles.push(TileKind::new("out of bounds (O)", 'O', Rgb(90, 90, 90), Rgb(50, 50, 50), true, false));
+    tiles.push(TileKind::new("trees", 'T', Rgb(60, 170, 60), Rgb(16, 48, 16), true, false));
+    tiles.push(TileKind::new("swamp", 'S', Rgb(120, 150, 90), Rgb(30, 44, 24), false, true));
+    tiles.push(TileKind::new("water", 'W', Rgb(90, 150, 255), Rgb(20, 40, 90), false, false));
+    tiles
+}
+
+fn header_value<'a>(line: Option<(usize, &'a str)>, key: &str) -> Result<(usize, &'a str), MapError> {
+    let (n, l) = line.ok_or_else(|| MapError::syntax("MovingAI map", format!("the header ends before `{key}`")))?;
+    let mut parts = l.split_whitespace();
+    match (parts.next(), parts.next(), parts.next()) {
+        (Some(k), Some(v), None) if k == key => Ok((n, v)),
+        _ => Err(MapError::syntax("MovingAI map", format!("expected `{key} VALUE`, found {l:?}")).at_line(n + 1, None)),
+    }
+}
+
+pub fn parse_map(text: &str) -> Result<Map, MapError> {
+    let mut lines = text.lines().map(|l| l.strip_suffix('\r').unwrap_or(l)).enumerate();
+    header_value(lines.next(), "type")?;
+    let mut dims = [0i64; 2];
+    for (slot, key) in [(0, "height"), (1, "width")] {
+        let (n, v) = header_value(lines.next(), key)?;
+        dims[slot] = v.parse().map_err(|_| {
+            MapError::syntax("MovingAI map", format!("{key} {v:?} is not a whole number")).at_line(n + 1, None)
+        })?;
+    }
+    let (width, height) = map::check_dimensions(dims[1], dims[0])?;
+    match lines.next() {
+        Some((_, "map")) => {}
+        Some((n, l)) => {
+            return Err(MapError::syntax("MovingAI map", format!("expected `map`, found {l:?}")).at_line(n + 1, None));
+        }
+        None => return Err(MapError::syntax("MovingAI map", "the header ends before `map`")),
+    }
+    let mut cells = Vec::with_capacity(width as usize * height as usize);
+    let mut rows = 0;
+    for (n, line) in lines {
+        if rows == height as usize {
+            if line.trim().is_empty() {
+                continue;
+            }
+            return Err(MapError::syntax("MovingAI map", format!("more than the {height} rows the header gives"))
+                .at_line(n + 1, None));
+        }
+        let before = cells.len();
+        for (x, ch) in line.chars().enumerate() {
+            let id = TERRAIN
+                .iter()
+                .position(|&c| c == ch)
+                .ok_or_else(|| MapError::new(MapErrorKind::UnknownGlyph(ch)).at_line(n + 1, Some(x + 1)))?;
+            cells.push((id + 1) as TileId);
+        }
+        if cells.len() - before != width as usize {
+            return Err(MapError::new(MapErrorKind::DataLength { expected: width as usize, found: cells.len() - before })
+                .at_line(n + 1, None));
+        }
+        rows += 1;
+    }
+    if rows != height as usize {
+        return Err(MapError::new(MapErrorKind::DataLength {
+            expected: width as usize * height as usize,
+            found: cells.len(),
+        }));
+    }
+    let mut ground = Layer::filled("terrain", 0, 0);
+    ground.cells = cells;
+    Map::from_parts(width, height, terrain_tiles(), vec![ground], Vec::new(), Vec::new())
+}
+
+/// Writes a map as a MovingAI `.map`. Tiles that came from one keep their character; others
+/// become `.` when walkable, `@` when opaque, `W` otherwise.
+pub fn map_to_string(map: &Map) -> (String, Vec<String>) {
+    let mut warnings = Vec::new();
+    let mut out = format!("type octile\nheight {}\nwidth {}\nmap\n", map.height(), map.width());
+    let reference = terrain_tiles();
+    let mut lossy_cost = false;
+    for y in 0..map.height() as i32 {
+        for x in 0..map.width() as i32 {
+            let cell = Cell::new(x, y);
+            let top = map.top_tile(cell).map(|(_, t)| &map.tiles[usize::from(t)]);
+            let ch = match top {
+                Some(t) if map.layers.len() == 1 && reference.contains(t) => t.glyph.ch,
+                _ => {
+                    let r = map.rules_at(cell);
+                    lossy_cost |= r.walkable && r.cost != 1.0;
+                    if r.walkable {
+                        '.'
+                    } else if r.opaque {
+                        '@'
+                    } else {
+                        'W'
+                    }
+                }
+            };
+            out.push(ch);
+        }
+        out.push('\n');
+    }
+    if lossy_cost {
+        warnings.push("move costs other than 1 are not kept: MovingAI maps have unit costs".into());
+    }
+    if !map.objects.is_empty() {
+        warnings.push(format!("{} objects are not kept: MovingAI maps have none", map.objects.len()));
+    }
+    (out, warnings)
+}
+
+/// One MovingAI scenario: a start, a goal and the optimal octile path length between them.
+#[derive(Clone, Debug, PartialEq)]
+pub struct Scenario {
+    pub bucket: u32,
+    pub map: String,
+    pub map_width: u32,
+    pub map_height: u32,
+    pub start: Cell,
+    pub goal: Cell,
+    pub optimal_length: f64,
+}
+
+/// Parses a `.scen` file (`version 1` header, then tab-separated rows).
+pub fn parse_scenarios(text: &str) -> Result<Vec<Scenario>, MapError> {
+    let mut out = Vec::new();
+    for (n, line) in text.lines().enumerate() {
+        let line = line.trim_end_matches('\r');
+        if line.trim().is_empty() || (n == 0 && line.starts_with("version")) {
+            continue;
+        }
+        let err = |m: String| MapError::syntax("MovingAI scenario", m).at_line(n + 1, None);
+        let f: Vec<&str> = line.split('\t').collect();
+        if f.len() != 9 {
+            return Err(err(format!("expected 9 tab-separated fields, found {}", f.len())));
+        }
+        let int = |i: usize, what: &str| -> Result<i64, MapError> {
+            f[i].trim().parse::<i64>().map_err(|_| err(format!("{what} {:?} is not a whole number", f[i])))
+        };
+        let small = |v: i64, what: &str| -> Result<i32, MapError> {
+            i32::try_from(v).map_err(|_| err(format!("{what} {v} is out of range")))
+        };
+        let optimal: f64 = f[8].trim().parse().map_err(|_| err(format!("optimal length {:?} is not a number", f[8])))?;
+        if !optimal.is_finite() || optimal < 0.0 {
+            return Err(err(format!("optimal length {optimal} must be a number ≥ 0")));
+        }
+        out.push(Scenario {
+            bucket: u32::try_from(int(0, "bucket")?).map_err(|_| err("bucket must be ≥ 0".into()))?,
+            map: f[1].to_owned(),
+            map_width: u32::try_from(int(2, "map width")?).map_err(|_| err("map width must be ≥ 0".into()))?,
+            map_height: u32::try_from(int(3, "map height")?).map_err(|_| err("map height must be ≥ 0".into()))?,
+            start: Cell::new(small(int(4, "start x")?, "start x")?, small(int(5, "start y")?, "start y")?),
+            goal: Cell::new(small(int(6, "goal x")?, "goal x")?, small(int(7, "goal y")?, "goal y")?),
+            optimal_length: optimal,
+        });
+    }
+    Ok(out)
+}
+
+/// Writes scenarios in the `.scen` format.
+pub fn scenarios_to_string(scenarios: &[Scenario]) -> String {
+    let mut out = String::from("version 1\n");
+    for s in scenarios {
+        out.push_str(&format!(
+            "{}\t{}\t{}\t{}\t{}\t{}\t{}\t{}\t{:.8}\n",
+            s.bucket, s.map, s.map_width, s.map_height, s.start.x, s.start.y, s.goal.x, s.goal.y, s.optimal_length
+        ));
+    }
+    out
+}

@@ -1,0 +1,284 @@
+//! sightline's native format: RON, versioned (`version: 1`).
+//!
+//! Layers are stored as rows of characters so a map reads (and diffs) like an ASCII map: every
+//! tile type has a `key` character, unique within the file, and `' '` is the empty tile.
+//!
+//! ```text
+//! (
+//!     version: 1,
+//!     width: 5,
+//!     height: 3,
+//!     tiles: [
+//!         (key: '.', name: "floor", glyph: (ch: '.', fg: (110, 110, 120), bg: (20, 20, 28)),
+//!          opaque: false, walkable: true, cost: 1.0),
+//!         ...
+//!     ],
+//!     layers: [(name: "ground", rows: ["#####", "#...#", "#####"])],
+//!     objects: [(kind: PlayerStart, cell: (x: 1, y: 1))],
+//! )
+//! ```
+
+use std::collections::HashMap;
+use std::path::Path;
+
+use serde::{Deserialize, Serialize};
+
+use crate::core::error::{MapError, MapErrorKind};
+use crate::core::map::{self, Layer, Map};
+use crate::core::object::MapObject;
+use crate::core::tile::{Door, Glyph, Properties, Sprite, SpriteSheet, TileId, TileKind};
+
+pub const VERSION: u32 = 1;
+
+#[derive(Deserialize)]
+struct VersionProbe {
+    version: u32,
+}
+
+#[derive(Serialize, Deserialize)]
+struct RonMap {
+    version: u32,
+    width: u32,
+    height: u32,
+    tiles: Vec<RonTile>,
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    sheets: Vec<SpriteSheet>,
+    layers: Vec<RonLayer>,
+    #[serde(default)]
+    objects: Vec<MapObject>,
+    #[serde(default, skip_serializing_if = "Properties::is_empty")]
+    properties: Properties,
+    #[serde(default = "default_tile_size")]
+    tile_size: [u32; 2],
+}
+
+fn default_tile_size() -> [u32; 2] {
+    map::DEFAULT_TILE_SIZE
+}
+
+#[derive(Serialize, Deserialize)]
+struct RonTile {
+    key: char,
+    name: String,
+    glyph: Glyph,
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    sprite: Option<Sprite>,
+    opaque: bool,
+    walkable: bool,
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    door: Option<RonDoor>,
+    #[serde(default = "one")]
+    cost: f32,
+    #[serde(default, skip_serializing_if = "Properties::is_empty")]
+    properties: Properties,
+}
+
+fn one() -> f32 {
+    1.0
+}
+
+#[derive(Serialize, Deserialize)]
+struct RonDoor {
+    open: bool,
+    /// Key of the counterpart tile.
+    toggles_to: char,
+}
+
+#[derive(Serialize, Deserialize)]
+struct RonLayer {
+    name: String,
+    #[serde(default = "yes")]
+    visible: bool,
+    #[serde(default)]
+    locked: bool,
+    #[serde(default)]
+    collision: bool,
+    rows: Vec<String>,
+}
+
+fn yes() -> bool {
+    true
+}
+
+const EMPTY_KEY: char = ' ';
+
+fn ron_error(e: ron::error::SpannedError) -> MapError {
+    MapError::syntax("RON", e.code.to_string()).at_line(e.span.start.line, Some(e.span.start.col))
+}
+
+/// Parses a RON map; sprite sheet images are resolved against `path`'s folder.
+pub fn parse(text: &str, path: &Path) -> Result<Map, MapError> {
+    let probe: VersionProbe = ron::from_str(text).map_err(ron_error)?;
+    if probe.version != VERSION {
+        return Err(MapErrorKind::UnsupportedVersion(probe.version).into());
+    }
+    let doc: RonMap = ron::from_str(text).map_err(ron_error)?;
+    let (width, height) = map::check_dimensions(doc.width.into(), doc.height.into())?;
+
+    let mut by_key: HashMap<char, TileId> = HashMap::new();
+    by_key.insert(EMPTY_KEY, 0);
+    if doc.tiles.len() >= usize::from(TileId::MAX) {
+        return Err(MapError::invalid(format!("the map has {} tile types; at most {} are supported", doc.tiles.len(), TileId::MAX)));
+    }
+    for (i, t) in doc.tiles.iter().enumerate() {
+        if by_key.insert(t.key, (i + 1) as TileId).is_some() {
+            return Err(MapError::invalid(format!(
+                "tile {:?} uses key {:?}, which another tile (or the empty tile) already uses",
+                t.name, t.key
+            )));
+        }
+    }
+    let mut tiles = vec![TileKind::empty()];
+    for t in doc.tiles {
+        let door = match t.door {
+            None => None,
+            Some(d) => Some(Door {
+                open: d.open,
+                toggles_to: *by_key.get(&d.toggles_to).ok_or_else(|| {
+                    MapError::invalid(format!(
+                        "door tile {:?} toggles to key {:?}, which no tile has",
+                        t.name, d.toggles_to
+                    ))
+                })?,
+            }),
+        };
+        tiles.push(TileKind {
+            name: t.name,
+            glyph: t.glyph,
+            sprite: t.sprite,
+            opaque: t.opaque,
+            walkable: t.walkable,
+            door,
+            cost: t.cost,
+            properties: t.properties,
+        });
+    }
+
+    let mut layers = Vec::with_capacity(doc.layers.len());
+    for l in doc.layers {
+        if l.rows.len() != height as usize {
+            return Err(MapError::new(MapErrorKind::DataLength {
+                expected: width as usize * height as usize,
+                found: l.rows.iter().map(|r| r.chars().count()).sum(),
+            })
+            .in_layer(&l.name));
+        }
+        let mut cells = Vec::with_capacity(width as usize * height as usize);
+        for (y, row) in l.rows.iter().enumerate() {
+            let before = cells.len();
+            for ch in row.chars() {
+                let id = by_key.get(&ch).ok_or_else(|| {
+                    MapError::invalid(format!("row {y} uses key {ch:?}, which no tile has")).in_layer(&l.name)
+                })?;
+                cells.push(*id);
+            }
+            if cells.len() - before != width as usize {
+                return Err(MapError::invalid(format!(
+                    "row {y} has {} cells; the map is {width} wide",
+                    cells.len() - before
+                ))
+                .in_layer(&l.name));
+            }
+        }
+        layers.push(Layer { name: l.name, visible: l.visible, locked: l.locked, collision: l.collision, cells });
+    }
+    let dir = path.parent().unwrap_or(Path::new(""));
+    let sheets = doc
+        .sheets
+        .into_iter()
+        .map(|mut s| {
+            s.image = super::resolve_path(dir, &s.image);
+            s
+        })
+        .collect();
+    let mut map = Map::from_parts(width, height, tiles, layers, doc.objects, sheets)?;
+    map.properties = doc.properties;
+    map.tile_size = doc.tile_size;
+    Ok(map)
+}
+
+/// Assigns every tile type a distinct printable key: its glyph when free, else the next free
+/// character from a pool that starts with ASCII and continues through Latin-1 and beyond.
+pub(crate) fn assign_keys(tiles: &[TileKind]) -> Vec<char> {
+    let mut used: std::collections::HashSet<char> = [EMPTY_KEY].into();
+    let mut keys = vec![EMPTY_KEY; tiles.len()];
+    let mut pending = Vec::new();
+    for (i, t) in tiles.iter().enumerate().skip(1) {
+        let ch = t.glyph.ch;
+        if !ch.is_control() && !ch.is_whitespace() && ch != '"' && ch != '\\' && used.insert(ch) {
+            keys[i] = ch;
+        } else {
+            pending.push(i);
+        }
+    }
+    let mut pool = ('!'..='~')
+        .chain('\u{00c0}'..='\u{024f}')
+        .chain('\u{0400}'..='\u{04ff}')
+        .chain('\u{4e00}'..='\u{9fff}')
+        .filter(|c| *c != '"' && *c != '\\');
+    for i in pending {
+        let key = pool.find(|c| !used.contains(c)).expect("the key pool holds more keys than TileId has values");
+        used.insert(key);
+        keys[i] = key;
+    }
+    keys
+}
+
+/// Writes a map as RON for `path` (sprite sheet images are written relative to its folder).
+pub fn to_string(map: &Map, path: &Path) -> Result<String, MapError> {
+    let dir = path.parent().unwrap_or(Path::new(""));
+    let keys = assign_keys(&map.tiles);
+    let tiles = map
+        .tiles
+        .iter()
+        .enumerate()
+        .skip(1)
+        .map(|(i, t)| RonTile {
+            key: keys[i],
+            name: t.name.clone(),
+            glyph: t.glyph,
+            sprite: t.sprite,
+            opaque: t.opaque,
+            walkable: t.walkable,
+            door: t.door.map(|d| RonDoor { open: d.open, toggles_to: keys[usize::from(d.toggles_to)] }),
+            cost: t.cost,
+            properties: t.properties.clone(),
+        })
+        .collect();
+    let w = map.width() as usize;
+    let layers = map
+        .layers
+        .iter()
+        .map(|l| RonLayer {
+            name: l.name.clone(),
+            visible: l.visible,
+            locked: l.locked,
+            collision: l.collision,
+            rows: l
+                .cells
+                .chunks(w)
+                .map(|row| row.iter().map(|&t| keys[usize::from(t)]).collect())
+                .collect(),
+        })
+        .collect();
+    let doc = RonMap {
+        version: VERSION,
+        width: map.width(),
+        height: map.height(),
+        tiles,
+        sheets: map
+            .sheets
+            .iter()
+            .map(|s| SpriteSheet { image: super::relative_path(&s.image, dir), ..s.clone() })
+            .collect(),
+        layers,
+        objects: map.objects.clone(),
+        properties: map.properties.clone(),
+        tile_size: map.tile_size,
+    };
+    let config = ron::ser::PrettyConfig::new().struct_names(false).depth_limit(3);
+    let mut text = ron::ser::to_string_pretty(&doc, config)
+        .map_err(|e| MapError::invalid(format!("cannot write RON: {e}")))?;
+    text.push('\n');
+    Ok(text)
+}

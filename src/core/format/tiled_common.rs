@@ -1,0 +1,742 @@
+//! What the TMX and TMJ formats share: both readers produce a [`Doc`], one function turns a
+//! [`Doc`] into our [`Map`], and one turns a [`Map`] into a [`Doc`] that both writers serialise.
+//!
+//! ## Tile properties the rules read
+//! On a tile of a tileset: `opaque` (bool), `walkable` (bool), `cost` (number),
+//! `door` (`"open"` or `"closed"`, or a bool meaning closed) with `toggles` (the counterpart: an
+//! int, the local id in the same tileset, or a string `"Tileset name#id"`). sightline also
+//! writes `name`, `glyph`, `fg` and `bg` (a character and two `#rrggbb` colours for its ASCII view)
+//! where they differ from what it would derive. A tile without these is transparent, walkable, cost 1.
+//! On a tile layer: `collision` (bool) makes every tile on it opaque and blocking.
+//!
+//! ## Fallback for maps made without these properties
+//! When no tile carries a rule property, no layer carries `collision` and the map is not one
+//! sightline wrote, every tile layer whose name contains "wall", "collision", "collide",
+//! "solid", "obstacle" or "block" (any case) becomes a collision layer, and a warning says so.
+//!
+//! ## Objects
+//! An object's cell is the one holding its centre (for tile objects, whose anchor is the
+//! bottom-left corner, the centre of the tile). Its kind comes from its class/type, else its name:
+//! `player`/`start`/`player_start` → player start; `monster`/`enemy`/`npc` (properties `glyph`,
+//! `vision`) → monster; `item`/`pickup` → item; `light` (property `radius`) → light; anything else
+//! is kept as a marker with its type name.
+
+use std::collections::{BTreeMap, HashMap};
+use std::path::{Path, PathBuf};
+
+use crate::core::error::{MapError, MapErrorKind};
+use crate::core::geometry::Cell;
+use crate::core::map::{self, Layer, Map};
+use crate::core::object::{DEFAULT_VISION_RADIUS, MapObject, ObjectKind};
+use crate::core::tile::{Door, Glyph, Properties, PropertyValue, Rgb, Sprite, SpriteSheet, TileId, TileKind};
+
+/// Tiled's flip flags in the top bits of a GID; sightline clears them (tiles are not flipped).
+pub const FLIP_MASK: u32 = 0xF000_0000;
+
+/// At most this many tiles over all tilesets of a map (our tile ids are 16-bit).
+pub const MAX_TILES: u64 = TileId::MAX as u64;
+
+const RULE_PROPERTIES: [&str; 5] = ["opaque", "walkable", "cost", "door", "toggles"];
+const LOOK_PROPERTIES: [&str; 4] = ["name", "glyph", "fg", "bg"];
+/// Map property that marks a file sightline wrote (so the fallback never applies to it).
+const WRITER_PROPERTY: &str = "sightline_version";
+/// Tileset property that marks the tileset of glyph tiles sightline writes.
+const GLYPH_TILESET_PROPERTY: &str = "sightline_glyphs";
+const GLYPH_TILESET_NAME: &str = "sightline glyphs";
+
+#[derive(Clone, Debug, Default)]
+pub struct Doc {
+    pub width: u32,
+    pub height: u32,
+    pub infinite: bool,
+    pub tile_width: u32,
+    pub tile_height: u32,
+    pub tilesets: Vec<TilesetDoc>,
+    pub layers: Vec<TileLayerDoc>,
+    pub objects: Vec<ObjectDoc>,
+    pub properties: Properties,
+    pub warnings: Vec<String>,
+}
+
+#[derive(Clone, Debug, Default)]
+pub struct TilesetDoc {
+    pub name: String,
+    pub first_gid: u32,
+    /// The image, resolved against the map's folder; `None` for an image-collection tileset.
+    pub image: Option<PathBuf>,
+    pub tile_width: u32,
+    pub tile_height: u32,
+    pub columns: u32,
+    pub tile_count: u32,
+    pub spacing: u32,
+    pub margin: u32,
+    /// Local id → the tile's class and properties (only tiles that have any).
+    pub tiles: BTreeMap<u32, TileDoc>,
+    pub properties: Properties,
+}
+
+impl TilesetDoc {
+    fn is_glyph_tileset(&self) -> bool {
+        self.properties.get(GLYPH_TILESET_PROPERTY) == Some(&PropertyValue::Bool(true))
+    }
+
+    /// Local ids of its tiles: all of an image tileset, the listed ones of a collection.
+    fn local_ids(&self) -> Vec<u32> {
+        if self.image.is_some() || self.is_glyph_tileset() {
+            (0..self.tile_count).collect()
+        } else {
+            self.tiles.keys().copied().collect()
+        }
+    }
+}
+
+#[derive(Clone, Debug, Default, PartialEq)]
+pub struct TileDoc {
+    pub class: String,
+    pub properties: Properties,
+}
+
+/// A tile layer: a dense rectangle at `origin` (cells), GIDs with flip bits cleared, 0 = empty.
+#[derive(Clone, Debug, Default)]
+pub struct TileLayerDoc {
+    pub name: String,
+    pub visible: bool,
+    pub locked: bool,
+    pub properties: Properties,
+    pub origin: (i32, i32),
+    pub width: u32,
+    pub height: u32,
+    pub gids: Vec<u32>,
+}
+
+#[derive(Clone, Debug, Default)]
+pub struct ObjectDoc {
+    pub id: u32,
+    pub name: String,
+    pub class: String,
+    /// Pixels.
+    pub x: f64,
+    pub y: f64,
+    pub width: f64,
+    pub height: f64,
+    /// A tile object (anchored at its bottom-left corner).
+    pub is_tile: bool,
+    pub properties: Properties,
+}
+
+fn property_error(what: &str, key: &str, expected: &str, found: &PropertyValue) -> MapError {
+    MapError::invalid(format!("{what}: property `{key}` must be {expected}, found {found:?}"))
+}
+
+fn bool_property(props: &Properties, what: &str, key: &str) -> Result<Option<bool>, MapError> {
+    match props.get(key) {
+        None => Ok(None),
+        Some(PropertyValue::Bool(b)) => Ok(Some(*b)),
+        Some(PropertyValue::String(s)) if s == "true" || s == "false" => Ok(Some(s == "true")),
+        Some(other) => Err(property_error(what, key, "a bool", other)),
+    }
+}
+
+fn number_property(props: &Properties, what: &str, key: &str) -> Result<Option<f64>, MapError> {
+    match props.get(key) {
+        None => Ok(None),
+        Some(PropertyValue::Int(v)) => Ok(Some(*v as f64)),
+        Some(PropertyValue::Float(v)) => Ok(Some(*v)),
+        Some(PropertyValue::String(s)) => match s.trim().parse::<f64>() {
+            Ok(v) => Ok(Some(v)),
+            Err(_) => Err(property_error(what, key, "a number", &PropertyValue::String(s.clone()))),
+        },
+        Some(other) => Err(property_error(what, key, "a number", other)),
+    }
+}
+
+fn string_property<'a>(props: &'a Properties, what: &str, key: &str) -> Result<Option<&'a str>, MapError> {
+    match props.get(key) {
+        None => Ok(None),
+        Some(PropertyValue::String(s)) => Ok(Some(s)),
+        Some(other) => Err(property_error(what, key, "a string", other)),
+    }
+}
+
+fn color_property(props: &Properties, what: &str, key: &str) -> Result<Option<Rgb>, MapError> {
+    match string_property(props, what, key)? {
+        None => Ok(None),
+        Some(s) => Rgb::from_hex(s)
+            .map(Some)
+            .ok_or_else(|| property_error(what, key, "a colour #rrggbb", &PropertyValue::String(s.into()))),
+    }
+}
+
+fn default_tile_name(tileset: &str, local: u32) -> String {
+    format!("{tileset} {local}")
+}
+
+/// A colour of its own for each tile, so placeholder glyphs tell tiles apart.
+fn placeholder_color(tileset: usize, local: u32) -> Rgb {
+    let mut h = (tileset as u32).wrapping_mul(0x9E37_79B9) ^ local.wrapping_mul(0x85EB_CA6B);
+    h ^= h >> 15;
+    h = h.wrapping_mul(0x2C1B_3C6D);
+    h ^= h >> 12;
+    Rgb(96 + (h & 0x7f) as u8, 96 + ((h >> 8) & 0x7f) as u8, 96 + ((h >> 16) & 0x7f) as u8)
+}
+
+fn default_glyph(opaque: bool, walkable: bool, door: Option<bool>, fg: Rgb) -> Glyph {
+    let ch = match (door, opaque, walkable) {
+        (Some(false), _, _) => '+',
+        (Some(true), _, _) => '\'',
+        (None, true, false) => '#',
+        (None, false, true) => '.',
+        (None, true, true) => '"',
+        (None, false, false) => '~',
+    };
+    let bg = if opaque { Rgb(48, 48, 56) } else { Rgb(20, 20, 28) };
+    Glyph { ch, fg, bg }
+}
+
+struct Resolved {
+    /// Per tileset: local id → kind.
+    kind_of: Vec<HashMap<u32, TileId>>,
+}
+
+impl Resolved {
+    fn kind(&self, doc: &Doc, gid: u32) -> Result<TileId, MapError> {
+        if gid == 0 {
+            return Ok(0);
+        }
+        // The tileset with the largest first GID not above `gid`.
+        let ts = doc
+            .tilesets
+            .iter()
+            .enumerate()
+            .filter(|(_, t)| t.first_gid <= gid)
+            .max_by_key(|(_, t)| t.first_gid)
+            .map(|(i, _)| i)
+            .ok_or(MapErrorKind::UnknownGid(gid))?;
+        let local = gid - doc.tilesets[ts].first_gid;
+        self.kind_of[ts].get(&local).copied().ok_or_else(|| MapErrorKind::UnknownGid(gid).into())
+    }
+}
+
+/// Turns a Tiled document into a map (see the module doc for the rules it applies).
+pub fn build_map(mut doc: Doc) -> Result<super::Loaded, MapError> {
+    let mut warnings = std::mem::take(&mut doc.warnings);
+    let total: u64 = doc.tilesets.iter().map(|t| t.local_ids().len() as u64).sum();
+    if total > MAX_TILES {
+        return Err(MapError::invalid(format!(
+            "the tilesets hold {total} tiles; sightline supports at most {MAX_TILES}"
+        )));
+    }
+    let written_by_us = doc.properties.remove(WRITER_PROPERTY).is_some();
+    let has_rule_properties = doc
+        .tilesets
+        .iter()
+        .any(|t| t.tiles.values().any(|tile| RULE_PROPERTIES.iter().any(|k| tile.properties.contains_key(*k))));
+    let has_collision_layers = doc.layers.iter().any(|l| l.properties.contains_key("collision"));
+
+    // Tile kinds: every tile of every tileset, in tileset order.
+    let mut tiles = vec![TileKind::empty()];
+    let mut sheets = Vec::new();
+    let mut kind_of = Vec::with_capacity(doc.tilesets.len());
+    let mut pending_doors: Vec<(TileId, usize, PropertyValue, String)> = Vec::new();
+    for (ti, ts) in doc.tilesets.iter().enumerate() {
+        let glyph_tileset = ts.is_glyph_tileset();
+        let sheet = match (&ts.image, glyph_tileset) {
+            (Some(image), false) => {
+                if !image.exists() {
+                    warnings.push(format!(
+                        "tileset {:?}: image {} is missing; its tiles are drawn as glyphs",
+                        ts.name,
+                        image.display()
+                    ));
+                }
+                sheets.push(SpriteSheet {
+                    name: ts.name.clone(),
+                    image: image.clone(),
+                    tile_width: ts.tile_width,
+                    tile_height: ts.tile_height,
+                    columns: ts.columns,
+                    tile_count: ts.tile_count,
+                    spacing: ts.spacing,
+                    margin: ts.margin,
+                });
+                Some((sheets.len() - 1) as u16)
+            }
+            (None, false) => {
+                warnings.push(format!(
+                    "tileset {:?} is a collection of images; its tiles are drawn as glyphs",
+                    ts.name
+                ));
+                None
+            }
+            _ => None,
+        };
+        let mut local_to_kind = HashMap::new();
+        let empty_tile = TileDoc::default();
+        for local in ts.local_ids() {
+            let tile = ts.tiles.get(&local).unwrap_or(&empty_tile);
+            let what = format!("tileset {:?}, tile {local}", ts.name);
+            let p = &tile.properties;
+            let opaque = bool_property(p, &what, "opaque")?.unwrap_or(false);
+            let door = match p.get("door") {
+                None => None,
+                Some(PropertyValue::Bool(false)) => None,
+                Some(PropertyValue::Bool(true)) => Some(false),
+                Some(PropertyValue::String(s)) if s == "closed" => Some(false),
+                Some(PropertyValue::String(s)) if s == "open" => Some(true),
+                Some(other) => return Err(property_error(&what, "door", "\"open\" or \"closed\"", other)),
+            };
+            let walkable = bool_property(p, &what, "walkable")?.unwrap_or(door != Some(false));
+            let cost = number_property(p, &what, "cost")?.unwrap_or(1.0);
+            if !cost.is_finite() || cost < 0.0 || cost > f64::from(f32::MAX) {
+                return Err(MapError::invalid(format!("{what}: property `cost` is {cost}; it must be a number ≥ 0")));
+            }
+            let name = match string_property(p, &what, "name")? {
+                Some(n) => n.to_owned(),
+                None if !tile.class.is_empty() => tile.class.clone(),
+                None => default_tile_name(&ts.name, local),
+            };
+            let fallback = default_glyph(opaque, walkable, door, placeholder_color(ti, local));
+            let ch = match string_property(p, &what, "glyph")? {
+                None => fallback.ch,
+                Some(s) => {
+                    let mut chars = s.chars();
+                    match (chars.next(), chars.next()) {
+                        (Some(c), None) => c,
+                        _ => {
+                            return Err(property_error(&what, "glyph", "one character", &PropertyValue::String(s.into())));
+                        }
+                    }
+                }
+            };
+            let glyph = Glyph {
+                ch,
+                fg: color_property(p, &what, "fg")?.unwrap_or(fallback.fg),
+                bg: color_property(p, &what, "bg")?.unwrap_or(fallback.bg),
+            };
+            let id = tiles.len() as TileId;
+            if let (Some(_), Some(t)) = (door, p.get("toggles")) {
+                pending_doors.push((id, ti, t.clone(), what.clone()));
+            }
+            let mut properties = p.clone();
+            for k in RULE_PROPERTIES.iter().chain(LOOK_PROPERTIES.iter()) {
+                properties.remove(*k);
+            }
+            tiles.push(TileKind {
+                name,
+                glyph,
+                sprite: sheet.map(|s| Sprite { sheet: s, index: local }),
+                opaque,
+                walkable,
+                // A door without a counterpart toggles to itself until resolved below.
+                door: door.map(|open| Door { open, toggles_to: id }),
+                cost: cost as f32,
+                properties,
+            });
+            local_to_kind.insert(local, id);
+        }
+        kind_of.push(local_to_kind);
+    }
+    let resolved = Resolved { kind_of };
+    for (id, ts, toggles, what) in pending_doors {
+        let target = match &toggles {
+            PropertyValue::Int(local) => u32::try_from(*local).ok().and_then(|l| resolved.kind_of[ts].get(&l).copied()),
+            PropertyValue::String(s) => s.rsplit_once('#').and_then(|(name, local)| {
+                let ti = doc.tilesets.iter().position(|t| t.name == name)?;
+                resolved.kind_of[ti].get(&local.parse().ok()?).copied()
+            }),
+            _ => None,
+        }
+        .ok_or_else(|| {
+            MapError::invalid(format!(
+                "{what}: property `toggles` = {toggles:?} names no tile (write a local tile id, or \"Tileset#id\")"
+            ))
+        })?;
+        if let Some(door) = &mut tiles[usize::from(id)].door {
+            door.toggles_to = target;
+        }
+    }
+
+    // The rectangle the map covers: the map size, or for an infinite map the layers' union.
+    let (origin, width, height) = if doc.infinite {
+        let mut bounds: Option<(i64, i64, i64, i64)> = None;
+        for l in doc.layers.iter().filter(|l| l.width > 0 && l.height > 0) {
+            let (x0, y0) = (i64::from(l.origin.0), i64::from(l.origin.1));
+            let (x1, y1) = (x0 + i64::from(l.width), y0 + i64::from(l.height));
+            bounds = Some(match bounds {
+                None => (x0, y0, x1, y1),
+                Some((a, b, c, d)) => (a.min(x0), b.min(y0), c.max(x1), d.max(y1)),
+            });
+        }
+        let (x0, y0, x1, y1) = bounds.unwrap_or((0, 0, 1, 1));
+        let (w, h) = map::check_dimensions(x1 - x0, y1 - y0)?;
+        ((x0, y0), w, h)
+    } else {
+        let (w, h) = map::check_dimensions(doc.width.into(), doc.height.into())?;
+        ((0, 0), w, h)
+    };
+    let len = width as usize * height as usize;
+
+    let fallback = !has_rule_properties && !has_collision_layers && !written_by_us;
+    let mut layers = Vec::with_capacity(doc.layers.len());
+    for l in &doc.layers {
+        let collision = if fallback {
+            let lower = l.name.to_lowercase();
+            ["wall", "collision", "collide", "solid", "obstacle", "block"].iter().any(|k| lower.contains(k))
+        } else {
+            bool_property(&l.properties, &format!("layer {:?}", l.name), "collision")?.unwrap_or(false)
+        };
+        if fallback && collision {
+            warnings.push(format!(
+                "no tile has opaque/walkable properties: layer {:?} is taken as a collision layer (its tiles block sight and movement)",
+                l.name
+            ));
+        }
+        if !doc.infinite && (l.width != width || l.height != height || l.gids.len() != len) {
+            return Err(MapError::new(MapErrorKind::DataLength { expected: len, found: l.gids.len() }).in_layer(&l.name));
+        }
+        let mut cells = vec![0 as TileId; len];
+        for ly in 0..l.height as i64 {
+            for lx in 0..l.width as i64 {
+                let gid = l.gids[(ly * i64::from(l.width) + lx) as usize] & !FLIP_MASK;
+                if gid == 0 {
+                    continue;
+                }
+                let x = i64::from(l.origin.0) + lx - origin.0;
+                let y = i64::from(l.origin.1) + ly - origin.1;
+                cells[(y * i64::from(width) + x) as usize] = resolved.kind(&doc, gid).map_err(|e| e.in_layer(&l.name))?;
+            }
+        }
+        layers.push(Layer { name: l.name.clone(), visible: l.visible, locked: l.locked, collision, cells });
+    }
+    if fallback && !layers.iter().any(|l| l.collision) && !doc.layers.is_empty() {
+        warnings.push(
+            "no tile has opaque/walkable properties and no layer is named like walls or collision: \
+             every tile is transparent and walkable"
+                .into(),
+        );
+    }
+
+    let (tw, th) = (f64::from(doc.tile_width.max(1)), f64::from(doc.tile_height.max(1)));
+    let mut objects = Vec::new();
+    for o in &doc.objects {
+        let (cx, cy) = if o.is_tile { (o.x + o.width / 2.0, o.y - o.height / 2.0) } else { (o.x + o.width / 2.0, o.y + o.height / 2.0) };
+        let cell_x = (cx / tw).floor() - origin.0 as f64;
+        let cell_y = (cy / th).floor() - origin.1 as f64;
+        let label = if o.name.is_empty() { format!("object {}", o.id) } else { format!("object {:?}", o.name) };
+        if !(cell_x.is_finite() && cell_y.is_finite() && cell_x >= 0.0 && cell_y >= 0.0)
+            || cell_x >= f64::from(width)
+            || cell_y >= f64::from(height)
+        {
+            warnings.push(format!("{label} lies outside the map and is left out"));
+            continue;
+        }
+        let what = label.clone();
+        let mut properties = o.properties.clone();
+        let kind_name = if o.class.is_empty() { o.name.to_lowercase() } else { o.class.to_lowercase() };
+        let kind = match kind_name.as_str() {
+            "player" | "start" | "player_start" | "playerstart" => ObjectKind::PlayerStart,
+            "monster" | "enemy" | "npc" => {
+                let glyph = match string_property(&properties, &what, "glyph")? {
+                    Some(s) => s.chars().next().unwrap_or('m'),
+                    None => o.name.chars().find(|c| c.is_alphabetic()).unwrap_or('m'),
+                };
+                let vision = number_property(&properties, &what, "vision")?.unwrap_or(f64::from(DEFAULT_VISION_RADIUS));
+                properties.remove("glyph");
+                properties.remove("vision");
+                ObjectKind::Monster { glyph, vision_radius: vision.clamp(0.0, 1000.0) as u32 }
+            }
+            "item" | "pickup" => ObjectKind::Item,
+            "light" => {
+                let radius = number_property(&properties, &what, "radius")?.unwrap_or(6.0);
+                properties.remove("radius");
+                ObjectKind::Light { radius: radius.clamp(0.0, 1000.0) as u32 }
+            }
+            _ => ObjectKind::Other(o.class.clone()),
+        };
+        objects.push(MapObject { kind, name: o.name.clone(), cell: Cell::new(cell_x as i32, cell_y as i32), properties });
+    }
+
+    let mut map = Map::from_parts(width, height, tiles, layers, objects, sheets)?;
+    map.properties = doc.properties;
+    map.tile_size = [doc.tile_width.max(1), doc.tile_height.max(1)];
+    Ok(super::Loaded { map, warnings })
+}
+
+/// What a writer produces: the text, extra files to write beside it, and what it could not keep.
+pub struct Written {
+    pub text: String,
+    pub extra_files: Vec<(PathBuf, Vec<u8>)>,
+    pub warnings: Vec<String>,
+}
+
+/// Where each kind goes on export: (tileset index in the doc, local id).
+pub struct Placement {
+    pub doc: Doc,
+    pub glyph_image: Option<(PathBuf, Vec<u8>)>,
+}
+
+/// Turns a map into a Tiled document to write at `target` (image paths are made relative to it).
+pub fn export_doc(map: &Map, target: &Path) -> Placement {
+    let dir = target.parent().map(Path::to_path_buf).unwrap_or_default();
+    let mut doc = Doc {
+        width: map.width(),
+        height: map.height(),
+        infinite: false,
+        tile_width: map.tile_size[0],
+        tile_height: map.tile_size[1],
+        ..Doc::default()
+    };
+    // Assign each kind a tileset: its sprite sheet, or the glyph tileset.
+    enum Group {
+        Sheet(u16),
+        Glyphs,
+    }
+    let mut groups: Vec<Group> = Vec::new();
+    let mut group_of_sheet: HashMap<u16, usize> = HashMap::new();
+    let mut glyph_group: Option<usize> = None;
+    let mut placement = vec![(usize::MAX, 0u32); map.tiles.len()];
+    let mut claimed: HashMap<(u16, u32), TileId> = HashMap::new();
+    let mut glyph_kinds: Vec<usize> = Vec::new();
+    for (id, t) in map.tiles.iter().enumerate().skip(1) {
+        match t.sprite {
+            Some(s) if claimed.insert((s.sheet, s.index), id as TileId).is_none() && s.index < map.sheets[usize::from(s.sheet)].tile_count => {
+                let g = *group_of_sheet.entry(s.sheet).or_insert_with(|| {
+                    groups.push(Group::Sheet(s.sheet));
+                    groups.len() - 1
+                });
+                placement[id] = (g, s.index);
+            }
+            _ => {
+                let g = *glyph_group.get_or_insert_with(|| {
+                    groups.push(Group::Glyphs);
+                    groups.len() - 1
+                });
+                placement[id] = (g, glyph_kinds.len() as u32);
+                glyph_kinds.push(id);
+                if t.sprite.is_some() {
+                    doc.warnings.push(format!(
+                        "tile {:?} shares its sprite with another tile; it is written as a glyph tile",
+                        t.name
+                    ));
+                }
+            }
+        }
+    }
+    // Sheets no kind uses still belong to the map.
+    for s in 0..map.sheets.len() as u16 {
+        group_of_sheet.entry(s).or_insert_with(|| {
+            groups.push(Group::Sheet(s));
+            groups.len() - 1
+        });
+    }
+    let stem = target.file_stem().and_then(|s| s.to_str()).unwrap_or("map");
+    let glyph_image_path = dir.join(format!("{stem}-glyphs.png"));
+    let mut glyph_image = None;
+    let mut first_gid = 1u32;
+    for group in &groups {
+        let mut ts = match group {
+            Group::Sheet(s) => {
+                let sheet = &map.sheets[usize::from(*s)];
+                TilesetDoc {
+                    name: sheet.name.clone(),
+                    image: Some(super::relative_path(&sheet.image, &dir)),
+                    tile_width: sheet.tile_width,
+                    tile_height: sheet.tile_height,
+                    columns: sheet.columns,
+                    tile_count: sheet.tile_count,
+                    spacing: sheet.spacing,
+                    margin: sheet.margin,
+                    ..TilesetDoc::default()
+                }
+            }
+            Group::Glyphs => {
+                let [tw, th] = map.tile_size;
+                let columns = (glyph_kinds.len() as u32).clamp(1, 16);
+                let colors: Vec<Glyph> = glyph_kinds.iter().map(|&k| map.tiles[k].glyph).collect();
+                glyph_image = Some((glyph_image_path.clone(), glyph_tileset_png(&colors, tw, th, columns)));
+                let mut properties = Properties::new();
+                properties.insert(GLYPH_TILESET_PROPERTY.into(), PropertyValue::Bool(true));
+                TilesetDoc {
+                    name: GLYPH_TILESET_NAME.into(),
+                    image: Some(PathBuf::from(glyph_image_path.file_name().unwrap_or_default())),
+                    tile_width: tw,
+                    tile_height: th,
+                    columns,
+                    tile_count: glyph_kinds.len() as u32,
+                    properties,
+                    ..TilesetDoc::default()
+                }
+            }
+        };
+        ts.first_gid = first_gid;
+        first_gid += ts.tile_count.max(1);
+        doc.tilesets.push(ts);
+    }
+    // Tile properties: only what import would not derive by itself.
+    for (id, t) in map.tiles.iter().enumerate().skip(1) {
+        let (g, local) = placement[id];
+        let ts_name = doc.tilesets[g].name.clone();
+        let mut p = t.properties.clone();
+        if t.opaque {
+            p.insert("opaque".into(), PropertyValue::Bool(true));
+        }
+        let walkable_default = t.door.is_none_or(|d| d.open);
+        if t.walkable != walkable_default {
+            p.insert("walkable".into(), PropertyValue::Bool(t.walkable));
+        }
+        if t.cost != 1.0 {
+            p.insert("cost".into(), PropertyValue::Float(f64::from(t.cost)));
+        }
+        if let Some(d) = t.door {
+            p.insert("door".into(), PropertyValue::String(if d.open { "open" } else { "closed" }.into()));
+            let (tg, tl) = placement[usize::from(d.toggles_to)];
+            let toggles = if tg == g {
+                PropertyValue::Int(i64::from(tl))
+            } else {
+                PropertyValue::String(format!("{}#{tl}", doc.tilesets[tg].name))
+            };
+            p.insert("toggles".into(), toggles);
+        }
+        if t.name != default_tile_name(&ts_name, local) {
+            p.insert("name".into(), PropertyValue::String(t.name.clone()));
+        }
+        let fallback = default_glyph(t.opaque, t.walkable, t.door.map(|d| d.open), placeholder_color(g, local));
+        if t.glyph.ch != fallback.ch {
+            p.insert("glyph".into(), PropertyValue::String(t.glyph.ch.to_string()));
+        }
+        if t.glyph.fg != fallback.fg {
+            p.insert("fg".into(), PropertyValue::String(t.glyph.fg.to_hex()));
+        }
+        if t.glyph.bg != fallback.bg {
+            p.insert("bg".into(), PropertyValue::String(t.glyph.bg.to_hex()));
+        }
+        if !p.is_empty() {
+            doc.tilesets[g].tiles.insert(local, TileDoc { class: String::new(), properties: p });
+        }
+    }
+    for l in &map.layers {
+        let mut properties = Properties::new();
+        if l.collision {
+            properties.insert("collision".into(), PropertyValue::Bool(true));
+        }
+        doc.layers.push(TileLayerDoc {
+            name: l.name.clone(),
+            visible: l.visible,
+            locked: l.locked,
+            properties,
+            origin: (0, 0),
+            width: map.width(),
+            height: map.height(),
+            gids: l
+                .cells
+                .iter()
+                .map(|&t| {
+                    if t == 0 {
+                        0
+                    } else {
+                        let (g, local) = placement[usize::from(t)];
+                        doc.tilesets[g].first_gid + local
+                    }
+                })
+                .collect(),
+        });
+    }
+    let [tw, th] = map.tile_size;
+    for (i, o) in map.objects.iter().enumerate() {
+        let mut properties = o.properties.clone();
+        match o.kind {
+            ObjectKind::Monster { glyph, vision_radius } => {
+                properties.insert("glyph".into(), PropertyValue::String(glyph.to_string()));
+                properties.insert("vision".into(), PropertyValue::Int(i64::from(vision_radius)));
+            }
+            ObjectKind::Light { radius } => {
+                properties.insert("radius".into(), PropertyValue::Int(i64::from(radius)));
+            }
+            _ => {}
+        }
+        doc.objects.push(ObjectDoc {
+            id: i as u32 + 1,
+            name: o.name.clone(),
+            class: o.kind.type_name().to_owned(),
+            x: (f64::from(o.cell.x) + 0.5) * f64::from(tw),
+            y: (f64::from(o.cell.y) + 0.5) * f64::from(th),
+            width: 0.0,
+            height: 0.0,
+            is_tile: false,
+            properties,
+        });
+    }
+    doc.properties = map.properties.clone();
+    doc.properties.insert(WRITER_PROPERTY.into(), PropertyValue::Int(1));
+    Placement { doc, glyph_image }
+}
+
+/// The glyph tileset's image: each tile its background colour with a block of its foreground
+/// colour in the middle, so the map reads in Tiled too.
+fn glyph_tileset_png(glyphs: &[Glyph], tw: u32, th: u32, columns: u32) -> Vec<u8> {
+    let rows = (glyphs.len() as u32).div_ceil(columns).max(1);
+    let (w, h) = (tw * columns, th * rows);
+    let mut rgb = vec![0u8; (w * h * 3) as usize];
+    for (i, g) in glyphs.iter().enumerate() {
+        let (col, row) = (i as u32 % columns, i as u32 / columns);
+        for y in 0..th {
+            for x in 0..tw {
+                let inner = x >= tw / 3 && x < tw - tw / 3 && y >= th / 3 && y < th - th / 3;
+                let c = if inner { g.fg } else { g.bg };
+                let p = (((row * th + y) * w + col * tw + x) * 3) as usize;
+                rgb[p..p + 3].copy_from_slice(&[c.0, c.1, c.2]);
+            }
+        }
+    }
+    encode_png_rgb(w, h, &rgb)
+}
+
+/// A minimal PNG encoder (8-bit RGB, one IDAT, zlib from flate2).
+pub fn encode_png_rgb(width: u32, height: u32, rgb: &[u8]) -> Vec<u8> {
+    use std::io::Write;
+    fn chunk(out: &mut Vec<u8>, kind: &[u8; 4], data: &[u8]) {
+        out.extend_from_slice(&(data.len() as u32).to_be_bytes());
+        let mut crc = flate2::Crc::new();
+        crc.update(kind);
+        crc.update(data);
+        out.extend_from_slice(kind);
+        out.extend_from_slice(data);
+        out.extend_from_slice(&crc.sum().to_be_bytes());
+    }
+    let mut raw = Vec::with_capacity(rgb.len() + height as usize);
+    for row in rgb.chunks((width * 3) as usize) {
+        raw.push(0); // filter: none
+        raw.extend_from_slice(row);
+    }
+    let mut z = flate2::write::ZlibEncoder::new(Vec::new(), flate2::Compression::default());
+    z.write_all(&raw).expect("writing to a Vec cannot fail");
+    let idat = z.finish().expect("writing to a Vec cannot fail");
+    let mut out = b"\x89PNG\r\n\x1a\n".to_vec();
+    let mut ihdr = Vec::with_capacity(13);
+    ihdr.extend_from_slice(&width.to_be_bytes());
+    ihdr.extend_from_slice(&height.to_be_bytes());
+    ihdr.extend_from_slice(&[8, 2, 0, 0, 0]);
+    chunk(&mut out, b"IHDR", &ihdr);
+    chunk(&mut out, b"IDAT", &idat);
+    chunk(&mut out, b"IEND", &[]);
+    out
+}
+
+/// Normalises a path lexically (`a/b/../c` → `a/c`), so image paths compare equal after a
+/// round trip through another folder.
+pub fn normalize_path(path: &Path) -> PathBuf {
+    use std::path::Component;
+    let mut out = PathBuf::new();
+    for c in path.components() {
+        match c {
+            Component::CurDir => {}
+            Component::ParentDir => {
+                if !out.pop() {
+                    out.push("..");
+                }
+            }
+            other => out.push(other.as_os_str()),
+        }
+    }
+    out
+}

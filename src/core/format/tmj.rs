@@ -1,0 +1,462 @@
+//! Tiled JSON maps (`.tmj`, `.json`), read and written with serde_json (the `tiled` crate reads
+//! only XML). Layer data may be a JSON array or base64 (plain, zlib, gzip or zstd); infinite maps
+//! use chunks. External tilesets may be TSX (read through `tiled`) or TSJ/JSON.
+//! See [`super::tiled_common`] for the properties and rules.
+
+use std::io::Read;
+use std::path::Path;
+
+use base64::Engine;
+use serde_json::{Map as JsonObject, Value, json};
+
+use super::Loaded;
+use super::tiled_common::{self, Doc, ObjectDoc, TileDoc, TileLayerDoc, TilesetDoc, Written};
+use crate::core::error::{MapError, MapErrorKind};
+use crate::core::map::{self, MAX_MAP_SIDE};
+use crate::core::tile::{Properties, PropertyValue};
+
+fn json_error(e: serde_json::Error) -> MapError {
+    MapError::syntax("JSON", e.to_string()).at_line(e.line(), Some(e.column()))
+}
+
+/// Typed access to a JSON object, with messages that say what is wrong where.
+struct Obj<'a> {
+    what: String,
+    o: &'a JsonObject<String, Value>,
+}
+
+impl<'a> Obj<'a> {
+    fn new(v: &'a Value, what: impl Into<String>) -> Result<Self, MapError> {
+        let what = what.into();
+        match v.as_object() {
+            Some(o) => Ok(Self { what, o }),
+            None => Err(MapError::invalid(format!("{what} must be a JSON object"))),
+        }
+    }
+
+    fn bad(&self, key: &str, expected: &str) -> MapError {
+        MapError::invalid(format!("{}: `{key}` must be {expected}", self.what))
+    }
+
+    fn get(&self, key: &str) -> Option<&'a Value> {
+        self.o.get(key).filter(|v| !v.is_null())
+    }
+
+    fn int(&self, key: &str) -> Result<Option<i64>, MapError> {
+        match self.get(key) {
+            None => Ok(None),
+            Some(v) => v.as_i64().map(Some).ok_or_else(|| self.bad(key, "a whole number")),
+        }
+    }
+
+    fn u32_or(&self, key: &str, default: u32) -> Result<u32, MapError> {
+        match self.int(key)? {
+            None => Ok(default),
+            Some(v) => u32::try_from(v).map_err(|_| self.bad(key, "a whole number ≥ 0")),
+        }
+    }
+
+    fn float(&self, key: &str) -> Result<f64, MapError> {
+        match self.get(key) {
+            None => Ok(0.0),
+            Some(v) => v.as_f64().ok_or_else(|| self.bad(key, "a number")),
+        }
+    }
+
+    fn string(&self, key: &str) -> Result<Option<&'a str>, MapError> {
+        match self.get(key) {
+            None => Ok(None),
+            Some(v) => v.as_str().map(Some).ok_or_else(|| self.bad(key, "a string")),
+        }
+    }
+
+    fn bool_or(&self, key: &str, default: bool) -> Result<bool, MapError> {
+        match self.get(key) {
+            None => Ok(default),
+            Some(Value::Bool(b)) => Ok(*b),
+            Some(Value::Number(n)) => Ok(n.as_i64() != Some(0)),
+            Some(_) => Err(self.bad(key, "a bool")),
+        }
+    }
+
+    fn array(&self, key: &str) -> Result<&'a [Value], MapError> {
+        match self.get(key) {
+            None => Ok(&[]),
+            Some(v) => v.as_array().map(Vec::as_slice).ok_or_else(|| self.bad(key, "an array")),
+        }
+    }
+
+    fn properties(&self) -> Result<Properties, MapError> {
+        let mut out = Properties::new();
+        for (i, p) in self.array("properties")?.iter().enumerate() {
+            let p = Obj::new(p, format!("{}, property {i}", self.what))?;
+            let name = p.string("name")?.ok_or_else(|| p.bad("name", "a string"))?.to_owned();
+            let Some(value) = p.get("value") else { continue };
+            let ty = p.string("type")?.unwrap_or("string");
+            let v = match (ty, value) {
+                ("bool", Value::Bool(b)) => PropertyValue::Bool(*b),
+                ("int" | "object", Value::Number(n)) if n.is_i64() => PropertyValue::Int(n.as_i64().unwrap_or(0)),
+                ("float" | "int", Value::Number(n)) => PropertyValue::Float(n.as_f64().unwrap_or(0.0)),
+                ("color", Value::String(s)) => {
+                    PropertyValue::String(crate::core::Rgb::from_hex(s).map_or_else(|| s.clone(), |c| c.to_hex()))
+                }
+                ("string" | "file", Value::String(s)) => PropertyValue::String(s.clone()),
+                ("class", _) => continue,
+                (ty, v) => {
+                    return Err(MapError::invalid(format!(
+                        "{}: property {name:?} of type {ty:?} has value {v}",
+                        self.what
+                    )));
+                }
+            };
+            out.insert(name, v);
+        }
+        Ok(out)
+    }
+}
+
+/// Decodes a layer's or chunk's `data`: an array of GIDs, or base64 with optional compression.
+fn decode_data(o: &Obj, encoding: Option<&str>, compression: Option<&str>, expected: usize) -> Result<Vec<u32>, MapError> {
+    let Some(data) = o.get("data") else { return Ok(vec![0; expected]) };
+    let gids: Vec<u32> = match (encoding.unwrap_or("csv"), data) {
+        ("csv", Value::Array(a)) => a
+            .iter()
+            .map(|v| v.as_u64().and_then(|g| u32::try_from(g).ok()).ok_or_else(|| o.bad("data", "an array of GIDs (0 to 4294967295)")))
+            .collect::<Result<_, _>>()?,
+        ("base64", Value::String(s)) => {
+            let raw = base64::engine::general_purpose::STANDARD
+                .decode(s.trim())
+                .map_err(|e| MapErrorKind::Decode(format!("base64: {e}")))?;
+            // Never inflate beyond what the layer can hold: a small file must not expand into gigabytes.
+            let limit = (expected as u64 + 1) * 4;
+            let bytes = match compression.unwrap_or("") {
+                "" => raw,
+                "zlib" => inflate(flate2::read::ZlibDecoder::new(&raw[..]), limit, "zlib")?,
+                "gzip" => inflate(flate2::read::GzDecoder::new(&raw[..]), limit, "gzip")?,
+                "zstd" => {
+                    let decoder = zstd::stream::read::Decoder::new(&raw[..]).map_err(|e| MapErrorKind::Decode(format!("zstd: {e}")))?;
+                    inflate(decoder, limit, "zstd")?
+                }
+                other => return Err(o.bad("compression", &format!("\"zlib\", \"gzip\" or \"zstd\", not {other:?}"))),
+            };
+            if bytes.len() % 4 != 0 {
+                return Err(MapErrorKind::Decode(format!("{} bytes of tile data is not a whole number of GIDs", bytes.len())).into());
+            }
+            bytes.chunks_exact(4).map(|b| u32::from_le_bytes([b[0], b[1], b[2], b[3]])).collect()
+        }
+        (enc, _) => return Err(o.bad("data", &format!("an array (csv) or a base64 string, matching encoding {enc:?}"))),
+    };
+    if gids.len() != expected {
+        return Err(MapErrorKind::DataLength { expected, found: gids.len() }.into());
+    }
+    Ok(gids)
+}
+
+fn inflate(reader: impl Read, limit: u64, what: &str) -> Result<Vec<u8>, MapError> {
+    let mut out = Vec::new();
+    reader
+        .take(limit)
+        .read_to_end(&mut out)
+        .map_err(|e| MapErrorKind::Decode(format!("{what}: {e}")))?;
+    Ok(out)
+}
+
+fn parse_tileset(v: &Value, index: usize, dir: &Path, doc_warnings: &mut Vec<String>) -> Result<TilesetDoc, MapError> {
+    let o = Obj::new(v, format!("tileset {index}"))?;
+    let first_gid = o.u32_or("firstgid", 1)?;
+    if first_gid == 0 {
+        return Err(o.bad("firstgid", "at least 1"));
+    }
+    if let Some(source) = o.string("source")? {
+        let path = dir.join(source);
+        let is_xml = path.extension().and_then(|e| e.to_str()).is_some_and(|e| e.eq_ignore_ascii_case("tsx"));
+        let mut ts = if is_xml {
+            let mut loader = tiled::Loader::new();
+            let loaded = std::panic::catch_unwind(std::panic::AssertUnwindSafe(|| loader.load_tsx_tileset(&path)))
+                .map_err(|_| MapError::invalid("the Tiled parser failed on this tileset (it is corrupt)").in_file(&path))?;
+            let tileset = loaded.map_err(|e| match e {
+                tiled::Error::ResourceLoadingError { .. } => MapError::new(MapErrorKind::MissingTileset(path.clone())),
+                other => MapError::invalid(other.to_string()).in_file(&path),
+            })?;
+            super::tmx::convert_tileset(&tileset, first_gid)
+        } else {
+            let bytes = super::read_file(&path).map_err(|e| match e.kind {
+                MapErrorKind::Io(_) => MapError::new(MapErrorKind::MissingTileset(path.clone())),
+                _ => e,
+            })?;
+            let value: Value = serde_json::from_slice(&bytes).map_err(|e| json_error(e).in_file(&path))?;
+            let ts_dir = path.parent().unwrap_or(Path::new(""));
+            parse_tileset_body(&Obj::new(&value, format!("tileset {source:?}"))?, first_gid, ts_dir)
+                .map_err(|e| e.in_file(&path))?
+        };
+        ts.first_gid = first_gid;
+        if ts.tile_count as u64 > tiled_common::MAX_TILES {
+            doc_warnings.push(format!("tileset {source:?} is very large"));
+        }
+        return Ok(ts);
+    }
+    parse_tileset_body(&o, first_gid, dir)
+}
+
+fn parse_tileset_body(o: &Obj, first_gid: u32, dir: &Path) -> Result<TilesetDoc, MapError> {
+    let tile_count = o.u32_or("tilecount", 0)?;
+    if u64::from(tile_count) > tiled_common::MAX_TILES {
+        return Err(o.bad("tilecount", &format!("at most {}", tiled_common::MAX_TILES)));
+    }
+    let mut tiles = std::collections::BTreeMap::new();
+    for (i, t) in o.array("tiles")?.iter().enumerate() {
+        let t = Obj::new(t, format!("{}, tile entry {i}", o.what))?;
+        let id = t.u32_or("id", 0)?;
+        if u64::from(id) > tiled_common::MAX_TILES {
+            return Err(t.bad("id", "a tile id within the tileset"));
+        }
+        let class = t.string("class")?.or(t.string("type")?).unwrap_or("").to_owned();
+        tiles.insert(id, TileDoc { class, properties: t.properties()? });
+    }
+    Ok(TilesetDoc {
+        name: o.string("name")?.unwrap_or("").to_owned(),
+        first_gid,
+        image: o.string("image")?.map(|i| super::resolve_path(dir, Path::new(i))),
+        tile_width: o.u32_or("tilewidth", 0)?,
+        tile_height: o.u32_or("tileheight", 0)?,
+        columns: o.u32_or("columns", 0)?,
+        tile_count,
+        spacing: o.u32_or("spacing", 0)?,
+        margin: o.u32_or("margin", 0)?,
+        tiles,
+        properties: o.properties()?,
+    })
+}
+
+fn parse_layers(values: &[Value], prefix: &str, infinite: bool, doc: &mut Doc, depth: usize) -> Result<(), MapError> {
+    if depth > 64 {
+        return Err(MapError::invalid("layer groups are nested more than 64 deep"));
+    }
+    for (i, v) in values.iter().enumerate() {
+        let o = Obj::new(v, format!("layer {i}"))?;
+        let name = format!("{prefix}{}", o.string("name")?.unwrap_or(""));
+        let o = Obj { what: format!("layer {name:?}"), o: o.o };
+        match o.string("type")?.unwrap_or("") {
+            "tilelayer" => {
+                let mut l = TileLayerDoc {
+                    name: name.clone(),
+                    visible: o.bool_or("visible", true)?,
+                    locked: o.bool_or("locked", false)?,
+                    properties: o.properties()?,
+                    ..TileLayerDoc::default()
+                };
+                let encoding = o.string("encoding")?;
+                let compression = o.string("compression")?;
+                if infinite {
+                    let mut tiles = Vec::new();
+                    for (ci, c) in o.array("chunks")?.iter().enumerate() {
+                        let c = Obj::new(c, format!("layer {name:?}, chunk {ci}"))?;
+                        let (cw, ch) = (c.u32_or("width", 0)?, c.u32_or("height", 0)?);
+                        if cw > MAX_MAP_SIDE || ch > MAX_MAP_SIDE {
+                            return Err(MapError::new(MapErrorKind::Dimensions { width: cw.into(), height: ch.into() }).in_layer(&name));
+                        }
+                        let (cx, cy) = (c.int("x")?.unwrap_or(0), c.int("y")?.unwrap_or(0));
+                        let gids = decode_data(&c, encoding, compression, cw as usize * ch as usize).map_err(|e| e.in_layer(&name))?;
+                        for (k, &g) in gids.iter().enumerate() {
+                            if g & !tiled_common::FLIP_MASK != 0 {
+                                tiles.push((cx + (k % cw as usize) as i64, cy + (k / cw as usize) as i64, g));
+                            }
+                        }
+                    }
+                    super::tmx::fill_sparse(&mut l, &tiles)?;
+                } else {
+                    let (w, h) = (o.u32_or("width", 0)?, o.u32_or("height", 0)?);
+                    let (w, h) = map::check_dimensions(w.into(), h.into()).map_err(|e| e.in_layer(&name))?;
+                    l.width = w;
+                    l.height = h;
+                    l.gids = decode_data(&o, encoding, compression, w as usize * h as usize).map_err(|e| e.in_layer(&name))?;
+                }
+                doc.layers.push(l);
+            }
+            "objectgroup" => {
+                for (oi, ov) in o.array("objects")?.iter().enumerate() {
+                    let ob = Obj::new(ov, format!("layer {name:?}, object {oi}"))?;
+                    doc.objects.push(ObjectDoc {
+                        id: ob.u32_or("id", 0)?,
+                        name: ob.string("name")?.unwrap_or("").to_owned(),
+                        class: ob.string("class")?.or(ob.string("type")?).unwrap_or("").to_owned(),
+                        x: ob.float("x")?,
+                        y: ob.float("y")?,
+                        width: ob.float("width")?,
+                        height: ob.float("height")?,
+                        is_tile: ob.int("gid")?.is_some(),
+                        properties: ob.properties()?,
+                    });
+                }
+            }
+            "group" => parse_layers(o.array("layers")?, &format!("{name}/"), infinite, doc, depth + 1)?,
+            "imagelayer" => doc.warnings.push(format!("image layer {name:?} is not shown (sightline draws tile layers)")),
+            other => return Err(o.bad("type", &format!("tilelayer, objectgroup, group or imagelayer, not {other:?}"))),
+        }
+    }
+    Ok(())
+}
+
+pub fn parse(text: &str, path: &Path) -> Result<Loaded, MapError> {
+    let value: Value = serde_json::from_str(text).map_err(json_error)?;
+    let o = Obj::new(&value, "the map")?;
+    let dir = path.parent().unwrap_or(Path::new(""));
+    let infinite = o.bool_or("infinite", false)?;
+    let mut doc = Doc {
+        width: o.u32_or("width", 0)?,
+        height: o.u32_or("height", 0)?,
+        infinite,
+        tile_width: o.u32_or("tilewidth", 16)?,
+        tile_height: o.u32_or("tileheight", 16)?,
+        properties: o.properties()?,
+        ..Doc::default()
+    };
+    if !infinite {
+        map::check_dimensions(doc.width.into(), doc.height.into())?;
+    }
+    if let Some(orientation) = o.string("orientation")?
+        && orientation != "orthogonal"
+    {
+        doc.warnings.push(format!("the map is {orientation}; sightline shows it as orthogonal"));
+    }
+    let mut warnings = Vec::new();
+    for (i, t) in o.array("tilesets")?.iter().enumerate() {
+        let ts = parse_tileset(t, i, dir, &mut warnings)?;
+        doc.tilesets.push(ts);
+    }
+    doc.warnings.extend(warnings);
+    parse_layers(o.array("layers")?, "", infinite, &mut doc, 0)?;
+    tiled_common::build_map(doc)
+}
+
+fn properties_json(props: &Properties) -> Value {
+    Value::Array(
+        props
+            .iter()
+            .map(|(k, v)| {
+                let (ty, value) = match v {
+                    PropertyValue::Bool(b) => ("bool", json!(b)),
+                    PropertyValue::Int(i) => ("int", json!(i)),
+                    PropertyValue::Float(f) => ("float", json!(f)),
+                    PropertyValue::String(s) => ("string", json!(s)),
+                };
+                json!({ "name": k, "type": ty, "value": value })
+            })
+            .collect(),
+    )
+}
+
+pub fn to_string(map: &crate::core::Map, path: &Path) -> Result<Written, MapError> {
+    let placement = tiled_common::export_doc(map, path);
+    let doc = placement.doc;
+    let tilesets: Vec<Value> = doc
+        .tilesets
+        .iter()
+        .map(|ts| {
+            let mut t = json!({
+                "firstgid": ts.first_gid,
+                "name": ts.name,
+                "tilewidth": ts.tile_width,
+                "tileheight": ts.tile_height,
+                "tilecount": ts.tile_count,
+                "columns": ts.columns,
+                "spacing": ts.spacing,
+                "margin": ts.margin,
+            });
+            if let Some(image) = &ts.image {
+                let (w, h) = super::tmx::image_size(ts);
+                t["image"] = json!(image.to_string_lossy().replace('\\', "/"));
+                t["imagewidth"] = json!(w);
+                t["imageheight"] = json!(h);
+            }
+            if !ts.properties.is_empty() {
+                t["properties"] = properties_json(&ts.properties);
+            }
+            if !ts.tiles.is_empty() {
+                t["tiles"] = Value::Array(
+                    ts.tiles.iter().map(|(id, tile)| json!({ "id": id, "properties": properties_json(&tile.properties) })).collect(),
+                );
+            }
+            t
+        })
+        .collect();
+    let mut layers: Vec<Value> = doc
+        .layers
+        .iter()
+        .enumerate()
+        .map(|(i, l)| {
+            let mut v = json!({
+                "id": i + 1,
+                "name": l.name,
+                "type": "tilelayer",
+                "x": 0,
+                "y": 0,
+                "width": l.width,
+                "height": l.height,
+                "opacity": 1,
+                "visible": l.visible,
+                "data": l.gids,
+            });
+            if l.locked {
+                v["locked"] = json!(true);
+            }
+            if !l.properties.is_empty() {
+                v["properties"] = properties_json(&l.properties);
+            }
+            v
+        })
+        .collect();
+    if !doc.objects.is_empty() {
+        layers.push(json!({
+            "id": doc.layers.len() + 1,
+            "name": "objects",
+            "type": "objectgroup",
+            "draworder": "topdown",
+            "opacity": 1,
+            "visible": true,
+            "x": 0,
+            "y": 0,
+            "objects": doc.objects.iter().map(|o| {
+                let mut v = json!({
+                    "id": o.id,
+                    "name": o.name,
+                    "type": o.class,
+                    "x": o.x,
+                    "y": o.y,
+                    "width": 0,
+                    "height": 0,
+                    "rotation": 0,
+                    "visible": true,
+                    "point": true,
+                });
+                if !o.properties.is_empty() {
+                    v["properties"] = properties_json(&o.properties);
+                }
+                v
+            }).collect::<Vec<_>>(),
+        }));
+    }
+    let mut root = json!({
+        "type": "map",
+        "version": "1.10",
+        "tiledversion": "1.10.2",
+        "orientation": "orthogonal",
+        "renderorder": "right-down",
+        "infinite": false,
+        "width": doc.width,
+        "height": doc.height,
+        "tilewidth": doc.tile_width,
+        "tileheight": doc.tile_height,
+        "nextlayerid": doc.layers.len() + 2,
+        "nextobjectid": doc.objects.len() + 1,
+        "compressionlevel": -1,
+        "tilesets": tilesets,
+        "layers": layers,
+    });
+    if !doc.properties.is_empty() {
+        root["properties"] = properties_json(&doc.properties);
+    }
+    let mut text = serde_json::to_string_pretty(&root).map_err(|e| MapError::invalid(format!("cannot write JSON: {e}")))?;
+    text.push('\n');
+    Ok(Written { text, extra_files: placement.glyph_image.into_iter().collect(), warnings: doc.warnings })
+}

@@ -1,0 +1,441 @@
+//! Tiled TMX maps (and their external TSX tilesets), read through the `tiled` crate and written
+//! as XML that Tiled opens. See [`super::tiled_common`] for the properties and rules.
+//!
+//! Before `tiled` parses a file, a pre-pass over its XML checks the sizes it declares (map and
+//! chunk dimensions, tile counts), so a corrupt or hostile file is refused with a message instead of
+//! making the parser allocate gigabytes. The pre-pass also reads each layer's `locked` flag, which
+//! `tiled` does not expose.
+
+use std::io::Cursor;
+use std::path::{Path, PathBuf};
+
+use quick_xml::events::Event;
+
+use super::tiled_common::{self, Doc, ObjectDoc, TileDoc, TileLayerDoc, TilesetDoc, Written};
+use super::{Loaded, MAX_FILE_BYTES};
+use crate::core::error::{MapError, MapErrorKind};
+use crate::core::map::{self, MAX_MAP_SIDE};
+use crate::core::tile::{Properties, PropertyValue};
+
+/// What the pre-pass learned.
+#[derive(Default)]
+struct Prescan {
+    /// `locked` of each tile layer, in document order (groups flattened).
+    locked: Vec<bool>,
+}
+
+fn line_of(bytes: &[u8], pos: usize) -> usize {
+    bytes[..pos.min(bytes.len())].iter().filter(|&&b| b == b'\n').count() + 1
+}
+
+fn prescan(bytes: &[u8]) -> Result<Prescan, MapError> {
+    let mut reader = quick_xml::Reader::from_reader(bytes);
+    let mut buf = Vec::new();
+    let mut scan = Prescan::default();
+    let mut total_tiles: u64 = 0;
+    loop {
+        let pos = reader.buffer_position();
+        let event = reader
+            .read_event_into(&mut buf)
+            .map_err(|e| MapError::syntax("XML", e.to_string()).at_line(line_of(bytes, reader.buffer_position()), None))?;
+        let (Event::Start(e) | Event::Empty(e)) = &event else {
+            if matches!(event, Event::Eof) {
+                break;
+            }
+            buf.clear();
+            continue;
+        };
+        let at = |m: MapError| m.at_line(line_of(bytes, pos), None);
+        let attr = |name: &str| -> Result<Option<String>, MapError> {
+            for a in e.attributes() {
+                let a = a.map_err(|err| at(MapError::syntax("XML", err.to_string())))?;
+                if a.key.as_ref() == name.as_bytes() {
+                    let v = a.unescape_value().map_err(|err| at(MapError::syntax("XML", err.to_string())))?;
+                    return Ok(Some(v.into_owned()));
+                }
+            }
+            Ok(None)
+        };
+        let number = |name: &str| -> Result<Option<i64>, MapError> {
+            match attr(name)? {
+                None => Ok(None),
+                Some(v) => v
+                    .trim()
+                    .parse::<i64>()
+                    .map(Some)
+                    .map_err(|_| at(MapError::invalid(format!("attribute {name}={v:?} is not a whole number")))),
+            }
+        };
+        match e.name().as_ref() {
+            b"map" => {
+                let infinite = number("infinite")?.unwrap_or(0) != 0;
+                if !infinite {
+                    map::check_dimensions(number("width")?.unwrap_or(0), number("height")?.unwrap_or(0)).map_err(at)?;
+                }
+            }
+            b"layer" | b"chunk" => {
+                let (w, h) = (number("width")?.unwrap_or(0), number("height")?.unwrap_or(0));
+                let max = i64::from(MAX_MAP_SIDE);
+                if !(0..=max).contains(&w) || !(0..=max).contains(&h) {
+                    return Err(at(MapErrorKind::Dimensions { width: w, height: h }.into()));
+                }
+                if e.name().as_ref() == b"layer" {
+                    scan.locked.push(number("locked")?.unwrap_or(0) != 0);
+                }
+            }
+            b"tileset" => {
+                let count = number("tilecount")?.unwrap_or(0);
+                if count < 0 {
+                    return Err(at(MapError::invalid(format!("tileset tilecount {count} is negative"))));
+                }
+                total_tiles += count as u64;
+                if total_tiles > tiled_common::MAX_TILES {
+                    return Err(at(MapError::invalid(format!(
+                        "the tilesets declare {total_tiles} tiles; sightline supports at most {}",
+                        tiled_common::MAX_TILES
+                    ))));
+                }
+            }
+            _ => {}
+        }
+        buf.clear();
+    }
+    Ok(scan)
+}
+
+fn convert_properties(props: &tiled::Properties) -> Properties {
+    props
+        .iter()
+        .filter_map(|(k, v)| {
+            let value = match v {
+                tiled::PropertyValue::BoolValue(b) => PropertyValue::Bool(*b),
+                tiled::PropertyValue::FloatValue(f) => PropertyValue::Float(f64::from(*f)),
+                tiled::PropertyValue::IntValue(i) => PropertyValue::Int(i64::from(*i)),
+                tiled::PropertyValue::ObjectValue(i) => PropertyValue::Int(i64::from(*i)),
+                tiled::PropertyValue::ColorValue(c) => {
+                    PropertyValue::String(format!("#{:02x}{:02x}{:02x}", c.red, c.green, c.blue))
+                }
+                tiled::PropertyValue::StringValue(s) | tiled::PropertyValue::FileValue(s) => PropertyValue::String(s.clone()),
+                // Lists and classes have no place in our model.
+                _ => return None,
+            };
+            Some((k.clone(), value))
+        })
+        .collect()
+}
+
+/// Converts a tileset the `tiled` crate parsed (used for TSX files referenced from TMJ maps too).
+pub(crate) fn convert_tileset(ts: &tiled::Tileset, first_gid: u32) -> TilesetDoc {
+    TilesetDoc {
+        name: ts.name.clone(),
+        first_gid,
+        image: ts.image.as_ref().map(|i| super::resolve_path(Path::new(""), &i.source)),
+        tile_width: ts.tile_width,
+        tile_height: ts.tile_height,
+        columns: ts.columns,
+        tile_count: ts.tilecount,
+        spacing: ts.spacing,
+        margin: ts.margin,
+        tiles: ts
+            .tiles()
+            .filter(|(_, t)| !t.properties.is_empty() || !t.user_type.is_empty() || t.image.is_some())
+            .map(|(id, t)| (id, TileDoc { class: t.user_type.clone(), properties: convert_properties(&t.properties) }))
+            .collect(),
+        properties: convert_properties(&ts.properties),
+    }
+}
+
+/// Reads files for `tiled`: the map from memory, tilesets from disk after the size pre-pass.
+fn resource_reader(map_path: PathBuf, map_bytes: Vec<u8>) -> impl Fn(&Path) -> std::io::Result<Cursor<Vec<u8>>> {
+    move |path: &Path| {
+        if path == map_path {
+            return Ok(Cursor::new(map_bytes.clone()));
+        }
+        let meta = std::fs::metadata(path)?;
+        if meta.len() > MAX_FILE_BYTES {
+            return Err(std::io::Error::other(format!("{} is larger than {MAX_FILE_BYTES} bytes", path.display())));
+        }
+        let bytes = std::fs::read(path)?;
+        prescan(&bytes).map_err(|e| std::io::Error::other(e.to_string()))?;
+        Ok(Cursor::new(bytes))
+    }
+}
+
+fn tiled_error(e: tiled::Error) -> MapError {
+    match e {
+        tiled::Error::ResourceLoadingError { path, err } => {
+            let message = err.to_string();
+            let mut error = MapError::new(MapErrorKind::MissingTileset(path.clone()));
+            if !message.contains("No such file") {
+                error = MapError::invalid(format!("the tileset cannot be read: {message}"));
+            }
+            error.file = Some(path);
+            error
+        }
+        tiled::Error::Base64DecodingError(e) => MapErrorKind::Decode(format!("base64: {e}")).into(),
+        tiled::Error::DecompressingError(e) => MapErrorKind::Decode(format!("decompression: {e}")).into(),
+        tiled::Error::CsvDecodingError(e) => MapErrorKind::Decode(format!("CSV: {e}")).into(),
+        tiled::Error::XmlDecodingError(e) => MapError::syntax("XML", e.to_string()),
+        tiled::Error::PrematureEnd(m) => MapError::syntax("XML", format!("the file ends too early: {m}")),
+        tiled::Error::InvalidTileFound => MapError::invalid("a tile id (GID) belongs to no tileset of the map"),
+        other => MapError::invalid(other.to_string()),
+    }
+}
+
+pub fn parse(bytes: &[u8], path: &Path) -> Result<Loaded, MapError> {
+    let scan = prescan(bytes)?;
+    let map_path = path.to_owned();
+    let mut loader = tiled::Loader::with_reader(resource_reader(map_path.clone(), bytes.to_vec()));
+    // `tiled` is third-party code fed untrusted input: a panic in it becomes an error here.
+    let result = std::panic::catch_unwind(std::panic::AssertUnwindSafe(|| loader.load_tmx_map(&map_path)));
+    let tmap = match result {
+        Ok(r) => r.map_err(tiled_error)?,
+        Err(_) => return Err(MapError::invalid("the Tiled parser failed on this file (it is corrupt)")),
+    };
+    let mut doc = Doc {
+        width: tmap.width,
+        height: tmap.height,
+        infinite: tmap.infinite(),
+        tile_width: tmap.tile_width,
+        tile_height: tmap.tile_height,
+        properties: convert_properties(&tmap.properties),
+        ..Doc::default()
+    };
+    if tmap.orientation != tiled::Orientation::Orthogonal {
+        doc.warnings.push(format!("the map is {:?}; sightline shows it as orthogonal", tmap.orientation));
+    }
+    let mut first_gids = Vec::new();
+    let mut next_gid = 1u32;
+    for ts in tmap.tilesets() {
+        first_gids.push(next_gid);
+        doc.tilesets.push(convert_tileset(ts, next_gid));
+        next_gid = next_gid.saturating_add(ts.tilecount.max(1));
+    }
+    let mut locked = scan.locked.into_iter();
+    let mut stack: Vec<(String, tiled::Layer)> = tmap.layers().map(|l| (String::new(), l)).collect();
+    stack.reverse();
+    while let Some((prefix, layer)) = stack.pop() {
+        let name = format!("{prefix}{}", layer.name);
+        let gid_of = |t: tiled::LayerTile| first_gids[t.tileset_index()] + t.id();
+        match layer.layer_type() {
+            tiled::LayerType::Tiles(tiles) => {
+                let mut l = TileLayerDoc {
+                    name: name.clone(),
+                    visible: layer.visible,
+                    locked: locked.next().unwrap_or(false),
+                    properties: convert_properties(&layer.properties),
+                    ..TileLayerDoc::default()
+                };
+                match tiles {
+                    tiled::TileLayer::Finite(f) => {
+                        l.width = f.width();
+                        l.height = f.height();
+                        let mut gids = Vec::with_capacity(l.width as usize * l.height as usize);
+                        for y in 0..l.height as i32 {
+                            for x in 0..l.width as i32 {
+                                gids.push(f.get_tile(x, y).map_or(0, gid_of));
+                            }
+                        }
+                        l.gids = gids;
+                    }
+                    tiled::TileLayer::Infinite(inf) => {
+                        let (cw, ch) = (tiled::ChunkData::WIDTH as i64, tiled::ChunkData::HEIGHT as i64);
+                        let mut tiles = Vec::new();
+                        for ((cx, cy), chunk) in inf.chunks() {
+                            for y in 0..ch as i32 {
+                                for x in 0..cw as i32 {
+                                    if let Some(t) = chunk.get_tile(x, y) {
+                                        tiles.push((i64::from(cx) * cw + i64::from(x), i64::from(cy) * ch + i64::from(y), gid_of(t)));
+                                    }
+                                }
+                            }
+                        }
+                        fill_sparse(&mut l, &tiles)?;
+                    }
+                }
+                doc.layers.push(l);
+            }
+            tiled::LayerType::Objects(objects) => {
+                for o in objects.objects() {
+                    let (width, height) = match o.shape {
+                        tiled::ObjectShape::Rect { width, height }
+                        | tiled::ObjectShape::Ellipse { width, height }
+                        | tiled::ObjectShape::Capsule { width, height } => (f64::from(width), f64::from(height)),
+                        _ => (0.0, 0.0),
+                    };
+                    doc.objects.push(ObjectDoc {
+                        id: o.id(),
+                        name: o.name.clone(),
+                        class: o.user_type.clone(),
+                        x: f64::from(o.x),
+                        y: f64::from(o.y),
+                        width,
+                        height,
+                        is_tile: o.tile_data().is_some(),
+                        properties: convert_properties(&o.properties),
+                    });
+                }
+            }
+            tiled::LayerType::Image(_) => {
+                doc.warnings.push(format!("image layer {name:?} is not shown (sightline draws tile layers)"));
+            }
+            tiled::LayerType::Group(group) => {
+                let prefix = format!("{name}/");
+                let mut inner: Vec<_> = group.layers().map(|l| (prefix.clone(), l)).collect();
+                inner.reverse();
+                stack.extend(inner);
+            }
+        }
+    }
+    tiled_common::build_map(doc)
+}
+
+/// Fills an infinite layer's dense rectangle from its non-empty tiles `(x, y, gid)`.
+pub(crate) fn fill_sparse(l: &mut TileLayerDoc, tiles: &[(i64, i64, u32)]) -> Result<(), MapError> {
+    if tiles.is_empty() {
+        return Ok(());
+    }
+    let x0 = tiles.iter().map(|t| t.0).min().unwrap_or(0);
+    let y0 = tiles.iter().map(|t| t.1).min().unwrap_or(0);
+    let x1 = tiles.iter().map(|t| t.0).max().unwrap_or(0) + 1;
+    let y1 = tiles.iter().map(|t| t.1).max().unwrap_or(0) + 1;
+    let (w, h) = map::check_dimensions(x1 - x0, y1 - y0).map_err(|e| e.in_layer(&l.name))?;
+    let (ox, oy) = (
+        i32::try_from(x0).map_err(|_| MapError::invalid("a chunk lies too far out").in_layer(&l.name))?,
+        i32::try_from(y0).map_err(|_| MapError::invalid("a chunk lies too far out").in_layer(&l.name))?,
+    );
+    l.origin = (ox, oy);
+    l.width = w;
+    l.height = h;
+    l.gids = vec![0; w as usize * h as usize];
+    for &(x, y, gid) in tiles {
+        l.gids[((y - y0) * i64::from(w) + (x - x0)) as usize] = gid;
+    }
+    Ok(())
+}
+
+fn escape(s: &str) -> String {
+    let mut out = String::with_capacity(s.len());
+    for c in s.chars() {
+        match c {
+            '&' => out.push_str("&amp;"),
+            '<' => out.push_str("&lt;"),
+            '>' => out.push_str("&gt;"),
+            '"' => out.push_str("&quot;"),
+            '\'' => out.push_str("&apos;"),
+            '\n' => out.push_str("&#10;"),
+            c => out.push(c),
+        }
+    }
+    out
+}
+
+fn write_properties(out: &mut String, indent: &str, props: &Properties) {
+    if props.is_empty() {
+        return;
+    }
+    out.push_str(&format!("{indent}<properties>\n"));
+    for (k, v) in props {
+        let (ty, value) = match v {
+            PropertyValue::Bool(b) => ("bool", b.to_string()),
+            PropertyValue::Int(i) => ("int", i.to_string()),
+            PropertyValue::Float(f) => ("float", f.to_string()),
+            PropertyValue::String(s) => ("string", s.clone()),
+        };
+        let ty_attr = if ty == "string" { String::new() } else { format!(" type=\"{ty}\"") };
+        out.push_str(&format!("{indent} <property name=\"{}\"{ty_attr} value=\"{}\"/>\n", escape(k), escape(&value)));
+    }
+    out.push_str(&format!("{indent}</properties>\n"));
+}
+
+/// Image pixel size of a sheet laid out as Tiled computes it.
+pub(crate) fn image_size(ts: &TilesetDoc) -> (u32, u32) {
+    let columns = ts.columns.max(1);
+    let rows = ts.tile_count.div_ceil(columns).max(1);
+    (
+        2 * ts.margin + columns * ts.tile_width + (columns - 1) * ts.spacing,
+        2 * ts.margin + rows * ts.tile_height + (rows - 1) * ts.spacing,
+    )
+}
+
+pub fn to_string(map: &crate::core::Map, path: &Path) -> Result<Written, MapError> {
+    let placement = tiled_common::export_doc(map, path);
+    let doc = placement.doc;
+    let mut out = String::from("<?xml version=\"1.0\" encoding=\"UTF-8\"?>\n");
+    out.push_str(&format!(
+        "<map version=\"1.10\" tiledversion=\"1.10.2\" orientation=\"orthogonal\" renderorder=\"right-down\" \
+         width=\"{}\" height=\"{}\" tilewidth=\"{}\" tileheight=\"{}\" infinite=\"0\" nextlayerid=\"{}\" nextobjectid=\"{}\">\n",
+        doc.width,
+        doc.height,
+        doc.tile_width,
+        doc.tile_height,
+        doc.layers.len() + 2,
+        doc.objects.len() + 1
+    ));
+    write_properties(&mut out, " ", &doc.properties);
+    for ts in &doc.tilesets {
+        out.push_str(&format!(
+            " <tileset firstgid=\"{}\" name=\"{}\" tilewidth=\"{}\" tileheight=\"{}\" spacing=\"{}\" margin=\"{}\" tilecount=\"{}\" columns=\"{}\">\n",
+            ts.first_gid,
+            escape(&ts.name),
+            ts.tile_width,
+            ts.tile_height,
+            ts.spacing,
+            ts.margin,
+            ts.tile_count,
+            ts.columns
+        ));
+        write_properties(&mut out, "  ", &ts.properties);
+        if let Some(image) = &ts.image {
+            let (w, h) = image_size(ts);
+            out.push_str(&format!(
+                "  <image source=\"{}\" width=\"{w}\" height=\"{h}\"/>\n",
+                escape(&image.to_string_lossy().replace('\\', "/"))
+            ));
+        }
+        for (id, tile) in &ts.tiles {
+            out.push_str(&format!("  <tile id=\"{id}\">\n"));
+            write_properties(&mut out, "   ", &tile.properties);
+            out.push_str("  </tile>\n");
+        }
+        out.push_str(" </tileset>\n");
+    }
+    for (i, l) in doc.layers.iter().enumerate() {
+        out.push_str(&format!(
+            " <layer id=\"{}\" name=\"{}\" width=\"{}\" height=\"{}\"{}{}>\n",
+            i + 1,
+            escape(&l.name),
+            l.width,
+            l.height,
+            if l.visible { "" } else { " visible=\"0\"" },
+            if l.locked { " locked=\"1\"" } else { "" }
+        ));
+        write_properties(&mut out, "  ", &l.properties);
+        out.push_str("  <data encoding=\"csv\">\n");
+        let rows: Vec<String> = l
+            .gids
+            .chunks(l.width.max(1) as usize)
+            .map(|row| row.iter().map(u32::to_string).collect::<Vec<_>>().join(","))
+            .collect();
+        out.push_str(&rows.join(",\n"));
+        out.push_str("\n</data>\n </layer>\n");
+    }
+    if !doc.objects.is_empty() {
+        out.push_str(&format!(" <objectgroup id=\"{}\" name=\"objects\">\n", doc.layers.len() + 1));
+        for o in &doc.objects {
+            out.push_str(&format!(
+                "  <object id=\"{}\" name=\"{}\" type=\"{}\" x=\"{}\" y=\"{}\">\n",
+                o.id,
+                escape(&o.name),
+                escape(&o.class),
+                o.x,
+                o.y
+            ));
+            write_properties(&mut out, "   ", &o.properties);
+            out.push_str("   <point/>\n  </object>\n");
+        }
+        out.push_str(" </objectgroup>\n");
+    }
+    out.push_str("</map>\n");
+    Ok(Written { text: out, extra_files: placement.glyph_image.into_iter().collect(), warnings: doc.warnings })
+}

@@ -1,0 +1,257 @@
+//! The map model: a W×H grid of tile ids on one or more layers, the tile table, image tilesets and
+//! the object layer. Flat arrays, so a whole map is cheap to clone for undo.
+
+use serde::{Deserialize, Serialize};
+
+use super::error::{MapError, MapErrorKind};
+use super::geometry::Cell;
+use super::object::MapObject;
+use super::tile::{self, Properties, SpriteSheet, TileId, TileKind};
+
+/// Largest side a map may have (4096×4096 cells, 32 MiB a layer). Larger maps are refused with
+/// [`MapErrorKind::Dimensions`] instead of exhausting memory.
+pub const MAX_MAP_SIDE: u32 = 4096;
+
+/// A tile layer. `cells[y * width + x]` is a [`TileId`]; `0` is empty.
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+pub struct Layer {
+    pub name: String,
+    pub visible: bool,
+    pub locked: bool,
+    /// A collision layer: every non-empty cell on it blocks sight and movement, whatever its tile
+    /// says (how many Tiled maps mark walls: a layer named "walls" or "collision").
+    pub collision: bool,
+    pub cells: Vec<TileId>,
+}
+
+impl Layer {
+    pub fn filled(name: &str, len: usize, tile: TileId) -> Self {
+        Self { name: name.to_owned(), visible: true, locked: false, collision: false, cells: vec![tile; len] }
+    }
+}
+
+#[derive(Clone, Debug, PartialEq)]
+pub struct Map {
+    width: u32,
+    height: u32,
+    /// Tile types; slot 0 is the empty tile.
+    pub tiles: Vec<TileKind>,
+    /// Bottom to top.
+    pub layers: Vec<Layer>,
+    pub objects: Vec<MapObject>,
+    pub sheets: Vec<SpriteSheet>,
+    pub properties: Properties,
+    /// Pixel size of a grid cell in Tiled (`tilewidth`, `tileheight`); kept for export.
+    pub tile_size: [u32; 2],
+}
+
+/// The cell size of maps that do not say.
+pub const DEFAULT_TILE_SIZE: [u32; 2] = [16, 16];
+
+/// Checks a requested size against [`MAX_MAP_SIDE`].
+pub fn check_dimensions(width: i64, height: i64) -> Result<(u32, u32), MapError> {
+    let max = i64::from(MAX_MAP_SIDE);
+    if !(1..=max).contains(&width) || !(1..=max).contains(&height) {
+        return Err(MapErrorKind::Dimensions { width, height }.into());
+    }
+    Ok((width as u32, height as u32))
+}
+
+impl Map {
+    /// A map with the [standard tiles](tile::standard_tiles) and one layer filled with `fill`.
+    pub fn new_standard(width: u32, height: u32, fill: TileId) -> Result<Self, MapError> {
+        Self::new(width, height, tile::standard_tiles(), fill)
+    }
+
+    /// A map with one layer named "ground" filled with `fill`.
+    pub fn new(width: u32, height: u32, tiles: Vec<TileKind>, fill: TileId) -> Result<Self, MapError> {
+        check_dimensions(width.into(), height.into())?;
+        let len = width as usize * height as usize;
+        let map = Self {
+            width,
+            height,
+            tiles,
+            layers: vec![Layer::filled("ground", len, fill)],
+            objects: Vec::new(),
+            sheets: Vec::new(),
+            properties: Properties::new(),
+            tile_size: DEFAULT_TILE_SIZE,
+        };
+        map.validate()?;
+        Ok(map)
+    }
+
+    /// Assembles a map from parts a loader read, checking that they agree.
+    pub fn from_parts(
+        width: u32,
+        height: u32,
+        tiles: Vec<TileKind>,
+        layers: Vec<Layer>,
+        objects: Vec<MapObject>,
+        sheets: Vec<SpriteSheet>,
+    ) -> Result<Self, MapError> {
+        check_dimensions(width.into(), height.into())?;
+        let map = Self {
+            width,
+            height,
+            tiles,
+            layers,
+            objects,
+            sheets,
+            properties: Properties::new(),
+            tile_size: DEFAULT_TILE_SIZE,
+        };
+        map.validate()?;
+        Ok(map)
+    }
+
+    pub fn width(&self) -> u32 {
+        self.width
+    }
+
+    pub fn height(&self) -> u32 {
+        self.height
+    }
+
+    pub fn len(&self) -> usize {
+        self.width as usize * self.height as usize
+    }
+
+    pub fn is_empty(&self) -> bool {
+        self.len() == 0
+    }
+
+    pub fn in_bounds(&self, cell: Cell) -> bool {
+        cell.x >= 0 && cell.y >= 0 && (cell.x as u32) < self.width && (cell.y as u32) < self.height
+    }
+
+    /// Flat index of an in-bounds cell.
+    pub fn index(&self, cell: Cell) -> Option<usize> {
+        self.in_bounds(cell).then(|| cell.y as usize * self.width as usize + cell.x as usize)
+    }
+
+    pub fn cell_at(&self, index: usize) -> Cell {
+        Cell::new((index % self.width as usize) as i32, (index / self.width as usize) as i32)
+    }
+
+    pub fn tile(&self, layer: usize, cell: Cell) -> Option<TileId> {
+        let i = self.index(cell)?;
+        self.layers.get(layer).map(|l| l.cells[i])
+    }
+
+    /// Sets a tile; returns false (and changes nothing) out of bounds or for an unknown layer/tile.
+    pub fn set_tile(&mut self, layer: usize, cell: Cell, tile: TileId) -> bool {
+        let Some(i) = self.index(cell) else { return false };
+        if usize::from(tile) >= self.tiles.len() {
+            return false;
+        }
+        match self.layers.get_mut(layer) {
+            Some(l) => {
+                l.cells[i] = tile;
+                true
+            }
+            None => false,
+        }
+    }
+
+    /// The topmost non-empty tile at a cell, with its layer.
+    pub fn top_tile(&self, cell: Cell) -> Option<(usize, TileId)> {
+        let i = self.index(cell)?;
+        self.layers
+            .iter()
+            .enumerate()
+            .rev()
+            .find(|(_, l)| l.cells[i] != tile::EMPTY)
+            .map(|(li, l)| (li, l.cells[i]))
+    }
+
+    /// Finds a tile type by name.
+    pub fn tile_named(&self, name: &str) -> Option<TileId> {
+        self.tiles.iter().position(|t| t.name == name).map(|i| i as TileId)
+    }
+
+    /// Objects standing on a cell.
+    pub fn objects_at(&self, cell: Cell) -> impl Iterator<Item = &MapObject> {
+        self.objects.iter().filter(move |o| o.cell == cell)
+    }
+
+    /// Counts of each tile id over all layers (index = tile id).
+    pub fn tile_counts(&self) -> Vec<usize> {
+        let mut counts = vec![0usize; self.tiles.len()];
+        for layer in &self.layers {
+            for &t in &layer.cells {
+                counts[usize::from(t)] += 1;
+            }
+        }
+        counts
+    }
+
+    /// Checks the invariants every loader relies on: layer sizes, tile ids, door counterparts,
+    /// sprite references, object positions.
+    pub fn validate(&self) -> Result<(), MapError> {
+        check_dimensions(self.width.into(), self.height.into())?;
+        if self.tiles.is_empty() {
+            return Err(MapError::invalid("the tile table is empty (slot 0 must be the empty tile)"));
+        }
+        if self.tiles.len() > usize::from(TileId::MAX) + 1 {
+            return Err(MapError::invalid(format!(
+                "the map uses {} tile types; at most {} are supported",
+                self.tiles.len(),
+                TileId::MAX
+            )));
+        }
+        for (id, t) in self.tiles.iter().enumerate() {
+            if let Some(door) = t.door
+                && usize::from(door.toggles_to) >= self.tiles.len()
+            {
+                return Err(MapError::invalid(format!(
+                    "tile {id} ({:?}) is a door that toggles to tile {}, which does not exist",
+                    t.name, door.toggles_to
+                )));
+            }
+            if let Some(sprite) = t.sprite
+                && usize::from(sprite.sheet) >= self.sheets.len()
+            {
+                return Err(MapError::invalid(format!(
+                    "tile {id} ({:?}) uses sprite sheet {}, which does not exist",
+                    t.name, sprite.sheet
+                )));
+            }
+            if !t.cost.is_finite() || t.cost < 0.0 {
+                return Err(MapError::invalid(format!(
+                    "tile {id} ({:?}) has move cost {}; it must be a finite number ≥ 0",
+                    t.name, t.cost
+                )));
+            }
+        }
+        for layer in &self.layers {
+            if layer.cells.len() != self.len() {
+                return Err(MapError::new(MapErrorKind::DataLength {
+                    expected: self.len(),
+                    found: layer.cells.len(),
+                })
+                .in_layer(&layer.name));
+            }
+            if let Some(&bad) = layer.cells.iter().find(|&&t| usize::from(t) >= self.tiles.len()) {
+                return Err(MapError::invalid(format!(
+                    "tile id {bad} is used but the map has only {} tile types",
+                    self.tiles.len()
+                ))
+                .in_layer(&layer.name));
+            }
+        }
+        for object in &self.objects {
+            if !self.in_bounds(object.cell) {
+                return Err(MapError::invalid(format!(
+                    "object {:?} ({}) stands at {}, outside the {}×{} map",
+                    object.name,
+                    object.kind.type_name(),
+                    object.cell,
+                    self.width,
+                    self.height
+                )));
+            }
+        }
+        Ok(())
+    }
+}

@@ -1,0 +1,21 @@
+//! The game core: map model, file formats and (in later modules) the algorithms the editor's
+//! overlays draw and the play mode plays. Nothing here imports egui, eframe or rfd; CI builds this
+//! with `--no-default-features` to keep it that way.
+
+pub mod error;
+pub mod format;
+pub mod generate;
+pub mod geometry;
+pub mod map;
+pub mod object;
+pub mod rng;
+pub mod rules;
+pub mod samples;
+pub mod tile;
+
+pub use error::{MapError, MapErrorKind};
+pub use geometry::Cell;
+pub use map::{Layer, Map, MAX_MAP_SIDE};
+pub use object::{MapObject, ObjectKind};
+pub use rules::{CellRules, RulesGrid};
+pub use tile::{Door, Glyph, PropertyValue, Properties, Rgb, Sprite, SpriteSheet, TileId, TileKind};

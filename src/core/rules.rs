@@ -1,0 +1,93 @@
+//! What the game rules read from a map: per cell, whether it blocks sight, can be walked on, what
+//! stepping on it costs and whether it holds a door.
+//!
+//! Layers combine as follows (documented for designers in the README):
+//! - **opaque** if any layer's tile there is opaque, or any collision layer has a tile there;
+//! - **walkable** if some layer has a tile there, every tile there is walkable, and no collision
+//!   layer has a tile there;
+//! - **cost** is the largest cost of the tiles there;
+//! - **door**: the topmost door tile there, if any (that is the one a player opens or closes).
+
+use super::geometry::Cell;
+use super::map::Map;
+use super::tile::{self, TileId};
+
+#[derive(Clone, Copy, Debug, PartialEq)]
+pub struct CellRules {
+    pub opaque: bool,
+    pub walkable: bool,
+    pub cost: f32,
+    /// `(layer, tile)` of the topmost door tile.
+    pub door: Option<(usize, TileId)>,
+}
+
+impl CellRules {
+    /// Outside the map: opaque and impassable.
+    pub const OUTSIDE: CellRules = CellRules { opaque: true, walkable: false, cost: 1.0, door: None };
+}
+
+impl Map {
+    /// The rules at one cell (see the module doc for how layers combine).
+    pub fn rules_at(&self, cell: Cell) -> CellRules {
+        let Some(i) = self.index(cell) else { return CellRules::OUTSIDE };
+        let mut rules = CellRules { opaque: false, walkable: false, cost: 0.0, door: None };
+        let mut any = false;
+        let mut all_walkable = true;
+        for (li, layer) in self.layers.iter().enumerate() {
+            let t = layer.cells[i];
+            if t == tile::EMPTY {
+                continue;
+            }
+            any = true;
+            let kind = &self.tiles[usize::from(t)];
+            rules.opaque |= kind.opaque || layer.collision;
+            all_walkable &= kind.walkable && !layer.collision;
+            rules.cost = rules.cost.max(kind.cost);
+            if kind.door.is_some() {
+                rules.door = Some((li, t));
+            }
+        }
+        rules.walkable = any && all_walkable;
+        if !any {
+            rules.cost = 1.0;
+        }
+        rules
+    }
+
+    /// The rules of every cell, as flat arrays.
+    pub fn rules_grid(&self) -> RulesGrid {
+        let len = self.len();
+        let mut grid = RulesGrid {
+            width: self.width(),
+            height: self.height(),
+            opaque: Vec::with_capacity(len),
+            walkable: Vec::with_capacity(len),
+            cost: Vec::with_capacity(len),
+        };
+        for i in 0..len {
+            let r = self.rules_at(self.cell_at(i));
+            grid.opaque.push(r.opaque);
+            grid.walkable.push(r.walkable);
+            grid.cost.push(r.cost);
+        }
+        grid
+    }
+
+    /// Opens a closed door or closes an open one at `cell` (the topmost door tile there).
+    /// Returns the new tile, or `None` when there is no door.
+    pub fn toggle_door(&mut self, cell: Cell) -> Option<TileId> {
+        let (layer, t) = self.rules_at(cell).door?;
+        let to = self.tiles[usize::from(t)].door?.toggles_to;
+        self.set_tile(layer, cell, to).then_some(to)
+    }
+}
+
+/// [`CellRules`] of a whole map, one flat array per property (index `y * width + x`).
+#[derive(Clone, Debug, PartialEq)]
+pub struct RulesGrid {
+    pub width: u32,
+    pub height: u32,
+    pub opaque: Vec<bool>,
+    pub walkable: Vec<bool>,
+    pub cost: Vec<f32>,
+}

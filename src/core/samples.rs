@@ -1,0 +1,16 @@
+//! Sample maps built into the binary, so `sightline` opens one from any directory.
+
+use std::path::Path;
+
+use super::error::MapError;
+use super::format;
+use super::map::Map;
+
+/// The default dungeon (`maps/dungeon.ron`): rooms, corridors, doors, monsters, a player start.
+pub const DEFAULT_MAP_RON: &str = include_str!("../../maps/dungeon.ron");
+pub const DEFAULT_MAP_NAME: &str = "dungeon.ron";
+
+/// The default map, parsed.
+pub fn default_map() -> Result<Map, MapError> {
+    format::ron_map::parse(DEFAULT_MAP_RON, Path::new(DEFAULT_MAP_NAME))
+}

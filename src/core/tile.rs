@@ -1,0 +1,196 @@
+//! Tile types: how a tile looks (a glyph, or a sprite in an image tileset) and the properties the
+//! game rules read (`opaque`, `walkable`, `door`, `cost`).
+
+use std::collections::BTreeMap;
+use std::path::PathBuf;
+
+use serde::{Deserialize, Serialize};
+
+/// Index into [`crate::core::Map::tiles`]. `0` is the empty tile (nothing on this layer here).
+pub type TileId = u16;
+
+/// The empty tile: a layer cell with nothing on it.
+pub const EMPTY: TileId = 0;
+
+/// An sRGB colour.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, Serialize, Deserialize)]
+pub struct Rgb(pub u8, pub u8, pub u8);
+
+impl Rgb {
+    pub const BLACK: Rgb = Rgb(0, 0, 0);
+    pub const WHITE: Rgb = Rgb(255, 255, 255);
+
+    /// `#rrggbb`, as Tiled writes colours.
+    pub fn to_hex(self) -> String {
+        format!("#{:02x}{:02x}{:02x}", self.0, self.1, self.2)
+    }
+
+    /// Parses `#rrggbb` or `rrggbb` (and Tiled's `#aarrggbb`, ignoring alpha).
+    pub fn from_hex(s: &str) -> Option<Rgb> {
+        let h = s.trim().trim_start_matches('#');
+        let h = match h.len() {
+            6 => h,
+            8 => &h[2..],
+            _ => return None,
+        };
+        let v = u32::from_str_radix(h, 16).ok()?;
+        Some(Rgb((v >> 16) as u8, (v >> 8) as u8, v as u8))
+    }
+}
+
+/// How a tile is drawn as roguelike ASCII.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize)]
+pub struct Glyph {
+    pub ch: char,
+    pub fg: Rgb,
+    pub bg: Rgb,
+}
+
+/// A sprite: tile `index` (row-major, from 0) of sprite sheet `sheet` of the map.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, Serialize, Deserialize)]
+pub struct Sprite {
+    pub sheet: u16,
+    pub index: u32,
+}
+
+/// An image tileset, as Tiled describes one (tile size, spacing, margin, columns).
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+pub struct SpriteSheet {
+    pub name: String,
+    /// The image, relative to the map file's folder (or absolute).
+    pub image: PathBuf,
+    pub tile_width: u32,
+    pub tile_height: u32,
+    pub columns: u32,
+    pub tile_count: u32,
+    #[serde(default)]
+    pub spacing: u32,
+    #[serde(default)]
+    pub margin: u32,
+}
+
+impl SpriteSheet {
+    /// Pixel rectangle `(x, y, w, h)` of tile `index` in the image.
+    pub fn source_rect(&self, index: u32) -> (u32, u32, u32, u32) {
+        let columns = self.columns.max(1);
+        let col = index % columns;
+        let row = index / columns;
+        (
+            self.margin + col * (self.tile_width + self.spacing),
+            self.margin + row * (self.tile_height + self.spacing),
+            self.tile_width,
+            self.tile_height,
+        )
+    }
+}
+
+/// A door tile and the tile it turns into when opened or closed.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize)]
+pub struct Door {
+    pub open: bool,
+    /// The counterpart: the closed tile of an open door, the open tile of a closed one.
+    pub toggles_to: TileId,
+}
+
+/// A free-form property value, as in Tiled's custom properties.
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+pub enum PropertyValue {
+    Bool(bool),
+    Int(i64),
+    Float(f64),
+    String(String),
+}
+
+impl std::fmt::Display for PropertyValue {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        match self {
+            PropertyValue::Bool(v) => write!(f, "{v}"),
+            PropertyValue::Int(v) => write!(f, "{v}"),
+            PropertyValue::Float(v) => write!(f, "{v}"),
+            PropertyValue::String(v) => write!(f, "{v}"),
+        }
+    }
+}
+
+pub type Properties = BTreeMap<String, PropertyValue>;
+
+/// One tile type of a map.
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+pub struct TileKind {
+    pub name: String,
+    pub glyph: Glyph,
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub sprite: Option<Sprite>,
+    /// Blocks sight.
+    pub opaque: bool,
+    /// Can be stood on.
+    pub walkable: bool,
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub door: Option<Door>,
+    /// Cost of stepping onto this tile (orthogonal step; a diagonal step costs √2 times it).
+    pub cost: f32,
+    /// Other custom properties, kept so a Tiled map round-trips.
+    #[serde(default, skip_serializing_if = "Properties::is_empty")]
+    pub properties: Properties,
+}
+
+impl TileKind {
+    pub fn new(name: &str, ch: char, fg: Rgb, bg: Rgb, opaque: bool, walkable: bool) -> Self {
+        Self {
+            name: name.to_owned(),
+            glyph: Glyph { ch, fg, bg },
+            sprite: None,
+            opaque,
+            walkable,
+            door: None,
+            cost: 1.0,
+            properties: Properties::new(),
+        }
+    }
+
+    /// The placeholder in slot 0 of every tile table: nothing there.
+    pub fn empty() -> Self {
+        Self::new("empty", ' ', Rgb::WHITE, Rgb::BLACK, false, false)
+    }
+
+    pub fn with_cost(mut self, cost: f32) -> Self {
+        self.cost = cost;
+        self
+    }
+}
+
+/// The dungeon tiles every ASCII map starts from, by glyph:
+///
+/// | glyph | name        | opaque | walkable | cost | notes                          |
+/// |-------|-------------|--------|----------|------|--------------------------------|
+/// | `.`   | floor       | no     | yes      | 1    |                                |
+/// | `#`   | wall        | yes    | no       | –    |                                |
+/// | `+`   | closed door | yes    | no       | –    | opens into `'`                 |
+/// | `'`   | open door   | no     | yes      | 1    | closes into `+`                |
+/// | `~`   | water       | no     | yes      | 3    | wading is slow                 |
+/// | `"`   | tall grass  | yes    | yes      | 1    | hides what is behind it (Brogue's grass, Grass's trees): you see into the first grass cell, not through it |
+///
+/// Returned with the empty tile in slot 0, so index = [`TileId`].
+pub fn standard_tiles() -> Vec<TileKind> {
+    let floor_bg = Rgb(20, 20, 28);
+    let mut closed = TileKind::new("closed door", '+', Rgb(200, 140, 60), floor_bg, true, false);
+    closed.door = Some(Door { open: false, toggles_to: STANDARD_OPEN_DOOR });
+    let mut open = TileKind::new("open door", '\'', Rgb(200, 140, 60), floor_bg, false, true);
+    open.door = Some(Door { open: true, toggles_to: STANDARD_CLOSED_DOOR });
+    vec![
+        TileKind::empty(),
+        TileKind::new("floor", '.', Rgb(110, 110, 120), floor_bg, false, true),
+        TileKind::new("wall", '#', Rgb(170, 170, 180), Rgb(60, 60, 72), true, false),
+        closed,
+        open,
+        TileKind::new("water", '~', Rgb(90, 150, 255), Rgb(20, 40, 90), false, true).with_cost(3.0),
+        TileKind::new("tall grass", '"', Rgb(80, 190, 70), Rgb(16, 40, 16), true, true),
+    ]
+}
+
+pub const STANDARD_FLOOR: TileId = 1;
+pub const STANDARD_WALL: TileId = 2;
+pub const STANDARD_CLOSED_DOOR: TileId = 3;
+pub const STANDARD_OPEN_DOOR: TileId = 4;
+pub const STANDARD_WATER: TileId = 5;
+pub const STANDARD_GRASS: TileId = 6;
