@@ -100,6 +100,8 @@ pub fn dungeon(width: u32, height: u32, seed: u64) -> Result<Map, MapError> {
             );
         }
     }
+    // Reading order, as an ASCII map lists them.
+    map.objects.sort_by_key(|o| (o.cell.y, o.cell.x));
     Ok(map)
 }
 

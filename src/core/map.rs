@@ -255,3 +255,49 @@ impl Map {
         Ok(())
     }
 }
+
+impl Map {
+    /// Describes the first difference between two maps, or `None` when they are equal. Tests use
+    /// it to say what a round trip changed without printing whole maps.
+    pub fn first_difference(&self, other: &Map) -> Option<String> {
+        if (self.width, self.height) != (other.width, other.height) {
+            return Some(format!("size {}×{} vs {}×{}", self.width, self.height, other.width, other.height));
+        }
+        if self.tiles.len() != other.tiles.len() {
+            return Some(format!("{} tile types vs {}", self.tiles.len(), other.tiles.len()));
+        }
+        if let Some((i, (a, b))) = self.tiles.iter().zip(&other.tiles).enumerate().find(|(_, (a, b))| a != b) {
+            return Some(format!("tile {i}: {a:?} vs {b:?}"));
+        }
+        if self.layers.len() != other.layers.len() {
+            return Some(format!("{} layers vs {}", self.layers.len(), other.layers.len()));
+        }
+        for (a, b) in self.layers.iter().zip(&other.layers) {
+            if (&a.name, a.visible, a.locked, a.collision) != (&b.name, b.visible, b.locked, b.collision) {
+                return Some(format!(
+                    "layer {:?} (visible {}, locked {}, collision {}) vs {:?} ({}, {}, {})",
+                    a.name, a.visible, a.locked, a.collision, b.name, b.visible, b.locked, b.collision
+                ));
+            }
+            if let Some(i) = (0..a.cells.len()).find(|&i| a.cells[i] != b.cells[i]) {
+                return Some(format!("layer {:?} at {}: tile {} vs {}", a.name, self.cell_at(i), a.cells[i], b.cells[i]));
+            }
+        }
+        if self.objects.len() != other.objects.len() {
+            return Some(format!("{} objects vs {}", self.objects.len(), other.objects.len()));
+        }
+        if let Some((a, b)) = self.objects.iter().zip(&other.objects).find(|(a, b)| a != b) {
+            return Some(format!("object {a:?} vs {b:?}"));
+        }
+        if self.sheets != other.sheets {
+            return Some(format!("sprite sheets {:?} vs {:?}", self.sheets, other.sheets));
+        }
+        if self.properties != other.properties {
+            return Some(format!("properties {:?} vs {:?}", self.properties, other.properties));
+        }
+        if self.tile_size != other.tile_size {
+            return Some(format!("tile size {:?} vs {:?}", self.tile_size, other.tile_size));
+        }
+        None
+    }
+}

@@ -2,6 +2,7 @@
 //! stepping on it costs and whether it holds a door.
 //!
 //! Layers combine as follows (documented for designers in the README):
+//! - **void** (no tile on any layer) is like the outside of the map: opaque and impassable;
 //! - **opaque** if any layer's tile there is opaque, or any collision layer has a tile there;
 //! - **walkable** if some layer has a tile there, every tile there is walkable, and no collision
 //!   layer has a tile there;
@@ -47,10 +48,11 @@ impl Map {
                 rules.door = Some((li, t));
             }
         }
-        rules.walkable = any && all_walkable;
         if !any {
-            rules.cost = 1.0;
+            // Void (no tile on any layer) is like the outside of the map.
+            return CellRules::OUTSIDE;
         }
+        rules.walkable = all_walkable;
         rules
     }
 

@@ -317,6 +317,15 @@ fn is_object_glyph(ch: char) -> bool {
     matches!(ch, '@' | '*' | '!') || ch.is_ascii_alphabetic()
 }
 
+/// Glyphs a custom tile may not take: the built-in tile glyphs, the legend's `=`, the quote, and
+/// the glyphs of the objects on this map (other letters are free: the legend redefines them).
+fn reserved_for_tiles(map: &Map) -> std::collections::HashSet<char> {
+    let mut reserved: std::collections::HashSet<char> =
+        ['.', '#', '+', '\'', '~', '"', '@', '*', '!', '=', VOID].into();
+    reserved.extend(map.objects.iter().map(|o| o.kind.glyph()));
+    reserved
+}
+
 /// Writes a map as ASCII. Returns the text and what it could not keep (ASCII holds one tile and
 /// at most one object per cell, and objects only on floor).
 pub fn to_string(map: &Map) -> (String, Vec<String>) {
@@ -335,18 +344,17 @@ pub fn to_string(map: &Map) -> (String, Vec<String>) {
             custom.push(id);
         }
     }
-    // Standard glyphs stay reserved even when a custom tile would like one.
-    for c in ['.', '#', '+', '\'', '~', '"'] {
-        used.insert(c);
-    }
+    // Standard glyphs and object glyphs stay reserved even when a custom tile would like one.
+    let reserved = reserved_for_tiles(map);
+    used.extend(reserved.iter().copied());
     let mut pool = ('!'..='~').chain('\u{00c0}'..='\u{024f}').chain('\u{4e00}'..='\u{9fff}');
     for &id in &custom {
         let want = map.tiles[id].glyph.ch;
-        let ch = if !want.is_control() && !want.is_whitespace() && !is_object_glyph(want) && want != '=' && used.insert(want) {
+        let ch = if !want.is_control() && !want.is_whitespace() && used.insert(want) {
             want
         } else {
             let c = pool
-                .find(|c| !used.contains(c) && !is_object_glyph(*c) && *c != '=' && *c != '"')
+                .find(|c| !used.contains(c) && !is_object_glyph(*c))
                 .expect("pool larger than the tile table");
             used.insert(c);
             c
@@ -427,6 +435,9 @@ pub fn to_string(map: &Map) -> (String, Vec<String>) {
             warnings.push(format!("object {:?}: its properties are not kept in ASCII", o.name));
         }
         grid[i] = ch;
+    }
+    if !map.objects.windows(2).all(|w| (w[0].cell.y, w[0].cell.x) <= (w[1].cell.y, w[1].cell.x)) {
+        warnings.push("objects are listed in reading order (ASCII keeps no other order)".into());
     }
     let mut out = String::new();
     if !legend_lines.is_empty() {

@@ -281,7 +281,8 @@ pub fn build_map(mut doc: Doc) -> Result<super::Loaded, MapError> {
                 None => None,
                 Some(PropertyValue::Bool(false)) => None,
                 Some(PropertyValue::Bool(true)) => Some(false),
-                Some(PropertyValue::String(s)) if s == "closed" => Some(false),
+                Some(PropertyValue::String(s)) if s == "closed" || s == "true" => Some(false),
+                Some(PropertyValue::String(s)) if s == "false" => None,
                 Some(PropertyValue::String(s)) if s == "open" => Some(true),
                 Some(other) => return Err(property_error(&what, "door", "\"open\" or \"closed\"", other)),
             };

@@ -22,17 +22,32 @@ use crate::core::tile::{Properties, PropertyValue};
 struct Prescan {
     /// `locked` of each tile layer, in document order (groups flattened).
     locked: Vec<bool>,
+    /// The file with `tilecount`/`columns` added to image tilesets that lack them (Tiled before
+    /// 1.0 did not write them, and `tiled` requires them); `None` when nothing was missing.
+    patched: Option<Vec<u8>>,
+}
+
+/// A `<tileset>` start tag without `tilecount`, waiting for its `<image>` to size it.
+struct UncountedTileset {
+    insert_at: usize,
+    tile_width: i64,
+    tile_height: i64,
+    spacing: i64,
+    margin: i64,
 }
 
 fn line_of(bytes: &[u8], pos: usize) -> usize {
     bytes[..pos.min(bytes.len())].iter().filter(|&&b| b == b'\n').count() + 1
 }
 
-fn prescan(bytes: &[u8]) -> Result<Prescan, MapError> {
+/// `dir` is the file's folder, where images without a declared size are looked up.
+fn prescan(bytes: &[u8], dir: &Path) -> Result<Prescan, MapError> {
     let mut reader = quick_xml::Reader::from_reader(bytes);
     let mut buf = Vec::new();
     let mut scan = Prescan::default();
     let mut total_tiles: u64 = 0;
+    let mut uncounted: Option<UncountedTileset> = None;
+    let mut insertions: Vec<(usize, String)> = Vec::new();
     loop {
         let pos = reader.buffer_position();
         let event = reader
@@ -84,7 +99,18 @@ fn prescan(bytes: &[u8]) -> Result<Prescan, MapError> {
                 }
             }
             b"tileset" => {
-                let count = number("tilecount")?.unwrap_or(0);
+                let declared = number("tilecount")?;
+                uncounted = None;
+                if declared.is_none() && matches!(event, Event::Start(_)) && bytes[pos..].starts_with(b"<tileset") {
+                    uncounted = Some(UncountedTileset {
+                        insert_at: pos + "<tileset".len(),
+                        tile_width: number("tilewidth")?.unwrap_or(0),
+                        tile_height: number("tileheight")?.unwrap_or(0),
+                        spacing: number("spacing")?.unwrap_or(0),
+                        margin: number("margin")?.unwrap_or(0),
+                    });
+                }
+                let count = declared.unwrap_or(0);
                 if count < 0 {
                     return Err(at(MapError::invalid(format!("tileset tilecount {count} is negative"))));
                 }
@@ -96,11 +122,61 @@ fn prescan(bytes: &[u8]) -> Result<Prescan, MapError> {
                     ))));
                 }
             }
+            b"image" => {
+                let (mut w, mut h) = (number("width")?.unwrap_or(0), number("height")?.unwrap_or(0));
+                // Old Tiled wrote images without their size; `tiled` needs it, so read it from the file.
+                if (w == 0 || h == 0) && bytes[pos..].starts_with(b"<image") {
+                    if let Some((iw, ih)) = attr("source")?.and_then(|src| image_size_from_file(&dir.join(src))) {
+                        w = i64::from(iw);
+                        h = i64::from(ih);
+                        insertions.push((pos + "<image".len(), format!(" width=\"{iw}\" height=\"{ih}\"")));
+                    }
+                }
+                if let Some(t) = uncounted.take() {
+                    let fit = |size: i64, tile: i64| {
+                        if tile <= 0 { 0 } else { ((size - 2 * t.margin + t.spacing) / (tile + t.spacing)).max(0) }
+                    };
+                    let (columns, rows) = (fit(w, t.tile_width), fit(h, t.tile_height));
+                    let count = columns.saturating_mul(rows);
+                    total_tiles += count as u64;
+                    if total_tiles > tiled_common::MAX_TILES {
+                        return Err(at(MapError::invalid(format!(
+                            "the tilesets hold {total_tiles} tiles; sightline supports at most {}",
+                            tiled_common::MAX_TILES
+                        ))));
+                    }
+                    insertions.push((t.insert_at, format!(" tilecount=\"{count}\" columns=\"{columns}\"")));
+                }
+            }
             _ => {}
         }
         buf.clear();
     }
+    if !insertions.is_empty() {
+        insertions.sort_by_key(|(at, _)| *at);
+        let mut patched = bytes.to_vec();
+        for (at, text) in insertions.iter().rev() {
+            patched.splice(*at..*at, text.bytes());
+        }
+        scan.patched = Some(patched);
+    }
     Ok(scan)
+}
+
+/// Pixel size of a PNG or GIF image, read from its header.
+fn image_size_from_file(path: &Path) -> Option<(u32, u32)> {
+    use std::io::Read as _;
+    let mut header = [0u8; 24];
+    std::fs::File::open(path).ok()?.read_exact(&mut header).ok()?;
+    if header.starts_with(b"\x89PNG\r\n\x1a\n") {
+        let w = u32::from_be_bytes(header[16..20].try_into().ok()?);
+        let h = u32::from_be_bytes(header[20..24].try_into().ok()?);
+        return Some((w, h));
+    }
+    if header.starts_with(b"GIF8") {
+        return Some((u32::from(u16::from_le_bytes([header[6], header[7]])), u32::from(u16::from_le_bytes([header[8], header[9]]))));
+    }
+    None
 }
 
 fn convert_properties(props: &tiled::Properties) -> Properties {
@@ -156,8 +232,8 @@ fn resource_reader(map_path: PathBuf, map_bytes: Vec<u8>) -> impl Fn(&Path) -> s
             return Err(std::io::Error::other(format!("{} is larger than {MAX_FILE_BYTES} bytes", path.display())));
         }
         let bytes = std::fs::read(path)?;
-        prescan(&bytes).map_err(|e| std::io::Error::other(e.to_string()))?;
-        Ok(Cursor::new(bytes))
+        let scan = prescan(&bytes, path.parent().unwrap_or(Path::new(""))).map_err(|e| std::io::Error::other(e.to_string()))?;
+        Ok(Cursor::new(scan.patched.unwrap_or(bytes)))
     }
 }
 
@@ -183,9 +259,10 @@ fn tiled_error(e: tiled::Error) -> MapError {
 }
 
 pub fn parse(bytes: &[u8], path: &Path) -> Result<Loaded, MapError> {
-    let scan = prescan(bytes)?;
+    let mut scan = prescan(bytes, path.parent().unwrap_or(Path::new("")))?;
     let map_path = path.to_owned();
-    let mut loader = tiled::Loader::with_reader(resource_reader(map_path.clone(), bytes.to_vec()));
+    let map_bytes = scan.patched.take().unwrap_or_else(|| bytes.to_vec());
+    let mut loader = tiled::Loader::with_reader(resource_reader(map_path.clone(), map_bytes));
     // `tiled` is third-party code fed untrusted input: a panic in it becomes an error here.
     let result = std::panic::catch_unwind(std::panic::AssertUnwindSafe(|| loader.load_tmx_map(&map_path)));
     let tmap = match result {

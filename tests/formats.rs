@@ -1,0 +1,424 @@
+//! Every format loads every sample map that ships in it; round trips are exact; real Tiled maps
+//! (from ../shared/corpus) load; ASCII maps mean what the README says.
+
+use std::path::{Path, PathBuf};
+
+use sightline::core::format::{self, Format};
+use sightline::core::tile::{STANDARD_CLOSED_DOOR, STANDARD_FLOOR, STANDARD_WALL};
+use sightline::core::{Cell, Map, ObjectKind};
+
+fn maps_dir() -> PathBuf {
+    Path::new(env!("CARGO_MANIFEST_DIR")).join("maps")
+}
+
+fn fixture(name: &str) -> PathBuf {
+    Path::new(env!("CARGO_MANIFEST_DIR")).join("tests/fixtures").join(name)
+}
+
+/// `../shared/corpus`, or `None` (and a note on stderr) when this checkout has no `../shared`.
+fn corpus() -> Option<PathBuf> {
+    let dir = Path::new(env!("CARGO_MANIFEST_DIR")).join("../shared/corpus");
+    if dir.is_dir() {
+        Some(dir)
+    } else {
+        eprintln!("skipped: ../shared/corpus is absent (it holds the real Tiled and MovingAI maps)");
+        None
+    }
+}
+
+fn load(path: &Path) -> Map {
+    match format::load(path) {
+        Ok(l) => l.map,
+        Err(e) => panic!("{e}"),
+    }
+}
+
+fn ascii(text: &str) -> Map {
+    format::ascii::parse(text).unwrap_or_else(|e| panic!("{e}"))
+}
+
+/// Saves `map` as `ext` in a temp dir and loads it back.
+fn round_trip(map: &Map, ext: &str) -> Map {
+    let dir = tempfile::tempdir().unwrap();
+    let path = dir.path().join(format!("map.{ext}"));
+    format::save(map, &path).unwrap_or_else(|e| panic!("{e}"));
+    load(&path)
+}
+
+#[track_caller]
+fn assert_same(a: &Map, b: &Map, what: &str) {
+    if let Some(d) = a.first_difference(b) {
+        panic!("{what}: {d}");
+    }
+}
+
+fn sample_paths() -> Vec<PathBuf> {
+    let mut paths: Vec<PathBuf> = std::fs::read_dir(maps_dir())
+        .unwrap()
+        .map(|e| e.unwrap().path())
+        .filter(|p| Format::from_path(p).is_ok())
+        .collect();
+    paths.sort();
+    paths
+}
+
+#[test]
+fn every_sample_map_loads_in_every_format_it_ships_in() {
+    let paths = sample_paths();
+    let names: Vec<_> = paths.iter().map(|p| p.file_name().unwrap().to_string_lossy().into_owned()).collect();
+    for required in ["dungeon.ron", "caves.ron", "outdoor.ron", "pillars.ron", "diagonal.ron", "large.ron"] {
+        assert!(names.iter().any(|n| n == required), "maps/{required} is missing");
+    }
+    assert!(names.iter().any(|n| n.ends_with(".tmx")), "no sample ships as TMX");
+    assert!(names.iter().any(|n| n.ends_with(".tmj")), "no sample ships as TMJ");
+    for path in &paths {
+        let loaded = format::load(path).unwrap_or_else(|e| panic!("{e}"));
+        assert!(loaded.warnings.is_empty(), "{}: {:?}", path.display(), loaded.warnings);
+    }
+    let large = load(&maps_dir().join("large.ron"));
+    assert!(large.width() >= 512 && large.height() >= 512);
+}
+
+#[test]
+fn the_tiled_copies_of_samples_equal_their_ron_originals() {
+    let dungeon = load(&maps_dir().join("dungeon.ron"));
+    assert_eq!(load(&maps_dir().join("dungeon.tmj")), dungeon);
+    assert_eq!(load(&maps_dir().join("dungeon.txt")), dungeon);
+    assert_eq!(load(&maps_dir().join("outdoor.tmx")), load(&maps_dir().join("outdoor.ron")));
+}
+
+#[test]
+fn the_built_in_map_is_the_dungeon_sample() {
+    assert_eq!(sightline::core::samples::default_map().unwrap(), load(&maps_dir().join("dungeon.ron")));
+}
+
+#[test]
+fn samples_round_trip_exactly_through_ron_tmx_tmj_and_ascii() {
+    for path in sample_paths().iter().filter(|p| p.extension().unwrap() == "ron") {
+        let map = load(path);
+        for ext in ["ron", "tmx", "tmj", "txt"] {
+            assert_same(&round_trip(&map, ext), &map, &format!("{} through .{ext}", path.display()));
+        }
+    }
+}
+
+#[test]
+fn tiled_maps_with_layers_sprites_and_custom_tiles_round_trip() {
+    let mut map = load(&fixture("external_tileset.tmx"));
+    // Things only the editor makes: a second layer, a collision layer, a hidden layer, a glyph tile.
+    map.layers.push(sightline::core::Layer::filled("walls", map.len(), 0));
+    map.layers[1].collision = true;
+    map.layers[1].visible = false;
+    map.layers[1].cells[5] = 2;
+    let mut lava = sightline::core::TileKind::new("lava", '≈', sightline::core::Rgb(255, 80, 0), sightline::core::Rgb(90, 10, 0), false, true);
+    lava.cost = 9.5;
+    lava.properties.insert("damage".into(), sightline::core::PropertyValue::Int(3));
+    map.tiles.push(lava);
+    map.layers[0].cells[0] = (map.tiles.len() - 1) as u16;
+    map.validate().unwrap();
+    for ext in ["ron", "tmx", "tmj"] {
+        assert_same(&round_trip(&map, ext), &map, &format!("through .{ext}"));
+    }
+}
+
+#[test]
+fn tmx_with_external_tileset_reads_properties_objects_and_lock() {
+    let loaded = format::load(&fixture("external_tileset.tmx")).unwrap();
+    assert!(loaded.warnings.is_empty(), "{:?}", loaded.warnings);
+    let map = loaded.map;
+    assert_eq!((map.width(), map.height()), (4, 3));
+    assert!(map.layers[0].locked);
+    assert_eq!(map.sheets.len(), 1);
+    assert_eq!(map.sheets[0].columns, 2);
+    // GID 2 is tile 1 of tiny.tsx: opaque and blocking.
+    let wall = map.rules_at(Cell::new(0, 0));
+    assert!(wall.opaque && !wall.walkable);
+    // GID 1 is tile 0: no properties, so transparent and walkable.
+    let floor = map.rules_at(Cell::new(1, 1));
+    assert!(!floor.opaque && floor.walkable);
+    // GID 3 is a closed door that toggles to GID 4.
+    let door = map.rules_at(Cell::new(2, 1));
+    assert!(door.opaque && !door.walkable && door.door.is_some());
+    let open = map.rules_at(Cell::new(2, 2));
+    assert!(!open.opaque && open.walkable && open.cost == 2.5);
+    let mut toggled = map.clone();
+    toggled.toggle_door(Cell::new(2, 1)).unwrap();
+    assert_eq!(toggled.tile(0, Cell::new(2, 1)), map.tile(0, Cell::new(2, 2)));
+    // Objects: a point at the centre of cell (1,1); a rectangle whose centre is in cell (2,1).
+    assert_eq!(map.objects[0].kind, ObjectKind::PlayerStart);
+    assert_eq!(map.objects[0].cell, Cell::new(1, 1));
+    assert_eq!(map.objects[1].kind, ObjectKind::Monster { glyph: 'g', vision_radius: 5 });
+    assert_eq!(map.objects[1].cell, Cell::new(2, 1));
+}
+
+#[test]
+fn infinite_tmx_loads_as_its_bounding_rectangle() {
+    let map = load(&fixture("infinite.tmx"));
+    // Tiles at x = -1 (y 2) and x = 0..=1 (y 0): the rectangle is 3 wide, 3 high.
+    assert_eq!((map.width(), map.height()), (3, 3));
+    assert_eq!(map.tile(0, Cell::new(0, 2)), Some(2));
+    assert_eq!(map.tile(0, Cell::new(1, 0)), Some(1));
+    assert_eq!(map.tile(0, Cell::new(2, 0)), Some(1));
+    assert_eq!(map.tile(0, Cell::new(1, 1)), Some(0));
+}
+
+/// A Tiled JSON map written by hand, with layer data encoded as given.
+fn tmj_with_data(data: serde_json::Value, encoding: Option<&str>, compression: Option<&str>) -> String {
+    let mut layer = serde_json::json!({
+        "type": "tilelayer", "name": "ground", "width": 3, "height": 2, "x": 0, "y": 0,
+        "visible": true, "opacity": 1, "data": data,
+    });
+    if let Some(e) = encoding {
+        layer["encoding"] = e.into();
+    }
+    if let Some(c) = compression {
+        layer["compression"] = c.into();
+    }
+    serde_json::json!({
+        "type": "map", "orientation": "orthogonal", "width": 3, "height": 2, "tilewidth": 8, "tileheight": 8,
+        "infinite": false,
+        "tilesets": [{"firstgid": 1, "source": "tiny.tsx"}, {
+            "firstgid": 10, "name": "second", "tilewidth": 8, "tileheight": 8, "tilecount": 2, "columns": 2,
+            "image": "tiny.png", "imagewidth": 16, "imageheight": 8,
+            "tiles": [{"id": 1, "properties": [{"name": "opaque", "type": "bool", "value": true}]}]
+        }],
+        "layers": [layer],
+    })
+    .to_string()
+}
+
+/// A temp folder holding the `tiny` tileset, for hand-written maps that reference it.
+fn dir_with_tiny_tileset() -> tempfile::TempDir {
+    let dir = tempfile::tempdir().unwrap();
+    for f in ["tiny.tsx", "tiny.png"] {
+        std::fs::copy(fixture(f), dir.path().join(f)).unwrap();
+    }
+    dir
+}
+
+fn load_tmj_text(dir: &Path, text: &str) -> Result<format::Loaded, sightline::core::MapError> {
+    let path = dir.join("m.tmj");
+    std::fs::write(&path, text).unwrap();
+    format::load(&path)
+}
+
+#[test]
+fn tmj_reads_csv_and_base64_with_every_compression_and_clears_flip_bits() {
+    use base64::Engine;
+    use std::io::Write;
+    // GIDs: tile 0 and 1 of tiny.tsx, tile 1 of "second" flipped horizontally, empty, 4, 11.
+    let gids: [u32; 6] = [1, 2, 11 | 0x8000_0000, 0, 4, 11];
+    let raw: Vec<u8> = gids.iter().flat_map(|g| g.to_le_bytes()).collect();
+    let b64 = |bytes: &[u8]| serde_json::Value::from(base64::engine::general_purpose::STANDARD.encode(bytes));
+    let zlib = {
+        let mut e = flate2::write::ZlibEncoder::new(Vec::new(), flate2::Compression::default());
+        e.write_all(&raw).unwrap();
+        e.finish().unwrap()
+    };
+    let gzip = {
+        let mut e = flate2::write::GzEncoder::new(Vec::new(), flate2::Compression::default());
+        e.write_all(&raw).unwrap();
+        e.finish().unwrap()
+    };
+    let zstd = zstd::encode_all(&raw[..], 3).unwrap();
+    let variants = [
+        tmj_with_data(serde_json::json!(gids), None, None),
+        tmj_with_data(b64(&raw), Some("base64"), None),
+        tmj_with_data(b64(&zlib), Some("base64"), Some("zlib")),
+        tmj_with_data(b64(&gzip), Some("base64"), Some("gzip")),
+        tmj_with_data(b64(&zstd), Some("base64"), Some("zstd")),
+    ];
+    let dir = dir_with_tiny_tileset();
+    let first = load_tmj_text(dir.path(), &variants[0]).unwrap().map;
+    // Two tilesets: 4 tiles of tiny.tsx, then 2 of "second".
+    assert_eq!(first.tiles.len(), 1 + 4 + 2);
+    assert_eq!(first.layers[0].cells, vec![1, 2, 6, 0, 4, 6], "the flipped GID is the same tile");
+    assert!(first.rules_at(Cell::new(2, 0)).opaque);
+    for v in &variants[1..] {
+        assert_same(&load_tmj_text(dir.path(), v).unwrap().map, &first, "base64 variant");
+    }
+}
+
+#[test]
+fn maps_without_rule_properties_fall_back_to_layer_names() {
+    let text = r#"<?xml version="1.0"?>
+<map version="1.10" orientation="orthogonal" width="3" height="1" tilewidth="8" tileheight="8" infinite="0">
+ <tileset firstgid="1" name="plain" tilewidth="8" tileheight="8" tilecount="4" columns="2">
+  <image source="tiny.png" width="16" height="16"/>
+ </tileset>
+ <layer id="1" name="Ground" width="3" height="1"><data encoding="csv">1,1,1</data></layer>
+ <layer id="2" name="Walls" width="3" height="1"><data encoding="csv">0,2,0</data></layer>
+</map>"#;
+    let dir = tempfile::tempdir().unwrap();
+    std::fs::copy(fixture("tiny.png"), dir.path().join("tiny.png")).unwrap();
+    let path = dir.path().join("plain.tmx");
+    std::fs::write(&path, text).unwrap();
+    let loaded = format::load(&path).unwrap();
+    assert!(loaded.warnings.iter().any(|w| w.contains("\"Walls\"") && w.contains("collision")), "{:?}", loaded.warnings);
+    let map = loaded.map;
+    assert!(map.layers[1].collision && !map.layers[0].collision);
+    assert!(!map.rules_at(Cell::new(0, 0)).opaque);
+    assert!(map.rules_at(Cell::new(1, 0)).opaque);
+    assert!(!map.rules_at(Cell::new(1, 0)).walkable);
+}
+
+#[test]
+fn a_missing_tileset_image_is_a_warning_and_the_map_still_loads() {
+    let dir = tempfile::tempdir().unwrap();
+    for f in ["external_tileset.tmx", "tiny.tsx"] {
+        std::fs::copy(fixture(f), dir.path().join(f)).unwrap();
+    }
+    let loaded = format::load(&dir.path().join("external_tileset.tmx")).unwrap();
+    assert_eq!(loaded.warnings.len(), 1, "{:?}", loaded.warnings);
+    assert!(loaded.warnings[0].contains("tiny.png") && loaded.warnings[0].contains("missing"));
+    // Placeholder glyphs derive from the rules: the wall tile shows '#'.
+    let wall = loaded.map.tile(0, Cell::new(0, 0)).unwrap();
+    assert_eq!(loaded.map.tiles[usize::from(wall)].glyph.ch, '#');
+}
+
+#[test]
+fn real_tiled_maps_from_the_corpus_load() {
+    let Some(corpus) = corpus() else { return };
+    let tiled = corpus.join("tiled");
+    // desert.tmx: base64+zlib data, an external TSX tileset with spacing and margin.
+    let desert = format::load(&tiled.join("desert.tmx")).unwrap();
+    assert_eq!((desert.map.width(), desert.map.height()), (40, 40));
+    assert_eq!(desert.map.sheets.len(), 1);
+    assert_eq!((desert.map.sheets[0].spacing, desert.map.sheets[0].margin), (1, 1));
+    assert!(desert.map.layers[0].cells.iter().all(|&t| t != 0));
+    for name in ["sewers.tmx", "orthogonal-outside.tmx", "perspective_walls.tmx", "rpg/island.tmx"] {
+        let loaded = format::load(&tiled.join(name)).unwrap_or_else(|e| panic!("{e}"));
+        let map = &loaded.map;
+        assert!(map.width() > 0 && !map.layers.is_empty(), "{name}");
+        assert!(!map.sheets.is_empty(), "{name}: no tileset images");
+        eprintln!(
+            "{name}: {}×{}, {} layers, {} tilesets, {} tile types, {} objects, warnings {:?}",
+            map.width(),
+            map.height(),
+            map.layers.len(),
+            map.sheets.len(),
+            map.tiles.len() - 1,
+            map.objects.len(),
+            loaded.warnings
+        );
+        // And they round-trip through our TMX and TMJ writers.
+        for ext in ["tmx", "tmj", "ron"] {
+            assert_same(&round_trip(map, ext), map, &format!("{name} through .{ext}"));
+        }
+    }
+    let several = load(&tiled.join("rpg/island.tmx"));
+    assert!(several.layers.len() >= 2);
+}
+
+#[test]
+fn movingai_arena_and_its_scenarios_load() {
+    let Some(corpus) = corpus() else { return };
+    let dir = corpus.join("movingai");
+    let map = load(&dir.join("arena.map"));
+    assert_eq!((map.width(), map.height()), (49, 49));
+    assert!(!map.rules_at(Cell::new(0, 0)).walkable, "T is impassable");
+    assert!(map.rules_at(Cell::new(3, 1)).walkable, ". is passable");
+    let scen = format::movingai::parse_scenarios(&std::fs::read_to_string(dir.join("arena.map.scen")).unwrap()).unwrap();
+    assert_eq!(scen.len(), 160);
+    assert_eq!(scen[2].start, Cell::new(1, 13));
+    assert!((scen[2].optimal_length - 3.41421).abs() < 1e-9);
+    assert_same(&round_trip(&map, "map"), &map, "arena through .map");
+    assert_same(&round_trip(&map, "ron"), &map, "arena through .ron");
+}
+
+#[test]
+fn ascii_builtin_glyphs_mean_what_the_readme_says() {
+    let map = ascii(
+        "#####\n\
+         #@+'#\n\
+         #~\"g#\n\
+         #*! #\n\
+         #####\n",
+    );
+    let r = |x, y| map.rules_at(Cell::new(x, y));
+    assert!(r(0, 0).opaque && !r(0, 0).walkable);
+    assert!(!r(1, 1).opaque && r(1, 1).walkable, "the player stands on floor");
+    assert!(r(2, 1).opaque && !r(2, 1).walkable && r(2, 1).door.is_some());
+    assert!(!r(3, 1).opaque && r(3, 1).walkable && r(3, 1).door.is_some());
+    assert!(r(1, 2).walkable && r(1, 2).cost == 3.0, "water costs 3");
+    assert!(r(2, 2).opaque && r(2, 2).walkable, "tall grass hides but can be walked through");
+    assert!(r(3, 3).opaque && !r(3, 3).walkable, "void is like the outside");
+    assert!(r(-1, 0).opaque && !r(-1, 0).walkable, "out of bounds is opaque");
+    let kinds: Vec<_> = map.objects.iter().map(|o| (o.cell, o.kind.clone())).collect();
+    assert_eq!(
+        kinds,
+        vec![
+            (Cell::new(1, 1), ObjectKind::PlayerStart),
+            (Cell::new(3, 2), ObjectKind::Monster { glyph: 'g', vision_radius: 8 }),
+            (Cell::new(1, 3), ObjectKind::Item),
+            (Cell::new(2, 3), ObjectKind::Light { radius: 6 }),
+        ]
+    );
+    assert_eq!(map.objects[1].name, "goblin");
+}
+
+#[test]
+fn ascii_legend_redefines_and_adds_glyphs() {
+    let map = ascii(
+        "legend:\n\
+         T = tile name=\"old tree\" opaque fg=#22aa22\n\
+         = = wall\n\
+         D = tile name=\"portcullis\" opaque door=closed toggles=d\n\
+         d = tile name=\"raised portcullis\" walkable door=open toggles=D\n\
+         g = monster name=\"grey goblin\" vision=3\n\
+         ---\n\
+         ==D==\n\
+         =T.g=\n\
+         ==d==\n",
+    );
+    assert_eq!(map.tile(0, Cell::new(0, 0)), Some(STANDARD_WALL));
+    let tree = &map.tiles[usize::from(map.tile(0, Cell::new(1, 1)).unwrap())];
+    assert_eq!((tree.name.as_str(), tree.opaque, tree.walkable), ("old tree", true, false));
+    assert_eq!(tree.glyph.fg, sightline::core::Rgb(0x22, 0xaa, 0x22));
+    let mut m = map.clone();
+    let raised = m.tile(0, Cell::new(2, 2));
+    assert_eq!(m.toggle_door(Cell::new(2, 0)), raised);
+    assert_eq!(map.objects[0].name, "grey goblin");
+    assert_eq!(map.objects[0].kind, ObjectKind::Monster { glyph: 'g', vision_radius: 3 });
+    assert_same(&round_trip(&map, "txt"), &map, "legend map through .txt");
+}
+
+#[test]
+fn ragged_ascii_rows_are_padded_with_void() {
+    let map = ascii("###\n#.\n###\n");
+    assert_eq!(map.width(), 3);
+    assert_eq!(map.tile(0, Cell::new(2, 1)), Some(0));
+    assert_eq!(map.tile(0, Cell::new(1, 1)), Some(STANDARD_FLOOR));
+}
+
+#[test]
+fn rules_combine_layers() {
+    let mut map = ascii("...\n");
+    map.layers.push(sightline::core::Layer::filled("doors", 3, 0));
+    map.layers[1].cells[1] = STANDARD_CLOSED_DOOR;
+    map.layers.push(sightline::core::Layer::filled("collision", 3, 0));
+    map.layers[2].collision = true;
+    map.layers[2].cells[2] = STANDARD_FLOOR;
+    let r = |x| map.rules_at(Cell::new(x, 0));
+    assert!(!r(0).opaque && r(0).walkable);
+    assert!(r(1).opaque && !r(1).walkable && r(1).door == Some((1, STANDARD_CLOSED_DOOR)));
+    assert!(r(2).opaque && !r(2).walkable, "a tile on a collision layer blocks whatever it is");
+}
+
+#[test]
+fn saves_are_atomic_and_leave_no_temp_files() {
+    let dir = tempfile::tempdir().unwrap();
+    let path = dir.path().join("a.ron");
+    let map = ascii("#.#\n");
+    format::save(&map, &path).unwrap();
+    std::fs::write(dir.path().join("keep.txt"), "x").unwrap();
+    format::save(&ascii("...\n"), &path).unwrap();
+    let mut names: Vec<_> = std::fs::read_dir(dir.path()).unwrap().map(|e| e.unwrap().file_name()).collect();
+    names.sort();
+    assert_eq!(names, ["a.ron", "keep.txt"]);
+    assert_eq!(load(&path), ascii("...\n"));
+    // A save into a folder that does not exist fails with the file named, and writes nothing.
+    let bad = dir.path().join("missing/b.ron");
+    let err = format::save(&map, &bad).unwrap_err().to_string();
+    assert!(err.contains("missing/b.ron"), "{err}");
+}
