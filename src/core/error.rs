@@ -4,12 +4,10 @@
 use std::fmt;
 use std::path::{Path, PathBuf};
 
-/// Where in a file the problem is.
+/// The part of a map the problem is in.
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub enum Location {
-    /// 1-based line and, when known, 1-based column.
-    Line { line: usize, column: Option<usize> },
-    /// A named layer of a Tiled map.
+    /// A named layer.
     Layer(String),
     /// A tileset, by name or file.
     Tileset(String),
@@ -18,8 +16,6 @@ pub enum Location {
 impl fmt::Display for Location {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
         match self {
-            Location::Line { line, column: Some(c) } => write!(f, "line {line}, column {c}"),
-            Location::Line { line, column: None } => write!(f, "line {line}"),
             Location::Layer(name) => write!(f, "layer {name:?}"),
             Location::Tileset(name) => write!(f, "tileset {name:?}"),
         }
@@ -64,13 +60,15 @@ pub enum MapErrorKind {
 #[derive(Debug)]
 pub struct MapError {
     pub file: Option<PathBuf>,
+    /// 1-based line and, when known, 1-based column.
+    pub line: Option<(usize, Option<usize>)>,
     pub location: Option<Location>,
     pub kind: MapErrorKind,
 }
 
 impl MapError {
     pub fn new(kind: MapErrorKind) -> Self {
-        Self { file: None, location: None, kind }
+        Self { file: None, line: None, location: None, kind }
     }
 
     pub fn invalid(message: impl Into<String>) -> Self {
@@ -82,7 +80,7 @@ impl MapError {
     }
 
     pub fn at_line(mut self, line: usize, column: Option<usize>) -> Self {
-        self.location = Some(Location::Line { line, column });
+        self.line.get_or_insert((line, column));
         self
     }
 
@@ -119,6 +117,11 @@ impl fmt::Display for MapError {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
         if let Some(file) = &self.file {
             write!(f, "{}: ", file.display())?;
+        }
+        match self.line {
+            Some((line, Some(column))) => write!(f, "line {line}, column {column}: ")?,
+            Some((line, None)) => write!(f, "line {line}: ")?,
+            None => {}
         }
         if let Some(location) = &self.location {
             write!(f, "{location}: ")?;

@@ -3,7 +3,8 @@
 //!
 //! Layers combine as follows (documented for designers in the README):
 //! - **void** (no tile on any layer) is like the outside of the map: opaque and impassable;
-//! - **opaque** if any layer's tile there is opaque, or any collision layer has a tile there;
+//! - **opaque** if any layer's tile there is opaque, or any collision layer has a tile there
+//!   (other than a door: a door on a collision layer is opaque or not as the door is);
 //! - **walkable** if some layer has a tile there, every tile there is walkable, and no collision
 //!   layer has a tile there;
 //! - **cost** is the largest cost of the tiles there;
@@ -41,8 +42,10 @@ impl Map {
             }
             any = true;
             let kind = &self.tiles[usize::from(t)];
-            rules.opaque |= kind.opaque || layer.collision;
-            all_walkable &= kind.walkable && !layer.collision;
+            // A door on a collision layer is still a door: open, it lets sight and walkers through.
+            let blocked_by_layer = layer.collision && kind.door.is_none();
+            rules.opaque |= kind.opaque || blocked_by_layer;
+            all_walkable &= kind.walkable && !blocked_by_layer;
             rules.cost = rules.cost.max(kind.cost);
             if kind.door.is_some() {
                 rules.door = Some((li, t));

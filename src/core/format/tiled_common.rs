@@ -10,7 +10,7 @@
 //! On a tile layer: `collision` (bool) makes every tile on it opaque and blocking.
 //!
 //! ## Fallback for maps made without these properties
-//! When no tile carries a rule property, no layer carries `collision` and the map is not one
+//! When no tile carries `opaque` or `walkable`, no layer carries `collision` and the map is not one
 //! sightline wrote, every tile layer whose name contains "wall", "collision", "collide",
 //! "solid", "obstacle" or "block" (any case) becomes a collision layer, and a warning says so.
 //!
@@ -227,10 +227,11 @@ pub fn build_map(mut doc: Doc) -> Result<super::Loaded, MapError> {
         )));
     }
     let written_by_us = doc.properties.remove(WRITER_PROPERTY).is_some();
+    // Doors and costs alone do not say where the walls are: only `opaque`/`walkable` do.
     let has_rule_properties = doc
         .tilesets
         .iter()
-        .any(|t| t.tiles.values().any(|tile| RULE_PROPERTIES.iter().any(|k| tile.properties.contains_key(*k))));
+        .any(|t| t.tiles.values().any(|tile| ["opaque", "walkable"].iter().any(|k| tile.properties.contains_key(*k))));
     let has_collision_layers = doc.layers.iter().any(|l| l.properties.contains_key("collision"));
 
     // Tile kinds: every tile of every tileset, in tileset order.
@@ -740,4 +741,50 @@ pub fn normalize_path(path: &Path) -> PathBuf {
         }
     }
     out
+}
+
+/// Decodes Tiled's base64 layer data (optionally zlib, gzip or zstd compressed) into GIDs.
+/// Decompression stops past what `expected` GIDs need: a small file cannot expand into gigabytes.
+pub fn decode_base64_gids(text: &str, compression: Option<&str>, expected: usize) -> Result<Vec<u32>, MapError> {
+    use base64::Engine;
+    let cleaned: String = text.chars().filter(|c| !c.is_whitespace()).collect();
+    let raw = base64::engine::general_purpose::STANDARD
+        .decode(cleaned.as_bytes())
+        .map_err(|e| MapErrorKind::Decode(format!("base64: {e}")))?;
+    let limit = (expected as u64 + 1) * 4;
+    let bytes = match compression.unwrap_or("") {
+        "" => raw,
+        "zlib" => inflate(flate2::read::ZlibDecoder::new(&raw[..]), limit, "zlib")?,
+        "gzip" => inflate(flate2::read::GzDecoder::new(&raw[..]), limit, "gzip")?,
+        "zstd" => {
+            let decoder =
+                zstd::stream::read::Decoder::new(&raw[..]).map_err(|e| MapErrorKind::Decode(format!("zstd: {e}")))?;
+            inflate(decoder, limit, "zstd")?
+        }
+        other => {
+            return Err(MapError::invalid(format!(
+                "compression {other:?} is not supported (use zlib, gzip or zstd)"
+            )));
+        }
+    };
+    if bytes.len() % 4 != 0 {
+        return Err(MapErrorKind::Decode(format!("{} bytes of tile data is not a whole number of GIDs", bytes.len())).into());
+    }
+    Ok(bytes.chunks_exact(4).map(|b| u32::from_le_bytes([b[0], b[1], b[2], b[3]])).collect())
+}
+
+/// Decodes CSV layer data into GIDs.
+pub fn decode_csv_gids(text: &str) -> Result<Vec<u32>, MapError> {
+    text.split(',')
+        .map(str::trim)
+        .filter(|t| !t.is_empty())
+        .map(|t| t.parse::<u32>().map_err(|_| MapErrorKind::Decode(format!("CSV: {t:?} is not a tile id")).into()))
+        .collect()
+}
+
+fn inflate(reader: impl std::io::Read, limit: u64, what: &str) -> Result<Vec<u8>, MapError> {
+    use std::io::Read;
+    let mut out = Vec::new();
+    reader.take(limit).read_to_end(&mut out).map_err(|e| MapErrorKind::Decode(format!("{what}: {e}")))?;
+    Ok(out)
 }

@@ -3,10 +3,8 @@
 //! use chunks. External tilesets may be TSX (read through `tiled`) or TSJ/JSON.
 //! See [`super::tiled_common`] for the properties and rules.
 
-use std::io::Read;
 use std::path::Path;
 
-use base64::Engine;
 use serde_json::{Map as JsonObject, Value, json};
 
 use super::Loaded;
@@ -123,42 +121,13 @@ fn decode_data(o: &Obj, encoding: Option<&str>, compression: Option<&str>, expec
             .iter()
             .map(|v| v.as_u64().and_then(|g| u32::try_from(g).ok()).ok_or_else(|| o.bad("data", "an array of GIDs (0 to 4294967295)")))
             .collect::<Result<_, _>>()?,
-        ("base64", Value::String(s)) => {
-            let raw = base64::engine::general_purpose::STANDARD
-                .decode(s.trim())
-                .map_err(|e| MapErrorKind::Decode(format!("base64: {e}")))?;
-            // Never inflate beyond what the layer can hold: a small file must not expand into gigabytes.
-            let limit = (expected as u64 + 1) * 4;
-            let bytes = match compression.unwrap_or("") {
-                "" => raw,
-                "zlib" => inflate(flate2::read::ZlibDecoder::new(&raw[..]), limit, "zlib")?,
-                "gzip" => inflate(flate2::read::GzDecoder::new(&raw[..]), limit, "gzip")?,
-                "zstd" => {
-                    let decoder = zstd::stream::read::Decoder::new(&raw[..]).map_err(|e| MapErrorKind::Decode(format!("zstd: {e}")))?;
-                    inflate(decoder, limit, "zstd")?
-                }
-                other => return Err(o.bad("compression", &format!("\"zlib\", \"gzip\" or \"zstd\", not {other:?}"))),
-            };
-            if bytes.len() % 4 != 0 {
-                return Err(MapErrorKind::Decode(format!("{} bytes of tile data is not a whole number of GIDs", bytes.len())).into());
-            }
-            bytes.chunks_exact(4).map(|b| u32::from_le_bytes([b[0], b[1], b[2], b[3]])).collect()
-        }
+        ("base64", Value::String(s)) => tiled_common::decode_base64_gids(s, compression, expected)?,
         (enc, _) => return Err(o.bad("data", &format!("an array (csv) or a base64 string, matching encoding {enc:?}"))),
     };
     if gids.len() != expected {
         return Err(MapErrorKind::DataLength { expected, found: gids.len() }.into());
     }
     Ok(gids)
-}
-
-fn inflate(reader: impl Read, limit: u64, what: &str) -> Result<Vec<u8>, MapError> {
-    let mut out = Vec::new();
-    reader
-        .take(limit)
-        .read_to_end(&mut out)
-        .map_err(|e| MapErrorKind::Decode(format!("{what}: {e}")))?;
-    Ok(out)
 }
 
 fn parse_tileset(v: &Value, index: usize, dir: &Path, doc_warnings: &mut Vec<String>) -> Result<TilesetDoc, MapError> {
@@ -173,21 +142,20 @@ fn parse_tileset(v: &Value, index: usize, dir: &Path, doc_warnings: &mut Vec<Str
         let mut ts = if is_xml {
             let mut loader = tiled::Loader::new();
             let loaded = std::panic::catch_unwind(std::panic::AssertUnwindSafe(|| loader.load_tsx_tileset(&path)))
-                .map_err(|_| MapError::invalid("the Tiled parser failed on this tileset (it is corrupt)").in_file(&path))?;
+                .map_err(|_| MapError::invalid("the Tiled parser failed on this tileset (it is corrupt)").in_tileset(source))?;
             let tileset = loaded.map_err(|e| match e {
                 tiled::Error::ResourceLoadingError { .. } => MapError::new(MapErrorKind::MissingTileset(path.clone())),
-                other => MapError::invalid(other.to_string()).in_file(&path),
+                other => MapError::invalid(other.to_string()).in_tileset(source),
             })?;
             super::tmx::convert_tileset(&tileset, first_gid)
         } else {
             let bytes = super::read_file(&path).map_err(|e| match e.kind {
                 MapErrorKind::Io(_) => MapError::new(MapErrorKind::MissingTileset(path.clone())),
-                _ => e,
+                _ => MapError { file: None, ..e }.in_tileset(source),
             })?;
-            let value: Value = serde_json::from_slice(&bytes).map_err(|e| json_error(e).in_file(&path))?;
+            let value: Value = serde_json::from_slice(&bytes).map_err(|e| json_error(e).in_tileset(source))?;
             let ts_dir = path.parent().unwrap_or(Path::new(""));
-            parse_tileset_body(&Obj::new(&value, format!("tileset {source:?}"))?, first_gid, ts_dir)
-                .map_err(|e| e.in_file(&path))?
+            parse_tileset_body(&Obj::new(&value, format!("tileset {source:?}"))?, first_gid, ts_dir)?
         };
         ts.first_gid = first_gid;
         if ts.tile_count as u64 > tiled_common::MAX_TILES {

@@ -17,13 +17,29 @@ use crate::core::error::{MapError, MapErrorKind};
 use crate::core::map::{self, MAX_MAP_SIDE};
 use crate::core::tile::{Properties, PropertyValue};
 
+/// A tile layer's data, decoded by the pre-pass.
+#[derive(Default)]
+struct ScannedLayer {
+    name: String,
+    locked: bool,
+    width: u32,
+    height: u32,
+    /// Finite maps: `width × height` GIDs.
+    gids: Vec<u32>,
+    /// Infinite maps: chunks as `(x, y, width, gids)`.
+    chunks: Vec<(i64, i64, u32, Vec<u32>)>,
+}
+
 /// What the pre-pass learned.
 #[derive(Default)]
-struct Prescan {
-    /// `locked` of each tile layer, in document order (groups flattened).
-    locked: Vec<bool>,
-    /// The file with `tilecount`/`columns` added to image tilesets that lack them (Tiled before
-    /// 1.0 did not write them, and `tiled` requires them); `None` when nothing was missing.
+struct Scan {
+    /// Tile layers in document order (groups flattened), as `tiled` lists them.
+    layers: Vec<ScannedLayer>,
+    /// `firstgid` of each tileset of the map, in order.
+    first_gids: Vec<u32>,
+    /// The file with `tilecount`/`columns` added to image tilesets that lack them and sizes added
+    /// to images that lack them (Tiled before 1.0 did not write them, and `tiled` requires them);
+    /// `None` when nothing was missing.
     patched: Option<Vec<u8>>,
 }
 
@@ -36,119 +52,260 @@ struct UncountedTileset {
     margin: i64,
 }
 
+/// The `<data>` (or `<chunk>`) being read.
+struct OpenData {
+    encoding: Option<String>,
+    compression: Option<String>,
+    text: String,
+    /// `<tile gid=".."/>` children (XML encoding).
+    tiles: Vec<u32>,
+    /// The chunk being read: x, y, width, height.
+    chunk: Option<(i64, i64, u32, u32)>,
+    saw_chunks: bool,
+}
+
+impl OpenData {
+    fn decode(&mut self, expected: usize) -> Result<Vec<u32>, MapError> {
+        let text = std::mem::take(&mut self.text);
+        let gids = match self.encoding.as_deref() {
+            Some("csv") => tiled_common::decode_csv_gids(&text)?,
+            Some("base64") => tiled_common::decode_base64_gids(&text, self.compression.as_deref(), expected)?,
+            None => std::mem::take(&mut self.tiles),
+            Some(other) => return Err(MapError::invalid(format!("data encoding {other:?} is not supported (use csv or base64)"))),
+        };
+        if gids.len() != expected {
+            return Err(MapErrorKind::DataLength { expected, found: gids.len() }.into());
+        }
+        Ok(gids)
+    }
+}
+
 fn line_of(bytes: &[u8], pos: usize) -> usize {
     bytes[..pos.min(bytes.len())].iter().filter(|&&b| b == b'\n').count() + 1
 }
 
-/// `dir` is the file's folder, where images without a declared size are looked up.
-fn prescan(bytes: &[u8], dir: &Path) -> Result<Prescan, MapError> {
+/// Reads the whole file once with quick-xml before `tiled` does: checks every declared size,
+/// decodes the layer data (so we see the real GIDs and their count), reads `locked` and `firstgid`,
+/// and patches what old Tiled versions left out. `dir` is the file's folder, where images without
+/// a declared size are looked up.
+fn scan(bytes: &[u8], dir: &Path) -> Result<Scan, MapError> {
     let mut reader = quick_xml::Reader::from_reader(bytes);
     let mut buf = Vec::new();
-    let mut scan = Prescan::default();
+    let mut scan = Scan::default();
     let mut total_tiles: u64 = 0;
     let mut uncounted: Option<UncountedTileset> = None;
     let mut insertions: Vec<(usize, String)> = Vec::new();
+    let mut depth_in_map = 0usize;
+    let mut layer_open = false;
+    let mut data: Option<OpenData> = None;
     loop {
         let pos = reader.buffer_position();
         let event = reader
             .read_event_into(&mut buf)
             .map_err(|e| MapError::syntax("XML", e.to_string()).at_line(line_of(bytes, reader.buffer_position()), None))?;
-        let (Event::Start(e) | Event::Empty(e)) = &event else {
-            if matches!(event, Event::Eof) {
-                break;
-            }
-            buf.clear();
-            continue;
-        };
         let at = |m: MapError| m.at_line(line_of(bytes, pos), None);
-        let attr = |name: &str| -> Result<Option<String>, MapError> {
-            for a in e.attributes() {
-                let a = a.map_err(|err| at(MapError::syntax("XML", err.to_string())))?;
-                if a.key.as_ref() == name.as_bytes() {
-                    let v = a.unescape_value().map_err(|err| at(MapError::syntax("XML", err.to_string())))?;
-                    return Ok(Some(v.into_owned()));
+        let layer_name = scan.layers.last().map(|l| l.name.clone()).unwrap_or_default();
+        match &event {
+            Event::Eof if depth_in_map > 0 => {
+                return Err(MapError::syntax("XML", "the file ends before </map> (it is cut short)")
+                    .at_line(line_of(bytes, bytes.len()), None));
+            }
+            Event::Eof => break,
+            Event::Text(t) => {
+                if let Some(d) = &mut data {
+                    let text = t.unescape().map_err(|e| at(MapError::syntax("XML", e.to_string())))?;
+                    d.text.push_str(&text);
                 }
             }
-            Ok(None)
-        };
-        let number = |name: &str| -> Result<Option<i64>, MapError> {
-            match attr(name)? {
-                None => Ok(None),
-                Some(v) => v
-                    .trim()
-                    .parse::<i64>()
-                    .map(Some)
-                    .map_err(|_| at(MapError::invalid(format!("attribute {name}={v:?} is not a whole number")))),
-            }
-        };
-        match e.name().as_ref() {
-            b"map" => {
-                let infinite = number("infinite")?.unwrap_or(0) != 0;
-                if !infinite {
-                    map::check_dimensions(number("width")?.unwrap_or(0), number("height")?.unwrap_or(0)).map_err(at)?;
+            Event::CData(t) => {
+                if let Some(d) = &mut data {
+                    d.text.push_str(&String::from_utf8_lossy(t));
                 }
             }
-            b"layer" | b"chunk" => {
-                let (w, h) = (number("width")?.unwrap_or(0), number("height")?.unwrap_or(0));
-                let max = i64::from(MAX_MAP_SIDE);
-                if !(0..=max).contains(&w) || !(0..=max).contains(&h) {
-                    return Err(at(MapErrorKind::Dimensions { width: w, height: h }.into()));
-                }
-                if e.name().as_ref() == b"layer" {
-                    scan.locked.push(number("locked")?.unwrap_or(0) != 0);
-                }
-            }
-            b"tileset" => {
-                let declared = number("tilecount")?;
-                uncounted = None;
-                if declared.is_none() && matches!(event, Event::Start(_)) && bytes[pos..].starts_with(b"<tileset") {
-                    uncounted = Some(UncountedTileset {
-                        insert_at: pos + "<tileset".len(),
-                        tile_width: number("tilewidth")?.unwrap_or(0),
-                        tile_height: number("tileheight")?.unwrap_or(0),
-                        spacing: number("spacing")?.unwrap_or(0),
-                        margin: number("margin")?.unwrap_or(0),
-                    });
-                }
-                let count = declared.unwrap_or(0);
-                if count < 0 {
-                    return Err(at(MapError::invalid(format!("tileset tilecount {count} is negative"))));
-                }
-                total_tiles += count as u64;
-                if total_tiles > tiled_common::MAX_TILES {
-                    return Err(at(MapError::invalid(format!(
-                        "the tilesets declare {total_tiles} tiles; sightline supports at most {}",
-                        tiled_common::MAX_TILES
-                    ))));
-                }
-            }
-            b"image" => {
-                let (mut w, mut h) = (number("width")?.unwrap_or(0), number("height")?.unwrap_or(0));
-                // Old Tiled wrote images without their size; `tiled` needs it, so read it from the file.
-                if (w == 0 || h == 0) && bytes[pos..].starts_with(b"<image") {
-                    if let Some((iw, ih)) = attr("source")?.and_then(|src| image_size_from_file(&dir.join(src))) {
-                        w = i64::from(iw);
-                        h = i64::from(ih);
-                        insertions.push((pos + "<image".len(), format!(" width=\"{iw}\" height=\"{ih}\"")));
+            Event::End(e) => {
+                match e.name().as_ref() {
+                    b"chunk" => {
+                        if let Some(d) = &mut data
+                            && let Some((x, y, w, h)) = d.chunk.take()
+                        {
+                            let gids = d.decode(w as usize * h as usize).map_err(|e| at(e.in_layer(&layer_name)))?;
+                            if let Some(l) = scan.layers.last_mut() {
+                                l.chunks.push((x, y, w, gids));
+                            }
+                        }
                     }
-                }
-                if let Some(t) = uncounted.take() {
-                    let fit = |size: i64, tile: i64| {
-                        if tile <= 0 { 0 } else { ((size - 2 * t.margin + t.spacing) / (tile + t.spacing)).max(0) }
-                    };
-                    let (columns, rows) = (fit(w, t.tile_width), fit(h, t.tile_height));
-                    let count = columns.saturating_mul(rows);
-                    total_tiles += count as u64;
-                    if total_tiles > tiled_common::MAX_TILES {
-                        return Err(at(MapError::invalid(format!(
-                            "the tilesets hold {total_tiles} tiles; sightline supports at most {}",
-                            tiled_common::MAX_TILES
-                        ))));
+                    b"data" => {
+                        if let Some(mut d) = data.take()
+                            && !d.saw_chunks
+                            && let Some(l) = scan.layers.last_mut()
+                        {
+                            let expected = l.width as usize * l.height as usize;
+                            l.gids = d.decode(expected).map_err(|e| at(e.in_layer(&layer_name)))?;
+                        }
                     }
-                    insertions.push((t.insert_at, format!(" tilecount=\"{count}\" columns=\"{columns}\"")));
+                    b"layer" => layer_open = false,
+                    b"map" => depth_in_map = 0,
+                    _ => {}
+                }
+            }
+            Event::Start(e) | Event::Empty(e) => {
+                let attr = |name: &str| -> Result<Option<String>, MapError> {
+                    for a in e.attributes() {
+                        let a = a.map_err(|err| at(MapError::syntax("XML", err.to_string())))?;
+                        if a.key.as_ref() == name.as_bytes() {
+                            let v = a.unescape_value().map_err(|err| at(MapError::syntax("XML", err.to_string())))?;
+                            return Ok(Some(v.into_owned()));
+                        }
+                    }
+                    Ok(None)
+                };
+                let number = |name: &str| -> Result<Option<i64>, MapError> {
+                    match attr(name)? {
+                        None => Ok(None),
+                        Some(v) => v
+                            .trim()
+                            .parse::<i64>()
+                            .map(Some)
+                            .map_err(|_| at(MapError::invalid(format!("attribute {name}={v:?} is not a whole number")))),
+                    }
+                };
+                let is_start = matches!(event, Event::Start(_));
+                match e.name().as_ref() {
+                    b"map" => {
+                        depth_in_map = 1;
+                        let infinite = number("infinite")?.unwrap_or(0) != 0;
+                        if !infinite {
+                            map::check_dimensions(number("width")?.unwrap_or(0), number("height")?.unwrap_or(0)).map_err(at)?;
+                        }
+                    }
+                    b"layer" => {
+                        let (w, h) = (number("width")?.unwrap_or(0), number("height")?.unwrap_or(0));
+                        let max = i64::from(MAX_MAP_SIDE);
+                        if !(0..=max).contains(&w) || !(0..=max).contains(&h) {
+                            return Err(at(MapErrorKind::Dimensions { width: w, height: h }.into()));
+                        }
+                        scan.layers.push(ScannedLayer {
+                            name: attr("name")?.unwrap_or_default(),
+                            locked: number("locked")?.unwrap_or(0) != 0,
+                            width: w as u32,
+                            height: h as u32,
+                            ..ScannedLayer::default()
+                        });
+                        layer_open = is_start;
+                    }
+                    b"data" if layer_open => {
+                        if is_start {
+                            data = Some(OpenData {
+                                encoding: attr("encoding")?,
+                                compression: attr("compression")?,
+                                text: String::new(),
+                                tiles: Vec::new(),
+                                chunk: None,
+                                saw_chunks: false,
+                            });
+                        } else if let Some(l) = scan.layers.last_mut() {
+                            // An empty <data/>: a layer with no tiles.
+                            l.gids = vec![0; l.width as usize * l.height as usize];
+                        }
+                    }
+                    b"chunk" => {
+                        let (w, h) = (number("width")?.unwrap_or(0), number("height")?.unwrap_or(0));
+                        let max = i64::from(MAX_MAP_SIDE);
+                        if !(0..=max).contains(&w) || !(0..=max).contains(&h) {
+                            return Err(at(MapErrorKind::Dimensions { width: w, height: h }.into()));
+                        }
+                        let (x, y) = (number("x")?.unwrap_or(0), number("y")?.unwrap_or(0));
+                        if let Some(d) = &mut data {
+                            d.saw_chunks = true;
+                            d.text.clear();
+                            d.tiles.clear();
+                            d.chunk = Some((x, y, w as u32, h as u32));
+                            if !is_start {
+                                let gids = d.decode(w as usize * h as usize).map_err(|e| at(e.in_layer(&layer_name)))?;
+                                d.chunk = None;
+                                if let Some(l) = scan.layers.last_mut() {
+                                    l.chunks.push((x, y, w as u32, gids));
+                                }
+                            }
+                        }
+                    }
+                    b"tile" if data.is_some() => {
+                        let gid = number("gid")?.unwrap_or(0);
+                        let gid = u32::try_from(gid).map_err(|_| at(MapError::invalid(format!("gid {gid} is out of range"))))?;
+                        if let Some(d) = &mut data {
+                            d.tiles.push(gid);
+                        }
+                    }
+                    b"tileset" => {
+                        if depth_in_map == 2 {
+                            let first = number("firstgid")?.unwrap_or(1);
+                            let first = u32::try_from(first)
+                                .ok()
+                                .filter(|&g| g >= 1)
+                                .ok_or_else(|| at(MapError::invalid(format!("firstgid {first} must be at least 1"))))?;
+                            scan.first_gids.push(first);
+                        }
+                        let declared = number("tilecount")?;
+                        uncounted = None;
+                        if declared.is_none() && is_start && bytes[pos..].starts_with(b"<tileset") {
+                            uncounted = Some(UncountedTileset {
+                                insert_at: pos + "<tileset".len(),
+                                tile_width: number("tilewidth")?.unwrap_or(0),
+                                tile_height: number("tileheight")?.unwrap_or(0),
+                                spacing: number("spacing")?.unwrap_or(0),
+                                margin: number("margin")?.unwrap_or(0),
+                            });
+                        }
+                        let count = declared.unwrap_or(0);
+                        if count < 0 {
+                            return Err(at(MapError::invalid(format!("tileset tilecount {count} is negative"))));
+                        }
+                        total_tiles += count as u64;
+                        if total_tiles > tiled_common::MAX_TILES {
+                            return Err(at(MapError::invalid(format!(
+                                "the tilesets declare {total_tiles} tiles; sightline supports at most {}",
+                                tiled_common::MAX_TILES
+                            ))));
+                        }
+                    }
+                    b"image" => {
+                        let (mut w, mut h) = (number("width")?.unwrap_or(0), number("height")?.unwrap_or(0));
+                        // Old Tiled wrote images without their size; `tiled` needs it, so read it from the file.
+                        if (w == 0 || h == 0) && bytes[pos..].starts_with(b"<image") {
+                            if let Some((iw, ih)) = attr("source")?.and_then(|src| image_size_from_file(&dir.join(src))) {
+                                w = i64::from(iw);
+                                h = i64::from(ih);
+                                insertions.push((pos + "<image".len(), format!(" width=\"{iw}\" height=\"{ih}\"")));
+                            }
+                        }
+                        if let Some(t) = uncounted.take() {
+                            let fit = |size: i64, tile: i64| {
+                                if tile <= 0 { 0 } else { ((size - 2 * t.margin + t.spacing) / (tile + t.spacing)).max(0) }
+                            };
+                            let (columns, rows) = (fit(w, t.tile_width), fit(h, t.tile_height));
+                            let count = columns.saturating_mul(rows);
+                            total_tiles += count as u64;
+                            if total_tiles > tiled_common::MAX_TILES {
+                                return Err(at(MapError::invalid(format!(
+                                    "the tilesets hold {total_tiles} tiles; sightline supports at most {}",
+                                    tiled_common::MAX_TILES
+                                ))));
+                            }
+                            insertions.push((t.insert_at, format!(" tilecount=\"{count}\" columns=\"{columns}\"")));
+                        }
+                    }
+                    _ => {}
+                }
+                if is_start && depth_in_map > 0 {
+                    depth_in_map += 1;
                 }
             }
             _ => {}
+        }
+        if let Event::End(_) = &event
+            && depth_in_map > 1
+        {
+            depth_in_map -= 1;
         }
         buf.clear();
     }
@@ -232,8 +389,8 @@ fn resource_reader(map_path: PathBuf, map_bytes: Vec<u8>) -> impl Fn(&Path) -> s
             return Err(std::io::Error::other(format!("{} is larger than {MAX_FILE_BYTES} bytes", path.display())));
         }
         let bytes = std::fs::read(path)?;
-        let scan = prescan(&bytes, path.parent().unwrap_or(Path::new(""))).map_err(|e| std::io::Error::other(e.to_string()))?;
-        Ok(Cursor::new(scan.patched.unwrap_or(bytes)))
+        let scanned = scan(&bytes, path.parent().unwrap_or(Path::new(""))).map_err(|e| std::io::Error::other(e.to_string()))?;
+        Ok(Cursor::new(scanned.patched.unwrap_or(bytes)))
     }
 }
 
@@ -241,12 +398,11 @@ fn tiled_error(e: tiled::Error) -> MapError {
     match e {
         tiled::Error::ResourceLoadingError { path, err } => {
             let message = err.to_string();
-            let mut error = MapError::new(MapErrorKind::MissingTileset(path.clone()));
-            if !message.contains("No such file") {
-                error = MapError::invalid(format!("the tileset cannot be read: {message}"));
+            if message.contains("No such file") {
+                MapError::new(MapErrorKind::MissingTileset(path))
+            } else {
+                MapError::invalid(format!("{message}")).in_tileset(&path.display().to_string())
             }
-            error.file = Some(path);
-            error
         }
         tiled::Error::Base64DecodingError(e) => MapErrorKind::Decode(format!("base64: {e}")).into(),
         tiled::Error::DecompressingError(e) => MapErrorKind::Decode(format!("decompression: {e}")).into(),
@@ -259,7 +415,7 @@ fn tiled_error(e: tiled::Error) -> MapError {
 }
 
 pub fn parse(bytes: &[u8], path: &Path) -> Result<Loaded, MapError> {
-    let mut scan = prescan(bytes, path.parent().unwrap_or(Path::new("")))?;
+    let mut scan = scan(bytes, path.parent().unwrap_or(Path::new("")))?;
     let map_path = path.to_owned();
     let map_bytes = scan.patched.take().unwrap_or_else(|| bytes.to_vec());
     let mut loader = tiled::Loader::with_reader(resource_reader(map_path.clone(), map_bytes));
@@ -281,54 +437,47 @@ pub fn parse(bytes: &[u8], path: &Path) -> Result<Loaded, MapError> {
     if tmap.orientation != tiled::Orientation::Orthogonal {
         doc.warnings.push(format!("the map is {:?}; sightline shows it as orthogonal", tmap.orientation));
     }
-    let mut first_gids = Vec::new();
-    let mut next_gid = 1u32;
-    for ts in tmap.tilesets() {
-        first_gids.push(next_gid);
-        doc.tilesets.push(convert_tileset(ts, next_gid));
-        next_gid = next_gid.saturating_add(ts.tilecount.max(1));
+    let tilesets = tmap.tilesets();
+    if scan.first_gids.len() != tilesets.len() {
+        return Err(MapError::invalid(format!(
+            "the map lists {} tilesets but {} firstgid attributes",
+            tilesets.len(),
+            scan.first_gids.len()
+        )));
     }
-    let mut locked = scan.locked.into_iter();
+    for (ts, &first_gid) in tilesets.iter().zip(&scan.first_gids) {
+        doc.tilesets.push(convert_tileset(ts, first_gid));
+    }
+    // Tile data comes from our own scan, in the same (document) order as `tiled`'s layers.
+    let mut scanned = scan.layers.into_iter();
     let mut stack: Vec<(String, tiled::Layer)> = tmap.layers().map(|l| (String::new(), l)).collect();
     stack.reverse();
     while let Some((prefix, layer)) = stack.pop() {
         let name = format!("{prefix}{}", layer.name);
-        let gid_of = |t: tiled::LayerTile| first_gids[t.tileset_index()] + t.id();
         match layer.layer_type() {
-            tiled::LayerType::Tiles(tiles) => {
+            tiled::LayerType::Tiles(_) => {
+                let data = scanned.next().unwrap_or_default();
                 let mut l = TileLayerDoc {
                     name: name.clone(),
                     visible: layer.visible,
-                    locked: locked.next().unwrap_or(false),
+                    locked: data.locked,
                     properties: convert_properties(&layer.properties),
                     ..TileLayerDoc::default()
                 };
-                match tiles {
-                    tiled::TileLayer::Finite(f) => {
-                        l.width = f.width();
-                        l.height = f.height();
-                        let mut gids = Vec::with_capacity(l.width as usize * l.height as usize);
-                        for y in 0..l.height as i32 {
-                            for x in 0..l.width as i32 {
-                                gids.push(f.get_tile(x, y).map_or(0, gid_of));
+                if doc.infinite {
+                    let mut tiles = Vec::new();
+                    for (cx, cy, cw, gids) in &data.chunks {
+                        for (k, &gid) in gids.iter().enumerate() {
+                            if gid & !tiled_common::FLIP_MASK != 0 {
+                                tiles.push((cx + (k % *cw as usize) as i64, cy + (k / *cw as usize) as i64, gid));
                             }
                         }
-                        l.gids = gids;
                     }
-                    tiled::TileLayer::Infinite(inf) => {
-                        let (cw, ch) = (tiled::ChunkData::WIDTH as i64, tiled::ChunkData::HEIGHT as i64);
-                        let mut tiles = Vec::new();
-                        for ((cx, cy), chunk) in inf.chunks() {
-                            for y in 0..ch as i32 {
-                                for x in 0..cw as i32 {
-                                    if let Some(t) = chunk.get_tile(x, y) {
-                                        tiles.push((i64::from(cx) * cw + i64::from(x), i64::from(cy) * ch + i64::from(y), gid_of(t)));
-                                    }
-                                }
-                            }
-                        }
-                        fill_sparse(&mut l, &tiles)?;
-                    }
+                    fill_sparse(&mut l, &tiles)?;
+                } else {
+                    l.width = data.width;
+                    l.height = data.height;
+                    l.gids = data.gids;
                 }
                 doc.layers.push(l);
             }

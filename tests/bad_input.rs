@@ -1,0 +1,254 @@
+//! Bad input: every loader returns a typed error naming the file and the problem, never panics,
+//! whatever the bytes (a few thousand random mutations of valid files per format).
+
+use std::path::{Path, PathBuf};
+
+use sightline::core::format::{self, Format};
+use sightline::core::rng::Rng;
+
+fn fixture(name: &str) -> PathBuf {
+    Path::new(env!("CARGO_MANIFEST_DIR")).join("tests/fixtures").join(name)
+}
+
+/// Writes `text` as `name` in a folder that also holds the `tiny` tileset, and loads it.
+fn load_text(name: &str, text: &[u8]) -> Result<format::Loaded, String> {
+    let dir = tempfile::tempdir().unwrap();
+    for f in ["tiny.tsx", "tiny.png"] {
+        std::fs::copy(fixture(f), dir.path().join(f)).unwrap();
+    }
+    let path = dir.path().join(name);
+    std::fs::write(&path, text).unwrap();
+    format::load(&path).map_err(|e| e.to_string())
+}
+
+#[track_caller]
+fn assert_error(name: &str, text: &str, expected: &[&str]) {
+    match load_text(name, text.as_bytes()) {
+        Ok(_) => panic!("{name} loaded but should not have:\n{text}"),
+        Err(message) => {
+            assert!(message.contains(name), "the message does not name the file: {message}");
+            for e in expected {
+                assert!(message.contains(e), "expected {e:?} in: {message}");
+            }
+        }
+    }
+}
+
+const TMX_HEAD: &str = r#"<?xml version="1.0"?>
+<map version="1.10" orientation="orthogonal" width="3" height="2" tilewidth="8" tileheight="8" infinite="0">
+ <tileset firstgid="1" source="tiny.tsx"/>"#;
+
+fn tmx_layer(data: &str) -> String {
+    format!("{TMX_HEAD}\n <layer id=\"1\" name=\"ground\" width=\"3\" height=\"2\">\n  {data}\n </layer>\n</map>\n")
+}
+
+#[test]
+fn empty_files_are_refused_in_every_format() {
+    for ext in ["ron", "txt", "tmx", "tmj", "map"] {
+        assert_error(&format!("empty.{ext}"), "", &["the file is empty"]);
+        assert_error(&format!("blank.{ext}"), "  \n\n", &["the file is empty"]);
+    }
+}
+
+#[test]
+fn truncated_files_say_where_they_break() {
+    let ron = std::fs::read_to_string(Path::new(env!("CARGO_MANIFEST_DIR")).join("maps/pillars.ron")).unwrap();
+    assert_error("cut.ron", &ron[..ron.len() / 2], &["not valid RON", "line "]);
+    let tmj = std::fs::read_to_string(Path::new(env!("CARGO_MANIFEST_DIR")).join("maps/dungeon.tmj")).unwrap();
+    assert_error("cut.tmj", &tmj[..tmj.len() / 2], &["not valid JSON", "line "]);
+    let tmx = tmx_layer("<data encoding=\"csv\">1,1,1,1,1,1</data>");
+    let cut = &tmx[..tmx.len() - 30];
+    let message = load_text("cut.tmx", cut.as_bytes()).unwrap_err();
+    assert!(message.contains("cut.tmx") && (message.contains("XML") || message.contains("ends too early")), "{message}");
+}
+
+#[test]
+fn corrupt_tile_data_is_named() {
+    assert_error("b64.tmx", &tmx_layer("<data encoding=\"base64\">@@@not base64@@@</data>"), &["base64", "layer"]);
+    assert_error(
+        "zlib.tmx",
+        &tmx_layer("<data encoding=\"base64\" compression=\"zlib\">AAAAAAAAAAAAAAAAAAAAAAAAAAAA</data>"),
+        &["zlib", "cannot be decoded"],
+    );
+    assert_error("csv.tmx", &tmx_layer("<data encoding=\"csv\">1,1,x,1,1,1</data>"), &["CSV", "\"x\""]);
+    assert_error("short.tmx", &tmx_layer("<data encoding=\"csv\">1,1,1</data>"), &["has 3 tiles", "needs 6"]);
+    assert_error("long.tmx", &tmx_layer("<data encoding=\"csv\">1,1,1,1,1,1,1</data>"), &["has 7 tiles", "needs 6"]);
+}
+
+#[test]
+fn unknown_gids_and_glyphs_are_named() {
+    // tiny.tsx holds GIDs 1 to 4.
+    assert_error("gid.tmx", &tmx_layer("<data encoding=\"csv\">1,1,1,1,1,99</data>"), &["unknown tile id (GID) 99", "ground"]);
+    let tmj = r#"{"width":2,"height":1,"tilewidth":8,"tileheight":8,"tilesets":[{"firstgid":1,"source":"tiny.tsx"}],
+        "layers":[{"type":"tilelayer","name":"floor","width":2,"height":1,"data":[1,7]}]}"#;
+    assert_error("gid.tmj", tmj, &["GID) 7", "floor"]);
+    assert_error("glyph.txt", "###\n#?#\n###\n", &["unknown glyph '?'", "line 2, column 2"]);
+    assert_error("glyph.map", "type octile\nheight 1\nwidth 2\nmap\n.Q\n", &["unknown glyph 'Q'", "line 5, column 2"]);
+}
+
+#[test]
+fn bad_dimensions_are_refused_before_allocating() {
+    let huge = TMX_HEAD.replace("width=\"3\" height=\"2\"", "width=\"100000\" height=\"100000\"") + "</map>";
+    assert_error("huge.tmx", &huge, &["100000×100000", "not allowed"]);
+    let negative = TMX_HEAD.replace("width=\"3\"", "width=\"-3\"") + "</map>";
+    assert_error("negative.tmx", &negative, &["-3×2"]);
+    assert_error("huge.tmj", r#"{"width":5000,"height":5000,"tilesets":[],"layers":[]}"#, &["5000×5000"]);
+    assert_error("negative.tmj", r#"{"width":-1,"height":5,"tilesets":[],"layers":[]}"#, &["`width`", "≥ 0"]);
+    assert_error("huge.map", "type octile\nheight 9999999\nwidth 2\nmap\n", &["2×9999999"]);
+    assert_error(
+        "huge.ron",
+        "(version: 1, width: 10000, height: 2, tiles: [], layers: [])",
+        &["10000×2", "not allowed"],
+    );
+    // A tileset declaring billions of tiles is refused too.
+    let tiles = format!("{TMX_HEAD}</map>").replace(
+        "<tileset firstgid=\"1\" source=\"tiny.tsx\"/>",
+        "<tileset firstgid=\"1\" name=\"x\" tilewidth=\"8\" tileheight=\"8\" tilecount=\"4000000000\" columns=\"2\"/>",
+    );
+    assert_error("tiles.tmx", &tiles, &["4000000000 tiles"]);
+}
+
+#[test]
+fn a_missing_tileset_file_is_named() {
+    let tmx = tmx_layer("<data encoding=\"csv\">1,1,1,1,1,1</data>").replace("tiny.tsx", "gone.tsx");
+    assert_error("ts.tmx", &tmx, &["gone.tsx", "cannot be read"]);
+    let tmj = r#"{"width":1,"height":1,"tilesets":[{"firstgid":1,"source":"gone.tsj"}],"layers":[]}"#;
+    let message = load_text("ts.tmj", tmj.as_bytes()).unwrap_err();
+    assert!(message.contains("gone.tsj") && message.contains("cannot be read"), "{message}");
+}
+
+#[test]
+fn wrong_properties_are_named() {
+    let tmj = |props: &str| {
+        format!(
+            r#"{{"width":1,"height":1,"tilewidth":8,"tileheight":8,"tilesets":[{{"firstgid":1,"name":"t","tilewidth":8,"tileheight":8,
+            "tilecount":1,"columns":1,"image":"tiny.png","tiles":[{{"id":0,"properties":[{props}]}}]}}],
+            "layers":[{{"type":"tilelayer","name":"g","width":1,"height":1,"data":[1]}}]}}"#
+        )
+    };
+    assert_error("p1.tmj", &tmj(r#"{"name":"cost","type":"string","value":"lots"}"#), &["tile 0", "`cost` must be a number"]);
+    assert_error("p2.tmj", &tmj(r#"{"name":"opaque","type":"int","value":3}"#), &["`opaque` must be a bool"]);
+    assert_error("p3.tmj", &tmj(r#"{"name":"cost","type":"float","value":-2}"#), &["`cost` is -2"]);
+    assert_error("p4.tmj", &tmj(r#"{"name":"door","type":"string","value":"ajar"}"#), &["`door` must be"]);
+    assert_error(
+        "p5.tmj",
+        &tmj(r#"{"name":"door","type":"string","value":"closed"},{"name":"toggles","type":"int","value":42}"#),
+        &["`toggles`", "names no tile"],
+    );
+    assert_error("legend.txt", "legend:\nX = tile cost=abc\n---\nX\n", &["line 2", "cost=\"abc\""]);
+    assert_error("version.ron", "(version: 7, width: 1, height: 1, tiles: [], layers: [])", &["version 7"]);
+}
+
+#[test]
+fn an_unknown_extension_is_named() {
+    let message = load_text("map.xyz", b"whatever").unwrap_err();
+    assert!(message.contains("map.xyz") && message.contains("unknown map format"), "{message}");
+}
+
+/// One random change to `bytes`: flip a byte, delete or duplicate a run, insert digits or
+/// punctuation that parsers care about, or truncate.
+fn mutate(bytes: &[u8], rng: &mut Rng) -> Vec<u8> {
+    let mut out = bytes.to_vec();
+    for _ in 0..1 + rng.below(3) {
+        if out.is_empty() {
+            out.push(b'0');
+        }
+        let len = out.len() as u32;
+        let at = rng.below(len) as usize;
+        match rng.below(7) {
+            0 => out[at] = rng.below(256) as u8,
+            1 => {
+                let n = (rng.below(16) as usize).min(out.len() - at);
+                out.drain(at..at + n);
+            }
+            2 => {
+                let n = (rng.below(32) as usize).min(out.len() - at);
+                let run: Vec<u8> = out[at..at + n].to_vec();
+                out.splice(at..at, run);
+            }
+            3 => {
+                let digits = ["9999999999", "-1", "0", "4096", "65536", "2147483648", "1e308", "NaN"];
+                let d = digits[rng.below(digits.len() as u32) as usize];
+                out.splice(at..at, d.bytes());
+            }
+            4 => {
+                let tokens = ["<", ">", "\"", ",", "[", "]", "{", "}", "(", ")", "=", "\n", "'", "/>", "</data>"];
+                let t = tokens[rng.below(tokens.len() as u32) as usize];
+                out.splice(at..at, t.bytes());
+            }
+            5 => out.truncate(at),
+            _ => out[at] ^= 1 << rng.below(8),
+        }
+    }
+    out
+}
+
+/// Feeds `mutations` mutated copies of `source` to the loader for its extension; any result is
+/// fine but a panic. Returns how many still loaded (so the test shows the mutations bite).
+fn fuzz(source: &[u8], name: &str, mutations: u32, seed: u64) -> u32 {
+    let dir = tempfile::tempdir().unwrap();
+    for f in ["tiny.tsx", "tiny.png"] {
+        std::fs::copy(fixture(f), dir.path().join(f)).unwrap();
+    }
+    let path = dir.path().join(name);
+    let format = Format::from_path(&path).unwrap();
+    let mut rng = Rng::new(seed);
+    let mut loaded = 0;
+    for i in 0..mutations {
+        let bytes = mutate(source, &mut rng);
+        let result = std::panic::catch_unwind(|| format::load_bytes(&bytes, format, &path));
+        match result {
+            Ok(Ok(_)) => loaded += 1,
+            Ok(Err(e)) => assert!(!e.to_string().is_empty()),
+            Err(_) => {
+                std::fs::write(dir.path().join("crash"), &bytes).unwrap();
+                panic!("{name}: mutation {i} (seed {seed}) panicked; input:\n{}", String::from_utf8_lossy(&bytes));
+            }
+        }
+    }
+    loaded
+}
+
+fn sample(name: &str) -> Vec<u8> {
+    std::fs::read(Path::new(env!("CARGO_MANIFEST_DIR")).join("maps").join(name)).unwrap()
+}
+
+#[test]
+fn mutated_ron_never_panics() {
+    let loaded = fuzz(&sample("pillars.ron"), "m.ron", 3000, 1);
+    assert!(loaded < 3000);
+}
+
+#[test]
+fn mutated_ascii_never_panics() {
+    let source = b"legend:\nT = tile name=\"tree\" opaque fg=#22aa22\nD = tile opaque door=closed toggles=d\nd = tile walkable door=open toggles=D\n---\n#####\n#@T.#\n#~\"g#\n#D.d#\n#####\n";
+    fuzz(source, "m.txt", 3000, 2);
+    fuzz(&sample("dungeon.txt"), "m.txt", 1000, 3);
+}
+
+#[test]
+fn mutated_tmx_never_panics() {
+    let tmx = std::fs::read(fixture("external_tileset.tmx")).unwrap();
+    fuzz(&tmx, "m.tmx", 2000, 4);
+    let b64 = tmx_layer("<data encoding=\"base64\" compression=\"zlib\">eJxjZGBgYAQAAA0AAw==</data>");
+    fuzz(b64.as_bytes(), "m.tmx", 1000, 5);
+    fuzz(&std::fs::read(fixture("infinite.tmx")).unwrap(), "m.tmx", 1000, 6);
+    fuzz(&sample("outdoor.tmx"), "m.tmx", 500, 7);
+}
+
+#[test]
+fn mutated_tmj_never_panics() {
+    fuzz(&sample("dungeon.tmj"), "m.tmj", 1500, 8);
+    let tmj = br#"{"width":2,"height":1,"tilewidth":8,"tileheight":8,"infinite":false,
+        "tilesets":[{"firstgid":1,"source":"tiny.tsx"},{"firstgid":5,"name":"b","tilewidth":8,"tileheight":8,"tilecount":2,"columns":2,"image":"tiny.png",
+        "tiles":[{"id":1,"properties":[{"name":"door","type":"string","value":"closed"},{"name":"toggles","type":"int","value":0}]}]}],
+        "layers":[{"type":"tilelayer","name":"g","width":2,"height":1,"encoding":"base64","data":"AQAAAAYAAAA="},
+        {"type":"objectgroup","name":"o","objects":[{"id":1,"name":"p","type":"player","x":4,"y":4,"point":true}]}]}"#;
+    fuzz(tmj, "m.tmj", 1500, 9);
+}
+
+#[test]
+fn mutated_movingai_never_panics() {
+    let source = b"type octile\nheight 3\nwidth 4\nmap\n@@@@\n@.T@\n@@@@\n";
+    fuzz(source, "m.map", 2000, 10);
+}
