@@ -59,7 +59,10 @@ fn truncated_files_say_where_they_break() {
     let tmx = tmx_layer("<data encoding=\"csv\">1,1,1,1,1,1</data>");
     let cut = &tmx[..tmx.len() - 30];
     let message = load_text("cut.tmx", cut.as_bytes()).unwrap_err();
-    assert!(message.contains("cut.tmx") && (message.contains("XML") || message.contains("ends too early")), "{message}");
+    assert!(
+        message.contains("cut.tmx") && (message.contains("XML") || message.contains("ends too early")),
+        "{message}"
+    );
 }
 
 #[test]
@@ -78,7 +81,11 @@ fn corrupt_tile_data_is_named() {
 #[test]
 fn unknown_gids_and_glyphs_are_named() {
     // tiny.tsx holds GIDs 1 to 4.
-    assert_error("gid.tmx", &tmx_layer("<data encoding=\"csv\">1,1,1,1,1,99</data>"), &["unknown tile id (GID) 99", "ground"]);
+    assert_error(
+        "gid.tmx",
+        &tmx_layer("<data encoding=\"csv\">1,1,1,1,1,99</data>"),
+        &["unknown tile id (GID) 99", "ground"],
+    );
     let tmj = r#"{"width":2,"height":1,"tilewidth":8,"tileheight":8,"tilesets":[{"firstgid":1,"source":"tiny.tsx"}],
         "layers":[{"type":"tilelayer","name":"floor","width":2,"height":1,"data":[1,7]}]}"#;
     assert_error("gid.tmj", tmj, &["GID) 7", "floor"]);
@@ -126,7 +133,11 @@ fn wrong_properties_are_named() {
             "layers":[{{"type":"tilelayer","name":"g","width":1,"height":1,"data":[1]}}]}}"#
         )
     };
-    assert_error("p1.tmj", &tmj(r#"{"name":"cost","type":"string","value":"lots"}"#), &["tile 0", "`cost` must be a number"]);
+    assert_error(
+        "p1.tmj",
+        &tmj(r#"{"name":"cost","type":"string","value":"lots"}"#),
+        &["tile 0", "`cost` must be a number"],
+    );
     assert_error("p2.tmj", &tmj(r#"{"name":"opaque","type":"int","value":3}"#), &["`opaque` must be a bool"]);
     assert_error("p3.tmj", &tmj(r#"{"name":"cost","type":"float","value":-2}"#), &["`cost` is -2"]);
     assert_error("p4.tmj", &tmj(r#"{"name":"door","type":"string","value":"ajar"}"#), &["`door` must be"]);

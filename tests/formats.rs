@@ -110,7 +110,14 @@ fn tiled_maps_with_layers_sprites_and_custom_tiles_round_trip() {
     map.layers[1].collision = true;
     map.layers[1].visible = false;
     map.layers[1].cells[5] = 2;
-    let mut lava = sightline::core::TileKind::new("lava", '≈', sightline::core::Rgb(255, 80, 0), sightline::core::Rgb(90, 10, 0), false, true);
+    let mut lava = sightline::core::TileKind::new(
+        "lava",
+        '≈',
+        sightline::core::Rgb(255, 80, 0),
+        sightline::core::Rgb(90, 10, 0),
+        false,
+        true,
+    );
     lava.cost = 9.5;
     lava.properties.insert("damage".into(), sightline::core::PropertyValue::Int(3));
     map.tiles.push(lava);
@@ -254,7 +261,11 @@ fn maps_without_rule_properties_fall_back_to_layer_names() {
     let path = dir.path().join("plain.tmx");
     std::fs::write(&path, text).unwrap();
     let loaded = format::load(&path).unwrap();
-    assert!(loaded.warnings.iter().any(|w| w.contains("\"Walls\"") && w.contains("collision")), "{:?}", loaded.warnings);
+    assert!(
+        loaded.warnings.iter().any(|w| w.contains("\"Walls\"") && w.contains("collision")),
+        "{:?}",
+        loaded.warnings
+    );
     let map = loaded.map;
     assert!(map.layers[1].collision && !map.layers[0].collision);
     assert!(!map.rules_at(Cell::new(0, 0)).opaque);
@@ -318,7 +329,8 @@ fn movingai_arena_and_its_scenarios_load() {
     assert_eq!((map.width(), map.height()), (49, 49));
     assert!(!map.rules_at(Cell::new(0, 0)).walkable, "T is impassable");
     assert!(map.rules_at(Cell::new(3, 1)).walkable, ". is passable");
-    let scen = format::movingai::parse_scenarios(&std::fs::read_to_string(dir.join("arena.map.scen")).unwrap()).unwrap();
+    let scen =
+        format::movingai::parse_scenarios(&std::fs::read_to_string(dir.join("arena.map.scen")).unwrap()).unwrap();
     assert_eq!(scen.len(), 160);
     assert_eq!(scen[2].start, Cell::new(1, 13));
     assert!((scen[2].optimal_length - 3.41421).abs() < 1e-9);

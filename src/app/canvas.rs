@@ -85,7 +85,9 @@ pub fn canvas_ui(ui: &mut egui::Ui, map: &Map, view: &mut View) -> CanvasRespons
         view.fit_pending = false;
     }
     let space_down = ui.input(|i| i.key_down(egui::Key::Space));
-    if response.dragged_by(egui::PointerButton::Middle) || (space_down && response.dragged_by(egui::PointerButton::Primary)) {
+    if response.dragged_by(egui::PointerButton::Middle)
+        || (space_down && response.dragged_by(egui::PointerButton::Primary))
+    {
         view.offset += response.drag_delta();
     }
     if let Some(hover) = response.hover_pos() {

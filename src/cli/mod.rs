@@ -241,7 +241,14 @@ pub fn info(map: &Map, path: &Path, format: OutputFormat) -> String {
                 if t.cost != 1.0 {
                     props.push(format!("cost {}", t.cost));
                 }
-                out.push_str(&format!("  {:>5}  {}  {:<24}{:>8} cells  {}\n", id, t.glyph.ch, t.name, counts[id], props.join(", ")));
+                out.push_str(&format!(
+                    "  {:>5}  {}  {:<24}{:>8} cells  {}\n",
+                    id,
+                    t.glyph.ch,
+                    t.name,
+                    counts[id],
+                    props.join(", ")
+                ));
             }
             out.push_str(&format!("objects   {}\n", map.objects.len()));
             for o in &map.objects {

@@ -35,7 +35,9 @@ pub fn dungeon(width: u32, height: u32, seed: u64) -> Result<Map, MapError> {
         let rh = rng.range(3, 8.min(h - 4));
         let x = rng.range(1, w - rw - 2);
         let y = rng.range(1, h - rh - 2);
-        let overlaps = rooms.iter().any(|&(ox, oy, ow, oh)| x <= ox + ow + 1 && ox <= x + rw + 1 && y <= oy + oh + 1 && oy <= y + rh + 1);
+        let overlaps = rooms
+            .iter()
+            .any(|&(ox, oy, ow, oh)| x <= ox + ow + 1 && ox <= x + rw + 1 && y <= oy + oh + 1 && oy <= y + rh + 1);
         if !overlaps {
             rooms.push((x, y, rw, rh));
         }
@@ -77,7 +79,10 @@ pub fn dungeon(width: u32, height: u32, seed: u64) -> Result<Map, MapError> {
             // A doorway is a corridor cell next to a room along the path.
             let next_in_room = path.get(i + 1).is_some_and(|&(nx, ny)| rooms.iter().any(|r| inside(nx, ny, r)));
             let prev_in_room = i > 0 && rooms.iter().any(|r| inside(path[i - 1].0, path[i - 1].1, r));
-            let tile = if (next_in_room || prev_in_room) && map.tile(0, Cell::new(x, y)) == Some(STANDARD_WALL) && rng.chance(0.5) {
+            let tile = if (next_in_room || prev_in_room)
+                && map.tile(0, Cell::new(x, y)) == Some(STANDARD_WALL)
+                && rng.chance(0.5)
+            {
                 if rng.chance(0.7) { STANDARD_CLOSED_DOOR } else { STANDARD_OPEN_DOOR }
             } else {
                 STANDARD_FLOOR
@@ -118,7 +123,8 @@ pub fn caves(width: u32, height: u32, seed: u64) -> Result<Map, MapError> {
                 for dy in -1..=1 {
                     for dx in -1..=1 {
                         let (nx, ny) = (x + dx, y + dy);
-                        let wall = nx < 0 || ny < 0 || nx >= w || ny >= h || before[(ny * w + nx) as usize] == STANDARD_WALL;
+                        let wall =
+                            nx < 0 || ny < 0 || nx >= w || ny >= h || before[(ny * w + nx) as usize] == STANDARD_WALL;
                         walls += i32::from(wall);
                     }
                 }

@@ -38,14 +38,8 @@ impl std::str::FromStr for Cell {
 
     /// Parses `X,Y` (as the CLI takes it).
     fn from_str(s: &str) -> Result<Self, Self::Err> {
-        let (x, y) = s
-            .split_once(',')
-            .ok_or_else(|| format!("expected X,Y but found {s:?}"))?;
-        let parse = |v: &str| {
-            v.trim()
-                .parse::<i32>()
-                .map_err(|_| format!("{v:?} is not a whole number in {s:?}"))
-        };
+        let (x, y) = s.split_once(',').ok_or_else(|| format!("expected X,Y but found {s:?}"))?;
+        let parse = |v: &str| v.trim().parse::<i32>().map_err(|_| format!("{v:?} is not a whole number in {s:?}"));
         Ok(Cell::new(parse(x)?, parse(y)?))
     }
 }

@@ -157,12 +157,7 @@ impl Map {
     /// The topmost non-empty tile at a cell, with its layer.
     pub fn top_tile(&self, cell: Cell) -> Option<(usize, TileId)> {
         let i = self.index(cell)?;
-        self.layers
-            .iter()
-            .enumerate()
-            .rev()
-            .find(|(_, l)| l.cells[i] != tile::EMPTY)
-            .map(|(li, l)| (li, l.cells[i]))
+        self.layers.iter().enumerate().rev().find(|(_, l)| l.cells[i] != tile::EMPTY).map(|(li, l)| (li, l.cells[i]))
     }
 
     /// Finds a tile type by name.
@@ -226,11 +221,8 @@ impl Map {
         }
         for layer in &self.layers {
             if layer.cells.len() != self.len() {
-                return Err(MapError::new(MapErrorKind::DataLength {
-                    expected: self.len(),
-                    found: layer.cells.len(),
-                })
-                .in_layer(&layer.name));
+                return Err(MapError::new(MapErrorKind::DataLength { expected: self.len(), found: layer.cells.len() })
+                    .in_layer(&layer.name));
             }
             if let Some(&bad) = layer.cells.iter().find(|&&t| usize::from(t) >= self.tiles.len()) {
                 return Err(MapError::invalid(format!(
@@ -280,7 +272,13 @@ impl Map {
                 ));
             }
             if let Some(i) = (0..a.cells.len()).find(|&i| a.cells[i] != b.cells[i]) {
-                return Some(format!("layer {:?} at {}: tile {} vs {}", a.name, self.cell_at(i), a.cells[i], b.cells[i]));
+                return Some(format!(
+                    "layer {:?} at {}: tile {} vs {}",
+                    a.name,
+                    self.cell_at(i),
+                    a.cells[i],
+                    b.cells[i]
+                ));
             }
         }
         if self.objects.len() != other.objects.len() {

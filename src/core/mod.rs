@@ -15,7 +15,7 @@ pub mod tile;
 
 pub use error::{MapError, MapErrorKind};
 pub use geometry::Cell;
-pub use map::{Layer, Map, MAX_MAP_SIDE};
+pub use map::{Layer, MAX_MAP_SIDE, Map};
 pub use object::{MapObject, ObjectKind};
 pub use rules::{CellRules, RulesGrid};
-pub use tile::{Door, Glyph, PropertyValue, Properties, Rgb, Sprite, SpriteSheet, TileId, TileKind};
+pub use tile::{Door, Glyph, Properties, PropertyValue, Rgb, Sprite, SpriteSheet, TileId, TileKind};

@@ -12,9 +12,14 @@ pub const DEFAULT_VISION_RADIUS: u32 = 8;
 pub enum ObjectKind {
     PlayerStart,
     /// A monster; `glyph` is the letter it is drawn with.
-    Monster { glyph: char, vision_radius: u32 },
+    Monster {
+        glyph: char,
+        vision_radius: u32,
+    },
     Item,
-    Light { radius: u32 },
+    Light {
+        radius: u32,
+    },
     /// Anything else a Tiled map carries (kept by its type name so it round-trips).
     Other(String),
 }

@@ -150,7 +150,7 @@ impl Legend {
         let mut values = HashMap::new();
         for a in args {
             match a.split_once('=') {
-                Some((k, v)) if k == "name" => name = Some(v.to_owned()),
+                Some(("name", v)) => name = Some(v.to_owned()),
                 Some((k, v)) => {
                     values.insert(k.to_owned(), v.to_owned());
                 }
@@ -223,11 +223,8 @@ impl Legend {
             ),
             builtin => {
                 let wanted = builtin.replace('-', " ");
-                let id = standard_tiles()
-                    .iter()
-                    .position(|t| t.name == wanted)
-                    .filter(|&i| i != 0)
-                    .ok_or_else(|| {
+                let id =
+                    standard_tiles().iter().position(|t| t.name == wanted).filter(|&i| i != 0).ok_or_else(|| {
                         err(format!(
                             "unknown kind {builtin:?} (tile, monster, item, player, light, or a built-in tile: \
                              floor, wall, closed-door, open-door, water, tall-grass)"
@@ -353,9 +350,7 @@ pub fn to_string(map: &Map) -> (String, Vec<String>) {
         let ch = if !want.is_control() && !want.is_whitespace() && used.insert(want) {
             want
         } else {
-            let c = pool
-                .find(|c| !used.contains(c) && !is_object_glyph(*c))
-                .expect("pool larger than the tile table");
+            let c = pool.find(|c| !used.contains(c) && !is_object_glyph(*c)).expect("pool larger than the tile table");
             used.insert(c);
             c
         };
@@ -393,9 +388,8 @@ pub fn to_string(map: &Map) -> (String, Vec<String>) {
         warnings.push("collision layers are written as their tiles; the collision flag is lost".into());
     }
     let w = map.width() as usize;
-    let mut grid: Vec<char> = (0..map.len())
-        .map(|i| map.top_tile(map.cell_at(i)).map_or(VOID, |(_, t)| glyph_of[usize::from(t)]))
-        .collect();
+    let mut grid: Vec<char> =
+        (0..map.len()).map(|i| map.top_tile(map.cell_at(i)).map_or(VOID, |(_, t)| glyph_of[usize::from(t)])).collect();
     for o in &map.objects {
         let Some(i) = map.index(o.cell) else { continue };
         let on_floor = map.top_tile(o.cell).map(|(_, t)| t) == Some(tile::STANDARD_FLOOR)
@@ -422,7 +416,10 @@ pub fn to_string(map: &Map) -> (String, Vec<String>) {
                     let line = format!("{glyph} = monster name=\"{}\" vision={vision_radius}", o.name);
                     if !legend_lines.contains(&line) {
                         if legend_lines.iter().any(|l| l.starts_with(&format!("{glyph} = "))) {
-                            warnings.push(format!("monster {:?} shares glyph {glyph:?} with another; its name is not kept", o.name));
+                            warnings.push(format!(
+                                "monster {:?} shares glyph {glyph:?} with another; its name is not kept",
+                                o.name
+                            ));
                         } else {
                             legend_lines.push(line);
                         }
@@ -448,9 +445,17 @@ pub fn to_string(map: &Map) -> (String, Vec<String>) {
         }
         out.push_str("---\n");
     }
-    for row in grid.chunks(w) {
-        let line: String = row.iter().collect();
-        out.push_str(&line);
+    // Rows lose their trailing void, as a hand-written map would; the first row keeps it when
+    // needed to carry the width, and an all-void row keeps one space so it is not a blank line.
+    let mut rows: Vec<String> =
+        grid.chunks(w).map(|row| row.iter().collect::<String>().trim_end_matches(VOID).to_owned()).collect();
+    if rows.iter().all(|r| r.chars().count() < w)
+        && let Some(first) = rows.first_mut()
+    {
+        *first = grid[..w].iter().collect();
+    }
+    for row in &rows {
+        out.push_str(if row.is_empty() { " " } else { row });
         out.push('\n');
     }
     (out, warnings)

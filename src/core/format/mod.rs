@@ -41,11 +41,7 @@ impl Format {
 
     /// The format a file's extension names.
     pub fn from_path(path: &Path) -> Result<Format, MapError> {
-        let ext = path
-            .extension()
-            .and_then(|e| e.to_str())
-            .map(str::to_ascii_lowercase)
-            .unwrap_or_default();
+        let ext = path.extension().and_then(|e| e.to_str()).map(str::to_ascii_lowercase).unwrap_or_default();
         match ext.as_str() {
             "ron" => Ok(Format::Ron),
             "txt" => Ok(Format::Ascii),

@@ -72,8 +72,11 @@ pub fn parse_map(text: &str) -> Result<Map, MapError> {
             cells.push((id + 1) as TileId);
         }
         if cells.len() - before != width as usize {
-            return Err(MapError::new(MapErrorKind::DataLength { expected: width as usize, found: cells.len() - before })
-                .at_line(n + 1, None));
+            return Err(MapError::new(MapErrorKind::DataLength {
+                expected: width as usize,
+                found: cells.len() - before,
+            })
+            .at_line(n + 1, None));
         }
         rows += 1;
     }
@@ -157,7 +160,8 @@ pub fn parse_scenarios(text: &str) -> Result<Vec<Scenario>, MapError> {
         let small = |v: i64, what: &str| -> Result<i32, MapError> {
             i32::try_from(v).map_err(|_| err(format!("{what} {v} is out of range")))
         };
-        let optimal: f64 = f[8].trim().parse().map_err(|_| err(format!("optimal length {:?} is not a number", f[8])))?;
+        let optimal: f64 =
+            f[8].trim().parse().map_err(|_| err(format!("optimal length {:?} is not a number", f[8])))?;
         if !optimal.is_finite() || optimal < 0.0 {
             return Err(err(format!("optimal length {optimal} must be a number ≥ 0")));
         }

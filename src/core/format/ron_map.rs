@@ -118,7 +118,11 @@ pub fn parse(text: &str, path: &Path) -> Result<Map, MapError> {
     let mut by_key: HashMap<char, TileId> = HashMap::new();
     by_key.insert(EMPTY_KEY, 0);
     if doc.tiles.len() >= usize::from(TileId::MAX) {
-        return Err(MapError::invalid(format!("the map has {} tile types; at most {} are supported", doc.tiles.len(), TileId::MAX)));
+        return Err(MapError::invalid(format!(
+            "the map has {} tile types; at most {} are supported",
+            doc.tiles.len(),
+            TileId::MAX
+        )));
     }
     for (i, t) in doc.tiles.iter().enumerate() {
         if by_key.insert(t.key, (i + 1) as TileId).is_some() {
@@ -254,11 +258,7 @@ pub fn to_string(map: &Map, path: &Path) -> Result<String, MapError> {
             visible: l.visible,
             locked: l.locked,
             collision: l.collision,
-            rows: l
-                .cells
-                .chunks(w)
-                .map(|row| row.iter().map(|&t| keys[usize::from(t)]).collect())
-                .collect(),
+            rows: l.cells.chunks(w).map(|row| row.iter().map(|&t| keys[usize::from(t)]).collect()).collect(),
         })
         .collect();
     let doc = RonMap {
@@ -277,8 +277,8 @@ pub fn to_string(map: &Map, path: &Path) -> Result<String, MapError> {
         tile_size: map.tile_size,
     };
     let config = ron::ser::PrettyConfig::new().struct_names(false).depth_limit(3);
-    let mut text = ron::ser::to_string_pretty(&doc, config)
-        .map_err(|e| MapError::invalid(format!("cannot write RON: {e}")))?;
+    let mut text =
+        ron::ser::to_string_pretty(&doc, config).map_err(|e| MapError::invalid(format!("cannot write RON: {e}")))?;
     text.push('\n');
     Ok(text)
 }

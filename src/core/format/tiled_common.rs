@@ -263,10 +263,8 @@ pub fn build_map(mut doc: Doc) -> Result<super::Loaded, MapError> {
                 Some((sheets.len() - 1) as u16)
             }
             (None, false) => {
-                warnings.push(format!(
-                    "tileset {:?} is a collection of images; its tiles are drawn as glyphs",
-                    ts.name
-                ));
+                warnings
+                    .push(format!("tileset {:?} is a collection of images; its tiles are drawn as glyphs", ts.name));
                 None
             }
             _ => None,
@@ -305,7 +303,12 @@ pub fn build_map(mut doc: Doc) -> Result<super::Loaded, MapError> {
                     match (chars.next(), chars.next()) {
                         (Some(c), None) => c,
                         _ => {
-                            return Err(property_error(&what, "glyph", "one character", &PropertyValue::String(s.into())));
+                            return Err(property_error(
+                                &what,
+                                "glyph",
+                                "one character",
+                                &PropertyValue::String(s.into()),
+                            ));
                         }
                     }
                 }
@@ -394,7 +397,9 @@ pub fn build_map(mut doc: Doc) -> Result<super::Loaded, MapError> {
             ));
         }
         if !doc.infinite && (l.width != width || l.height != height || l.gids.len() != len) {
-            return Err(MapError::new(MapErrorKind::DataLength { expected: len, found: l.gids.len() }).in_layer(&l.name));
+            return Err(
+                MapError::new(MapErrorKind::DataLength { expected: len, found: l.gids.len() }).in_layer(&l.name)
+            );
         }
         let mut cells = vec![0 as TileId; len];
         for ly in 0..l.height as i64 {
@@ -405,7 +410,8 @@ pub fn build_map(mut doc: Doc) -> Result<super::Loaded, MapError> {
                 }
                 let x = i64::from(l.origin.0) + lx - origin.0;
                 let y = i64::from(l.origin.1) + ly - origin.1;
-                cells[(y * i64::from(width) + x) as usize] = resolved.kind(&doc, gid).map_err(|e| e.in_layer(&l.name))?;
+                cells[(y * i64::from(width) + x) as usize] =
+                    resolved.kind(&doc, gid).map_err(|e| e.in_layer(&l.name))?;
             }
         }
         layers.push(Layer { name: l.name.clone(), visible: l.visible, locked: l.locked, collision, cells });
@@ -421,7 +427,11 @@ pub fn build_map(mut doc: Doc) -> Result<super::Loaded, MapError> {
     let (tw, th) = (f64::from(doc.tile_width.max(1)), f64::from(doc.tile_height.max(1)));
     let mut objects = Vec::new();
     for o in &doc.objects {
-        let (cx, cy) = if o.is_tile { (o.x + o.width / 2.0, o.y - o.height / 2.0) } else { (o.x + o.width / 2.0, o.y + o.height / 2.0) };
+        let (cx, cy) = if o.is_tile {
+            (o.x + o.width / 2.0, o.y - o.height / 2.0)
+        } else {
+            (o.x + o.width / 2.0, o.y + o.height / 2.0)
+        };
         let cell_x = (cx / tw).floor() - origin.0 as f64;
         let cell_y = (cy / th).floor() - origin.1 as f64;
         let label = if o.name.is_empty() { format!("object {}", o.id) } else { format!("object {:?}", o.name) };
@@ -455,7 +465,12 @@ pub fn build_map(mut doc: Doc) -> Result<super::Loaded, MapError> {
             }
             _ => ObjectKind::Other(o.class.clone()),
         };
-        objects.push(MapObject { kind, name: o.name.clone(), cell: Cell::new(cell_x as i32, cell_y as i32), properties });
+        objects.push(MapObject {
+            kind,
+            name: o.name.clone(),
+            cell: Cell::new(cell_x as i32, cell_y as i32),
+            properties,
+        });
     }
 
     let mut map = Map::from_parts(width, height, tiles, layers, objects, sheets)?;
@@ -501,7 +516,10 @@ pub fn export_doc(map: &Map, target: &Path) -> Placement {
     let mut glyph_kinds: Vec<usize> = Vec::new();
     for (id, t) in map.tiles.iter().enumerate().skip(1) {
         match t.sprite {
-            Some(s) if claimed.insert((s.sheet, s.index), id as TileId).is_none() && s.index < map.sheets[usize::from(s.sheet)].tile_count => {
+            Some(s)
+                if claimed.insert((s.sheet, s.index), id as TileId).is_none()
+                    && s.index < map.sheets[usize::from(s.sheet)].tile_count =>
+            {
                 let g = *group_of_sheet.entry(s.sheet).or_insert_with(|| {
                     groups.push(Group::Sheet(s.sheet));
                     groups.len() - 1
@@ -762,13 +780,13 @@ pub fn decode_base64_gids(text: &str, compression: Option<&str>, expected: usize
             inflate(decoder, limit, "zstd")?
         }
         other => {
-            return Err(MapError::invalid(format!(
-                "compression {other:?} is not supported (use zlib, gzip or zstd)"
-            )));
+            return Err(MapError::invalid(format!("compression {other:?} is not supported (use zlib, gzip or zstd)")));
         }
     };
     if bytes.len() % 4 != 0 {
-        return Err(MapErrorKind::Decode(format!("{} bytes of tile data is not a whole number of GIDs", bytes.len())).into());
+        return Err(
+            MapErrorKind::Decode(format!("{} bytes of tile data is not a whole number of GIDs", bytes.len())).into()
+        );
     }
     Ok(bytes.chunks_exact(4).map(|b| u32::from_le_bytes([b[0], b[1], b[2], b[3]])).collect())
 }

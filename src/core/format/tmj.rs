@@ -114,12 +114,21 @@ impl<'a> Obj<'a> {
 }
 
 /// Decodes a layer's or chunk's `data`: an array of GIDs, or base64 with optional compression.
-fn decode_data(o: &Obj, encoding: Option<&str>, compression: Option<&str>, expected: usize) -> Result<Vec<u32>, MapError> {
+fn decode_data(
+    o: &Obj,
+    encoding: Option<&str>,
+    compression: Option<&str>,
+    expected: usize,
+) -> Result<Vec<u32>, MapError> {
     let Some(data) = o.get("data") else { return Ok(vec![0; expected]) };
     let gids: Vec<u32> = match (encoding.unwrap_or("csv"), data) {
         ("csv", Value::Array(a)) => a
             .iter()
-            .map(|v| v.as_u64().and_then(|g| u32::try_from(g).ok()).ok_or_else(|| o.bad("data", "an array of GIDs (0 to 4294967295)")))
+            .map(|v| {
+                v.as_u64()
+                    .and_then(|g| u32::try_from(g).ok())
+                    .ok_or_else(|| o.bad("data", "an array of GIDs (0 to 4294967295)"))
+            })
             .collect::<Result<_, _>>()?,
         ("base64", Value::String(s)) => tiled_common::decode_base64_gids(s, compression, expected)?,
         (enc, _) => return Err(o.bad("data", &format!("an array (csv) or a base64 string, matching encoding {enc:?}"))),
@@ -142,7 +151,9 @@ fn parse_tileset(v: &Value, index: usize, dir: &Path, doc_warnings: &mut Vec<Str
         let mut ts = if is_xml {
             let mut loader = tiled::Loader::new();
             let loaded = std::panic::catch_unwind(std::panic::AssertUnwindSafe(|| loader.load_tsx_tileset(&path)))
-                .map_err(|_| MapError::invalid("the Tiled parser failed on this tileset (it is corrupt)").in_tileset(source))?;
+                .map_err(|_| {
+                    MapError::invalid("the Tiled parser failed on this tileset (it is corrupt)").in_tileset(source)
+                })?;
             let tileset = loaded.map_err(|e| match e {
                 tiled::Error::ResourceLoadingError { .. } => MapError::new(MapErrorKind::MissingTileset(path.clone())),
                 other => MapError::invalid(other.to_string()).in_tileset(source),
@@ -221,10 +232,15 @@ fn parse_layers(values: &[Value], prefix: &str, infinite: bool, doc: &mut Doc, d
                         let c = Obj::new(c, format!("layer {name:?}, chunk {ci}"))?;
                         let (cw, ch) = (c.u32_or("width", 0)?, c.u32_or("height", 0)?);
                         if cw > MAX_MAP_SIDE || ch > MAX_MAP_SIDE {
-                            return Err(MapError::new(MapErrorKind::Dimensions { width: cw.into(), height: ch.into() }).in_layer(&name));
+                            return Err(MapError::new(MapErrorKind::Dimensions {
+                                width: cw.into(),
+                                height: ch.into(),
+                            })
+                            .in_layer(&name));
                         }
                         let (cx, cy) = (c.int("x")?.unwrap_or(0), c.int("y")?.unwrap_or(0));
-                        let gids = decode_data(&c, encoding, compression, cw as usize * ch as usize).map_err(|e| e.in_layer(&name))?;
+                        let gids = decode_data(&c, encoding, compression, cw as usize * ch as usize)
+                            .map_err(|e| e.in_layer(&name))?;
                         for (k, &g) in gids.iter().enumerate() {
                             if g & !tiled_common::FLIP_MASK != 0 {
                                 tiles.push((cx + (k % cw as usize) as i64, cy + (k / cw as usize) as i64, g));
@@ -237,7 +253,8 @@ fn parse_layers(values: &[Value], prefix: &str, infinite: bool, doc: &mut Doc, d
                     let (w, h) = map::check_dimensions(w.into(), h.into()).map_err(|e| e.in_layer(&name))?;
                     l.width = w;
                     l.height = h;
-                    l.gids = decode_data(&o, encoding, compression, w as usize * h as usize).map_err(|e| e.in_layer(&name))?;
+                    l.gids = decode_data(&o, encoding, compression, w as usize * h as usize)
+                        .map_err(|e| e.in_layer(&name))?;
                 }
                 doc.layers.push(l);
             }
@@ -258,7 +275,9 @@ fn parse_layers(values: &[Value], prefix: &str, infinite: bool, doc: &mut Doc, d
                 }
             }
             "group" => parse_layers(o.array("layers")?, &format!("{name}/"), infinite, doc, depth + 1)?,
-            "imagelayer" => doc.warnings.push(format!("image layer {name:?} is not shown (sightline draws tile layers)")),
+            "imagelayer" => {
+                doc.warnings.push(format!("image layer {name:?} is not shown (sightline draws tile layers)"))
+            }
             other => return Err(o.bad("type", &format!("tilelayer, objectgroup, group or imagelayer, not {other:?}"))),
         }
     }
@@ -342,7 +361,10 @@ pub fn to_string(map: &crate::core::Map, path: &Path) -> Result<Written, MapErro
             }
             if !ts.tiles.is_empty() {
                 t["tiles"] = Value::Array(
-                    ts.tiles.iter().map(|(id, tile)| json!({ "id": id, "properties": properties_json(&tile.properties) })).collect(),
+                    ts.tiles
+                        .iter()
+                        .map(|(id, tile)| json!({ "id": id, "properties": properties_json(&tile.properties) }))
+                        .collect(),
                 );
             }
             t
@@ -424,7 +446,8 @@ pub fn to_string(map: &crate::core::Map, path: &Path) -> Result<Written, MapErro
     if !doc.properties.is_empty() {
         root["properties"] = properties_json(&doc.properties);
     }
-    let mut text = serde_json::to_string_pretty(&root).map_err(|e| MapError::invalid(format!("cannot write JSON: {e}")))?;
+    let mut text =
+        serde_json::to_string_pretty(&root).map_err(|e| MapError::invalid(format!("cannot write JSON: {e}")))?;
     text.push('\n');
     Ok(Written { text, extra_files: placement.glyph_image.into_iter().collect(), warnings: doc.warnings })
 }

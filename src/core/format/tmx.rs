@@ -71,7 +71,9 @@ impl OpenData {
             Some("csv") => tiled_common::decode_csv_gids(&text)?,
             Some("base64") => tiled_common::decode_base64_gids(&text, self.compression.as_deref(), expected)?,
             None => std::mem::take(&mut self.tiles),
-            Some(other) => return Err(MapError::invalid(format!("data encoding {other:?} is not supported (use csv or base64)"))),
+            Some(other) => {
+                return Err(MapError::invalid(format!("data encoding {other:?} is not supported (use csv or base64)")));
+            }
         };
         if gids.len() != expected {
             return Err(MapErrorKind::DataLength { expected, found: gids.len() }.into());
@@ -100,9 +102,9 @@ fn scan(bytes: &[u8], dir: &Path) -> Result<Scan, MapError> {
     let mut data: Option<OpenData> = None;
     loop {
         let pos = reader.buffer_position();
-        let event = reader
-            .read_event_into(&mut buf)
-            .map_err(|e| MapError::syntax("XML", e.to_string()).at_line(line_of(bytes, reader.buffer_position()), None))?;
+        let event = reader.read_event_into(&mut buf).map_err(|e| {
+            MapError::syntax("XML", e.to_string()).at_line(line_of(bytes, reader.buffer_position()), None)
+        })?;
         let at = |m: MapError| m.at_line(line_of(bytes, pos), None);
         let layer_name = scan.layers.last().map(|l| l.name.clone()).unwrap_or_default();
         match &event {
@@ -122,32 +124,30 @@ fn scan(bytes: &[u8], dir: &Path) -> Result<Scan, MapError> {
                     d.text.push_str(&String::from_utf8_lossy(t));
                 }
             }
-            Event::End(e) => {
-                match e.name().as_ref() {
-                    b"chunk" => {
-                        if let Some(d) = &mut data
-                            && let Some((x, y, w, h)) = d.chunk.take()
-                        {
-                            let gids = d.decode(w as usize * h as usize).map_err(|e| at(e.in_layer(&layer_name)))?;
-                            if let Some(l) = scan.layers.last_mut() {
-                                l.chunks.push((x, y, w, gids));
-                            }
+            Event::End(e) => match e.name().as_ref() {
+                b"chunk" => {
+                    if let Some(d) = &mut data
+                        && let Some((x, y, w, h)) = d.chunk.take()
+                    {
+                        let gids = d.decode(w as usize * h as usize).map_err(|e| at(e.in_layer(&layer_name)))?;
+                        if let Some(l) = scan.layers.last_mut() {
+                            l.chunks.push((x, y, w, gids));
                         }
                     }
-                    b"data" => {
-                        if let Some(mut d) = data.take()
-                            && !d.saw_chunks
-                            && let Some(l) = scan.layers.last_mut()
-                        {
-                            let expected = l.width as usize * l.height as usize;
-                            l.gids = d.decode(expected).map_err(|e| at(e.in_layer(&layer_name)))?;
-                        }
-                    }
-                    b"layer" => layer_open = false,
-                    b"map" => depth_in_map = 0,
-                    _ => {}
                 }
-            }
+                b"data" => {
+                    if let Some(mut d) = data.take()
+                        && !d.saw_chunks
+                        && let Some(l) = scan.layers.last_mut()
+                    {
+                        let expected = l.width as usize * l.height as usize;
+                        l.gids = d.decode(expected).map_err(|e| at(e.in_layer(&layer_name)))?;
+                    }
+                }
+                b"layer" => layer_open = false,
+                b"map" => depth_in_map = 0,
+                _ => {}
+            },
             Event::Start(e) | Event::Empty(e) => {
                 let attr = |name: &str| -> Result<Option<String>, MapError> {
                     for a in e.attributes() {
@@ -162,11 +162,9 @@ fn scan(bytes: &[u8], dir: &Path) -> Result<Scan, MapError> {
                 let number = |name: &str| -> Result<Option<i64>, MapError> {
                     match attr(name)? {
                         None => Ok(None),
-                        Some(v) => v
-                            .trim()
-                            .parse::<i64>()
-                            .map(Some)
-                            .map_err(|_| at(MapError::invalid(format!("attribute {name}={v:?} is not a whole number")))),
+                        Some(v) => v.trim().parse::<i64>().map(Some).map_err(|_| {
+                            at(MapError::invalid(format!("attribute {name}={v:?} is not a whole number")))
+                        }),
                     }
                 };
                 let is_start = matches!(event, Event::Start(_));
@@ -175,7 +173,8 @@ fn scan(bytes: &[u8], dir: &Path) -> Result<Scan, MapError> {
                         depth_in_map = 1;
                         let infinite = number("infinite")?.unwrap_or(0) != 0;
                         if !infinite {
-                            map::check_dimensions(number("width")?.unwrap_or(0), number("height")?.unwrap_or(0)).map_err(at)?;
+                            map::check_dimensions(number("width")?.unwrap_or(0), number("height")?.unwrap_or(0))
+                                .map_err(at)?;
                         }
                     }
                     b"layer" => {
@@ -221,7 +220,8 @@ fn scan(bytes: &[u8], dir: &Path) -> Result<Scan, MapError> {
                             d.tiles.clear();
                             d.chunk = Some((x, y, w as u32, h as u32));
                             if !is_start {
-                                let gids = d.decode(w as usize * h as usize).map_err(|e| at(e.in_layer(&layer_name)))?;
+                                let gids =
+                                    d.decode(w as usize * h as usize).map_err(|e| at(e.in_layer(&layer_name)))?;
                                 d.chunk = None;
                                 if let Some(l) = scan.layers.last_mut() {
                                     l.chunks.push((x, y, w as u32, gids));
@@ -231,7 +231,8 @@ fn scan(bytes: &[u8], dir: &Path) -> Result<Scan, MapError> {
                     }
                     b"tile" if data.is_some() => {
                         let gid = number("gid")?.unwrap_or(0);
-                        let gid = u32::try_from(gid).map_err(|_| at(MapError::invalid(format!("gid {gid} is out of range"))))?;
+                        let gid = u32::try_from(gid)
+                            .map_err(|_| at(MapError::invalid(format!("gid {gid} is out of range"))))?;
                         if let Some(d) = &mut data {
                             d.tiles.push(gid);
                         }
@@ -271,16 +272,21 @@ fn scan(bytes: &[u8], dir: &Path) -> Result<Scan, MapError> {
                     b"image" => {
                         let (mut w, mut h) = (number("width")?.unwrap_or(0), number("height")?.unwrap_or(0));
                         // Old Tiled wrote images without their size; `tiled` needs it, so read it from the file.
-                        if (w == 0 || h == 0) && bytes[pos..].starts_with(b"<image") {
-                            if let Some((iw, ih)) = attr("source")?.and_then(|src| image_size_from_file(&dir.join(src))) {
-                                w = i64::from(iw);
-                                h = i64::from(ih);
-                                insertions.push((pos + "<image".len(), format!(" width=\"{iw}\" height=\"{ih}\"")));
-                            }
+                        if (w == 0 || h == 0)
+                            && bytes[pos..].starts_with(b"<image")
+                            && let Some((iw, ih)) = attr("source")?.and_then(|src| image_size_from_file(&dir.join(src)))
+                        {
+                            w = i64::from(iw);
+                            h = i64::from(ih);
+                            insertions.push((pos + "<image".len(), format!(" width=\"{iw}\" height=\"{ih}\"")));
                         }
                         if let Some(t) = uncounted.take() {
                             let fit = |size: i64, tile: i64| {
-                                if tile <= 0 { 0 } else { ((size - 2 * t.margin + t.spacing) / (tile + t.spacing)).max(0) }
+                                if tile <= 0 {
+                                    0
+                                } else {
+                                    ((size - 2 * t.margin + t.spacing) / (tile + t.spacing)).max(0)
+                                }
                             };
                             let (columns, rows) = (fit(w, t.tile_width), fit(h, t.tile_height));
                             let count = columns.saturating_mul(rows);
@@ -331,7 +337,10 @@ fn image_size_from_file(path: &Path) -> Option<(u32, u32)> {
         return Some((w, h));
     }
     if header.starts_with(b"GIF8") {
-        return Some((u32::from(u16::from_le_bytes([header[6], header[7]])), u32::from(u16::from_le_bytes([header[8], header[9]]))));
+        return Some((
+            u32::from(u16::from_le_bytes([header[6], header[7]])),
+            u32::from(u16::from_le_bytes([header[8], header[9]])),
+        ));
     }
     None
 }
@@ -348,7 +357,9 @@ fn convert_properties(props: &tiled::Properties) -> Properties {
                 tiled::PropertyValue::ColorValue(c) => {
                     PropertyValue::String(format!("#{:02x}{:02x}{:02x}", c.red, c.green, c.blue))
                 }
-                tiled::PropertyValue::StringValue(s) | tiled::PropertyValue::FileValue(s) => PropertyValue::String(s.clone()),
+                tiled::PropertyValue::StringValue(s) | tiled::PropertyValue::FileValue(s) => {
+                    PropertyValue::String(s.clone())
+                }
                 // Lists and classes have no place in our model.
                 _ => return None,
             };
@@ -389,7 +400,8 @@ fn resource_reader(map_path: PathBuf, map_bytes: Vec<u8>) -> impl Fn(&Path) -> s
             return Err(std::io::Error::other(format!("{} is larger than {MAX_FILE_BYTES} bytes", path.display())));
         }
         let bytes = std::fs::read(path)?;
-        let scanned = scan(&bytes, path.parent().unwrap_or(Path::new(""))).map_err(|e| std::io::Error::other(e.to_string()))?;
+        let scanned =
+            scan(&bytes, path.parent().unwrap_or(Path::new(""))).map_err(|e| std::io::Error::other(e.to_string()))?;
         Ok(Cursor::new(scanned.patched.unwrap_or(bytes)))
     }
 }
@@ -401,7 +413,7 @@ fn tiled_error(e: tiled::Error) -> MapError {
             if message.contains("No such file") {
                 MapError::new(MapErrorKind::MissingTileset(path))
             } else {
-                MapError::invalid(format!("{message}")).in_tileset(&path.display().to_string())
+                MapError::invalid(message).in_tileset(&path.display().to_string())
             }
         }
         tiled::Error::Base64DecodingError(e) => MapErrorKind::Decode(format!("base64: {e}")).into(),

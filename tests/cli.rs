@@ -1,0 +1,77 @@
+//! The command line as a script would use it: output, exit codes, errors printed once.
+
+use std::path::Path;
+use std::process::Command;
+
+fn sightline(args: &[&str]) -> (i32, String, String) {
+    let out = Command::new(env!("CARGO_BIN_EXE_sightline")).args(args).output().unwrap();
+    (
+        out.status.code().unwrap_or(-1),
+        String::from_utf8_lossy(&out.stdout).into_owned(),
+        String::from_utf8_lossy(&out.stderr).into_owned(),
+    )
+}
+
+fn map(name: &str) -> String {
+    Path::new(env!("CARGO_MANIFEST_DIR")).join("maps").join(name).display().to_string()
+}
+
+#[test]
+fn info_reports_size_tiles_and_objects() {
+    let (code, out, err) = sightline(&["info", &map("dungeon.ron")]);
+    assert_eq!(code, 0, "{err}");
+    assert!(out.contains("size      63×31"), "{out}");
+    assert!(out.contains("closed door"), "{out}");
+    assert!(out.contains("player   player           at 3,2"), "{out}");
+    let (code, out, _) = sightline(&["info", &map("pillars.ron"), "--format", "json"]);
+    assert_eq!(code, 0);
+    let v: serde_json::Value = serde_json::from_str(&out).unwrap();
+    assert_eq!(v["width"], 41);
+    assert_eq!(v["objects"].as_array().unwrap().len(), 3);
+}
+
+#[test]
+fn convert_writes_the_format_the_extension_names() {
+    let dir = tempfile::tempdir().unwrap();
+    let out_path = dir.path().join("d.tmx");
+    let (code, out, err) = sightline(&["convert", &map("dungeon.ron"), out_path.to_str().unwrap()]);
+    assert_eq!(code, 0, "{err}");
+    assert!(out.contains("d.tmx") && out.contains("d-glyphs.png"), "{out}");
+    let back = dir.path().join("back.txt");
+    let (code, _, err) = sightline(&["convert", out_path.to_str().unwrap(), back.to_str().unwrap()]);
+    assert_eq!(code, 0, "{err}");
+    assert_eq!(std::fs::read_to_string(back).unwrap(), std::fs::read_to_string(map("dungeon.txt")).unwrap());
+}
+
+#[test]
+fn a_bad_file_exits_1_with_one_message_naming_it() {
+    let dir = tempfile::tempdir().unwrap();
+    let bad = dir.path().join("broken.tmj");
+    std::fs::write(&bad, "{\"width\": 3,").unwrap();
+    let (code, out, err) = sightline(&["info", bad.to_str().unwrap()]);
+    assert_eq!(code, 1);
+    assert!(out.is_empty());
+    assert_eq!(err.lines().count(), 1, "{err}");
+    assert!(err.starts_with("error: ") && err.contains("broken.tmj") && err.contains("JSON"), "{err}");
+    let (code, _, err) = sightline(&["info", "/no/such/map.ron"]);
+    assert_eq!(code, 1);
+    assert!(err.contains("/no/such/map.ron"), "{err}");
+}
+
+#[test]
+fn usage_errors_exit_2() {
+    let (code, _, err) = sightline(&["convert", "only-one-argument.ron"]);
+    assert_eq!(code, 2, "{err}");
+}
+
+#[test]
+fn generate_writes_a_map_that_loads() {
+    let dir = tempfile::tempdir().unwrap();
+    let path = dir.path().join("caves.ron");
+    let (code, _, err) =
+        sightline(&["generate", "caves", path.to_str().unwrap(), "--width", "30", "--height", "20", "--seed", "9"]);
+    assert_eq!(code, 0, "{err}");
+    let (code, out, _) = sightline(&["info", path.to_str().unwrap()]);
+    assert_eq!(code, 0);
+    assert!(out.contains("30×20"), "{out}");
+}
