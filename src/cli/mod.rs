@@ -7,7 +7,8 @@ use anyhow::Context as _;
 use clap::{Parser, Subcommand, ValueEnum};
 
 use crate::core::format::{self, Loaded};
-use crate::core::{Map, generate, samples};
+use crate::core::fov::{self, Algorithm, FovParams, OpacityGrid, VisibleSet};
+use crate::core::{Cell, Map, ObjectKind, generate, samples};
 
 #[derive(Parser, Debug)]
 #[command(
@@ -43,6 +44,24 @@ pub enum Command {
     },
     /// Convert a map between formats (chosen by extension: .ron .txt .tmx .tmj .json .map).
     Convert { input: PathBuf, output: PathBuf },
+    /// Field of view from a cell: the map with what is visible (ascii) or the visible cells (json).
+    Fov {
+        map: PathBuf,
+        /// circle, ray, diamond, shadowcast, shadowline, symmetric, permissive, milazzo, mrpas, or all.
+        #[arg(long, default_value = "symmetric")]
+        algorithm: String,
+        /// The viewer's cell (default: the map's player start).
+        #[arg(long, value_name = "X,Y")]
+        origin: Option<Cell>,
+        /// Keep cells with dx² + dy² ≤ R² (default: unlimited).
+        #[arg(long)]
+        radius: Option<u32>,
+        /// Report only transparent cells (walls bounding the view are not lit).
+        #[arg(long)]
+        no_light_walls: bool,
+        #[arg(long, value_enum, default_value_t = FovFormat::Ascii)]
+        format: FovFormat,
+    },
     /// Write a generated map.
     Generate {
         #[arg(value_enum)]
@@ -60,6 +79,12 @@ pub enum Command {
 #[derive(Clone, Copy, Debug, PartialEq, Eq, ValueEnum)]
 pub enum OutputFormat {
     Text,
+    Json,
+}
+
+#[derive(Clone, Copy, Debug, PartialEq, Eq, ValueEnum)]
+pub enum FovFormat {
+    Ascii,
     Json,
 }
 
@@ -142,6 +167,27 @@ fn run_command(command: Command) -> anyhow::Result<()> {
             for f in &saved.files {
                 println!("wrote {}", f.display());
             }
+            Ok(())
+        }
+        Command::Fov { map, algorithm, origin, radius, no_light_walls, format } => {
+            let loaded = load_for_command(&map)?;
+            let origin = match origin {
+                Some(o) => o,
+                None => loaded
+                    .objects
+                    .iter()
+                    .find(|o| o.kind == ObjectKind::PlayerStart)
+                    .map(|o| o.cell)
+                    .context("the map has no player start: give --origin X,Y")?,
+            };
+            anyhow::ensure!(
+                loaded.in_bounds(origin),
+                "origin {origin} is outside the {}×{} map",
+                loaded.width(),
+                loaded.height()
+            );
+            let params = FovParams { origin, radius, light_walls: !no_light_walls };
+            print!("{}", fov_report(&loaded, &algorithm, params, format)?);
             Ok(())
         }
         Command::Generate { kind, output, width, height, seed } => {
@@ -268,4 +314,79 @@ pub fn info(map: &Map, path: &Path, format: OutputFormat) -> String {
 /// The built-in map, for the app and tests.
 pub fn default_map() -> Map {
     samples::default_map().expect("the built-in map is valid (tested)")
+}
+
+fn parse_algorithm(name: &str) -> anyhow::Result<Algorithm> {
+    Algorithm::from_name(name).with_context(|| {
+        let names: Vec<_> = Algorithm::ALL.iter().map(|a| a.name()).collect();
+        format!("unknown algorithm {name:?}: use one of {}, or all", names.join(", "))
+    })
+}
+
+/// The `fov` report: one algorithm as ASCII or JSON, or `all` as a table.
+pub fn fov_report(map: &Map, algorithm: &str, params: FovParams, format: FovFormat) -> anyhow::Result<String> {
+    let grid = OpacityGrid::from_map(map);
+    let mut visible = VisibleSet::new(map.width(), map.height());
+    if algorithm == "all" {
+        let mut out = String::new();
+        let mut rows = Vec::new();
+        for a in Algorithm::ALL {
+            // Enough repetitions for a stable figure on small views; a time, not a benchmark.
+            let started = std::time::Instant::now();
+            let mut runs = 0u32;
+            while runs < 10 || (started.elapsed().as_millis() < 20 && runs < 100_000) {
+                fov::compute(a, &grid, params, &mut visible);
+                runs += 1;
+            }
+            let micros = started.elapsed().as_secs_f64() * 1e6 / f64::from(runs);
+            rows.push((a, visible.count(), micros));
+        }
+        match format {
+            FovFormat::Ascii => {
+                out.push_str(&format!("{:<12}{:>9}{:>14}\n", "algorithm", "visible", "µs per call"));
+                for (a, count, micros) in rows {
+                    out.push_str(&format!("{:<12}{:>9}{:>14.2}\n", a.name(), count, micros));
+                }
+            }
+            FovFormat::Json => {
+                let v: Vec<_> = rows
+                    .iter()
+                    .map(|(a, count, micros)| serde_json::json!({"algorithm": a.name(), "visible": count, "us_per_call": micros}))
+                    .collect();
+                out = format!("{}\n", serde_json::to_string_pretty(&v)?);
+            }
+        }
+        return Ok(out);
+    }
+    let algorithm = parse_algorithm(algorithm)?;
+    fov::compute(algorithm, &grid, params, &mut visible);
+    Ok(match format {
+        FovFormat::Json => {
+            let cells: Vec<[i32; 2]> = visible.iter().map(|c| [c.x, c.y]).collect();
+            format!("{}\n", serde_json::json!({ "visible": cells }))
+        }
+        FovFormat::Ascii => render_visible(map, &visible, params.origin),
+    })
+}
+
+/// The map as the viewer sees it: visible cells show their glyph (the origin `@`), others a space.
+pub fn render_visible(map: &Map, visible: &VisibleSet, origin: Cell) -> String {
+    let mut out = String::new();
+    for y in 0..map.height() as i32 {
+        let mut row = String::new();
+        for x in 0..map.width() as i32 {
+            let cell = Cell::new(x, y);
+            let ch = if cell == origin {
+                '@'
+            } else if visible.contains(x, y) {
+                map.top_tile(cell).map_or(' ', |(_, t)| map.tiles[usize::from(t)].glyph.ch)
+            } else {
+                ' '
+            };
+            row.push(ch);
+        }
+        out.push_str(row.trim_end());
+        out.push('\n');
+    }
+    out
 }

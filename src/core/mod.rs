@@ -4,6 +4,7 @@
 
 pub mod error;
 pub mod format;
+pub mod fov;
 pub mod generate;
 pub mod geometry;
 pub mod map;

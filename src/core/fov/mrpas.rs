@@ -1,0 +1,200 @@
+//! `mrpas`: restrictive precise angle shadowcasting, mingos' MRPAS (libtcod FOV_RESTRICTIVE).
+//!
+//! Source: mingos, "Restrictive Precise Angle Shadowcasting" (RogueBasin) and its code as
+//! libtcod `src/libtcod/fov_restrictive.c` (v1.2) and doryen-fov 0.1 run it. Quadrants
+//! (1,1), (1,−1), (−1,1), (−1,−1), each as a vertical-edge octant then a horizontal-edge one.
+//! Line `n` (distance along the octant's main axis) has cells `k = 0..=n`; cell `k` covers the
+//! angles `[(k − ½)/n, (k + ½)/n]` around its centre `k/n`. Obstacles seen on earlier lines are
+//! kept as angle ranges. A transparent cell is hidden when its centre lies strictly inside an
+//! obstacle; an opaque one when a single obstacle contains its whole range, else it extends the
+//! obstacles it overlaps or becomes a new one. Once any obstacle exists, a cell also needs the cell
+//! behind it or diagonally behind it to be visible and transparent. A run of visible walls from
+//! the axis side raises the octant's minimum angle instead of adding obstacles.
+//!
+//! Angles are exact rationals here (libtcod and doryen-fov use `f64`, which can differ on exact
+//! ties). libtcod's horizontal octant skips one obstacle after each overlap (an extra `++idx`
+//! since v1.2, a bug doryen-fov does not have); we follow doryen-fov. Both limit the view to a
+//! square; we run the square of the radius and keep `dx² + dy² ≤ r²`. Cells off the map count as
+//! neither visible nor transparent.
+//!
+//! Properties: not symmetric; restrictive (pillars cast full shadows, little is seen around
+//! corners); sees through diagonal lines of walls.
+
+use std::cell::RefCell;
+
+use super::{FovContext, Opacity};
+
+/// `num / den`, `den > 0`.
+#[derive(Clone, Copy, Debug)]
+struct Angle {
+    num: i64,
+    den: i64,
+}
+
+impl Angle {
+    #[inline]
+    fn le(self, o: Angle) -> bool {
+        self.num * o.den <= o.num * self.den
+    }
+    #[inline]
+    fn lt(self, o: Angle) -> bool {
+        self.num * o.den < o.num * self.den
+    }
+    fn min(self, o: Angle) -> Angle {
+        if self.le(o) { self } else { o }
+    }
+    fn max(self, o: Angle) -> Angle {
+        if self.le(o) { o } else { self }
+    }
+}
+
+#[derive(Default)]
+struct Scratch {
+    /// Cells seen so far in this computation (walls included), over the radius' box.
+    seen: Vec<bool>,
+    starts: Vec<Angle>,
+    ends: Vec<Angle>,
+}
+
+thread_local! {
+    static SCRATCH: RefCell<Scratch> = RefCell::new(Scratch::default());
+}
+
+struct Run<'c, 'a, O: Opacity> {
+    ctx: &'c mut FovContext<'a, O>,
+    s: &'c mut Scratch,
+    /// The box `seen` covers.
+    bx0: i32,
+    by0: i32,
+    bw: i32,
+    bh: i32,
+}
+
+impl<O: Opacity> Run<'_, '_, O> {
+    #[inline]
+    fn seen_index(&self, x: i32, y: i32) -> Option<usize> {
+        let (ax, ay) = (x - self.bx0, y - self.by0);
+        ((0..self.bw).contains(&ax) && (0..self.bh).contains(&ay)).then(|| (ay * self.bw + ax) as usize)
+    }
+
+    /// Seen and transparent (cells off the map or the box are neither).
+    #[inline]
+    fn lit_and_clear(&self, x: i32, y: i32) -> bool {
+        self.seen_index(x, y).is_some_and(|i| self.s.seen[i]) && !self.ctx.is_opaque(x, y)
+    }
+
+    fn mark(&mut self, x: i32, y: i32) {
+        if let Some(i) = self.seen_index(x, y) {
+            self.s.seen[i] = true;
+        }
+    }
+
+    /// One octant. `vertical`: the main axis is y (lines are rows), else x. `dm` and `dc` are the
+    /// steps along the main and cross axes.
+    fn octant(&mut self, vertical: bool, dm: i32, dc: i32) {
+        let (pov_main, pov_cross) = if vertical { (self.ctx.oy, self.ctx.ox) } else { (self.ctx.ox, self.ctx.oy) };
+        let (size_main, size_cross) = if vertical {
+            (self.ctx.grid.height(), self.ctx.grid.width())
+        } else {
+            (self.ctx.grid.width(), self.ctx.grid.height())
+        };
+        let cell = |c: i32, line: i32| if vertical { (c, line) } else { (line, c) };
+        self.s.starts.clear();
+        self.s.ends.clear();
+        let mut in_last = 0;
+        let mut min_angle = Angle { num: 0, den: 1 };
+        let mut line = pov_main + dm;
+        let mut n: i64 = 1;
+        let mut done = !(0..size_main).contains(&line);
+        while !done {
+            // First cell: trunc(min_angle · n + ½).
+            let mut k = (2 * min_angle.num * n + min_angle.den).div_euclid(2 * min_angle.den);
+            let cmin = (pov_cross - n as i32).max(0);
+            let cmax = (pov_cross + n as i32).min(size_cross - 1);
+            done = true;
+            let mut c = pov_cross + k as i32 * dc;
+            while c >= cmin && c <= cmax {
+                let (x, y) = cell(c, line);
+                let mut visible = true;
+                let mut extended = false;
+                let centre = Angle { num: k, den: n };
+                let start = Angle { num: 2 * k - 1, den: 2 * n };
+                let end = Angle { num: 2 * k + 1, den: 2 * n };
+                let opaque = self.ctx.is_opaque(x, y);
+                if in_last > 0 {
+                    let (bx, by) = cell(c, line - dm);
+                    let (gx, gy) = cell(c - dc, line - dm);
+                    if !self.lit_and_clear(bx, by) && !self.lit_and_clear(gx, gy) {
+                        visible = false;
+                    } else {
+                        let mut idx = 0;
+                        while idx < in_last && visible {
+                            let (sa, ea) = (self.s.starts[idx], self.s.ends[idx]);
+                            if start.le(ea) && sa.le(end) {
+                                if !opaque {
+                                    if sa.lt(centre) && centre.lt(ea) {
+                                        visible = false;
+                                    }
+                                } else if sa.le(start) && end.le(ea) {
+                                    visible = false;
+                                } else {
+                                    self.s.starts[idx] = sa.min(start);
+                                    self.s.ends[idx] = ea.max(end);
+                                    extended = true;
+                                }
+                            }
+                            idx += 1;
+                        }
+                    }
+                }
+                if visible {
+                    done = false;
+                    self.mark(x, y);
+                    let (rx, ry) = (x - self.ctx.ox, y - self.ctx.oy);
+                    if self.ctx.in_radius(rx, ry) {
+                        self.ctx.reveal(x, y);
+                    }
+                    if opaque {
+                        if start.le(min_angle) {
+                            min_angle = end;
+                            if k == n {
+                                done = true;
+                            }
+                        } else if !extended {
+                            self.s.starts.push(start);
+                            self.s.ends.push(end);
+                        }
+                    }
+                }
+                k += 1;
+                c += dc;
+            }
+            if n as i32 >= self.ctx.reach {
+                done = true;
+            }
+            n += 1;
+            in_last = self.s.starts.len();
+            line += dm;
+            if !(0..size_main).contains(&line) {
+                done = true;
+            }
+        }
+    }
+}
+
+pub(super) fn compute<O: Opacity>(ctx: &mut FovContext<'_, O>) {
+    let (bx0, by0, bx1, by1) = super::ray::ray_box(ctx);
+    let (bw, bh) = (bx1 - bx0 + 1, by1 - by0 + 1);
+    SCRATCH.with(|scratch| {
+        let mut s = scratch.borrow_mut();
+        s.seen.clear();
+        s.seen.resize((bw * bh) as usize, false);
+        let mut run = Run { ctx, s: &mut s, bx0, by0, bw, bh };
+        let (ox, oy) = (run.ctx.ox, run.ctx.oy);
+        run.mark(ox, oy);
+        for (dx, dy) in [(1, 1), (1, -1), (-1, 1), (-1, -1)] {
+            run.octant(true, dy, dx);
+            run.octant(false, dx, dy);
+        }
+    });
+}
