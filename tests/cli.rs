@@ -75,3 +75,43 @@ fn generate_writes_a_map_that_loads() {
     assert_eq!(code, 0);
     assert!(out.contains("30×20"), "{out}");
 }
+
+#[test]
+fn fov_prints_the_view_as_ascii_or_json() {
+    let dir = tempfile::tempdir().unwrap();
+    let path = dir.path().join("room.txt");
+    std::fs::write(&path, "#######\n#.....#\n#..#..#\n#.....#\n#######\n").unwrap();
+    let p = path.to_str().unwrap();
+    let (code, out, err) = sightline(&["fov", p, "--algorithm", "symmetric", "--origin", "1,2"]);
+    assert_eq!(code, 0, "{err}");
+    assert_eq!(out, "#######\n#.....#\n#@.#\n#.....#\n#######\n");
+    let (code, out, _) =
+        sightline(&["fov", p, "--algorithm", "circle", "--origin", "3,1", "--radius", "1", "--format", "json"]);
+    assert_eq!(code, 0);
+    assert_eq!(out.trim(), r#"{"visible":[[3,0],[2,1],[3,1],[4,1],[3,2]]}"#);
+    let (code, out, _) = sightline(&[
+        "fov",
+        p,
+        "--algorithm",
+        "circle",
+        "--origin",
+        "3,1",
+        "--radius",
+        "1",
+        "--no-light-walls",
+        "--format",
+        "json",
+    ]);
+    assert_eq!(code, 0);
+    assert_eq!(out.trim(), r#"{"visible":[[2,1],[3,1],[4,1]]}"#);
+    let (code, out, _) = sightline(&["fov", p, "--algorithm", "all", "--origin", "1,1"]);
+    assert_eq!(code, 0);
+    assert_eq!(out.lines().count(), 10, "{out}");
+    assert!(out.contains("mrpas") && out.contains("µs per call"));
+    let (code, _, err) = sightline(&["fov", p, "--algorithm", "nope", "--origin", "1,1"]);
+    assert_eq!(code, 1);
+    assert!(err.contains("unknown algorithm \"nope\"") && err.contains("symmetric"), "{err}");
+    let (code, _, err) = sightline(&["fov", p, "--origin", "99,1"]);
+    assert_eq!(code, 1);
+    assert!(err.contains("outside"), "{err}");
+}

@@ -229,3 +229,155 @@ fn the_wall_lighting_pass_stays_within_the_radius() {
     assert_view(Algorithm::Diamond, Some(3), &expected);
     assert_view(Algorithm::Shadowcast, Some(3), &expected);
 }
+
+/// Ford: symmetric shadowcasting "maps exactly to line of sight with Bresenham's algorithm": a
+/// floor tile B is visible from a floor tile A exactly when one of the two digital lines from A to
+/// B (every tie rounded up, or every tie rounded down) has only floor strictly between them.
+fn bresenham_line_of_sight(grid: &OpacityGrid, a: Cell, b: Cell) -> bool {
+    let (dx, dy) = (i64::from(b.x - a.x), i64::from(b.y - a.y));
+    let n = dx.abs().max(dy.abs());
+    // round(v / n) with ties up (+∞) or down (−∞), for n > 0.
+    let round = |v: i64, up: bool| if up { (2 * v + n).div_euclid(2 * n) } else { -((n - 2 * v).div_euclid(2 * n)) };
+    [true, false].into_iter().any(|up| {
+        (1..n).all(|i| {
+            let x = i64::from(a.x) + round(dx * i, up);
+            let y = i64::from(a.y) + round(dy * i, up);
+            !grid.is_opaque(x as i32, y as i32)
+        })
+    })
+}
+
+#[test]
+fn symmetric_matches_bresenham_targeting_as_ford_claims() {
+    for (seed, density) in [(11, 0.1), (12, 0.3), (13, 0.45)] {
+        let grid = random_grid(22, 18, density, seed);
+        let mut checked = 0;
+        for (a, va) in all_views(Algorithm::Symmetric, &grid, None) {
+            for y in 0..grid.height() {
+                for x in 0..grid.width() {
+                    let b = Cell::new(x, y);
+                    if b != a && !grid.is_opaque(x, y) {
+                        assert_eq!(
+                            va.contains_cell(b),
+                            bresenham_line_of_sight(&grid, a, b),
+                            "from {a} to {b}, density {density}, seed {seed}"
+                        );
+                        checked += 1;
+                    }
+                }
+            }
+        }
+        assert!(checked > 10_000);
+    }
+}
+
+// The classic cases. Pictures: `@` the viewer, `.` seen floor, `#` seen wall, `_` unseen floor,
+// `+` unseen wall.
+
+/// A pillar two steps away. Symmetric shadowcasting's shadow widens with distance (Ford's
+/// "expanding pillar shadows": (+4, −1) is seen past the pillar's corner, (+5, −1) is not, and
+/// (+8, −2) is, (+9, −2) is not, exactly as the two Bresenham lines say); permissive FOV hides only
+/// the row straight behind it; Milazzo's beveled pillar casts a narrower, expanding shadow.
+#[test]
+fn pillar_shadows() {
+    assert_view(
+        Algorithm::Symmetric,
+        None,
+        &[
+            "#############",
+            "#...........#",
+            "#.........._+",
+            "#......_____+",
+            "#.@.#_______+",
+            "#......_____+",
+            "#.........._+",
+            "#...........#",
+            "#############",
+        ],
+    );
+    assert_view(
+        Algorithm::Shadowcast,
+        None,
+        &[
+            "#############",
+            "#...........#",
+            "#.........._+",
+            "#.......____+",
+            "#.@.#_______+",
+            "#.......____+",
+            "#.........._+",
+            "#...........#",
+            "#############",
+        ],
+    );
+    assert_view(
+        Algorithm::Permissive,
+        None,
+        &[
+            "#############",
+            "#...........#",
+            "#...........#",
+            "#...........#",
+            "#.@.#_______+",
+            "#...........#",
+            "#...........#",
+            "#...........#",
+            "#############",
+        ],
+    );
+    assert_view(
+        Algorithm::Milazzo,
+        None,
+        &[
+            "#############",
+            "#...........#",
+            "#...........#",
+            "#.......____+",
+            "#.@.#_______+",
+            "#.......____+",
+            "#...........#",
+            "#...........#",
+            "#############",
+        ],
+    );
+}
+
+/// Corner peeking: at the end of a corridor, recursive shadowcasting shows the first cell of the
+/// corridor that turns away, (9, 2); symmetric shadowcasting does not (both Bresenham lines to it
+/// run through the wall below the corridor).
+#[test]
+fn corner_peeking() {
+    assert_view(
+        Algorithm::Shadowcast,
+        None,
+        &["###########", "#@........#", "#########.#", "________+_+", "________+_+"],
+    );
+    assert_view(
+        Algorithm::Symmetric,
+        None,
+        &["###########", "#@........#", "#########_#", "________+_+", "________+_+"],
+    );
+}
+
+/// A diagonal gap: two walls that touch only at a corner, on the viewer's diagonal. Symmetric
+/// shadowcasting sees through it along the diagonal (the line passes the corner point exactly);
+/// permissive FOV sees through it widely; diamond walls close it.
+#[test]
+fn diagonal_gap() {
+    assert_view(Algorithm::Symmetric, None, &["###+###", "#.__..+", "#.#.__+", "#..#_.#", "#@....#", "#######"]);
+    assert_view(Algorithm::Permissive, None, &["###+###", "#.....#", "#.#.._+", "#..#..#", "#@....#", "#######"]);
+    assert_view(Algorithm::Diamond, None, &["###++++", "#.____+", "#.#___#", "#..#_.#", "#@....#", "#######"]);
+}
+
+/// Shot from the dark: with recursive shadowcasting a monster in a side corridor at (5, 4) sees
+/// the player at (4, 1) while the player does not see it. Symmetric shadowcasting: neither sees
+/// the other.
+#[test]
+fn corridor_asymmetry() {
+    let from_player = ["##########", "#...@....#", "#####.####", "____+.#___", "____+_+___"];
+    let from_monster = ["++++###+++", "+___...__+", "++++#.#+++", "____#.#___", "____#@#___"];
+    assert_view(Algorithm::Shadowcast, None, &from_player);
+    assert_view(Algorithm::Shadowcast, None, &from_monster);
+    assert_view(Algorithm::Symmetric, None, &["##########", "#...@....#", "#####.####", "____+.#___", "____+_#___"]);
+    assert_view(Algorithm::Symmetric, None, &["++++###+++", "+____.___+", "++++#.#+++", "____#.#___", "____#@#___"]);
+}
