@@ -1,0 +1,303 @@
+//! `cargo run --release -p peer-bench`: each of sightline's FOV algorithms against the fastest
+//! Rust crates of its kind, on the same maps and origins, in one run. Prints, per map and radius,
+//! ns per call for ours and each peer, the ratio (peer / ours; above 1 means we are faster), and
+//! how many views agree exactly (radius conventions differ: every view is cut to dx² + dy² ≤ r²
+//! before comparing).
+
+use std::collections::HashSet;
+use std::time::Instant;
+
+use bracket_pathfinding::prelude::{Algorithm2D, BaseMap, FieldOfViewAlg, Point};
+use doryen_fov::{FovAlgorithm, FovRecursiveShadowCasting, FovRestrictive, MapData};
+use sightline::core::fov::{self, Algorithm, FovParams, Opacity, OpacityGrid, VisibleSet};
+use sightline::core::rng::Rng;
+use sightline::core::{Cell, generate};
+
+const SIZE: i32 = 200;
+const RADII: [u32; 4] = [4, 8, 20, 60];
+
+struct Grid {
+    opaque: Vec<u8>,
+    ours: OpacityGrid,
+}
+
+fn grids() -> Vec<(&'static str, Grid)> {
+    let to_grid = |ours: OpacityGrid| {
+        let opaque = (0..SIZE * SIZE).map(|i| u8::from(ours.is_opaque(i % SIZE, i / SIZE))).collect();
+        Grid { opaque, ours }
+    };
+    vec![
+        ("open", to_grid(OpacityGrid::new(SIZE as u32, SIZE as u32))),
+        ("noise30", to_grid(OpacityGrid::from_map(&generate::noise(SIZE as u32, SIZE as u32, 0.3, 7).unwrap()))),
+        ("rooms", to_grid(OpacityGrid::from_map(&generate::dungeon(SIZE as u32, SIZE as u32, 7).unwrap()))),
+        ("caves", to_grid(OpacityGrid::from_map(&generate::caves(SIZE as u32, SIZE as u32, 7).unwrap()))),
+    ]
+}
+
+fn origins(grid: &Grid) -> Vec<Cell> {
+    let mut rng = Rng::new(99);
+    let mut out = Vec::new();
+    while out.len() < 64 {
+        let c = Cell::new(60 + rng.below(80) as i32, 60 + rng.below(80) as i32);
+        if grid.opaque[(c.y * SIZE + c.x) as usize] == 0 {
+            out.push(c);
+        }
+    }
+    out
+}
+
+/// A bool grid that peers write into; cleared around the last origin after each call.
+struct Marks {
+    cells: Vec<bool>,
+}
+
+impl Marks {
+    fn mark(&mut self, x: i32, y: i32) {
+        if (0..SIZE).contains(&x) && (0..SIZE).contains(&y) {
+            self.cells[(y * SIZE + x) as usize] = true;
+        }
+    }
+
+    fn clear_square(&mut self, o: Cell, r: u32) {
+        let r = r as i32 + 1;
+        let (x0, x1) = ((o.x - r).max(0) as usize, (o.x + r).min(SIZE - 1) as usize);
+        for y in (o.y - r).max(0)..=(o.y + r).min(SIZE - 1) {
+            let row = (y * SIZE) as usize;
+            self.cells[row + x0..=row + x1].fill(false);
+        }
+    }
+
+    /// The marked cells within the radius, sorted.
+    fn set(&self, o: Cell, r: u32) -> Vec<(i32, i32)> {
+        let r = r as i32;
+        let mut out = Vec::new();
+        for y in (o.y - r).max(0)..=(o.y + r).min(SIZE - 1) {
+            for x in (o.x - r).max(0)..=(o.x + r).min(SIZE - 1) {
+                let (dx, dy) = (x - o.x, y - o.y);
+                if dx * dx + dy * dy <= r * r && self.cells[(y * SIZE + x) as usize] {
+                    out.push((x, y));
+                }
+            }
+        }
+        out
+    }
+}
+
+/// A peer: computes one view into `marks` (which is all false on entry).
+type Peer<'a> = Box<dyn FnMut(&mut Marks, Cell, u32) + 'a>;
+
+struct BracketGrid<'a> {
+    opaque: &'a [u8],
+}
+
+impl BaseMap for BracketGrid<'_> {
+    fn is_opaque(&self, idx: usize) -> bool {
+        self.opaque[idx] != 0
+    }
+}
+
+impl Algorithm2D for BracketGrid<'_> {
+    fn dimensions(&self) -> Point {
+        Point::new(SIZE, SIZE)
+    }
+}
+
+struct ShadowcastInput;
+
+impl shadowcast::InputGrid for ShadowcastInput {
+    type Grid = Vec<u8>;
+    type Opacity = u8;
+    fn size(&self, _grid: &Vec<u8>) -> coord_2d::UCoord {
+        coord_2d::UCoord::new(SIZE as u32, SIZE as u32)
+    }
+    fn get_opacity(&self, grid: &Vec<u8>, coord: coord_2d::ICoord) -> u8 {
+        grid[(coord.y * SIZE + coord.x) as usize]
+    }
+}
+
+fn peers<'a>(algorithm: Algorithm, grid: &'a Grid) -> Vec<(&'static str, Peer<'a>)> {
+    let opaque = &grid.opaque;
+    let blocked = move |x: i32, y: i32| !(0..SIZE).contains(&x) || !(0..SIZE).contains(&y) || opaque[(y * SIZE + x) as usize] != 0;
+    let doryen_map = || {
+        let mut m = MapData::new(SIZE as usize, SIZE as usize);
+        for (t, &o) in m.transparent.iter_mut().zip(opaque.iter()) {
+            *t = o == 0;
+        }
+        m
+    };
+    let from_doryen = |m: &mut MapData, marks: &mut Marks, o: Cell, r: u32| {
+        let r = r as i32;
+        for y in (o.y - r).max(0)..=(o.y + r).min(SIZE - 1) {
+            for x in (o.x - r).max(0)..=(o.x + r).min(SIZE - 1) {
+                let i = (y * SIZE + x) as usize;
+                if m.fov[i] {
+                    marks.cells[i] = true;
+                    m.fov[i] = false;
+                }
+            }
+        }
+    };
+    match algorithm {
+        Algorithm::Symmetric => vec![
+            (
+                "symmetric-shadowcasting 0.2",
+                Box::new(move |marks: &mut Marks, o: Cell, r: u32| {
+                    let r2 = (r * r) as isize;
+                    let (ox, oy) = (o.x as isize, o.y as isize);
+                    let out = |(x, y): (isize, isize)| (x - ox) * (x - ox) + (y - oy) * (y - oy) > r2;
+                    symmetric_shadowcasting::compute_fov(
+                        (ox, oy),
+                        &mut |p| out(p) || blocked(p.0 as i32, p.1 as i32),
+                        &mut |p| {
+                            if !out(p) {
+                                marks.mark(p.0 as i32, p.1 as i32)
+                            }
+                        },
+                    );
+                }) as Peer,
+            ),
+            (
+                "bracket-pathfinding 0.8 symmetric",
+                Box::new(move |marks: &mut Marks, o: Cell, r: u32| {
+                    let map = BracketGrid { opaque };
+                    let set: HashSet<Point> =
+                        FieldOfViewAlg::SymmetricShadowcasting.field_of_view_set(Point::new(o.x, o.y), r as i32, &map);
+                    for p in set {
+                        marks.mark(p.x, p.y);
+                    }
+                }),
+            ),
+        ],
+        Algorithm::Shadowcast => {
+            let mut doryen = doryen_map();
+            let mut rsc = FovRecursiveShadowCasting::new();
+            let mut context: shadowcast::Context<u8> = shadowcast::Context::default();
+            let scan_grid = opaque.clone();
+            vec![
+                (
+                    "doryen-fov 0.1",
+                    Box::new(move |marks: &mut Marks, o: Cell, r: u32| {
+                        rsc.compute_fov(&mut doryen, o.x as usize, o.y as usize, r as usize, true);
+                        from_doryen(&mut doryen, marks, o, r);
+                    }) as Peer,
+                ),
+                (
+                    "shadowcast 0.9",
+                    Box::new(move |marks: &mut Marks, o: Cell, r: u32| {
+                        context.for_each_visible(
+                            coord_2d::ICoord::new(o.x, o.y),
+                            &ShadowcastInput,
+                            &scan_grid,
+                            shadowcast::vision_distance::Circle::new(r),
+                            1u8,
+                            |c, _, _| marks.mark(c.x, c.y),
+                        );
+                    }),
+                ),
+                (
+                    "bracket-pathfinding 0.8 recursive",
+                    Box::new(move |marks: &mut Marks, o: Cell, r: u32| {
+                        let map = BracketGrid { opaque };
+                        for p in FieldOfViewAlg::RecursiveShadowcasting.field_of_view_set(Point::new(o.x, o.y), r as i32, &map) {
+                            marks.mark(p.x, p.y);
+                        }
+                    }),
+                ),
+            ]
+        }
+        Algorithm::Milazzo => vec![(
+            "adam_fov_rs 0.5",
+            Box::new(move |marks: &mut Marks, o: Cell, r: u32| {
+                adam_fov_rs::compute_fov(
+                    adam_fov_rs::IVec2::new(o.x, o.y),
+                    r as usize,
+                    [SIZE as u32, SIZE as u32],
+                    |p| blocked(p.x, p.y),
+                    |p| marks.mark(p.x, p.y),
+                );
+            }) as Peer,
+        )],
+        Algorithm::Mrpas => {
+            let mut doryen = doryen_map();
+            let mut mrpas = FovRestrictive::new();
+            vec![(
+                "doryen-fov 0.1 restrictive",
+                Box::new(move |marks: &mut Marks, o: Cell, r: u32| {
+                    mrpas.compute_fov(&mut doryen, o.x as usize, o.y as usize, r as usize, true);
+                    from_doryen(&mut doryen, marks, o, r);
+                }) as Peer,
+            )]
+        }
+        _ => Vec::new(),
+    }
+}
+
+/// Median over 5 rounds of the mean ns per call over all origins (each round ≥ 30 ms).
+fn time(mut call: impl FnMut(Cell), origins: &[Cell]) -> f64 {
+    let mut rounds = Vec::new();
+    for _ in 0..5 {
+        let started = Instant::now();
+        let mut calls = 0u64;
+        while calls == 0 || started.elapsed().as_millis() < 30 {
+            for &o in origins {
+                call(o);
+            }
+            calls += origins.len() as u64;
+        }
+        rounds.push(started.elapsed().as_nanos() as f64 / calls as f64);
+    }
+    rounds.sort_by(f64::total_cmp);
+    rounds[2]
+}
+
+fn main() {
+    println!("FOV: ns per call (ours and peers), ratio = peer / ours, and views identical within dx² + dy² ≤ r²\n");
+    println!("{:<10} {:<8} {:>3} {:>9}  {:<36} {:>9} {:>7} {:>9}", "ours", "map", "r", "ours ns", "peer", "peer ns", "ratio", "agree");
+    for (map_name, grid) in grids() {
+        let origins = origins(&grid);
+        for algorithm in [Algorithm::Symmetric, Algorithm::Shadowcast, Algorithm::Milazzo, Algorithm::Mrpas] {
+            for r in RADII {
+                let mut visible = VisibleSet::new(SIZE as u32, SIZE as u32);
+                let ours_ns = time(
+                    |o| {
+                        fov::compute(algorithm, &grid.ours, FovParams::new(o, Some(r)), &mut visible);
+                        std::hint::black_box(visible.contains(0, 0));
+                    },
+                    &origins,
+                );
+                for (peer_name, mut peer) in peers(algorithm, &grid) {
+                    let mut marks = Marks { cells: vec![false; (SIZE * SIZE) as usize] };
+                    // Agreement, outside the timing.
+                    let mut same = 0;
+                    for &o in &origins {
+                        fov::compute(algorithm, &grid.ours, FovParams::new(o, Some(r)), &mut visible);
+                        let ours: Vec<(i32, i32)> = visible.iter().map(|c| (c.x, c.y)).collect();
+                        peer(&mut marks, o, r);
+                        let theirs = marks.set(o, r);
+                        marks.clear_square(o, r);
+                        same += usize::from(ours == theirs);
+                    }
+                    let peer_ns = time(
+                        |o| {
+                            peer(&mut marks, o, r);
+                            marks.clear_square(o, r);
+                        },
+                        &origins,
+                    );
+                    println!(
+                        "{:<10} {:<8} {:>3} {:>9.0}  {:<36} {:>9.0} {:>7.2} {:>6}/{}",
+                        algorithm.name(),
+                        map_name,
+                        r,
+                        ours_ns,
+                        peer_name,
+                        peer_ns,
+                        peer_ns / ours_ns,
+                        same,
+                        origins.len()
+                    );
+                }
+            }
+        }
+    }
+}
