@@ -117,7 +117,9 @@ impl shadowcast::InputGrid for ShadowcastInput {
 
 fn peers<'a>(algorithm: Algorithm, grid: &'a Grid) -> Vec<(&'static str, Peer<'a>)> {
     let opaque = &grid.opaque;
-    let blocked = move |x: i32, y: i32| !(0..SIZE).contains(&x) || !(0..SIZE).contains(&y) || opaque[(y * SIZE + x) as usize] != 0;
+    let blocked = move |x: i32, y: i32| {
+        !(0..SIZE).contains(&x) || !(0..SIZE).contains(&y) || opaque[(y * SIZE + x) as usize] != 0
+    };
     let doryen_map = || {
         let mut m = MapData::new(SIZE as usize, SIZE as usize);
         for (t, &o) in m.transparent.iter_mut().zip(opaque.iter()) {
@@ -198,7 +200,11 @@ fn peers<'a>(algorithm: Algorithm, grid: &'a Grid) -> Vec<(&'static str, Peer<'a
                     "bracket-pathfinding 0.8 recursive",
                     Box::new(move |marks: &mut Marks, o: Cell, r: u32| {
                         let map = BracketGrid { opaque };
-                        for p in FieldOfViewAlg::RecursiveShadowcasting.field_of_view_set(Point::new(o.x, o.y), r as i32, &map) {
+                        for p in FieldOfViewAlg::RecursiveShadowcasting.field_of_view_set(
+                            Point::new(o.x, o.y),
+                            r as i32,
+                            &map,
+                        ) {
                             marks.mark(p.x, p.y);
                         }
                     }),
@@ -252,7 +258,10 @@ fn time(mut call: impl FnMut(Cell), origins: &[Cell]) -> f64 {
 
 fn main() {
     println!("FOV: ns per call (ours and peers), ratio = peer / ours, and views identical within dx² + dy² ≤ r²\n");
-    println!("{:<10} {:<8} {:>3} {:>9}  {:<36} {:>9} {:>7} {:>9}", "ours", "map", "r", "ours ns", "peer", "peer ns", "ratio", "agree");
+    println!(
+        "{:<10} {:<8} {:>3} {:>9}  {:<36} {:>9} {:>7} {:>9}",
+        "ours", "map", "r", "ours ns", "peer", "peer ns", "ratio", "agree"
+    );
     for (map_name, grid) in grids() {
         let origins = origins(&grid);
         for algorithm in [Algorithm::Symmetric, Algorithm::Shadowcast, Algorithm::Milazzo, Algorithm::Mrpas] {
