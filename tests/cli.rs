@@ -115,3 +115,43 @@ fn fov_prints_the_view_as_ascii_or_json() {
     assert_eq!(code, 1);
     assert!(err.contains("outside"), "{err}");
 }
+
+#[test]
+fn path_prints_the_route_or_says_there_is_none() {
+    let dir = tempfile::tempdir().unwrap();
+    let path = dir.path().join("m.txt");
+    std::fs::write(&path, "#######\n#..#..#\n#..+..#\n#######\n").unwrap();
+    let p = path.to_str().unwrap();
+    let (code, _, err) = sightline(&["path", p, "--from", "1,1", "--to", "5,2"]);
+    assert_eq!(code, 1);
+    assert!(err.contains("no path from 1,1 to 5,2"), "{err}");
+    let (code, out, err) =
+        sightline(&["path", p, "--from", "1,1", "--to", "5,2", "--open-doors", "0", "--format", "json"]);
+    assert_eq!(code, 0, "{err}");
+    let v: serde_json::Value = serde_json::from_str(&out).unwrap();
+    assert_eq!(v["length"], 4);
+    assert!((v["cost"].as_f64().unwrap() - (3.0 + std::f64::consts::SQRT_2)).abs() < 1e-6);
+    assert_eq!(v["path"][0], serde_json::json!([1, 1]));
+    let (code, out, _) = sightline(&["path", p, "--from", "1,1", "--to", "5,2", "--open-doors", "0", "--moves", "4"]);
+    assert_eq!(code, 0);
+    assert!(out.contains("cost 5.0000, 5 steps"), "{out}");
+}
+
+#[test]
+fn path_runs_movingai_scenarios() {
+    let dir = Path::new(env!("CARGO_MANIFEST_DIR")).join("../shared/corpus/movingai");
+    if !dir.is_dir() {
+        eprintln!("skipped: ../shared/corpus/movingai is absent");
+        return;
+    }
+    let map = dir.join("arena.map");
+    let scen = dir.join("arena.map.scen");
+    let (code, out, err) = sightline(&["path", map.to_str().unwrap(), "--scen", scen.to_str().unwrap()]);
+    assert_eq!(code, 0, "{err}");
+    assert!(out.contains("160 of 160 scenarios match"), "{out}");
+    // With corner cutting allowed the optimal lengths no longer hold: exit 1, mismatches listed.
+    let (code, out, _) =
+        sightline(&["path", map.to_str().unwrap(), "--scen", scen.to_str().unwrap(), "--diagonal", "always"]);
+    assert_eq!(code, 1);
+    assert!(out.contains("expected"), "{out}");
+}

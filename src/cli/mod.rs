@@ -6,9 +6,10 @@ use std::process::ExitCode;
 use anyhow::Context as _;
 use clap::{Parser, Subcommand, ValueEnum};
 
+use crate::core::format::movingai;
 use crate::core::format::{self, Loaded};
 use crate::core::fov::{self, Algorithm, FovParams, OpacityGrid, VisibleSet};
-use crate::core::{Cell, Map, ObjectKind, generate, samples};
+use crate::core::{Cell, Map, ObjectKind, generate, path, samples};
 
 #[derive(Parser, Debug)]
 #[command(
@@ -62,6 +63,30 @@ pub enum Command {
         #[arg(long, value_enum, default_value_t = FovFormat::Ascii)]
         format: FovFormat,
     },
+    /// A path between two cells: the map with the path and the explored cells (ascii), or the
+    /// numbers (json). With a MovingAI `.scen` file: every scenario, checked against its optimal length.
+    Path {
+        map: PathBuf,
+        #[arg(long, value_name = "X,Y", required_unless_present = "scen")]
+        from: Option<Cell>,
+        #[arg(long, value_name = "X,Y", required_unless_present = "scen")]
+        to: Option<Cell>,
+        /// astar, dijkstra, bfs or greedy.
+        #[arg(long, default_value = "astar")]
+        algorithm: String,
+        #[arg(long, value_parser = ["4", "8"], default_value = "8")]
+        moves: String,
+        #[arg(long, value_enum, default_value_t = DiagonalArg::NoCornerCut)]
+        diagonal: DiagonalArg,
+        /// Closed doors can be opened, at this extra cost (default: they are walls).
+        #[arg(long, value_name = "COST")]
+        open_doors: Option<f32>,
+        /// Run a MovingAI scenario file instead of one search.
+        #[arg(long, value_name = "FILE.scen")]
+        scen: Option<PathBuf>,
+        #[arg(long, value_enum, default_value_t = FovFormat::Ascii)]
+        format: FovFormat,
+    },
     /// Write a generated map.
     Generate {
         #[arg(value_enum)]
@@ -86,6 +111,14 @@ pub enum OutputFormat {
 pub enum FovFormat {
     Ascii,
     Json,
+}
+
+#[derive(Clone, Copy, Debug, PartialEq, Eq, ValueEnum)]
+pub enum DiagonalArg {
+    Always,
+    Never,
+    NoCornerCut,
+    OneBlocked,
 }
 
 #[derive(Clone, Copy, Debug, PartialEq, Eq, ValueEnum)]
@@ -188,6 +221,70 @@ fn run_command(command: Command) -> anyhow::Result<()> {
             );
             let params = FovParams { origin, radius, light_walls: !no_light_walls };
             print!("{}", fov_report(&loaded, &algorithm, params, format)?);
+            Ok(())
+        }
+        Command::Path { map, from, to, algorithm, moves, diagonal, open_doors, scen, format } => {
+            let loaded = load_for_command(&map)?;
+            let algorithm = path::Algorithm::from_name(&algorithm)
+                .with_context(|| format!("unknown algorithm {algorithm:?}: use astar, dijkstra, bfs or greedy"))?;
+            let rules = path::MoveRules {
+                moves: if moves == "4" { path::Moves::Four } else { path::Moves::Eight },
+                diagonal: match diagonal {
+                    DiagonalArg::Always => path::DiagonalPolicy::Always,
+                    DiagonalArg::Never => path::DiagonalPolicy::Never,
+                    DiagonalArg::NoCornerCut => path::DiagonalPolicy::NoCornerCut,
+                    DiagonalArg::OneBlocked => path::DiagonalPolicy::OneBlocked,
+                },
+                diagonal_length: path::DiagonalLength::Euclidean,
+            };
+            let params = path::SearchParams { algorithm, rules, ..path::SearchParams::default() };
+            let doors = match open_doors {
+                Some(cost) => {
+                    anyhow::ensure!(cost.is_finite() && cost >= 0.0, "--open-doors takes a cost ≥ 0");
+                    path::DoorRule::OpenAtCost(cost)
+                }
+                None => path::DoorRule::Impassable,
+            };
+            let grid = path::CostGrid::from_map(&loaded, doors);
+            if let Some(scen) = scen {
+                let (report, all_match) = scenario_report(&grid, &params, &scen)?;
+                print!("{report}");
+                anyhow::ensure!(all_match, "some scenario costs do not match their optimal lengths");
+                return Ok(());
+            }
+            let (from, to) = (from.context("--from is required")?, to.context("--to is required")?);
+            for (what, c) in [("--from", from), ("--to", to)] {
+                anyhow::ensure!(
+                    loaded.in_bounds(c),
+                    "{what} {c} is outside the {}×{} map",
+                    loaded.width(),
+                    loaded.height()
+                );
+            }
+            let mut trace = path::Trace::new(&grid);
+            let mut searcher = path::search::Searcher::new();
+            let Some(result) = searcher.find_path_recorded(&grid, &params, from, to, &mut trace) else {
+                anyhow::bail!("no path from {from} to {to} ({} cells explored)", trace.steps());
+            };
+            match format {
+                FovFormat::Json => {
+                    let cells: Vec<[i32; 2]> = result.path.iter().map(|c| [c.x, c.y]).collect();
+                    println!(
+                        "{}",
+                        serde_json::json!({"cost": result.cost, "length": result.path.len() - 1, "expanded": result.expanded, "path": cells})
+                    );
+                }
+                FovFormat::Ascii => {
+                    print!("{}", render_path(&loaded, &trace, &result));
+                    println!(
+                        "{}: cost {:.4}, {} steps, {} cells expanded",
+                        params.algorithm.name(),
+                        result.cost,
+                        result.path.len() - 1,
+                        result.expanded
+                    );
+                }
+            }
             Ok(())
         }
         Command::Generate { kind, output, width, height, seed } => {
@@ -389,4 +486,84 @@ pub fn render_visible(map: &Map, visible: &VisibleSet, origin: Cell) -> String {
         out.push('\n');
     }
     out
+}
+
+/// The map with the path (`*`, ends `S` and `G`) over the explored cells (closed `:`, open `o`).
+pub fn render_path(map: &Map, trace: &path::Trace, result: &path::PathResult) -> String {
+    let state = trace.state_at(u32::MAX);
+    let mut grid: Vec<Vec<char>> = (0..map.height() as i32)
+        .map(|y| {
+            (0..map.width() as i32)
+                .map(|x| {
+                    let cell = Cell::new(x, y);
+                    match state.cells[state.index(cell)] {
+                        path::CellState::Closed => ':',
+                        path::CellState::Open => 'o',
+                        path::CellState::Unseen => {
+                            map.top_tile(cell).map_or(' ', |(_, t)| map.tiles[usize::from(t)].glyph.ch)
+                        }
+                    }
+                })
+                .collect()
+        })
+        .collect();
+    for c in &result.path {
+        grid[c.y as usize][c.x as usize] = '*';
+    }
+    if let (Some(s), Some(g)) = (result.path.first(), result.path.last()) {
+        grid[s.y as usize][s.x as usize] = 'S';
+        grid[g.y as usize][g.x as usize] = 'G';
+    }
+    grid.into_iter().map(|row| row.into_iter().collect::<String>().trim_end().to_owned() + "\n").collect()
+}
+
+/// Runs every scenario of a MovingAI `.scen` file; returns the per-bucket report and whether all
+/// costs matched the optimal lengths (to 1e-4).
+pub fn scenario_report(
+    grid: &path::CostGrid,
+    params: &path::SearchParams,
+    scen: &Path,
+) -> anyhow::Result<(String, bool)> {
+    let text = std::fs::read_to_string(scen).with_context(|| format!("cannot read {}", scen.display()))?;
+    let scenarios = movingai::parse_scenarios(&text).map_err(|e| e.in_file(scen))?;
+    let mut buckets: std::collections::BTreeMap<u32, (usize, usize, f64)> = Default::default();
+    let mut searcher = path::search::Searcher::new();
+    let mut mismatches = Vec::new();
+    let started = std::time::Instant::now();
+    for s in &scenarios {
+        let t = std::time::Instant::now();
+        let cost = searcher.find_path(grid, params, s.start, s.goal).map(|r| r.cost);
+        let elapsed = t.elapsed().as_secs_f64();
+        let matched = cost.is_some_and(|c| (c - s.optimal_length).abs() <= 1e-4);
+        let b = buckets.entry(s.bucket).or_default();
+        b.0 += 1;
+        b.1 += usize::from(matched);
+        b.2 += elapsed;
+        if !matched {
+            mismatches.push(format!(
+                "  bucket {} {} -> {}: expected {:.5}, found {}",
+                s.bucket,
+                s.start,
+                s.goal,
+                s.optimal_length,
+                cost.map_or("no path".into(), |c| format!("{c:.5}"))
+            ));
+        }
+    }
+    let mut out = format!("{:>6} {:>9} {:>8} {:>10}\n", "bucket", "scenarios", "optimal", "ms");
+    for (bucket, (n, ok, secs)) in &buckets {
+        out.push_str(&format!("{bucket:>6} {n:>9} {ok:>8} {:>10.3}\n", secs * 1e3));
+    }
+    let total_ok: usize = buckets.values().map(|b| b.1).sum();
+    out.push_str(&format!(
+        "{} of {} scenarios match their optimal length; {:.1} ms in all\n",
+        total_ok,
+        scenarios.len(),
+        started.elapsed().as_secs_f64() * 1e3
+    ));
+    for m in &mismatches {
+        out.push_str(m);
+        out.push('\n');
+    }
+    Ok((out, mismatches.is_empty()))
 }

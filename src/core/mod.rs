@@ -9,6 +9,7 @@ pub mod generate;
 pub mod geometry;
 pub mod map;
 pub mod object;
+pub mod path;
 pub mod rng;
 pub mod rules;
 pub mod samples;

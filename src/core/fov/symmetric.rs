@@ -38,7 +38,7 @@ fn floor_div(a: i32, b: i32) -> i32 {
 
 struct Quadrant<'c, 'a, O: Opacity> {
     ctx: &'c mut FovContext<'a, O>,
-    /// Maps (depth, col) to map offsets: dx = col*cx + depth*dx_d, dy = col*cy + depth*dy_d.
+    /// Maps (depth, col) to map offsets: dx = col*cx + depth*rx, dy = col*cy + depth*ry.
     cx: i32,
     cy: i32,
     rx: i32,
@@ -51,10 +51,25 @@ impl<O: Opacity> Quadrant<'_, '_, O> {
         (self.ctx.ox + col * self.cx + depth * self.rx, self.ctx.oy + col * self.cy + depth * self.ry)
     }
 
+    /// The largest |col| within the radius on the row at `depth` (negative: none).
     #[inline]
-    fn is_wall(&self, depth: i32, col: i32) -> bool {
-        let (x, y) = self.cell(depth, col);
-        self.ctx.is_opaque(x, y)
+    fn radius_cols(&self, depth: i32) -> i32 {
+        if self.ctx.radius_squared == i64::MAX {
+            return i32::MAX;
+        }
+        let rest = self.ctx.radius_squared - i64::from(depth) * i64::from(depth);
+        if rest < 0 {
+            return -1;
+        }
+        // Integer square root, corrected for float rounding.
+        let mut c = (rest as f64).sqrt() as i64;
+        while c * c > rest {
+            c -= 1;
+        }
+        while (c + 1) * (c + 1) <= rest {
+            c += 1;
+        }
+        c as i32
     }
 
     fn scan(&mut self, depth: i32, mut start: Slope, end: Slope) {
@@ -64,24 +79,21 @@ impl<O: Opacity> Quadrant<'_, '_, O> {
         // round_ties_up(depth * start) = floor(depth*start + 1/2); round_ties_down = ceil(depth*end - 1/2).
         let min_col = floor_div(2 * depth * start.num + start.den, 2 * start.den);
         let max_col = -floor_div(end.den - 2 * depth * end.num, 2 * end.den);
+        let radius_cols = self.radius_cols(depth);
         let mut prev_wall: Option<bool> = None;
         for col in min_col..=max_col {
-            let wall = self.is_wall(depth, col);
-            // Symmetric: depth*start <= col <= depth*end.
-            let symmetric = col * start.den >= depth * start.num && col * end.den <= depth * end.num;
-            if wall || symmetric {
-                let (dx, dy) = (col * self.cx + depth * self.rx, col * self.cy + depth * self.ry);
-                if self.ctx.in_radius(dx, dy) {
-                    let (x, y) = self.cell(depth, col);
-                    self.ctx.reveal(x, y);
-                }
+            let (x, y) = self.cell(depth, col);
+            let wall = self.ctx.is_opaque(x, y);
+            // Walls always; floor when symmetric: depth*start <= col <= depth*end.
+            if (wall || (col * start.den >= depth * start.num && col * end.den <= depth * end.num))
+                && col.abs() <= radius_cols
+            {
+                self.ctx.reveal(x, y);
             }
-            let tile_slope = Slope { num: 2 * col - 1, den: 2 * depth };
-            if prev_wall == Some(true) && !wall {
-                start = tile_slope;
-            }
-            if prev_wall == Some(false) && wall {
-                self.scan(depth + 1, start, tile_slope);
+            match prev_wall {
+                Some(true) if !wall => start = Slope { num: 2 * col - 1, den: 2 * depth },
+                Some(false) if wall => self.scan(depth + 1, start, Slope { num: 2 * col - 1, den: 2 * depth }),
+                _ => {}
             }
             prev_wall = Some(wall);
         }

@@ -1,0 +1,351 @@
+//! Pathfinding on the map's grid, with recorded exploration.
+//!
+//! - [`CostGrid`]: what a search needs of a map, the cost of entering each cell (`None`:
+//!   impassable), built from the map's rules ([`CostGrid::from_map`]) or from what a player
+//!   knows of it.
+//! - [`MoveRules`]: 4 or 8 neighbours, the diagonal policy, the diagonal step length.
+//! - [`find_path`]: A*, Dijkstra, BFS and greedy best-first over one engine
+//!   ([`search`]), returning `None` when the goal cannot be reached.
+//! - [`Trace`]: what a search did, step by step, so a viewer can show the state after any step.
+//!
+//! Costs: a step into cell `c` costs `len × cost(c)`, where `len` is 1 for an orthogonal step and
+//! the diagonal length of the rules (√2 by default) for a diagonal one. With every passable cost
+//! 1 this is the MovingAI convention (orthogonal 1, diagonal √2, no corner cutting).
+
+pub mod search;
+pub mod trace;
+
+pub use search::find_path;
+pub use trace::{CellState, SearchState, Trace};
+
+use serde::{Deserialize, Serialize};
+
+use super::geometry::Cell;
+use super::map::Map;
+
+/// The cost of entering each cell; `f32::INFINITY` marks an impassable cell.
+#[derive(Clone, Debug, PartialEq)]
+pub struct CostGrid {
+    width: i32,
+    height: i32,
+    costs: Vec<f32>,
+    /// The smallest passable cost, which scales the heuristics so they stay admissible.
+    min_cost: f32,
+}
+
+/// What a closed door costs to walk through.
+#[derive(Clone, Copy, Debug, PartialEq, Default, Serialize, Deserialize)]
+pub enum DoorRule {
+    /// Closed doors are walls.
+    #[default]
+    Impassable,
+    /// A closed door can be opened: entering it costs this much more than the open door would.
+    OpenAtCost(f32),
+}
+
+impl CostGrid {
+    /// Every cell passable at cost 1.
+    pub fn open(width: u32, height: u32) -> Self {
+        Self {
+            width: width as i32,
+            height: height as i32,
+            costs: vec![1.0; width as usize * height as usize],
+            min_cost: 1.0,
+        }
+    }
+
+    /// From a map's rules: walkable cells cost their tile's cost; walls and closed doors are
+    /// impassable unless `doors` says closed doors can be opened.
+    pub fn from_map(map: &Map, doors: DoorRule) -> Self {
+        let mut grid = Self::open(map.width(), map.height());
+        for i in 0..map.len() {
+            let cell = map.cell_at(i);
+            let rules = map.rules_at(cell);
+            let cost = if rules.walkable {
+                rules.cost
+            } else {
+                match (doors, rules.door) {
+                    (DoorRule::OpenAtCost(extra), Some((_, tile))) => {
+                        let kind = &map.tiles[usize::from(tile)];
+                        let open_cost = kind.door.map(|d| map.tiles[usize::from(d.toggles_to)].cost).unwrap_or(1.0);
+                        open_cost + extra
+                    }
+                    _ => f32::INFINITY,
+                }
+            };
+            grid.costs[i] = cost;
+        }
+        grid.update_min_cost();
+        grid
+    }
+
+    /// From rows of an ASCII picture: `#` (and `+`) impassable, `~` cost 3, anything else 1.
+    pub fn from_ascii(rows: &[&str]) -> Self {
+        let width = rows.iter().map(|r| r.chars().count()).max().unwrap_or(0);
+        let mut grid = Self::open(width as u32, rows.len() as u32);
+        for (y, row) in rows.iter().enumerate() {
+            for (x, ch) in row.chars().enumerate() {
+                let cost = match ch {
+                    '#' | '+' => f32::INFINITY,
+                    '~' => 3.0,
+                    _ => 1.0,
+                };
+                grid.costs[y * width + x] = cost;
+            }
+        }
+        grid.update_min_cost();
+        grid
+    }
+
+    fn update_min_cost(&mut self) {
+        self.min_cost = self.costs.iter().copied().filter(|c| c.is_finite()).fold(f32::INFINITY, f32::min);
+        if !self.min_cost.is_finite() {
+            self.min_cost = 1.0;
+        }
+    }
+
+    pub fn width(&self) -> i32 {
+        self.width
+    }
+
+    pub fn height(&self) -> i32 {
+        self.height
+    }
+
+    pub fn len(&self) -> usize {
+        self.costs.len()
+    }
+
+    pub fn is_empty(&self) -> bool {
+        self.costs.is_empty()
+    }
+
+    pub fn min_cost(&self) -> f32 {
+        self.min_cost
+    }
+
+    #[inline]
+    pub fn index(&self, x: i32, y: i32) -> Option<usize> {
+        ((x as u32) < self.width as u32 && (y as u32) < self.height as u32).then(|| (y * self.width + x) as usize)
+    }
+
+    #[inline]
+    pub fn cell_at(&self, index: usize) -> Cell {
+        Cell::new(index as i32 % self.width, index as i32 / self.width)
+    }
+
+    /// The cost of entering `(x, y)`; infinite when impassable or off the grid.
+    #[inline]
+    pub fn cost(&self, x: i32, y: i32) -> f32 {
+        match self.index(x, y) {
+            Some(i) => self.costs[i],
+            None => f32::INFINITY,
+        }
+    }
+
+    #[inline]
+    pub fn passable(&self, x: i32, y: i32) -> bool {
+        self.cost(x, y).is_finite()
+    }
+
+    /// Sets a cell's cost (`f32::INFINITY`: impassable). Costs must be ≥ 0.
+    pub fn set_cost(&mut self, x: i32, y: i32, cost: f32) {
+        if let Some(i) = self.index(x, y) {
+            self.costs[i] = cost.max(0.0);
+            self.update_min_cost();
+        }
+    }
+}
+
+/// How many neighbours a cell has.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Default, Serialize, Deserialize)]
+pub enum Moves {
+    Four,
+    #[default]
+    Eight,
+}
+
+/// When a diagonal step is allowed, by the two orthogonal cells it passes between.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Default, Serialize, Deserialize)]
+pub enum DiagonalPolicy {
+    /// Always (squeezing between two walls too).
+    Always,
+    /// Never (4-way movement even with 8 moves).
+    Never,
+    /// Only when both orthogonal cells are passable (MovingAI's rule).
+    #[default]
+    NoCornerCut,
+    /// When at most one of them is blocked.
+    OneBlocked,
+}
+
+/// The length of a diagonal step.
+#[derive(Clone, Copy, Debug, PartialEq, Default, Serialize, Deserialize)]
+pub enum DiagonalLength {
+    /// √2: true distances (MovingAI's octile convention).
+    #[default]
+    Euclidean,
+    /// 1: king moves, every step the same.
+    Chebyshev,
+    /// 1 + 1/16: king moves where, of two equally short paths, the one with fewer diagonals wins
+    /// (the tie-break of the Grass devlog, which stops paths from wobbling).
+    ChebyshevTieBreak,
+}
+
+impl DiagonalLength {
+    pub fn value(self) -> f32 {
+        match self {
+            DiagonalLength::Euclidean => std::f32::consts::SQRT_2,
+            DiagonalLength::Chebyshev => 1.0,
+            DiagonalLength::ChebyshevTieBreak => 1.0 + 1.0 / 16.0,
+        }
+    }
+}
+
+/// The rules a walker moves by.
+#[derive(Clone, Copy, Debug, PartialEq, Default, Serialize, Deserialize)]
+pub struct MoveRules {
+    pub moves: Moves,
+    pub diagonal: DiagonalPolicy,
+    pub diagonal_length: DiagonalLength,
+}
+
+impl MoveRules {
+    /// MovingAI's: 8 moves, no corner cutting, diagonal √2.
+    pub const MOVINGAI: MoveRules = MoveRules {
+        moves: Moves::Eight,
+        diagonal: DiagonalPolicy::NoCornerCut,
+        diagonal_length: DiagonalLength::Euclidean,
+    };
+
+    pub const FOUR: MoveRules =
+        MoveRules { moves: Moves::Four, diagonal: DiagonalPolicy::Never, diagonal_length: DiagonalLength::Euclidean };
+
+    /// Whether the step from `(x, y)` by `(dx, dy)` (each −1, 0 or 1, not both 0) is allowed.
+    #[inline]
+    pub fn can_step(&self, grid: &CostGrid, x: i32, y: i32, dx: i32, dy: i32) -> bool {
+        if !grid.passable(x + dx, y + dy) {
+            return false;
+        }
+        if dx == 0 || dy == 0 {
+            return true;
+        }
+        if self.moves == Moves::Four {
+            return false;
+        }
+        match self.diagonal {
+            DiagonalPolicy::Always => true,
+            DiagonalPolicy::Never => false,
+            DiagonalPolicy::NoCornerCut => grid.passable(x + dx, y) && grid.passable(x, y + dy),
+            DiagonalPolicy::OneBlocked => grid.passable(x + dx, y) || grid.passable(x, y + dy),
+        }
+    }
+
+    /// The cost of stepping into `(x, y)` orthogonally or diagonally.
+    #[inline]
+    pub fn step_cost(&self, grid: &CostGrid, x: i32, y: i32, diagonal: bool) -> f32 {
+        let c = grid.cost(x, y);
+        if diagonal { c * self.diagonal_length.value() } else { c }
+    }
+
+    /// Whether a path (a sequence of cells) is a valid walk under these rules on `grid`: each step
+    /// to a neighbour that the rules allow. Returns the walk's cost.
+    pub fn walk_cost(&self, grid: &CostGrid, path: &[Cell]) -> Option<f64> {
+        let mut cost = 0.0f64;
+        for pair in path.windows(2) {
+            let (a, b) = (pair[0], pair[1]);
+            let (dx, dy) = (b.x - a.x, b.y - a.y);
+            if dx.abs() > 1 || dy.abs() > 1 || (dx == 0 && dy == 0) || !self.can_step(grid, a.x, a.y, dx, dy) {
+                return None;
+            }
+            cost += f64::from(self.step_cost(grid, b.x, b.y, dx != 0 && dy != 0));
+        }
+        Some(cost)
+    }
+}
+
+/// Estimates of the remaining cost, scaled by the grid's smallest cost.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Default, Serialize, Deserialize)]
+pub enum Heuristic {
+    Zero,
+    Manhattan,
+    Chebyshev,
+    #[default]
+    Octile,
+    Euclidean,
+}
+
+impl Heuristic {
+    /// The estimate between two cells for a walker with the given diagonal length (before scaling).
+    #[inline]
+    pub fn estimate(self, dx: i32, dy: i32, diagonal: f32) -> f32 {
+        let (dx, dy) = (dx.unsigned_abs() as f32, dy.unsigned_abs() as f32);
+        match self {
+            Heuristic::Zero => 0.0,
+            Heuristic::Manhattan => dx + dy,
+            Heuristic::Chebyshev => dx.max(dy),
+            Heuristic::Octile => {
+                let (lo, hi) = if dx < dy { (dx, dy) } else { (dy, dx) };
+                hi - lo + lo * diagonal
+            }
+            Heuristic::Euclidean => (dx * dx + dy * dy).sqrt(),
+        }
+    }
+}
+
+/// The search algorithms.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, Serialize, Deserialize)]
+pub enum Algorithm {
+    /// A*: best first by g + w·h (optimal with an admissible heuristic and w = 1).
+    AStar,
+    /// Dijkstra: best first by g.
+    Dijkstra,
+    /// Breadth-first: fewest steps, whatever they cost.
+    Bfs,
+    /// Greedy best-first: by h alone (fast, not optimal).
+    Greedy,
+}
+
+impl Algorithm {
+    pub const ALL: [Algorithm; 4] = [Algorithm::AStar, Algorithm::Dijkstra, Algorithm::Bfs, Algorithm::Greedy];
+
+    pub fn name(self) -> &'static str {
+        match self {
+            Algorithm::AStar => "astar",
+            Algorithm::Dijkstra => "dijkstra",
+            Algorithm::Bfs => "bfs",
+            Algorithm::Greedy => "greedy",
+        }
+    }
+
+    pub fn from_name(name: &str) -> Option<Algorithm> {
+        Self::ALL.into_iter().find(|a| a.name() == name)
+    }
+}
+
+/// A search's settings.
+#[derive(Clone, Copy, Debug, PartialEq, Serialize, Deserialize)]
+pub struct SearchParams {
+    pub algorithm: Algorithm,
+    pub rules: MoveRules,
+    pub heuristic: Heuristic,
+    /// Weight of the heuristic in A* (1: optimal).
+    pub weight: f32,
+}
+
+impl Default for SearchParams {
+    fn default() -> Self {
+        Self { algorithm: Algorithm::AStar, rules: MoveRules::MOVINGAI, heuristic: Heuristic::Octile, weight: 1.0 }
+    }
+}
+
+/// A found path.
+#[derive(Clone, Debug, PartialEq)]
+pub struct PathResult {
+    /// From the start to the goal, both included.
+    pub path: Vec<Cell>,
+    /// The sum of the step costs.
+    pub cost: f64,
+    /// Cells taken off the open list and expanded.
+    pub expanded: usize,
+}

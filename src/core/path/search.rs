@@ -1,0 +1,219 @@
+//! One best-first engine for A*, Dijkstra, greedy best-first, and a FIFO for breadth-first.
+//!
+//! Definitions (Hart, Nilsson & Raphael 1968 for A*; Dijkstra 1959): the open list is ordered by
+//! `f = g + w·h` (A*), `g` (Dijkstra, `h = 0`) or `h` (greedy), ties broken towards the larger `g`
+//! (the deeper node); a node is expanded once (closed set; stale open entries are skipped); the
+//! search ends when the goal is taken off the open list. BFS expands cells in order of their
+//! number of steps. With an admissible, consistent heuristic (octile, Chebyshev, Manhattan for 4
+//! moves, all scaled by the grid's smallest cost) and `w = 1`, A* returns a least-cost path, as
+//! Dijkstra does.
+
+use std::cell::RefCell;
+use std::cmp::Ordering;
+use std::collections::{BinaryHeap, VecDeque};
+
+use super::trace::{NoRecord, Recorder};
+use super::{Algorithm, CostGrid, PathResult, SearchParams};
+use crate::core::geometry::Cell;
+
+const NO_PARENT: u32 = u32::MAX;
+
+/// The eight neighbour offsets, orthogonal first.
+pub(crate) const NEIGHBOURS: [(i32, i32); 8] = [(1, 0), (0, 1), (-1, 0), (0, -1), (1, 1), (-1, 1), (-1, -1), (1, -1)];
+
+#[derive(Clone, Copy, Debug)]
+struct OpenEntry {
+    priority: f64,
+    g: f64,
+    index: u32,
+}
+
+impl PartialEq for OpenEntry {
+    fn eq(&self, other: &Self) -> bool {
+        self.cmp(other) == Ordering::Equal
+    }
+}
+impl Eq for OpenEntry {}
+impl PartialOrd for OpenEntry {
+    fn partial_cmp(&self, other: &Self) -> Option<Ordering> {
+        Some(self.cmp(other))
+    }
+}
+impl Ord for OpenEntry {
+    /// The max-heap's top is the smallest priority, then the largest g.
+    fn cmp(&self, other: &Self) -> Ordering {
+        other.priority.total_cmp(&self.priority).then_with(|| self.g.total_cmp(&other.g))
+    }
+}
+
+/// Reusable search buffers: a search on a grid of the same size allocates nothing.
+#[derive(Default)]
+pub struct Searcher {
+    g: Vec<f64>,
+    parent: Vec<u32>,
+    /// `generation` when the cell was opened in this search (else older).
+    opened: Vec<u32>,
+    closed: Vec<u32>,
+    generation: u32,
+    heap: BinaryHeap<OpenEntry>,
+    fifo: VecDeque<u32>,
+}
+
+impl Searcher {
+    pub fn new() -> Self {
+        Self::default()
+    }
+
+    fn reset(&mut self, len: usize) {
+        if self.g.len() != len || self.generation == u32::MAX {
+            self.g = vec![0.0; len];
+            self.parent = vec![NO_PARENT; len];
+            self.opened = vec![0; len];
+            self.closed = vec![0; len];
+            self.generation = 0;
+        }
+        self.generation += 1;
+        self.heap.clear();
+        self.fifo.clear();
+    }
+
+    /// Searches from `start` to `goal`; `None` when the goal cannot be reached (or either end is
+    /// impassable or off the grid).
+    pub fn find_path(&mut self, grid: &CostGrid, params: &SearchParams, start: Cell, goal: Cell) -> Option<PathResult> {
+        self.find_path_recorded(grid, params, start, goal, &mut NoRecord)
+    }
+
+    /// As [`Searcher::find_path`], telling `recorder` every open and close.
+    pub fn find_path_recorded<R: Recorder>(
+        &mut self,
+        grid: &CostGrid,
+        params: &SearchParams,
+        start: Cell,
+        goal: Cell,
+        recorder: &mut R,
+    ) -> Option<PathResult> {
+        let s = grid.index(start.x, start.y)?;
+        let t = grid.index(goal.x, goal.y)?;
+        if !grid.passable(start.x, start.y) || !grid.passable(goal.x, goal.y) {
+            return None;
+        }
+        self.reset(grid.len());
+        let generation = self.generation;
+        let rules = params.rules;
+        let diagonal = rules.diagonal_length.value();
+        let scale = f64::from(grid.min_cost());
+        let h_weight = match params.algorithm {
+            Algorithm::AStar => f64::from(params.weight),
+            Algorithm::Greedy => 1.0,
+            Algorithm::Dijkstra | Algorithm::Bfs => 0.0,
+        };
+        let g_weight = if params.algorithm == Algorithm::Greedy { 0.0 } else { 1.0 };
+        let heuristic = |c: Cell| -> f64 {
+            if h_weight == 0.0 {
+                0.0
+            } else {
+                f64::from(params.heuristic.estimate(goal.x - c.x, goal.y - c.y, diagonal)) * scale
+            }
+        };
+        let neighbours = match rules.moves {
+            super::Moves::Four => &NEIGHBOURS[..4],
+            super::Moves::Eight => &NEIGHBOURS[..],
+        };
+        self.g[s] = 0.0;
+        self.parent[s] = NO_PARENT;
+        self.opened[s] = generation;
+        let mut step = 0u32;
+        recorder.open(step, s as u32, NO_PARENT, 0.0);
+        let bfs = params.algorithm == Algorithm::Bfs;
+        if bfs {
+            self.fifo.push_back(s as u32);
+        } else {
+            self.heap.push(OpenEntry { priority: h_weight * heuristic(start), g: 0.0, index: s as u32 });
+        }
+        let mut expanded = 0usize;
+        loop {
+            let current = if bfs {
+                self.fifo.pop_front()?
+            } else {
+                let entry = self.heap.pop()?;
+                let i = entry.index as usize;
+                if self.closed[i] == generation || entry.g > self.g[i] {
+                    continue; // a stale entry
+                }
+                entry.index
+            };
+            let ci = current as usize;
+            self.closed[ci] = generation;
+            step += 1;
+            expanded += 1;
+            recorder.close(step, current);
+            if ci == t {
+                break;
+            }
+            let c = grid.cell_at(ci);
+            let gc = self.g[ci];
+            for &(dx, dy) in neighbours {
+                if !rules.can_step(grid, c.x, c.y, dx, dy) {
+                    continue;
+                }
+                let (nx, ny) = (c.x + dx, c.y + dy);
+                let ni = (ny * grid.width() + nx) as usize;
+                if self.closed[ni] == generation {
+                    continue;
+                }
+                let ng = gc + f64::from(rules.step_cost(grid, nx, ny, dx != 0 && dy != 0));
+                let seen = self.opened[ni] == generation;
+                if bfs {
+                    if seen {
+                        continue;
+                    }
+                } else if seen && ng >= self.g[ni] {
+                    continue;
+                }
+                self.g[ni] = ng;
+                self.parent[ni] = current;
+                self.opened[ni] = generation;
+                recorder.open(step, ni as u32, current, ng);
+                if bfs {
+                    self.fifo.push_back(ni as u32);
+                } else {
+                    let n = Cell::new(nx, ny);
+                    self.heap.push(OpenEntry {
+                        priority: g_weight * ng + h_weight * heuristic(n),
+                        g: ng,
+                        index: ni as u32,
+                    });
+                }
+            }
+        }
+        let mut path = vec![goal];
+        let mut i = t;
+        while self.parent[i] != NO_PARENT {
+            i = self.parent[i] as usize;
+            path.push(grid.cell_at(i));
+        }
+        path.reverse();
+        Some(PathResult { path, cost: self.g[t], expanded })
+    }
+}
+
+thread_local! {
+    static SEARCHER: RefCell<Searcher> = RefCell::new(Searcher::new());
+}
+
+/// Finds a path with a thread-local [`Searcher`] (no allocation once warm on a given grid size).
+///
+/// ```
+/// use sightline::core::Cell;
+/// use sightline::core::path::{CostGrid, SearchParams, find_path};
+///
+/// let grid = CostGrid::from_ascii(&["....", ".##.", "...."]);
+/// let result = find_path(&grid, &SearchParams::default(), Cell::new(0, 1), Cell::new(3, 1)).unwrap();
+/// assert_eq!(result.path.first(), Some(&Cell::new(0, 1)));
+/// assert!((result.cost - (2.0 + 2.0 * std::f64::consts::SQRT_2)).abs() < 1e-5);
+/// let walled = CostGrid::from_ascii(&[".#."]);
+/// assert!(find_path(&walled, &SearchParams::default(), Cell::new(0, 0), Cell::new(2, 0)).is_none());
+/// ```
+pub fn find_path(grid: &CostGrid, params: &SearchParams, start: Cell, goal: Cell) -> Option<PathResult> {
+    SEARCHER.with(|s| s.borrow_mut().find_path(grid, params, start, goal))
+}

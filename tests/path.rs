@@ -1,0 +1,245 @@
+//! Pathfinding: A* against Dijkstra on random maps under every movement rule, valid paths,
+//! MovingAI's optimal lengths, traces that replay to the result, and drawn cases.
+
+use std::path::Path;
+
+use sightline::core::Cell;
+use sightline::core::format::movingai;
+use sightline::core::path::search::Searcher;
+use sightline::core::path::{
+    Algorithm, CellState, CostGrid, DiagonalLength, DiagonalPolicy, DoorRule, Heuristic, MoveRules, Moves,
+    SearchParams, Trace, find_path,
+};
+use sightline::core::rng::Rng;
+
+fn all_rules() -> Vec<MoveRules> {
+    let mut out = vec![MoveRules::FOUR];
+    for diagonal in
+        [DiagonalPolicy::Always, DiagonalPolicy::Never, DiagonalPolicy::NoCornerCut, DiagonalPolicy::OneBlocked]
+    {
+        for diagonal_length in [DiagonalLength::Euclidean, DiagonalLength::Chebyshev, DiagonalLength::ChebyshevTieBreak]
+        {
+            out.push(MoveRules { moves: Moves::Eight, diagonal, diagonal_length });
+        }
+    }
+    out
+}
+
+fn random_grid(rng: &mut Rng, w: u32, h: u32, walls: f64, weighted: bool) -> CostGrid {
+    let mut grid = CostGrid::open(w, h);
+    for y in 0..h as i32 {
+        for x in 0..w as i32 {
+            if rng.chance(walls) {
+                grid.set_cost(x, y, f32::INFINITY);
+            } else if weighted && rng.chance(0.3) {
+                grid.set_cost(x, y, [0.5, 2.0, 3.0][rng.below(3) as usize]);
+            }
+        }
+    }
+    grid
+}
+
+/// A random passable cell.
+fn random_cell(rng: &mut Rng, grid: &CostGrid) -> Cell {
+    loop {
+        let c = Cell::new(rng.below(grid.width() as u32) as i32, rng.below(grid.height() as u32) as i32);
+        if grid.passable(c.x, c.y) {
+            return c;
+        }
+    }
+}
+
+#[test]
+fn astar_costs_equal_dijkstra_costs_and_every_path_is_a_valid_walk() {
+    let mut rng = Rng::new(5);
+    let mut searcher = Searcher::new();
+    let mut compared = 0;
+    let mut unreachable = 0;
+    for round in 0..300 {
+        let weighted = round % 3 == 0;
+        let grid = random_grid(&mut rng, 24, 18, [0.1, 0.25, 0.4][round % 3], weighted);
+        for rules in all_rules() {
+            let (a, b) = (random_cell(&mut rng, &grid), random_cell(&mut rng, &grid));
+            let astar = SearchParams { algorithm: Algorithm::AStar, rules, heuristic: Heuristic::Octile, weight: 1.0 };
+            let dijkstra = SearchParams { algorithm: Algorithm::Dijkstra, ..astar };
+            let ra = searcher.find_path(&grid, &astar, a, b);
+            let rd = searcher.find_path(&grid, &dijkstra, a, b);
+            match (&ra, &rd) {
+                (Some(ra), Some(rd)) => {
+                    assert!(
+                        (ra.cost - rd.cost).abs() < 1e-6,
+                        "{rules:?} {a}->{b}: A* {} vs Dijkstra {}",
+                        ra.cost,
+                        rd.cost
+                    );
+                    assert!(ra.expanded <= rd.expanded, "A* expanded more than Dijkstra");
+                    for r in [ra, rd] {
+                        assert_eq!((r.path[0], *r.path.last().unwrap()), (a, b));
+                        let walked = rules.walk_cost(&grid, &r.path).expect("an invalid step");
+                        assert!((walked - r.cost).abs() < 1e-6);
+                    }
+                    compared += 1;
+                }
+                (None, None) => unreachable += 1,
+                _ => panic!("{rules:?} {a}->{b}: A* {ra:?} vs Dijkstra {rd:?}"),
+            }
+            for algorithm in [Algorithm::Bfs, Algorithm::Greedy] {
+                let r = searcher.find_path(&grid, &SearchParams { algorithm, ..astar }, a, b);
+                assert_eq!(r.is_some(), ra.is_some(), "{algorithm:?} disagrees on reachability");
+                if let (Some(r), Some(ra)) = (r, &ra) {
+                    let walked = rules.walk_cost(&grid, &r.path).expect("an invalid step");
+                    assert!((walked - r.cost).abs() < 1e-6);
+                    assert!(r.cost >= ra.cost - 1e-6, "{algorithm:?} beat the optimum");
+                    if algorithm == Algorithm::Bfs {
+                        assert!(r.path.len() <= ra.path.len(), "BFS took more steps than A*");
+                    }
+                }
+            }
+        }
+    }
+    assert!(compared > 3000 && unreachable > 20, "{compared} compared, {unreachable} unreachable");
+}
+
+#[test]
+fn movingai_arena_scenarios_all_match_their_optimal_lengths() {
+    let dir = Path::new(env!("CARGO_MANIFEST_DIR")).join("../shared/corpus/movingai");
+    if !dir.is_dir() {
+        eprintln!("skipped: ../shared/corpus/movingai is absent");
+        return;
+    }
+    let map = sightline::core::format::load(&dir.join("arena.map")).unwrap().map;
+    let grid = CostGrid::from_map(&map, DoorRule::Impassable);
+    let scenarios = movingai::parse_scenarios(&std::fs::read_to_string(dir.join("arena.map.scen")).unwrap()).unwrap();
+    assert_eq!(scenarios.len(), 160);
+    let mut searcher = Searcher::new();
+    for s in &scenarios {
+        for algorithm in [Algorithm::AStar, Algorithm::Dijkstra] {
+            let params = SearchParams { algorithm, ..SearchParams::default() };
+            let r = searcher.find_path(&grid, &params, s.start, s.goal).expect("a scenario without a path");
+            assert!((r.cost - s.optimal_length).abs() <= 1e-4, "{algorithm:?} {s:?}: found {}", r.cost);
+        }
+    }
+}
+
+#[test]
+fn our_own_scenarios_generated_and_verified_with_dijkstra() {
+    // A scenario file of our own: random pairs on a generated cave, optimal lengths from Dijkstra,
+    // written and read back in MovingAI's format, then matched by A*.
+    let map = sightline::core::generate::caves(64, 48, 21).unwrap();
+    let grid = CostGrid::from_map(&map, DoorRule::Impassable);
+    let mut rng = Rng::new(3);
+    let mut searcher = Searcher::new();
+    let mut scenarios = Vec::new();
+    while scenarios.len() < 100 {
+        let (a, b) = (random_cell(&mut rng, &grid), random_cell(&mut rng, &grid));
+        let dijkstra = SearchParams { algorithm: Algorithm::Dijkstra, ..SearchParams::default() };
+        if let Some(r) = searcher.find_path(&grid, &dijkstra, a, b) {
+            scenarios.push(movingai::Scenario {
+                bucket: (r.cost / 10.0) as u32,
+                map: "caves.map".into(),
+                map_width: 64,
+                map_height: 48,
+                start: a,
+                goal: b,
+                optimal_length: r.cost,
+            });
+        }
+    }
+    let read = movingai::parse_scenarios(&movingai::scenarios_to_string(&scenarios)).unwrap();
+    assert_eq!(read.len(), 100);
+    for s in &read {
+        let r = searcher.find_path(&grid, &SearchParams::default(), s.start, s.goal).unwrap();
+        assert!((r.cost - s.optimal_length).abs() <= 1e-4);
+    }
+}
+
+#[test]
+fn the_trace_replays_to_the_result() {
+    let mut rng = Rng::new(8);
+    for round in 0..40 {
+        let grid = random_grid(&mut rng, 20, 15, 0.25, round % 2 == 0);
+        let (a, b) = (random_cell(&mut rng, &grid), random_cell(&mut rng, &grid));
+        for algorithm in Algorithm::ALL {
+            let params = SearchParams { algorithm, ..SearchParams::default() };
+            let mut trace = Trace::new(&grid);
+            let result = Searcher::new().find_path_recorded(&grid, &params, a, b, &mut trace);
+            let last = trace.state_at(trace.steps());
+            let Some(result) = result else {
+                assert!(
+                    last.cells.iter().all(|c| *c != CellState::Open),
+                    "an unreachable search ends with an empty frontier"
+                );
+                continue;
+            };
+            assert_eq!(trace.steps() as usize, result.expanded);
+            assert_eq!(last.cells[last.index(b)], CellState::Closed);
+            assert_eq!(last.last_closed, Some(last.index(b) as u32));
+            assert_eq!(last.path_to(b), result.path);
+            assert!((last.g[last.index(b)] - result.cost).abs() < 1e-9);
+            // Step by step, the closed set grows by one cell a step.
+            for k in 0..=trace.steps() {
+                let closed = trace.state_at(k).cells.iter().filter(|c| **c == CellState::Closed).count();
+                assert_eq!(closed as u32, k);
+            }
+        }
+    }
+}
+
+#[test]
+fn unreachable_goals_and_blocked_ends_give_none() {
+    let grid = CostGrid::from_ascii(&["..#..", "..#..", "..#.."]);
+    let p = SearchParams::default();
+    assert!(find_path(&grid, &p, Cell::new(0, 0), Cell::new(4, 2)).is_none());
+    assert!(find_path(&grid, &p, Cell::new(2, 0), Cell::new(0, 0)).is_none(), "the start is a wall");
+    assert!(find_path(&grid, &p, Cell::new(0, 0), Cell::new(9, 9)).is_none(), "the goal is off the grid");
+    let same = find_path(&grid, &p, Cell::new(1, 1), Cell::new(1, 1)).unwrap();
+    assert_eq!((same.path.len(), same.cost), (1, 0.0));
+}
+
+/// Draws a path over its map: `*` path, `S`/`G` ends.
+fn draw(rows: &[&str], path: &[Cell]) -> Vec<String> {
+    let mut grid: Vec<Vec<char>> = rows.iter().map(|r| r.chars().collect()).collect();
+    for c in path {
+        grid[c.y as usize][c.x as usize] = '*';
+    }
+    let (s, g) = (path[0], path[path.len() - 1]);
+    grid[s.y as usize][s.x as usize] = 'S';
+    grid[g.y as usize][g.x as usize] = 'G';
+    grid.into_iter().map(|r| r.into_iter().collect()).collect()
+}
+
+#[test]
+fn corner_cutting_rules_change_the_path() {
+    let rows = ["....#", "...#.", "....."];
+    let grid = CostGrid::from_ascii(&rows);
+    let (a, b) = (Cell::new(2, 0), Cell::new(4, 1));
+    let with = |diagonal| {
+        let rules = MoveRules { diagonal, ..MoveRules::MOVINGAI };
+        find_path(&grid, &SearchParams { rules, ..SearchParams::default() }, a, b).unwrap()
+    };
+    // Squeezing between the two walls only when corners may be cut; past one wall with OneBlocked.
+    let always = with(DiagonalPolicy::Always);
+    assert_eq!(draw(&rows, &always.path), ["..S*#", "...#G", "....."]);
+    assert!((always.cost - (1.0 + std::f64::consts::SQRT_2)).abs() < 1e-6);
+    let one = with(DiagonalPolicy::OneBlocked);
+    assert_eq!(draw(&rows, &one.path), ["..S.#", "..*#G", "...*."]);
+    assert!((one.cost - (1.0 + 2.0 * std::f64::consts::SQRT_2)).abs() < 1e-6);
+    let no_cut = with(DiagonalPolicy::NoCornerCut);
+    assert_eq!(draw(&rows, &no_cut.path), ["..S.#", "..*#G", "..***"]);
+    assert!((no_cut.cost - 5.0).abs() < 1e-6);
+}
+
+#[test]
+fn weighted_cells_are_walked_around_and_doors_can_be_opened() {
+    let rows = ["S~~~G", ".....", "....."];
+    let grid = CostGrid::from_ascii(&rows);
+    let r = find_path(&grid, &SearchParams::default(), Cell::new(0, 0), Cell::new(4, 0)).unwrap();
+    // Water costs 3: going round below (√2 + 1 + 1 + √2 = 4.83) beats wading (3 + 3 + 3 + 1 = 10).
+    assert_eq!(draw(&rows, &r.path), ["S~~~G", ".***.", "....."]);
+    let map = sightline::core::format::ascii::parse("#####\n#.+.#\n#####\n").unwrap();
+    let closed = CostGrid::from_map(&map, DoorRule::Impassable);
+    assert!(find_path(&closed, &SearchParams::default(), Cell::new(1, 1), Cell::new(3, 1)).is_none());
+    let openable = CostGrid::from_map(&map, DoorRule::OpenAtCost(2.0));
+    let r = find_path(&openable, &SearchParams::default(), Cell::new(1, 1), Cell::new(3, 1)).unwrap();
+    assert!((r.cost - 4.0).abs() < 1e-6, "1 + 2 to open the door, then 1: {}", r.cost);
+}
