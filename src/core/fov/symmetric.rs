@@ -38,6 +38,7 @@ fn floor_div(a: i32, b: i32) -> i32 {
 
 struct Quadrant<'c, 'a, O: Opacity> {
     ctx: &'c mut FovContext<'a, O>,
+    radius_cols: &'c mut RadiusCols,
     /// Maps (depth, col) to map offsets: dx = col*cx + depth*rx, dy = col*cy + depth*ry.
     cx: i32,
     cy: i32,
@@ -51,27 +52,6 @@ impl<O: Opacity> Quadrant<'_, '_, O> {
         (self.ctx.ox + col * self.cx + depth * self.rx, self.ctx.oy + col * self.cy + depth * self.ry)
     }
 
-    /// The largest |col| within the radius on the row at `depth` (negative: none).
-    #[inline]
-    fn radius_cols(&self, depth: i32) -> i32 {
-        if self.ctx.radius_squared == i64::MAX {
-            return i32::MAX;
-        }
-        let rest = self.ctx.radius_squared - i64::from(depth) * i64::from(depth);
-        if rest < 0 {
-            return -1;
-        }
-        // Integer square root, corrected for float rounding.
-        let mut c = (rest as f64).sqrt() as i64;
-        while c * c > rest {
-            c -= 1;
-        }
-        while (c + 1) * (c + 1) <= rest {
-            c += 1;
-        }
-        c as i32
-    }
-
     fn scan(&mut self, depth: i32, mut start: Slope, end: Slope) {
         if depth > self.ctx.reach {
             return;
@@ -79,7 +59,7 @@ impl<O: Opacity> Quadrant<'_, '_, O> {
         // round_ties_up(depth * start) = floor(depth*start + 1/2); round_ties_down = ceil(depth*end - 1/2).
         let min_col = floor_div(2 * depth * start.num + start.den, 2 * start.den);
         let max_col = -floor_div(end.den - 2 * depth * end.num, 2 * end.den);
-        let radius_cols = self.radius_cols(depth);
+        let radius_cols = self.radius_cols.get(depth);
         let mut prev_wall: Option<bool> = None;
         for col in min_col..=max_col {
             let (x, y) = self.cell(depth, col);
@@ -103,10 +83,53 @@ impl<O: Opacity> Quadrant<'_, '_, O> {
     }
 }
 
-pub(super) fn compute<O: Opacity>(ctx: &mut FovContext<'_, O>) {
-    // North, east, south, west: (col axis, depth axis).
-    for (cx, cy, rx, ry) in [(1, 0, 0, -1), (0, 1, 1, 0), (1, 0, 0, 1), (0, 1, -1, 0)] {
-        let mut q = Quadrant { ctx, cx, cy, rx, ry };
-        q.scan(1, Slope { num: -1, den: 1 }, Slope { num: 1, den: 1 });
+/// For each depth, the largest |col| with depth² + col² ≤ r² (negative: none), computed as the
+/// scan first reaches each depth: the width only shrinks as depth grows, so each entry costs a
+/// few integer steps from the previous one.
+#[derive(Default)]
+struct RadiusCols {
+    radius_squared: i64,
+    cols: Vec<i32>,
+}
+
+impl RadiusCols {
+    fn reset(&mut self, radius_squared: i64) {
+        self.radius_squared = radius_squared;
+        self.cols.clear();
     }
+
+    #[inline]
+    fn get(&mut self, depth: i32) -> i32 {
+        if self.radius_squared == i64::MAX {
+            return i32::MAX;
+        }
+        while self.cols.len() <= depth as usize {
+            let d = self.cols.len() as i64;
+            let mut c = match self.cols.last() {
+                Some(&c) => i64::from(c.max(0)),
+                None => (self.radius_squared as f64).sqrt() as i64 + 1,
+            };
+            while c >= 0 && c * c + d * d > self.radius_squared {
+                c -= 1;
+            }
+            self.cols.push(c as i32);
+        }
+        self.cols[depth as usize]
+    }
+}
+
+thread_local! {
+    static RADIUS_COLS: std::cell::RefCell<RadiusCols> = std::cell::RefCell::new(RadiusCols::default());
+}
+
+pub(super) fn compute<O: Opacity>(ctx: &mut FovContext<'_, O>) {
+    RADIUS_COLS.with(|cell| {
+        let mut radius_cols = cell.borrow_mut();
+        radius_cols.reset(ctx.radius_squared);
+        // North, east, south, west: (col axis, depth axis).
+        for (cx, cy, rx, ry) in [(1, 0, 0, -1), (0, 1, 1, 0), (1, 0, 0, 1), (0, 1, -1, 0)] {
+            let mut q = Quadrant { ctx, radius_cols: &mut radius_cols, cx, cy, rx, ry };
+            q.scan(1, Slope { num: -1, den: 1 }, Slope { num: 1, den: 1 });
+        }
+    });
 }
