@@ -174,7 +174,14 @@ fn the_trace_replays_to_the_result() {
             assert_eq!(trace.steps() as usize, result.expanded);
             assert_eq!(last.cells[last.index(b)], CellState::Closed);
             assert_eq!(last.last_closed, Some(last.index(b) as u32));
-            assert_eq!(last.path_to(b), result.path);
+            if algorithm == Algorithm::Jps {
+                // JPS's parents are jump points: the corners of the path, in order.
+                let corners = last.path_to(b);
+                let mut rest = result.path.iter();
+                assert!(corners.iter().all(|c| rest.any(|p| p == c)), "jump points off the path");
+            } else {
+                assert_eq!(last.path_to(b), result.path);
+            }
             assert!((last.g[last.index(b)] - result.cost).abs() < 1e-9);
             // Step by step, the closed set grows by one cell a step.
             for k in 0..=trace.steps() {
@@ -242,4 +249,141 @@ fn weighted_cells_are_walked_around_and_doors_can_be_opened() {
     let openable = CostGrid::from_map(&map, DoorRule::OpenAtCost(2.0));
     let r = find_path(&openable, &SearchParams::default(), Cell::new(1, 1), Cell::new(3, 1)).unwrap();
     assert!((r.cost - 4.0).abs() < 1e-6, "1 + 2 to open the door, then 1: {}", r.cost);
+}
+
+#[test]
+fn jps_costs_equal_astar_costs_on_uniform_maps() {
+    let mut rng = Rng::new(17);
+    let mut searcher = Searcher::new();
+    let mut compared = 0;
+    for round in 0..400 {
+        let grid = random_grid(&mut rng, 30, 22, [0.05, 0.2, 0.35, 0.45][round % 4], false);
+        let (a, b) = (random_cell(&mut rng, &grid), random_cell(&mut rng, &grid));
+        let astar = searcher.find_path(&grid, &SearchParams::default(), a, b);
+        let jps =
+            searcher.find_path(&grid, &SearchParams { algorithm: Algorithm::Jps, ..SearchParams::default() }, a, b);
+        match (&astar, &jps) {
+            (Some(x), Some(j)) => {
+                assert!((x.cost - j.cost).abs() < 1e-6, "{a}->{b}: A* {} JPS {}", x.cost, j.cost);
+                let walked = MoveRules::MOVINGAI.walk_cost(&grid, &j.path).expect("JPS returned an invalid walk");
+                assert!((walked - j.cost).abs() < 1e-6);
+                assert!(j.expanded <= x.expanded, "JPS expanded more nodes than A*");
+                compared += 1;
+            }
+            (None, None) => {}
+            _ => panic!("{a}->{b}: A* {astar:?} vs JPS {jps:?}"),
+        }
+    }
+    assert!(compared > 250, "{compared}");
+}
+
+#[test]
+fn jps_on_weighted_grids_runs_astar() {
+    let grid = CostGrid::from_ascii(&["S~~~G", ".....", "....."]);
+    let jps = SearchParams { algorithm: Algorithm::Jps, ..SearchParams::default() };
+    let r = find_path(&grid, &jps, Cell::new(0, 0), Cell::new(4, 0)).unwrap();
+    assert!((r.cost - (2.0 + 2.0 * std::f64::consts::SQRT_2)).abs() < 1e-6);
+}
+
+#[test]
+fn dijkstra_maps_hold_the_cost_to_the_nearest_source() {
+    use sightline::core::path::dijkstra_map::DijkstraMap;
+    let mut rng = Rng::new(23);
+    let mut searcher = Searcher::new();
+    for _ in 0..30 {
+        let grid = random_grid(&mut rng, 16, 12, 0.25, true);
+        let sources: Vec<(Cell, f64)> = (0..3).map(|i| (random_cell(&mut rng, &grid), [0.0, 0.0, 5.0][i])).collect();
+        for rules in [MoveRules::MOVINGAI, MoveRules::FOUR] {
+            let map = DijkstraMap::new(&grid, &rules, &sources);
+            let dijkstra = SearchParams { algorithm: Algorithm::Dijkstra, rules, ..SearchParams::default() };
+            for y in 0..grid.height() {
+                for x in 0..grid.width() {
+                    let c = Cell::new(x, y);
+                    if !grid.passable(x, y) {
+                        assert_eq!(map.value(c), None);
+                        continue;
+                    }
+                    // The least over sources of (start value + cheapest walk from c to the source).
+                    let expected = sources
+                        .iter()
+                        .filter_map(|&(s, v)| searcher.find_path(&grid, &dijkstra, c, s).map(|r| r.cost + v))
+                        .fold(f64::INFINITY, f64::min);
+                    let got = map.value(c).unwrap_or(f64::INFINITY);
+                    assert!(
+                        (got - expected).abs() < 1e-6 || (got.is_infinite() && expected.is_infinite()),
+                        "{c}: {got} vs {expected}"
+                    );
+                    // Walking downhill from any reachable cell ends at a source.
+                    if got.is_finite() {
+                        let mut at = c;
+                        for _ in 0..grid.len() {
+                            match map.downhill(&grid, &rules, at) {
+                                Some(n) => at = n,
+                                None => break,
+                            }
+                        }
+                        assert!(sources.iter().any(|&(s, _)| s == at), "downhill from {c} stopped at {at}");
+                    }
+                }
+            }
+        }
+    }
+}
+
+#[test]
+fn a_flee_map_is_relaxed_and_leads_away() {
+    use sightline::core::path::dijkstra_map::DijkstraMap;
+    let rows = [
+        "###############",
+        "#.............#",
+        "#.............#",
+        "#.............#",
+        "#######.#######",
+        "#.............#",
+        "###############",
+    ];
+    let grid = CostGrid::from_ascii(&rows);
+    let rules = MoveRules::MOVINGAI;
+    let player = Cell::new(4, 5);
+    let toward = DijkstraMap::new(&grid, &rules, &[(player, 0.0)]);
+    let flee = toward.flee(&grid, &rules, -1.2);
+    for y in 0..grid.height() {
+        for x in 0..grid.width() {
+            let c = Cell::new(x, y);
+            let Some(v) = flee.value(c) else { continue };
+            // Relaxed: no allowed step leads to a cell whose value plus the step's cost is lower.
+            for (dx, dy) in [(1, 0), (0, 1), (-1, 0), (0, -1), (1, 1), (-1, 1), (-1, -1), (1, -1)] {
+                if rules.can_step(&grid, x, y, dx, dy) {
+                    let n = flee.value(Cell::new(x + dx, y + dy)).unwrap();
+                    let step = rules.step_cost(&grid, x + dx, y + dy, dx != 0 && dy != 0);
+                    assert!(v <= n + step + 1e-9, "{c} is {v}, its neighbour {n} + {step}");
+                }
+            }
+            // Scaled: never above −1.2 × the distance to the player.
+            assert!(v <= -1.2 * toward.value(c).unwrap() + 1e-9);
+        }
+    }
+    // The monster next to the player in the corridor does not run to the corridor's dead end
+    // (5 steps away), but up into the room, where cells are farther from the player.
+    let mut at = Cell::new(6, 5);
+    for _ in 0..40 {
+        match flee.downhill(&grid, &rules, at) {
+            Some(n) => at = n,
+            None => break,
+        }
+    }
+    assert!(at.y <= 3, "the flee walk ended in the corridor at {at}");
+    assert!(toward.value(at).unwrap() > 9.0, "it ended only {} from the player", toward.value(at).unwrap());
+}
+
+#[test]
+fn knowledge_aware_search_uses_known_cells_only() {
+    let rows = ["S...G", ".###.", "....."];
+    let mut grid = CostGrid::from_ascii(&rows);
+    // The player has not seen the top row between S and G: the path must go round below.
+    let unknown = [1usize, 2, 3];
+    grid.block_unknown(|i| !unknown.contains(&i));
+    let r = find_path(&grid, &SearchParams::default(), Cell::new(0, 0), Cell::new(4, 0)).unwrap();
+    // No corner cutting past the wall ends: down, along the bottom row, up.
+    assert_eq!(draw(&rows, &r.path), ["S...G", "*###*", "*****"]);
 }

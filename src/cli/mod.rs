@@ -71,7 +71,7 @@ pub enum Command {
         from: Option<Cell>,
         #[arg(long, value_name = "X,Y", required_unless_present = "scen")]
         to: Option<Cell>,
-        /// astar, dijkstra, bfs or greedy.
+        /// astar, dijkstra, bfs, greedy or jps.
         #[arg(long, default_value = "astar")]
         algorithm: String,
         #[arg(long, value_parser = ["4", "8"], default_value = "8")]
@@ -226,7 +226,7 @@ fn run_command(command: Command) -> anyhow::Result<()> {
         Command::Path { map, from, to, algorithm, moves, diagonal, open_doors, scen, format } => {
             let loaded = load_for_command(&map)?;
             let algorithm = path::Algorithm::from_name(&algorithm)
-                .with_context(|| format!("unknown algorithm {algorithm:?}: use astar, dijkstra, bfs or greedy"))?;
+                .with_context(|| format!("unknown algorithm {algorithm:?}: use astar, dijkstra, bfs, greedy or jps"))?;
             let rules = path::MoveRules {
                 moves: if moves == "4" { path::Moves::Four } else { path::Moves::Eight },
                 diagonal: match diagonal {

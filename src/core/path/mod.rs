@@ -12,6 +12,8 @@
 //! the diagonal length of the rules (√2 by default) for a diagonal one. With every passable cost
 //! 1 this is the MovingAI convention (orthogonal 1, diagonal √2, no corner cutting).
 
+pub mod dijkstra_map;
+pub mod jps;
 pub mod search;
 pub mod trace;
 
@@ -29,8 +31,14 @@ pub struct CostGrid {
     width: i32,
     height: i32,
     costs: Vec<f32>,
-    /// The smallest passable cost, which scales the heuristics so they stay admissible.
+    /// The smallest passable cost, which scales the heuristics so they stay admissible. After
+    /// [`CostGrid::set_cost`] it may be smaller than the true minimum (still admissible).
     min_cost: f32,
+    /// The largest passable cost (after `set_cost`, possibly larger than the true maximum).
+    max_cost: f32,
+    /// One bit a cell, row-major: passable. Searches test passability here: 1 bit a cell stays in
+    /// cache where the 4-byte costs do not.
+    passable_bits: Vec<u64>,
 }
 
 /// What a closed door costs to walk through.
@@ -51,6 +59,8 @@ impl CostGrid {
             height: height as i32,
             costs: vec![1.0; width as usize * height as usize],
             min_cost: 1.0,
+            max_cost: 1.0,
+            passable_bits: vec![u64::MAX; (width as usize * height as usize).div_ceil(64)],
         }
     }
 
@@ -98,10 +108,22 @@ impl CostGrid {
     }
 
     fn update_min_cost(&mut self) {
-        self.min_cost = self.costs.iter().copied().filter(|c| c.is_finite()).fold(f32::INFINITY, f32::min);
-        if !self.min_cost.is_finite() {
-            self.min_cost = 1.0;
+        for (i, &c) in self.costs.iter().enumerate() {
+            let bit = 1u64 << (i % 64);
+            if c.is_finite() {
+                self.passable_bits[i / 64] |= bit;
+            } else {
+                self.passable_bits[i / 64] &= !bit;
+            }
         }
+        let passable = self.costs.iter().copied().filter(|c| c.is_finite());
+        let (min, max) = passable.fold((f32::INFINITY, 0.0f32), |(lo, hi), c| (lo.min(c), hi.max(c)));
+        (self.min_cost, self.max_cost) = if min.is_finite() { (min, max) } else { (1.0, 1.0) };
+    }
+
+    /// Whether every passable cell costs the same (as far as this grid knows: see `min_cost`).
+    pub fn is_uniform(&self) -> bool {
+        self.min_cost == self.max_cost && self.min_cost > 0.0
     }
 
     pub fn width(&self) -> i32 {
@@ -145,15 +167,41 @@ impl CostGrid {
 
     #[inline]
     pub fn passable(&self, x: i32, y: i32) -> bool {
-        self.cost(x, y).is_finite()
+        match self.index(x, y) {
+            Some(i) => self.passable_bits[i / 64] & (1 << (i % 64)) != 0,
+            None => false,
+        }
     }
 
-    /// Sets a cell's cost (`f32::INFINITY`: impassable). Costs must be ≥ 0.
+    /// Sets a cell's cost (`f32::INFINITY`: impassable; negative costs count as 0). O(1): the
+    /// cost range only widens.
     pub fn set_cost(&mut self, x: i32, y: i32, cost: f32) {
         if let Some(i) = self.index(x, y) {
-            self.costs[i] = cost.max(0.0);
-            self.update_min_cost();
+            let cost = cost.max(0.0);
+            self.costs[i] = cost;
+            let bit = 1u64 << (i % 64);
+            if cost.is_finite() {
+                self.passable_bits[i / 64] |= bit;
+            } else {
+                self.passable_bits[i / 64] &= !bit;
+            }
+            if cost.is_finite() {
+                self.min_cost = self.min_cost.min(cost);
+                self.max_cost = self.max_cost.max(cost);
+            }
         }
+    }
+
+    /// Blocks every cell `known` says is unknown: the grid as a player knows the map, for
+    /// click-to-move through explored squares only. (The costs of the known cells come from what
+    /// was built before: build the grid from the remembered map.)
+    pub fn block_unknown(&mut self, known: impl Fn(usize) -> bool) {
+        for (i, c) in self.costs.iter_mut().enumerate() {
+            if !known(i) {
+                *c = f32::INFINITY;
+            }
+        }
+        self.update_min_cost();
     }
 }
 
@@ -193,9 +241,10 @@ pub enum DiagonalLength {
 }
 
 impl DiagonalLength {
-    pub fn value(self) -> f32 {
+    /// In f64: step costs are summed in f64, so long paths keep MovingAI's 1e-4 precision.
+    pub fn value(self) -> f64 {
         match self {
-            DiagonalLength::Euclidean => std::f32::consts::SQRT_2,
+            DiagonalLength::Euclidean => std::f64::consts::SQRT_2,
             DiagonalLength::Chebyshev => 1.0,
             DiagonalLength::ChebyshevTieBreak => 1.0 + 1.0 / 16.0,
         }
@@ -243,8 +292,8 @@ impl MoveRules {
 
     /// The cost of stepping into `(x, y)` orthogonally or diagonally.
     #[inline]
-    pub fn step_cost(&self, grid: &CostGrid, x: i32, y: i32, diagonal: bool) -> f32 {
-        let c = grid.cost(x, y);
+    pub fn step_cost(&self, grid: &CostGrid, x: i32, y: i32, diagonal: bool) -> f64 {
+        let c = f64::from(grid.cost(x, y));
         if diagonal { c * self.diagonal_length.value() } else { c }
     }
 
@@ -258,7 +307,7 @@ impl MoveRules {
             if dx.abs() > 1 || dy.abs() > 1 || (dx == 0 && dy == 0) || !self.can_step(grid, a.x, a.y, dx, dy) {
                 return None;
             }
-            cost += f64::from(self.step_cost(grid, b.x, b.y, dx != 0 && dy != 0));
+            cost += self.step_cost(grid, b.x, b.y, dx != 0 && dy != 0);
         }
         Some(cost)
     }
@@ -278,8 +327,8 @@ pub enum Heuristic {
 impl Heuristic {
     /// The estimate between two cells for a walker with the given diagonal length (before scaling).
     #[inline]
-    pub fn estimate(self, dx: i32, dy: i32, diagonal: f32) -> f32 {
-        let (dx, dy) = (dx.unsigned_abs() as f32, dy.unsigned_abs() as f32);
+    pub fn estimate(self, dx: i32, dy: i32, diagonal: f64) -> f64 {
+        let (dx, dy) = (f64::from(dx.unsigned_abs()), f64::from(dy.unsigned_abs()));
         match self {
             Heuristic::Zero => 0.0,
             Heuristic::Manhattan => dx + dy,
@@ -304,10 +353,14 @@ pub enum Algorithm {
     Bfs,
     /// Greedy best-first: by h alone (fast, not optimal).
     Greedy,
+    /// Jump point search: A* that skips symmetric paths (uniform costs, MovingAI's rules; on other
+    /// grids or rules it runs A*).
+    Jps,
 }
 
 impl Algorithm {
-    pub const ALL: [Algorithm; 4] = [Algorithm::AStar, Algorithm::Dijkstra, Algorithm::Bfs, Algorithm::Greedy];
+    pub const ALL: [Algorithm; 5] =
+        [Algorithm::AStar, Algorithm::Dijkstra, Algorithm::Bfs, Algorithm::Greedy, Algorithm::Jps];
 
     pub fn name(self) -> &'static str {
         match self {
@@ -315,6 +368,7 @@ impl Algorithm {
             Algorithm::Dijkstra => "dijkstra",
             Algorithm::Bfs => "bfs",
             Algorithm::Greedy => "greedy",
+            Algorithm::Jps => "jps",
         }
     }
 

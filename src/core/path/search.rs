@@ -46,17 +46,23 @@ impl Ord for OpenEntry {
     }
 }
 
+/// A cell's search state, packed so one cache line holds four of them.
+#[derive(Clone, Copy, Default)]
+struct Node {
+    g: f64,
+    parent: u32,
+    /// `generation << 1` once opened in the current search, `| 1` once closed.
+    mark: u32,
+}
+
 /// Reusable search buffers: a search on a grid of the same size allocates nothing.
 #[derive(Default)]
 pub struct Searcher {
-    g: Vec<f64>,
-    parent: Vec<u32>,
-    /// `generation` when the cell was opened in this search (else older).
-    opened: Vec<u32>,
-    closed: Vec<u32>,
+    nodes: Vec<Node>,
     generation: u32,
     heap: BinaryHeap<OpenEntry>,
     fifo: VecDeque<u32>,
+    jps: super::jps::JpsSearcher,
 }
 
 impl Searcher {
@@ -65,11 +71,8 @@ impl Searcher {
     }
 
     fn reset(&mut self, len: usize) {
-        if self.g.len() != len || self.generation == u32::MAX {
-            self.g = vec![0.0; len];
-            self.parent = vec![NO_PARENT; len];
-            self.opened = vec![0; len];
-            self.closed = vec![0; len];
+        if self.nodes.len() != len || self.generation >= u32::MAX >> 1 {
+            self.nodes = vec![Node::default(); len];
             self.generation = 0;
         }
         self.generation += 1;
@@ -92,6 +95,13 @@ impl Searcher {
         goal: Cell,
         recorder: &mut R,
     ) -> Option<PathResult> {
+        if params.algorithm == Algorithm::Jps {
+            if params.rules == super::MoveRules::MOVINGAI && grid.is_uniform() {
+                return self.jps.find_path(grid, start, goal, recorder);
+            }
+            let astar = SearchParams { algorithm: Algorithm::AStar, ..*params };
+            return self.find_path_recorded(grid, &astar, start, goal, recorder);
+        }
         let s = grid.index(start.x, start.y)?;
         let t = grid.index(goal.x, goal.y)?;
         if !grid.passable(start.x, start.y) || !grid.passable(goal.x, goal.y) {
@@ -101,27 +111,25 @@ impl Searcher {
         let generation = self.generation;
         let rules = params.rules;
         let diagonal = rules.diagonal_length.value();
+        let uniform_cost = grid.is_uniform().then(|| f64::from(grid.min_cost()));
         let scale = f64::from(grid.min_cost());
         let h_weight = match params.algorithm {
             Algorithm::AStar => f64::from(params.weight),
             Algorithm::Greedy => 1.0,
             Algorithm::Dijkstra | Algorithm::Bfs => 0.0,
+            Algorithm::Jps => unreachable!("handled above"),
         };
         let g_weight = if params.algorithm == Algorithm::Greedy { 0.0 } else { 1.0 };
         let heuristic = |c: Cell| -> f64 {
-            if h_weight == 0.0 {
-                0.0
-            } else {
-                f64::from(params.heuristic.estimate(goal.x - c.x, goal.y - c.y, diagonal)) * scale
-            }
+            if h_weight == 0.0 { 0.0 } else { params.heuristic.estimate(goal.x - c.x, goal.y - c.y, diagonal) * scale }
         };
         let neighbours = match rules.moves {
             super::Moves::Four => &NEIGHBOURS[..4],
             super::Moves::Eight => &NEIGHBOURS[..],
         };
-        self.g[s] = 0.0;
-        self.parent[s] = NO_PARENT;
-        self.opened[s] = generation;
+        let opened = generation << 1;
+        let closed = opened | 1;
+        self.nodes[s] = Node { g: 0.0, parent: NO_PARENT, mark: opened };
         let mut step = 0u32;
         recorder.open(step, s as u32, NO_PARENT, 0.0);
         let bfs = params.algorithm == Algorithm::Bfs;
@@ -136,14 +144,14 @@ impl Searcher {
                 self.fifo.pop_front()?
             } else {
                 let entry = self.heap.pop()?;
-                let i = entry.index as usize;
-                if self.closed[i] == generation || entry.g > self.g[i] {
+                let node = &self.nodes[entry.index as usize];
+                if node.mark == closed || entry.g > node.g {
                     continue; // a stale entry
                 }
                 entry.index
             };
             let ci = current as usize;
-            self.closed[ci] = generation;
+            self.nodes[ci].mark = closed;
             step += 1;
             expanded += 1;
             recorder.close(step, current);
@@ -151,28 +159,39 @@ impl Searcher {
                 break;
             }
             let c = grid.cell_at(ci);
-            let gc = self.g[ci];
+            let gc = self.nodes[ci].g;
             for &(dx, dy) in neighbours {
                 if !rules.can_step(grid, c.x, c.y, dx, dy) {
                     continue;
                 }
                 let (nx, ny) = (c.x + dx, c.y + dy);
                 let ni = (ny * grid.width() + nx) as usize;
-                if self.closed[ni] == generation {
+                let node = self.nodes[ni];
+                if node.mark == closed {
                     continue;
                 }
-                let ng = gc + f64::from(rules.step_cost(grid, nx, ny, dx != 0 && dy != 0));
-                let seen = self.opened[ni] == generation;
+                let diagonal_step = dx != 0 && dy != 0;
+                let step_cost = match uniform_cost {
+                    // Every passable cell costs the same: no need to read the cost.
+                    Some(unit) => {
+                        if diagonal_step {
+                            unit * diagonal
+                        } else {
+                            unit
+                        }
+                    }
+                    None => rules.step_cost(grid, nx, ny, diagonal_step),
+                };
+                let ng = gc + step_cost;
+                let seen = node.mark == opened;
                 if bfs {
                     if seen {
                         continue;
                     }
-                } else if seen && ng >= self.g[ni] {
+                } else if seen && ng >= node.g {
                     continue;
                 }
-                self.g[ni] = ng;
-                self.parent[ni] = current;
-                self.opened[ni] = generation;
+                self.nodes[ni] = Node { g: ng, parent: current, mark: opened };
                 recorder.open(step, ni as u32, current, ng);
                 if bfs {
                     self.fifo.push_back(ni as u32);
@@ -188,12 +207,12 @@ impl Searcher {
         }
         let mut path = vec![goal];
         let mut i = t;
-        while self.parent[i] != NO_PARENT {
-            i = self.parent[i] as usize;
+        while self.nodes[i].parent != NO_PARENT {
+            i = self.nodes[i].parent as usize;
             path.push(grid.cell_at(i));
         }
         path.reverse();
-        Some(PathResult { path, cost: self.g[t], expanded })
+        Some(PathResult { path, cost: self.nodes[t].g, expanded })
     }
 }
 
