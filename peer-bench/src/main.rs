@@ -256,7 +256,184 @@ fn time(mut call: impl FnMut(Cell), origins: &[Cell]) -> f64 {
     rounds[2]
 }
 
+/// Pathfinding: A* between the same 16 pairs on a 1000×1000 map with 20% walls, 8-neighbour
+/// (MovingAI rules) and 4-neighbour, ours against `pathfinding` 4.16's `astar` (costs in u64 with
+/// an orthogonal step of 2³², a diagonal of round(2³²·√2): 1e-11 from √2 a step); and a
+/// Dijkstra flood from one cell, ours (a Dijkstra map) against `pathfinding`'s `dijkstra_all` and
+/// bracket-pathfinding's `DijkstraMap`.
+fn pathfinding_section() {
+    use sightline::core::path::dijkstra_map::DijkstraMap;
+    use sightline::core::path::search::Searcher;
+    use sightline::core::path::{CostGrid, MoveRules, SearchParams};
+    const W: i32 = 1000;
+    const ORTH: u64 = 1 << 32;
+    const DIAG: u64 = 6_074_001_000;
+    let mut rng = Rng::new(2024);
+    let mut grid = CostGrid::open(W as u32, W as u32);
+    let mut passable = vec![true; (W * W) as usize];
+    for y in 0..W {
+        for x in 0..W {
+            if rng.chance(0.2) {
+                grid.set_cost(x, y, f32::INFINITY);
+                passable[(y * W + x) as usize] = false;
+            }
+        }
+    }
+    let pass = |x: i32, y: i32| (0..W).contains(&x) && (0..W).contains(&y) && passable[(y * W + x) as usize];
+    println!(
+        "\nPathfinding on 1000×1000, 20% walls: 16 searches (ms for all 16), ns per expanded node, ratio = peer / ours\n"
+    );
+    println!(
+        "{:<26} {:>9} {:>9} {:>12} {:>10} {:>7} {:>12}",
+        "search", "ours ms", "ours ns/n", "peer", "peer ms", "ratio", "same costs"
+    );
+    for (label, rules, eight) in
+        [("A* 8-neighbour", MoveRules::MOVINGAI, true), ("A* 4-neighbour", MoveRules::FOUR, false)]
+    {
+        let params = SearchParams { rules, ..SearchParams::default() };
+        let mut searcher = Searcher::new();
+        let mut pairs = Vec::new();
+        let mut prng = Rng::new(7);
+        while pairs.len() < 16 {
+            let a = Cell::new(prng.below(W as u32) as i32, prng.below(W as u32) as i32);
+            let b = Cell::new(prng.below(W as u32) as i32, prng.below(W as u32) as i32);
+            if a.chebyshev(b) >= 300 && searcher.find_path(&grid, &params, a, b).is_some() {
+                pairs.push((a, b));
+            }
+        }
+        let ours: Vec<_> = pairs.iter().map(|&(a, b)| searcher.find_path(&grid, &params, a, b).unwrap()).collect();
+        let expanded: usize = ours.iter().map(|r| r.expanded).sum();
+        let started = Instant::now();
+        for _ in 0..3 {
+            for &(a, b) in &pairs {
+                std::hint::black_box(searcher.find_path(&grid, &params, a, b));
+            }
+        }
+        let ours_ms = started.elapsed().as_secs_f64() * 1e3 / 3.0;
+        let peer_expanded = std::cell::Cell::new(0usize);
+        let successors = |&i: &usize| -> Vec<(usize, u64)> {
+            peer_expanded.set(peer_expanded.get() + 1);
+            let (x, y) = (i as i32 % W, i as i32 / W);
+            let mut out = Vec::with_capacity(8);
+            for (dx, dy) in [(1, 0), (0, 1), (-1, 0), (0, -1), (1, 1), (-1, 1), (-1, -1), (1, -1)] {
+                let diagonal = dx != 0 && dy != 0;
+                if diagonal && !eight {
+                    continue;
+                }
+                if pass(x + dx, y + dy) && (!diagonal || (pass(x + dx, y) && pass(x, y + dy))) {
+                    out.push((((y + dy) * W + x + dx) as usize, if diagonal { DIAG } else { ORTH }));
+                }
+            }
+            out
+        };
+        let mut same = 0;
+        let started = Instant::now();
+        for _ in 0..3 {
+            same = 0;
+            peer_expanded.set(0);
+            for (k, &(a, b)) in pairs.iter().enumerate() {
+                let goal = (b.y * W + b.x) as usize;
+                let h = |&i: &usize| {
+                    let (dx, dy) =
+                        ((i as i32 % W - b.x).unsigned_abs() as u64, (i as i32 / W - b.y).unsigned_abs() as u64);
+                    if eight { dx.max(dy) * ORTH - dx.min(dy) * ORTH + dx.min(dy) * DIAG } else { (dx + dy) * ORTH }
+                };
+                let (_, cost) =
+                    pathfinding::prelude::astar(&((a.y * W + a.x) as usize), successors, h, |&i| i == goal).unwrap();
+                same += usize::from((cost as f64 / ORTH as f64 - ours[k].cost).abs() < 1e-6);
+            }
+        }
+        let peer_ms = started.elapsed().as_secs_f64() * 1e3 / 3.0;
+        eprintln!("{label}: ours expanded {expanded}, pathfinding expanded {}", peer_expanded.get());
+        println!(
+            "{:<26} {:>9.1} {:>9.0} {:>12} {:>10.1} {:>7.2} {:>9}/16",
+            label,
+            ours_ms,
+            ours_ms * 1e6 / expanded as f64,
+            "pathfinding",
+            peer_ms,
+            peer_ms / ours_ms,
+            same
+        );
+    }
+    // Floods.
+    let rules = MoveRules::MOVINGAI;
+    let source = Cell::new(500, 500);
+    let started = Instant::now();
+    let ours = DijkstraMap::new(&grid, &rules, &[(source, 0.0)]);
+    let ours_ms = started.elapsed().as_secs_f64() * 1e3;
+    let reached = ours.values().iter().filter(|v| v.is_finite()).count();
+    let started = Instant::now();
+    let all = pathfinding::prelude::dijkstra_all(&((source.y * W + source.x) as usize), |&i: &usize| {
+        let (x, y) = (i as i32 % W, i as i32 / W);
+        let mut out = Vec::with_capacity(8);
+        for (dx, dy) in [(1, 0), (0, 1), (-1, 0), (0, -1), (1, 1), (-1, 1), (-1, -1), (1, -1)] {
+            let diagonal = dx != 0 && dy != 0;
+            if pass(x + dx, y + dy) && (!diagonal || (pass(x + dx, y) && pass(x, y + dy))) {
+                out.push((((y + dy) * W + x + dx) as usize, if diagonal { DIAG } else { ORTH }));
+            }
+        }
+        out
+    });
+    let peer_ms = started.elapsed().as_secs_f64() * 1e3;
+    let same = all.iter().filter(|(i, (_, c))| (*c as f64 / ORTH as f64 - ours.values()[**i]).abs() < 1e-6).count();
+    println!(
+        "{:<26} {:>9.1} {:>9.1} {:>12} {:>10.1} {:>7.2} {:>6}/{} cells",
+        "Dijkstra flood 8-neighbour",
+        ours_ms,
+        ours_ms * 1e6 / reached as f64,
+        "dijkstra_all",
+        peer_ms,
+        peer_ms / ours_ms,
+        same,
+        all.len()
+    );
+    struct BGrid<'a> {
+        pass: &'a dyn Fn(i32, i32) -> bool,
+    }
+    impl BaseMap for BGrid<'_> {
+        fn get_available_exits(&self, idx: usize) -> bracket_pathfinding::prelude::SmallVec<[(usize, f32); 10]> {
+            let (x, y) = (idx as i32 % 1000, idx as i32 / 1000);
+            let mut out = bracket_pathfinding::prelude::SmallVec::new();
+            for (dx, dy) in [(1, 0), (0, 1), (-1, 0), (0, -1), (1, 1), (-1, 1), (-1, -1), (1, -1)] {
+                let diagonal = dx != 0 && dy != 0;
+                if (self.pass)(x + dx, y + dy) && (!diagonal || ((self.pass)(x + dx, y) && (self.pass)(x, y + dy))) {
+                    out.push((
+                        ((y + dy) * 1000 + x + dx) as usize,
+                        if diagonal { std::f32::consts::SQRT_2 } else { 1.0 },
+                    ));
+                }
+            }
+            out
+        }
+    }
+    let bgrid = BGrid { pass: &pass };
+    let started = Instant::now();
+    let mut dm =
+        bracket_pathfinding::prelude::DijkstraMap::new(W, W, &[(source.y * W + source.x) as usize], &bgrid, f32::MAX);
+    let peer_ms = started.elapsed().as_secs_f64() * 1e3;
+    dm.map[(source.y * W + source.x) as usize] = 0.0;
+    let same = (0..(W * W) as usize)
+        .filter(|&i| {
+            let (a, b) = (f64::from(dm.map[i]), ours.values()[i]);
+            (b.is_infinite() && dm.map[i] == f32::MAX) || (a - b).abs() <= 1e-5 * b.abs() + 1e-3
+        })
+        .count();
+    println!(
+        "{:<26} {:>9.1} {:>9.1} {:>12} {:>10.1} {:>7.2} {:>6}/{} cells",
+        "",
+        ours_ms,
+        ours_ms * 1e6 / reached as f64,
+        "bracket DM",
+        peer_ms,
+        peer_ms / ours_ms,
+        same,
+        W * W
+    );
+}
+
 fn main() {
+    pathfinding_section();
     println!("FOV: ns per call (ours and peers), ratio = peer / ours, and views identical within dx² + dy² ≤ r²\n");
     println!(
         "{:<10} {:<8} {:>3} {:>9}  {:<36} {:>9} {:>7} {:>9}",

@@ -319,6 +319,8 @@ pub enum Heuristic {
     Zero,
     Manhattan,
     Chebyshev,
+    /// The distance on an open grid under the move rules: straight and diagonal steps of the
+    /// rules' lengths, or Manhattan when there are no diagonal steps.
     #[default]
     Octile,
     Euclidean,

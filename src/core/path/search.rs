@@ -120,8 +120,14 @@ impl Searcher {
             Algorithm::Jps => unreachable!("handled above"),
         };
         let g_weight = if params.algorithm == Algorithm::Greedy { 0.0 } else { 1.0 };
+        // Without diagonal steps the octile distance is the Manhattan distance.
+        let no_diagonals = rules.moves == super::Moves::Four || rules.diagonal == super::DiagonalPolicy::Never;
+        let kind = match params.heuristic {
+            super::Heuristic::Octile if no_diagonals => super::Heuristic::Manhattan,
+            other => other,
+        };
         let heuristic = |c: Cell| -> f64 {
-            if h_weight == 0.0 { 0.0 } else { params.heuristic.estimate(goal.x - c.x, goal.y - c.y, diagonal) * scale }
+            if h_weight == 0.0 { 0.0 } else { kind.estimate(goal.x - c.x, goal.y - c.y, diagonal) * scale }
         };
         let neighbours = match rules.moves {
             super::Moves::Four => &NEIGHBOURS[..4],
