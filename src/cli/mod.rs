@@ -87,6 +87,11 @@ pub enum Command {
         #[arg(long, value_enum, default_value_t = FovFormat::Ascii)]
         format: FovFormat,
     },
+    /// Whole-map analyses of an FOV algorithm.
+    Audit {
+        #[command(subcommand)]
+        analysis: AuditCommand,
+    },
     /// Write a generated map.
     Generate {
         #[arg(value_enum)]
@@ -98,6 +103,22 @@ pub enum Command {
         height: u32,
         #[arg(long, default_value_t = 1)]
         seed: u64,
+    },
+}
+
+#[derive(Subcommand, Debug)]
+pub enum AuditCommand {
+    /// Every ordered pair of transparent cells (A, B) within the radius where A sees B but B does
+    /// not see A.
+    Symmetry {
+        map: PathBuf,
+        /// An FOV algorithm, or all (one row each).
+        #[arg(long, default_value = "all")]
+        algorithm: String,
+        #[arg(long)]
+        radius: Option<u32>,
+        #[arg(long, value_enum, default_value_t = OutputFormat::Text)]
+        format: OutputFormat,
     },
 }
 
@@ -285,6 +306,14 @@ fn run_command(command: Command) -> anyhow::Result<()> {
                     );
                 }
             }
+            Ok(())
+        }
+        Command::Audit { analysis: AuditCommand::Symmetry { map, algorithm, radius, format } } => {
+            let loaded = load_for_command(&map)?;
+            let grid = OpacityGrid::from_map(&loaded);
+            let algorithms =
+                if algorithm == "all" { Algorithm::ALL.to_vec() } else { vec![parse_algorithm(&algorithm)?] };
+            print!("{}", symmetry_report(&grid, &algorithms, radius, format, &map)?);
             Ok(())
         }
         Command::Generate { kind, output, width, height, seed } => {
@@ -566,4 +595,61 @@ pub fn scenario_report(
         out.push('\n');
     }
     Ok((out, mismatches.is_empty()))
+}
+
+/// The `audit symmetry` report.
+pub fn symmetry_report(
+    grid: &OpacityGrid,
+    algorithms: &[Algorithm],
+    radius: Option<u32>,
+    format: OutputFormat,
+    map: &Path,
+) -> anyhow::Result<String> {
+    use std::sync::atomic::{AtomicBool, AtomicUsize};
+    let mut rows = Vec::new();
+    for &a in algorithms {
+        let started = std::time::Instant::now();
+        let report = crate::core::symmetry::audit(grid, a, radius, &AtomicUsize::new(0), &AtomicBool::new(false))?;
+        rows.push((report, started.elapsed().as_secs_f64() * 1e3));
+    }
+    let radius_text = radius.map_or("unlimited".to_owned(), |r| r.to_string());
+    Ok(match format {
+        OutputFormat::Json => {
+            let v: Vec<_> = rows
+                .iter()
+                .map(|(r, ms)| {
+                    let worst: Vec<[i64; 3]> =
+                        r.worst(10).iter().map(|(c, n)| [i64::from(c.x), i64::from(c.y), i64::from(*n)]).collect();
+                    serde_json::json!({
+                        "algorithm": r.algorithm.name(), "radius": r.radius, "pairs": r.pairs,
+                        "violations": r.violations, "rate": r.rate(), "error_per_cell": r.error_per_cell(),
+                        "worst": worst, "ms": ms,
+                    })
+                })
+                .collect();
+            let v = if v.len() == 1 { v[0].clone() } else { serde_json::Value::Array(v) };
+            format!("{}\n", serde_json::to_string_pretty(&v)?)
+        }
+        OutputFormat::Text => {
+            let mut out = format!("{}: symmetry audit, radius {radius_text}\n", map.display());
+            out.push_str(&format!(
+                "{:<12}{:>12}{:>12}{:>10}{:>12}{:>10}  {}\n",
+                "algorithm", "pairs", "violations", "rate", "error/cell", "ms", "worst cells (x,y: count)"
+            ));
+            for (r, ms) in &rows {
+                let worst: Vec<String> = r.worst(3).iter().map(|(c, n)| format!("{c}: {n}")).collect();
+                out.push_str(&format!(
+                    "{:<12}{:>12}{:>12}{:>9.3}%{:>12.4}{:>10.1}  {}\n",
+                    r.algorithm.name(),
+                    r.pairs,
+                    r.violations,
+                    r.rate() * 100.0,
+                    r.error_per_cell(),
+                    ms,
+                    worst.join(", ")
+                ));
+            }
+            out
+        }
+    })
 }

@@ -13,6 +13,7 @@ pub mod path;
 pub mod rng;
 pub mod rules;
 pub mod samples;
+pub mod symmetry;
 pub mod tile;
 
 pub use error::{MapError, MapErrorKind};
