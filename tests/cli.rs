@@ -155,3 +155,23 @@ fn path_runs_movingai_scenarios() {
     assert_eq!(code, 1);
     assert!(out.contains("expected"), "{out}");
 }
+
+#[test]
+fn audit_symmetry_prints_a_row_per_algorithm_or_json() {
+    let pillars = map("pillars.ron");
+    let (code, out, err) = sightline(&["audit", "symmetry", &pillars, "--radius", "8"]);
+    assert_eq!(code, 0, "{err}");
+    assert_eq!(out.lines().count(), 2 + 9, "{out}");
+    let row =
+        |name: &str| out.lines().find(|l| l.starts_with(name)).unwrap().split_whitespace().nth(2).unwrap().to_owned();
+    assert_eq!(row("symmetric"), "0");
+    assert_eq!(row("permissive"), "0");
+    assert_ne!(row("shadowcast"), "0");
+    let (code, out, _) =
+        sightline(&["audit", "symmetry", &pillars, "--algorithm", "ray", "--radius", "8", "--format", "json"]);
+    assert_eq!(code, 0);
+    let v: serde_json::Value = serde_json::from_str(&out).unwrap();
+    let (pairs, violations) = (v["pairs"].as_f64().unwrap(), v["violations"].as_f64().unwrap());
+    assert!(violations > 0.0 && (v["rate"].as_f64().unwrap() - violations / pairs).abs() < 1e-12);
+    assert!(v["worst"][0].as_array().unwrap().len() == 3);
+}
