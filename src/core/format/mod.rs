@@ -134,17 +134,9 @@ pub fn save_as(map: &Map, path: &Path, format: Format) -> Result<Saved, MapError
             saved.warnings = warnings;
             text
         }
-        Format::Tmx => {
-            let out = tmx::to_string(map, path)?;
-            for (extra, bytes) in &out.extra_files {
-                write_atomic(extra, bytes).map_err(|e| e.in_file(extra))?;
-                saved.files.push(extra.clone());
-            }
-            saved.warnings = out.warnings;
-            out.text
-        }
-        Format::Tmj => {
-            let out = tmj::to_string(map, path)?;
+        Format::Tmx | Format::Tmj => {
+            let out = if format == Format::Tmx { tmx::to_string(map, path)? } else { tmj::to_string(map, path)? };
+            // The glyph tileset image goes first, so the map never names a missing image.
             for (extra, bytes) in &out.extra_files {
                 write_atomic(extra, bytes).map_err(|e| e.in_file(extra))?;
                 saved.files.push(extra.clone());

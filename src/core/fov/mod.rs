@@ -344,6 +344,37 @@ pub fn compute<O: Opacity>(algorithm: Algorithm, grid: &O, params: FovParams, vi
     }
 }
 
+/// A non-negative-denominator fraction `num / den`, compared exactly by cross-multiplication:
+/// the slopes and angles of the shadowcasting algorithms, kept as rationals so that ties are ties.
+#[derive(Clone, Copy, Debug)]
+pub(crate) struct Ratio {
+    pub num: i64,
+    pub den: i64,
+}
+
+impl Ratio {
+    #[inline]
+    pub const fn new(num: i64, den: i64) -> Self {
+        Self { num, den }
+    }
+    #[inline]
+    pub fn lt(self, o: Ratio) -> bool {
+        self.num * o.den < o.num * self.den
+    }
+    #[inline]
+    pub fn le(self, o: Ratio) -> bool {
+        self.num * o.den <= o.num * self.den
+    }
+    #[inline]
+    pub fn min(self, o: Ratio) -> Ratio {
+        if self.le(o) { self } else { o }
+    }
+    #[inline]
+    pub fn max(self, o: Ratio) -> Ratio {
+        if self.le(o) { o } else { self }
+    }
+}
+
 /// The eight octants as `(xx, xy, yx, yy)`: a cell at (col, row) of an octant, with row ≥ 1
 /// the distance from the origin along the octant's main axis and 0 ≤ col ≤ row, is at
 /// `(ox + col*xx + row*xy, oy + col*yx + row*yy)`.

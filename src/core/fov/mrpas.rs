@@ -1,6 +1,6 @@
 //! `mrpas`: restrictive precise angle shadowcasting, mingos' MRPAS (libtcod FOV_RESTRICTIVE).
 //!
-//! Source: mingos, "Restrictive Precise Angle Shadowcasting" (RogueBasin) and its code as
+//! Source: mingos, "Restrictive Precise Ratio Shadowcasting" (RogueBasin) and its code as
 //! libtcod `src/libtcod/fov_restrictive.c` (v1.2) and doryen-fov 0.1 run it. Quadrants
 //! (1,1), (1,−1), (−1,1), (−1,−1), each as a vertical-edge octant then a horizontal-edge one.
 //! Line `n` (distance along the octant's main axis) has cells `k = 0..=n`; cell `k` covers the
@@ -22,38 +22,14 @@
 
 use std::cell::RefCell;
 
-use super::{FovContext, Opacity};
-
-/// `num / den`, `den > 0`.
-#[derive(Clone, Copy, Debug)]
-struct Angle {
-    num: i64,
-    den: i64,
-}
-
-impl Angle {
-    #[inline]
-    fn le(self, o: Angle) -> bool {
-        self.num * o.den <= o.num * self.den
-    }
-    #[inline]
-    fn lt(self, o: Angle) -> bool {
-        self.num * o.den < o.num * self.den
-    }
-    fn min(self, o: Angle) -> Angle {
-        if self.le(o) { self } else { o }
-    }
-    fn max(self, o: Angle) -> Angle {
-        if self.le(o) { o } else { self }
-    }
-}
+use super::{FovContext, Opacity, Ratio};
 
 #[derive(Default)]
 struct Scratch {
     /// Cells seen so far in this computation (walls included), over the radius' box.
     seen: Vec<bool>,
-    starts: Vec<Angle>,
-    ends: Vec<Angle>,
+    starts: Vec<Ratio>,
+    ends: Vec<Ratio>,
 }
 
 thread_local! {
@@ -102,7 +78,7 @@ impl<O: Opacity> Run<'_, '_, O> {
         self.s.starts.clear();
         self.s.ends.clear();
         let mut in_last = 0;
-        let mut min_angle = Angle { num: 0, den: 1 };
+        let mut min_angle = Ratio::new(0, 1);
         let mut line = pov_main + dm;
         let mut n: i64 = 1;
         let mut done = !(0..size_main).contains(&line);
@@ -117,9 +93,9 @@ impl<O: Opacity> Run<'_, '_, O> {
                 let (x, y) = cell(c, line);
                 let mut visible = true;
                 let mut extended = false;
-                let centre = Angle { num: k, den: n };
-                let start = Angle { num: 2 * k - 1, den: 2 * n };
-                let end = Angle { num: 2 * k + 1, den: 2 * n };
+                let centre = Ratio::new(k, n);
+                let start = Ratio::new(2 * k - 1, 2 * n);
+                let end = Ratio::new(2 * k + 1, 2 * n);
                 let opaque = self.ctx.is_opaque(x, y);
                 if in_last > 0 {
                     let (bx, by) = cell(c, line - dm);

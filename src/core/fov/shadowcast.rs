@@ -15,21 +15,7 @@
 //! which gives libtcod's result wherever `f32` keeps distinct slopes apart (rows up to about 1000). Properties: not symmetric; lights walls generously; thin pillars
 //! cast narrowing shadows.
 
-use super::{FovContext, OCTANTS, Opacity};
-
-/// `num / den`, `den > 0`.
-#[derive(Clone, Copy, Debug)]
-struct Slope {
-    num: i64,
-    den: i64,
-}
-
-impl Slope {
-    #[inline]
-    fn lt(self, other: Slope) -> bool {
-        self.num * other.den < other.num * self.den
-    }
-}
+use super::{FovContext, OCTANTS, Opacity, Ratio};
 
 struct Octant<'c, 'a, O: Opacity> {
     ctx: &'c mut FovContext<'a, O>,
@@ -37,7 +23,7 @@ struct Octant<'c, 'a, O: Opacity> {
 }
 
 impl<O: Opacity> Octant<'_, '_, O> {
-    fn cast_light(&mut self, row: i32, mut start: Slope, end: Slope) {
+    fn cast_light(&mut self, row: i32, mut start: Ratio, end: Ratio) {
         if start.lt(end) {
             return;
         }
@@ -57,8 +43,8 @@ impl<O: Opacity> Octant<'_, '_, O> {
                     continue;
                 }
                 let (c64, j64) = (i64::from(c), i64::from(j));
-                let l_slope = Slope { num: 2 * c64 + 1, den: 2 * j64 - 1 };
-                let r_slope = Slope { num: 2 * c64 - 1, den: 2 * j64 + 1 };
+                let l_slope = Ratio::new(2 * c64 + 1, 2 * j64 - 1);
+                let r_slope = Ratio::new(2 * c64 - 1, 2 * j64 + 1);
                 if start.lt(r_slope) {
                     continue;
                 } else if l_slope.lt(end) {
@@ -91,6 +77,6 @@ impl<O: Opacity> Octant<'_, '_, O> {
 pub(super) fn compute<O: Opacity>(ctx: &mut FovContext<'_, O>) {
     for m in OCTANTS {
         let mut octant = Octant { ctx, m };
-        octant.cast_light(1, Slope { num: 1, den: 1 }, Slope { num: 0, den: 1 });
+        octant.cast_light(1, Ratio::new(1, 1), Ratio::new(0, 1));
     }
 }

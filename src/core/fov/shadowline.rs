@@ -13,31 +13,12 @@
 
 use std::cell::RefCell;
 
-use super::{FovContext, OCTANTS, Opacity};
-
-/// `num / den` with `den > 0`.
-#[derive(Clone, Copy, Debug)]
-struct Slope {
-    num: i64,
-    den: i64,
-}
-
-impl Slope {
-    #[inline]
-    fn le(self, o: Slope) -> bool {
-        self.num * o.den <= o.num * self.den
-    }
-
-    #[inline]
-    fn lt(self, o: Slope) -> bool {
-        self.num * o.den < o.num * self.den
-    }
-}
+use super::{FovContext, OCTANTS, Opacity, Ratio};
 
 #[derive(Clone, Copy, Debug)]
 struct Shadow {
-    start: Slope,
-    end: Slope,
+    start: Ratio,
+    end: Ratio,
 }
 
 impl Shadow {
@@ -89,8 +70,7 @@ pub(super) fn compute<O: Opacity>(ctx: &mut FovContext<'_, O>) {
                         break;
                     }
                     let (c, r) = (i64::from(col), i64::from(row));
-                    let projection =
-                        Shadow { start: Slope { num: c, den: r + 2 }, end: Slope { num: c + 1, den: r + 1 } };
+                    let projection = Shadow { start: Ratio::new(c, r + 2), end: Ratio::new(c + 1, r + 1) };
                     if line.iter().any(|s| s.contains(&projection)) {
                         continue;
                     }

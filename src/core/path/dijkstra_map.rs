@@ -9,35 +9,11 @@
 //! and relaxes it again, so that walking downhill leads away from the sources but around, not
 //! into, dead ends.
 
-use std::cmp::Ordering;
 use std::collections::BinaryHeap;
 
-use super::search::NEIGHBOURS;
+use super::search::{NEIGHBOURS, OpenEntry};
 use super::{CostGrid, MoveRules, Moves};
 use crate::core::geometry::Cell;
-
-#[derive(Clone, Copy)]
-struct Entry {
-    value: f64,
-    index: u32,
-}
-
-impl PartialEq for Entry {
-    fn eq(&self, other: &Self) -> bool {
-        self.cmp(other) == Ordering::Equal
-    }
-}
-impl Eq for Entry {}
-impl PartialOrd for Entry {
-    fn partial_cmp(&self, other: &Self) -> Option<Ordering> {
-        Some(self.cmp(other))
-    }
-}
-impl Ord for Entry {
-    fn cmp(&self, other: &Self) -> Ordering {
-        other.value.total_cmp(&self.value)
-    }
-}
 
 /// The value of every cell (`f64::INFINITY`: no source can be reached from it).
 #[derive(Clone, Debug, PartialEq)]
@@ -67,18 +43,18 @@ impl DijkstraMap {
     /// Lowers every value to the cheapest neighbour's value plus the step's cost, until nothing
     /// changes (Dijkstra's algorithm with every finite cell as a source).
     fn relax(&mut self, grid: &CostGrid, rules: &MoveRules) {
-        let mut heap: BinaryHeap<Entry> = self
+        let mut heap: BinaryHeap<OpenEntry> = self
             .values
             .iter()
             .enumerate()
             .filter(|(_, v)| v.is_finite())
-            .map(|(i, &value)| Entry { value, index: i as u32 })
+            .map(|(i, &value)| OpenEntry { priority: value, g: 0.0, index: i as u32 })
             .collect();
         let neighbours = match rules.moves {
             Moves::Four => &NEIGHBOURS[..4],
             Moves::Eight => &NEIGHBOURS[..],
         };
-        while let Some(Entry { value, index }) = heap.pop() {
+        while let Some(OpenEntry { priority: value, index, .. }) = heap.pop() {
             let i = index as usize;
             if value > self.values[i] {
                 continue;
@@ -95,7 +71,7 @@ impl DijkstraMap {
                 let nv = value + rules.step_cost(grid, c.x, c.y, dx != 0 && dy != 0);
                 if nv < self.values[ni] {
                     self.values[ni] = nv;
-                    heap.push(Entry { value: nv, index: ni as u32 });
+                    heap.push(OpenEntry { priority: nv, g: 0.0, index: ni as u32 });
                 }
             }
         }

@@ -10,43 +10,19 @@
 //! for uniform costs only: [`super::search::Searcher::find_path`] runs A* instead on a grid whose
 //! passable cells do not all cost the same, or with other movement rules.
 
-use std::cmp::Ordering;
 use std::collections::BinaryHeap;
 
+use super::search::OpenEntry;
 use super::trace::Recorder;
 use super::{CostGrid, PathResult};
 use crate::core::geometry::Cell;
 
 const SQRT_2: f64 = std::f64::consts::SQRT_2;
 
-#[derive(Clone, Copy)]
-struct Entry {
-    f: f64,
-    g: f64,
-    index: u32,
-}
-
-impl PartialEq for Entry {
-    fn eq(&self, other: &Self) -> bool {
-        self.cmp(other) == Ordering::Equal
-    }
-}
-impl Eq for Entry {}
-impl PartialOrd for Entry {
-    fn partial_cmp(&self, other: &Self) -> Option<Ordering> {
-        Some(self.cmp(other))
-    }
-}
-impl Ord for Entry {
-    fn cmp(&self, other: &Self) -> Ordering {
-        other.f.total_cmp(&self.f).then_with(|| self.g.total_cmp(&other.g))
-    }
-}
-
+/// The octile distance: the exact cost of an open-grid walk with diagonal √2.
+#[inline]
 fn octile(dx: i32, dy: i32) -> f64 {
-    let (dx, dy) = (dx.unsigned_abs() as f64, dy.unsigned_abs() as f64);
-    let (lo, hi) = if dx < dy { (dx, dy) } else { (dy, dx) };
-    hi - lo + lo * SQRT_2
+    super::Heuristic::Octile.estimate(dx, dy, SQRT_2)
 }
 
 struct Jumper<'a> {
@@ -166,7 +142,7 @@ pub struct JpsSearcher {
     opened: Vec<u32>,
     closed: Vec<u32>,
     generation: u32,
-    heap: BinaryHeap<Entry>,
+    heap: BinaryHeap<OpenEntry>,
     directions: Vec<(i32, i32)>,
 }
 
@@ -203,7 +179,11 @@ impl JpsSearcher {
         self.opened[s] = generation;
         let mut step = 0;
         recorder.open(step, s as u32, u32::MAX, 0.0);
-        self.heap.push(Entry { f: octile(goal.x - start.x, goal.y - start.y) * unit, g: 0.0, index: s as u32 });
+        self.heap.push(OpenEntry {
+            priority: octile(goal.x - start.x, goal.y - start.y) * unit,
+            g: 0.0,
+            index: s as u32,
+        });
         let mut expanded = 0;
         let mut directions = std::mem::take(&mut self.directions);
         let found = loop {
@@ -239,7 +219,11 @@ impl JpsSearcher {
                 self.parent[ji] = ci as u32;
                 self.opened[ji] = generation;
                 recorder.open(step, ji as u32, ci as u32, ng);
-                self.heap.push(Entry { f: ng + octile(goal.x - jx, goal.y - jy) * unit, g: ng, index: ji as u32 });
+                self.heap.push(OpenEntry {
+                    priority: ng + octile(goal.x - jx, goal.y - jy) * unit,
+                    g: ng,
+                    index: ji as u32,
+                });
             }
         };
         self.directions = directions;

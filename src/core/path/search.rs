@@ -21,11 +21,14 @@ const NO_PARENT: u32 = u32::MAX;
 /// The eight neighbour offsets, orthogonal first.
 pub(crate) const NEIGHBOURS: [(i32, i32); 8] = [(1, 0), (0, 1), (-1, 0), (0, -1), (1, 1), (-1, 1), (-1, -1), (1, -1)];
 
+/// An open-list entry of the best-first searches (A* and friends, JPS, Dijkstra maps): a cell,
+/// its priority and its cost so far. `BinaryHeap` is a max-heap, so the order is reversed: the
+/// top is the smallest priority, then the largest `g` (the deeper node).
 #[derive(Clone, Copy, Debug)]
-struct OpenEntry {
-    priority: f64,
-    g: f64,
-    index: u32,
+pub(crate) struct OpenEntry {
+    pub priority: f64,
+    pub g: f64,
+    pub index: u32,
 }
 
 impl PartialEq for OpenEntry {
@@ -40,7 +43,6 @@ impl PartialOrd for OpenEntry {
     }
 }
 impl Ord for OpenEntry {
-    /// The max-heap's top is the smallest priority, then the largest g.
     fn cmp(&self, other: &Self) -> Ordering {
         other.priority.total_cmp(&self.priority).then_with(|| self.g.total_cmp(&other.g))
     }
