@@ -175,3 +175,13 @@ fn audit_symmetry_prints_a_row_per_algorithm_or_json() {
     assert!(violations > 0.0 && (v["rate"].as_f64().unwrap() - violations / pairs).abs() < 1e-12);
     assert!(v["worst"][0].as_array().unwrap().len() == 3);
 }
+
+#[test]
+fn path_from_a_wall_says_so() {
+    let dir = tempfile::tempdir().unwrap();
+    let path = dir.path().join("m.txt");
+    std::fs::write(&path, "#####\n#...#\n#####\n").unwrap();
+    let (code, _, err) = sightline(&["path", path.to_str().unwrap(), "--from", "0,0", "--to", "3,1"]);
+    assert_eq!(code, 1);
+    assert!(err.contains("--from 0,0 cannot be walked on"), "{err}");
+}

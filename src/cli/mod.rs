@@ -281,6 +281,10 @@ fn run_command(command: Command) -> anyhow::Result<()> {
                     loaded.width(),
                     loaded.height()
                 );
+                anyhow::ensure!(
+                    grid.passable(c.x, c.y),
+                    "{what} {c} cannot be walked on (a wall, a closed door or void)"
+                );
             }
             let mut trace = path::Trace::new(&grid);
             let mut searcher = path::search::Searcher::new();

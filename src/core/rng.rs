@@ -32,6 +32,6 @@ impl Rng {
 
     /// True with probability `p`.
     pub fn chance(&mut self, p: f64) -> bool {
-        (self.next_u64() >> 11) as f64 / (1u64 << 53) as f64 * 1.0 < p
+        ((self.next_u64() >> 11) as f64 / (1u64 << 53) as f64) < p
     }
 }
