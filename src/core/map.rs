@@ -26,7 +26,12 @@ pub struct Layer {
 
 impl Layer {
     pub fn filled(name: &str, len: usize, tile: TileId) -> Self {
-        Self { name: name.to_owned(), visible: true, locked: false, collision: false, cells: vec![tile; len] }
+        Self::with_cells(name, vec![tile; len])
+    }
+
+    /// A visible, unlocked, non-collision layer holding `cells`.
+    pub fn with_cells(name: &str, cells: Vec<TileId>) -> Self {
+        Self { name: name.to_owned(), visible: true, locked: false, collision: false, cells }
     }
 }
 

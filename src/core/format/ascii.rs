@@ -305,8 +305,7 @@ pub fn parse(text: &str) -> Result<Map, MapError> {
             }
         }
     }
-    let mut ground = Layer::filled("ground", 0, tile::EMPTY);
-    ground.cells = cells;
+    let ground = Layer::with_cells("ground", cells);
     Map::from_parts(width, height, legend.tiles, vec![ground], objects, Vec::new())
 }
 

@@ -86,8 +86,7 @@ pub fn parse_map(text: &str) -> Result<Map, MapError> {
             found: cells.len(),
         }));
     }
-    let mut ground = Layer::filled("terrain", 0, 0);
-    ground.cells = cells;
+    let ground = Layer::with_cells("terrain", cells);
     Map::from_parts(width, height, terrain_tiles(), vec![ground], Vec::new(), Vec::new())
 }
 
