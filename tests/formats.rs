@@ -434,3 +434,58 @@ fn saves_are_atomic_and_leave_no_temp_files() {
     let err = format::save(&map, &bad).unwrap_err().to_string();
     assert!(err.contains("missing/b.ron"), "{err}");
 }
+
+/// A TMX written by hand: two tilesets (one embedded, one external), layer data as base64 with
+/// gzip in one layer and zstd in another, GIDs with flip bits, and a group layer.
+#[test]
+fn tmx_with_several_tilesets_compressions_flips_and_groups() {
+    use base64::Engine;
+    use std::io::Write;
+    let encode = |gids: &[u32], compression: &str| -> String {
+        let raw: Vec<u8> = gids.iter().flat_map(|g| g.to_le_bytes()).collect();
+        let packed = match compression {
+            "gzip" => {
+                let mut e = flate2::write::GzEncoder::new(Vec::new(), flate2::Compression::default());
+                e.write_all(&raw).unwrap();
+                e.finish().unwrap()
+            }
+            "zstd" => zstd::encode_all(&raw[..], 3).unwrap(),
+            _ => unreachable!(),
+        };
+        base64::engine::general_purpose::STANDARD.encode(packed)
+    };
+    // GIDs 1..=4: tiny.tsx; 5..=6: the embedded "second" tileset (tile 1 opaque).
+    let ground = encode(&[1, 2, 1, 6 | 0x4000_0000], "gzip");
+    let upper = encode(&[0, 0, 3 | 0x8000_0000, 0], "zstd");
+    let text = format!(
+        r#"<?xml version="1.0" encoding="UTF-8"?>
+<map version="1.10" orientation="orthogonal" width="2" height="2" tilewidth="8" tileheight="8" infinite="0">
+ <tileset firstgid="1" source="tiny.tsx"/>
+ <tileset firstgid="5" name="second" tilewidth="8" tileheight="8" tilecount="2" columns="2">
+  <image source="tiny.png" width="16" height="8"/>
+  <tile id="1"><properties><property name="opaque" type="bool" value="true"/></properties></tile>
+ </tileset>
+ <layer id="1" name="ground" width="2" height="2"><data encoding="base64" compression="gzip">{ground}</data></layer>
+ <group id="2" name="details">
+  <layer id="3" name="upper" width="2" height="2"><data encoding="base64" compression="zstd">{upper}</data></layer>
+ </group>
+</map>"#
+    );
+    let dir = dir_with_tiny_tileset();
+    let path = dir.path().join("several.tmx");
+    std::fs::write(&path, text).unwrap();
+    let loaded = format::load(&path).unwrap_or_else(|e| panic!("{e}"));
+    let map = loaded.map;
+    assert_eq!(map.sheets.len(), 2);
+    assert_eq!(map.tiles.len(), 1 + 4 + 2);
+    assert_eq!(map.layers.iter().map(|l| l.name.as_str()).collect::<Vec<_>>(), ["ground", "details/upper"]);
+    assert_eq!(map.layers[0].cells, vec![1, 2, 1, 6], "the flipped GID 6 is the same tile");
+    assert_eq!(map.layers[1].cells, vec![0, 0, 3, 0]);
+    assert!(map.rules_at(Cell::new(1, 1)).opaque, "tile 1 of the second tileset is opaque");
+    assert!(
+        map.rules_at(Cell::new(0, 1)).opaque && map.rules_at(Cell::new(0, 1)).door.is_some(),
+        "the closed door on the upper layer"
+    );
+    assert!(!map.rules_at(Cell::new(0, 0)).opaque);
+    assert_same(&round_trip(&map, "tmx"), &map, "several tilesets through .tmx");
+}
