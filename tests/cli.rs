@@ -185,3 +185,19 @@ fn path_from_a_wall_says_so() {
     assert_eq!(code, 1);
     assert!(err.contains("--from 0,0 cannot be walked on"), "{err}");
 }
+
+#[test]
+fn audit_cache_reports_the_three_regions() {
+    let dungeon = map("dungeon.ron");
+    // (11, 3) is the start room's east door.
+    let (code, out, err) =
+        sightline(&["audit", "cache", &dungeon, "--toggle", "11,3", "--radius", "8", "--format", "json"]);
+    assert_eq!(code, 0, "{err}");
+    let v: serde_json::Value = serde_json::from_str(&out).unwrap();
+    let n = |k: &str| v[k].as_u64().unwrap();
+    assert!(n("changed") <= n("candidates") && n("candidates") < n("conservative"), "{out}");
+    assert!(n("changed") > 0 && n("bytes") > 0 && v["update_us"].as_f64().is_some());
+    let (code, out, _) = sightline(&["audit", "cache", &dungeon, "--toggle", "11,3"]);
+    assert_eq!(code, 0);
+    assert!(out.contains("conservative") && out.contains("candidates") && out.contains("changed"), "{out}");
+}

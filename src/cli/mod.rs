@@ -8,7 +8,7 @@ use clap::{Parser, Subcommand, ValueEnum};
 
 use crate::core::format::movingai;
 use crate::core::format::{self, Loaded};
-use crate::core::fov::{self, Algorithm, FovParams, OpacityGrid, VisibleSet};
+use crate::core::fov::{self, Algorithm, FovParams, Opacity, OpacityGrid, VisibleSet};
 use crate::core::{Cell, Map, ObjectKind, generate, path, samples};
 
 #[derive(Parser, Debug)]
@@ -117,6 +117,19 @@ pub enum AuditCommand {
         algorithm: String,
         #[arg(long)]
         radius: Option<u32>,
+        #[arg(long, value_enum, default_value_t = OutputFormat::Text)]
+        format: OutputFormat,
+    },
+    /// Build the per-cell LOS cache, toggle one cell's opacity (a door, say) and report the cache
+    /// size, the conservative, candidate and changed regions and the update time.
+    Cache {
+        map: PathBuf,
+        #[arg(long, default_value = "shadowcast")]
+        algorithm: String,
+        #[arg(long, default_value_t = 8)]
+        radius: u32,
+        #[arg(long, value_name = "X,Y")]
+        toggle: Cell,
         #[arg(long, value_enum, default_value_t = OutputFormat::Text)]
         format: OutputFormat,
     },
@@ -318,6 +331,49 @@ fn run_command(command: Command) -> anyhow::Result<()> {
             let algorithms =
                 if algorithm == "all" { Algorithm::ALL.to_vec() } else { vec![parse_algorithm(&algorithm)?] };
             print!("{}", symmetry_report(&grid, &algorithms, radius, format, &map)?);
+            Ok(())
+        }
+        Command::Audit { analysis: AuditCommand::Cache { map, algorithm, radius, toggle, format } } => {
+            let loaded = load_for_command(&map)?;
+            anyhow::ensure!(
+                loaded.in_bounds(toggle),
+                "--toggle {toggle} is outside the {}×{} map",
+                loaded.width(),
+                loaded.height()
+            );
+            let algorithm = parse_algorithm(&algorithm)?;
+            let grid = OpacityGrid::from_map(&loaded);
+            let started = std::time::Instant::now();
+            let mut cache = crate::core::los_cache::LosCache::build(&grid, algorithm, radius);
+            let build_ms = started.elapsed().as_secs_f64() * 1e3;
+            let was_opaque = grid.is_opaque(toggle.x, toggle.y);
+            let update = cache.set_opaque(toggle, !was_opaque);
+            match format {
+                OutputFormat::Json => println!(
+                    "{}",
+                    serde_json::json!({
+                        "bytes": cache.bytes(), "conservative": update.conservative.len(),
+                        "candidates": update.candidates.len(), "changed": update.changed.len(),
+                        "update_us": update.micros, "build_ms": build_ms,
+                    })
+                ),
+                OutputFormat::Text => {
+                    println!("{}: {} LOS cache, radius {radius}", map.display(), algorithm.name());
+                    println!("cache         {} bytes, built in {build_ms:.1} ms", cache.bytes());
+                    println!(
+                        "toggle        {toggle} from {} to {}",
+                        if was_opaque { "opaque" } else { "transparent" },
+                        if was_opaque { "transparent" } else { "opaque" }
+                    );
+                    println!(
+                        "conservative  {} cells (every cached cell within {radius}, as DCSS invalidates)",
+                        update.conservative.len()
+                    );
+                    println!("candidates    {} cells (the views that can change: recomputed)", update.candidates.len());
+                    println!("changed       {} cells", update.changed.len());
+                    println!("update        {:.1} µs", update.micros);
+                }
+            }
             Ok(())
         }
         Command::Generate { kind, output, width, height, seed } => {

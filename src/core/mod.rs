@@ -7,6 +7,7 @@ pub mod format;
 pub mod fov;
 pub mod generate;
 pub mod geometry;
+pub mod los_cache;
 pub mod map;
 pub mod object;
 pub mod path;

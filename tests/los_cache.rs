@@ -1,0 +1,113 @@
+//! The LOS cache against fresh FOV computations after thousands of random opacity edits, and
+//! the relation changed ⊆ candidates ⊆ conservative on every edit.
+
+use std::collections::HashSet;
+
+use sightline::core::Cell;
+use sightline::core::fov::{self, Algorithm, FovParams, Opacity, OpacityGrid, VisibleSet};
+use sightline::core::los_cache::LosCache;
+use sightline::core::rng::Rng;
+
+fn fresh_view(grid: &OpacityGrid, algorithm: Algorithm, radius: u32, a: Cell) -> Vec<Cell> {
+    if grid.is_opaque(a.x, a.y) {
+        return Vec::new();
+    }
+    let mut v = VisibleSet::new(grid.width() as u32, grid.height() as u32);
+    fov::compute(algorithm, grid, FovParams::new(a, Some(radius)), &mut v);
+    v.iter().collect()
+}
+
+fn assert_cache_fresh(cache: &LosCache, what: &str) {
+    let grid = cache.grid();
+    for y in 0..grid.height() {
+        for x in 0..grid.width() {
+            let a = Cell::new(x, y);
+            assert_eq!(
+                cache.view(a),
+                fresh_view(grid, cache.algorithm(), cache.radius(), a),
+                "{what}: the view of {a}"
+            );
+        }
+    }
+}
+
+#[test]
+fn the_cache_matches_fresh_fov_after_random_edits() {
+    for algorithm in Algorithm::ALL {
+        let mut rng = Rng::new(31);
+        let mut grid = OpacityGrid::new(24, 18);
+        for y in 0..18 {
+            for x in 0..24 {
+                grid.set(x, y, rng.chance(0.25));
+            }
+        }
+        let radius = 5;
+        let mut cache = LosCache::build(&grid, algorithm, radius);
+        assert_cache_fresh(&cache, &format!("{algorithm} after build"));
+        let mut reductions = 0;
+        for edit in 0..400 {
+            let c = Cell::new(rng.below(24) as i32, rng.below(18) as i32);
+            let opaque = !cache.grid().is_opaque(c.x, c.y);
+            let before: Vec<Vec<Cell>> = (0..18 * 24).map(|i| cache.view(Cell::new(i % 24, i / 24))).collect();
+            let update = cache.set_opaque(c, opaque);
+            let conservative: HashSet<Cell> = update.conservative.iter().copied().collect();
+            let candidates: HashSet<Cell> = update.candidates.iter().copied().collect();
+            assert!(candidates.is_subset(&conservative), "{algorithm} edit {edit}: candidates outside the box");
+            for a in &update.changed {
+                assert!(candidates.contains(a), "{algorithm} edit {edit}: {a} changed but was no candidate");
+            }
+            // `changed` is exactly the cells transparent before and after whose view differs.
+            let grid = cache.grid();
+            for i in 0..18 * 24 {
+                let a = Cell::new(i % 24, i / 24);
+                let differs = cache.view(a) != before[i as usize];
+                let stayed_transparent = a != c && !grid.is_opaque(a.x, a.y);
+                assert_eq!(differs && stayed_transparent, update.changed.contains(&a), "{algorithm} edit {edit}: {a}");
+            }
+            reductions += usize::from(candidates.len() < conservative.len());
+            if edit % 50 == 49 {
+                assert_cache_fresh(&cache, &format!("{algorithm} after {} edits", edit + 1));
+            }
+        }
+        assert_cache_fresh(&cache, &format!("{algorithm} at the end"));
+        if matches!(
+            algorithm,
+            Algorithm::Shadowcast | Algorithm::Shadowline | Algorithm::Permissive | Algorithm::Circle
+        ) {
+            assert!(
+                reductions > 200,
+                "{algorithm}: the exact region was smaller than the box on only {reductions} edits"
+            );
+        }
+    }
+}
+
+#[test]
+fn a_door_toggle_in_a_room_touches_only_the_cells_that_see_it() {
+    // Two rooms joined by a door, and a corridor below them behind a solid wall: within DCSS's
+    // box around the door, but unable to see it.
+    let rows = [
+        "#################",
+        "#.......#.......#",
+        "#.......+.......#",
+        "#.......#.......#",
+        "#################",
+        "#...............#",
+        "#################",
+    ];
+    let grid = OpacityGrid::from_ascii(&rows);
+    let mut cache = LosCache::build(&grid, Algorithm::Shadowcast, 8);
+    let door = Cell::new(8, 2);
+    // Opening the door: the cells that saw the closed door, and the door cell itself.
+    let open = cache.set_opaque(door, false);
+    assert!(open.candidates.len() < open.conservative.len());
+    assert!(open.conservative.contains(&Cell::new(8, 5)) && !open.candidates.contains(&Cell::new(8, 5)));
+    assert!(open.changed.iter().all(|c| c.y < 4), "nothing in the corridor changes");
+    assert!(open.changed.contains(&Cell::new(7, 2)), "the cell next to the door now sees the other room");
+    assert!(cache.sees(Cell::new(7, 2), Cell::new(10, 2)));
+    // Closing it again restores every view.
+    let close = cache.set_opaque(door, true);
+    assert_eq!(close.changed.len(), open.changed.len());
+    assert!(!cache.sees(Cell::new(7, 2), Cell::new(10, 2)));
+    assert_eq!(cache.bytes(), 17 * 7 * (17 * 17usize).div_ceil(64) * 8);
+}
