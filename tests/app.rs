@@ -85,3 +85,94 @@ fn save_as_writes_the_file_and_it_reloads_the_same() {
     let reloaded = sightline::core::format::load(&path).unwrap().map;
     assert_eq!(reloaded, h.state().document.map);
 }
+
+fn cell_centre(h: &Harness<'static, SightlineApp>, c: sightline::core::Cell) -> egui::Pos2 {
+    h.state().view.cell_rect(c).center()
+}
+
+/// Drags the primary button across cells, as a hand would: press, move through each, release.
+fn drag_through(h: &mut Harness<'static, SightlineApp>, cells: &[sightline::core::Cell]) {
+    let first = cell_centre(h, cells[0]);
+    h.hover_at(first);
+    h.run();
+    h.drag_at(first);
+    h.run();
+    for &c in &cells[1..] {
+        let p = cell_centre(h, c);
+        h.hover_at(p);
+        h.run();
+    }
+    let last = cell_centre(h, *cells.last().unwrap());
+    h.drop_at(last);
+    h.run();
+}
+
+#[test]
+fn paint_with_the_brush_then_undo_redo_save_and_reload() {
+    use sightline::core::Cell;
+    use sightline::core::tile::{STANDARD_FLOOR, STANDARD_WALL};
+    let mut h = harness();
+    h.state_mut().commands.push(Command::Open(sample("pillars.ron")));
+    h.run();
+    h.get_by_label("Brush").click();
+    h.run();
+    h.get_by_label("#  wall").click();
+    h.run();
+    let row: Vec<Cell> = (4..=8).map(|x| Cell::new(x, 5)).collect();
+    assert!(row.iter().all(|&c| h.state().document.map.tile(0, c) == Some(STANDARD_FLOOR)));
+    drag_through(&mut h, &row);
+    assert!(
+        row.iter().all(|&c| h.state().document.map.tile(0, c) == Some(STANDARD_WALL)),
+        "the stroke painted the row"
+    );
+    assert_eq!(h.state().document.undo.len(), 1, "one stroke, one undo step");
+    assert!(h.state().document.dirty);
+    h.key_press_modifiers(egui::Modifiers::COMMAND, egui::Key::Z);
+    h.run();
+    assert!(row.iter().all(|&c| h.state().document.map.tile(0, c) == Some(STANDARD_FLOOR)), "undone");
+    h.key_press_modifiers(egui::Modifiers::COMMAND | egui::Modifiers::SHIFT, egui::Key::Z);
+    h.run();
+    assert!(row.iter().all(|&c| h.state().document.map.tile(0, c) == Some(STANDARD_WALL)), "redone");
+    let dir = tempfile::tempdir().unwrap();
+    let path = dir.path().join("painted.ron");
+    h.state_mut().commands.push(Command::SaveAs(path.clone()));
+    h.run();
+    assert!(!h.state().document.dirty);
+    let reloaded = sightline::core::format::load(&path).unwrap().map;
+    assert_eq!(reloaded, h.state().document.map);
+}
+
+#[test]
+fn rectangle_and_fill_tools() {
+    use sightline::core::Cell;
+    use sightline::core::tile::{STANDARD_FLOOR, STANDARD_WATER};
+    let mut h = harness();
+    h.state_mut().commands.push(Command::Open(sample("pillars.ron")));
+    h.run();
+    h.get_by_label("~  water").click();
+    h.run();
+    h.get_by_label("Rectangle").click();
+    h.run();
+    // Drag from (1,1) to (2,2): a filled 2×2 rectangle of water, painted on release.
+    drag_through(&mut h, &[Cell::new(1, 1), Cell::new(2, 1), Cell::new(2, 2)]);
+    let map = &h.state().document.map;
+    for c in [Cell::new(1, 1), Cell::new(2, 1), Cell::new(1, 2), Cell::new(2, 2)] {
+        assert_eq!(map.tile(0, c), Some(STANDARD_WATER), "{c}");
+    }
+    assert_eq!(map.tile(0, Cell::new(3, 1)), Some(STANDARD_FLOOR));
+    // Fill with floor from a water cell turns the whole water patch back.
+    h.get_by_label(".  floor").click();
+    h.run();
+    h.get_by_label("Fill").click();
+    h.run();
+    let p = cell_centre(&h, Cell::new(1, 1));
+    h.hover_at(p);
+    h.run();
+    h.drag_at(p);
+    h.run();
+    h.drop_at(p);
+    h.run();
+    let map = &h.state().document.map;
+    assert!([Cell::new(1, 1), Cell::new(2, 2)].iter().all(|&c| map.tile(0, c) == Some(STANDARD_FLOOR)));
+    assert_eq!(h.state().document.undo.len(), 2);
+}

@@ -70,14 +70,30 @@ pub fn color(c: Rgb) -> Color32 {
     Color32::from_rgb(c.0, c.1, c.2)
 }
 
+/// What the primary and secondary buttons did on the canvas this frame.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum PointerAction {
+    /// A drag began: where the button went down, and where the pointer is now.
+    Pressed {
+        origin: Cell,
+        current: Cell,
+    },
+    Dragged(Cell),
+    Released,
+    /// A single click: pressed and released in place.
+    Clicked(Cell),
+    SecondaryClicked(Cell),
+}
+
 pub struct CanvasResponse {
     pub hovered: Option<Cell>,
     pub dropped_file: Option<PathBuf>,
+    pub pointer: Option<PointerAction>,
 }
 
 /// Draws `map` and handles pan (middle drag, Space+drag, arrow keys) and zoom (wheel about the
 /// cursor). Only the cells in view are drawn; backgrounds go into one mesh.
-pub fn canvas_ui(ui: &mut egui::Ui, map: &Map, view: &mut View) -> CanvasResponse {
+pub fn canvas_ui(ui: &mut egui::Ui, map: &Map, view: &mut View, preview: &[Cell]) -> CanvasResponse {
     let (rect, response) = ui.allocate_exact_size(ui.available_size(), Sense::click_and_drag());
     view.canvas = rect;
     if view.fit_pending && rect.width() > 0.0 {
@@ -188,9 +204,34 @@ pub fn canvas_ui(ui: &mut egui::Ui, map: &Map, view: &mut View) -> CanvasRespons
             painter.line_segment([p, pos2(view.screen_from_grid(Cell::new(x1, y)).x, p.y)], stroke);
         }
     }
+    for &c in preview {
+        painter.rect_filled(view.cell_rect(c), 0.0, Color32::from_rgba_unmultiplied(255, 220, 90, 70));
+    }
     let hovered = response.hover_pos().map(|p| view.grid_from_screen(p)).filter(|c| map.in_bounds(*c));
     if let Some(cell) = hovered {
         painter.rect_stroke(view.cell_rect(cell), 0.0, Stroke::new(1.5, Color32::WHITE), egui::StrokeKind::Inside);
     }
-    CanvasResponse { hovered, dropped_file: super::dropped_path(ui.ctx()) }
+    // Painting: the primary button, unless Space turns it into panning.
+    let pointer_cell = response.interact_pointer_pos().or(response.hover_pos()).map(|p| view.grid_from_screen(p));
+    let pointer = if space_down {
+        None
+    } else if let Some(c) = pointer_cell {
+        if response.clicked_by(egui::PointerButton::Primary) {
+            Some(PointerAction::Clicked(c))
+        } else if response.secondary_clicked() {
+            Some(PointerAction::SecondaryClicked(c))
+        } else if response.drag_started_by(egui::PointerButton::Primary) {
+            let origin = ui.input(|i| i.pointer.press_origin()).map_or(c, |p| view.grid_from_screen(p));
+            Some(PointerAction::Pressed { origin, current: c })
+        } else if response.drag_stopped_by(egui::PointerButton::Primary) {
+            Some(PointerAction::Released)
+        } else if response.dragged_by(egui::PointerButton::Primary) {
+            Some(PointerAction::Dragged(c))
+        } else {
+            None
+        }
+    } else {
+        None
+    };
+    CanvasResponse { hovered, dropped_file: super::dropped_path(ui.ctx()), pointer }
 }

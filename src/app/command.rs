@@ -18,4 +18,17 @@ pub enum Command {
     ToggleGrid,
     ZoomBy(f32),
     DismissError,
+    /// The primary button went down on a cell: a stroke begins (or the picker picks).
+    StrokeBegin(crate::core::Cell),
+    /// The pointer moved to a cell during the stroke.
+    StrokeMove(crate::core::Cell),
+    /// The button went up: the stroke is one undo step.
+    StrokeEnd,
+    /// Takes the topmost tile at a cell as the brush's (right click, or the picker).
+    PickAt(crate::core::Cell),
+    SelectTool(super::editor::Tool),
+    SelectTile(crate::core::TileId),
+    SelectLayer(usize),
+    Undo,
+    Redo,
 }

@@ -4,8 +4,15 @@ use std::path::PathBuf;
 
 use crate::core::Map;
 
+/// How many edits undo remembers.
+pub const UNDO_LIMIT: usize = 200;
+
 pub struct Document {
     pub map: Map,
+    /// Snapshots before each edit, oldest first (at most [`UNDO_LIMIT`]).
+    pub undo: Vec<Map>,
+    /// Snapshots undone, most recent last.
+    pub redo: Vec<Map>,
     /// The file it was opened from or saved to; `None` for the built-in map and new maps.
     pub path: Option<PathBuf>,
     /// Name shown when there is no file.
@@ -16,11 +23,39 @@ pub struct Document {
 
 impl Document {
     pub fn untitled(map: Map, name: &str) -> Self {
-        Self { map, path: None, untitled_name: name.to_owned(), dirty: false }
+        Self { map, undo: Vec::new(), redo: Vec::new(), path: None, untitled_name: name.to_owned(), dirty: false }
     }
 
     pub fn open(map: Map, path: PathBuf) -> Self {
-        Self { map, path: Some(path), untitled_name: String::new(), dirty: false }
+        Self { map, undo: Vec::new(), redo: Vec::new(), path: Some(path), untitled_name: String::new(), dirty: false }
+    }
+
+    /// Remembers the map as it is, before an edit.
+    pub fn checkpoint(&mut self) {
+        if self.undo.len() == UNDO_LIMIT {
+            self.undo.remove(0);
+        }
+        self.undo.push(self.map.clone());
+        self.redo.clear();
+    }
+
+    /// Forgets the last checkpoint (an edit that changed nothing).
+    pub fn drop_checkpoint(&mut self) {
+        self.undo.pop();
+    }
+
+    pub fn undo(&mut self) -> bool {
+        let Some(previous) = self.undo.pop() else { return false };
+        self.redo.push(std::mem::replace(&mut self.map, previous));
+        self.dirty = true;
+        true
+    }
+
+    pub fn redo(&mut self) -> bool {
+        let Some(next) = self.redo.pop() else { return false };
+        self.undo.push(std::mem::replace(&mut self.map, next));
+        self.dirty = true;
+        true
     }
 
     pub fn saved_as(&mut self, path: PathBuf) {

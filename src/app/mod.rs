@@ -4,16 +4,18 @@
 mod canvas;
 mod command;
 mod document;
+mod editor;
 mod panels;
 
-pub use canvas::View;
+pub use canvas::{PointerAction, View};
 pub use command::Command;
 pub use document::Document;
+pub use editor::{EditorState, Tool};
 
 use std::path::PathBuf;
 
 use crate::cli::AppLaunch;
-use crate::core::format;
+use crate::core::{Cell, format};
 
 /// Starts the native window.
 pub fn run(launch: AppLaunch) -> anyhow::Result<()> {
@@ -49,6 +51,7 @@ pub struct ErrorDialog {
 pub struct SightlineApp {
     pub document: Document,
     pub view: View,
+    pub editor: EditorState,
     /// Commands the UI issued this frame, applied in `logic`.
     pub commands: Vec<Command>,
     pub error: Option<ErrorDialog>,
@@ -67,6 +70,7 @@ impl SightlineApp {
         Self {
             document: Document::untitled(crate::cli::default_map(), crate::core::samples::DEFAULT_MAP_NAME),
             view: View::default(),
+            editor: EditorState::default(),
             commands: Vec::new(),
             error: None,
             notice: None,
@@ -90,6 +94,7 @@ impl SightlineApp {
                 Ok(loaded) => {
                     self.notice = (!loaded.warnings.is_empty()).then(|| loaded.warnings.join("; "));
                     self.document = Document::open(loaded.map, path);
+                    self.editor = EditorState::default();
                     self.view.fit_pending = true;
                 }
                 Err(e) => {
@@ -124,6 +129,88 @@ impl SightlineApp {
             Command::ToggleGrid => self.view.show_grid = !self.view.show_grid,
             Command::ZoomBy(factor) => self.view.zoom_about_centre(factor),
             Command::DismissError => self.error = None,
+            Command::SelectTool(tool) => self.editor.tool = tool,
+            Command::SelectTile(tile) => {
+                if usize::from(tile) < self.document.map.tiles.len() {
+                    self.editor.tile = tile;
+                    if self.editor.tool == Tool::Eraser || self.editor.tool == Tool::Picker {
+                        self.editor.tool = Tool::Brush;
+                    }
+                }
+            }
+            Command::SelectLayer(layer) => {
+                if layer < self.document.map.layers.len() {
+                    self.editor.layer = layer;
+                }
+            }
+            Command::PickAt(cell) => {
+                if let Some((_, tile)) = self.document.map.top_tile(cell) {
+                    self.editor.tile = tile;
+                }
+            }
+            Command::StrokeBegin(cell) => {
+                if self.editor.tool == Tool::Picker {
+                    self.apply(Command::PickAt(cell));
+                    return;
+                }
+                self.document.checkpoint();
+                self.editor.stroke = Some((cell, cell));
+                if matches!(self.editor.tool, Tool::Brush | Tool::Eraser | Tool::Fill) {
+                    self.paint_shape(cell, cell);
+                }
+            }
+            Command::StrokeMove(cell) => {
+                let Some((start, last)) = self.editor.stroke else { return };
+                if cell == last {
+                    return;
+                }
+                if matches!(self.editor.tool, Tool::Brush | Tool::Eraser) {
+                    // Every cell between the last one and this: a fast pointer leaves no gaps.
+                    let cells = crate::core::edit::line_cells(last, cell);
+                    let tile = self.editor.paint_tile();
+                    if crate::core::edit::paint(&mut self.document.map, self.editor.layer, &cells, tile) > 0 {
+                        self.document.dirty = true;
+                    }
+                }
+                self.editor.stroke = Some((start, cell));
+            }
+            Command::StrokeEnd => {
+                let Some((start, last)) = self.editor.stroke.take() else { return };
+                if matches!(self.editor.tool, Tool::Rectangle | Tool::Line) {
+                    self.paint_shape(start, last);
+                }
+                // A stroke that changed nothing leaves no undo step.
+                if self.document.undo.last() == Some(&self.document.map) {
+                    self.document.drop_checkpoint();
+                }
+            }
+            Command::Undo => {
+                self.editor.stroke = None;
+                self.document.undo();
+            }
+            Command::Redo => {
+                self.editor.stroke = None;
+                self.document.redo();
+            }
+        }
+    }
+
+    /// Paints the current tool's shape from `start` to `end` with its tile.
+    fn paint_shape(&mut self, start: Cell, end: Cell) {
+        let cells = self.editor.shape(&self.document.map, start, end);
+        let tile = self.editor.paint_tile();
+        if crate::core::edit::paint(&mut self.document.map, self.editor.layer, &cells, tile) > 0 {
+            self.document.dirty = true;
+        }
+    }
+
+    /// The cells the stroke in progress would paint, drawn over the canvas.
+    fn preview(&self) -> Vec<Cell> {
+        match self.editor.stroke {
+            Some((start, last)) if matches!(self.editor.tool, Tool::Rectangle | Tool::Line) => {
+                self.editor.shape(&self.document.map, start, last)
+            }
+            _ => Vec::new(),
         }
     }
 
@@ -131,13 +218,28 @@ impl SightlineApp {
     pub fn ui_frame(&mut self, ui: &mut egui::Ui) {
         let started = std::time::Instant::now();
         panels::menu_bar_ui(self, ui);
+        panels::tools_bar_ui(self, ui);
         panels::status_bar_ui(self, ui);
+        panels::palette_ui(self, ui);
         panels::inspector_ui(self, ui);
+        let preview = self.preview();
         egui::CentralPanel::default().frame(egui::Frame::NONE).show(ui, |ui| {
-            let response = canvas::canvas_ui(ui, &self.document.map, &mut self.view);
+            let response = canvas::canvas_ui(ui, &self.document.map, &mut self.view, &preview);
             self.hovered = response.hovered;
             if let Some(path) = response.dropped_file {
                 self.commands.push(Command::Open(path));
+            }
+            match response.pointer {
+                Some(PointerAction::Pressed { origin, current }) => {
+                    self.commands.extend([Command::StrokeBegin(origin), Command::StrokeMove(current)]);
+                }
+                Some(PointerAction::Dragged(c)) => self.commands.push(Command::StrokeMove(c)),
+                Some(PointerAction::Released) => self.commands.push(Command::StrokeEnd),
+                Some(PointerAction::Clicked(c)) => {
+                    self.commands.extend([Command::StrokeBegin(c), Command::StrokeEnd]);
+                }
+                Some(PointerAction::SecondaryClicked(c)) => self.commands.push(Command::PickAt(c)),
+                None => {}
             }
         });
         panels::error_dialog_ui(self, ui);

@@ -22,6 +22,14 @@ pub fn menu_bar_ui(app: &mut SightlineApp, ui: &mut egui::Ui) {
                     ui.ctx().send_viewport_cmd(egui::ViewportCommand::Close);
                 }
             });
+            ui.menu_button("Edit", |ui| {
+                if ui.add_enabled(!app.document.undo.is_empty(), egui::Button::new("Undo")).clicked() {
+                    app.commands.push(Command::Undo);
+                }
+                if ui.add_enabled(!app.document.redo.is_empty(), egui::Button::new("Redo")).clicked() {
+                    app.commands.push(Command::Redo);
+                }
+            });
             ui.menu_button("View", |ui| {
                 if ui.button("Fit to window").clicked() {
                     app.commands.push(Command::FitView);
@@ -120,6 +128,9 @@ pub fn error_dialog_ui(app: &mut SightlineApp, ui: &mut egui::Ui) {
 pub fn shortcuts(app: &mut SightlineApp, ui: &mut egui::Ui) {
     use egui::{Key, KeyboardShortcut, Modifiers};
     let open = KeyboardShortcut::new(Modifiers::COMMAND, Key::O);
+    let undo = KeyboardShortcut::new(Modifiers::COMMAND, Key::Z);
+    let redo = KeyboardShortcut::new(Modifiers::COMMAND | Modifiers::SHIFT, Key::Z);
+    let redo_y = KeyboardShortcut::new(Modifiers::COMMAND, Key::Y);
     let save = KeyboardShortcut::new(Modifiers::COMMAND, Key::S);
     let save_as = KeyboardShortcut::new(Modifiers::COMMAND | Modifiers::SHIFT, Key::S);
     ui.input_mut(|i| {
@@ -131,6 +142,12 @@ pub fn shortcuts(app: &mut SightlineApp, ui: &mut egui::Ui) {
         }
         if i.consume_shortcut(&open) {
             app.commands.push(Command::PickOpen);
+        }
+        if i.consume_shortcut(&redo) || i.consume_shortcut(&redo_y) {
+            app.commands.push(Command::Redo);
+        }
+        if i.consume_shortcut(&undo) {
+            app.commands.push(Command::Undo);
         }
     });
     if !ui.ctx().egui_wants_keyboard_input() {
@@ -144,6 +161,63 @@ pub fn shortcuts(app: &mut SightlineApp, ui: &mut egui::Ui) {
             if i.key_pressed(Key::G) {
                 app.commands.push(Command::ToggleGrid);
             }
+            if i.modifiers.is_none() {
+                for tool in super::editor::Tool::ALL {
+                    if i.key_pressed(tool.key()) {
+                        app.commands.push(Command::SelectTool(tool));
+                    }
+                }
+            }
         });
     }
+}
+
+/// The tools, as Tiled lays them out: one button each, with its key.
+pub fn tools_bar_ui(app: &mut SightlineApp, ui: &mut egui::Ui) {
+    use super::editor::Tool;
+    egui::Panel::top("tools_bar").show(ui, |ui| {
+        ui.horizontal(|ui| {
+            for tool in Tool::ALL {
+                let selected = app.editor.tool == tool;
+                if ui.selectable_label(selected, tool.label()).on_hover_text(format!("{:?}", tool.key())).clicked() {
+                    app.commands.push(Command::SelectTool(tool));
+                }
+            }
+            ui.separator();
+            let map = &app.document.map;
+            if let Some(t) = map.tiles.get(usize::from(app.editor.tile)) {
+                ui.label(format!("tile: {} '{}'", t.name, t.glyph.ch));
+            }
+            if let Some(l) = map.layers.get(app.editor.layer) {
+                ui.label(format!("layer: {}", l.name));
+            }
+        });
+    });
+}
+
+/// The tile palette and the layers.
+pub fn palette_ui(app: &mut SightlineApp, ui: &mut egui::Ui) {
+    egui::Panel::left("palette").default_size(200.0).show(ui, |ui| {
+        ui.heading("Tiles");
+        egui::ScrollArea::vertical().max_height(ui.available_height() * 0.6).show(ui, |ui| {
+            for (id, t) in app.document.map.tiles.iter().enumerate().skip(1) {
+                let selected = usize::from(app.editor.tile) == id;
+                let text = RichText::new(format!("{}  {}", t.glyph.ch, t.name)).color(egui::Color32::from_rgb(
+                    t.glyph.fg.0,
+                    t.glyph.fg.1,
+                    t.glyph.fg.2,
+                ));
+                if ui.selectable_label(selected, text).clicked() {
+                    app.commands.push(Command::SelectTile(id as crate::core::TileId));
+                }
+            }
+        });
+        ui.separator();
+        ui.heading("Layers");
+        for (i, l) in app.document.map.layers.iter().enumerate().rev() {
+            if ui.selectable_label(app.editor.layer == i, &l.name).clicked() {
+                app.commands.push(Command::SelectLayer(i));
+            }
+        }
+    });
 }

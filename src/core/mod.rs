@@ -2,6 +2,7 @@
 //! overlays draw and the play mode plays. Nothing here imports egui, eframe or rfd; CI builds this
 //! with `--no-default-features` to keep it that way.
 
+pub mod edit;
 pub mod error;
 pub mod format;
 pub mod fov;

@@ -1,0 +1,90 @@
+//! The editing tools and the state of the stroke in progress. Tools turn pointer input into
+//! cells (via `core::edit`); the document applies them and keeps undo snapshots.
+
+use crate::core::edit;
+use crate::core::{Cell, Map, TileId};
+
+/// The painting tools, with Tiled's keys.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Tool {
+    /// Stamp brush (B).
+    Brush,
+    /// Eraser (E): the empty tile.
+    Eraser,
+    /// Rectangle (R), filled.
+    Rectangle,
+    /// Line (L).
+    Line,
+    /// Bucket fill (F), 4-connected.
+    Fill,
+    /// Picker (I): the tile under the cursor becomes the brush's.
+    Picker,
+}
+
+impl Tool {
+    pub const ALL: [Tool; 6] = [Tool::Brush, Tool::Eraser, Tool::Rectangle, Tool::Line, Tool::Fill, Tool::Picker];
+
+    pub fn label(self) -> &'static str {
+        match self {
+            Tool::Brush => "Brush",
+            Tool::Eraser => "Eraser",
+            Tool::Rectangle => "Rectangle",
+            Tool::Line => "Line",
+            Tool::Fill => "Fill",
+            Tool::Picker => "Picker",
+        }
+    }
+
+    pub fn key(self) -> egui::Key {
+        match self {
+            Tool::Brush => egui::Key::B,
+            Tool::Eraser => egui::Key::E,
+            Tool::Rectangle => egui::Key::R,
+            Tool::Line => egui::Key::L,
+            Tool::Fill => egui::Key::F,
+            Tool::Picker => egui::Key::I,
+        }
+    }
+}
+
+/// What the tools need to know between frames.
+#[derive(Clone, Debug)]
+pub struct EditorState {
+    pub tool: Tool,
+    /// The brush's tile.
+    pub tile: TileId,
+    /// The layer tools paint on.
+    pub layer: usize,
+    /// The stroke in progress: where it started and the last cell it reached.
+    pub stroke: Option<(Cell, Cell)>,
+}
+
+impl Default for EditorState {
+    fn default() -> Self {
+        Self { tool: Tool::Brush, tile: crate::core::tile::STANDARD_WALL, layer: 0, stroke: None }
+    }
+}
+
+impl EditorState {
+    /// The cells the stroke from `start` to `end` covers with the current tool (for drawing the
+    /// preview and for applying it).
+    pub fn shape(&self, map: &Map, start: Cell, end: Cell) -> Vec<Cell> {
+        match self.tool {
+            Tool::Rectangle => edit::rect_cells(start, end, true),
+            Tool::Line => edit::line_cells(start, end),
+            Tool::Fill => {
+                if map.in_bounds(end) {
+                    edit::fill_cells(map, self.layer, end, false)
+                } else {
+                    Vec::new()
+                }
+            }
+            Tool::Brush | Tool::Eraser | Tool::Picker => vec![end],
+        }
+    }
+
+    /// The tile the tool paints.
+    pub fn paint_tile(&self) -> TileId {
+        if self.tool == Tool::Eraser { 0 } else { self.tile }
+    }
+}
