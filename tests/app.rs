@@ -176,3 +176,47 @@ fn rectangle_and_fill_tools() {
     assert!([Cell::new(1, 1), Cell::new(2, 2)].iter().all(|&c| map.tile(0, c) == Some(STANDARD_FLOOR)));
     assert_eq!(h.state().document.undo.len(), 2);
 }
+
+#[test]
+fn opening_over_unsaved_changes_asks_first() {
+    use sightline::core::Cell;
+    let dir = tempfile::tempdir().unwrap();
+    let own = dir.path().join("own.ron");
+    std::fs::copy(sample("pillars.ron"), &own).unwrap();
+    let mut h = harness();
+    h.state_mut().commands.push(Command::Open(own.clone()));
+    h.run();
+    h.get_by_label("Brush").click();
+    h.run();
+    drag_through(&mut h, &[Cell::new(4, 5), Cell::new(5, 5)]);
+    assert!(h.state().document.dirty);
+    let painted = h.state().document.map.clone();
+
+    // Cancel: nothing happens.
+    h.state_mut().commands.push(Command::Open(sample("caves.ron")));
+    h.run();
+    h.get_by_label("Unsaved changes");
+    h.get_by_label("Cancel").click();
+    h.run();
+    assert!(h.query_by_label("Unsaved changes").is_none());
+    assert_eq!(h.state().document.map, painted);
+    assert_eq!(h.state().document.file_name(), "own.ron");
+
+    // Save: the edits are written, then the other map opens.
+    h.state_mut().commands.push(Command::Open(sample("caves.ron")));
+    h.run();
+    h.get_by_label("Save").click();
+    h.run();
+    assert_eq!(h.state().document.file_name(), "caves.ron");
+    assert_eq!(sightline::core::format::load(&own).unwrap().map, painted);
+
+    // Don't save: the edits are dropped.
+    drag_through(&mut h, &[Cell::new(10, 10), Cell::new(11, 10)]);
+    assert!(h.state().document.dirty);
+    h.state_mut().commands.push(Command::Open(own.clone()));
+    h.run();
+    h.get_by_label("Don't save").click();
+    h.run();
+    assert_eq!(h.state().document.file_name(), "own.ron");
+    assert!(!h.state().document.dirty);
+}

@@ -4,8 +4,16 @@ use std::path::PathBuf;
 
 #[derive(Clone, Debug, PartialEq)]
 pub enum Command {
-    /// Open a file (the open map stays if it fails).
+    /// Open a file (asking first about unsaved changes; the open map stays if it fails).
     Open(PathBuf),
+    /// Open a file now, whatever is unsaved (after the prompt).
+    OpenNow(PathBuf),
+    /// Close the window (asking first about unsaved changes).
+    Quit,
+    /// Answers to the unsaved-changes prompt.
+    ConfirmSave,
+    ConfirmDiscard,
+    ConfirmCancel,
     /// Show the open dialog, then open.
     PickOpen,
     /// Save to the document's file (asks for one if it has none).

@@ -41,6 +41,14 @@ pub fn run(launch: AppLaunch) -> anyhow::Result<()> {
     .map_err(|e| anyhow::anyhow!("cannot start the window: {e}"))
 }
 
+/// What waits for an answer to "save the unsaved changes?".
+#[derive(Clone, Debug, PartialEq)]
+pub enum PendingAction {
+    Open(PathBuf),
+    PickOpen,
+    Quit,
+}
+
 /// A message shown in a dialog until dismissed.
 #[derive(Clone, Debug, PartialEq)]
 pub struct ErrorDialog {
@@ -58,6 +66,12 @@ pub struct SightlineApp {
     /// Warnings of the last load, shown in the status bar.
     pub notice: Option<String>,
     pub hovered: Option<crate::core::Cell>,
+    /// An action held back until the user answers the unsaved-changes prompt.
+    pub confirm: Option<PendingAction>,
+    /// Closing was confirmed (or nothing was unsaved): let the window close.
+    close_allowed: bool,
+    /// Send the close command on the next frame.
+    close_now: bool,
     /// `--frames N`: close after N frames (smoke tests).
     exit_after_frames: Option<u64>,
     frames: u64,
@@ -75,6 +89,9 @@ impl SightlineApp {
             error: None,
             notice: None,
             hovered: None,
+            confirm: None,
+            close_allowed: false,
+            close_now: false,
             exit_after_frames,
             frames: 0,
             last_frame_time: 0.0,
@@ -90,7 +107,27 @@ impl SightlineApp {
 
     fn apply(&mut self, command: Command) {
         match command {
-            Command::Open(path) => match format::load(&path) {
+            Command::Open(path) => self.request(PendingAction::Open(path)),
+            Command::PickOpen => self.request(PendingAction::PickOpen),
+            Command::Quit => self.request(PendingAction::Quit),
+            Command::ConfirmSave => {
+                let Some(action) = self.confirm.take() else { return };
+                match self.document.path.clone() {
+                    Some(path) => self.apply(Command::SaveAs(path)),
+                    None => self.apply(Command::PickSaveAs),
+                }
+                // Go on only if the save happened (a failed or cancelled save keeps the work).
+                if !self.document.dirty {
+                    self.proceed(action);
+                }
+            }
+            Command::ConfirmDiscard => {
+                if let Some(action) = self.confirm.take() {
+                    self.proceed(action);
+                }
+            }
+            Command::ConfirmCancel => self.confirm = None,
+            Command::OpenNow(path) => match format::load(&path) {
                 Ok(loaded) => {
                     self.notice = (!loaded.warnings.is_empty()).then(|| loaded.warnings.join("; "));
                     self.document = Document::open(loaded.map, path);
@@ -115,11 +152,6 @@ impl SightlineApp {
                 Some(path) => self.apply(Command::SaveAs(path)),
                 None => self.commands.push(Command::PickSaveAs),
             },
-            Command::PickOpen => {
-                if let Some(path) = file_dialog().pick_file() {
-                    self.apply(Command::Open(path));
-                }
-            }
             Command::PickSaveAs => {
                 if let Some(path) = file_dialog().set_file_name(self.document.file_name()).save_file() {
                     self.apply(Command::SaveAs(path));
@@ -195,6 +227,30 @@ impl SightlineApp {
         }
     }
 
+    /// Runs `action` at once, or holds it for the unsaved-changes prompt.
+    fn request(&mut self, action: PendingAction) {
+        if self.document.dirty {
+            self.confirm = Some(action);
+        } else {
+            self.proceed(action);
+        }
+    }
+
+    fn proceed(&mut self, action: PendingAction) {
+        match action {
+            PendingAction::Open(path) => self.apply(Command::OpenNow(path)),
+            PendingAction::PickOpen => {
+                if let Some(path) = file_dialog().pick_file() {
+                    self.apply(Command::OpenNow(path));
+                }
+            }
+            PendingAction::Quit => {
+                self.close_allowed = true;
+                self.close_now = true;
+            }
+        }
+    }
+
     /// Paints the current tool's shape from `start` to `end` with its tile.
     fn paint_shape(&mut self, start: Cell, end: Cell) {
         let cells = self.editor.shape(&self.document.map, start, end);
@@ -243,6 +299,7 @@ impl SightlineApp {
             }
         });
         panels::error_dialog_ui(self, ui);
+        panels::unsaved_changes_ui(self, ui);
         panels::shortcuts(self, ui);
         self.last_frame_time = started.elapsed().as_secs_f32();
     }
@@ -267,6 +324,14 @@ impl eframe::App for SightlineApp {
     }
 
     fn ui(&mut self, ui: &mut egui::Ui, _frame: &mut eframe::Frame) {
+        // Closing the window over unsaved changes asks first.
+        if ui.ctx().input(|i| i.viewport().close_requested()) && !self.close_allowed && self.document.dirty {
+            ui.ctx().send_viewport_cmd(egui::ViewportCommand::CancelClose);
+            self.confirm = Some(PendingAction::Quit);
+        }
+        if std::mem::take(&mut self.close_now) {
+            ui.ctx().send_viewport_cmd(egui::ViewportCommand::Close);
+        }
         self.ui_frame(ui);
         self.frames += 1;
         if let Some(n) = self.exit_after_frames {

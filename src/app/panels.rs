@@ -19,7 +19,7 @@ pub fn menu_bar_ui(app: &mut SightlineApp, ui: &mut egui::Ui) {
                 }
                 ui.separator();
                 if ui.button("Quit").clicked() {
-                    ui.ctx().send_viewport_cmd(egui::ViewportCommand::Close);
+                    app.commands.push(Command::Quit);
                 }
             });
             ui.menu_button("Edit", |ui| {
@@ -219,5 +219,30 @@ pub fn palette_ui(app: &mut SightlineApp, ui: &mut egui::Ui) {
                 app.commands.push(Command::SelectLayer(i));
             }
         }
+    });
+}
+
+/// "Save the changes?" before opening, or closing, over unsaved work.
+pub fn unsaved_changes_ui(app: &mut SightlineApp, ui: &mut egui::Ui) {
+    if app.confirm.is_none() {
+        return;
+    }
+    let name = app.document.file_name();
+    egui::Modal::new(egui::Id::unique("sightline unsaved changes")).show(ui.ctx(), |ui| {
+        ui.set_max_width(420.0);
+        ui.heading("Unsaved changes");
+        ui.label(format!("{name} has changes that are not saved."));
+        ui.add_space(8.0);
+        ui.horizontal(|ui| {
+            if ui.button("Save").clicked() {
+                app.commands.push(Command::ConfirmSave);
+            }
+            if ui.button("Don't save").clicked() {
+                app.commands.push(Command::ConfirmDiscard);
+            }
+            if ui.button("Cancel").clicked() {
+                app.commands.push(Command::ConfirmCancel);
+            }
+        });
     });
 }
