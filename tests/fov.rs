@@ -3,7 +3,6 @@
 
 use sightline::core::Cell;
 use sightline::core::fov::{self, Algorithm, FovParams, Opacity, OpacityGrid, VisibleSet};
-use sightline::core::rng::Rng;
 
 fn view(algorithm: Algorithm, grid: &OpacityGrid, origin: Cell, radius: Option<u32>) -> VisibleSet {
     let mut visible = VisibleSet::new(grid.width() as u32, grid.height() as u32);
@@ -50,15 +49,9 @@ fn exhaustive_4x4_every_pattern_every_origin() {
     }
 }
 
+/// A map with walls at random (`generate::noise`), as opacity.
 fn random_grid(width: u32, height: u32, density: f64, seed: u64) -> OpacityGrid {
-    let mut rng = Rng::new(seed);
-    let mut grid = OpacityGrid::new(width, height);
-    for y in 0..height as i32 {
-        for x in 0..width as i32 {
-            grid.set(x, y, rng.chance(density));
-        }
-    }
-    grid
+    OpacityGrid::from_map(&sightline::core::generate::noise(width, height, density, seed).unwrap())
 }
 
 /// For every transparent cell, its view; returns (cells, views) with views[i] the view from cells[i].

@@ -6,22 +6,15 @@ use std::sync::atomic::{AtomicBool, AtomicUsize};
 
 use sightline::core::Cell;
 use sightline::core::fov::{self, Algorithm, FovParams, Opacity, OpacityGrid, VisibleSet};
-use sightline::core::rng::Rng;
 use sightline::core::symmetry::{self, AuditError, Failure};
 
 fn audit(grid: &OpacityGrid, algorithm: Algorithm, radius: Option<u32>) -> symmetry::SymmetryReport {
     symmetry::audit(grid, algorithm, radius, &AtomicUsize::new(0), &AtomicBool::new(false)).unwrap()
 }
 
-fn random_grid(w: u32, h: u32, density: f64, seed: u64) -> OpacityGrid {
-    let mut rng = Rng::new(seed);
-    let mut grid = OpacityGrid::new(w, h);
-    for y in 0..h as i32 {
-        for x in 0..w as i32 {
-            grid.set(x, y, rng.chance(density));
-        }
-    }
-    grid
+/// A map with walls at random (`generate::noise`), as opacity.
+fn random_grid(width: u32, height: u32, density: f64, seed: u64) -> OpacityGrid {
+    OpacityGrid::from_map(&sightline::core::generate::noise(width, height, density, seed).unwrap())
 }
 
 fn sample(name: &str) -> OpacityGrid {

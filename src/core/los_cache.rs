@@ -66,21 +66,13 @@ impl LosCache {
             views: vec![0; (w * h) as usize * words],
             scratch: VisibleSet::new(w as u32, h as u32),
         };
-        let this = &cache;
-        let computed: Vec<Vec<u64>> = (0..(w * h) as usize)
-            .into_par_iter()
-            .map_init(
-                || VisibleSet::new(w as u32, h as u32),
-                |visible, i| {
-                    let mut window = vec![0u64; words];
-                    this.compute_into(Cell::new(i as i32 % w, i as i32 / w), visible, &mut window);
-                    window
-                },
-            )
-            .collect();
-        for (i, window) in computed.into_iter().enumerate() {
-            cache.views[i * words..(i + 1) * words].copy_from_slice(&window);
-        }
+        // Every view straight into its window, in parallel, one reusable visible set per worker.
+        let mut views = std::mem::take(&mut cache.views);
+        views.par_chunks_mut(words).enumerate().for_each_init(
+            || VisibleSet::new(w as u32, h as u32),
+            |visible, (i, window)| cache.compute_into(Cell::new(i as i32 % w, i as i32 / w), visible, window),
+        );
+        cache.views = views;
         cache
     }
 
