@@ -11,7 +11,7 @@ fn harness() -> Harness<'static, SightlineApp> {
     Harness::builder().with_size(egui::vec2(1200.0, 800.0)).build_ui_state(
         |ui, app: &mut SightlineApp| {
             // What eframe's `logic` does before each `ui`.
-            app.apply_commands();
+            app.logic_frame(ui.input(|i| i.stable_dt));
             app.ui_frame(ui);
         },
         SightlineApp::new(None),

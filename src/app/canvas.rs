@@ -85,6 +85,23 @@ pub enum PointerAction {
     SecondaryClicked(Cell),
 }
 
+/// The map cells on screen: `x0..x1` × `y0..y1`, clipped to the map.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct VisibleCells {
+    pub x0: i32,
+    pub y0: i32,
+    pub x1: i32,
+    pub y1: i32,
+    pub map_width: i32,
+    pub map_height: i32,
+}
+
+impl VisibleCells {
+    pub fn iter(self) -> impl Iterator<Item = Cell> {
+        (self.y0..self.y1).flat_map(move |y| (self.x0..self.x1).map(move |x| Cell::new(x, y)))
+    }
+}
+
 pub struct CanvasResponse {
     pub hovered: Option<Cell>,
     pub dropped_file: Option<PathBuf>,
@@ -92,8 +109,15 @@ pub struct CanvasResponse {
 }
 
 /// Draws `map` and handles pan (middle drag, Space+drag, arrow keys) and zoom (wheel about the
-/// cursor). Only the cells in view are drawn; backgrounds go into one mesh.
-pub fn canvas_ui(ui: &mut egui::Ui, map: &Map, view: &mut View, preview: &[Cell]) -> CanvasResponse {
+/// cursor). Only the cells in view are drawn; backgrounds go into one mesh. `overlay` draws over
+/// the map (below the stroke preview and the hover outline).
+pub fn canvas_ui(
+    ui: &mut egui::Ui,
+    map: &Map,
+    view: &mut View,
+    preview: &[Cell],
+    overlay: &mut dyn FnMut(&egui::Painter, &View, VisibleCells),
+) -> CanvasResponse {
     let (rect, response) = ui.allocate_exact_size(ui.available_size(), Sense::click_and_drag());
     view.canvas = rect;
     if view.fit_pending && rect.width() > 0.0 {
@@ -204,6 +228,8 @@ pub fn canvas_ui(ui: &mut egui::Ui, map: &Map, view: &mut View, preview: &[Cell]
             painter.line_segment([p, pos2(view.screen_from_grid(Cell::new(x1, y)).x, p.y)], stroke);
         }
     }
+    let visible = VisibleCells { x0, y0, x1, y1, map_width: map.width() as i32, map_height: map.height() as i32 };
+    overlay(&painter, view, visible);
     for &c in preview {
         painter.rect_filled(view.cell_rect(c), 0.0, Color32::from_rgba_unmultiplied(255, 220, 90, 70));
     }

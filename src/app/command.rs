@@ -39,4 +39,9 @@ pub enum Command {
     SelectLayer(usize),
     Undo,
     Redo,
+    Overlay(super::overlays::OverlayCommand),
+    /// Save the canvas as it is on screen, overlays included, as a PNG.
+    ExportPng(PathBuf),
+    /// Show the save dialog, then export.
+    PickExportPng,
 }

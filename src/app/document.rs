@@ -1,8 +1,16 @@
 //! The open map and what the app knows about it: its file and whether it has unsaved changes.
 
 use std::path::PathBuf;
+use std::sync::atomic::{AtomicU64, Ordering};
 
 use crate::core::Map;
+
+/// A number no map state had before: documents and edits draw from one counter, so a revision
+/// never repeats even across documents (overlays key their results on it).
+fn next_revision() -> u64 {
+    static COUNTER: AtomicU64 = AtomicU64::new(1);
+    COUNTER.fetch_add(1, Ordering::Relaxed)
+}
 
 /// How many edits undo remembers.
 pub const UNDO_LIMIT: usize = 200;
@@ -19,15 +27,33 @@ pub struct Document {
     pub untitled_name: String,
     /// Unsaved changes.
     pub dirty: bool,
+    /// Changes whenever the map does (see [`Document::touch`]).
+    revision: u64,
 }
 
 impl Document {
     pub fn untitled(map: Map, name: &str) -> Self {
-        Self { map, undo: Vec::new(), redo: Vec::new(), path: None, untitled_name: name.to_owned(), dirty: false }
+        Self {
+            map,
+            undo: Vec::new(),
+            redo: Vec::new(),
+            path: None,
+            untitled_name: name.to_owned(),
+            dirty: false,
+            revision: next_revision(),
+        }
     }
 
     pub fn open(map: Map, path: PathBuf) -> Self {
-        Self { map, undo: Vec::new(), redo: Vec::new(), path: Some(path), untitled_name: String::new(), dirty: false }
+        Self {
+            map,
+            undo: Vec::new(),
+            redo: Vec::new(),
+            path: Some(path),
+            untitled_name: String::new(),
+            dirty: false,
+            revision: next_revision(),
+        }
     }
 
     /// Remembers the map as it is, before an edit.
@@ -47,15 +73,26 @@ impl Document {
     pub fn undo(&mut self) -> bool {
         let Some(previous) = self.undo.pop() else { return false };
         self.redo.push(std::mem::replace(&mut self.map, previous));
-        self.dirty = true;
+        self.touch();
         true
     }
 
     pub fn redo(&mut self) -> bool {
         let Some(next) = self.redo.pop() else { return false };
         self.undo.push(std::mem::replace(&mut self.map, next));
-        self.dirty = true;
+        self.touch();
         true
+    }
+
+    /// Records that the map changed: it is unsaved, and everything computed from it is stale.
+    pub fn touch(&mut self) {
+        self.dirty = true;
+        self.revision = next_revision();
+    }
+
+    /// Identifies the map's current state.
+    pub fn revision(&self) -> u64 {
+        self.revision
     }
 
     pub fn saved_as(&mut self, path: PathBuf) {

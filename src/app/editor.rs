@@ -19,10 +19,14 @@ pub enum Tool {
     Fill,
     /// Picker (I): the tile under the cursor becomes the brush's.
     Picker,
+    /// Probe (P): clicks go to the overlays (pin the FOV origin, pick a cell's symmetry partners,
+    /// toggle a cell for the LOS cache, move the path goal); the map is not painted.
+    Probe,
 }
 
 impl Tool {
-    pub const ALL: [Tool; 6] = [Tool::Brush, Tool::Eraser, Tool::Rectangle, Tool::Line, Tool::Fill, Tool::Picker];
+    pub const ALL: [Tool; 7] =
+        [Tool::Brush, Tool::Eraser, Tool::Rectangle, Tool::Line, Tool::Fill, Tool::Picker, Tool::Probe];
 
     pub fn label(self) -> &'static str {
         match self {
@@ -32,6 +36,7 @@ impl Tool {
             Tool::Line => "Line",
             Tool::Fill => "Fill",
             Tool::Picker => "Picker",
+            Tool::Probe => "Probe",
         }
     }
 
@@ -43,6 +48,7 @@ impl Tool {
             Tool::Line => egui::Key::L,
             Tool::Fill => egui::Key::F,
             Tool::Picker => egui::Key::I,
+            Tool::Probe => egui::Key::P,
         }
     }
 }
@@ -80,6 +86,7 @@ impl EditorState {
                 }
             }
             Tool::Brush | Tool::Eraser | Tool::Picker => vec![end],
+            Tool::Probe => Vec::new(),
         }
     }
 

@@ -5,16 +5,18 @@ mod canvas;
 mod command;
 mod document;
 mod editor;
+pub mod overlays;
 mod panels;
 
 pub use canvas::{PointerAction, View};
 pub use command::Command;
 pub use document::Document;
 pub use editor::{EditorState, Tool};
+pub use overlays::{OverlayCommand, OverlayKind, Overlays};
 
 use std::path::PathBuf;
 
-use crate::cli::AppLaunch;
+use crate::cli::{AppLaunch, OverlayName};
 use crate::core::{Cell, format};
 
 /// Starts the native window.
@@ -35,6 +37,16 @@ pub fn run(launch: AppLaunch) -> anyhow::Result<()> {
             if let Some(file) = launch.file {
                 app.commands.push(Command::Open(file));
             }
+            for name in launch.overlays {
+                let kind = match name {
+                    OverlayName::Pathfinding => OverlayKind::Pathfinding,
+                    OverlayName::Fov => OverlayKind::FovCompare,
+                    OverlayName::Symmetry => OverlayKind::Symmetry,
+                    OverlayName::Cache => OverlayKind::Cache,
+                };
+                app.commands.push(Command::Overlay(OverlayCommand::Show(kind, true)));
+            }
+            app.export_at_exit = launch.export_png;
             Ok(Box::new(app))
         }),
     )
@@ -60,6 +72,7 @@ pub struct SightlineApp {
     pub document: Document,
     pub view: View,
     pub editor: EditorState,
+    pub overlays: Overlays,
     /// Commands the UI issued this frame, applied in `logic`.
     pub commands: Vec<Command>,
     pub error: Option<ErrorDialog>,
@@ -68,6 +81,14 @@ pub struct SightlineApp {
     pub hovered: Option<crate::core::Cell>,
     /// An action held back until the user answers the unsaved-changes prompt.
     pub confirm: Option<PendingAction>,
+    /// A PNG export asked for: the screenshot is requested in the next `ui`.
+    export_requested: Option<PathBuf>,
+    /// A PNG export waiting for its screenshot.
+    export_waiting: Option<(PathBuf, std::sync::mpsc::Receiver<std::sync::Arc<egui::ColorImage>>)>,
+    /// `--export-png`: exported halfway through the `--frames` run.
+    pub export_at_exit: Option<PathBuf>,
+    /// Where the canvas (or the two split canvases) were drawn last frame.
+    central_rect: egui::Rect,
     /// Closing was confirmed (or nothing was unsaved): let the window close.
     close_allowed: bool,
     /// Send the close command on the next frame.
@@ -85,11 +106,16 @@ impl SightlineApp {
             document: Document::untitled(crate::cli::default_map(), crate::core::samples::DEFAULT_MAP_NAME),
             view: View::default(),
             editor: EditorState::default(),
+            overlays: Overlays::default(),
             commands: Vec::new(),
             error: None,
             notice: None,
             hovered: None,
             confirm: None,
+            export_requested: None,
+            export_waiting: None,
+            central_rect: egui::Rect::NOTHING,
+            export_at_exit: None,
             close_allowed: false,
             close_now: false,
             exit_after_frames,
@@ -103,6 +129,18 @@ impl SightlineApp {
         for command in std::mem::take(&mut self.commands) {
             self.apply(command);
         }
+    }
+
+    /// What eframe's `logic` does each frame: apply the commands, then bring the overlays up to
+    /// date with the map (`dt`: seconds since the last frame, for the step playback).
+    pub fn logic_frame(&mut self, dt: f32) {
+        self.apply_commands();
+        self.overlays.update(&self.document.map, self.document.revision(), self.hovered, dt);
+    }
+
+    /// Waits for the overlays' background work and takes its results (tests, headless runs).
+    pub fn wait_for_overlays(&mut self) {
+        self.overlays.wait_for_jobs(&self.document.map, self.document.revision());
     }
 
     fn apply(&mut self, command: Command) {
@@ -132,6 +170,7 @@ impl SightlineApp {
                     self.notice = (!loaded.warnings.is_empty()).then(|| loaded.warnings.join("; "));
                     self.document = Document::open(loaded.map, path);
                     self.editor = EditorState::default();
+                    self.overlays.map_replaced();
                     self.view.fit_pending = true;
                 }
                 Err(e) => {
@@ -165,7 +204,7 @@ impl SightlineApp {
             Command::SelectTile(tile) => {
                 if usize::from(tile) < self.document.map.tiles.len() {
                     self.editor.tile = tile;
-                    if self.editor.tool == Tool::Eraser || self.editor.tool == Tool::Picker {
+                    if matches!(self.editor.tool, Tool::Eraser | Tool::Picker | Tool::Probe) {
                         self.editor.tool = Tool::Brush;
                     }
                 }
@@ -185,6 +224,9 @@ impl SightlineApp {
                     self.apply(Command::PickAt(cell));
                     return;
                 }
+                if self.editor.tool == Tool::Probe {
+                    return;
+                }
                 self.document.checkpoint();
                 self.editor.stroke = Some((cell, cell));
                 if matches!(self.editor.tool, Tool::Brush | Tool::Eraser | Tool::Fill) {
@@ -201,7 +243,7 @@ impl SightlineApp {
                     let cells = crate::core::edit::line_cells(last, cell);
                     let tile = self.editor.paint_tile();
                     if crate::core::edit::paint(&mut self.document.map, self.editor.layer, &cells, tile) > 0 {
-                        self.document.dirty = true;
+                        self.document.touch();
                     }
                 }
                 self.editor.stroke = Some((start, cell));
@@ -224,6 +266,120 @@ impl SightlineApp {
                 self.editor.stroke = None;
                 self.document.redo();
             }
+            Command::Overlay(c) => self.overlays.apply(c, &self.document.map),
+            Command::ExportPng(path) => self.export_requested = Some(path),
+            Command::PickExportPng => {
+                let name = format!("{}.png", self.document.file_name());
+                if let Some(path) = rfd::FileDialog::new().add_filter("PNG", &["png"]).set_file_name(name).save_file() {
+                    self.export_requested = Some(path);
+                }
+            }
+        }
+    }
+
+    /// The map canvas (two, side by side, when the pathfinding overlay splits it) with the
+    /// overlays; the rest of the window is drawn around it by [`SightlineApp::ui_frame`].
+    pub fn central_ui(&mut self, ui: &mut egui::Ui) {
+        let preview = self.preview();
+        egui::CentralPanel::default().frame(egui::Frame::NONE).show(ui, |ui| {
+            self.central_rect = ui.max_rect();
+            let map = &self.document.map;
+            let overlays = &self.overlays;
+            let view = &mut self.view;
+            let response = if overlays.split() {
+                // Side A left, side B right: one View, so pan and zoom stay in step.
+                let size = ui.available_size();
+                let half = egui::vec2((size.x - 2.0) / 2.0, size.y);
+                let mut responses = Vec::new();
+                ui.horizontal(|ui| {
+                    ui.spacing_mut().item_spacing.x = 2.0;
+                    for side in 0..2 {
+                        ui.allocate_ui(half, |ui| {
+                            let mut draw = |p: &egui::Painter, v: &View, c: canvas::VisibleCells| {
+                                overlays.draw(p, v, c, Some(side));
+                                side_label(p, v, side, overlays);
+                            };
+                            responses.push(canvas::canvas_ui(ui, map, view, &preview, &mut draw));
+                        });
+                    }
+                });
+                let mut right = responses.pop().expect("two canvases");
+                let left = responses.pop().expect("two canvases");
+                // The canvas under the pointer answers.
+                if left.hovered.is_some() || left.pointer.is_some() {
+                    right.hovered = left.hovered;
+                    right.pointer = left.pointer;
+                }
+                right.dropped_file = right.dropped_file.or(left.dropped_file);
+                right
+            } else {
+                let mut draw = |p: &egui::Painter, v: &View, c: canvas::VisibleCells| overlays.draw(p, v, c, None);
+                canvas::canvas_ui(ui, map, view, &preview, &mut draw)
+            };
+            self.hovered = response.hovered;
+            if let Some(path) = response.dropped_file {
+                self.commands.push(Command::Open(path));
+            }
+            self.pointer_action(response.pointer);
+        });
+    }
+
+    /// Turns the canvas' pointer action into commands: marker drags for the pathfinding overlay,
+    /// probe clicks for the overlays, strokes for the painting tools.
+    fn pointer_action(&mut self, pointer: Option<PointerAction>) {
+        let probe = self.editor.tool == Tool::Probe;
+        match pointer {
+            Some(PointerAction::Pressed { origin, current }) => {
+                if let Some(marker) = self.overlays.path.marker_at(origin) {
+                    self.overlays.path.dragging = Some(marker);
+                    self.commands.push(Command::Overlay(OverlayCommand::MoveMarker(marker, current)));
+                } else if !probe {
+                    self.commands.extend([Command::StrokeBegin(origin), Command::StrokeMove(current)]);
+                }
+            }
+            Some(PointerAction::Dragged(c)) => match self.overlays.path.dragging {
+                Some(marker) => self.commands.push(Command::Overlay(OverlayCommand::MoveMarker(marker, c))),
+                None if !probe => self.commands.push(Command::StrokeMove(c)),
+                None => {}
+            },
+            Some(PointerAction::Released) => {
+                if self.overlays.path.dragging.take().is_none() && !probe {
+                    self.commands.push(Command::StrokeEnd);
+                }
+            }
+            Some(PointerAction::Clicked(c)) => {
+                if probe {
+                    self.commands.push(Command::Overlay(OverlayCommand::Probe(c)));
+                } else {
+                    self.commands.extend([Command::StrokeBegin(c), Command::StrokeEnd]);
+                }
+            }
+            Some(PointerAction::SecondaryClicked(c)) => self.commands.push(Command::PickAt(c)),
+            None => {}
+        }
+    }
+
+    /// Asks for a screenshot when an export is requested, and saves the canvas part of it when it
+    /// arrives (a frame or two later).
+    fn export_ui(&mut self, ui: &mut egui::Ui) {
+        if let Some(path) = self.export_requested.take() {
+            let (sender, receiver) = std::sync::mpsc::channel();
+            let ctx = ui.ctx().clone();
+            ui.ctx().request_screenshot(move |image| {
+                let _ = sender.send(image);
+                ctx.request_repaint();
+            });
+            self.export_waiting = Some((path, receiver));
+        }
+        let Some((_, receiver)) = &self.export_waiting else { return };
+        let Ok(image) = receiver.try_recv() else { return };
+        let (path, _) = self.export_waiting.take().expect("checked above");
+        let canvas = image.region(&self.central_rect, Some(ui.ctx().pixels_per_point()));
+        let rgb: Vec<u8> = canvas.pixels.iter().flat_map(|p| [p.r(), p.g(), p.b()]).collect();
+        let png = format::tiled_common::encode_png_rgb(canvas.size[0] as u32, canvas.size[1] as u32, &rgb);
+        match format::write_atomic(&path, &png) {
+            Ok(()) => self.notice = Some(format!("exported {}", path.display())),
+            Err(e) => self.error = Some(ErrorDialog { title: "Cannot export the PNG".into(), message: e.to_string() }),
         }
     }
 
@@ -256,7 +412,7 @@ impl SightlineApp {
         let cells = self.editor.shape(&self.document.map, start, end);
         let tile = self.editor.paint_tile();
         if crate::core::edit::paint(&mut self.document.map, self.editor.layer, &cells, tile) > 0 {
-            self.document.dirty = true;
+            self.document.touch();
         }
     }
 
@@ -277,27 +433,9 @@ impl SightlineApp {
         panels::tools_bar_ui(self, ui);
         panels::status_bar_ui(self, ui);
         panels::palette_ui(self, ui);
-        panels::inspector_ui(self, ui);
-        let preview = self.preview();
-        egui::CentralPanel::default().frame(egui::Frame::NONE).show(ui, |ui| {
-            let response = canvas::canvas_ui(ui, &self.document.map, &mut self.view, &preview);
-            self.hovered = response.hovered;
-            if let Some(path) = response.dropped_file {
-                self.commands.push(Command::Open(path));
-            }
-            match response.pointer {
-                Some(PointerAction::Pressed { origin, current }) => {
-                    self.commands.extend([Command::StrokeBegin(origin), Command::StrokeMove(current)]);
-                }
-                Some(PointerAction::Dragged(c)) => self.commands.push(Command::StrokeMove(c)),
-                Some(PointerAction::Released) => self.commands.push(Command::StrokeEnd),
-                Some(PointerAction::Clicked(c)) => {
-                    self.commands.extend([Command::StrokeBegin(c), Command::StrokeEnd]);
-                }
-                Some(PointerAction::SecondaryClicked(c)) => self.commands.push(Command::PickAt(c)),
-                None => {}
-            }
-        });
+        panels::side_panel_ui(self, ui);
+        self.central_ui(ui);
+        self.export_ui(ui);
         panels::error_dialog_ui(self, ui);
         panels::unsaved_changes_ui(self, ui);
         panels::shortcuts(self, ui);
@@ -318,7 +456,10 @@ fn file_dialog() -> rfd::FileDialog {
 
 impl eframe::App for SightlineApp {
     fn logic(&mut self, ctx: &egui::Context, _frame: &mut eframe::Frame) {
-        self.apply_commands();
+        self.logic_frame(ctx.input(|i| i.stable_dt).min(0.25));
+        if self.overlays.busy() {
+            ctx.request_repaint();
+        }
         let title = format!("{}{} — sightline", if self.document.dirty { "● " } else { "" }, self.document.file_name());
         ctx.send_viewport_cmd(egui::ViewportCommand::Title(title));
     }
@@ -335,6 +476,11 @@ impl eframe::App for SightlineApp {
         self.ui_frame(ui);
         self.frames += 1;
         if let Some(n) = self.exit_after_frames {
+            if self.frames == n / 2
+                && let Some(path) = self.export_at_exit.take()
+            {
+                self.commands.push(Command::ExportPng(path));
+            }
             if self.frames == n {
                 ui.ctx().send_viewport_cmd(egui::ViewportCommand::Close);
             } else {
@@ -342,6 +488,20 @@ impl eframe::App for SightlineApp {
             }
         }
     }
+}
+
+/// "A: Dijkstra" in the corner of a split canvas.
+fn side_label(painter: &egui::Painter, view: &View, side: usize, overlays: &Overlays) {
+    let algorithm = overlays.path.settings.sides[side].algorithm;
+    let text = format!("{}: {}", ["A", "B"][side], overlays::pathfinding::algorithm_label(algorithm));
+    let pos = view.canvas.left_top() + egui::vec2(8.0, 6.0);
+    let galley = painter.layout_no_wrap(text, egui::FontId::proportional(15.0), egui::Color32::WHITE);
+    painter.rect_filled(
+        egui::Rect::from_min_size(pos, galley.size()).expand(4.0),
+        3.0,
+        egui::Color32::from_black_alpha(180),
+    );
+    painter.galley(pos, galley, egui::Color32::WHITE);
 }
 
 /// Paths dropped onto the window, first one only.

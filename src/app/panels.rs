@@ -2,7 +2,7 @@
 
 use egui::RichText;
 
-use super::{Command, SightlineApp};
+use super::{Command, OverlayCommand, OverlayKind, SightlineApp};
 
 pub fn menu_bar_ui(app: &mut SightlineApp, ui: &mut egui::Ui) {
     egui::Panel::top("menu_bar").show(ui, |ui| {
@@ -45,6 +45,21 @@ pub fn menu_bar_ui(app: &mut SightlineApp, ui: &mut egui::Ui) {
                     app.commands.push(Command::ZoomBy(0.8));
                 }
             });
+            ui.menu_button("Overlays", |ui| {
+                for kind in OverlayKind::ALL {
+                    let mut on = app.overlays.is_on(kind);
+                    if ui.checkbox(&mut on, kind.label()).changed() {
+                        app.commands.push(Command::Overlay(OverlayCommand::Show(kind, on)));
+                    }
+                }
+                ui.separator();
+                if ui.button("Export view as PNG…").clicked() {
+                    app.commands.push(Command::PickExportPng);
+                }
+                if ui.button("Copy overlay numbers").clicked() {
+                    ui.ctx().copy_text(app.overlays.numbers_text());
+                }
+            });
         });
     });
 }
@@ -68,47 +83,64 @@ pub fn status_bar_ui(app: &mut SightlineApp, ui: &mut egui::Ui) {
     });
 }
 
-pub fn inspector_ui(app: &mut SightlineApp, ui: &mut egui::Ui) {
-    egui::Panel::right("inspector").default_size(240.0).show(ui, |ui| {
-        ui.heading("Inspector");
-        let map = &app.document.map;
-        let Some(cell) = app.hovered else {
-            ui.label("Hover a cell to see it.");
-            return;
-        };
-        ui.label(format!("Cell {}, {}", cell.x, cell.y));
-        let rules = map.rules_at(cell);
-        egui::Grid::new("cell_rules").num_columns(2).show(ui, |ui| {
-            ui.label("opaque");
-            ui.label(rules.opaque.to_string());
-            ui.end_row();
-            ui.label("walkable");
-            ui.label(rules.walkable.to_string());
-            ui.end_row();
-            ui.label("cost");
-            ui.label(format!("{}", rules.cost));
-            ui.end_row();
+/// The right panel: the inspector, then a section for each overlay that is on.
+pub fn side_panel_ui(app: &mut SightlineApp, ui: &mut egui::Ui) {
+    egui::Panel::right("side_panel").default_size(300.0).show(ui, |ui| {
+        egui::ScrollArea::vertical().show(ui, |ui| {
+            egui::CollapsingHeader::new("Inspector").default_open(true).show(ui, |ui| inspector_ui(app, ui));
+            let mut commands = Vec::new();
+            app.overlays.panel_ui(ui, &mut commands);
+            if app.overlays.numbers_text().is_empty() {
+                if !OverlayKind::ALL.iter().any(|k| app.overlays.is_on(*k)) {
+                    ui.separator();
+                    ui.weak("Overlays: see the Overlays menu.");
+                }
+            } else if ui.button("Copy numbers").clicked() {
+                ui.ctx().copy_text(app.overlays.numbers_text());
+            }
+            app.commands.extend(commands);
         });
-        ui.separator();
-        for (li, layer) in map.layers.iter().enumerate() {
-            let Some(t) = map.tile(li, cell) else { continue };
-            if t == 0 {
-                continue;
-            }
-            let kind = &map.tiles[usize::from(t)];
-            ui.label(format!("{}: {} '{}'", layer.name, kind.name, kind.glyph.ch));
-            if let Some(d) = kind.door {
-                ui.label(format!("  door, {}", if d.open { "open" } else { "closed" }));
-            }
-        }
-        for o in map.objects_at(cell) {
-            ui.separator();
-            ui.label(format!("{} {:?}", o.kind.type_name(), o.name));
-            for (k, v) in &o.properties {
-                ui.label(format!("  {k} = {v}"));
-            }
-        }
     });
+}
+
+fn inspector_ui(app: &SightlineApp, ui: &mut egui::Ui) {
+    let map = &app.document.map;
+    let Some(cell) = app.hovered else {
+        ui.label("Hover a cell to see it.");
+        return;
+    };
+    ui.label(format!("Cell {}, {}", cell.x, cell.y));
+    let rules = map.rules_at(cell);
+    egui::Grid::new("cell_rules").num_columns(2).show(ui, |ui| {
+        ui.label("opaque");
+        ui.label(rules.opaque.to_string());
+        ui.end_row();
+        ui.label("walkable");
+        ui.label(rules.walkable.to_string());
+        ui.end_row();
+        ui.label("cost");
+        ui.label(format!("{}", rules.cost));
+        ui.end_row();
+    });
+    ui.separator();
+    for (li, layer) in map.layers.iter().enumerate() {
+        let Some(t) = map.tile(li, cell) else { continue };
+        if t == 0 {
+            continue;
+        }
+        let kind = &map.tiles[usize::from(t)];
+        ui.label(format!("{}: {} '{}'", layer.name, kind.name, kind.glyph.ch));
+        if let Some(d) = kind.door {
+            ui.label(format!("  door, {}", if d.open { "open" } else { "closed" }));
+        }
+    }
+    for o in map.objects_at(cell) {
+        ui.separator();
+        ui.label(format!("{} {:?}", o.kind.type_name(), o.name));
+        for (k, v) in &o.properties {
+            ui.label(format!("  {k} = {v}"));
+        }
+    }
 }
 
 pub fn error_dialog_ui(app: &mut SightlineApp, ui: &mut egui::Ui) {

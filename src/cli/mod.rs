@@ -24,6 +24,12 @@ pub struct Cli {
     /// Draw this many frames, then exit (for smoke tests under Xvfb).
     #[arg(long, value_name = "N")]
     pub frames: Option<u64>,
+    /// Start with an overlay on (repeat for several).
+    #[arg(long, value_enum, value_name = "NAME")]
+    pub overlay: Vec<OverlayName>,
+    /// With --frames: save the canvas with its overlays as a PNG halfway through, then exit.
+    #[arg(long, value_name = "FILE", requires = "frames")]
+    pub export_png: Option<PathBuf>,
     #[command(subcommand)]
     pub command: Option<Command>,
 }
@@ -169,6 +175,17 @@ pub enum Generator {
 pub struct AppLaunch {
     pub file: Option<PathBuf>,
     pub frames: Option<u64>,
+    pub overlays: Vec<OverlayName>,
+    pub export_png: Option<PathBuf>,
+}
+
+/// The overlays, by their command-line names.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, clap::ValueEnum)]
+pub enum OverlayName {
+    Pathfinding,
+    Fov,
+    Symmetry,
+    Cache,
 }
 
 /// Parses the command line and runs it. Exit code 0 on success, 1 when the command failed,
@@ -176,8 +193,13 @@ pub struct AppLaunch {
 pub fn run() -> ExitCode {
     let cli = Cli::parse();
     let launch = match cli.command {
-        None => AppLaunch { file: cli.file, frames: cli.frames },
-        Some(Command::Open { file, frames }) => AppLaunch { file: Some(file), frames: frames.or(cli.frames) },
+        None => AppLaunch { file: cli.file, frames: cli.frames, overlays: cli.overlay, export_png: cli.export_png },
+        Some(Command::Open { file, frames }) => AppLaunch {
+            file: Some(file),
+            frames: frames.or(cli.frames),
+            overlays: cli.overlay,
+            export_png: cli.export_png,
+        },
         Some(command) => {
             return match run_command(command) {
                 Ok(()) => ExitCode::SUCCESS,

@@ -1,0 +1,338 @@
+//! The cache-invalidation overlay: a DCSS-style LOS cache of the map, and for the last opacity
+//! change (a Probe click's what-if toggle, or a wall painted, a door opened in the map) the
+//! region DCSS would recompute, the exact candidate region and the views that really changed.
+
+use std::sync::Arc;
+use std::time::Instant;
+
+use egui::{Color32, Painter, Stroke};
+
+use super::job::Job;
+use super::{LegendEntry, OverlayCommand, legend_ui, with_alpha};
+use crate::app::canvas::VisibleCells;
+use crate::app::{Command, View};
+use crate::core::Cell;
+use crate::core::fov::{Algorithm, Opacity, OpacityGrid};
+use crate::core::los_cache::{CacheUpdate, LosCache};
+
+#[derive(Clone, Debug, PartialEq)]
+pub struct CacheSettings {
+    pub algorithm: Algorithm,
+    pub radius: u32,
+    pub opacity: f32,
+}
+
+impl Default for CacheSettings {
+    fn default() -> Self {
+        Self { algorithm: Algorithm::Shadowcast, radius: 8, opacity: 0.75 }
+    }
+}
+
+/// Above this many changed cells at once (a new map, a big fill) the cache is rebuilt instead.
+const MAX_INCREMENTAL: usize = 256;
+
+/// The regions of the last change, merged when one edit changed several cells.
+#[derive(Clone, Debug, Default, PartialEq)]
+pub struct LastChange {
+    /// The cells whose opacity changed.
+    pub cells: Vec<Cell>,
+    /// Sizes of the three regions (of their union, for several cells).
+    pub conservative: usize,
+    pub candidates: usize,
+    pub changed: usize,
+    /// Time of the updates, in µs.
+    pub micros: f64,
+}
+
+pub struct CacheView {
+    pub on: bool,
+    pub settings: CacheSettings,
+    cache: Option<LosCache>,
+    /// The map revision and what-if version the cache reflects.
+    synced: Option<(u64, u64)>,
+    build: Option<((Algorithm, u32), Job<LosCache>)>,
+    pub build_millis: f64,
+    build_started: Option<Instant>,
+    /// Cells whose opacity the overlay flips, relative to the map (the map is not edited).
+    pub what_if: Vec<Cell>,
+    what_if_version: u64,
+    pub last: Option<LastChange>,
+    /// Per map cell, bits: 1 conservative, 2 candidate, 4 changed (for drawing).
+    classes: Vec<u8>,
+}
+
+impl Default for CacheView {
+    fn default() -> Self {
+        Self {
+            on: false,
+            settings: CacheSettings::default(),
+            cache: None,
+            synced: None,
+            build: None,
+            build_millis: 0.0,
+            build_started: None,
+            what_if: Vec::new(),
+            what_if_version: 0,
+            last: None,
+            classes: Vec::new(),
+        }
+    }
+}
+
+const CONSERVATIVE: Color32 = Color32::from_gray(230);
+const CANDIDATE: Color32 = Color32::from_rgb(80, 150, 255);
+const CHANGED: Color32 = Color32::from_rgb(255, 70, 70);
+const TOGGLED: Color32 = Color32::from_rgb(255, 230, 60);
+
+impl CacheView {
+    pub fn apply(&mut self, command: OverlayCommand) {
+        match command {
+            OverlayCommand::CacheSettings(s) => self.settings = s,
+            OverlayCommand::ToggleWhatIf(cell) => {
+                if let Some(i) = self.what_if.iter().position(|&c| c == cell) {
+                    self.what_if.remove(i);
+                } else {
+                    self.what_if.push(cell);
+                }
+                self.what_if_version += 1;
+            }
+            OverlayCommand::ClearWhatIf => {
+                self.what_if.clear();
+                self.what_if_version += 1;
+            }
+            _ => {}
+        }
+    }
+
+    pub fn busy(&self) -> bool {
+        self.build.is_some()
+    }
+
+    pub fn bytes(&self) -> Option<usize> {
+        self.cache.as_ref().map(LosCache::bytes)
+    }
+
+    /// The map's opacity with the what-if cells flipped.
+    fn target(&self, map_grid: &OpacityGrid) -> OpacityGrid {
+        let mut grid = map_grid.clone();
+        for c in &self.what_if {
+            grid.set(c.x, c.y, !map_grid.is_opaque(c.x, c.y));
+        }
+        grid
+    }
+
+    pub fn update(&mut self, map_grid: &Arc<OpacityGrid>, revision: u64) {
+        if !self.on {
+            return;
+        }
+        self.what_if.retain(|c| map_grid.in_bounds(c.x, c.y));
+        let wanted = (self.settings.algorithm, self.settings.radius);
+        if let Some((key, job)) = &self.build
+            && let Some(cache) = job.poll()
+        {
+            if *key == wanted {
+                self.cache = Some(cache);
+                self.synced = None;
+                self.build_millis = self.build_started.map_or(0.0, |t| t.elapsed().as_secs_f64() * 1e3);
+            }
+            self.build = None;
+        }
+        let stale = |c: &LosCache| {
+            (c.algorithm(), c.radius()) != wanted
+                || c.grid().width() != map_grid.width()
+                || c.grid().height() != map_grid.height()
+        };
+        if self.cache.as_ref().is_none_or(stale) {
+            self.cache = None;
+            self.last = None;
+            if self.build.as_ref().is_none_or(|(k, _)| *k != wanted) {
+                self.start_build(map_grid, wanted);
+            }
+            return;
+        }
+        let version = (revision, self.what_if_version);
+        if self.synced == Some(version) {
+            return;
+        }
+        // Bring the cache to the target opacity one cell at a time: each change is one
+        // invalidation event, as a game would send them.
+        let target = self.target(map_grid);
+        let cache = self.cache.as_mut().expect("checked above");
+        let (w, h) = (target.width(), target.height());
+        let differing: Vec<Cell> = (0..h)
+            .flat_map(|y| (0..w).map(move |x| Cell::new(x, y)))
+            .filter(|c| target.is_opaque(c.x, c.y) != cache.grid().is_opaque(c.x, c.y))
+            .collect();
+        if differing.len() > MAX_INCREMENTAL {
+            self.cache = None;
+            self.last = None;
+            self.start_build(map_grid, wanted);
+            return;
+        }
+        if !differing.is_empty() {
+            let mut classes = vec![0u8; (w * h) as usize];
+            let mut micros = 0.0;
+            for &c in &differing {
+                let u = cache.set_opaque(c, target.is_opaque(c.x, c.y));
+                mark(&mut classes, w, &u);
+                micros += u.micros;
+            }
+            let count = |bit: u8| classes.iter().filter(|&&k| k & bit != 0).count();
+            self.last = Some(LastChange {
+                conservative: count(1),
+                candidates: count(2),
+                changed: count(4),
+                cells: differing,
+                micros,
+            });
+            self.classes = classes;
+        }
+        self.synced = Some(version);
+    }
+
+    fn start_build(&mut self, map_grid: &OpacityGrid, (algorithm, radius): (Algorithm, u32)) {
+        let target = self.target(map_grid);
+        let cells = (target.width() * target.height()) as usize;
+        self.build_started = Some(Instant::now());
+        self.build =
+            Some(((algorithm, radius), Job::spawn(cells, move |_| LosCache::build(&target, algorithm, radius))));
+    }
+
+    /// Blocks until a running build finishes (tests, headless runs).
+    pub fn wait(&mut self, map_grid: &Arc<OpacityGrid>, revision: u64) {
+        if let Some((key, job)) = self.build.take()
+            && let Some(cache) = job.wait()
+            && key == (self.settings.algorithm, self.settings.radius)
+        {
+            self.cache = Some(cache);
+            self.synced = None;
+        }
+        self.update(map_grid, revision);
+    }
+
+    pub fn draw(&self, painter: &Painter, view: &View, cells: VisibleCells) {
+        let alpha = self.settings.opacity;
+        if let Some(last) = &self.last
+            && self.classes.len() == (cells.map_width * cells.map_height) as usize
+        {
+            let mut mesh = egui::Mesh::default();
+            for cell in cells.iter() {
+                let k = self.classes[(cell.y * cells.map_width + cell.x) as usize];
+                let (colour, a) = if k & 4 != 0 {
+                    (CHANGED, 0.75)
+                } else if k & 2 != 0 {
+                    (CANDIDATE, 0.55)
+                } else if k & 1 != 0 {
+                    (CONSERVATIVE, 0.22)
+                } else {
+                    continue;
+                };
+                mesh.add_colored_rect(view.cell_rect(cell), with_alpha(colour, alpha * a));
+            }
+            painter.add(egui::Shape::mesh(mesh));
+            // DCSS's box around each changed cell.
+            let r = self.settings.radius as i32;
+            for &c in &last.cells {
+                let min = view.cell_rect(Cell::new((c.x - r).max(0), (c.y - r).max(0))).min;
+                let max = view
+                    .cell_rect(Cell::new((c.x + r).min(cells.map_width - 1), (c.y + r).min(cells.map_height - 1)))
+                    .max;
+                painter.rect_stroke(
+                    egui::Rect::from_min_max(min, max),
+                    0.0,
+                    Stroke::new(1.0, with_alpha(CONSERVATIVE, alpha)),
+                    egui::StrokeKind::Inside,
+                );
+                painter.rect_stroke(view.cell_rect(c), 0.0, Stroke::new(2.5, TOGGLED), egui::StrokeKind::Inside);
+            }
+        }
+        // What-if cells: flipped for the cache only, crossed so they are not taken for map edits.
+        for &c in &self.what_if {
+            let r = view.cell_rect(c).shrink(view.cell_px * 0.15);
+            let stroke = Stroke::new(2.0, TOGGLED);
+            painter.line_segment([r.left_top(), r.right_bottom()], stroke);
+            painter.line_segment([r.right_top(), r.left_bottom()], stroke);
+        }
+    }
+
+    pub fn numbers_text(&self) -> String {
+        let s = &self.settings;
+        let mut out = format!("los cache: {} radius {}", s.algorithm, s.radius);
+        if let Some(b) = self.bytes() {
+            out += &format!(", {b} bytes, built in {:.1} ms", self.build_millis);
+        }
+        out.push('\n');
+        if let Some(last) = &self.last {
+            let cells: Vec<String> = last.cells.iter().map(|c| format!("{},{}", c.x, c.y)).collect();
+            out += &format!(
+                "toggled {}: conservative {}, candidates {}, changed {}, update {:.1} us\n",
+                cells.join(" "),
+                last.conservative,
+                last.candidates,
+                last.changed,
+                last.micros
+            );
+        }
+        out
+    }
+
+    pub fn settings_ui(&self, ui: &mut egui::Ui, commands: &mut Vec<Command>) {
+        let mut s = self.settings.clone();
+        ui.horizontal(|ui| {
+            ui.label("algorithm");
+            super::choice_ui(ui, "cache algorithm", &mut s.algorithm, &super::fov_options());
+        });
+        ui.add(egui::Slider::new(&mut s.radius, 1..=20).text("radius"));
+        ui.add(egui::Slider::new(&mut s.opacity, 0.0..=1.0).text("opacity"));
+        if s != self.settings {
+            commands.push(Command::Overlay(OverlayCommand::CacheSettings(s)));
+        }
+        if self.build.is_some() {
+            ui.label("building the cache…");
+        }
+        if let Some(bytes) = self.bytes() {
+            ui.label(format!("cache memory {}", human_bytes(bytes)));
+            ui.label(format!("built in {:.1} ms", self.build_millis));
+        }
+        ui.label("Probe-click a cell to toggle its opacity for the cache (what-if, the map is not edited); painting walls and opening doors update it too.");
+        if !self.what_if.is_empty() {
+            ui.horizontal(|ui| {
+                ui.label(format!("{} what-if cells", self.what_if.len()));
+                if ui.button("Clear what-ifs").clicked() {
+                    commands.push(Command::Overlay(OverlayCommand::ClearWhatIf));
+                }
+            });
+        }
+        let (n1, n2, n3, us) =
+            self.last.as_ref().map_or((0, 0, 0, 0.0), |l| (l.conservative, l.candidates, l.changed, l.micros));
+        legend_ui(
+            ui,
+            &[
+                LegendEntry::new(CONSERVATIVE, &format!("conservative (DCSS box): {n1}")),
+                LegendEntry::new(CANDIDATE, &format!("exact candidates: {n2}")),
+                LegendEntry::new(CHANGED, &format!("views changed: {n3}")),
+                LegendEntry::new(TOGGLED, "the toggled cell"),
+            ],
+        );
+        if self.last.is_some() {
+            ui.label(format!("update {us:.0} µs"));
+        }
+    }
+}
+
+/// Marks one update's regions in `classes` (bits 1, 2, 4).
+fn mark(classes: &mut [u8], width: i32, u: &CacheUpdate) {
+    for (set, bit) in [(&u.conservative, 1u8), (&u.candidates, 2), (&u.changed, 4)] {
+        for c in set {
+            classes[(c.y * width + c.x) as usize] |= bit;
+        }
+    }
+}
+
+pub fn human_bytes(bytes: usize) -> String {
+    match bytes {
+        b if b >= 1 << 20 => format!("{:.1} MiB", b as f64 / f64::from(1 << 20)),
+        b if b >= 1 << 10 => format!("{:.1} KiB", b as f64 / 1024.0),
+        b => format!("{b} B"),
+    }
+}

@@ -1,0 +1,293 @@
+//! The FOV comparison overlay: two algorithms from one origin (the hovered cell, or a pinned
+//! one), cell by cell; every algorithm's count and time at that origin; and visible cells against
+//! the radius for the two chosen algorithms.
+
+use std::time::Instant;
+
+use egui::{Color32, Painter};
+
+use super::{LegendEntry, OverlayCommand, legend_ui, with_alpha};
+use crate::app::canvas::VisibleCells;
+use crate::app::{Command, View};
+use crate::core::Cell;
+use crate::core::fov::{self, Algorithm, FovParams, Opacity, OpacityGrid, VisibleSet};
+
+#[derive(Clone, Debug, PartialEq)]
+pub struct FovSettings {
+    pub a: Algorithm,
+    pub b: Algorithm,
+    /// `None`: unlimited.
+    pub radius: Option<u32>,
+    pub light_walls: bool,
+    pub opacity: f32,
+}
+
+impl Default for FovSettings {
+    fn default() -> Self {
+        Self { a: Algorithm::Shadowcast, b: Algorithm::Symmetric, radius: Some(10), light_walls: true, opacity: 0.7 }
+    }
+}
+
+/// One algorithm at the current origin.
+#[derive(Clone, Debug, PartialEq)]
+pub struct AlgorithmRow {
+    pub algorithm: Algorithm,
+    pub visible: usize,
+    /// Mean time per call, in µs.
+    pub micros: f64,
+}
+
+/// Cells seen by both algorithms, only by A, only by B.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+pub struct Agreement {
+    pub both: usize,
+    pub only_a: usize,
+    pub only_b: usize,
+}
+
+pub struct FovCompare {
+    pub on: bool,
+    pub settings: FovSettings,
+    /// The origin a click fixed; otherwise the origin follows the pointer.
+    pub pinned: Option<Cell>,
+    /// The origin of the views shown.
+    pub origin: Option<Cell>,
+    views: [VisibleSet; 2],
+    pub agreement: Agreement,
+    pub table: Vec<AlgorithmRow>,
+    /// Visible cells against the radius, for A and B.
+    pub plot: [Vec<[f64; 2]>; 2],
+    key: Option<(u64, Cell, FovSettings)>,
+    table_key: Option<(u64, Cell, Option<u32>, bool)>,
+}
+
+impl Default for FovCompare {
+    fn default() -> Self {
+        Self {
+            on: false,
+            settings: FovSettings::default(),
+            pinned: None,
+            origin: None,
+            views: [VisibleSet::default(), VisibleSet::default()],
+            agreement: Agreement::default(),
+            table: Vec::new(),
+            plot: [Vec::new(), Vec::new()],
+            key: None,
+            table_key: None,
+        }
+    }
+}
+
+const BOTH: Color32 = Color32::from_rgb(90, 210, 120);
+const ONLY_A: Color32 = Color32::from_rgb(70, 140, 255);
+const ONLY_B: Color32 = Color32::from_rgb(255, 150, 40);
+const ORIGIN: Color32 = Color32::from_rgb(255, 240, 120);
+/// The plot's radii: 1 to this.
+const PLOT_MAX_RADIUS: u32 = 30;
+
+impl FovCompare {
+    pub fn apply(&mut self, command: OverlayCommand) {
+        match command {
+            OverlayCommand::FovSettings(s) => self.settings = s,
+            OverlayCommand::PinFov(cell) => self.pinned = if self.pinned == Some(cell) { None } else { Some(cell) },
+            OverlayCommand::UnpinFov => self.pinned = None,
+            _ => {}
+        }
+    }
+
+    /// Recomputes what changed: the two views (origin, settings, map), the table (origin, radius,
+    /// map) and the plot.
+    pub fn update(&mut self, grid: &OpacityGrid, revision: u64, hovered: Option<Cell>) {
+        if !self.on {
+            return;
+        }
+        let in_bounds = |c: &Cell| grid.in_bounds(c.x, c.y);
+        self.origin = self.pinned.filter(in_bounds).or(hovered.filter(in_bounds)).or(self.origin.filter(in_bounds));
+        let Some(origin) = self.origin else { return };
+        let key = (revision, origin, self.settings.clone());
+        if self.key.as_ref() == Some(&key) {
+            return;
+        }
+        let s = &self.settings;
+        let (w, h) = (grid.width() as u32, grid.height() as u32);
+        for (k, algorithm) in [s.a, s.b].into_iter().enumerate() {
+            if self.views[k].width() != w as i32 || self.views[k].height() != h as i32 {
+                self.views[k] = VisibleSet::new(w, h);
+            }
+            let params = FovParams { origin, radius: s.radius, light_walls: s.light_walls };
+            fov::compute(algorithm, grid, params, &mut self.views[k]);
+        }
+        let [va, vb] = &self.views;
+        let only_a = va.iter().filter(|c| !vb.contains_cell(*c)).count();
+        let both = va.count() - only_a;
+        self.agreement = Agreement { both, only_a, only_b: vb.count() - both };
+        let table_key = (revision, origin, s.radius, s.light_walls);
+        if self.table_key != Some(table_key) {
+            self.table = timed_table(grid, origin, s.radius, s.light_walls);
+            self.table_key = Some(table_key);
+        }
+        let mut scratch = VisibleSet::new(w, h);
+        self.plot = [s.a, s.b].map(|algorithm| {
+            (1..=PLOT_MAX_RADIUS)
+                .map(|r| {
+                    let params = FovParams { origin, radius: Some(r), light_walls: s.light_walls };
+                    fov::compute(algorithm, grid, params, &mut scratch);
+                    [f64::from(r), scratch.count() as f64]
+                })
+                .collect()
+        });
+        self.key = Some(key);
+    }
+
+    pub fn draw(&self, painter: &Painter, view: &View, cells: VisibleCells) {
+        let Some(origin) = self.origin else { return };
+        let [va, vb] = &self.views;
+        if va.width() <= 0 {
+            return;
+        }
+        let alpha = self.settings.opacity;
+        let mut mesh = egui::Mesh::default();
+        for cell in cells.iter() {
+            let colour = match (va.contains_cell(cell), vb.contains_cell(cell)) {
+                (true, true) => BOTH,
+                (true, false) => ONLY_A,
+                (false, true) => ONLY_B,
+                (false, false) => continue,
+            };
+            // Differences are what the user looks for: they get the stronger fill.
+            let a = if colour == BOTH { alpha * 0.45 } else { alpha * 0.85 };
+            mesh.add_colored_rect(view.cell_rect(cell), with_alpha(colour, a));
+        }
+        painter.add(egui::Shape::mesh(mesh));
+        let r = view.cell_rect(origin);
+        painter.rect_stroke(r, 0.0, egui::Stroke::new(2.5, ORIGIN), egui::StrokeKind::Inside);
+        if let Some(radius) = self.settings.radius {
+            painter.circle_stroke(
+                r.center(),
+                (radius as f32 + 0.5) * view.cell_px,
+                egui::Stroke::new(1.0, with_alpha(ORIGIN, 0.5)),
+            );
+        }
+    }
+
+    pub fn numbers_text(&self) -> String {
+        let Some(o) = self.origin else { return String::new() };
+        let s = &self.settings;
+        let radius = s.radius.map_or("unlimited".into(), |r| r.to_string());
+        let mut out = format!(
+            "fov at {},{} radius {radius} light_walls {}\nA {} vs B {}: both {}, only A {}, only B {}\nalgorithm\tvisible\ttime_us\n",
+            o.x, o.y, s.light_walls, s.a, s.b, self.agreement.both, self.agreement.only_a, self.agreement.only_b
+        );
+        for row in &self.table {
+            out += &format!("{}\t{}\t{:.2}\n", row.algorithm, row.visible, row.micros);
+        }
+        out
+    }
+
+    pub fn settings_ui(&self, ui: &mut egui::Ui, commands: &mut Vec<Command>) {
+        let mut s = self.settings.clone();
+        egui::Grid::new("fov_settings").num_columns(2).show(ui, |ui| {
+            for (label, value) in [("A", &mut s.a), ("B", &mut s.b)] {
+                ui.label(label);
+                super::choice_ui(ui, &format!("algorithm {label}"), value, &super::fov_options());
+                ui.end_row();
+            }
+        });
+        ui.horizontal(|ui| {
+            let mut unlimited = s.radius.is_none();
+            let mut r = s.radius.unwrap_or(10);
+            ui.add_enabled(!unlimited, egui::Slider::new(&mut r, 1..=60).text("radius"));
+            ui.checkbox(&mut unlimited, "unlimited");
+            s.radius = (!unlimited).then_some(r);
+        });
+        ui.checkbox(&mut s.light_walls, "Light walls");
+        ui.add(egui::Slider::new(&mut s.opacity, 0.0..=1.0).text("opacity"));
+        if s != self.settings {
+            commands.push(Command::Overlay(OverlayCommand::FovSettings(s)));
+        }
+        match (self.pinned, self.origin) {
+            (Some(p), _) => {
+                ui.horizontal(|ui| {
+                    ui.label(format!("origin {}, {} (pinned)", p.x, p.y));
+                    if ui.button("Unpin").clicked() {
+                        commands.push(Command::Overlay(OverlayCommand::UnpinFov));
+                    }
+                });
+            }
+            (None, Some(o)) => {
+                ui.label(format!("origin {}, {} (follows the pointer; Probe-click pins it)", o.x, o.y));
+            }
+            (None, None) => {
+                ui.label("Hover the map to place the origin.");
+            }
+        }
+        let a = &self.agreement;
+        legend_ui(
+            ui,
+            &[
+                LegendEntry::new(BOTH, &format!("both see: {}", a.both)),
+                LegendEntry::new(ONLY_A, &format!("only A ({}): {}", self.settings.a, a.only_a)),
+                LegendEntry::new(ONLY_B, &format!("only B ({}): {}", self.settings.b, a.only_b)),
+            ],
+        );
+        ui.separator();
+        egui::Grid::new("fov_table").num_columns(3).striped(true).show(ui, |ui| {
+            ui.strong("algorithm");
+            ui.strong("visible");
+            ui.strong("µs/call");
+            ui.end_row();
+            for row in &self.table {
+                let name = egui::RichText::new(row.algorithm.name());
+                let name = if row.algorithm == self.settings.a {
+                    name.color(ONLY_A)
+                } else if row.algorithm == self.settings.b {
+                    name.color(ONLY_B)
+                } else {
+                    name
+                };
+                ui.label(name);
+                ui.label(row.visible.to_string());
+                ui.label(format!("{:.2}", row.micros));
+                ui.end_row();
+            }
+        });
+        egui_plot::Plot::new("fov_radius_plot")
+            .height(150.0)
+            .legend(egui_plot::Legend::default())
+            .x_axis_label("radius")
+            .y_axis_label("visible cells")
+            .allow_scroll(false)
+            .allow_zoom(false)
+            .allow_drag(false)
+            .show(ui, |plot| {
+                for (k, (algorithm, colour)) in
+                    [(self.settings.a, ONLY_A), (self.settings.b, ONLY_B)].into_iter().enumerate()
+                {
+                    let name = format!("{} {algorithm}", ["A", "B"][k]);
+                    plot.line(egui_plot::Line::new(name, self.plot[k].clone()).color(colour));
+                }
+            });
+    }
+}
+
+/// Every algorithm's visible count and mean time at `origin`. Each is repeated until about
+/// 200 µs have passed (at most 50 calls), so small views are timed above the clock's noise.
+fn timed_table(grid: &OpacityGrid, origin: Cell, radius: Option<u32>, light_walls: bool) -> Vec<AlgorithmRow> {
+    let mut visible = VisibleSet::new(grid.width() as u32, grid.height() as u32);
+    let params = FovParams { origin, radius, light_walls };
+    Algorithm::ALL
+        .into_iter()
+        .map(|algorithm| {
+            let started = Instant::now();
+            fov::compute(algorithm, grid, params, &mut visible);
+            let once = started.elapsed().as_secs_f64();
+            let reps = ((200e-6 / once.max(1e-9)) as usize).clamp(1, 50);
+            let started = Instant::now();
+            for _ in 0..reps {
+                fov::compute(algorithm, grid, params, &mut visible);
+            }
+            let micros = started.elapsed().as_secs_f64() * 1e6 / reps as f64;
+            AlgorithmRow { algorithm, visible: visible.count(), micros }
+        })
+        .collect()
+}

@@ -1,0 +1,66 @@
+//! Work that runs off the UI thread: one thread per job, with progress, cancel and a result the
+//! UI polls each frame (the UI never waits on it).
+
+use std::sync::atomic::{AtomicBool, AtomicUsize, Ordering};
+use std::sync::{Arc, mpsc};
+use std::thread;
+
+/// What a running job shares with the UI.
+#[derive(Debug, Default)]
+pub struct Progress {
+    /// Units of work done so far (out of the job's `total`).
+    pub done: AtomicUsize,
+    /// Set by the UI; the job checks it and stops early.
+    pub cancel: AtomicBool,
+}
+
+/// A computation on its own thread, producing one `T`.
+pub struct Job<T> {
+    progress: Arc<Progress>,
+    total: usize,
+    receiver: mpsc::Receiver<T>,
+}
+
+impl<T: Send + 'static> Job<T> {
+    /// Starts `work` on a new thread. `total` is how many units `work` will count in `done`.
+    pub fn spawn(total: usize, work: impl FnOnce(&Progress) -> T + Send + 'static) -> Self {
+        let progress = Arc::new(Progress::default());
+        let (sender, receiver) = mpsc::channel();
+        let shared = Arc::clone(&progress);
+        thread::Builder::new()
+            .name("sightline overlay job".into())
+            .spawn(move || {
+                // The receiver is gone when the UI dropped the job: nobody wants the result.
+                let _ = sender.send(work(&shared));
+            })
+            .expect("cannot start a thread");
+        Self { progress, total: total.max(1), receiver }
+    }
+
+    /// The result, once (`None` while the job runs).
+    pub fn poll(&self) -> Option<T> {
+        self.receiver.try_recv().ok()
+    }
+
+    /// Blocks until the job is done (for tests and headless runs).
+    pub fn wait(&self) -> Option<T> {
+        self.receiver.recv().ok()
+    }
+
+    /// Done, from 0 to 1.
+    pub fn fraction(&self) -> f32 {
+        (self.progress.done.load(Ordering::Relaxed) as f32 / self.total as f32).min(1.0)
+    }
+
+    /// Asks the job to stop; its result (usually a "cancelled" error) is dropped with it.
+    pub fn cancel(&self) {
+        self.progress.cancel.store(true, Ordering::Relaxed);
+    }
+}
+
+impl<T> Drop for Job<T> {
+    fn drop(&mut self) {
+        // A replaced or abandoned job stops working for nobody.
+        self.progress.cancel.store(true, Ordering::Relaxed);
+    }
+}

@@ -1,0 +1,350 @@
+//! The symmetry overlay: the whole-map audit of one algorithm as a heatmap of violations per
+//! cell (computed off the UI thread, with progress and cancel), the violating partners of a
+//! clicked cell, and every algorithm's error rate on this map.
+
+use std::sync::Arc;
+
+use egui::{Color32, Painter, Stroke};
+
+use super::job::Job;
+use super::{LegendEntry, OverlayCommand, heat_colour, legend_ui, with_alpha};
+use crate::app::canvas::VisibleCells;
+use crate::app::{Command, View};
+use crate::core::Cell;
+use crate::core::fov::{Algorithm, Opacity, OpacityGrid};
+use crate::core::symmetry::{self, AuditError, Failure, SymmetryReport};
+
+#[derive(Clone, Debug, PartialEq)]
+pub struct SymmetrySettings {
+    pub algorithm: Algorithm,
+    pub radius: u32,
+    pub opacity: f32,
+}
+
+impl Default for SymmetrySettings {
+    fn default() -> Self {
+        Self { algorithm: Algorithm::Shadowcast, radius: 8, opacity: 0.8 }
+    }
+}
+
+type AuditKey = (u64, Algorithm, u32);
+type TableKey = (u64, u32);
+
+pub struct SymmetryView {
+    pub on: bool,
+    pub settings: SymmetrySettings,
+    /// The cell whose partners are drawn.
+    pub selected: Option<Cell>,
+    pub report: Option<SymmetryReport>,
+    report_key: Option<AuditKey>,
+    job: Option<(AuditKey, Job<Result<SymmetryReport, AuditError>>)>,
+    pub partners: Vec<(Cell, Failure)>,
+    partners_key: Option<(AuditKey, Cell)>,
+    /// Every algorithm's audit at the same radius.
+    pub table: Vec<SymmetryReport>,
+    table_key: Option<TableKey>,
+    table_job: Option<(TableKey, Job<Result<Vec<SymmetryReport>, AuditError>>)>,
+    /// The user cancelled: do not start again until something changes.
+    cancelled: Option<AuditKey>,
+    pub error: Option<String>,
+}
+
+impl Default for SymmetryView {
+    fn default() -> Self {
+        Self {
+            on: false,
+            settings: SymmetrySettings::default(),
+            selected: None,
+            report: None,
+            report_key: None,
+            job: None,
+            partners: Vec::new(),
+            partners_key: None,
+            table: Vec::new(),
+            table_key: None,
+            table_job: None,
+            cancelled: None,
+            error: None,
+        }
+    }
+}
+
+const SEEN_BY_THIS_ONLY: Color32 = Color32::from_rgb(80, 220, 255);
+const SEEN_BY_PARTNER_ONLY: Color32 = Color32::from_rgb(255, 80, 200);
+
+impl SymmetryView {
+    pub fn apply(&mut self, command: OverlayCommand) {
+        match command {
+            OverlayCommand::SymmetrySettings(s) => self.settings = s,
+            OverlayCommand::SelectSymmetryCell(cell) => {
+                self.selected = if self.selected == Some(cell) { None } else { Some(cell) }
+            }
+            OverlayCommand::CancelAudit => {
+                if let Some((key, job)) = self.job.take() {
+                    job.cancel();
+                    self.cancelled = Some(key);
+                }
+                if let Some((_, job)) = self.table_job.take() {
+                    job.cancel();
+                }
+            }
+            OverlayCommand::RestartAudit => self.cancelled = None,
+            _ => {}
+        }
+    }
+
+    /// Whether an audit is running (the UI keeps repainting to show its progress).
+    pub fn busy(&self) -> bool {
+        self.job.is_some() || self.table_job.is_some()
+    }
+
+    /// Starts the audits the map or the settings need, and collects finished ones.
+    pub fn update(&mut self, grid: &Arc<OpacityGrid>, revision: u64) {
+        if !self.on {
+            return;
+        }
+        let key = (revision, self.settings.algorithm, self.settings.radius);
+        if let Some((job_key, job)) = &self.job
+            && let Some(result) = job.poll()
+        {
+            match result {
+                Ok(report) => {
+                    self.report = Some(report);
+                    self.report_key = Some(*job_key);
+                    self.error = None;
+                }
+                Err(AuditError::Cancelled) => {}
+                Err(e) => self.error = Some(e.to_string()),
+            }
+            self.job = None;
+        }
+        let running = self.job.as_ref().map(|(k, _)| *k);
+        if self.report_key != Some(key) && running != Some(key) && self.cancelled != Some(key) {
+            // A stale audit is replaced (dropping it cancels it); the old heatmap stays until the
+            // new one is ready.
+            let grid = Arc::clone(grid);
+            let (algorithm, radius) = (key.1, key.2);
+            let cells = transparent_cells(&grid);
+            self.job = Some((
+                key,
+                Job::spawn(2 * cells, move |p| symmetry::audit(&grid, algorithm, Some(radius), &p.done, &p.cancel)),
+            ));
+        }
+        // The table of every algorithm.
+        let table_key = (revision, self.settings.radius);
+        if let Some((job_key, job)) = &self.table_job
+            && let Some(result) = job.poll()
+        {
+            if let Ok(table) = result {
+                self.table = table;
+                self.table_key = Some(*job_key);
+            }
+            self.table_job = None;
+        }
+        let table_running = self.table_job.as_ref().map(|(k, _)| *k);
+        if self.table_key != Some(table_key) && table_running != Some(table_key) && self.cancelled != Some(key) {
+            let grid = Arc::clone(grid);
+            let radius = table_key.1;
+            let cells = transparent_cells(&grid);
+            self.table_job = Some((
+                table_key,
+                Job::spawn(2 * cells * Algorithm::ALL.len(), move |p| {
+                    Algorithm::ALL
+                        .into_iter()
+                        .map(|a| symmetry::audit(&grid, a, Some(radius), &p.done, &p.cancel))
+                        .collect()
+                }),
+            ));
+        }
+        // The clicked cell's partners, on the current map.
+        if let Some(cell) = self.selected {
+            let pkey = (key, cell);
+            if self.partners_key != Some(pkey) {
+                self.partners = symmetry::partners(grid, key.1, Some(key.2), cell);
+                self.partners_key = Some(pkey);
+            }
+        } else {
+            self.partners.clear();
+            self.partners_key = None;
+        }
+    }
+
+    /// Blocks until the running audits finish (tests, headless runs).
+    pub fn wait(&mut self, grid: &Arc<OpacityGrid>, revision: u64) {
+        for _ in 0..2 {
+            if let Some((key, job)) = self.job.take() {
+                if let Some(Ok(report)) = job.wait() {
+                    self.report = Some(report);
+                    self.report_key = Some(key);
+                }
+            }
+            if let Some((key, job)) = self.table_job.take() {
+                if let Some(Ok(table)) = job.wait() {
+                    self.table = table;
+                    self.table_key = Some(key);
+                }
+            }
+            self.update(grid, revision);
+        }
+    }
+
+    pub fn draw(&self, painter: &Painter, view: &View, cells: VisibleCells) {
+        let alpha = self.settings.opacity;
+        if let Some(report) = &self.report
+            && report.per_cell.len() == (cells.map_width * cells.map_height) as usize
+        {
+            let max = report.per_cell.iter().copied().max().unwrap_or(0).max(1) as f32;
+            let mut mesh = egui::Mesh::default();
+            let numbers = view.cell_px >= 22.0;
+            let font = egui::FontId::proportional(view.cell_px * 0.35);
+            let mut texts = Vec::new();
+            for cell in cells.iter() {
+                let n = report.per_cell[(cell.y * cells.map_width + cell.x) as usize];
+                if n == 0 {
+                    continue;
+                }
+                let r = view.cell_rect(cell);
+                // Square root: a few violations still show beside the worst cells; they are also
+                // the most transparent, so the map stays readable under the heatmap.
+                let t = (n as f32 / max).sqrt();
+                mesh.add_colored_rect(r, with_alpha(heat_colour(t), alpha * (0.35 + 0.55 * t)));
+                if numbers {
+                    texts.push((r.center(), n.to_string()));
+                }
+            }
+            painter.add(egui::Shape::mesh(mesh));
+            for (p, t) in texts {
+                painter.text(p, egui::Align2::CENTER_CENTER, t, font.clone(), Color32::WHITE);
+            }
+        }
+        if let Some(cell) = self.selected {
+            let centre = view.cell_rect(cell).center();
+            for &(partner, failure) in &self.partners {
+                let colour = match failure {
+                    Failure::SeenByThisOnly => SEEN_BY_THIS_ONLY,
+                    Failure::SeenByPartnerOnly => SEEN_BY_PARTNER_ONLY,
+                };
+                let p = view.cell_rect(partner).center();
+                painter.line_segment([centre, p], Stroke::new(1.5, colour));
+                painter.circle_filled(p, (view.cell_px * 0.18).max(2.0), colour);
+            }
+            painter.rect_stroke(view.cell_rect(cell), 0.0, Stroke::new(2.5, Color32::WHITE), egui::StrokeKind::Inside);
+        }
+    }
+
+    pub fn numbers_text(&self) -> String {
+        let mut out = String::new();
+        if let Some(r) = &self.report {
+            out += &format!(
+                "symmetry audit: {} radius {}: {} pairs, {} violations, rate {:.6}, error per cell {:.4}\n",
+                r.algorithm,
+                self.settings.radius,
+                r.pairs,
+                r.violations,
+                r.rate(),
+                r.error_per_cell()
+            );
+            for (c, n) in r.worst(10) {
+                out += &format!("  {},{}\t{n}\n", c.x, c.y);
+            }
+        }
+        if !self.table.is_empty() {
+            out += "algorithm\tpairs\tviolations\trate\terror_per_cell\n";
+            for r in &self.table {
+                out += &format!(
+                    "{}\t{}\t{}\t{:.6}\t{:.4}\n",
+                    r.algorithm,
+                    r.pairs,
+                    r.violations,
+                    r.rate(),
+                    r.error_per_cell()
+                );
+            }
+        }
+        out
+    }
+
+    pub fn settings_ui(&self, ui: &mut egui::Ui, commands: &mut Vec<Command>) {
+        let mut s = self.settings.clone();
+        ui.horizontal(|ui| {
+            ui.label("algorithm");
+            super::choice_ui(ui, "symmetry algorithm", &mut s.algorithm, &super::fov_options());
+        });
+        ui.add(egui::Slider::new(&mut s.radius, 1..=30).text("radius"));
+        ui.add(egui::Slider::new(&mut s.opacity, 0.0..=1.0).text("opacity"));
+        if s != self.settings {
+            commands.push(Command::Overlay(OverlayCommand::SymmetrySettings(s)));
+        }
+        if let Some((_, job)) = &self.job {
+            ui.horizontal(|ui| {
+                ui.add(egui::ProgressBar::new(job.fraction()).show_percentage().desired_width(160.0));
+                if ui.button("Cancel").clicked() {
+                    commands.push(Command::Overlay(OverlayCommand::CancelAudit));
+                }
+            });
+        } else if self.cancelled.is_some() && self.report_key != self.cancelled {
+            ui.horizontal(|ui| {
+                ui.label("Audit cancelled.");
+                if ui.button("Run again").clicked() {
+                    commands.push(Command::Overlay(OverlayCommand::RestartAudit));
+                }
+            });
+        }
+        if let Some(e) = &self.error {
+            ui.colored_label(ui.visuals().error_fg_color, e);
+        }
+        if let Some(r) = &self.report {
+            let stale = self.job.is_some();
+            ui.label(format!("pairs checked {}", r.pairs));
+            ui.label(format!("violations {}", r.violations));
+            ui.label(format!("rate {:.4}%  ·  error per cell {:.3}", r.rate() * 100.0, r.error_per_cell()));
+            if stale {
+                ui.weak("(the map changed: recomputing)");
+            }
+        }
+        match self.selected {
+            Some(c) => {
+                let this_only = self.partners.iter().filter(|p| p.1 == Failure::SeenByThisOnly).count();
+                ui.label(format!("cell {}, {}: {} one-sided partners", c.x, c.y, self.partners.len()));
+                legend_ui(
+                    ui,
+                    &[
+                        LegendEntry::new(SEEN_BY_THIS_ONLY, &format!("it sees them, they do not see it: {this_only}")),
+                        LegendEntry::new(
+                            SEEN_BY_PARTNER_ONLY,
+                            &format!("they see it, it does not see them: {}", self.partners.len() - this_only),
+                        ),
+                    ],
+                );
+            }
+            None => {
+                ui.label("Probe-click a cell to see its one-sided partners.");
+            }
+        }
+        legend_ui(ui, &[LegendEntry::ramp("violations per cell, few to many")]);
+        ui.separator();
+        ui.label(format!("Every algorithm on this map, radius {}", self.settings.radius));
+        if let Some((_, job)) = &self.table_job {
+            ui.add(egui::ProgressBar::new(job.fraction()).show_percentage().desired_width(160.0));
+        }
+        egui::Grid::new("symmetry_table").num_columns(4).striped(true).show(ui, |ui| {
+            ui.strong("algorithm");
+            ui.strong("violations");
+            ui.strong("rate");
+            ui.strong("per cell");
+            ui.end_row();
+            for r in &self.table {
+                ui.label(r.algorithm.name());
+                ui.label(r.violations.to_string());
+                ui.label(format!("{:.3}%", r.rate() * 100.0));
+                ui.label(format!("{:.3}", r.error_per_cell()));
+                ui.end_row();
+            }
+        });
+    }
+}
+
+fn transparent_cells(grid: &OpacityGrid) -> usize {
+    let (w, h) = (grid.width(), grid.height());
+    (0..h).map(|y| (0..w).filter(|&x| !grid.is_opaque(x, y)).count()).sum()
+}

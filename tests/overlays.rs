@@ -1,0 +1,379 @@
+//! The overlays driven as a person would (egui_kittest): toggled from the Overlays menu, markers
+//! dragged, the step slider stepped, cells probed, walls painted; the labels read back and checked
+//! against the core computed directly.
+#![cfg(feature = "gui")]
+
+use std::path::{Path, PathBuf};
+
+use egui_kittest::Harness;
+use egui_kittest::kittest::Queryable;
+use sightline::app::{Command, OverlayCommand, OverlayKind, SightlineApp};
+use sightline::core::Cell;
+use sightline::core::fov::{self, FovParams, OpacityGrid, VisibleSet};
+use sightline::core::path::{self, CostGrid, DoorRule, SearchParams};
+
+fn harness() -> Harness<'static, SightlineApp> {
+    Harness::builder().with_size(egui::vec2(1400.0, 900.0)).build_ui_state(
+        |ui, app: &mut SightlineApp| {
+            // What eframe's `logic` does before each `ui`.
+            app.logic_frame(ui.input(|i| i.stable_dt));
+            app.ui_frame(ui);
+        },
+        SightlineApp::new(None),
+    )
+}
+
+fn sample(name: &str) -> PathBuf {
+    Path::new(env!("CARGO_MANIFEST_DIR")).join("maps").join(name)
+}
+
+fn open(h: &mut Harness<'static, SightlineApp>, name: &str) {
+    h.state_mut().commands.push(Command::Open(sample(name)));
+    h.run();
+}
+
+/// Turns an overlay on through the Overlays menu, by its label.
+fn show_from_menu(h: &mut Harness<'static, SightlineApp>, kind: OverlayKind) {
+    h.get_by_label("Overlays").click();
+    h.run();
+    h.get_by_label(kind.label()).click();
+    h.run();
+    // Close the menu.
+    h.key_press(egui::Key::Escape);
+    h.run();
+    assert!(h.state().overlays.is_on(kind), "{} is on", kind.label());
+}
+
+fn centre(h: &Harness<'static, SightlineApp>, c: Cell) -> egui::Pos2 {
+    h.state().view.cell_rect(c).center()
+}
+
+fn click_cell(h: &mut Harness<'static, SightlineApp>, c: Cell) {
+    let p = centre(h, c);
+    h.hover_at(p);
+    h.run();
+    h.drag_at(p);
+    h.run();
+    h.drop_at(p);
+    h.run();
+}
+
+fn drag(h: &mut Harness<'static, SightlineApp>, from: Cell, to: Cell) {
+    let (a, b) = (centre(h, from), centre(h, to));
+    h.hover_at(a);
+    h.run();
+    h.drag_at(a);
+    h.run();
+    for k in 1..=4 {
+        h.hover_at(a + (b - a) * (k as f32 / 4.0));
+        h.run();
+    }
+    h.drop_at(b);
+    h.run();
+}
+
+#[test]
+fn each_overlay_toggles_from_the_menu_and_closes_from_its_panel() {
+    let mut h = harness();
+    open(&mut h, "pillars.ron");
+    for kind in OverlayKind::ALL {
+        show_from_menu(&mut h, kind);
+        // Its section is in the side panel.
+        h.get_by_label(&kind.heading());
+        h.get_all_by_label("Close overlay").next().unwrap().click();
+        h.run();
+        assert!(!h.state().overlays.is_on(kind), "{} closed", kind.label());
+        assert!(h.query_by_label(&kind.heading()).is_none());
+    }
+}
+
+#[test]
+fn pathfinding_compares_dijkstra_and_astar_and_shows_their_stats() {
+    let mut h = harness();
+    open(&mut h, "pillars.ron");
+    show_from_menu(&mut h, OverlayKind::Pathfinding);
+    let (start, goal) = {
+        let p = &h.state().overlays.path;
+        (p.start.unwrap(), p.goal.unwrap())
+    };
+    // The start marker is the map's player start; the goal the reachable cell farthest from it.
+    assert_eq!(start, Cell::new(20, 12));
+    let sides = h.state().overlays.path.sides.as_ref().expect("both searches ran");
+    let (dijkstra, astar) = (&sides[0], &sides[1]);
+    // What the labels say is what the core computes.
+    let grid = CostGrid::from_map(&h.state().document.map, DoorRule::OpenAtCost(2.0));
+    let expected = path::find_path(&grid, &SearchParams::default(), start, goal).unwrap();
+    let a_cost = dijkstra.outcome.as_ref().unwrap().cost;
+    let b_cost = astar.outcome.as_ref().unwrap().cost;
+    assert!((a_cost - expected.cost).abs() < 1e-9 && (b_cost - expected.cost).abs() < 1e-9);
+    assert!(astar.steps() < dijkstra.steps(), "A* expands fewer cells than Dijkstra");
+    let (a_steps, b_steps) = (dijkstra.steps(), astar.steps());
+    h.get_by_label(&format!("A expanded {a_steps}"));
+    h.get_by_label(&format!("B expanded {b_steps}"));
+    h.get_by_label(&format!("A cost {:.2}", expected.cost));
+    h.get_by_label(&format!("B cost {:.2}", expected.cost));
+    h.get_by_label(&format!("B length {}", expected.path.len() - 1));
+    // The split view labels its two canvases.
+    assert!(h.state().overlays.split());
+}
+
+#[test]
+fn the_step_controls_replay_the_search() {
+    let mut h = harness();
+    open(&mut h, "pillars.ron");
+    show_from_menu(&mut h, OverlayKind::Pathfinding);
+    let max = h.state().overlays.path.max_step();
+    assert_eq!(h.state().overlays.path.step, max, "a new search shows its result");
+    h.get_by_label("First").click();
+    h.run();
+    assert_eq!(h.state().overlays.path.step, 0);
+    h.get_by_label("Next").click();
+    h.run();
+    h.get_by_label("Next").click();
+    h.run();
+    let p = &h.state().overlays.path;
+    assert_eq!(p.step, 2);
+    // After two expansions: two cells closed on each side, and the start is one of them.
+    for side in p.sides.as_ref().unwrap() {
+        let state = side.state();
+        assert_eq!(state.step, 2);
+        let closed = state.cells.iter().filter(|c| **c == path::CellState::Closed).count();
+        assert_eq!(closed, 2);
+        assert_eq!(state.cells[state.index(p.start.unwrap())], path::CellState::Closed);
+    }
+    h.get_by_label("Back").click();
+    h.run();
+    assert_eq!(h.state().overlays.path.step, 1);
+    // Play runs forward on its own, frame by frame, until paused.
+    h.get_by_label("Play").click();
+    for _ in 0..10 {
+        h.step();
+    }
+    let playing_step = h.state().overlays.path.step;
+    assert!(playing_step > 1 && playing_step <= max, "playing advanced to {playing_step}");
+    h.get_by_label("Pause").click();
+    h.run();
+    let paused = h.state().overlays.path.step;
+    for _ in 0..5 {
+        h.step();
+    }
+    assert_eq!(h.state().overlays.path.step, paused);
+    h.get_by_label("Last").click();
+    h.run();
+    assert_eq!(h.state().overlays.path.step, max);
+}
+
+#[test]
+fn dragging_a_marker_moves_it_without_painting() {
+    let mut h = harness();
+    open(&mut h, "pillars.ron");
+    show_from_menu(&mut h, OverlayKind::Pathfinding);
+    // One canvas makes the cell positions simple.
+    let mut settings = h.state().overlays.path.settings.clone();
+    settings.split = false;
+    h.state_mut().commands.push(Command::Overlay(OverlayCommand::PathSettings(settings)));
+    h.run();
+    let start = h.state().overlays.path.start.unwrap();
+    let target = Cell::new(5, 4);
+    drag(&mut h, start, target);
+    assert_eq!(h.state().overlays.path.start, Some(target));
+    assert_eq!(h.state().overlays.path.dragging, None);
+    assert!(!h.state().document.dirty, "moving a marker is not an edit");
+    let goal = h.state().overlays.path.goal.unwrap();
+    let result = h.state().overlays.path.sides.as_ref().unwrap()[1].outcome.clone().unwrap();
+    assert_eq!(result.path.first(), Some(&target));
+    assert_eq!(result.path.last(), Some(&goal));
+}
+
+#[test]
+fn painting_a_wall_on_the_path_reroutes_both_searches() {
+    let mut h = harness();
+    open(&mut h, "pillars.ron");
+    show_from_menu(&mut h, OverlayKind::Pathfinding);
+    let mut settings = h.state().overlays.path.settings.clone();
+    settings.split = false;
+    h.state_mut().commands.push(Command::Overlay(OverlayCommand::PathSettings(settings)));
+    h.run();
+    let before = h.state().overlays.path.sides.as_ref().unwrap()[1].outcome.clone().unwrap();
+    let blocked = before.path[before.path.len() / 2];
+    h.get_by_label("Brush").click();
+    h.run();
+    h.get_by_label("#  wall").click();
+    h.run();
+    click_cell(&mut h, blocked);
+    assert!(h.state().document.dirty);
+    for side in h.state().overlays.path.sides.as_ref().unwrap() {
+        let after = side.outcome.as_ref().unwrap();
+        assert!(!after.path.contains(&blocked), "{} avoids the new wall", side.params.algorithm.name());
+        assert!(after.cost >= before.cost - 1e-9);
+    }
+    // Undo brings the old path back.
+    h.state_mut().commands.push(Command::Undo);
+    h.run();
+    assert_eq!(h.state().overlays.path.sides.as_ref().unwrap()[1].outcome.as_ref().unwrap().cost, before.cost);
+}
+
+#[test]
+fn dijkstra_map_mode_probes_sources_and_walks_downhill() {
+    let mut h = harness();
+    open(&mut h, "pillars.ron");
+    show_from_menu(&mut h, OverlayKind::Pathfinding);
+    h.get_by_label("Dijkstra map").click();
+    h.run();
+    h.get_by_label("Probe").click();
+    h.run();
+    // The player start is the first source; probe-click a second one.
+    click_cell(&mut h, Cell::new(38, 22));
+    let p = &h.state().overlays.path;
+    assert_eq!(p.sources, vec![Cell::new(20, 12), Cell::new(38, 22)]);
+    let d = p.dijkstra.as_ref().unwrap();
+    assert_eq!(d.values.value(Cell::new(38, 22)), Some(0.0));
+    assert_eq!(d.values.value(Cell::new(20, 12)), Some(0.0));
+    // The walker (G) walks downhill to a source.
+    let end = *d.route.last().unwrap();
+    assert!(p.sources.contains(&end), "the route ends on a source, not at {end:?}");
+    h.get_by_label("2 sources: click cells with the Probe tool (P) to add or remove");
+    // A flee map turns the walk away from the sources.
+    h.get_by_label("Flee map (× −1.2)").click();
+    h.run();
+    let d = h.state().overlays.path.dijkstra.as_ref().unwrap();
+    assert!(d.values.value(Cell::new(20, 12)).unwrap() < 0.0);
+}
+
+#[test]
+fn fov_comparison_follows_the_pointer_and_pins_on_a_probe_click() {
+    let mut h = harness();
+    open(&mut h, "pillars.ron");
+    show_from_menu(&mut h, OverlayKind::FovCompare);
+    let origin = Cell::new(10, 10);
+    let p = centre(&h, origin);
+    h.hover_at(p);
+    h.run();
+    h.run();
+    assert_eq!(h.state().overlays.fov.origin, Some(origin));
+    // The counts shown are the core's: shadowcast (A) and symmetric (B) at radius 10.
+    let grid = OpacityGrid::from_map(&h.state().document.map);
+    let view = |a: fov::Algorithm| {
+        let mut v = VisibleSet::new(41, 25);
+        fov::compute(a, &grid, FovParams::new(origin, Some(10)), &mut v);
+        v
+    };
+    let (va, vb) = (view(fov::Algorithm::Shadowcast), view(fov::Algorithm::Symmetric));
+    let both = va.iter().filter(|c| vb.contains_cell(*c)).count();
+    h.get_by_label(&format!("both see: {both}"));
+    h.get_by_label(&format!("only A (shadowcast): {}", va.count() - both));
+    h.get_by_label(&format!("only B (symmetric): {}", vb.count() - both));
+    // Every algorithm is in the table.
+    assert_eq!(h.state().overlays.fov.table.len(), fov::Algorithm::ALL.len());
+    assert_eq!(h.state().overlays.fov.plot[0].len(), 30);
+    // Pin with the probe, then move the pointer away: the origin stays.
+    h.get_by_label("Probe").click();
+    h.run();
+    click_cell(&mut h, origin);
+    h.hover_at(centre(&h, Cell::new(30, 20)));
+    h.run();
+    assert_eq!(h.state().overlays.fov.origin, Some(origin));
+    h.get_by_label("origin 10, 10 (pinned)");
+    h.get_by_label("Unpin").click();
+    h.hover_at(centre(&h, Cell::new(30, 20)));
+    h.run();
+    h.run();
+    assert_eq!(h.state().overlays.fov.origin, Some(Cell::new(30, 20)));
+}
+
+#[test]
+fn symmetry_audit_runs_in_the_background_and_shows_partners() {
+    let mut h = harness();
+    open(&mut h, "pillars.ron");
+    show_from_menu(&mut h, OverlayKind::Symmetry);
+    h.state_mut().wait_for_overlays();
+    h.run();
+    let report = h.state().overlays.symmetry.report.clone().expect("the audit finished");
+    let grid = OpacityGrid::from_map(&h.state().document.map);
+    let direct = sightline::core::symmetry::audit(
+        &grid,
+        fov::Algorithm::Shadowcast,
+        Some(8),
+        &Default::default(),
+        &Default::default(),
+    )
+    .unwrap();
+    assert_eq!(report.violations, direct.violations);
+    assert!(report.violations > 0, "shadowcast is not symmetric around pillars");
+    h.get_by_label(&format!("violations {}", report.violations));
+    // Every algorithm's row: the symmetric ones have none.
+    let table = &h.state().overlays.symmetry.table;
+    assert_eq!(table.len(), fov::Algorithm::ALL.len());
+    for r in table {
+        if r.algorithm.is_symmetric() {
+            assert_eq!(r.violations, 0, "{}", r.algorithm);
+        }
+    }
+    // Probe the worst cell: its partners are drawn and counted.
+    let (worst, count) = report.worst(1)[0];
+    h.get_by_label("Probe").click();
+    h.run();
+    click_cell(&mut h, worst);
+    assert_eq!(h.state().overlays.symmetry.selected, Some(worst));
+    assert_eq!(h.state().overlays.symmetry.partners.len(), count as usize);
+    h.get_by_label(&format!("cell {}, {}: {count} one-sided partners", worst.x, worst.y));
+    // Switching to a symmetric algorithm clears the heatmap once its audit is in.
+    let mut s = h.state().overlays.symmetry.settings.clone();
+    s.algorithm = fov::Algorithm::Symmetric;
+    h.state_mut().commands.push(Command::Overlay(OverlayCommand::SymmetrySettings(s)));
+    h.run();
+    h.state_mut().wait_for_overlays();
+    h.run();
+    assert_eq!(h.state().overlays.symmetry.report.as_ref().unwrap().violations, 0);
+    assert!(h.state().overlays.symmetry.partners.is_empty());
+}
+
+#[test]
+fn symmetry_audit_can_be_cancelled_and_restarted() {
+    let mut h = harness();
+    // The large map keeps the audit busy long enough to cancel it.
+    open(&mut h, "large.ron");
+    show_from_menu(&mut h, OverlayKind::Symmetry);
+    assert!(h.state().overlays.symmetry.busy());
+    h.get_by_label("Cancel").click();
+    h.run();
+    assert!(!h.state().overlays.symmetry.busy());
+    h.get_by_label("Audit cancelled.");
+    h.get_by_label("Run again").click();
+    h.run();
+    assert!(h.state().overlays.symmetry.busy());
+}
+
+#[test]
+fn cache_overlay_shows_the_three_regions_of_a_toggle_and_of_a_painted_wall() {
+    let mut h = harness();
+    open(&mut h, "pillars.ron");
+    show_from_menu(&mut h, OverlayKind::Cache);
+    h.state_mut().wait_for_overlays();
+    h.run();
+    h.get_by_label_contains("cache memory");
+    h.get_by_label("Probe").click();
+    h.run();
+    // Toggle a pillar (opaque → transparent) for the cache only.
+    let pillar = Cell::new(9, 9);
+    click_cell(&mut h, pillar);
+    let last = h.state().overlays.cache.last.clone().expect("the toggle was applied");
+    assert_eq!(last.cells, vec![pillar]);
+    assert!(last.changed <= last.candidates && last.candidates <= last.conservative);
+    assert!(last.changed > 0, "opening a pillar changes views");
+    assert_eq!(last.conservative, 17 * 17 - 24, "the box of radius 8 minus the 24 other pillars in it");
+    h.get_by_label(&format!("conservative (DCSS box): {}", last.conservative));
+    h.get_by_label(&format!("exact candidates: {}", last.candidates));
+    h.get_by_label(&format!("views changed: {}", last.changed));
+    assert!(!h.state().document.dirty, "a what-if toggle does not edit the map");
+    // Painting a wall in the map is an invalidation event too.
+    h.get_by_label("Brush").click();
+    h.run();
+    h.get_by_label("#  wall").click();
+    h.run();
+    let wall = Cell::new(20, 20);
+    click_cell(&mut h, wall);
+    let last = h.state().overlays.cache.last.clone().unwrap();
+    assert_eq!(last.cells, vec![wall]);
+    assert!(last.changed > 0);
+}
