@@ -78,6 +78,9 @@ fn each_overlay_toggles_from_the_menu_and_closes_from_its_panel() {
     open(&mut h, "pillars.ron");
     for kind in OverlayKind::ALL {
         show_from_menu(&mut h, kind);
+        // Background work finished: the panel's layout no longer moves under the pointer.
+        h.state_mut().wait_for_overlays();
+        h.run();
         // Its section is in the side panel.
         h.get_by_label(&kind.heading());
         h.get_all_by_label("Close overlay").next().unwrap().click();

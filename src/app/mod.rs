@@ -266,7 +266,14 @@ impl SightlineApp {
                 self.editor.stroke = None;
                 self.document.redo();
             }
-            Command::Overlay(c) => self.overlays.apply(c, &self.document.map),
+            Command::Overlay(c) => {
+                let was_split = self.overlays.split();
+                self.overlays.apply(c, &self.document.map);
+                // One canvas or two: the map is fitted to the new canvas size.
+                if was_split != self.overlays.split() {
+                    self.view.fit_pending = true;
+                }
+            }
             Command::ExportPng(path) => self.export_requested = Some(path),
             Command::PickExportPng => {
                 let name = format!("{}.png", self.document.file_name());
@@ -343,7 +350,8 @@ impl SightlineApp {
                 None => {}
             },
             Some(PointerAction::Released) => {
-                if self.overlays.path.dragging.take().is_none() && !probe {
+                let moved_marker = self.overlays.path.dragging.take().is_some();
+                if !moved_marker && !probe {
                     self.commands.push(Command::StrokeEnd);
                 }
             }

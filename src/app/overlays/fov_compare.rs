@@ -45,6 +45,7 @@ pub struct Agreement {
     pub only_b: usize,
 }
 
+#[derive(Default)]
 pub struct FovCompare {
     pub on: bool,
     pub settings: FovSettings,
@@ -59,23 +60,6 @@ pub struct FovCompare {
     pub plot: [Vec<[f64; 2]>; 2],
     key: Option<(u64, Cell, FovSettings)>,
     table_key: Option<(u64, Cell, Option<u32>, bool)>,
-}
-
-impl Default for FovCompare {
-    fn default() -> Self {
-        Self {
-            on: false,
-            settings: FovSettings::default(),
-            pinned: None,
-            origin: None,
-            views: [VisibleSet::default(), VisibleSet::default()],
-            agreement: Agreement::default(),
-            table: Vec::new(),
-            plot: [Vec::new(), Vec::new()],
-            key: None,
-            table_key: None,
-        }
-    }
 }
 
 const BOTH: Color32 = Color32::from_rgb(90, 210, 120);

@@ -553,49 +553,34 @@ impl PathOverlay {
                         (Heuristic::Zero, "Zero"),
                     ];
                     ui.label("algorithm");
-                    for k in 0..2 {
-                        choice_ui(
-                            ui,
-                            &format!("side {} algorithm", SIDE_NAMES[k]),
-                            &mut s.sides[k].algorithm,
-                            &algorithms,
-                        );
+                    for (k, side) in SIDE_NAMES.iter().enumerate() {
+                        choice_ui(ui, &format!("side {side} algorithm"), &mut s.sides[k].algorithm, &algorithms);
                     }
                     ui.end_row();
                     ui.label("heuristic");
-                    for k in 0..2 {
-                        choice_ui(
-                            ui,
-                            &format!("side {} heuristic", SIDE_NAMES[k]),
-                            &mut s.sides[k].heuristic,
-                            &heuristics,
-                        );
+                    for (k, side) in SIDE_NAMES.iter().enumerate() {
+                        choice_ui(ui, &format!("side {side} heuristic"), &mut s.sides[k].heuristic, &heuristics);
                     }
                     ui.end_row();
                     ui.label("weight");
-                    for k in 0..2 {
+                    for (k, side) in SIDE_NAMES.iter().enumerate() {
                         ui.add(egui::DragValue::new(&mut s.sides[k].weight).range(0.0..=10.0).speed(0.05))
-                            .on_hover_text(format!("side {} heuristic weight", SIDE_NAMES[k]));
+                            .on_hover_text(format!("side {side} heuristic weight"));
                     }
                     ui.end_row();
                     ui.label("moves");
-                    for k in 0..2 {
+                    for (k, side) in SIDE_NAMES.iter().enumerate() {
                         choice_ui(
                             ui,
-                            &format!("side {} moves", SIDE_NAMES[k]),
+                            &format!("side {side} moves"),
                             &mut s.sides[k].rules.moves,
                             &[(Moves::Eight, "8 neighbours"), (Moves::Four, "4 neighbours")],
                         );
                     }
                     ui.end_row();
                     ui.label("diagonals");
-                    for k in 0..2 {
-                        rules_combo_ui(
-                            ui,
-                            SIDE_NAMES[k],
-                            &mut s.sides[k].rules.diagonal,
-                            &mut s.sides[k].rules.diagonal_length,
-                        );
+                    for (k, side) in SIDE_NAMES.iter().enumerate() {
+                        rules_combo_ui(ui, side, &mut s.sides[k].rules.diagonal, &mut s.sides[k].rules.diagonal_length);
                     }
                     ui.end_row();
                 });

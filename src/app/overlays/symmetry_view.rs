@@ -29,7 +29,9 @@ impl Default for SymmetrySettings {
 
 type AuditKey = (u64, Algorithm, u32);
 type TableKey = (u64, u32);
+type TableJob = Job<Result<Vec<SymmetryReport>, AuditError>>;
 
+#[derive(Default)]
 pub struct SymmetryView {
     pub on: bool,
     pub settings: SymmetrySettings,
@@ -43,30 +45,10 @@ pub struct SymmetryView {
     /// Every algorithm's audit at the same radius.
     pub table: Vec<SymmetryReport>,
     table_key: Option<TableKey>,
-    table_job: Option<(TableKey, Job<Result<Vec<SymmetryReport>, AuditError>>)>,
+    table_job: Option<(TableKey, TableJob)>,
     /// The user cancelled: do not start again until something changes.
     cancelled: Option<AuditKey>,
     pub error: Option<String>,
-}
-
-impl Default for SymmetryView {
-    fn default() -> Self {
-        Self {
-            on: false,
-            settings: SymmetrySettings::default(),
-            selected: None,
-            report: None,
-            report_key: None,
-            job: None,
-            partners: Vec::new(),
-            partners_key: None,
-            table: Vec::new(),
-            table_key: None,
-            table_job: None,
-            cancelled: None,
-            error: None,
-        }
-    }
 }
 
 const SEEN_BY_THIS_ONLY: Color32 = Color32::from_rgb(80, 220, 255);
@@ -172,17 +154,17 @@ impl SymmetryView {
     /// Blocks until the running audits finish (tests, headless runs).
     pub fn wait(&mut self, grid: &Arc<OpacityGrid>, revision: u64) {
         for _ in 0..2 {
-            if let Some((key, job)) = self.job.take() {
-                if let Some(Ok(report)) = job.wait() {
-                    self.report = Some(report);
-                    self.report_key = Some(key);
-                }
+            if let Some((key, job)) = self.job.take()
+                && let Some(Ok(report)) = job.wait()
+            {
+                self.report = Some(report);
+                self.report_key = Some(key);
             }
-            if let Some((key, job)) = self.table_job.take() {
-                if let Some(Ok(table)) = job.wait() {
-                    self.table = table;
-                    self.table_key = Some(key);
-                }
+            if let Some((key, job)) = self.table_job.take()
+                && let Some(Ok(table)) = job.wait()
+            {
+                self.table = table;
+                self.table_key = Some(key);
             }
             self.update(grid, revision);
         }
