@@ -269,6 +269,23 @@ fn fov_comparison_follows_the_pointer_and_pins_on_a_probe_click() {
     // Every algorithm is in the table.
     assert_eq!(h.state().overlays.fov.table.len(), fov::Algorithm::ALL.len());
     assert_eq!(h.state().overlays.fov.plot[0].len(), 30);
+    // Painting a wall next to the origin updates the views at once.
+    h.get_by_label("Brush").click();
+    h.run();
+    h.get_by_label("#  wall").click();
+    h.run();
+    click_cell(&mut h, Cell::new(11, 10));
+    h.hover_at(p);
+    h.run();
+    let grid = OpacityGrid::from_map(&h.state().document.map);
+    let mut v = VisibleSet::new(41, 25);
+    fov::compute(fov::Algorithm::Shadowcast, &grid, FovParams::new(origin, Some(10)), &mut v);
+    assert_ne!(v.count(), va.count(), "the wall shadows cells");
+    assert_eq!(
+        h.state().overlays.fov.agreement.both + h.state().overlays.fov.agreement.only_a,
+        v.count(),
+        "A's count is the edited map's"
+    );
     // Pin with the probe, then move the pointer away: the origin stays.
     h.get_by_label("Probe").click();
     h.run();
@@ -320,6 +337,25 @@ fn symmetry_audit_runs_in_the_background_and_shows_partners() {
     assert_eq!(h.state().overlays.symmetry.selected, Some(worst));
     assert_eq!(h.state().overlays.symmetry.partners.len(), count as usize);
     h.get_by_label(&format!("cell {}, {}: {count} one-sided partners", worst.x, worst.y));
+    // Painting a wall re-audits the map: the report is the core's on the edited map.
+    h.get_by_label("Brush").click();
+    h.run();
+    h.get_by_label("#  wall").click();
+    h.run();
+    click_cell(&mut h, Cell::new(20, 20));
+    h.state_mut().wait_for_overlays();
+    h.run();
+    let edited = OpacityGrid::from_map(&h.state().document.map);
+    let direct = sightline::core::symmetry::audit(
+        &edited,
+        fov::Algorithm::Shadowcast,
+        Some(8),
+        &Default::default(),
+        &Default::default(),
+    )
+    .unwrap();
+    assert_ne!(direct.violations, report.violations, "the wall changes the audit");
+    assert_eq!(h.state().overlays.symmetry.report.as_ref().unwrap().violations, direct.violations);
     // Switching to a symmetric algorithm clears the heatmap once its audit is in.
     let mut s = h.state().overlays.symmetry.settings.clone();
     s.algorithm = fov::Algorithm::Symmetric;

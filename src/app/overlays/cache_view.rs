@@ -145,7 +145,9 @@ impl CacheView {
         if self.cache.as_ref().is_none_or(stale) {
             self.cache = None;
             self.last = None;
-            if self.build.as_ref().is_none_or(|(k, _)| *k != wanted) {
+            // One build at a time (a build cannot be cancelled): a stale one finishes, is
+            // dropped above, and the wanted one starts next.
+            if self.build.is_none() {
                 self.start_build(map_grid, wanted);
             }
             return;
@@ -166,7 +168,9 @@ impl CacheView {
         if differing.len() > MAX_INCREMENTAL {
             self.cache = None;
             self.last = None;
-            self.start_build(map_grid, wanted);
+            if self.build.is_none() {
+                self.start_build(map_grid, wanted);
+            }
             return;
         }
         if !differing.is_empty() {

@@ -109,7 +109,7 @@ impl Overlays {
 
     /// Work in progress that needs frames: a running job or the step playback.
     pub fn busy(&self) -> bool {
-        self.symmetry.busy() || self.cache.busy() || self.path.playing
+        self.symmetry.busy() || self.cache.busy() || self.path.busy()
     }
 
     pub fn apply(&mut self, command: OverlayCommand, map: &Map) {
@@ -197,6 +197,9 @@ impl Overlays {
     /// Waits for the background jobs and takes their results (tests and headless runs).
     pub fn wait_for_jobs(&mut self, map: &Map, revision: u64) {
         self.update(map, revision, None, 0.0);
+        if self.path.on {
+            self.path.wait(map, revision);
+        }
         let grid = self.opacity_grid(map, revision);
         if self.symmetry.on {
             self.symmetry.wait(&grid, revision);

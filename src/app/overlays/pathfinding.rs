@@ -6,6 +6,7 @@ use std::time::Instant;
 
 use egui::{Color32, Painter, Stroke, Vec2};
 
+use super::job::Job;
 use super::{LegendEntry, OverlayCommand, choice_ui, heat_colour, legend_ui, with_alpha};
 use crate::app::canvas::VisibleCells;
 use crate::app::{Command, View};
@@ -130,10 +131,115 @@ pub struct PathOverlay {
     pub sides: Option<[SideResult; 2]>,
     pub dijkstra: Option<DijkstraView>,
     key: Option<PathKey>,
-    searcher: Searcher,
+    job: Option<(PathKey, Job<Computed>)>,
 }
 
-type PathKey = (u64, (PathMode, [SearchParams; 2], DoorRule, bool), Option<Cell>, Option<Cell>, Vec<Cell>);
+/// What a result depends on: the map's revision, the search settings, the markers.
+type PathKey = (u64, (PathMode, [SearchParams; 2], DoorRule, bool), Placement);
+
+/// Maps with more cells than this are searched off the UI thread.
+const BACKGROUND_CELLS: usize = 100_000;
+
+/// The markers.
+#[derive(Clone, Debug, PartialEq)]
+struct Placement {
+    start: Option<Cell>,
+    goal: Option<Cell>,
+    sources: Vec<Cell>,
+}
+
+/// One computation's results.
+pub struct Computed {
+    placement: Placement,
+    sides: Option<[SideResult; 2]>,
+    dijkstra: Option<DijkstraView>,
+}
+
+/// Everything the overlay shows, from the map's cost grid: missing markers placed, then the two
+/// searches or the Dijkstra map.
+fn compute(grid: &CostGrid, player_start: Option<Cell>, settings: &PathSettings, placement: Placement) -> Computed {
+    let placement = place(grid, player_start, settings, placement);
+    let mut searcher = Searcher::new();
+    match settings.mode {
+        PathMode::Compare => {
+            let sides = placement
+                .start
+                .zip(placement.goal)
+                .map(|(s, g)| settings.sides.map(|params| search(&mut searcher, grid, params, s, g)));
+            Computed { placement, sides, dijkstra: None }
+        }
+        PathMode::DijkstraMap => {
+            let dijkstra = Some(dijkstra_map(grid, settings, &placement));
+            Computed { placement, sides: None, dijkstra }
+        }
+    }
+}
+
+/// Places missing markers (the player start, or the first passable cell; the goal on the
+/// reachable cell farthest from it) and makes the start the first Dijkstra-map source.
+fn place(grid: &CostGrid, player_start: Option<Cell>, settings: &PathSettings, mut p: Placement) -> Placement {
+    let valid = |c: Option<Cell>| c.is_some_and(|c| grid.index(c.x, c.y).is_some());
+    if !valid(p.start) || !valid(p.goal) {
+        let first_passable = (0..grid.len()).map(|i| grid.cell_at(i)).find(|c| grid.passable(c.x, c.y));
+        let start = player_start.filter(|c| grid.passable(c.x, c.y)).or(first_passable);
+        if let Some(start) = start {
+            let distances = DijkstraMap::new(grid, &settings.sides[0].rules, &[(start, 0.0)]);
+            let farthest = (0..grid.len())
+                .filter(|&i| distances.values()[i].is_finite())
+                .max_by(|&a, &b| distances.values()[a].total_cmp(&distances.values()[b]))
+                .map(|i| grid.cell_at(i))
+                .unwrap_or(start);
+            p.start = Some(start);
+            p.goal = Some(farthest);
+        }
+    }
+    p.sources.retain(|c| grid.index(c.x, c.y).is_some());
+    if p.sources.is_empty()
+        && settings.mode == PathMode::DijkstraMap
+        && let Some(start) = p.start
+    {
+        p.sources.push(start);
+    }
+    p
+}
+
+fn search(searcher: &mut Searcher, grid: &CostGrid, params: SearchParams, start: Cell, goal: Cell) -> SideResult {
+    let started = Instant::now();
+    searcher.find_path(grid, &params, start, goal);
+    let micros = started.elapsed().as_secs_f64() * 1e6;
+    let mut trace = Trace::new(grid);
+    let outcome = searcher.find_path_recorded(grid, &params, start, goal, &mut trace);
+    let state = trace.state_at(u32::MAX);
+    let max_g = state.g.iter().copied().filter(|g| g.is_finite()).fold(0.0, f64::max);
+    SideResult { params, outcome, micros, trace, state, max_g }
+}
+
+fn dijkstra_map(grid: &CostGrid, settings: &PathSettings, placement: &Placement) -> DijkstraView {
+    let rules = settings.sides[0].rules;
+    let started = Instant::now();
+    let sources: Vec<(Cell, f64)> = placement.sources.iter().map(|&c| (c, 0.0)).collect();
+    let mut values = DijkstraMap::new(grid, &rules, &sources);
+    if settings.flee {
+        values = values.flee(grid, &rules, -1.2);
+    }
+    let micros = started.elapsed().as_secs_f64() * 1e6;
+    // Downhill from the goal marker: where a monster standing there walks.
+    let mut route = Vec::new();
+    if let Some(mut at) = placement.goal.filter(|g| values.value(*g).is_some_and(f64::is_finite)) {
+        route.push(at);
+        while let Some(next) = values.downhill(grid, &rules, at) {
+            if route.len() > grid.len() {
+                break;
+            }
+            route.push(next);
+            at = next;
+        }
+    }
+    let finite = values.values().iter().copied().filter(|v| v.is_finite());
+    let range = finite.clone().fold((f64::INFINITY, f64::NEG_INFINITY), |(lo, hi), v| (lo.min(v), hi.max(v)));
+    let reachable = finite.count();
+    DijkstraView { values, route, micros, reachable, range }
+}
 
 impl Default for PathOverlay {
     fn default() -> Self {
@@ -151,7 +257,7 @@ impl Default for PathOverlay {
             sides: None,
             dijkstra: None,
             key: None,
-            searcher: Searcher::new(),
+            job: None,
         }
     }
 }
@@ -225,67 +331,33 @@ impl PathOverlay {
         }
     }
 
-    /// Places missing markers (the player start, and the reachable cell farthest from it) and
-    /// makes the start the first Dijkstra-map source.
-    fn place_markers(&mut self, map: &Map, grid: &CostGrid) {
-        let valid = |c: Option<Cell>| c.is_some_and(|c| map.in_bounds(c));
-        if !valid(self.start) || !valid(self.goal) {
-            let rules = self.settings.sides[0].rules;
-            let first_passable = (0..grid.len()).map(|i| grid.cell_at(i)).find(|c| grid.passable(c.x, c.y));
-            let start = map
-                .objects
-                .iter()
-                .find(|o| o.kind == crate::core::ObjectKind::PlayerStart && grid.passable(o.cell.x, o.cell.y))
-                .map(|o| o.cell)
-                .or(first_passable);
-            let Some(start) = start else { return };
-            let distances = DijkstraMap::new(grid, &rules, &[(start, 0.0)]);
-            let farthest = (0..grid.len())
-                .filter(|&i| distances.values()[i].is_finite())
-                .max_by(|&a, &b| distances.values()[a].total_cmp(&distances.values()[b]))
-                .map(|i| grid.cell_at(i))
-                .unwrap_or(start);
-            self.start = Some(start);
-            self.goal = Some(farthest);
-        }
-        self.sources.retain(|c| map.in_bounds(*c));
-        if self.sources.is_empty()
-            && self.settings.mode == PathMode::DijkstraMap
-            && let Some(start) = self.start
-        {
-            self.sources.push(start);
-        }
-    }
-
-    /// Brings the searches up to date with the map and the settings (only what changed).
+    /// Brings the searches up to date with the map and the settings (only what changed). On big
+    /// maps the searches run on a [`Job`] thread, the old result showing until the new one is in.
     pub fn update(&mut self, map: &Map, revision: u64) {
         if !self.on {
             return;
         }
-        let key_of = |o: &Self| -> PathKey { (revision, o.settings.search_key(), o.start, o.goal, o.sources.clone()) };
-        if self.key.as_ref() != Some(&key_of(self)) {
+        if let Some((_, job)) = &self.job
+            && let Some(computed) = job.poll()
+        {
+            let (key, _) = self.job.take().expect("polled above");
+            self.install(computed, key);
+        }
+        let placement = Placement { start: self.start, goal: self.goal, sources: self.sources.clone() };
+        let key: PathKey = (revision, self.settings.search_key(), placement.clone());
+        // One search job at a time: while a marker is dragged, the job in flight finishes and
+        // the next starts from wherever the marker is then (no pile of stale threads).
+        if self.key.as_ref() != Some(&key) && self.job.is_none() {
             let grid = CostGrid::from_map(map, self.settings.doors);
-            self.place_markers(map, &grid);
-            let was_final = self.step >= self.max_step();
-            match self.settings.mode {
-                PathMode::Compare => {
-                    self.dijkstra = None;
-                    self.sides = self.start.zip(self.goal).map(|(s, g)| {
-                        let params = self.settings.sides;
-                        [0, 1].map(|k| self.search(&grid, params[k], s, g))
-                    });
-                }
-                PathMode::DijkstraMap => {
-                    self.sides = None;
-                    self.dijkstra = Some(self.dijkstra_map(&grid));
-                }
+            let player_start =
+                map.objects.iter().find(|o| o.kind == crate::core::ObjectKind::PlayerStart).map(|o| o.cell);
+            let settings = self.settings.clone();
+            if grid.len() > BACKGROUND_CELLS {
+                self.job = Some((key, Job::spawn(1, move |_| compute(&grid, player_start, &settings, placement))));
+            } else {
+                let computed = compute(&grid, player_start, &settings, placement);
+                self.install(computed, key);
             }
-            // A new search shows its result; a replay in progress goes on at its step.
-            if was_final || !self.playing {
-                self.step = self.max_step();
-            }
-            self.step = self.step.min(self.max_step());
-            self.key = Some(key_of(self));
         }
         let step = self.step;
         if let Some(sides) = &mut self.sides {
@@ -297,42 +369,40 @@ impl PathOverlay {
         }
     }
 
-    fn search(&mut self, grid: &CostGrid, params: SearchParams, start: Cell, goal: Cell) -> SideResult {
-        let started = Instant::now();
-        self.searcher.find_path(grid, &params, start, goal);
-        let micros = started.elapsed().as_secs_f64() * 1e6;
-        let mut trace = Trace::new(grid);
-        let outcome = self.searcher.find_path_recorded(grid, &params, start, goal, &mut trace);
-        let state = trace.state_at(u32::MAX);
-        let max_g = state.g.iter().copied().filter(|g| g.is_finite()).fold(0.0, f64::max);
-        SideResult { params, outcome, micros, trace, state, max_g }
+    /// Takes a computed result: markers it placed (only where none were), the searches, and the
+    /// step to show.
+    fn install(&mut self, computed: Computed, mut key: PathKey) {
+        let Computed { placement, sides, dijkstra } = computed;
+        self.start = self.start.or(placement.start);
+        self.goal = self.goal.or(placement.goal);
+        if self.sources.is_empty() {
+            self.sources = placement.sources.clone();
+        }
+        // The result belongs to the placement it was computed for.
+        key.2 = placement;
+        let was_final = self.step >= self.max_step();
+        self.sides = sides;
+        self.dijkstra = dijkstra;
+        // A new search shows its result; a replay in progress goes on at its step.
+        if was_final || !self.playing {
+            self.step = self.max_step();
+        }
+        self.step = self.step.min(self.max_step());
+        self.key = Some(key);
     }
 
-    fn dijkstra_map(&self, grid: &CostGrid) -> DijkstraView {
-        let rules = self.settings.sides[0].rules;
-        let started = Instant::now();
-        let sources: Vec<(Cell, f64)> = self.sources.iter().map(|&c| (c, 0.0)).collect();
-        let mut values = DijkstraMap::new(grid, &rules, &sources);
-        if self.settings.flee {
-            values = values.flee(grid, &rules, -1.2);
+    /// Blocks until a background search finishes (tests, headless runs).
+    pub fn wait(&mut self, map: &Map, revision: u64) {
+        if let Some((key, job)) = self.job.take()
+            && let Some(computed) = job.wait()
+        {
+            self.install(computed, key);
         }
-        let micros = started.elapsed().as_secs_f64() * 1e6;
-        // Downhill from the goal marker: where a monster standing there walks.
-        let mut route = Vec::new();
-        if let Some(mut at) = self.goal.filter(|g| values.value(*g).is_some_and(f64::is_finite)) {
-            route.push(at);
-            while let Some(next) = values.downhill(grid, &rules, at) {
-                if route.len() > grid.len() {
-                    break;
-                }
-                route.push(next);
-                at = next;
-            }
-        }
-        let finite = values.values().iter().copied().filter(|v| v.is_finite());
-        let range = finite.clone().fold((f64::INFINITY, f64::NEG_INFINITY), |(lo, hi), v| (lo.min(v), hi.max(v)));
-        let reachable = finite.count();
-        DijkstraView { values, route, micros, reachable, range }
+        self.update(map, revision);
+    }
+
+    pub fn busy(&self) -> bool {
+        self.job.is_some() || self.playing
     }
 
     /// Which marker (if any) sits on `cell`.
@@ -621,6 +691,9 @@ impl PathOverlay {
             commands.push(Command::Overlay(OverlayCommand::PathSettings(s)));
         }
         ui.separator();
+        if self.job.is_some() {
+            ui.weak("searching… (the last result shows until then)");
+        }
         match self.settings.mode {
             PathMode::Compare => self.playback_ui(ui, commands),
             PathMode::DijkstraMap => {
