@@ -15,6 +15,7 @@ pub mod path;
 pub mod rng;
 pub mod rules;
 pub mod samples;
+pub mod sim;
 pub mod symmetry;
 pub mod tile;
 

@@ -112,7 +112,7 @@ pub(super) fn compute<O: Opacity>(ctx: &mut FovContext<'_, O>) {
                 add(x, y - 1);
             }
             if cur != origin && !rays[cur as usize].is_obscured() {
-                ctx.visible.insert(ox + x, oy + y);
+                ctx.visible.mark(ox + x, oy + y);
             }
         }
     });

@@ -157,11 +157,23 @@ impl VisibleSet {
         }
     }
 
-    /// Marks a cell; cells off the set are ignored.
+    /// Marks a cell inside the rectangle the computation declared (the algorithms' fast path:
+    /// `count`, `iter` and `clear` only look inside that rectangle); cells off the set are ignored.
     #[inline]
-    pub fn insert(&mut self, x: i32, y: i32) {
+    pub(crate) fn mark(&mut self, x: i32, y: i32) {
         if (x as u32) < self.width as u32 && (y as u32) < self.height as u32 {
             self.words[y as usize * self.words_per_row + x as usize / 64] |= 1 << (x % 64);
+        }
+    }
+
+    /// Adds a cell (cells off the set are ignored).
+    pub fn insert(&mut self, x: i32, y: i32) {
+        if (x as u32) < self.width as u32 && (y as u32) < self.height as u32 {
+            self.mark(x, y);
+            self.touched = Some(match self.touched {
+                Some((x0, y0, x1, y1)) => (x0.min(x), y0.min(y), x1.max(x), y1.max(y)),
+                None => (x, y, x, y),
+            });
         }
     }
 
@@ -299,7 +311,7 @@ impl<O: Opacity> FovContext<'_, O> {
     #[inline]
     pub fn reveal(&mut self, x: i32, y: i32) {
         if self.light_walls || !self.grid.is_opaque(x, y) {
-            self.visible.insert(x, y);
+            self.visible.mark(x, y);
         }
     }
 
@@ -330,7 +342,7 @@ pub fn compute<O: Opacity>(algorithm: Algorithm, grid: &O, params: FovParams, vi
     // Beyond the map nothing is visible: clamp the reach to the map's extent from the origin.
     let reach = reach.min((grid.width() - 1 - ox).max(ox).max((grid.height() - 1 - oy).max(oy)));
     let mut ctx = FovContext { grid, ox, oy, radius_squared, reach, light_walls: params.light_walls, visible };
-    ctx.visible.insert(ox, oy);
+    ctx.visible.mark(ox, oy);
     match algorithm {
         Algorithm::Circle => circle::compute(&mut ctx),
         Algorithm::Ray => ray::compute(&mut ctx),

@@ -46,7 +46,7 @@ fn cast<O: Opacity>(ctx: &mut FovContext<'_, O>, tx: i32, ty: i32) {
             ctx.reveal(x, y);
             return;
         }
-        ctx.visible.insert(x, y);
+        ctx.visible.mark(x, y);
     }
 }
 
@@ -95,7 +95,7 @@ pub(crate) fn light_walls_outward<O: Opacity>(ctx: &mut FovContext<'_, O>, (x0, 
                 let y_in = (by0..=by1).contains(&ny);
                 for (ok, x, y) in [(x_in, nx, cy), (y_in, cx, ny), (x_in && y_in, nx, ny)] {
                     if ok && ctx.is_opaque(x, y) && ctx.in_radius(x - ox, y - oy) {
-                        ctx.visible.insert(x, y);
+                        ctx.visible.mark(x, y);
                     }
                 }
             }

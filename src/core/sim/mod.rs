@@ -1,0 +1,757 @@
+//! The game: a deterministic turn simulation on a map, the same core the overlays use.
+//!
+//! The player and the monsters come from the map's objects. Each turn the player acts (move,
+//! wait, open or close a door, attack by moving into a monster, travel, explore), then every
+//! monster acts by what it sees through the same FOV code the overlays draw:
+//! - it **wanders** (a random step) until it sees the player;
+//! - it **chases** a player it sees (A* to the player, attacking when adjacent), remembering
+//!   where it last saw the player;
+//! - it **investigates** that last known position when the player slips out of view;
+//! - below 40% of its hit points it **flees** down a flee map (a Dijkstra map from the player
+//!   scaled by −1.2 and relaxed again, "The Incredible Power of Dijkstra Maps").
+//!
+//! Then the player's view is recomputed and remembered by the [`Memory`] model. Randomness comes
+//! from one seeded [`Rng`], drawn in a fixed order: the same map, seed and actions give the same
+//! events, always.
+//!
+//! Movement: 8 directions; a diagonal step needs only its target free; costs are Chebyshev with
+//! the 1 + 1/16 diagonal tie-break, so walkers prefer the straighter of equally short routes.
+
+pub mod memory;
+pub mod travel;
+
+use crate::core::fov::{self, Algorithm as FovAlgorithm, FovParams, OpacityGrid, VisibleSet};
+use crate::core::path::dijkstra_map::DijkstraMap;
+use crate::core::path::{
+    Algorithm as PathAlgorithm, CostGrid, DiagonalLength, DiagonalPolicy, DoorRule, Heuristic, MoveRules, Moves,
+    SearchParams, find_path,
+};
+use crate::core::rng::Rng;
+use crate::core::{Cell, Map, ObjectKind};
+
+pub use memory::{Knowledge, Memory, MemoryModel, Remembered};
+pub use travel::TravelPolicy;
+
+/// How everyone moves (see the module doc).
+pub const MOVES: MoveRules = MoveRules {
+    moves: Moves::Eight,
+    diagonal: DiagonalPolicy::Always,
+    diagonal_length: DiagonalLength::ChebyshevTieBreak,
+};
+
+/// The player's hit points.
+pub const PLAYER_HP: i32 = 20;
+/// A monster's hit points when its object has no `hp` property.
+pub const MONSTER_HP: i32 = 6;
+
+/// The rules of one game: how the player sees and remembers.
+#[derive(Clone, Copy, Debug, PartialEq)]
+pub struct SimConfig {
+    pub fov: FovAlgorithm,
+    /// The player's vision radius (`None`: unlimited).
+    pub radius: Option<u32>,
+    pub memory: MemoryModel,
+    /// Draw FOV changes as a smooth transition (read by the renderer).
+    pub smooth: bool,
+    pub seed: u64,
+}
+
+impl Default for SimConfig {
+    fn default() -> Self {
+        Preset::Grass.config()
+    }
+}
+
+/// The seeds' games, as configurations.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Preset {
+    /// The Picotron tutorial: circle FOV (no occlusion), a seen flag.
+    Picotron,
+    /// Caves of Zircon: ray FOV, a shroud only (nothing remembered).
+    CavesOfZircon,
+    /// Terminus: ray FOV, last-seen memory.
+    Terminus,
+    /// The jsrlt tutorial: shadow-line FOV, `IsInFov`/`IsRevealed`.
+    Jsrlt,
+    /// Grass: recursive shadowcasting, last-seen memory, smooth transitions.
+    Grass,
+}
+
+impl Preset {
+    pub const ALL: [Preset; 5] =
+        [Preset::Grass, Preset::Terminus, Preset::Jsrlt, Preset::CavesOfZircon, Preset::Picotron];
+
+    pub fn name(self) -> &'static str {
+        match self {
+            Preset::Picotron => "Picotron",
+            Preset::CavesOfZircon => "Caves of Zircon",
+            Preset::Terminus => "Terminus",
+            Preset::Jsrlt => "jsrlt",
+            Preset::Grass => "Grass",
+        }
+    }
+
+    pub fn config(self) -> SimConfig {
+        let (fov, memory, smooth, radius) = match self {
+            Preset::Picotron => (FovAlgorithm::Circle, MemoryModel::Revealed, false, 6),
+            Preset::CavesOfZircon => (FovAlgorithm::Ray, MemoryModel::None, false, 9),
+            Preset::Terminus => (FovAlgorithm::Ray, MemoryModel::LastSeen, false, 9),
+            Preset::Jsrlt => (FovAlgorithm::Shadowline, MemoryModel::Revealed, false, 8),
+            Preset::Grass => (FovAlgorithm::Shadowcast, MemoryModel::LastSeen, true, 8),
+        };
+        SimConfig { fov, radius: Some(radius), memory, smooth, seed: 1 }
+    }
+}
+
+/// What a monster is doing.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Mind {
+    Wander,
+    Chase,
+    /// Going to where the player was last seen.
+    Investigate(Cell),
+    Flee,
+}
+
+#[derive(Clone, Debug, PartialEq)]
+pub struct Actor {
+    pub name: String,
+    pub glyph: char,
+    pub cell: Cell,
+    pub hp: i32,
+    pub max_hp: i32,
+    pub vision: u32,
+    pub mind: Mind,
+}
+
+impl Actor {
+    pub fn alive(&self) -> bool {
+        self.hp > 0
+    }
+}
+
+/// What the player does this turn.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Action {
+    /// One step (each of `dx`, `dy` in −1..=1); into a monster it attacks, into a closed door it
+    /// opens the door.
+    Move(i32, i32),
+    Wait,
+    /// Open the first closed door next to the player.
+    Open,
+    /// Close the first open door next to the player (if nobody stands in it).
+    Close,
+    /// Walk to a known cell, one step per turn (see [`travel`]).
+    Travel(Cell),
+    /// Walk toward the nearest unexplored cell, one step per turn.
+    Explore,
+    /// The next step of the travel or exploration in progress.
+    Continue,
+}
+
+/// What happened, in order. Actor numbers index [`World::actors`] (0 is the player).
+#[derive(Clone, Debug, PartialEq)]
+pub enum Event {
+    Moved {
+        actor: usize,
+        to: Cell,
+    },
+    Bumped {
+        at: Cell,
+    },
+    Waited,
+    DoorOpened {
+        actor: usize,
+        at: Cell,
+    },
+    DoorClosed {
+        at: Cell,
+    },
+    Attacked {
+        attacker: usize,
+        target: usize,
+        damage: i32,
+        hp_left: i32,
+    },
+    Died {
+        actor: usize,
+    },
+    /// A monster saw the player and gave chase.
+    Noticed {
+        monster: usize,
+    },
+    /// A monster lost sight of the player and goes to where it last saw them.
+    LostSight {
+        monster: usize,
+    },
+    Fled {
+        monster: usize,
+    },
+    /// A monster came into the player's view.
+    Spotted {
+        monster: usize,
+    },
+    TravelStarted {
+        to: Cell,
+        steps: usize,
+    },
+    TravelReplanned {
+        steps: usize,
+    },
+    TravelBlocked,
+    Arrived,
+    ExploreInterrupted {
+        monster: usize,
+    },
+    ExploreDone,
+    NothingHappens,
+}
+
+impl World {
+    /// An event as the message log says it.
+    pub fn describe(&self, event: &Event) -> String {
+        let name = |i: usize| if i == 0 { "you".to_owned() } else { self.actors[i].name.clone() };
+        match *event {
+            Event::Moved { actor, to } => format!("{} moves to {}, {}", name(actor), to.x, to.y),
+            Event::Bumped { at } => format!("you bump into the wall at {}, {}", at.x, at.y),
+            Event::Waited => "you wait".into(),
+            Event::DoorOpened { actor, at } => format!("{} opens the door at {}, {}", name(actor), at.x, at.y),
+            Event::DoorClosed { at } => format!("you close the door at {}, {}", at.x, at.y),
+            Event::Attacked { attacker, target, damage, hp_left } => {
+                format!("{} hits {} for {damage} ({hp_left} hp left)", name(attacker), name(target))
+            }
+            Event::Died { actor: 0 } => "you die".into(),
+            Event::Died { actor } => format!("{} dies", name(actor)),
+            Event::Noticed { monster } => format!("{} sees you", name(monster)),
+            Event::LostSight { monster } => format!("{} lost sight of you and searches", name(monster)),
+            Event::Fled { monster } => format!("{} flees", name(monster)),
+            Event::Spotted { monster } => format!("you see {}", name(monster)),
+            Event::TravelStarted { to, steps } => format!("travelling to {}, {} ({steps} steps)", to.x, to.y),
+            Event::TravelReplanned { steps } => format!("the way is blocked: a new route ({steps} steps)"),
+            Event::TravelBlocked => "no known way there".into(),
+            Event::Arrived => "you arrive".into(),
+            Event::ExploreInterrupted { monster } => format!("you stop exploring: {} is in view", name(monster)),
+            Event::ExploreDone => "nothing left to explore".into(),
+            Event::NothingHappens => "nothing happens".into(),
+        }
+    }
+}
+
+/// What the player is walking toward, turn after turn.
+#[derive(Clone, Debug, PartialEq)]
+enum Walk {
+    Travel { goal: Cell, route: Vec<Cell> },
+    Explore,
+}
+
+pub struct World {
+    pub map: Map,
+    pub config: SimConfig,
+    /// The player first, then the monsters (dead ones stay, with 0 hit points).
+    pub actors: Vec<Actor>,
+    pub turn: u64,
+    pub log: Vec<(u64, Event)>,
+    pub memory: Memory,
+    pub travel_policy: TravelPolicy,
+    /// Per monster (by actor index), where the player last saw it.
+    pub last_seen: Vec<Option<Cell>>,
+    /// Monsters never act (for scenarios and tests).
+    pub frozen_monsters: bool,
+    /// Per monster, where it last saw the player.
+    last_player_seen_by: Vec<Option<Cell>>,
+    /// Per monster, whether the player saw it last turn.
+    was_visible: Vec<bool>,
+    rng: Rng,
+    opacity: OpacityGrid,
+    visible: VisibleSet,
+    scratch: VisibleSet,
+    walk: Option<Walk>,
+}
+
+impl World {
+    /// A game on `map`: the player at the map's player start (or the first walkable cell), a
+    /// monster for each monster object.
+    pub fn new(map: &Map, config: SimConfig) -> Option<World> {
+        let start = map
+            .objects
+            .iter()
+            .find(|o| o.kind == ObjectKind::PlayerStart)
+            .map(|o| o.cell)
+            .filter(|&c| map.rules_at(c).walkable)
+            .or_else(|| (0..map.len()).map(|i| map.cell_at(i)).find(|&c| map.rules_at(c).walkable))?;
+        let mut actors = vec![Actor {
+            name: "you".into(),
+            glyph: '@',
+            cell: start,
+            hp: PLAYER_HP,
+            max_hp: PLAYER_HP,
+            vision: config.radius.unwrap_or(u32::MAX),
+            mind: Mind::Wander,
+        }];
+        for o in &map.objects {
+            if let ObjectKind::Monster { glyph, vision_radius } = o.kind {
+                let hp = match o.properties.get("hp") {
+                    Some(crate::core::PropertyValue::Int(h)) => (*h).clamp(1, 10_000) as i32,
+                    Some(crate::core::PropertyValue::Float(h)) if h.is_finite() => h.clamp(1.0, 10_000.0) as i32,
+                    _ => MONSTER_HP,
+                };
+                let name = if o.name.is_empty() { format!("the {glyph}") } else { format!("the {}", o.name) };
+                actors.push(Actor {
+                    name,
+                    glyph,
+                    cell: o.cell,
+                    hp,
+                    max_hp: hp,
+                    vision: vision_radius,
+                    mind: Mind::Wander,
+                });
+            }
+        }
+        let (w, h) = (map.width(), map.height());
+        let mut world = World {
+            map: map.clone(),
+            config,
+            last_seen: vec![None; actors.len()],
+            last_player_seen_by: vec![None; actors.len()],
+            was_visible: vec![false; actors.len()],
+            actors,
+            turn: 0,
+            log: Vec::new(),
+            memory: Memory::new(config.memory, w, h),
+            travel_policy: TravelPolicy::Commit,
+            frozen_monsters: false,
+            rng: Rng::new(config.seed),
+            opacity: OpacityGrid::from_map(map),
+            visible: VisibleSet::new(w, h),
+            scratch: VisibleSet::new(w, h),
+            walk: None,
+        };
+        world.look();
+        Some(world)
+    }
+
+    pub fn player(&self) -> &Actor {
+        &self.actors[0]
+    }
+
+    pub fn is_over(&self) -> bool {
+        !self.player().alive()
+    }
+
+    /// The player's view this turn.
+    pub fn visible(&self) -> &VisibleSet {
+        &self.visible
+    }
+
+    pub fn knowledge(&self, c: Cell) -> Knowledge {
+        if self.visible.contains_cell(c) {
+            Knowledge::Visible
+        } else if self.memory.knows(c) {
+            Knowledge::Remembered
+        } else {
+            Knowledge::Unknown
+        }
+    }
+
+    /// The tile the player believes is at `c`: as it is (visible, or remembered under the
+    /// revealed-flag model), as it was last seen (last-seen memory), or nothing (unknown).
+    pub fn believed_tile(&self, c: Cell) -> Option<crate::core::TileId> {
+        match self.knowledge(c) {
+            Knowledge::Unknown => None,
+            Knowledge::Visible => self.map.top_tile(c).map(|(_, t)| t),
+            Knowledge::Remembered => match self.config.memory {
+                MemoryModel::LastSeen => self.memory.recall(c).map(|r| r.tile),
+                MemoryModel::Revealed => self.map.top_tile(c).map(|(_, t)| t),
+                MemoryModel::None => None,
+            },
+        }
+    }
+
+    /// Living monsters the player sees now, with their actor numbers.
+    pub fn visible_monsters(&self) -> impl Iterator<Item = &Actor> {
+        self.actors[1..].iter().filter(|m| m.alive() && self.visible.contains_cell(m.cell))
+    }
+
+    /// The living monster standing on `c`, if any (seen or not).
+    pub fn monster_at(&self, c: Cell) -> Option<usize> {
+        (1..self.actors.len()).find(|&i| self.actors[i].alive() && self.actors[i].cell == c)
+    }
+
+    /// Whether the player is travelling or exploring (the UI keeps sending [`Action::Continue`]).
+    pub fn walking(&self) -> bool {
+        self.walk.is_some()
+    }
+
+    /// The remaining route of the travel in progress.
+    pub fn route(&self) -> &[Cell] {
+        match &self.walk {
+            Some(Walk::Travel { route, .. }) => route,
+            _ => &[],
+        }
+    }
+
+    pub fn is_closed_door(&self, c: Cell) -> bool {
+        self.map.rules_at(c).door.is_some_and(|(_, t)| self.map.tiles[usize::from(t)].door.is_some_and(|d| !d.open))
+    }
+
+    fn is_open_door(&self, c: Cell) -> bool {
+        self.map.rules_at(c).door.is_some_and(|(_, t)| self.map.tiles[usize::from(t)].door.is_some_and(|d| d.open))
+    }
+
+    fn free(&self, c: Cell) -> bool {
+        self.map.rules_at(c).walkable && self.actors.iter().all(|a| !a.alive() || a.cell != c)
+    }
+
+    fn emit(&mut self, event: Event) {
+        self.log.push((self.turn, event));
+    }
+
+    /// The map was edited: the game goes on on the new terrain (actors stay where they are;
+    /// memory keeps what was seen, which may now be stale, as memory is).
+    pub fn update_map(&mut self, map: &Map) {
+        self.map.tiles = map.tiles.clone();
+        self.map.layers = map.layers.clone();
+        if (self.map.width(), self.map.height()) != (map.width(), map.height()) {
+            self.map = map.clone();
+            self.memory.resize(map.width(), map.height());
+            self.visible = VisibleSet::new(map.width(), map.height());
+            self.scratch = VisibleSet::new(map.width(), map.height());
+            self.walk = None;
+        }
+        self.opacity = OpacityGrid::from_map(&self.map);
+        self.look();
+    }
+
+    /// Remembers every cell of the map as it is now, as if explored before (scenarios, and the
+    /// play mode's "reveal map").
+    pub fn remember_everything(&mut self) {
+        let mut all = VisibleSet::new(self.map.width(), self.map.height());
+        for i in 0..self.map.len() {
+            let c = self.map.cell_at(i);
+            all.insert(c.x, c.y);
+        }
+        self.memory.see(&self.map, &all, self.turn);
+    }
+
+    /// Changes how the player remembers, keeping what the game knows so far where it can.
+    pub fn set_memory_model(&mut self, model: MemoryModel) {
+        self.config.memory = model;
+        self.memory.model = model;
+        self.look();
+    }
+
+    /// Opens or closes a door out of turn (a scenario's or the editor's hand).
+    pub fn toggle_door(&mut self, c: Cell) -> bool {
+        let changed = self.map.toggle_door(c).is_some();
+        if changed {
+            self.opacity = OpacityGrid::from_map(&self.map);
+        }
+        changed
+    }
+
+    /// The player acts; then, if that took a turn, the monsters do. Returns whether a turn passed.
+    pub fn act(&mut self, action: Action) -> bool {
+        if self.is_over() {
+            return false;
+        }
+        let took_turn = match action {
+            Action::Move(dx, dy) => {
+                self.walk = None;
+                self.step_player(dx.signum(), dy.signum())
+            }
+            Action::Wait => {
+                self.walk = None;
+                self.emit(Event::Waited);
+                true
+            }
+            Action::Open => {
+                self.walk = None;
+                self.door_next_to_player(true)
+            }
+            Action::Close => {
+                self.walk = None;
+                self.door_next_to_player(false)
+            }
+            Action::Travel(goal) => match travel::plan(self, goal) {
+                Some(route) if !route.is_empty() => {
+                    self.emit(Event::TravelStarted { to: goal, steps: route.len() });
+                    self.walk = Some(Walk::Travel { goal, route });
+                    self.continue_walk()
+                }
+                _ => {
+                    self.walk = None;
+                    self.emit(Event::TravelBlocked);
+                    false
+                }
+            },
+            Action::Explore => {
+                if self.config.memory == MemoryModel::None {
+                    // Without memory nothing stays explored.
+                    self.emit(Event::NothingHappens);
+                    return false;
+                }
+                self.walk = Some(Walk::Explore);
+                self.continue_walk()
+            }
+            Action::Continue => self.continue_walk(),
+        };
+        if took_turn {
+            self.end_turn();
+        }
+        took_turn
+    }
+
+    /// One step of the walk in progress.
+    fn continue_walk(&mut self) -> bool {
+        match self.walk.clone() {
+            None => false,
+            Some(Walk::Explore) => match travel::explore_step(self) {
+                Some(next) => {
+                    let (dx, dy) = (next.x - self.player().cell.x, next.y - self.player().cell.y);
+                    self.step_player(dx, dy)
+                }
+                None => {
+                    self.walk = None;
+                    self.emit(Event::ExploreDone);
+                    false
+                }
+            },
+            Some(Walk::Travel { goal, mut route }) => {
+                let blocked = |w: &World, c: Cell| {
+                    w.monster_at(c).is_some_and(|m| w.visible.contains_cell(w.actors[m].cell) && c != goal)
+                        || (w.knowledge(c) == Knowledge::Visible && !w.map.rules_at(c).walkable && !w.is_closed_door(c))
+                };
+                let must_replan = match self.travel_policy {
+                    TravelPolicy::Replan => true,
+                    TravelPolicy::Commit => route.first().is_none_or(|&c| blocked(self, c)),
+                };
+                if must_replan {
+                    match travel::plan(self, goal) {
+                        Some(r) if !r.is_empty() => {
+                            if self.travel_policy == TravelPolicy::Commit || r != route {
+                                self.emit(Event::TravelReplanned { steps: r.len() });
+                            }
+                            route = r;
+                        }
+                        _ => {
+                            self.walk = None;
+                            self.emit(Event::TravelBlocked);
+                            return false;
+                        }
+                    }
+                }
+                let next = route[0];
+                let (dx, dy) = (next.x - self.player().cell.x, next.y - self.player().cell.y);
+                let before = self.player().cell;
+                let took = self.step_player(dx, dy);
+                if self.player().cell != before {
+                    route.remove(0);
+                }
+                if route.is_empty() || self.player().cell == goal {
+                    self.walk = None;
+                    self.emit(Event::Arrived);
+                } else if took {
+                    self.walk = Some(Walk::Travel { goal, route });
+                } else {
+                    self.walk = None;
+                }
+                took
+            }
+        }
+    }
+
+    /// Moves, attacks or opens a door, by what is in the target cell.
+    fn step_player(&mut self, dx: i32, dy: i32) -> bool {
+        if (dx, dy) == (0, 0) {
+            return false;
+        }
+        let to = Cell::new(self.player().cell.x + dx, self.player().cell.y + dy);
+        if let Some(m) = self.monster_at(to) {
+            self.attack(0, m);
+            return true;
+        }
+        if self.is_closed_door(to) {
+            self.toggle_door(to);
+            self.emit(Event::DoorOpened { actor: 0, at: to });
+            return true;
+        }
+        if !self.free(to) {
+            self.emit(Event::Bumped { at: to });
+            return false;
+        }
+        self.actors[0].cell = to;
+        self.emit(Event::Moved { actor: 0, to });
+        true
+    }
+
+    fn door_next_to_player(&mut self, open: bool) -> bool {
+        let p = self.player().cell;
+        let around = [(0, -1), (1, 0), (0, 1), (-1, 0), (1, -1), (1, 1), (-1, 1), (-1, -1)];
+        for (dx, dy) in around {
+            let c = Cell::new(p.x + dx, p.y + dy);
+            if open && self.is_closed_door(c) {
+                self.toggle_door(c);
+                self.emit(Event::DoorOpened { actor: 0, at: c });
+                return true;
+            }
+            if !open && self.is_open_door(c) && self.actors.iter().all(|a| !a.alive() || a.cell != c) {
+                self.toggle_door(c);
+                self.emit(Event::DoorClosed { at: c });
+                return true;
+            }
+        }
+        self.emit(Event::NothingHappens);
+        false
+    }
+
+    fn attack(&mut self, attacker: usize, target: usize) {
+        let damage = if attacker == 0 { 2 + self.rng.below(3) as i32 } else { 1 + self.rng.below(2) as i32 };
+        let t = &mut self.actors[target];
+        t.hp = (t.hp - damage).max(0);
+        let hp_left = t.hp;
+        self.emit(Event::Attacked { attacker, target, damage, hp_left });
+        if hp_left == 0 {
+            self.emit(Event::Died { actor: target });
+        }
+    }
+
+    /// The monsters act, then the player looks.
+    fn end_turn(&mut self) {
+        self.turn += 1;
+        if !self.frozen_monsters {
+            for m in 1..self.actors.len() {
+                if self.actors[m].alive() && self.player().alive() {
+                    self.monster_turn(m);
+                }
+            }
+        }
+        self.look();
+    }
+
+    fn monster_turn(&mut self, m: usize) {
+        let here = self.actors[m].cell;
+        let player = self.player().cell;
+        let params = FovParams::new(here, Some(self.actors[m].vision));
+        fov::compute(self.config.fov, &self.opacity, params, &mut self.scratch);
+        let sees_player = self.scratch.contains_cell(player);
+        let hurt = self.actors[m].hp * 100 < self.actors[m].max_hp * 40;
+        let mind = self.actors[m].mind;
+        let next_mind = match (sees_player, hurt, mind) {
+            (true, true, _) | (false, true, Mind::Flee) => Mind::Flee,
+            (true, false, _) => Mind::Chase,
+            (false, true, Mind::Chase) => Mind::Flee,
+            (false, false, Mind::Chase) => Mind::Investigate(player_last_known(self, m)),
+            (false, _, other) => other,
+        };
+        match (mind, next_mind) {
+            (Mind::Flee, Mind::Flee) => {}
+            (_, Mind::Flee) => self.emit(Event::Fled { monster: m }),
+            (Mind::Chase, Mind::Chase) => {}
+            (_, Mind::Chase) => self.emit(Event::Noticed { monster: m }),
+            (Mind::Chase, Mind::Investigate(_)) => self.emit(Event::LostSight { monster: m }),
+            _ => {}
+        }
+        self.actors[m].mind = next_mind;
+        if sees_player {
+            // Where it last saw the player, for when the player slips away.
+            self.last_player_seen_by[m] = Some(player);
+        }
+        match self.actors[m].mind {
+            Mind::Chase => {
+                if here.chebyshev(player) == 1 {
+                    self.attack(m, 0);
+                    if !self.player().alive() {
+                        self.emit(Event::Died { actor: 0 });
+                    }
+                } else if let Some(next) = self.monster_route(m, player) {
+                    self.monster_step(m, next);
+                }
+            }
+            Mind::Investigate(target) => {
+                if here == target {
+                    self.actors[m].mind = Mind::Wander;
+                } else if let Some(next) = self.monster_route(m, target) {
+                    self.monster_step(m, next);
+                } else {
+                    self.actors[m].mind = Mind::Wander;
+                }
+            }
+            Mind::Flee => {
+                // Away from where it knows the player to be.
+                let threat = if sees_player { player } else { player_last_known(self, m) };
+                let grid = self.monster_grid(m);
+                let away = DijkstraMap::new(&grid, &MOVES, &[(threat, 0.0)]).flee(&grid, &MOVES, -1.2);
+                if let Some(next) = away.downhill(&grid, &MOVES, here) {
+                    self.monster_step(m, next);
+                }
+            }
+            Mind::Wander => {
+                let dir = self.rng.below(9) as i32;
+                let (dx, dy) = (dir % 3 - 1, dir / 3 - 1);
+                let to = Cell::new(here.x + dx, here.y + dy);
+                if (dx, dy) != (0, 0) && self.free(to) {
+                    self.monster_step(m, to);
+                }
+            }
+        }
+    }
+
+    /// The cost grid a monster walks on: walls blocked, closed doors openable, other monsters
+    /// in the way blocked.
+    fn monster_grid(&self, m: usize) -> CostGrid {
+        let mut grid = CostGrid::from_map(&self.map, DoorRule::OpenAtCost(1.0));
+        for (i, a) in self.actors.iter().enumerate().skip(1) {
+            if i != m && a.alive() {
+                grid.set_cost(a.cell.x, a.cell.y, f32::INFINITY);
+            }
+        }
+        grid
+    }
+
+    /// The first step of a monster's route to `target`.
+    fn monster_route(&self, m: usize, target: Cell) -> Option<Cell> {
+        let grid = self.monster_grid(m);
+        let params =
+            SearchParams { algorithm: PathAlgorithm::AStar, rules: MOVES, heuristic: Heuristic::Octile, weight: 1.0 };
+        let found = find_path(&grid, &params, self.actors[m].cell, target)?;
+        found.path.get(1).copied()
+    }
+
+    fn monster_step(&mut self, m: usize, to: Cell) {
+        if self.is_closed_door(to) {
+            self.toggle_door(to);
+            self.emit(Event::DoorOpened { actor: m, at: to });
+        } else if self.free(to) {
+            self.actors[m].cell = to;
+            self.emit(Event::Moved { actor: m, to });
+        }
+    }
+
+    /// The player's view: recomputed, remembered, and monsters coming into view noticed.
+    fn look(&mut self) {
+        let params = FovParams::new(self.player().cell, self.config.radius);
+        fov::compute(self.config.fov, &self.opacity, params, &mut self.visible);
+        self.memory.see(&self.map, &self.visible, self.turn);
+        for m in 1..self.actors.len() {
+            let a = &self.actors[m];
+            if a.alive() && self.visible.contains_cell(a.cell) {
+                self.last_seen[m] = Some(a.cell);
+                if !self.was_visible[m] {
+                    self.was_visible[m] = true;
+                    self.emit(Event::Spotted { monster: m });
+                    if matches!(self.walk, Some(Walk::Explore)) {
+                        self.walk = None;
+                        self.emit(Event::ExploreInterrupted { monster: m });
+                    }
+                }
+            } else {
+                self.was_visible[m] = false;
+            }
+        }
+    }
+}
+
+/// Where monster `m` last saw the player.
+fn player_last_known(world: &World, m: usize) -> Cell {
+    world.last_player_seen_by[m].unwrap_or(world.player().cell)
+}

@@ -1,0 +1,358 @@
+//! The game core as scenarios: an ASCII map, a list of actions, the expected knowledge drawn as
+//! ASCII (`v` visible, `r` remembered, blank unknown) or the believed map (glyphs as the player
+//! believes them, blank unknown).
+
+use sightline::core::Cell;
+use sightline::core::format::ascii;
+use sightline::core::fov::Algorithm;
+use sightline::core::sim::{Action, Event, Knowledge, MemoryModel, Preset, SimConfig, TravelPolicy, World};
+
+fn world(rows: &[&str], config: SimConfig) -> World {
+    let map = ascii::parse(&rows.join("\n")).expect("scenario map");
+    World::new(&map, config).expect("a player start")
+}
+
+fn config(fov: Algorithm, radius: Option<u32>, memory: MemoryModel) -> SimConfig {
+    SimConfig { fov, radius, memory, smooth: false, seed: 7 }
+}
+
+/// `v` visible, `r` remembered, blank unknown.
+fn knowledge(w: &World) -> Vec<String> {
+    (0..w.map.height() as i32)
+        .map(|y| {
+            (0..w.map.width() as i32)
+                .map(|x| match w.knowledge(Cell::new(x, y)) {
+                    Knowledge::Visible => 'v',
+                    Knowledge::Remembered => 'r',
+                    Knowledge::Unknown => ' ',
+                })
+                .collect::<String>()
+                .trim_end()
+                .to_owned()
+        })
+        .collect()
+}
+
+/// The map as the player believes it: each known cell's believed tile glyph, `@` for the player,
+/// visible monsters by their letter; blank unknown.
+fn believed(w: &World) -> Vec<String> {
+    (0..w.map.height() as i32)
+        .map(|y| {
+            (0..w.map.width() as i32)
+                .map(|x| {
+                    let c = Cell::new(x, y);
+                    if w.player().cell == c {
+                        return '@';
+                    }
+                    if let Some(m) = w.visible_monsters().find(|m| m.cell == c) {
+                        return m.glyph;
+                    }
+                    w.believed_tile(c).map_or(' ', |t| w.map.tiles[usize::from(t)].glyph.ch)
+                })
+                .collect::<String>()
+                .trim_end()
+                .to_owned()
+        })
+        .collect()
+}
+
+fn run(w: &mut World, actions: &[Action]) {
+    for &a in actions {
+        w.act(a);
+    }
+}
+
+fn count(w: &World, pred: impl Fn(&Event) -> bool) -> usize {
+    w.log.iter().filter(|(_, e)| pred(e)).count()
+}
+
+#[test]
+fn a_room_is_seen_then_remembered_behind_a_closed_door() {
+    let mut w = world(
+        &["###########", "#@....#...#", "#.....+...#", "#.....#...#", "###########"],
+        config(Algorithm::Shadowcast, None, MemoryModel::LastSeen),
+    );
+    // The closed door hides the east room; nothing is known of it.
+    assert_eq!(knowledge(&w), ["vvvvvvv", "vvvvvvv", "vvvvvvv", "vvvvvvv", "vvvvvvv"]);
+    w.act(Action::Travel(Cell::new(5, 2)));
+    while w.walking() {
+        w.act(Action::Continue);
+    }
+    assert_eq!(w.player().cell, Cell::new(5, 2));
+    w.act(Action::Open);
+    // Through the open door: the east room, but for the corners the door frame hides.
+    assert_eq!(knowledge(&w), ["vvvvvvv  vv", "vvvvvvvvvvv", "vvvvvvvvvvv", "vvvvvvvvvvv", "vvvvvvv  vv"]);
+    w.act(Action::Close);
+    assert!(w.log.iter().any(|(_, e)| *e == Event::DoorClosed { at: Cell::new(6, 2) }));
+    // Closed again: the east room is remembered, as it was seen.
+    assert_eq!(knowledge(&w), ["vvvvvvv  rr", "vvvvvvvrrrr", "vvvvvvvrrrr", "vvvvvvvrrrr", "vvvvvvv  rr"]);
+    assert_eq!(believed(&w), ["#######  ##", "#.....#...#", "#....@+...#", "#.....#...#", "#######  ##"]);
+}
+
+/// The memory models on one walk: the player sees an open door, walks out of its sight, and the
+/// door is closed behind their back.
+fn stale_door(memory: MemoryModel) -> World {
+    let mut w = world(
+        &[
+            "#######", //
+            "#@...'#", "#.#####", "#.#", "#.#", "###",
+        ],
+        config(Algorithm::Shadowcast, None, memory),
+    );
+    run(&mut w, &[Action::Move(0, 1), Action::Move(0, 1), Action::Move(0, 1)]);
+    assert_eq!(w.player().cell, Cell::new(1, 4));
+    assert_eq!(
+        w.knowledge(Cell::new(5, 1)),
+        if memory == MemoryModel::None { Knowledge::Unknown } else { Knowledge::Remembered }
+    );
+    assert!(w.toggle_door(Cell::new(5, 1)), "the door closes out of sight");
+    w
+}
+
+#[test]
+fn last_seen_memory_shows_the_door_as_it_was_seen() {
+    let w = stale_door(MemoryModel::LastSeen);
+    // The door out of sight still shows open: that is how it was last seen.
+    assert_eq!(believed(&w), ["#######", "#....'#", "#.#####", "#.#", "#@#", "###"]);
+}
+
+#[test]
+fn the_revealed_flag_shows_the_door_as_it_is_now() {
+    let w = stale_door(MemoryModel::Revealed);
+    // The flag knows the cell, and shows what is there now: the closed door leaks through.
+    assert_eq!(believed(&w), ["#######", "#....+#", "#.#####", "#.#", "#@#", "###"]);
+}
+
+#[test]
+fn without_memory_only_the_view_shows() {
+    let w = stale_door(MemoryModel::None);
+    // Up the corridor, the view reaches one cell past its corner.
+    assert_eq!(believed(&w), ["###", "#..", "#.#", "#.#", "#@#", "###"]);
+}
+
+/// Two corridors to the goal `G` (a floor cell): the upper one shorter, a monster standing in it
+/// where the player sees it only from the upper corridor's mouth.
+const TWO_WAYS: [&str; 8] = [
+    "#############",
+    "#.....m.....#",
+    "#.#########.#",
+    "#@#########.#",
+    "#.#########.#",
+    "#.#########.#",
+    "#...........#",
+    "#############",
+];
+const GOAL: Cell = Cell::new(11, 3);
+
+fn two_ways(policy: TravelPolicy) -> (World, Vec<Cell>) {
+    let mut w = world(&TWO_WAYS, config(Algorithm::Shadowcast, None, MemoryModel::LastSeen));
+    w.frozen_monsters = true;
+    w.travel_policy = policy;
+    // The player has explored the map before (monsters are never remembered).
+    w.remember_everything();
+    let mut cells = vec![w.player().cell];
+    w.act(Action::Travel(GOAL));
+    cells.push(w.player().cell);
+    for _ in 0..60 {
+        if !w.walking() {
+            break;
+        }
+        w.act(Action::Continue);
+        cells.push(w.player().cell);
+    }
+    (w, cells)
+}
+
+#[test]
+fn the_scenario_flickers_the_monster_in_and_out_of_view() {
+    // From the upper corridor's mouth the monster is in view; one step back it is not.
+    let mut w = world(&TWO_WAYS, config(Algorithm::Shadowcast, None, MemoryModel::LastSeen));
+    w.frozen_monsters = true;
+    w.act(Action::Move(0, -1));
+    assert_eq!(w.visible_monsters().count(), 0, "from (1, 2) the monster is hidden");
+    w.act(Action::Move(0, -1));
+    assert_eq!(w.visible_monsters().count(), 1, "from (1, 1) it is in view");
+}
+
+#[test]
+fn replanning_every_turn_oscillates_when_a_monster_flickers() {
+    let (w, cells) = two_ways(TravelPolicy::Replan);
+    assert!(!w.log.iter().any(|(_, e)| *e == Event::Arrived), "the naive walk never arrives");
+    // It ends up stepping back and forth between two cells.
+    let tail = &cells[cells.len() - 6..];
+    assert!(tail[0] == tail[2] && tail[1] == tail[3] && tail[0] != tail[1], "back and forth: {tail:?}");
+}
+
+#[test]
+fn a_committed_route_does_not_oscillate() {
+    let (w, cells) = two_ways(TravelPolicy::Commit);
+    assert_eq!(w.player().cell, GOAL);
+    assert!(w.log.iter().any(|(_, e)| *e == Event::Arrived));
+    // It walks the short way, meets the monster in the corridor, re-plans once, and goes round.
+    assert_eq!(count(&w, |e| matches!(e, Event::TravelReplanned { .. })), 1);
+    // No cell is left and re-entered on consecutive turns (no a → b → a).
+    for win in cells.windows(3) {
+        assert!(!(win[0] == win[2] && win[0] != win[1]) || win[1] == Cell::new(5, 1), "oscillation at {win:?}");
+    }
+}
+
+#[test]
+fn autoexplore_walks_until_everything_reachable_is_known() {
+    let mut w = world(
+        &[
+            "##########",
+            "#@...#...#",
+            "#....+...#",
+            "#....#...#",
+            "######+###",
+            "     #...#",
+            "     #...#",
+            "     #####",
+        ],
+        config(Algorithm::Shadowcast, Some(6), MemoryModel::LastSeen),
+    );
+    w.act(Action::Explore);
+    let mut turns = 0;
+    while w.walking() && turns < 200 {
+        w.act(Action::Continue);
+        turns += 1;
+    }
+    assert!(w.log.iter().any(|(_, e)| *e == Event::ExploreDone), "{:?}", w.log.last());
+    // Doors were opened on the way, and every cell of the three rooms is known.
+    assert_eq!(count(&w, |e| matches!(e, Event::DoorOpened { .. })), 2);
+    for y in 0..8 {
+        for x in 0..10 {
+            let c = Cell::new(x, y);
+            if w.map.rules_at(c).walkable {
+                assert_ne!(w.knowledge(c), Knowledge::Unknown, "{c:?} explored");
+            }
+        }
+    }
+}
+
+#[test]
+fn autoexplore_stops_when_a_monster_comes_into_view() {
+    let mut w = world(
+        &[
+            "##########", //
+            "#@.......#",
+            "#####+####",
+            "    #g#",
+            "    ###",
+        ],
+        config(Algorithm::Shadowcast, None, MemoryModel::LastSeen),
+    );
+    w.frozen_monsters = true;
+    w.act(Action::Explore);
+    while w.walking() {
+        w.act(Action::Continue);
+    }
+    // Behind the door: the explorer opens it, sees the goblin and stops.
+    assert!(w.log.iter().any(|(_, e)| *e == Event::Spotted { monster: 1 }));
+    assert!(w.log.iter().any(|(_, e)| *e == Event::ExploreInterrupted { monster: 1 }));
+    assert_eq!(w.visible_monsters().count(), 1);
+}
+
+#[test]
+fn a_monster_that_sees_the_player_chases_and_attacks() {
+    let mut w = world(
+        &[
+            "###########", //
+            "#@.......g#",
+            "###########",
+        ],
+        config(Algorithm::Shadowcast, None, MemoryModel::LastSeen),
+    );
+    for _ in 0..10 {
+        w.act(Action::Wait);
+    }
+    assert_eq!(count(&w, |e| *e == Event::Noticed { monster: 1 }), 1);
+    assert_eq!(w.actors[1].cell, Cell::new(2, 1), "it came next to the player");
+    assert!(count(&w, |e| matches!(e, Event::Attacked { attacker: 1, target: 0, .. })) > 0);
+    assert!(w.player().hp < sightline::core::sim::PLAYER_HP);
+}
+
+#[test]
+fn a_hurt_monster_flees_down_the_flee_map() {
+    let mut w = world(
+        &[
+            "legend:",
+            "o = monster name=orc vision=8",
+            "---",
+            "##########",
+            "#........#",
+            "#...@o...#",
+            "#........#",
+            "##########",
+        ],
+        config(Algorithm::Shadowcast, None, MemoryModel::LastSeen),
+    );
+    // The player hits it once; then, as if after a fight, it is down to 2 of its 6 hit points.
+    w.act(Action::Move(1, 0));
+    assert!(w.log.iter().any(|(_, e)| matches!(e, Event::Attacked { attacker: 0, target: 1, .. })));
+    w.actors[1].hp = 2;
+    let before = w.actors[1].cell.chebyshev(w.player().cell);
+    w.act(Action::Wait);
+    w.act(Action::Wait);
+    assert_eq!(count(&w, |e| *e == Event::Fled { monster: 1 }), 1);
+    assert!(w.actors[1].cell.chebyshev(w.player().cell) > before, "it moved away");
+}
+
+#[test]
+fn the_same_seed_and_actions_give_the_same_game() {
+    let map = sightline::core::samples::default_map().unwrap();
+    let script = |seed: u64| {
+        let mut w = World::new(&map, SimConfig { seed, ..Preset::Grass.config() }).unwrap();
+        for turn in 0..150 {
+            let action = match turn % 5 {
+                0 => Action::Explore,
+                1 | 2 => Action::Continue,
+                3 => Action::Move(1, 0),
+                _ => Action::Wait,
+            };
+            w.act(action);
+        }
+        (w.log.clone(), w.actors.clone())
+    };
+    assert_eq!(script(3), script(3));
+    assert_ne!(script(3).1, script(4).1, "another seed, other wanderings");
+}
+
+#[test]
+fn presets_choose_the_seeds_fov_and_memory() {
+    let expect = [
+        (Preset::Picotron, Algorithm::Circle, MemoryModel::Revealed),
+        (Preset::CavesOfZircon, Algorithm::Ray, MemoryModel::None),
+        (Preset::Terminus, Algorithm::Ray, MemoryModel::LastSeen),
+        (Preset::Jsrlt, Algorithm::Shadowline, MemoryModel::Revealed),
+        (Preset::Grass, Algorithm::Shadowcast, MemoryModel::LastSeen),
+    ];
+    for (preset, fov, memory) in expect {
+        let c = preset.config();
+        assert_eq!((c.fov, c.memory), (fov, memory), "{}", preset.name());
+    }
+    assert!(Preset::Grass.config().smooth);
+}
+
+#[test]
+fn a_monster_out_of_view_is_not_shown_but_its_last_position_is_kept() {
+    let mut w = world(
+        &[
+            "#########", //
+            "#@..+..g#",
+            "#########",
+        ],
+        config(Algorithm::Shadowcast, None, MemoryModel::LastSeen),
+    );
+    w.frozen_monsters = true;
+    assert_eq!(w.visible_monsters().count(), 0);
+    run(&mut w, &[Action::Move(1, 0), Action::Move(1, 0), Action::Move(1, 0)]);
+    assert!(w.log.iter().any(|(_, e)| *e == Event::DoorOpened { actor: 0, at: Cell::new(4, 1) }));
+    assert_eq!(w.visible_monsters().count(), 1);
+    assert_eq!(believed(&w), ["#########", "#..@'..g#", "#########"]);
+    w.act(Action::Close);
+    assert_eq!(w.visible_monsters().count(), 0);
+    // The goblin is not drawn from memory; its last known cell is kept for a ghost.
+    assert_eq!(believed(&w), ["#########", "#..@+...#", "#########"]);
+    assert_eq!(w.last_seen[1], Some(Cell::new(7, 1)));
+}
