@@ -24,11 +24,20 @@ pub struct View {
     pub fit_pending: bool,
     /// The canvas rectangle of the last frame.
     pub canvas: Rect,
+    /// Arrow keys pan (off while play mode has the keyboard).
+    pub keyboard: bool,
 }
 
 impl Default for View {
     fn default() -> Self {
-        Self { offset: Vec2::ZERO, cell_px: 16.0, show_grid: false, fit_pending: true, canvas: Rect::NOTHING }
+        Self {
+            offset: Vec2::ZERO,
+            cell_px: 16.0,
+            show_grid: false,
+            fit_pending: true,
+            canvas: Rect::NOTHING,
+            keyboard: true,
+        }
     }
 }
 
@@ -137,7 +146,7 @@ pub fn canvas_ui(
             view.zoom_about(hover, factor);
         }
     }
-    if !ui.ctx().egui_wants_keyboard_input() {
+    if view.keyboard && !ui.ctx().egui_wants_keyboard_input() {
         let step = 12.0;
         ui.input(|i| {
             let mut pan = Vec2::ZERO;

@@ -40,6 +40,7 @@ pub enum Command {
     Undo,
     Redo,
     Overlay(super::overlays::OverlayCommand),
+    Play(super::play::PlayCommand),
     /// Save the canvas as it is on screen, overlays included, as a PNG.
     ExportPng(PathBuf),
     /// Show the save dialog, then export.

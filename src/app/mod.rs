@@ -7,6 +7,7 @@ mod document;
 mod editor;
 pub mod overlays;
 mod panels;
+pub mod play;
 
 pub use canvas::{PointerAction, View};
 pub use command::Command;
@@ -47,6 +48,9 @@ pub fn run(launch: AppLaunch) -> anyhow::Result<()> {
                 app.commands.push(Command::Overlay(OverlayCommand::Show(kind, true)));
             }
             app.export_at_exit = launch.export_png;
+            if launch.play {
+                app.commands.push(Command::Play(play::PlayCommand::SetActive(true)));
+            }
             Ok(Box::new(app))
         }),
     )
@@ -73,6 +77,8 @@ pub struct SightlineApp {
     pub view: View,
     pub editor: EditorState,
     pub overlays: Overlays,
+    /// The preview pane and play mode.
+    pub play: play::PlayState,
     /// Commands the UI issued this frame, applied in `logic`.
     pub commands: Vec<Command>,
     pub error: Option<ErrorDialog>,
@@ -107,6 +113,7 @@ impl SightlineApp {
             view: View::default(),
             editor: EditorState::default(),
             overlays: Overlays::default(),
+            play: play::PlayState::default(),
             commands: Vec::new(),
             error: None,
             notice: None,
@@ -136,6 +143,7 @@ impl SightlineApp {
     pub fn logic_frame(&mut self, dt: f32) {
         self.apply_commands();
         self.overlays.update(&self.document.map, self.document.revision(), self.hovered, dt);
+        self.play.update(&self.document.map, self.document.revision(), dt);
     }
 
     /// Waits for the overlays' background work and takes its results (tests, headless runs).
@@ -171,6 +179,8 @@ impl SightlineApp {
                     self.document = Document::open(loaded.map, path);
                     self.editor = EditorState::default();
                     self.overlays.map_replaced();
+                    // A new map: the game restarts on it (if the pane is open).
+                    self.play.world = None;
                     self.view.fit_pending = true;
                 }
                 Err(e) => {
@@ -274,6 +284,7 @@ impl SightlineApp {
                     self.view.fit_pending = true;
                 }
             }
+            Command::Play(c) => self.play.apply(c, &self.document.map, self.document.revision()),
             Command::ExportPng(path) => self.export_requested = Some(path),
             Command::PickExportPng => {
                 let name = format!("{}.png", self.document.file_name());
@@ -442,6 +453,16 @@ impl SightlineApp {
         panels::status_bar_ui(self, ui);
         panels::palette_ui(self, ui);
         panels::side_panel_ui(self, ui);
+        if self.play.pane_open {
+            let mut commands = Vec::new();
+            egui::Panel::right("play_pane").default_size(460.0).show(ui, |ui| self.play.pane_ui(ui, &mut commands));
+            self.commands.extend(commands);
+        }
+        // In play mode the keyboard drives the game, not the canvas or the tools.
+        self.view.keyboard = !self.play.active;
+        let mut commands = Vec::new();
+        self.play.keys_ui(ui, &mut commands);
+        self.commands.extend(commands);
         self.central_ui(ui);
         self.export_ui(ui);
         panels::error_dialog_ui(self, ui);

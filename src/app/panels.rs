@@ -2,7 +2,19 @@
 
 use egui::RichText;
 
+use super::play::PlayCommand;
 use super::{Command, OverlayCommand, OverlayKind, SightlineApp};
+use crate::core::sim::Preset;
+
+/// The Help menu: every key.
+const HELP: &[&str] = &[
+    "Canvas: wheel zooms, middle-drag or Space+drag pans, arrows pan, +/- zoom, G grid",
+    "Tools: B brush, E eraser, R rectangle, L line, F fill, I picker (or right-click), P probe",
+    "Edit: Ctrl+Z undo, Ctrl+Shift+Z or Ctrl+Y redo; Ctrl+O open, Ctrl+S save, Ctrl+Shift+S save as",
+    "Overlays: Overlays menu; the Probe tool clicks cells for them; drag S and G",
+    "Play: F5 plays; arrows, hjklyubn or 1-9 move; . or 5 waits; o opens, c closes doors",
+    "Play: x explores, a click travels through known cells, Esc stops walking",
+];
 
 pub fn menu_bar_ui(app: &mut SightlineApp, ui: &mut egui::Ui) {
     egui::Panel::top("menu_bar").show(ui, |ui| {
@@ -58,6 +70,31 @@ pub fn menu_bar_ui(app: &mut SightlineApp, ui: &mut egui::Ui) {
                 }
                 if ui.button("Copy overlay numbers").clicked() {
                     ui.ctx().copy_text(app.overlays.numbers_text());
+                }
+            });
+            ui.menu_button("Play", |ui| {
+                let mut pane = app.play.pane_open;
+                if ui.checkbox(&mut pane, "Preview pane").changed() {
+                    app.commands.push(Command::Play(PlayCommand::ShowPane(pane)));
+                }
+                let mut active = app.play.active;
+                if ui.checkbox(&mut active, "Play mode (F5)").changed() {
+                    app.commands.push(Command::Play(PlayCommand::SetActive(active)));
+                }
+                if ui.button("Restart game").clicked() {
+                    app.commands.push(Command::Play(PlayCommand::Restart));
+                }
+                ui.separator();
+                for preset in Preset::ALL {
+                    if ui.radio(app.play.preset == preset, preset.name()).clicked() {
+                        app.commands.push(Command::Play(PlayCommand::SetPreset(preset)));
+                    }
+                }
+            });
+            ui.menu_button("Help", |ui| {
+                ui.set_min_width(360.0);
+                for line in HELP {
+                    ui.label(*line);
                 }
             });
         });
@@ -182,7 +219,13 @@ pub fn shortcuts(app: &mut SightlineApp, ui: &mut egui::Ui) {
             app.commands.push(Command::Undo);
         }
     });
-    if !ui.ctx().egui_wants_keyboard_input() {
+    ui.input(|i| {
+        if i.key_pressed(Key::F5) {
+            app.commands.push(Command::Play(PlayCommand::SetActive(!app.play.active)));
+        }
+    });
+    // In play mode the letters and digits belong to the game.
+    if !app.play.active && !ui.ctx().egui_wants_keyboard_input() {
         ui.input(|i| {
             if i.key_pressed(Key::Plus) || i.key_pressed(Key::Equals) {
                 app.commands.push(Command::ZoomBy(1.25));
@@ -214,6 +257,14 @@ pub fn tools_bar_ui(app: &mut SightlineApp, ui: &mut egui::Ui) {
                 if ui.selectable_label(selected, tool.label()).on_hover_text(format!("{:?}", tool.key())).clicked() {
                     app.commands.push(Command::SelectTool(tool));
                 }
+            }
+            ui.separator();
+            if ui
+                .selectable_label(app.play.active, "Play (F5)")
+                .on_hover_text("Play the map in the preview pane")
+                .clicked()
+            {
+                app.commands.push(Command::Play(PlayCommand::SetActive(!app.play.active)));
             }
             ui.separator();
             let map = &app.document.map;

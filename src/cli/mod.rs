@@ -27,6 +27,9 @@ pub struct Cli {
     /// Start with an overlay on (repeat for several).
     #[arg(long, value_enum, value_name = "NAME")]
     pub overlay: Vec<OverlayName>,
+    /// Start in play mode: the preview pane open, the keyboard driving the game.
+    #[arg(long)]
+    pub play: bool,
     /// With --frames: save the canvas with its overlays as a PNG halfway through, then exit.
     #[arg(long, value_name = "FILE", requires = "frames")]
     pub export_png: Option<PathBuf>,
@@ -177,6 +180,7 @@ pub struct AppLaunch {
     pub frames: Option<u64>,
     pub overlays: Vec<OverlayName>,
     pub export_png: Option<PathBuf>,
+    pub play: bool,
 }
 
 /// The overlays, by their command-line names.
@@ -193,12 +197,19 @@ pub enum OverlayName {
 pub fn run() -> ExitCode {
     let cli = Cli::parse();
     let launch = match cli.command {
-        None => AppLaunch { file: cli.file, frames: cli.frames, overlays: cli.overlay, export_png: cli.export_png },
+        None => AppLaunch {
+            file: cli.file,
+            frames: cli.frames,
+            overlays: cli.overlay,
+            export_png: cli.export_png,
+            play: cli.play,
+        },
         Some(Command::Open { file, frames }) => AppLaunch {
             file: Some(file),
             frames: frames.or(cli.frames),
             overlays: cli.overlay,
             export_png: cli.export_png,
+            play: cli.play,
         },
         Some(command) => {
             return match run_command(command) {

@@ -212,13 +212,18 @@ impl World {
     pub fn describe(&self, event: &Event) -> String {
         let name = |i: usize| if i == 0 { "you".to_owned() } else { self.actors[i].name.clone() };
         match *event {
+            Event::Moved { actor: 0, to } => format!("you move to {}, {}", to.x, to.y),
             Event::Moved { actor, to } => format!("{} moves to {}, {}", name(actor), to.x, to.y),
             Event::Bumped { at } => format!("you bump into the wall at {}, {}", at.x, at.y),
             Event::Waited => "you wait".into(),
+            Event::DoorOpened { actor: 0, at } => format!("you open the door at {}, {}", at.x, at.y),
             Event::DoorOpened { actor, at } => format!("{} opens the door at {}, {}", name(actor), at.x, at.y),
             Event::DoorClosed { at } => format!("you close the door at {}, {}", at.x, at.y),
-            Event::Attacked { attacker, target, damage, hp_left } => {
-                format!("{} hits {} for {damage} ({hp_left} hp left)", name(attacker), name(target))
+            Event::Attacked { attacker: 0, target, damage, hp_left } => {
+                format!("you hit {} for {damage} ({hp_left} hp left)", name(target))
+            }
+            Event::Attacked { attacker, damage, hp_left, .. } => {
+                format!("{} hits you for {damage} ({hp_left} hp left)", name(attacker))
             }
             Event::Died { actor: 0 } => "you die".into(),
             Event::Died { actor } => format!("{} dies", name(actor)),
@@ -380,6 +385,11 @@ impl World {
     /// Whether the player is travelling or exploring (the UI keeps sending [`Action::Continue`]).
     pub fn walking(&self) -> bool {
         self.walk.is_some()
+    }
+
+    /// Stops a travel or exploration in progress.
+    pub fn stop_walking(&mut self) {
+        self.walk = None;
     }
 
     /// The remaining route of the travel in progress.

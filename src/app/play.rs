@@ -1,0 +1,509 @@
+//! The preview pane and play mode: the game core ([`crate::core::sim`]) on the map being edited,
+//! drawn as the player knows it (unknown cells black, remembered ones dim as last seen, visible
+//! ones lit, monsters only in view), with Grass's smooth transitions: while the player steps, each
+//! cell's brightness moves from the view of the cell left to the view of the cell entered.
+
+use egui::{Align2, Color32, FontId, Pos2, Rect, Sense, Stroke, Vec2};
+
+use super::View;
+use super::canvas::color;
+use crate::core::sim::{Action, Knowledge, MemoryModel, Preset, World};
+use crate::core::{Cell, Map};
+
+/// Brightness of a remembered cell (Grass: unknown 0, remembered 0.4, visible 1).
+pub const REMEMBERED_ALPHA: f32 = 0.4;
+
+/// What the UI asks of the game.
+#[derive(Clone, Debug, PartialEq)]
+pub enum PlayCommand {
+    /// Show or hide the preview pane.
+    ShowPane(bool),
+    /// Play mode on or off: the keyboard drives the game (F5).
+    SetActive(bool),
+    Act(Action),
+    /// Stop a travel or exploration in progress.
+    StopWalking,
+    Restart,
+    SetPreset(Preset),
+    SetMemory(MemoryModel),
+    RevealMap,
+    SetLiveEdits(bool),
+    SetGhosts(bool),
+    /// Length of the smooth transition, in seconds.
+    SetTransition(f32),
+}
+
+/// The view from the cell the player left, fading into the view from the cell entered.
+struct Transition {
+    /// Every cell's knowledge before the turn (0 unknown, 1 remembered, 2 visible).
+    from_knowledge: Vec<u8>,
+    from_cell: Cell,
+    /// Monster positions before the turn, by actor number (for fading and gliding).
+    from_monsters: Vec<(Cell, bool)>,
+    elapsed: f32,
+}
+
+pub struct PlayState {
+    pub pane_open: bool,
+    pub active: bool,
+    pub preset: Preset,
+    pub world: Option<World>,
+    /// Edits in the editor apply to the running game at once (otherwise on Restart).
+    pub live_edits: bool,
+    /// Draw monsters out of view at their last known cell, greyed.
+    pub ghosts: bool,
+    /// Seconds a smooth transition takes.
+    pub transition_seconds: f32,
+    /// The map revision the game runs on.
+    revision: u64,
+    transition: Option<Transition>,
+    walk_timer: f32,
+    pub view: View,
+    pub hovered: Option<Cell>,
+}
+
+impl Default for PlayState {
+    fn default() -> Self {
+        Self {
+            pane_open: false,
+            active: false,
+            preset: Preset::Grass,
+            world: None,
+            live_edits: true,
+            ghosts: true,
+            transition_seconds: 0.15,
+            revision: 0,
+            transition: None,
+            walk_timer: 0.0,
+            view: View { cell_px: 18.0, ..View::default() },
+            hovered: None,
+        }
+    }
+}
+
+impl PlayState {
+    fn start(&mut self, map: &Map, revision: u64) {
+        self.world = World::new(map, self.preset.config());
+        self.revision = revision;
+        self.transition = None;
+        self.walk_timer = 0.0;
+    }
+
+    pub fn apply(&mut self, command: PlayCommand, map: &Map, revision: u64) {
+        match command {
+            PlayCommand::ShowPane(open) => {
+                self.pane_open = open;
+                if !open {
+                    self.active = false;
+                }
+            }
+            PlayCommand::SetActive(on) => {
+                self.active = on;
+                if on {
+                    self.pane_open = true;
+                }
+            }
+            PlayCommand::Act(action) => {
+                if self.world.is_none() {
+                    self.start(map, revision);
+                }
+                self.act(action);
+            }
+            PlayCommand::StopWalking => {
+                if let Some(w) = &mut self.world {
+                    w.stop_walking();
+                }
+            }
+            PlayCommand::Restart => self.start(map, revision),
+            PlayCommand::SetPreset(p) => {
+                self.preset = p;
+                self.start(map, revision);
+            }
+            PlayCommand::SetMemory(m) => {
+                if let Some(w) = &mut self.world {
+                    w.set_memory_model(m);
+                }
+            }
+            PlayCommand::RevealMap => {
+                if let Some(w) = &mut self.world {
+                    w.remember_everything();
+                }
+            }
+            PlayCommand::SetLiveEdits(on) => self.live_edits = on,
+            PlayCommand::SetGhosts(on) => self.ghosts = on,
+            PlayCommand::SetTransition(s) => self.transition_seconds = s.clamp(0.0, 3.0),
+        }
+    }
+
+    /// Takes the player's action; a turn that passed starts a transition (smooth presets).
+    fn act(&mut self, action: Action) {
+        let Some(world) = &mut self.world else { return };
+        let smooth = world.config.smooth && self.transition_seconds > 0.0;
+        let before = smooth.then(|| {
+            let from_knowledge = (0..world.map.len())
+                .map(|i| match world.knowledge(world.map.cell_at(i)) {
+                    Knowledge::Unknown => 0,
+                    Knowledge::Remembered => 1,
+                    Knowledge::Visible => 2,
+                })
+                .collect();
+            let from_monsters =
+                world.actors.iter().map(|a| (a.cell, a.alive() && world.visible().contains_cell(a.cell))).collect();
+            (from_knowledge, world.player().cell, from_monsters)
+        });
+        if world.act(action)
+            && let Some((from_knowledge, from_cell, from_monsters)) = before
+        {
+            self.transition = Some(Transition { from_knowledge, from_cell, from_monsters, elapsed: 0.0 });
+        }
+    }
+
+    /// Keeps the game on the map being edited, advances transitions and walks (`logic`).
+    pub fn update(&mut self, map: &Map, revision: u64, dt: f32) {
+        if !self.pane_open {
+            return;
+        }
+        match &mut self.world {
+            None => self.start(map, revision),
+            Some(world) if revision != self.revision && self.live_edits => {
+                world.update_map(map);
+                self.revision = revision;
+            }
+            _ => {}
+        }
+        if let Some(t) = &mut self.transition {
+            t.elapsed += dt;
+            if t.elapsed >= self.transition_seconds {
+                self.transition = None;
+            }
+        }
+        // A travel or an exploration takes a step each time the last transition has played.
+        if self.world.as_ref().is_some_and(World::walking) {
+            self.walk_timer += dt;
+            let interval = self.step_interval();
+            if self.walk_timer >= interval && self.transition.is_none() {
+                self.walk_timer = 0.0;
+                self.act(Action::Continue);
+            }
+        } else {
+            self.walk_timer = 0.0;
+        }
+    }
+
+    fn step_interval(&self) -> f32 {
+        if self.world.as_ref().is_some_and(|w| w.config.smooth) { self.transition_seconds.max(0.05) } else { 0.06 }
+    }
+
+    /// Frames are needed: a transition or a walk is in progress.
+    pub fn busy(&self) -> bool {
+        self.pane_open && (self.transition.is_some() || self.world.as_ref().is_some_and(World::walking))
+    }
+
+    /// Progress of the transition, 0 to 1 (1: none).
+    fn progress(&self) -> f32 {
+        self.transition.as_ref().map_or(1.0, |t| smoothstep(t.elapsed / self.transition_seconds.max(1e-3)))
+    }
+
+    /// The keys of play mode, as actions (arrows, vi-keys, numpad digits, `.`, `o`, `c`, `x`).
+    pub fn keys_ui(&self, ui: &egui::Ui, commands: &mut Vec<super::Command>) {
+        use egui::Key;
+        if !self.active || ui.ctx().egui_wants_keyboard_input() {
+            return;
+        }
+        // A focused button (Play, say) would take the arrow keys for focus navigation.
+        ui.ctx().memory_mut(|m| {
+            if let Some(id) = m.focused() {
+                m.surrender_focus(id);
+            }
+        });
+        let moves = [
+            (Key::ArrowLeft, (-1, 0)),
+            (Key::ArrowRight, (1, 0)),
+            (Key::ArrowUp, (0, -1)),
+            (Key::ArrowDown, (0, 1)),
+            (Key::H, (-1, 0)),
+            (Key::L, (1, 0)),
+            (Key::K, (0, -1)),
+            (Key::J, (0, 1)),
+            (Key::Y, (-1, -1)),
+            (Key::U, (1, -1)),
+            (Key::B, (-1, 1)),
+            (Key::N, (1, 1)),
+            (Key::Num4, (-1, 0)),
+            (Key::Num6, (1, 0)),
+            (Key::Num8, (0, -1)),
+            (Key::Num2, (0, 1)),
+            (Key::Num7, (-1, -1)),
+            (Key::Num9, (1, -1)),
+            (Key::Num1, (-1, 1)),
+            (Key::Num3, (1, 1)),
+        ];
+        ui.input(|i| {
+            if i.modifiers.command || i.modifiers.alt {
+                return;
+            }
+            for (key, (dx, dy)) in moves {
+                if i.key_pressed(key) {
+                    commands.push(super::Command::Play(PlayCommand::Act(Action::Move(dx, dy))));
+                }
+            }
+            let actions = [
+                (Key::Period, Action::Wait),
+                (Key::Num5, Action::Wait),
+                (Key::O, Action::Open),
+                (Key::C, Action::Close),
+                (Key::X, Action::Explore),
+            ];
+            for (key, action) in actions {
+                if i.key_pressed(key) {
+                    commands.push(super::Command::Play(PlayCommand::Act(action)));
+                }
+            }
+            if i.key_pressed(Key::Escape) {
+                commands.push(super::Command::Play(PlayCommand::StopWalking));
+            }
+        });
+    }
+
+    /// The pane: controls, the game as the player knows it, the message log.
+    pub fn pane_ui(&mut self, ui: &mut egui::Ui, commands: &mut Vec<super::Command>) {
+        let send = |commands: &mut Vec<super::Command>, c: PlayCommand| commands.push(super::Command::Play(c));
+        ui.horizontal_wrapped(|ui| {
+            if self.active {
+                ui.strong("Playing: the keys move you (F5 stops)");
+            } else {
+                ui.weak("Preview: F5 or Play (F5) to play");
+            }
+        });
+        ui.horizontal_wrapped(|ui| {
+            if ui.button("Restart").clicked() {
+                send(commands, PlayCommand::Restart);
+            }
+            let mut preset = self.preset;
+            let options: Vec<(Preset, &str)> = Preset::ALL.iter().map(|&p| (p, p.name())).collect();
+            super::overlays::choice_ui(ui, "preset", &mut preset, &options);
+            if preset != self.preset {
+                send(commands, PlayCommand::SetPreset(preset));
+            }
+        });
+        let Some(world) = &self.world else {
+            ui.label("This map has no walkable cell to start on.");
+            return;
+        };
+        ui.horizontal_wrapped(|ui| {
+            let mut memory = world.config.memory;
+            let options: Vec<(MemoryModel, &str)> = MemoryModel::ALL.iter().map(|&m| (m, m.label())).collect();
+            super::overlays::choice_ui(ui, "memory", &mut memory, &options);
+            if memory != world.config.memory {
+                send(commands, PlayCommand::SetMemory(memory));
+            }
+            let mut live = self.live_edits;
+            if ui.checkbox(&mut live, "Live edits").on_hover_text("Edits apply to the game at once").changed() {
+                send(commands, PlayCommand::SetLiveEdits(live));
+            }
+            let mut ghosts = self.ghosts;
+            if ui
+                .checkbox(&mut ghosts, "Ghosts")
+                .on_hover_text("Monsters out of view at their last known cell")
+                .changed()
+            {
+                send(commands, PlayCommand::SetGhosts(ghosts));
+            }
+            if ui.button("Reveal map").clicked() {
+                send(commands, PlayCommand::RevealMap);
+            }
+        });
+        if world.config.smooth {
+            let mut seconds = self.transition_seconds;
+            if ui.add(egui::Slider::new(&mut seconds, 0.0..=2.0).text("transition s")).changed() {
+                send(commands, PlayCommand::SetTransition(seconds));
+            }
+        }
+        let p = world.player();
+        ui.horizontal(|ui| {
+            ui.strong(format!("turn {}", world.turn));
+            ui.separator();
+            ui.label(format!("hp {}/{}", p.hp.max(0), p.max_hp));
+            ui.separator();
+            ui.label(format!("{} · {} FOV", self.preset.name(), world.config.fov));
+            if world.is_over() {
+                ui.separator();
+                ui.colored_label(ui.visuals().error_fg_color, "you died: Restart");
+            }
+        });
+        // The message log, newest last.
+        let log_height = 6.0 * ui.text_style_height(&egui::TextStyle::Body);
+        let canvas_size = ui.available_size() - Vec2::new(0.0, log_height + 8.0);
+        let (rect, response) = ui.allocate_exact_size(canvas_size.max(Vec2::splat(50.0)), Sense::click());
+        self.canvas_ui(ui, rect, &response, commands);
+        ui.add_space(4.0);
+        egui::ScrollArea::vertical()
+            .max_height(log_height)
+            .min_scrolled_height(log_height)
+            .auto_shrink([false, false])
+            .stick_to_bottom(true)
+            .show(ui, |ui| {
+                let Some(world) = &self.world else { return };
+                // The last 50 messages; steps are not news.
+                let messages: Vec<_> = world
+                    .log
+                    .iter()
+                    .rev()
+                    .filter(|(_, e)| !matches!(e, crate::core::sim::Event::Moved { .. }))
+                    .take(50)
+                    .collect();
+                for (turn, event) in messages.into_iter().rev() {
+                    ui.label(format!("{turn:>4}  {}", world.describe(event)));
+                }
+            });
+    }
+
+    fn canvas_ui(&mut self, ui: &egui::Ui, rect: Rect, response: &egui::Response, commands: &mut Vec<super::Command>) {
+        let Some(world) = &self.world else { return };
+        let t = self.progress();
+        // The camera follows the player, gliding with them.
+        let player_pos = match &self.transition {
+            Some(tr) => lerp_cell(tr.from_cell, world.player().cell, t),
+            None => Vec2::new(world.player().cell.x as f32, world.player().cell.y as f32),
+        };
+        if let Some(hover) = response.hover_pos() {
+            let zoom = ui.input(|i| i.zoom_delta() * (i.smooth_scroll_delta.y / 200.0).exp());
+            if zoom != 1.0 {
+                self.view.cell_px = (self.view.cell_px * zoom).clamp(6.0, 64.0);
+            }
+            let _ = hover;
+        }
+        self.view.canvas = rect;
+        let px = self.view.cell_px;
+        self.view.offset = rect.size() / 2.0 - (player_pos + Vec2::splat(0.5)) * px;
+        let view = &self.view;
+        let painter = ui.painter_at(rect);
+        painter.rect_filled(rect, 0.0, Color32::BLACK);
+        let top_left = view.grid_from_screen(rect.min);
+        let bottom_right = view.grid_from_screen(rect.max);
+        let map = &world.map;
+        let mut mesh = egui::Mesh::default();
+        let font = FontId::monospace(px * 0.8);
+        let mut glyphs = Vec::new();
+        for y in top_left.y.max(0)..=bottom_right.y.min(map.height() as i32 - 1) {
+            for x in top_left.x.max(0)..=bottom_right.x.min(map.width() as i32 - 1) {
+                let c = Cell::new(x, y);
+                let now = alpha_of(world.knowledge(c));
+                let before = self.transition.as_ref().map_or(now, |tr| {
+                    match tr.from_knowledge.get((y * map.width() as i32 + x) as usize) {
+                        Some(2) => 1.0,
+                        Some(1) => REMEMBERED_ALPHA,
+                        _ => 0.0,
+                    }
+                });
+                let alpha = before + (now - before) * t;
+                if alpha <= 0.01 {
+                    continue;
+                }
+                let Some(tile) = world.believed_tile(c) else { continue };
+                let kind = &map.tiles[usize::from(tile)];
+                let r = view.cell_rect(c);
+                mesh.add_colored_rect(r, color(kind.glyph.bg).gamma_multiply(alpha));
+                if px >= 7.0 && kind.glyph.ch != ' ' {
+                    glyphs.push((r.center(), kind.glyph.ch, color(kind.glyph.fg).gamma_multiply(alpha)));
+                }
+            }
+        }
+        painter.add(egui::Shape::mesh(mesh));
+        for (pos, ch, fg) in glyphs {
+            painter.text(pos, Align2::CENTER_CENTER, ch, font.clone(), fg);
+        }
+        // The route of a travel in progress.
+        for &c in world.route() {
+            painter.circle_filled(view.cell_rect(c).center(), (px * 0.1).max(1.5), Color32::from_rgb(255, 230, 120));
+        }
+        // Monsters: only in view, fading in and out; ghosts at their last known cell.
+        for (i, m) in world.actors.iter().enumerate().skip(1) {
+            let seen_now = m.alive() && world.visible().contains_cell(m.cell);
+            let (from_cell, seen_before) =
+                self.transition.as_ref().and_then(|tr| tr.from_monsters.get(i).copied()).unwrap_or((m.cell, seen_now));
+            let a = f32::from(u8::from(seen_before)) * (1.0 - t) + f32::from(u8::from(seen_now)) * t;
+            if a > 0.01 {
+                let pos = Pos2::ZERO
+                    + (lerp_cell(from_cell, m.cell, t) + Vec2::splat(0.5)) * px
+                    + view.canvas.min.to_vec2()
+                    + view.offset;
+                draw_actor(&painter, pos, px, m.glyph, Color32::from_rgb(240, 80, 70).gamma_multiply(a));
+            } else if self.ghosts
+                && m.alive()
+                && let Some(last) = world.last_seen[i]
+            {
+                let pos = view.cell_rect(last).center();
+                draw_actor(&painter, pos, px, m.glyph, Color32::from_gray(120).gamma_multiply(0.6));
+            }
+        }
+        let pos = Pos2::ZERO + (player_pos + Vec2::splat(0.5)) * px + view.canvas.min.to_vec2() + view.offset;
+        draw_actor(&painter, pos, px, '@', Color32::from_rgb(255, 230, 90));
+        if self.active {
+            painter.rect_stroke(rect, 0.0, Stroke::new(2.0, Color32::from_rgb(255, 230, 90)), egui::StrokeKind::Inside);
+        }
+        // Hover: what the player knows of the cell, and no more.
+        self.hovered = response.hover_pos().map(|p| view.grid_from_screen(p)).filter(|c| map.in_bounds(*c));
+        if let Some(c) = self.hovered {
+            painter.rect_stroke(view.cell_rect(c), 0.0, Stroke::new(1.0, Color32::WHITE), egui::StrokeKind::Inside);
+            response.clone().on_hover_text_at_pointer(knowledge_text(world, c));
+        }
+        if response.clicked()
+            && let Some(c) = self.hovered
+        {
+            commands.push(super::Command::Play(PlayCommand::Act(Action::Travel(c))));
+        }
+    }
+}
+
+/// What the player knows of a cell, in words.
+pub fn knowledge_text(world: &World, c: Cell) -> String {
+    let tile_name = |t: crate::core::TileId| world.map.tiles[usize::from(t)].name.clone();
+    match world.knowledge(c) {
+        Knowledge::Unknown => format!("{}, {}: unknown", c.x, c.y),
+        Knowledge::Remembered => {
+            let seen = world.memory.recall(c).map(|r| r.turn);
+            let name = world.believed_tile(c).map_or("nothing".into(), tile_name);
+            match (world.config.memory, seen) {
+                (MemoryModel::LastSeen, Some(turn)) => {
+                    format!("{}, {}: {name}, remembered as last seen on turn {turn}", c.x, c.y)
+                }
+                _ => format!("{}, {}: {name}, explored", c.x, c.y),
+            }
+        }
+        Knowledge::Visible => {
+            let name = world.believed_tile(c).map_or("nothing".into(), tile_name);
+            match world.visible_monsters().find(|m| m.cell == c) {
+                Some(m) => format!("{}, {}: {name}, {} ({} hp)", c.x, c.y, m.name, m.hp),
+                None => format!("{}, {}: {name}, in view", c.x, c.y),
+            }
+        }
+    }
+}
+
+fn alpha_of(k: Knowledge) -> f32 {
+    match k {
+        Knowledge::Unknown => 0.0,
+        Knowledge::Remembered => REMEMBERED_ALPHA,
+        Knowledge::Visible => 1.0,
+    }
+}
+
+fn smoothstep(x: f32) -> f32 {
+    let x = x.clamp(0.0, 1.0);
+    x * x * (3.0 - 2.0 * x)
+}
+
+fn lerp_cell(a: Cell, b: Cell, t: f32) -> Vec2 {
+    Vec2::new(a.x as f32 + (b.x - a.x) as f32 * t, a.y as f32 + (b.y - a.y) as f32 * t)
+}
+
+fn draw_actor(painter: &egui::Painter, centre: Pos2, px: f32, glyph: char, colour: Color32) {
+    let r = Rect::from_center_size(centre, Vec2::splat(px));
+    painter.rect_filled(
+        r.shrink(px * 0.05),
+        px * 0.2,
+        Color32::from_black_alpha((200.0 * colour.a() as f32 / 255.0) as u8),
+    );
+    painter.text(centre, Align2::CENTER_CENTER, glyph, FontId::monospace(px * 0.8), colour);
+}

@@ -1,0 +1,101 @@
+//! Play mode driven as a person would (egui_kittest): F5 or the Play button, keys, the turn counter.
+#![cfg(feature = "gui")]
+
+use std::path::Path;
+
+use egui_kittest::Harness;
+use egui_kittest::kittest::Queryable;
+use sightline::app::play::PlayCommand;
+use sightline::app::{Command, SightlineApp};
+use sightline::core::Cell;
+use sightline::core::sim::{Knowledge, Preset};
+
+fn harness() -> Harness<'static, SightlineApp> {
+    let mut app = SightlineApp::new(None);
+    app.commands.push(Command::Open(Path::new(env!("CARGO_MANIFEST_DIR")).join("maps/pillars.ron")));
+    let mut h = Harness::builder().with_size(egui::vec2(1500.0, 900.0)).build_ui_state(
+        |ui, app: &mut SightlineApp| {
+            app.logic_frame(ui.input(|i| i.stable_dt));
+            app.ui_frame(ui);
+        },
+        app,
+    );
+    h.run();
+    h
+}
+
+#[test]
+fn the_play_button_starts_play_mode_and_keys_move_the_player() {
+    let mut h = harness();
+    h.get_by_label("Play (F5)").click();
+    h.run();
+    assert!(h.state().play.active && h.state().play.pane_open);
+    h.get_by_label("turn 0");
+    let start = h.state().play.world.as_ref().unwrap().player().cell;
+    assert_eq!(start, Cell::new(20, 12), "the map's player start");
+    // East is a pillar: bumping into it takes no turn.
+    h.key_press(egui::Key::ArrowRight);
+    h.run();
+    h.get_by_label("turn 0");
+    h.key_press(egui::Key::ArrowDown);
+    h.run();
+    h.get_by_label("turn 1");
+    assert_eq!(h.state().play.world.as_ref().unwrap().player().cell, Cell::new(20, 13));
+    // Vi-keys, a digit and `.` (wait) are turns too; the tool keys do nothing to the editor.
+    let tool = h.state().editor.tool;
+    for key in [egui::Key::L, egui::Key::J, egui::Key::Num7, egui::Key::Period] {
+        h.key_press(key);
+        h.run();
+    }
+    h.get_by_label("turn 5");
+    assert_eq!(
+        h.state().play.world.as_ref().unwrap().player().cell,
+        Cell::new(20, 13),
+        "east, south, north-west, wait"
+    );
+    assert_eq!(h.state().editor.tool, tool, "L and J went to the game, not to the tools");
+    // F5 gives the keyboard back to the editor.
+    h.key_press(egui::Key::F5);
+    h.run();
+    assert!(!h.state().play.active);
+    h.key_press(egui::Key::ArrowDown);
+    h.run();
+    h.get_by_label("turn 5");
+}
+
+#[test]
+fn edits_reach_the_running_game_and_restart_starts_over() {
+    let mut h = harness();
+    h.state_mut().commands.push(Command::Play(PlayCommand::SetActive(true)));
+    h.run();
+    h.key_press(egui::Key::ArrowLeft);
+    h.run();
+    h.get_by_label("turn 1");
+    // A wall painted next to the player shows in the game at once (live edits).
+    let wall = Cell::new(18, 12);
+    h.state_mut().document.checkpoint();
+    sightline::core::edit::paint(&mut h.state_mut().document.map, 0, &[wall], sightline::core::tile::STANDARD_WALL);
+    h.state_mut().document.touch();
+    h.run();
+    let world = h.state().play.world.as_ref().unwrap();
+    assert!(world.map.rules_at(wall).opaque);
+    assert_eq!(world.knowledge(wall), Knowledge::Visible);
+    h.get_by_label("Restart").click();
+    h.run();
+    h.get_by_label("turn 0");
+}
+
+#[test]
+fn presets_switch_the_game_from_the_play_menu() {
+    let mut h = harness();
+    h.state_mut().commands.push(Command::Play(PlayCommand::ShowPane(true)));
+    h.run();
+    h.get_by_label("Play").click();
+    h.run();
+    h.get_by_label("Caves of Zircon").click();
+    h.run();
+    let world = h.state().play.world.as_ref().unwrap();
+    assert_eq!(h.state().play.preset, Preset::CavesOfZircon);
+    assert_eq!(world.config, Preset::CavesOfZircon.config());
+    h.get_by_label_contains("ray FOV");
+}
