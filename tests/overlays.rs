@@ -148,13 +148,13 @@ fn the_step_controls_replay_the_search() {
     h.run();
     assert_eq!(h.state().overlays.path.step, 1);
     // Play runs forward on its own, frame by frame, until paused.
-    h.get_by_label("Play").click();
+    h.get_by_label("Play steps").click();
     for _ in 0..10 {
         h.step();
     }
     let playing_step = h.state().overlays.path.step;
     assert!(playing_step > 1 && playing_step <= max, "playing advanced to {playing_step}");
-    h.get_by_label("Pause").click();
+    h.get_by_label("Pause steps").click();
     h.run();
     let paused = h.state().overlays.path.step;
     for _ in 0..5 {

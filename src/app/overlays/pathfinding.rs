@@ -729,7 +729,7 @@ impl PathOverlay {
             if ui.button("Back").on_hover_text("One step back").clicked() {
                 commands.push(Command::Overlay(OverlayCommand::SetStep(self.step.saturating_sub(1))));
             }
-            let (label, playing) = if self.playing { ("Pause", false) } else { ("Play", true) };
+            let (label, playing) = if self.playing { ("Pause steps", false) } else { ("Play steps", true) };
             if ui.button(label).clicked() {
                 commands.push(Command::Overlay(OverlayCommand::Play(playing)));
             }
