@@ -356,3 +356,39 @@ fn a_monster_out_of_view_is_not_shown_but_its_last_position_is_kept() {
     assert_eq!(believed(&w), ["#########", "#..@+...#", "#########"]);
     assert_eq!(w.last_seen[1], Some(Cell::new(7, 1)));
 }
+
+/// Knowledge through actor `who`'s eyes.
+fn knowledge_of(w: &World, who: usize) -> Vec<String> {
+    (0..w.map.height() as i32)
+        .map(|y| {
+            (0..w.map.width() as i32)
+                .map(|x| match w.knowledge_of(who, Cell::new(x, y)) {
+                    Knowledge::Visible => 'v',
+                    Knowledge::Remembered => 'r',
+                    Knowledge::Unknown => ' ',
+                })
+                .collect::<String>()
+                .trim_end()
+                .to_owned()
+        })
+        .collect()
+}
+
+#[test]
+fn every_perspective_has_its_own_view_and_memory() {
+    let mut w = world(
+        &["legend:", "g = monster name=goblin vision=6", "---", "#########", "#@..#..g#", "#...+...#", "#########"],
+        config(Algorithm::Shadowcast, None, MemoryModel::LastSeen),
+    );
+    w.frozen_monsters = true;
+    // The goblin sees its own room, not the player's behind the closed door; the player, theirs.
+    assert_eq!(knowledge_of(&w, 1), ["    vvvvv", "    vvvvv", "    vvvvv", "    vvvvv"]);
+    assert_eq!(knowledge_of(&w, 0), ["vvvvv", "vvvvv", "vvvvv", "vvvvv"]);
+    // The player opens the door: both rooms see each other through it.
+    run(&mut w, &[Action::Move(1, 1), Action::Move(1, 0), Action::Open]);
+    assert!(w.knowledge_of(1, Cell::new(3, 2)) == Knowledge::Visible, "the goblin sees the player's side");
+    // Closed again: each remembers the other room as it last saw it.
+    w.act(Action::Close);
+    assert_eq!(w.knowledge_of(1, Cell::new(3, 2)), Knowledge::Remembered);
+    assert_eq!(w.knowledge_of(0, Cell::new(6, 2)), Knowledge::Remembered);
+}

@@ -37,6 +37,13 @@ pub enum Command {
     SelectTool(super::editor::Tool),
     SelectTile(crate::core::TileId),
     SelectLayer(usize),
+    /// Show or hide a layer (an edit: Tiled saves it in the map).
+    SetLayerVisible(usize, bool),
+    /// Lock or unlock a layer against painting.
+    SetLayerLocked(usize, bool),
+    SetBrushSize(u32),
+    SetRectFilled(bool),
+    SetFillEight(bool),
     Undo,
     Redo,
     Overlay(super::overlays::OverlayCommand),

@@ -63,11 +63,25 @@ pub struct EditorState {
     pub layer: usize,
     /// The stroke in progress: where it started and the last cell it reached.
     pub stroke: Option<(Cell, Cell)>,
+    /// Width of the brush, eraser and line stamp, in cells.
+    pub brush_size: u32,
+    /// The rectangle tool fills (or draws the outline).
+    pub rect_filled: bool,
+    /// The bucket fill spreads diagonally too.
+    pub fill_eight: bool,
 }
 
 impl Default for EditorState {
     fn default() -> Self {
-        Self { tool: Tool::Brush, tile: crate::core::tile::STANDARD_WALL, layer: 0, stroke: None }
+        Self {
+            tool: Tool::Brush,
+            tile: crate::core::tile::STANDARD_WALL,
+            layer: 0,
+            stroke: None,
+            brush_size: 1,
+            rect_filled: true,
+            fill_eight: false,
+        }
     }
 }
 
@@ -76,16 +90,17 @@ impl EditorState {
     /// preview and for applying it).
     pub fn shape(&self, map: &Map, start: Cell, end: Cell) -> Vec<Cell> {
         match self.tool {
-            Tool::Rectangle => edit::rect_cells(start, end, true),
-            Tool::Line => edit::line_cells(start, end),
+            Tool::Rectangle => edit::rect_cells(start, end, self.rect_filled),
+            Tool::Line => edit::stamp_along(&edit::line_cells(start, end), self.brush_size),
             Tool::Fill => {
                 if map.in_bounds(end) {
-                    edit::fill_cells(map, self.layer, end, false)
+                    edit::fill_cells(map, self.layer, end, self.fill_eight)
                 } else {
                     Vec::new()
                 }
             }
-            Tool::Brush | Tool::Eraser | Tool::Picker => vec![end],
+            Tool::Brush | Tool::Eraser => edit::square_around(end, self.brush_size),
+            Tool::Picker => vec![end],
             Tool::Probe => Vec::new(),
         }
     }

@@ -224,6 +224,24 @@ impl SightlineApp {
                     self.editor.layer = layer;
                 }
             }
+            Command::SetLayerVisible(layer, on) | Command::SetLayerLocked(layer, on) => {
+                let visible = matches!(command, Command::SetLayerVisible(..));
+                let Some(l) = self.document.map.layers.get(layer) else { return };
+                if (if visible { l.visible } else { l.locked }) == on {
+                    return;
+                }
+                self.document.checkpoint();
+                let l = &mut self.document.map.layers[layer];
+                if visible {
+                    l.visible = on;
+                } else {
+                    l.locked = on;
+                }
+                self.document.touch();
+            }
+            Command::SetBrushSize(size) => self.editor.brush_size = size.clamp(1, 16),
+            Command::SetRectFilled(on) => self.editor.rect_filled = on,
+            Command::SetFillEight(on) => self.editor.fill_eight = on,
             Command::PickAt(cell) => {
                 if let Some((_, tile)) = self.document.map.top_tile(cell) {
                     self.editor.tile = tile;
@@ -235,6 +253,12 @@ impl SightlineApp {
                     return;
                 }
                 if self.editor.tool == Tool::Probe {
+                    return;
+                }
+                if let Some(layer) = self.document.map.layers.get(self.editor.layer)
+                    && layer.locked
+                {
+                    self.notice = Some(format!("layer \"{}\" is locked: unlock it to paint", layer.name));
                     return;
                 }
                 self.document.checkpoint();
@@ -250,7 +274,10 @@ impl SightlineApp {
                 }
                 if matches!(self.editor.tool, Tool::Brush | Tool::Eraser) {
                     // Every cell between the last one and this: a fast pointer leaves no gaps.
-                    let cells = crate::core::edit::line_cells(last, cell);
+                    let cells = crate::core::edit::stamp_along(
+                        &crate::core::edit::line_cells(last, cell),
+                        self.editor.brush_size,
+                    );
                     let tile = self.editor.paint_tile();
                     if crate::core::edit::paint(&mut self.document.map, self.editor.layer, &cells, tile) > 0 {
                         self.document.touch();

@@ -259,6 +259,31 @@ pub fn tools_bar_ui(app: &mut SightlineApp, ui: &mut egui::Ui) {
                 }
             }
             ui.separator();
+            // The current tool's options.
+            match app.editor.tool {
+                Tool::Brush | Tool::Eraser | Tool::Line => {
+                    let mut size = app.editor.brush_size;
+                    let r = ui.add(egui::DragValue::new(&mut size).range(1..=16).prefix("size "));
+                    name_widget(ui, &r, "brush size");
+                    if r.changed() {
+                        app.commands.push(Command::SetBrushSize(size));
+                    }
+                }
+                Tool::Rectangle => {
+                    let mut filled = app.editor.rect_filled;
+                    if ui.checkbox(&mut filled, "Filled").changed() {
+                        app.commands.push(Command::SetRectFilled(filled));
+                    }
+                }
+                Tool::Fill => {
+                    let mut eight = app.editor.fill_eight;
+                    if ui.checkbox(&mut eight, "8-connected").changed() {
+                        app.commands.push(Command::SetFillEight(eight));
+                    }
+                }
+                Tool::Picker | Tool::Probe => {}
+            }
+            ui.separator();
             if ui
                 .selectable_label(app.play.active, "Play (F5)")
                 .on_hover_text("Play the map in the preview pane")
@@ -298,11 +323,31 @@ pub fn palette_ui(app: &mut SightlineApp, ui: &mut egui::Ui) {
         ui.separator();
         ui.heading("Layers");
         for (i, l) in app.document.map.layers.iter().enumerate().rev() {
-            if ui.selectable_label(app.editor.layer == i, &l.name).clicked() {
-                app.commands.push(Command::SelectLayer(i));
-            }
+            ui.horizontal(|ui| {
+                let mut visible = l.visible;
+                let r = ui.checkbox(&mut visible, "").on_hover_text("Visible");
+                name_widget(ui, &r, &format!("show {}", l.name));
+                if r.changed() {
+                    app.commands.push(Command::SetLayerVisible(i, visible));
+                }
+                let mut locked = l.locked;
+                let r = ui.checkbox(&mut locked, "").on_hover_text("Locked: the tools do not paint on it");
+                name_widget(ui, &r, &format!("lock {}", l.name));
+                if r.changed() {
+                    app.commands.push(Command::SetLayerLocked(i, locked));
+                }
+                let label = if l.locked { format!("{} (locked)", l.name) } else { l.name.clone() };
+                if ui.selectable_label(app.editor.layer == i, label).clicked() {
+                    app.commands.push(Command::SelectLayer(i));
+                }
+            });
         }
     });
+}
+
+/// Gives a widget its accessible name (for screen readers and `get_by_label`).
+fn name_widget(ui: &egui::Ui, response: &egui::Response, name: &str) {
+    ui.ctx().accesskit_node_builder(response.id, |node| node.set_label(name.to_owned()));
 }
 
 /// "Save the changes?" before opening, or closing, over unsaved work.

@@ -31,6 +31,8 @@ pub enum PlayCommand {
     SetGhosts(bool),
     /// Length of the smooth transition, in seconds.
     SetTransition(f32),
+    /// Look through an actor's eyes (0: the player): its view and its memory.
+    SeeAs(usize),
 }
 
 /// The view from the cell the player left, fading into the view from the cell entered.
@@ -60,6 +62,8 @@ pub struct PlayState {
     walk_timer: f32,
     pub view: View,
     pub hovered: Option<Cell>,
+    /// Whose eyes the pane shows (0: the player).
+    pub perspective: usize,
 }
 
 impl Default for PlayState {
@@ -77,6 +81,7 @@ impl Default for PlayState {
             walk_timer: 0.0,
             view: View { cell_px: 18.0, ..View::default() },
             hovered: None,
+            perspective: 0,
         }
     }
 }
@@ -84,6 +89,7 @@ impl Default for PlayState {
 impl PlayState {
     fn start(&mut self, map: &Map, revision: u64) {
         self.world = World::new(map, self.preset.config());
+        self.perspective = 0;
         self.revision = revision;
         self.transition = None;
         self.walk_timer = 0.0;
@@ -132,6 +138,7 @@ impl PlayState {
             PlayCommand::SetLiveEdits(on) => self.live_edits = on,
             PlayCommand::SetGhosts(on) => self.ghosts = on,
             PlayCommand::SetTransition(s) => self.transition_seconds = s.clamp(0.0, 3.0),
+            PlayCommand::SeeAs(who) => self.perspective = who,
         }
     }
 
@@ -312,6 +319,18 @@ impl PlayState {
             if ui.button("Reveal map").clicked() {
                 send(commands, PlayCommand::RevealMap);
             }
+            let mut who = self.perspective;
+            let names: Vec<(usize, String)> = world
+                .actors
+                .iter()
+                .enumerate()
+                .map(|(i, a)| (i, if i == 0 { "you".to_owned() } else { format!("{} ({})", a.name, a.glyph) }))
+                .collect();
+            let options: Vec<(usize, &str)> = names.iter().map(|(i, n)| (*i, n.as_str())).collect();
+            super::overlays::choice_ui(ui, "see as", &mut who, &options);
+            if who != self.perspective {
+                send(commands, PlayCommand::SeeAs(who));
+            }
         });
         if world.config.smooth {
             let mut seconds = self.transition_seconds;
@@ -360,22 +379,25 @@ impl PlayState {
 
     fn canvas_ui(&mut self, ui: &egui::Ui, rect: Rect, response: &egui::Response, commands: &mut Vec<super::Command>) {
         let Some(world) = &self.world else { return };
-        let t = self.progress();
-        // The camera follows the player, gliding with them.
-        let player_pos = match &self.transition {
-            Some(tr) => lerp_cell(tr.from_cell, world.player().cell, t),
-            None => Vec2::new(world.player().cell.x as f32, world.player().cell.y as f32),
+        let who = if self.perspective < world.actors.len() { self.perspective } else { 0 };
+        // Transitions are the player's (a monster's view is shown as it is).
+        let transition = self.transition.as_ref().filter(|_| who == 0);
+        let t = if transition.is_some() { self.progress() } else { 1.0 };
+        // The camera follows whoever we look through, gliding with the player.
+        let me = world.actors[who].cell;
+        let focus = match transition {
+            Some(tr) => lerp_cell(tr.from_cell, me, t),
+            None => Vec2::new(me.x as f32, me.y as f32),
         };
-        if let Some(hover) = response.hover_pos() {
+        if response.hover_pos().is_some() {
             let zoom = ui.input(|i| i.zoom_delta() * (i.smooth_scroll_delta.y / 200.0).exp());
             if zoom != 1.0 {
                 self.view.cell_px = (self.view.cell_px * zoom).clamp(6.0, 64.0);
             }
-            let _ = hover;
         }
         self.view.canvas = rect;
         let px = self.view.cell_px;
-        self.view.offset = rect.size() / 2.0 - (player_pos + Vec2::splat(0.5)) * px;
+        self.view.offset = rect.size() / 2.0 - (focus + Vec2::splat(0.5)) * px;
         let view = &self.view;
         let painter = ui.painter_at(rect);
         painter.rect_filled(rect, 0.0, Color32::BLACK);
@@ -388,19 +410,18 @@ impl PlayState {
         for y in top_left.y.max(0)..=bottom_right.y.min(map.height() as i32 - 1) {
             for x in top_left.x.max(0)..=bottom_right.x.min(map.width() as i32 - 1) {
                 let c = Cell::new(x, y);
-                let now = alpha_of(world.knowledge(c));
-                let before = self.transition.as_ref().map_or(now, |tr| {
-                    match tr.from_knowledge.get((y * map.width() as i32 + x) as usize) {
+                let now = alpha_of(world.knowledge_of(who, c));
+                let before =
+                    transition.map_or(now, |tr| match tr.from_knowledge.get((y * map.width() as i32 + x) as usize) {
                         Some(2) => 1.0,
                         Some(1) => REMEMBERED_ALPHA,
                         _ => 0.0,
-                    }
-                });
+                    });
                 let alpha = before + (now - before) * t;
                 if alpha <= 0.01 {
                     continue;
                 }
-                let Some(tile) = world.believed_tile(c) else { continue };
+                let Some(tile) = world.believed_tile_of(who, c) else { continue };
                 let kind = &map.tiles[usize::from(tile)];
                 let r = view.cell_rect(c);
                 mesh.add_colored_rect(r, color(kind.glyph.bg).gamma_multiply(alpha));
@@ -414,41 +435,63 @@ impl PlayState {
             painter.text(pos, Align2::CENTER_CENTER, ch, font.clone(), fg);
         }
         // The route of a travel in progress.
-        for &c in world.route() {
-            painter.circle_filled(view.cell_rect(c).center(), (px * 0.1).max(1.5), Color32::from_rgb(255, 230, 120));
+        if who == 0 {
+            for &c in world.route() {
+                painter.circle_filled(
+                    view.cell_rect(c).center(),
+                    (px * 0.1).max(1.5),
+                    Color32::from_rgb(255, 230, 120),
+                );
+            }
         }
+        let screen = |v: Vec2| Pos2::ZERO + (v + Vec2::splat(0.5)) * px + view.canvas.min.to_vec2() + view.offset;
+        let sees = |c: Cell| world.visible_of(who).contains_cell(c);
         // Monsters: only in view, fading in and out; ghosts at their last known cell.
         for (i, m) in world.actors.iter().enumerate().skip(1) {
-            let seen_now = m.alive() && world.visible().contains_cell(m.cell);
+            let seen_now = m.alive() && (i == who || sees(m.cell));
             let (from_cell, seen_before) =
-                self.transition.as_ref().and_then(|tr| tr.from_monsters.get(i).copied()).unwrap_or((m.cell, seen_now));
+                transition.and_then(|tr| tr.from_monsters.get(i).copied()).unwrap_or((m.cell, seen_now));
             let a = f32::from(u8::from(seen_before)) * (1.0 - t) + f32::from(u8::from(seen_now)) * t;
+            let colour = if i == who { Color32::from_rgb(255, 140, 60) } else { Color32::from_rgb(240, 80, 70) };
             if a > 0.01 {
-                let pos = Pos2::ZERO
-                    + (lerp_cell(from_cell, m.cell, t) + Vec2::splat(0.5)) * px
-                    + view.canvas.min.to_vec2()
-                    + view.offset;
-                draw_actor(&painter, pos, px, m.glyph, Color32::from_rgb(240, 80, 70).gamma_multiply(a));
-            } else if self.ghosts
+                draw_actor(&painter, screen(lerp_cell(from_cell, m.cell, t)), px, m.glyph, colour.gamma_multiply(a));
+            } else if who == 0
+                && self.ghosts
                 && m.alive()
                 && let Some(last) = world.last_seen[i]
             {
-                let pos = view.cell_rect(last).center();
-                draw_actor(&painter, pos, px, m.glyph, Color32::from_gray(120).gamma_multiply(0.6));
+                draw_actor(
+                    &painter,
+                    view.cell_rect(last).center(),
+                    px,
+                    m.glyph,
+                    Color32::from_gray(120).gamma_multiply(0.6),
+                );
             }
         }
-        let pos = Pos2::ZERO + (player_pos + Vec2::splat(0.5)) * px + view.canvas.min.to_vec2() + view.offset;
-        draw_actor(&painter, pos, px, '@', Color32::from_rgb(255, 230, 90));
+        // The player: always from their own eyes; from a monster's, only when it sees them.
+        if who == 0 {
+            draw_actor(&painter, screen(focus), px, '@', Color32::from_rgb(255, 230, 90));
+        } else if sees(world.player().cell) {
+            draw_actor(
+                &painter,
+                view.cell_rect(world.player().cell).center(),
+                px,
+                '@',
+                Color32::from_rgb(255, 230, 90),
+            );
+        }
         if self.active {
             painter.rect_stroke(rect, 0.0, Stroke::new(2.0, Color32::from_rgb(255, 230, 90)), egui::StrokeKind::Inside);
         }
-        // Hover: what the player knows of the cell, and no more.
+        // Hover: what this perspective knows of the cell, and no more.
         self.hovered = response.hover_pos().map(|p| view.grid_from_screen(p)).filter(|c| map.in_bounds(*c));
         if let Some(c) = self.hovered {
             painter.rect_stroke(view.cell_rect(c), 0.0, Stroke::new(1.0, Color32::WHITE), egui::StrokeKind::Inside);
-            response.clone().on_hover_text_at_pointer(knowledge_text(world, c));
+            response.clone().on_hover_text_at_pointer(knowledge_text(world, who, c));
         }
         if response.clicked()
+            && who == 0
             && let Some(c) = self.hovered
         {
             commands.push(super::Command::Play(PlayCommand::Act(Action::Travel(c))));
@@ -456,14 +499,14 @@ impl PlayState {
     }
 }
 
-/// What the player knows of a cell, in words.
-pub fn knowledge_text(world: &World, c: Cell) -> String {
+/// What actor `who` knows of a cell, in words.
+pub fn knowledge_text(world: &World, who: usize, c: Cell) -> String {
     let tile_name = |t: crate::core::TileId| world.map.tiles[usize::from(t)].name.clone();
-    match world.knowledge(c) {
+    match world.knowledge_of(who, c) {
         Knowledge::Unknown => format!("{}, {}: unknown", c.x, c.y),
         Knowledge::Remembered => {
-            let seen = world.memory.recall(c).map(|r| r.turn);
-            let name = world.believed_tile(c).map_or("nothing".into(), tile_name);
+            let seen = world.memory_of(who).recall(c).map(|r| r.turn);
+            let name = world.believed_tile_of(who, c).map_or("nothing".into(), tile_name);
             match (world.config.memory, seen) {
                 (MemoryModel::LastSeen, Some(turn)) => {
                     format!("{}, {}: {name}, remembered as last seen on turn {turn}", c.x, c.y)
@@ -472,9 +515,15 @@ pub fn knowledge_text(world: &World, c: Cell) -> String {
             }
         }
         Knowledge::Visible => {
-            let name = world.believed_tile(c).map_or("nothing".into(), tile_name);
-            match world.visible_monsters().find(|m| m.cell == c) {
-                Some(m) => format!("{}, {}: {name}, {} ({} hp)", c.x, c.y, m.name, m.hp),
+            let name = world.believed_tile_of(who, c).map_or("nothing".into(), tile_name);
+            let seen = world.visible_of(who);
+            let actor = world
+                .actors
+                .iter()
+                .enumerate()
+                .find(|(i, a)| a.alive() && a.cell == c && *i != who && seen.contains_cell(a.cell));
+            match actor {
+                Some((_, a)) => format!("{}, {}: {name}, {} ({} hp)", c.x, c.y, a.name, a.hp),
                 None => format!("{}, {}: {name}, in view", c.x, c.y),
             }
         }

@@ -25,6 +25,29 @@ pub fn line_cells(a: Cell, b: Cell) -> Vec<Cell> {
         .collect()
 }
 
+/// The square stamp of a brush `size` cells wide centred on `c` (for even sizes the extra column
+/// and row go right and down, as Tiled does).
+pub fn square_around(c: Cell, size: u32) -> Vec<Cell> {
+    let size = size.max(1) as i32;
+    let lo = (size - 1) / 2;
+    let mut out = Vec::with_capacity((size * size) as usize);
+    for dy in -lo..size - lo {
+        for dx in -lo..size - lo {
+            out.push(Cell::new(c.x + dx, c.y + dy));
+        }
+    }
+    out
+}
+
+/// Every cell of `path` stamped with a brush `size` cells wide, each cell once, in path order.
+pub fn stamp_along(path: &[Cell], size: u32) -> Vec<Cell> {
+    if size <= 1 {
+        return path.to_vec();
+    }
+    let mut seen = std::collections::HashSet::new();
+    path.iter().flat_map(|&c| square_around(c, size)).filter(|c| seen.insert(*c)).collect()
+}
+
 /// The cells of the rectangle with corners `a` and `b`: all of them, or its outline.
 pub fn rect_cells(a: Cell, b: Cell, filled: bool) -> Vec<Cell> {
     let (x0, x1) = (a.x.min(b.x), a.x.max(b.x));
@@ -78,4 +101,104 @@ pub fn paint(map: &mut Map, layer: usize, cells: &[Cell], tile: TileId) -> usize
         }
     }
     changed
+}
+
+/// A tile type's rules, as the tile-set editor edits them.
+#[derive(Clone, Debug, PartialEq)]
+pub struct TileRules {
+    pub name: String,
+    pub glyph: super::tile::Glyph,
+    pub opaque: bool,
+    pub walkable: bool,
+    pub cost: f32,
+    /// `Some((open, counterpart))`: a door, open or closed, toggling to `counterpart`.
+    pub door: Option<(bool, TileId)>,
+}
+
+impl TileRules {
+    pub fn of(kind: &super::tile::TileKind) -> Self {
+        Self {
+            name: kind.name.clone(),
+            glyph: kind.glyph,
+            opaque: kind.opaque,
+            walkable: kind.walkable,
+            cost: kind.cost,
+            door: kind.door.map(|d| (d.open, d.toggles_to)),
+        }
+    }
+}
+
+#[derive(Debug, PartialEq, thiserror::Error)]
+pub enum TileEditError {
+    #[error("there is no tile type {0}")]
+    NoSuchTile(TileId),
+    #[error("tile type 0 is the empty tile; it cannot be edited")]
+    EmptyTile,
+    #[error("a cost must be a number from 0 to 1000, not {0}")]
+    BadCost(f32),
+    #[error("a door cannot toggle to itself")]
+    DoorToItself,
+    #[error("the map already has {0} tile types, the most it can hold")]
+    TooManyTiles(usize),
+}
+
+/// Sets tile `id`'s rules. Doors are kept in pairs: the counterpart becomes the opposite door
+/// toggling back to `id`, and a tile that stops being a door (or changes counterpart) releases
+/// its old counterpart.
+pub fn set_tile_rules(map: &mut Map, id: TileId, rules: TileRules) -> Result<(), TileEditError> {
+    let n = map.tiles.len();
+    if usize::from(id) >= n {
+        return Err(TileEditError::NoSuchTile(id));
+    }
+    if id == super::tile::EMPTY {
+        return Err(TileEditError::EmptyTile);
+    }
+    if !(0.0..=1000.0).contains(&rules.cost) {
+        return Err(TileEditError::BadCost(rules.cost));
+    }
+    if let Some((_, to)) = rules.door {
+        if to == id {
+            return Err(TileEditError::DoorToItself);
+        }
+        if usize::from(to) >= n || to == super::tile::EMPTY {
+            return Err(TileEditError::NoSuchTile(to));
+        }
+    }
+    let old = map.tiles[usize::from(id)].door;
+    let new_counterpart = rules.door.map(|(_, to)| to);
+    if let Some(old) = old
+        && Some(old.toggles_to) != new_counterpart
+        && map.tiles[usize::from(old.toggles_to)].door.is_some_and(|d| d.toggles_to == id)
+    {
+        map.tiles[usize::from(old.toggles_to)].door = None;
+    }
+    if let Some((open, to)) = rules.door {
+        // The counterpart's own old partner, if another tile, is released too.
+        if let Some(d) = map.tiles[usize::from(to)].door
+            && d.toggles_to != id
+            && map.tiles[usize::from(d.toggles_to)].door.is_some_and(|p| p.toggles_to == to)
+        {
+            map.tiles[usize::from(d.toggles_to)].door = None;
+        }
+        map.tiles[usize::from(to)].door = Some(super::tile::Door { open: !open, toggles_to: id });
+    }
+    let kind = &mut map.tiles[usize::from(id)];
+    kind.name = rules.name;
+    kind.glyph = rules.glyph;
+    kind.opaque = rules.opaque;
+    kind.walkable = rules.walkable;
+    kind.cost = rules.cost;
+    kind.door = rules.door.map(|(open, toggles_to)| super::tile::Door { open, toggles_to });
+    Ok(())
+}
+
+/// Adds a tile type (a plain floor-like tile to edit), returning its id.
+pub fn add_tile(map: &mut Map, name: &str) -> Result<TileId, TileEditError> {
+    let n = map.tiles.len();
+    if n > usize::from(TileId::MAX) {
+        return Err(TileEditError::TooManyTiles(n));
+    }
+    let glyph = super::tile::Glyph { ch: '?', fg: super::tile::Rgb(220, 220, 220), bg: super::tile::Rgb(30, 30, 40) };
+    map.tiles.push(super::tile::TileKind::new(name, glyph.ch, glyph.fg, glyph.bg, false, true));
+    Ok(n as TileId)
 }

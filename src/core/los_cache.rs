@@ -8,26 +8,38 @@
 //! - **candidates**: the cells whose view can change, which are the only ones recomputed;
 //! - **changed**: the cells, transparent before and after, whose view did change.
 //!
-//! ## Why the candidate region is exact
-//! A view depends on a cell's opacity only if the scan *examines* that cell, and whether the scan
-//! reaches a cell depends only on cells nearer the origin, never on the cell itself. For
-//! `shadowcast` (every cell inside a lit sector is lit, wall or floor), `shadowline` (a tile not
-//! wholly in shadow is visible; one wholly in shadow is skipped before its opacity is read) and
-//! `permissive` (every visited cell is revealed) a cell is examined exactly when it is visible,
-//! in either state. Walls beyond the radius only shadow cells farther away still. So the views
-//! that can change are exactly those that contained the changed cell before the change: the
-//! candidates are the cells that saw it (plus the cell itself when it becomes transparent, as it
-//! needs a view of its own). For `circle` no view depends on opacity at all. For the other
-//! algorithms an unseen cell can matter (Ford's symmetric shadowcasting reads unrevealed floor
-//! for its slopes, `diamond` passes shadows through obscured tiles, `milazzo` bevels walls by
-//! their unseen neighbours, `ray` and `mrpas` can come to see the cell only after the change), so
-//! no smaller region is claimed: the candidates are the conservative region.
+//! ## Why the candidate region is exact, for every algorithm
+//! Every view is computed through a recording opacity grid that notes each cell the computation
+//! **reads** (its read-set, kept beside the view, in the same window). An FOV computation is a
+//! deterministic function of the opacities it reads: if it never read cell `c`, running it again
+//! with `c` flipped reads the same cells, gets the same answers and produces the same view (by
+//! induction over its reads). So the views that can change when `c` changes are exactly those
+//! whose read-set contains `c`; they are the candidates, and the only views recomputed (their
+//! read-sets are recomputed with them; every other read-set stays valid for the same reason).
+//! Plus the cell itself when it becomes transparent, as it needs a view of its own.
+//!
+//! This needs no argument per algorithm. It agrees with the ones that can be made: `circle`
+//! reads nothing (no view depends on opacity); `shadowcast`, `shadowline` and `permissive` read a
+//! cell exactly when it is visible, so their candidates are the cells that saw `c`. The others
+//! read cells they do not reveal (Ford's symmetric shadowcasting reads unrevealed floor for its
+//! slopes, `diamond` passes shadows through obscured tiles, `milazzo` bevels walls by their
+//! neighbours, `ray` and `mrpas` read along rays that stop short), and their read-sets say which.
+//! Reads are recorded within one cell past the radius, because `milazzo` bevels a wall by its
+//! neighbours and so reads one ring past DCSS's box: its candidates can include origins just
+//! outside the box (their views never change: a bevel at the radius only shapes light beyond
+//! it, and the differential test checks every change stays inside the box). A read farther out
+//! would escape the record: such an origin is marked and always recomputed (no algorithm here
+//! does it; a test checks).
 
 use std::time::Instant;
 
 use rayon::prelude::*;
 
 use super::fov::{self, Algorithm, FovParams, Opacity, OpacityGrid, VisibleSet};
+
+fn grid_cell(width: i32, i: usize) -> Cell {
+    Cell::new(i as i32 % width, i as i32 / width)
+}
 use super::geometry::Cell;
 
 /// The regions of one opacity change.
@@ -48,7 +60,50 @@ pub struct LosCache {
     words: usize,
     /// Per cell (row-major) a window of `words` words; all zero for an opaque cell.
     views: Vec<u64>,
+    /// Per cell, the cells its computation read, in windows of radius `R + 1` (`read_side`
+    /// cells wide, `read_words` words): milazzo's bevels look one cell past the radius.
+    reads: Vec<u64>,
+    read_side: usize,
+    read_words: usize,
+    /// Cells whose computation read outside their window (always recomputed).
+    overflowed: Vec<Cell>,
     scratch: VisibleSet,
+}
+
+/// An [`Opacity`] that notes every in-map cell a computation reads, as bits in the origin's window.
+struct ReadRecorder<'a> {
+    grid: &'a OpacityGrid,
+    origin: Cell,
+    radius: i32,
+    side: usize,
+    bits: &'a [std::cell::Cell<u64>],
+    overflow: std::cell::Cell<bool>,
+}
+
+impl Opacity for ReadRecorder<'_> {
+    fn width(&self) -> i32 {
+        self.grid.width()
+    }
+
+    fn height(&self) -> i32 {
+        self.grid.height()
+    }
+
+    #[inline]
+    fn is_opaque(&self, x: i32, y: i32) -> bool {
+        // Reads off the map need no record: nothing there ever changes.
+        if self.grid.in_bounds(x, y) {
+            let (dx, dy) = (x - self.origin.x + self.radius, y - self.origin.y + self.radius);
+            if (dx as u32) < self.side as u32 && (dy as u32) < self.side as u32 {
+                let b = dy as usize * self.side + dx as usize;
+                let word = &self.bits[b / 64];
+                word.set(word.get() | 1 << (b % 64));
+            } else {
+                self.overflow.set(true);
+            }
+        }
+        self.grid.is_opaque(x, y)
+    }
 }
 
 impl LosCache {
@@ -56,6 +111,8 @@ impl LosCache {
     pub fn build(grid: &OpacityGrid, algorithm: Algorithm, radius: u32) -> Self {
         let side = 2 * radius as usize + 1;
         let words = (side * side).div_ceil(64);
+        let read_side = side + 2;
+        let read_words = (read_side * read_side).div_ceil(64);
         let (w, h) = (grid.width(), grid.height());
         let mut cache = Self {
             algorithm,
@@ -64,29 +121,56 @@ impl LosCache {
             side,
             words,
             views: vec![0; (w * h) as usize * words],
+            reads: vec![0; (w * h) as usize * read_words],
+            read_side,
+            read_words,
+            overflowed: Vec::new(),
             scratch: VisibleSet::new(w as u32, h as u32),
         };
-        // Every view straight into its window, in parallel, one reusable visible set per worker.
+        // Every view and read-set straight into its windows, in parallel, one reusable visible set
+        // per worker.
         let mut views = std::mem::take(&mut cache.views);
-        views.par_chunks_mut(words).enumerate().for_each_init(
-            || VisibleSet::new(w as u32, h as u32),
-            |visible, (i, window)| cache.compute_into(Cell::new(i as i32 % w, i as i32 / w), visible, window),
-        );
+        let mut reads = std::mem::take(&mut cache.reads);
+        let mut overflow = vec![false; (w * h) as usize];
+        views
+            .par_chunks_mut(words)
+            .zip(reads.par_chunks_mut(read_words))
+            .zip(overflow.par_iter_mut())
+            .enumerate()
+            .for_each_init(
+                || VisibleSet::new(w as u32, h as u32),
+                |visible, (i, ((window, read), overflowed))| {
+                    *overflowed = cache.compute_into(Cell::new(i as i32 % w, i as i32 / w), visible, window, read);
+                },
+            );
         cache.views = views;
+        cache.reads = reads;
+        cache.overflowed = overflow.iter().enumerate().filter(|(_, o)| **o).map(|(i, _)| grid_cell(w, i)).collect();
         cache
     }
 
-    /// The view of `origin` into `window` (cleared first; left empty for an opaque origin).
-    fn compute_into(&self, origin: Cell, visible: &mut VisibleSet, window: &mut [u64]) {
+    /// The view of `origin` into `window` and the cells it read into `read` (both cleared first;
+    /// left empty for an opaque origin). Returns whether a read fell outside the window.
+    fn compute_into(&self, origin: Cell, visible: &mut VisibleSet, window: &mut [u64], read: &mut [u64]) -> bool {
         window.fill(0);
+        read.fill(0);
         if self.grid.is_opaque(origin.x, origin.y) {
-            return;
+            return false;
         }
-        fov::compute(self.algorithm, &self.grid, FovParams::new(origin, Some(self.radius)), visible);
+        let recorder = ReadRecorder {
+            grid: &self.grid,
+            origin,
+            radius: self.radius as i32 + 1,
+            side: self.read_side,
+            bits: std::cell::Cell::from_mut(read).as_slice_of_cells(),
+            overflow: std::cell::Cell::new(false),
+        };
+        fov::compute(self.algorithm, &recorder, FovParams::new(origin, Some(self.radius)), visible);
         for c in visible.iter() {
             let b = self.bit(origin, c);
             window[b / 64] |= 1 << (b % 64);
         }
+        recorder.overflow.get()
     }
 
     #[inline]
@@ -99,9 +183,24 @@ impl LosCache {
         (c.y * self.grid.width() + c.x) as usize
     }
 
-    /// Bytes the views take.
+    /// Bytes the views and their read-sets take.
     pub fn bytes(&self) -> usize {
-        self.views.len() * 8
+        (self.views.len() + self.reads.len()) * 8
+    }
+
+    /// Cells whose computation read outside their radius window (recomputed on every change).
+    pub fn overflowed(&self) -> &[Cell] {
+        &self.overflowed
+    }
+
+    /// Whether the computation of `a`'s view read `b`.
+    pub fn read(&self, a: Cell, b: Cell) -> bool {
+        let r = self.radius as i32 + 1;
+        if !self.grid.in_bounds(a.x, a.y) || a.chebyshev(b) > r {
+            return false;
+        }
+        let bit = ((b.y - a.y + r) as usize) * self.read_side + (b.x - a.x + r) as usize;
+        self.reads[self.index(a) * self.read_words + bit / 64] & (1 << (bit % 64)) != 0
     }
 
     pub fn algorithm(&self) -> Algorithm {
@@ -141,7 +240,11 @@ impl LosCache {
 
     /// The cells with a cached view (transparent) within Chebyshev `R` of `c`, `c` included.
     fn box_around(&self, c: Cell) -> Vec<Cell> {
-        let r = self.radius as i32;
+        self.box_of(c, self.radius as i32)
+    }
+
+    /// The transparent cells within Chebyshev `r` of `c`.
+    fn box_of(&self, c: Cell, r: i32) -> Vec<Cell> {
         let mut out = Vec::new();
         for y in (c.y - r).max(0)..=(c.y + r).min(self.grid.height() - 1) {
             for x in (c.x - r).max(0)..=(c.x + r).min(self.grid.width() - 1) {
@@ -160,23 +263,31 @@ impl LosCache {
         if !self.grid.in_bounds(c.x, c.y) || self.grid.is_opaque(c.x, c.y) == opaque {
             return CacheUpdate::default();
         }
-        let before_box = self.box_around(c);
-        let saw_before: Vec<Cell> = before_box.iter().copied().filter(|&a| a != c && self.sees(a, c)).collect();
+        // The candidates: every view whose computation read `c` (see the module doc), which is
+        // within one cell of DCSS's box.
+        let mut candidates: Vec<Cell> =
+            self.box_of(c, self.radius as i32 + 1).into_iter().filter(|&a| a != c && self.read(a, c)).collect();
+        for &a in &self.overflowed {
+            if a != c && !candidates.contains(&a) && !self.grid.is_opaque(a.x, a.y) {
+                candidates.push(a);
+            }
+        }
         self.grid.set(c.x, c.y, opaque);
         let conservative = self.box_around(c);
-        let mut candidates = match self.algorithm {
-            Algorithm::Circle => Vec::new(),
-            Algorithm::Shadowcast | Algorithm::Shadowline | Algorithm::Permissive => saw_before,
-            _ => conservative.iter().copied().filter(|&a| a != c).collect(),
-        };
         if !opaque {
             candidates.push(c);
         }
         let mut changed = Vec::new();
         let mut window = vec![0u64; self.words];
+        let mut read = vec![0u64; self.read_words];
         let mut scratch = std::mem::take(&mut self.scratch);
         for &a in &candidates {
-            self.compute_into(a, &mut scratch, &mut window);
+            let overflow = self.compute_into(a, &mut scratch, &mut window, &mut read);
+            if overflow && !self.overflowed.contains(&a) {
+                self.overflowed.push(a);
+            }
+            let r = self.index(a) * self.read_words;
+            self.reads[r..r + self.read_words].copy_from_slice(&read);
             let i = self.index(a) * self.words;
             if self.views[i..i + self.words] != window[..] {
                 if a != c {
@@ -189,6 +300,8 @@ impl LosCache {
         if opaque {
             let i = self.index(c) * self.words;
             self.views[i..i + self.words].fill(0);
+            let r = self.index(c) * self.read_words;
+            self.reads[r..r + self.read_words].fill(0);
         }
         CacheUpdate { conservative, candidates, changed, micros: started.elapsed().as_secs_f64() * 1e6 }
     }

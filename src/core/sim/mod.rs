@@ -242,6 +242,13 @@ impl World {
     }
 }
 
+/// What one monster sees and remembers.
+#[derive(Clone, Debug)]
+struct Perspective {
+    visible: VisibleSet,
+    memory: Memory,
+}
+
 /// What the player is walking toward, turn after turn.
 #[derive(Clone, Debug, PartialEq)]
 enum Walk {
@@ -266,10 +273,12 @@ pub struct World {
     last_player_seen_by: Vec<Option<Cell>>,
     /// Per monster, whether the player saw it last turn.
     was_visible: Vec<bool>,
+    /// Each monster's own perspective: its view this turn and its memory (index 0, the
+    /// player, is unused: the player's are `visible` and `memory`).
+    monster_views: Vec<Perspective>,
     rng: Rng,
     opacity: OpacityGrid,
     visible: VisibleSet,
-    scratch: VisibleSet,
     walk: Option<Walk>,
 }
 
@@ -319,6 +328,10 @@ impl World {
             last_seen: vec![None; actors.len()],
             last_player_seen_by: vec![None; actors.len()],
             was_visible: vec![false; actors.len()],
+            monster_views: vec![
+                Perspective { visible: VisibleSet::new(w, h), memory: Memory::new(config.memory, w, h) };
+                actors.len()
+            ],
             actors,
             turn: 0,
             log: Vec::new(),
@@ -328,7 +341,6 @@ impl World {
             rng: Rng::new(config.seed),
             opacity: OpacityGrid::from_map(map),
             visible: VisibleSet::new(w, h),
-            scratch: VisibleSet::new(w, h),
             walk: None,
         };
         world.look();
@@ -349,23 +361,52 @@ impl World {
     }
 
     pub fn knowledge(&self, c: Cell) -> Knowledge {
-        if self.visible.contains_cell(c) {
+        self.knowledge_of(0, c)
+    }
+
+    /// What actor `who` knows of a cell: every actor has its own view and memory (the player's
+    /// drives the game's display; a monster's can be looked through in the play pane).
+    pub fn knowledge_of(&self, who: usize, c: Cell) -> Knowledge {
+        let (visible, memory) = self.perspective(who);
+        if visible.contains_cell(c) {
             Knowledge::Visible
-        } else if self.memory.knows(c) {
+        } else if memory.knows(c) {
             Knowledge::Remembered
         } else {
             Knowledge::Unknown
         }
     }
 
+    fn perspective(&self, who: usize) -> (&VisibleSet, &Memory) {
+        match self.monster_views.get(who) {
+            Some(p) if who != 0 => (&p.visible, &p.memory),
+            _ => (&self.visible, &self.memory),
+        }
+    }
+
+    /// The cells actor `who` sees this turn.
+    pub fn visible_of(&self, who: usize) -> &VisibleSet {
+        self.perspective(who).0
+    }
+
+    /// What actor `who` remembers.
+    pub fn memory_of(&self, who: usize) -> &Memory {
+        self.perspective(who).1
+    }
+
     /// The tile the player believes is at `c`: as it is (visible, or remembered under the
     /// revealed-flag model), as it was last seen (last-seen memory), or nothing (unknown).
     pub fn believed_tile(&self, c: Cell) -> Option<crate::core::TileId> {
-        match self.knowledge(c) {
+        self.believed_tile_of(0, c)
+    }
+
+    /// The tile actor `who` believes is at `c` (see [`World::believed_tile`]).
+    pub fn believed_tile_of(&self, who: usize, c: Cell) -> Option<crate::core::TileId> {
+        match self.knowledge_of(who, c) {
             Knowledge::Unknown => None,
             Knowledge::Visible => self.map.top_tile(c).map(|(_, t)| t),
             Knowledge::Remembered => match self.config.memory {
-                MemoryModel::LastSeen => self.memory.recall(c).map(|r| r.tile),
+                MemoryModel::LastSeen => self.memory_of(who).recall(c).map(|r| r.tile),
                 MemoryModel::Revealed => self.map.top_tile(c).map(|(_, t)| t),
                 MemoryModel::None => None,
             },
@@ -424,8 +465,11 @@ impl World {
         if (self.map.width(), self.map.height()) != (map.width(), map.height()) {
             self.map = map.clone();
             self.memory.resize(map.width(), map.height());
+            for p in &mut self.monster_views {
+                p.memory.resize(map.width(), map.height());
+                p.visible = VisibleSet::new(map.width(), map.height());
+            }
             self.visible = VisibleSet::new(map.width(), map.height());
-            self.scratch = VisibleSet::new(map.width(), map.height());
             self.walk = None;
         }
         self.opacity = OpacityGrid::from_map(&self.map);
@@ -447,6 +491,9 @@ impl World {
     pub fn set_memory_model(&mut self, model: MemoryModel) {
         self.config.memory = model;
         self.memory.model = model;
+        for p in &mut self.monster_views {
+            p.memory.model = model;
+        }
         self.look();
     }
 
@@ -642,8 +689,10 @@ impl World {
         let here = self.actors[m].cell;
         let player = self.player().cell;
         let params = FovParams::new(here, Some(self.actors[m].vision));
-        fov::compute(self.config.fov, &self.opacity, params, &mut self.scratch);
-        let sees_player = self.scratch.contains_cell(player);
+        let view = &mut self.monster_views[m];
+        fov::compute(self.config.fov, &self.opacity, params, &mut view.visible);
+        view.memory.see(&self.map, &view.visible, self.turn);
+        let sees_player = view.visible.contains_cell(player);
         let hurt = self.actors[m].hp * 100 < self.actors[m].max_hp * 40;
         let mind = self.actors[m].mind;
         let next_mind = match (sees_player, hurt, mind) {
@@ -737,8 +786,17 @@ impl World {
         }
     }
 
-    /// The player's view: recomputed, remembered, and monsters coming into view noticed.
+    /// Every perspective's view, recomputed and remembered; monsters coming into the player's
+    /// view noticed.
     fn look(&mut self) {
+        for m in 1..self.actors.len() {
+            if self.actors[m].alive() {
+                let params = FovParams::new(self.actors[m].cell, Some(self.actors[m].vision));
+                let view = &mut self.monster_views[m];
+                fov::compute(self.config.fov, &self.opacity, params, &mut view.visible);
+                view.memory.see(&self.map, &view.visible, self.turn);
+            }
+        }
         let params = FovParams::new(self.player().cell, self.config.radius);
         fov::compute(self.config.fov, &self.opacity, params, &mut self.visible);
         self.memory.see(&self.map, &self.visible, self.turn);
