@@ -220,3 +220,89 @@ fn opening_over_unsaved_changes_asks_first() {
     assert_eq!(h.state().document.file_name(), "own.ron");
     assert!(!h.state().document.dirty);
 }
+
+#[test]
+fn a_locked_layer_refuses_paint_and_hiding_a_layer_is_undoable() {
+    use sightline::core::Cell;
+    use sightline::core::tile::STANDARD_FLOOR;
+    let mut h = harness();
+    h.state_mut().commands.push(Command::Open(sample("pillars.ron")));
+    h.run();
+    h.get_by_label("lock ground").click();
+    h.run();
+    assert!(h.state().document.map.layers[0].locked);
+    h.get_by_label("ground (locked)");
+    let cell = Cell::new(5, 5);
+    let p = h.state().view.cell_rect(cell).center();
+    h.hover_at(p);
+    h.run();
+    h.drag_at(p);
+    h.run();
+    h.drop_at(p);
+    h.run();
+    assert_eq!(h.state().document.map.tile(0, cell), Some(STANDARD_FLOOR), "nothing painted");
+    h.get_by_label_contains("is locked: unlock it to paint");
+    // Undo unlocks (the lock was an edit), then hiding the layer is one too.
+    h.state_mut().commands.push(Command::Undo);
+    h.run();
+    assert!(!h.state().document.map.layers[0].locked);
+    h.get_by_label("show ground").click();
+    h.run();
+    assert!(!h.state().document.map.layers[0].visible);
+    h.state_mut().commands.push(Command::Undo);
+    h.run();
+    assert!(h.state().document.map.layers[0].visible);
+}
+
+#[test]
+fn a_wider_brush_paints_a_square() {
+    use sightline::core::Cell;
+    use sightline::core::tile::STANDARD_WALL;
+    let mut h = harness();
+    h.state_mut().commands.push(Command::Open(sample("pillars.ron")));
+    h.run();
+    h.get_by_label("Brush").click();
+    h.run();
+    h.get_by_label("#  wall").click();
+    h.run();
+    h.state_mut().commands.push(Command::SetBrushSize(3));
+    h.run();
+    let cell = Cell::new(20, 20);
+    let p = h.state().view.cell_rect(cell).center();
+    h.hover_at(p);
+    h.run();
+    h.drag_at(p);
+    h.run();
+    h.drop_at(p);
+    h.run();
+    for y in 19..=21 {
+        for x in 19..=21 {
+            assert_eq!(h.state().document.map.tile(0, Cell::new(x, y)), Some(STANDARD_WALL), "({x}, {y})");
+        }
+    }
+    assert_eq!(h.state().document.undo.len(), 1, "one stroke, one undo step");
+}
+
+#[test]
+fn the_tile_types_window_edits_rules_undoably() {
+    use sightline::core::tile::STANDARD_FLOOR;
+    let mut h = harness();
+    h.get_by_label("Edit").click();
+    h.run();
+    h.get_by_label("Tile types…").click();
+    h.run();
+    assert!(h.state().tile_types_open);
+    assert!(!h.state().document.map.tiles[usize::from(STANDARD_FLOOR)].opaque);
+    h.get_by_label("opaque floor").click();
+    h.run();
+    assert!(h.state().document.map.tiles[usize::from(STANDARD_FLOOR)].opaque, "floor blocks sight now");
+    assert!(h.state().document.dirty);
+    h.state_mut().commands.push(Command::Undo);
+    h.run();
+    assert!(!h.state().document.map.tiles[usize::from(STANDARD_FLOOR)].opaque);
+    let before = h.state().document.map.tiles.len();
+    h.get_by_label("Add a tile type").click();
+    h.run();
+    assert_eq!(h.state().document.map.tiles.len(), before + 1);
+    assert_eq!(usize::from(h.state().editor.tile), before, "the new tile is the brush's");
+}

@@ -38,3 +38,66 @@ fn fill_stays_inside_its_region() {
     assert_eq!(paint(&mut map, 0, &region, STANDARD_WATER), 3);
     assert_eq!(paint(&mut map, 0, &region, STANDARD_WATER), 0, "painting the same tile again changes nothing");
 }
+
+#[test]
+fn a_brush_stamp_is_a_square_centred_on_the_cell() {
+    use sightline::core::edit::{square_around, stamp_along};
+    assert_eq!(square_around(Cell::new(5, 5), 1), vec![Cell::new(5, 5)]);
+    let three = square_around(Cell::new(5, 5), 3);
+    assert_eq!(three.len(), 9);
+    assert!(three.contains(&Cell::new(4, 4)) && three.contains(&Cell::new(6, 6)));
+    // Even sizes grow right and down.
+    let two = square_around(Cell::new(5, 5), 2);
+    assert_eq!(two, vec![Cell::new(5, 5), Cell::new(6, 5), Cell::new(5, 6), Cell::new(6, 6)]);
+    // Along a path each cell once.
+    let path = [Cell::new(0, 0), Cell::new(1, 0), Cell::new(2, 0)];
+    assert_eq!(stamp_along(&path, 3).len(), 5 * 3);
+}
+
+#[test]
+fn tile_rules_keep_doors_paired() {
+    use sightline::core::edit::{TileEditError, TileRules, add_tile, set_tile_rules};
+    use sightline::core::tile::{STANDARD_CLOSED_DOOR, STANDARD_OPEN_DOOR, STANDARD_WALL, STANDARD_WATER};
+    let mut map = sightline::core::format::ascii::parse("#.+'~").unwrap();
+    // Water becomes an open door whose closed counterpart is the wall.
+    let mut water = TileRules::of(&map.tiles[usize::from(STANDARD_WATER)]);
+    water.door = Some((true, STANDARD_WALL));
+    set_tile_rules(&mut map, STANDARD_WATER, water.clone()).unwrap();
+    let wall = map.tiles[usize::from(STANDARD_WALL)].door.unwrap();
+    assert!(!wall.open && wall.toggles_to == STANDARD_WATER, "the wall is now the closed side");
+    // Re-pairing water with the closed door releases the wall and the closed door's old partner.
+    water.door = Some((true, STANDARD_CLOSED_DOOR));
+    set_tile_rules(&mut map, STANDARD_WATER, water.clone()).unwrap();
+    assert_eq!(map.tiles[usize::from(STANDARD_WALL)].door, None);
+    assert_eq!(map.tiles[usize::from(STANDARD_OPEN_DOOR)].door, None, "the old open door is no door now");
+    assert_eq!(map.tiles[usize::from(STANDARD_CLOSED_DOOR)].door.unwrap().toggles_to, STANDARD_WATER);
+    map.validate().unwrap();
+    // Bad input is refused and changes nothing.
+    let before = map.clone();
+    water.door = Some((true, STANDARD_WATER));
+    assert_eq!(set_tile_rules(&mut map, STANDARD_WATER, water.clone()), Err(TileEditError::DoorToItself));
+    water.door = None;
+    water.cost = -1.0;
+    assert_eq!(set_tile_rules(&mut map, STANDARD_WATER, water.clone()), Err(TileEditError::BadCost(-1.0)));
+    assert_eq!(set_tile_rules(&mut map, 0, water.clone()), Err(TileEditError::EmptyTile));
+    assert_eq!(set_tile_rules(&mut map, 99, water), Err(TileEditError::NoSuchTile(99)));
+    assert_eq!(map, before);
+    let id = add_tile(&mut map, "lava").unwrap();
+    assert_eq!(map.tiles[usize::from(id)].name, "lava");
+}
+
+#[test]
+fn resizing_places_the_old_map_by_its_anchor() {
+    use sightline::core::Anchor;
+    use sightline::core::tile::STANDARD_FLOOR;
+    let map = ascii::parse("##\n#@").unwrap();
+    let drawn = |m: &sightline::core::Map| ascii::to_string(m).0.lines().map(str::to_owned).collect::<Vec<_>>();
+    assert_eq!(drawn(&map.resized(4, 3, Anchor::BottomRight, STANDARD_FLOOR).unwrap()), ["....", "..##", "..#@"]);
+    assert_eq!(drawn(&map.resized(4, 3, Anchor::TopLeft, STANDARD_FLOOR).unwrap()), ["##..", "#@..", "...."]);
+    assert_eq!(drawn(&map.resized(4, 4, Anchor::Centre, STANDARD_FLOOR).unwrap()), ["....", ".##.", ".#@.", "...."]);
+    // Shrinking drops what falls off, objects too.
+    let small = map.resized(1, 1, Anchor::TopLeft, STANDARD_FLOOR).unwrap();
+    assert_eq!(drawn(&small), ["#"]);
+    assert!(small.objects.is_empty());
+    assert!(map.resized(0, 3, Anchor::TopLeft, STANDARD_FLOOR).is_err());
+}

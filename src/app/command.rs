@@ -42,6 +42,11 @@ pub enum Command {
     /// Lock or unlock a layer against painting.
     SetLayerLocked(usize, bool),
     SetBrushSize(u32),
+    /// Set a tile type's glyph and rules (doors stay paired).
+    SetTileRules(crate::core::TileId, crate::core::edit::TileRules),
+    /// Add a tile type (and make it the brush's).
+    AddTile,
+    ShowTileTypes(bool),
     SetRectFilled(bool),
     SetFillEight(bool),
     Undo,

@@ -8,6 +8,7 @@ mod editor;
 pub mod overlays;
 mod panels;
 pub mod play;
+mod tile_types;
 
 pub use canvas::{PointerAction, View};
 pub use command::Command;
@@ -79,6 +80,8 @@ pub struct SightlineApp {
     pub overlays: Overlays,
     /// The preview pane and play mode.
     pub play: play::PlayState,
+    /// The tile-types window is open.
+    pub tile_types_open: bool,
     /// Commands the UI issued this frame, applied in `logic`.
     pub commands: Vec<Command>,
     pub error: Option<ErrorDialog>,
@@ -114,6 +117,7 @@ impl SightlineApp {
             editor: EditorState::default(),
             overlays: Overlays::default(),
             play: play::PlayState::default(),
+            tile_types_open: false,
             commands: Vec::new(),
             error: None,
             notice: None,
@@ -239,6 +243,30 @@ impl SightlineApp {
                 }
                 self.document.touch();
             }
+            Command::SetTileRules(id, rules) => {
+                self.document.checkpoint();
+                match crate::core::edit::set_tile_rules(&mut self.document.map, id, rules) {
+                    Ok(()) => self.document.touch(),
+                    Err(e) => {
+                        self.document.drop_checkpoint();
+                        self.notice = Some(e.to_string());
+                    }
+                }
+            }
+            Command::AddTile => {
+                self.document.checkpoint();
+                match crate::core::edit::add_tile(&mut self.document.map, "new tile") {
+                    Ok(id) => {
+                        self.document.touch();
+                        self.editor.tile = id;
+                    }
+                    Err(e) => {
+                        self.document.drop_checkpoint();
+                        self.notice = Some(e.to_string());
+                    }
+                }
+            }
+            Command::ShowTileTypes(open) => self.tile_types_open = open,
             Command::SetBrushSize(size) => self.editor.brush_size = size.clamp(1, 16),
             Command::SetRectFilled(on) => self.editor.rect_filled = on,
             Command::SetFillEight(on) => self.editor.fill_eight = on,
@@ -492,6 +520,7 @@ impl SightlineApp {
         self.commands.extend(commands);
         self.central_ui(ui);
         self.export_ui(ui);
+        tile_types::tile_types_window_ui(self, ui);
         panels::error_dialog_ui(self, ui);
         panels::unsaved_changes_ui(self, ui);
         panels::shortcuts(self, ui);

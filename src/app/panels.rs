@@ -41,6 +41,10 @@ pub fn menu_bar_ui(app: &mut SightlineApp, ui: &mut egui::Ui) {
                 if ui.add_enabled(!app.document.redo.is_empty(), egui::Button::new("Redo")).clicked() {
                     app.commands.push(Command::Redo);
                 }
+                ui.separator();
+                if ui.button("Tile types…").clicked() {
+                    app.commands.push(Command::ShowTileTypes(true));
+                }
             });
             ui.menu_button("View", |ui| {
                 if ui.button("Fit to window").clicked() {
@@ -320,6 +324,9 @@ pub fn palette_ui(app: &mut SightlineApp, ui: &mut egui::Ui) {
                 }
             }
         });
+        if ui.button("Edit tile types…").clicked() {
+            app.commands.push(Command::ShowTileTypes(true));
+        }
         ui.separator();
         ui.heading("Layers");
         for (i, l) in app.document.map.layers.iter().enumerate().rev() {
@@ -346,7 +353,7 @@ pub fn palette_ui(app: &mut SightlineApp, ui: &mut egui::Ui) {
 }
 
 /// Gives a widget its accessible name (for screen readers and `get_by_label`).
-fn name_widget(ui: &egui::Ui, response: &egui::Response, name: &str) {
+pub(super) fn name_widget(ui: &egui::Ui, response: &egui::Response, name: &str) {
     ui.ctx().accesskit_node_builder(response.id, |node| node.set_label(name.to_owned()));
 }
 

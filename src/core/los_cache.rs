@@ -18,9 +18,15 @@
 //! read-sets are recomputed with them; every other read-set stays valid for the same reason).
 //! Plus the cell itself when it becomes transparent, as it needs a view of its own.
 //!
-//! This needs no argument per algorithm. It agrees with the ones that can be made: `circle`
-//! reads nothing (no view depends on opacity); `shadowcast`, `shadowline` and `permissive` read a
-//! cell exactly when it is visible, so their candidates are the cells that saw `c`. The others
+//! This needs no argument per algorithm. Where one can be made it tightens the region: `circle`
+//! reads nothing (no view depends on opacity); `shadowcast`, `shadowline` and `permissive`
+//! *examine* a cell (use its opacity) exactly when it is visible, so the views that saw `c` bound
+//! the candidates too, and the cache takes both bounds together (a scan may fetch a cell's
+//! opacity before finding it outside the radius disc: read, but not examined). Why they examine
+//! exactly what they see: whether the scan reaches a cell depends only on cells nearer the origin;
+//! `shadowcast` lights every cell inside a lit sector, wall or floor; `shadowline` reveals a tile
+//! not wholly in shadow and skips one wholly in shadow before reading it; `permissive` reveals
+//! every visited cell. The others
 //! read cells they do not reveal (Ford's symmetric shadowcasting reads unrevealed floor for its
 //! slopes, `diamond` passes shadows through obscured tiles, `milazzo` bevels walls by their
 //! neighbours, `ray` and `mrpas` read along rays that stop short), and their read-sets say which.
@@ -265,8 +271,16 @@ impl LosCache {
         }
         // The candidates: every view whose computation read `c` (see the module doc), which is
         // within one cell of DCSS's box.
-        let mut candidates: Vec<Cell> =
-            self.box_of(c, self.radius as i32 + 1).into_iter().filter(|&a| a != c && self.read(a, c)).collect();
+        // For the three algorithms that examine exactly the cells they reveal, the views that saw
+        // `c` are a second sound bound (the module doc); a few cells are read without being
+        // examined (opacity fetched before the radius test), so the two together are tighter.
+        let examines_what_it_sees =
+            matches!(self.algorithm, Algorithm::Shadowcast | Algorithm::Shadowline | Algorithm::Permissive);
+        let mut candidates: Vec<Cell> = self
+            .box_of(c, self.radius as i32 + 1)
+            .into_iter()
+            .filter(|&a| a != c && self.read(a, c) && (!examines_what_it_sees || self.sees(a, c)))
+            .collect();
         for &a in &self.overflowed {
             if a != c && !candidates.contains(&a) && !self.grid.is_opaque(a.x, a.y) {
                 candidates.push(a);

@@ -50,6 +50,62 @@ pub struct Map {
     pub tile_size: [u32; 2],
 }
 
+/// Where the old content sits when a map is resized (Tiled's "offset" picker).
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Anchor {
+    TopLeft,
+    Top,
+    TopRight,
+    Left,
+    Centre,
+    Right,
+    BottomLeft,
+    Bottom,
+    BottomRight,
+}
+
+impl Anchor {
+    pub const ALL: [Anchor; 9] = [
+        Anchor::TopLeft,
+        Anchor::Top,
+        Anchor::TopRight,
+        Anchor::Left,
+        Anchor::Centre,
+        Anchor::Right,
+        Anchor::BottomLeft,
+        Anchor::Bottom,
+        Anchor::BottomRight,
+    ];
+
+    pub fn label(self) -> &'static str {
+        match self {
+            Anchor::TopLeft => "top left",
+            Anchor::Top => "top",
+            Anchor::TopRight => "top right",
+            Anchor::Left => "left",
+            Anchor::Centre => "centre",
+            Anchor::Right => "right",
+            Anchor::BottomLeft => "bottom left",
+            Anchor::Bottom => "bottom",
+            Anchor::BottomRight => "bottom right",
+        }
+    }
+
+    /// Where the old map's top-left cell lands in the new one.
+    pub fn offset(self, old: (u32, u32), new: (u32, u32)) -> (i32, i32) {
+        let i = Anchor::ALL.iter().position(|&a| a == self).unwrap_or(0) as i64;
+        let place = |k: i64, o: u32, n: u32| -> i32 {
+            let free = i64::from(n) - i64::from(o);
+            (match k {
+                0 => 0,
+                1 => free / 2,
+                _ => free,
+            }) as i32
+        };
+        (place(i % 3, old.0, new.0), place(i / 3, old.1, new.1))
+    }
+}
+
 /// The cell size of maps that do not say.
 pub const DEFAULT_TILE_SIZE: [u32; 2] = [16, 16];
 
@@ -112,6 +168,42 @@ impl Map {
 
     pub fn width(&self) -> u32 {
         self.width
+    }
+
+    /// This map resized to `width × height`, its content placed by `anchor`. New cells get `fill`
+    /// on the bottom layer and nothing above; content and objects that fall off are dropped.
+    pub fn resized(&self, width: u32, height: u32, anchor: Anchor, fill: TileId) -> Result<Map, MapError> {
+        check_dimensions(width.into(), height.into())?;
+        let (dx, dy) = anchor.offset((self.width, self.height), (width, height));
+        let len = width as usize * height as usize;
+        let mut out = self.clone();
+        out.width = width;
+        out.height = height;
+        for (li, layer) in out.layers.iter_mut().enumerate() {
+            let mut cells = vec![if li == 0 { fill } else { tile::EMPTY }; len];
+            for y in 0..self.height as i32 {
+                for x in 0..self.width as i32 {
+                    let (nx, ny) = (x + dx, y + dy);
+                    if (0..width as i32).contains(&nx) && (0..height as i32).contains(&ny) {
+                        cells[(ny as u32 * width + nx as u32) as usize] =
+                            self.layers[li].cells[(y as u32 * self.width + x as u32) as usize];
+                    }
+                }
+            }
+            layer.cells = cells;
+        }
+        out.objects = self
+            .objects
+            .iter()
+            .cloned()
+            .map(|mut o| {
+                o.cell = Cell::new(o.cell.x + dx, o.cell.y + dy);
+                o
+            })
+            .filter(|o| (0..width as i32).contains(&o.cell.x) && (0..height as i32).contains(&o.cell.y))
+            .collect();
+        out.validate()?;
+        Ok(out)
     }
 
     pub fn height(&self) -> u32 {

@@ -21,7 +21,7 @@ pub mod tile;
 
 pub use error::{MapError, MapErrorKind};
 pub use geometry::Cell;
-pub use map::{Layer, MAX_MAP_SIDE, Map};
+pub use map::{Anchor, Layer, MAX_MAP_SIDE, Map};
 pub use object::{MapObject, ObjectKind};
 pub use rules::{CellRules, RulesGrid};
 pub use tile::{Door, Glyph, Properties, PropertyValue, Rgb, Sprite, SpriteSheet, TileId, TileKind};

@@ -1,0 +1,101 @@
+//! The tile-set editor: every tile type's glyph, colours and the rules the game reads (opaque,
+//! walkable, cost, door and its counterpart), edited in place. Each change is a command, applied
+//! through `core::edit::set_tile_rules` (which keeps doors paired) and undoable.
+
+use super::{Command, SightlineApp};
+use crate::core::TileId;
+use crate::core::edit::TileRules;
+use crate::core::tile::Rgb;
+
+/// The door setting of a tile, as the editor offers it.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+enum DoorChoice {
+    None,
+    Open,
+    Closed,
+}
+
+/// The "Tile types" window (Edit › Tile types…).
+pub fn tile_types_window_ui(app: &mut SightlineApp, ui: &mut egui::Ui) {
+    if !app.tile_types_open {
+        return;
+    }
+    let mut open = true;
+    let mut commands = Vec::new();
+    let map = &app.document.map;
+    egui::Window::new("Tile types").open(&mut open).default_width(760.0).show(ui.ctx(), |ui| {
+        ui.label("The rules the game reads: opaque blocks sight, walkable can be stood on, cost is the price of a step; a door toggles between two tiles (o/c in play).");
+        egui::ScrollArea::vertical().max_height(420.0).show(ui, |ui| {
+            egui::Grid::new("tile_types").num_columns(9).striped(true).show(ui, |ui| {
+                for h in ["glyph", "name", "fg", "bg", "opaque", "walkable", "cost", "door", "toggles to"] {
+                    ui.strong(h);
+                }
+                ui.end_row();
+                let names: Vec<(TileId, String)> =
+                    map.tiles.iter().enumerate().skip(1).map(|(i, t)| (i as TileId, t.name.clone())).collect();
+                for (id, kind) in map.tiles.iter().enumerate().skip(1) {
+                    let id = id as TileId;
+                    let before = TileRules::of(kind);
+                    let mut r = before.clone();
+                    let mut glyph = r.glyph.ch.to_string();
+                    let g = ui.add(egui::TextEdit::singleline(&mut glyph).desired_width(22.0));
+                    super::panels::name_widget(ui, &g, &format!("glyph of {}", kind.name));
+                    if let Some(ch) = glyph.chars().find(|c| *c != r.glyph.ch).or(glyph.chars().next()) {
+                        r.glyph.ch = ch;
+                    }
+                    let n = ui.add(egui::TextEdit::singleline(&mut r.name).desired_width(130.0));
+                    super::panels::name_widget(ui, &n, &format!("name of {}", kind.name));
+                    colour_ui(ui, &mut r.glyph.fg, &format!("foreground of {}", kind.name));
+                    colour_ui(ui, &mut r.glyph.bg, &format!("background of {}", kind.name));
+                    let o = ui.checkbox(&mut r.opaque, "");
+                    super::panels::name_widget(ui, &o, &format!("opaque {}", kind.name));
+                    let w = ui.checkbox(&mut r.walkable, "");
+                    super::panels::name_widget(ui, &w, &format!("walkable {}", kind.name));
+                    let c = ui.add(egui::DragValue::new(&mut r.cost).range(0.0..=1000.0).speed(0.1));
+                    super::panels::name_widget(ui, &c, &format!("cost of {}", kind.name));
+                    let mut door = match r.door {
+                        None => DoorChoice::None,
+                        Some((true, _)) => DoorChoice::Open,
+                        Some((false, _)) => DoorChoice::Closed,
+                    };
+                    super::overlays::choice_ui(
+                        ui,
+                        &format!("door kind of {}", kind.name),
+                        &mut door,
+                        &[(DoorChoice::None, "no door"), (DoorChoice::Open, "open door"), (DoorChoice::Closed, "closed door")],
+                    );
+                    // A new door toggles to the first other tile until the user picks one.
+                    let mut to = r.door.map(|d| d.1).unwrap_or_else(|| names.iter().map(|n| n.0).find(|&t| t != id).unwrap_or(id));
+                    if door == DoorChoice::None {
+                        ui.label("");
+                    } else {
+                        let options: Vec<(TileId, &str)> =
+                            names.iter().filter(|(t, _)| *t != id).map(|(t, n)| (*t, n.as_str())).collect();
+                        super::overlays::choice_ui(ui, &format!("counterpart of {}", kind.name), &mut to, &options);
+                    }
+                    r.door = match door {
+                        DoorChoice::None => None,
+                        DoorChoice::Open => Some((true, to)),
+                        DoorChoice::Closed => Some((false, to)),
+                    };
+                    if r != before {
+                        commands.push(Command::SetTileRules(id, r));
+                    }
+                    ui.end_row();
+                }
+            });
+        });
+        if ui.button("Add a tile type").clicked() {
+            commands.push(Command::AddTile);
+        }
+    });
+    app.tile_types_open = open;
+    app.commands.extend(commands);
+}
+
+fn colour_ui(ui: &mut egui::Ui, colour: &mut Rgb, name: &str) {
+    let mut rgb = [colour.0, colour.1, colour.2];
+    let r = egui::color_picker::color_edit_button_srgb(ui, &mut rgb);
+    super::panels::name_widget(ui, &r, name);
+    *colour = Rgb(rgb[0], rgb[1], rgb[2]);
+}
