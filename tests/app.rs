@@ -306,3 +306,112 @@ fn the_tile_types_window_edits_rules_undoably() {
     assert_eq!(h.state().document.map.tiles.len(), before + 1);
     assert_eq!(usize::from(h.state().editor.tile), before, "the new tile is the brush's");
 }
+
+#[test]
+fn new_map_asks_about_unsaved_changes_then_creates_the_map() {
+    let mut h = harness();
+    h.state_mut().document.touch(); // unsaved work
+    h.get_by_label("File").click();
+    h.run();
+    h.get_by_label("New…").click();
+    h.run();
+    h.get_by_label("Create").click();
+    h.run();
+    // The prompt first; nothing replaced yet.
+    h.get_by_label("Unsaved changes");
+    assert_eq!(h.state().document.map.width(), 63);
+    h.get_by_label("Don't save").click();
+    h.run();
+    h.get_by_label("48 × 32");
+    let map = &h.state().document.map;
+    assert_eq!(map.rules_at(sightline::core::Cell::new(0, 0)).opaque, true, "a wall border");
+    assert_eq!(map.rules_at(sightline::core::Cell::new(5, 5)).walkable, true, "floor inside");
+    assert_eq!(h.state().document.file_name(), "untitled.ron");
+}
+
+#[test]
+fn resize_keeps_the_map_at_its_anchor_and_undoes() {
+    use sightline::app::map_dialogs::ResizeSpec;
+    use sightline::core::{Anchor, Cell};
+    let mut h = harness();
+    h.get_by_label("Edit").click();
+    h.run();
+    h.get_by_label("Resize map…").click();
+    h.run();
+    assert!(h.state().dialogs.resize.is_some());
+    h.state_mut().dialogs.resize =
+        Some(ResizeSpec { width: 70, height: 40, anchor: Anchor::BottomRight, fill_with_brush: false });
+    h.run();
+    h.get_by_label("Resize").click();
+    h.run();
+    h.get_by_label("70 × 40");
+    let before = sightline::cli::default_map();
+    let after = &h.state().document.map;
+    // The old top-left corner moved by (7, 9); new cells are void.
+    assert_eq!(after.top_tile(Cell::new(7, 9)), before.top_tile(Cell::new(0, 0)));
+    assert_eq!(after.top_tile(Cell::new(0, 0)), None);
+    h.state_mut().commands.push(Command::Undo);
+    h.run();
+    h.get_by_label("63 × 31");
+}
+
+#[test]
+fn the_minimap_jumps_the_view() {
+    let mut h = harness();
+    h.state_mut().commands.push(Command::ZoomBy(4.0));
+    h.run();
+    let before = h.state().view.offset;
+    // A click on the minimap's bottom-right part centres the canvas there.
+    let r = h.get_by_label("minimap").rect();
+    let p = r.min + (r.max - r.min) * 0.9;
+    h.hover_at(p);
+    h.run();
+    h.drag_at(p);
+    h.run();
+    h.drop_at(p);
+    h.run();
+    assert_ne!(h.state().view.offset, before, "the view moved to the clicked part of the map");
+    let view = &h.state().view;
+    let centre = view.grid_from_screen(view.canvas.center());
+    assert!((centre.x - 56).abs() <= 1 && (centre.y - 27).abs() <= 1, "centred near (56, 27): {centre:?}");
+}
+
+#[test]
+fn unsaved_work_is_autosaved_and_offered_back_after_a_crash() {
+    let dir = tempfile::tempdir().unwrap();
+    let file = dir.path().join("recovery.ron");
+    // A session paints, autosaves, and "crashes" (is dropped without a clean exit).
+    {
+        let mut h = harness();
+        h.state_mut().use_recovery_file(file.clone());
+        h.state_mut().commands.push(Command::Open(sample("pillars.ron")));
+        h.run();
+        let cell = sightline::core::Cell::new(5, 5);
+        sightline::core::edit::paint(
+            &mut h.state_mut().document.map,
+            0,
+            &[cell],
+            sightline::core::tile::STANDARD_WATER,
+        );
+        h.state_mut().document.touch();
+        h.state_mut().autosave_now();
+        assert!(file.exists());
+    }
+    // The next start offers it back.
+    let mut h = harness();
+    h.state_mut().use_recovery_file(file.clone());
+    h.run();
+    h.get_by_label("Recover unsaved work?");
+    h.get_by_label("Recover").click();
+    h.run();
+    let doc = &h.state().document;
+    assert_eq!(doc.map.tile(0, sightline::core::Cell::new(5, 5)), Some(sightline::core::tile::STANDARD_WATER));
+    assert!(doc.dirty, "recovered work is unsaved until saved");
+    assert_eq!(doc.path.as_deref().and_then(|p| p.file_name()), Some(std::ffi::OsStr::new("pillars.ron")));
+    // Saving it puts the work in place and removes the recovery copy.
+    let out = dir.path().join("saved.ron");
+    h.state_mut().commands.push(Command::SaveAs(out.clone()));
+    h.run();
+    assert!(out.exists() && !file.exists());
+    assert_eq!(h.state().recent.first().and_then(|p| p.file_name()), Some(std::ffi::OsStr::new("saved.ron")));
+}

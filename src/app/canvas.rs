@@ -70,6 +70,12 @@ impl View {
         self.cell_px = new_px;
     }
 
+    /// Pans so that `cell`'s centre is in the middle of the canvas.
+    pub fn centre_on(&mut self, cell: Cell) {
+        let c = vec2(cell.x as f32 + 0.5, cell.y as f32 + 0.5) * self.cell_px;
+        self.offset = self.canvas.size() / 2.0 - c;
+    }
+
     pub fn zoom_about_centre(&mut self, factor: f32) {
         self.zoom_about(self.canvas.center(), factor);
     }

@@ -23,6 +23,8 @@ pub enum Command {
     /// Show the save dialog, then save.
     PickSaveAs,
     FitView,
+    /// Pan so that `cell` is in the middle of the canvas (the minimap).
+    CentreOn(crate::core::Cell),
     ToggleGrid,
     ZoomBy(f32),
     DismissError,
@@ -47,6 +49,15 @@ pub enum Command {
     /// Add a tile type (and make it the brush's).
     AddTile,
     ShowTileTypes(bool),
+    ShowNewMap,
+    /// Take the work the last session left in the recovery file.
+    Recover,
+    DiscardRecovery,
+    ShowResize,
+    /// Replace the map with a new one (asking first about unsaved changes).
+    NewMap(super::map_dialogs::NewMapSpec),
+    /// Resize the map (one undo step).
+    ResizeMap(super::map_dialogs::ResizeSpec),
     SetRectFilled(bool),
     SetFillEight(bool),
     Undo,

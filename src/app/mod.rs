@@ -5,9 +5,12 @@ mod canvas;
 mod command;
 mod document;
 mod editor;
+pub mod map_dialogs;
+mod minimap;
 pub mod overlays;
 mod panels;
 pub mod play;
+pub mod recovery;
 mod tile_types;
 
 pub use canvas::{PointerAction, View};
@@ -34,8 +37,17 @@ pub fn run(launch: AppLaunch) -> anyhow::Result<()> {
     eframe::run_native(
         "sightline",
         options,
-        Box::new(move |_cc| {
+        Box::new(move |cc| {
             let mut app = SightlineApp::new(launch.frames);
+            if let Some(storage) = cc.storage {
+                app.recent = eframe::get_value(storage, RECENT_KEY).unwrap_or_default();
+            }
+            // Smoke runs (`--frames`) leave the user's recovery file alone.
+            if launch.frames.is_none()
+                && let Some(dir) = eframe::storage_dir("sightline")
+            {
+                app.use_recovery_file(recovery::recovery_file(&dir));
+            }
             if let Some(file) = launch.file {
                 app.commands.push(Command::Open(file));
             }
@@ -62,6 +74,7 @@ pub fn run(launch: AppLaunch) -> anyhow::Result<()> {
 #[derive(Clone, Debug, PartialEq)]
 pub enum PendingAction {
     Open(PathBuf),
+    New(map_dialogs::NewMapSpec),
     PickOpen,
     Quit,
 }
@@ -82,6 +95,16 @@ pub struct SightlineApp {
     pub play: play::PlayState,
     /// The tile-types window is open.
     pub tile_types_open: bool,
+    /// The New map and Resize map dialogs.
+    pub dialogs: map_dialogs::MapDialogs,
+    minimap: minimap::Minimap,
+    /// Files opened or saved lately, newest first (persisted by eframe).
+    pub recent: Vec<PathBuf>,
+    /// Where unsaved work is autosaved (`None`: no autosave, as in tests that do not set it).
+    pub recovery_file: Option<PathBuf>,
+    /// Work found in the recovery file at start, offered back.
+    pub recovery_offer: Option<recovery::Recovered>,
+    autosave_timer: f32,
     /// Commands the UI issued this frame, applied in `logic`.
     pub commands: Vec<Command>,
     pub error: Option<ErrorDialog>,
@@ -118,6 +141,12 @@ impl SightlineApp {
             overlays: Overlays::default(),
             play: play::PlayState::default(),
             tile_types_open: false,
+            dialogs: map_dialogs::MapDialogs::default(),
+            minimap: minimap::Minimap::default(),
+            recent: Vec::new(),
+            recovery_file: None,
+            recovery_offer: None,
+            autosave_timer: 0.0,
             commands: Vec::new(),
             error: None,
             notice: None,
@@ -142,10 +171,39 @@ impl SightlineApp {
         }
     }
 
+    /// Autosaves to `recovery_file` from now on, and offers back what a previous session left there.
+    pub fn use_recovery_file(&mut self, file: PathBuf) {
+        match recovery::load(&file) {
+            Some(Ok(found)) => self.recovery_offer = Some(found),
+            Some(Err(e)) => {
+                self.notice = Some(format!("the recovery file could not be read and was set aside: {e}"));
+                let _ = std::fs::rename(&file, file.with_extension("ron.unreadable"));
+            }
+            None => {}
+        }
+        self.recovery_file = Some(file);
+    }
+
+    /// Writes unsaved work to the recovery file now.
+    pub fn autosave_now(&mut self) {
+        self.autosave_timer = 0.0;
+        let Some(file) = &self.recovery_file else { return };
+        if !self.document.dirty || self.recovery_offer.is_some() {
+            return;
+        }
+        if let Err(e) = recovery::autosave(file, &self.document.map, self.document.path.as_deref()) {
+            self.notice = Some(format!("autosave failed: {e}"));
+        }
+    }
+
     /// What eframe's `logic` does each frame: apply the commands, then bring the overlays up to
     /// date with the map (`dt`: seconds since the last frame, for the step playback).
     pub fn logic_frame(&mut self, dt: f32) {
         self.apply_commands();
+        self.autosave_timer += dt;
+        if self.autosave_timer >= recovery::AUTOSAVE_SECONDS {
+            self.autosave_now();
+        }
         self.overlays.update(&self.document.map, self.document.revision(), self.hovered, dt);
         self.play.update(&self.document.map, self.document.revision(), dt);
     }
@@ -180,6 +238,7 @@ impl SightlineApp {
             Command::OpenNow(path) => match format::load(&path) {
                 Ok(loaded) => {
                     self.notice = (!loaded.warnings.is_empty()).then(|| loaded.warnings.join("; "));
+                    recovery::remember_recent(&mut self.recent, &path);
                     self.document = Document::open(loaded.map, path);
                     self.editor = EditorState::default();
                     self.overlays.map_replaced();
@@ -195,7 +254,12 @@ impl SightlineApp {
             Command::SaveAs(path) => match format::save(&self.document.map, &path) {
                 Ok(saved) => {
                     self.notice = (!saved.warnings.is_empty()).then(|| saved.warnings.join("; "));
+                    recovery::remember_recent(&mut self.recent, &path);
                     self.document.saved_as(path);
+                    // Saved: the recovery copy is not needed any more.
+                    if let Some(file) = &self.recovery_file {
+                        recovery::clear(file);
+                    }
                 }
                 Err(e) => {
                     self.error = Some(ErrorDialog { title: "Cannot save the map".into(), message: e.to_string() })
@@ -211,6 +275,7 @@ impl SightlineApp {
                 }
             }
             Command::FitView => self.view.fit_pending = true,
+            Command::CentreOn(cell) => self.view.centre_on(cell),
             Command::ToggleGrid => self.view.show_grid = !self.view.show_grid,
             Command::ZoomBy(factor) => self.view.zoom_about_centre(factor),
             Command::DismissError => self.error = None,
@@ -267,6 +332,55 @@ impl SightlineApp {
                 }
             }
             Command::ShowTileTypes(open) => self.tile_types_open = open,
+            Command::Recover => {
+                if let Some(found) = self.recovery_offer.take() {
+                    let name = found
+                        .source
+                        .as_ref()
+                        .and_then(|p| p.file_name())
+                        .map_or_else(|| "recovered.ron".to_owned(), |n| n.to_string_lossy().into_owned());
+                    self.document = Document::untitled(found.map, &name);
+                    self.document.path = found.source;
+                    self.document.touch();
+                    self.editor = EditorState::default();
+                    self.overlays.map_replaced();
+                    self.play.world = None;
+                    self.view.fit_pending = true;
+                    self.notice = Some("recovered the unsaved work of the last session: save it".into());
+                }
+            }
+            Command::DiscardRecovery => {
+                self.recovery_offer = None;
+                if let Some(file) = &self.recovery_file {
+                    recovery::clear(file);
+                }
+            }
+            Command::ShowNewMap => self.dialogs.new_map = Some(map_dialogs::NewMapSpec::default()),
+            Command::ShowResize => {
+                let map = &self.document.map;
+                self.dialogs.resize = Some(map_dialogs::ResizeSpec {
+                    width: map.width(),
+                    height: map.height(),
+                    anchor: crate::core::Anchor::TopLeft,
+                    fill_with_brush: true,
+                });
+            }
+            Command::NewMap(spec) => self.request(PendingAction::New(spec)),
+            Command::ResizeMap(spec) => {
+                let fill = if spec.fill_with_brush { self.editor.tile } else { crate::core::tile::EMPTY };
+                match self.document.map.resized(spec.width, spec.height, spec.anchor, fill) {
+                    Ok(map) if map != self.document.map => {
+                        self.document.checkpoint();
+                        self.document.map = map;
+                        self.document.touch();
+                        self.view.fit_pending = true;
+                    }
+                    Ok(_) => {}
+                    Err(e) => {
+                        self.error = Some(ErrorDialog { title: "Cannot resize the map".into(), message: e.to_string() })
+                    }
+                }
+            }
             Command::SetBrushSize(size) => self.editor.brush_size = size.clamp(1, 16),
             Command::SetRectFilled(on) => self.editor.rect_filled = on,
             Command::SetFillEight(on) => self.editor.fill_eight = on,
@@ -469,6 +583,18 @@ impl SightlineApp {
     fn proceed(&mut self, action: PendingAction) {
         match action {
             PendingAction::Open(path) => self.apply(Command::OpenNow(path)),
+            PendingAction::New(spec) => match spec.build() {
+                Ok(map) => {
+                    self.document = Document::untitled(map, "untitled.ron");
+                    self.editor = EditorState::default();
+                    self.overlays.map_replaced();
+                    self.play.world = None;
+                    self.view.fit_pending = true;
+                }
+                Err(e) => {
+                    self.error = Some(ErrorDialog { title: "Cannot create the map".into(), message: e.to_string() })
+                }
+            },
             PendingAction::PickOpen => {
                 if let Some(path) = file_dialog().pick_file() {
                     self.apply(Command::OpenNow(path));
@@ -521,8 +647,10 @@ impl SightlineApp {
         self.central_ui(ui);
         self.export_ui(ui);
         tile_types::tile_types_window_ui(self, ui);
+        map_dialogs::map_dialogs_ui(self, ui);
         panels::error_dialog_ui(self, ui);
         panels::unsaved_changes_ui(self, ui);
+        panels::recovery_ui(self, ui);
         panels::shortcuts(self, ui);
         self.last_frame_time = started.elapsed().as_secs_f32();
     }
@@ -539,7 +667,23 @@ fn file_dialog() -> rfd::FileDialog {
     dialog
 }
 
+/// The eframe storage key of the recent-files list.
+const RECENT_KEY: &str = "sightline.recent";
+
 impl eframe::App for SightlineApp {
+    fn save(&mut self, storage: &mut dyn eframe::Storage) {
+        eframe::set_value(storage, RECENT_KEY, &self.recent);
+    }
+
+    fn on_exit(&mut self) {
+        // A clean exit: nothing unsaved was kept without the user saying so.
+        if let Some(file) = &self.recovery_file
+            && self.recovery_offer.is_none()
+        {
+            recovery::clear(file);
+        }
+    }
+
     fn logic(&mut self, ctx: &egui::Context, _frame: &mut eframe::Frame) {
         self.logic_frame(ctx.input(|i| i.stable_dt).min(0.25));
         if self.overlays.busy() {

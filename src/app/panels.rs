@@ -20,9 +20,25 @@ pub fn menu_bar_ui(app: &mut SightlineApp, ui: &mut egui::Ui) {
     egui::Panel::top("menu_bar").show(ui, |ui| {
         egui::MenuBar::new().ui(ui, |ui| {
             ui.menu_button("File", |ui| {
+                if ui.button("New…").clicked() {
+                    app.commands.push(Command::ShowNewMap);
+                }
                 if ui.button("Open…").clicked() {
                     app.commands.push(Command::PickOpen);
                 }
+                ui.menu_button("Open recent", |ui| {
+                    if app.recent.is_empty() {
+                        ui.weak("(none yet)");
+                    }
+                    for path in app.recent.clone() {
+                        let label = path
+                            .file_name()
+                            .map_or_else(|| path.display().to_string(), |n| n.to_string_lossy().into_owned());
+                        if ui.button(label).on_hover_text(path.display().to_string()).clicked() {
+                            app.commands.push(Command::Open(path));
+                        }
+                    }
+                });
                 if ui.button("Save").clicked() {
                     app.commands.push(Command::Save);
                 }
@@ -44,6 +60,9 @@ pub fn menu_bar_ui(app: &mut SightlineApp, ui: &mut egui::Ui) {
                 ui.separator();
                 if ui.button("Tile types…").clicked() {
                     app.commands.push(Command::ShowTileTypes(true));
+                }
+                if ui.button("Resize map…").clicked() {
+                    app.commands.push(Command::ShowResize);
                 }
             });
             ui.menu_button("View", |ui| {
@@ -349,12 +368,39 @@ pub fn palette_ui(app: &mut SightlineApp, ui: &mut egui::Ui) {
                 }
             });
         }
+        ui.separator();
+        ui.heading("Minimap");
+        super::minimap::minimap_ui(app, ui);
     });
 }
 
 /// Gives a widget its accessible name (for screen readers and `get_by_label`).
 pub(super) fn name_widget(ui: &egui::Ui, response: &egui::Response, name: &str) {
     ui.ctx().accesskit_node_builder(response.id, |node| node.set_label(name.to_owned()));
+}
+
+/// "Recover the unsaved work of the last session?" at start.
+pub fn recovery_ui(app: &mut SightlineApp, ui: &mut egui::Ui) {
+    let Some(found) = &app.recovery_offer else { return };
+    let from = found.source.as_ref().map_or_else(|| "an untitled map".to_owned(), |p| p.display().to_string());
+    let age = found
+        .modified
+        .and_then(|t| t.elapsed().ok())
+        .map_or_else(String::new, |d| format!(" ({} minutes ago)", d.as_secs() / 60));
+    egui::Modal::new(egui::Id::unique("sightline recovery")).show(ui.ctx(), |ui| {
+        ui.set_max_width(460.0);
+        ui.heading("Recover unsaved work?");
+        ui.label(format!("The last session did not close cleanly. Unsaved changes to {from} were kept{age}."));
+        ui.add_space(8.0);
+        ui.horizontal(|ui| {
+            if ui.button("Recover").clicked() {
+                app.commands.push(Command::Recover);
+            }
+            if ui.button("Discard").clicked() {
+                app.commands.push(Command::DiscardRecovery);
+            }
+        });
+    });
 }
 
 /// "Save the changes?" before opening, or closing, over unsaved work.

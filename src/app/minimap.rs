@@ -1,0 +1,77 @@
+//! The minimap: the whole map at a glance, the canvas' view drawn on it, a click or drag jumps
+//! there. Sampled to at most a few hundred pixels a side and cached as a texture per map revision,
+//! so a 1024×1024 map costs nothing per frame.
+
+use egui::{Color32, ColorImage, Rect, Sense, Stroke, TextureHandle, TextureOptions, Vec2};
+
+use super::canvas::color;
+use super::{Command, SightlineApp};
+use crate::core::{Cell, Map};
+
+/// Samples per side, at most.
+const MAX_SAMPLES: u32 = 256;
+
+#[derive(Default)]
+pub struct Minimap {
+    texture: Option<(u64, TextureHandle)>,
+}
+
+/// The map's colours, one sample per cell or per block of cells (each sample takes the cell at
+/// its top left): the top visible tile's background, or its glyph colour where the background
+/// is dark (walls drawn as `#` on black still show).
+fn sample(map: &Map) -> ColorImage {
+    let step = map.width().max(map.height()).div_ceil(MAX_SAMPLES).max(1);
+    let (w, h) = (map.width().div_ceil(step), map.height().div_ceil(step));
+    let mut pixels = Vec::with_capacity((w * h) as usize);
+    for sy in 0..h {
+        for sx in 0..w {
+            let cell = Cell::new((sx * step) as i32, (sy * step) as i32);
+            let i = map.index(cell).expect("inside the map");
+            let top = map.layers.iter().rev().filter(|l| l.visible).map(|l| l.cells[i]).find(|&t| t != 0);
+            pixels.push(match top {
+                None => Color32::BLACK,
+                Some(t) => {
+                    let g = map.tiles[usize::from(t)].glyph;
+                    let lum = |c: crate::core::Rgb| u32::from(c.0) + u32::from(c.1) + u32::from(c.2);
+                    if lum(g.bg) < 90 { color(g.fg).gamma_multiply(0.55) } else { color(g.bg) }
+                }
+            });
+        }
+    }
+    ColorImage::new([w as usize, h as usize], pixels)
+}
+
+pub fn minimap_ui(app: &mut SightlineApp, ui: &mut egui::Ui) {
+    let map = &app.document.map;
+    let revision = app.document.revision();
+    if app.minimap.texture.as_ref().is_none_or(|(r, _)| *r != revision) {
+        let image = sample(map);
+        app.minimap.texture = Some((revision, ui.ctx().load_texture("minimap", image, TextureOptions::NEAREST)));
+    }
+    let Some((_, texture)) = &app.minimap.texture else { return };
+    let avail = ui.available_width().max(40.0);
+    let aspect = map.height() as f32 / map.width() as f32;
+    let size = Vec2::new(avail, (avail * aspect).min(220.0));
+    let size = Vec2::new(size.y / aspect, size.y);
+    let (rect, response) = ui.allocate_exact_size(size, Sense::click_and_drag());
+    let response = response.on_hover_text("Click or drag to jump there");
+    super::panels::name_widget(ui, &response, "minimap");
+    let painter = ui.painter_at(rect);
+    painter.image(texture.id(), rect, Rect::from_min_max(egui::pos2(0.0, 0.0), egui::pos2(1.0, 1.0)), Color32::WHITE);
+    // The part of the map the canvas shows.
+    let view = &app.view;
+    let scale = rect.width() / map.width() as f32;
+    if view.canvas.is_positive() {
+        // The grid point at the canvas' top-left corner.
+        let tl = -view.offset / view.cell_px;
+        let br = tl + view.canvas.size() / view.cell_px;
+        let shown = Rect::from_min_max(rect.min + tl * scale, rect.min + br * scale).intersect(rect);
+        painter.rect_stroke(shown, 0.0, Stroke::new(1.5, Color32::from_rgb(255, 230, 90)), egui::StrokeKind::Inside);
+    }
+    if let Some(p) = response.interact_pointer_pos()
+        && (response.clicked() || response.dragged())
+    {
+        let g = (p - rect.min) / scale;
+        app.commands.push(Command::CentreOn(Cell::new(g.x as i32, g.y as i32)));
+    }
+}

@@ -1,0 +1,66 @@
+//! Never lose work: a periodic autosave of unsaved changes to a recovery file, offered back on
+//! the next start after a crash; and the recent-files list. Both live in eframe's storage folder
+//! (`~/.local/share/sightline` on Linux); tests point them at a temporary folder.
+
+use std::path::{Path, PathBuf};
+
+use crate::core::{Map, format};
+
+/// Seconds between autosaves of unsaved changes.
+pub const AUTOSAVE_SECONDS: f32 = 30.0;
+/// Files in File › Open recent.
+pub const RECENT_LIMIT: usize = 10;
+
+/// Where the recovery file of a storage folder is.
+pub fn recovery_file(storage: &Path) -> PathBuf {
+    storage.join("recovery.ron")
+}
+
+/// The file the recovered work was opened from (written beside the recovery file).
+fn source_file(recovery: &Path) -> PathBuf {
+    recovery.with_extension("source")
+}
+
+/// Writes the unsaved map to the recovery file (atomically), noting the file it came from.
+pub fn autosave(recovery: &Path, map: &Map, source: Option<&Path>) -> Result<(), crate::core::MapError> {
+    if let Some(dir) = recovery.parent() {
+        let _ = std::fs::create_dir_all(dir);
+    }
+    format::save(map, recovery)?;
+    let source = source.map(|p| p.to_string_lossy().into_owned()).unwrap_or_default();
+    format::write_atomic(&source_file(recovery), source.as_bytes())
+}
+
+/// Work left by a session that did not close cleanly: the map and the file it came from.
+pub struct Recovered {
+    pub map: Map,
+    pub source: Option<PathBuf>,
+    /// When it was saved.
+    pub modified: Option<std::time::SystemTime>,
+}
+
+pub fn load(recovery: &Path) -> Option<Result<Recovered, crate::core::MapError>> {
+    if !recovery.exists() {
+        return None;
+    }
+    let modified = std::fs::metadata(recovery).and_then(|m| m.modified()).ok();
+    let source = std::fs::read_to_string(source_file(recovery))
+        .ok()
+        .filter(|s| !s.trim().is_empty())
+        .map(|s| PathBuf::from(s.trim()));
+    Some(format::load(recovery).map(|loaded| Recovered { map: loaded.map, source, modified }))
+}
+
+/// The work is safe (saved, discarded or recovered): the recovery file goes.
+pub fn clear(recovery: &Path) {
+    let _ = std::fs::remove_file(recovery);
+    let _ = std::fs::remove_file(source_file(recovery));
+}
+
+/// Puts `path` first in the recent list.
+pub fn remember_recent(recent: &mut Vec<PathBuf>, path: &Path) {
+    let path = std::fs::canonicalize(path).unwrap_or_else(|_| path.to_path_buf());
+    recent.retain(|p| *p != path);
+    recent.insert(0, path);
+    recent.truncate(RECENT_LIMIT);
+}
