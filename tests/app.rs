@@ -415,3 +415,94 @@ fn unsaved_work_is_autosaved_and_offered_back_after_a_crash() {
     assert!(out.exists() && !file.exists());
     assert_eq!(h.state().recent.first().and_then(|p| p.file_name()), Some(std::ffi::OsStr::new("saved.ron")));
 }
+
+#[test]
+fn select_copy_flip_and_paste_a_block() {
+    use sightline::core::Cell;
+    use sightline::core::tile::{STANDARD_FLOOR, STANDARD_WALL};
+    let mut h = harness();
+    h.state_mut().commands.push(Command::Open(sample("pillars.ron")));
+    h.run();
+    // The block (2, 2)–(3, 3): floor, floor / floor, pillar.
+    h.get_by_label("Select").click();
+    h.run();
+    drag_through(&mut h, &[Cell::new(2, 2), Cell::new(3, 3)]);
+    assert_eq!(h.state().editor.selection, Some((Cell::new(2, 2), Cell::new(3, 3))));
+    assert!(!h.state().document.dirty, "selecting is not an edit");
+    h.state_mut().commands.push(Command::Copy);
+    h.run();
+    let stamp = h.state().editor.clipboard.clone().unwrap();
+    assert_eq!(stamp.cells, vec![STANDARD_FLOOR, STANDARD_FLOOR, STANDARD_FLOOR, STANDARD_WALL]);
+    h.state_mut().commands.extend([Command::Paste, Command::FlipStamp { horizontally: true }]);
+    h.run();
+    assert!(h.state().editor.pasting);
+    // Placed with its corner on (20, 20): the pillar lands on the left now.
+    let p = h.state().view.cell_rect(Cell::new(20, 20)).center();
+    h.hover_at(p);
+    h.run();
+    h.drag_at(p);
+    h.run();
+    h.drop_at(p);
+    h.run();
+    let map = &h.state().document.map;
+    assert_eq!(map.tile(0, Cell::new(20, 21)), Some(STANDARD_WALL));
+    assert_eq!(map.tile(0, Cell::new(21, 21)), Some(STANDARD_FLOOR));
+    assert_eq!(h.state().document.undo.len(), 1);
+    // Cut erases the selection on the layer.
+    h.state_mut().commands.extend([Command::CancelSelection, Command::Cut]);
+    h.run();
+    assert_eq!(h.state().document.map.tile(0, Cell::new(3, 3)), Some(0));
+}
+
+#[test]
+fn the_object_tool_places_moves_and_removes_objects() {
+    use sightline::app::ObjectChoice;
+    use sightline::core::{Cell, ObjectKind};
+    let mut h = harness();
+    h.state_mut().commands.push(Command::Open(sample("pillars.ron")));
+    h.run();
+    h.get_by_label("Object").click();
+    h.run();
+    let click = |h: &mut Harness<'static, SightlineApp>, c: Cell| {
+        let p = h.state().view.cell_rect(c).center();
+        h.hover_at(p);
+        h.run();
+        h.drag_at(p);
+        h.run();
+        h.drop_at(p);
+        h.run();
+    };
+    // A monster (a goblin by default).
+    click(&mut h, Cell::new(10, 10));
+    let goblin = h.state().document.map.objects.iter().find(|o| o.cell == Cell::new(10, 10)).cloned().unwrap();
+    assert_eq!(goblin.kind, ObjectKind::Monster { glyph: 'g', vision_radius: 8 });
+    // The player start moves: still one of them.
+    h.state_mut().commands.push(Command::SetObjectChoice(ObjectChoice::PlayerStart));
+    h.run();
+    click(&mut h, Cell::new(4, 4));
+    let starts: Vec<_> =
+        h.state().document.map.objects.iter().filter(|o| o.kind == ObjectKind::PlayerStart).map(|o| o.cell).collect();
+    assert_eq!(starts, vec![Cell::new(4, 4)]);
+    // A door is a closed-door tile.
+    h.state_mut().commands.push(Command::SetObjectChoice(ObjectChoice::Door));
+    h.run();
+    click(&mut h, Cell::new(6, 4));
+    assert_eq!(h.state().document.map.tile(0, Cell::new(6, 4)), Some(sightline::core::tile::STANDARD_CLOSED_DOOR));
+    // Right-click removes; undo brings it back.
+    let p = h.state().view.cell_rect(Cell::new(10, 10)).center();
+    h.hover_at(p);
+    h.run();
+    for pressed in [true, false] {
+        h.event(egui::Event::PointerButton {
+            pos: p,
+            button: egui::PointerButton::Secondary,
+            pressed,
+            modifiers: egui::Modifiers::NONE,
+        });
+        h.run();
+    }
+    assert!(h.state().document.map.objects.iter().all(|o| o.cell != Cell::new(10, 10)));
+    h.state_mut().commands.push(Command::Undo);
+    h.run();
+    assert!(h.state().document.map.objects.iter().any(|o| o.cell == Cell::new(10, 10)));
+}

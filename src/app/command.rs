@@ -44,6 +44,26 @@ pub enum Command {
     /// Lock or unlock a layer against painting.
     SetLayerLocked(usize, bool),
     SetBrushSize(u32),
+    /// The selection tool: copy, cut (the current layer), start pasting, flip the stamp, place it.
+    Copy,
+    Cut,
+    Paste,
+    PasteAt(crate::core::Cell),
+    FlipStamp {
+        horizontally: bool,
+    },
+    /// Esc: stop pasting, or drop the selection.
+    CancelSelection,
+    /// Erase the selection on the current layer.
+    DeleteSelection,
+    PlaceObject(crate::core::Cell),
+    RemoveObjectsAt(crate::core::Cell),
+    SetObjectChoice(super::editor::ObjectChoice),
+    SetMonster {
+        glyph: char,
+        vision: u32,
+    },
+    SetLightRadius(u32),
     /// Set a tile type's glyph and rules (doors stay paired).
     SetTileRules(crate::core::TileId, crate::core::edit::TileRules),
     /// Add a tile type (and make it the brush's).

@@ -19,14 +19,27 @@ pub enum Tool {
     Fill,
     /// Picker (I): the tile under the cursor becomes the brush's.
     Picker,
+    /// Rectangular selection (S): drag to select; Ctrl+C, Ctrl+X, Ctrl+V, Delete.
+    Select,
+    /// Object placement (O): click places the chosen object, right-click removes objects.
+    Object,
     /// Probe (P): clicks go to the overlays (pin the FOV origin, pick a cell's symmetry partners,
     /// toggle a cell for the LOS cache, move the path goal); the map is not painted.
     Probe,
 }
 
 impl Tool {
-    pub const ALL: [Tool; 7] =
-        [Tool::Brush, Tool::Eraser, Tool::Rectangle, Tool::Line, Tool::Fill, Tool::Picker, Tool::Probe];
+    pub const ALL: [Tool; 9] = [
+        Tool::Brush,
+        Tool::Eraser,
+        Tool::Rectangle,
+        Tool::Line,
+        Tool::Fill,
+        Tool::Picker,
+        Tool::Select,
+        Tool::Object,
+        Tool::Probe,
+    ];
 
     pub fn label(self) -> &'static str {
         match self {
@@ -36,6 +49,8 @@ impl Tool {
             Tool::Line => "Line",
             Tool::Fill => "Fill",
             Tool::Picker => "Picker",
+            Tool::Select => "Select",
+            Tool::Object => "Object",
             Tool::Probe => "Probe",
         }
     }
@@ -48,6 +63,8 @@ impl Tool {
             Tool::Line => egui::Key::L,
             Tool::Fill => egui::Key::F,
             Tool::Picker => egui::Key::I,
+            Tool::Select => egui::Key::S,
+            Tool::Object => egui::Key::O,
             Tool::Probe => egui::Key::P,
         }
     }
@@ -69,6 +86,43 @@ pub struct EditorState {
     pub rect_filled: bool,
     /// The bucket fill spreads diagonally too.
     pub fill_eight: bool,
+    /// The selected rectangle (corners, as dragged).
+    pub selection: Option<(Cell, Cell)>,
+    /// What Ctrl+C or Ctrl+X took.
+    pub clipboard: Option<edit::Stamp>,
+    /// Ctrl+V: the clipboard follows the pointer until a click places it (X, Y flip; Esc cancels).
+    pub pasting: bool,
+    /// What the object tool places.
+    pub object: ObjectChoice,
+    pub monster_glyph: char,
+    pub monster_vision: u32,
+    pub light_radius: u32,
+}
+
+/// The objects the object tool places.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum ObjectChoice {
+    PlayerStart,
+    Monster,
+    Item,
+    Light,
+    /// A closed door tile, painted on the current layer.
+    Door,
+}
+
+impl ObjectChoice {
+    pub const ALL: [ObjectChoice; 5] =
+        [ObjectChoice::PlayerStart, ObjectChoice::Monster, ObjectChoice::Item, ObjectChoice::Light, ObjectChoice::Door];
+
+    pub fn label(self) -> &'static str {
+        match self {
+            ObjectChoice::PlayerStart => "player start",
+            ObjectChoice::Monster => "monster",
+            ObjectChoice::Item => "item",
+            ObjectChoice::Light => "light",
+            ObjectChoice::Door => "door",
+        }
+    }
 }
 
 impl Default for EditorState {
@@ -81,6 +135,13 @@ impl Default for EditorState {
             brush_size: 1,
             rect_filled: true,
             fill_eight: false,
+            selection: None,
+            clipboard: None,
+            pasting: false,
+            object: ObjectChoice::Monster,
+            monster_glyph: 'g',
+            monster_vision: crate::core::object::DEFAULT_VISION_RADIUS,
+            light_radius: 6,
         }
     }
 }
@@ -101,7 +162,7 @@ impl EditorState {
             }
             Tool::Brush | Tool::Eraser => edit::square_around(end, self.brush_size),
             Tool::Picker => vec![end],
-            Tool::Probe => Vec::new(),
+            Tool::Probe | Tool::Select | Tool::Object => Vec::new(),
         }
     }
 

@@ -16,13 +16,13 @@ mod tile_types;
 pub use canvas::{PointerAction, View};
 pub use command::Command;
 pub use document::Document;
-pub use editor::{EditorState, Tool};
+pub use editor::{EditorState, ObjectChoice, Tool};
 pub use overlays::{OverlayCommand, OverlayKind, Overlays};
 
 use std::path::PathBuf;
 
 use crate::cli::{AppLaunch, OverlayName};
-use crate::core::{Cell, format};
+use crate::core::{Cell, TileId, format};
 
 /// Starts the native window.
 pub fn run(launch: AppLaunch) -> anyhow::Result<()> {
@@ -381,6 +381,55 @@ impl SightlineApp {
                     }
                 }
             }
+            Command::Copy | Command::Cut => {
+                let Some((a, b)) = self.editor.selection else { return };
+                let layer = self.editor.layer;
+                self.editor.clipboard = crate::core::edit::Stamp::copy(&self.document.map, layer, a, b);
+                if matches!(command, Command::Cut) {
+                    self.erase_selection();
+                }
+            }
+            Command::Paste => self.editor.pasting = self.editor.clipboard.is_some(),
+            Command::PasteAt(cell) => {
+                let Some(stamp) = self.editor.clipboard.clone() else { return };
+                if self.layer_locked() {
+                    return;
+                }
+                self.document.checkpoint();
+                if stamp.paste(&mut self.document.map, self.editor.layer, cell) > 0 {
+                    self.document.touch();
+                } else {
+                    self.document.drop_checkpoint();
+                }
+            }
+            Command::FlipStamp { horizontally } => {
+                if let Some(stamp) = &self.editor.clipboard {
+                    self.editor.clipboard =
+                        Some(if horizontally { stamp.flipped_horizontally() } else { stamp.flipped_vertically() });
+                }
+            }
+            Command::CancelSelection => {
+                if self.editor.pasting {
+                    self.editor.pasting = false;
+                } else {
+                    self.editor.selection = None;
+                }
+            }
+            Command::DeleteSelection => self.erase_selection(),
+            Command::PlaceObject(cell) => self.place_object(cell),
+            Command::RemoveObjectsAt(cell) => {
+                if self.document.map.objects.iter().any(|o| o.cell == cell) {
+                    self.document.checkpoint();
+                    self.document.map.objects.retain(|o| o.cell != cell);
+                    self.document.touch();
+                }
+            }
+            Command::SetObjectChoice(choice) => self.editor.object = choice,
+            Command::SetMonster { glyph, vision } => {
+                self.editor.monster_glyph = glyph;
+                self.editor.monster_vision = vision.clamp(1, 64);
+            }
+            Command::SetLightRadius(r) => self.editor.light_radius = r.clamp(1, 64),
             Command::SetBrushSize(size) => self.editor.brush_size = size.clamp(1, 16),
             Command::SetRectFilled(on) => self.editor.rect_filled = on,
             Command::SetFillEight(on) => self.editor.fill_eight = on,
@@ -394,7 +443,12 @@ impl SightlineApp {
                     self.apply(Command::PickAt(cell));
                     return;
                 }
-                if self.editor.tool == Tool::Probe {
+                if self.editor.tool == Tool::Probe || self.editor.tool == Tool::Object {
+                    return;
+                }
+                if self.editor.tool == Tool::Select {
+                    self.editor.selection = Some((cell, cell));
+                    self.editor.stroke = Some((cell, cell));
                     return;
                 }
                 if let Some(layer) = self.document.map.layers.get(self.editor.layer)
@@ -414,6 +468,11 @@ impl SightlineApp {
                 if cell == last {
                     return;
                 }
+                if self.editor.tool == Tool::Select {
+                    self.editor.selection = Some((start, cell));
+                    self.editor.stroke = Some((start, cell));
+                    return;
+                }
                 if matches!(self.editor.tool, Tool::Brush | Tool::Eraser) {
                     // Every cell between the last one and this: a fast pointer leaves no gaps.
                     let cells = crate::core::edit::stamp_along(
@@ -429,6 +488,9 @@ impl SightlineApp {
             }
             Command::StrokeEnd => {
                 let Some((start, last)) = self.editor.stroke.take() else { return };
+                if self.editor.tool == Tool::Select {
+                    return;
+                }
                 if matches!(self.editor.tool, Tool::Rectangle | Tool::Line) {
                     self.paint_shape(start, last);
                 }
@@ -500,7 +562,11 @@ impl SightlineApp {
                 right.dropped_file = right.dropped_file.or(left.dropped_file);
                 right
             } else {
-                let mut draw = |p: &egui::Painter, v: &View, c: canvas::VisibleCells| overlays.draw(p, v, c, None);
+                let selection = self.editor.selection;
+                let mut draw = |p: &egui::Painter, v: &View, c: canvas::VisibleCells| {
+                    overlays.draw(p, v, c, None);
+                    draw_selection(p, v, selection);
+                };
                 canvas::canvas_ui(ui, map, view, &preview, &mut draw)
             };
             self.hovered = response.hovered;
@@ -536,13 +602,25 @@ impl SightlineApp {
                 }
             }
             Some(PointerAction::Clicked(c)) => {
-                if probe {
+                if self.editor.pasting {
+                    self.commands.push(Command::PasteAt(c));
+                } else if probe {
                     self.commands.push(Command::Overlay(OverlayCommand::Probe(c)));
+                } else if self.editor.tool == Tool::Object {
+                    self.commands.push(Command::PlaceObject(c));
                 } else {
                     self.commands.extend([Command::StrokeBegin(c), Command::StrokeEnd]);
                 }
             }
-            Some(PointerAction::SecondaryClicked(c)) => self.commands.push(Command::PickAt(c)),
+            Some(PointerAction::SecondaryClicked(c)) => {
+                if self.editor.pasting {
+                    self.commands.push(Command::CancelSelection);
+                } else if self.editor.tool == Tool::Object {
+                    self.commands.push(Command::RemoveObjectsAt(c));
+                } else {
+                    self.commands.push(Command::PickAt(c));
+                }
+            }
             None => {}
         }
     }
@@ -607,6 +685,77 @@ impl SightlineApp {
         }
     }
 
+    /// Whether the current layer is locked (and says so).
+    fn layer_locked(&mut self) -> bool {
+        match self.document.map.layers.get(self.editor.layer) {
+            Some(layer) if layer.locked => {
+                self.notice = Some(format!("layer \"{}\" is locked: unlock it to paint", layer.name));
+                true
+            }
+            _ => false,
+        }
+    }
+
+    /// Erases the selection on the current layer (one undo step).
+    fn erase_selection(&mut self) {
+        let Some((a, b)) = self.editor.selection else { return };
+        if self.layer_locked() {
+            return;
+        }
+        let cells = crate::core::edit::rect_cells(a, b, true);
+        self.document.checkpoint();
+        if crate::core::edit::paint(&mut self.document.map, self.editor.layer, &cells, crate::core::tile::EMPTY) > 0 {
+            self.document.touch();
+        } else {
+            self.document.drop_checkpoint();
+        }
+    }
+
+    /// Places the object tool's object at `cell` (one undo step): the player start moves there,
+    /// other objects replace what stood on the cell, a door is a closed-door tile.
+    fn place_object(&mut self, cell: Cell) {
+        use crate::core::{MapObject, ObjectKind};
+        let map = &self.document.map;
+        if !map.in_bounds(cell) {
+            return;
+        }
+        let e = &self.editor;
+        let object = match e.object {
+            ObjectChoice::PlayerStart => MapObject::new(ObjectKind::PlayerStart, cell).named("player"),
+            ObjectChoice::Monster => {
+                MapObject::new(ObjectKind::Monster { glyph: e.monster_glyph, vision_radius: e.monster_vision }, cell)
+                    .named(crate::core::format::ascii::monster_name(e.monster_glyph))
+            }
+            ObjectChoice::Item => MapObject::new(ObjectKind::Item, cell).named("item"),
+            ObjectChoice::Light => MapObject::new(ObjectKind::Light { radius: e.light_radius }, cell).named("light"),
+            ObjectChoice::Door => {
+                let door = map.tiles.iter().position(|t| t.door.is_some_and(|d| !d.open));
+                match door {
+                    Some(t) if !self.layer_locked() => {
+                        self.document.checkpoint();
+                        if crate::core::edit::paint(&mut self.document.map, self.editor.layer, &[cell], t as TileId) > 0
+                        {
+                            self.document.touch();
+                        } else {
+                            self.document.drop_checkpoint();
+                        }
+                    }
+                    Some(_) => {}
+                    None => self.notice = Some("this map has no closed-door tile: add one in Tile types…".into()),
+                }
+                return;
+            }
+        };
+        self.document.checkpoint();
+        let objects = &mut self.document.map.objects;
+        if e.object == ObjectChoice::PlayerStart {
+            objects.retain(|o| o.kind != ObjectKind::PlayerStart);
+        }
+        objects.retain(|o| o.cell != cell);
+        objects.push(object);
+        self.document.touch();
+    }
+
     /// Paints the current tool's shape from `start` to `end` with its tile.
     fn paint_shape(&mut self, start: Cell, end: Cell) {
         let cells = self.editor.shape(&self.document.map, start, end);
@@ -616,8 +765,14 @@ impl SightlineApp {
         }
     }
 
-    /// The cells the stroke in progress would paint, drawn over the canvas.
+    /// The cells the stroke in progress (or the stamp being pasted) would paint, drawn over the
+    /// canvas.
     fn preview(&self) -> Vec<Cell> {
+        if self.editor.pasting
+            && let (Some(stamp), Some(at)) = (&self.editor.clipboard, self.hovered)
+        {
+            return stamp.placed(at).into_iter().map(|(c, _)| c).collect();
+        }
         match self.editor.stroke {
             Some((start, last)) if matches!(self.editor.tool, Tool::Rectangle | Tool::Line) => {
                 self.editor.shape(&self.document.map, start, last)
@@ -717,6 +872,21 @@ impl eframe::App for SightlineApp {
             }
         }
     }
+}
+
+/// The selected rectangle's outline.
+fn draw_selection(painter: &egui::Painter, view: &View, selection: Option<(Cell, Cell)>) {
+    let Some((a, b)) = selection else { return };
+    let min = view.cell_rect(Cell::new(a.x.min(b.x), a.y.min(b.y))).min;
+    let max = view.cell_rect(Cell::new(a.x.max(b.x), a.y.max(b.y))).max;
+    let rect = egui::Rect::from_min_max(min, max);
+    painter.rect_filled(rect, 0.0, egui::Color32::from_rgba_unmultiplied(120, 180, 255, 30));
+    painter.rect_stroke(
+        rect,
+        0.0,
+        egui::Stroke::new(1.5, egui::Color32::from_rgb(120, 180, 255)),
+        egui::StrokeKind::Inside,
+    );
 }
 
 /// "A: Dijkstra" in the corner of a split canvas.

@@ -3,13 +3,14 @@
 use egui::RichText;
 
 use super::play::PlayCommand;
-use super::{Command, OverlayCommand, OverlayKind, SightlineApp};
+use super::{Command, ObjectChoice, OverlayCommand, OverlayKind, SightlineApp};
 use crate::core::sim::Preset;
 
 /// The Help menu: every key.
 const HELP: &[&str] = &[
     "Canvas: wheel zooms, middle-drag or Space+drag pans, arrows pan, +/- zoom, G grid",
-    "Tools: B brush, E eraser, R rectangle, L line, F fill, I picker (or right-click), P probe",
+    "Tools: B brush, E eraser, R rectangle, L line, F fill, I picker (or right-click), S select, O object, P probe",
+    "Selection: Ctrl+C copy, Ctrl+X cut, Ctrl+V paste (X, Y flip; Esc cancels), Delete erases; Ctrl+N new map",
     "Edit: Ctrl+Z undo, Ctrl+Shift+Z or Ctrl+Y redo; Ctrl+O open, Ctrl+S save, Ctrl+Shift+S save as",
     "Overlays: Overlays menu; the Probe tool clicks cells for them; drag S and G",
     "Play: F5 plays; arrows, hjklyubn or 1-9 move; . or 5 waits; o opens, c closes doors",
@@ -225,7 +226,27 @@ pub fn shortcuts(app: &mut SightlineApp, ui: &mut egui::Ui) {
     let redo_y = KeyboardShortcut::new(Modifiers::COMMAND, Key::Y);
     let save = KeyboardShortcut::new(Modifiers::COMMAND, Key::S);
     let save_as = KeyboardShortcut::new(Modifiers::COMMAND | Modifiers::SHIFT, Key::S);
+    let new = KeyboardShortcut::new(Modifiers::COMMAND, Key::N);
+    let copy = KeyboardShortcut::new(Modifiers::COMMAND, Key::C);
+    let cut = KeyboardShortcut::new(Modifiers::COMMAND, Key::X);
+    let paste = KeyboardShortcut::new(Modifiers::COMMAND, Key::V);
     ui.input_mut(|i| {
+        if i.consume_shortcut(&new) {
+            app.commands.push(Command::ShowNewMap);
+        }
+        // egui turns Ctrl+C/X/V into clipboard events; take them when no text field has focus.
+        let copy_event = i.events.iter().any(|e| matches!(e, egui::Event::Copy));
+        let cut_event = i.events.iter().any(|e| matches!(e, egui::Event::Cut));
+        let paste_event = i.events.iter().any(|e| matches!(e, egui::Event::Paste(_)));
+        if i.consume_shortcut(&copy) || copy_event {
+            app.commands.push(Command::Copy);
+        }
+        if i.consume_shortcut(&cut) || cut_event {
+            app.commands.push(Command::Cut);
+        }
+        if i.consume_shortcut(&paste) || paste_event {
+            app.commands.push(Command::Paste);
+        }
         if i.consume_shortcut(&save_as) {
             app.commands.push(Command::PickSaveAs);
         }
@@ -258,6 +279,21 @@ pub fn shortcuts(app: &mut SightlineApp, ui: &mut egui::Ui) {
             }
             if i.key_pressed(Key::G) {
                 app.commands.push(Command::ToggleGrid);
+            }
+            if i.key_pressed(Key::Escape) {
+                app.commands.push(Command::CancelSelection);
+            }
+            if i.key_pressed(Key::Delete) {
+                app.commands.push(Command::DeleteSelection);
+            }
+            if app.editor.pasting && i.modifiers.is_none() {
+                // While pasting, X and Y flip the stamp (Tiled's keys) instead of picking tools.
+                if i.key_pressed(Key::X) {
+                    app.commands.push(Command::FlipStamp { horizontally: true });
+                }
+                if i.key_pressed(Key::Y) {
+                    app.commands.push(Command::FlipStamp { horizontally: false });
+                }
             }
             if i.modifiers.is_none() {
                 for tool in super::editor::Tool::ALL {
@@ -303,6 +339,49 @@ pub fn tools_bar_ui(app: &mut SightlineApp, ui: &mut egui::Ui) {
                     if ui.checkbox(&mut eight, "8-connected").changed() {
                         app.commands.push(Command::SetFillEight(eight));
                     }
+                }
+                Tool::Select => {
+                    let hint = if app.editor.pasting {
+                        "click to place · X, Y flip · Esc cancels"
+                    } else {
+                        "drag to select · Ctrl+C, Ctrl+X, Ctrl+V · Delete erases"
+                    };
+                    ui.weak(hint);
+                }
+                Tool::Object => {
+                    let mut choice = app.editor.object;
+                    let options: Vec<_> = ObjectChoice::ALL.iter().map(|&o| (o, o.label())).collect();
+                    super::overlays::choice_ui(ui, "object", &mut choice, &options);
+                    if choice != app.editor.object {
+                        app.commands.push(Command::SetObjectChoice(choice));
+                    }
+                    match app.editor.object {
+                        ObjectChoice::Monster => {
+                            let mut glyph = app.editor.monster_glyph.to_string();
+                            let r = ui.add(egui::TextEdit::singleline(&mut glyph).desired_width(18.0));
+                            name_widget(ui, &r, "monster glyph");
+                            let mut vision = app.editor.monster_vision;
+                            let v = ui.add(egui::DragValue::new(&mut vision).range(1..=64).prefix("vision "));
+                            name_widget(ui, &v, "monster vision");
+                            let ch = glyph.chars().find(|c| *c != app.editor.monster_glyph && c.is_alphabetic());
+                            if ch.is_some() || v.changed() {
+                                app.commands.push(Command::SetMonster {
+                                    glyph: ch.unwrap_or(app.editor.monster_glyph),
+                                    vision,
+                                });
+                            }
+                        }
+                        ObjectChoice::Light => {
+                            let mut radius = app.editor.light_radius;
+                            let r = ui.add(egui::DragValue::new(&mut radius).range(1..=64).prefix("radius "));
+                            name_widget(ui, &r, "light radius");
+                            if r.changed() {
+                                app.commands.push(Command::SetLightRadius(radius));
+                            }
+                        }
+                        _ => {}
+                    }
+                    ui.weak("right-click removes");
                 }
                 Tool::Picker | Tool::Probe => {}
             }

@@ -202,3 +202,68 @@ pub fn add_tile(map: &mut Map, name: &str) -> Result<TileId, TileEditError> {
     map.tiles.push(super::tile::TileKind::new(name, glyph.ch, glyph.fg, glyph.bg, false, true));
     Ok(n as TileId)
 }
+
+/// A rectangle of tiles from one layer, for copy, cut and paste.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct Stamp {
+    pub width: u32,
+    pub height: u32,
+    /// Row-major; the empty tile (0) pastes as nothing.
+    pub cells: Vec<TileId>,
+}
+
+impl Stamp {
+    /// The tiles of `layer` in the rectangle with corners `a` and `b` (clipped to the map);
+    /// `None` if the rectangle misses the map.
+    pub fn copy(map: &Map, layer: usize, a: Cell, b: Cell) -> Option<Stamp> {
+        let x0 = a.x.min(b.x).max(0);
+        let y0 = a.y.min(b.y).max(0);
+        let x1 = a.x.max(b.x).min(map.width() as i32 - 1);
+        let y1 = a.y.max(b.y).min(map.height() as i32 - 1);
+        if x0 > x1 || y0 > y1 || layer >= map.layers.len() {
+            return None;
+        }
+        let mut cells = Vec::new();
+        for y in y0..=y1 {
+            for x in x0..=x1 {
+                cells.push(map.tile(layer, Cell::new(x, y)).unwrap_or(0));
+            }
+        }
+        Some(Stamp { width: (x1 - x0 + 1) as u32, height: (y1 - y0 + 1) as u32, cells })
+    }
+
+    /// Mirrored left to right (Tiled's X).
+    pub fn flipped_horizontally(&self) -> Stamp {
+        let w = self.width as usize;
+        let cells = self.cells.chunks(w).flat_map(|row| row.iter().rev().copied()).collect();
+        Stamp { cells, ..*self }
+    }
+
+    /// Mirrored top to bottom (Tiled's Y).
+    pub fn flipped_vertically(&self) -> Stamp {
+        let w = self.width as usize;
+        let cells = self.cells.chunks(w).rev().flatten().copied().collect();
+        Stamp { cells, ..*self }
+    }
+
+    /// The cells the stamp covers with its top-left corner at `at`, and their tiles (empty ones
+    /// left out).
+    pub fn placed(&self, at: Cell) -> Vec<(Cell, TileId)> {
+        let w = self.width as i32;
+        self.cells
+            .iter()
+            .enumerate()
+            .filter(|(_, t)| **t != super::tile::EMPTY)
+            .map(|(i, &t)| (Cell::new(at.x + i as i32 % w, at.y + i as i32 / w), t))
+            .collect()
+    }
+
+    /// Pastes onto `layer` with the top-left corner at `at`; cells off the map are dropped.
+    /// Returns how many cells changed.
+    pub fn paste(&self, map: &mut Map, layer: usize, at: Cell) -> usize {
+        self.placed(at)
+            .into_iter()
+            .filter(|&(c, t)| map.tile(layer, c).is_some_and(|old| old != t) && map.set_tile(layer, c, t))
+            .count()
+    }
+}
