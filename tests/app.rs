@@ -506,3 +506,35 @@ fn the_object_tool_places_moves_and_removes_objects() {
     h.run();
     assert!(h.state().document.map.objects.iter().any(|o| o.cell == Cell::new(10, 10)));
 }
+
+#[test]
+fn the_random_brush_paints_its_tiles_by_weight() {
+    use sightline::core::Cell;
+    use sightline::core::edit::RandomBrush;
+    use sightline::core::tile::{STANDARD_GRASS, STANDARD_WATER};
+    let mut h = harness();
+    h.state_mut().commands.push(Command::Open(sample("pillars.ron")));
+    h.run();
+    h.get_by_label("Brush").click();
+    h.run();
+    h.get_by_label("Random").click();
+    h.run();
+    let brush = RandomBrush { tiles: vec![(STANDARD_WATER, 1), (STANDARD_GRASS, 3)] };
+    h.state_mut().commands.extend([Command::SetRandomBrush(true, brush), Command::SetBrushSize(5)]);
+    h.run();
+    let centre = Cell::new(20, 13);
+    let p = h.state().view.cell_rect(centre).center();
+    h.hover_at(p);
+    h.run();
+    h.drag_at(p);
+    h.run();
+    h.drop_at(p);
+    h.run();
+    let map = &h.state().document.map;
+    let painted: Vec<_> =
+        sightline::core::edit::square_around(centre, 5).into_iter().filter_map(|c| map.tile(0, c)).collect();
+    let water = painted.iter().filter(|&&t| t == STANDARD_WATER).count();
+    let grass = painted.iter().filter(|&&t| t == STANDARD_GRASS).count();
+    assert_eq!(water + grass, 25, "every cell got one of the brush's tiles");
+    assert!(water > 0 && grass > water, "weights 1:3 — {water} water, {grass} grass");
+}

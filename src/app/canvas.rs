@@ -11,9 +11,34 @@ pub const MIN_CELL_PX: f32 = 1.0;
 pub const MAX_CELL_PX: f32 = 96.0;
 /// Below this many pixels a cell shows only its background colour.
 const MIN_GLYPH_PX: f32 = 7.0;
+/// Below this many pixels a cell, the map is drawn from a texture (one texel a cell) instead of
+/// a rectangle per cell: a 1024×1024 map zoomed out is a million cells on screen.
+const MIN_MESH_PX: f32 = 6.0;
+/// Texture side limit: bigger maps are sampled (every n-th cell).
+const MAX_TEXTURE_SIDE: u32 = 2048;
+
+/// The colour a cell shows from afar: its topmost visible tile's background.
+fn cell_colour(map: &Map, i: usize) -> Option<Color32> {
+    let top = map.layers.iter().rev().filter(|l| l.visible).map(|l| l.cells[i]).find(|&t| t != 0)?;
+    Some(color(map.tiles[usize::from(top)].glyph.bg))
+}
+
+/// The map as an image, one pixel a cell (every `step`-th cell for huge maps).
+fn map_image(map: &Map) -> egui::ColorImage {
+    let step = map.width().max(map.height()).div_ceil(MAX_TEXTURE_SIDE).max(1);
+    let (w, h) = (map.width().div_ceil(step), map.height().div_ceil(step));
+    let mut pixels = Vec::with_capacity((w * h) as usize);
+    for y in 0..h {
+        for x in 0..w {
+            let i = map.index(Cell::new((x * step) as i32, (y * step) as i32)).expect("inside the map");
+            pixels.push(cell_colour(map, i).unwrap_or(Color32::TRANSPARENT));
+        }
+    }
+    egui::ColorImage::new([w as usize, h as usize], pixels)
+}
 
 /// Where the map is on screen.
-#[derive(Clone, Debug)]
+#[derive(Clone)]
 pub struct View {
     /// Screen offset of the grid's top-left corner from the canvas' top-left corner.
     pub offset: Vec2,
@@ -26,6 +51,9 @@ pub struct View {
     pub canvas: Rect,
     /// Arrow keys pan (off while play mode has the keyboard).
     pub keyboard: bool,
+    /// The whole map as a texture (one texel a cell), for zoomed-out views, and the map revision
+    /// it shows.
+    pub texture: Option<(u64, egui::TextureHandle)>,
 }
 
 impl Default for View {
@@ -37,7 +65,19 @@ impl Default for View {
             fit_pending: true,
             canvas: Rect::NOTHING,
             keyboard: true,
+            texture: None,
         }
+    }
+}
+
+impl std::fmt::Debug for View {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.debug_struct("View")
+            .field("offset", &self.offset)
+            .field("cell_px", &self.cell_px)
+            .field("show_grid", &self.show_grid)
+            .field("canvas", &self.canvas)
+            .finish_non_exhaustive()
     }
 }
 
@@ -129,6 +169,7 @@ pub struct CanvasResponse {
 pub fn canvas_ui(
     ui: &mut egui::Ui,
     map: &Map,
+    revision: u64,
     view: &mut View,
     preview: &[Cell],
     overlay: &mut dyn FnMut(&egui::Painter, &View, VisibleCells),
@@ -182,37 +223,46 @@ pub fn canvas_ui(
     let x1 = (bottom_right.x + 1).min(map.width() as i32);
     let y1 = (bottom_right.y + 1).min(map.height() as i32);
 
-    let mut mesh = Mesh::default();
     let draw_glyphs = view.cell_px >= MIN_GLYPH_PX;
-    let font = FontId::monospace(view.cell_px * 0.8);
-    let mut glyphs = Vec::new();
-    for y in y0..y1 {
-        for x in x0..x1 {
-            let cell = Cell::new(x, y);
-            let Some(i) = map.index(cell) else { continue };
-            let r = view.cell_rect(cell);
-            let mut top = None;
-            for layer in map.layers.iter().filter(|l| l.visible) {
-                let t = layer.cells[i];
-                if t != 0 {
-                    top = Some(t);
-                    mesh.add_colored_rect(r, color(map.tiles[usize::from(t)].glyph.bg));
-                }
-            }
-            if draw_glyphs && let Some(t) = top {
+    if view.cell_px < MIN_MESH_PX {
+        // Zoomed out: the whole map is one textured rectangle (rebuilt when the map changes).
+        if view.texture.as_ref().is_none_or(|(r, _)| *r != revision) {
+            let image = map_image(map);
+            view.texture = Some((revision, ui.ctx().load_texture("map", image, egui::TextureOptions::NEAREST)));
+        }
+        if let Some((_, texture)) = &view.texture {
+            let whole = Rect::from_min_size(
+                view.screen_from_grid(Cell::new(0, 0)),
+                vec2(map.width() as f32, map.height() as f32) * view.cell_px,
+            );
+            painter.image(texture.id(), whole, Rect::from_min_max(pos2(0.0, 0.0), pos2(1.0, 1.0)), Color32::WHITE);
+        }
+    } else {
+        // One rectangle a visible cell, its topmost tile's background (lower layers are hidden
+        // under it), all in one mesh; then the glyphs.
+        let mut mesh = Mesh::default();
+        let font = FontId::monospace(view.cell_px * 0.8);
+        let mut glyphs = Vec::new();
+        for y in y0..y1 {
+            for x in x0..x1 {
+                let cell = Cell::new(x, y);
+                let Some(i) = map.index(cell) else { continue };
+                let top = map.layers.iter().rev().filter(|l| l.visible).map(|l| l.cells[i]).find(|&t| t != 0);
+                let Some(t) = top else { continue };
                 let g = map.tiles[usize::from(t)].glyph;
-                if g.ch != ' ' {
+                let r = view.cell_rect(cell);
+                mesh.add_colored_rect(r, color(g.bg));
+                if draw_glyphs && g.ch != ' ' {
                     glyphs.push((r.center(), g.ch, color(g.fg)));
                 }
             }
         }
-    }
-    painter.add(egui::Shape::mesh(mesh));
-    if draw_glyphs {
+        painter.add(egui::Shape::mesh(mesh));
         for (pos, ch, fg) in glyphs {
             painter.text(pos, Align2::CENTER_CENTER, ch, font.clone(), fg);
         }
     }
+    let font = FontId::monospace(view.cell_px * 0.8);
     for o in &map.objects {
         if o.cell.x < x0 || o.cell.x >= x1 || o.cell.y < y0 || o.cell.y >= y1 {
             continue;

@@ -22,6 +22,10 @@ pub enum Command {
     SaveAs(PathBuf),
     /// Show the save dialog, then save.
     PickSaveAs,
+    /// Write a copy (any format, by extension: Tiled TMX/TMJ, ASCII, MovingAI, RON); the document
+    /// keeps its file.
+    ExportCopy(PathBuf),
+    PickExport,
     FitView,
     /// Pan so that `cell` is in the middle of the canvas (the minimap).
     CentreOn(crate::core::Cell),
@@ -64,6 +68,8 @@ pub enum Command {
         vision: u32,
     },
     SetLightRadius(u32),
+    /// Random brush on or off, and its weighted tiles.
+    SetRandomBrush(bool, crate::core::edit::RandomBrush),
     /// Set a tile type's glyph and rules (doors stay paired).
     SetTileRules(crate::core::TileId, crate::core::edit::TileRules),
     /// Add a tile type (and make it the brush's).

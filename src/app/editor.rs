@@ -97,6 +97,11 @@ pub struct EditorState {
     pub monster_glyph: char,
     pub monster_vision: u32,
     pub light_radius: u32,
+    /// The brush paints a random tile of this set (when `random` is on).
+    pub random: bool,
+    pub random_brush: edit::RandomBrush,
+    /// Seeded, so a stroke can be replayed in tests.
+    pub rng: crate::core::rng::Rng,
 }
 
 /// The objects the object tool places.
@@ -142,6 +147,9 @@ impl Default for EditorState {
             monster_glyph: 'g',
             monster_vision: crate::core::object::DEFAULT_VISION_RADIUS,
             light_radius: 6,
+            random: false,
+            random_brush: edit::RandomBrush::default(),
+            rng: crate::core::rng::Rng::new(1),
         }
     }
 }

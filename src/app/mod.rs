@@ -269,6 +269,24 @@ impl SightlineApp {
                 Some(path) => self.apply(Command::SaveAs(path)),
                 None => self.commands.push(Command::PickSaveAs),
             },
+            Command::ExportCopy(path) => match format::save(&self.document.map, &path) {
+                // A copy in another format: the document keeps its own file and unsaved state.
+                Ok(saved) => {
+                    let mut notice = format!("exported a copy to {}", path.display());
+                    for w in saved.warnings {
+                        notice += &format!("; {w}");
+                    }
+                    self.notice = Some(notice);
+                }
+                Err(e) => {
+                    self.error = Some(ErrorDialog { title: "Cannot export the map".into(), message: e.to_string() })
+                }
+            },
+            Command::PickExport => {
+                if let Some(path) = file_dialog().set_file_name(self.document.file_name()).save_file() {
+                    self.apply(Command::ExportCopy(path));
+                }
+            }
             Command::PickSaveAs => {
                 if let Some(path) = file_dialog().set_file_name(self.document.file_name()).save_file() {
                     self.apply(Command::SaveAs(path));
@@ -430,6 +448,12 @@ impl SightlineApp {
                 self.editor.monster_vision = vision.clamp(1, 64);
             }
             Command::SetLightRadius(r) => self.editor.light_radius = r.clamp(1, 64),
+            Command::SetRandomBrush(on, mut brush) => {
+                let n = self.document.map.tiles.len();
+                brush.tiles.retain(|(t, _)| usize::from(*t) < n);
+                self.editor.random = on;
+                self.editor.random_brush = brush;
+            }
             Command::SetBrushSize(size) => self.editor.brush_size = size.clamp(1, 16),
             Command::SetRectFilled(on) => self.editor.rect_filled = on,
             Command::SetFillEight(on) => self.editor.fill_eight = on,
@@ -533,6 +557,7 @@ impl SightlineApp {
         egui::CentralPanel::default().frame(egui::Frame::NONE).show(ui, |ui| {
             self.central_rect = ui.max_rect();
             let map = &self.document.map;
+            let revision = self.document.revision();
             let overlays = &self.overlays;
             let view = &mut self.view;
             let response = if overlays.split() {
@@ -548,7 +573,7 @@ impl SightlineApp {
                                 overlays.draw(p, v, c, Some(side));
                                 side_label(p, v, side, overlays);
                             };
-                            responses.push(canvas::canvas_ui(ui, map, view, &preview, &mut draw));
+                            responses.push(canvas::canvas_ui(ui, map, revision, view, &preview, &mut draw));
                         });
                     }
                 });
@@ -567,7 +592,7 @@ impl SightlineApp {
                     overlays.draw(p, v, c, None);
                     draw_selection(p, v, selection);
                 };
-                canvas::canvas_ui(ui, map, view, &preview, &mut draw)
+                canvas::canvas_ui(ui, map, revision, view, &preview, &mut draw)
             };
             self.hovered = response.hovered;
             if let Some(path) = response.dropped_file {
@@ -759,8 +784,20 @@ impl SightlineApp {
     /// Paints the current tool's shape from `start` to `end` with its tile.
     fn paint_shape(&mut self, start: Cell, end: Cell) {
         let cells = self.editor.shape(&self.document.map, start, end);
-        let tile = self.editor.paint_tile();
-        if crate::core::edit::paint(&mut self.document.map, self.editor.layer, &cells, tile) > 0 {
+        self.paint_cells(&cells);
+    }
+
+    /// Paints cells with the tool's tile, or the random brush's tiles.
+    fn paint_cells(&mut self, cells: &[Cell]) {
+        let layer = self.editor.layer;
+        let changed =
+            if self.editor.random && self.editor.tool != Tool::Eraser && !self.editor.random_brush.tiles.is_empty() {
+                let e = &mut self.editor;
+                e.random_brush.paint(&mut self.document.map, layer, cells, &mut e.rng)
+            } else {
+                crate::core::edit::paint(&mut self.document.map, layer, cells, self.editor.paint_tile())
+            };
+        if changed > 0 {
             self.document.touch();
         }
     }

@@ -46,6 +46,13 @@ pub fn menu_bar_ui(app: &mut SightlineApp, ui: &mut egui::Ui) {
                 if ui.button("Save As…").clicked() {
                     app.commands.push(Command::PickSaveAs);
                 }
+                if ui
+                    .button("Export a copy…")
+                    .on_hover_text("Tiled TMX/TMJ, ASCII, MovingAI or RON, by extension")
+                    .clicked()
+                {
+                    app.commands.push(Command::PickExport);
+                }
                 ui.separator();
                 if ui.button("Quit").clicked() {
                     app.commands.push(Command::Quit);
@@ -327,6 +334,9 @@ pub fn tools_bar_ui(app: &mut SightlineApp, ui: &mut egui::Ui) {
                     if r.changed() {
                         app.commands.push(Command::SetBrushSize(size));
                     }
+                    if app.editor.tool != Tool::Eraser {
+                        random_brush_ui(app, ui);
+                    }
                 }
                 Tool::Rectangle => {
                     let mut filled = app.editor.rect_filled;
@@ -456,6 +466,39 @@ pub fn palette_ui(app: &mut SightlineApp, ui: &mut egui::Ui) {
 /// Gives a widget its accessible name (for screen readers and `get_by_label`).
 pub(super) fn name_widget(ui: &egui::Ui, response: &egui::Response, name: &str) {
     ui.ctx().accesskit_node_builder(response.id, |node| node.set_label(name.to_owned()));
+}
+
+/// The random brush: on/off, and its tiles with their weights (the palette's tile is added
+/// with "+").
+fn random_brush_ui(app: &mut SightlineApp, ui: &mut egui::Ui) {
+    let mut on = app.editor.random;
+    let mut brush = app.editor.random_brush.clone();
+    ui.checkbox(&mut on, "Random");
+    if on {
+        let map = &app.document.map;
+        let mut remove = None;
+        for (k, (tile, weight)) in brush.tiles.iter_mut().enumerate() {
+            let name =
+                map.tiles.get(usize::from(*tile)).map_or("?".to_owned(), |t| format!("{} {}", t.glyph.ch, t.name));
+            let r = ui.add(egui::DragValue::new(weight).range(0..=100).prefix(format!("{name} ×")));
+            name_widget(ui, &r, &format!("weight of {name}"));
+            if ui.small_button("x").on_hover_text("Remove from the random brush").clicked() {
+                remove = Some(k);
+            }
+        }
+        if let Some(k) = remove {
+            brush.tiles.remove(k);
+        }
+        let selected = app.editor.tile;
+        if !brush.tiles.iter().any(|(t, _)| *t == selected)
+            && ui.small_button("+").on_hover_text("Add the palette's tile").clicked()
+        {
+            brush.tiles.push((selected, 1));
+        }
+    }
+    if on != app.editor.random || brush != app.editor.random_brush {
+        app.commands.push(Command::SetRandomBrush(on, brush));
+    }
 }
 
 /// "Recover the unsaved work of the last session?" at start.

@@ -103,6 +103,43 @@ pub fn paint(map: &mut Map, layer: usize, cells: &[Cell], tile: TileId) -> usize
     changed
 }
 
+/// A weighted set of tiles for the random brush (Tiled's random mode): each painted cell gets
+/// one of them, chosen with probability proportional to its weight.
+#[derive(Clone, Debug, Default, PartialEq, Eq)]
+pub struct RandomBrush {
+    pub tiles: Vec<(TileId, u32)>,
+}
+
+impl RandomBrush {
+    /// A tile drawn from the set by weight (`None` if every weight is 0 or the set is empty).
+    pub fn pick(&self, rng: &mut super::rng::Rng) -> Option<TileId> {
+        let total: u32 = self.tiles.iter().map(|t| t.1).sum();
+        if total == 0 {
+            return None;
+        }
+        let mut k = rng.below(total);
+        for &(tile, weight) in &self.tiles {
+            if k < weight {
+                return Some(tile);
+            }
+            k -= weight;
+        }
+        None
+    }
+
+    /// Paints each cell with a tile drawn from the set. Returns how many cells changed.
+    pub fn paint(&self, map: &mut Map, layer: usize, cells: &[Cell], rng: &mut super::rng::Rng) -> usize {
+        let mut changed = 0;
+        for &c in cells {
+            let Some(tile) = self.pick(rng) else { return changed };
+            if map.tile(layer, c).is_some_and(|t| t != tile) && map.set_tile(layer, c, tile) {
+                changed += 1;
+            }
+        }
+        changed
+    }
+}
+
 /// A tile type's rules, as the tile-set editor edits them.
 #[derive(Clone, Debug, PartialEq)]
 pub struct TileRules {
