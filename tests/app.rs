@@ -538,3 +538,21 @@ fn the_random_brush_paints_its_tiles_by_weight() {
     assert_eq!(water + grass, 25, "every cell got one of the brush's tiles");
     assert!(water > 0 && grass > water, "weights 1:3 — {water} water, {grass} grass");
 }
+
+#[test]
+fn tileset_images_are_decoded_and_a_broken_one_is_reported() {
+    use sightline::app::sprites::decode_png;
+    let fixtures = Path::new(env!("CARGO_MANIFEST_DIR")).join("tests/fixtures");
+    let image = decode_png(&fixtures.join("tiny.png")).unwrap();
+    assert!(image.size[0] > 0 && image.size[1] > 0);
+    let dir = tempfile::tempdir().unwrap();
+    let broken = dir.path().join("broken.png");
+    std::fs::write(&broken, b"\x89PNG\r\n\x1a\nnot really").unwrap();
+    let e = decode_png(&broken).unwrap_err();
+    assert!(e.contains("broken.png"), "{e}");
+    // A Tiled map with an image tileset opens with its images (no complaint in the status bar).
+    let mut h = harness();
+    h.state_mut().commands.push(Command::Open(sample("outdoor.tmx")));
+    h.run();
+    assert!(h.state().notice.as_deref().is_none_or(|n| !n.contains("tile images not shown")), "{:?}", h.state().notice);
+}

@@ -54,6 +54,8 @@ pub struct View {
     /// The whole map as a texture (one texel a cell), for zoomed-out views, and the map revision
     /// it shows.
     pub texture: Option<(u64, egui::TextureHandle)>,
+    /// Draw tiles that have one as their tileset image (glyphs otherwise).
+    pub show_sprites: bool,
 }
 
 impl Default for View {
@@ -66,6 +68,7 @@ impl Default for View {
             canvas: Rect::NOTHING,
             keyboard: true,
             texture: None,
+            show_sprites: true,
         }
     }
 }
@@ -166,10 +169,12 @@ pub struct CanvasResponse {
 /// Draws `map` and handles pan (middle drag, Space+drag, arrow keys) and zoom (wheel about the
 /// cursor). Only the cells in view are drawn; backgrounds go into one mesh. `overlay` draws over
 /// the map (below the stroke preview and the hover outline).
+#[allow(clippy::too_many_arguments)]
 pub fn canvas_ui(
     ui: &mut egui::Ui,
     map: &Map,
     revision: u64,
+    sheets: &[Option<super::sprites::SheetTexture>],
     view: &mut View,
     preview: &[Cell],
     overlay: &mut dyn FnMut(&egui::Painter, &View, VisibleCells),
@@ -241,6 +246,9 @@ pub fn canvas_ui(
         // One rectangle a visible cell, its topmost tile's background (lower layers are hidden
         // under it), all in one mesh; then the glyphs.
         let mut mesh = Mesh::default();
+        // One mesh a tileset image: a mesh has one texture.
+        let mut sprite_meshes: Vec<Mesh> =
+            sheets.iter().map(|s| s.as_ref().map_or_else(Mesh::default, |s| Mesh::with_texture(s.id))).collect();
         let font = FontId::monospace(view.cell_px * 0.8);
         let mut glyphs = Vec::new();
         for y in y0..y1 {
@@ -249,8 +257,34 @@ pub fn canvas_ui(
                 let Some(i) = map.index(cell) else { continue };
                 let top = map.layers.iter().rev().filter(|l| l.visible).map(|l| l.cells[i]).find(|&t| t != 0);
                 let Some(t) = top else { continue };
-                let g = map.tiles[usize::from(t)].glyph;
+                let kind = &map.tiles[usize::from(t)];
                 let r = view.cell_rect(cell);
+                let drawn_as_sprite = view.show_sprites
+                    && kind.sprite.is_some_and(|sp| matches!(sheets.get(usize::from(sp.sheet)), Some(Some(_))));
+                if drawn_as_sprite {
+                    // Layers below show through a sprite's transparent pixels: draw each visible
+                    // layer's tile, bottom to top.
+                    for layer in map.layers.iter().filter(|l| l.visible) {
+                        let lt = layer.cells[i];
+                        let Some(lsp) = map.tiles.get(usize::from(lt)).and_then(|k| k.sprite) else {
+                            if lt != 0 {
+                                mesh.add_colored_rect(r, color(map.tiles[usize::from(lt)].glyph.bg));
+                            }
+                            continue;
+                        };
+                        let Some(Some(tex)) = sheets.get(usize::from(lsp.sheet)) else { continue };
+                        let (sx, sy, sw, sh) = map.sheets[usize::from(lsp.sheet)].source_rect(lsp.index);
+                        // Half a texel in from each edge: sampling exactly on the edge would pick
+                        // up the tileset's spacing (seams between tiles).
+                        let uv = Rect::from_min_max(
+                            pos2((sx as f32 + 0.5) / tex.size[0], (sy as f32 + 0.5) / tex.size[1]),
+                            pos2(((sx + sw) as f32 - 0.5) / tex.size[0], ((sy + sh) as f32 - 0.5) / tex.size[1]),
+                        );
+                        sprite_meshes[usize::from(lsp.sheet)].add_rect_with_uv(r, uv, Color32::WHITE);
+                    }
+                    continue;
+                }
+                let g = kind.glyph;
                 mesh.add_colored_rect(r, color(g.bg));
                 if draw_glyphs && g.ch != ' ' {
                     glyphs.push((r.center(), g.ch, color(g.fg)));
@@ -258,6 +292,9 @@ pub fn canvas_ui(
             }
         }
         painter.add(egui::Shape::mesh(mesh));
+        for m in sprite_meshes.into_iter().filter(|m| !m.is_empty()) {
+            painter.add(egui::Shape::mesh(m));
+        }
         for (pos, ch, fg) in glyphs {
             painter.text(pos, Align2::CENTER_CENTER, ch, font.clone(), fg);
         }

@@ -30,6 +30,8 @@ pub enum Command {
     /// Pan so that `cell` is in the middle of the canvas (the minimap).
     CentreOn(crate::core::Cell),
     ToggleGrid,
+    /// Draw image tiles from their tileset PNGs (or as glyphs).
+    ShowSprites(bool),
     ZoomBy(f32),
     DismissError,
     /// The primary button went down on a cell: a stroke begins (or the picker picks).

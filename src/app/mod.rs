@@ -11,6 +11,7 @@ pub mod overlays;
 mod panels;
 pub mod play;
 pub mod recovery;
+pub mod sprites;
 mod tile_types;
 
 pub use canvas::{PointerAction, View};
@@ -98,6 +99,7 @@ pub struct SightlineApp {
     /// The New map and Resize map dialogs.
     pub dialogs: map_dialogs::MapDialogs,
     minimap: minimap::Minimap,
+    sprites: sprites::SpriteTextures,
     /// Files opened or saved lately, newest first (persisted by eframe).
     pub recent: Vec<PathBuf>,
     /// Where unsaved work is autosaved (`None`: no autosave, as in tests that do not set it).
@@ -143,6 +145,7 @@ impl SightlineApp {
             tile_types_open: false,
             dialogs: map_dialogs::MapDialogs::default(),
             minimap: minimap::Minimap::default(),
+            sprites: sprites::SpriteTextures::default(),
             recent: Vec::new(),
             recovery_file: None,
             recovery_offer: None,
@@ -295,6 +298,7 @@ impl SightlineApp {
             Command::FitView => self.view.fit_pending = true,
             Command::CentreOn(cell) => self.view.centre_on(cell),
             Command::ToggleGrid => self.view.show_grid = !self.view.show_grid,
+            Command::ShowSprites(on) => self.view.show_sprites = on,
             Command::ZoomBy(factor) => self.view.zoom_about_centre(factor),
             Command::DismissError => self.error = None,
             Command::SelectTool(tool) => self.editor.tool = tool,
@@ -558,6 +562,12 @@ impl SightlineApp {
             self.central_rect = ui.max_rect();
             let map = &self.document.map;
             let revision = self.document.revision();
+            // Tileset images are found beside the map file (or the working folder for a new map).
+            let folder = self.document.path.as_deref().and_then(|p| p.parent()).unwrap_or(std::path::Path::new("."));
+            let (sheets, errors) = self.sprites.sheets(ui.ctx(), map, folder);
+            if !errors.is_empty() {
+                self.notice = Some(format!("tile images not shown: {}", errors.join("; ")));
+            }
             let overlays = &self.overlays;
             let view = &mut self.view;
             let response = if overlays.split() {
@@ -573,7 +583,7 @@ impl SightlineApp {
                                 overlays.draw(p, v, c, Some(side));
                                 side_label(p, v, side, overlays);
                             };
-                            responses.push(canvas::canvas_ui(ui, map, revision, view, &preview, &mut draw));
+                            responses.push(canvas::canvas_ui(ui, map, revision, &sheets, view, &preview, &mut draw));
                         });
                     }
                 });
@@ -592,7 +602,7 @@ impl SightlineApp {
                     overlays.draw(p, v, c, None);
                     draw_selection(p, v, selection);
                 };
-                canvas::canvas_ui(ui, map, revision, view, &preview, &mut draw)
+                canvas::canvas_ui(ui, map, revision, &sheets, view, &preview, &mut draw)
             };
             self.hovered = response.hovered;
             if let Some(path) = response.dropped_file {

@@ -81,6 +81,14 @@ pub fn menu_bar_ui(app: &mut SightlineApp, ui: &mut egui::Ui) {
                 if ui.checkbox(&mut grid, "Grid").changed() {
                     app.commands.push(Command::ToggleGrid);
                 }
+                let mut sprites = app.view.show_sprites;
+                if ui
+                    .checkbox(&mut sprites, "Tile images")
+                    .on_hover_text("Tiles with a tileset image drawn as the image; glyphs otherwise")
+                    .changed()
+                {
+                    app.commands.push(Command::ShowSprites(sprites));
+                }
                 if ui.button("Zoom in").clicked() {
                     app.commands.push(Command::ZoomBy(1.25));
                 }
