@@ -556,3 +556,61 @@ fn tileset_images_are_decoded_and_a_broken_one_is_reported() {
     h.run();
     assert!(h.state().notice.as_deref().is_none_or(|n| !n.contains("tile images not shown")), "{:?}", h.state().notice);
 }
+
+#[test]
+fn shift_drag_with_the_brush_draws_a_line_and_hovering_previews_the_brush() {
+    use sightline::core::Cell;
+    use sightline::core::tile::{STANDARD_FLOOR, STANDARD_WALL};
+    let mut h = harness();
+    h.state_mut().commands.push(Command::Open(sample("pillars.ron")));
+    h.run();
+    h.get_by_label("Brush").click();
+    h.run();
+    h.get_by_label("#  wall").click();
+    h.run();
+    // Hovering shows the footprint of a click.
+    let p = h.state().view.cell_rect(Cell::new(10, 13)).center();
+    h.hover_at(p);
+    h.run();
+    h.run();
+    assert_eq!(h.state().hovered, Some(Cell::new(10, 13)));
+    // Shift held: the stroke paints only at the end, a straight line from press to release,
+    // whatever path the pointer took.
+    let (a, b) = (Cell::new(4, 13), Cell::new(16, 13));
+    let pa = h.state().view.cell_rect(a).center();
+    let pb = h.state().view.cell_rect(b).center();
+    h.hover_at(pa);
+    h.run();
+    h.event_modifiers(
+        egui::Event::PointerButton {
+            pos: pa,
+            button: egui::PointerButton::Primary,
+            pressed: true,
+            modifiers: egui::Modifiers::SHIFT,
+        },
+        egui::Modifiers::SHIFT,
+    );
+    h.run();
+    let detour = h.state().view.cell_rect(Cell::new(10, 20)).center();
+    h.event_modifiers(egui::Event::PointerMoved(detour), egui::Modifiers::SHIFT);
+    h.run();
+    assert_eq!(h.state().document.map.tile(0, Cell::new(10, 20)), Some(STANDARD_FLOOR), "nothing painted mid-stroke");
+    h.event_modifiers(egui::Event::PointerMoved(pb), egui::Modifiers::SHIFT);
+    h.run();
+    h.event_modifiers(
+        egui::Event::PointerButton {
+            pos: pb,
+            button: egui::PointerButton::Primary,
+            pressed: false,
+            modifiers: egui::Modifiers::SHIFT,
+        },
+        egui::Modifiers::SHIFT,
+    );
+    h.run();
+    let map = &h.state().document.map;
+    for x in 4..=16 {
+        assert_eq!(map.tile(0, Cell::new(x, 13)), Some(STANDARD_WALL), "({x}, 13)");
+    }
+    assert_eq!(map.tile(0, Cell::new(10, 20)), Some(STANDARD_FLOOR), "the detour left no trace");
+    assert!(!h.state().editor.line_stroke);
+}

@@ -34,6 +34,8 @@ pub enum Command {
     ShowSprites(bool),
     ZoomBy(f32),
     DismissError,
+    /// The next brush stroke is a straight line (Shift is held).
+    SetLineStroke(bool),
     /// The primary button went down on a cell: a stroke begins (or the picker picks).
     StrokeBegin(crate::core::Cell),
     /// The pointer moved to a cell during the stroke.

@@ -97,6 +97,8 @@ pub struct EditorState {
     pub monster_glyph: char,
     pub monster_vision: u32,
     pub light_radius: u32,
+    /// The brush stroke in progress is a straight line (Shift held when it began, as in Tiled).
+    pub line_stroke: bool,
     /// The brush paints a random tile of this set (when `random` is on).
     pub random: bool,
     pub random_brush: edit::RandomBrush,
@@ -147,6 +149,7 @@ impl Default for EditorState {
             monster_glyph: 'g',
             monster_vision: crate::core::object::DEFAULT_VISION_RADIUS,
             light_radius: 6,
+            line_stroke: false,
             random: false,
             random_brush: edit::RandomBrush::default(),
             rng: crate::core::rng::Rng::new(1),
@@ -161,6 +164,7 @@ impl EditorState {
         match self.tool {
             Tool::Rectangle => edit::rect_cells(start, end, self.rect_filled),
             Tool::Line => edit::stamp_along(&edit::line_cells(start, end), self.brush_size),
+            Tool::Brush if self.line_stroke => edit::stamp_along(&edit::line_cells(start, end), self.brush_size),
             Tool::Fill => {
                 if map.in_bounds(end) {
                     edit::fill_cells(map, self.layer, end, self.fill_eight)
@@ -172,6 +176,12 @@ impl EditorState {
             Tool::Picker => vec![end],
             Tool::Probe | Tool::Select | Tool::Object => Vec::new(),
         }
+    }
+
+    /// Whether the tool paints its shape when the stroke ends (rectangle, line, Shift+brush)
+    /// rather than as the pointer moves.
+    pub fn paints_at_end(&self) -> bool {
+        matches!(self.tool, Tool::Rectangle | Tool::Line) || (self.tool == Tool::Brush && self.line_stroke)
     }
 
     /// The tile the tool paints.

@@ -107,6 +107,8 @@ pub struct SightlineApp {
     /// Work found in the recovery file at start, offered back.
     pub recovery_offer: Option<recovery::Recovered>,
     autosave_timer: f32,
+    /// The fill tool's hover preview and what it was computed for.
+    fill_preview: Option<((Cell, u64, usize, bool), Vec<Cell>)>,
     /// Commands the UI issued this frame, applied in `logic`.
     pub commands: Vec<Command>,
     pub error: Option<ErrorDialog>,
@@ -150,6 +152,7 @@ impl SightlineApp {
             recovery_file: None,
             recovery_offer: None,
             autosave_timer: 0.0,
+            fill_preview: None,
             commands: Vec::new(),
             error: None,
             notice: None,
@@ -203,6 +206,7 @@ impl SightlineApp {
     /// date with the map (`dt`: seconds since the last frame, for the step playback).
     pub fn logic_frame(&mut self, dt: f32) {
         self.apply_commands();
+        self.update_fill_preview();
         self.autosave_timer += dt;
         if self.autosave_timer >= recovery::AUTOSAVE_SECONDS {
             self.autosave_now();
@@ -458,6 +462,7 @@ impl SightlineApp {
                 self.editor.random = on;
                 self.editor.random_brush = brush;
             }
+            Command::SetLineStroke(on) => self.editor.line_stroke = on,
             Command::SetBrushSize(size) => self.editor.brush_size = size.clamp(1, 16),
             Command::SetRectFilled(on) => self.editor.rect_filled = on,
             Command::SetFillEight(on) => self.editor.fill_eight = on,
@@ -487,7 +492,7 @@ impl SightlineApp {
                 }
                 self.document.checkpoint();
                 self.editor.stroke = Some((cell, cell));
-                if matches!(self.editor.tool, Tool::Brush | Tool::Eraser | Tool::Fill) {
+                if matches!(self.editor.tool, Tool::Brush | Tool::Eraser | Tool::Fill) && !self.editor.paints_at_end() {
                     self.paint_shape(cell, cell);
                 }
             }
@@ -501,7 +506,7 @@ impl SightlineApp {
                     self.editor.stroke = Some((start, cell));
                     return;
                 }
-                if matches!(self.editor.tool, Tool::Brush | Tool::Eraser) {
+                if matches!(self.editor.tool, Tool::Brush | Tool::Eraser) && !self.editor.paints_at_end() {
                     // Every cell between the last one and this: a fast pointer leaves no gaps.
                     let cells = crate::core::edit::stamp_along(
                         &crate::core::edit::line_cells(last, cell),
@@ -519,9 +524,10 @@ impl SightlineApp {
                 if self.editor.tool == Tool::Select {
                     return;
                 }
-                if matches!(self.editor.tool, Tool::Rectangle | Tool::Line) {
+                if self.editor.paints_at_end() {
                     self.paint_shape(start, last);
                 }
+                self.editor.line_stroke = false;
                 // A stroke that changed nothing leaves no undo step.
                 if self.document.undo.last() == Some(&self.document.map) {
                     self.document.drop_checkpoint();
@@ -608,16 +614,20 @@ impl SightlineApp {
             if let Some(path) = response.dropped_file {
                 self.commands.push(Command::Open(path));
             }
-            self.pointer_action(response.pointer);
+            let shift = ui.input(|i| i.modifiers.shift);
+            self.pointer_action(response.pointer, shift);
         });
     }
 
     /// Turns the canvas' pointer action into commands: marker drags for the pathfinding overlay,
     /// probe clicks for the overlays, strokes for the painting tools.
-    fn pointer_action(&mut self, pointer: Option<PointerAction>) {
+    fn pointer_action(&mut self, pointer: Option<PointerAction>, shift: bool) {
         let probe = self.editor.tool == Tool::Probe;
         match pointer {
             Some(PointerAction::Pressed { origin, current }) => {
+                if self.editor.tool == Tool::Brush {
+                    self.commands.push(Command::SetLineStroke(shift));
+                }
                 if let Some(marker) = self.overlays.path.marker_at(origin) {
                     self.overlays.path.dragging = Some(marker);
                     self.commands.push(Command::Overlay(OverlayCommand::MoveMarker(marker, current)));
@@ -820,12 +830,37 @@ impl SightlineApp {
         {
             return stamp.placed(at).into_iter().map(|(c, _)| c).collect();
         }
-        match self.editor.stroke {
-            Some((start, last)) if matches!(self.editor.tool, Tool::Rectangle | Tool::Line) => {
+        match (self.editor.stroke, self.hovered) {
+            (Some((start, last)), _) if self.editor.paints_at_end() => {
                 self.editor.shape(&self.document.map, start, last)
             }
-            _ => Vec::new(),
+            (Some(_), _) => Vec::new(),
+            // Hovering: what a click would paint.
+            (None, Some(at)) => match self.editor.tool {
+                Tool::Brush | Tool::Eraser | Tool::Line => crate::core::edit::square_around(at, self.editor.brush_size),
+                Tool::Rectangle => vec![at],
+                Tool::Fill => {
+                    self.fill_preview.as_ref().filter(|(k, _)| k.0 == at).map_or_else(Vec::new, |(_, c)| c.clone())
+                }
+                _ => Vec::new(),
+            },
+            (None, None) => Vec::new(),
         }
+    }
+
+    /// The cells a fill would reach from the hovered cell, recomputed only when the hovered
+    /// cell, the map, the layer or the connectivity change (`logic`).
+    fn update_fill_preview(&mut self) {
+        let (Tool::Fill, Some(at)) = (self.editor.tool, self.hovered) else {
+            self.fill_preview = None;
+            return;
+        };
+        let key = (at, self.document.revision(), self.editor.layer, self.editor.fill_eight);
+        if self.fill_preview.as_ref().is_some_and(|(k, _)| *k == key) || !self.document.map.in_bounds(at) {
+            return;
+        }
+        let cells = crate::core::edit::fill_cells(&self.document.map, self.editor.layer, at, self.editor.fill_eight);
+        self.fill_preview = Some((key, cells));
     }
 
     /// Draws the whole window into `ui`.
