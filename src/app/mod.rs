@@ -71,6 +71,9 @@ pub fn run(launch: AppLaunch) -> anyhow::Result<()> {
     .map_err(|e| anyhow::anyhow!("cannot start the window: {e}"))
 }
 
+/// What a fill preview was computed for: the hovered cell, the map revision, the layer, 8-way.
+type FillPreviewKey = (Cell, u64, usize, bool);
+
 /// What waits for an answer to "save the unsaved changes?".
 #[derive(Clone, Debug, PartialEq)]
 pub enum PendingAction {
@@ -108,7 +111,7 @@ pub struct SightlineApp {
     pub recovery_offer: Option<recovery::Recovered>,
     autosave_timer: f32,
     /// The fill tool's hover preview and what it was computed for.
-    fill_preview: Option<((Cell, u64, usize, bool), Vec<Cell>)>,
+    fill_preview: Option<(FillPreviewKey, Vec<Cell>)>,
     /// Commands the UI issued this frame, applied in `logic`.
     pub commands: Vec<Command>,
     pub error: Option<ErrorDialog>,
