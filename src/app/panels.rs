@@ -66,6 +66,21 @@ pub fn menu_bar_ui(app: &mut SightlineApp, ui: &mut egui::Ui) {
                     app.commands.push(Command::Redo);
                 }
                 ui.separator();
+                let selected = app.editor.selection.is_some();
+                let stamp = app.editor.clipboard.is_some();
+                for (label, enabled, command) in [
+                    ("Cut  (Ctrl+X)", selected, Command::Cut),
+                    ("Copy  (Ctrl+C)", selected, Command::Copy),
+                    ("Paste  (Ctrl+V)", stamp, Command::Paste),
+                    ("Flip stamp horizontally  (X)", stamp, Command::FlipStamp { horizontally: true }),
+                    ("Flip stamp vertically  (Y)", stamp, Command::FlipStamp { horizontally: false }),
+                    ("Erase selection  (Delete)", selected, Command::DeleteSelection),
+                ] {
+                    if ui.add_enabled(enabled, egui::Button::new(label)).clicked() {
+                        app.commands.push(command);
+                    }
+                }
+                ui.separator();
                 if ui.button("Tile types…").clicked() {
                     app.commands.push(Command::ShowTileTypes(true));
                 }
