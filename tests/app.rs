@@ -533,6 +533,12 @@ fn the_random_brush_paints_its_tiles_by_weight() {
     let map = &h.state().document.map;
     let painted: Vec<_> =
         sightline::core::edit::square_around(centre, 5).into_iter().filter_map(|c| map.tile(0, c)).collect();
+    // Dragging paints random tiles all along the stroke, not only where it began.
+    h.state_mut().commands.push(Command::SetBrushSize(1));
+    h.run();
+    drag_through(&mut h, &[Cell::new(4, 21), Cell::new(8, 21), Cell::new(12, 21)]);
+    let row: Vec<_> = (4..=12).filter_map(|x| h.state().document.map.tile(0, Cell::new(x, 21))).collect();
+    assert!(row.iter().all(|t| *t == STANDARD_WATER || *t == STANDARD_GRASS), "{row:?}");
     let water = painted.iter().filter(|&&t| t == STANDARD_WATER).count();
     let grass = painted.iter().filter(|&&t| t == STANDARD_GRASS).count();
     assert_eq!(water + grass, 25, "every cell got one of the brush's tiles");
@@ -613,4 +619,60 @@ fn shift_drag_with_the_brush_draws_a_line_and_hovering_previews_the_brush() {
     }
     assert_eq!(map.tile(0, Cell::new(10, 20)), Some(STANDARD_FLOOR), "the detour left no trace");
     assert!(!h.state().editor.line_stroke);
+}
+
+#[test]
+fn review_fixes_hold() {
+    use sightline::core::Cell;
+    use sightline::core::edit::TileRules;
+    use sightline::core::tile::{STANDARD_FLOOR, STANDARD_WALL};
+    let mut h = harness();
+    // An edit that changes nothing keeps the redo history.
+    let cell = Cell::new(2, 2);
+    let p = h.state().view.cell_rect(cell).center();
+    let click = |h: &mut Harness<'static, SightlineApp>| {
+        h.hover_at(p);
+        h.run();
+        h.drag_at(p);
+        h.run();
+        h.drop_at(p);
+        h.run();
+    };
+    h.get_by_label("Brush").click();
+    h.run();
+    h.get_by_label("#  wall").click();
+    h.run();
+    click(&mut h);
+    assert_eq!(h.state().document.map.tile(0, cell), Some(STANDARD_WALL));
+    h.state_mut().commands.push(Command::Undo);
+    h.run();
+    h.state_mut().commands.push(Command::SelectTile(STANDARD_FLOOR));
+    h.run();
+    click(&mut h); // floor onto floor: nothing changes
+    assert_eq!(h.state().document.redo.len(), 1, "the redo step survives a no-op stroke");
+    // Dragging a tile's cost is one undo step, not one a frame.
+    let undo_before = h.state().document.undo.len();
+    for cost in [2.0, 3.0, 4.0] {
+        let mut r = TileRules::of(&h.state().document.map.tiles[usize::from(STANDARD_FLOOR)]);
+        r.cost = cost;
+        h.state_mut().commands.push(Command::SetTileRules(STANDARD_FLOOR, r));
+        h.run();
+    }
+    assert_eq!(h.state().document.undo.len(), undo_before + 1);
+    assert_eq!(h.state().document.map.tiles[usize::from(STANDARD_FLOOR)].cost, 4.0);
+    // The pathfinding overlay survives a switch to a much bigger map (searched in the background).
+    h.state_mut()
+        .commands
+        .push(Command::Overlay(sightline::app::OverlayCommand::Show(sightline::app::OverlayKind::Pathfinding, true)));
+    h.run();
+    h.state_mut().commands.push(Command::ConfirmDiscard);
+    h.state_mut().commands.push(Command::OpenNow(sample("large.ron")));
+    for _ in 0..3 {
+        h.step();
+    }
+    h.state_mut().wait_for_overlays();
+    h.run();
+    let p = &h.state().overlays.path;
+    assert!(p.start.is_some_and(|c| h.state().document.map.in_bounds(c)));
+    assert!(p.sides.is_some());
 }

@@ -392,3 +392,19 @@ fn every_perspective_has_its_own_view_and_memory() {
     assert_eq!(w.knowledge_of(1, Cell::new(3, 2)), Knowledge::Remembered);
     assert_eq!(w.knowledge_of(0, Cell::new(6, 2)), Knowledge::Remembered);
 }
+
+#[test]
+fn an_editor_edit_reaches_the_game_without_undoing_what_was_played() {
+    let rows = ["#######", "#@.+..#", "#######"];
+    let before = ascii::parse(&rows.join("\n")).unwrap();
+    let mut w = World::new(&before, config(Algorithm::Shadowcast, None, MemoryModel::LastSeen)).unwrap();
+    w.act(Action::Move(1, 0));
+    w.act(Action::Open);
+    assert!(!w.map.rules_at(Cell::new(3, 1)).opaque, "the door is open in the game");
+    // The designer paints water at (5, 1).
+    let mut after = before.clone();
+    sightline::core::edit::paint(&mut after, 0, &[Cell::new(5, 1)], sightline::core::tile::STANDARD_WATER);
+    w.apply_edit(&before, &after);
+    assert_eq!(w.map.top_tile(Cell::new(5, 1)).map(|t| t.1), Some(sightline::core::tile::STANDARD_WATER));
+    assert!(!w.map.rules_at(Cell::new(3, 1)).opaque, "the door opened in play stays open");
+}

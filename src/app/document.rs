@@ -56,13 +56,10 @@ impl Document {
         }
     }
 
-    /// Remembers the map as it is, before an edit.
+    /// Remembers the map as it is, before an edit. (The redo history goes only when the edit
+    /// does change the map: see [`Document::touch`].)
     pub fn checkpoint(&mut self) {
-        if self.undo.len() == UNDO_LIMIT {
-            self.undo.remove(0);
-        }
         self.undo.push(self.map.clone());
-        self.redo.clear();
     }
 
     /// Forgets the last checkpoint (an edit that changed nothing).
@@ -73,19 +70,30 @@ impl Document {
     pub fn undo(&mut self) -> bool {
         let Some(previous) = self.undo.pop() else { return false };
         self.redo.push(std::mem::replace(&mut self.map, previous));
-        self.touch();
+        self.changed();
         true
     }
 
     pub fn redo(&mut self) -> bool {
         let Some(next) = self.redo.pop() else { return false };
         self.undo.push(std::mem::replace(&mut self.map, next));
-        self.touch();
+        self.changed();
         true
     }
 
-    /// Records that the map changed: it is unsaved, and everything computed from it is stale.
+    /// Records an edit: the map changed, so it is unsaved, everything computed from it is stale,
+    /// and what was undone can no longer be redone.
     pub fn touch(&mut self) {
+        self.redo.clear();
+        // The history is bounded; the oldest steps go (only now, so an edit that changed
+        // nothing and dropped its checkpoint cost no history).
+        let excess = self.undo.len().saturating_sub(UNDO_LIMIT);
+        self.undo.drain(..excess);
+        self.changed();
+    }
+
+    /// The map changed (an edit, an undo, a redo).
+    fn changed(&mut self) {
         self.dirty = true;
         self.revision = next_revision();
     }

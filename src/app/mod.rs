@@ -110,6 +110,9 @@ pub struct SightlineApp {
     /// Work found in the recovery file at start, offered back.
     pub recovery_offer: Option<recovery::Recovered>,
     autosave_timer: f32,
+    /// The tile the last tile-type edit changed, and the revision it left (edits merge into one
+    /// undo step while they continue).
+    tile_edit: Option<(TileId, u64)>,
     /// The fill tool's hover preview and what it was computed for.
     fill_preview: Option<(FillPreviewKey, Vec<Cell>)>,
     /// Commands the UI issued this frame, applied in `logic`.
@@ -156,6 +159,7 @@ impl SightlineApp {
             recovery_offer: None,
             autosave_timer: 0.0,
             fill_preview: None,
+            tile_edit: None,
             commands: Vec::new(),
             error: None,
             notice: None,
@@ -338,11 +342,21 @@ impl SightlineApp {
                 self.document.touch();
             }
             Command::SetTileRules(id, rules) => {
-                self.document.checkpoint();
+                // Dragging a cost or a colour sends a change a frame: successive changes of one
+                // tile, with no other edit between, are one undo step.
+                let continuing = self.tile_edit == Some((id, self.document.revision()));
+                if !continuing {
+                    self.document.checkpoint();
+                }
                 match crate::core::edit::set_tile_rules(&mut self.document.map, id, rules) {
-                    Ok(()) => self.document.touch(),
+                    Ok(()) => {
+                        self.document.touch();
+                        self.tile_edit = Some((id, self.document.revision()));
+                    }
                     Err(e) => {
-                        self.document.drop_checkpoint();
+                        if !continuing {
+                            self.document.drop_checkpoint();
+                        }
                         self.notice = Some(e.to_string());
                     }
                 }
@@ -515,10 +529,10 @@ impl SightlineApp {
                         &crate::core::edit::line_cells(last, cell),
                         self.editor.brush_size,
                     );
-                    let tile = self.editor.paint_tile();
-                    if crate::core::edit::paint(&mut self.document.map, self.editor.layer, &cells, tile) > 0 {
-                        self.document.touch();
-                    }
+                    // The cell the last step painted is not painted again (a random brush would
+                    // re-roll it).
+                    let cells: Vec<Cell> = cells.into_iter().filter(|&c| c != last).collect();
+                    self.paint_cells(&cells);
                 }
                 self.editor.stroke = Some((start, cell));
             }
@@ -794,14 +808,20 @@ impl SightlineApp {
                 return;
             }
         };
-        self.document.checkpoint();
-        let objects = &mut self.document.map.objects;
+        let mut objects = self.document.map.objects.clone();
         if e.object == ObjectChoice::PlayerStart {
             objects.retain(|o| o.kind != ObjectKind::PlayerStart);
         }
         objects.retain(|o| o.cell != cell);
         objects.push(object);
-        self.document.touch();
+        // The same object placed again where it is: no edit.
+        let unchanged = objects.len() == self.document.map.objects.len()
+            && objects.iter().all(|o| self.document.map.objects.contains(o));
+        if !unchanged {
+            self.document.checkpoint();
+            self.document.map.objects = objects;
+            self.document.touch();
+        }
     }
 
     /// Paints the current tool's shape from `start` to `end` with its tile.
@@ -926,8 +946,11 @@ impl eframe::App for SightlineApp {
 
     fn logic(&mut self, ctx: &egui::Context, _frame: &mut eframe::Frame) {
         self.logic_frame(ctx.input(|i| i.stable_dt).min(0.25));
-        if self.overlays.busy() {
+        if self.overlays.busy() || self.play.busy() {
             ctx.request_repaint();
+        } else if self.document.dirty && self.recovery_file.is_some() {
+            // Unsaved work is autosaved even when nothing else draws a frame.
+            ctx.request_repaint_after(std::time::Duration::from_secs_f32(recovery::AUTOSAVE_SECONDS));
         }
         let title = format!("{}{} — sightline", if self.document.dirty { "● " } else { "" }, self.document.file_name());
         ctx.send_viewport_cmd(egui::ViewportCommand::Title(title));

@@ -260,21 +260,24 @@ pub fn shortcuts(app: &mut SightlineApp, ui: &mut egui::Ui) {
     let copy = KeyboardShortcut::new(Modifiers::COMMAND, Key::C);
     let cut = KeyboardShortcut::new(Modifiers::COMMAND, Key::X);
     let paste = KeyboardShortcut::new(Modifiers::COMMAND, Key::V);
+    let typing = ui.ctx().egui_wants_keyboard_input();
     ui.input_mut(|i| {
         if i.consume_shortcut(&new) {
             app.commands.push(Command::ShowNewMap);
         }
-        // egui turns Ctrl+C/X/V into clipboard events; take them when no text field has focus.
-        let copy_event = i.events.iter().any(|e| matches!(e, egui::Event::Copy));
-        let cut_event = i.events.iter().any(|e| matches!(e, egui::Event::Cut));
-        let paste_event = i.events.iter().any(|e| matches!(e, egui::Event::Paste(_)));
-        if i.consume_shortcut(&copy) || copy_event {
+        // egui turns Ctrl+C/X/V into clipboard events; they are the map's only when no text
+        // field has the keyboard.
+        let for_map = !typing;
+        let copy_event = for_map && i.events.iter().any(|e| matches!(e, egui::Event::Copy));
+        let cut_event = for_map && i.events.iter().any(|e| matches!(e, egui::Event::Cut));
+        let paste_event = for_map && i.events.iter().any(|e| matches!(e, egui::Event::Paste(_)));
+        if (for_map && i.consume_shortcut(&copy)) || copy_event {
             app.commands.push(Command::Copy);
         }
-        if i.consume_shortcut(&cut) || cut_event {
+        if (for_map && i.consume_shortcut(&cut)) || cut_event {
             app.commands.push(Command::Cut);
         }
-        if i.consume_shortcut(&paste) || paste_event {
+        if (for_map && i.consume_shortcut(&paste)) || paste_event {
             app.commands.push(Command::Paste);
         }
         if i.consume_shortcut(&save_as) {

@@ -64,6 +64,8 @@ pub struct PlayState {
     pub hovered: Option<Cell>,
     /// Whose eyes the pane shows (0: the player).
     pub perspective: usize,
+    /// The editor's map as the game last took it (edits are applied as differences from it).
+    edited: Option<Map>,
 }
 
 impl Default for PlayState {
@@ -82,6 +84,7 @@ impl Default for PlayState {
             view: View { cell_px: 18.0, ..View::default() },
             hovered: None,
             perspective: 0,
+            edited: None,
         }
     }
 }
@@ -89,6 +92,7 @@ impl Default for PlayState {
 impl PlayState {
     fn start(&mut self, map: &Map, revision: u64) {
         self.world = World::new(map, self.preset.config());
+        self.edited = Some(map.clone());
         self.perspective = 0;
         self.revision = revision;
         self.transition = None;
@@ -173,8 +177,17 @@ impl PlayState {
         match &mut self.world {
             None => self.start(map, revision),
             Some(world) if revision != self.revision && self.live_edits => {
-                world.update_map(map);
+                let same_size = (world.map.width(), world.map.height()) == (map.width(), map.height());
+                match &self.edited {
+                    // Only the cells the edit changed reach the game (doors opened in play stay).
+                    Some(before) if same_size && (before.width(), before.height()) == (map.width(), map.height()) => {
+                        world.apply_edit(before, map)
+                    }
+                    // Resized (or no record of the map the game started on): start over.
+                    _ => self.start(map, revision),
+                }
                 self.revision = revision;
+                self.edited = Some(map.clone());
             }
             _ => {}
         }
@@ -421,8 +434,9 @@ impl PlayState {
                 if alpha <= 0.01 {
                     continue;
                 }
-                let Some(tile) = world.believed_tile_of(who, c) else { continue };
-                let kind = &map.tiles[usize::from(tile)];
+                let Some(kind) = world.believed_tile_of(who, c).and_then(|t| map.tiles.get(usize::from(t))) else {
+                    continue;
+                };
                 let r = view.cell_rect(c);
                 mesh.add_colored_rect(r, color(kind.glyph.bg).gamma_multiply(alpha));
                 if px >= 7.0 && kind.glyph.ch != ' ' {
@@ -501,7 +515,7 @@ impl PlayState {
 
 /// What actor `who` knows of a cell, in words.
 pub fn knowledge_text(world: &World, who: usize, c: Cell) -> String {
-    let tile_name = |t: crate::core::TileId| world.map.tiles[usize::from(t)].name.clone();
+    let tile_name = |t: crate::core::TileId| world.map.tiles.get(usize::from(t)).map_or("?".into(), |k| k.name.clone());
     match world.knowledge_of(who, c) {
         Knowledge::Unknown => format!("{}, {}: unknown", c.x, c.y),
         Knowledge::Remembered => {

@@ -337,6 +337,11 @@ impl PathOverlay {
         if !self.on {
             return;
         }
+        // Markers and sources off the map (after a resize, an undo) are placed again.
+        let on_map = |c: &Cell| map.in_bounds(*c);
+        self.start = self.start.filter(on_map);
+        self.goal = self.goal.filter(on_map);
+        self.sources.retain(on_map);
         if let Some((_, job)) = &self.job
             && let Some(computed) = job.poll()
         {
@@ -421,6 +426,14 @@ impl PathOverlay {
     /// Draws the overlay for `side` (`None`: both sides, overlaid).
     pub fn draw(&self, painter: &Painter, view: &View, cells: VisibleCells, side: Option<usize>) {
         let alpha = self.settings.opacity;
+        // Results of a map of another size (a search of the new one still running) are not drawn.
+        let len = (cells.map_width * cells.map_height) as usize;
+        let fits_sides = self.sides.as_ref().is_none_or(|s| s.iter().all(|side| side.state.cells.len() == len));
+        let fits_dijkstra = self.dijkstra.as_ref().is_none_or(|d| d.values.values().len() == len);
+        if !fits_sides || !fits_dijkstra {
+            self.draw_markers(painter, view);
+            return;
+        }
         match self.settings.mode {
             PathMode::DijkstraMap => self.draw_dijkstra(painter, view, cells, alpha),
             PathMode::Compare => {

@@ -146,7 +146,7 @@ impl CostGrid {
         self.min_cost
     }
 
-    #[inline]
+    #[inline(always)]
     pub fn index(&self, x: i32, y: i32) -> Option<usize> {
         ((x as u32) < self.width as u32 && (y as u32) < self.height as u32).then(|| (y * self.width + x) as usize)
     }
@@ -165,7 +165,7 @@ impl CostGrid {
         }
     }
 
-    #[inline]
+    #[inline(always)]
     pub fn passable(&self, x: i32, y: i32) -> bool {
         match self.index(x, y) {
             Some(i) => self.passable_bits[i / 64] & (1 << (i % 64)) != 0,
@@ -271,7 +271,7 @@ impl MoveRules {
         MoveRules { moves: Moves::Four, diagonal: DiagonalPolicy::Never, diagonal_length: DiagonalLength::Euclidean };
 
     /// Whether the step from `(x, y)` by `(dx, dy)` (each −1, 0 or 1, not both 0) is allowed.
-    #[inline]
+    #[inline(always)]
     pub fn can_step(&self, grid: &CostGrid, x: i32, y: i32, dx: i32, dy: i32) -> bool {
         if !grid.passable(x + dx, y + dy) {
             return false;

@@ -10,7 +10,7 @@
 
 use std::cell::RefCell;
 use std::cmp::Ordering;
-use std::collections::{BinaryHeap, VecDeque};
+use std::collections::VecDeque;
 
 use super::trace::{NoRecord, Recorder};
 use super::{Algorithm, CostGrid, PathResult, SearchParams};
@@ -48,6 +48,76 @@ impl Ord for OpenEntry {
     }
 }
 
+/// The open list of A*, Dijkstra and greedy best-first: a 4-ary min-heap of 16-byte entries,
+/// ordered by priority, then by the smaller heuristic (of two entries with equal `f = g + w·h`,
+/// the deeper node, with the larger `g`). Both are non-negative floats, compared as their bit
+/// patterns (which order non-negative IEEE floats exactly), so a comparison is two integer
+/// compares. Four children a node halve the depth of a binary heap: fewer cache misses on the
+/// way down, which is where a grid search spends its time.
+#[derive(Default)]
+struct OpenList {
+    /// `(priority bits, heuristic bits, cell index)`.
+    items: Vec<(u64, u32, u32)>,
+}
+
+impl OpenList {
+    fn clear(&mut self) {
+        self.items.clear();
+    }
+
+    #[inline(always)]
+    fn less(a: &(u64, u32, u32), b: &(u64, u32, u32)) -> bool {
+        (a.0, a.1) < (b.0, b.1)
+    }
+
+    #[inline]
+    fn push(&mut self, priority: f64, h: f64, index: u32) {
+        // Non-negative by construction (costs, weights and estimates are); max(0) keeps the bit
+        // order valid whatever happens.
+        let item = (priority.max(0.0).to_bits(), (h.max(0.0) as f32).to_bits(), index);
+        let mut i = self.items.len();
+        self.items.push(item);
+        while i > 0 {
+            let parent = (i - 1) / 4;
+            if !Self::less(&item, &self.items[parent]) {
+                break;
+            }
+            self.items[i] = self.items[parent];
+            i = parent;
+        }
+        self.items[i] = item;
+    }
+
+    #[inline]
+    fn pop(&mut self) -> Option<u32> {
+        let top = *self.items.first()?;
+        let last = self.items.pop().expect("not empty");
+        let n = self.items.len();
+        if n > 0 {
+            let mut i = 0;
+            loop {
+                let first = 4 * i + 1;
+                if first >= n {
+                    break;
+                }
+                let mut best = first;
+                for c in first + 1..(first + 4).min(n) {
+                    if Self::less(&self.items[c], &self.items[best]) {
+                        best = c;
+                    }
+                }
+                if !Self::less(&self.items[best], &last) {
+                    break;
+                }
+                self.items[i] = self.items[best];
+                i = best;
+            }
+            self.items[i] = last;
+        }
+        Some(top.2)
+    }
+}
+
 /// A cell's search state, packed so one cache line holds four of them.
 #[derive(Clone, Copy, Default)]
 struct Node {
@@ -62,7 +132,7 @@ struct Node {
 pub struct Searcher {
     nodes: Vec<Node>,
     generation: u32,
-    heap: BinaryHeap<OpenEntry>,
+    open: OpenList,
     fifo: VecDeque<u32>,
     jps: super::jps::JpsSearcher,
 }
@@ -78,7 +148,7 @@ impl Searcher {
             self.generation = 0;
         }
         self.generation += 1;
-        self.heap.clear();
+        self.open.clear();
         self.fifo.clear();
     }
 
@@ -144,19 +214,21 @@ impl Searcher {
         if bfs {
             self.fifo.push_back(s as u32);
         } else {
-            self.heap.push(OpenEntry { priority: h_weight * heuristic(start), g: 0.0, index: s as u32 });
+            let h = heuristic(start);
+            self.open.push(h_weight * h, h, s as u32);
         }
         let mut expanded = 0usize;
         loop {
             let current = if bfs {
                 self.fifo.pop_front()?
             } else {
-                let entry = self.heap.pop()?;
-                let node = &self.nodes[entry.index as usize];
-                if node.mark == closed || entry.g > node.g {
-                    continue; // a stale entry
+                let index = self.open.pop()?;
+                // A cell reopened with a better g was pushed again with a smaller priority and
+                // closed first: its older entries are stale.
+                if self.nodes[index as usize].mark == closed {
+                    continue;
                 }
-                entry.index
+                index
             };
             let ci = current as usize;
             self.nodes[ci].mark = closed;
@@ -204,12 +276,8 @@ impl Searcher {
                 if bfs {
                     self.fifo.push_back(ni as u32);
                 } else {
-                    let n = Cell::new(nx, ny);
-                    self.heap.push(OpenEntry {
-                        priority: g_weight * ng + h_weight * heuristic(n),
-                        g: ng,
-                        index: ni as u32,
-                    });
+                    let h = heuristic(Cell::new(nx, ny));
+                    self.open.push(g_weight * ng + h_weight * h, h, ni as u32);
                 }
             }
         }

@@ -116,10 +116,12 @@ impl Memory {
         self.recall(c).is_some()
     }
 
-    /// The map was edited in the editor: memory of cells off the new map goes.
-    pub fn resize(&mut self, width: u32, height: u32) {
-        if (width as i32, height as i32) != (self.width, self.height) {
-            *self = Memory::new(self.model, width, height);
+    /// Forgets cells remembered as a tile id the map no longer has (its tile table shrank).
+    pub fn forget_tiles_from(&mut self, tile_count: usize) {
+        for cell in &mut self.cells {
+            if cell.is_some_and(|r| usize::from(r.tile) >= tile_count) {
+                *cell = None;
+            }
         }
     }
 }

@@ -457,20 +457,44 @@ impl World {
         self.log.push((self.turn, event));
     }
 
-    /// The map was edited: the game goes on on the new terrain (actors stay where they are;
-    /// memory keeps what was seen, which may now be stale, as memory is).
-    pub fn update_map(&mut self, map: &Map) {
-        self.map.tiles = map.tiles.clone();
-        self.map.layers = map.layers.clone();
-        if (self.map.width(), self.map.height()) != (map.width(), map.height()) {
-            self.map = map.clone();
-            self.memory.resize(map.width(), map.height());
-            for p in &mut self.monster_views {
-                p.memory.resize(map.width(), map.height());
-                p.visible = VisibleSet::new(map.width(), map.height());
+    /// The map was edited in the editor, from `before` to `after` (same size): the game goes on
+    /// with the cells the edit changed, and keeps its own state elsewhere (doors opened in play
+    /// stay open). Actors stay where they are; memory keeps what was seen, which may now be
+    /// stale, as memory is (tile ids that no longer exist are forgotten). A map of another size
+    /// cannot be carried over: the caller restarts the game.
+    pub fn apply_edit(&mut self, before: &Map, after: &Map) {
+        debug_assert_eq!((before.width(), before.height()), (after.width(), after.height()));
+        if (self.map.width(), self.map.height()) != (after.width(), after.height()) {
+            return;
+        }
+        self.map.tiles = after.tiles.clone();
+        if self.map.layers.len() != after.layers.len() || before.layers.len() != after.layers.len() {
+            self.map.layers = after.layers.clone();
+        } else {
+            for (li, layer) in after.layers.iter().enumerate() {
+                let old = &before.layers[li];
+                let mine = &mut self.map.layers[li];
+                mine.visible = layer.visible;
+                mine.collision = layer.collision;
+                for (i, (&a, &b)) in old.cells.iter().zip(&layer.cells).enumerate() {
+                    if a != b {
+                        mine.cells[i] = b;
+                    }
+                }
             }
-            self.visible = VisibleSet::new(map.width(), map.height());
-            self.walk = None;
+        }
+        // A tile id from a tile table that was shortened (an undone "Add a tile type").
+        let n = self.map.tiles.len();
+        for layer in &mut self.map.layers {
+            for t in &mut layer.cells {
+                if usize::from(*t) >= n {
+                    *t = crate::core::tile::EMPTY;
+                }
+            }
+        }
+        self.memory.forget_tiles_from(n);
+        for p in &mut self.monster_views {
+            p.memory.forget_tiles_from(n);
         }
         self.opacity = OpacityGrid::from_map(&self.map);
         self.look();
