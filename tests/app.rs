@@ -676,3 +676,41 @@ fn review_fixes_hold() {
     assert!(p.start.is_some_and(|c| h.state().document.map.in_bounds(c)));
     assert!(p.sides.is_some());
 }
+
+#[test]
+fn the_inspector_edits_the_selected_cell_and_its_objects() {
+    use sightline::core::tile::STANDARD_WATER;
+    use sightline::core::{Cell, ObjectKind};
+    let mut h = harness();
+    h.state_mut().commands.push(Command::Open(sample("pillars.ron")));
+    h.run();
+    // Select the goblin's cell (2, 2), then leave the canvas: the inspector shows the selection.
+    h.get_by_label("Select").click();
+    h.run();
+    drag_through(&mut h, &[Cell::new(2, 2)]);
+    h.hover_at(egui::pos2(5.0, 790.0));
+    h.run();
+    h.get_by_label("Cell 2, 2 (selected)");
+    // Its tile, through the layer's drop-down.
+    h.get_by_label("tile on ground").click();
+    h.run();
+    h.get_by_label("~ water").click();
+    h.run();
+    assert_eq!(h.state().document.map.tile(0, Cell::new(2, 2)), Some(STANDARD_WATER));
+    // The monster standing there: its vision radius, as one undo step.
+    let undo = h.state().document.undo.len();
+    let index = h.state().document.map.objects.iter().position(|o| o.cell == Cell::new(2, 2)).unwrap();
+    let mut goblin = h.state().document.map.objects[index].clone();
+    goblin.kind = ObjectKind::Monster { glyph: 'g', vision_radius: 3 };
+    h.state_mut().commands.push(Command::EditObject(index, goblin.clone()));
+    h.run();
+    goblin.name = "grunt".into();
+    h.state_mut().commands.push(Command::EditObject(index, goblin));
+    h.run();
+    let o = &h.state().document.map.objects[index];
+    assert_eq!((o.name.as_str(), &o.kind), ("grunt", &ObjectKind::Monster { glyph: 'g', vision_radius: 3 }));
+    assert_eq!(h.state().document.undo.len(), undo + 1);
+    h.get_by_label("Remove").click();
+    h.run();
+    assert!(h.state().document.map.objects.iter().all(|o| o.cell != Cell::new(2, 2)));
+}

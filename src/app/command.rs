@@ -65,6 +65,15 @@ pub enum Command {
     /// Erase the selection on the current layer.
     DeleteSelection,
     PlaceObject(crate::core::Cell),
+    /// The inspector: set one cell's tile on one layer.
+    SetCellTile {
+        layer: usize,
+        cell: crate::core::Cell,
+        tile: crate::core::TileId,
+    },
+    /// The inspector: replace object `n` (its name, glyph, vision, radius).
+    EditObject(usize, crate::core::MapObject),
+    RemoveObject(usize),
     RemoveObjectsAt(crate::core::Cell),
     SetObjectChoice(super::editor::ObjectChoice),
     SetMonster {

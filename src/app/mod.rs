@@ -113,6 +113,8 @@ pub struct SightlineApp {
     /// The tile the last tile-type edit changed, and the revision it left (edits merge into one
     /// undo step while they continue).
     tile_edit: Option<(TileId, u64)>,
+    /// The same for the inspector's object edits.
+    object_edit: Option<(usize, u64)>,
     /// The fill tool's hover preview and what it was computed for.
     fill_preview: Option<(FillPreviewKey, Vec<Cell>)>,
     /// Commands the UI issued this frame, applied in `logic`.
@@ -160,6 +162,7 @@ impl SightlineApp {
             autosave_timer: 0.0,
             fill_preview: None,
             tile_edit: None,
+            object_edit: None,
             commands: Vec::new(),
             error: None,
             notice: None,
@@ -460,6 +463,37 @@ impl SightlineApp {
             }
             Command::DeleteSelection => self.erase_selection(),
             Command::PlaceObject(cell) => self.place_object(cell),
+            Command::SetCellTile { layer, cell, tile } => {
+                if usize::from(tile) >= self.document.map.tiles.len() || self.layer_locked_at(layer) {
+                    return;
+                }
+                self.document.checkpoint();
+                if crate::core::edit::paint(&mut self.document.map, layer, &[cell], tile) > 0 {
+                    self.document.touch();
+                } else {
+                    self.document.drop_checkpoint();
+                }
+            }
+            Command::EditObject(index, object) => {
+                if self.document.map.objects.get(index).is_none_or(|o| *o == object || o.cell != object.cell) {
+                    return;
+                }
+                // Typing a name or dragging a radius: one undo step while it goes on.
+                let continuing = self.object_edit == Some((index, self.document.revision()));
+                if !continuing {
+                    self.document.checkpoint();
+                }
+                self.document.map.objects[index] = object;
+                self.document.touch();
+                self.object_edit = Some((index, self.document.revision()));
+            }
+            Command::RemoveObject(index) => {
+                if index < self.document.map.objects.len() {
+                    self.document.checkpoint();
+                    self.document.map.objects.remove(index);
+                    self.document.touch();
+                }
+            }
             Command::RemoveObjectsAt(cell) => {
                 if self.document.map.objects.iter().any(|o| o.cell == cell) {
                     self.document.checkpoint();
@@ -749,7 +783,12 @@ impl SightlineApp {
 
     /// Whether the current layer is locked (and says so).
     fn layer_locked(&mut self) -> bool {
-        match self.document.map.layers.get(self.editor.layer) {
+        self.layer_locked_at(self.editor.layer)
+    }
+
+    /// Whether `layer` is locked (and says so).
+    fn layer_locked_at(&mut self, layer: usize) -> bool {
+        match self.document.map.layers.get(layer) {
             Some(layer) if layer.locked => {
                 self.notice = Some(format!("layer \"{}\" is locked: unlock it to paint", layer.name));
                 true

@@ -194,13 +194,20 @@ pub fn side_panel_ui(app: &mut SightlineApp, ui: &mut egui::Ui) {
     });
 }
 
-fn inspector_ui(app: &SightlineApp, ui: &mut egui::Ui) {
-    let map = &app.document.map;
-    let Some(cell) = app.hovered else {
-        ui.label("Hover a cell to see it.");
-        return;
+/// The inspector: the hovered cell, or (when the pointer is off the canvas) the selected one,
+/// which can then be edited: the tile on each layer, and the objects standing there.
+fn inspector_ui(app: &mut SightlineApp, ui: &mut egui::Ui) {
+    let selected = app.editor.selection.map(|(a, _)| a);
+    let (cell, editable) = match (app.hovered, selected) {
+        (Some(c), _) => (c, false),
+        (None, Some(c)) if app.document.map.in_bounds(c) => (c, true),
+        _ => {
+            ui.label("Hover a cell to see it; select one (S) to edit it here.");
+            return;
+        }
     };
-    ui.label(format!("Cell {}, {}", cell.x, cell.y));
+    let map = &app.document.map;
+    ui.label(format!("Cell {}, {}{}", cell.x, cell.y, if editable { " (selected)" } else { "" }));
     let rules = map.rules_at(cell);
     egui::Grid::new("cell_rules").num_columns(2).show(ui, |ui| {
         ui.label("opaque");
@@ -214,24 +221,79 @@ fn inspector_ui(app: &SightlineApp, ui: &mut egui::Ui) {
         ui.end_row();
     });
     ui.separator();
+    let tile_options: Vec<(crate::core::TileId, String)> = map
+        .tiles
+        .iter()
+        .enumerate()
+        .map(|(i, t)| {
+            (i as crate::core::TileId, if i == 0 { "(empty)".to_owned() } else { format!("{} {}", t.glyph.ch, t.name) })
+        })
+        .collect();
+    let mut commands = Vec::new();
     for (li, layer) in map.layers.iter().enumerate() {
         let Some(t) = map.tile(li, cell) else { continue };
-        if t == 0 {
-            continue;
+        if editable {
+            ui.horizontal(|ui| {
+                ui.label(&layer.name);
+                let mut tile = t;
+                let options: Vec<_> = tile_options.iter().map(|(i, n)| (*i, n.as_str())).collect();
+                super::overlays::choice_ui(ui, &format!("tile on {}", layer.name), &mut tile, &options);
+                if tile != t {
+                    commands.push(Command::SetCellTile { layer: li, cell, tile });
+                }
+            });
+        } else if t != 0 {
+            let kind = &map.tiles[usize::from(t)];
+            ui.label(format!("{}: {} '{}'", layer.name, kind.name, kind.glyph.ch));
         }
-        let kind = &map.tiles[usize::from(t)];
-        ui.label(format!("{}: {} '{}'", layer.name, kind.name, kind.glyph.ch));
-        if let Some(d) = kind.door {
+        if let Some(d) = map.tiles.get(usize::from(t)).and_then(|k| k.door) {
             ui.label(format!("  door, {}", if d.open { "open" } else { "closed" }));
         }
     }
-    for o in map.objects_at(cell) {
+    for (index, o) in map.objects.iter().enumerate().filter(|(_, o)| o.cell == cell) {
         ui.separator();
-        ui.label(format!("{} {:?}", o.kind.type_name(), o.name));
+        if !editable {
+            ui.label(format!("{} {:?}", o.kind.type_name(), o.name));
+            for (k, v) in &o.properties {
+                ui.label(format!("  {k} = {v}"));
+            }
+            continue;
+        }
+        let mut edited = o.clone();
+        ui.horizontal(|ui| {
+            ui.label(o.kind.type_name());
+            let r = ui.add(egui::TextEdit::singleline(&mut edited.name).desired_width(120.0));
+            name_widget(ui, &r, &format!("name of {}", o.kind.type_name()));
+        });
+        match &mut edited.kind {
+            crate::core::ObjectKind::Monster { glyph, vision_radius } => {
+                ui.horizontal(|ui| {
+                    let mut text = glyph.to_string();
+                    let r = ui.add(egui::TextEdit::singleline(&mut text).desired_width(26.0));
+                    name_widget(ui, &r, "glyph of the monster");
+                    if let Some(ch) = text.chars().find(|c| c != glyph && c.is_alphabetic()) {
+                        *glyph = ch;
+                    }
+                    let r = ui.add(egui::DragValue::new(vision_radius).range(1..=64).prefix("vision "));
+                    name_widget(ui, &r, "vision of the monster");
+                });
+            }
+            crate::core::ObjectKind::Light { radius } => {
+                let r = ui.add(egui::DragValue::new(radius).range(1..=64).prefix("radius "));
+                name_widget(ui, &r, "radius of the light");
+            }
+            _ => {}
+        }
         for (k, v) in &o.properties {
             ui.label(format!("  {k} = {v}"));
         }
+        if ui.button("Remove").on_hover_text("Remove this object").clicked() {
+            commands.push(Command::RemoveObject(index));
+        } else if edited != *o {
+            commands.push(Command::EditObject(index, edited));
+        }
     }
+    app.commands.extend(commands);
 }
 
 pub fn error_dialog_ui(app: &mut SightlineApp, ui: &mut egui::Ui) {
@@ -394,7 +456,7 @@ pub fn tools_bar_ui(app: &mut SightlineApp, ui: &mut egui::Ui) {
                     match app.editor.object {
                         ObjectChoice::Monster => {
                             let mut glyph = app.editor.monster_glyph.to_string();
-                            let r = ui.add(egui::TextEdit::singleline(&mut glyph).desired_width(18.0));
+                            let r = ui.add(egui::TextEdit::singleline(&mut glyph).desired_width(26.0));
                             name_widget(ui, &r, "monster glyph");
                             let mut vision = app.editor.monster_vision;
                             let v = ui.add(egui::DragValue::new(&mut vision).range(1..=64).prefix("vision "));
