@@ -714,3 +714,31 @@ fn the_inspector_edits_the_selected_cell_and_its_objects() {
     h.run();
     assert!(h.state().document.map.objects.iter().all(|o| o.cell != Cell::new(2, 2)));
 }
+
+#[test]
+fn each_instance_autosaves_to_its_own_file_and_only_left_overs_are_offered() {
+    let dir = tempfile::tempdir().unwrap();
+    let map = sightline::core::format::load(&sample("pillars.ron")).unwrap().map;
+    // A running instance's file (this process) and a crashed one's (a pid that is not running).
+    let mine = dir.path().join(format!("recovery-{}.ron", std::process::id()));
+    let crashed = dir.path().join("recovery-4000000000.ron");
+    sightline::core::format::save(&map, &mine).unwrap();
+    let mut other = map.clone();
+    sightline::core::edit::paint(
+        &mut other,
+        0,
+        &[sightline::core::Cell::new(1, 1)],
+        sightline::core::tile::STANDARD_WATER,
+    );
+    sightline::core::format::save(&other, &crashed).unwrap();
+    let mut h = harness();
+    h.state_mut().use_recovery_dir(dir.path());
+    h.run();
+    // The crashed session's work is offered; a live instance's is not touched.
+    let offered = h.state().recovery_offer.as_ref().expect("the left-over file is offered");
+    assert_eq!(offered.map.tile(0, sightline::core::Cell::new(1, 1)), Some(sightline::core::tile::STANDARD_WATER));
+    h.get_by_label("Discard").click();
+    h.run();
+    assert!(!crashed.exists(), "discarded");
+    assert!(mine.exists(), "another instance's autosave is left alone");
+}

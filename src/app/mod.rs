@@ -47,7 +47,7 @@ pub fn run(launch: AppLaunch) -> anyhow::Result<()> {
             if launch.frames.is_none()
                 && let Some(dir) = eframe::storage_dir("sightline")
             {
-                app.use_recovery_file(recovery::recovery_file(&dir));
+                app.use_recovery_dir(&dir);
             }
             if let Some(file) = launch.file {
                 app.commands.push(Command::Open(file));
@@ -107,8 +107,9 @@ pub struct SightlineApp {
     pub recent: Vec<PathBuf>,
     /// Where unsaved work is autosaved (`None`: no autosave, as in tests that do not set it).
     pub recovery_file: Option<PathBuf>,
-    /// Work found in the recovery file at start, offered back.
+    /// Work found in a recovery file at start, offered back, and that file.
     pub recovery_offer: Option<recovery::Recovered>,
+    recovery_offer_file: Option<PathBuf>,
     autosave_timer: f32,
     /// The tile the last tile-type edit changed, and the revision it left (edits merge into one
     /// undo step while they continue).
@@ -159,6 +160,7 @@ impl SightlineApp {
             recent: Vec::new(),
             recovery_file: None,
             recovery_offer: None,
+            recovery_offer_file: None,
             autosave_timer: 0.0,
             fill_preview: None,
             tile_edit: None,
@@ -187,24 +189,41 @@ impl SightlineApp {
         }
     }
 
-    /// Autosaves to `recovery_file` from now on, and offers back what a previous session left there.
+    /// Autosaves to this instance's own file in `dir` from now on, and offers back the newest
+    /// file a crashed session left there.
+    pub fn use_recovery_dir(&mut self, dir: &std::path::Path) {
+        if let Some(found) = recovery::left_over(dir) {
+            self.offer_recovery(found);
+        }
+        self.recovery_file = Some(recovery::session_file(dir));
+    }
+
+    /// Autosaves to `file` from now on, and offers back what is in it (tests; one instance).
     pub fn use_recovery_file(&mut self, file: PathBuf) {
+        self.offer_recovery(file.clone());
+        self.recovery_file = Some(file);
+    }
+
+    fn offer_recovery(&mut self, file: PathBuf) {
         match recovery::load(&file) {
-            Some(Ok(found)) => self.recovery_offer = Some(found),
+            Some(Ok(found)) => {
+                self.recovery_offer = Some(found);
+                self.recovery_offer_file = Some(file);
+            }
             Some(Err(e)) => {
                 self.notice = Some(format!("the recovery file could not be read and was set aside: {e}"));
                 let _ = std::fs::rename(&file, file.with_extension("ron.unreadable"));
             }
             None => {}
         }
-        self.recovery_file = Some(file);
     }
 
     /// Writes unsaved work to the recovery file now.
     pub fn autosave_now(&mut self) {
         self.autosave_timer = 0.0;
         let Some(file) = &self.recovery_file else { return };
-        if !self.document.dirty || self.recovery_offer.is_some() {
+        // Never over the work being offered back (one file for both, as in tests).
+        if !self.document.dirty || (self.recovery_offer.is_some() && self.recovery_offer_file.as_ref() == Some(file)) {
             return;
         }
         if let Err(e) = recovery::autosave(file, &self.document.map, self.document.path.as_deref()) {
@@ -380,6 +399,13 @@ impl SightlineApp {
             Command::ShowTileTypes(open) => self.tile_types_open = open,
             Command::Recover => {
                 if let Some(found) = self.recovery_offer.take() {
+                    // The work now lives in this session (and its own autosave): the left-over
+                    // file goes.
+                    if let Some(file) = self.recovery_offer_file.take()
+                        && Some(&file) != self.recovery_file.as_ref()
+                    {
+                        recovery::clear(&file);
+                    }
                     let name = found
                         .source
                         .as_ref()
@@ -397,8 +423,8 @@ impl SightlineApp {
             }
             Command::DiscardRecovery => {
                 self.recovery_offer = None;
-                if let Some(file) = &self.recovery_file {
-                    recovery::clear(file);
+                if let Some(file) = self.recovery_offer_file.take() {
+                    recovery::clear(&file);
                 }
             }
             Command::ShowNewMap => self.dialogs.new_map = Some(map_dialogs::NewMapSpec::default()),
@@ -975,9 +1001,10 @@ impl eframe::App for SightlineApp {
     }
 
     fn on_exit(&mut self) {
-        // A clean exit: nothing unsaved was kept without the user saying so.
+        // A clean exit: nothing unsaved was kept without the user saying so. (A left-over file
+        // not answered yet stays for next time.)
         if let Some(file) = &self.recovery_file
-            && self.recovery_offer.is_none()
+            && Some(file) != self.recovery_offer_file.as_ref()
         {
             recovery::clear(file);
         }

@@ -11,9 +11,40 @@ pub const AUTOSAVE_SECONDS: f32 = 30.0;
 /// Files in File › Open recent.
 pub const RECENT_LIMIT: usize = 10;
 
-/// Where the recovery file of a storage folder is.
-pub fn recovery_file(storage: &Path) -> PathBuf {
-    storage.join("recovery.ron")
+/// This process's recovery file in a storage folder: one per running instance, so two
+/// instances never overwrite or delete each other's autosave.
+pub fn session_file(storage: &Path) -> PathBuf {
+    storage.join(format!("recovery-{}.ron", std::process::id()))
+}
+
+/// Whether the process that wrote a recovery file is still running (then its file is not left
+/// over from a crash). Linux answers through `/proc`; elsewhere every other instance's file
+/// counts as left over.
+fn writer_alive(file: &Path) -> bool {
+    let pid = file
+        .file_stem()
+        .and_then(|s| s.to_str())
+        .and_then(|s| s.strip_prefix("recovery-"))
+        .and_then(|p| p.parse::<u32>().ok());
+    match pid {
+        Some(pid) if pid == std::process::id() => true,
+        Some(pid) => Path::new("/proc").join(pid.to_string()).exists(),
+        None => false,
+    }
+}
+
+/// The newest recovery file in `storage` whose writer is gone (a crashed session's work).
+pub fn left_over(storage: &Path) -> Option<PathBuf> {
+    let entries = std::fs::read_dir(storage).ok()?;
+    entries
+        .filter_map(Result::ok)
+        .map(|e| e.path())
+        .filter(|p| {
+            let name = p.file_name().and_then(|n| n.to_str()).unwrap_or("");
+            name.starts_with("recovery") && name.ends_with(".ron")
+        })
+        .filter(|p| !writer_alive(p))
+        .max_by_key(|p| std::fs::metadata(p).and_then(|m| m.modified()).ok())
 }
 
 /// The file the recovered work was opened from (written beside the recovery file).
