@@ -1,25 +1,17 @@
 //! The app driven as a person would, through egui_kittest: labels are found by their text.
 #![cfg(feature = "gui")]
 
-use std::path::{Path, PathBuf};
+use std::path::Path;
 
 use egui_kittest::Harness;
 use egui_kittest::kittest::Queryable;
 use sightline::app::{Command, SightlineApp};
 
-fn harness() -> Harness<'static, SightlineApp> {
-    Harness::builder().with_size(egui::vec2(1200.0, 800.0)).build_ui_state(
-        |ui, app: &mut SightlineApp| {
-            // What eframe's `logic` does before each `ui`.
-            app.logic_frame(ui.input(|i| i.stable_dt));
-            app.ui_frame(ui);
-        },
-        SightlineApp::new(None),
-    )
-}
+mod common;
+use common::{cell_centre, click_cell, sample};
 
-fn sample(name: &str) -> PathBuf {
-    Path::new(env!("CARGO_MANIFEST_DIR")).join("maps").join(name)
+fn harness() -> Harness<'static, SightlineApp> {
+    common::harness_sized(1200.0, 800.0)
 }
 
 #[test]
@@ -84,10 +76,6 @@ fn save_as_writes_the_file_and_it_reloads_the_same() {
     assert_eq!(h.state().document.file_name(), "copy.tmj");
     let reloaded = sightline::core::format::load(&path).unwrap().map;
     assert_eq!(reloaded, h.state().document.map);
-}
-
-fn cell_centre(h: &Harness<'static, SightlineApp>, c: sightline::core::Cell) -> egui::Pos2 {
-    h.state().view.cell_rect(c).center()
 }
 
 /// Drags the primary button across cells, as a hand would: press, move through each, release.
@@ -233,13 +221,7 @@ fn a_locked_layer_refuses_paint_and_hiding_a_layer_is_undoable() {
     assert!(h.state().document.map.layers[0].locked);
     h.get_by_label("ground (locked)");
     let cell = Cell::new(5, 5);
-    let p = h.state().view.cell_rect(cell).center();
-    h.hover_at(p);
-    h.run();
-    h.drag_at(p);
-    h.run();
-    h.drop_at(p);
-    h.run();
+    click_cell(&mut h, cell);
     assert_eq!(h.state().document.map.tile(0, cell), Some(STANDARD_FLOOR), "nothing painted");
     h.get_by_label_contains("is locked: unlock it to paint");
     // Undo unlocks (the lock was an edit), then hiding the layer is one too.
@@ -268,13 +250,7 @@ fn a_wider_brush_paints_a_square() {
     h.state_mut().commands.push(Command::SetBrushSize(3));
     h.run();
     let cell = Cell::new(20, 20);
-    let p = h.state().view.cell_rect(cell).center();
-    h.hover_at(p);
-    h.run();
-    h.drag_at(p);
-    h.run();
-    h.drop_at(p);
-    h.run();
+    click_cell(&mut h, cell);
     for y in 19..=21 {
         for x in 19..=21 {
             assert_eq!(h.state().document.map.tile(0, Cell::new(x, y)), Some(STANDARD_WALL), "({x}, {y})");
@@ -437,13 +413,7 @@ fn select_copy_flip_and_paste_a_block() {
     h.run();
     assert!(h.state().editor.pasting);
     // Placed with its corner on (20, 20): the pillar lands on the left now.
-    let p = h.state().view.cell_rect(Cell::new(20, 20)).center();
-    h.hover_at(p);
-    h.run();
-    h.drag_at(p);
-    h.run();
-    h.drop_at(p);
-    h.run();
+    click_cell(&mut h, Cell::new(20, 20));
     let map = &h.state().document.map;
     assert_eq!(map.tile(0, Cell::new(20, 21)), Some(STANDARD_WALL));
     assert_eq!(map.tile(0, Cell::new(21, 21)), Some(STANDARD_FLOOR));
@@ -463,30 +433,21 @@ fn the_object_tool_places_moves_and_removes_objects() {
     h.run();
     h.get_by_label("Object").click();
     h.run();
-    let click = |h: &mut Harness<'static, SightlineApp>, c: Cell| {
-        let p = h.state().view.cell_rect(c).center();
-        h.hover_at(p);
-        h.run();
-        h.drag_at(p);
-        h.run();
-        h.drop_at(p);
-        h.run();
-    };
     // A monster (a goblin by default).
-    click(&mut h, Cell::new(10, 10));
+    click_cell(&mut h, Cell::new(10, 10));
     let goblin = h.state().document.map.objects.iter().find(|o| o.cell == Cell::new(10, 10)).cloned().unwrap();
     assert_eq!(goblin.kind, ObjectKind::Monster { glyph: 'g', vision_radius: 8 });
     // The player start moves: still one of them.
     h.state_mut().commands.push(Command::SetObjectChoice(ObjectChoice::PlayerStart));
     h.run();
-    click(&mut h, Cell::new(4, 4));
+    click_cell(&mut h, Cell::new(4, 4));
     let starts: Vec<_> =
         h.state().document.map.objects.iter().filter(|o| o.kind == ObjectKind::PlayerStart).map(|o| o.cell).collect();
     assert_eq!(starts, vec![Cell::new(4, 4)]);
     // A door is a closed-door tile.
     h.state_mut().commands.push(Command::SetObjectChoice(ObjectChoice::Door));
     h.run();
-    click(&mut h, Cell::new(6, 4));
+    click_cell(&mut h, Cell::new(6, 4));
     assert_eq!(h.state().document.map.tile(0, Cell::new(6, 4)), Some(sightline::core::tile::STANDARD_CLOSED_DOOR));
     // Right-click removes; undo brings it back.
     let p = h.state().view.cell_rect(Cell::new(10, 10)).center();
@@ -523,13 +484,7 @@ fn the_random_brush_paints_its_tiles_by_weight() {
     h.state_mut().commands.extend([Command::SetRandomBrush(true, brush), Command::SetBrushSize(5)]);
     h.run();
     let centre = Cell::new(20, 13);
-    let p = h.state().view.cell_rect(centre).center();
-    h.hover_at(p);
-    h.run();
-    h.drag_at(p);
-    h.run();
-    h.drop_at(p);
-    h.run();
+    click_cell(&mut h, centre);
     let map = &h.state().document.map;
     let painted: Vec<_> =
         sightline::core::edit::square_around(centre, 5).into_iter().filter_map(|c| map.tile(0, c)).collect();
@@ -629,26 +584,17 @@ fn review_fixes_hold() {
     let mut h = harness();
     // An edit that changes nothing keeps the redo history.
     let cell = Cell::new(2, 2);
-    let p = h.state().view.cell_rect(cell).center();
-    let click = |h: &mut Harness<'static, SightlineApp>| {
-        h.hover_at(p);
-        h.run();
-        h.drag_at(p);
-        h.run();
-        h.drop_at(p);
-        h.run();
-    };
     h.get_by_label("Brush").click();
     h.run();
     h.get_by_label("#  wall").click();
     h.run();
-    click(&mut h);
+    click_cell(&mut h, cell);
     assert_eq!(h.state().document.map.tile(0, cell), Some(STANDARD_WALL));
     h.state_mut().commands.push(Command::Undo);
     h.run();
     h.state_mut().commands.push(Command::SelectTile(STANDARD_FLOOR));
     h.run();
-    click(&mut h); // floor onto floor: nothing changes
+    click_cell(&mut h, cell); // floor onto floor: nothing changes
     assert_eq!(h.state().document.redo.len(), 1, "the redo step survives a no-op stroke");
     // Dragging a tile's cost is one undo step, not one a frame.
     let undo_before = h.state().document.undo.len();

@@ -3,8 +3,6 @@
 //! against the core computed directly.
 #![cfg(feature = "gui")]
 
-use std::path::{Path, PathBuf};
-
 use egui_kittest::Harness;
 use egui_kittest::kittest::Queryable;
 use sightline::app::{Command, OverlayCommand, OverlayKind, SightlineApp};
@@ -12,19 +10,11 @@ use sightline::core::Cell;
 use sightline::core::fov::{self, FovParams, OpacityGrid, VisibleSet};
 use sightline::core::path::{self, CostGrid, DoorRule, SearchParams};
 
-fn harness() -> Harness<'static, SightlineApp> {
-    Harness::builder().with_size(egui::vec2(1400.0, 900.0)).build_ui_state(
-        |ui, app: &mut SightlineApp| {
-            // What eframe's `logic` does before each `ui`.
-            app.logic_frame(ui.input(|i| i.stable_dt));
-            app.ui_frame(ui);
-        },
-        SightlineApp::new(None),
-    )
-}
+mod common;
+use common::{cell_centre, click_cell, sample};
 
-fn sample(name: &str) -> PathBuf {
-    Path::new(env!("CARGO_MANIFEST_DIR")).join("maps").join(name)
+fn harness() -> Harness<'static, SightlineApp> {
+    common::harness_sized(1400.0, 900.0)
 }
 
 fn open(h: &mut Harness<'static, SightlineApp>, name: &str) {
@@ -44,22 +34,8 @@ fn show_from_menu(h: &mut Harness<'static, SightlineApp>, kind: OverlayKind) {
     assert!(h.state().overlays.is_on(kind), "{} is on", kind.label());
 }
 
-fn centre(h: &Harness<'static, SightlineApp>, c: Cell) -> egui::Pos2 {
-    h.state().view.cell_rect(c).center()
-}
-
-fn click_cell(h: &mut Harness<'static, SightlineApp>, c: Cell) {
-    let p = centre(h, c);
-    h.hover_at(p);
-    h.run();
-    h.drag_at(p);
-    h.run();
-    h.drop_at(p);
-    h.run();
-}
-
 fn drag(h: &mut Harness<'static, SightlineApp>, from: Cell, to: Cell) {
-    let (a, b) = (centre(h, from), centre(h, to));
+    let (a, b) = (cell_centre(h, from), cell_centre(h, to));
     h.hover_at(a);
     h.run();
     h.drag_at(a);
@@ -249,7 +225,7 @@ fn fov_comparison_follows_the_pointer_and_pins_on_a_probe_click() {
     open(&mut h, "pillars.ron");
     show_from_menu(&mut h, OverlayKind::FovCompare);
     let origin = Cell::new(10, 10);
-    let p = centre(&h, origin);
+    let p = cell_centre(&h, origin);
     h.hover_at(p);
     h.run();
     h.run();
@@ -290,12 +266,12 @@ fn fov_comparison_follows_the_pointer_and_pins_on_a_probe_click() {
     h.get_by_label("Probe").click();
     h.run();
     click_cell(&mut h, origin);
-    h.hover_at(centre(&h, Cell::new(30, 20)));
+    h.hover_at(cell_centre(&h, Cell::new(30, 20)));
     h.run();
     assert_eq!(h.state().overlays.fov.origin, Some(origin));
     h.get_by_label("origin 10, 10 (pinned)");
     h.get_by_label("Unpin").click();
-    h.hover_at(centre(&h, Cell::new(30, 20)));
+    h.hover_at(cell_centre(&h, Cell::new(30, 20)));
     h.run();
     h.run();
     assert_eq!(h.state().overlays.fov.origin, Some(Cell::new(30, 20)));

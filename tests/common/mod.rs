@@ -1,0 +1,43 @@
+//! What the app's egui_kittest tests share: a harness that runs frames as eframe does, the
+//! sample maps, and clicks on cells as a hand makes them.
+// Each test file uses its own part of this module.
+#![allow(dead_code)]
+
+use std::path::{Path, PathBuf};
+
+use egui_kittest::Harness;
+use sightline::app::SightlineApp;
+use sightline::core::Cell;
+
+/// The whole window at `width × height`, on the built-in map; each frame runs `logic` then `ui`.
+pub fn harness_sized(width: f32, height: f32) -> Harness<'static, SightlineApp> {
+    Harness::builder().with_size(egui::vec2(width, height)).build_ui_state(
+        |ui, app: &mut SightlineApp| {
+            // What eframe's `logic` does before each `ui`.
+            app.logic_frame(ui.input(|i| i.stable_dt));
+            app.ui_frame(ui);
+        },
+        SightlineApp::new(None),
+    )
+}
+
+/// A map of `maps/`.
+pub fn sample(name: &str) -> PathBuf {
+    Path::new(env!("CARGO_MANIFEST_DIR")).join("maps").join(name)
+}
+
+/// The screen centre of a cell of the canvas.
+pub fn cell_centre(h: &Harness<'static, SightlineApp>, c: Cell) -> egui::Pos2 {
+    h.state().view.cell_rect(c).center()
+}
+
+/// A click on a cell, as a hand does it: move there, press, release.
+pub fn click_cell(h: &mut Harness<'static, SightlineApp>, c: Cell) {
+    let p = cell_centre(h, c);
+    h.hover_at(p);
+    h.run();
+    h.drag_at(p);
+    h.run();
+    h.drop_at(p);
+    h.run();
+}
