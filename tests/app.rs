@@ -153,13 +153,7 @@ fn rectangle_and_fill_tools() {
     h.run();
     h.get_by_label("Fill").click();
     h.run();
-    let p = cell_centre(&h, Cell::new(1, 1));
-    h.hover_at(p);
-    h.run();
-    h.drag_at(p);
-    h.run();
-    h.drop_at(p);
-    h.run();
+    click_cell(&mut h, Cell::new(1, 1));
     let map = &h.state().document.map;
     assert!([Cell::new(1, 1), Cell::new(2, 2)].iter().all(|&c| map.tile(0, c) == Some(STANDARD_FLOOR)));
     assert_eq!(h.state().document.undo.len(), 2);

@@ -18,19 +18,7 @@ fn config(fov: Algorithm, radius: Option<u32>, memory: MemoryModel) -> SimConfig
 
 /// `v` visible, `r` remembered, blank unknown.
 fn knowledge(w: &World) -> Vec<String> {
-    (0..w.map.height() as i32)
-        .map(|y| {
-            (0..w.map.width() as i32)
-                .map(|x| match w.knowledge(Cell::new(x, y)) {
-                    Knowledge::Visible => 'v',
-                    Knowledge::Remembered => 'r',
-                    Knowledge::Unknown => ' ',
-                })
-                .collect::<String>()
-                .trim_end()
-                .to_owned()
-        })
-        .collect()
+    knowledge_of(w, 0)
 }
 
 /// The map as the player believes it: each known cell's believed tile glyph, `@` for the player,
