@@ -17,10 +17,14 @@ use sightline::core::rng::Rng;
 const SIZE: u32 = 1000;
 
 pub fn grid() -> CostGrid {
+    random_grid(SIZE)
+}
+
+fn random_grid(size: u32) -> CostGrid {
     let mut rng = Rng::new(2024);
-    let mut grid = CostGrid::open(SIZE, SIZE);
-    for y in 0..SIZE as i32 {
-        for x in 0..SIZE as i32 {
+    let mut grid = CostGrid::open(size, size);
+    for y in 0..size as i32 {
+        for x in 0..size as i32 {
             if rng.chance(0.2) {
                 grid.set_cost(x, y, f32::INFINITY);
             }
@@ -75,19 +79,26 @@ fn bench_path(c: &mut Criterion) {
             group.finish();
         }
     }
-    let reachable = DijkstraMap::new(&grid, &MoveRules::MOVINGAI, &[(Cell::new(500, 500), 0.0)])
-        .values()
-        .iter()
-        .filter(|v| v.is_finite())
-        .count();
-    let mut group = c.benchmark_group("dijkstra-map/1000x1000-20%");
-    group.throughput(Throughput::Elements(reachable as u64));
-    group.sample_size(10);
-    group.measurement_time(Duration::from_secs(3));
-    group.bench_function("flood-8-neighbour", |bench| {
-        bench.iter(|| black_box(DijkstraMap::new(&grid, &MoveRules::MOVINGAI, &[(Cell::new(500, 500), 0.0)])))
-    });
-    group.finish();
+    // Floods from the centre, on this map and on a roguelike-sized one (whose values fit in the
+    // second-level cache).
+    for size in [SIZE, 256] {
+        let grid = if size == SIZE { grid.clone() } else { random_grid(size) };
+        let mut centre = [(Cell::new(size as i32 / 2, size as i32 / 2), 0.0)];
+        while !grid.passable(centre[0].0.x, centre[0].0.y) {
+            centre[0].0.x += 1;
+        }
+        let mut group = c.benchmark_group(format!("dijkstra-map/{size}x{size}-20%"));
+        for (label, rules) in [("8", MoveRules::MOVINGAI), ("4", MoveRules::FOUR)] {
+            let reachable = DijkstraMap::new(&grid, &rules, &centre).values().iter().filter(|v| v.is_finite()).count();
+            group.throughput(Throughput::Elements(reachable as u64));
+            group.sample_size(10);
+            group.measurement_time(Duration::from_secs(3));
+            group.bench_function(format!("flood-{label}-neighbour"), |bench| {
+                bench.iter(|| black_box(DijkstraMap::new(&grid, &rules, &centre)))
+            });
+        }
+        group.finish();
+    }
 }
 
 criterion_group!(benches, bench_path);

@@ -355,6 +355,154 @@ fn pathfinding_section() {
             peer_ms / ours_ms,
             same
         );
+        let row = |peer: &str, ours_ms: f64, peer_ms: f64, same: usize| {
+            println!(
+                "{:<26} {:>9.1} {:>9.0} {:>12} {:>10.1} {:>7.2} {:>9}/16",
+                "",
+                ours_ms,
+                ours_ms * 1e6 / expanded as f64,
+                peer,
+                peer_ms,
+                peer_ms / ours_ms,
+                same
+            )
+        };
+        if eight {
+            // grid_pathfinding 0.3: JPS that always allows diagonal steps (corner cutting, even
+            // between two walls) with 99/70 diagonals: a different question, so ours answers the
+            // same one here (A*, diagonals always allowed, √2), timed on its own.
+            let always = SearchParams {
+                rules: MoveRules { diagonal: sightline::core::path::DiagonalPolicy::Always, ..MoveRules::MOVINGAI },
+                ..SearchParams::default()
+            };
+            let ours_always: Vec<f64> =
+                pairs.iter().map(|&(a, b)| searcher.find_path(&grid, &always, a, b).unwrap().cost).collect();
+            let expanded_always: usize =
+                pairs.iter().map(|&(a, b)| searcher.find_path(&grid, &always, a, b).unwrap().expanded).sum();
+            let started = Instant::now();
+            for _ in 0..3 {
+                for &(a, b) in &pairs {
+                    std::hint::black_box(searcher.find_path(&grid, &always, a, b));
+                }
+            }
+            let always_ms = started.elapsed().as_secs_f64() * 1e3 / 3.0;
+            let mut jps: grid_pathfinding::PathingGrid = grid_util::grid::ValueGrid::new(W as usize, W as usize, false);
+            jps.allow_diagonal_move = true;
+            for y in 0..W {
+                for x in 0..W {
+                    if !pass(x, y) {
+                        grid_util::grid::ValueGrid::set(&mut jps, x, y, true);
+                    }
+                }
+            }
+            jps.generate_components();
+            let (mut same, mut longer, mut shorter, mut worst) = (0, 0, 0, 0.0f64);
+            let started = Instant::now();
+            for _ in 0..3 {
+                (same, longer, shorter) = (0, 0, 0);
+                for (k, &(a, b)) in pairs.iter().enumerate() {
+                    let path = jps
+                        .get_path_single_goal(
+                            grid_util::point::Point::new(a.x, a.y),
+                            grid_util::point::Point::new(b.x, b.y),
+                            false,
+                        )
+                        .expect("reachable");
+                    let cost: f64 = path
+                        .windows(2)
+                        .map(|w| if w[0].x != w[1].x && w[0].y != w[1].y { std::f64::consts::SQRT_2 } else { 1.0 })
+                        .sum();
+                    // Its optimum is for 99/70 diagonals, 5e-5 from √2: costs agree to 1e-4
+                    // relative when both paths are optimal for √2.
+                    same += usize::from((cost - ours_always[k]).abs() < 1e-4 * ours_always[k]);
+                    longer += usize::from(cost > ours_always[k] * (1.0 + 1e-4));
+                    shorter += usize::from(cost < ours_always[k] * (1.0 - 1e-4));
+                    worst = worst.max(cost / ours_always[k] - 1.0);
+                }
+            }
+            let peer_ms = started.elapsed().as_secs_f64() * 1e3 / 3.0;
+            println!(
+                "{:<26} {:>9.1} {:>9.0} {:>12} {:>10.1} {:>7.2} {:>9}/16",
+                "A* 8-nbr, corners cut",
+                always_ms,
+                always_ms * 1e6 / expanded_always as f64,
+                "grid_pathf. JPS",
+                peer_ms,
+                peer_ms / always_ms,
+                same
+            );
+            println!(
+                "{:<26} (grid_pathfinding: {longer} of 16 paths longer than ours, up to {:.2}%; {shorter} shorter)",
+                "",
+                worst * 100.0
+            );
+        } else {
+            // 4-way unit-cost peers: the path cost is the number of steps.
+            struct Passable<'a>(&'a dyn Fn(i32, i32) -> bool);
+            impl grid_search_cardinal::CanEnter for Passable<'_> {
+                fn can_enter(&self, c: grid_search_cardinal::ICoord) -> bool {
+                    (self.0)(c.x, c.y)
+                }
+            }
+            let world = Passable(&pass);
+            let mut context = grid_search_cardinal::point_to_point::Context::new(grid_search_cardinal::UCoord::new(
+                W as u32, W as u32,
+            ));
+            let mut path = grid_search_cardinal::Path::default();
+            // (Its JumpPoint expansion is left out: on this map it exhausted the memory.)
+            for (name, jump) in [("gsc A*", false)] {
+                let mut same = 0;
+                let started = Instant::now();
+                for _ in 0..3 {
+                    same = 0;
+                    for (k, &(a, b)) in pairs.iter().enumerate() {
+                        let (from, to) =
+                            (grid_search_cardinal::ICoord::new(a.x, a.y), grid_search_cardinal::ICoord::new(b.x, b.y));
+                        let found = if jump {
+                            context.point_to_point_search_path(
+                                grid_search_cardinal::point_to_point::expand::JumpPoint,
+                                &world,
+                                from,
+                                to,
+                                &mut path,
+                            )
+                        } else {
+                            context.point_to_point_search_path(
+                                grid_search_cardinal::point_to_point::expand::Sequential,
+                                &world,
+                                from,
+                                to,
+                                &mut path,
+                            )
+                        };
+                        same += usize::from(found.is_ok() && (path.len() as f64 - ours[k].cost).abs() < 1e-6);
+                    }
+                }
+                row(name, ours_ms, started.elapsed().as_secs_f64() * 1e3 / 3.0, same);
+            }
+            let mut sea = seastar::Grid::new(W as usize, W as usize);
+            for y in 0..W {
+                for x in 0..W {
+                    if !pass(x, y) {
+                        sea.set(x as isize, y as isize, true);
+                    }
+                }
+            }
+            let mut same = 0;
+            let started = Instant::now();
+            for _ in 0..3 {
+                same = 0;
+                for (k, &(a, b)) in pairs.iter().enumerate() {
+                    let found = seastar::astar(
+                        &sea,
+                        seastar::Point::new(a.x as isize, a.y as isize),
+                        seastar::Point::new(b.x as isize, b.y as isize),
+                    );
+                    same += usize::from(found.is_some_and(|p| ((p.len() - 1) as f64 - ours[k].cost).abs() < 1e-6));
+                }
+            }
+            row("seastar", ours_ms, started.elapsed().as_secs_f64() * 1e3 / 3.0, same);
+        }
     }
     // Floods.
     let rules = MoveRules::MOVINGAI;
@@ -388,6 +536,48 @@ fn pathfinding_section() {
         same,
         all.len()
     );
+    {
+        // 4-neighbour unit-cost flood: ours against grid_search_cardinal's distance map (BFS).
+        let started = Instant::now();
+        let ours4 = DijkstraMap::new(&grid, &MoveRules::FOUR, &[(source, 0.0)]);
+        let ours_ms = started.elapsed().as_secs_f64() * 1e3;
+        let reached4 = ours4.values().iter().filter(|v| v.is_finite()).count();
+        struct Passable<'a>(&'a dyn Fn(i32, i32) -> bool);
+        impl grid_search_cardinal::CanEnter for Passable<'_> {
+            fn can_enter(&self, c: grid_search_cardinal::ICoord) -> bool {
+                (self.0)(c.x, c.y)
+            }
+        }
+        let world = Passable(&pass);
+        let mut map =
+            grid_search_cardinal::distance_map::DistanceMap::new(grid_search_cardinal::UCoord::new(W as u32, W as u32));
+        let mut populate = grid_search_cardinal::distance_map::PopulateContext::default();
+        let started = Instant::now();
+        populate.add(grid_search_cardinal::ICoord::new(source.x, source.y));
+        populate.populate_approach(&world, u32::MAX, &mut map);
+        let peer_ms = started.elapsed().as_secs_f64() * 1e3;
+        let same = (0..W * W)
+            .filter(|&i| {
+                let d = map.distance(grid_search_cardinal::ICoord::new(i % W, i / W));
+                let ours = ours4.values()[i as usize];
+                match d {
+                    Some(d) => f64::from(d) == ours,
+                    None => ours.is_infinite(),
+                }
+            })
+            .count();
+        println!(
+            "{:<26} {:>9.1} {:>9.1} {:>12} {:>10.1} {:>7.2} {:>6}/{} cells",
+            "Dijkstra flood 4-neighbour",
+            ours_ms,
+            ours_ms * 1e6 / reached4 as f64,
+            "gsc dist. map",
+            peer_ms,
+            peer_ms / ours_ms,
+            same,
+            W * W
+        );
+    }
     struct BGrid<'a> {
         pass: &'a dyn Fn(i32, i32) -> bool,
     }
@@ -433,7 +623,14 @@ fn pathfinding_section() {
 }
 
 fn main() {
-    pathfinding_section();
+    // `peer-bench path` or `peer-bench fov`: one section; no argument: both.
+    let section = std::env::args().nth(1).unwrap_or_default();
+    if section != "fov" {
+        pathfinding_section();
+    }
+    if section == "path" {
+        return;
+    }
     println!("FOV: ns per call (ours and peers), ratio = peer / ours, and views identical within dx² + dy² ≤ r²\n");
     println!(
         "{:<10} {:<8} {:>3} {:>9}  {:<36} {:>9} {:>7} {:>9}",

@@ -11,6 +11,7 @@
 
 use std::collections::BinaryHeap;
 
+use super::neighbourhood::StepTable;
 use super::search::{NEIGHBOURS, OpenEntry};
 use super::{CostGrid, MoveRules, Moves};
 use crate::core::geometry::Cell;
@@ -43,6 +44,98 @@ impl DijkstraMap {
     /// Lowers every value to the cheapest neighbour's value plus the step's cost, until nothing
     /// changes (Dijkstra's algorithm with every finite cell as a source).
     fn relax(&mut self, grid: &CostGrid, rules: &MoveRules) {
+        if !self.relax_with_buckets(grid, rules) {
+            self.relax_with_heap(grid, rules);
+        }
+    }
+
+    /// Dijkstra's algorithm with buckets as wide as the cheapest step (Dinitz 1978; Dial's
+    /// buckets generalised to real costs): a cell whose value lies in bucket k
+    /// (`[base + k·w, base + (k + 1)·w)`) is final once the buckets before k are done, because the
+    /// cell before it on its cheapest walk is at least one step, w, cheaper — so it lies in an
+    /// earlier bucket and has already relaxed it. Cells within a bucket need no order: no heap,
+    /// a `Vec` push a relaxation. Returns false (doing nothing) when the values span too many
+    /// buckets or a step can cost 0; the heap version then runs.
+    fn relax_with_buckets(&mut self, grid: &CostGrid, rules: &MoveRules) -> bool {
+        // Every step costs at least the cheapest cell's cost (a diagonal is at least as long).
+        let width = f64::from(grid.min_cost());
+        let (low, high) = self
+            .values
+            .iter()
+            .filter(|v| v.is_finite())
+            .fold((f64::INFINITY, f64::NEG_INFINITY), |(lo, hi), &v| (lo.min(v), hi.max(v)));
+        if !low.is_finite() {
+            return true; // no finite value: nothing to relax
+        }
+        if !(width > 0.0 && width.is_finite()) {
+            return false;
+        }
+        let scale = 1.0 / width;
+        if (high - low) * scale > f64::from(1u32 << 24) {
+            return false;
+        }
+        let bucket_of = |v: f64| ((v - low) * scale) as usize;
+        // Entries are cells as `y << 32 | x`: the index is then a multiply away, where the
+        // coordinates from an index would take a division.
+        let w = grid.width() as usize;
+        let entry = |i: usize| ((i / w) as u64) << 32 | (i % w) as u64;
+        let mut buckets: Vec<Vec<u64>> = vec![Vec::new(); bucket_of(high) + 1];
+        for (i, &v) in self.values.iter().enumerate() {
+            if v.is_finite() {
+                buckets[bucket_of(v)].push(entry(i));
+            }
+        }
+        let table = StepTable::of(rules);
+        let bits = grid.passable_bits();
+        let moves: [u64; 8] =
+            std::array::from_fn(|d| ((NEIGHBOURS[d].1 as i64) << 32).wrapping_add(NEIGHBOURS[d].0 as i64) as u64);
+        let diagonal = rules.diagonal_length.value();
+        let uniform = grid.uniform_cost().map(f64::from);
+        let mut done = vec![0u64; self.values.len().div_ceil(64)];
+        let mut spare: Vec<Vec<u64>> = Vec::new();
+        let values = &mut self.values[..];
+        let mut k = 0;
+        while k < buckets.len() {
+            while let Some(cell) = buckets[k].pop() {
+                let (x, y) = ((cell & 0xffff_ffff) as usize, (cell >> 32) as usize);
+                let i = y * w + x;
+                if done[i / 64] >> (i % 64) & 1 != 0 {
+                    continue;
+                }
+                done[i / 64] |= 1 << (i % 64);
+                let value = values[i];
+                let c = Cell::new(x as i32, y as i32);
+                // Walking from a neighbour n into c costs c's cost (times the diagonal length);
+                // the rules allow n → c exactly when they allow c → n.
+                let cost = uniform.unwrap_or_else(|| f64::from(grid.cost(c.x, c.y)));
+                let steps = [value + cost, value + cost * diagonal];
+                let mut allowed = table.allowed(bits.block(c.x, c.y));
+                while allowed != 0 {
+                    let d = allowed.trailing_zeros() as usize;
+                    allowed &= allowed - 1;
+                    let next = cell.wrapping_add(moves[d]);
+                    let ni = (next >> 32) as usize * w + (next & 0xffff_ffff) as usize;
+                    let nv = steps[d / 4];
+                    if nv < values[ni] {
+                        values[ni] = nv;
+                        // Never before the bucket being emptied, whatever the rounding.
+                        let b = bucket_of(nv).max(k);
+                        if b >= buckets.len() {
+                            buckets.resize_with(b + 1, || spare.pop().unwrap_or_default());
+                        }
+                        buckets[b].push(next);
+                    }
+                }
+            }
+            spare.push(std::mem::take(&mut buckets[k]));
+            k += 1;
+        }
+        true
+    }
+
+    /// Dijkstra's algorithm with a binary heap: for costs of 0, or values too far apart for
+    /// buckets.
+    fn relax_with_heap(&mut self, grid: &CostGrid, rules: &MoveRules) {
         let mut heap: BinaryHeap<OpenEntry> = self
             .values
             .iter()
@@ -127,5 +220,75 @@ impl DijkstraMap {
             }
         }
         best.map(|(_, n)| n)
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::core::path::{DiagonalLength, DiagonalPolicy};
+    use crate::core::rng::Rng;
+
+    /// The bucket relaxation gives the heap relaxation's values, on random grids with walls and
+    /// varied costs, several weighted sources, every rule, and on the flee maps made from them.
+    #[test]
+    fn buckets_relax_to_the_heap_values() {
+        let mut rng = Rng::new(5);
+        for round in 0..300 {
+            let (w, h) = (1 + rng.below(50), 1 + rng.below(40));
+            let mut grid = CostGrid::open(w, h);
+            for y in 0..h as i32 {
+                for x in 0..w as i32 {
+                    let cost = if rng.chance(0.3) {
+                        f32::INFINITY
+                    } else if round % 2 == 0 {
+                        1.0
+                    } else {
+                        [0.5, 1.0, 3.0, 7.25][rng.below(4) as usize]
+                    };
+                    grid.set_cost(x, y, cost);
+                }
+            }
+            grid.update_min_cost();
+            let rules = MoveRules {
+                moves: if rng.chance(0.5) { Moves::Four } else { Moves::Eight },
+                diagonal: [
+                    DiagonalPolicy::Always,
+                    DiagonalPolicy::Never,
+                    DiagonalPolicy::NoCornerCut,
+                    DiagonalPolicy::OneBlocked,
+                ][rng.below(4) as usize],
+                diagonal_length: [
+                    DiagonalLength::Euclidean,
+                    DiagonalLength::Chebyshev,
+                    DiagonalLength::ChebyshevTieBreak,
+                ][rng.below(3) as usize],
+            };
+            let sources: Vec<(Cell, f64)> = (0..1 + rng.below(4))
+                .map(|_| (Cell::new(rng.below(w) as i32, rng.below(h) as i32), f64::from(rng.below(20)) * 0.7 - 3.0))
+                .collect();
+            let mut start = DijkstraMap { width: w as i32, height: h as i32, values: vec![f64::INFINITY; grid.len()] };
+            for &(c, v) in &sources {
+                let i = grid.index(c.x, c.y).unwrap();
+                if grid.passable(c.x, c.y) && v < start.values[i] {
+                    start.values[i] = v;
+                }
+            }
+            let (mut buckets, mut heap) = (start.clone(), start);
+            assert!(buckets.relax_with_buckets(&grid, &rules));
+            heap.relax_with_heap(&grid, &rules);
+            let close = |a: &DijkstraMap, b: &DijkstraMap| {
+                a.values.iter().zip(&b.values).all(|(x, y)| x == y || (x - y).abs() < 1e-9)
+            };
+            assert!(close(&buckets, &heap), "round {round}, {rules:?}");
+            for map in [&mut buckets, &mut heap] {
+                for v in map.values.iter_mut().filter(|v| v.is_finite()) {
+                    *v *= -1.2;
+                }
+            }
+            assert!(buckets.relax_with_buckets(&grid, &rules));
+            heap.relax_with_heap(&grid, &rules);
+            assert!(close(&buckets, &heap), "flee, round {round}, {rules:?}");
+        }
     }
 }

@@ -14,8 +14,11 @@
 
 pub mod dijkstra_map;
 pub mod jps;
+pub(crate) mod neighbourhood;
+pub(crate) mod radix_heap;
 pub mod search;
 pub mod trace;
+mod uniform;
 
 pub use search::find_path;
 pub use trace::{CellState, SearchState, Trace};
@@ -24,6 +27,7 @@ use serde::{Deserialize, Serialize};
 
 use super::geometry::Cell;
 use super::map::Map;
+use neighbourhood::PassableBits;
 
 /// The cost of entering each cell; `f32::INFINITY` marks an impassable cell.
 #[derive(Clone, Debug, PartialEq)]
@@ -36,9 +40,9 @@ pub struct CostGrid {
     min_cost: f32,
     /// The largest passable cost (after `set_cost`, possibly larger than the true maximum).
     max_cost: f32,
-    /// One bit a cell, row-major: passable. Searches test passability here: 1 bit a cell stays in
-    /// cache where the 4-byte costs do not.
-    passable_bits: Vec<u64>,
+    /// One bit a cell: passable. Searches test passability here: 1 bit a cell stays in cache where
+    /// the 4-byte costs do not, and a cell's 3×3 block is three reads.
+    passable_bits: PassableBits,
 }
 
 /// What a closed door costs to walk through.
@@ -60,7 +64,7 @@ impl CostGrid {
             costs: vec![1.0; width as usize * height as usize],
             min_cost: 1.0,
             max_cost: 1.0,
-            passable_bits: vec![u64::MAX; (width as usize * height as usize).div_ceil(64)],
+            passable_bits: PassableBits::all_passable(width as i32, height as i32),
         }
     }
 
@@ -109,12 +113,8 @@ impl CostGrid {
 
     fn update_min_cost(&mut self) {
         for (i, &c) in self.costs.iter().enumerate() {
-            let bit = 1u64 << (i % 64);
-            if c.is_finite() {
-                self.passable_bits[i / 64] |= bit;
-            } else {
-                self.passable_bits[i / 64] &= !bit;
-            }
+            let cell = Cell::new(i as i32 % self.width, i as i32 / self.width);
+            self.passable_bits.set(cell.x, cell.y, c.is_finite());
         }
         let passable = self.costs.iter().copied().filter(|c| c.is_finite());
         let (min, max) = passable.fold((f32::INFINITY, 0.0f32), |(lo, hi), c| (lo.min(c), hi.max(c)));
@@ -167,10 +167,16 @@ impl CostGrid {
 
     #[inline(always)]
     pub fn passable(&self, x: i32, y: i32) -> bool {
-        match self.index(x, y) {
-            Some(i) => self.passable_bits[i / 64] & (1 << (i % 64)) != 0,
-            None => false,
-        }
+        self.passable_bits.get(x, y)
+    }
+
+    pub(crate) fn passable_bits(&self) -> &PassableBits {
+        &self.passable_bits
+    }
+
+    /// The cost every passable cell has, when they all have the same.
+    pub(crate) fn uniform_cost(&self) -> Option<f32> {
+        self.is_uniform().then_some(self.min_cost)
     }
 
     /// Sets a cell's cost (`f32::INFINITY`: impassable; negative costs count as 0). O(1): the
@@ -179,12 +185,7 @@ impl CostGrid {
         if let Some(i) = self.index(x, y) {
             let cost = cost.max(0.0);
             self.costs[i] = cost;
-            let bit = 1u64 << (i % 64);
-            if cost.is_finite() {
-                self.passable_bits[i / 64] |= bit;
-            } else {
-                self.passable_bits[i / 64] &= !bit;
-            }
+            self.passable_bits.set(x, y, cost.is_finite());
             if cost.is_finite() {
                 self.min_cost = self.min_cost.min(cost);
                 self.max_cost = self.max_cost.max(cost);

@@ -135,6 +135,7 @@ pub struct Searcher {
     open: OpenList,
     fifo: VecDeque<u32>,
     jps: super::jps::JpsSearcher,
+    uniform: super::uniform::UniformSearcher,
 }
 
 impl Searcher {
@@ -174,6 +175,21 @@ impl Searcher {
             let astar = SearchParams { algorithm: Algorithm::AStar, ..*params };
             return self.find_path_recorded(grid, &astar, start, goal, recorder);
         }
+        if super::uniform::applies(grid, params) {
+            return self.uniform.find_path(grid, params, start, goal, recorder);
+        }
+        self.find_path_general(grid, params, start, goal, recorder)
+    }
+
+    /// The general engine: any costs, weights, estimates; f64 arithmetic and a 4-ary heap.
+    fn find_path_general<R: Recorder>(
+        &mut self,
+        grid: &CostGrid,
+        params: &SearchParams,
+        start: Cell,
+        goal: Cell,
+        recorder: &mut R,
+    ) -> Option<PathResult> {
         let s = grid.index(start.x, start.y)?;
         let t = grid.index(goal.x, goal.y)?;
         if !grid.passable(start.x, start.y) || !grid.passable(goal.x, goal.y) {
@@ -312,4 +328,69 @@ thread_local! {
 /// ```
 pub fn find_path(grid: &CostGrid, params: &SearchParams, start: Cell, goal: Cell) -> Option<PathResult> {
     SEARCHER.with(|s| s.borrow_mut().find_path(grid, params, start, goal))
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::core::path::{DiagonalLength, DiagonalPolicy, Heuristic, MoveRules, Moves};
+    use crate::core::rng::Rng;
+
+    /// The uniform-cost engine (fixed point, radix heap) finds paths of the same cost as the
+    /// general engine (f64, 4-ary heap), valid under the rules, on random uniform grids, for
+    /// every rule, diagonal length and consistent estimate; and says "unreachable" when it does.
+    #[test]
+    fn uniform_engine_agrees_with_the_general_engine() {
+        let mut rng = Rng::new(99);
+        let mut searcher = Searcher::new();
+        let mut compared = 0;
+        for round in 0..600 {
+            let (w, h) = (1 + rng.below(40), 1 + rng.below(30));
+            let mut grid = CostGrid::open(w, h);
+            let unit = [1.0f32, 2.5, 0.5][round % 3];
+            let walls = [0.1, 0.25, 0.4][round % 3];
+            for y in 0..h as i32 {
+                for x in 0..w as i32 {
+                    grid.set_cost(x, y, if rng.chance(walls) { f32::INFINITY } else { unit });
+                }
+            }
+            grid.update_min_cost();
+            let moves = if rng.chance(0.5) { Moves::Four } else { Moves::Eight };
+            let diagonal = [
+                DiagonalPolicy::Always,
+                DiagonalPolicy::Never,
+                DiagonalPolicy::NoCornerCut,
+                DiagonalPolicy::OneBlocked,
+            ][rng.below(4) as usize];
+            let diagonal_length =
+                [DiagonalLength::Euclidean, DiagonalLength::Chebyshev, DiagonalLength::ChebyshevTieBreak]
+                    [rng.below(3) as usize];
+            let rules = MoveRules { moves, diagonal, diagonal_length };
+            for (algorithm, heuristic) in [
+                (Algorithm::AStar, Heuristic::Octile),
+                (Algorithm::AStar, Heuristic::Chebyshev),
+                (Algorithm::AStar, Heuristic::Zero),
+                (Algorithm::Dijkstra, Heuristic::Octile),
+            ] {
+                let params = SearchParams { algorithm, rules, heuristic, weight: 1.0 };
+                let a = Cell::new(rng.below(w) as i32, rng.below(h) as i32);
+                let b = Cell::new(rng.below(w) as i32, rng.below(h) as i32);
+                assert!(crate::core::path::uniform::applies(&grid, &params));
+                let fast = searcher.find_path(&grid, &params, a, b);
+                let general = searcher.find_path_general(&grid, &params, a, b, &mut NoRecord);
+                match (&fast, &general) {
+                    (Some(f), Some(g)) => {
+                        assert!((f.cost - g.cost).abs() < 1e-9, "{params:?} {a:?}→{b:?}: {} vs {}", f.cost, g.cost);
+                        let walked = rules.walk_cost(&grid, &f.path).expect("a valid walk");
+                        assert!((walked - f.cost).abs() < 1e-9);
+                        assert_eq!((f.path.first(), f.path.last()), (Some(&a), Some(&b)));
+                        compared += 1;
+                    }
+                    (None, None) => {}
+                    _ => panic!("{params:?} {a:?}→{b:?}: fast {fast:?}, general {general:?}"),
+                }
+            }
+        }
+        assert!(compared > 1000, "only {compared} paths compared");
+    }
 }

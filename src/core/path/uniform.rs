@@ -1,0 +1,229 @@
+//! A* and Dijkstra on grids where every passable cell costs the same: the common case (MovingAI
+//! maps, dungeons whose floors all cost 1), made fast without giving up exactness.
+//!
+//! The definitions are those of [`super::search`] (A*: Hart, Nilsson & Raphael 1968, best first
+//! by f = g + h, each cell expanded once; Dijkstra 1959: h = 0). What changes is arithmetic and
+//! data structures:
+//!
+//! - **Fixed-point costs.** An orthogonal step is `ONE` = 2³⁶, a diagonal one `round(√2 · ONE)`
+//!   (or `ONE`, or `ONE + ONE/16` for the Grass tie-break, both exact). A walk of `a` orthogonal
+//!   and `b` diagonal steps costs `a + b√2` in reals; two walks of different real cost and at
+//!   most N steps differ by at least about 1 / (2√2 · N) (Pell: |p − q√2| > 1 / (2√2 · q + 1)), while
+//!   the rounding error of a walk is at most N · 2⁻³⁷, so for walks up to 150 000 steps the
+//!   fixed-point order of walks is the real order: the least-cost path is the real one, and its
+//!   cost is reported in f64 within 1e-9 of the real cost.
+//! - **Integer heuristics that are consistent exactly** (octile, Chebyshev, Manhattan without
+//!   diagonals). f never decreases along the search, so the open list can be a
+//!   [`RadixHeap`], whose push is a leading-zero count and a `Vec` push; ties at the smallest f
+//!   come out last in, first out, which expands the deeper node first (the tie-break the general
+//!   engine gets by comparing g).
+//! - **Allowed steps from one table look-up** a cell ([`StepTable`]), and node coordinates carried
+//!   in the open list (no division to recover them).
+//!
+//! Weighted A*, Euclidean estimates (a square root is not exact in integers), greedy search,
+//! BFS and grids with varied costs use the general engine.
+
+use super::neighbourhood::StepTable;
+use super::radix_heap::RadixHeap;
+use super::search::NEIGHBOURS;
+use super::trace::Recorder;
+use super::{Algorithm, CostGrid, DiagonalLength, DiagonalPolicy, Heuristic, Moves, PathResult, SearchParams};
+use crate::core::geometry::Cell;
+
+/// The fixed-point cost of an orthogonal step.
+const ONE: u64 = 1 << 36;
+const NO_PARENT: u32 = u32::MAX;
+
+/// The fixed-point cost of a diagonal step.
+fn diagonal_step(length: DiagonalLength) -> u64 {
+    match length {
+        DiagonalLength::Euclidean => (std::f64::consts::SQRT_2 * ONE as f64).round() as u64,
+        DiagonalLength::Chebyshev => ONE,
+        DiagonalLength::ChebyshevTieBreak => ONE + ONE / 16,
+    }
+}
+
+/// Whether this engine runs `params` on `grid`: A* with weight 1 and an estimate that is
+/// consistent in integers, or Dijkstra, on a grid of uniform cost whose coordinates fit 16 bits
+/// and whose longest walk cannot overflow the fixed-point costs.
+pub(crate) fn applies(grid: &CostGrid, params: &SearchParams) -> bool {
+    let no_diagonals = params.rules.moves == Moves::Four || params.rules.diagonal == DiagonalPolicy::Never;
+    let consistent = match params.algorithm {
+        Algorithm::Dijkstra => true,
+        Algorithm::AStar => {
+            params.weight == 1.0
+                && match params.heuristic {
+                    Heuristic::Zero | Heuristic::Octile | Heuristic::Chebyshev => true,
+                    Heuristic::Manhattan => no_diagonals,
+                    Heuristic::Euclidean => false,
+                }
+        }
+        Algorithm::Bfs | Algorithm::Greedy | Algorithm::Jps => false,
+    };
+    consistent
+        && grid.uniform_cost().is_some()
+        && grid.width() < 1 << 16
+        && grid.height() < 1 << 16
+        && grid.len() < 1 << 26
+}
+
+/// A cell's search state, one `u32`: `generation << 4`, then bit 3 set once closed, then the
+/// direction (`NEIGHBOURS` index) of the step that reached it (unused for the start).
+/// Testing "closed" (the commonest test) reads 4 bytes a cell, 16 cells a cache line; the costs
+/// (8 bytes a cell) are read only for open cells.
+type Stamp = u32;
+const CLOSED: Stamp = 1 << 3;
+const DIRECTION: Stamp = 7;
+
+/// Reusable buffers of the uniform-cost engine.
+#[derive(Default)]
+pub(crate) struct UniformSearcher {
+    stamps: Vec<Stamp>,
+    /// g of the cells opened in this search (others hold stale values).
+    costs: Vec<u64>,
+    generation: u32,
+    /// Entries: f, then the cell as `(x | y << 16, index)`.
+    open: RadixHeap<(u32, u32)>,
+}
+
+impl UniformSearcher {
+    /// Runs a search that [`applies`]. `None`: the goal cannot be reached, or an end is
+    /// impassable or off the grid.
+    pub(crate) fn find_path<R: Recorder>(
+        &mut self,
+        grid: &CostGrid,
+        params: &SearchParams,
+        start: Cell,
+        goal: Cell,
+        recorder: &mut R,
+    ) -> Option<PathResult> {
+        debug_assert!(applies(grid, params));
+        let s = grid.index(start.x, start.y)?;
+        let t = grid.index(goal.x, goal.y)?;
+        if !grid.passable(start.x, start.y) || !grid.passable(goal.x, goal.y) {
+            return None;
+        }
+        let rules = params.rules;
+        let diagonal = diagonal_step(rules.diagonal_length);
+        let no_diagonals = rules.moves == Moves::Four || rules.diagonal == DiagonalPolicy::Never;
+        let (gx, gy) = (goal.x as u32, goal.y as u32);
+        let heuristic = if params.algorithm == Algorithm::Dijkstra { Heuristic::Zero } else { params.heuristic };
+        let search = Search { grid, table: StepTable::of(&rules), diagonal, start, s, t };
+        let (g, expanded) = match heuristic {
+            Heuristic::Zero => self.run(&search, recorder, |_, _| 0),
+            Heuristic::Manhattan => self.run(&search, recorder, |x, y| (x.abs_diff(gx) + y.abs_diff(gy)) as u64 * ONE),
+            Heuristic::Octile if no_diagonals => {
+                self.run(&search, recorder, |x, y| (x.abs_diff(gx) + y.abs_diff(gy)) as u64 * ONE)
+            }
+            Heuristic::Octile => self.run(&search, recorder, |x, y| {
+                let (dx, dy) = (x.abs_diff(gx) as u64, y.abs_diff(gy) as u64);
+                let (lo, hi) = if dx < dy { (dx, dy) } else { (dy, dx) };
+                hi * ONE + lo * (diagonal - ONE)
+            }),
+            Heuristic::Chebyshev => self.run(&search, recorder, |x, y| x.abs_diff(gx).max(y.abs_diff(gy)) as u64 * ONE),
+            Heuristic::Euclidean => unreachable!("not consistent in integers: the general engine runs it"),
+        }?;
+        let unit = f64::from(grid.uniform_cost().expect("uniform"));
+        let mut path = vec![goal];
+        let mut cell = goal;
+        while grid.index(cell.x, cell.y) != Some(s) {
+            let (dx, dy) =
+                NEIGHBOURS[(self.stamps[grid.index(cell.x, cell.y).expect("on the grid")] & DIRECTION) as usize];
+            cell = Cell::new(cell.x - dx, cell.y - dy);
+            path.push(cell);
+        }
+        path.reverse();
+        Some(PathResult { path, cost: to_cost(g, unit), expanded })
+    }
+
+    /// The search loop, for one estimate `h(x, y)`. Returns the goal's g and the expansions.
+    #[inline(always)]
+    fn run<R: Recorder, H: Fn(u32, u32) -> u64>(
+        &mut self,
+        search: &Search,
+        recorder: &mut R,
+        h: H,
+    ) -> Option<(u64, usize)> {
+        let grid = search.grid;
+        let unit = f64::from(grid.uniform_cost().expect("uniform"));
+        if self.stamps.len() != grid.len() || self.generation >= u32::MAX >> 4 {
+            self.stamps = vec![0; grid.len()];
+            self.costs = vec![0; grid.len()];
+            self.generation = 0;
+        }
+        self.generation += 1;
+        self.open.clear();
+        let opened = self.generation << 4;
+        let width = grid.width() as isize;
+        let offsets: [isize; 8] = std::array::from_fn(|d| NEIGHBOURS[d].1 as isize * width + NEIGHBOURS[d].0 as isize);
+        // The packed coordinate change: dx + dy·2¹⁶ (wrapping; a step never leaves the grid).
+        let moves: [u32; 8] = std::array::from_fn(|d| (NEIGHBOURS[d].0 + (NEIGHBOURS[d].1 << 16)) as u32);
+        let step_costs: [u64; 8] = std::array::from_fn(|d| if d < 4 { ONE } else { search.diagonal });
+
+        let stamps = &mut self.stamps[..];
+        let costs = &mut self.costs[..];
+        let (sx, sy) = (search.start.x as u32, search.start.y as u32);
+        stamps[search.s] = opened | DIRECTION;
+        costs[search.s] = 0;
+        let mut step = 0u32;
+        recorder.open(step, search.s as u32, NO_PARENT, 0.0);
+        self.open.push(h(sx, sy), (sx | sy << 16, search.s as u32));
+        let mut expanded = 0usize;
+        while let Some((_, (xy, index))) = self.open.pop() {
+            let ci = index as usize;
+            // A cell reopened with a better g was pushed again with a smaller f and closed
+            // first: its older entries are stale.
+            // (Every entry was opened in this search.)
+            if stamps[ci] & CLOSED != 0 {
+                continue;
+            }
+            stamps[ci] |= CLOSED;
+            let g = costs[ci];
+            step += 1;
+            expanded += 1;
+            recorder.close(step, index);
+            if ci == search.t {
+                return Some((g, expanded));
+            }
+            let (x, y) = (xy & 0xffff, xy >> 16);
+            let mut allowed = search.table.allowed(grid.passable_bits().block(x as i32, y as i32));
+
+            while allowed != 0 {
+                let d = allowed.trailing_zeros() as usize;
+                allowed &= allowed - 1;
+                let ni = (ci as isize + offsets[d]) as usize;
+                let stamp = stamps[ni];
+                let seen = stamp >> 4 == self.generation;
+                if seen && stamp & CLOSED != 0 {
+                    continue;
+                }
+                let ng = g + step_costs[d];
+                if seen && ng >= costs[ni] {
+                    continue;
+                }
+                stamps[ni] = opened | d as u32;
+                costs[ni] = ng;
+                recorder.open(step, ni as u32, index, to_cost(ng, unit));
+                let nxy = xy.wrapping_add(moves[d]);
+                self.open.push(ng + h(nxy & 0xffff, nxy >> 16), (nxy, ni as u32));
+            }
+        }
+        None
+    }
+}
+
+/// What one search needs besides the estimate.
+struct Search<'a> {
+    grid: &'a CostGrid,
+    table: &'static StepTable,
+    diagonal: u64,
+    start: Cell,
+    s: usize,
+    t: usize,
+}
+
+/// A fixed-point cost in the grid's units.
+#[inline(always)]
+fn to_cost(fixed: u64, unit: f64) -> f64 {
+    fixed as f64 / ONE as f64 * unit
+}
