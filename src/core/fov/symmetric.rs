@@ -21,7 +21,7 @@
 //! libtcod's `FOV_SYMMETRIC_SHADOWCAST` computes the slopes in floats and so differs from this
 //! definition on ties; this implementation never rounds.
 
-use super::{FovContext, Opacity};
+use super::{Axis, FovContext, Opacity};
 
 /// A slope `num / den` with `den > 0`.
 #[derive(Clone, Copy)]
@@ -30,55 +30,95 @@ struct Slope {
     den: i32,
 }
 
-/// `floor(a / b)` for `b > 0`.
+/// `floor(a / b)` for `b > 0`. Until a wall changes them the slopes are ±1 and every divisor is
+/// 1 or 2: a shift, not a division (which costs more than the rest of a row on an open map).
 #[inline]
 fn floor_div(a: i32, b: i32) -> i32 {
-    a.div_euclid(b)
+    if b & (b - 1) == 0 { a >> b.trailing_zeros() } else { a.div_euclid(b) }
 }
 
 struct Quadrant<'c, 'a, O: Opacity> {
     ctx: &'c mut FovContext<'a, O>,
     radius_cols: &'c mut RadiusCols,
-    /// Maps (depth, col) to map offsets: dx = col*cx + depth*rx, dy = col*cy + depth*ry.
-    cx: i32,
-    cy: i32,
-    rx: i32,
-    ry: i32,
+    /// A row of the quadrant is a map row (north, south) or a map column (east, west).
+    axis: Axis,
+    /// The map coordinate along the row of column 0 (the origin's).
+    base: i32,
+    /// The row at `depth` is map line `line0 + depth · line_step`.
+    line0: i32,
+    line_step: i32,
 }
 
 impl<O: Opacity> Quadrant<'_, '_, O> {
-    #[inline]
-    fn cell(&self, depth: i32, col: i32) -> (i32, i32) {
-        (self.ctx.ox + col * self.cx + depth * self.rx, self.ctx.oy + col * self.cy + depth * self.ry)
-    }
-
-    fn scan(&mut self, depth: i32, mut start: Slope, end: Slope) {
-        if depth > self.ctx.reach {
-            return;
-        }
-        // round_ties_up(depth * start) = floor(depth*start + 1/2); round_ties_down = ceil(depth*end - 1/2).
-        let min_col = floor_div(2 * depth * start.num + start.den, 2 * start.den);
-        let max_col = -floor_div(end.den - 2 * depth * end.num, 2 * end.den);
-        let radius_cols = self.radius_cols.get(depth);
-        let mut prev_wall: Option<bool> = None;
-        for col in min_col..=max_col {
-            let (x, y) = self.cell(depth, col);
-            let wall = self.ctx.is_opaque(x, y);
-            // Walls always; floor when symmetric: depth*start <= col <= depth*end.
-            if (wall || (col * start.den >= depth * start.num && col * end.den <= depth * end.num))
-                && col.abs() <= radius_cols
-            {
-                self.ctx.reveal(x, y);
+    /// Scans the row at `depth` between the slopes, as runs of equal opacity: a run of walls is
+    /// revealed whole (expansive walls); a run of floor is revealed where it is symmetric,
+    /// `depth · start ≤ col ≤ depth · end`, which is one interval; the transitions between runs
+    /// are where Ford's scan changes slopes or recurses. On an open map a row is one run: one
+    /// bitset query and one span write.
+    fn scan(&mut self, mut depth: i32, mut start: Slope, end: Slope) {
+        // A row ending on floor goes on to the next depth with the same slopes: a loop (the
+        // tail call of Ford's recursion); a floor run closed by a wall recurses.
+        loop {
+            if depth > self.ctx.reach {
+                return;
             }
-            match prev_wall {
-                Some(true) if !wall => start = Slope { num: 2 * col - 1, den: 2 * depth },
-                Some(false) if wall => self.scan(depth + 1, start, Slope { num: 2 * col - 1, den: 2 * depth }),
-                _ => {}
+            // round_ties_up(depth * start) = floor(depth*start + 1/2); round_ties_down = ceil(depth*end - 1/2).
+            let min_col = floor_div(2 * depth * start.num + start.den, 2 * start.den);
+            let max_col = -floor_div(end.den - 2 * depth * end.num, 2 * end.den);
+            let radius_cols = self.radius_cols.get(depth);
+            let line = self.line0 + depth * self.line_step;
+            // The symmetric columns, ceil(depth·start) .. floor(depth·end), are min_col or the next
+            // and max_col or the one before (no division needed). `end` never changes in a row;
+            // `start` changes only after a wall, when every column of the next floor run passes.
+            let first_symmetric = min_col + i32::from(min_col * start.den < depth * start.num);
+            let last_symmetric = max_col - i32::from(max_col * end.den > depth * end.num);
+            let mut prev_wall: Option<bool> = None;
+            // A row of up to 64 cells is one read of its opacity bits; a longer one is read run by run.
+            let count = max_col - min_col + 1;
+            let bits = (count <= 64)
+                .then(|| self.ctx.grid.line_bits(self.axis, line, self.base + min_col, count.max(0) as u32));
+            let mut col = min_col;
+            while col <= max_col {
+                let (wall, last) = match bits {
+                    Some(bits) => {
+                        let i = (col - min_col) as u32;
+                        let wall = bits >> i & 1 != 0;
+                        // The run goes on up to the next cell that differs.
+                        let differ = (if wall { !bits } else { bits }) >> i;
+                        (wall, (col + differ.trailing_zeros() as i32 - 1).min(max_col))
+                    }
+                    None => {
+                        let (wall, last) = self.ctx.grid.run(self.axis, line, self.base + col, self.base + max_col);
+                        (wall, last - self.base)
+                    }
+                };
+                if wall {
+                    let (lo, hi) = (col.max(-radius_cols), last.min(radius_cols));
+                    if self.ctx.light_walls && lo <= hi {
+                        self.ctx.mark_run(self.axis, line, self.base + lo, self.base + hi);
+                    }
+                    if prev_wall == Some(false) {
+                        self.scan(depth + 1, start, Slope { num: 2 * col - 1, den: 2 * depth });
+                    }
+                } else {
+                    // Symmetric floor: ceil(depth·start) ≤ col ≤ floor(depth·end). (After a wall,
+                    // every col of the run passes the start test under the old start and the new.)
+                    let lo = col.max(first_symmetric).max(-radius_cols);
+                    let hi = last.min(last_symmetric).min(radius_cols);
+                    if lo <= hi {
+                        self.ctx.mark_run(self.axis, line, self.base + lo, self.base + hi);
+                    }
+                    if prev_wall == Some(true) {
+                        start = Slope { num: 2 * col - 1, den: 2 * depth };
+                    }
+                }
+                prev_wall = Some(wall);
+                col = last + 1;
             }
-            prev_wall = Some(wall);
-        }
-        if prev_wall == Some(false) {
-            self.scan(depth + 1, start, end);
+            if prev_wall != Some(false) {
+                return;
+            }
+            depth += 1;
         }
     }
 }
@@ -93,9 +133,13 @@ struct RadiusCols {
 }
 
 impl RadiusCols {
+    /// Keeps the widths when the radius is the last call's (the common case: one actor's
+    /// radius, view after view).
     fn reset(&mut self, radius_squared: i64) {
-        self.radius_squared = radius_squared;
-        self.cols.clear();
+        if radius_squared != self.radius_squared {
+            self.radius_squared = radius_squared;
+            self.cols.clear();
+        }
     }
 
     #[inline]
@@ -126,10 +170,112 @@ pub(super) fn compute<O: Opacity>(ctx: &mut FovContext<'_, O>) {
     RADIUS_COLS.with(|cell| {
         let mut radius_cols = cell.borrow_mut();
         radius_cols.reset(ctx.radius_squared);
-        // North, east, south, west: (col axis, depth axis).
-        for (cx, cy, rx, ry) in [(1, 0, 0, -1), (0, 1, 1, 0), (1, 0, 0, 1), (0, 1, -1, 0)] {
-            let mut q = Quadrant { ctx, radius_cols: &mut radius_cols, cx, cy, rx, ry };
+        // North, east, south, west: rows are map rows above and below, map columns right and
+        // left; columns run with increasing x or y.
+        let (ox, oy) = (ctx.ox, ctx.oy);
+        for (axis, base, line0, line_step) in
+            [(Axis::Row, ox, oy, -1), (Axis::Column, oy, ox, 1), (Axis::Row, ox, oy, 1), (Axis::Column, oy, ox, -1)]
+        {
+            let mut q = Quadrant { ctx, radius_cols: &mut radius_cols, axis, base, line0, line_step };
             q.scan(1, Slope { num: -1, den: 1 }, Slope { num: 1, den: 1 });
         }
     });
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::core::fov::{FovParams, OpacityGrid, VisibleSet, compute};
+    use crate::core::geometry::Cell;
+    use crate::core::rng::Rng;
+
+    /// Ford's scan cell by cell, as his Python reference runs it: the definition the run-based
+    /// scan must reproduce.
+    fn reference(grid: &OpacityGrid, params: FovParams) -> Vec<(i32, i32)> {
+        let r2 = params.radius.map_or(i64::MAX, |r| i64::from(r) * i64::from(r));
+        let reach = params.radius.map_or(grid.width().max(grid.height()), |r| r as i32);
+        let (ox, oy) = (params.origin.x, params.origin.y);
+        let mut out = vec![(ox, oy)];
+        #[allow(clippy::too_many_arguments)]
+        fn scan(
+            grid: &OpacityGrid,
+            out: &mut Vec<(i32, i32)>,
+            q: (i32, i32, i32, i32),
+            o: (i32, i32),
+            r2: i64,
+            reach: i32,
+            light_walls: bool,
+            depth: i32,
+            mut start: Slope,
+            end: Slope,
+        ) {
+            if depth > reach {
+                return;
+            }
+            let min_col = floor_div(2 * depth * start.num + start.den, 2 * start.den);
+            let max_col = -floor_div(end.den - 2 * depth * end.num, 2 * end.den);
+            let mut prev_wall = None;
+            for col in min_col..=max_col {
+                let (x, y) = (o.0 + col * q.0 + depth * q.2, o.1 + col * q.1 + depth * q.3);
+                let wall = grid.is_opaque(x, y);
+                let symmetric = col * start.den >= depth * start.num && col * end.den <= depth * end.num;
+                let in_radius = i64::from(col) * i64::from(col) + i64::from(depth) * i64::from(depth) <= r2;
+                if (wall || symmetric) && in_radius && (light_walls || !wall) && grid.in_bounds(x, y) {
+                    out.push((x, y));
+                }
+                match prev_wall {
+                    Some(true) if !wall => start = Slope { num: 2 * col - 1, den: 2 * depth },
+                    Some(false) if wall => scan(
+                        grid,
+                        out,
+                        q,
+                        o,
+                        r2,
+                        reach,
+                        light_walls,
+                        depth + 1,
+                        start,
+                        Slope { num: 2 * col - 1, den: 2 * depth },
+                    ),
+                    _ => {}
+                }
+                prev_wall = Some(wall);
+            }
+            if prev_wall == Some(false) {
+                scan(grid, out, q, o, r2, reach, light_walls, depth + 1, start, end);
+            }
+        }
+        for q in [(1, 0, 0, -1), (0, 1, 1, 0), (1, 0, 0, 1), (0, 1, -1, 0)] {
+            let (start, end) = (Slope { num: -1, den: 1 }, Slope { num: 1, den: 1 });
+            scan(grid, &mut out, q, (ox, oy), r2, reach, params.light_walls, 1, start, end);
+        }
+        out.sort_by_key(|&(x, y)| (y, x));
+        out.dedup();
+        out
+    }
+
+    /// The run-based scan (bitset runs, span writes) gives the cell-by-cell scan's view on
+    /// random maps of every density, sizes across word boundaries, origins near the edges, every
+    /// radius convention and both wall-lighting settings.
+    #[test]
+    fn runs_give_the_cell_by_cell_view() {
+        let mut rng = Rng::new(17);
+        for round in 0..400 {
+            let (w, h) = (1 + rng.below(140), 1 + rng.below(80));
+            let mut grid = OpacityGrid::new(w, h);
+            let density = [0.0, 0.1, 0.3, 0.5][round % 4];
+            for y in 0..h as i32 {
+                for x in 0..w as i32 {
+                    grid.set(x, y, rng.chance(density));
+                }
+            }
+            let origin = Cell::new(rng.below(w) as i32, rng.below(h) as i32);
+            let radius = [None, Some(rng.below(70)), Some(rng.below(8))][round % 3];
+            let params = FovParams { origin, radius, light_walls: round % 5 != 0 };
+            let mut visible = VisibleSet::new(w, h);
+            compute(super::super::Algorithm::Symmetric, &grid, params, &mut visible);
+            let ours: Vec<(i32, i32)> = visible.iter().map(|c| (c.x, c.y)).collect();
+            assert_eq!(ours, reference(&grid, params), "round {round}: {w}×{h}, {params:?}");
+        }
+    }
 }
