@@ -675,6 +675,58 @@ pub fn compute<O: Opacity>(algorithm: Algorithm, grid: &O, params: FovParams, vi
     ctx.visible.merge_columns();
 }
 
+/// For each depth, the largest |col| with depth² + col² ≤ r² (negative: none), computed as the
+/// scan first reaches each depth: the width only shrinks as depth grows, so each entry costs a
+/// few integer steps from the previous one.
+#[derive(Default)]
+pub(crate) struct RadiusCols {
+    radius_squared: i64,
+    cols: Vec<i32>,
+}
+
+impl RadiusCols {
+    /// Keeps the widths when the radius is the last call's (the common case: one actor's
+    /// radius, view after view).
+    fn reset(&mut self, radius_squared: i64) {
+        if radius_squared != self.radius_squared {
+            self.radius_squared = radius_squared;
+            self.cols.clear();
+        }
+    }
+
+    #[inline]
+    pub(crate) fn get(&mut self, depth: i32) -> i32 {
+        if self.radius_squared == i64::MAX {
+            return i32::MAX;
+        }
+        while self.cols.len() <= depth as usize {
+            let d = self.cols.len() as i64;
+            let mut c = match self.cols.last() {
+                Some(&c) => i64::from(c.max(0)),
+                None => (self.radius_squared as f64).sqrt() as i64 + 1,
+            };
+            while c >= 0 && c * c + d * d > self.radius_squared {
+                c -= 1;
+            }
+            self.cols.push(c as i32);
+        }
+        self.cols[depth as usize]
+    }
+}
+
+thread_local! {
+    static RADIUS_COLS: std::cell::RefCell<RadiusCols> = std::cell::RefCell::new(RadiusCols::default());
+}
+
+/// Runs `f` with this thread's radius widths for `radius_squared` (`i64::MAX`: unlimited).
+pub(crate) fn with_radius_cols<R>(radius_squared: i64, f: impl FnOnce(&mut RadiusCols) -> R) -> R {
+    RADIUS_COLS.with(|cell| {
+        let mut cols = cell.borrow_mut();
+        cols.reset(radius_squared);
+        f(&mut cols)
+    })
+}
+
 /// A non-negative-denominator fraction `num / den`, compared exactly by cross-multiplication:
 /// the slopes and angles of the shadowcasting algorithms, kept as rationals so that ties are ties.
 #[derive(Clone, Copy, Debug)]

@@ -21,7 +21,7 @@
 //! libtcod's `FOV_SYMMETRIC_SHADOWCAST` computes the slopes in floats and so differs from this
 //! definition on ties; this implementation never rounds.
 
-use super::{Axis, FovContext, Opacity};
+use super::{Axis, FovContext, Opacity, RadiusCols, with_radius_cols};
 
 /// A slope `num / den` with `den > 0`.
 #[derive(Clone, Copy)]
@@ -123,60 +123,15 @@ impl<O: Opacity> Quadrant<'_, '_, O> {
     }
 }
 
-/// For each depth, the largest |col| with depth² + col² ≤ r² (negative: none), computed as the
-/// scan first reaches each depth: the width only shrinks as depth grows, so each entry costs a
-/// few integer steps from the previous one.
-#[derive(Default)]
-struct RadiusCols {
-    radius_squared: i64,
-    cols: Vec<i32>,
-}
-
-impl RadiusCols {
-    /// Keeps the widths when the radius is the last call's (the common case: one actor's
-    /// radius, view after view).
-    fn reset(&mut self, radius_squared: i64) {
-        if radius_squared != self.radius_squared {
-            self.radius_squared = radius_squared;
-            self.cols.clear();
-        }
-    }
-
-    #[inline]
-    fn get(&mut self, depth: i32) -> i32 {
-        if self.radius_squared == i64::MAX {
-            return i32::MAX;
-        }
-        while self.cols.len() <= depth as usize {
-            let d = self.cols.len() as i64;
-            let mut c = match self.cols.last() {
-                Some(&c) => i64::from(c.max(0)),
-                None => (self.radius_squared as f64).sqrt() as i64 + 1,
-            };
-            while c >= 0 && c * c + d * d > self.radius_squared {
-                c -= 1;
-            }
-            self.cols.push(c as i32);
-        }
-        self.cols[depth as usize]
-    }
-}
-
-thread_local! {
-    static RADIUS_COLS: std::cell::RefCell<RadiusCols> = std::cell::RefCell::new(RadiusCols::default());
-}
-
 pub(super) fn compute<O: Opacity>(ctx: &mut FovContext<'_, O>) {
-    RADIUS_COLS.with(|cell| {
-        let mut radius_cols = cell.borrow_mut();
-        radius_cols.reset(ctx.radius_squared);
+    with_radius_cols(ctx.radius_squared, |radius_cols| {
         // North, east, south, west: rows are map rows above and below, map columns right and
         // left; columns run with increasing x or y.
         let (ox, oy) = (ctx.ox, ctx.oy);
         for (axis, base, line0, line_step) in
             [(Axis::Row, ox, oy, -1), (Axis::Column, oy, ox, 1), (Axis::Row, ox, oy, 1), (Axis::Column, oy, ox, -1)]
         {
-            let mut q = Quadrant { ctx, radius_cols: &mut radius_cols, axis, base, line0, line_step };
+            let mut q = Quadrant { ctx, radius_cols, axis, base, line0, line_step };
             q.scan(1, Slope { num: -1, den: 1 }, Slope { num: 1, den: 1 });
         }
     });
