@@ -727,6 +727,82 @@ pub(crate) fn with_radius_cols<R>(radius_squared: i64, f: impl FnOnce(&mut Radiu
     })
 }
 
+/// The rows of one octant as map lines: column `c` of the octant's row `j` is cell
+/// `base + c · sign` of map line `line0 + j · line_step` along `axis` (part of a map row or of a
+/// map column). Through it the octant scans read a row's opacity as one word and light it as
+/// spans.
+#[derive(Clone, Copy, Debug)]
+pub(crate) struct OctantLines {
+    pub axis: Axis,
+    pub base: i32,
+    pub sign: i32,
+    pub line0: i32,
+    pub line_step: i32,
+}
+
+impl OctantLines {
+    /// The octant whose column `c` of row `j` is at `(c·xx + j·xy, c·yx + j·yy)` from `origin`.
+    pub fn new(origin: (i32, i32), (xx, xy, yx, yy): (i32, i32, i32, i32)) -> Self {
+        if xx != 0 {
+            Self { axis: Axis::Row, base: origin.0, sign: xx, line0: origin.1, line_step: yy }
+        } else {
+            Self { axis: Axis::Column, base: origin.1, sign: yx, line0: origin.0, line_step: xy }
+        }
+    }
+
+    #[inline(always)]
+    pub fn line(&self, j: i32) -> i32 {
+        self.line0 + j * self.line_step
+    }
+
+    /// The opacity of columns `low ..= high` (at most 64) of row `j`: bit `c − low` for column
+    /// `c`; bits above are clear.
+    #[inline]
+    pub fn read<O: Opacity>(&self, grid: &O, j: i32, low: i32, high: i32) -> u64 {
+        let count = (high - low + 1) as u32;
+        let mask = if count == 64 { u64::MAX } else { (1u64 << count) - 1 };
+        if self.sign > 0 {
+            grid.line_bits(self.axis, self.line(j), self.base + low, count) & mask
+        } else {
+            // Map positions run the other way: reverse the word.
+            let raw = grid.line_bits(self.axis, self.line(j), self.base - high, count) & mask;
+            raw.reverse_bits() >> (64 - count)
+        }
+    }
+
+    /// Marks columns `low ..= high` of row `j` visible.
+    #[inline(always)]
+    pub fn mark<O: Opacity>(&self, ctx: &mut FovContext<'_, O>, j: i32, low: i32, high: i32) {
+        let (a, b) =
+            if self.sign > 0 { (self.base + low, self.base + high) } else { (self.base - high, self.base - low) };
+        ctx.mark_run(self.axis, self.line(j), a, b);
+    }
+
+    /// Marks the clear cells among columns `low ..= high` of row `j`, whose opacity is `bits`
+    /// from column `bits_low` on (for views that do not light walls).
+    pub fn mark_clear<O: Opacity>(
+        &self,
+        ctx: &mut FovContext<'_, O>,
+        j: i32,
+        bits: u64,
+        bits_low: i32,
+        low: i32,
+        high: i32,
+    ) {
+        let mut c = low;
+        while c <= high {
+            let from = c + (!bits >> (c - bits_low) as u32).trailing_zeros() as i32;
+            if from > high {
+                break;
+            }
+            let run = (bits >> (from - bits_low) as u32).trailing_zeros() as i32;
+            let to = (from + run - 1).min(high);
+            self.mark(ctx, j, from, to);
+            c = to + 1;
+        }
+    }
+}
+
 /// A non-negative-denominator fraction `num / den`, compared exactly by cross-multiplication:
 /// the slopes and angles of the shadowcasting algorithms, kept as rationals so that ties are ties.
 #[derive(Clone, Copy, Debug)]

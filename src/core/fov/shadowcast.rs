@@ -20,18 +20,12 @@
 //! happen only where wall turns to floor or back. So a row is read as 64-cell opacity words
 //! (each octant's row is part of a map row or column), walked run by run, and lit as spans.
 
-use super::{Axis, FovContext, OCTANTS, Opacity, RadiusCols, Ratio, with_radius_cols};
+use super::{Axis, FovContext, OCTANTS, OctantLines, Opacity, RadiusCols, Ratio, with_radius_cols};
 
 struct Octant<'c, 'a, O: Opacity> {
     ctx: &'c mut FovContext<'a, O>,
     radius_cols: &'c mut RadiusCols,
-    /// A row of the octant is part of a map row (`Axis::Row`) or column; column `c` of row `j`
-    /// is map line `line0 + j · line_step`, position `base + c · sign`.
-    axis: Axis,
-    base: i32,
-    sign: i32,
-    line0: i32,
-    line_step: i32,
+    lines: OctantLines,
     /// The map's extent along a line.
     length: i32,
 }
@@ -47,12 +41,6 @@ fn floor_div(a: i64, b: i64) -> i64 {
     } else {
         a.div_euclid(b)
     }
-}
-
-/// The columns `c_min ..= c_max` of a row, read as one word: bit `c − c_min` set for a wall.
-struct RowWord {
-    c_min: i32,
-    bits: u64,
 }
 
 impl<O: Opacity> Octant<'_, '_, O> {
@@ -72,20 +60,20 @@ impl<O: Opacity> Octant<'_, '_, O> {
             let c_top = floor_div(start.num * (2 * j64 + 1) + start.den, 2 * start.den).min(j64) as i32;
             let c_bottom = floor_div(end.num * (2 * j64 - 1) + end.den - 1, 2 * end.den).max(0) as i32;
             // Cells off the map are skipped, as if absent: clip to the map.
-            let line = self.line0 + j * self.line_step;
-            let across = match self.axis {
+            let (line, base) = (self.lines.line(j), self.lines.base);
+            let across = match self.lines.axis {
                 Axis::Row => self.ctx.grid.height(),
                 Axis::Column => self.ctx.grid.width(),
             };
             let (mut c_top, mut c_bottom) = (c_top, c_bottom);
             if (line as u32) >= across as u32 {
                 c_top = -1;
-            } else if self.sign > 0 {
-                c_top = c_top.min(self.length - 1 - self.base);
-                c_bottom = c_bottom.max(-self.base);
+            } else if self.lines.sign > 0 {
+                c_top = c_top.min(self.length - 1 - base);
+                c_bottom = c_bottom.max(-base);
             } else {
-                c_top = c_top.min(self.base);
-                c_bottom = c_bottom.max(self.base - (self.length - 1));
+                c_top = c_top.min(base);
+                c_bottom = c_bottom.max(base - (self.length - 1));
             }
             let radius_cols = self.radius_cols.get(j);
             let mut blocked = false;
@@ -93,15 +81,22 @@ impl<O: Opacity> Octant<'_, '_, O> {
             let mut high = c_top;
             while high >= c_bottom {
                 let low = (high - 63).max(c_bottom);
-                let word = self.read(line, low, high);
-                self.light(line, &word, low, high.min(radius_cols));
+                let bits = self.lines.read(self.ctx.grid, j, low, high);
+                let lit = high.min(radius_cols);
+                if low <= lit {
+                    if self.ctx.light_walls {
+                        self.lines.mark(self.ctx, j, low, lit);
+                    } else {
+                        self.lines.mark_clear(self.ctx, j, bits, low, low, lit);
+                    }
+                }
                 // Runs of equal cells, from the top.
                 let mut c = high;
                 while c >= low {
                     let p = (c - low) as u32;
-                    let wall = word.bits >> p & 1 != 0;
+                    let wall = bits >> p & 1 != 0;
                     let below = if p == 63 { u64::MAX } else { (2u64 << p) - 1 };
-                    let differ = (if wall { !word.bits } else { word.bits }) & below;
+                    let differ = (if wall { !bits } else { bits }) & below;
                     let run_low = if differ == 0 { low } else { low + 64 - differ.leading_zeros() as i32 };
                     let (top, bottom) = (i64::from(c), i64::from(run_low));
                     if wall {
@@ -125,66 +120,14 @@ impl<O: Opacity> Octant<'_, '_, O> {
             }
         }
     }
-
-    /// Reads columns `low ..= high` (at most 64) of the row on map line `line`.
-    #[inline]
-    fn read(&self, line: i32, low: i32, high: i32) -> RowWord {
-        let count = (high - low + 1) as u32;
-        let mask = if count == 64 { u64::MAX } else { (1u64 << count) - 1 };
-        let bits = if self.sign > 0 {
-            self.ctx.grid.line_bits(self.axis, line, self.base + low, count) & mask
-        } else {
-            // Map positions run the other way: reverse the word.
-            let raw = self.ctx.grid.line_bits(self.axis, line, self.base - high, count) & mask;
-            raw.reverse_bits() >> (64 - count)
-        };
-        RowWord { c_min: low, bits }
-    }
-
-    /// Lights columns `low ..= high` of the row (walls only when walls are lit).
-    #[inline]
-    fn light(&mut self, line: i32, word: &RowWord, low: i32, high: i32) {
-        if high < low {
-            return;
-        }
-        if self.ctx.light_walls {
-            self.mark(line, low, high);
-            return;
-        }
-        let mut c = low;
-        while c <= high {
-            let p = (c - word.c_min) as u32;
-            // The next floor cell, then the end of its run.
-            let floor_from = (!word.bits >> p).trailing_zeros() as i32;
-            let from = c + floor_from;
-            if from > high {
-                break;
-            }
-            let run = (word.bits >> (from - word.c_min) as u32).trailing_zeros() as i32;
-            let to = (from + run - 1).min(high);
-            self.mark(line, from, to);
-            c = to + 1;
-        }
-    }
-
-    #[inline(always)]
-    fn mark(&mut self, line: i32, low: i32, high: i32) {
-        let (a, b) =
-            if self.sign > 0 { (self.base + low, self.base + high) } else { (self.base - high, self.base - low) };
-        self.ctx.mark_run(self.axis, line, a, b);
-    }
 }
 
 pub(super) fn compute<O: Opacity>(ctx: &mut FovContext<'_, O>) {
     with_radius_cols(ctx.radius_squared, |radius_cols| {
         for (xx, xy, yx, yy) in OCTANTS {
-            // Column c moves along x (xx ≠ 0) or along y; row j along the other axis.
-            let (axis, base, sign, line0, line_step, length) = if xx != 0 {
-                (Axis::Row, ctx.ox, xx, ctx.oy, yy, ctx.grid.width())
-            } else {
-                (Axis::Column, ctx.oy, yx, ctx.ox, xy, ctx.grid.height())
-            };
-            let mut octant = Octant { ctx, radius_cols, axis, base, sign, line0, line_step, length };
+            let lines = OctantLines::new((ctx.ox, ctx.oy), (xx, xy, yx, yy));
+            let length = if lines.axis == Axis::Row { ctx.grid.width() } else { ctx.grid.height() };
+            let mut octant = Octant { ctx, radius_cols, lines, length };
             octant.cast_light(1, Ratio::new(1, 1), Ratio::new(0, 1));
         }
     });
