@@ -10,8 +10,12 @@ use sightline::app::SightlineApp;
 use sightline::core::Cell;
 
 /// The whole window at `width × height`, on the built-in map; each frame runs `logic` then `ui`.
+///
+/// Up to 12 frames a `run()`: an overlay's background job can finish a frame or two after it
+/// starts, and its result asks for a repaint (kittest's default of 4 then fails at random,
+/// depending on how busy the machine is); anything that keeps repainting still fails.
 pub fn harness_sized(width: f32, height: f32) -> Harness<'static, SightlineApp> {
-    Harness::builder().with_size(egui::vec2(width, height)).build_ui_state(
+    Harness::builder().with_size(egui::vec2(width, height)).with_max_steps(12).build_ui_state(
         |ui, app: &mut SightlineApp| {
             // What eframe's `logic` does before each `ui`.
             app.logic_frame(ui.input(|i| i.stable_dt));

@@ -25,13 +25,16 @@ impl PassableBits {
     /// Every cell passable (the border is not).
     pub(crate) fn all_passable(width: i32, height: i32) -> Self {
         let stride = (width as usize + 2).div_ceil(64) + 1;
-        let mut bits = Self { width, height, stride, words: vec![0; stride * (height as usize + 2)] };
-        for y in 0..height {
-            for x in 0..width {
-                bits.set(x, y, true);
-            }
+        // One padded row: bits 1 ..= width set; copied to every grid row.
+        let mut row = vec![0u64; stride];
+        for bit in 1..=width.max(0) as usize {
+            row[bit / 64] |= 1 << (bit % 64);
         }
-        bits
+        let mut words = vec![0; stride * (height as usize + 2)];
+        for y in 1..=height.max(0) as usize {
+            words[y * stride..(y + 1) * stride].copy_from_slice(&row);
+        }
+        Self { width, height, stride, words }
     }
 
     /// Whether `(x, y)` is passable; cells off the grid are not.
