@@ -44,6 +44,17 @@ mod tests {
     use crate::core::geometry::Cell;
     use crate::core::rng::Rng;
 
+    /// A radius past i32 (its square still fits i64) is as good as unlimited.
+    #[test]
+    fn a_huge_radius_sees_the_whole_map() {
+        let grid = OpacityGrid::new(70, 3);
+        for algorithm in Algorithm::ALL {
+            let mut visible = VisibleSet::new(70, 3);
+            compute(algorithm, &grid, FovParams::new(Cell::new(1, 1), Some(3_000_000_000)), &mut visible);
+            assert_eq!(visible.count(), 210, "{algorithm}");
+        }
+    }
+
     /// The view is exactly the disc dx² + dy² ≤ r² on the map (less its opaque cells when walls
     /// are not lit), for origins anywhere, radii across word sizes, and no radius.
     #[test]

@@ -353,7 +353,10 @@ impl VisibleSet {
         if r.0 <= r.2 && r.1 <= r.3 {
             self.touched = Some(r);
             let columns = &mut self.columns;
-            debug_assert!(columns.dirty.is_none(), "merged at the end of the last computation");
+            // Merged at the end of every computation; one cut short (a panic) leaves bits behind.
+            if let Some((first, last)) = columns.dirty.take() {
+                columns.bits[first * columns.words..(last + 1) * columns.words].fill(0);
+            }
             columns.x0 = r.0;
             columns.y0 = r.1;
             columns.direct_budget = DIRECT_COLUMN_CELLS;
@@ -708,7 +711,8 @@ impl RadiusCols {
             while c >= 0 && c * c + d * d > self.radius_squared {
                 c -= 1;
             }
-            self.cols.push(c as i32);
+            // A radius beyond i32 covers any map: clamp rather than wrap.
+            self.cols.push(c.min(i64::from(i32::MAX)) as i32);
         }
         self.cols[depth as usize]
     }

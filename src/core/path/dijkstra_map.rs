@@ -51,11 +51,14 @@ impl DijkstraMap {
 
     /// Dijkstra's algorithm with buckets as wide as the cheapest step (Dinitz 1978; Dial's
     /// buckets generalised to real costs): a cell whose value lies in bucket k
-    /// (`[base + k·w, base + (k + 1)·w)`) is final once the buckets before k are done, because the
+    /// (`[low + k·w, low + (k + 1)·w)`) is final once the buckets before k are done, because the
     /// cell before it on its cheapest walk is at least one step, w, cheaper — so it lies in an
     /// earlier bucket and has already relaxed it. Cells within a bucket need no order: no heap,
-    /// a `Vec` push a relaxation. Returns false (doing nothing) when the values span too many
-    /// buckets or a step can cost 0; the heap version then runs.
+    /// a `Vec` push a relaxation. A relaxation lands at most `max step / w` buckets ahead, so a
+    /// ring of that many buckets holds them all; the starting values, which may spread wider (a
+    /// flee map starts from every cell), wait in buckets of their own. Returns false (doing
+    /// nothing) when the steps' costs differ more than 64-fold, a step can cost 0, or the
+    /// starting values span too many buckets; the heap version then runs.
     fn relax_with_buckets(&mut self, grid: &CostGrid, rules: &MoveRules) -> bool {
         // Every step costs at least the cheapest cell's cost (a diagonal is at least as long).
         let width = f64::from(grid.min_cost());
@@ -67,44 +70,62 @@ impl DijkstraMap {
         if !low.is_finite() {
             return true; // no finite value: nothing to relax
         }
-        if !(width > 0.0 && width.is_finite()) {
+        let diagonal = rules.diagonal_length.value();
+        let max_step = f64::from(grid.max_cost()) * diagonal.max(1.0);
+        if !(width > 0.0 && width.is_finite() && max_step.is_finite()) {
             return false;
         }
         let scale = 1.0 / width;
-        if (high - low) * scale > f64::from(1u32 << 24) {
+        let ahead = (max_step * scale).ceil();
+        let starting_buckets = (high - low) * scale;
+        if ahead > 64.0 || starting_buckets > (4.0 * self.values.len() as f64 + 1024.0).min(f64::from(1u32 << 20)) {
             return false;
         }
         let bucket_of = |v: f64| ((v - low) * scale) as usize;
         // Entries are cells as `y << 32 | x`: the index is then a multiply away, where the
         // coordinates from an index would take a division.
         let w = grid.width() as usize;
-        let entry = |i: usize| ((i / w) as u64) << 32 | (i % w) as u64;
-        let mut buckets: Vec<Vec<u64>> = vec![Vec::new(); bucket_of(high) + 1];
+        let mut starting: Vec<Vec<u64>> = vec![Vec::new(); bucket_of(high) + 1];
         for (i, &v) in self.values.iter().enumerate() {
             if v.is_finite() {
-                buckets[bucket_of(v)].push(entry(i));
+                starting[bucket_of(v)].push(((i / w) as u64) << 32 | (i % w) as u64);
             }
         }
+        let ring_len = ahead as usize + 2;
+        let mut ring: Vec<Vec<u64>> = vec![Vec::new(); ring_len];
+        let mut in_ring = 0usize;
         let table = StepTable::of(rules);
         let bits = grid.passable_bits();
         let moves: [u64; 8] =
             std::array::from_fn(|d| ((NEIGHBOURS[d].1 as i64) << 32).wrapping_add(NEIGHBOURS[d].0 as i64) as u64);
-        let diagonal = rules.diagonal_length.value();
         let uniform = grid.uniform_cost().map(f64::from);
         let mut done = vec![0u64; self.values.len().div_ceil(64)];
-        let mut spare: Vec<Vec<u64>> = Vec::new();
         let values = &mut self.values[..];
         let mut k = 0;
-        while k < buckets.len() {
-            while let Some(cell) = buckets[k].pop() {
+        while k < starting.len() || in_ring > 0 {
+            loop {
+                let cell = match starting.get_mut(k).and_then(Vec::pop) {
+                    Some(cell) => cell,
+                    None => match ring[k % ring_len].pop() {
+                        Some(cell) => {
+                            in_ring -= 1;
+                            cell
+                        }
+                        None => break,
+                    },
+                };
                 let (x, y) = ((cell & 0xffff_ffff) as usize, (cell >> 32) as usize);
                 let i = y * w + x;
                 if done[i / 64] >> (i % 64) & 1 != 0 {
                     continue;
                 }
                 done[i / 64] |= 1 << (i % 64);
-                let value = values[i];
                 let c = Cell::new(x as i32, y as i32);
+                // A wall spreads nothing (a map made on another grid may hold values there).
+                if !bits.get(c.x, c.y) {
+                    continue;
+                }
+                let value = values[i];
                 // Walking from a neighbour n into c costs c's cost (times the diagonal length);
                 // the rules allow n → c exactly when they allow c → n.
                 let cost = uniform.unwrap_or_else(|| f64::from(grid.cost(c.x, c.y)));
@@ -118,16 +139,17 @@ impl DijkstraMap {
                     let nv = steps[d / 4];
                     if nv < values[ni] {
                         values[ni] = nv;
-                        // Never before the bucket being emptied, whatever the rounding.
-                        let b = bucket_of(nv).max(k);
-                        if b >= buckets.len() {
-                            buckets.resize_with(b + 1, || spare.pop().unwrap_or_default());
-                        }
-                        buckets[b].push(next);
+                        // Never before the bucket being emptied nor past the ring, whatever
+                        // the rounding.
+                        let b = bucket_of(nv).clamp(k, k + ring_len - 1);
+                        ring[b % ring_len].push(next);
+                        in_ring += 1;
                     }
                 }
             }
-            spare.push(std::mem::take(&mut buckets[k]));
+            if let Some(bucket) = starting.get_mut(k) {
+                *bucket = Vec::new();
+            }
             k += 1;
         }
         true
@@ -228,6 +250,45 @@ mod tests {
     use super::*;
     use crate::core::path::{DiagonalLength, DiagonalPolicy};
     use crate::core::rng::Rng;
+
+    /// Costs 30 orders of magnitude apart, or a millionfold, do not make buckets without end:
+    /// the heap runs instead, with the same values.
+    #[test]
+    fn extreme_cost_ratios_fall_back_to_the_heap() {
+        let mut tiny = CostGrid::open(2, 1);
+        tiny.set_cost(1, 0, 1e-30);
+        let map = DijkstraMap::new(&tiny, &MoveRules::MOVINGAI, &[(Cell::new(0, 0), 0.0)]);
+        assert_eq!(map.values(), &[0.0, 1.0]);
+
+        let mut corridor = CostGrid::open(3000, 1);
+        for x in 0..3000 {
+            corridor.set_cost(x, 0, if x % 2 == 0 { 1.0 } else { 1e-6 });
+        }
+        corridor.update_min_cost();
+        let map = DijkstraMap::new(&corridor, &MoveRules::MOVINGAI, &[(Cell::new(0, 0), 0.0)]);
+        let mut heap = DijkstraMap { width: 3000, height: 1, values: vec![f64::INFINITY; 3000] };
+        heap.values[0] = 0.0;
+        heap.relax_with_heap(&corridor, &MoveRules::MOVINGAI);
+        assert_eq!(map.values(), heap.values());
+        // Walking from cell 2999 enters cells 2998 ..= 0: 1 500 costing 1, 1 499 costing 1e-6.
+        assert!((map.values()[2999] - (1500.0 + 1499.0 * 1e-6)).abs() < 1e-6);
+    }
+
+    /// A map made on one grid and fled on another where a reached cell became a wall: the wall
+    /// spreads nothing, as in the heap version.
+    #[test]
+    fn a_cell_walled_since_spreads_nothing() {
+        let mut grid = CostGrid::from_ascii(&["......", "......", "......"]);
+        let map = DijkstraMap::new(&grid, &MoveRules::MOVINGAI, &[(Cell::new(0, 1), 0.0)]);
+        grid.set_cost(3, 1, f32::INFINITY);
+        let fled = map.flee(&grid, &MoveRules::MOVINGAI, -1.2);
+        let mut heap = map.clone();
+        for v in heap.values.iter_mut().filter(|v| v.is_finite()) {
+            *v *= -1.2;
+        }
+        heap.relax_with_heap(&grid, &MoveRules::MOVINGAI);
+        assert_eq!(fled.values(), heap.values());
+    }
 
     /// The bucket relaxation gives the heap relaxation's values, on random grids with walls and
     /// varied costs, several weighted sources, every rule, and on the flee maps made from them.

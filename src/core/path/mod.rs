@@ -146,6 +146,12 @@ impl CostGrid {
         self.min_cost
     }
 
+    /// The largest passable cost (at least: after [`CostGrid::set_cost`] it may be larger than
+    /// the true maximum).
+    pub fn max_cost(&self) -> f32 {
+        self.max_cost
+    }
+
     #[inline(always)]
     pub fn index(&self, x: i32, y: i32) -> Option<usize> {
         ((x as u32) < self.width as u32 && (y as u32) < self.height as u32).then(|| (y * self.width + x) as usize)

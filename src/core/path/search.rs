@@ -336,6 +336,17 @@ mod tests {
     use crate::core::path::{DiagonalLength, DiagonalPolicy, Heuristic, MoveRules, Moves};
     use crate::core::rng::Rng;
 
+    /// A long diagonal: the reported cost is the real one to f64 precision, not the fixed
+    /// point's (which drifts by 3.4e-12 a diagonal step).
+    #[test]
+    fn uniform_engine_costs_are_real_costs() {
+        let grid = CostGrid::open(1000, 1000);
+        let result = find_path(&grid, &SearchParams::default(), Cell::new(0, 0), Cell::new(999, 999)).unwrap();
+        assert!((result.cost - 999.0 * std::f64::consts::SQRT_2).abs() < 1e-11, "{}", result.cost);
+        let walked = MoveRules::MOVINGAI.walk_cost(&grid, &result.path).unwrap();
+        assert!((walked - result.cost).abs() < 1e-9);
+    }
+
     /// The uniform-cost engine (fixed point, radix heap) finds paths of the same cost as the
     /// general engine (f64, 4-ary heap), valid under the rules, on random uniform grids, for
     /// every rule, diagonal length and consistent estimate; and says "unreachable" when it does.
