@@ -91,7 +91,9 @@ impl DijkstraMap {
                 starting[bucket_of(v)].push(((i / w) as u64) << 32 | (i % w) as u64);
             }
         }
-        let ring_len = ahead as usize + 2;
+        // A power of two: the slot of a bucket is a mask, not a division.
+        let ring_len = (ahead as usize + 2).next_power_of_two();
+        let slot = ring_len - 1;
         let mut ring: Vec<Vec<u64>> = vec![Vec::new(); ring_len];
         let mut in_ring = 0usize;
         let table = StepTable::of(rules);
@@ -106,7 +108,7 @@ impl DijkstraMap {
             loop {
                 let cell = match starting.get_mut(k).and_then(Vec::pop) {
                     Some(cell) => cell,
-                    None => match ring[k % ring_len].pop() {
+                    None => match ring[k & slot].pop() {
                         Some(cell) => {
                             in_ring -= 1;
                             cell
@@ -142,7 +144,7 @@ impl DijkstraMap {
                         // Never before the bucket being emptied nor past the ring, whatever
                         // the rounding.
                         let b = bucket_of(nv).clamp(k, k + ring_len - 1);
-                        ring[b % ring_len].push(next);
+                        ring[b & slot].push(next);
                         in_ring += 1;
                     }
                 }
