@@ -76,6 +76,63 @@ impl PassableBits {
     }
 }
 
+impl PassableBits {
+    /// Jump point search's straight jump along row `y` from `x` (the first cell after the
+    /// parent) in direction `dx` (±1), 64 cells a step: the first cell that is the goal
+    /// (`goal_x`, when the goal is on this row) or has a forced neighbour (a free cell above or
+    /// below whose predecessor along the jump is blocked) is the jump point, unless a blocked
+    /// cell comes first (then `None`). The border stops every jump.
+    pub(crate) fn jump_along_row(&self, x: i32, y: i32, dx: i32, goal_x: Option<i32>) -> Option<i32> {
+        debug_assert!((y as u32) < self.height as u32 && dx.abs() == 1);
+        let s = self.stride;
+        let row = |r: usize| &self.words[r * s..(r + 1) * s];
+        // Padded rows y, y + 1, y + 2 are grid rows y − 1, y, y + 1; padded bit x + 1 is grid x.
+        let (up, mid, down) = (row(y as usize), row(y as usize + 1), row(y as usize + 2));
+        let goal = |w: usize| -> u64 {
+            match goal_x {
+                Some(g) if (g as usize + 1) / 64 == w => 1 << ((g as usize + 1) % 64),
+                _ => 0,
+            }
+        };
+        let start = x as usize + 1;
+        if dx > 0 {
+            let mut w = start / 64;
+            let mut from = u64::MAX << (start % 64);
+            while w < s {
+                // Bit q of `before`: the cell at q − 1 (the predecessor going east).
+                let before = |line: &[u64]| line[w] << 1 | if w > 0 { line[w - 1] >> 63 } else { 0 };
+                let forced = (up[w] & !before(up)) | (down[w] & !before(down));
+                let stop = (!mid[w] | forced | goal(w)) & from;
+                if stop != 0 {
+                    let q = w * 64 + stop.trailing_zeros() as usize;
+                    return (mid[q / 64] >> (q % 64) & 1 != 0).then(|| q as i32 - 1);
+                }
+                w += 1;
+                from = u64::MAX;
+            }
+        } else {
+            let mut w = start / 64;
+            let mut from = u64::MAX >> (63 - start % 64);
+            loop {
+                // Bit q of `after`: the cell at q + 1 (the predecessor going west).
+                let after = |line: &[u64]| line[w] >> 1 | if w + 1 < s { line[w + 1] << 63 } else { 0 };
+                let forced = (up[w] & !after(up)) | (down[w] & !after(down));
+                let stop = (!mid[w] | forced | goal(w)) & from;
+                if stop != 0 {
+                    let q = w * 64 + 63 - stop.leading_zeros() as usize;
+                    return (mid[q / 64] >> (q % 64) & 1 != 0).then(|| q as i32 - 1);
+                }
+                if w == 0 {
+                    break;
+                }
+                w -= 1;
+                from = u64::MAX;
+            }
+        }
+        None
+    }
+}
+
 /// Allowed steps by 3×3 passability block, for one move rule.
 pub(crate) struct StepTable([u8; 512]);
 
@@ -149,6 +206,50 @@ mod tests {
     use super::*;
     use crate::core::path::{CostGrid, DiagonalLength};
     use crate::core::rng::Rng;
+
+    /// The word-at-a-time row jump stops where a cell-by-cell jump stops: at the first blocked
+    /// cell (none), the goal, or a cell with a forced neighbour; across word boundaries, both
+    /// ways, from every cell.
+    #[test]
+    fn row_jumps_equal_cell_by_cell_jumps() {
+        let mut rng = Rng::new(8);
+        for round in 0..200 {
+            let width = [1u32, 5, 63, 64, 65, 127, 200][round % 7];
+            let mut grid = CostGrid::open(width, 3);
+            let walls = [0.02, 0.1, 0.3][round % 3];
+            for y in 0..3 {
+                for x in 0..width as i32 {
+                    if rng.chance(walls) {
+                        grid.set_cost(x, y, f32::INFINITY);
+                    }
+                }
+            }
+            let goal_x = (round % 2 == 0).then(|| rng.below(width) as i32);
+            let open = |x: i32, y: i32| grid.passable(x, y);
+            for dx in [1, -1] {
+                for x in 0..width as i32 {
+                    let mut at = x;
+                    let expected = loop {
+                        if !open(at, 1) {
+                            break None;
+                        }
+                        if Some(at) == goal_x
+                            || (open(at, 0) && !open(at - dx, 0))
+                            || (open(at, 2) && !open(at - dx, 2))
+                        {
+                            break Some(at);
+                        }
+                        at += dx;
+                    };
+                    assert_eq!(
+                        grid.passable_bits().jump_along_row(x, 1, dx, goal_x),
+                        expected,
+                        "width {width}, from {x} by {dx}, goal {goal_x:?}"
+                    );
+                }
+            }
+        }
+    }
 
     /// On random grids, for every cell and every rule, the table allows exactly the steps
     /// `MoveRules::can_step` allows — at the border too.
