@@ -8,7 +8,7 @@ use egui_kittest::kittest::Queryable;
 use sightline::app::{Command, SightlineApp};
 
 mod common;
-use common::{cell_centre, click_cell, sample};
+use common::{cell_centre, click_cell, click_menu_item, sample};
 
 fn harness() -> Harness<'static, SightlineApp> {
     common::harness_sized(1200.0, 800.0)
@@ -257,10 +257,7 @@ fn a_wider_brush_paints_a_square() {
 fn the_tile_types_window_edits_rules_undoably() {
     use sightline::core::tile::STANDARD_FLOOR;
     let mut h = harness();
-    h.get_by_label("Edit").click();
-    h.run();
-    h.get_by_label("Tile types…").click();
-    h.run();
+    click_menu_item(&mut h, "Edit", "Tile types…");
     assert!(h.state().tile_types_open);
     assert!(!h.state().document.map.tiles[usize::from(STANDARD_FLOOR)].opaque);
     h.get_by_label("opaque floor").click();
@@ -281,10 +278,7 @@ fn the_tile_types_window_edits_rules_undoably() {
 fn new_map_asks_about_unsaved_changes_then_creates_the_map() {
     let mut h = harness();
     h.state_mut().document.touch(); // unsaved work
-    h.get_by_label("File").click();
-    h.run();
-    h.get_by_label("New…").click();
-    h.run();
+    click_menu_item(&mut h, "File", "New…");
     h.get_by_label("Create").click();
     h.run();
     // The prompt first; nothing replaced yet.
@@ -304,10 +298,7 @@ fn resize_keeps_the_map_at_its_anchor_and_undoes() {
     use sightline::app::map_dialogs::ResizeSpec;
     use sightline::core::{Anchor, Cell};
     let mut h = harness();
-    h.get_by_label("Edit").click();
-    h.run();
-    h.get_by_label("Resize map…").click();
-    h.run();
+    click_menu_item(&mut h, "Edit", "Resize map…");
     assert!(h.state().dialogs.resize.is_some());
     h.state_mut().dialogs.resize =
         Some(ResizeSpec { width: 70, height: 40, anchor: Anchor::BottomRight, fill_with_brush: false });

@@ -11,7 +11,7 @@ use sightline::core::fov::{self, FovParams, OpacityGrid, VisibleSet};
 use sightline::core::path::{self, CostGrid, DoorRule, SearchParams};
 
 mod common;
-use common::{cell_centre, click_cell, sample};
+use common::{cell_centre, click_cell, click_menu_item, sample};
 
 fn harness() -> Harness<'static, SightlineApp> {
     common::harness_sized(1400.0, 900.0)
@@ -24,10 +24,7 @@ fn open(h: &mut Harness<'static, SightlineApp>, name: &str) {
 
 /// Turns an overlay on through the Overlays menu, by its label.
 fn show_from_menu(h: &mut Harness<'static, SightlineApp>, kind: OverlayKind) {
-    h.get_by_label("Overlays").click();
-    h.run();
-    h.get_by_label(kind.label()).click();
-    h.run();
+    click_menu_item(h, "Overlays", kind.label());
     // Close the menu.
     h.key_press(egui::Key::Escape);
     h.run();

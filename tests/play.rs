@@ -1,8 +1,9 @@
 //! Play mode driven as a person would (egui_kittest): F5 or the Play button, keys, the turn counter.
 #![cfg(feature = "gui")]
 
-use std::path::Path;
+mod common;
 
+use common::{click_menu_item, harness_sized, sample};
 use egui_kittest::Harness;
 use egui_kittest::kittest::Queryable;
 use sightline::app::play::PlayCommand;
@@ -11,15 +12,8 @@ use sightline::core::Cell;
 use sightline::core::sim::{Knowledge, Preset};
 
 fn harness() -> Harness<'static, SightlineApp> {
-    let mut app = SightlineApp::new(None);
-    app.commands.push(Command::Open(Path::new(env!("CARGO_MANIFEST_DIR")).join("maps/pillars.ron")));
-    let mut h = Harness::builder().with_size(egui::vec2(1500.0, 900.0)).build_ui_state(
-        |ui, app: &mut SightlineApp| {
-            app.logic_frame(ui.input(|i| i.stable_dt));
-            app.ui_frame(ui);
-        },
-        app,
-    );
+    let mut h = harness_sized(1500.0, 900.0);
+    h.state_mut().commands.push(Command::Open(sample("pillars.ron")));
     h.run();
     h
 }
@@ -90,10 +84,7 @@ fn presets_switch_the_game_from_the_play_menu() {
     let mut h = harness();
     h.state_mut().commands.push(Command::Play(PlayCommand::ShowPane(true)));
     h.run();
-    h.get_by_label("Play").click();
-    h.run();
-    h.get_by_label("Caves of Zircon").click();
-    h.run();
+    click_menu_item(&mut h, "Play", "Caves of Zircon");
     let world = h.state().play.world.as_ref().unwrap();
     assert_eq!(h.state().play.preset, Preset::CavesOfZircon);
     assert_eq!(world.config, Preset::CavesOfZircon.config());

@@ -6,6 +6,7 @@
 use std::path::{Path, PathBuf};
 
 use egui_kittest::Harness;
+use egui_kittest::kittest::Queryable;
 use sightline::app::SightlineApp;
 use sightline::core::Cell;
 
@@ -23,6 +24,14 @@ pub fn harness_sized(width: f32, height: f32) -> Harness<'static, SightlineApp> 
         },
         SightlineApp::new(None),
     )
+}
+
+/// Opens the menu `menu` of the menu bar and clicks its item `item`, by their labels.
+pub fn click_menu_item(h: &mut Harness<'static, SightlineApp>, menu: &str, item: &str) {
+    h.get_by_label(menu).click();
+    h.run();
+    h.get_by_label(item).click();
+    h.run();
 }
 
 /// A map of `maps/`.

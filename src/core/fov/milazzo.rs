@@ -210,9 +210,8 @@ pub(super) fn compute<O: Opacity>(ctx: &mut FovContext<'_, O>) {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::core::fov::{FovParams, OpacityGrid, VisibleSet};
-    use crate::core::geometry::Cell;
-    use crate::core::rng::Rng;
+    use crate::core::fov::Algorithm;
+    use crate::core::fov::reference::{assert_same_views, view_of};
 
     // Milazzo's column loop tile by tile (the implementation before runs): the definition the
     // run-based loop must reproduce.
@@ -339,46 +338,11 @@ mod tests {
         }
     }
 
-    /// Runs `reference` through the shared entry's setup (clearing, clamping the reach).
-    fn reference_view(grid: &OpacityGrid, params: FovParams) -> Vec<(i32, i32)> {
-        let mut visible = VisibleSet::new(grid.width() as u32, grid.height() as u32);
-        let (ox, oy) = (params.origin.x, params.origin.y);
-        let (radius_squared, reach) = match params.radius {
-            Some(r) => (i64::from(r) * i64::from(r), r as i32),
-            None => (i64::MAX, grid.width().max(grid.height())),
-        };
-        visible.begin(ox - reach, oy - reach, ox + reach, oy + reach);
-        let reach = reach.min((grid.width() - 1 - ox).max(ox).max((grid.height() - 1 - oy).max(oy)));
-        let mut ctx =
-            FovContext { grid, ox, oy, radius_squared, reach, light_walls: params.light_walls, visible: &mut visible };
-        ctx.visible.mark(ox, oy);
-        reference(&mut ctx);
-        ctx.visible.merge_columns();
-        visible.iter().map(|c| (c.x, c.y)).collect()
-    }
-
-    /// The run-based column loop gives the tile-by-tile loop's view on random maps of every
-    /// density, sizes across word boundaries, origins near the edges, with and without a radius
-    /// and lit walls.
+    /// The faster version gives the earlier one's view.
     #[test]
     fn runs_give_the_tile_by_tile_view() {
-        let mut rng = Rng::new(31);
-        for round in 0..500 {
-            let (w, h) = (1 + rng.below(160), 1 + rng.below(90));
-            let mut grid = OpacityGrid::new(w, h);
-            let density = [0.0, 0.05, 0.2, 0.45][round % 4];
-            for y in 0..h as i32 {
-                for x in 0..w as i32 {
-                    grid.set(x, y, rng.chance(density));
-                }
-            }
-            let origin = Cell::new(rng.below(w) as i32, rng.below(h) as i32);
-            let radius = [None, Some(rng.below(100)), Some(rng.below(9))][round % 3];
-            let params = FovParams { origin, radius, light_walls: round % 5 != 0 };
-            let mut visible = VisibleSet::new(w, h);
-            crate::core::fov::compute(crate::core::fov::Algorithm::Milazzo, &grid, params, &mut visible);
-            let ours: Vec<(i32, i32)> = visible.iter().map(|c| (c.x, c.y)).collect();
-            assert_eq!(ours, reference_view(&grid, params), "round {round}: {w}×{h}, {params:?}");
-        }
+        assert_same_views(Algorithm::Milazzo, 31, [0.0, 0.05, 0.2, 0.45], |grid, params| {
+            view_of(grid, params, reference)
+        });
     }
 }
