@@ -68,8 +68,7 @@ impl DijkstraMap {
         if !equal_steps || !cost.is_finite() || seeds.iter().any(|&i| self.values[i] != start) {
             return false;
         }
-        // The neighbours still unreached, whatever the rules say of diagonals.
-        let unreached_table = if orthogonal_only { StepTable::orthogonal() } else { StepTable::always() };
+        // `reach`: the neighbours still unreached, whatever the rules say of diagonals.
         if orthogonal_only {
             self.flood_breadth_first::<4>(grid, table, StepTable::orthogonal(), seeds, start, cost);
         } else {
