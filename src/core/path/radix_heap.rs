@@ -17,8 +17,10 @@ pub(crate) struct RadixHeap<T: Copy> {
     last: u64,
     len: usize,
     /// Bit `b` set: bucket `b` is not empty.
-    occupied: u128,
-    buckets: [Vec<(u64, T)>; 65],
+    occupied: u64,
+    /// Bucket 63 also holds the keys that differ from the last popped in bit 63 (65 buckets
+    /// otherwise): they are all larger than the lower buckets' keys, which is all a bucket needs.
+    buckets: [Vec<(u64, T)>; 64],
 }
 
 impl<T: Copy> Default for RadixHeap<T> {
@@ -40,7 +42,7 @@ impl<T: Copy> RadixHeap<T> {
 
     #[inline(always)]
     fn bucket_of(key: u64, last: u64) -> usize {
-        (64 - (key ^ last).leading_zeros()) as usize
+        ((64 - (key ^ last).leading_zeros()) as usize).min(63)
     }
 
     /// Adds an entry. `key` must be at least the last popped key (debug builds check); a smaller
