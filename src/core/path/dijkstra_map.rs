@@ -68,6 +68,12 @@ impl DijkstraMap {
         if !equal_steps || !cost.is_finite() || seeds.iter().any(|&i| self.values[i] != start) {
             return false;
         }
+        // The queue packs a bit position and an index in 32 bits each.
+        let bits = grid.passable_bits();
+        let positions = (grid.height() as u64 + 2) * bits.row_bits() as u64;
+        if positions >= 1 << 32 || grid.len() as u64 + grid.width() as u64 + 1 >= 1 << 32 {
+            return false;
+        }
         // `reach`: the neighbours still unreached, whatever the rules say of diagonals.
         if orthogonal_only {
             self.flood_breadth_first::<4>(grid, table, StepTable::orthogonal(), seeds, start, cost);
