@@ -57,6 +57,28 @@ fn set_bit(line: &mut [u64], k: i64) {
     line[(k / 64) as usize] |= 1 << (k % 64);
 }
 
+/// Sets the bits of `line` from bit `low` on that are set in `bits` (those past its end are
+/// dropped).
+#[inline]
+fn or_bits_from(line: &mut [u64], low: i64, bits: u64) {
+    let (w, shift) = ((low / 64) as usize, (low % 64) as u32);
+    line[w] |= bits << shift;
+    if shift != 0
+        && let Some(next) = line.get_mut(w + 1)
+    {
+        *next |= bits >> (64 - shift);
+    }
+}
+
+/// `line` with its first `words` words zero (grown if shorter).
+#[inline]
+fn zero_words(line: &mut Vec<u64>, words: usize) {
+    if line.len() < words {
+        line.resize(words, 0);
+    }
+    line[..words].fill(0);
+}
+
 thread_local! {
     static SCRATCH: RefCell<Scratch> = RefCell::new(Scratch::default());
 }
@@ -141,22 +163,13 @@ impl<O: Opacity> Run<'_, '_, O> {
     /// Makes `previous` the bits of open line `n`, whose cells `from ..= to` were all visible:
     /// its clear cells among them.
     fn open_line_bits(&mut self, lines: &OctantLines, n: i64, from: i64, to: i64, words: usize) {
-        let previous = &mut self.s.previous;
-        if previous.len() < words {
-            previous.resize(words, 0);
-        }
-        previous[..words].fill(0);
+        zero_words(&mut self.s.previous, words);
         let mut low = from;
         while low <= to {
             let high = (low + 63).min(to);
             let mask = u64::MAX >> (63 - (high - low));
             let clear = !lines.read(self.ctx.grid, n as i32, low as i32, high as i32) & mask;
-            previous[(low / 64) as usize] |= clear << (low % 64);
-            if low % 64 != 0
-                && let Some(next) = previous.get_mut((low / 64) as usize + 1)
-            {
-                *next |= clear >> (64 - low % 64);
-            }
+            or_bits_from(&mut self.s.previous, low, clear);
             low = high + 1;
         }
     }
@@ -225,12 +238,7 @@ impl<O: Opacity> Run<'_, '_, O> {
                     self.mark(x, y);
                 }
                 let clear = visible & !opaque;
-                self.s.current[(low / 64) as usize] |= clear << (low % 64);
-                if low % 64 != 0
-                    && let Some(next) = self.s.current.get_mut((low / 64) as usize + 1)
-                {
-                    *next |= clear >> (64 - low % 64);
-                }
+                or_bits_from(&mut self.s.current, low, clear);
                 // Within the radius: lit (only the clear ones when walls are not lit).
                 let lit = if self.ctx.light_walls { visible } else { clear };
                 if low <= radius_cols {
@@ -395,10 +403,7 @@ impl<O: Opacity> Run<'_, '_, O> {
                 // Bits 0 ..= n + 1 (the next line marks bit n + 1 from the other octant's cells).
                 let words = (n as usize + 2) / 64 + 1;
                 if long_lines {
-                    if self.s.current.len() < words {
-                        self.s.current.resize(words, 0);
-                    }
-                    self.s.current[..words].fill(0);
+                    zero_words(&mut self.s.current, words);
                 }
                 let last_k = i64::from(if dc > 0 { cmax - pov_cross } else { pov_cross - cmin });
                 if last_k - k < SHORT_LINE {

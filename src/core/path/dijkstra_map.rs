@@ -415,12 +415,7 @@ mod tests {
             grid.update_min_cost();
             let rules = MoveRules {
                 moves: if round % 2 == 0 { Moves::Four } else { Moves::Eight },
-                diagonal: [
-                    DiagonalPolicy::Always,
-                    DiagonalPolicy::Never,
-                    DiagonalPolicy::NoCornerCut,
-                    DiagonalPolicy::OneBlocked,
-                ][rng.below(4) as usize],
+                diagonal: DiagonalPolicy::ALL[rng.below(4) as usize],
                 diagonal_length: if round % 4 == 1 { DiagonalLength::Euclidean } else { DiagonalLength::Chebyshev },
             };
             let start = [0.0, -2.5, 4.0][rng.below(3) as usize];
@@ -480,17 +475,8 @@ mod tests {
             grid.update_min_cost();
             let rules = MoveRules {
                 moves: if rng.chance(0.5) { Moves::Four } else { Moves::Eight },
-                diagonal: [
-                    DiagonalPolicy::Always,
-                    DiagonalPolicy::Never,
-                    DiagonalPolicy::NoCornerCut,
-                    DiagonalPolicy::OneBlocked,
-                ][rng.below(4) as usize],
-                diagonal_length: [
-                    DiagonalLength::Euclidean,
-                    DiagonalLength::Chebyshev,
-                    DiagonalLength::ChebyshevTieBreak,
-                ][rng.below(3) as usize],
+                diagonal: DiagonalPolicy::ALL[rng.below(4) as usize],
+                diagonal_length: DiagonalLength::ALL[rng.below(3) as usize],
             };
             let sources: Vec<(Cell, f64)> = (0..1 + rng.below(4))
                 .map(|_| (Cell::new(rng.below(w) as i32, rng.below(h) as i32), f64::from(rng.below(20)) * 0.7 - 3.0))

@@ -234,6 +234,11 @@ pub enum DiagonalPolicy {
     OneBlocked,
 }
 
+impl DiagonalPolicy {
+    pub const ALL: [DiagonalPolicy; 4] =
+        [DiagonalPolicy::Always, DiagonalPolicy::Never, DiagonalPolicy::NoCornerCut, DiagonalPolicy::OneBlocked];
+}
+
 /// The length of a diagonal step.
 #[derive(Clone, Copy, Debug, PartialEq, Default, Serialize, Deserialize)]
 pub enum DiagonalLength {
@@ -248,6 +253,9 @@ pub enum DiagonalLength {
 }
 
 impl DiagonalLength {
+    pub const ALL: [DiagonalLength; 3] =
+        [DiagonalLength::Euclidean, DiagonalLength::Chebyshev, DiagonalLength::ChebyshevTieBreak];
+
     /// In f64: step costs are summed in f64, so long paths keep MovingAI's 1e-4 precision.
     pub fn value(self) -> f64 {
         match self {

@@ -314,12 +314,7 @@ mod tests {
                 }
             }
             for moves in [Moves::Four, Moves::Eight] {
-                for diagonal in [
-                    DiagonalPolicy::Always,
-                    DiagonalPolicy::Never,
-                    DiagonalPolicy::NoCornerCut,
-                    DiagonalPolicy::OneBlocked,
-                ] {
+                for diagonal in DiagonalPolicy::ALL {
                     let rules = MoveRules { moves, diagonal, diagonal_length: DiagonalLength::Euclidean };
                     let table = StepTable::of(&rules);
                     for y in 0..3 {

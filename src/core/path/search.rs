@@ -367,15 +367,8 @@ mod tests {
             }
             grid.update_min_cost();
             let moves = if rng.chance(0.5) { Moves::Four } else { Moves::Eight };
-            let diagonal = [
-                DiagonalPolicy::Always,
-                DiagonalPolicy::Never,
-                DiagonalPolicy::NoCornerCut,
-                DiagonalPolicy::OneBlocked,
-            ][rng.below(4) as usize];
-            let diagonal_length =
-                [DiagonalLength::Euclidean, DiagonalLength::Chebyshev, DiagonalLength::ChebyshevTieBreak]
-                    [rng.below(3) as usize];
+            let diagonal = DiagonalPolicy::ALL[rng.below(4) as usize];
+            let diagonal_length = DiagonalLength::ALL[rng.below(3) as usize];
             let rules = MoveRules { moves, diagonal, diagonal_length };
             for (algorithm, heuristic) in [
                 (Algorithm::AStar, Heuristic::Octile),
