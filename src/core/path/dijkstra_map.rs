@@ -13,7 +13,8 @@ use std::collections::BinaryHeap;
 
 use super::neighbourhood::StepTable;
 use super::search::{NEIGHBOURS, OpenEntry};
-use super::{CostGrid, DiagonalLength, MoveRules, Moves};
+use super::uniform_flood;
+use super::{CostGrid, MoveRules, Moves};
 use crate::core::geometry::Cell;
 
 /// The value of every cell (`f64::INFINITY`: no source can be reached from it).
@@ -28,120 +29,26 @@ impl DijkstraMap {
     /// The map for `sources`, each `(cell, starting value)`. Impassable or off-grid sources are
     /// ignored.
     pub fn new(grid: &CostGrid, rules: &MoveRules, sources: &[(Cell, f64)]) -> Self {
-        let mut map = Self { width: grid.width(), height: grid.height(), values: vec![f64::INFINITY; grid.len()] };
-        let mut seeds = Vec::with_capacity(sources.len());
-        for &(cell, value) in sources {
-            if let Some(i) = grid.index(cell.x, cell.y)
-                && grid.passable(cell.x, cell.y)
-                && value < map.values[i]
-            {
-                map.values[i] = value;
-                seeds.push(i);
-            }
+        let mut seeds: Vec<(usize, f64)> = sources
+            .iter()
+            .filter_map(|&(cell, value)| {
+                let i = grid.index(cell.x, cell.y)?;
+                (grid.passable(cell.x, cell.y) && value < f64::INFINITY).then_some((i, value))
+            })
+            .collect();
+        // A cell given twice starts at the lesser value.
+        seeds.sort_by(|a, b| a.0.cmp(&b.0).then(a.1.total_cmp(&b.1)));
+        seeds.dedup_by_key(|s| s.0);
+        let (width, height) = (grid.width(), grid.height());
+        if let Some((values, _)) = uniform_flood::flood(grid, rules, &seeds) {
+            return Self { width, height, values };
         }
-        if !map.relax_by_breadth(grid, rules, &seeds) {
-            map.relax(grid, rules);
+        let mut map = Self { width, height, values: vec![f64::INFINITY; grid.len()] };
+        for &(i, value) in &seeds {
+            map.values[i] = value;
         }
+        map.relax(grid, rules);
         map
-    }
-
-    /// Breadth-first search from `seeds` (the indices holding the starting values), when every
-    /// allowed step costs the same — one cost on every passable cell, and no diagonal steps or
-    /// diagonals as long as orthogonal ones — and every seed starts at the same value. A cell's
-    /// value is then the start plus the step's cost times its number of steps from the nearest
-    /// seed, and a first-in first-out queue meets the cells in that order: each is final when
-    /// first reached, so there are no buckets and no comparisons of values. The values of one
-    /// layer are the previous layer's plus the cost, the sum the other relaxations make, so they
-    /// are the same to the bit. Returns false (doing nothing) when it does not apply.
-    ///
-    /// Without branches that depend on the map: which neighbours are still unreached is a copy of
-    /// the passability bitset whose bits are cleared as cells are reached, so the steps to take
-    /// are one or two table look-ups; every direction is then written to the queue's free end,
-    /// which advances only for the allowed ones, and its bit cleared only for them.
-    fn relax_by_breadth(&mut self, grid: &CostGrid, rules: &MoveRules, seeds: &[usize]) -> bool {
-        let Some(cost) = grid.uniform_cost().map(f64::from) else { return false };
-        let table = StepTable::of(rules);
-        let orthogonal_only = std::ptr::eq(table, StepTable::orthogonal());
-        let equal_steps = orthogonal_only || rules.diagonal_length == DiagonalLength::Chebyshev;
-        let Some(&first) = seeds.first() else { return true };
-        let start = self.values[first];
-        if !equal_steps || !cost.is_finite() || seeds.iter().any(|&i| self.values[i] != start) {
-            return false;
-        }
-        // The queue packs a bit position and an index in 32 bits each.
-        let bits = grid.passable_bits();
-        let positions = (grid.height() as u64 + 2) * bits.row_bits() as u64;
-        if positions >= 1 << 32 || grid.len() as u64 + grid.width() as u64 + 1 >= 1 << 32 {
-            return false;
-        }
-        // `reach`: the neighbours still unreached, whatever the rules say of diagonals.
-        if orthogonal_only {
-            self.flood_breadth_first::<4>(grid, table, StepTable::orthogonal(), seeds, start, cost);
-        } else {
-            self.flood_breadth_first::<8>(grid, table, StepTable::always(), seeds, start, cost);
-        }
-        true
-    }
-
-    /// [`DijkstraMap::relax_by_breadth`]'s flood with `DIRECTIONS` (4 or 8) steps a cell; `reach`
-    /// gives the neighbours still unreached, `table` the steps the rules allow (with 4, the
-    /// same).
-    fn flood_breadth_first<const DIRECTIONS: usize>(
-        &mut self,
-        grid: &CostGrid,
-        table: &StepTable,
-        reach: &StepTable,
-        seeds: &[usize],
-        start: f64,
-        cost: f64,
-    ) {
-        let bits = grid.passable_bits();
-        let mut unreached = bits.clone();
-        let w = grid.width() as usize;
-        let row_bits = bits.row_bits();
-        // Queue entries: a cell's bit position << 32 | its index in `values` plus `width + 1`.
-        // A step adds an offset to each half (±1, or ±row_bits and ±width); the lift keeps the
-        // low half from going below 0 (and borrowing from the high half) on a step off the grid.
-        let lift = w + 1;
-        let pack = |position: usize, index: usize| (position as u64) << 32 | (index + lift) as u64;
-        let deltas: [u64; DIRECTIONS] = std::array::from_fn(|d| {
-            let (dx, dy) = (NEIGHBOURS[d].0 as i64, NEIGHBOURS[d].1 as i64);
-            (((dy * row_bits as i64 + dx) << 32) as u64).wrapping_add((dy * w as i64 + dx) as u64)
-        });
-        // Each reached cell is queued once; room past the end for the writes that do not count.
-        let mut queue = vec![0u64; unreached.count() + seeds.len() + DIRECTIONS];
-        let mut tail = 0;
-        for &i in seeds {
-            let position = bits.position((i % w) as i32, (i / w) as i32);
-            unreached.clear_if(position, 1);
-            queue[tail] = pack(position, i);
-            tail += 1;
-        }
-        let values = &mut self.values[..];
-        let (mut value, mut layer_end, mut head) = (start, tail, 0);
-        while head < tail {
-            if head == layer_end {
-                value += cost;
-                layer_end = tail;
-            }
-            let cell = queue[head];
-            head += 1;
-            let position = (cell >> 32) as usize;
-            values[cell as u32 as usize - lift] = value;
-            let mut allowed = reach.allowed(unreached.block_at(position));
-            if DIRECTIONS == 8 {
-                allowed &= table.allowed(bits.block_at(position));
-            }
-            // Every direction is written at the free end, which advances for the allowed ones.
-            for &delta in &deltas {
-                let take = u64::from(allowed & 1);
-                allowed >>= 1;
-                let next = cell.wrapping_add(delta);
-                queue[tail] = next;
-                tail += take as usize;
-                unreached.clear_if((next >> 32) as usize, take);
-            }
-        }
     }
 
     /// Lowers every value to the cheapest neighbour's value plus the step's cost, until nothing
@@ -395,15 +302,16 @@ mod tests {
         assert_eq!(fled.values(), heap.values());
     }
 
-    /// Where every step costs the same and the sources start level, the breadth-first flood
-    /// gives the heap relaxation's values to the bit: random grids with walls, one cost (not
-    /// always 1) on every floor, every rule whose steps cost the same, several sources (some on
-    /// walls or repeated, which must spread nothing or nothing more).
+    /// Where one cost lies on every floor, the uniform floods give the heap relaxation's values
+    /// to the bit: random grids with walls, a cost not always 1, every rule and diagonal length,
+    /// sources starting level (the breadth-first flood, when the steps cost the same) or not
+    /// (the step queues), some on walls, repeated, or reached more cheaply from another source
+    /// than they start.
     #[test]
-    fn breadth_first_floods_give_the_heap_values() {
+    fn uniform_floods_give_the_heap_values() {
         let mut rng = Rng::new(11);
-        let mut breadth_first = 0;
-        for round in 0..400 {
+        let (mut breadth_first, mut step_queues, mut lowered_sources) = (0, 0, 0);
+        for round in 0..800 {
             let (w, h) = (1 + rng.below(70), 1 + rng.below(40));
             let cost = [1.0, 0.7, 3.0][round % 3];
             let mut grid = CostGrid::open(w, h);
@@ -414,42 +322,57 @@ mod tests {
             }
             grid.update_min_cost();
             let rules = MoveRules {
-                moves: if round % 2 == 0 { Moves::Four } else { Moves::Eight },
+                moves: if round % 4 == 0 { Moves::Four } else { Moves::Eight },
                 diagonal: DiagonalPolicy::ALL[rng.below(4) as usize],
-                diagonal_length: if round % 4 == 1 { DiagonalLength::Euclidean } else { DiagonalLength::Chebyshev },
+                diagonal_length: DiagonalLength::ALL[rng.below(3) as usize],
             };
-            let start = [0.0, -2.5, 4.0][rng.below(3) as usize];
-            let mut sources: Vec<(Cell, f64)> =
-                (0..1 + rng.below(4)).map(|_| (Cell::new(rng.below(w) as i32, rng.below(h) as i32), start)).collect();
+            let level = round % 2 == 0;
+            let mut sources: Vec<(Cell, f64)> = (0..1 + rng.below(5))
+                .map(|_| {
+                    let start = if level { -2.5 } else { f64::from(rng.below(40)) * 0.7 - 5.0 };
+                    (Cell::new(rng.below(w) as i32, rng.below(h) as i32), start)
+                })
+                .collect();
             sources.push(sources[0]);
-            let map = DijkstraMap::new(&grid, &rules, &sources);
-            let mut heap = DijkstraMap { width: w as i32, height: h as i32, values: vec![f64::INFINITY; grid.len()] };
+            let mut start = vec![f64::INFINITY; grid.len()];
             let mut seeds = Vec::new();
             for &(c, v) in &sources {
-                if grid.passable(c.x, c.y) {
-                    heap.values[grid.index(c.x, c.y).unwrap()] = v;
-                    seeds.push(grid.index(c.x, c.y).unwrap());
+                let i = grid.index(c.x, c.y).unwrap();
+                if grid.passable(c.x, c.y) && v <= start[i] {
+                    start[i] = v;
+                    seeds.push(i);
                 }
             }
-            let mut breadth = heap.clone();
-            let applies = breadth.relax_by_breadth(&grid, &rules, &seeds);
+            let mut heap = DijkstraMap { width: w as i32, height: h as i32, values: start.clone() };
             heap.relax_with_heap(&grid, &rules);
+            seeds.sort();
+            seeds.dedup();
+            let starting: Vec<(usize, f64)> = seeds.iter().map(|&i| (i, start[i])).collect();
+            let flooded = match uniform_flood::flood(&grid, &rules, &starting) {
+                Some((values, uniform_flood::Flood::BreadthFirst)) => {
+                    breadth_first += 1;
+                    values
+                }
+                Some((values, uniform_flood::Flood::StepQueues)) => {
+                    step_queues += 1;
+                    values
+                }
+                None => panic!("round {round}: no uniform flood"),
+            };
+            assert_eq!(flooded, heap.values, "round {round}, {rules:?}, cost {cost}");
+            lowered_sources += seeds.iter().filter(|&&i| heap.values[i] < start[i]).count();
+            let map = DijkstraMap::new(&grid, &rules, &sources);
             assert_eq!(map.values(), heap.values(), "round {round}, {rules:?}, cost {cost}");
-            if applies {
-                breadth_first += 1;
-                assert_eq!(breadth.values(), heap.values(), "round {round}, {rules:?}, cost {cost}");
-            }
         }
-        // Four moves, or eight of length 1, in 300 of the 400 rounds (some with every source
-        // on a wall).
-        assert!(breadth_first > 250, "{breadth_first}");
-        // A source worth less than the others: the breadth-first flood does not apply.
-        let grid = CostGrid::open(5, 1);
-        let mut map =
-            DijkstraMap { width: 5, height: 1, values: vec![0.0, f64::INFINITY, f64::INFINITY, f64::INFINITY, -3.0] };
-        assert!(!map.relax_by_breadth(&grid, &MoveRules::FOUR, &[0, 4]));
-        let map = DijkstraMap::new(&grid, &MoveRules::FOUR, &[(Cell::new(0, 0), 0.0), (Cell::new(4, 0), -3.0)]);
-        assert_eq!(map.values(), &[0.0, 0.0, -1.0, -2.0, -3.0]);
+        assert!(breadth_first > 300 && step_queues > 300, "{breadth_first} {step_queues}");
+        assert!(lowered_sources > 50, "{lowered_sources}");
+        // Mixed costs: the buckets.
+        let mut grid = CostGrid::open(3, 1);
+        grid.set_cost(1, 0, 2.0);
+        assert_eq!(uniform_flood::flood(&grid, &MoveRules::FOUR, &[(0, 0.0)]), None);
+        let map = DijkstraMap::new(&grid, &MoveRules::FOUR, &[(Cell::new(0, 0), 0.0)]);
+        // Walking from a cell costs the cells it enters: 1 from cell 1, 2 + 1 from cell 2.
+        assert_eq!(map.values(), &[0.0, 1.0, 3.0]);
     }
 
     /// The bucket relaxation gives the heap relaxation's values, on random grids with walls and

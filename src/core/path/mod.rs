@@ -19,6 +19,7 @@ pub(crate) mod radix_heap;
 pub mod search;
 pub mod trace;
 mod uniform;
+mod uniform_flood;
 
 pub use search::find_path;
 pub use trace::{CellState, SearchState, Trace};

@@ -76,36 +76,10 @@ impl PassableBits {
     }
 }
 
-/// Cells by bit position: `(y + 1) · row_bits + x + 1` for grid cell `(x, y)`, the border's
-/// cells included. A neighbour is then a fixed offset away (±1, ±row_bits), which lets a flood
-/// step without coordinates.
 impl PassableBits {
-    /// Bits a padded row.
-    pub(crate) fn row_bits(&self) -> usize {
-        self.stride * 64
-    }
-
-    /// The bit position of grid cell `(x, y)`.
-    pub(crate) fn position(&self, x: i32, y: i32) -> usize {
-        (y as usize + 1) * self.row_bits() + x as usize + 1
-    }
-
-    /// [`PassableBits::block`] of the cell at bit position `p` (a grid cell, not the border).
-    #[inline(always)]
-    pub(crate) fn block_at(&self, p: usize) -> usize {
-        let corner = p - self.row_bits() - 1;
-        let (first, shift) = (corner / 64, corner as u32 % 64);
-        let three = |i: usize| -> usize {
-            let pair = u128::from(self.words[i]) | u128::from(self.words[i + 1]) << 64;
-            (pair >> shift) as usize & 7
-        };
-        three(first) | three(first + self.stride) << 3 | three(first + 2 * self.stride) << 6
-    }
-
-    /// Clears the bit at position `p` when `clear` is 1 (0: nothing), without a branch.
-    #[inline(always)]
-    pub(crate) fn clear_if(&mut self, p: usize, clear: u64) {
-        self.words[p / 64] &= !(clear << (p % 64));
+    /// Grid row `y`'s words, border bits included: bit `x + 1` is column `x`.
+    pub(crate) fn row(&self, y: usize) -> &[u64] {
+        &self.words[(y + 1) * self.stride..(y + 2) * self.stride]
     }
 
     /// The number of passable cells.
@@ -230,16 +204,6 @@ impl StepTable {
             (Moves::Eight, DiagonalPolicy::NoCornerCut) => &NO_CORNER_CUT,
             (Moves::Eight, DiagonalPolicy::OneBlocked) => &ONE_BLOCKED,
         }
-    }
-
-    /// Orthogonal steps to whichever neighbours a block has.
-    pub(crate) fn orthogonal() -> &'static StepTable {
-        &ORTHOGONAL
-    }
-
-    /// Steps to whichever of the eight neighbours a block has.
-    pub(crate) fn always() -> &'static StepTable {
-        &ALWAYS
     }
 
     /// The steps allowed from a cell whose 3×3 block is `block` (see [`PassableBits::block`]).
