@@ -26,14 +26,14 @@ pub struct DijkstraMap {
 }
 
 impl DijkstraMap {
-    /// The map for `sources`, each `(cell, starting value)`. Impassable or off-grid sources are
-    /// ignored.
+    /// The map for `sources`, each `(cell, starting value)`. Impassable or off-grid sources, and
+    /// sources whose value is not finite, are ignored.
     pub fn new(grid: &CostGrid, rules: &MoveRules, sources: &[(Cell, f64)]) -> Self {
         let mut seeds: Vec<(usize, f64)> = sources
             .iter()
             .filter_map(|&(cell, value)| {
                 let i = grid.index(cell.x, cell.y)?;
-                (grid.passable(cell.x, cell.y) && value < f64::INFINITY).then_some((i, value))
+                (grid.passable(cell.x, cell.y) && value.is_finite()).then_some((i, value))
             })
             .collect();
         // A cell given twice starts at the lesser value.
@@ -373,6 +373,12 @@ mod tests {
         let map = DijkstraMap::new(&grid, &MoveRules::FOUR, &[(Cell::new(0, 0), 0.0)]);
         // Walking from a cell costs the cells it enters: 1 from cell 1, 2 + 1 from cell 2.
         assert_eq!(map.values(), &[0.0, 1.0, 3.0]);
+        // Sources at no finite value are ignored, by the floods and the buckets alike.
+        for grid in [CostGrid::open(3, 1), grid] {
+            let odd = [(Cell::new(2, 0), f64::NEG_INFINITY), (Cell::new(1, 0), f64::NAN), (Cell::new(0, 0), 0.0)];
+            let map = DijkstraMap::new(&grid, &MoveRules::FOUR, &odd);
+            assert_eq!(map.values(), DijkstraMap::new(&grid, &MoveRules::FOUR, &odd[2..]).values());
+        }
     }
 
     /// The bucket relaxation gives the heap relaxation's values, on random grids with walls and

@@ -74,9 +74,7 @@ impl PassableBits {
         };
         three(first) | three(first + self.stride) << 3 | three(first + 2 * self.stride) << 6
     }
-}
 
-impl PassableBits {
     /// Grid row `y`'s words, border bits included: bit `x + 1` is column `x`.
     pub(crate) fn row(&self, y: usize) -> &[u64] {
         &self.words[(y + 1) * self.stride..(y + 2) * self.stride]

@@ -162,9 +162,9 @@ fn diagonal_open<const POLICY: u8>(a: f64, b: f64) -> bool {
 const BESIDE: [(usize, usize); 4] = [(0, 1), (2, 1), (2, 3), (0, 3)];
 
 /// Breadth-first search from `seeds`, all starting at `start`, every step costing `cost`, on a
-/// grid of at most `reachable` passable cells. A
-/// cell's value is set when it is first reached (a cell still at +∞), to the value of the layer
-/// after the one being emptied, so each cell is queued once.
+/// grid of `reachable` passable cells. A cell's value is set when it is first reached (a cell
+/// still at +∞), to the value of the layer after the one being emptied, so each cell is queued
+/// once.
 fn breadth_first<const POLICY: u8>(padded: &mut Padded, seeds: &[u32], reachable: usize, start: f64, cost: f64) {
     let offsets = padded.offsets();
     let cells = &mut padded.cells[..];
