@@ -381,6 +381,45 @@ mod tests {
         }
     }
 
+    /// Every wall pattern of a 4×3 grid (4 096), under every rule and diagonal length, from one
+    /// source or from two at different values: the uniform floods give the heap relaxation's
+    /// values to the bit (corners, edges, single cells, walled-in sources).
+    #[test]
+    fn uniform_floods_on_every_small_wall_pattern() {
+        let mut rules = vec![MoveRules::FOUR];
+        for diagonal in DiagonalPolicy::ALL {
+            for diagonal_length in DiagonalLength::ALL {
+                rules.push(MoveRules { moves: Moves::Eight, diagonal, diagonal_length });
+            }
+        }
+        let mut cases = 0;
+        for pattern in 0u32..1 << 12 {
+            let mut grid = CostGrid::open(4, 3);
+            for i in 0..12 {
+                if pattern >> i & 1 != 0 {
+                    grid.set_cost(i % 4, i / 4, f32::INFINITY);
+                }
+            }
+            grid.update_min_cost();
+            let floor: Vec<usize> = (0..12).filter(|&i| pattern >> i & 1 == 0).collect();
+            let (Some(&first), Some(&last)) = (floor.first(), floor.last()) else { continue };
+            for seeds in [vec![(first, 0.0)], vec![(first, 0.0), (last, 1.5)]] {
+                let seeds = if first == last { vec![(first, 0.0)] } else { seeds };
+                for rules in &rules {
+                    let mut heap = DijkstraMap { width: 4, height: 3, values: vec![f64::INFINITY; 12] };
+                    for &(i, v) in &seeds {
+                        heap.values[i] = v;
+                    }
+                    heap.relax_with_heap(&grid, rules);
+                    let (flooded, _) = uniform_flood::flood(&grid, rules, &seeds).expect("one cost on every floor");
+                    assert_eq!(flooded, heap.values, "pattern {pattern:012b}, {rules:?}, {seeds:?}");
+                    cases += 1;
+                }
+            }
+        }
+        assert!(cases > 100_000, "{cases}");
+    }
+
     /// The bucket relaxation gives the heap relaxation's values, on random grids with walls and
     /// varied costs, several weighted sources, every rule, and on the flee maps made from them.
     #[test]
