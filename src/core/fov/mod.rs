@@ -421,15 +421,7 @@ impl VisibleSet {
             return;
         }
         let row = y as usize * self.words_per_row;
-        let (w0, w1) = (x0 as usize / 64, x1 as usize / 64);
-        let (low, high) = (u64::MAX << (x0 % 64), u64::MAX >> (63 - x1 % 64));
-        if w0 == w1 {
-            self.words[row + w0] |= low & high;
-        } else {
-            self.words[row + w0] |= low;
-            self.words[row + w0 + 1..row + w1].fill(u64::MAX);
-            self.words[row + w1] |= high;
-        }
+        set_bit_range(&mut self.words[row..], x0 as usize, x1 as usize);
     }
 
     /// Marks the cells `y0..=y1` of column `x` (clipped to the declared rectangle), as bits of
@@ -461,16 +453,7 @@ impl VisibleSet {
         let c = &mut self.columns;
         let line = line as usize;
         let (b0, b1) = (b0 as usize, b1 as usize);
-        let start = line * c.words;
-        let (w0, w1) = (b0 / 64, b1 / 64);
-        let (low, high) = (u64::MAX << (b0 % 64), u64::MAX >> (63 - b1 % 64));
-        if w0 == w1 {
-            c.bits[start + w0] |= low & high;
-        } else {
-            c.bits[start + w0] |= low;
-            c.bits[start + w0 + 1..start + w1].fill(u64::MAX);
-            c.bits[start + w1] |= high;
-        }
+        set_bit_range(&mut c.bits[line * c.words..], b0, b1);
         c.dirty = Some(match c.dirty {
             Some((a, b)) => (a.min(line), b.max(line)),
             None => (line, line),
@@ -514,6 +497,20 @@ impl VisibleSet {
     pub fn iter(&self) -> impl Iterator<Item = Cell> + '_ {
         let (x0, y0, x1, y1) = self.touched.unwrap_or((0, 0, -1, -1));
         (y0..=y1).flat_map(move |y| (x0..=x1).filter(move |&x| self.contains(x, y)).map(move |x| Cell::new(x, y)))
+    }
+}
+
+/// Sets bits `b0..=b1` of `words` (bit `b` is bit `b % 64` of word `b / 64`), a word at a time.
+#[inline(always)]
+fn set_bit_range(words: &mut [u64], b0: usize, b1: usize) {
+    let (w0, w1) = (b0 / 64, b1 / 64);
+    let (low, high) = (u64::MAX << (b0 % 64), u64::MAX >> (63 - b1 % 64));
+    if w0 == w1 {
+        words[w0] |= low & high;
+    } else {
+        words[w0] |= low;
+        words[w0 + 1..w1].fill(u64::MAX);
+        words[w1] |= high;
     }
 }
 

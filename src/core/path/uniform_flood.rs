@@ -24,6 +24,7 @@
 //! `c · diagonal length`), and the relaxation has one fixed point, so they are the same to the
 //! bit (`dijkstra_map`'s tests compare them on random grids).
 
+use super::search::NEIGHBOURS;
 use super::{CostGrid, DiagonalPolicy, MoveRules, Moves};
 
 /// Which diagonal steps a flood takes (a const parameter, so that each rule gets its own loop).
@@ -121,11 +122,9 @@ impl Padded {
         ((i / self.width + 1) * self.stride + i % self.width + 1) as u32
     }
 
-    /// The offsets of the neighbours, in the order of `NEIGHBOURS` (E, S, W, N, SE, SW, NW, NE).
+    /// The offsets of the neighbours, in the order of [`NEIGHBOURS`] (a negative one wraps).
     fn offsets(&self) -> [u32; 8] {
-        let s = self.stride as u32;
-        let back = |k: u32| k.wrapping_neg();
-        [1, s, back(1), back(s), s + 1, s - 1, back(s + 1), back(s - 1)]
+        NEIGHBOURS.map(|(dx, dy)| (i64::from(dy) * self.stride as i64 + i64::from(dx)) as u32)
     }
 
     /// The values without the border, in the same allocation (each row moves towards the start,
@@ -158,7 +157,7 @@ fn diagonal_open<const POLICY: u8>(a: f64, b: f64) -> bool {
     }
 }
 
-/// The two orthogonal neighbours beside each diagonal of `Padded::offsets` (SE: E and S, …).
+/// The two orthogonal neighbours beside each diagonal of [`NEIGHBOURS`] (SE: E and S, …).
 const BESIDE: [(usize, usize); 4] = [(0, 1), (2, 1), (2, 3), (0, 3)];
 
 /// Breadth-first search from `seeds`, all starting at `start`, every step costing `cost`, on a
@@ -250,7 +249,7 @@ fn step_queues<const POLICY: u8>(padded: &mut Padded, mut seeds: Vec<u32>, steps
         let mut block: [[f64; 3]; 3] = corners.map(|c| cells[c..c + 3].try_into().unwrap());
         let beside = [block[1][2], block[2][1], block[1][0], block[0][1]];
         for (d, &offset) in offsets.iter().enumerate().take(4) {
-            let (row, column) = BLOCK[d];
+            let (row, column) = block_position(d);
             let old = block[row][column];
             let new = value + steps[0];
             let lower = new < old;
@@ -260,7 +259,7 @@ fn step_queues<const POLICY: u8>(padded: &mut Padded, mut seeds: Vec<u32>, steps
         }
         if POLICY != NO_DIAGONALS {
             for (d, &offset) in offsets.iter().enumerate().skip(4) {
-                let (row, column) = BLOCK[d];
+                let (row, column) = block_position(d);
                 let old = block[row][column];
                 let new = value + steps[1];
                 let (a, b) = BESIDE[d - 4];
@@ -276,8 +275,12 @@ fn step_queues<const POLICY: u8>(padded: &mut Padded, mut seeds: Vec<u32>, steps
     }
 }
 
-/// Where each of `NEIGHBOURS` lies in the 3×3 block around a cell: (row, column).
-const BLOCK: [(usize, usize); 8] = [(1, 2), (2, 1), (1, 0), (0, 1), (2, 2), (2, 0), (0, 0), (0, 2)];
+/// Where `NEIGHBOURS[d]` lies in the 3×3 block around a cell: (row, column).
+#[inline(always)]
+fn block_position(d: usize) -> (usize, usize) {
+    let (dx, dy) = NEIGHBOURS[d];
+    ((dy + 1) as usize, (dx + 1) as usize)
+}
 
 /// Doubles a ring (its length a power of two) holding the entries from `head` to `tail`, each
 /// kept at the slot its counter's low bits give.
