@@ -347,6 +347,33 @@ mod tests {
         assert!((walked - result.cost).abs() < 1e-9);
     }
 
+    /// One searcher run many times on one grid (past the 15 generations its cell stamps count
+    /// before they are cleared) finds what a fresh searcher finds, each time.
+    #[test]
+    fn a_reused_searcher_agrees_with_a_fresh_one() {
+        let mut rng = Rng::new(17);
+        let mut grid = CostGrid::open(30, 20);
+        for y in 0..20 {
+            for x in 0..30 {
+                if rng.chance(0.3) {
+                    grid.set_cost(x, y, f32::INFINITY);
+                }
+            }
+        }
+        let params = SearchParams::default();
+        assert!(crate::core::path::uniform::applies(&grid, &params));
+        let mut reused = Searcher::new();
+        let mut found = 0;
+        for _ in 0..100 {
+            let a = Cell::new(rng.below(30) as i32, rng.below(20) as i32);
+            let b = Cell::new(rng.below(30) as i32, rng.below(20) as i32);
+            let fresh = Searcher::new().find_path(&grid, &params, a, b);
+            assert_eq!(reused.find_path(&grid, &params, a, b), fresh, "{a:?}→{b:?}");
+            found += usize::from(fresh.is_some());
+        }
+        assert!(found > 20, "only {found} paths found");
+    }
+
     /// The uniform-cost engine (fixed point, radix heap) finds paths of the same cost as the
     /// general engine (f64, 4-ary heap), valid under the rules, on random uniform grids, for
     /// every rule, diagonal length and consistent estimate; and says "unreachable" when it does.
