@@ -71,10 +71,10 @@ pub(crate) fn applies(grid: &CostGrid, params: &SearchParams) -> bool {
 /// A cell's search state, one byte: the search's generation (1 to 15) in the high four bits,
 /// then bit 3 set once closed, then the direction (`NEIGHBOURS` index) of the step that reached
 /// it (unused for the start). Testing "closed" (the commonest test) reads one byte a cell, 64
-/// cells a cache line: a search over a megacell map keeps its states in the core's own cache,
-/// where 4-byte stamps spilled out of it (10% slower A*, measured); the costs (8 bytes a cell)
-/// are read only for open cells. Every 15th search clears the stamps (a `memset`, a
-/// microsecond for 2¹⁸ cells).
+/// cells a cache line, a quarter of the lines and pages 4-byte stamps took (A* on a megacell
+/// map: 10% faster in peer-bench's binary, unchanged in criterion's; see BENCHMARKS.md). The
+/// costs (8 bytes a cell) are read only for open cells. Every 15th search clears the stamps (a
+/// `memset` of a byte a cell, under a millisecond for a megacell map).
 type Stamp = u8;
 const CLOSED: Stamp = 1 << 3;
 const DIRECTION: Stamp = 7;
