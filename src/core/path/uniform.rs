@@ -72,7 +72,7 @@ pub(crate) fn applies(grid: &CostGrid, params: &SearchParams) -> bool {
 /// then bit 3 set once closed, then the direction (`NEIGHBOURS` index) of the step that reached
 /// it (unused for the start). Testing "closed" (the commonest test) reads one byte a cell, 64
 /// cells a cache line, a quarter of the lines and pages 4-byte stamps took (A* on a megacell
-/// map: 10% faster in peer-bench's binary, unchanged in criterion's; see BENCHMARKS.md). The
+/// map: 10% faster in peer-bench's binary, within noise in criterion's; see BENCHMARKS.md). The
 /// costs (8 bytes a cell) are read only for open cells. Every 15th search clears the stamps (a
 /// `memset` of a byte a cell, under a millisecond for a megacell map).
 type Stamp = u8;
