@@ -310,7 +310,7 @@ mod tests {
     #[test]
     fn uniform_floods_give_the_heap_values() {
         let mut rng = Rng::new(11);
-        let (mut breadth_first, mut step_queues, mut lowered_sources) = (0, 0, 0);
+        let (mut breadth_first, mut sweeps, mut lowered_sources) = (0, 0, 0);
         for round in 0..800 {
             let (w, h) = (1 + rng.below(70), 1 + rng.below(40));
             let cost = [1.0, 0.7, 3.0][round % 3];
@@ -353,8 +353,8 @@ mod tests {
                     breadth_first += 1;
                     values
                 }
-                Some((values, uniform_flood::Flood::StepQueues)) => {
-                    step_queues += 1;
+                Some((values, uniform_flood::Flood::Sweeps)) => {
+                    sweeps += 1;
                     values
                 }
                 None => panic!("round {round}: no uniform flood"),
@@ -364,7 +364,7 @@ mod tests {
             let map = DijkstraMap::new(&grid, &rules, &sources);
             assert_eq!(map.values(), heap.values(), "round {round}, {rules:?}, cost {cost}");
         }
-        assert!(breadth_first > 300 && step_queues > 300, "{breadth_first} {step_queues}");
+        assert!(breadth_first > 300 && sweeps > 300, "{breadth_first} {sweeps}");
         assert!(lowered_sources > 50, "{lowered_sources}");
         // Mixed costs: the buckets.
         let mut grid = CostGrid::open(3, 1);

@@ -1,28 +1,33 @@
 //! Dijkstra maps on grids where one cost lies on every passable cell (the usual roguelike map:
 //! floor or wall), without a heap.
 //!
-//! A step then costs one of two amounts, `c` straight and `c · diagonal length` diagonally, and
-//! the cells can be met in order of value with first-in first-out queues alone:
+//! A step then costs one of two amounts, `c` straight and `c · diagonal length` diagonally:
 //! - [`breadth_first`]: when both amounts are equal (4 moves, or king moves of length 1) and the
 //!   sources start level, the map is a breadth-first search: a cell is final when first reached,
 //!   and one queue holds the cells in layer order (Moore 1959).
-//! - [`step_queues`]: otherwise, one queue a step length. Cells leave in order of value, so the
-//!   entries a step length adds to its queue (the leaving value plus that length) arrive in order
-//!   too: each queue is sorted without being sorted, and the next cell to leave is the least of
-//!   the queues' heads (the idea behind Orlin, Madduri, Subramani and Williamson, "A faster
-//!   algorithm for the single source shortest path problem with few distinct positive lengths",
-//!   J. Discrete Algorithms 8, 2010).
+//! - [`sweeps`]: otherwise, three sweeps over the rows (up, down, up), each row lowered from the
+//!   row before it and then along itself, find the values of most cells at a few nanoseconds a
+//!   cell with no queue at all (the raster scans of distance transforms, Rosenfeld and Pfaltz,
+//!   "Sequential operations in digital picture processing", J. ACM 13, 1966, here repeated only
+//!   over the rows the values reach). The last sweep checks which cells can still lower a
+//!   neighbour, and [`step_queues`] finishes from them: Dijkstra's algorithm with one queue a
+//!   step length. Cells leave in order of value, so the entries a step length adds to its queue
+//!   (the leaving value plus that length) arrive in order too: each queue is sorted without
+//!   being sorted, and the next cell to leave is the least of the queues' heads (the idea behind
+//!   Orlin, Madduri, Subramani and Williamson, "A faster algorithm for the single source
+//!   shortest path problem with few distinct positive lengths", J. Discrete Algorithms 8, 2010).
 //!
-//! Both work on a copy of the values with a one-cell border all round, in which walls and the
+//! All work on a copy of the values with a one-cell border all round, in which walls and the
 //! border hold −∞: a neighbour is then a fixed offset away, with no bounds test, no wrap between
 //! rows and no passability test (no step lowers −∞), and the corner rule for a diagonal reads the
 //! two orthogonal neighbours the straight steps have just read. Every neighbour is visited
 //! without a branch that depends on the map: a queue's free end is written for every direction
-//! and advances only for the cells that were lowered.
+//! and advances only for the cells that were lowered, and a sweep selects instead of branching.
 //!
-//! The values are the sums the heap relaxation makes (the leaving value plus `c`, or plus
+//! The values are the sums the heap relaxation makes (a neighbour's value plus `c`, or plus
 //! `c · diagonal length`), and the relaxation has one fixed point, so they are the same to the
-//! bit (`dijkstra_map`'s tests compare them on random grids).
+//! bit (`dijkstra_map`'s tests compare them on random grids and every small wall pattern; this
+//! module's, the sweeps with and without AVX2 against the queues alone).
 
 use super::search::NEIGHBOURS;
 use super::{CostGrid, DiagonalPolicy, MoveRules, Moves};
@@ -37,7 +42,7 @@ const ONE_BLOCKED: u8 = 3;
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub(super) enum Flood {
     BreadthFirst,
-    StepQueues,
+    Sweeps,
 }
 
 /// The map for `seeds`, each `(grid index, starting value)`: passable cells, each given once, at
@@ -80,12 +85,12 @@ pub(super) fn flood(grid: &CostGrid, rules: &MoveRules, seeds: &[(usize, f64)]) 
         Flood::BreadthFirst
     } else {
         match policy {
-            NO_DIAGONALS => step_queues::<NO_DIAGONALS>(&mut padded, starts, steps),
-            ALWAYS => step_queues::<ALWAYS>(&mut padded, starts, steps),
-            NO_CORNER_CUT => step_queues::<NO_CORNER_CUT>(&mut padded, starts, steps),
-            _ => step_queues::<ONE_BLOCKED>(&mut padded, starts, steps),
+            NO_DIAGONALS => sweeps::<NO_DIAGONALS>(&mut padded, &starts, steps),
+            ALWAYS => sweeps::<ALWAYS>(&mut padded, &starts, steps),
+            NO_CORNER_CUT => sweeps::<NO_CORNER_CUT>(&mut padded, &starts, steps),
+            _ => sweeps::<ONE_BLOCKED>(&mut padded, &starts, steps),
         }
-        Flood::StepQueues
+        Flood::Sweeps
     };
     Some((padded.into_values(), kind))
 }
@@ -199,7 +204,8 @@ fn breadth_first<const POLICY: u8>(padded: &mut Padded, seeds: &[u32], reachable
 }
 
 /// Dijkstra's algorithm with one queue a step length (see the module's documentation), from
-/// `seeds` at any finite starting values. The queues are rings of (value when queued, cell).
+/// `seeds` at any finite starting values, every other cell as it stands (+∞, or a value some
+/// walk reaches, as the sweeps leave them). The queues are rings of (value when queued, cell).
 /// A cell queued again after its value dropped leaves once for each entry, but from the second
 /// time on finds every neighbour as cheap as it can make it, so it changes nothing.
 fn step_queues<const POLICY: u8>(padded: &mut Padded, mut seeds: Vec<u32>, steps: [f64; 2]) {
@@ -292,4 +298,376 @@ fn grow_ring<T: Copy + Default>(ring: &mut Vec<T>, head: usize, tail: usize) {
         grown[k & new] = ring[k & old];
     }
     *ring = grown;
+}
+
+/// Dijkstra's values by sweeps over the rows, then the step queues from the cells the sweeps
+/// leave able to lower a neighbour.
+///
+/// A sweep takes the rows in order, each row lowered first by the steps from the row before it
+/// in the sweep (straight and both diagonals, under `POLICY`), then by the straight steps along
+/// itself, left to right and right to left. One sweep down finds every walk that never steps
+/// up; the three sweeps (up from the lowest source, down, up) find every walk made of a stretch
+/// up, a stretch down and a stretch up (any of them empty), which on an open or noisy map is the
+/// best walk to most cells. The last sweep
+/// checks each row's steps into the row it has just left, and the cells that could still lower
+/// a neighbour there start [`step_queues`].
+///
+/// Exact, to the bit: every write is the least of a cell's value and a neighbour's value plus
+/// a step, the same sums the heap relaxation makes, so every value stays the value of some
+/// walk. When the sweeps end, a step can lower a cell only from a cell the last sweep checked
+/// (a row's own steps and those from the row before it were taken after that row last changed),
+/// and Dijkstra's algorithm from those cells, with every other value as it stands, ends with no
+/// step able to lower any cell: the one fixed point.
+///
+/// The sweeps cover only the rows the values have reached: a sweep stops at the first row
+/// beyond them that it does not reach (the queues take any cell a later turn reaches).
+fn sweeps<const POLICY: u8>(padded: &mut Padded, seeds: &[u32], steps: [f64; 2]) {
+    #[cfg(target_arch = "x86_64")]
+    if std::arch::is_x86_feature_detected!("avx2") {
+        // SAFETY: the processor has AVX2, the one feature `sweeps_avx2` is compiled for.
+        unsafe { sweeps_avx2::<POLICY>(padded, seeds, steps) };
+        return;
+    }
+    sweeps_portable::<POLICY>(padded, seeds, steps);
+}
+
+/// [`sweeps_portable`] compiled for AVX2: four values an instruction in the steps between rows
+/// and the checks, instead of two (about 25% less time for a whole map).
+#[cfg(target_arch = "x86_64")]
+#[target_feature(enable = "avx2")]
+fn sweeps_avx2<const POLICY: u8>(padded: &mut Padded, seeds: &[u32], steps: [f64; 2]) {
+    sweeps_portable::<POLICY>(padded, seeds, steps);
+}
+
+#[inline(always)]
+fn sweeps_portable<const POLICY: u8>(padded: &mut Padded, seeds: &[u32], steps: [f64; 2]) {
+    let Some(band) = seeds.iter().map(|&s| s as usize / padded.stride).fold(None, |band, row| match band {
+        None => Some((row, row)),
+        Some((top, bottom)) => Some((row.min(top), row.max(bottom))),
+    }) else {
+        return;
+    };
+    let mut sweep =
+        Sweep { band, relaxed: vec![0.0; padded.stride], checked: vec![0; padded.stride], to_queue: Vec::new() };
+    sweep.run::<POLICY, true, false>(padded, steps);
+    sweep.run::<POLICY, false, false>(padded, steps);
+    sweep.run::<POLICY, true, true>(padded, steps);
+    if !sweep.to_queue.is_empty() {
+        step_queues::<POLICY>(padded, sweep.to_queue, steps);
+    }
+}
+
+/// The state of [`sweeps`]: the rows the values have reached, and the scratch rows.
+struct Sweep {
+    /// The first and last padded rows that may hold a finite value; every other row holds
+    /// none.
+    band: (usize, usize),
+    /// A row lowered by the steps from the row before it, before its own steps.
+    relaxed: Vec<f64>,
+    /// For each cell of a checked row, 1 when a step from it lowers a cell of the row before.
+    checked: Vec<u8>,
+    /// The cells found by the checks, as padded indices.
+    to_queue: Vec<u32>,
+}
+
+impl Sweep {
+    /// One sweep, up (from the band's last row to the first row) or down, stopping at the first
+    /// row beyond the band that it does not reach; with `CHECK`, each row's steps into the row
+    /// before it are checked once the row is done.
+    #[inline(always)]
+    fn run<const POLICY: u8, const UP: bool, const CHECK: bool>(&mut self, padded: &mut Padded, steps: [f64; 2]) {
+        let (width, height, stride) = (padded.width, padded.height, padded.stride);
+        let (top, bottom) = self.band;
+        let mut r = if UP { bottom } else { top };
+        while (1..=height).contains(&r) {
+            // The row before in the sweep may be the border (all walls).
+            let before = if UP { r + 1 } else { r - 1 };
+            let (row, previous) = if UP {
+                let (upper, lower) = padded.cells.split_at_mut(before * stride);
+                (&mut upper[r * stride..], &lower[..stride])
+            } else {
+                let (upper, lower) = padded.cells.split_at_mut(r * stride);
+                (&mut lower[..stride], &upper[before * stride..])
+            };
+            let reached = relax_row::<POLICY>(previous, row, &mut self.relaxed, steps);
+            if !(top..=bottom).contains(&r) {
+                if !reached {
+                    break;
+                }
+                self.band = (self.band.0.min(r), self.band.1.max(r));
+            }
+            scan_row(&self.relaxed, row, steps[0], width);
+            if CHECK && (1..=height).contains(&before) {
+                check_row::<POLICY>(row, previous, steps, r * stride, &mut self.checked, &mut self.to_queue);
+            }
+            r = if UP { r - 1 } else { r + 1 };
+        }
+    }
+}
+
+/// `relaxed[x]`: `row[x]` lowered by the steps from `previous` (the row above or below it), for
+/// every cell but the border; whether any of them is finite.
+#[inline(always)]
+fn relax_row<const POLICY: u8>(previous: &[f64], row: &[f64], relaxed: &mut [f64], steps: [f64; 2]) -> bool {
+    let n = row.len();
+    let (previous, row, relaxed) = (&previous[..n], &row[..n], &mut relaxed[..n]);
+    // Whether any value is finite, as an integer (a floating-point reduction would stop the
+    // loop being vectorised).
+    let mut reached = 0u64;
+    for x in 1..n - 1 {
+        // Branch-free, so that the loop is vectorised: `&`, not `&&`, and selects.
+        let straight = previous[x];
+        let straight_open = straight != f64::NEG_INFINITY;
+        let mut least = select(straight_open, straight + steps[0], f64::INFINITY);
+        if POLICY != NO_DIAGONALS {
+            let (left, right) = (previous[x - 1], previous[x + 1]);
+            let left_open =
+                (left != f64::NEG_INFINITY) & corner_open::<POLICY>(straight_open, row[x - 1] != f64::NEG_INFINITY);
+            let right_open =
+                (right != f64::NEG_INFINITY) & corner_open::<POLICY>(straight_open, row[x + 1] != f64::NEG_INFINITY);
+            let from_left = select(left_open, left + steps[1], f64::INFINITY);
+            let from_right = select(right_open, right + steps[1], f64::INFINITY);
+            least = if from_left < least { from_left } else { least };
+            least = if from_right < least { from_right } else { least };
+        }
+        let value = row[x];
+        let value = if least < value { least } else { value };
+        relaxed[x] = value;
+        reached |= u64::from((value > f64::NEG_INFINITY) & (value < f64::INFINITY));
+    }
+    reached != 0
+}
+
+/// `a` if `condition`, else `b`, without a branch.
+#[inline(always)]
+fn select(condition: bool, a: f64, b: f64) -> f64 {
+    let mask = u64::from(condition).wrapping_neg();
+    f64::from_bits((a.to_bits() & mask) | (b.to_bits() & !mask))
+}
+
+/// [`diagonal_open`] on the orthogonal neighbours' passability, without a branch.
+#[inline(always)]
+fn corner_open<const POLICY: u8>(a: bool, b: bool) -> bool {
+    match POLICY {
+        ALWAYS => true,
+        NO_CORNER_CUT => a & b,
+        ONE_BLOCKED => a | b,
+        _ => false,
+    }
+}
+
+/// The straight steps along a row, left to right then right to left, from `relaxed` into `row`.
+#[inline(always)]
+fn scan_row(relaxed: &[f64], row: &mut [f64], step: f64, width: usize) {
+    row[1..=width].copy_from_slice(&relaxed[1..=width]);
+    scan::<false>(row, step, width);
+    scan::<true>(row, step, width);
+}
+
+/// The straight steps along `row[1..=width]` in one direction. Each step waits for the one
+/// before (an addition and a comparison, about 5 cycles), so four stretches of the row are
+/// taken at once, as four independent chains; then each stretch's first cells are lowered from
+/// the end of the stretch before it, for as long as that lowers them (the same sums, in the
+/// same order, as one pass along the row), and the cells left over after the fourth stretch
+/// are taken last.
+#[inline(always)]
+fn scan<const BACKWARDS: bool>(row: &mut [f64], step: f64, width: usize) {
+    let len = width / 4;
+    // The i-th cell of stretch k (stretch 4 holds the cells left over).
+    let at = |k: usize, i: usize| if BACKWARDS { width - (k * len + i) } else { 1 + k * len + i };
+    // What a cell passes on: a wall passes on nothing.
+    let carry = |value: f64| select(value != f64::NEG_INFINITY, value, f64::INFINITY) + step;
+    let mut carried = [f64::INFINITY; 4];
+    for i in 0..len {
+        for (k, carried) in carried.iter_mut().enumerate() {
+            let x = at(k, i);
+            let value = if *carried < row[x] { *carried } else { row[x] };
+            row[x] = value;
+            *carried = carry(value);
+        }
+    }
+    for k in 1..=4 {
+        let count = if k == 4 { width - 4 * len } else { len };
+        let first = at(k, 0);
+        let mut carried = carry(row[if BACKWARDS { first + 1 } else { first - 1 }]);
+        for i in 0..count {
+            let x = at(k, i);
+            if carried < row[x] {
+                row[x] = carried;
+            } else if k < 4 {
+                // The rest of the stretch already holds what the join would give it.
+                break;
+            }
+            carried = carry(row[x]);
+        }
+    }
+}
+
+/// Adds to `to_queue` the cells of `row` (as padded indices, the row starting at `start`) from
+/// which a step lowers a cell of `before`, the row before it in the sweep.
+#[inline(always)]
+fn check_row<const POLICY: u8>(
+    row: &[f64],
+    before: &[f64],
+    steps: [f64; 2],
+    start: usize,
+    checked: &mut [u8],
+    to_queue: &mut Vec<u32>,
+) {
+    let n = row.len();
+    let (row, before, checked) = (&row[..n], &before[..n], &mut checked[..n]);
+    for x in 1..n - 1 {
+        let value = row[x];
+        let open = value != f64::NEG_INFINITY;
+        let mut lowers = open & (value + steps[0] < before[x]);
+        if POLICY != NO_DIAGONALS {
+            let straight_open = before[x] != f64::NEG_INFINITY;
+            let diagonal = value + steps[1];
+            let left = corner_open::<POLICY>(row[x - 1] != f64::NEG_INFINITY, straight_open);
+            let right = corner_open::<POLICY>(row[x + 1] != f64::NEG_INFINITY, straight_open);
+            lowers |= open & left & (diagonal < before[x - 1]);
+            lowers |= open & right & (diagonal < before[x + 1]);
+        }
+        checked[x] = u8::from(lowers);
+    }
+    (checked[0], checked[n - 1]) = (0, 0);
+    // Eight cells a word: most words are 0.
+    let words = checked.chunks_exact(8);
+    let mut last = [0; 8];
+    last[..words.remainder().len()].copy_from_slice(words.remainder());
+    let words = words.map(|word| u64::from_le_bytes(word.try_into().unwrap())).chain([u64::from_le_bytes(last)]);
+    for (w, mut word) in words.enumerate() {
+        while word != 0 {
+            to_queue.push((start + 8 * w + word.trailing_zeros() as usize / 8) as u32);
+            word &= word - 1;
+        }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::core::path::{DiagonalLength, DiagonalPolicy, MoveRules};
+    use crate::core::rng::Rng;
+
+    /// The values of `grid` from `seeds` (grid index, value) by `run`, on the padded copy.
+    fn flooded(grid: &CostGrid, seeds: &[(usize, f64)], run: impl FnOnce(&mut Padded, Vec<u32>)) -> Vec<f64> {
+        let mut padded = Padded::new(grid);
+        let starts = seeds
+            .iter()
+            .map(|&(i, value)| {
+                let p = padded.index_of(i);
+                padded.cells[p as usize] = value;
+                p
+            })
+            .collect();
+        run(&mut padded, starts);
+        padded.into_values()
+    }
+
+    /// The sweeps (as `flood` runs them, and compiled without AVX2) and the step queues alone
+    /// give the same values to the bit, and how many cells the sweeps left to the queues.
+    fn compare<const POLICY: u8>(grid: &CostGrid, seeds: &[(usize, f64)], steps: [f64; 2]) -> usize {
+        let queues = flooded(grid, seeds, |padded, starts| step_queues::<POLICY>(padded, starts, steps));
+        let swept = flooded(grid, seeds, |padded, starts| sweeps::<POLICY>(padded, &starts, steps));
+        let portable = flooded(grid, seeds, |padded, starts| sweeps_portable::<POLICY>(padded, &starts, steps));
+        assert_eq!(swept, queues);
+        assert_eq!(portable, queues);
+        // The sweeps alone, to count what they leave: cells still above the final values.
+        let mut left = 0;
+        flooded(grid, seeds, |padded, starts| {
+            let band = starts
+                .iter()
+                .map(|&s| s as usize / padded.stride)
+                .fold((usize::MAX, 0), |(t, b), r| (t.min(r), b.max(r)));
+            let mut sweep = Sweep {
+                band,
+                relaxed: vec![0.0; padded.stride],
+                checked: vec![0; padded.stride],
+                to_queue: Vec::new(),
+            };
+            sweep.run::<POLICY, true, false>(padded, steps);
+            sweep.run::<POLICY, false, false>(padded, steps);
+            sweep.run::<POLICY, true, true>(padded, steps);
+            left = sweep.to_queue.len();
+        });
+        left
+    }
+
+    /// A corridor that turns down, up, down and up again between two sources (`A` at 0, `B`
+    /// at 10; 4 moves): the sweeps leave cells to the queues, and the values, drawn in base 36,
+    /// are the walk along the corridor from the nearer source.
+    #[test]
+    fn a_winding_corridor_is_finished_by_the_queues() {
+        let grid = CostGrid::from_ascii(&[
+            "A.#...#...", //
+            "#.#.#.#.#.",
+            "#.#.#.#.#.",
+            "#...#...#B",
+        ]);
+        let seeds = [(0, 0.0), (39, 10.0)];
+        let (values, kind) = flood(&grid, &MoveRules::FOUR, &seeds).expect("one cost on every floor");
+        assert_eq!(kind, Flood::Sweeps);
+        let drawn: Vec<String> = values
+            .chunks(10)
+            .map(|row| {
+                row.iter().map(|&v| if v.is_finite() { char::from_digit(v as u32, 36).unwrap() } else { '#' }).collect()
+            })
+            .collect();
+        assert_eq!(
+            drawn,
+            [
+                "01#9ab#fed", //
+                "#2#8#c#g#c",
+                "#3#7#d#h#b",
+                "#456#efg#a",
+            ]
+        );
+        assert!(compare::<NO_DIAGONALS>(&grid, &seeds, [1.0, 1.0]) > 0);
+    }
+
+    /// On random grids larger than `dijkstra_map`'s (up to 300 × 120, walls from 10% to 55%, so
+    /// some sources are walled in and some regions are reached only after several turns), under
+    /// every rule and diagonal length, from one to four sources at different values: the sweeps
+    /// give the step queues' values, with and without AVX2, and the queues are needed.
+    #[test]
+    fn sweeps_give_the_step_queues_values() {
+        let mut rng = Rng::new(5);
+        let (mut needed_queues, mut rounds) = (0, 0);
+        for round in 0..160 {
+            let (w, h) = (1 + rng.below(300), 1 + rng.below(120));
+            let density = [0.1, 0.25, 0.4, 0.55][round % 4];
+            let mut grid = CostGrid::open(w, h);
+            for y in 0..h as i32 {
+                for x in 0..w as i32 {
+                    if rng.chance(density) {
+                        grid.set_cost(x, y, f32::INFINITY);
+                    }
+                }
+            }
+            let floors: Vec<usize> =
+                (0..grid.len()).filter(|&i| grid.passable(i as i32 % w as i32, i as i32 / w as i32)).collect();
+            if floors.is_empty() {
+                continue;
+            }
+            let mut seeds: Vec<(usize, f64)> = (0..1 + rng.below(4))
+                .map(|_| (floors[rng.below(floors.len() as u32) as usize], f64::from(rng.below(20)) * 0.5))
+                .collect();
+            seeds.sort_by_key(|s| s.0);
+            seeds.dedup_by_key(|s| s.0);
+            let diagonal = DiagonalLength::ALL[round % 3].value();
+            let steps = [1.0, diagonal];
+            needed_queues += usize::from(
+                match DiagonalPolicy::ALL[(round / 3) % 4] {
+                    _ if round % 5 == 0 => compare::<NO_DIAGONALS>(&grid, &seeds, steps),
+                    DiagonalPolicy::Always => compare::<ALWAYS>(&grid, &seeds, steps),
+                    DiagonalPolicy::NoCornerCut => compare::<NO_CORNER_CUT>(&grid, &seeds, steps),
+                    DiagonalPolicy::OneBlocked => compare::<ONE_BLOCKED>(&grid, &seeds, steps),
+                    DiagonalPolicy::Never => compare::<NO_DIAGONALS>(&grid, &seeds, steps),
+                } > 0,
+            );
+            rounds += 1;
+        }
+        assert!(rounds > 150 && needed_queues > 40, "{rounds} {needed_queues}");
+    }
 }
