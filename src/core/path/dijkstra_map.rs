@@ -305,8 +305,8 @@ mod tests {
     /// Where one cost lies on every floor, the uniform floods give the heap relaxation's values
     /// to the bit: random grids with walls, a cost not always 1, every rule and diagonal length,
     /// sources starting level (the breadth-first flood, when the steps cost the same) or not
-    /// (the sweeps, then the step queues), some on walls, repeated, or reached more cheaply from another source
-    /// than they start.
+    /// (the sweeps, then the step queues), some on walls, repeated, or reached more cheaply from
+    /// another source than they start.
     #[test]
     fn uniform_floods_give_the_heap_values() {
         let mut rng = Rng::new(11);
