@@ -291,7 +291,7 @@ struct ColumnSpans {
 }
 
 /// Column cells a computation marks straight into the set before it uses the transposed lines.
-const DIRECT_COLUMN_CELLS: usize = 384;
+const DIRECT_COLUMN_CELLS: usize = 768;
 
 /// Transposes a 64 × 64 bit matrix in place: bit `j` of word `i` goes to bit `i` of word `j`
 /// (the recursive block swap of Hacker's Delight §7-3, least significant bit first).
@@ -337,10 +337,13 @@ impl VisibleSet {
         if let Some((x0, y0, x1, y1)) = self.touched.take() {
             let (w0, w1) = (x0 as usize / 64, x1 as usize / 64);
             for y in y0..=y1 {
-                let row = y as usize * self.words_per_row;
-                // A view's rows are a word or two: a loop, not a call to memset.
-                for word in &mut self.words[row + w0..=row + w1] {
-                    *word = 0;
+                let row = &mut self.words[y as usize * self.words_per_row..];
+                // A view's rows are a word or two: two stores, and memset (which the compiler
+                // makes of any loop of stores) only for a middle.
+                row[w0] = 0;
+                row[w1] = 0;
+                if w1 > w0 + 1 {
+                    row[w0 + 1..w1].fill(0);
                 }
             }
         }
@@ -422,6 +425,28 @@ impl VisibleSet {
         }
         let row = y as usize * self.words_per_row;
         set_bit_range(&mut self.words[row..], x0 as usize, x1 as usize);
+    }
+
+    /// Marks the cells `x0 + i` of row `y` for each bit `i` of `bits` (clipped to the set), as
+    /// one or two word writes.
+    #[inline(always)]
+    pub(crate) fn mark_row_bits(&mut self, y: i32, x0: i32, bits: u64) {
+        if (y as u32) >= self.height as u32 || x0 >= self.width || x0 <= -64 {
+            return;
+        }
+        let (x0, mut bits) = if x0 < 0 { (0, bits >> -x0) } else { (x0, bits) };
+        let room = self.width - x0;
+        if room < 64 {
+            bits &= (1 << room) - 1;
+        }
+        let (word, shift) = (x0 as usize / 64, x0 % 64);
+        let row = &mut self.words[y as usize * self.words_per_row..][..self.words_per_row];
+        row[word] |= bits << shift;
+        // The bits past the word (none when `shift` is 0), written without a test of whether
+        // there are any: where a row's cells fall across a word is as good as random.
+        if word + 1 < row.len() {
+            row[word + 1] |= (bits >> 1) >> (63 - shift);
+        }
     }
 
     /// Marks the cells `y0..=y1` of column `x` (clipped to the declared rectangle), as bits of
@@ -509,8 +534,11 @@ fn set_bit_range(words: &mut [u64], b0: usize, b1: usize) {
         words[w0] |= low & high;
     } else {
         words[w0] |= low;
-        words[w0 + 1..w1].fill(u64::MAX);
         words[w1] |= high;
+        // Most spans cover one word or two: no call to memset for an empty middle.
+        if w1 > w0 + 1 {
+            words[w0 + 1..w1].fill(u64::MAX);
+        }
     }
 }
 
@@ -626,6 +654,26 @@ impl<O: Opacity> FovContext<'_, O> {
     #[inline]
     pub fn is_opaque(&self, x: i32, y: i32) -> bool {
         self.grid.is_opaque(x, y)
+    }
+
+    /// Marks the cells `from + i` along `axis` at `fixed` visible for each bit `i` set in
+    /// `bits` (they must be in the declared rectangle or off the map; the caller has applied
+    /// `light_walls`).
+    #[inline(always)]
+    pub fn mark_bits(&mut self, axis: Axis, fixed: i32, from: i32, bits: u64) {
+        match axis {
+            Axis::Row => self.visible.mark_row_bits(fixed, from, bits),
+            Axis::Column => {
+                let mut bits = bits;
+                while bits != 0 {
+                    let first = bits.trailing_zeros();
+                    let len = (bits >> first).trailing_ones();
+                    self.visible.mark_column(fixed, from + first as i32, from + (first + len) as i32 - 1);
+                    // Clears the lowest run of ones.
+                    bits &= bits.wrapping_add(bits & bits.wrapping_neg());
+                }
+            }
+        }
     }
 
     /// Marks cells `from..=to` along `axis` at `fixed` visible (they must be in the declared
@@ -1033,6 +1081,14 @@ mod tests {
                     }
                 }
                 assert_eq!(spans.words, cells.words, "{w}×{h} {axis:?} {fixed} {from}..={to}");
+                // A row's cells as a word of bits, from anywhere on or off the map.
+                let bits = rng.next_u64() & rng.next_u64();
+                let (mut words, mut cells) = (VisibleSet::new(w, h), VisibleSet::new(w, h));
+                words.mark_row_bits(fixed, from, bits);
+                for i in (0..64).filter(|i| bits >> i & 1 != 0) {
+                    cells.mark(from + i, fixed);
+                }
+                assert_eq!(words.words, cells.words, "{w}×{h} row {fixed}, {bits:#x} from {from}");
             }
         }
     }

@@ -30,6 +30,12 @@ fn floor_div(a: i32, b: i32) -> i32 {
     if b & (b - 1) == 0 { a >> b.trailing_zeros() } else { a.div_euclid(b) }
 }
 
+/// Bits `0..=n` (none when `n < 0`, all from `n = 63` on).
+#[inline(always)]
+fn bits_up_to(n: i32) -> u64 {
+    if n < 0 { 0 } else { u64::MAX >> (63 - n.min(63)) }
+}
+
 /// A slope `num / den` with `den > 0`.
 #[derive(Clone, Copy)]
 struct Slope {
@@ -72,26 +78,62 @@ impl<O: Opacity> Quadrant<'_, '_, O> {
             // `start` changes only after a wall, when every column of the next floor run passes.
             let first_symmetric = min_col + i32::from(min_col * start.den < depth * start.num);
             let last_symmetric = max_col - i32::from(max_col * end.den > depth * end.num);
-            let mut prev_wall: Option<bool> = None;
-            // A row of up to 64 cells is one read of its opacity bits; a longer one is read run by run.
             let count = max_col - min_col + 1;
-            let bits = (count <= 64)
-                .then(|| self.ctx.grid.line_bits(self.axis, line, self.base + min_col, count.max(0) as u32));
+            if count <= 0 {
+                return;
+            }
+            if count <= 64 {
+                // A row of up to 64 cells, as words: one read of its opacity, one write of what
+                // it reveals, and a branch only where floor turns to wall (a sector to scan) or
+                // back (a new start slope).
+                let range = u64::MAX >> (64 - count);
+                let walls = self.ctx.grid.line_bits(self.axis, line, self.base + min_col, count as u32) & range;
+                if walls == 0 {
+                    // All floor (every row of an open map): one span, and on to the next row.
+                    let (lo, hi) = (first_symmetric.max(-radius_cols), last_symmetric.min(radius_cols));
+                    if lo <= hi {
+                        self.ctx.mark_run(self.axis, line, self.base + lo, self.base + hi);
+                    }
+                    depth += 1;
+                    continue;
+                }
+                let floors = !walls & range;
+                let mut floors_shown = floors & bits_up_to(last_symmetric - min_col);
+                // Only the row's first column can fall before the first symmetric one; after a
+                // wall every floor column passes the start test (see the run loop below).
+                if first_symmetric > min_col {
+                    floors_shown &= !1;
+                }
+                let shown = (if self.ctx.light_walls { walls | floors_shown } else { floors_shown })
+                    & bits_up_to(radius_cols.saturating_sub(min_col))
+                    & !bits_up_to((-radius_cols).saturating_sub(1).saturating_sub(min_col));
+                if shown != 0 {
+                    self.ctx.mark_bits(self.axis, line, self.base + min_col, shown);
+                }
+                // Bit i: a wall after floor (a sector ends at its left edge), or floor after a
+                // wall (the start moves to its left edge).
+                let mut turns = (walls & floors << 1) | (floors & walls << 1);
+                while turns != 0 {
+                    let i = turns.trailing_zeros() as i32;
+                    turns &= turns - 1;
+                    let edge = Slope { num: 2 * (min_col + i) - 1, den: 2 * depth };
+                    if walls >> i & 1 != 0 {
+                        self.scan(depth + 1, start, edge);
+                    } else {
+                        start = edge;
+                    }
+                }
+                if walls >> (count - 1) & 1 != 0 {
+                    return;
+                }
+                depth += 1;
+                continue;
+            }
+            let mut prev_wall: Option<bool> = None;
             let mut col = min_col;
             while col <= max_col {
-                let (wall, last) = match bits {
-                    Some(bits) => {
-                        let i = (col - min_col) as u32;
-                        let wall = bits >> i & 1 != 0;
-                        // The run goes on up to the next cell that differs.
-                        let differ = (if wall { !bits } else { bits }) >> i;
-                        (wall, (col + differ.trailing_zeros() as i32 - 1).min(max_col))
-                    }
-                    None => {
-                        let (wall, last) = self.ctx.grid.run(self.axis, line, self.base + col, self.base + max_col);
-                        (wall, last - self.base)
-                    }
-                };
+                let (wall, last) = self.ctx.grid.run(self.axis, line, self.base + col, self.base + max_col);
+                let last = last - self.base;
                 if wall {
                     let (lo, hi) = (col.max(-radius_cols), last.min(radius_cols));
                     if self.ctx.light_walls && lo <= hi {
