@@ -18,7 +18,8 @@
 //! Speed: the cells of a row the sector lights are one interval of columns (from the last whose
 //! `r` is within `start` to the first whose `l` falls short of `end`), and the scan's decisions
 //! happen only where wall turns to floor or back. So a row is read as 64-cell opacity words
-//! (each octant's row is part of a map row or column), walked run by run, and lit as spans.
+//! (each octant's row is part of a map row or column) and lit as spans, and only its runs of
+//! walls are visited, found in the word (a run of floor between them only moves `start`).
 
 use super::{Axis, FovContext, OCTANTS, OctantLines, Opacity, RadiusCols, Ratio, floor_div, with_radius_cols};
 

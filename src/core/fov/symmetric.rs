@@ -56,11 +56,12 @@ struct Quadrant<'c, 'a, O: Opacity> {
 }
 
 impl<O: Opacity> Quadrant<'_, '_, O> {
-    /// Scans the row at `depth` between the slopes, as runs of equal opacity: a run of walls is
-    /// revealed whole (expansive walls); a run of floor is revealed where it is symmetric,
-    /// `depth · start ≤ col ≤ depth · end`, which is one interval; the transitions between runs
-    /// are where Ford's scan changes slopes or recurses. On an open map a row is one run: one
-    /// bitset query and one span write.
+    /// Scans the row at `depth` between the slopes: its walls are revealed whole (expansive
+    /// walls); its floor where it is symmetric, `depth · start ≤ col ≤ depth · end`, which is
+    /// one interval; the transitions between floor and wall are where Ford's scan changes slopes
+    /// or recurses. A row of up to 64 cells is one word of opacity bits, revealed with one write,
+    /// its transitions found as bits (on an open map: one bitset query and one span write); a
+    /// longer one is taken run by run.
     fn scan(&mut self, mut depth: i32, mut start: Slope, end: Slope) {
         // A row ending on floor goes on to the next depth with the same slopes: a loop (the
         // tail call of Ford's recursion); a floor run closed by a wall recurses.
