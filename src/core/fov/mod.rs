@@ -291,6 +291,8 @@ struct ColumnSpans {
 }
 
 /// Column cells a computation marks straight into the set before it uses the transposed lines.
+/// A view at r = 20 marks about 630 cells down columns, one at r = 60 about 5 600: 768 keeps the
+/// first direct (256 or 384 measured 7–22% slower there) and the second merged (see BENCHMARKS.md).
 const DIRECT_COLUMN_CELLS: usize = 768;
 
 /// Transposes a 64 × 64 bit matrix in place: bit `j` of word `i` goes to bit `i` of word `j`

@@ -81,7 +81,8 @@ impl<O: Opacity> Octant<'_, '_, O> {
                 // The runs of walls, from the top, found as words; floor between them only
                 // moves `start`. A row that continues a run of walls from the 64 columns above
                 // (`blocked`) does not cast that run again.
-                let walls = bits & (u64::MAX >> (63 - (high - low)));
+                // (`read` leaves the bits past `high` clear.)
+                let walls = bits;
                 let top = (high - low) as u32;
                 if blocked && walls >> top & 1 == 0 {
                     blocked = false;

@@ -30,10 +30,10 @@ fn floor_div(a: i32, b: i32) -> i32 {
     if b & (b - 1) == 0 { a >> b.trailing_zeros() } else { a.div_euclid(b) }
 }
 
-/// Bits `0..=n` (none when `n < 0`, all from `n = 63` on).
+/// Bits `lo..=hi` of a word (none when `hi < lo`); `0 ≤ lo`, `hi ≤ 63`.
 #[inline(always)]
-fn bits_up_to(n: i32) -> u64 {
-    if n < 0 { 0 } else { u64::MAX >> (63 - n.min(63)) }
+fn bits_between(lo: i32, hi: i32) -> u64 {
+    if hi < lo { 0 } else { (u64::MAX >> (63 - hi)) & (u64::MAX << lo) }
 }
 
 /// A slope `num / den` with `den > 0`.
@@ -89,9 +89,13 @@ impl<O: Opacity> Quadrant<'_, '_, O> {
                 // back (a new start slope).
                 let range = u64::MAX >> (64 - count);
                 let walls = self.ctx.grid.line_bits(self.axis, line, self.base + min_col, count as u32) & range;
+                // Walls show within the radius; floor between the first and last symmetric
+                // columns too (after a wall every floor column passes the start test, so the
+                // row's first symmetric column is the only one that matters: see the run loop
+                // below).
+                let (lo, hi) = (first_symmetric.max(-radius_cols), last_symmetric.min(radius_cols));
                 if walls == 0 {
                     // All floor (every row of an open map): one span, and on to the next row.
-                    let (lo, hi) = (first_symmetric.max(-radius_cols), last_symmetric.min(radius_cols));
                     if lo <= hi {
                         self.ctx.mark_run(self.axis, line, self.base + lo, self.base + hi);
                     }
@@ -99,15 +103,11 @@ impl<O: Opacity> Quadrant<'_, '_, O> {
                     continue;
                 }
                 let floors = !walls & range;
-                let mut floors_shown = floors & bits_up_to(last_symmetric - min_col);
-                // Only the row's first column can fall before the first symmetric one; after a
-                // wall every floor column passes the start test (see the run loop below).
-                if first_symmetric > min_col {
-                    floors_shown &= !1;
+                let mut shown = floors & bits_between(lo - min_col, hi - min_col);
+                if self.ctx.light_walls {
+                    shown |=
+                        walls & bits_between((-radius_cols).max(min_col) - min_col, radius_cols.min(max_col) - min_col);
                 }
-                let shown = (if self.ctx.light_walls { walls | floors_shown } else { floors_shown })
-                    & bits_up_to(radius_cols.saturating_sub(min_col))
-                    & !bits_up_to((-radius_cols).saturating_sub(1).saturating_sub(min_col));
                 if shown != 0 {
                     self.ctx.mark_bits(self.axis, line, self.base + min_col, shown);
                 }
