@@ -20,8 +20,21 @@
 //! happen only where wall turns to floor or back. So a row is read as 64-cell opacity words
 //! (each octant's row is part of a map row or column) and lit as spans, and only its runs of
 //! walls are visited, found in the word (a run of floor between them only moves `start`).
+//!
+//! The first four rows are looked up rather than scanned, when the 9 × 9 box around the origin
+//! lies on the map. An octant's rows 1 to 4 hold 14 cells, and its scan reads only its own
+//! cells, a row at a time outward; so what those rows show, and the sectors the scan takes on
+//! into row 5, are a function of their 14 opacity bits. [`small_views`] runs `cast_light` once
+//! on each of the 16 384 patterns and keeps both. A view of radius ≤ 4 is then eight lookups;
+//! a larger one scans from row 5 with the sectors its lookups give.
 
-use super::{Axis, FovContext, OCTANTS, OctantLines, Opacity, RadiusCols, Ratio, floor_div, with_radius_cols};
+use std::sync::OnceLock;
+
+use super::{
+    Axis, FovContext, FovParams, OCTANTS, OctantLines, Opacity, OpacityGrid, RadiusCols, Ratio, VisibleSet, floor_div,
+    scan_with, with_radius_cols,
+};
+use crate::core::Cell;
 
 struct Octant<'c, 'a, O: Opacity> {
     ctx: &'c mut FovContext<'a, O>,
@@ -29,10 +42,15 @@ struct Octant<'c, 'a, O: Opacity> {
     lines: OctantLines,
     /// The map's extent along a line.
     length: i32,
+    /// Where a scan that stops before row `SMALL_ROWS + 1` leaves the sectors it would scan
+    /// there (building [`small_views`] only).
+    handoff: Option<&'c mut Vec<(Ratio, Ratio)>>,
 }
 
 impl<O: Opacity> Octant<'_, '_, O> {
-    fn cast_light(&mut self, row: i32, mut start: Ratio, end: Ratio) {
+    /// Scans rows `row ..` of the sector from slope `start` down to `end`. `HANDOFF`: stop
+    /// before row `SMALL_ROWS + 1`, leaving the sector there in `handoff`.
+    fn cast_light<const HANDOFF: bool>(&mut self, row: i32, mut start: Ratio, end: Ratio) {
         if start.lt(end) {
             return;
         }
@@ -41,6 +59,12 @@ impl<O: Opacity> Octant<'_, '_, O> {
             // libtcod ≥ 1.16 checks the sector on every row (1.15 and doryen-fov only on entry,
             // which lets a reversed sector light a few cells it should not).
             if start.lt(end) {
+                return;
+            }
+            if HANDOFF && j == SMALL_ROWS + 1 {
+                if let Some(handoff) = self.handoff.as_deref_mut() {
+                    handoff.push((start, end));
+                }
                 return;
             }
             let j64 = i64::from(j);
@@ -97,7 +121,11 @@ impl<O: Opacity> Octant<'_, '_, O> {
                     let b = 64 - floor_below.leading_zeros();
                     if !blocked && j < self.ctx.reach {
                         blocked = true;
-                        self.cast_light(j + 1, start, Ratio::new(2 * i64::from(low + p as i32) + 1, 2 * j64 - 1));
+                        self.cast_light::<HANDOFF>(
+                            j + 1,
+                            start,
+                            Ratio::new(2 * i64::from(low + p as i32) + 1, 2 * j64 - 1),
+                        );
                     }
                     if blocked {
                         new_start = Ratio::new(2 * i64::from(low + b as i32) - 1, 2 * j64 + 1);
@@ -118,12 +146,217 @@ impl<O: Opacity> Octant<'_, '_, O> {
 }
 
 pub(super) fn compute<O: Opacity>(ctx: &mut FovContext<'_, O>) {
+    let (w, h) = (ctx.grid.width(), ctx.grid.height());
+    let small_box_on_map =
+        (SMALL_ROWS..w - SMALL_ROWS).contains(&ctx.ox) && (SMALL_ROWS..h - SMALL_ROWS).contains(&ctx.oy);
+    if small_box_on_map {
+        small_view(ctx, small_views());
+        return;
+    }
     with_radius_cols(ctx.radius_squared, |radius_cols| {
-        for (xx, xy, yx, yy) in OCTANTS {
-            let lines = OctantLines::new((ctx.ox, ctx.oy), (xx, xy, yx, yy));
+        for octant in OCTANTS {
+            let lines = OctantLines::new((ctx.ox, ctx.oy), octant);
             let length = if lines.axis == Axis::Row { ctx.grid.width() } else { ctx.grid.height() };
-            let mut octant = Octant { ctx, radius_cols, lines, length };
-            octant.cast_light(1, Ratio::new(1, 1), Ratio::new(0, 1));
+            let mut octant = Octant { ctx, radius_cols, lines, length, handoff: None };
+            octant.cast_light::<false>(1, Ratio::new(1, 1), Ratio::new(0, 1));
+        }
+    });
+}
+
+/// The first rows of an octant, which [`small_view`] looks up.
+const SMALL_ROWS: i32 = 4;
+/// Their cells: 2 + 3 + 4 + 5.
+const SMALL_CELLS: u32 = 14;
+/// Where row `j`'s cells start in a pattern of those cells: column `c` is bit `ROW_OFFSET[j] + c`.
+const ROW_OFFSET: [u32; 5] = [0, 0, 2, 5, 9];
+
+/// Every slope a sector entering row `SMALL_ROWS + 1` can have, as the scan makes them: the
+/// first sector's `1` and `0`, a cell's `r = (2c − 1)/(2j + 1)` (a new start) and its
+/// `l = (2c + 1)/(2j − 1)` (a new end), for rows `j ≤ SMALL_ROWS`. A looked-up view names a
+/// sector by the indices of its slopes here.
+const SLOPES: [Ratio; 30] = {
+    let mut slopes = [Ratio::new(1, 1); 30];
+    slopes[1] = Ratio::new(0, 1);
+    let mut n = 2;
+    let mut j = 1;
+    while j <= SMALL_ROWS as i64 {
+        let mut c = 0;
+        while c <= j {
+            slopes[n] = Ratio::new(2 * c - 1, 2 * j + 1);
+            slopes[n + 1] = Ratio::new(2 * c + 1, 2 * j - 1);
+            n += 2;
+            c += 1;
+        }
+        j += 1;
+    }
+    slopes
+};
+
+/// A looked-up view: bits `0..14` the visible cells of rows 1 to `SMALL_ROWS` (a pattern's
+/// layout), bits `14..17` how many sectors go on into the next row, then each sector as two
+/// 5-bit indices into [`SLOPES`] (start, then end), from bit `SECTORS_AT`.
+const VIEW_BITS: u64 = (1 << SMALL_CELLS) - 1;
+const SECTORS_AT: u32 = SMALL_CELLS + 3;
+/// The most sectors an entry has room for (every pattern needs at most this many:
+/// `small_views` checks as it builds).
+const MAX_SECTORS: usize = 4;
+
+/// For each `r²` up to 32 (from which the whole box is within the radius), the cells of a
+/// 9-bit box row `|dy|` rows from the origin within the radius: bit `b` for `dx = b − 4`.
+const BOX_DISCS: [[u16; 5]; 33] = {
+    let mut discs = [[0; 5]; 33];
+    let mut r2: usize = 0;
+    while r2 < 33 {
+        let mut dy: usize = 0;
+        while dy < 5 {
+            let mut b: usize = 0;
+            while b < 9 {
+                let dx = b.abs_diff(4);
+                if dx * dx + dy * dy <= r2 {
+                    discs[r2][dy] |= 1 << b;
+                }
+                b += 1;
+            }
+            dy += 1;
+        }
+        r2 += 1;
+    }
+    discs
+};
+
+/// Bit `8 − i` of each 9-bit line set where bit `i` is.
+const REVERSED_9: [u16; 512] = {
+    let mut table = [0; 512];
+    let mut line = 0;
+    while line < 512 {
+        table[line] = (line as u16).reverse_bits() >> 7;
+        line += 1;
+    }
+    table
+};
+
+/// An octant's first `SMALL_ROWS` rows for every pattern of their opacity (bit
+/// `ROW_OFFSET[j] + c` for cell (j, c)): which of their cells are visible (walls lit, no
+/// radius) and the sectors that go on into the next row, found by running
+/// [`Octant::cast_light`] on each pattern, in octant 0 of an 11 × 11 map, stopping before row
+/// `SMALL_ROWS + 1`. Every octant scans its own cells in its own (row, column) terms the same
+/// way and reads no other cell, and what a row shows depends only on the rows before it, so
+/// one table serves all eight octants and every radius (`small_views_are_the_scans_views`
+/// checks every pattern in each octant). Built on first use, in a few milliseconds.
+fn small_views() -> &'static [u64] {
+    static VIEWS: OnceLock<Vec<u64>> = OnceLock::new();
+    VIEWS.get_or_init(|| {
+        let mut grid = OpacityGrid::new(11, 11);
+        let mut visible = VisibleSet::new(11, 11);
+        let mut sectors = Vec::new();
+        let params = FovParams { origin: Cell::new(5, 5), radius: None, light_walls: true };
+        let triangle = || (1..=SMALL_ROWS).flat_map(|j| (0..=j).map(move |c| (j, c)));
+        let slope_index = |slope: Ratio| {
+            let index = SLOPES.iter().position(|s| (s.num, s.den) == (slope.num, slope.den));
+            index.expect("a sector's slope is one the first rows make") as u64
+        };
+        (0..1u32 << SMALL_CELLS)
+            .map(|pattern| {
+                for (j, c) in triangle() {
+                    grid.set(5 + c, 5 - j, pattern >> (ROW_OFFSET[j as usize] + c as u32) & 1 != 0);
+                }
+                sectors.clear();
+                scan_with(&grid, params, &mut visible, |ctx| {
+                    with_radius_cols(ctx.radius_squared, |radius_cols| {
+                        let lines = OctantLines::new((5, 5), OCTANTS[0]);
+                        let handoff = Some(&mut sectors);
+                        let mut octant = Octant { ctx, radius_cols, lines, length: 11, handoff };
+                        octant.cast_light::<true>(1, Ratio::new(1, 1), Ratio::new(0, 1));
+                    })
+                });
+                assert!(sectors.len() <= MAX_SECTORS, "pattern {pattern:#b}: {} sectors", sectors.len());
+                let view = triangle()
+                    .filter(|&(j, c)| visible.contains(5 + c, 5 - j))
+                    .fold(0, |view, (j, c)| view | 1 << (ROW_OFFSET[j as usize] + c as u32));
+                sectors.iter().enumerate().fold(
+                    view | (sectors.len() as u64) << SMALL_CELLS,
+                    |entry, (k, &(start, end))| {
+                        entry | (slope_index(start) | slope_index(end) << 5) << (SECTORS_AT + 10 * k as u32)
+                    },
+                )
+            })
+            .collect()
+    })
+}
+
+/// A view whose 9 × 9 box around the origin lies on the map: each octant's first
+/// `SMALL_ROWS` rows from `views`, then the scan from the sectors they leave, if the radius
+/// goes further.
+///
+/// The box's lines are read as 9-bit words: rows for the octants whose rows are map rows,
+/// columns for the others. An octant's pattern takes bits 4 ..= 4 + j of its row j's line,
+/// reversed first (`REVERSED_9`) when the octant's columns run against the map, and its view
+/// goes back the same way. What the column octants see is turned into rows, cut to the
+/// radius, and written as nine row words.
+fn small_view<O: Opacity>(ctx: &mut FovContext<'_, O>, views: &[u64]) {
+    let (ox, oy) = (ctx.ox, ctx.oy);
+    // The box's rows (y = oy − 4 + i, bit b for x = ox − 4 + b) and columns, the same way.
+    let read = |axis, centre: i32, across: i32| {
+        let mut lines = [0; 9];
+        for (i, line) in lines.iter_mut().enumerate() {
+            *line = ctx.grid.line_bits(axis, centre - 4 + i as i32, across - 4, 9) as usize & 0x1ff;
+        }
+        lines
+    };
+    let opacity = [read(Axis::Row, oy, ox), read(Axis::Column, ox, oy)];
+    let mut seen = [[0u16; 9]; 2];
+    let mut entries = [0u64; 8];
+    for (k, octant) in OCTANTS.into_iter().enumerate() {
+        let lines = OctantLines::new((ox, oy), octant);
+        let (along, centre) = if lines.axis == Axis::Row { (0, oy) } else { (1, ox) };
+        let box_line = |j: i32| (lines.line(j) - centre + 4) as usize;
+        let mut pattern = 0;
+        for j in 1..=SMALL_ROWS {
+            let line = opacity[along][box_line(j)];
+            let line = if lines.sign > 0 { line } else { usize::from(REVERSED_9[line]) };
+            pattern |= (line >> 4 & ((1 << (j + 1)) - 1)) << ROW_OFFSET[j as usize];
+        }
+        entries[k] = views[pattern];
+        let mut view = entries[k] & VIEW_BITS;
+        if !ctx.light_walls {
+            // A pattern's set bits are its walls.
+            view &= !(pattern as u64);
+        }
+        for j in 1..=SMALL_ROWS {
+            let cells = (view >> ROW_OFFSET[j as usize] & ((1 << (j + 1)) - 1)) as u16;
+            seen[along][box_line(j)] |= if lines.sign > 0 { cells << 4 } else { REVERSED_9[usize::from(cells << 4)] };
+        }
+    }
+    let [mut rows, columns] = seen;
+    for (i, &column) in columns.iter().enumerate() {
+        let mut bits = column;
+        while bits != 0 {
+            rows[bits.trailing_zeros() as usize] |= 1 << i;
+            bits &= bits - 1;
+        }
+    }
+    let disc = &BOX_DISCS[ctx.radius_squared.min(BOX_DISCS.len() as i64 - 1) as usize];
+    for (i, &row) in rows.iter().enumerate() {
+        ctx.visible.mark_row_bits(
+            oy - 4 + i as i32,
+            ox - 4,
+            u64::from(row & disc[(i as i32 - 4).unsigned_abs() as usize]),
+        );
+    }
+    if ctx.reach <= SMALL_ROWS {
+        return;
+    }
+    with_radius_cols(ctx.radius_squared, |radius_cols| {
+        for (k, octant) in OCTANTS.into_iter().enumerate() {
+            let entry = entries[k];
+            let lines = OctantLines::new((ox, oy), octant);
+            let length = if lines.axis == Axis::Row { ctx.grid.width() } else { ctx.grid.height() };
+            let mut octant = Octant { ctx, radius_cols, lines, length, handoff: None };
+            for sector in 0..(entry >> SMALL_CELLS & 7) as u32 {
+                let slopes = entry >> (SECTORS_AT + 10 * sector);
+                let (start, end) = (SLOPES[(slopes & 31) as usize], SLOPES[(slopes >> 5 & 31) as usize]);
+                octant.cast_light::<false>(SMALL_ROWS + 1, start, end);
+            }
         }
     });
 }
@@ -211,6 +444,52 @@ mod tests {
     #[test]
     fn runs_give_the_cell_by_cell_view() {
         assert_same_views(Algorithm::Shadowcast, 29, [0.0, 0.05, 0.2, 0.45], reference);
+    }
+
+    /// Every pattern of an octant's first four rows, in each of the eight octants in turn, with
+    /// the rest of a 13 × 13 map random: the looked-up view, and the scan from the sectors it
+    /// leaves, give the cell-by-cell scan's view, at every radius up to 8 and unlimited, walls
+    /// lit or not. Then small maps with any origin, where views near the edges are scanned.
+    #[test]
+    fn small_views_are_the_scans_views() {
+        let mut rng = Rng::new(37);
+        let mut grid = OpacityGrid::new(13, 13);
+        let mut visible = VisibleSet::new(13, 13);
+        for pattern in 0..1u32 << SMALL_CELLS {
+            for (k, (xx, xy, yx, yy)) in OCTANTS.into_iter().enumerate() {
+                for y in 0..13 {
+                    for x in 0..13 {
+                        grid.set(x, y, rng.chance(0.3));
+                    }
+                }
+                for j in 1..=SMALL_ROWS {
+                    for c in 0..=j {
+                        let wall = pattern >> (ROW_OFFSET[j as usize] + c as u32) & 1 != 0;
+                        grid.set(6 + c * xx + j * xy, 6 + c * yx + j * yy, wall);
+                    }
+                }
+                let radius = [Some((pattern + k as u32) % 9), None][(pattern as usize + k) % 4 / 3];
+                let params = FovParams { origin: Cell::new(6, 6), radius, light_walls: pattern % 3 != 0 };
+                crate::core::fov::compute(Algorithm::Shadowcast, &grid, params, &mut visible);
+                let ours: Vec<(i32, i32)> = visible.iter().map(|c| (c.x, c.y)).collect();
+                assert_eq!(ours, reference(&grid, params), "pattern {pattern:#b}, octant {k}: {params:?}");
+            }
+        }
+        for round in 0..2000 {
+            let (w, h) = (1 + rng.below(14), 1 + rng.below(14));
+            let mut grid = OpacityGrid::new(w, h);
+            for y in 0..h as i32 {
+                for x in 0..w as i32 {
+                    grid.set(x, y, rng.chance(0.3));
+                }
+            }
+            let origin = Cell::new(rng.below(w) as i32, rng.below(h) as i32);
+            let params = FovParams { origin, radius: Some(rng.below(6)), light_walls: round % 3 != 0 };
+            let mut visible = VisibleSet::new(w, h);
+            crate::core::fov::compute(Algorithm::Shadowcast, &grid, params, &mut visible);
+            let ours: Vec<(i32, i32)> = visible.iter().map(|c| (c.x, c.y)).collect();
+            assert_eq!(ours, reference(&grid, params), "round {round}: {w}×{h}, {params:?}");
+        }
     }
 
     /// Rows of more than 64 columns, read a word at a time, with walls across the words'
