@@ -168,9 +168,15 @@ impl OpacityGrid {
 /// opaque.
 #[inline]
 fn bits_in_line(line: &[u64], from: i32) -> u64 {
-    let word = |w: i64| -> u64 { if (0..line.len() as i64).contains(&w) { line[w as usize] } else { u64::MAX } };
     let w = i64::from(from.div_euclid(64));
     let shift = from.rem_euclid(64) as u32;
+    if w >= 0 && (w as usize + 1) < line.len() {
+        // Both words on the line (the common case): two loads, no tests. `b << 1 << (63 − s)` is
+        // `b << (64 − s)` for s > 0, and 0 for s = 0, which a single shift by 64 is not.
+        let (a, b) = (line[w as usize], line[w as usize + 1]);
+        return a >> shift | b << 1 << (63 - shift);
+    }
+    let word = |w: i64| -> u64 { if (0..line.len() as i64).contains(&w) { line[w as usize] } else { u64::MAX } };
     if shift == 0 { word(w) } else { word(w) >> shift | word(w + 1) << (64 - shift) }
 }
 
@@ -825,12 +831,23 @@ impl RadiusCols {
         }
     }
 
+    /// Every scan asks once a row, so the widths already found are one load.
     #[inline]
     pub(crate) fn get(&mut self, depth: i32) -> i32 {
-        if self.radius_squared == i64::MAX {
-            return i32::MAX;
+        match self.cols.get(depth as usize) {
+            Some(&cols) => cols,
+            None => self.extend_to(depth),
         }
+    }
+
+    #[cold]
+    #[inline(never)]
+    fn extend_to(&mut self, depth: i32) -> i32 {
         while self.cols.len() <= depth as usize {
+            if self.radius_squared == i64::MAX {
+                self.cols.push(i32::MAX);
+                continue;
+            }
             let d = self.cols.len() as i64;
             let mut c = match self.cols.last() {
                 Some(&c) => i64::from(c.max(0)),
