@@ -840,6 +840,8 @@ impl RadiusCols {
         }
     }
 
+    /// Finds the widths of the depths up to `depth` and returns its own; an unlimited radius
+    /// stores `i32::MAX` for each, so that [`RadiusCols::get`] need not test for it.
     #[cold]
     #[inline(never)]
     fn extend_to(&mut self, depth: i32) -> i32 {
