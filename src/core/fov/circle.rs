@@ -40,6 +40,7 @@ pub(super) fn compute<O: Opacity>(ctx: &mut FovContext<'_, O>) {
 
 #[cfg(test)]
 mod tests {
+    use crate::core::fov::reference::random_grid;
     use crate::core::fov::{Algorithm, FovParams, Opacity, OpacityGrid, VisibleSet, compute};
     use crate::core::geometry::Cell;
     use crate::core::rng::Rng;
@@ -62,12 +63,7 @@ mod tests {
         let mut rng = Rng::new(41);
         for round in 0..300 {
             let (w, h) = (1 + rng.below(140), 1 + rng.below(70));
-            let mut grid = OpacityGrid::new(w, h);
-            for y in 0..h as i32 {
-                for x in 0..w as i32 {
-                    grid.set(x, y, rng.chance(0.3));
-                }
-            }
+            let grid = random_grid(&mut rng, w, h, 0.3);
             let origin = Cell::new(rng.below(w) as i32, rng.below(h) as i32);
             let radius = [None, Some(rng.below(90))][round % 2];
             let params = FovParams { origin, radius, light_walls: round % 3 != 0 };

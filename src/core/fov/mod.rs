@@ -783,6 +783,17 @@ pub(crate) mod reference {
         visible.iter().map(|c| (c.x, c.y)).collect()
     }
 
+    /// A `w × h` map whose cells are walls with probability `density`, drawn row by row.
+    pub(crate) fn random_grid(rng: &mut Rng, w: u32, h: u32, density: f64) -> OpacityGrid {
+        let mut grid = OpacityGrid::new(w, h);
+        for y in 0..h as i32 {
+            for x in 0..w as i32 {
+                grid.set(x, y, rng.chance(density));
+            }
+        }
+        grid
+    }
+
     /// Asserts that `algorithm` gives `reference`'s view on 500 random maps: one wall density of
     /// `densities` each in turn, sizes up to 160 × 90 (across word boundaries), any origin (the
     /// edges too), no radius or radii up to 100 and up to 9, walls lit on four maps in five.
@@ -795,12 +806,7 @@ pub(crate) mod reference {
         let mut rng = Rng::new(seed);
         for round in 0..500 {
             let (w, h) = (1 + rng.below(160), 1 + rng.below(90));
-            let mut grid = OpacityGrid::new(w, h);
-            for y in 0..h as i32 {
-                for x in 0..w as i32 {
-                    grid.set(x, y, rng.chance(densities[round % 4]));
-                }
-            }
+            let grid = random_grid(&mut rng, w, h, densities[round % 4]);
             let origin = Cell::new(rng.below(w) as i32, rng.below(h) as i32);
             let radius = [None, Some(rng.below(100)), Some(rng.below(9))][round % 3];
             let params = FovParams { origin, radius, light_walls: round % 5 != 0 };
@@ -1057,13 +1063,7 @@ mod tests {
         let mut rng = Rng::new(23);
         for round in 0..300 {
             let (w, h) = (1 + rng.below(150), 1 + rng.below(150));
-            let mut grid = OpacityGrid::new(w, h);
-            let density = [0.02, 0.3, 0.9][round % 3];
-            for y in 0..h as i32 {
-                for x in 0..w as i32 {
-                    grid.set(x, y, rng.chance(density));
-                }
-            }
+            let grid = reference::random_grid(&mut rng, w, h, [0.02, 0.3, 0.9][round % 3]);
             for _ in 0..50 {
                 let axis = if rng.chance(0.5) { Axis::Row } else { Axis::Column };
                 let (len, across) = match axis {

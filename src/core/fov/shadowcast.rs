@@ -47,7 +47,14 @@ struct Octant<'c, 'a, O: Opacity> {
     handoff: Option<&'c mut Vec<(Ratio, Ratio)>>,
 }
 
-impl<O: Opacity> Octant<'_, '_, O> {
+impl<'c, 'a, O: Opacity> Octant<'c, 'a, O> {
+    /// `octant` (one of [`OCTANTS`]) around the view's origin.
+    fn new(ctx: &'c mut FovContext<'a, O>, radius_cols: &'c mut RadiusCols, octant: (i32, i32, i32, i32)) -> Self {
+        let lines = OctantLines::new((ctx.ox, ctx.oy), octant);
+        let length = if lines.axis == Axis::Row { ctx.grid.width() } else { ctx.grid.height() };
+        Self { ctx, radius_cols, lines, length, handoff: None }
+    }
+
     /// Scans rows `row ..` of the sector from slope `start` down to `end`. `HANDOFF`: stop
     /// before row `SMALL_ROWS + 1`, leaving the sector there in `handoff`.
     fn cast_light<const HANDOFF: bool>(&mut self, row: i32, mut start: Ratio, end: Ratio) {
@@ -155,10 +162,7 @@ pub(super) fn compute<O: Opacity>(ctx: &mut FovContext<'_, O>) {
     }
     with_radius_cols(ctx.radius_squared, |radius_cols| {
         for octant in OCTANTS {
-            let lines = OctantLines::new((ctx.ox, ctx.oy), octant);
-            let length = if lines.axis == Axis::Row { ctx.grid.width() } else { ctx.grid.height() };
-            let mut octant = Octant { ctx, radius_cols, lines, length, handoff: None };
-            octant.cast_light::<false>(1, Ratio::new(1, 1), Ratio::new(0, 1));
+            Octant::new(ctx, radius_cols, octant).cast_light::<false>(1, Ratio::new(1, 1), Ratio::new(0, 1));
         }
     });
 }
@@ -263,9 +267,8 @@ fn small_views() -> &'static [u64] {
                 sectors.clear();
                 scan_with(&grid, params, &mut visible, |ctx| {
                     with_radius_cols(ctx.radius_squared, |radius_cols| {
-                        let lines = OctantLines::new((5, 5), OCTANTS[0]);
-                        let handoff = Some(&mut sectors);
-                        let mut octant = Octant { ctx, radius_cols, lines, length: 11, handoff };
+                        let mut octant = Octant::new(ctx, radius_cols, OCTANTS[0]);
+                        octant.handoff = Some(&mut sectors);
                         octant.cast_light::<true>(1, Ratio::new(1, 1), Ratio::new(0, 1));
                     })
                 });
@@ -349,9 +352,7 @@ fn small_view<O: Opacity>(ctx: &mut FovContext<'_, O>, views: &[u64]) {
     with_radius_cols(ctx.radius_squared, |radius_cols| {
         for (k, octant) in OCTANTS.into_iter().enumerate() {
             let entry = entries[k];
-            let lines = OctantLines::new((ox, oy), octant);
-            let length = if lines.axis == Axis::Row { ctx.grid.width() } else { ctx.grid.height() };
-            let mut octant = Octant { ctx, radius_cols, lines, length, handoff: None };
+            let mut octant = Octant::new(ctx, radius_cols, octant);
             for sector in 0..(entry >> SMALL_CELLS & 7) as u32 {
                 let slopes = entry >> (SECTORS_AT + 10 * sector);
                 let (start, end) = (SLOPES[(slopes & 31) as usize], SLOPES[(slopes >> 5 & 31) as usize]);
@@ -365,7 +366,7 @@ fn small_view<O: Opacity>(ctx: &mut FovContext<'_, O>, views: &[u64]) {
 mod tests {
     use super::*;
     use crate::core::Cell;
-    use crate::core::fov::reference::assert_same_views;
+    use crate::core::fov::reference::{assert_same_views, random_grid};
     use crate::core::fov::{Algorithm, FovParams, OpacityGrid, VisibleSet};
     use crate::core::rng::Rng;
 
@@ -453,15 +454,10 @@ mod tests {
     #[test]
     fn small_views_are_the_scans_views() {
         let mut rng = Rng::new(37);
-        let mut grid = OpacityGrid::new(13, 13);
         let mut visible = VisibleSet::new(13, 13);
         for pattern in 0..1u32 << SMALL_CELLS {
             for (k, (xx, xy, yx, yy)) in OCTANTS.into_iter().enumerate() {
-                for y in 0..13 {
-                    for x in 0..13 {
-                        grid.set(x, y, rng.chance(0.3));
-                    }
-                }
+                let mut grid = random_grid(&mut rng, 13, 13, 0.3);
                 for j in 1..=SMALL_ROWS {
                     for c in 0..=j {
                         let wall = pattern >> (ROW_OFFSET[j as usize] + c as u32) & 1 != 0;
@@ -477,12 +473,7 @@ mod tests {
         }
         for round in 0..2000 {
             let (w, h) = (1 + rng.below(14), 1 + rng.below(14));
-            let mut grid = OpacityGrid::new(w, h);
-            for y in 0..h as i32 {
-                for x in 0..w as i32 {
-                    grid.set(x, y, rng.chance(0.3));
-                }
-            }
+            let grid = random_grid(&mut rng, w, h, 0.3);
             let origin = Cell::new(rng.below(w) as i32, rng.below(h) as i32);
             let params = FovParams { origin, radius: Some(rng.below(6)), light_walls: round % 3 != 0 };
             let mut visible = VisibleSet::new(w, h);
