@@ -502,6 +502,16 @@ impl VisibleSet {
         });
     }
 
+    /// The 64 cells of row `y` from `x0` (`0 ≤ x0 < width`), bit `i` for cell `x0 + i`; bits
+    /// past the row's end are clear. Column spans not yet merged are not seen.
+    #[inline]
+    pub(crate) fn row_bits(&self, y: i32, x0: i32) -> u64 {
+        let row = &self.words[y as usize * self.words_per_row..][..self.words_per_row];
+        let (word, shift) = (x0 as usize / 64, x0 % 64);
+        let high = row.get(word + 1).map_or(0, |&next| (next << 1) << (63 - shift));
+        row[word] >> shift | high
+    }
+
     /// Adds a cell (cells off the set are ignored).
     pub fn insert(&mut self, x: i32, y: i32) {
         if (x as u32) < self.width as u32 && (y as u32) < self.height as u32 {

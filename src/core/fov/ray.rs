@@ -17,8 +17,17 @@
 //!
 //! Properties: not symmetric (lines are not reversible); ray gaps: some floor cells no ray passes
 //! through stay dark, and which ones depends on the radius; pillars cast ragged shadows.
+//!
+//! How it is computed: when the box lies inside the map and `r ≤ 63`, every ray has `r` major
+//! steps, and step `k` of every ray is on the square ring at Chebyshev distance `k`. An octant's
+//! `r + 1` rays are then one word of bits, the rays still going, and the rays advance a ring at a
+//! time ([`RingTable`]): the ring's cells they reach are lit, and those whose cell is opaque stop.
+//! Otherwise (a box the map's edge clips: the rays aim elsewhere) each ray is walked cell by
+//! cell. Both give the same cells (`rings_give_the_ray_by_ray_view`).
 
-use super::{FovContext, Opacity};
+use std::cell::RefCell;
+
+use super::{Axis, FovContext, OctantLines, Opacity, with_radius_cols};
 
 /// The minor-axis offset after `k` steps along a `TCOD_line` with `major` steps and `minor`
 /// offset in all (`|minor| ≤ major`): `ceil(k·|minor|/major − ½)`, signed like `minor`.
@@ -63,6 +72,20 @@ pub(crate) fn ray_box<O: Opacity>(ctx: &FovContext<'_, O>) -> (i32, i32, i32, i3
 
 pub(super) fn compute<O: Opacity>(ctx: &mut FovContext<'_, O>) {
     let (x0, y0, x1, y1) = ray_box(ctx);
+    let r = ctx.reach;
+    let unclipped = (x0, y0, x1, y1) == (ctx.ox - r, ctx.oy - r, ctx.ox + r, ctx.oy + r);
+    if unclipped && (1..=RingTable::MAX_RADIUS).contains(&r) && ctx.radius_squared == i64::from(r * r) {
+        by_rings(ctx, r);
+    } else {
+        ray_by_ray(ctx, (x0, y0, x1, y1));
+    }
+    if ctx.light_walls {
+        light_walls_outward(ctx, (x0, y0, x1, y1));
+    }
+}
+
+/// Walks each ray cell by cell: the definition as written, for any box.
+fn ray_by_ray<O: Opacity>(ctx: &mut FovContext<'_, O>, (x0, y0, x1, y1): (i32, i32, i32, i32)) {
     let (ox, oy) = (ctx.ox, ctx.oy);
     for x in x0..=x1 {
         cast(ctx, x - ox, y0 - oy);
@@ -72,33 +95,298 @@ pub(super) fn compute<O: Opacity>(ctx: &mut FovContext<'_, O>) {
         cast(ctx, x0 - ox, y - oy);
         cast(ctx, x1 - ox, y - oy);
     }
-    if ctx.light_walls {
-        light_walls_outward(ctx, (x0, y0, x1, y1));
+}
+
+/// Where one radius' rays are at each ring, in octant coordinates: in the octant whose major
+/// axis is `+x` and minor axis `+y`, ray `j` (`0 ≤ j ≤ r`) aims at `(r, j)`, and after `k` steps
+/// it is at `(k, tcod_line_minor(k, j, r))`. (The corner ray `(r, r)` is y-major, but it is at
+/// `(k, k)` either way.) The other seven octants are this one mirrored: `tcod_line_minor` is odd
+/// in `minor` and the same formula for either major axis.
+///
+/// At ring `k`, the minor offset grows with `j` by at most 1 a ray (`k ≤ r`), so the rays fall
+/// on the ring's cells `0..=k` in order, each cell taking a run of consecutive rays.
+#[derive(Default)]
+struct RingTable {
+    radius: i32,
+    /// Per ring `k` (index `k − 1`), `r + 1` entries: the cell ray `j` is on.
+    cell_of_ray: Vec<u8>,
+    /// Per ring `k`, at `first_start[k − 1]`: `k + 2` entries, the first ray on each cell `0..=k`
+    /// and then `r + 1`.
+    first_ray: Vec<u8>,
+    first_start: Vec<u32>,
+    /// Per ring `k`: the rays whose cell there is within the radius (`k² + minor² ≤ r²`).
+    rays_in_radius: Vec<u64>,
+}
+
+impl RingTable {
+    /// An octant's `r + 1` rays are one word.
+    const MAX_RADIUS: i32 = 63;
+
+    /// Rebuilds the table for radius `r` unless it is the last call's (the common case: one
+    /// actor's radius, view after view). About `r²` steps.
+    fn prepare(&mut self, r: i32) {
+        if self.radius == r {
+            return;
+        }
+        self.radius = r;
+        self.cell_of_ray.clear();
+        self.first_ray.clear();
+        self.first_start.clear();
+        self.rays_in_radius.clear();
+        for k in 1..=r {
+            self.first_start.push(self.first_ray.len() as u32);
+            let mut in_radius = 0u64;
+            let mut last = -1;
+            for j in 0..=r {
+                let cell = tcod_line_minor(k, j, r);
+                self.cell_of_ray.push(cell as u8);
+                if cell != last {
+                    self.first_ray.push(j as u8);
+                    last = cell;
+                }
+                if k * k + cell * cell <= r * r {
+                    in_radius |= 1 << j;
+                }
+            }
+            debug_assert_eq!(self.first_ray.len() as u32 - self.first_start[k as usize - 1], (k + 1) as u32);
+            self.first_ray.push((r + 1) as u8);
+            self.rays_in_radius.push(in_radius);
+        }
+    }
+}
+
+thread_local! {
+    static RING_TABLE: RefCell<RingTable> = RefCell::new(RingTable::default());
+}
+
+/// Bits `low..=high` (`high ≤ 63`).
+#[inline(always)]
+fn bit_range(low: u32, high: u32) -> u64 {
+    (u64::MAX << low) & (u64::MAX >> (63 - high))
+}
+
+/// The rays of each octant advanced a ring at a time (see [`RingTable`]); the box must lie inside
+/// the map and `r` be the radius.
+fn by_rings<O: Opacity>(ctx: &mut FovContext<'_, O>, r: i32) {
+    RING_TABLE.with(|table| {
+        let mut table = table.borrow_mut();
+        table.prepare(r);
+        let table = &*table;
+        // (minor's x, major's x, minor's y, major's y), as `OctantLines::new` takes them.
+        for (xx, xy, yx, yy) in [
+            (0, 1, 1, 0),
+            (0, 1, -1, 0),
+            (0, -1, 1, 0),
+            (0, -1, -1, 0),
+            (1, 0, 0, 1),
+            (-1, 0, 0, 1),
+            (1, 0, 0, -1),
+            (-1, 0, 0, -1),
+        ] {
+            let lines = OctantLines::new((ctx.ox, ctx.oy), (xx, xy, yx, yy));
+            if lines.sign > 0 {
+                octant_by_rings::<false, O>(ctx, table, &lines);
+            } else {
+                octant_by_rings::<true, O>(ctx, table, &lines);
+            }
+        }
+    });
+}
+
+/// One octant of [`by_rings`]. A ring's cells are bits of the 64 map cells from the origin's
+/// line outward: bit `i` for minor offset `i`, or with `FLIP` (an octant whose minor offsets
+/// run against the map's axis) bit `63 − i`, so that the words read from the map and written to
+/// the set need no reversing.
+fn octant_by_rings<const FLIP: bool, O: Opacity>(ctx: &mut FovContext<'_, O>, table: &RingTable, lines: &OctantLines) {
+    let r = table.radius;
+    let bit = |cell: u8| if FLIP { 63 - u32::from(cell) } else { u32::from(cell) };
+    // Map position of bit 0.
+    let window = if FLIP { lines.base - 63 } else { lines.base };
+    let mut going = u64::MAX >> (63 - r);
+    for k in 1..=r {
+        going &= table.rays_in_radius[k as usize - 1];
+        if going == 0 {
+            break;
+        }
+        let cell_of_ray = &table.cell_of_ray[(k as usize - 1) * (r as usize + 1)..][..r as usize + 1];
+        // The cells the rays reach: each run of going rays covers the cells from its first
+        // ray's to its last's.
+        let mut reached = 0u64;
+        let mut runs = going;
+        while runs != 0 {
+            let first = runs.trailing_zeros();
+            let last = first + (runs >> first).trailing_ones() - 1;
+            let (a, b) = (bit(cell_of_ray[first as usize]), bit(cell_of_ray[last as usize]));
+            reached |= if FLIP { bit_range(b, a) } else { bit_range(a, b) };
+            // Clears the lowest run of ones.
+            runs &= runs.wrapping_add(runs & runs.wrapping_neg());
+        }
+        // Reads only the cells from the first reached to the last.
+        let (low, high) = (reached.trailing_zeros(), 63 - reached.leading_zeros());
+        let line = lines.line(k);
+        let opaque = (ctx.grid.line_bits(lines.axis, line, window + low as i32, high - low + 1) << low) & reached;
+        ctx.mark_bits(lines.axis, line, window, if ctx.light_walls { reached } else { reached & !opaque });
+        // Rays that reached an opaque cell stop there.
+        let first_ray = &table.first_ray[table.first_start[k as usize - 1] as usize..];
+        let mut stopped = opaque;
+        while stopped != 0 {
+            let at = stopped.trailing_zeros();
+            let cell = (if FLIP { 63 - at } else { at }) as usize;
+            going &= !bit_range(u32::from(first_ray[cell]), u32::from(first_ray[cell + 1]) - 1);
+            stopped &= stopped - 1;
+        }
     }
 }
 
 /// libtcod's `TCOD_map_postprocess`, kept within the radius: in each quadrant box (sharing the
 /// origin's row and column), an opaque cell next to a lit transparent cell, on the side away from
 /// the origin (horizontally, vertically or diagonally), is lit.
+///
+/// A box up to 128 cells wide goes a row at a time, both quadrants of the row at once, as bits:
+/// the row's lit floor shifted one cell outward (left of the origin's column, right of it), and
+/// the lit floor of the row before (nearer the origin), shifted and not, meet the row's walls.
+/// Wider boxes (no radius) go cell by cell.
 pub(crate) fn light_walls_outward<O: Opacity>(ctx: &mut FovContext<'_, O>, (x0, y0, x1, y1): (i32, i32, i32, i32)) {
     let (ox, oy) = (ctx.ox, ctx.oy);
-    for (bx0, by0, bx1, by1, sx, sy) in
-        [(x0, y0, ox, oy, -1, -1), (ox, y0, x1, oy, 1, -1), (x0, oy, ox, y1, -1, 1), (ox, oy, x1, y1, 1, 1)]
-    {
-        for cx in bx0..=bx1 {
-            for cy in by0..=by1 {
-                if !ctx.visible.contains(cx, cy) || ctx.is_opaque(cx, cy) {
-                    continue;
-                }
-                let (nx, ny) = (cx + sx, cy + sy);
-                let x_in = (bx0..=bx1).contains(&nx);
-                let y_in = (by0..=by1).contains(&ny);
-                for (ok, x, y) in [(x_in, nx, cy), (y_in, cx, ny), (x_in && y_in, nx, ny)] {
-                    if ok && ctx.is_opaque(x, y) && ctx.in_radius(x - ox, y - oy) {
-                        ctx.visible.mark(x, y);
+    // Every lit cell is in the set's rows, not waiting in its column lines.
+    ctx.visible.merge_columns();
+    let width = (x1 - x0 + 1) as u32;
+    if width > 128 {
+        for quadrant in
+            [(x0, y0, ox, oy, -1, -1), (ox, y0, x1, oy, 1, -1), (x0, oy, ox, y1, -1, 1), (ox, oy, x1, y1, 1, 1)]
+        {
+            light_walls_outward_cells(ctx, quadrant);
+        }
+        return;
+    }
+    let in_box = u128::MAX >> (128 - width);
+    let origin_bit = (ox - x0) as u32;
+    // The west quadrants' columns (up to the origin's) and the east's (from it on).
+    let west = u128::MAX >> (127 - origin_bit);
+    let east = in_box & (u128::MAX << origin_bit);
+    let row_bits = |ctx: &FovContext<'_, O>, y: i32| {
+        let opaque = u128::from(ctx.grid.line_bits(Axis::Row, y, x0, width.min(64)));
+        let lit = u128::from(ctx.visible.row_bits(y, x0));
+        if width <= 64 {
+            (opaque & in_box, lit & in_box)
+        } else {
+            let opaque = opaque | u128::from(ctx.grid.line_bits(Axis::Row, y, x0 + 64, width - 64)) << 64;
+            let lit = lit | u128::from(ctx.visible.row_bits(y, x0 + 64)) << 64;
+            (opaque & in_box, lit & in_box)
+        }
+    };
+    with_radius_cols(ctx.radius_squared, |cols| {
+        for (end, sy) in [(y0, -1), (y1, 1)] {
+            // The lit floor of the row before, nearer the origin.
+            let mut lit_before = 0u128;
+            let mut y = oy;
+            loop {
+                let (opaque, lit) = row_bits(ctx, y);
+                let lit_floor = lit & !opaque;
+                let half_width = cols.get((y - oy).abs());
+                if opaque != 0 && half_width >= 0 {
+                    let a = (ox.saturating_sub(half_width).max(x0) - x0) as u32;
+                    let b = (ox.saturating_add(half_width).min(x1) - x0) as u32;
+                    let in_radius = (u128::MAX << a) & (u128::MAX >> (127 - b));
+                    let (floor_w, floor_e) = (lit_floor & west, lit_floor & east);
+                    let (before_w, before_e) = (lit_before & west, lit_before & east);
+                    let walls = ((floor_w >> 1 | before_w | before_w >> 1) & west
+                        | (floor_e << 1 | before_e | before_e << 1) & east)
+                        & opaque
+                        & in_radius
+                        & !lit;
+                    if walls != 0 {
+                        ctx.visible.mark_row_bits(y, x0, walls as u64);
+                        if width > 64 {
+                            ctx.visible.mark_row_bits(y, x0 + 64, (walls >> 64) as u64);
+                        }
                     }
+                }
+                lit_before = lit_floor;
+                if y == end {
+                    break;
+                }
+                y += sy;
+            }
+        }
+    });
+}
+
+/// One quadrant of [`light_walls_outward`], cell by cell.
+fn light_walls_outward_cells<O: Opacity>(
+    ctx: &mut FovContext<'_, O>,
+    (bx0, by0, bx1, by1, sx, sy): (i32, i32, i32, i32, i32, i32),
+) {
+    let (ox, oy) = (ctx.ox, ctx.oy);
+    for cx in bx0..=bx1 {
+        for cy in by0..=by1 {
+            if !ctx.visible.contains(cx, cy) || ctx.is_opaque(cx, cy) {
+                continue;
+            }
+            let (nx, ny) = (cx + sx, cy + sy);
+            let x_in = (bx0..=bx1).contains(&nx);
+            let y_in = (by0..=by1).contains(&ny);
+            for (ok, x, y) in [(x_in, nx, cy), (y_in, cx, ny), (x_in && y_in, nx, ny)] {
+                if ok && ctx.is_opaque(x, y) && ctx.in_radius(x - ox, y - oy) {
+                    ctx.visible.mark(x, y);
                 }
             }
         }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::core::fov::reference::{assert_same_views, random_grid, view_of};
+    use crate::core::fov::{Algorithm, FovParams, OpacityGrid, VisibleSet, compute as compute_view};
+    use crate::core::geometry::Cell;
+    use crate::core::rng::Rng;
+
+    /// The definition as written: every ray walked, then every quadrant's cells tested.
+    fn ray_by_ray_view(grid: &OpacityGrid, params: FovParams) -> Vec<(i32, i32)> {
+        view_of(grid, params, |ctx| {
+            let (x0, y0, x1, y1) = ray_box(ctx);
+            ray_by_ray(ctx, (x0, y0, x1, y1));
+            if ctx.light_walls {
+                let (ox, oy) = (ctx.ox, ctx.oy);
+                for quadrant in
+                    [(x0, y0, ox, oy, -1, -1), (ox, y0, x1, oy, 1, -1), (x0, oy, ox, y1, -1, 1), (ox, oy, x1, y1, 1, 1)]
+                {
+                    light_walls_outward_cells(ctx, quadrant);
+                }
+            }
+        })
+    }
+
+    #[test]
+    fn rings_give_the_ray_by_ray_view() {
+        let mut rng = Rng::new(41);
+        let mut rings = 0;
+        for round in 0..600 {
+            let r = 1 + rng.below(63) as i32;
+            // Room for the box, and more across word boundaries.
+            let (w, h) = ((2 * r + 1) as u32 + rng.below(70), (2 * r + 1) as u32 + rng.below(70));
+            let grid = random_grid(&mut rng, w, h, [0.0, 0.02, 0.1, 0.3, 0.5][round % 5]);
+            // Mostly origins whose box fits (the rings), some anywhere (rays one by one).
+            let origin = if round % 4 == 0 {
+                Cell::new(rng.below(w) as i32, rng.below(h) as i32)
+            } else {
+                Cell::new(r + rng.below(w - 2 * r as u32) as i32, r + rng.below(h - 2 * r as u32) as i32)
+            };
+            let params = FovParams { origin, radius: Some(r as u32), light_walls: round % 3 != 0 };
+            let fits = origin.x >= r && origin.y >= r && origin.x + r < w as i32 && origin.y + r < h as i32;
+            rings += usize::from(fits);
+            let mut visible = VisibleSet::new(w, h);
+            compute_view(Algorithm::Ray, &grid, params, &mut visible);
+            let ours: Vec<(i32, i32)> = visible.iter().map(|c| (c.x, c.y)).collect();
+            assert_eq!(ours, ray_by_ray_view(&grid, params), "round {round}: {w}×{h}, {params:?}");
+        }
+        assert!(rings > 400, "only {rings} views went by rings");
+    }
+
+    #[test]
+    fn any_placement_gives_the_ray_by_ray_view() {
+        assert_same_views(Algorithm::Ray, 42, [0.05, 0.2, 0.35, 0.5], ray_by_ray_view);
     }
 }
