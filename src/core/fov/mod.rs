@@ -246,7 +246,7 @@ impl Opacity for OpacityGrid {
         }
     }
 
-    #[inline]
+    #[inline(always)]
     fn line_bits(&self, axis: Axis, fixed: i32, from: i32, _len: u32) -> u64 {
         match axis {
             Axis::Row if (fixed as u32) < self.height as u32 => {
