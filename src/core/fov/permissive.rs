@@ -42,7 +42,7 @@ impl Line {
     fn below(&self, p: (i64, i64)) -> bool {
         self.relative_slope(p.0, p.1) > 0
     }
-    #[inline]
+    #[cfg(test)]
     fn below_or_colinear(&self, p: (i64, i64)) -> bool {
         self.relative_slope(p.0, p.1) >= 0
     }
@@ -50,7 +50,7 @@ impl Line {
     fn above(&self, p: (i64, i64)) -> bool {
         self.relative_slope(p.0, p.1) < 0
     }
-    #[inline]
+    #[cfg(test)]
     fn above_or_colinear(&self, p: (i64, i64)) -> bool {
         self.relative_slope(p.0, p.1) <= 0
     }
@@ -149,7 +149,12 @@ fn quadrant<O: Opacity>(ctx: &mut FovContext<'_, O>, s: &mut Scratch, dx: i32, d
     });
     for i in 1..=ext_x + ext_y {
         let mut cur = 0;
-        for j in (i - ext_x).max(0)..=i.min(ext_y) {
+        // The relative slopes of view `cur`'s steep line to the cell's bottom-right corner and of
+        // its shallow line to the cell's top-left corner, and their steps: along the diagonal
+        // both corners move by (−STEP, +STEP) a cell, so the slopes change by a constant, and are
+        // kept by an addition a cell until the view changes. `None`: to be computed.
+        let mut kept: Option<Slopes> = None;
+        'cells: for j in (i - ext_x).max(0)..=i.min(ext_y) {
             if s.views.is_empty() || cur == s.views.len() {
                 break;
             }
@@ -157,23 +162,33 @@ fn quadrant<O: Opacity>(ctx: &mut FovContext<'_, O>, s: &mut Scratch, dx: i32, d
             let (x, y) = (i64::from(cx) * STEP, i64::from(cy) * STEP);
             let top_left = (x, y + STEP);
             let bottom_right = (x + STEP, y);
-            while cur < s.views.len() && s.views[cur].steep.below_or_colinear(bottom_right) {
+            // Views whose steep line passes at or below the cell are behind it.
+            let shallow = loop {
+                let slopes = *kept.get_or_insert_with(|| Slopes::of(&s.views[cur], top_left, bottom_right));
+                if slopes.steep < 0 {
+                    break slopes.shallow;
+                }
                 cur += 1;
-            }
-            if cur == s.views.len() {
-                break;
-            }
-            if s.views[cur].shallow.above_or_colinear(top_left) {
+                kept = None;
+                if cur == s.views.len() {
+                    break 'cells;
+                }
+            };
+            if shallow <= 0 {
+                // The view's shallow line passes at or above the cell.
+                advance(&mut kept);
                 continue;
             }
             let (mx, my) = (ctx.ox + cx * dx, ctx.oy + cy * dy);
-            let (rx, ry) = (cx * dx, cy * dy);
-            if ctx.in_radius(rx, ry) {
-                ctx.reveal(mx, my);
+            let opaque = ctx.is_opaque(mx, my);
+            if (ctx.light_walls || !opaque) && ctx.in_radius(cx * dx, cy * dy) {
+                ctx.visible.mark(mx, my);
             }
-            if !ctx.is_opaque(mx, my) {
+            if !opaque {
+                advance(&mut kept);
                 continue;
             }
+            kept = None;
             let above = s.views[cur].shallow.above(bottom_right);
             let below = s.views[cur].steep.below(top_left);
             if above && below {
@@ -197,6 +212,37 @@ fn quadrant<O: Opacity>(ctx: &mut FovContext<'_, O>, s: &mut Scratch, dx: i32, d
     }
 }
 
+/// A view's lines against the cell under scan (see `quadrant`).
+#[derive(Clone, Copy)]
+struct Slopes {
+    steep: i64,
+    shallow: i64,
+    steep_step: i64,
+    shallow_step: i64,
+}
+
+impl Slopes {
+    #[inline]
+    fn of(view: &View, top_left: (i64, i64), bottom_right: (i64, i64)) -> Self {
+        let step = |l: &Line| STEP * ((l.yf - l.yi) + (l.xf - l.xi));
+        Slopes {
+            steep: view.steep.relative_slope(bottom_right.0, bottom_right.1),
+            shallow: view.shallow.relative_slope(top_left.0, top_left.1),
+            steep_step: step(&view.steep),
+            shallow_step: step(&view.shallow),
+        }
+    }
+}
+
+/// Moves the kept slopes on to the next cell of the diagonal.
+#[inline(always)]
+fn advance(kept: &mut Option<Slopes>) {
+    if let Some(s) = kept {
+        s.steep += s.steep_step;
+        s.shallow += s.shallow_step;
+    }
+}
+
 pub(super) fn compute<O: Opacity>(ctx: &mut FovContext<'_, O>) {
     let r = ctx.reach;
     let min_x = ctx.ox.min(r);
@@ -211,4 +257,104 @@ pub(super) fn compute<O: Opacity>(ctx: &mut FovContext<'_, O>) {
             quadrant(ctx, &mut s, dx, dy, ext_x, ext_y);
         }
     });
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::core::fov::reference::{assert_same_views, view_of};
+    use crate::core::fov::{Algorithm, OpacityGrid};
+
+    // The scan as it was before the slopes were kept, testing each cell's corners against the
+    // view's lines with two products each.
+    fn cell_by_cell_quadrant(
+        ctx: &mut FovContext<'_, OpacityGrid>,
+        s: &mut Scratch,
+        dx: i32,
+        dy: i32,
+        ext_x: i32,
+        ext_y: i32,
+    ) {
+        s.views.clear();
+        s.bumps.clear();
+        s.views.push(View {
+            shallow: Line { xi: 0, yi: STEP, xf: STEP * i64::from(ext_x), yf: 0 },
+            steep: Line { xi: STEP, yi: 0, xf: 0, yf: STEP * i64::from(ext_y) },
+            shallow_bump: NO_BUMP,
+            steep_bump: NO_BUMP,
+        });
+        for i in 1..=ext_x + ext_y {
+            let mut cur = 0;
+            for j in (i - ext_x).max(0)..=i.min(ext_y) {
+                if s.views.is_empty() || cur == s.views.len() {
+                    break;
+                }
+                let (cx, cy) = (i - j, j);
+                let (x, y) = (i64::from(cx) * STEP, i64::from(cy) * STEP);
+                let top_left = (x, y + STEP);
+                let bottom_right = (x + STEP, y);
+                while cur < s.views.len() && s.views[cur].steep.below_or_colinear(bottom_right) {
+                    cur += 1;
+                }
+                if cur == s.views.len() {
+                    break;
+                }
+                if s.views[cur].shallow.above_or_colinear(top_left) {
+                    continue;
+                }
+                let (mx, my) = (ctx.ox + cx * dx, ctx.oy + cy * dy);
+                let (rx, ry) = (cx * dx, cy * dy);
+                if ctx.in_radius(rx, ry) {
+                    ctx.reveal(mx, my);
+                }
+                if !ctx.is_opaque(mx, my) {
+                    continue;
+                }
+                let above = s.views[cur].shallow.above(bottom_right);
+                let below = s.views[cur].steep.below(top_left);
+                if above && below {
+                    s.views.remove(cur);
+                } else if above {
+                    add_shallow_bump(s, cur, top_left);
+                    check_view(s, cur);
+                } else if below {
+                    add_steep_bump(s, cur, bottom_right);
+                    check_view(s, cur);
+                } else {
+                    // The wall splits the view: a shallower copy below it, the original above it.
+                    let copy = s.views[cur];
+                    s.views.insert(cur, copy);
+                    add_steep_bump(s, cur, bottom_right);
+                    let steeper = if check_view(s, cur) { cur + 1 } else { cur };
+                    add_shallow_bump(s, steeper, top_left);
+                    check_view(s, steeper);
+                }
+            }
+        }
+    }
+
+    fn cell_by_cell(ctx: &mut FovContext<'_, OpacityGrid>) {
+        let r = ctx.reach;
+        let min_x = ctx.ox.min(r);
+        let max_x = (ctx.grid.width() - 1 - ctx.ox).min(r);
+        let min_y = ctx.oy.min(r);
+        let max_y = (ctx.grid.height() - 1 - ctx.oy).min(r);
+        SCRATCH.with(|scratch| {
+            let mut s = scratch.borrow_mut();
+            for (dx, dy, ext_x, ext_y) in
+                [(1, 1, max_x, max_y), (1, -1, max_x, min_y), (-1, -1, min_x, min_y), (-1, 1, min_x, max_y)]
+            {
+                cell_by_cell_quadrant(ctx, &mut s, dx, dy, ext_x, ext_y);
+            }
+        });
+    }
+
+    #[test]
+    fn kept_slopes_give_the_cell_by_cell_view() {
+        for (seed, densities) in [(61, [0.0, 0.05, 0.2, 0.35]), (62, [0.1, 0.3, 0.45, 0.6])] {
+            assert_same_views(Algorithm::Permissive, seed, densities, |grid, params| {
+                view_of(grid, params, cell_by_cell)
+            });
+        }
+    }
 }
