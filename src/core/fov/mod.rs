@@ -67,6 +67,26 @@ pub trait Opacity {
             bits | u64::from(opaque) << i
         })
     }
+
+    /// The opacity of the cells `from + i` along `axis` at `fixed` for the bits `i` set in
+    /// `mask`, as bit `i` (off the map: opaque); the other bits are clear. The default reads
+    /// exactly those cells, so that a recording grid records no more than a view looks at;
+    /// [`OpacityGrid`] reads the word.
+    #[inline]
+    fn line_bits_masked(&self, axis: Axis, fixed: i32, from: i32, mask: u64) -> u64 {
+        let mut bits = 0;
+        let mut rest = mask;
+        while rest != 0 {
+            let i = rest.trailing_zeros();
+            let opaque = match axis {
+                Axis::Row => self.is_opaque(from + i as i32, fixed),
+                Axis::Column => self.is_opaque(fixed, from + i as i32),
+            };
+            bits |= u64::from(opaque) << i;
+            rest &= rest - 1;
+        }
+        bits
+    }
 }
 
 /// Along which axis a run of cells goes.
@@ -259,6 +279,11 @@ impl Opacity for OpacityGrid {
             }
             _ => u64::MAX,
         }
+    }
+
+    #[inline(always)]
+    fn line_bits_masked(&self, axis: Axis, fixed: i32, from: i32, mask: u64) -> u64 {
+        self.line_bits(axis, fixed, from, 64) & mask
     }
 }
 

@@ -221,10 +221,9 @@ fn octant_by_rings<const FLIP: bool, O: Opacity>(ctx: &mut FovContext<'_, O>, ta
             // Clears the lowest run of ones.
             runs &= runs.wrapping_add(runs & runs.wrapping_neg());
         }
-        // Reads only the cells from the first reached to the last.
-        let (low, high) = (reached.trailing_zeros(), 63 - reached.leading_zeros());
+        // Reads the cells reached, and only those (what the rays walked one by one would read).
         let line = lines.line(k);
-        let opaque = (ctx.grid.line_bits(lines.axis, line, window + low as i32, high - low + 1) << low) & reached;
+        let opaque = ctx.grid.line_bits_masked(lines.axis, line, window, reached);
         ctx.mark_bits(lines.axis, line, window, if ctx.light_walls { reached } else { reached & !opaque });
         // Rays that reached an opaque cell stop there.
         let first_ray = &table.first_ray[table.first_start[k as usize - 1] as usize..];
@@ -264,16 +263,17 @@ pub(crate) fn light_walls_outward<O: Opacity>(ctx: &mut FovContext<'_, O>, (x0, 
     // The west quadrants' columns (up to the origin's) and the east's (from it on).
     let west = u128::MAX >> (127 - origin_bit);
     let east = in_box & (u128::MAX << origin_bit);
-    let row_bits = |ctx: &FovContext<'_, O>, y: i32| {
-        let opaque = u128::from(ctx.grid.line_bits(Axis::Row, y, x0, width.min(64)));
-        let lit = u128::from(ctx.visible.row_bits(y, x0));
-        if width <= 64 {
-            (opaque & in_box, lit & in_box)
-        } else {
-            let opaque = opaque | u128::from(ctx.grid.line_bits(Axis::Row, y, x0 + 64, width - 64)) << 64;
-            let lit = lit | u128::from(ctx.visible.row_bits(y, x0 + 64)) << 64;
-            (opaque & in_box, lit & in_box)
-        }
+    // The opacity of the row's cells in `mask`, reading no others (as the cell-by-cell pass
+    // reads only lit cells and their outward neighbours).
+    let opacity = |ctx: &FovContext<'_, O>, y: i32, mask: u128| {
+        let low = ctx.grid.line_bits_masked(Axis::Row, y, x0, mask as u64);
+        let high =
+            if mask >> 64 != 0 { ctx.grid.line_bits_masked(Axis::Row, y, x0 + 64, (mask >> 64) as u64) } else { 0 };
+        u128::from(low) | u128::from(high) << 64
+    };
+    let lit_bits = |ctx: &FovContext<'_, O>, y: i32| {
+        let low = u128::from(ctx.visible.row_bits(y, x0));
+        if width <= 64 { low & in_box } else { (low | u128::from(ctx.visible.row_bits(y, x0 + 64)) << 64) & in_box }
     };
     with_radius_cols(ctx.radius_squared, |cols| {
         for (end, sy) in [(y0, -1), (y1, 1)] {
@@ -281,24 +281,26 @@ pub(crate) fn light_walls_outward<O: Opacity>(ctx: &mut FovContext<'_, O>, (x0, 
             let mut lit_before = 0u128;
             let mut y = oy;
             loop {
-                let (opaque, lit) = row_bits(ctx, y);
-                let lit_floor = lit & !opaque;
+                let lit = lit_bits(ctx, y);
+                let lit_floor = lit & !opacity(ctx, y, lit);
                 let half_width = cols.get((y - oy).abs());
-                if opaque != 0 && half_width >= 0 {
+                if half_width >= 0 {
                     let a = (ox.saturating_sub(half_width).max(x0) - x0) as u32;
                     let b = (ox.saturating_add(half_width).min(x1) - x0) as u32;
                     let in_radius = (u128::MAX << a) & (u128::MAX >> (127 - b));
                     let (floor_w, floor_e) = (lit_floor & west, lit_floor & east);
                     let (before_w, before_e) = (lit_before & west, lit_before & east);
-                    let walls = ((floor_w >> 1 | before_w | before_w >> 1) & west
+                    let next_to_floor = ((floor_w >> 1 | before_w | before_w >> 1) & west
                         | (floor_e << 1 | before_e | before_e << 1) & east)
-                        & opaque
                         & in_radius
                         & !lit;
-                    if walls != 0 {
-                        ctx.visible.mark_row_bits(y, x0, walls as u64);
-                        if width > 64 {
-                            ctx.visible.mark_row_bits(y, x0 + 64, (walls >> 64) as u64);
+                    if next_to_floor != 0 {
+                        let walls = opacity(ctx, y, next_to_floor);
+                        if walls != 0 {
+                            ctx.visible.mark_row_bits(y, x0, walls as u64);
+                            if width > 64 {
+                                ctx.visible.mark_row_bits(y, x0 + 64, (walls >> 64) as u64);
+                            }
                         }
                     }
                 }
@@ -383,6 +385,64 @@ mod tests {
             assert_eq!(ours, ray_by_ray_view(&grid, params), "round {round}: {w}×{h}, {params:?}");
         }
         assert!(rings > 400, "only {rings} views went by rings");
+    }
+
+    /// A grid that notes every cell read.
+    struct Recording<'a> {
+        grid: &'a OpacityGrid,
+        read: std::cell::RefCell<std::collections::BTreeSet<(i32, i32)>>,
+    }
+
+    impl Opacity for Recording<'_> {
+        fn width(&self) -> i32 {
+            self.grid.width()
+        }
+        fn height(&self) -> i32 {
+            self.grid.height()
+        }
+        fn is_opaque(&self, x: i32, y: i32) -> bool {
+            self.read.borrow_mut().insert((x, y));
+            self.grid.is_opaque(x, y)
+        }
+    }
+
+    /// The rings and the walls pass as words read no cell the rays and the pass walked cell by
+    /// cell would not (the LOS cache takes a view's reads for the cells it depends on).
+    #[test]
+    fn rings_read_no_more_than_the_rays() {
+        let mut rng = Rng::new(43);
+        for round in 0..200 {
+            let r = 1 + rng.below(30) as i32;
+            let (w, h) = ((2 * r + 1) as u32 + rng.below(20), (2 * r + 1) as u32 + rng.below(20));
+            let grid = random_grid(&mut rng, w, h, [0.05, 0.2, 0.4][round % 3]);
+            let origin = Cell::new(r + rng.below(w - 2 * r as u32) as i32, r + rng.below(h - 2 * r as u32) as i32);
+            let params = FovParams { origin, radius: Some(r as u32), light_walls: round % 4 != 0 };
+            let ours = Recording { grid: &grid, read: Default::default() };
+            let mut visible = VisibleSet::new(w, h);
+            compute_view(Algorithm::Ray, &ours, params, &mut visible);
+            let walked = Recording { grid: &grid, read: Default::default() };
+            let mut visible_walked = VisibleSet::new(w, h);
+            crate::core::fov::scan_with(&walked, params, &mut visible_walked, |ctx| {
+                let (x0, y0, x1, y1) = ray_box(ctx);
+                ray_by_ray(ctx, (x0, y0, x1, y1));
+                if ctx.light_walls {
+                    let (ox, oy) = (ctx.ox, ctx.oy);
+                    for quadrant in [
+                        (x0, y0, ox, oy, -1, -1),
+                        (ox, y0, x1, oy, 1, -1),
+                        (x0, oy, ox, y1, -1, 1),
+                        (ox, oy, x1, y1, 1, 1),
+                    ] {
+                        light_walls_outward_cells(ctx, quadrant);
+                    }
+                }
+            });
+            let (ours, walked) = (ours.read.into_inner(), walked.read.into_inner());
+            let extra: Vec<_> = ours.difference(&walked).collect();
+            assert!(extra.is_empty(), "round {round}: {params:?} read {extra:?} besides");
+            // And it reads what it shows.
+            assert!(visible.iter().all(|c| c == origin || ours.contains(&(c.x, c.y))), "round {round}");
+        }
     }
 
     #[test]
