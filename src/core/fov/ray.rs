@@ -110,10 +110,9 @@ struct RingTable {
     radius: i32,
     /// Per ring `k` (index `k − 1`), `r + 1` entries: the cell ray `j` is on.
     cell_of_ray: Vec<u8>,
-    /// Per ring `k`, at `first_start[k − 1]`: `k + 2` entries, the first ray on each cell `0..=k`
-    /// and then `r + 1`.
+    /// Per ring `k`, from [`RingTable::first_ray_start`]: `k + 2` entries, the first ray on each
+    /// cell `0..=k` and then `r + 1`.
     first_ray: Vec<u8>,
-    first_start: Vec<u32>,
     /// Per ring `k`: the rays whose cell there is within the radius (`k² + minor² ≤ r²`).
     rays_in_radius: Vec<u64>,
 }
@@ -121,6 +120,12 @@ struct RingTable {
 impl RingTable {
     /// An octant's `r + 1` rays are one word.
     const MAX_RADIUS: i32 = 63;
+
+    /// Where ring `k`'s entries of `first_ray` start: rings `1..k` hold `t + 2` each.
+    #[inline(always)]
+    fn first_ray_start(k: i32) -> usize {
+        ((k - 1) * (k + 4) / 2) as usize
+    }
 
     /// Rebuilds the table for radius `r` unless it is the last call's (the common case: one
     /// actor's radius, view after view). About `r²` steps.
@@ -131,10 +136,9 @@ impl RingTable {
         self.radius = r;
         self.cell_of_ray.clear();
         self.first_ray.clear();
-        self.first_start.clear();
         self.rays_in_radius.clear();
         for k in 1..=r {
-            self.first_start.push(self.first_ray.len() as u32);
+            debug_assert_eq!(self.first_ray.len(), Self::first_ray_start(k));
             let mut in_radius = 0u64;
             let mut last = -1;
             for j in 0..=r {
@@ -148,7 +152,7 @@ impl RingTable {
                     in_radius |= 1 << j;
                 }
             }
-            debug_assert_eq!(self.first_ray.len() as u32 - self.first_start[k as usize - 1], (k + 1) as u32);
+            debug_assert_eq!(self.first_ray.len(), Self::first_ray_start(k) + k as usize + 1);
             self.first_ray.push((r + 1) as u8);
             self.rays_in_radius.push(in_radius);
         }
@@ -226,7 +230,7 @@ fn octant_by_rings<const FLIP: bool, O: Opacity>(ctx: &mut FovContext<'_, O>, ta
         let opaque = ctx.grid.line_bits_masked(lines.axis, line, window, reached);
         ctx.mark_bits(lines.axis, line, window, if ctx.light_walls { reached } else { reached & !opaque });
         // Rays that reached an opaque cell stop there.
-        let first_ray = &table.first_ray[table.first_start[k as usize - 1] as usize..];
+        let first_ray = &table.first_ray[RingTable::first_ray_start(k)..];
         let mut stopped = opaque;
         while stopped != 0 {
             let at = stopped.trailing_zeros();
@@ -251,11 +255,7 @@ pub(crate) fn light_walls_outward<O: Opacity>(ctx: &mut FovContext<'_, O>, (x0, 
     ctx.visible.merge_columns();
     let width = (x1 - x0 + 1) as u32;
     if width > 128 {
-        for quadrant in
-            [(x0, y0, ox, oy, -1, -1), (ox, y0, x1, oy, 1, -1), (x0, oy, ox, y1, -1, 1), (ox, oy, x1, y1, 1, 1)]
-        {
-            light_walls_outward_cells(ctx, quadrant);
-        }
+        light_walls_outward_cells(ctx, (x0, y0, x1, y1));
         return;
     }
     let in_box = u128::MAX >> (128 - width);
@@ -314,23 +314,24 @@ pub(crate) fn light_walls_outward<O: Opacity>(ctx: &mut FovContext<'_, O>, (x0, 
     });
 }
 
-/// One quadrant of [`light_walls_outward`], cell by cell.
-fn light_walls_outward_cells<O: Opacity>(
-    ctx: &mut FovContext<'_, O>,
-    (bx0, by0, bx1, by1, sx, sy): (i32, i32, i32, i32, i32, i32),
-) {
+/// [`light_walls_outward`] cell by cell, quadrant by quadrant: the pass as libtcod writes it.
+fn light_walls_outward_cells<O: Opacity>(ctx: &mut FovContext<'_, O>, (x0, y0, x1, y1): (i32, i32, i32, i32)) {
     let (ox, oy) = (ctx.ox, ctx.oy);
-    for cx in bx0..=bx1 {
-        for cy in by0..=by1 {
-            if !ctx.visible.contains(cx, cy) || ctx.is_opaque(cx, cy) {
-                continue;
-            }
-            let (nx, ny) = (cx + sx, cy + sy);
-            let x_in = (bx0..=bx1).contains(&nx);
-            let y_in = (by0..=by1).contains(&ny);
-            for (ok, x, y) in [(x_in, nx, cy), (y_in, cx, ny), (x_in && y_in, nx, ny)] {
-                if ok && ctx.is_opaque(x, y) && ctx.in_radius(x - ox, y - oy) {
-                    ctx.visible.mark(x, y);
+    for (bx0, by0, bx1, by1, sx, sy) in
+        [(x0, y0, ox, oy, -1, -1), (ox, y0, x1, oy, 1, -1), (x0, oy, ox, y1, -1, 1), (ox, oy, x1, y1, 1, 1)]
+    {
+        for cx in bx0..=bx1 {
+            for cy in by0..=by1 {
+                if !ctx.visible.contains(cx, cy) || ctx.is_opaque(cx, cy) {
+                    continue;
+                }
+                let (nx, ny) = (cx + sx, cy + sy);
+                let x_in = (bx0..=bx1).contains(&nx);
+                let y_in = (by0..=by1).contains(&ny);
+                for (ok, x, y) in [(x_in, nx, cy), (y_in, cx, ny), (x_in && y_in, nx, ny)] {
+                    if ok && ctx.is_opaque(x, y) && ctx.in_radius(x - ox, y - oy) {
+                        ctx.visible.mark(x, y);
+                    }
                 }
             }
         }
@@ -341,24 +342,21 @@ fn light_walls_outward_cells<O: Opacity>(
 mod tests {
     use super::*;
     use crate::core::fov::reference::{assert_same_views, random_grid, view_of};
-    use crate::core::fov::{Algorithm, FovParams, OpacityGrid, VisibleSet, compute as compute_view};
+    use crate::core::fov::{Algorithm, FovContext, FovParams, OpacityGrid, VisibleSet, compute as compute_view};
     use crate::core::geometry::Cell;
     use crate::core::rng::Rng;
 
     /// The definition as written: every ray walked, then every quadrant's cells tested.
+    fn walk_rays<O: Opacity>(ctx: &mut FovContext<'_, O>) {
+        let ray_box = ray_box(ctx);
+        ray_by_ray(ctx, ray_box);
+        if ctx.light_walls {
+            light_walls_outward_cells(ctx, ray_box);
+        }
+    }
+
     fn ray_by_ray_view(grid: &OpacityGrid, params: FovParams) -> Vec<(i32, i32)> {
-        view_of(grid, params, |ctx| {
-            let (x0, y0, x1, y1) = ray_box(ctx);
-            ray_by_ray(ctx, (x0, y0, x1, y1));
-            if ctx.light_walls {
-                let (ox, oy) = (ctx.ox, ctx.oy);
-                for quadrant in
-                    [(x0, y0, ox, oy, -1, -1), (ox, y0, x1, oy, 1, -1), (x0, oy, ox, y1, -1, 1), (ox, oy, x1, y1, 1, 1)]
-                {
-                    light_walls_outward_cells(ctx, quadrant);
-                }
-            }
-        })
+        view_of(grid, params, walk_rays)
     }
 
     #[test]
@@ -422,21 +420,7 @@ mod tests {
             compute_view(Algorithm::Ray, &ours, params, &mut visible);
             let walked = Recording { grid: &grid, read: Default::default() };
             let mut visible_walked = VisibleSet::new(w, h);
-            crate::core::fov::scan_with(&walked, params, &mut visible_walked, |ctx| {
-                let (x0, y0, x1, y1) = ray_box(ctx);
-                ray_by_ray(ctx, (x0, y0, x1, y1));
-                if ctx.light_walls {
-                    let (ox, oy) = (ctx.ox, ctx.oy);
-                    for quadrant in [
-                        (x0, y0, ox, oy, -1, -1),
-                        (ox, y0, x1, oy, 1, -1),
-                        (x0, oy, ox, y1, -1, 1),
-                        (ox, oy, x1, y1, 1, 1),
-                    ] {
-                        light_walls_outward_cells(ctx, quadrant);
-                    }
-                }
-            });
+            crate::core::fov::scan_with(&walked, params, &mut visible_walked, walk_rays);
             let (ours, walked) = (ours.read.into_inner(), walked.read.into_inner());
             let extra: Vec<_> = ours.difference(&walked).collect();
             assert!(extra.is_empty(), "round {round}: {params:?} read {extra:?} besides");
