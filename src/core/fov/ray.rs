@@ -248,7 +248,9 @@ fn octant_by_rings<const FLIP: bool, O: Opacity>(ctx: &mut FovContext<'_, O>, ta
 /// A box up to 128 cells wide goes a row at a time, both quadrants of the row at once, as bits:
 /// the row's lit floor shifted one cell outward (left of the origin's column, right of it), and
 /// the lit floor of the row before (nearer the origin), shifted and not, meet the row's walls.
-/// Wider boxes (no radius) go cell by cell.
+/// A row whose cells within the radius are all lit (every row of an open map) has no wall to
+/// light, and its opacity is read only if the row after it needs its lit floor. Wider boxes (no
+/// radius) go cell by cell.
 pub(crate) fn light_walls_outward<O: Opacity>(ctx: &mut FovContext<'_, O>, (x0, y0, x1, y1): (i32, i32, i32, i32)) {
     let (ox, oy) = (ctx.ox, ctx.oy);
     // Every lit cell is in the set's rows, not waiting in its column lines.
@@ -277,34 +279,39 @@ pub(crate) fn light_walls_outward<O: Opacity>(ctx: &mut FovContext<'_, O>, (x0, 
     };
     with_radius_cols(ctx.radius_squared, |cols| {
         for (end, sy) in [(y0, -1), (y1, 1)] {
-            // The lit floor of the row before, nearer the origin.
-            let mut lit_before = 0u128;
+            // The row before, nearer the origin: its lit cells, and its lit floor once read.
+            let (mut lit_before, mut floor_before) = (0u128, Some(0u128));
             let mut y = oy;
             loop {
                 let lit = lit_bits(ctx, y);
-                let lit_floor = lit & !opacity(ctx, y, lit);
                 let half_width = cols.get((y - oy).abs());
+                let mut floor = None;
                 if half_width >= 0 {
                     let a = (ox.saturating_sub(half_width).max(x0) - x0) as u32;
                     let b = (ox.saturating_add(half_width).min(x1) - x0) as u32;
-                    let in_radius = (u128::MAX << a) & (u128::MAX >> (127 - b));
-                    let (floor_w, floor_e) = (lit_floor & west, lit_floor & east);
-                    let (before_w, before_e) = (lit_before & west, lit_before & east);
-                    let next_to_floor = ((floor_w >> 1 | before_w | before_w >> 1) & west
-                        | (floor_e << 1 | before_e | before_e << 1) & east)
-                        & in_radius
-                        & !lit;
-                    if next_to_floor != 0 {
-                        let walls = opacity(ctx, y, next_to_floor);
-                        if walls != 0 {
-                            ctx.visible.mark_row_bits(y, x0, walls as u64);
-                            if width > 64 {
-                                ctx.visible.mark_row_bits(y, x0 + 64, (walls >> 64) as u64);
+                    let unlit = (u128::MAX << a) & (u128::MAX >> (127 - b)) & !lit;
+                    if unlit != 0 {
+                        let lit_floor = lit & !opacity(ctx, y, lit);
+                        floor = Some(lit_floor);
+                        let lit_floor_before =
+                            floor_before.unwrap_or_else(|| lit_before & !opacity(ctx, y - sy, lit_before));
+                        let (floor_w, floor_e) = (lit_floor & west, lit_floor & east);
+                        let (before_w, before_e) = (lit_floor_before & west, lit_floor_before & east);
+                        let next_to_floor = ((floor_w >> 1 | before_w | before_w >> 1) & west
+                            | (floor_e << 1 | before_e | before_e << 1) & east)
+                            & unlit;
+                        if next_to_floor != 0 {
+                            let walls = opacity(ctx, y, next_to_floor);
+                            if walls != 0 {
+                                ctx.visible.mark_row_bits(y, x0, walls as u64);
+                                if width > 64 {
+                                    ctx.visible.mark_row_bits(y, x0 + 64, (walls >> 64) as u64);
+                                }
                             }
                         }
                     }
                 }
-                lit_before = lit_floor;
+                (lit_before, floor_before) = (lit, floor);
                 if y == end {
                     break;
                 }
