@@ -962,6 +962,22 @@ impl OctantLines {
         }
     }
 
+    /// The first opaque column among `low ..= high` (at most 64) of row `j`: what the lowest bit
+    /// of [`OctantLines::read`] gives, without reversing the word where the map runs the other way.
+    #[inline]
+    pub fn first_opaque<O: Opacity>(&self, grid: &O, j: i32, low: i32, high: i32) -> Option<i32> {
+        let count = (high - low + 1) as u32;
+        let mask = if count == 64 { u64::MAX } else { (1u64 << count) - 1 };
+        if self.sign > 0 {
+            let bits = grid.line_bits(self.axis, self.line(j), self.base + low, count) & mask;
+            (bits != 0).then(|| low + bits.trailing_zeros() as i32)
+        } else {
+            // Bit i is column high − i: the lowest column is the highest bit.
+            let bits = grid.line_bits(self.axis, self.line(j), self.base - high, count) & mask;
+            (bits != 0).then(|| high - 63 + bits.leading_zeros() as i32)
+        }
+    }
+
     /// The map positions along the line of columns `low ..= high`, in increasing order.
     #[inline(always)]
     pub fn positions(&self, low: i32, high: i32) -> (i32, i32) {
