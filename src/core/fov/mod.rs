@@ -378,8 +378,8 @@ impl VisibleSet {
     pub fn clear(&mut self) {
         if let Some((x0, y0, x1, y1)) = self.touched.take() {
             let (w0, w1) = (x0 as usize / 64, x1 as usize / 64);
-            for y in y0..=y1 {
-                let row = &mut self.words[y as usize * self.words_per_row..];
+            let rows = &mut self.words[y0 as usize * self.words_per_row..(y1 as usize + 1) * self.words_per_row];
+            for row in rows.chunks_exact_mut(self.words_per_row) {
                 // A view's rows are a word or two: two stores, and memset (which the compiler
                 // makes of any loop of stores) only for a middle.
                 row[w0] = 0;
