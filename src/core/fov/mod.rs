@@ -951,14 +951,12 @@ impl OctantLines {
     /// `c`; bits above are clear.
     #[inline]
     pub fn read<O: Opacity>(&self, grid: &O, j: i32, low: i32, high: i32) -> u64 {
-        let count = (high - low + 1) as u32;
-        let mask = if count == 64 { u64::MAX } else { (1u64 << count) - 1 };
+        let bits = self.read_in_map_order(grid, j, low, high);
         if self.sign > 0 {
-            grid.line_bits(self.axis, self.line(j), self.base + low, count) & mask
+            bits
         } else {
             // Map positions run the other way: reverse the word.
-            let raw = grid.line_bits(self.axis, self.line(j), self.base - high, count) & mask;
-            raw.reverse_bits() >> (64 - count)
+            bits.reverse_bits() >> (63 - (high - low))
         }
     }
 
@@ -966,16 +964,24 @@ impl OctantLines {
     /// of [`OctantLines::read`] gives, without reversing the word where the map runs the other way.
     #[inline]
     pub fn first_opaque<O: Opacity>(&self, grid: &O, j: i32, low: i32, high: i32) -> Option<i32> {
+        let bits = self.read_in_map_order(grid, j, low, high);
+        (bits != 0).then(|| {
+            if self.sign > 0 {
+                low + bits.trailing_zeros() as i32
+            } else {
+                // Bit i is column high − i: the lowest column is the highest bit.
+                high - 63 + bits.leading_zeros() as i32
+            }
+        })
+    }
+
+    /// The opacity of columns `low ..= high` (at most 64) of row `j` as the map holds them: bit
+    /// `i` for the `i`-th of their map positions in increasing order; bits above are clear.
+    #[inline(always)]
+    fn read_in_map_order<O: Opacity>(&self, grid: &O, j: i32, low: i32, high: i32) -> u64 {
         let count = (high - low + 1) as u32;
         let mask = if count == 64 { u64::MAX } else { (1u64 << count) - 1 };
-        if self.sign > 0 {
-            let bits = grid.line_bits(self.axis, self.line(j), self.base + low, count) & mask;
-            (bits != 0).then(|| low + bits.trailing_zeros() as i32)
-        } else {
-            // Bit i is column high − i: the lowest column is the highest bit.
-            let bits = grid.line_bits(self.axis, self.line(j), self.base - high, count) & mask;
-            (bits != 0).then(|| high - 63 + bits.leading_zeros() as i32)
-        }
+        grid.line_bits(self.axis, self.line(j), self.positions(low, high).0, count) & mask
     }
 
     /// The map positions along the line of columns `low ..= high`, in increasing order.
