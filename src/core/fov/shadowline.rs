@@ -83,9 +83,8 @@ pub(super) fn compute<O: Opacity>(ctx: &mut FovContext<'_, O>) {
                         first = last + 1;
                         while low <= last {
                             let high = (low + 63).min(last);
-                            let walls = lines.read(ctx.grid, row, low, high);
-                            if walls != 0 {
-                                first = low + walls.trailing_zeros() as i32;
+                            if let Some(wall) = lines.first_opaque(ctx.grid, row, low, high) {
+                                first = wall;
                                 break;
                             }
                             low = high + 1;
