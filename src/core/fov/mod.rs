@@ -960,6 +960,14 @@ impl OctantLines {
         }
     }
 
+    /// [`OctantLines::read`], inlined, and without reversing a word with no wall in it (the
+    /// open lines of a view, where every octant's row is such a word).
+    #[inline(always)]
+    pub fn read_open<O: Opacity>(&self, grid: &O, j: i32, low: i32, high: i32) -> u64 {
+        let bits = self.read_in_map_order(grid, j, low, high);
+        if self.sign > 0 || bits == 0 { bits } else { bits.reverse_bits() >> (63 - (high - low)) }
+    }
+
     /// The first opaque column among `low ..= high` (at most 64) of row `j`: what the lowest bit
     /// of [`OctantLines::read`] gives, without reversing the word where the map runs the other way.
     #[inline]

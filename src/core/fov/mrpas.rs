@@ -20,7 +20,11 @@
 //! How it runs: a line with no obstacle known yet is read and lit as words. Once obstacles exist,
 //! the "behind" test of a whole line is a word operation on the previous line's visible and
 //! transparent cells, so hidden stretches cost nothing; only the candidates are tested against the
-//! obstacles, in order. Lines shorter than `SHORT_LINE` (small radii) are tested cell by cell.
+//! obstacles, in order. Lines shorter than `SHORT_LINE` are tested cell by cell. Where lines can
+//! reach `SHORT_LINE` cells, every line keeps its bits, and only the cells an octant shares with
+//! another octant's "behind" test (on and beside the axis and the diagonal) go into the
+//! computation's record of seen cells. In shorter views (small radii) no line keeps bits: every
+//! cell seen goes into the record, and the cells behind are read from it.
 //!
 //! Properties: not symmetric; restrictive (pillars cast full shadows, little is seen around
 //! corners); sees through diagonal lines of walls.
@@ -34,7 +38,8 @@ const SHORT_LINE: i64 = 12;
 
 #[derive(Default)]
 struct Scratch {
-    /// Cells seen so far in this computation (walls included), over the radius' box.
+    /// Cells seen so far in this computation (walls included), over the radius' box: in views
+    /// whose lines keep bits, only those another octant may ask about (see [`Run::mark_shared`]).
     seen: Vec<bool>,
     starts: Vec<Ratio>,
     ends: Vec<Ratio>,
@@ -92,9 +97,20 @@ struct Run<'c, 'a, O: Opacity> {
     by0: i32,
     bw: i32,
     bh: i32,
-    /// Whether this computation's lines can reach [`SHORT_LINE`] cells (then lines keep the
-    /// bits the next one reads as words).
-    long_lines: bool,
+}
+
+/// Where a line's cells lie in [`Scratch::seen`] (see [`Run::seen_line`]).
+#[derive(Clone, Copy)]
+struct SeenLine {
+    first: isize,
+    step: isize,
+}
+
+impl SeenLine {
+    #[inline(always)]
+    fn at(self, c: i64) -> usize {
+        (self.first + c as isize * self.step) as usize
+    }
 }
 
 impl<O: Opacity> Run<'_, '_, O> {
@@ -116,19 +132,42 @@ impl<O: Opacity> Run<'_, '_, O> {
         }
     }
 
+    /// Where line `j`'s cells lie in `seen`: column `c` at `first + c · step`. Only for columns
+    /// on the map (the line's own range): every one of them lies in the box, since the line and
+    /// its columns are within the reach.
+    #[inline(always)]
+    fn seen_line(&self, lines: &OctantLines, j: i32) -> SeenLine {
+        let (x, y) = lines.cell(j, 0);
+        let first = ((y - self.by0) * self.bw + (x - self.bx0)) as isize;
+        let step = if lines.axis == Axis::Row { lines.sign } else { lines.sign * self.bw } as isize;
+        SeenLine { first, step }
+    }
+
     /// Cells `k ..= last_k` of line `n` when no obstacle is known: all visible; each wall
     /// raises the minimum angle (when it starts within it) or becomes an obstacle. Returns the
     /// octant's `done` (the line's last cell was a wall at the diagonal that met the minimum).
-    fn open_line(&mut self, lines: &OctantLines, n: i64, k: i64, last_k: i64, min_angle: &mut Ratio) -> bool {
+    /// `LONG`: the view's lines keep bits (see the module's documentation), so only the shared
+    /// cells are recorded seen.
+    fn open_line<const LONG: bool>(
+        &mut self,
+        lines: &OctantLines,
+        n: i64,
+        k: i64,
+        last_k: i64,
+        min_angle: &mut Ratio,
+    ) -> bool {
         let j = n as i32;
         let radius_cols = i64::from(self.radius_cols.get(j));
         let mut done = false;
         let mut low = k;
         while low <= last_k {
             let high = (low + 63).min(last_k);
-            let bits = lines.read(self.ctx.grid, j, low as i32, high as i32);
-            // Seen (for the cells behind, on later lines), and visible within the radius.
-            self.mark_seen_span(lines, j, low as i32, high as i32);
+            let bits = lines.read_open(self.ctx.grid, j, low as i32, high as i32);
+            if !LONG {
+                // Seen (for the cells behind, on later lines).
+                self.mark_seen_span(lines, j, low as i32, high as i32);
+            }
+            // Visible within the radius.
             let lit = high.min(radius_cols);
             if low <= lit {
                 if self.ctx.light_walls {
@@ -157,7 +196,46 @@ impl<O: Opacity> Run<'_, '_, O> {
             }
             low = high + 1;
         }
+        // Seen: the cells other octants ask about (the next line asks this octant's bits, made
+        // from the line's range when an obstacle first comes).
+        if LONG {
+            let seen = self.seen_line(lines, j);
+            for shared in [0, 1, n - 1, n] {
+                if (k..=last_k).contains(&shared) {
+                    self.s.seen[seen.at(shared)] = true;
+                }
+            }
+        }
         done
+    }
+
+    /// Records cell `k` of line `n`, just seen, for the other octants if they can ask about it:
+    /// the cells on and beside the axis (`k` = 0, 1: the neighbouring octant's `k` = 0, −1) and
+    /// on and beside the diagonal (`k` = n − 1, n: the quadrant's other octant's `k` = n, n + 1
+    /// of its previous line). Every other cell is asked about only by this octant's next line,
+    /// which reads it in `previous`.
+    #[inline(always)]
+    fn mark_shared(&mut self, seen: SeenLine, n: i64, k: i64) {
+        if k <= 1 || k >= n - 1 {
+            self.s.seen[seen.at(k)] = true;
+        }
+    }
+
+    /// Adds to `previous` (the bits of line `n − 1`) the cells of line `n − 1` this octant shares
+    /// with others (the axis, the diagonal and the cell past it), which an octant that ran before
+    /// may have seen, and returns the bit of the cell before the axis (`k` = −1, the
+    /// neighbouring octant's).
+    fn add_shared_to_previous(&mut self, lines: &OctantLines, n: i64) -> u64 {
+        let j = n as i32;
+        let cell_before = |k: i64| lines.cell(j - 1, k as i32);
+        for shared in [0, n - 1, n] {
+            let (x, y) = cell_before(shared);
+            if self.lit_and_clear(x, y) {
+                set_bit(&mut self.s.previous, shared);
+            }
+        }
+        let (x, y) = cell_before(-1);
+        u64::from(self.lit_and_clear(x, y))
     }
 
     /// Makes `previous` the bits of open line `n`, whose cells `from ..= to` were all visible:
@@ -190,20 +268,7 @@ impl<O: Opacity> Run<'_, '_, O> {
         in_last: usize,
     ) -> bool {
         let j = n as i32;
-        // The previous line's bits hold what this octant saw; the cells it shares with other
-        // octants (the axis, the diagonal) and the ones just outside it (k = −1, k = n) may have
-        // been seen by an octant that ran before: read those from the computation's record.
-        let cell_before = |k: i64| lines.cell(j - 1, k as i32);
-        for shared in [0, n - 1, n] {
-            let (x, y) = cell_before(shared);
-            if self.lit_and_clear(x, y) {
-                set_bit(&mut self.s.previous, shared);
-            }
-        }
-        let before_axis = {
-            let (x, y) = cell_before(-1);
-            u64::from(self.lit_and_clear(x, y))
-        };
+        let before_axis = self.add_shared_to_previous(lines, n);
         let radius_cols = i64::from(self.radius_cols.get(j));
         let mut done = true;
         let mut low = k;
@@ -230,12 +295,11 @@ impl<O: Opacity> Run<'_, '_, O> {
                 }
             }
             if visible != 0 {
-                let mut rest = visible;
-                while rest != 0 {
-                    let c = low as i32 + rest.trailing_zeros() as i32;
-                    rest &= rest - 1;
-                    let (x, y) = lines.cell(j, c);
-                    self.mark(x, y);
+                let seen = self.seen_line(lines, j);
+                for shared in [0, 1, n - 1, n] {
+                    if (low..=high).contains(&shared) && visible >> (shared - low) & 1 != 0 {
+                        self.s.seen[seen.at(shared)] = true;
+                    }
                 }
                 let clear = visible & !opaque;
                 or_bits_from(&mut self.s.current, low, clear);
@@ -298,9 +362,7 @@ impl<O: Opacity> Run<'_, '_, O> {
     }
 
     /// [`Run::obstructed_line`] cell by cell, for short lines (a small radius), where reading
-    /// the two cells behind each cell costs less than making words: the cells behind are read
-    /// from the computation's record of seen cells. With `long_lines`, it records the line's
-    /// bits for a long line to come.
+    /// each cell's opacity and lighting it alone costs less than making words.
     fn obstructed_line_by_cell(
         &mut self,
         lines: &OctantLines,
@@ -310,7 +372,48 @@ impl<O: Opacity> Run<'_, '_, O> {
         min_angle: &mut Ratio,
         in_last: usize,
     ) -> bool {
-        let keep_bits = self.long_lines;
+        let j = n as i32;
+        let before_axis = self.add_shared_to_previous(lines, n);
+        let radius_cols = i64::from(self.radius_cols.get(j));
+        // Bit i: cell k − 1 + i of the previous line lit and clear (the line is shorter than a
+        // word, so one word holds what all its cells ask).
+        let behind =
+            if k == 0 { bits_from(&self.s.previous, 0) << 1 | before_axis } else { bits_from(&self.s.previous, k - 1) };
+        let mut clear = 0u64;
+        let mut done = true;
+        let seen = self.seen_line(lines, j);
+        for i in 0..=last_k - k {
+            // The cell diagonally behind (bit i) or behind (bit i + 1) lit and clear.
+            if behind >> i & 3 == 0 {
+                continue;
+            }
+            let k = k + i;
+            let (x, y) = lines.cell(j, k as i32);
+            let is_opaque = self.ctx.is_opaque(x, y);
+            let Some(ends_octant) = self.obstacle_test(n, k, is_opaque, min_angle, in_last) else { continue };
+            done = ends_octant;
+            self.mark_shared(seen, n, k);
+            clear |= u64::from(!is_opaque) << i;
+            if k <= radius_cols {
+                self.ctx.reveal(x, y);
+            }
+        }
+        or_bits_from(&mut self.s.current, k, clear);
+        done
+    }
+
+    /// [`Run::obstructed_line_by_cell`] in a view too short for any line to reach
+    /// [`SHORT_LINE`] cells: the cells behind are read from the computation's record of every
+    /// cell seen, and no line keeps bits (making them costs more than these views take).
+    fn obstructed_short_line(
+        &mut self,
+        lines: &OctantLines,
+        n: i64,
+        k: i64,
+        last_k: i64,
+        min_angle: &mut Ratio,
+        in_last: usize,
+    ) -> bool {
         let j = n as i32;
         let radius_cols = i64::from(self.radius_cols.get(j));
         let mut done = true;
@@ -325,9 +428,6 @@ impl<O: Opacity> Run<'_, '_, O> {
             let Some(ends_octant) = self.obstacle_test(n, k, is_opaque, min_angle, in_last) else { continue };
             done = ends_octant;
             self.mark(x, y);
-            if keep_bits && !is_opaque {
-                set_bit(&mut self.s.current, k);
-            }
             if k <= radius_cols {
                 self.ctx.reveal(x, y);
             }
@@ -360,8 +460,9 @@ impl<O: Opacity> Run<'_, '_, O> {
     }
 
     /// One octant. `vertical`: the main axis is y (lines are rows), else x. `dm` and `dc` are the
-    /// steps along the main and cross axes.
-    fn octant(&mut self, vertical: bool, dm: i32, dc: i32) {
+    /// steps along the main and cross axes. `LONG`: the view's lines can reach [`SHORT_LINE`]
+    /// cells, and keep bits.
+    fn octant<const LONG: bool>(&mut self, vertical: bool, dm: i32, dc: i32) {
         let (pov_main, pov_cross) = if vertical { (self.ctx.oy, self.ctx.ox) } else { (self.ctx.ox, self.ctx.oy) };
         let (size_main, size_cross) = if vertical {
             (self.ctx.grid.height(), self.ctx.grid.width())
@@ -386,40 +487,40 @@ impl<O: Opacity> Run<'_, '_, O> {
         // is all the obstructed lines need of it (its bits are made when the first comes); once
         // an obstacle is known every later line is obstructed (obstacles are never dropped).
         let mut open_before: Option<(i64, i64)> = None;
-        let long_lines = self.long_lines;
         while !done {
             // First cell: trunc(min_angle · n + ½).
             let k = super::floor_div(2 * min_angle.num * n + min_angle.den, 2 * min_angle.den);
             let cmin = (pov_cross - n as i32).max(0);
             let cmax = (pov_cross + n as i32).min(size_cross - 1);
+            let last_k = i64::from(if dc > 0 { cmax - pov_cross } else { pov_cross - cmin });
             done = true;
             if in_last == 0 {
                 // No obstacle yet: every cell of the line is visible, and only its walls change
                 // anything. The line is read as words and marked as spans.
-                let last_k = i64::from(if dc > 0 { cmax - pov_cross } else { pov_cross - cmin });
                 if k <= last_k {
-                    done = self.open_line(&lines, n, k, last_k, &mut min_angle);
+                    done = self.open_line::<LONG>(&lines, n, k, last_k, &mut min_angle);
                 }
                 open_before = Some((k, last_k));
             } else {
-                // Bits 0 ..= n + 1 (the next line marks bit n + 1 from the other octant's cells).
-                let words = (n as usize + 2) / 64 + 1;
-                if long_lines {
-                    zero_words(&mut self.s.current, words);
-                }
-                let last_k = i64::from(if dc > 0 { cmax - pov_cross } else { pov_cross - cmin });
-                if last_k - k < SHORT_LINE {
-                    open_before = None;
+                if !LONG {
+                    // No line reaches SHORT_LINE cells.
                     if k <= last_k {
-                        done = self.obstructed_line_by_cell(&lines, n, k, last_k, &mut min_angle, in_last);
+                        done = self.obstructed_short_line(&lines, n, k, last_k, &mut min_angle, in_last);
                     }
                 } else {
+                    // Bits 0 ..= n + 1 (the next line marks bit n + 1 from the other octant's cells).
+                    let words = (n as usize + 2) / 64 + 1;
+                    zero_words(&mut self.s.current, words);
                     if let Some((from, to)) = open_before.take() {
                         self.open_line_bits(&lines, n - 1, from, to, words);
                     }
-                    done = self.obstructed_line(&lines, n, k, last_k, &mut min_angle, in_last);
-                }
-                if long_lines {
+                    if k <= last_k {
+                        done = if last_k - k < SHORT_LINE {
+                            self.obstructed_line_by_cell(&lines, n, k, last_k, &mut min_angle, in_last)
+                        } else {
+                            self.obstructed_line(&lines, n, k, last_k, &mut min_angle, in_last)
+                        };
+                    }
                     std::mem::swap(&mut self.s.previous, &mut self.s.current);
                 }
             }
@@ -444,13 +545,22 @@ pub(super) fn compute<O: Opacity>(ctx: &mut FovContext<'_, O>) {
             let mut s = scratch.borrow_mut();
             s.seen.clear();
             s.seen.resize((bw * bh) as usize, false);
-            let long_lines = i64::from(ctx.reach) >= SHORT_LINE;
-            let mut run = Run { ctx, s: &mut s, radius_cols, bx0, by0, bw, bh, long_lines };
+            let mut run = Run { ctx, s: &mut s, radius_cols, bx0, by0, bw, bh };
             let (ox, oy) = (run.ctx.ox, run.ctx.oy);
             run.mark(ox, oy);
-            for (dx, dy) in [(1, 1), (1, -1), (-1, 1), (-1, -1)] {
-                run.octant(true, dy, dx);
-                run.octant(false, dx, dy);
+            // Views too short for a line of SHORT_LINE cells record every cell seen and keep no
+            // bits; longer ones record only the shared cells (a separate instance, so that
+            // neither pays for the other's tests).
+            if i64::from(run.ctx.reach) >= SHORT_LINE {
+                for (dx, dy) in [(1, 1), (1, -1), (-1, 1), (-1, -1)] {
+                    run.octant::<true>(true, dy, dx);
+                    run.octant::<true>(false, dx, dy);
+                }
+            } else {
+                for (dx, dy) in [(1, 1), (1, -1), (-1, 1), (-1, -1)] {
+                    run.octant::<false>(true, dy, dx);
+                    run.octant::<false>(false, dx, dy);
+                }
             }
         })
     });
