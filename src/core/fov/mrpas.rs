@@ -21,10 +21,12 @@
 //! the "behind" test of a whole line is a word operation on the previous line's visible and
 //! transparent cells, so hidden stretches cost nothing; only the candidates are tested against the
 //! obstacles, in order. Lines shorter than `SHORT_LINE` are tested cell by cell. Where lines can
-//! reach `SHORT_LINE` cells, every line keeps its bits, and only the cells an octant shares with
-//! another octant's "behind" test (on and beside the axis and the diagonal) go into the
-//! computation's record of seen cells. In shorter views (small radii) no line keeps bits: every
-//! cell seen goes into the record, and the cells behind are read from it.
+//! reach `SHORT_LINE` cells, every line keeps its bits, and another octant's "behind" test asks
+//! only about the cells on and beside the axis and the diagonal: those of obstructed lines go
+//! into the computation's record of seen cells, and an open line stands for its own (all of its
+//! range was seen) as its first and last cell in the octant's list of open lines. In shorter
+//! views (small radii) no line keeps bits: every cell seen goes into the record, and the cells
+//! behind are read from it.
 //!
 //! Properties: not symmetric; restrictive (pillars cast full shadows, little is seen around
 //! corners); sees through diagonal lines of walls.
@@ -43,6 +45,10 @@ struct Scratch {
     seen: Vec<bool>,
     starts: Vec<Ratio>,
     ends: Vec<Ratio>,
+    /// In views whose lines keep bits, each octant's open lines (see [`octant_index`]): entry
+    /// `i` holds line `i + 1`'s first and last cells, every one of them seen. They stand for
+    /// those lines' cells in `seen` (see [`Run::seen_in_open_line`]).
+    open_lines: [Vec<(i32, i32)>; 8],
     /// This octant's previous line and the line under way: bit `k` set when cell `k` is visible
     /// and transparent (the "behind" test of the next line reads these as words).
     previous: Vec<u64>,
@@ -82,6 +88,13 @@ fn zero_words(line: &mut Vec<u64>, words: usize) {
         line.resize(words, 0);
     }
     line[..words].fill(0);
+}
+
+/// The index of the octant whose lines run along `y` (`vertical`) or `x`, `dm` a step along
+/// them and `dc` a step across (each ±1).
+#[inline(always)]
+fn octant_index(vertical: bool, dm: i32, dc: i32) -> usize {
+    usize::from(vertical) * 4 + usize::from(dm > 0) * 2 + usize::from(dc > 0)
 }
 
 thread_local! {
@@ -196,24 +209,15 @@ impl<O: Opacity> Run<'_, '_, O> {
             }
             low = high + 1;
         }
-        // Seen: the cells other octants ask about (the next line asks this octant's bits, made
-        // from the line's range when an obstacle first comes).
-        if LONG {
-            let seen = self.seen_line(lines, j);
-            for shared in [0, 1, n - 1, n] {
-                if (k..=last_k).contains(&shared) {
-                    self.s.seen[seen.at(shared)] = true;
-                }
-            }
-        }
+        // (Seen: with LONG, the octant's list of open lines stands for this one's cells.)
         done
     }
 
-    /// Records cell `k` of line `n`, just seen, for the other octants if they can ask about it:
-    /// the cells on and beside the axis (`k` = 0, 1: the neighbouring octant's `k` = 0, −1) and
-    /// on and beside the diagonal (`k` = n − 1, n: the quadrant's other octant's `k` = n, n + 1
-    /// of its previous line). Every other cell is asked about only by this octant's next line,
-    /// which reads it in `previous`.
+    /// Records cell `k` of obstructed line `n`, just seen, for the other octants if they can ask
+    /// about it: the cells on and beside the axis (`k` = 0, 1: the neighbouring octant's `k` = 0,
+    /// −1) and on and beside the diagonal (`k` = n − 1, n: the quadrant's other octant's `k` = n,
+    /// n + 1 of its previous line). Every other cell is asked about only by this octant's next
+    /// line, which reads it in `previous`.
     #[inline(always)]
     fn mark_shared(&mut self, seen: SeenLine, n: i64, k: i64) {
         if k <= 1 || k >= n - 1 {
@@ -228,14 +232,81 @@ impl<O: Opacity> Run<'_, '_, O> {
     fn add_shared_to_previous(&mut self, lines: &OctantLines, n: i64) -> u64 {
         let j = n as i32;
         let cell_before = |k: i64| lines.cell(j - 1, k as i32);
-        for shared in [0, n - 1, n] {
+        if n <= 2 {
+            // Line 0 (the origin, and the cells beside it on the cross axis, which the octants
+            // across it hold) and line 1 (whose k = −1 is a diagonal cell, held by two other
+            // octants): each cell asks every octant that holds it.
+            for shared in [0, n - 1, n] {
+                let (x, y) = cell_before(shared);
+                if self.lit_and_clear_shared(x, y) {
+                    set_bit(&mut self.s.previous, shared);
+                }
+            }
+            let (x, y) = cell_before(-1);
+            return u64::from(self.lit_and_clear_shared(x, y));
+        }
+        // From line 2 on, one other octant holds each cell asked about: the octant across the
+        // axis (its columns mirrored) holds k = 0 and k = −1 (its k = 1); the quadrant's other
+        // octant (lines and columns swapped) holds k = n − 1 and k = n (its line n, column n − 1).
+        let (vertical, dm, dc) = (lines.axis == Axis::Row, lines.line_step, lines.sign);
+        let asking = octant_index(vertical, dm, dc);
+        let (across_axis, across_diagonal) = (octant_index(vertical, dm, -dc), octant_index(!vertical, dc, dm));
+        let m = n as i32;
+        for (shared, octant, line, col) in
+            [(0, across_axis, m - 1, 0), (n - 1, across_diagonal, m - 1, m - 1), (n, across_diagonal, m, m - 1)]
+        {
             let (x, y) = cell_before(shared);
-            if self.lit_and_clear(x, y) {
+            if self.lit_and_clear_in(x, y, octant, line, col, asking) {
                 set_bit(&mut self.s.previous, shared);
             }
         }
         let (x, y) = cell_before(-1);
-        u64::from(self.lit_and_clear(x, y))
+        u64::from(self.lit_and_clear_in(x, y, across_axis, m - 1, 1, asking))
+    }
+
+    /// [`Run::lit_and_clear_shared`] for a cell that `octant` holds at `line`, `col`, and no
+    /// other octant but `asking`.
+    #[inline(always)]
+    fn lit_and_clear_in(&self, x: i32, y: i32, octant: usize, line: i32, col: i32, asking: usize) -> bool {
+        let on_open_line = || {
+            self.s.open_lines[octant].get(line as usize - 1).is_some_and(|&(first, last)| (first..=last).contains(&col))
+        };
+        // The tests check the one octant named here against every octant that holds the cell.
+        debug_assert_eq!(on_open_line(), self.seen_in_open_line(x, y, Some(asking)), "({x}, {y})");
+        (self.seen_index(x, y).is_some_and(|i| self.s.seen[i]) || on_open_line()) && !self.ctx.is_opaque(x, y)
+    }
+
+    /// [`Run::lit_and_clear`] in a view whose lines keep bits: seen as `seen` records it, or
+    /// on an octant's open line.
+    #[inline]
+    fn lit_and_clear_shared(&self, x: i32, y: i32) -> bool {
+        (self.seen_index(x, y).is_some_and(|i| self.s.seen[i]) || self.seen_in_open_line(x, y, None))
+            && !self.ctx.is_opaque(x, y)
+    }
+
+    /// Whether `(x, y)` lies on an open line of an octant that holds it (two hold a cell on an
+    /// axis or a diagonal): the open lines are not marked in `seen` cell by cell (the four cells
+    /// of each that other octants ask about cost a quarter of a view on the open map).
+    /// `except`: an octant not to ask (the one asking, which knows its own lines).
+    fn seen_in_open_line(&self, x: i32, y: i32, except: Option<usize>) -> bool {
+        let (dx, dy) = (x - self.ctx.ox, y - self.ctx.oy);
+        let (ax, ay) = (dx.abs(), dy.abs());
+        let on = |vertical: bool, main: i32, cross: i32, dc: i32| {
+            let octant = octant_index(vertical, main.signum(), dc);
+            let lines = &self.s.open_lines[octant];
+            let (line, col) = (main.abs(), cross.abs());
+            except != Some(octant)
+                && line >= 1
+                && lines.get(line as usize - 1).is_some_and(|&(first, last)| (first..=last).contains(&col))
+        };
+        let either = |vertical: bool, main: i32, cross: i32| {
+            if cross != 0 {
+                on(vertical, main, cross, cross.signum())
+            } else {
+                on(vertical, main, 0, 1) || on(vertical, main, 0, -1)
+            }
+        };
+        (ay >= ax && ay > 0 && either(true, dy, dx)) || (ax >= ay && ax > 0 && either(false, dx, dy))
     }
 
     /// Makes `previous` the bits of open line `n`, whose cells `from ..= to` were all visible:
@@ -463,6 +534,7 @@ impl<O: Opacity> Run<'_, '_, O> {
     /// steps along the main and cross axes. `LONG`: the view's lines can reach [`SHORT_LINE`]
     /// cells, and keep bits.
     fn octant<const LONG: bool>(&mut self, vertical: bool, dm: i32, dc: i32) {
+        let octant = octant_index(vertical, dm, dc);
         let (pov_main, pov_cross) = if vertical { (self.ctx.oy, self.ctx.ox) } else { (self.ctx.ox, self.ctx.oy) };
         let (size_main, size_cross) = if vertical {
             (self.ctx.grid.height(), self.ctx.grid.width())
@@ -499,6 +571,9 @@ impl<O: Opacity> Run<'_, '_, O> {
                 // anything. The line is read as words and marked as spans.
                 if k <= last_k {
                     done = self.open_line::<LONG>(&lines, n, k, last_k, &mut min_angle);
+                }
+                if LONG {
+                    self.s.open_lines[octant].push((k as i32, last_k as i32));
                 }
                 open_before = Some((k, last_k));
             } else {
@@ -545,6 +620,7 @@ pub(super) fn compute<O: Opacity>(ctx: &mut FovContext<'_, O>) {
             let mut s = scratch.borrow_mut();
             s.seen.clear();
             s.seen.resize((bw * bh) as usize, false);
+            s.open_lines.iter_mut().for_each(Vec::clear);
             let mut run = Run { ctx, s: &mut s, radius_cols, bx0, by0, bw, bh };
             let (ox, oy) = (run.ctx.ox, run.ctx.oy);
             run.mark(ox, oy);
@@ -569,8 +645,10 @@ pub(super) fn compute<O: Opacity>(ctx: &mut FovContext<'_, O>) {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::core::fov::Algorithm;
-    use crate::core::fov::reference::{assert_same_views, view_of};
+    use crate::core::Cell;
+    use crate::core::fov::reference::{assert_same_views, random_grid, view_of};
+    use crate::core::fov::{Algorithm, FovParams, VisibleSet, compute};
+    use crate::core::rng::Rng;
 
     // MRPAS cell by cell (the implementation before the open-line spans): the definition the
     // faster one must reproduce.
@@ -711,6 +789,26 @@ mod tests {
                 run.octant(false, dx, dy);
             }
         });
+    }
+
+    /// Views of 12 cells and more (the instance whose open lines stand for their cells in the
+    /// record other octants ask) on 10 000 small maps, where lines of many octants end at the
+    /// map's edges and obstacles come early: the cell-by-cell view. Also checks, in debug
+    /// builds, that each cell an octant asks about is found in the one octant it names.
+    #[test]
+    fn long_views_on_small_maps_give_the_cell_by_cell_view() {
+        let mut rng = Rng::new(99);
+        for round in 0..10_000 {
+            let (w, h) = (1 + rng.below(40), 1 + rng.below(40));
+            let grid = random_grid(&mut rng, w, h, [0.02, 0.08, 0.15, 0.3][round % 4]);
+            let origin = Cell::new(rng.below(w) as i32, rng.below(h) as i32);
+            let radius = [None, Some(12 + rng.below(30))][round % 2];
+            let params = FovParams { origin, radius, light_walls: round % 5 != 0 };
+            let mut visible = VisibleSet::new(w, h);
+            compute(Algorithm::Mrpas, &grid, params, &mut visible);
+            let ours: Vec<(i32, i32)> = visible.iter().map(|c| (c.x, c.y)).collect();
+            assert_eq!(ours, view_of(&grid, params, reference), "round {round}: {w}×{h}, {params:?}");
+        }
     }
 
     /// The faster version gives the earlier one's view.
