@@ -41,7 +41,8 @@ const SHORT_LINE: i64 = 12;
 #[derive(Default)]
 struct Scratch {
     /// Cells seen so far in this computation (walls included), over the radius' box: in views
-    /// whose lines keep bits, only those another octant may ask about (see [`Run::mark_shared`]).
+    /// whose lines keep bits, only those of obstructed lines that another octant may ask about
+    /// (see [`Run::mark_shared`]; `open_lines` stands for the open lines' cells).
     seen: Vec<bool>,
     starts: Vec<Ratio>,
     ends: Vec<Ratio>,
@@ -159,8 +160,8 @@ impl<O: Opacity> Run<'_, '_, O> {
     /// Cells `k ..= last_k` of line `n` when no obstacle is known: all visible; each wall
     /// raises the minimum angle (when it starts within it) or becomes an obstacle. Returns the
     /// octant's `done` (the line's last cell was a wall at the diagonal that met the minimum).
-    /// `LONG`: the view's lines keep bits (see the module's documentation), so only the shared
-    /// cells are recorded seen.
+    /// `LONG`: the view's lines keep bits (see the module's documentation), and the line's cells
+    /// are not recorded in `seen`: the octant's list of open lines stands for them.
     fn open_line<const LONG: bool>(
         &mut self,
         lines: &OctantLines,
@@ -625,8 +626,9 @@ pub(super) fn compute<O: Opacity>(ctx: &mut FovContext<'_, O>) {
             let (ox, oy) = (run.ctx.ox, run.ctx.oy);
             run.mark(ox, oy);
             // Views too short for a line of SHORT_LINE cells record every cell seen and keep no
-            // bits; longer ones record only the shared cells (a separate instance, so that
-            // neither pays for the other's tests).
+            // bits; longer ones keep bits, list their open lines and record only the shared
+            // cells of obstructed lines (a separate instance, so that neither pays for the
+            // other's tests).
             if i64::from(run.ctx.reach) >= SHORT_LINE {
                 for (dx, dy) in [(1, 1), (1, -1), (-1, 1), (-1, -1)] {
                     run.octant::<true>(true, dy, dx);
