@@ -25,8 +25,8 @@
 //! only about the cells on and beside the axis and the diagonal: those of obstructed lines go
 //! into the computation's record of seen cells, and an open line stands for its own (all of its
 //! range was seen) as its first and last cell in the octant's list of open lines. In shorter
-//! views (small radii) no line keeps bits: every cell seen goes into the record, and the cells
-//! behind are read from it.
+//! views (small radii) no line keeps bits: the record holds every cell seen, as clear or not, and
+//! the cells behind are read from it.
 //!
 //! Properties: not symmetric; restrictive (pillars cast full shadows, little is seen around
 //! corners); sees through diagonal lines of walls.
@@ -42,7 +42,8 @@ const SHORT_LINE: i64 = 12;
 struct Scratch {
     /// Cells seen so far in this computation (walls included), over the radius' box: in views
     /// whose lines keep bits, only those of obstructed lines that another octant may ask about
-    /// (see [`Run::mark_shared`]; `open_lines` stands for the open lines' cells).
+    /// (see [`Run::mark_shared`]; `open_lines` stands for the open lines' cells). In shorter
+    /// views, every cell seen, `true` when it is also clear (see [`Run::obstructed_short_line`]).
     seen: Vec<bool>,
     starts: Vec<Ratio>,
     ends: Vec<Ratio>,
@@ -134,12 +135,6 @@ impl<O: Opacity> Run<'_, '_, O> {
         ((0..self.bw).contains(&ax) && (0..self.bh).contains(&ay)).then(|| (ay * self.bw + ax) as usize)
     }
 
-    /// Seen and transparent (cells off the map or the box are neither).
-    #[inline]
-    fn lit_and_clear(&self, x: i32, y: i32) -> bool {
-        self.seen_index(x, y).is_some_and(|i| self.s.seen[i]) && !self.ctx.is_opaque(x, y)
-    }
-
     fn mark(&mut self, x: i32, y: i32) {
         if let Some(i) = self.seen_index(x, y) {
             self.s.seen[i] = true;
@@ -178,8 +173,8 @@ impl<O: Opacity> Run<'_, '_, O> {
             let high = (low + 63).min(last_k);
             let bits = lines.read_open(self.ctx.grid, j, low as i32, high as i32);
             if !LONG {
-                // Seen (for the cells behind, on later lines).
-                self.mark_seen_span(lines, j, low as i32, high as i32);
+                // Seen and clear (for the cells behind, on later lines).
+                self.mark_clear_span(lines, j, low, high, bits);
             }
             // Visible within the radius.
             let lit = high.min(radius_cols);
@@ -277,8 +272,8 @@ impl<O: Opacity> Run<'_, '_, O> {
         (self.seen_index(x, y).is_some_and(|i| self.s.seen[i]) || on_open_line()) && !self.ctx.is_opaque(x, y)
     }
 
-    /// [`Run::lit_and_clear`] in a view whose lines keep bits: seen as `seen` records it, or
-    /// on an octant's open line.
+    /// Seen and transparent (cells off the map or the box are neither), in a view whose lines
+    /// keep bits: seen as `seen` records it, or on an octant's open line.
     #[inline]
     fn lit_and_clear_shared(&self, x: i32, y: i32) -> bool {
         (self.seen_index(x, y).is_some_and(|i| self.s.seen[i]) || self.seen_in_open_line(x, y, None))
@@ -475,8 +470,9 @@ impl<O: Opacity> Run<'_, '_, O> {
     }
 
     /// [`Run::obstructed_line_by_cell`] in a view too short for any line to reach
-    /// [`SHORT_LINE`] cells: the cells behind are read from the computation's record of every
-    /// cell seen, and no line keeps bits (making them costs more than these views take).
+    /// [`SHORT_LINE`] cells: the cells behind are read from the computation's record, which in
+    /// these views holds whether each cell is seen and clear (one byte read, not a byte and the
+    /// map's), and no line keeps bits (making them costs more than these views take).
     fn obstructed_short_line(
         &mut self,
         lines: &OctantLines,
@@ -489,17 +485,26 @@ impl<O: Opacity> Run<'_, '_, O> {
         let j = n as i32;
         let radius_cols = i64::from(self.radius_cols.get(j));
         let mut done = true;
+        // The line's cells and those behind them (columns k − 1 ..= last_k of the line before,
+        // on the map but for column −1, the octant's across the axis) lie in the box.
+        let (seen, behind) = (self.seen_line(lines, j), self.seen_line(lines, j - 1));
         for k in k..=last_k {
-            let c = k as i32;
-            let ((bx, by), (gx, gy)) = (lines.cell(j - 1, c), lines.cell(j - 1, c - 1));
-            if !self.lit_and_clear(bx, by) && !self.lit_and_clear(gx, gy) {
+            let diagonally_behind = || {
+                if k > 0 {
+                    self.s.seen[behind.at(k - 1)]
+                } else {
+                    let (x, y) = lines.cell(j - 1, -1);
+                    self.seen_index(x, y).is_some_and(|i| self.s.seen[i])
+                }
+            };
+            if !self.s.seen[behind.at(k)] && !diagonally_behind() {
                 continue;
             }
-            let (x, y) = lines.cell(j, c);
+            let (x, y) = lines.cell(j, k as i32);
             let is_opaque = self.ctx.is_opaque(x, y);
             let Some(ends_octant) = self.obstacle_test(n, k, is_opaque, min_angle, in_last) else { continue };
             done = ends_octant;
-            self.mark(x, y);
+            self.s.seen[seen.at(k)] = !is_opaque;
             if k <= radius_cols {
                 self.ctx.reveal(x, y);
             }
@@ -507,27 +512,18 @@ impl<O: Opacity> Run<'_, '_, O> {
         done
     }
 
-    /// Marks cells `low ..= high` of line `j` seen (clipped to the box).
-    fn mark_seen_span(&mut self, lines: &OctantLines, j: i32, low: i32, high: i32) {
-        let line = lines.line(j);
-        let (a, b) = lines.positions(low, high);
-        let bw = self.bw as usize;
-        if lines.axis == Axis::Row {
-            let (a, b) = (a.max(self.bx0), b.min(self.bx0 + self.bw - 1));
-            if a <= b && (self.by0..self.by0 + self.bh).contains(&line) {
-                let row = (line - self.by0) as usize * bw;
-                self.s.seen[row + (a - self.bx0) as usize..=row + (b - self.bx0) as usize].fill(true);
-            }
-        } else {
-            let (a, b) = (a.max(self.by0), b.min(self.by0 + self.bh - 1));
-            if a <= b && (self.bx0..self.bx0 + self.bw).contains(&line) {
-                // One bounds test for the span, not one a cell: tested cell by cell, this loop
-                // was 60% of a view on the open map at r = 60 (the view now takes 30% less).
-                let first = (a - self.by0) as usize * bw + (line - self.bx0) as usize;
-                for row in self.s.seen[first..].chunks_mut(bw).take((b - a + 1) as usize) {
-                    row[0] = true;
-                }
-            }
+    /// Records cells `low ..= high` of line `j` (on the map) seen, as clear or not: bit `i` of
+    /// `opaque` for cell `low + i` (the short views' record, see [`Run::obstructed_short_line`]).
+    fn mark_clear_span(&mut self, lines: &OctantLines, j: i32, low: i64, high: i64, opaque: u64) {
+        let seen = self.seen_line(lines, j);
+        if opaque == 0 && seen.step.abs() == 1 {
+            // A row with no wall (every row of an open map): one fill.
+            let (a, b) = (seen.at(low), seen.at(high));
+            self.s.seen[a.min(b)..=a.max(b)].fill(true);
+            return;
+        }
+        for (i, k) in (low..=high).enumerate() {
+            self.s.seen[seen.at(k)] = opaque >> i & 1 == 0;
         }
     }
 
@@ -624,12 +620,15 @@ pub(super) fn compute<O: Opacity>(ctx: &mut FovContext<'_, O>) {
             s.open_lines.iter_mut().for_each(Vec::clear);
             let mut run = Run { ctx, s: &mut s, radius_cols, bx0, by0, bw, bh };
             let (ox, oy) = (run.ctx.ox, run.ctx.oy);
+            // (Never asked about: an octant's line 1 is open, with no behind test.)
             run.mark(ox, oy);
             // Views too short for a line of SHORT_LINE cells record every cell seen and keep no
             // bits; longer ones keep bits, list their open lines and record only the shared
             // cells of obstructed lines (a separate instance, so that neither pays for the
             // other's tests).
-            if i64::from(run.ctx.reach) >= SHORT_LINE {
+            if run.ctx.reach == 0 {
+                // Only the origin: no line lies in the box (the octants would scan line 1).
+            } else if i64::from(run.ctx.reach) >= SHORT_LINE {
                 for (dx, dy) in [(1, 1), (1, -1), (-1, 1), (-1, -1)] {
                     run.octant::<true>(true, dy, dx);
                     run.octant::<true>(false, dx, dy);
