@@ -40,10 +40,10 @@ const SHORT_LINE: i64 = 12;
 
 #[derive(Default)]
 struct Scratch {
-    /// Cells seen so far in this computation (walls included), over the radius' box: in views
-    /// whose lines keep bits, only those of obstructed lines that another octant may ask about
-    /// (see [`Run::mark_shared`]; `open_lines` stands for the open lines' cells). In shorter
-    /// views, every cell seen, `true` when it is also clear (see [`Run::obstructed_short_line`]).
+    /// Cells seen so far in this computation, over the radius' box. In views whose lines keep
+    /// bits: those of obstructed lines that another octant may ask about, walls included (see
+    /// [`Run::mark_shared`]; `open_lines` stands for the open lines' cells). In shorter views:
+    /// every cell seen, `true` only when it is also clear (see [`Run::obstructed_short_line`]).
     seen: Vec<bool>,
     starts: Vec<Ratio>,
     ends: Vec<Ratio>,
