@@ -952,12 +952,7 @@ impl OctantLines {
     #[inline]
     pub fn read<O: Opacity>(&self, grid: &O, j: i32, low: i32, high: i32) -> u64 {
         let bits = self.read_in_map_order(grid, j, low, high);
-        if self.sign > 0 {
-            bits
-        } else {
-            // Map positions run the other way: reverse the word.
-            bits.reverse_bits() >> (63 - (high - low))
-        }
+        if self.sign > 0 { bits } else { reversed(bits, low, high) }
     }
 
     /// [`OctantLines::read`], inlined, and without reversing a word with no wall in it (the
@@ -965,7 +960,7 @@ impl OctantLines {
     #[inline(always)]
     pub fn read_open<O: Opacity>(&self, grid: &O, j: i32, low: i32, high: i32) -> u64 {
         let bits = self.read_in_map_order(grid, j, low, high);
-        if self.sign > 0 || bits == 0 { bits } else { bits.reverse_bits() >> (63 - (high - low)) }
+        if self.sign > 0 || bits == 0 { bits } else { reversed(bits, low, high) }
     }
 
     /// The first opaque column among `low ..= high` (at most 64) of row `j`: what the lowest bit
@@ -1038,6 +1033,13 @@ impl OctantLines {
             c = to + 1;
         }
     }
+}
+
+/// The opacity word of columns `low ..= high` in octant order, from the word in map order of an
+/// octant whose columns run against the map: the word reversed.
+#[inline(always)]
+fn reversed(bits: u64, low: i32, high: i32) -> u64 {
+    bits.reverse_bits() >> (63 - (high - low))
 }
 
 /// A non-negative-denominator fraction `num / den`, compared exactly by cross-multiplication:
