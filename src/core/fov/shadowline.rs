@@ -13,7 +13,7 @@
 
 use std::cell::RefCell;
 
-use super::{Axis, FovContext, OCTANTS, OctantLines, Opacity, Ratio, with_radius_cols};
+use super::{Axis, FovContext, OCTANTS, OctantLines, Opacity, Ratio, floor_div, with_radius_cols};
 
 #[derive(Clone, Copy, Debug)]
 struct Shadow {
@@ -33,8 +33,9 @@ thread_local! {
     static SHADOWS: RefCell<Vec<Shadow>> = const { RefCell::new(Vec::new()) };
 }
 
-/// Adds a shadow to a sorted, disjoint line, merging it with the shadows it overlaps.
-fn add(line: &mut Vec<Shadow>, shadow: Shadow) {
+/// Adds a shadow to a sorted, disjoint line, merging it with the shadows it overlaps. Returns the
+/// index of the shadow it went into: the line's shadows before that index are unchanged.
+fn add(line: &mut Vec<Shadow>, shadow: Shadow) -> usize {
     let index = line.iter().position(|s| shadow.start.lt(s.start)).unwrap_or(line.len());
     let overlaps_previous = index > 0 && shadow.start.lt(line[index - 1].end);
     let overlaps_next = index < line.len() && line[index].start.lt(shadow.end);
@@ -42,20 +43,47 @@ fn add(line: &mut Vec<Shadow>, shadow: Shadow) {
         (true, true) => {
             line[index - 1].end = line[index].end;
             line.remove(index);
+            index - 1
         }
         (true, false) => {
             if line[index - 1].end.lt(shadow.end) {
                 line[index - 1].end = shadow.end;
             }
+            index - 1
         }
-        (false, true) => line[index].start = shadow.start,
-        (false, false) => line.insert(index, shadow),
+        (false, true) => {
+            line[index].start = shadow.start;
+            index
+        }
+        (false, false) => {
+            line.insert(index, shadow);
+            index
+        }
+    }
+}
+
+/// The columns of row `row` whose whole projection `[col / (row + 2), (col + 1) / (row + 1)]`
+/// lies in `shadow`: from `ceil(start · (row + 2))` to `floor(end · (row + 1)) − 1` (empty when
+/// the first exceeds the second).
+#[inline]
+fn hidden_columns(shadow: &Shadow, row: i64) -> (i64, i64) {
+    let (start, end) = (shadow.start, shadow.end);
+    // Every slope is a tile's corner, `col / (row + 2)` or `(col + 1) / (row + 1)`, with
+    // 0 ≤ col ≤ row: no sign to correct for, and 32 bits unless rows reach tens of thousands.
+    let (a, b) = (start.num * (row + 2) + start.den - 1, end.num * (row + 1));
+    let fits = |n: i64| u32::try_from(n).is_ok();
+    if fits(a) && fits(b) && fits(start.den) && fits(end.den) {
+        let first = (a as u32 / start.den as u32) as i64;
+        let last = (b as u32 / end.den as u32) as i64 - 1;
+        (first, last)
+    } else {
+        (floor_div(a, start.den), floor_div(b, end.den) - 1)
     }
 }
 
 /// While the shadow line is empty nothing is hidden: the clear tiles of a row up to its first
-/// wall are lit as one span, found a 64-tile word at a time; from the first wall on (and on every
-/// row once the line holds a shadow) the tiles are tested one by one, as Nystrom does.
+/// wall are lit as one span, found a 64-tile word at a time. Once it holds shadows, the rest of
+/// the row is [`obstructed_row`]'s.
 pub(super) fn compute<O: Opacity>(ctx: &mut FovContext<'_, O>) {
     SHADOWS.with(|cell| {
         with_radius_cols(ctx.radius_squared, |radius_cols| {
@@ -69,7 +97,7 @@ pub(super) fn compute<O: Opacity>(ctx: &mut FovContext<'_, O>) {
                 };
                 // The last column on the map (the origin's, column 0, always is).
                 let last_on_map = if lines.sign > 0 { along - 1 - lines.base } else { lines.base };
-                'rows: for row in 1..=ctx.reach {
+                for row in 1..=ctx.reach {
                     if (lines.line(row) as u32) >= across as u32 {
                         // Column 0 is off the map: so is every further row.
                         break;
@@ -94,29 +122,120 @@ pub(super) fn compute<O: Opacity>(ctx: &mut FovContext<'_, O>) {
                             lines.mark(ctx, row, 0, lit);
                         }
                     }
-                    let r = i64::from(row);
-                    for col in first..=last {
-                        let (x, y) = lines.cell(row, col);
-                        let c = i64::from(col);
-                        let projection = Shadow { start: Ratio::new(c, r + 2), end: Ratio::new(c + 1, r + 1) };
-                        if line.iter().any(|s| s.contains(&projection)) {
-                            continue;
-                        }
-                        if col <= radius_col {
-                            ctx.reveal(x, y);
-                        }
-                        if ctx.is_opaque(x, y) {
-                            add(&mut line, projection);
-                            let full = line.len() == 1 && line[0].start.num == 0 && line[0].end.num >= line[0].end.den;
-                            if full {
-                                break 'rows;
-                            }
-                        }
+                    if first <= last && obstructed_row(ctx, &lines, &mut line, row, first, last, radius_col) {
+                        break;
                     }
                 }
             }
         })
     });
+}
+
+/// Columns `first ..= last` of row `row` (`first` a wall when the line is empty); whether the
+/// line is then full (the octant is done).
+///
+/// Each shadow hides one interval of the row's columns (those whose projection it contains, see
+/// [`hidden_columns`]); the line is sorted and disjoint, so these intervals are too, and the
+/// stretches between them are lit as spans up to their first wall. A visible wall changes the
+/// line at once, as in Nystrom's tile-by-tile loop (a merged shadow can hide the tiles after it
+/// on the same row), so the scan goes on from the shadow it went into. Rows shorter than
+/// [`SHORT_ROW`] are tested tile by tile, as Nystrom does.
+#[inline(always)]
+fn obstructed_row<O: Opacity>(
+    ctx: &mut FovContext<'_, O>,
+    lines: &OctantLines,
+    line: &mut Vec<Shadow>,
+    row: i32,
+    first: i32,
+    last: i32,
+    radius_col: i32,
+) -> bool {
+    let r = i64::from(row);
+    let projection = |col: i32| {
+        let c = i64::from(col);
+        Shadow { start: Ratio::new(c, r + 2), end: Ratio::new(c + 1, r + 1) }
+    };
+    if row < SHORT_ROW {
+        for col in first..=last {
+            let projection = projection(col);
+            if line.iter().any(|s| s.contains(&projection)) {
+                continue;
+            }
+            let (x, y) = lines.cell(row, col);
+            if col <= radius_col {
+                ctx.reveal(x, y);
+            }
+            if ctx.is_opaque(x, y) {
+                add(line, projection);
+                if is_full(line) {
+                    return true;
+                }
+            }
+        }
+        return false;
+    }
+    // The next column to scan, and the first shadow whose hidden columns may reach it.
+    let (mut col, mut shadow) = (first, 0);
+    while col <= last {
+        // The columns from `col` up to the next shadow's hidden ones are visible.
+        let mut stop = last;
+        if shadow < line.len() {
+            let (hidden_first, hidden_last) = hidden_columns(&line[shadow], r);
+            if hidden_last < hidden_first.max(i64::from(col)) {
+                // It hides nothing from `col` on.
+                shadow += 1;
+                continue;
+            }
+            if hidden_first <= i64::from(col) {
+                col = (hidden_last + 1).min(i64::from(last) + 1) as i32;
+                shadow += 1;
+                continue;
+            }
+            stop = (hidden_first - 1).min(i64::from(last)) as i32;
+        }
+        let wall = first_wall(lines, ctx.grid, row, col, stop);
+        let lit = wall.map_or(stop, |w| w - 1).min(radius_col);
+        if col <= lit {
+            lines.mark(ctx, row, col, lit);
+        }
+        let Some(wall) = wall else {
+            col = stop + 1;
+            continue;
+        };
+        if wall <= radius_col {
+            let (x, y) = lines.cell(row, wall);
+            ctx.reveal(x, y);
+        }
+        shadow = add(line, projection(wall));
+        if is_full(line) {
+            return true;
+        }
+        col = wall + 1;
+    }
+    false
+}
+
+/// The first wall among columns `low ..= high` of row `row`, a 64-tile word at a time.
+#[inline]
+fn first_wall<O: Opacity>(lines: &OctantLines, grid: &O, row: i32, mut low: i32, high: i32) -> Option<i32> {
+    while low <= high {
+        let end = (low + 63).min(high);
+        if let Some(wall) = lines.first_opaque(grid, row, low, end) {
+            return Some(wall);
+        }
+        low = end + 1;
+    }
+    None
+}
+
+/// Rows shorter than this are scanned tile by tile once the line holds a shadow: the hidden
+/// columns cost two divisions a shadow, more than testing a few tiles.
+const SHORT_ROW: i32 = 4;
+
+/// Whether one shadow covers the whole line, `[0, 1]`: the octant is done.
+#[inline]
+fn is_full(line: &[Shadow]) -> bool {
+    line.len() == 1 && line[0].start.num == 0 && line[0].end.num >= line[0].end.den
 }
 
 #[cfg(test)]
