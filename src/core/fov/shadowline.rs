@@ -82,8 +82,10 @@ fn hidden_columns(shadow: &Shadow, row: i64) -> (i64, i64) {
 }
 
 /// While the shadow line is empty nothing is hidden: the clear tiles of a row up to its first
-/// wall are lit as one span, found a 64-tile word at a time. Once it holds shadows, the rest of
-/// the row is [`obstructed_row`]'s.
+/// wall are lit as one span, found a 64-tile word at a time. From the first wall on, the line
+/// holds shadows (none is ever taken off) and the rows are [`obstructed_row`]'s. The two phases
+/// are two loops, so that the first stays small: in one loop, the open map's rows measured 3–6%
+/// slower.
 pub(super) fn compute<O: Opacity>(ctx: &mut FovContext<'_, O>) {
     SHADOWS.with(|cell| {
         with_radius_cols(ctx.radius_squared, |radius_cols| {
@@ -97,34 +99,34 @@ pub(super) fn compute<O: Opacity>(ctx: &mut FovContext<'_, O>) {
                 };
                 // The last column on the map (the origin's, column 0, always is).
                 let last_on_map = if lines.sign > 0 { along - 1 - lines.base } else { lines.base };
-                for row in 1..=ctx.reach {
-                    if (lines.line(row) as u32) >= across as u32 {
-                        // Column 0 is off the map: so is every further row.
-                        break;
-                    }
+                // The last row on the map (past it, column 0 is off the map, and so every row).
+                let rows_on_map = if lines.line_step > 0 { across - 1 - lines.line0 } else { lines.line0 };
+                let last_row = ctx.reach.min(rows_on_map);
+                // While the line is empty: lit up to each row's first wall.
+                let mut row = 1;
+                while row <= last_row {
                     let last = row.min(last_on_map);
                     let radius_col = radius_cols.get(row);
-                    let mut first = 0;
-                    if line.is_empty() {
-                        // The first wall of the row (or one past the end).
-                        let mut low = 0;
-                        first = last + 1;
-                        while low <= last {
-                            let high = (low + 63).min(last);
-                            if let Some(wall) = lines.first_opaque(ctx.grid, row, low, high) {
-                                first = wall;
-                                break;
-                            }
-                            low = high + 1;
-                        }
-                        let lit = (first - 1).min(radius_col);
-                        if lit >= 0 {
-                            lines.mark(ctx, row, 0, lit);
-                        }
+                    let first = first_wall(&lines, ctx.grid, row, 0, last);
+                    let lit = first.map_or(last, |w| w - 1).min(radius_col);
+                    if lit >= 0 {
+                        lines.mark(ctx, row, 0, lit);
                     }
-                    if first <= last && obstructed_row(ctx, &lines, &mut line, row, first, last, radius_col) {
+                    row += 1;
+                    if let Some(first) = first {
+                        if obstructed_row(ctx, &lines, &mut line, row - 1, first, last, radius_col) {
+                            row = last_row + 1;
+                        }
                         break;
                     }
+                }
+                // The line holds shadows from here on (they are never taken off).
+                while row <= last_row {
+                    let last = row.min(last_on_map);
+                    if obstructed_row(ctx, &lines, &mut line, row, 0, last, radius_cols.get(row)) {
+                        break;
+                    }
+                    row += 1;
                 }
             }
         })
