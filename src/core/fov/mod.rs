@@ -965,7 +965,8 @@ impl OctantLines {
 
     /// The first opaque column among `low ..= high` (at most 64) of row `j`: what the lowest bit
     /// of [`OctantLines::read`] gives, without reversing the word where the map runs the other way.
-    #[inline]
+    /// (Inlined: shadowline asks it on every row of an open map, and the call measured 5% of it.)
+    #[inline(always)]
     pub fn first_opaque<O: Opacity>(&self, grid: &O, j: i32, low: i32, high: i32) -> Option<i32> {
         let bits = self.read_in_map_order(grid, j, low, high);
         (bits != 0).then(|| {
