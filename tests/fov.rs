@@ -374,3 +374,28 @@ fn corridor_asymmetry() {
     assert_view(Algorithm::Symmetric, None, &["##########", "#...@....#", "#####.####", "____+.#___", "____+_#___"]);
     assert_view(Algorithm::Symmetric, None, &["++++###+++", "+____.___+", "++++#.#+++", "____#.#___", "____#@#___"]);
 }
+
+/// Shadowline: a wall's shadow joins the line at once, and can hide the next tile of the same
+/// row. The wall at (6, 2) merges with the shadow of (6, 4) into one that holds the whole
+/// projection of (7, 2), so (7, 2) is dark; the shadow of (6, 4) alone does not hold it (it
+/// starts at 2/3, the tile at 5/8), so a scan that added a row's shadows only once the row was
+/// done would light it.
+#[test]
+fn shadowline_hides_behind_a_shadow_added_on_the_same_row() {
+    assert_view(
+        Algorithm::Shadowline,
+        None,
+        &[
+            "#######+++",
+            "#......__+",
+            "#.....#__+",
+            "#......_.#",
+            "#.....#..#",
+            "#........#",
+            "#........#",
+            "#........#",
+            "#.@......#",
+            "##########",
+        ],
+    );
+}
