@@ -24,7 +24,7 @@
 
 use std::cell::RefCell;
 
-use super::{Axis, FovContext, OctantLines, Opacity};
+use super::{Axis, FovContext, OctantLines, Opacity, RadiusCols};
 
 /// A tile's discrete shadow: the obscurity vector `(xob, yob)` of the wall that casts it and the
 /// error terms `(xerr, yerr)`. The zero vector (no shadow) is every tile's state until a wall's
@@ -122,12 +122,14 @@ pub(super) fn compute<O: Opacity>(ctx: &mut FovContext<'_, O>) {
     let (bx0, by0, bx1, by1) = super::ray::ray_box(ctx);
     let (ox, oy) = (ctx.ox, ctx.oy);
     ROWS.with(|rows| {
-        let mut rows = rows.borrow_mut();
-        for (sx, sy) in [(1, 1), (-1, 1), (1, -1), (-1, -1)] {
-            let width = if sx > 0 { bx1 - ox } else { ox - bx0 };
-            let height = if sy > 0 { by1 - oy } else { oy - by0 };
-            quadrant(ctx, &mut rows, (sx, sy), width, height);
-        }
+        super::with_radius_cols(ctx.radius_squared, |radius_cols| {
+            let mut rows = rows.borrow_mut();
+            for (sx, sy) in [(1, 1), (-1, 1), (1, -1), (-1, -1)] {
+                let width = if sx > 0 { bx1 - ox } else { ox - bx0 };
+                let height = if sy > 0 { by1 - oy } else { oy - by0 };
+                quadrant(ctx, &mut rows, radius_cols, (sx, sy), width, height);
+            }
+        })
     });
     if ctx.light_walls {
         super::ray::light_walls_outward(ctx, (bx0, by0, bx1, by1));
@@ -144,14 +146,19 @@ fn set_bit(words: &mut [u64], i: usize) {
     words[i / 64] |= 1 << (i % 64);
 }
 
-/// Sets bits `from..to`.
+/// Sets bits `from..to` (`from < to`). Inlined, with the one-word case first: a quadrant row
+/// within radius 63 is one word, and the open map's rows are each set whole.
+#[inline(always)]
 fn set_bits(words: &mut [u64], from: usize, to: usize) {
     let (first, last) = (from / 64, (to - 1) / 64);
-    for (i, word) in words.iter_mut().enumerate().take(last + 1).skip(first) {
-        let low = if i == first { u64::MAX << (from % 64) } else { u64::MAX };
-        let high = if i == last { u64::MAX >> (63 - (to - 1) % 64) } else { u64::MAX };
-        *word |= low & high;
+    let (low, high) = (u64::MAX << (from % 64), u64::MAX >> (63 - (to - 1) % 64));
+    if first == last {
+        words[first] |= low & high;
+        return;
     }
+    words[first] |= low;
+    words[first + 1..last].fill(u64::MAX);
+    words[last] |= high;
 }
 
 /// The first `i ≥ from` below `end` whose bit is set in `word(i / 64)`, or `end`.
@@ -182,12 +189,18 @@ enum Along {
 /// One quadrant: tiles `(ox + sx·i, oy + sy·j)` for `0 ≤ i ≤ width`, `0 ≤ j ≤ height` within the
 /// radius, row `j` after row `j − 1`. Stretches of tiles that get the zero vector from both
 /// neighbours are found as runs of bits; only tiles a shadow reaches are merged one by one.
-fn quadrant<O: Opacity>(ctx: &mut FovContext<'_, O>, rows: &mut Rows, (sx, sy): (i32, i32), width: i32, height: i32) {
+fn quadrant<O: Opacity>(
+    ctx: &mut FovContext<'_, O>,
+    rows: &mut Rows,
+    radius_cols: &mut RadiusCols,
+    (sx, sy): (i32, i32),
+    width: i32,
+    height: i32,
+) {
     // Row `j` of the quadrant is a map row, column `i` the map's x outward.
     let lines = OctantLines::new((ctx.ox, ctx.oy), (sx, 0, 0, sy));
     let Rows { before, this, opaque, lit } = rows;
-    let radius_squared = ctx.radius_squared;
-    let radius_cols = |j| super::with_radius_cols(radius_squared, |cols| cols.get(j));
+    let mut radius_cols = |j| radius_cols.get(j);
     let first_half = radius_cols(0);
     let words = (first_half.min(width) as usize + 1).div_ceil(64);
     before.reset(words, 0);
