@@ -10,6 +10,12 @@
 //!
 //! Properties: not symmetric; opaque tiles bounding the view are visible; fairly permissive
 //! around corners (a tile is hidden only when fully covered).
+//!
+//! How it is computed: Nystrom tests each tile against each shadow. Here a row is read as 64-tile
+//! opacity words and lit as spans: before the first wall nothing is hidden; after it, each shadow
+//! hides one interval of the row's columns, found with two divisions (see [`obstructed_row`]).
+//! The order of Nystrom's loop is kept (a wall's shadow joins the line before the next tile is
+//! tested), and `runs_give_the_tile_by_tile_view` tests the result against his loop.
 
 use std::cell::RefCell;
 
