@@ -146,7 +146,7 @@ pub(super) fn compute<O: Opacity>(ctx: &mut FovContext<'_, O>) {
 /// [`hidden_columns`]); the line is sorted and disjoint, so these intervals are too, and the
 /// stretches between them are lit as spans up to their first wall. A visible wall changes the
 /// line at once, as in Nystrom's tile-by-tile loop (a merged shadow can hide the tiles after it
-/// on the same row), so the scan goes on from the shadow it went into. Rows shorter than
+/// on the same row), so the scan goes on from the shadow it went into. Rows before
 /// [`SHORT_ROW`] are tested tile by tile, as Nystrom does.
 #[inline(always)]
 fn obstructed_row<O: Opacity>(
@@ -236,8 +236,8 @@ fn first_wall<O: Opacity>(lines: &OctantLines, grid: &O, row: i32, mut low: i32,
     None
 }
 
-/// Rows shorter than this are scanned tile by tile once the line holds a shadow: the hidden
-/// columns cost two divisions a shadow, more than testing a few tiles.
+/// Rows before this one (rows 1 to 3, of 2 to 4 tiles) are scanned tile by tile once the line
+/// holds a shadow: the hidden columns cost two divisions a shadow, more than testing a few tiles.
 const SHORT_ROW: i32 = 4;
 
 /// Whether one shadow covers the whole line, `[0, 1]`: the octant is done.
