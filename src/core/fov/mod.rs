@@ -979,6 +979,20 @@ impl OctantLines {
         })
     }
 
+    /// [`OctantLines::first_opaque`] over columns `low ..= high` of any length (none when
+    /// `low > high`), a 64-column word at a time.
+    #[inline(always)]
+    pub fn first_opaque_between<O: Opacity>(&self, grid: &O, j: i32, mut low: i32, high: i32) -> Option<i32> {
+        while low <= high {
+            let end = (low + 63).min(high);
+            if let Some(wall) = self.first_opaque(grid, j, low, end) {
+                return Some(wall);
+            }
+            low = end + 1;
+        }
+        None
+    }
+
     /// The opacity of columns `low ..= high` (at most 64) of row `j` as the map holds them: bit
     /// `i` for the `i`-th of their map positions in increasing order; bits above are clear.
     #[inline(always)]

@@ -254,16 +254,7 @@ fn quadrant<O: Opacity>(
             }
             let leaves = first_non_negative(-h0, -hm, b, end);
             // Cells b .. leaves are in the view: clear up to the first wall.
-            let mut wall = None;
-            let mut low = b;
-            while low < leaves {
-                let high = (low + 63).min(leaves - 1);
-                wall = lines.first_opaque(ctx.grid, a, low as i32, high as i32).map(i64::from);
-                if wall.is_some() {
-                    break;
-                }
-                low = high + 1;
-            }
+            let wall = lines.first_opaque_between(ctx.grid, a, b as i32, (leaves - 1) as i32).map(i64::from);
             let clear_to = wall.unwrap_or(leaves) - 1;
             if b <= clear_to {
                 lines.mark(ctx, a, b as i32, clear_to as i32);

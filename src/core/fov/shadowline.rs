@@ -113,7 +113,7 @@ pub(super) fn compute<O: Opacity>(ctx: &mut FovContext<'_, O>) {
                 while row <= last_row {
                     let last = row.min(last_on_map);
                     let radius_col = radius_cols.get(row);
-                    let first = first_wall(&lines, ctx.grid, row, 0, last);
+                    let first = lines.first_opaque_between(ctx.grid, row, 0, last);
                     let lit = first.map_or(last, |w| w - 1).min(radius_col);
                     if lit >= 0 {
                         lines.mark(ctx, row, 0, lit);
@@ -201,7 +201,7 @@ fn obstructed_row<O: Opacity>(
             }
             stop = (hidden_first - 1).min(i64::from(last)) as i32;
         }
-        let wall = first_wall(lines, ctx.grid, row, col, stop);
+        let wall = lines.first_opaque_between(ctx.grid, row, col, stop);
         let lit = wall.map_or(stop, |w| w - 1).min(radius_col);
         if col <= lit {
             lines.mark(ctx, row, col, lit);
@@ -221,19 +221,6 @@ fn obstructed_row<O: Opacity>(
         col = wall + 1;
     }
     false
-}
-
-/// The first wall among columns `low ..= high` of row `row`, a 64-tile word at a time.
-#[inline]
-fn first_wall<O: Opacity>(lines: &OctantLines, grid: &O, row: i32, mut low: i32, high: i32) -> Option<i32> {
-    while low <= high {
-        let end = (low + 63).min(high);
-        if let Some(wall) = lines.first_opaque(grid, row, low, end) {
-            return Some(wall);
-        }
-        low = end + 1;
-    }
-    None
 }
 
 /// Rows before this one (rows 1 to 3, of 2 to 4 tiles) are scanned tile by tile once the line
