@@ -15,6 +15,7 @@
 //! Properties: not symmetric, but close; expansive walls; expanding pillar shadows; no blind
 //! corners; sees through diagonal gaps between walls (the cut corners).
 
+use super::open_rows::light_open_rows;
 use super::{FovContext, OctantLines, Opacity, RadiusCols, with_radius_cols};
 
 /// `y / x`.
@@ -198,11 +199,13 @@ pub(super) fn compute<O: Opacity>(ctx: &mut FovContext<'_, O>) {
     // Past the map every tile blocks light, so one column beyond the reach ends every octant.
     let last_column = i64::from(ctx.reach) + i64::from(range_limit.is_none());
     with_radius_cols(ctx.radius_squared, |radius_cols| {
+        let open = light_open_rows(ctx, radius_cols, u8::MAX, 1);
         for t in TRANSFORMS {
             // Octant column x is the scan's row, its tile y the column along it.
             let lines = OctantLines::new((ctx.ox, ctx.oy), (t.1, t.0, t.3, t.2));
+            let first = i64::from(open.first_closed(&lines));
             let mut octant = Octant { ctx, radius_cols, t, lines, range_limit, last_column };
-            octant.compute(1, Slope { y: 1, x: 1 }, Slope { y: 0, x: 1 });
+            octant.compute(first, Slope { y: 1, x: 1 }, Slope { y: 0, x: 1 });
         }
     });
 }
@@ -342,6 +345,16 @@ mod tests {
     #[test]
     fn runs_give_the_tile_by_tile_view() {
         assert_same_views(Algorithm::Milazzo, 31, [0.0, 0.05, 0.2, 0.45], |grid, params| {
+            view_of(grid, params, reference)
+        });
+    }
+
+    /// On maps with a few walls far apart, octants open for tens of rows end at a lone wall
+    /// (or the map's edge): the open rows found and lit at once (`open_rows.rs`) give the
+    /// scan's view.
+    #[test]
+    fn open_rows_up_to_a_lone_wall_give_the_scans_view() {
+        assert_same_views(Algorithm::Milazzo, 41, [0.0005, 0.001, 0.002, 0.004], |grid, params| {
             view_of(grid, params, reference)
         });
     }

@@ -16,6 +16,7 @@ mod circle;
 mod diamond;
 mod milazzo;
 mod mrpas;
+mod open_rows;
 mod permissive;
 mod ray;
 mod shadowcast;

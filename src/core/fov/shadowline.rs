@@ -19,6 +19,7 @@
 
 use std::cell::RefCell;
 
+use super::open_rows::light_open_rows;
 use super::{Axis, FovContext, OCTANTS, OctantLines, Opacity, Ratio, floor_div, with_radius_cols};
 
 #[derive(Clone, Copy, Debug)]
@@ -96,6 +97,7 @@ pub(super) fn compute<O: Opacity>(ctx: &mut FovContext<'_, O>) {
     SHADOWS.with(|cell| {
         with_radius_cols(ctx.radius_squared, |radius_cols| {
             let mut line = cell.borrow_mut();
+            let open = light_open_rows(ctx, radius_cols, u8::MAX, 1);
             for octant in OCTANTS {
                 line.clear();
                 let lines = OctantLines::new((ctx.ox, ctx.oy), octant);
@@ -109,7 +111,7 @@ pub(super) fn compute<O: Opacity>(ctx: &mut FovContext<'_, O>) {
                 let rows_on_map = if lines.line_step > 0 { across - 1 - lines.line0 } else { lines.line0 };
                 let last_row = ctx.reach.min(rows_on_map);
                 // While the line is empty: lit up to each row's first wall.
-                let mut row = 1;
+                let mut row = open.first_closed(&lines);
                 while row <= last_row {
                     let last = row.min(last_on_map);
                     let radius_col = radius_cols.get(row);
@@ -284,6 +286,16 @@ mod tests {
     #[test]
     fn runs_give_the_tile_by_tile_view() {
         assert_same_views(Algorithm::Shadowline, 43, [0.0, 0.03, 0.15, 0.4], |grid, params| {
+            view_of(grid, params, reference)
+        });
+    }
+
+    /// On maps with a few walls far apart, octants open for tens of rows end at a lone wall
+    /// (or the map's edge): the open rows found and lit at once (`open_rows.rs`) give the
+    /// scan's view.
+    #[test]
+    fn open_rows_up_to_a_lone_wall_give_the_scans_view() {
+        assert_same_views(Algorithm::Shadowline, 47, [0.0005, 0.001, 0.002, 0.004], |grid, params| {
             view_of(grid, params, reference)
         });
     }
