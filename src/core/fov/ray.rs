@@ -27,6 +27,7 @@
 
 use std::cell::RefCell;
 
+use super::open_rows::light_open_rows;
 use super::{Axis, FovContext, OctantLines, Opacity, with_radius_cols};
 
 /// The minor-axis offset after `k` steps along a `TCOD_line` with `major` steps and `minor`
@@ -171,7 +172,12 @@ fn bit_range(low: u32, high: u32) -> u64 {
 
 /// The rays of each octant advanced a ring at a time (see [`RingTable`]); the box must lie inside
 /// the map and `r` be the radius.
+///
+/// An octant's rows before its first wall within the radius (see `open_rows.rs`) are lit
+/// first: every cell of them within the radius is on a ray, and each ray still going there is
+/// still going after them, so the octant's rays start at its first closed ring.
 fn by_rings<O: Opacity>(ctx: &mut FovContext<'_, O>, r: i32) {
+    let open = with_radius_cols(ctx.radius_squared, |radius_cols| light_open_rows(ctx, radius_cols, u8::MAX, 1));
     RING_TABLE.with(|table| {
         let mut table = table.borrow_mut();
         table.prepare(r);
@@ -188,10 +194,11 @@ fn by_rings<O: Opacity>(ctx: &mut FovContext<'_, O>, r: i32) {
             (-1, 0, 0, -1),
         ] {
             let lines = OctantLines::new((ctx.ox, ctx.oy), (xx, xy, yx, yy));
+            let first = open.first_closed(&lines);
             if lines.sign > 0 {
-                octant_by_rings::<false, O>(ctx, table, &lines);
+                octant_by_rings::<false, O>(ctx, table, &lines, first);
             } else {
-                octant_by_rings::<true, O>(ctx, table, &lines);
+                octant_by_rings::<true, O>(ctx, table, &lines, first);
             }
         }
     });
@@ -201,13 +208,21 @@ fn by_rings<O: Opacity>(ctx: &mut FovContext<'_, O>, r: i32) {
 /// line outward: bit `i` for minor offset `i`, or with `FLIP` (an octant whose minor offsets
 /// run against the map's axis) bit `63 − i`, so that the words read from the map and written to
 /// the set need no reversing.
-fn octant_by_rings<const FLIP: bool, O: Opacity>(ctx: &mut FovContext<'_, O>, table: &RingTable, lines: &OctantLines) {
+/// The rays start at ring `first` (the rings before it lit, and no ray stopped in them).
+fn octant_by_rings<const FLIP: bool, O: Opacity>(
+    ctx: &mut FovContext<'_, O>,
+    table: &RingTable,
+    lines: &OctantLines,
+    first: i32,
+) {
     let r = table.radius;
     let bit = |cell: u8| if FLIP { 63 - u32::from(cell) } else { u32::from(cell) };
     // Map position of bit 0.
     let window = if FLIP { lines.base - 63 } else { lines.base };
+    // A ray leaves the radius for good (the distance grows along it), so the rays in the radius
+    // at ring `k` are those still going there when no wall has stopped any.
     let mut going = u64::MAX >> (63 - r);
-    for k in 1..=r {
+    for k in first..=r {
         going &= table.rays_in_radius[k as usize - 1];
         if going == 0 {
             break;
@@ -374,7 +389,7 @@ mod tests {
             let r = 1 + rng.below(63) as i32;
             // Room for the box, and more across word boundaries.
             let (w, h) = ((2 * r + 1) as u32 + rng.below(70), (2 * r + 1) as u32 + rng.below(70));
-            let grid = random_grid(&mut rng, w, h, [0.0, 0.02, 0.1, 0.3, 0.5][round % 5]);
+            let grid = random_grid(&mut rng, w, h, [0.0, 0.002, 0.02, 0.1, 0.3, 0.5][round % 6]);
             // Mostly origins whose box fits (the rings), some anywhere (rays one by one).
             let origin = if round % 4 == 0 {
                 Cell::new(rng.below(w) as i32, rng.below(h) as i32)
@@ -419,7 +434,7 @@ mod tests {
         for round in 0..200 {
             let r = 1 + rng.below(30) as i32;
             let (w, h) = ((2 * r + 1) as u32 + rng.below(20), (2 * r + 1) as u32 + rng.below(20));
-            let grid = random_grid(&mut rng, w, h, [0.05, 0.2, 0.4][round % 3]);
+            let grid = random_grid(&mut rng, w, h, [0.0, 0.005, 0.05, 0.2, 0.4][round % 5]);
             let origin = Cell::new(r + rng.below(w - 2 * r as u32) as i32, r + rng.below(h - 2 * r as u32) as i32);
             let params = FovParams { origin, radius: Some(r as u32), light_walls: round % 4 != 0 };
             let ours = Recording { grid: &grid, read: Default::default() };
