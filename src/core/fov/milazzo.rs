@@ -15,7 +15,7 @@
 //! Properties: not symmetric, but close; expansive walls; expanding pillar shadows; no blind
 //! corners; sees through diagonal gaps between walls (the cut corners).
 
-use super::open_rows::light_open_rows;
+use super::open_rows::{RowExtent, light_open_rows};
 use super::{FovContext, OctantLines, Opacity, RadiusCols, with_radius_cols};
 
 /// `y / x`.
@@ -199,7 +199,7 @@ pub(super) fn compute<O: Opacity>(ctx: &mut FovContext<'_, O>) {
     // Past the map every tile blocks light, so one column beyond the reach ends every octant.
     let last_column = i64::from(ctx.reach) + i64::from(range_limit.is_none());
     with_radius_cols(ctx.radius_squared, |radius_cols| {
-        let open = light_open_rows(ctx, radius_cols, u8::MAX, 1);
+        let open = light_open_rows(ctx, radius_cols, u8::MAX, 1, RowExtent::WithinRadius);
         for t in TRANSFORMS {
             // Octant column x is the scan's row, its tile y the column along it.
             let lines = OctantLines::new((ctx.ox, ctx.oy), (t.1, t.0, t.3, t.2));

@@ -1,9 +1,10 @@
 //! The rows an octant scan lights whole before it meets its first wall, found and lit for all
 //! eight octants at once.
 //!
-//! An octant scan (Bergström's, Nystrom's, Milazzo's) starts with the whole octant lit: sector
-//! `[0, 1]`, an empty shadow line. A row whose cells within the radius are all clear (and on
-//! the map) is lit within the radius and leaves that state as it was. So up to an octant's
+//! An octant scan (Bergström's, Nystrom's, Milazzo's, mingos' MRPAS; ray's rings) starts with the
+//! whole octant lit: sector `[0, 1]`, an empty shadow line, no obstacle. A row whose cells
+//! within the radius are all clear (and on the map) is lit within the radius and leaves that
+//! state as it was. So up to an octant's
 //! first row with a wall within the radius, its view is known without running it: every cell
 //! within the radius. [`light_open_rows`] finds that row for each octant, lights the rows
 //! before it, and the scan starts there, from its first state.
@@ -15,7 +16,10 @@
 //! columns `p` and above. (Bergström: its new start slope `(2p − 1)/(2j + 1)` is above every
 //! `(2c − 1)/(2j' + 1)` with `c < p`, `j' > j`. Nystrom: a tile `c < p` of a later row projects
 //! to an end `(c + 1)/(j' + 1) ≤ p/(j + 2)`, the wall's start.) The comparisons with each scan's
-//! cell-by-cell reference, on maps with sparse walls too, check it.
+//! cell-by-cell reference, on maps with sparse walls too, check it. MRPAS is the exception: it
+//! scans the radius' square, a wall there beyond the radius becomes an obstacle or moves its
+//! minimum angle, and its octants ask one another about what they saw; no argument like the
+//! ones above covers all of that, so its rows must be clear whole ([`RowExtent::Whole`]).
 //!
 //! Why it pays: an octant whose rows run along map columns lights them as spans down columns
 //! (a few nanoseconds a span, see `VisibleSet::mark_column`), and every octant spends a fixed
@@ -24,7 +28,7 @@
 //! a 30% noise map, hardly any, and there most octants are found closed by reading the
 //! origin's 5 × 5 box.
 //!
-//! The cells read are within the radius, in rows the scan reads too: row 1 of every octant,
+//! The cells read are within the radius (MRPAS: its square), in rows the scan reads too: row 1 of every octant,
 //! row 2 of those whose row 1 is open, then each octant's rows up to and including its first
 //! closed one. So a recording grid (the LOS cache's read-sets) records about what the scan
 //! alone would, and never a cell past the radius.
@@ -34,6 +38,17 @@ use super::{Axis, FovContext, OctantLines, Opacity, RadiusCols};
 /// The deepest row searched: its cells each side of the axis are one 64-bit word. A scan goes
 /// on from the next row.
 const DEEPEST_OPEN_ROW: i32 = 62;
+
+/// Which cells of a row must be clear for it to be open.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub(crate) enum RowExtent {
+    /// Those within the radius (the scans that ignore walls beyond it, see the module's
+    /// documentation).
+    WithinRadius,
+    /// The whole row, `0 ..= row` (MRPAS, which scans the radius' square: see the module's
+    /// documentation).
+    Whole,
+}
 
 /// For each octant, the first row that is not open (its scan starts there); past the reach
 /// when every row is.
@@ -46,7 +61,14 @@ impl OpenRows {
     /// The first row the octant of `lines` must scan (1 when no row before it is open).
     #[inline]
     pub fn first_closed(&self, lines: &OctantLines) -> i32 {
-        self.first_closed[octant_index(lines.axis, lines.line_step, lines.sign)]
+        self.first_closed_along(lines.axis, lines.line_step, lines.sign)
+    }
+
+    /// The same for the octant whose rows are the map lines along `axis`, `line_step` apart,
+    /// its columns going `sign` from the origin's.
+    #[inline]
+    pub fn first_closed_along(&self, axis: Axis, line_step: i32, sign: i32) -> i32 {
+        self.first_closed[octant_index(axis, line_step, sign)]
     }
 }
 
@@ -80,6 +102,7 @@ pub(crate) fn light_open_rows<O: Opacity>(
     radius_cols: &mut RadiusCols,
     octants: u8,
     from: i32,
+    extent: RowExtent,
 ) -> OpenRows {
     let deepest = ctx.reach.min(DEEPEST_OPEN_ROW);
     // Most octants of a map with walls close within two rows: found without a search.
@@ -94,7 +117,7 @@ pub(crate) fn light_open_rows<O: Opacity>(
             if wanted == [false, false] {
                 continue;
             }
-            let found = open_pair(ctx, radius_cols, axis, line_step, search_from, deepest, wanted);
+            let found = open_pair(ctx, radius_cols, (axis, line_step), search_from, deepest, wanted, extent);
             for ((k, first), wanted) in pair.into_iter().zip(found).zip(wanted) {
                 if wanted && first - from >= FEWEST_CLAIMED_ROWS {
                     first_closed[k] = first;
@@ -159,11 +182,11 @@ fn first_two_rows_open<O: Opacity>(ctx: &FovContext<'_, O>) -> u8 {
 fn open_pair<O: Opacity>(
     ctx: &FovContext<'_, O>,
     radius_cols: &mut RadiusCols,
-    axis: Axis,
-    line_step: i32,
+    (axis, line_step): (Axis, i32),
     from: i32,
     deepest: i32,
     wanted: [bool; 2],
+    extent: RowExtent,
 ) -> [i32; 2] {
     let (base, line0) = match axis {
         Axis::Row => (ctx.ox, ctx.oy),
@@ -173,8 +196,11 @@ fn open_pair<O: Opacity>(
     let mut open = wanted;
     for j in from..=deepest {
         let line = line0 + j * line_step;
-        // The columns read: those within the radius, `-m ..= m` (bit `m` is column 0).
-        let m = j.min(radius_cols.get(j));
+        // The columns read, `-m ..= m` (bit `m` is column 0).
+        let m = match extent {
+            RowExtent::WithinRadius => j.min(radius_cols.get(j)),
+            RowExtent::Whole => j,
+        };
         let half = (1u64 << (m + 1)) - 1;
         let walled = if m < 32 {
             let mask = if open[0] { half } else { 0 } | if open[1] { half << m } else { 0 };

@@ -27,7 +27,7 @@
 
 use std::cell::RefCell;
 
-use super::open_rows::light_open_rows;
+use super::open_rows::{RowExtent, light_open_rows};
 use super::{Axis, FovContext, OctantLines, Opacity, with_radius_cols};
 
 /// The minor-axis offset after `k` steps along a `TCOD_line` with `major` steps and `minor`
@@ -177,7 +177,9 @@ fn bit_range(low: u32, high: u32) -> u64 {
 /// first: every cell of them within the radius is on a ray, and each ray still going there is
 /// still going after them, so the octant's rays start at its first closed ring.
 fn by_rings<O: Opacity>(ctx: &mut FovContext<'_, O>, r: i32) {
-    let open = with_radius_cols(ctx.radius_squared, |radius_cols| light_open_rows(ctx, radius_cols, u8::MAX, 1));
+    let open = with_radius_cols(ctx.radius_squared, |radius_cols| {
+        light_open_rows(ctx, radius_cols, u8::MAX, 1, RowExtent::WithinRadius)
+    });
     RING_TABLE.with(|table| {
         let mut table = table.borrow_mut();
         table.prepare(r);

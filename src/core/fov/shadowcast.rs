@@ -30,7 +30,7 @@
 
 use std::sync::OnceLock;
 
-use super::open_rows::{light_open_rows, octant_bit};
+use super::open_rows::{RowExtent, light_open_rows, octant_bit};
 use super::{
     Axis, FovContext, FovParams, OCTANTS, OctantLines, Opacity, OpacityGrid, RadiusCols, Ratio, VisibleSet, floor_div,
     scan_with, with_radius_cols,
@@ -162,7 +162,7 @@ pub(super) fn compute<O: Opacity>(ctx: &mut FovContext<'_, O>) {
         return;
     }
     with_radius_cols(ctx.radius_squared, |radius_cols| {
-        let open = light_open_rows(ctx, radius_cols, u8::MAX, 1);
+        let open = light_open_rows(ctx, radius_cols, u8::MAX, 1, RowExtent::WithinRadius);
         for octant in OCTANTS {
             let mut octant = Octant::new(ctx, radius_cols, octant);
             let first = open.first_closed(&octant.lines);
@@ -359,7 +359,8 @@ fn small_view<O: Opacity>(ctx: &mut FovContext<'_, O>, views: &[u64]) {
         return;
     }
     with_radius_cols(ctx.radius_squared, |radius_cols| {
-        let open = (open_octants != 0).then(|| light_open_rows(ctx, radius_cols, open_octants, SMALL_ROWS + 1));
+        let open = (open_octants != 0)
+            .then(|| light_open_rows(ctx, radius_cols, open_octants, SMALL_ROWS + 1, RowExtent::WithinRadius));
         for (k, octant) in OCTANTS.into_iter().enumerate() {
             let entry = entries[k];
             let mut octant = Octant::new(ctx, radius_cols, octant);

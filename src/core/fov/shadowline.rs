@@ -19,7 +19,7 @@
 
 use std::cell::RefCell;
 
-use super::open_rows::light_open_rows;
+use super::open_rows::{RowExtent, light_open_rows};
 use super::{Axis, FovContext, OCTANTS, OctantLines, Opacity, Ratio, floor_div, with_radius_cols};
 
 #[derive(Clone, Copy, Debug)]
@@ -97,7 +97,7 @@ pub(super) fn compute<O: Opacity>(ctx: &mut FovContext<'_, O>) {
     SHADOWS.with(|cell| {
         with_radius_cols(ctx.radius_squared, |radius_cols| {
             let mut line = cell.borrow_mut();
-            let open = light_open_rows(ctx, radius_cols, u8::MAX, 1);
+            let open = light_open_rows(ctx, radius_cols, u8::MAX, 1, RowExtent::WithinRadius);
             for octant in OCTANTS {
                 line.clear();
                 let lines = OctantLines::new((ctx.ox, ctx.oy), octant);
