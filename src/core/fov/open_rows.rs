@@ -117,7 +117,13 @@ pub(crate) fn light_open_rows<O: Opacity>(
             if wanted == [false, false] {
                 continue;
             }
-            let found = open_pair(ctx, radius_cols, (axis, line_step), search_from, deepest, wanted, extent);
+            let pair_lines = (axis, line_step);
+            let found = match extent {
+                RowExtent::WithinRadius => {
+                    open_pair::<false, O>(ctx, radius_cols, pair_lines, search_from, deepest, wanted)
+                }
+                RowExtent::Whole => open_pair::<true, O>(ctx, radius_cols, pair_lines, search_from, deepest, wanted),
+            };
             for ((k, first), wanted) in pair.into_iter().zip(found).zip(wanted) {
                 if wanted && first - from >= FEWEST_CLAIMED_ROWS {
                     first_closed[k] = first;
@@ -178,15 +184,15 @@ fn first_two_rows_open<O: Opacity>(ctx: &FovContext<'_, O>) -> u8 {
 
 /// The first closed row of the two octants whose rows are the lines `line_step` apart along
 /// `axis` (the one whose columns go down the line, then up), each searched if `wanted`: rows
-/// `from` to `deepest`, and `deepest + 1` when all of them are open.
-fn open_pair<O: Opacity>(
+/// `from` to `deepest`, and `deepest + 1` when all of them are open. `WHOLE`: rows must be
+/// clear whole ([`RowExtent::Whole`]; a constant, so that the search's loop has no test of it).
+fn open_pair<const WHOLE: bool, O: Opacity>(
     ctx: &FovContext<'_, O>,
     radius_cols: &mut RadiusCols,
     (axis, line_step): (Axis, i32),
     from: i32,
     deepest: i32,
     wanted: [bool; 2],
-    extent: RowExtent,
 ) -> [i32; 2] {
     let (base, line0) = match axis {
         Axis::Row => (ctx.ox, ctx.oy),
@@ -197,10 +203,7 @@ fn open_pair<O: Opacity>(
     for j in from..=deepest {
         let line = line0 + j * line_step;
         // The columns read, `-m ..= m` (bit `m` is column 0).
-        let m = match extent {
-            RowExtent::WithinRadius => j.min(radius_cols.get(j)),
-            RowExtent::Whole => j,
-        };
+        let m = if WHOLE { j } else { j.min(radius_cols.get(j)) };
         let half = (1u64 << (m + 1)) - 1;
         let walled = if m < 32 {
             let mask = if open[0] { half } else { 0 } | if open[1] { half << m } else { 0 };
