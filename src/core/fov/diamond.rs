@@ -20,7 +20,8 @@
 //! axis, and are computed alike by the two quadrants that share them. Where no shadow reaches
 //! (the state is the zero vector: all of an open map), a row's stretches of such tiles are found
 //! as runs of bits, not tile by tile; only tiles a shadow reaches are merged one by one.
-//! `scan_gives_the_queue_view` tests this against the queue.
+//! `scan_gives_the_queue_view` tests this against the queue. A quadrant's rows before the first
+//! with a wall within the radius are lit whole, with no tile state at all.
 
 use std::cell::RefCell;
 

@@ -14,6 +14,11 @@
 //!
 //! Properties: not symmetric, but close; expansive walls; expanding pillar shadows; no blind
 //! corners; sees through diagonal gaps between walls (the cut corners).
+//!
+//! How it is computed: within a column the tiles are read as 64-tile opacity words and handled
+//! run by run (see [`Octant::compute`]). An octant's columns before its first wall within the
+//! radius are found and lit for all eight octants at once (`open_rows.rs`), and its scan starts
+//! after them.
 
 use super::open_rows::{RowExtent, light_open_rows};
 use super::{FovContext, OctantLines, Opacity, RadiusCols, with_radius_cols};

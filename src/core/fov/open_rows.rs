@@ -1,13 +1,12 @@
 //! The rows an octant scan lights whole before it meets its first wall, found and lit for all
 //! eight octants at once.
 //!
-//! An octant scan (Bergström's, Nystrom's, Milazzo's, mingos' MRPAS; ray's rings) starts with the
-//! whole octant lit: sector `[0, 1]`, an empty shadow line, no obstacle. A row whose cells
+//! An octant scan (Bergström's, Nystrom's, Milazzo's, mingos' MRPAS; ray's rings) starts with
+//! the whole octant lit: sector `[0, 1]`, an empty shadow line, no obstacle. A row whose cells
 //! within the radius are all clear (and on the map) is lit within the radius and leaves that
-//! state as it was. So up to an octant's
-//! first row with a wall within the radius, its view is known without running it: every cell
-//! within the radius. [`light_open_rows`] finds that row for each octant, lights the rows
-//! before it, and the scan starts there, from its first state.
+//! state as it was. So up to an octant's first row with a wall within the radius, its view is
+//! known without running it: every cell within the radius. [`light_open_rows`] finds that row
+//! for each octant, lights the rows before it, and the scan starts there, from its first state.
 //!
 //! Why only the cells within the radius: Milazzo's scan skips the others as if absent.
 //! Bergström's and Nystrom's read whole rows, and there a wall beyond the radius does change the
@@ -28,10 +27,11 @@
 //! a 30% noise map, hardly any, and there most octants are found closed by reading the
 //! origin's 5 × 5 box.
 //!
-//! The cells read are within the radius (MRPAS: its square), in rows the scan reads too: row 1 of every octant,
-//! row 2 of those whose row 1 is open, then each octant's rows up to and including its first
-//! closed one. So a recording grid (the LOS cache's read-sets) records about what the scan
-//! alone would, and never a cell past the radius.
+//! The cells read are within the radius (MRPAS: its square), in rows the scan reads too: row 1
+//! of every octant, row 2 of those whose row 1 is open, then each octant's rows up to and
+//! including its first closed one. So a recording grid (the LOS cache's read-sets) records
+//! about what the scan alone would, and never a cell past the radius (the LOS cache's regions
+//! of one door toggle, in BENCHMARKS.md, did not change).
 
 use super::{Axis, FovContext, OctantLines, Opacity, RadiusCols};
 
@@ -95,7 +95,7 @@ const FEWEST_CLAIMED_ROWS: i32 = 2;
 /// fewer than [`FEWEST_CLAIMED_ROWS`] open rows.
 ///
 /// Out of line: inlined into a scan, it made the scan's own loops slower on maps with walls
-/// (shadowline 7–9% at r = 4 with no octant searched).
+/// (shadowline 6–9% at r = 4 with no octant searched).
 #[inline(never)]
 pub(crate) fn light_open_rows<O: Opacity>(
     ctx: &mut FovContext<'_, O>,

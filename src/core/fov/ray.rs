@@ -23,7 +23,9 @@
 //! `r + 1` rays are then one word of bits, the rays still going, and the rays advance a ring at a
 //! time ([`RingTable`]): the ring's cells they reach are lit, and those whose cell is opaque stop.
 //! Otherwise (a box the map's edge clips: the rays aim elsewhere) each ray is walked cell by
-//! cell. Both give the same cells (`rings_give_the_ray_by_ray_view`).
+//! cell. Both give the same cells (`rings_give_the_ray_by_ray_view`). By rings, an octant's
+//! rings before its first wall within the radius are found and lit for all eight octants at once
+//! (`open_rows.rs`), and its rays start after them.
 
 use std::cell::RefCell;
 

@@ -27,6 +27,10 @@
 //! into row 5, are a function of their 14 opacity bits. [`small_views`] runs `cast_light` once
 //! on each of the 16 384 patterns and keeps both. A view of radius ≤ 4 is then eight lookups;
 //! a larger one scans from row 5 with the sectors its lookups give.
+//!
+//! An octant's rows before its first wall within the radius are found and lit for all eight
+//! octants at once (`open_rows.rs`), and its scan starts after them: from row 1 when the box is
+//! not on the map, else from row 5 on for the octants whose first four rows hold no wall.
 
 use std::sync::OnceLock;
 

@@ -15,7 +15,9 @@
 //! opacity words and lit as spans: before the first wall nothing is hidden; after it, each shadow
 //! hides one interval of the row's columns, found with two divisions (see [`obstructed_row`]).
 //! The order of Nystrom's loop is kept (a wall's shadow joins the line before the next tile is
-//! tested), and `runs_give_the_tile_by_tile_view` tests the result against his loop.
+//! tested), and `runs_give_the_tile_by_tile_view` tests the result against his loop. The rows
+//! before an octant's first wall within the radius are found and lit for all eight octants at
+//! once (`open_rows.rs`), and its scan starts after them.
 
 use std::cell::RefCell;
 
