@@ -17,7 +17,7 @@ pub const UNDO_LIMIT: usize = 200;
 
 pub struct Document {
     pub map: Map,
-    /// Snapshots before each edit, oldest first (at most [`UNDO_LIMIT`]).
+    /// Snapshots before each edit, oldest first (at most `UNDO_LIMIT`).
     pub undo: Vec<Map>,
     /// Snapshots undone, most recent last.
     pub redo: Vec<Map>,

@@ -132,7 +132,7 @@ impl Jumper<'_> {
     }
 }
 
-/// Reusable buffers for [`find_path_jps`].
+/// Jump point search, with buffers reused from one search to the next ([`JpsSearcher::find_path`]).
 #[derive(Default)]
 pub struct JpsSearcher {
     g: Vec<f64>,
