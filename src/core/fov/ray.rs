@@ -264,42 +264,110 @@ fn octant_by_rings<const FLIP: bool, O: Opacity>(
 /// origin's row and column), an opaque cell next to a lit transparent cell, on the side away from
 /// the origin (horizontally, vertically or diagonally), is lit.
 ///
-/// A box up to 128 cells wide goes a row at a time, both quadrants of the row at once, as bits:
-/// the row's lit floor shifted one cell outward (left of the origin's column, right of it), and
-/// the lit floor of the row before (nearer the origin), shifted and not, meet the row's walls.
+/// A box up to 128 cells wide (a row is one word up to 64, two up to 128) goes a row at a time,
+/// both quadrants of the row at once, as bits: the row's lit floor shifted one cell outward (left
+/// of the origin's column, right of it), and the lit floor of the row before (nearer the
+/// origin), shifted and not, meet the row's walls.
 /// A row whose cells within the radius are all lit (every row of an open map) has no wall to
 /// light, and its opacity is read only if the row after it needs its lit floor. Wider boxes (no
 /// radius) go cell by cell.
-pub(crate) fn light_walls_outward<O: Opacity>(ctx: &mut FovContext<'_, O>, (x0, y0, x1, y1): (i32, i32, i32, i32)) {
-    let (ox, oy) = (ctx.ox, ctx.oy);
+pub(crate) fn light_walls_outward<O: Opacity>(ctx: &mut FovContext<'_, O>, bounds: (i32, i32, i32, i32)) {
     // Every lit cell is in the set's rows, not waiting in its column lines.
     ctx.visible.merge_columns();
-    let width = (x1 - x0 + 1) as u32;
-    if width > 128 {
-        light_walls_outward_cells(ctx, (x0, y0, x1, y1));
-        return;
+    match bounds.2 - bounds.0 + 1 {
+        ..=64 => light_walls_outward_rows::<u64, O>(ctx, bounds),
+        65..=128 => light_walls_outward_rows::<u128, O>(ctx, bounds),
+        _ => light_walls_outward_cells(ctx, bounds),
     }
-    let in_box = u128::MAX >> (128 - width);
+}
+
+/// A box row's cells as bits, bit `i` for the box's column `i`: one word for a box up to 64
+/// cells wide (every radius up to 31), two up to 128.
+trait BoxRow:
+    Copy
+    + Eq
+    + std::ops::BitAnd<Output = Self>
+    + std::ops::BitOr<Output = Self>
+    + std::ops::Not<Output = Self>
+    + std::ops::Shl<u32, Output = Self>
+    + std::ops::Shr<u32, Output = Self>
+{
+    const BITS: u32;
+    const ONES: Self;
+    const ZERO: Self;
+    /// From the box row's first 64 cells and the next 64 (dropped by a one-word row).
+    fn from_words(low: u64, high: u64) -> Self;
+    fn low(self) -> u64;
+    fn high(self) -> u64;
+}
+
+impl BoxRow for u64 {
+    const BITS: u32 = 64;
+    const ONES: Self = u64::MAX;
+    const ZERO: Self = 0;
+    #[inline(always)]
+    fn from_words(low: u64, _high: u64) -> Self {
+        low
+    }
+    #[inline(always)]
+    fn low(self) -> u64 {
+        self
+    }
+    #[inline(always)]
+    fn high(self) -> u64 {
+        0
+    }
+}
+
+impl BoxRow for u128 {
+    const BITS: u32 = 128;
+    const ONES: Self = u128::MAX;
+    const ZERO: Self = 0;
+    #[inline(always)]
+    fn from_words(low: u64, high: u64) -> Self {
+        u128::from(low) | u128::from(high) << 64
+    }
+    #[inline(always)]
+    fn low(self) -> u64 {
+        self as u64
+    }
+    #[inline(always)]
+    fn high(self) -> u64 {
+        (self >> 64) as u64
+    }
+}
+
+/// [`light_walls_outward`] for a box up to `W::BITS` cells wide. (A one-word row for boxes up
+/// to 64 wide: with two-word rows everywhere the pass was most of what `ray` spent on the open
+/// map beyond its open rows.)
+fn light_walls_outward_rows<W: BoxRow, O: Opacity>(
+    ctx: &mut FovContext<'_, O>,
+    (x0, y0, x1, y1): (i32, i32, i32, i32),
+) {
+    let (ox, oy) = (ctx.ox, ctx.oy);
+    let width = (x1 - x0 + 1) as u32;
+    let in_box = W::ONES >> (W::BITS - width);
     let origin_bit = (ox - x0) as u32;
     // The west quadrants' columns (up to the origin's) and the east's (from it on).
-    let west = u128::MAX >> (127 - origin_bit);
-    let east = in_box & (u128::MAX << origin_bit);
+    let west = W::ONES >> (W::BITS - 1 - origin_bit);
+    let east = in_box & (W::ONES << origin_bit);
+    let two_words = W::BITS > 64 && width > 64;
     // The opacity of the row's cells in `mask`, reading no others (as the cell-by-cell pass
     // reads only lit cells and their outward neighbours).
-    let opacity = |ctx: &FovContext<'_, O>, y: i32, mask: u128| {
-        let low = ctx.grid.line_bits_masked(Axis::Row, y, x0, mask as u64);
-        let high =
-            if mask >> 64 != 0 { ctx.grid.line_bits_masked(Axis::Row, y, x0 + 64, (mask >> 64) as u64) } else { 0 };
-        u128::from(low) | u128::from(high) << 64
+    let opacity = |ctx: &FovContext<'_, O>, y: i32, mask: W| {
+        let low = ctx.grid.line_bits_masked(Axis::Row, y, x0, mask.low());
+        let high = if mask.high() != 0 { ctx.grid.line_bits_masked(Axis::Row, y, x0 + 64, mask.high()) } else { 0 };
+        W::from_words(low, high)
     };
     let lit_bits = |ctx: &FovContext<'_, O>, y: i32| {
-        let low = u128::from(ctx.visible.row_bits(y, x0));
-        if width <= 64 { low & in_box } else { (low | u128::from(ctx.visible.row_bits(y, x0 + 64)) << 64) & in_box }
+        let low = ctx.visible.row_bits(y, x0);
+        let high = if two_words { ctx.visible.row_bits(y, x0 + 64) } else { 0 };
+        W::from_words(low, high) & in_box
     };
     with_radius_cols(ctx.radius_squared, |cols| {
         for (end, sy) in [(y0, -1), (y1, 1)] {
             // The row before, nearer the origin: its lit cells, and its lit floor once read.
-            let (mut lit_before, mut floor_before) = (0u128, Some(0u128));
+            let (mut lit_before, mut floor_before) = (W::ZERO, Some(W::ZERO));
             let mut y = oy;
             loop {
                 let lit = lit_bits(ctx, y);
@@ -308,8 +376,8 @@ pub(crate) fn light_walls_outward<O: Opacity>(ctx: &mut FovContext<'_, O>, (x0, 
                 if half_width >= 0 {
                     let a = (ox.saturating_sub(half_width).max(x0) - x0) as u32;
                     let b = (ox.saturating_add(half_width).min(x1) - x0) as u32;
-                    let unlit = (u128::MAX << a) & (u128::MAX >> (127 - b)) & !lit;
-                    if unlit != 0 {
+                    let unlit = (W::ONES << a) & (W::ONES >> (W::BITS - 1 - b)) & !lit;
+                    if unlit != W::ZERO {
                         let lit_floor = lit & !opacity(ctx, y, lit);
                         floor = Some(lit_floor);
                         let lit_floor_before =
@@ -319,12 +387,12 @@ pub(crate) fn light_walls_outward<O: Opacity>(ctx: &mut FovContext<'_, O>, (x0, 
                         let next_to_floor = ((floor_w >> 1 | before_w | before_w >> 1) & west
                             | (floor_e << 1 | before_e | before_e << 1) & east)
                             & unlit;
-                        if next_to_floor != 0 {
+                        if next_to_floor != W::ZERO {
                             let walls = opacity(ctx, y, next_to_floor);
-                            if walls != 0 {
-                                ctx.visible.mark_row_bits(y, x0, walls as u64);
-                                if width > 64 {
-                                    ctx.visible.mark_row_bits(y, x0 + 64, (walls >> 64) as u64);
+                            if walls != W::ZERO {
+                                ctx.visible.mark_row_bits(y, x0, walls.low());
+                                if two_words {
+                                    ctx.visible.mark_row_bits(y, x0 + 64, walls.high());
                                 }
                             }
                         }
