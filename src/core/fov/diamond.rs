@@ -25,7 +25,7 @@
 
 use std::cell::RefCell;
 
-use super::{Axis, FovContext, OctantLines, Opacity, RadiusCols};
+use super::{Axis, FovContext, OctantLines, Opacity, RadiusCols, set_bit_range};
 
 /// A tile's discrete shadow: the obscurity vector `(xob, yob)` of the wall that casts it and the
 /// error terms `(xerr, yerr)`. The zero vector (no shadow) is every tile's state until a wall's
@@ -147,21 +147,6 @@ fn set_bit(words: &mut [u64], i: usize) {
     words[i / 64] |= 1 << (i % 64);
 }
 
-/// Sets bits `from..to` (`from < to`). Inlined, with the one-word case first: a quadrant row
-/// within radius 63 is one word, and the open map's rows are each set whole.
-#[inline(always)]
-fn set_bits(words: &mut [u64], from: usize, to: usize) {
-    let (first, last) = (from / 64, (to - 1) / 64);
-    let (low, high) = (u64::MAX << (from % 64), u64::MAX >> (63 - (to - 1) % 64));
-    if first == last {
-        words[first] |= low & high;
-        return;
-    }
-    words[first] |= low;
-    words[first + 1..last].fill(u64::MAX);
-    words[last] |= high;
-}
-
 /// The first `i ≥ from` below `end` whose bit is set in `word(i / 64)`, or `end`.
 #[inline]
 fn next_set(word: impl Fn(usize) -> u64, from: usize, end: usize) -> usize {
@@ -221,7 +206,7 @@ fn quadrant<O: Opacity>(
     }
     before.reset(words, 0);
     if open_last >= 0 {
-        set_bits(&mut before.passes, 0, open_last as usize + 1);
+        set_bit_range(&mut before.passes, 0, open_last as usize);
     }
     for j in first_walled..=height {
         // The tiles of this row within the radius and the box; the rest are ignored.
@@ -271,8 +256,8 @@ fn quadrant<O: Opacity>(
                     // The zero vector runs on over clear tiles the row before does not shadow.
                     let end = next_set(|w| opaque[w] | before.shadowed[w], i, n);
                     if end > i {
-                        set_bits(&mut this.passes, i, end);
-                        set_bits(lit, i, end);
+                        set_bit_range(&mut this.passes, i, end - 1);
+                        set_bit_range(lit, i, end - 1);
                         i = end;
                         if i == n {
                             break;

@@ -578,9 +578,10 @@ impl VisibleSet {
     }
 }
 
-/// Sets bits `b0..=b1` of `words` (bit `b` is bit `b % 64` of word `b / 64`), a word at a time.
+/// Sets bits `b0..=b1` of `words` (bit `b` is bit `b % 64` of word `b / 64`), a word at a time
+/// (also diamond's rows of tile bits).
 #[inline(always)]
-fn set_bit_range(words: &mut [u64], b0: usize, b1: usize) {
+pub(crate) fn set_bit_range(words: &mut [u64], b0: usize, b1: usize) {
     let (w0, w1) = (b0 / 64, b1 / 64);
     let (low, high) = (u64::MAX << (b0 % 64), u64::MAX >> (63 - b1 % 64));
     if w0 == w1 {

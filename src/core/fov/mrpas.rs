@@ -839,11 +839,17 @@ mod tests {
             let origin = Cell::new(rng.below(w) as i32, rng.below(h) as i32);
             let radius = [None, Some(12 + rng.below(30))][round % 2];
             let params = FovParams { origin, radius, light_walls: round % 5 != 0 };
-            let mut visible = VisibleSet::new(w, h);
-            compute(Algorithm::Mrpas, &grid, params, &mut visible);
-            let ours: Vec<(i32, i32)> = visible.iter().map(|c| (c.x, c.y)).collect();
-            assert_eq!(ours, view_of(&grid, params, reference), "round {round}: {w}×{h}, {params:?}");
+            assert_cell_by_cell_view(&grid, params, round);
         }
+    }
+
+    /// MRPAS's view of `grid` is the cell-by-cell reference's.
+    fn assert_cell_by_cell_view(grid: &OpacityGrid, params: FovParams, round: usize) {
+        let mut visible = VisibleSet::new(grid.width() as u32, grid.height() as u32);
+        compute(Algorithm::Mrpas, grid, params, &mut visible);
+        let ours: Vec<(i32, i32)> = visible.iter().map(|c| (c.x, c.y)).collect();
+        let (w, h) = (grid.width(), grid.height());
+        assert_eq!(ours, view_of(grid, params, reference), "round {round}: {w}×{h}, {params:?}");
     }
 
     /// The faster version gives the earlier one's view.
@@ -872,10 +878,7 @@ mod tests {
             }
             let radius = [None, Some(12 + rng.below(50))][round % 2];
             let params = FovParams { origin, radius, light_walls: round % 5 != 0 };
-            let mut visible = VisibleSet::new(w, h);
-            compute(Algorithm::Mrpas, &grid, params, &mut visible);
-            let ours: Vec<(i32, i32)> = visible.iter().map(|c| (c.x, c.y)).collect();
-            assert_eq!(ours, view_of(&grid, params, reference), "round {round}: {w}×{h}, {params:?}");
+            assert_cell_by_cell_view(&grid, params, round);
         }
     }
 
