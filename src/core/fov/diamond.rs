@@ -122,17 +122,20 @@ thread_local! {
 pub(super) fn compute<O: Opacity>(ctx: &mut FovContext<'_, O>) {
     let (bx0, by0, bx1, by1) = super::ray::ray_box(ctx);
     let (ox, oy) = (ctx.ox, ctx.oy);
-    ROWS.with(|rows| {
+    let box_open = ROWS.with(|rows| {
         super::with_radius_cols(ctx.radius_squared, |radius_cols| {
             let mut rows = rows.borrow_mut();
+            let mut box_open = true;
             for (sx, sy) in [(1, 1), (-1, 1), (1, -1), (-1, -1)] {
                 let width = if sx > 0 { bx1 - ox } else { ox - bx0 };
                 let height = if sy > 0 { by1 - oy } else { oy - by0 };
-                quadrant(ctx, &mut rows, radius_cols, (sx, sy), width, height);
+                box_open &= quadrant(ctx, &mut rows, radius_cols, (sx, sy), width, height);
             }
+            box_open
         })
     });
-    if ctx.light_walls {
+    // With no wall within the radius (in the box) there is none to light.
+    if ctx.light_walls && !box_open {
         super::ray::light_walls_outward(ctx, (bx0, by0, bx1, by1));
     }
 }
@@ -175,6 +178,7 @@ enum Along {
 /// One quadrant: tiles `(ox + sx·i, oy + sy·j)` for `0 ≤ i ≤ width`, `0 ≤ j ≤ height` within the
 /// radius, row `j` after row `j − 1`. Stretches of tiles that get the zero vector from both
 /// neighbours are found as runs of bits; only tiles a shadow reaches are merged one by one.
+/// Returns whether the quadrant holds no wall (within the radius): then it is lit whole.
 fn quadrant<O: Opacity>(
     ctx: &mut FovContext<'_, O>,
     rows: &mut Rows,
@@ -182,7 +186,7 @@ fn quadrant<O: Opacity>(
     (sx, sy): (i32, i32),
     width: i32,
     height: i32,
-) {
+) -> bool {
     // Row `j` of the quadrant is a map row, column `i` the map's x outward.
     let lines = OctantLines::new((ctx.ox, ctx.oy), (sx, 0, 0, sy));
     let Rows { before, this, opaque, lit } = rows;
@@ -196,13 +200,20 @@ fn quadrant<O: Opacity>(
     let mut open_last = -1;
     while first_walled <= height {
         let last = radius_cols(first_walled).min(width);
+        if last < 0 {
+            // Past the radius: no wall in the quadrant.
+            return true;
+        }
         let first = i32::from(first_walled == 0);
-        if last < 0 || lines.first_opaque_between(ctx.grid, first_walled, first, last).is_some() {
+        if lines.first_opaque_between(ctx.grid, first_walled, first, last).is_some() {
             break;
         }
         lines.mark(ctx, first_walled, 0, last);
         open_last = last;
         first_walled += 1;
+    }
+    if first_walled > height {
+        return true;
     }
     before.reset(words, 0);
     if open_last >= 0 {
@@ -296,6 +307,7 @@ fn quadrant<O: Opacity>(
         }
         std::mem::swap(before, this);
     }
+    false
 }
 
 /// Marks the tiles `low + t` of row `j` for each bit `t` of `bits` (tiles `low..=high`).

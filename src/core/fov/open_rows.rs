@@ -70,6 +70,14 @@ impl OpenRows {
     pub fn first_closed_along(&self, axis: Axis, line_step: i32, sign: i32) -> i32 {
         self.first_closed[octant_index(axis, line_step, sign)]
     }
+
+    /// Whether every octant is open to `reach` (which must be the context's): then no cell
+    /// within the radius holds a wall ([`RowExtent::Whole`]: none within its square), and a pass
+    /// that lights walls within the radius has nothing to light.
+    #[inline]
+    pub fn all_open_to(&self, reach: i32) -> bool {
+        self.first_closed.iter().all(|&first| first > reach)
+    }
 }
 
 /// The bit of the octant of `lines` in the `octants` mask of [`light_open_rows`].

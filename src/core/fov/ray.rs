@@ -77,12 +77,14 @@ pub(super) fn compute<O: Opacity>(ctx: &mut FovContext<'_, O>) {
     let (x0, y0, x1, y1) = ray_box(ctx);
     let r = ctx.reach;
     let unclipped = (x0, y0, x1, y1) == (ctx.ox - r, ctx.oy - r, ctx.ox + r, ctx.oy + r);
-    if unclipped && (1..=RingTable::MAX_RADIUS).contains(&r) && ctx.radius_squared == i64::from(r * r) {
-        by_rings(ctx, r);
+    let disc_open = if unclipped && (1..=RingTable::MAX_RADIUS).contains(&r) && ctx.radius_squared == i64::from(r * r) {
+        by_rings(ctx, r)
     } else {
         ray_by_ray(ctx, (x0, y0, x1, y1));
-    }
-    if ctx.light_walls {
+        false
+    };
+    // With no wall within the radius there is none to light.
+    if ctx.light_walls && !disc_open {
         light_walls_outward(ctx, (x0, y0, x1, y1));
     }
 }
@@ -177,11 +179,15 @@ fn bit_range(low: u32, high: u32) -> u64 {
 ///
 /// An octant's rows before its first wall within the radius (see `open_rows.rs`) are lit
 /// first: every cell of them within the radius is on a ray, and each ray still going there is
-/// still going after them, so the octant's rays start at its first closed ring.
-fn by_rings<O: Opacity>(ctx: &mut FovContext<'_, O>, r: i32) {
+/// still going after them, so the octant's rays start at its first closed ring. Returns whether
+/// every octant is open to the radius: no wall within it.
+fn by_rings<O: Opacity>(ctx: &mut FovContext<'_, O>, r: i32) -> bool {
     let open = with_radius_cols(ctx.radius_squared, |radius_cols| {
         light_open_rows(ctx, radius_cols, u8::MAX, 1, RowExtent::WithinRadius)
     });
+    if open.all_open_to(r) {
+        return true;
+    }
     RING_TABLE.with(|table| {
         let mut table = table.borrow_mut();
         table.prepare(r);
@@ -206,6 +212,7 @@ fn by_rings<O: Opacity>(ctx: &mut FovContext<'_, O>, r: i32) {
             }
         }
     });
+    false
 }
 
 /// One octant of [`by_rings`]. A ring's cells are bits of the 64 map cells from the origin's
