@@ -117,6 +117,9 @@ pub(crate) fn light_open_rows<O: Opacity>(
     let (octants, search_from) =
         if from == 1 && ctx.reach >= 3 { (octants & first_two_rows_open(ctx), 3) } else { (octants, from) };
     let mut first_closed = [from; 8];
+    if octants == 0 {
+        return OpenRows { first_closed };
+    }
     let mut claimed = false;
     for axis in [Axis::Row, Axis::Column] {
         for line_step in [-1, 1] {
