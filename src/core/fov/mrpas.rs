@@ -675,6 +675,11 @@ fn scan<O: Opacity>(ctx: &mut FovContext<'_, O>, open_rows: bool) {
             // MRPAS scans the radius' square, so an open line is open whole.
             let octants = if open_rows { u8::MAX } else { 0 };
             let open = light_open_rows(run.ctx, run.radius_cols, octants, 1, RowExtent::Whole);
+            if open.all_open_to(run.ctx.reach) {
+                // Every line of every octant is lit, and the record of seen cells is read only
+                // by octants scanning obstructed lines: there are none.
+                return;
+            }
             let first = |vertical: bool, dm: i32, dc: i32| {
                 open.first_closed_along(if vertical { Axis::Row } else { Axis::Column }, dm, dc)
             };
@@ -899,6 +904,14 @@ mod tests {
         }
     }
 
+    /// Whether every line of every octant, up to the radius, is on the map and clear whole: the
+    /// radius' square lies on the map and holds no wall but perhaps the origin.
+    fn every_octant_open(grid: &OpacityGrid, params: FovParams) -> bool {
+        let r = params.radius.expect("a radius") as i32;
+        let Cell { x, y } = params.origin;
+        (y - r..=y + r).all(|cy| (x - r..=x + r).all(|cx| (cx, cy) == (x, y) || !grid.is_opaque(cx, cy)))
+    }
+
     /// In short views (under 12), the open lines found at once leave the record of every cell
     /// seen as the scan of each open line does.
     #[test]
@@ -913,7 +926,10 @@ mod tests {
                 view_of(&grid, params, |ctx| scan(ctx, open_rows));
                 SCRATCH.with(|s| s.borrow().seen.clone())
             };
-            assert_eq!(record(true), record(false), "round {round}: {w}×{h}, {params:?}");
+            // (With every octant open to the radius no octant scans, and none reads the record.)
+            if !every_octant_open(&grid, params) {
+                assert_eq!(record(true), record(false), "round {round}: {w}×{h}, {params:?}");
+            }
         }
     }
 
@@ -932,7 +948,10 @@ mod tests {
                 view_of(&grid, params, |ctx| scan(ctx, open_rows));
                 SCRATCH.with(|s| s.borrow().open_lines.clone())
             };
-            assert_eq!(record(true), record(false), "round {round}: {w}×{h}, {params:?}");
+            // (With every octant open to the radius no octant scans, and none reads the record.)
+            if !every_octant_open(&grid, params) {
+                assert_eq!(record(true), record(false), "round {round}: {w}×{h}, {params:?}");
+            }
         }
     }
 
