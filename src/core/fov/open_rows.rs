@@ -72,8 +72,9 @@ impl OpenRows {
     }
 
     /// Whether every octant is open to `reach` (which must be the context's): then no cell
-    /// within the radius holds a wall ([`RowExtent::Whole`]: none within its square), and a pass
-    /// that lights walls within the radius has nothing to light.
+    /// within the radius holds a wall ([`RowExtent::Whole`]: none within its square), the view
+    /// is its open rows, no scan has a row left, and a pass that lights walls within the radius
+    /// has nothing to light.
     #[inline]
     pub fn all_open_to(&self, reach: i32) -> bool {
         self.first_closed.iter().all(|&first| first > reach)
