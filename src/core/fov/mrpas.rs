@@ -20,17 +20,15 @@
 //! How it runs: a line with no obstacle known yet is read and lit as words. Once obstacles exist,
 //! the "behind" test of a whole line is a word operation on the previous line's visible and
 //! transparent cells, so hidden stretches cost nothing; only the candidates are tested against the
-//! obstacles, in order. Lines shorter than `SHORT_LINE` are tested cell by cell. Where lines can
-//! reach `SHORT_LINE` cells, every line keeps its bits, and another octant's "behind" test asks
-//! only about the cells on and beside the axis and the diagonal: those of obstructed lines go
-//! into the computation's record of seen cells, and an open line stands for its own (all of its
-//! range was seen) as its first and last cell in the octant's list of open lines. In shorter
-//! views (small radii) no line keeps bits: the record holds every cell seen, as clear or not, and
-//! the cells behind are read from it. Each octant's lines before its first wall (whole lines: it
+//! obstacles, in order. Lines shorter than `SHORT_LINE` are tested cell by cell. Every line keeps
+//! its bits, and another octant's "behind" test asks only about the cells on and beside the axis
+//! and the diagonal: those of obstructed lines go into the computation's record of seen cells,
+//! and an open line stands for its own (all of its range was seen) as its first and last cell in
+//! the octant's list of open lines. Each octant's lines before its first wall (whole lines: it
 //! scans the radius' square) are found and lit for all eight octants at once (`open_rows.rs`),
-//! and the octant starts after them: in the longer views they are listed as open lines; in the
-//! shorter ones the octant records their cells when its turn comes (the record is read by the
-//! octants after it, and must not change before).
+//! and the octant starts after them, listing them as open lines. Views whose lines all have fewer
+//! than `SHORT_LINE` cells (radius 11 and less) need none of this bookkeeping: [`short_view`]
+//! scans them over the radius' square read into rows of bits.
 //!
 //! Properties: not symmetric; restrictive (pillars cast full shadows, little is seen around
 //! corners); sees through diagonal lines of walls.
@@ -40,19 +38,21 @@ use std::cell::RefCell;
 use super::open_rows::{RowExtent, light_open_rows};
 use super::{Axis, FovContext, OctantLines, Opacity, RadiusCols, Ratio, with_radius_cols};
 
-/// Obstructed lines of fewer cells than this are tested cell by cell.
+mod short_view;
+
+/// Obstructed lines of fewer cells than this are tested cell by cell, and views whose lines are
+/// all shorter take [`short_view`].
 const SHORT_LINE: i64 = 12;
 
 #[derive(Default)]
 struct Scratch {
-    /// Cells seen so far in this computation, over the radius' box. In views whose lines keep
-    /// bits: those of obstructed lines that another octant may ask about, walls included (see
-    /// [`Run::mark_shared`]; `open_lines` stands for the open lines' cells). In shorter views:
-    /// every cell seen, `true` only when it is also clear (see [`Run::obstructed_short_line`]).
+    /// Cells seen so far in this computation, over the radius' box: those of obstructed lines
+    /// that another octant may ask about, walls included (see [`Run::mark_shared`];
+    /// `open_lines` stands for the open lines' cells).
     seen: Vec<bool>,
     starts: Vec<Ratio>,
     ends: Vec<Ratio>,
-    /// In views whose lines keep bits, each octant's open lines (see [`octant_index`]): entry
+    /// Each octant's open lines (see [`octant_index`]): entry
     /// `i` holds line `i + 1`'s first and last cells, every one of them seen. They stand for
     /// those lines' cells in `seen` (see [`Run::seen_in_open_line`]).
     open_lines: [Vec<(i32, i32)>; 8],
@@ -60,6 +60,8 @@ struct Scratch {
     /// and transparent (the "behind" test of the next line reads these as words).
     previous: Vec<u64>,
     current: Vec<u64>,
+    /// Short views' square (see [`short_view`]).
+    short: short_view::ShortBox,
 }
 
 /// The 64 bits of `line` from bit `low` on (bits past its end read 0).
@@ -160,16 +162,9 @@ impl<O: Opacity> Run<'_, '_, O> {
     /// Cells `k ..= last_k` of line `n` when no obstacle is known: all visible; each wall
     /// raises the minimum angle (when it starts within it) or becomes an obstacle. Returns the
     /// octant's `done` (the line's last cell was a wall at the diagonal that met the minimum).
-    /// `LONG`: the view's lines keep bits (see the module's documentation), and the line's cells
-    /// are not recorded in `seen`: the octant's list of open lines stands for them.
-    fn open_line<const LONG: bool>(
-        &mut self,
-        lines: &OctantLines,
-        n: i64,
-        k: i64,
-        last_k: i64,
-        min_angle: &mut Ratio,
-    ) -> bool {
+    /// The line's cells are not recorded in `seen`: the octant's list of open lines stands for
+    /// them.
+    fn open_line(&mut self, lines: &OctantLines, n: i64, k: i64, last_k: i64, min_angle: &mut Ratio) -> bool {
         let j = n as i32;
         let radius_cols = i64::from(self.radius_cols.get(j));
         let mut done = false;
@@ -177,10 +172,6 @@ impl<O: Opacity> Run<'_, '_, O> {
         while low <= last_k {
             let high = (low + 63).min(last_k);
             let bits = lines.read_open(self.ctx.grid, j, low as i32, high as i32);
-            if !LONG {
-                // Seen and clear (for the cells behind, on later lines).
-                self.mark_clear_span(lines, j, low, high, bits);
-            }
             // Visible within the radius.
             let lit = high.min(radius_cols);
             if low <= lit {
@@ -210,7 +201,6 @@ impl<O: Opacity> Run<'_, '_, O> {
             }
             low = high + 1;
         }
-        // (Seen: with LONG, the octant's list of open lines stands for this one's cells.)
         done
     }
 
@@ -483,83 +473,13 @@ impl<O: Opacity> Run<'_, '_, O> {
         done
     }
 
-    /// [`Run::obstructed_line_by_cell`] in a view too short for any line to reach
-    /// [`SHORT_LINE`] cells: the cells behind are read from the computation's record, which in
-    /// these views holds whether each cell is seen and clear (one byte read, not a byte and the
-    /// map's), and no line keeps bits (making them costs more than these views take).
-    fn obstructed_short_line(
-        &mut self,
-        lines: &OctantLines,
-        n: i64,
-        k: i64,
-        last_k: i64,
-        min_angle: &mut Ratio,
-        in_last: usize,
-    ) -> bool {
-        let j = n as i32;
-        let radius_cols = i64::from(self.radius_cols.get(j));
-        let mut done = true;
-        // The line's cells and those behind them (columns k − 1 ..= last_k of the line before,
-        // on the map but for column −1, the octant's across the axis) lie in the box.
-        let (seen, behind) = (self.seen_line(lines, j), self.seen_line(lines, j - 1));
-        for k in k..=last_k {
-            let diagonally_behind = || {
-                if k > 0 {
-                    self.s.seen[behind.at(k - 1)]
-                } else {
-                    let (x, y) = lines.cell(j - 1, -1);
-                    self.seen_index(x, y).is_some_and(|i| self.s.seen[i])
-                }
-            };
-            if !self.s.seen[behind.at(k)] && !diagonally_behind() {
-                continue;
-            }
-            let (x, y) = lines.cell(j, k as i32);
-            let is_opaque = self.ctx.is_opaque(x, y);
-            let Some(ends_octant) = self.obstacle_test(n, k, is_opaque, min_angle, in_last) else { continue };
-            done = ends_octant;
-            self.s.seen[seen.at(k)] = !is_opaque;
-            if k <= radius_cols {
-                self.ctx.reveal(x, y);
-            }
-        }
-        done
-    }
-
-    /// Records cells `low ..= high` of line `j` (on the map) seen, as clear or not: bit `i` of
-    /// `opaque` for cell `low + i` (the short views' record, see [`Run::obstructed_short_line`]).
-    fn mark_clear_span(&mut self, lines: &OctantLines, j: i32, low: i64, high: i64, opaque: u64) {
-        let seen = self.seen_line(lines, j);
-        if opaque == 0 && seen.step.abs() == 1 {
-            // A row with no wall (every row of an open map): one fill.
-            let (a, b) = (seen.at(low), seen.at(high));
-            self.s.seen[a.min(b)..=a.max(b)].fill(true);
-            return;
-        }
-        for (i, k) in (low..=high).enumerate() {
-            self.s.seen[seen.at(k)] = opaque >> i & 1 == 0;
-        }
-    }
-
-    /// In a short view, records lines `1 .. first` of the octant of `lines`, open, as the octant
-    /// would have scanned them: the short views' record holds every cell seen, as clear (an open
-    /// line is clear whole), and the octants after this one find it as they would have. Out of
-    /// line: inlined, it made the octant's scan slower on maps with walls.
-    #[inline(never)]
-    fn record_open_lines(&mut self, lines: &OctantLines, first: i32) {
-        for j in 1..first {
-            self.mark_clear_span(lines, j, 0, i64::from(j), 0);
-        }
-    }
-
     /// One octant. `vertical`: the main axis is y (lines are rows), else x. `dm` and `dc` are the
-    /// steps along the main and cross axes. `LONG`: the view's lines can reach [`SHORT_LINE`]
-    /// cells, and keep bits.
+    /// steps along the main and cross axes.
     ///
     /// `first`: the octant's first line that is not open (see `open_rows.rs`), its lines before
-    /// already lit (and, in short views, recorded here). Each of them would leave the
-    /// octant as it found it: no obstacle, the minimum angle 0, every cell `0 ..= n` seen.
-    fn octant<const LONG: bool>(&mut self, vertical: bool, dm: i32, dc: i32, first: i32) {
+    /// already lit. Each of them would leave the octant as it found it: no obstacle, the minimum
+    /// angle 0, every cell `0 ..= n` seen.
+    fn octant(&mut self, vertical: bool, dm: i32, dc: i32, first: i32) {
         let octant = octant_index(vertical, dm, dc);
         let (pov_main, pov_cross) = if vertical { (self.ctx.oy, self.ctx.ox) } else { (self.ctx.ox, self.ctx.oy) };
         let (size_main, size_cross) = if vertical {
@@ -581,14 +501,11 @@ impl<O: Opacity> Run<'_, '_, O> {
             line0: pov_main,
             line_step: dm,
         };
-        if !LONG && first > 1 {
-            self.record_open_lines(&lines, first);
-        }
         // While no obstacle is known the lines are open, and the visible range of the last one
         // is all the obstructed lines need of it (its bits are made when the first comes); once
         // an obstacle is known every later line is obstructed (obstacles are never dropped).
         let mut open_before: Option<(i64, i64)> = None;
-        if LONG && first > 1 {
+        if first > 1 {
             self.s.open_lines[octant].extend((1..first).map(|n| (0, n)));
             open_before = Some((0, i64::from(first) - 1));
         }
@@ -603,34 +520,25 @@ impl<O: Opacity> Run<'_, '_, O> {
                 // No obstacle yet: every cell of the line is visible, and only its walls change
                 // anything. The line is read as words and marked as spans.
                 if k <= last_k {
-                    done = self.open_line::<LONG>(&lines, n, k, last_k, &mut min_angle);
+                    done = self.open_line(&lines, n, k, last_k, &mut min_angle);
                 }
-                if LONG {
-                    self.s.open_lines[octant].push((k as i32, last_k as i32));
-                }
+                self.s.open_lines[octant].push((k as i32, last_k as i32));
                 open_before = Some((k, last_k));
             } else {
-                if !LONG {
-                    // No line reaches SHORT_LINE cells.
-                    if k <= last_k {
-                        done = self.obstructed_short_line(&lines, n, k, last_k, &mut min_angle, in_last);
-                    }
-                } else {
-                    // Bits 0 ..= n + 1 (the next line marks bit n + 1 from the other octant's cells).
-                    let words = (n as usize + 2) / 64 + 1;
-                    zero_words(&mut self.s.current, words);
-                    if let Some((from, to)) = open_before.take() {
-                        self.open_line_bits(&lines, n - 1, from, to, words);
-                    }
-                    if k <= last_k {
-                        done = if last_k - k < SHORT_LINE {
-                            self.obstructed_line_by_cell(&lines, n, k, last_k, &mut min_angle, in_last)
-                        } else {
-                            self.obstructed_line(&lines, n, k, last_k, &mut min_angle, in_last)
-                        };
-                    }
-                    std::mem::swap(&mut self.s.previous, &mut self.s.current);
+                // Bits 0 ..= n + 1 (the next line marks bit n + 1 from the other octant's cells).
+                let words = (n as usize + 2) / 64 + 1;
+                zero_words(&mut self.s.current, words);
+                if let Some((from, to)) = open_before.take() {
+                    self.open_line_bits(&lines, n - 1, from, to, words);
                 }
+                if k <= last_k {
+                    done = if last_k - k < SHORT_LINE {
+                        self.obstructed_line_by_cell(&lines, n, k, last_k, &mut min_angle, in_last)
+                    } else {
+                        self.obstructed_line(&lines, n, k, last_k, &mut min_angle, in_last)
+                    };
+                }
+                std::mem::swap(&mut self.s.previous, &mut self.s.current);
             }
             if n as i32 >= self.ctx.reach {
                 done = true;
@@ -656,26 +564,14 @@ fn scan<O: Opacity>(ctx: &mut FovContext<'_, O>, open_rows: bool) {
     let (bw, bh) = (bx1 - bx0 + 1, by1 - by0 + 1);
     SCRATCH.with(|scratch| {
         with_radius_cols(ctx.radius_squared, |radius_cols| {
-            let mut s = scratch.borrow_mut();
-            s.seen.clear();
-            s.seen.resize((bw * bh) as usize, false);
-            s.open_lines.iter_mut().for_each(Vec::clear);
-            let mut run = Run { ctx, s: &mut s, radius_cols, bx0, by0, bw, bh };
-            let (ox, oy) = (run.ctx.ox, run.ctx.oy);
-            // (Never asked about: an octant's line 1 is open, with no behind test.)
-            run.mark(ox, oy);
-            // Views too short for a line of SHORT_LINE cells record every cell seen and keep no
-            // bits; longer ones keep bits, list their open lines and record only the shared
-            // cells of obstructed lines (a separate instance, so that neither pays for the
-            // other's tests).
-            if run.ctx.reach == 0 {
+            if ctx.reach == 0 {
                 // Only the origin: no line lies in the box (the octants would scan line 1).
                 return;
             }
             // MRPAS scans the radius' square, so an open line is open whole.
             let octants = if open_rows { u8::MAX } else { 0 };
-            let open = light_open_rows(run.ctx, run.radius_cols, octants, 1, RowExtent::Whole);
-            if open.all_open_to(run.ctx.reach) {
+            let open = light_open_rows(ctx, radius_cols, octants, 1, RowExtent::Whole);
+            if open.all_open_to(ctx.reach) {
                 // Every line of every octant is lit, and the record of seen cells is read only
                 // by octants scanning obstructed lines: there are none.
                 return;
@@ -683,16 +579,23 @@ fn scan<O: Opacity>(ctx: &mut FovContext<'_, O>, open_rows: bool) {
             let first = |vertical: bool, dm: i32, dc: i32| {
                 open.first_closed_along(if vertical { Axis::Row } else { Axis::Column }, dm, dc)
             };
-            if i64::from(run.ctx.reach) >= SHORT_LINE {
-                for (dx, dy) in [(1, 1), (1, -1), (-1, 1), (-1, -1)] {
-                    run.octant::<true>(true, dy, dx, first(true, dy, dx));
-                    run.octant::<true>(false, dx, dy, first(false, dx, dy));
-                }
-            } else {
-                for (dx, dy) in [(1, 1), (1, -1), (-1, 1), (-1, -1)] {
-                    run.octant::<false>(true, dy, dx, first(true, dy, dx));
-                    run.octant::<false>(false, dx, dy, first(false, dx, dy));
-                }
+            let mut s = scratch.borrow_mut();
+            if i64::from(ctx.reach) < SHORT_LINE {
+                short_view::scan(ctx, radius_cols, &mut s.short, first);
+                return;
+            }
+            // Longer views keep bits, list their open lines and record only the shared cells
+            // of obstructed lines.
+            s.seen.clear();
+            s.seen.resize((bw * bh) as usize, false);
+            s.open_lines.iter_mut().for_each(Vec::clear);
+            let mut run = Run { ctx, s: &mut s, radius_cols, bx0, by0, bw, bh };
+            let (ox, oy) = (run.ctx.ox, run.ctx.oy);
+            // (Never asked about: an octant's line 1 is open, with no behind test.)
+            run.mark(ox, oy);
+            for (dx, dy) in [(1, 1), (1, -1), (-1, 1), (-1, -1)] {
+                run.octant(true, dy, dx, first(true, dy, dx));
+                run.octant(false, dx, dy, first(false, dx, dy));
             }
         })
     });
@@ -897,7 +800,7 @@ mod tests {
                     grid.set(x, y, dx * dx + dy * dy > clear * clear && rng.chance(density));
                 }
             }
-            // Short views (under 12) too, whose record holds every cell seen.
+            // Short views (under 12: `short_view`) too.
             let radius = [None, Some(12 + rng.below(50)), Some(2 + rng.below(10))][round % 3];
             let params = FovParams { origin, radius, light_walls: round % 5 != 0 };
             assert_cell_by_cell_view(&grid, params, round);
@@ -912,8 +815,8 @@ mod tests {
         (y - r..=y + r).all(|cy| (x - r..=x + r).all(|cx| (cx, cy) == (x, y) || !grid.is_opaque(cx, cy)))
     }
 
-    /// In short views (under 12), the open lines found at once leave the record of every cell
-    /// seen as the scan of each open line does.
+    /// In short views (under 12: `short_view`), the open lines found at once leave the square's
+    /// record of every cell seen as the scan of each open line does.
     #[test]
     fn open_lines_at_once_leave_the_short_views_record() {
         let mut rng = Rng::new(63);
@@ -924,7 +827,7 @@ mod tests {
             let params = FovParams { origin, radius: Some(1 + rng.below(11)), light_walls: true };
             let record = |open_rows: bool| {
                 view_of(&grid, params, |ctx| scan(ctx, open_rows));
-                SCRATCH.with(|s| s.borrow().seen.clone())
+                SCRATCH.with(|s| s.borrow().short.seen)
             };
             // (With every octant open to the radius no octant scans, and none reads the record.)
             if !every_octant_open(&grid, params) {
