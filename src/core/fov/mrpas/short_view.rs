@@ -2,18 +2,21 @@
 //! roguelike's actors), where no line has 12 cells and the view is a few dozen cells.
 //!
 //! The same definition as the long views' scan (the module above), with its bookkeeping cut to
-//! what such views need. The record of the cells seen so far (by any octant: the "behind" test of
-//! a cell next to the axis or the diagonal reads what the octants before it saw) is the radius'
-//! square and a border of one cell as rows of bits, and so is the record of those also clear,
-//! which the "behind" test reads: a cell is one shift and mask away in either orientation, with
-//! no bounds test (the border holds the cells beside the lines' ends, never seen). A cell's
-//! opacity is read when the scan reaches it, as before: the LOS cache records which cells a view
-//! read, and recomputes a view only when one of those changes. Every angle of such a view,
-//! `(2k ± 1) / 2n` and `k / n` for lines `n ≤ 11`, is a whole multiple of `1 / SCALE`, so angles
-//! are integers compared exactly, as the rationals are. The octants light nothing: the cells
-//! seen within the radius are lit at the end, a row of the square at a time.
+//! what such views need. The record of the cells seen so far is the radius' square and a border
+//! of one cell as rows of bits; the record of those seen and clear, which the "behind" test reads
+//! (by any octant: the test of a cell next to the axis or the diagonal reads what the octants
+//! before it saw), is kept twice, as rows and as columns, so that each octant finds its previous
+//! line as one word. A line's candidates (the cells whose cell behind or diagonally behind is
+//! seen and clear) are then that word or'ed with itself shifted by a cell, and their opacity is
+//! one masked read of the map: only the candidates are read, as when the scan read them one by
+//! one (the LOS cache records which cells a view read, and recomputes a view only when one of
+//! those changes). The border holds the cells beside the lines' ends, never seen, so no bounds
+//! are tested. Every angle of such a view, `(2k ± 1) / 2n` and `k / n` for lines `n ≤ 11`, is a
+//! whole multiple of `1 / SCALE`, so angles are integers compared exactly, as the rationals are.
+//! The octants light nothing: the cells seen within the radius are lit at the end, a row of the
+//! square at a time.
 
-use super::super::{FovContext, Opacity, RadiusCols};
+use super::super::{Axis, FovContext, Opacity, RadiusCols};
 use super::SHORT_LINE;
 
 /// `2n` divides this for every line `n` below [`SHORT_LINE`] (it is twice lcm(1, …, 11)).
@@ -38,8 +41,10 @@ const UNIT: [i32; SHORT_LINE as usize] = {
 pub(super) struct ShortBox {
     /// Cells seen by the octants so far (lit or not: MRPAS scans the radius' square).
     pub(super) seen: [u32; 32],
-    /// Of those, the clear ones.
-    seen_clear: [u32; 32],
+    /// Of those, the clear ones, as rows (bit `lx` of word `ly`) and as columns (bit `ly` of word
+    /// `lx`).
+    clear_rows: [u32; 32],
+    clear_columns: [u32; 32],
     starts: Vec<i32>,
     ends: Vec<i32>,
 }
@@ -57,12 +62,13 @@ pub(super) fn scan<O: Opacity>(
     let side = 2 * reach + 3;
     let (x0, y0) = (ctx.ox - reach - 1, ctx.oy - reach - 1);
     b.seen[..side as usize].fill(0);
-    b.seen_clear[..side as usize].fill(0);
+    b.clear_rows[..side as usize].fill(0);
+    b.clear_columns[..side as usize].fill(0);
     // (Never asked about: an octant's line 1 is open, with no behind test.)
     b.seen[reach as usize + 1] = 1 << (reach + 1);
     for (dx, dy) in [(1, 1), (1, -1), (-1, 1), (-1, -1)] {
-        octant::<true, O>(ctx, b, dy, dx, first(true, dy, dx));
-        octant::<false, O>(ctx, b, dx, dy, first(false, dx, dy));
+        octant::<true, O>(ctx, b, dy, dx > 0, first(true, dy, dx));
+        octant::<false, O>(ctx, b, dx, dy > 0, first(false, dx, dy));
     }
     // The cells seen within the radius are lit (the clear ones only, when walls are not).
     let c = reach + 1;
@@ -75,7 +81,7 @@ pub(super) fn scan<O: Opacity>(
         let disc = (u32::MAX >> (31 - 2 * w)) << (c - w);
         let mut lit = b.seen[ly] & disc;
         if !ctx.light_walls {
-            lit &= b.seen_clear[ly];
+            lit &= b.clear_rows[ly];
         }
         if lit != 0 {
             ctx.visible.mark_row_bits(y0 + ly as i32, x0, u64::from(lit));
@@ -83,33 +89,68 @@ pub(super) fn scan<O: Opacity>(
     }
 }
 
-/// One octant, as the long views' `Run::octant`: `VERTICAL` when its lines are rows, `dm` and
-/// `dc` the steps along the main and cross axes, `first` its first line not open.
-fn octant<const VERTICAL: bool, O: Opacity>(ctx: &FovContext<'_, O>, b: &mut ShortBox, dm: i32, dc: i32, first: i32) {
+/// The bits `c + step · i` for `i` in `from ..= to` (`step` ±1).
+#[inline]
+fn steps(c: i32, step: i32, from: i32, to: i32) -> u32 {
+    let bits = u32::MAX >> (31 - (to - from));
+    if step > 0 { bits << (c + from) } else { bits << (c - to) }
+}
+
+/// One octant, as the long views' `Run::octant`: `VERTICAL` when its lines are rows, `dm` the
+/// step along the main axis, `across` whether the step across is +1, `first` its first line not
+/// open.
+///
+/// In the octant's own terms, line `n` is word `c + dm · n` of the record along its lines (rows
+/// when `VERTICAL`, else columns), and its cell `k` is bit `c + dc · k`, `c` the origin's.
+fn octant<const VERTICAL: bool, O: Opacity>(
+    ctx: &FovContext<'_, O>,
+    b: &mut ShortBox,
+    dm: i32,
+    across: bool,
+    first: i32,
+) {
+    let dc = if across { 1 } else { -1 };
     let c = ctx.reach + 1;
-    let (x0, y0) = (ctx.ox - c, ctx.oy - c);
-    // Cell k of line n in the box: (lx, ly).
-    let at = |n: i32, k: i32| if VERTICAL { (c + dc * k, c + dm * n) } else { (c + dm * n, c + dc * k) };
-    // The open lines: every cell seen, and clear (the octants after this one read them).
-    for n in 1..first {
-        if VERTICAL {
-            let (lx, ly) = at(n, if dc > 0 { 0 } else { n });
-            let line = (u32::MAX >> (31 - n)) << lx;
-            b.seen[ly as usize] |= line;
-            b.seen_clear[ly as usize] |= line;
-        } else {
-            for k in 0..=n {
-                let (lx, ly) = at(n, k);
-                b.seen[ly as usize] |= 1 << lx;
-                b.seen_clear[ly as usize] |= 1 << lx;
-            }
-        }
-    }
     let (pov_main, pov_cross) = if VERTICAL { (ctx.oy, ctx.ox) } else { (ctx.ox, ctx.oy) };
     let (size_main, size_cross) =
         if VERTICAL { (ctx.grid.height(), ctx.grid.width()) } else { (ctx.grid.width(), ctx.grid.height()) };
-    // Seen and clear: the "behind" test.
-    let lit_and_clear = |b: &ShortBox, (lx, ly): (i32, i32)| b.seen_clear[ly as usize] >> lx & 1 != 0;
+    let axis = if VERTICAL { Axis::Row } else { Axis::Column };
+    // Map position of bit 0 across the lines.
+    let cross0 = pov_cross - c;
+    // Bit `p` of word `w` of the record along the lines is seen (and clear, if `clear`).
+    let record = |b: &mut ShortBox, w: i32, p: i32, clear: bool| {
+        let (lx, ly) = if VERTICAL { (p, w) } else { (w, p) };
+        b.seen[ly as usize] |= 1 << lx;
+        b.clear_rows[ly as usize] |= u32::from(clear) << lx;
+        b.clear_columns[lx as usize] |= u32::from(clear) << ly;
+    };
+    // The bits of cells `from ..= to` of a line.
+    let span = |from: i32, to: i32| steps(c, dc, from, to);
+    // The open lines: every cell seen, and clear (the octants after this one read them). They
+    // make a triangle: line n holds cells 0 ..= n, and cell k's line across them holds lines
+    // max(k, 1) .. first.
+    if first > 1 {
+        for n in 1..first {
+            let w = (c + dm * n) as usize;
+            let line = span(0, n);
+            if VERTICAL {
+                b.seen[w] |= line;
+                b.clear_rows[w] |= line;
+            } else {
+                b.clear_columns[w] |= line;
+            }
+        }
+        for k in 0..first {
+            let p = (c + dc * k) as usize;
+            let lines = steps(c, dm, k.max(1), first - 1);
+            if VERTICAL {
+                b.clear_columns[p] |= lines;
+            } else {
+                b.seen[p] |= lines;
+                b.clear_rows[p] |= lines;
+            }
+        }
+    }
     b.starts.clear();
     b.ends.clear();
     let mut in_last = 0;
@@ -122,15 +163,27 @@ fn octant<const VERTICAL: bool, O: Opacity>(ctx: &FovContext<'_, O>, b: &mut Sho
         // First cell: trunc(min_angle · n + ½), min_angle ≥ 0.
         let k0 = (2 * min_angle * n + SCALE) / (2 * SCALE);
         let last_k =
-            if dc > 0 { (pov_cross + n).min(size_cross - 1) - pov_cross } else { pov_cross - (pov_cross - n).max(0) };
+            if across { (pov_cross + n).min(size_cross - 1) - pov_cross } else { pov_cross - (pov_cross - n).max(0) };
         done = true;
-        for k in k0..=last_k {
-            let (lx, ly) = at(n, k);
-            // Once an obstacle is known, the cell behind or diagonally behind must be seen and clear.
-            if in_last > 0 && !lit_and_clear(b, at(n - 1, k)) && !lit_and_clear(b, at(n - 1, k - 1)) {
-                continue;
-            }
-            let opaque = ctx.grid.is_opaque(x0 + lx, y0 + ly);
+        if k0 > last_k {
+            break;
+        }
+        let w = c + dm * n;
+        let mut candidates = span(k0, last_k);
+        if in_last > 0 {
+            // The cell behind (bit p of the previous line) or diagonally behind (bit p − dc)
+            // seen and clear.
+            let previous = if VERTICAL { b.clear_rows[(w - dm) as usize] } else { b.clear_columns[(w - dm) as usize] };
+            candidates &= previous | if across { previous << 1 } else { previous >> 1 };
+        }
+        let opaque_bits = ctx.grid.line_bits_masked(axis, line, cross0, u64::from(candidates)) as u32;
+        // In the order of k: the obstacles a wall widens are those the next cells meet.
+        while candidates != 0 {
+            let p = if across { candidates.trailing_zeros() } else { 31 - candidates.leading_zeros() };
+            candidates &= !(1 << p);
+            let p = p as i32;
+            let k = (p - c) * dc;
+            let opaque = opaque_bits >> p & 1 != 0;
             let centre = 2 * k * unit;
             let (start, end) = (centre - unit, centre + unit);
             if !opaque {
@@ -169,8 +222,7 @@ fn octant<const VERTICAL: bool, O: Opacity>(ctx: &FovContext<'_, O>, b: &mut Sho
                     b.ends.push(end);
                 }
             }
-            b.seen[ly as usize] |= 1 << lx;
-            b.seen_clear[ly as usize] |= u32::from(!opaque) << lx;
+            record(b, w, p, !opaque);
         }
         if n >= ctx.reach {
             done = true;
