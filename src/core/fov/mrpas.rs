@@ -17,7 +17,10 @@
 //! square; we run the square of the radius and keep `dx² + dy² ≤ r²`. Cells off the map count as
 //! neither visible nor transparent.
 //!
-//! How it runs: a line with no obstacle known yet is read and lit as words. Once obstacles exist,
+//! How it runs: views of a reach up to 30 (radius 30 and less) take [`short_view`]: the radius'
+//! square as rows of bits, which hold which cells were seen, and a line's candidates (below) found
+//! as words. Longer views: a line with no obstacle known yet is read and lit as words. Once
+//! obstacles exist,
 //! the "behind" test of a whole line is a word operation on the previous line's visible and
 //! transparent cells, so hidden stretches cost nothing; only the candidates are tested against the
 //! obstacles, in order. Lines shorter than `SHORT_LINE` are tested cell by cell. Every line keeps
@@ -26,9 +29,7 @@
 //! and an open line stands for its own (all of its range was seen) as its first and last cell in
 //! the octant's list of open lines. Each octant's lines before its first wall (whole lines: it
 //! scans the radius' square) are found and lit for all eight octants at once (`open_rows.rs`),
-//! and the octant starts after them, listing them as open lines. Views whose lines all have fewer
-//! than `SHORT_LINE` cells (radius 11 and less) need none of this bookkeeping: [`short_view`]
-//! scans them over the radius' square read into rows of bits.
+//! and the octant starts after them, listing them as open lines.
 //!
 //! Properties: not symmetric; restrictive (pillars cast full shadows, little is seen around
 //! corners); sees through diagonal lines of walls.
@@ -40,8 +41,7 @@ use super::{Axis, FovContext, OctantLines, Opacity, RadiusCols, Ratio, with_radi
 
 mod short_view;
 
-/// Obstructed lines of fewer cells than this are tested cell by cell, and views whose lines are
-/// all shorter take [`short_view`].
+/// In long views, obstructed lines of fewer cells than this are tested cell by cell.
 const SHORT_LINE: i64 = 12;
 
 #[derive(Default)]
@@ -580,7 +580,7 @@ fn scan<O: Opacity>(ctx: &mut FovContext<'_, O>, open_rows: bool) {
                 open.first_closed_along(if vertical { Axis::Row } else { Axis::Column }, dm, dc)
             };
             let mut s = scratch.borrow_mut();
-            if i64::from(ctx.reach) < SHORT_LINE {
+            if ctx.reach <= short_view::MAX_REACH {
                 short_view::scan(ctx, radius_cols, &mut s.short, first);
                 return;
             }
@@ -750,18 +750,18 @@ mod tests {
         });
     }
 
-    /// Views of 12 cells and more (the instance whose open lines stand for their cells in the
-    /// record other octants ask) on 10 000 small maps, where lines of many octants end at the
+    /// Long views (a reach over 30: those whose open lines stand for their cells in the record
+    /// other octants ask) on 10 000 small maps, where lines of many octants end at the
     /// map's edges and obstacles come early: the cell-by-cell view. Also checks, in debug
     /// builds, that each cell an octant asks about is found in the one octant it names.
     #[test]
     fn long_views_on_small_maps_give_the_cell_by_cell_view() {
         let mut rng = Rng::new(99);
         for round in 0..10_000 {
-            let (w, h) = (1 + rng.below(40), 1 + rng.below(40));
+            let (w, h) = (1 + rng.below(80), 1 + rng.below(80));
             let grid = random_grid(&mut rng, w, h, [0.02, 0.08, 0.15, 0.3][round % 4]);
             let origin = Cell::new(rng.below(w) as i32, rng.below(h) as i32);
-            let radius = [None, Some(12 + rng.below(30))][round % 2];
+            let radius = [None, Some(31 + rng.below(40))][round % 2];
             let params = FovParams { origin, radius, light_walls: round % 5 != 0 };
             assert_cell_by_cell_view(&grid, params, round);
         }
@@ -800,8 +800,8 @@ mod tests {
                     grid.set(x, y, dx * dx + dy * dy > clear * clear && rng.chance(density));
                 }
             }
-            // Short views (under 12: `short_view`) too.
-            let radius = [None, Some(12 + rng.below(50)), Some(2 + rng.below(10))][round % 3];
+            // Short views (up to 30: `short_view`) too.
+            let radius = [None, Some(31 + rng.below(40)), Some(2 + rng.below(29))][round % 3];
             let params = FovParams { origin, radius, light_walls: round % 5 != 0 };
             assert_cell_by_cell_view(&grid, params, round);
         }
@@ -815,16 +815,16 @@ mod tests {
         (y - r..=y + r).all(|cy| (x - r..=x + r).all(|cx| (cx, cy) == (x, y) || !grid.is_opaque(cx, cy)))
     }
 
-    /// In short views (under 12: `short_view`), the open lines found at once leave the square's
+    /// In short views (up to 30: `short_view`), the open lines found at once leave the square's
     /// record of every cell seen as the scan of each open line does.
     #[test]
     fn open_lines_at_once_leave_the_short_views_record() {
         let mut rng = Rng::new(63);
         for round in 0..2_000 {
-            let (w, h) = (10 + rng.below(30), 10 + rng.below(30));
+            let (w, h) = (10 + rng.below(60), 10 + rng.below(60));
             let grid = random_grid(&mut rng, w, h, [0.0, 0.02, 0.08, 0.2][round % 4]);
             let origin = Cell::new(rng.below(w) as i32, rng.below(h) as i32);
-            let params = FovParams { origin, radius: Some(1 + rng.below(11)), light_walls: true };
+            let params = FovParams { origin, radius: Some(1 + rng.below(30)), light_walls: true };
             let record = |open_rows: bool| {
                 view_of(&grid, params, |ctx| scan(ctx, open_rows));
                 SCRATCH.with(|s| s.borrow().short.seen)
@@ -846,7 +846,7 @@ mod tests {
             let (w, h) = (30 + rng.below(60), 30 + rng.below(60));
             let grid = random_grid(&mut rng, w, h, [0.0, 0.003, 0.01, 0.03][round % 4]);
             let origin = Cell::new(rng.below(w) as i32, rng.below(h) as i32);
-            let params = FovParams { origin, radius: Some(12 + rng.below(40)), light_walls: true };
+            let params = FovParams { origin, radius: Some(31 + rng.below(40)), light_walls: true };
             let record = |open_rows: bool| {
                 view_of(&grid, params, |ctx| scan(ctx, open_rows));
                 SCRATCH.with(|s| s.borrow().open_lines.clone())

@@ -1,5 +1,6 @@
-//! MRPAS in short views: reach below [`SHORT_LINE`] (radius 11 and less, the usual sight of a
-//! roguelike's actors), where no line has 12 cells and the view is a few dozen cells.
+//! MRPAS in short views: reach up to [`MAX_REACH`] (a radius of 30 and less: the sight of a
+//! roguelike's actors, and most lit areas), whose square with a border of one cell fits a word a
+//! row.
 //!
 //! The same definition as the long views' scan (the module above), with its bookkeeping cut to
 //! what such views need. The record of the cells seen so far is the radius' square and a border
@@ -11,25 +12,27 @@
 //! one masked read of the map: only the candidates are read, as when the scan read them one by
 //! one (the LOS cache records which cells a view read, and recomputes a view only when one of
 //! those changes). The border holds the cells beside the lines' ends, never seen, so no bounds
-//! are tested. Every angle of such a view, `(2k ± 1) / 2n` and `k / n` for lines `n ≤ 11`, is a
+//! are tested. Every angle of such a view, `(2k ± 1) / 2n` and `k / n` for lines `n ≤ 30`, is a
 //! whole multiple of `1 / SCALE`, so angles are integers compared exactly, as the rationals are.
 //! The octants light nothing: the cells seen within the radius are lit at the end, a row of the
 //! square at a time.
 
 use super::super::{Axis, FovContext, Opacity, RadiusCols};
-use super::SHORT_LINE;
+/// The longest reach a short view takes: its square and border, `2 · 30 + 3` cells, fit a word.
+pub(super) const MAX_REACH: i32 = 30;
 
-/// `2n` divides this for every line `n` below [`SHORT_LINE`] (it is twice lcm(1, …, 11)).
-const SCALE: i32 = 55_440;
+/// `2n` divides this for every line `n ≤ MAX_REACH` (it is twice lcm(1, …, 30)). The largest
+/// product the scan makes, `2 · min_angle · n` with `min_angle ≤ 1.5 · SCALE`, is under 2⁴⁹.
+const SCALE: i64 = 4_658_179_125_600;
 
 /// Cells `k` of line `n` span the angles `((2k − 1) · unit, (2k + 1) · unit)` around `2k · unit`,
 /// with `unit = UNIT[n] = SCALE / 2n`.
-const UNIT: [i32; SHORT_LINE as usize] = {
-    let mut unit = [0; SHORT_LINE as usize];
+const UNIT: [i64; MAX_REACH as usize + 1] = {
+    let mut unit = [0; MAX_REACH as usize + 1];
     let mut n = 1;
-    while n < SHORT_LINE as usize {
-        unit[n] = SCALE / (2 * n as i32);
-        assert!(unit[n] * 2 * n as i32 == SCALE);
+    while n <= MAX_REACH as usize {
+        unit[n] = SCALE / (2 * n as i64);
+        assert!(unit[n] * 2 * n as i64 == SCALE);
         n += 1;
     }
     unit
@@ -37,19 +40,24 @@ const UNIT: [i32; SHORT_LINE as usize] = {
 
 /// The square and its border: bit `lx` of row `ly` is cell `(x0 + lx, y0 + ly)`, the origin at
 /// `(reach + 1, reach + 1)`.
-#[derive(Default)]
 pub(super) struct ShortBox {
     /// Cells seen by the octants so far (lit or not: MRPAS scans the radius' square).
-    pub(super) seen: [u32; 32],
+    pub(super) seen: [u64; 64],
     /// Of those, the clear ones, as rows (bit `lx` of word `ly`) and as columns (bit `ly` of word
     /// `lx`).
-    clear_rows: [u32; 32],
-    clear_columns: [u32; 32],
-    starts: Vec<i32>,
-    ends: Vec<i32>,
+    clear_rows: [u64; 64],
+    clear_columns: [u64; 64],
+    starts: Vec<i64>,
+    ends: Vec<i64>,
 }
 
-/// The view of `ctx` (reach 1 ..= 11), each octant's lines before `first(vertical, dm, dc)`
+impl Default for ShortBox {
+    fn default() -> Self {
+        Self { seen: [0; 64], clear_rows: [0; 64], clear_columns: [0; 64], starts: Vec::new(), ends: Vec::new() }
+    }
+}
+
+/// The view of `ctx` (reach 1 ..= [`MAX_REACH`]), each octant's lines before `first(vertical, dm, dc)`
 /// already lit (open: no wall on the whole line, see `open_rows.rs`).
 pub(super) fn scan<O: Opacity>(
     ctx: &mut FovContext<'_, O>,
@@ -58,7 +66,7 @@ pub(super) fn scan<O: Opacity>(
     first: impl Fn(bool, i32, i32) -> i32,
 ) {
     let reach = ctx.reach;
-    debug_assert!((1..SHORT_LINE as i32).contains(&reach));
+    debug_assert!((1..=MAX_REACH).contains(&reach));
     let side = 2 * reach + 3;
     let (x0, y0) = (ctx.ox - reach - 1, ctx.oy - reach - 1);
     b.seen[..side as usize].fill(0);
@@ -78,21 +86,21 @@ pub(super) fn scan<O: Opacity>(
         if w < 0 {
             continue;
         }
-        let disc = (u32::MAX >> (31 - 2 * w)) << (c - w);
+        let disc = (u64::MAX >> (63 - 2 * w)) << (c - w);
         let mut lit = b.seen[ly] & disc;
         if !ctx.light_walls {
             lit &= b.clear_rows[ly];
         }
         if lit != 0 {
-            ctx.visible.mark_row_bits(y0 + ly as i32, x0, u64::from(lit));
+            ctx.visible.mark_row_bits(y0 + ly as i32, x0, lit);
         }
     }
 }
 
 /// The bits `c + step · i` for `i` in `from ..= to` (`step` ±1).
 #[inline]
-fn steps(c: i32, step: i32, from: i32, to: i32) -> u32 {
-    let bits = u32::MAX >> (31 - (to - from));
+fn steps(c: i32, step: i32, from: i32, to: i32) -> u64 {
+    let bits = u64::MAX >> (63 - (to - from));
     if step > 0 { bits << (c + from) } else { bits << (c - to) }
 }
 
@@ -121,8 +129,8 @@ fn octant<const VERTICAL: bool, O: Opacity>(
     let record = |b: &mut ShortBox, w: i32, p: i32, clear: bool| {
         let (lx, ly) = if VERTICAL { (p, w) } else { (w, p) };
         b.seen[ly as usize] |= 1 << lx;
-        b.clear_rows[ly as usize] |= u32::from(clear) << lx;
-        b.clear_columns[lx as usize] |= u32::from(clear) << ly;
+        b.clear_rows[ly as usize] |= u64::from(clear) << lx;
+        b.clear_columns[lx as usize] |= u64::from(clear) << ly;
     };
     // The bits of cells `from ..= to` of a line.
     let span = |from: i32, to: i32| steps(c, dc, from, to);
@@ -161,7 +169,7 @@ fn octant<const VERTICAL: bool, O: Opacity>(
     while !done {
         let unit = UNIT[n as usize];
         // First cell: trunc(min_angle · n + ½), min_angle ≥ 0.
-        let k0 = (2 * min_angle * n + SCALE) / (2 * SCALE);
+        let k0 = ((2 * min_angle * i64::from(n) + SCALE) / (2 * SCALE)) as i32;
         let last_k =
             if across { (pov_cross + n).min(size_cross - 1) - pov_cross } else { pov_cross - (pov_cross - n).max(0) };
         done = true;
@@ -176,19 +184,19 @@ fn octant<const VERTICAL: bool, O: Opacity>(
             let previous = if VERTICAL { b.clear_rows[(w - dm) as usize] } else { b.clear_columns[(w - dm) as usize] };
             candidates &= previous | if across { previous << 1 } else { previous >> 1 };
         }
-        let opaque_bits = ctx.grid.line_bits_masked(axis, line, cross0, u64::from(candidates)) as u32;
+        let opaque_bits = ctx.grid.line_bits_masked(axis, line, cross0, candidates);
         // In the order of k: the obstacles a wall widens are those the next cells meet.
         while candidates != 0 {
-            let p = if across { candidates.trailing_zeros() } else { 31 - candidates.leading_zeros() };
+            let p = if across { candidates.trailing_zeros() } else { 63 - candidates.leading_zeros() };
             candidates &= !(1 << p);
             let p = p as i32;
             let k = (p - c) * dc;
             let opaque = opaque_bits >> p & 1 != 0;
-            let centre = 2 * k * unit;
+            let centre = 2 * i64::from(k) * unit;
             let (start, end) = (centre - unit, centre + unit);
             if !opaque {
                 // Hidden when its centre lies strictly inside an obstacle.
-                let inside = |(&sa, &ea): (&i32, &i32)| sa < centre && centre < ea;
+                let inside = |(&sa, &ea): (&i64, &i64)| sa < centre && centre < ea;
                 if b.starts[..in_last].iter().zip(&b.ends[..in_last]).any(inside) {
                     continue;
                 }
