@@ -18,6 +18,7 @@
 //! square at a time.
 
 use super::super::{Axis, FovContext, Opacity, RadiusCols};
+
 /// The longest reach a short view takes: its square and border, `2 · 30 + 3` cells, fit a word.
 pub(super) const MAX_REACH: i32 = 30;
 
@@ -57,8 +58,8 @@ impl Default for ShortBox {
     }
 }
 
-/// The view of `ctx` (reach 1 ..= [`MAX_REACH`]), each octant's lines before `first(vertical, dm, dc)`
-/// already lit (open: no wall on the whole line, see `open_rows.rs`).
+/// The view of `ctx` (reach 1 ..= [`MAX_REACH`]), each octant's lines before
+/// `first(vertical, dm, dc)` already lit (open: no wall on the whole line, see `open_rows.rs`).
 pub(super) fn scan<O: Opacity>(
     ctx: &mut FovContext<'_, O>,
     radius_cols: &mut RadiusCols,
