@@ -56,6 +56,9 @@ fn a_bad_file_exits_1_with_one_message_naming_it() {
     let (code, _, err) = sightline(&["info", "/no/such/map.ron"]);
     assert_eq!(code, 1);
     assert!(err.contains("/no/such/map.ron"), "{err}");
+    // The system's reason, once (it was printed twice: as the error and as its source).
+    let reason = std::fs::read("/no/such/map.ron").unwrap_err().to_string();
+    assert_eq!(err.matches(reason.as_str()).count(), 1, "{err}");
 }
 
 #[test]

@@ -25,7 +25,9 @@ impl fmt::Display for Location {
 /// What is wrong.
 #[derive(Debug, thiserror::Error)]
 pub enum MapErrorKind {
-    #[error("{0}")]
+    /// The system's reason, said once: its text is this error's text, not also its source
+    /// (a chain printed whole, as the command line does, would say it twice).
+    #[error(transparent)]
     Io(#[from] std::io::Error),
     #[error("the file is empty")]
     Empty,
