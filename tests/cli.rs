@@ -159,6 +159,30 @@ fn path_runs_movingai_scenarios() {
     assert!(out.contains("expected"), "{out}");
 }
 
+/// A scenario file written for another map, or a row whose goal lies off the map, is bad input
+/// (named by file and line), not a path to report missing.
+#[test]
+fn path_rejects_scenarios_of_another_map() {
+    let dir = tempfile::tempdir().unwrap();
+    let map = dir.path().join("small.map");
+    std::fs::write(&map, "type octile\nheight 2\nwidth 3\nmap\n...\n...\n").unwrap();
+    let scen = dir.path().join("small.map.scen");
+    let run = |rows: &str| {
+        std::fs::write(&scen, format!("version 1\n{rows}")).unwrap();
+        sightline(&["path", map.to_str().unwrap(), "--scen", scen.to_str().unwrap()])
+    };
+    let (code, out, err) = run("0\tsmall.map\t3\t2\t0\t0\t2\t1\t2.41421356\n");
+    assert_eq!(code, 0, "{err}");
+    assert!(out.contains("1 of 1 scenarios match"), "{out}");
+    let (code, _, err) = run("0\tsmall.map\t3\t2\t0\t0\t2\t1\t2.41421356\n0\tsmall.map\t3\t2\t0\t0\t9\t9\t12\n");
+    assert_eq!(code, 1);
+    assert_eq!(err.lines().count(), 1, "{err}");
+    assert!(err.contains("small.map.scen: line 3: the goal 9,9 lies outside the 3×2 map"), "{err}");
+    let (code, _, err) = run("0\tarena.map\t49\t49\t0\t0\t2\t1\t2.41421356\n");
+    assert_eq!(code, 1);
+    assert!(err.contains("line 2: the scenario is for a 49×49 map (arena.map), and this map is 3×2"), "{err}");
+}
+
 #[test]
 fn audit_symmetry_prints_a_row_per_algorithm_or_json() {
     let pillars = map("pillars.ron");

@@ -647,7 +647,8 @@ pub fn scenario_report(
     scen: &Path,
 ) -> anyhow::Result<(String, bool)> {
     let text = std::fs::read_to_string(scen).with_context(|| format!("cannot read {}", scen.display()))?;
-    let scenarios = movingai::parse_scenarios(&text).map_err(|e| e.in_file(scen))?;
+    let scenarios =
+        movingai::parse_scenarios_for(&text, grid.width() as u32, grid.height() as u32).map_err(|e| e.in_file(scen))?;
     let mut buckets: std::collections::BTreeMap<u32, (usize, usize, f64)> = Default::default();
     let mut searcher = path::search::Searcher::new();
     let mut mismatches = Vec::new();

@@ -142,6 +142,33 @@ pub struct Scenario {
 
 /// Parses a `.scen` file (`version 1` header, then tab-separated rows).
 pub fn parse_scenarios(text: &str) -> Result<Vec<Scenario>, MapError> {
+    Ok(parse_rows(text)?.into_iter().map(|(_, scenario)| scenario).collect())
+}
+
+/// [`parse_scenarios`] for the map of `width × height` cells the scenarios are to run on: a row
+/// written for a map of another size, or whose start or goal lies off this map, is an error that
+/// names its line (a scenario file of another map, not a path to report missing).
+pub fn parse_scenarios_for(text: &str, width: u32, height: u32) -> Result<Vec<Scenario>, MapError> {
+    let rows = parse_rows(text)?;
+    for (line, s) in &rows {
+        let err = |m: String| MapError::invalid(m).at_line(*line, None);
+        if (s.map_width, s.map_height) != (width, height) {
+            return Err(err(format!(
+                "the scenario is for a {}×{} map ({}), and this map is {width}×{height}",
+                s.map_width, s.map_height, s.map
+            )));
+        }
+        for (what, cell) in [("start", s.start), ("goal", s.goal)] {
+            if !(0..width as i32).contains(&cell.x) || !(0..height as i32).contains(&cell.y) {
+                return Err(err(format!("the {what} {cell} lies outside the {width}×{height} map")));
+            }
+        }
+    }
+    Ok(rows.into_iter().map(|(_, scenario)| scenario).collect())
+}
+
+/// The rows of a `.scen` file, each with its 1-based line number.
+fn parse_rows(text: &str) -> Result<Vec<(usize, Scenario)>, MapError> {
     let mut out = Vec::new();
     for (n, line) in text.lines().enumerate() {
         let line = line.trim_end_matches('\r');
@@ -164,15 +191,18 @@ pub fn parse_scenarios(text: &str) -> Result<Vec<Scenario>, MapError> {
         if !optimal.is_finite() || optimal < 0.0 {
             return Err(err(format!("optimal length {optimal} must be a number ≥ 0")));
         }
-        out.push(Scenario {
-            bucket: u32::try_from(int(0, "bucket")?).map_err(|_| err("bucket must be ≥ 0".into()))?,
-            map: f[1].to_owned(),
-            map_width: u32::try_from(int(2, "map width")?).map_err(|_| err("map width must be ≥ 0".into()))?,
-            map_height: u32::try_from(int(3, "map height")?).map_err(|_| err("map height must be ≥ 0".into()))?,
-            start: Cell::new(small(int(4, "start x")?, "start x")?, small(int(5, "start y")?, "start y")?),
-            goal: Cell::new(small(int(6, "goal x")?, "goal x")?, small(int(7, "goal y")?, "goal y")?),
-            optimal_length: optimal,
-        });
+        out.push((
+            n + 1,
+            Scenario {
+                bucket: u32::try_from(int(0, "bucket")?).map_err(|_| err("bucket must be ≥ 0".into()))?,
+                map: f[1].to_owned(),
+                map_width: u32::try_from(int(2, "map width")?).map_err(|_| err("map width must be ≥ 0".into()))?,
+                map_height: u32::try_from(int(3, "map height")?).map_err(|_| err("map height must be ≥ 0".into()))?,
+                start: Cell::new(small(int(4, "start x")?, "start x")?, small(int(5, "start y")?, "start y")?),
+                goal: Cell::new(small(int(6, "goal x")?, "goal x")?, small(int(7, "goal y")?, "goal y")?),
+                optimal_length: optimal,
+            },
+        ));
     }
     Ok(out)
 }
