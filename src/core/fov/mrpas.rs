@@ -20,16 +20,15 @@
 //! How it runs: views of a reach up to 30 (radius 30 and less) take [`short_view`]: the radius'
 //! square as rows of bits, which hold which cells were seen, and a line's candidates (below) found
 //! as words. Longer views: a line with no obstacle known yet is read and lit as words. Once
-//! obstacles exist,
-//! the "behind" test of a whole line is a word operation on the previous line's visible and
-//! transparent cells, so hidden stretches cost nothing; only the candidates are tested against the
-//! obstacles, in order. Lines shorter than `SHORT_LINE` are tested cell by cell. Every line keeps
-//! its bits, and another octant's "behind" test asks only about the cells on and beside the axis
-//! and the diagonal: those of obstructed lines go into the computation's record of seen cells,
-//! and an open line stands for its own (all of its range was seen) as its first and last cell in
-//! the octant's list of open lines. Each octant's lines before its first wall (whole lines: it
-//! scans the radius' square) are found and lit for all eight octants at once (`open_rows.rs`),
-//! and the octant starts after them, listing them as open lines.
+//! obstacles exist, the "behind" test of a whole line is a word operation on the previous line's
+//! visible and transparent cells, so hidden stretches cost nothing; only the candidates are tested
+//! against the obstacles, in order. Lines shorter than `SHORT_LINE` are tested cell by cell. Every
+//! line keeps its bits, and another octant's "behind" test asks only about the cells on and beside
+//! the axis and the diagonal: those of obstructed lines go into the computation's record of seen
+//! cells, and an open line stands for its own (all of its range was seen) as its first and last
+//! cell in the octant's list of open lines. In both, each octant's lines before its first wall
+//! (whole lines: it scans the radius' square) are found and lit for all eight octants at once
+//! (`open_rows.rs`), and the octant starts after them.
 //!
 //! Properties: not symmetric; restrictive (pillars cast full shadows, little is seen around
 //! corners); sees through diagonal lines of walls.
@@ -52,9 +51,9 @@ struct Scratch {
     seen: Vec<bool>,
     starts: Vec<Ratio>,
     ends: Vec<Ratio>,
-    /// Each octant's open lines (see [`octant_index`]): entry
-    /// `i` holds line `i + 1`'s first and last cells, every one of them seen. They stand for
-    /// those lines' cells in `seen` (see [`Run::seen_in_open_line`]).
+    /// Each octant's open lines (see [`octant_index`]): entry `i` holds line `i + 1`'s first and
+    /// last cells, every one of them seen. They stand for those lines' cells in `seen` (see
+    /// [`Run::seen_in_open_line`]).
     open_lines: [Vec<(i32, i32)>; 8],
     /// This octant's previous line and the line under way: bit `k` set when cell `k` is visible
     /// and transparent (the "behind" test of the next line reads these as words).
