@@ -146,6 +146,27 @@ fn wrong_properties_are_named() {
         &tmj(r#"{"name":"door","type":"string","value":"closed"},{"name":"toggles","type":"int","value":42}"#),
         &["`toggles`", "names no tile"],
     );
+    // A TMX property whose value is not of its type: named, with its line and what to write.
+    let tmx = |kind: &str, value: &str| {
+        format!(
+            "{TMX_HEAD}\n <tileset firstgid=\"5\" name=\"t\" tilewidth=\"8\" tileheight=\"8\" tilecount=\"1\" columns=\"1\">\n  \
+             <image source=\"tiny.png\" width=\"8\" height=\"8\"/>\n  <tile id=\"0\">\n   <properties>\n    \
+             <property name=\"p\" type=\"{kind}\" value=\"{value}\"/>\n   </properties>\n  </tile>\n </tileset>\n \
+             <layer id=\"1\" name=\"g\" width=\"3\" height=\"2\">\n  <data encoding=\"csv\">1,1,1,1,1,1</data>\n \
+             </layer>\n</map>\n"
+        )
+    };
+    assert!(load_text("ok.tmx", tmx("bool", "true").as_bytes()).is_ok());
+    for (kind, value, fix) in [
+        ("bool", "maybe", "use true or false"),
+        ("int", "4.5", "use a whole number"),
+        ("float", "abc", "use a number"),
+        ("object", "-1", "use an object id"),
+        ("color", "#12345", "use a color as #RRGGBB or #AARRGGBB"),
+    ] {
+        let what = format!("property \"p\" of type \"{kind}\" has value \"{value}\"");
+        assert_error("p6.tmx", &tmx(kind, value), &["line 8", &what, fix]);
+    }
     assert_error("legend.txt", "legend:\nX = tile cost=abc\n---\nX\n", &["line 2", "cost=\"abc\""]);
     assert_error("version.ron", "(version: 7, width: 1, height: 1, tiles: [], layers: [])", &["version 7"]);
 }

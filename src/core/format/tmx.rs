@@ -229,6 +229,18 @@ fn scan(bytes: &[u8], dir: &Path) -> Result<Scan, MapError> {
                             }
                         }
                     }
+                    b"property" | b"item" => {
+                        // Checked here, where the line is known: the `tiled` crate's error names
+                        // neither the property nor where it is.
+                        if let (Some(kind), Some(value)) = (attr("type")?, attr("value")?)
+                            && let Some(fix) = property_value_fix(&kind, &value)
+                        {
+                            let name = attr("name")?.unwrap_or_default();
+                            return Err(at(MapError::invalid(format!(
+                                "property {name:?} of type {kind:?} has value {value:?}: {fix}"
+                            ))));
+                        }
+                    }
                     b"tile" if data.is_some() => {
                         let gid = number("gid")?.unwrap_or(0);
                         let gid = u32::try_from(gid)
@@ -324,6 +336,31 @@ fn scan(bytes: &[u8], dir: &Path) -> Result<Scan, MapError> {
         scan.patched = Some(patched);
     }
     Ok(scan)
+}
+
+/// What a `<property>` value of type `kind` must be, when `value` is not that (as the `tiled`
+/// crate reads it: a bool `true` or `false`, an `i32`, an `f32`, an object id `u32`, a color of 6
+/// or 8 hex digits after an optional `#`); `None` when it reads, or the type is not one of these.
+fn property_value_fix(kind: &str, value: &str) -> Option<&'static str> {
+    let reads = match kind {
+        "bool" => value.parse::<bool>().is_ok(),
+        "int" => value.parse::<i32>().is_ok(),
+        "float" => value.parse::<f32>().is_ok(),
+        "object" => value.parse::<u32>().is_ok(),
+        "color" if value.len() > 1 => {
+            let hex = value.strip_prefix('#').unwrap_or(value);
+            matches!(hex.len(), 6 | 8) && hex.bytes().all(|b| b.is_ascii_hexdigit())
+        }
+        _ => true,
+    };
+    let fix = match kind {
+        "bool" => "use true or false",
+        "int" => "use a whole number",
+        "float" => "use a number",
+        "object" => "use an object id (a whole number, 0 for none)",
+        _ => "use a color as #RRGGBB or #AARRGGBB",
+    };
+    (!reads).then_some(fix)
 }
 
 /// Pixel size of a PNG or GIF image, read from its header.
