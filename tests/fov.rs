@@ -80,6 +80,27 @@ fn asymmetric_pairs(views: &[(Cell, VisibleSet)]) -> usize {
     count
 }
 
+/// A radius past every cell of the map, up to the largest a `u32` holds (whose square passes
+/// `i64`), sees what no radius sees, for every algorithm.
+#[test]
+fn a_radius_past_the_map_is_no_radius() {
+    for (seed, density) in [(1, 0.0), (2, 0.1), (3, 0.3)] {
+        let grid = random_grid(23, 17, density, seed);
+        for a in Algorithm::ALL {
+            for origin in [Cell::new(0, 0), Cell::new(11, 8), Cell::new(22, 3)] {
+                if grid.is_opaque(origin.x, origin.y) {
+                    continue;
+                }
+                let unlimited: Vec<Cell> = view(a, &grid, origin, None).iter().collect();
+                for radius in [29, 1 << 20, 3_000_000_000, u32::MAX] {
+                    let limited: Vec<Cell> = view(a, &grid, origin, Some(radius)).iter().collect();
+                    assert_eq!(limited, unlimited, "{a} from {origin}, radius {radius}, density {density}");
+                }
+            }
+        }
+    }
+}
+
 #[test]
 fn symmetric_and_permissive_are_symmetric_on_random_maps() {
     for (seed, density) in [(1, 0.10), (2, 0.30), (3, 0.45), (4, 0.30)] {

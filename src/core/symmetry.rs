@@ -82,11 +82,11 @@ pub enum AuditError {
 /// How far a view reaches from its origin.
 fn reach(grid: &OpacityGrid, radius: Option<u32>) -> i32 {
     let extent = grid.width().max(grid.height());
-    radius.map_or(extent, |r| (r as i32).min(extent))
+    radius.map_or(extent, |r| i32::try_from(r).unwrap_or(i32::MAX).min(extent))
 }
 
 fn in_radius(a: Cell, b: Cell, radius: Option<u32>) -> bool {
-    radius.is_none_or(|r| a.distance_squared(b) <= i64::from(r) * i64::from(r))
+    radius.is_none_or(|r| a.distance_squared(b) <= crate::core::fov::radius_squared(r))
 }
 
 /// Audits `algorithm` at `radius` over every transparent cell of `grid`. `done` counts the

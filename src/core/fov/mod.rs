@@ -757,6 +757,13 @@ pub fn compute<O: Opacity>(algorithm: Algorithm, grid: &O, params: FovParams, vi
     });
 }
 
+/// `r²` for a radius of `r` cells. A radius so large that `r²` passes `i64` (over three billion
+/// cells) keeps every cell of any map, as no radius does: `i64::MAX`, the "unlimited" the scans
+/// test for.
+pub fn radius_squared(r: u32) -> i64 {
+    i64::from(r).saturating_mul(i64::from(r))
+}
+
 /// What every computation does around its algorithm's `scan`: clear the set and declare the
 /// rectangle, clamp the reach to the map, mark the origin; afterwards merge the column spans.
 fn scan_with<O: Opacity>(
@@ -768,7 +775,7 @@ fn scan_with<O: Opacity>(
     debug_assert_eq!((visible.width(), visible.height()), (grid.width(), grid.height()));
     let Cell { x: ox, y: oy } = params.origin;
     let (radius_squared, reach) = match params.radius {
-        Some(r) => (i64::from(r) * i64::from(r), r.min(i32::MAX as u32) as i32),
+        Some(r) => (radius_squared(r), r.min(i32::MAX as u32) as i32),
         None => (i64::MAX, grid.width().max(grid.height())),
     };
     visible.begin(
