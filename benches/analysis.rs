@@ -42,9 +42,9 @@ fn bench_cache(c: &mut Criterion) {
     group.measurement_time(Duration::from_secs(4));
     for algorithm in [Algorithm::Shadowcast, Algorithm::Symmetric, Algorithm::Milazzo] {
         group.bench_function(format!("build/{}", algorithm.name()), |b| {
-            b.iter(|| black_box(LosCache::build(&grid, algorithm, 8)))
+            b.iter(|| black_box(LosCache::build(&grid, algorithm, 8).unwrap()))
         });
-        let mut cache = LosCache::build(&grid, algorithm, 8);
+        let mut cache = LosCache::build(&grid, algorithm, 8).unwrap();
         group.bench_function(format!("door-open-and-close/{}", algorithm.name()), |b| {
             b.iter(|| {
                 black_box(cache.set_opaque(door, false));

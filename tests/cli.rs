@@ -61,6 +61,26 @@ fn a_bad_file_exits_1_with_one_message_naming_it() {
     assert_eq!(err.matches(reason.as_str()).count(), 1, "{err}");
 }
 
+/// `audit cache` at a radius whose cache would not fit in memory says so, instead of aborting
+/// on the allocation.
+#[test]
+fn audit_cache_refuses_a_cache_too_large() {
+    let (code, out, err) = sightline(&[
+        "audit",
+        "cache",
+        &map("large.ron"),
+        "--algorithm",
+        "mrpas",
+        "--radius",
+        "5000",
+        "--toggle",
+        "3,3",
+    ]);
+    assert_eq!(code, 1, "{out}");
+    assert_eq!(err.lines().count(), 1, "{err}");
+    assert!(err.contains("radius 5000") && err.contains("give a smaller radius"), "{err}");
+}
+
 #[test]
 fn usage_errors_exit_2() {
     let (code, _, err) = sightline(&["convert", "only-one-argument.ron"]);

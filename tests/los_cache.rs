@@ -42,7 +42,7 @@ fn the_cache_matches_fresh_fov_after_random_edits() {
             }
         }
         let radius = 5;
-        let mut cache = LosCache::build(&grid, algorithm, radius);
+        let mut cache = LosCache::build(&grid, algorithm, radius).unwrap();
         assert_cache_fresh(&cache, &format!("{algorithm} after build"));
         let mut reductions = 0;
         for edit in 0..400 {
@@ -98,7 +98,7 @@ fn a_door_toggle_in_a_room_touches_only_the_cells_that_see_it() {
         "#################",
     ];
     let grid = OpacityGrid::from_ascii(&rows);
-    let mut cache = LosCache::build(&grid, Algorithm::Shadowcast, 8);
+    let mut cache = LosCache::build(&grid, Algorithm::Shadowcast, 8).unwrap();
     let door = Cell::new(8, 2);
     // Opening the door: the cells that saw the closed door, and the door cell itself.
     let open = cache.set_opaque(door, false);
@@ -113,4 +113,27 @@ fn a_door_toggle_in_a_room_touches_only_the_cells_that_see_it() {
     assert!(!cache.sees(Cell::new(7, 2), Cell::new(10, 2)));
     // Per cell: a 17×17 view window and a 19×19 read-set window, in 64-bit words.
     assert_eq!(cache.bytes(), 17 * 7 * ((17 * 17usize).div_ceil(64) + (19 * 19usize).div_ceil(64)) * 8);
+    assert_eq!(LosCache::memory_needed(17, 7, 8), cache.bytes() as u64);
+}
+
+/// A cache that would not fit in memory is refused before anything is allocated, with a typed
+/// error that says how much it would take and what to do.
+#[test]
+fn a_cache_too_large_for_memory_is_refused() {
+    let grid = OpacityGrid::new(4096, 4096);
+    let needed = LosCache::memory_needed(4096, 4096, 20);
+    assert!(needed > sightline::core::los_cache::MAX_CACHE_BYTES);
+    match LosCache::build(&grid, Algorithm::Shadowcast, 20) {
+        Err(e @ sightline::core::los_cache::CacheError::TooLarge { bytes, .. }) => {
+            assert_eq!(bytes, needed);
+            let message = e.to_string();
+            assert!(
+                message.contains("4096×4096 map at radius 20") && message.contains("give a smaller radius"),
+                "{message}"
+            );
+        }
+        Ok(_) => panic!("a 4096×4096 cache at radius 20 was built"),
+    }
+    // The largest radius saturates rather than wraps.
+    assert_eq!(LosCache::memory_needed(4096, 4096, u32::MAX), u64::MAX);
 }

@@ -377,7 +377,7 @@ fn run_command(command: Command) -> anyhow::Result<()> {
             let algorithm = parse_algorithm(&algorithm)?;
             let grid = OpacityGrid::from_map(&loaded);
             let started = std::time::Instant::now();
-            let mut cache = crate::core::los_cache::LosCache::build(&grid, algorithm, radius);
+            let mut cache = crate::core::los_cache::LosCache::build(&grid, algorithm, radius)?;
             let build_ms = started.elapsed().as_secs_f64() * 1e3;
             let was_opaque = grid.is_opaque(toggle.x, toggle.y);
             let update = cache.set_opaque(toggle, !was_opaque);

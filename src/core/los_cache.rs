@@ -112,9 +112,39 @@ impl Opacity for ReadRecorder<'_> {
     }
 }
 
+/// The most memory a cache may take: its windows grow with the map's cells times the radius'
+/// square (a 4096 × 4096 map at radius 8 takes about 1.5 GB, at radius 20 about 7.5 GB).
+pub const MAX_CACHE_BYTES: u64 = 2 << 30;
+
+#[derive(Debug, thiserror::Error)]
+pub enum CacheError {
+    #[error(
+        "a LOS cache of this {width}×{height} map at radius {radius} would take {:.1} GB, more than \
+         the {:.0} GB allowed: give a smaller radius",
+        *.bytes as f64 / 1e9,
+        MAX_CACHE_BYTES as f64 / 1e9
+    )]
+    TooLarge { width: i32, height: i32, radius: u32, bytes: u64 },
+}
+
 impl LosCache {
-    /// Builds the cache for every transparent cell, in parallel.
-    pub fn build(grid: &OpacityGrid, algorithm: Algorithm, radius: u32) -> Self {
+    /// The bytes of the view and read-set windows of a `width × height` map at `radius` (one
+    /// of each per cell), saturating.
+    pub fn memory_needed(width: i32, height: i32, radius: u32) -> u64 {
+        let side = 2 * u64::from(radius) + 1;
+        let words = |side: u64| side.saturating_mul(side).div_ceil(64);
+        let per_cell = words(side).saturating_add(words(side + 2)).saturating_mul(8);
+        (width.max(0) as u64 * height.max(0) as u64).saturating_mul(per_cell)
+    }
+
+    /// Builds the cache for every transparent cell, in parallel; refused, before anything is
+    /// allocated, when it would take more than [`MAX_CACHE_BYTES`].
+    pub fn build(grid: &OpacityGrid, algorithm: Algorithm, radius: u32) -> Result<Self, CacheError> {
+        let (width, height) = (grid.width(), grid.height());
+        let bytes = Self::memory_needed(width, height, radius);
+        if bytes > MAX_CACHE_BYTES {
+            return Err(CacheError::TooLarge { width, height, radius, bytes });
+        }
         let side = 2 * radius as usize + 1;
         let words = (side * side).div_ceil(64);
         let read_side = side + 2;
@@ -152,7 +182,7 @@ impl LosCache {
         cache.views = views;
         cache.reads = reads;
         cache.overflowed = overflow.iter().enumerate().filter(|(_, o)| **o).map(|(i, _)| grid_cell(w, i)).collect();
-        cache
+        Ok(cache)
     }
 
     /// The view of `origin` into `window` and the cells it read into `read` (both cleared first;

@@ -13,7 +13,7 @@ use crate::app::canvas::VisibleCells;
 use crate::app::{Command, View};
 use crate::core::Cell;
 use crate::core::fov::{Algorithm, Opacity, OpacityGrid};
-use crate::core::los_cache::{CacheUpdate, LosCache};
+use crate::core::los_cache::{CacheError, CacheUpdate, LosCache};
 
 #[derive(Clone, Debug, PartialEq)]
 pub struct CacheSettings {
@@ -44,13 +44,22 @@ pub struct LastChange {
     pub micros: f64,
 }
 
+/// The settings a cache is built for: its algorithm and radius.
+type CacheKey = (Algorithm, u32);
+
+/// A refused build: its settings, the map's width and height, and why.
+type Refusal = (CacheKey, (i32, i32), String);
+
 pub struct CacheView {
     pub on: bool,
     pub settings: CacheSettings,
     cache: Option<LosCache>,
     /// The map revision and what-if version the cache reflects.
     synced: Option<(u64, u64)>,
-    build: Option<((Algorithm, u32), Job<LosCache>)>,
+    build: Option<(CacheKey, Job<Result<LosCache, CacheError>>)>,
+    /// A build refused (too large for the map at that radius): its settings, the map's size and
+    /// why. Not tried again until the settings or the map's size change.
+    refused: Option<Refusal>,
     pub build_millis: f64,
     build_started: Option<Instant>,
     /// Cells whose opacity the overlay flips, relative to the map (the map is not edited).
@@ -69,6 +78,7 @@ impl Default for CacheView {
             cache: None,
             synced: None,
             build: None,
+            refused: None,
             build_millis: 0.0,
             build_started: None,
             what_if: Vec::new(),
@@ -128,12 +138,17 @@ impl CacheView {
         self.what_if.retain(|c| map_grid.in_bounds(c.x, c.y));
         let wanted = (self.settings.algorithm, self.settings.radius);
         if let Some((key, job)) = &self.build
-            && let Some(cache) = job.poll()
+            && let Some(built) = job.poll()
         {
             if *key == wanted {
-                self.cache = Some(cache);
-                self.synced = None;
-                self.build_millis = self.build_started.map_or(0.0, |t| t.elapsed().as_secs_f64() * 1e3);
+                match built {
+                    Ok(cache) => {
+                        self.cache = Some(cache);
+                        self.synced = None;
+                        self.build_millis = self.build_started.map_or(0.0, |t| t.elapsed().as_secs_f64() * 1e3);
+                    }
+                    Err(e) => self.refused = Some((wanted, (map_grid.width(), map_grid.height()), e.to_string())),
+                }
             }
             self.build = None;
         }
@@ -147,7 +162,7 @@ impl CacheView {
             self.last = None;
             // One build at a time (a build cannot be cancelled): a stale one finishes, is
             // dropped above, and the wanted one starts next.
-            if self.build.is_none() {
+            if self.build.is_none() && self.refusal(map_grid).is_none() {
                 self.start_build(map_grid, wanted);
             }
             return;
@@ -204,14 +219,27 @@ impl CacheView {
 
     /// Blocks until a running build finishes (tests, headless runs).
     pub fn wait(&mut self, map_grid: &Arc<OpacityGrid>, revision: u64) {
+        let wanted = (self.settings.algorithm, self.settings.radius);
         if let Some((key, job)) = self.build.take()
-            && let Some(cache) = job.wait()
-            && key == (self.settings.algorithm, self.settings.radius)
+            && let Some(built) = job.wait()
+            && key == wanted
         {
-            self.cache = Some(cache);
-            self.synced = None;
+            match built {
+                Ok(cache) => {
+                    self.cache = Some(cache);
+                    self.synced = None;
+                }
+                Err(e) => self.refused = Some((wanted, (map_grid.width(), map_grid.height()), e.to_string())),
+            }
         }
         self.update(map_grid, revision);
+    }
+
+    /// Why the cache for the current settings on a map of this size was refused, if it was.
+    pub fn refusal(&self, map_grid: &OpacityGrid) -> Option<&str> {
+        let (key, size, why) = self.refused.as_ref()?;
+        (*key == (self.settings.algorithm, self.settings.radius) && *size == (map_grid.width(), map_grid.height()))
+            .then_some(why.as_str())
     }
 
     pub fn draw(&self, painter: &Painter, view: &View, cells: VisibleCells) {
@@ -294,6 +322,11 @@ impl CacheView {
         if self.build.is_some() {
             ui.label("building the cache…");
         }
+        if let Some((key, _, why)) = &self.refused
+            && *key == (self.settings.algorithm, self.settings.radius)
+        {
+            ui.colored_label(ui.visuals().error_fg_color, why);
+        }
         if let Some(bytes) = self.bytes() {
             ui.label(format!("cache memory {}", human_bytes(bytes)));
             ui.label(format!("built in {:.1} ms", self.build_millis));
@@ -338,5 +371,31 @@ pub fn human_bytes(bytes: usize) -> String {
         b if b >= 1 << 20 => format!("{:.1} MiB", b as f64 / f64::from(1 << 20)),
         b if b >= 1 << 10 => format!("{:.1} KiB", b as f64 / 1024.0),
         b => format!("{b} B"),
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// A cache too large for memory is refused with the reason shown, and not tried again on
+    /// every frame; a smaller radius builds.
+    #[test]
+    fn a_cache_too_large_is_refused_once_and_a_smaller_radius_builds() {
+        let big = Arc::new(OpacityGrid::new(4096, 4096));
+        let mut view = CacheView { on: true, ..CacheView::default() };
+        view.settings.radius = 20;
+        view.update(&big, 0);
+        view.wait(&big, 0);
+        let why = view.refusal(&big).expect("refused").to_owned();
+        assert!(why.contains("4096×4096") && why.contains("radius 20") && why.contains("smaller radius"), "{why}");
+        assert!(view.cache.is_none());
+        view.update(&big, 1);
+        assert!(view.build.is_none(), "a refused build is not started again");
+        let small = Arc::new(OpacityGrid::new(40, 30));
+        assert!(view.refusal(&small).is_none(), "another map size may build");
+        view.update(&small, 2);
+        view.wait(&small, 2);
+        assert!(view.bytes().is_some());
     }
 }
