@@ -59,6 +59,10 @@ fn a_bad_file_exits_1_with_one_message_naming_it() {
     // The system's reason, once (it was printed twice: as the error and as its source).
     let reason = std::fs::read("/no/such/map.ron").unwrap_err().to_string();
     assert_eq!(err.matches(reason.as_str()).count(), 1, "{err}");
+    // A folder is named as one (it was "unknown map format").
+    let (code, _, err) = sightline(&["info", dir.path().to_str().unwrap()]);
+    assert_eq!(code, 1);
+    assert!(err.contains("this is a folder, not a map file"), "{err}");
 }
 
 /// `audit cache` at a radius whose cache would not fit in memory says so, instead of aborting

@@ -41,6 +41,9 @@ impl Format {
 
     /// The format a file's extension names.
     pub fn from_path(path: &Path) -> Result<Format, MapError> {
+        if path.is_dir() {
+            return Err(MapError::invalid("this is a folder, not a map file").in_file(path));
+        }
         let ext = path.extension().and_then(|e| e.to_str()).map(str::to_ascii_lowercase).unwrap_or_default();
         match ext.as_str() {
             "ron" => Ok(Format::Ron),
