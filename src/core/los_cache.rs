@@ -120,7 +120,7 @@ pub const MAX_CACHE_BYTES: u64 = 2 << 30;
 pub enum CacheError {
     #[error(
         "a LOS cache of this {width}×{height} map at radius {radius} would take {:.1} GB, more than \
-         the {:.0} GB allowed: give a smaller radius",
+         the {:.1} GB allowed: give a smaller radius",
         *.bytes as f64 / 1e9,
         MAX_CACHE_BYTES as f64 / 1e9
     )]
