@@ -112,10 +112,11 @@ impl Opacity for ReadRecorder<'_> {
     }
 }
 
-/// The most memory a cache may take: its windows grow with the map's cells times the radius'
+/// The most memory a cache may take (2 GiB): its windows grow with the map's cells times the radius'
 /// square (a 4096 × 4096 map at radius 8 takes about 1.5 GB, at radius 20 about 7.5 GB).
 pub const MAX_CACHE_BYTES: u64 = 2 << 30;
 
+/// Why a cache was not built.
 #[derive(Debug, thiserror::Error)]
 pub enum CacheError {
     #[error(
