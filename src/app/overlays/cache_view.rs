@@ -141,14 +141,7 @@ impl CacheView {
             && let Some(built) = job.poll()
         {
             if *key == wanted {
-                match built {
-                    Ok(cache) => {
-                        self.cache = Some(cache);
-                        self.synced = None;
-                        self.build_millis = self.build_started.map_or(0.0, |t| t.elapsed().as_secs_f64() * 1e3);
-                    }
-                    Err(e) => self.refused = Some((wanted, (map_grid.width(), map_grid.height()), e.to_string())),
-                }
+                self.take_built(built, map_grid);
             }
             self.build = None;
         }
@@ -219,20 +212,28 @@ impl CacheView {
 
     /// Blocks until a running build finishes (tests, headless runs).
     pub fn wait(&mut self, map_grid: &Arc<OpacityGrid>, revision: u64) {
-        let wanted = (self.settings.algorithm, self.settings.radius);
         if let Some((key, job)) = self.build.take()
             && let Some(built) = job.wait()
-            && key == wanted
+            && key == (self.settings.algorithm, self.settings.radius)
         {
-            match built {
-                Ok(cache) => {
-                    self.cache = Some(cache);
-                    self.synced = None;
-                }
-                Err(e) => self.refused = Some((wanted, (map_grid.width(), map_grid.height()), e.to_string())),
-            }
+            self.take_built(built, map_grid);
         }
         self.update(map_grid, revision);
+    }
+
+    /// Takes the result of the build for the current settings: the cache, or why it was refused.
+    fn take_built(&mut self, built: Result<LosCache, CacheError>, map_grid: &OpacityGrid) {
+        match built {
+            Ok(cache) => {
+                self.cache = Some(cache);
+                self.synced = None;
+                self.build_millis = self.build_started.map_or(0.0, |t| t.elapsed().as_secs_f64() * 1e3);
+            }
+            Err(e) => {
+                let key = (self.settings.algorithm, self.settings.radius);
+                self.refused = Some((key, (map_grid.width(), map_grid.height()), e.to_string()));
+            }
+        }
     }
 
     /// Why the cache for the current settings on a map of this size was refused, if it was.
@@ -376,6 +377,8 @@ pub fn human_bytes(bytes: usize) -> String {
 
 #[cfg(test)]
 mod tests {
+    use egui_kittest::kittest::Queryable;
+
     use super::*;
 
     /// A cache too large for memory is refused with the reason shown, and not tried again on
@@ -392,6 +395,14 @@ mod tests {
         assert!(view.cache.is_none());
         view.update(&big, 1);
         assert!(view.build.is_none(), "a refused build is not started again");
+        // The settings panel says why.
+        let mut harness = egui_kittest::Harness::new_ui_state(
+            |ui, view: &mut CacheView| view.settings_ui(ui, &mut Vec::new()),
+            std::mem::take(&mut view),
+        );
+        harness.run();
+        harness.get_by_label_contains("give a smaller radius");
+        let mut view = std::mem::take(harness.state_mut());
         let small = Arc::new(OpacityGrid::new(40, 30));
         assert!(view.refusal(&small).is_none(), "another map size may build");
         view.update(&small, 2);

@@ -342,23 +342,19 @@ fn scan(bytes: &[u8], dir: &Path) -> Result<Scan, MapError> {
 /// crate reads it: a bool `true` or `false`, an `i32`, an `f32`, an object id `u32`, a color of 6
 /// or 8 hex digits after an optional `#`); `None` when it reads, or the type is not one of these.
 fn property_value_fix(kind: &str, value: &str) -> Option<&'static str> {
-    let reads = match kind {
-        "bool" => value.parse::<bool>().is_ok(),
-        "int" => value.parse::<i32>().is_ok(),
-        "float" => value.parse::<f32>().is_ok(),
-        "object" => value.parse::<u32>().is_ok(),
+    let (reads, fix) = match kind {
+        "bool" => (value.parse::<bool>().is_ok(), "use true or false"),
+        "int" => (value.parse::<i32>().is_ok(), "use a whole number"),
+        "float" => (value.parse::<f32>().is_ok(), "use a number"),
+        "object" => (value.parse::<u32>().is_ok(), "use an object id (a whole number, 0 for none)"),
         "color" if value.len() > 1 => {
             let hex = value.strip_prefix('#').unwrap_or(value);
-            matches!(hex.len(), 6 | 8) && hex.bytes().all(|b| b.is_ascii_hexdigit())
+            (
+                matches!(hex.len(), 6 | 8) && hex.bytes().all(|b| b.is_ascii_hexdigit()),
+                "use a color as #RRGGBB or #AARRGGBB",
+            )
         }
-        _ => true,
-    };
-    let fix = match kind {
-        "bool" => "use true or false",
-        "int" => "use a whole number",
-        "float" => "use a number",
-        "object" => "use an object id (a whole number, 0 for none)",
-        _ => "use a color as #RRGGBB or #AARRGGBB",
+        _ => return None,
     };
     (!reads).then_some(fix)
 }
