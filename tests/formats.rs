@@ -255,19 +255,21 @@ fn maps_without_rule_properties_fall_back_to_layer_names() {
  </tileset>
  <layer id="1" name="Ground" width="3" height="1"><data encoding="csv">1,1,1</data></layer>
  <layer id="2" name="Walls" width="3" height="1"><data encoding="csv">0,2,0</data></layer>
+ <layer id="3" name="Solid rocks" width="3" height="1"><data encoding="csv">0,0,2</data></layer>
 </map>"#;
     let dir = tempfile::tempdir().unwrap();
     std::fs::copy(fixture("tiny.png"), dir.path().join("tiny.png")).unwrap();
     let path = dir.path().join("plain.tmx");
     std::fs::write(&path, text).unwrap();
     let loaded = format::load(&path).unwrap();
-    assert!(
-        loaded.warnings.iter().any(|w| w.contains("\"Walls\"") && w.contains("collision")),
-        "{:?}",
-        loaded.warnings
+    // One warning for both layers taken as collision layers.
+    assert_eq!(
+        loaded.warnings,
+        ["no tile has opaque/walkable properties: layers \"Walls\", \"Solid rocks\" are taken as collision layers \
+          (their tiles block sight and movement)"]
     );
     let map = loaded.map;
-    assert!(map.layers[1].collision && !map.layers[0].collision);
+    assert!(map.layers[1].collision && map.layers[2].collision && !map.layers[0].collision);
     assert!(!map.rules_at(Cell::new(0, 0)).opaque);
     assert!(map.rules_at(Cell::new(1, 0)).opaque);
     assert!(!map.rules_at(Cell::new(1, 0)).walkable);
@@ -488,4 +490,77 @@ fn tmx_with_several_tilesets_compressions_flips_and_groups() {
     );
     assert!(!map.rules_at(Cell::new(0, 0)).opaque);
     assert_same(&round_trip(&map, "tmx"), &map, "several tilesets through .tmx");
+}
+
+/// Saves `map` as `name` in a temp dir; returns the warnings and the text written.
+fn save_text(map: &Map, name: &str) -> (Vec<String>, String) {
+    let dir = tempfile::tempdir().unwrap();
+    let path = dir.path().join(name);
+    let saved = format::save(map, &path).unwrap_or_else(|e| panic!("{e}"));
+    (saved.warnings, std::fs::read_to_string(&path).unwrap())
+}
+
+#[test]
+fn movingai_says_which_cells_it_cannot_hold_as_they_are() {
+    // A closed door, an open door, and tall grass (walkable, but it blocks sight).
+    let map = ascii(
+        "#####\n\
+         #+.\"#\n\
+         #'..#\n\
+         #####\n",
+    );
+    let (warnings, text) = save_text(&map, "m.map");
+    assert_eq!(
+        warnings,
+        [
+            "2 doors are written as they stand, closed as `@` and open as `.`: MovingAI maps have no doors",
+            "1 cell that blocks sight but can be walked through becomes ground `.`, which does not block sight: \
+             MovingAI has no such terrain",
+        ]
+    );
+    assert_eq!(
+        text,
+        "type octile\nheight 4\nwidth 5\nmap\n\
+         @@@@@\n\
+         @@..@\n\
+         @...@\n\
+         @@@@@\n"
+    );
+    // Plain floors and walls lose nothing that matters: no warning.
+    assert_eq!(save_text(&ascii("###\n#.#\n###\n"), "plain.map").0, Vec::<String>::new());
+}
+
+#[test]
+fn ascii_names_the_tiles_it_cannot_keep_in_one_warning() {
+    let map = ascii("...\n");
+    let tile = |i: usize| {
+        let mut t = sightline::core::TileKind::new(
+            &format!("sand {i}"),
+            'x',
+            sightline::core::Rgb(200, 180, 90),
+            sightline::core::Rgb(0, 0, 0),
+            false,
+            true,
+        );
+        t.properties.insert("dune".into(), sightline::core::PropertyValue::Int(i as i64));
+        t
+    };
+    for n in [1, 4, 40] {
+        let mut many = map.clone();
+        let first = many.tiles.len();
+        many.tiles.extend((0..n).map(tile));
+        many.layers[0].cells[0] = first as u16;
+        many.validate().unwrap();
+        let warnings = save_text(&many, "m.txt").0;
+        let expected = match n {
+            1 => "tile \"sand 0\": its sprite and custom properties are not kept in ASCII".to_owned(),
+            4 => "4 tiles (\"sand 0\", \"sand 1\", \"sand 2\", \"sand 3\"): their sprites and custom properties are \
+                  not kept in ASCII"
+                .to_owned(),
+            _ => "40 tiles (\"sand 0\", \"sand 1\", \"sand 2\" and 37 more): their sprites and custom properties are \
+                  not kept in ASCII"
+                .to_owned(),
+        };
+        assert_eq!(warnings, [expected], "{n} tiles");
+    }
 }

@@ -355,6 +355,7 @@ pub fn to_string(map: &Map) -> (String, Vec<String>) {
         };
         glyph_of[id] = ch;
     }
+    let mut lossy_tiles = Vec::new();
     for &id in &custom {
         let t = &map.tiles[id];
         let mut line = format!("{} = tile name=\"{}\"", glyph_of[id], t.name.replace('"', "'"));
@@ -376,9 +377,18 @@ pub fn to_string(map: &Map) -> (String, Vec<String>) {
             ));
         }
         if t.sprite.is_some() || !t.properties.is_empty() {
-            warnings.push(format!("tile {:?}: its sprite and custom properties are not kept in ASCII", t.name));
+            lossy_tiles.push(t.name.as_str());
         }
         legend_lines.push(line);
+    }
+    match lossy_tiles[..] {
+        [] => {}
+        [name] => warnings.push(format!("tile {name:?}: its sprite and custom properties are not kept in ASCII")),
+        _ => warnings.push(format!(
+            "{} tiles ({}): their sprites and custom properties are not kept in ASCII",
+            lossy_tiles.len(),
+            super::listed_names(&lossy_tiles)
+        )),
     }
     if map.layers.len() > 1 {
         warnings.push(format!("{} layers are flattened into one (the topmost tile of each cell)", map.layers.len()));

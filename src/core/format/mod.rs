@@ -98,6 +98,14 @@ pub struct Saved {
     pub warnings: Vec<String>,
 }
 
+/// Names for one warning about many things: all of them up to four, else the first three and
+/// how many more (a Tiled map can have hundreds of tiles, and a warning a line each buries the
+/// rest).
+pub(crate) fn listed_names(names: &[&str]) -> String {
+    let quoted = |names: &[&str]| names.iter().map(|n| format!("{n:?}")).collect::<Vec<_>>().join(", ");
+    if names.len() <= 4 { quoted(names) } else { format!("{} and {} more", quoted(&names[..3]), names.len() - 3) }
+}
+
 /// Loads a map, choosing the format by extension. Errors name the file.
 pub fn load(path: &Path) -> Result<Loaded, MapError> {
     let format = Format::from_path(path)?;

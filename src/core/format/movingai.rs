@@ -97,6 +97,9 @@ pub fn map_to_string(map: &Map) -> (String, Vec<String>) {
     let mut out = format!("type octile\nheight {}\nwidth {}\nmap\n", map.height(), map.width());
     let reference = terrain_tiles();
     let mut lossy_cost = false;
+    // Cells whose meaning MovingAI's terrains cannot hold: doors, and cells that hide what is
+    // behind them but can be walked through.
+    let (mut doors, mut opaque_walkable) = (0, 0);
     for y in 0..map.height() as i32 {
         for x in 0..map.width() as i32 {
             let cell = Cell::new(x, y);
@@ -106,6 +109,8 @@ pub fn map_to_string(map: &Map) -> (String, Vec<String>) {
                 _ => {
                     let r = map.rules_at(cell);
                     lossy_cost |= r.walkable && r.cost != 1.0;
+                    doors += usize::from(r.door.is_some());
+                    opaque_walkable += usize::from(r.opaque && r.walkable && r.door.is_none());
                     if r.walkable {
                         '.'
                     } else if r.opaque {
@@ -118,6 +123,20 @@ pub fn map_to_string(map: &Map) -> (String, Vec<String>) {
             out.push(ch);
         }
         out.push('\n');
+    }
+    if doors > 0 {
+        warnings.push(format!(
+            "{doors} door{} written as they stand, closed as `@` and open as `.`: MovingAI maps have no doors",
+            if doors == 1 { " is" } else { "s are" }
+        ));
+    }
+    if opaque_walkable > 0 {
+        let (cells, block, turn) =
+            if opaque_walkable == 1 { ("cell", "blocks", "becomes") } else { ("cells", "block", "become") };
+        warnings.push(format!(
+            "{opaque_walkable} {cells} that {block} sight but can be walked through {turn} ground `.`, which does \
+             not block sight: MovingAI has no such terrain"
+        ));
     }
     if lossy_cost {
         warnings.push("move costs other than 1 are not kept: MovingAI maps have unit costs".into());

@@ -383,6 +383,7 @@ pub fn build_map(mut doc: Doc) -> Result<super::Loaded, MapError> {
 
     let fallback = !has_rule_properties && !has_collision_layers && !written_by_us;
     let mut layers = Vec::with_capacity(doc.layers.len());
+    let mut fallback_collision = Vec::new();
     for l in &doc.layers {
         let collision = if fallback {
             let lower = l.name.to_lowercase();
@@ -391,10 +392,7 @@ pub fn build_map(mut doc: Doc) -> Result<super::Loaded, MapError> {
             bool_property(&l.properties, &format!("layer {:?}", l.name), "collision")?.unwrap_or(false)
         };
         if fallback && collision {
-            warnings.push(format!(
-                "no tile has opaque/walkable properties: layer {:?} is taken as a collision layer (its tiles block sight and movement)",
-                l.name
-            ));
+            fallback_collision.push(l.name.as_str());
         }
         if !doc.infinite && (l.width != width || l.height != height || l.gids.len() != len) {
             return Err(
@@ -415,6 +413,18 @@ pub fn build_map(mut doc: Doc) -> Result<super::Loaded, MapError> {
             }
         }
         layers.push(Layer { name: l.name.clone(), visible: l.visible, locked: l.locked, collision, cells });
+    }
+    match fallback_collision[..] {
+        [] => {}
+        [name] => warnings.push(format!(
+            "no tile has opaque/walkable properties: layer {name:?} is taken as a collision layer (its tiles block \
+             sight and movement)"
+        )),
+        _ => warnings.push(format!(
+            "no tile has opaque/walkable properties: layers {} are taken as collision layers (their tiles block \
+             sight and movement)",
+            super::listed_names(&fallback_collision)
+        )),
     }
     if fallback && !layers.iter().any(|l| l.collision) && !doc.layers.is_empty() {
         warnings.push(
