@@ -564,3 +564,32 @@ fn ascii_names_the_tiles_it_cannot_keep_in_one_warning() {
         assert_eq!(warnings, [expected], "{n} tiles");
     }
 }
+
+#[test]
+fn the_large_sample_is_the_dungeon_its_readme_says_and_the_generator_still_makes_it() {
+    // maps/README.md: `sightline generate dungeon --width 512 --height 512 --seed 42`. The
+    // benchmarks' "rooms" maps come from the same generator, so its output must not drift.
+    let generated = sightline::core::generate::dungeon(512, 512, 42).unwrap();
+    assert!(generated == load(&maps_dir().join("large.ron")), "the generator no longer makes maps/large.ron");
+    // A small one drawn out: rooms in the order placed, each joined to the next by an L-shaped
+    // corridor, doors (`+` closed, `'` open) where corridors meet rooms, the player in the first.
+    let small = sightline::core::generate::dungeon(30, 14, 2).unwrap();
+    let drawn = format::ascii::to_string(&small).0;
+    let expected = [
+        "##############################",
+        "####.......#############....##",
+        "####.......#############....##",
+        "####.......#############....##",
+        "####........'......+...#....##",
+        "####........'...r..+...+....##",
+        "####.......##......###.#######",
+        "####.......###########.#######",
+        "######################+#######",
+        "####################.....#####",
+        "####################..@..#####",
+        "####################.....#####",
+        "##############################",
+        "##############################",
+    ];
+    assert_eq!(drawn.lines().collect::<Vec<_>>(), expected);
+}
