@@ -593,3 +593,25 @@ fn the_large_sample_is_the_dungeon_its_readme_says_and_the_generator_still_makes
     ];
     assert_eq!(drawn.lines().collect::<Vec<_>>(), expected);
 }
+
+#[test]
+fn tmj_writes_a_layers_data_a_map_row_a_line() {
+    let map = ascii(
+        "#.#.\n\
+         ....\n\
+         #..#\n",
+    );
+    let (_, text) = save_text(&map, "m.tmj");
+    let value: serde_json::Value = serde_json::from_str(&text).unwrap();
+    let gids: Vec<String> = value["layers"][0]["data"].as_array().unwrap().iter().map(|g| g.to_string()).collect();
+    assert_eq!(gids.len(), 12);
+    // `"data": [`, then one line a map row (Tiled's CSV layout), then the closing bracket.
+    let lines: Vec<&str> = text.lines().skip_while(|l| l.trim() != "\"data\": [").take(5).collect();
+    let rows: Vec<String> = gids.chunks(4).map(|row| row.join(",")).collect();
+    assert_eq!(
+        lines.iter().map(|l| l.trim()).collect::<Vec<_>>(),
+        ["\"data\": [", &format!("{},", rows[0]), &format!("{},", rows[1]), &rows[2], "],"],
+        "{text}"
+    );
+    assert_same(&round_trip(&map, "tmj"), &map, "through .tmj");
+}

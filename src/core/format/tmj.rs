@@ -333,6 +333,60 @@ fn properties_json(props: &Properties) -> Value {
     )
 }
 
+/// What stands for layer `i`'s data in the document until [`write_data_rows`] writes it: a string
+/// no map holds (it starts and ends with a control character, escaped in the JSON text).
+fn data_mark(i: usize) -> String {
+    format!("\u{1}sightline layer {i} data\u{1}")
+}
+
+/// The document `text` with each layer's data mark replaced by its GIDs, a map row a line, as
+/// Tiled's CSV is written. (serde_json's pretty printer puts each number of an array on a line of
+/// its own: a 2048 × 2048 layer was 4.4 million lines, and building the array as JSON values took
+/// 1.6 GB for 4096 × 4096.)
+fn write_data_rows(text: &str, layers: &[TileLayerDoc]) -> Result<String, MapError> {
+    let mut places = Vec::with_capacity(layers.len());
+    for (i, layer) in layers.iter().enumerate() {
+        let mark = serde_json::to_string(&data_mark(i)).map_err(json_error)?;
+        let mut found = text.match_indices(&mark);
+        let (Some((at, _)), None) = (found.next(), found.next()) else {
+            return Err(MapError::invalid(format!(
+                "cannot write JSON: layer {:?}: its data's place in the document is not unique",
+                layer.name
+            )));
+        };
+        places.push((at, mark.len(), layer));
+    }
+    places.sort_by_key(|&(at, ..)| at);
+    let cells: usize = layers.iter().map(|l| l.gids.len()).sum();
+    let mut out = String::with_capacity(text.len() + cells * 5);
+    let mut copied = 0;
+    for (at, mark_len, layer) in places {
+        out.push_str(&text[copied..at]);
+        copied = at + mark_len;
+        // The mark's line: `<indent>"data": "<mark>",`; the rows go two spaces deeper.
+        let line = &text[text[..at].rfind('\n').map_or(0, |n| n + 1)..];
+        let indent = line.len() - line.trim_start().len();
+        out.push('[');
+        for (r, row) in layer.gids.chunks((layer.width as usize).max(1)).enumerate() {
+            out.push_str(if r == 0 { "\n" } else { ",\n" });
+            out.extend(std::iter::repeat_n(' ', indent + 2));
+            for (c, gid) in row.iter().enumerate() {
+                if c > 0 {
+                    out.push(',');
+                }
+                out.push_str(&gid.to_string());
+            }
+        }
+        if !layer.gids.is_empty() {
+            out.push('\n');
+            out.extend(std::iter::repeat_n(' ', indent));
+        }
+        out.push(']');
+    }
+    out.push_str(&text[copied..]);
+    Ok(out)
+}
+
 pub fn to_string(map: &crate::core::Map, path: &Path) -> Result<Written, MapError> {
     let placement = tiled_common::export_doc(map, path);
     let doc = placement.doc;
@@ -385,7 +439,7 @@ pub fn to_string(map: &crate::core::Map, path: &Path) -> Result<Written, MapErro
                 "height": l.height,
                 "opacity": 1,
                 "visible": l.visible,
-                "data": l.gids,
+                "data": data_mark(i),
             });
             if l.locked {
                 v["locked"] = json!(true);
@@ -448,6 +502,7 @@ pub fn to_string(map: &crate::core::Map, path: &Path) -> Result<Written, MapErro
     }
     let mut text =
         serde_json::to_string_pretty(&root).map_err(|e| MapError::invalid(format!("cannot write JSON: {e}")))?;
+    text = write_data_rows(&text, &doc.layers)?;
     text.push('\n');
     Ok(Written { text, extra_files: placement.glyph_image.into_iter().collect(), warnings: doc.warnings })
 }
