@@ -1,5 +1,6 @@
 //! The `sightline` command line: opens the app, or runs headless commands on the same core.
 
+use std::io::Write as _;
 use std::path::{Path, PathBuf};
 use std::process::ExitCode;
 
@@ -214,6 +215,13 @@ pub fn run() -> ExitCode {
         Some(command) => {
             return match run_command(command) {
                 Ok(()) => ExitCode::SUCCESS,
+                // The reader has all it wanted (`| head`): nothing went wrong here.
+                Err(e)
+                    if e.downcast_ref::<std::io::Error>()
+                        .is_some_and(|e| e.kind() == std::io::ErrorKind::BrokenPipe) =>
+                {
+                    ExitCode::SUCCESS
+                }
                 Err(e) => {
                     eprintln!("error: {e:#}");
                     ExitCode::from(1)
@@ -251,11 +259,14 @@ pub fn load_for_command(path: &Path) -> anyhow::Result<Map> {
 }
 
 fn run_command(command: Command) -> anyhow::Result<()> {
+    // Written through a handle that reports failures (`print!` panics on them): a reader that
+    // stops early, `sightline fov … | head`, closes the pipe, and `run` then ends quietly.
+    let mut out = std::io::stdout().lock();
     match command {
         Command::Open { .. } => unreachable!("handled by run"),
         Command::Info { file, format } => {
             let map = load_for_command(&file)?;
-            print!("{}", info(&map, &file, format));
+            write!(out, "{}", info(&map, &file, format))?;
             Ok(())
         }
         Command::Convert { input, output } => {
@@ -265,7 +276,7 @@ fn run_command(command: Command) -> anyhow::Result<()> {
                 eprintln!("warning: {}: {w}", output.display());
             }
             for f in &saved.files {
-                println!("wrote {}", f.display());
+                writeln!(out, "wrote {}", f.display())?;
             }
             Ok(())
         }
@@ -287,7 +298,7 @@ fn run_command(command: Command) -> anyhow::Result<()> {
                 loaded.height()
             );
             let params = FovParams { origin, radius, light_walls: !no_light_walls };
-            print!("{}", fov_report(&loaded, &algorithm, params, format)?);
+            write!(out, "{}", fov_report(&loaded, &algorithm, params, format)?)?;
             Ok(())
         }
         Command::Path { map, from, to, algorithm, moves, diagonal, open_doors, scen, format } => {
@@ -315,7 +326,7 @@ fn run_command(command: Command) -> anyhow::Result<()> {
             let grid = path::CostGrid::from_map(&loaded, doors);
             if let Some(scen) = scen {
                 let (report, all_match) = scenario_report(&grid, &params, &scen)?;
-                print!("{report}");
+                write!(out, "{report}")?;
                 anyhow::ensure!(all_match, "some scenario costs do not match their optimal lengths");
                 return Ok(());
             }
@@ -340,20 +351,22 @@ fn run_command(command: Command) -> anyhow::Result<()> {
             match format {
                 FovFormat::Json => {
                     let cells: Vec<[i32; 2]> = result.path.iter().map(|c| [c.x, c.y]).collect();
-                    println!(
+                    writeln!(
+                        out,
                         "{}",
                         serde_json::json!({"cost": result.cost, "length": result.path.len() - 1, "expanded": result.expanded, "path": cells})
-                    );
+                    )?;
                 }
                 FovFormat::Ascii => {
-                    print!("{}", render_path(&loaded, &trace, &result));
-                    println!(
+                    write!(out, "{}", render_path(&loaded, &trace, &result))?;
+                    writeln!(
+                        out,
                         "{}: cost {:.4}, {} steps, {} cells expanded",
                         params.algorithm.name(),
                         result.cost,
                         result.path.len() - 1,
                         result.expanded
-                    );
+                    )?;
                 }
             }
             Ok(())
@@ -363,7 +376,7 @@ fn run_command(command: Command) -> anyhow::Result<()> {
             let grid = OpacityGrid::from_map(&loaded);
             let algorithms =
                 if algorithm == "all" { Algorithm::ALL.to_vec() } else { vec![parse_algorithm(&algorithm)?] };
-            print!("{}", symmetry_report(&grid, &algorithms, radius, format, &map)?);
+            write!(out, "{}", symmetry_report(&grid, &algorithms, radius, format, &map)?)?;
             Ok(())
         }
         Command::Audit { analysis: AuditCommand::Cache { map, algorithm, radius, toggle, format } } => {
@@ -382,29 +395,36 @@ fn run_command(command: Command) -> anyhow::Result<()> {
             let was_opaque = grid.is_opaque(toggle.x, toggle.y);
             let update = cache.set_opaque(toggle, !was_opaque);
             match format {
-                OutputFormat::Json => println!(
+                OutputFormat::Json => writeln!(
+                    out,
                     "{}",
                     serde_json::json!({
                         "bytes": cache.bytes(), "conservative": update.conservative.len(),
                         "candidates": update.candidates.len(), "changed": update.changed.len(),
                         "update_us": update.micros, "build_ms": build_ms,
                     })
-                ),
+                )?,
                 OutputFormat::Text => {
-                    println!("{}: {} LOS cache, radius {radius}", map.display(), algorithm.name());
-                    println!("cache         {} bytes, built in {build_ms:.1} ms", cache.bytes());
-                    println!(
+                    writeln!(out, "{}: {} LOS cache, radius {radius}", map.display(), algorithm.name())?;
+                    writeln!(out, "cache         {} bytes, built in {build_ms:.1} ms", cache.bytes())?;
+                    writeln!(
+                        out,
                         "toggle        {toggle} from {} to {}",
                         if was_opaque { "opaque" } else { "transparent" },
                         if was_opaque { "transparent" } else { "opaque" }
-                    );
-                    println!(
+                    )?;
+                    writeln!(
+                        out,
                         "conservative  {} cells (every cached cell within {radius}, as DCSS invalidates)",
                         update.conservative.len()
-                    );
-                    println!("candidates    {} cells (the views that can change: recomputed)", update.candidates.len());
-                    println!("changed       {} cells", update.changed.len());
-                    println!("update        {:.1} µs", update.micros);
+                    )?;
+                    writeln!(
+                        out,
+                        "candidates    {} cells (the views that can change: recomputed)",
+                        update.candidates.len()
+                    )?;
+                    writeln!(out, "changed       {} cells", update.changed.len())?;
+                    writeln!(out, "update        {:.1} µs", update.micros)?;
                 }
             }
             Ok(())
@@ -418,7 +438,7 @@ fn run_command(command: Command) -> anyhow::Result<()> {
             .with_context(|| format!("cannot generate a {width}×{height} map"))?;
             let saved = format::save(&map, &output)?;
             for f in &saved.files {
-                println!("wrote {}", f.display());
+                writeln!(out, "wrote {}", f.display())?;
             }
             Ok(())
         }
