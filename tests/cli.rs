@@ -63,6 +63,10 @@ fn a_bad_file_exits_1_with_one_message_naming_it() {
     let (code, _, err) = sightline(&["info", dir.path().to_str().unwrap()]);
     assert_eq!(code, 1);
     assert!(err.contains("this is a folder, not a map file"), "{err}");
+    // A missing file without a map's extension (a mistyped name) is missing, not a format question.
+    let (code, _, err) = sightline(&["info", "/no/such/dungeon"]);
+    assert_eq!(code, 1);
+    assert_eq!(err.trim(), format!("error: /no/such/dungeon: {}", std::fs::read("/no/such/dungeon").unwrap_err()));
 }
 
 /// `audit cache` at a radius whose cache would not fit in memory says so, instead of aborting
@@ -251,4 +255,26 @@ fn audit_cache_reports_the_three_regions() {
     let (code, out, _) = sightline(&["audit", "cache", &dungeon, "--toggle", "11,3"]);
     assert_eq!(code, 0);
     assert!(out.contains("conservative") && out.contains("candidates") && out.contains("changed"), "{out}");
+}
+
+#[test]
+fn a_reader_that_stops_early_ends_the_command_quietly() {
+    // `sightline fov … | head -c 100`: every cell of a 512² map as JSON is megabytes, far past
+    // the pipe's buffer, so the writes after the reader has gone fail.
+    use std::io::Read;
+    use std::process::Stdio;
+    let mut child = Command::new(env!("CARGO_BIN_EXE_sightline"))
+        .args(["fov", &map("large.ron"), "--origin", "40,32", "--algorithm", "circle", "--format", "json"])
+        .stdout(Stdio::piped())
+        .stderr(Stdio::piped())
+        .spawn()
+        .unwrap();
+    let mut head = [0; 100];
+    child.stdout.take().unwrap().read_exact(&mut head).unwrap();
+    // (Dropping the read end closes the pipe.)
+    let out = child.wait_with_output().unwrap();
+    assert!(String::from_utf8_lossy(&head).starts_with("{\"visible\":[["));
+    let err = String::from_utf8_lossy(&out.stderr);
+    assert!(err.is_empty(), "{err}");
+    assert_eq!(out.status.code(), Some(0));
 }

@@ -108,7 +108,12 @@ pub(crate) fn listed_names(names: &[&str]) -> String {
 
 /// Loads a map, choosing the format by extension. Errors name the file.
 pub fn load(path: &Path) -> Result<Loaded, MapError> {
-    let format = Format::from_path(path)?;
+    // A path that names no file says so, whatever its extension (a mistyped `maps/dungeon`
+    // should not read as a format question).
+    let format = Format::from_path(path).map_err(|e| match std::fs::metadata(path) {
+        Err(io) if io.kind() == std::io::ErrorKind::NotFound => MapError::from(io).in_file(path),
+        _ => e,
+    })?;
     let bytes = read_file(path)?;
     load_bytes(&bytes, format, path).map_err(|e| e.in_file(path))
 }
