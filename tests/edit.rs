@@ -91,7 +91,8 @@ fn resizing_places_the_old_map_by_its_anchor() {
     use sightline::core::Anchor;
     use sightline::core::tile::STANDARD_FLOOR;
     let map = ascii::parse("##\n#@").unwrap();
-    let drawn = |m: &sightline::core::Map| ascii::to_string(m).0.lines().map(str::to_owned).collect::<Vec<_>>();
+    let drawn =
+        |m: &sightline::core::Map| ascii::to_string(m).unwrap().0.lines().map(str::to_owned).collect::<Vec<_>>();
     assert_eq!(drawn(&map.resized(4, 3, Anchor::BottomRight, STANDARD_FLOOR).unwrap()), ["....", "..##", "..#@"]);
     assert_eq!(drawn(&map.resized(4, 3, Anchor::TopLeft, STANDARD_FLOOR).unwrap()), ["##..", "#@..", "...."]);
     assert_eq!(drawn(&map.resized(4, 4, Anchor::Centre, STANDARD_FLOOR).unwrap()), ["....", ".##.", ".#@.", "...."]);

@@ -574,7 +574,7 @@ fn the_large_sample_is_the_dungeon_its_readme_says_and_the_generator_still_makes
     // A small one drawn out: rooms in the order placed, each joined to the next by an L-shaped
     // corridor, doors (`+` closed, `'` open) where corridors meet rooms, the player in the first.
     let small = sightline::core::generate::dungeon(30, 14, 2).unwrap();
-    let drawn = format::ascii::to_string(&small).0;
+    let drawn = format::ascii::to_string(&small).unwrap().0;
     let expected = [
         "##############################",
         "####.......#############....##",
@@ -614,4 +614,47 @@ fn tmj_writes_a_layers_data_a_map_row_a_line() {
         "{text}"
     );
     assert_same(&round_trip(&map, "tmj"), &map, "through .tmj");
+}
+
+#[test]
+fn ascii_keeps_the_tiles_in_use_when_a_tileset_has_more_types_than_glyphs() {
+    use sightline::core::tile::{Door, Rgb, TileKind};
+    // A 25 000-tile tileset (more than ASCII's ~21 000 glyphs), of which the map uses two: a plain
+    // tile and a closed door whose open counterpart no cell uses yet.
+    let mut map = ascii("....\n");
+    let first = map.tiles.len();
+    for i in 0..25_000 {
+        map.tiles.push(TileKind::new(&format!("tile {i}"), 'x', Rgb(1, 2, 3), Rgb(0, 0, 0), false, true));
+    }
+    let (closed, open) = (first + 7, first + 24_000);
+    map.tiles[closed] = TileKind::new("gate", 'x', Rgb(9, 9, 9), Rgb(0, 0, 0), true, false);
+    map.tiles[closed].door = Some(Door { open: false, toggles_to: open as u16 });
+    map.tiles[open] = TileKind::new("open gate", 'x', Rgb(9, 9, 9), Rgb(0, 0, 0), false, true);
+    map.tiles[open].door = Some(Door { open: true, toggles_to: closed as u16 });
+    map.layers[0].cells[0] = (first + 3) as u16;
+    map.layers[0].cells[1] = closed as u16;
+    map.validate().unwrap();
+    let (warnings, _) = save_text(&map, "big.txt");
+    assert_eq!(warnings, ["24997 tile types that no cell uses are not kept: ASCII has too few glyphs for all 25000"]);
+    let back = round_trip(&map, "txt");
+    let name = |m: &Map, x: i32| m.tiles[usize::from(m.top_tile(Cell::new(x, 0)).unwrap().1)].name.clone();
+    assert_eq!((name(&back, 0), name(&back, 1), name(&back, 2)), ("tile 3".into(), "gate".into(), "floor".into()));
+    // The gate still opens into its counterpart, kept though no cell uses it.
+    let gate = &back.tiles[usize::from(back.top_tile(Cell::new(1, 0)).unwrap().1)];
+    assert_eq!(back.tiles[usize::from(gate.door.unwrap().toggles_to)].name, "open gate");
+
+    // A map whose cells use more types than there are glyphs cannot be written: an error, no file.
+    let mut every = sightline::core::Map::new_standard(200, 125, STANDARD_FLOOR).unwrap();
+    let first = every.tiles.len();
+    every
+        .tiles
+        .extend((0..25_000).map(|i| TileKind::new(&format!("t{i}"), 'x', Rgb(1, 2, 3), Rgb(0, 0, 0), false, true)));
+    for (i, c) in every.layers[0].cells.iter_mut().enumerate() {
+        *c = (first + i) as u16;
+    }
+    every.validate().unwrap();
+    let dir = tempfile::tempdir().unwrap();
+    let err = format::save(&every, &dir.path().join("every.txt")).unwrap_err().to_string();
+    assert!(err.contains("uses 25000 tile types, more than ASCII has glyphs for"), "{err}");
+    assert!(!dir.path().join("every.txt").exists());
 }

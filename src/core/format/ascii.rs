@@ -322,9 +322,29 @@ fn reserved_for_tiles(map: &Map) -> std::collections::HashSet<char> {
     reserved
 }
 
+/// A glyph for each of the tiles `custom`, in order: the tile's own when free, else the next free
+/// one of the pool. `None` when the pool runs out.
+fn assign_glyphs(map: &Map, custom: &[usize], mut used: std::collections::HashSet<char>) -> Option<Vec<char>> {
+    let mut pool = ('!'..='~').chain('\u{00c0}'..='\u{024f}').chain('\u{4e00}'..='\u{9fff}');
+    custom
+        .iter()
+        .map(|&id| {
+            let want = map.tiles[id].glyph.ch;
+            if !want.is_control() && !want.is_whitespace() && used.insert(want) {
+                Some(want)
+            } else {
+                let c = pool.find(|c| !used.contains(c) && !is_object_glyph(*c))?;
+                used.insert(c);
+                Some(c)
+            }
+        })
+        .collect()
+}
+
 /// Writes a map as ASCII. Returns the text and what it could not keep (ASCII holds one tile and
-/// at most one object per cell, and objects only on floor).
-pub fn to_string(map: &Map) -> (String, Vec<String>) {
+/// at most one object per cell, and objects only on floor), or why it cannot be written (a map
+/// that uses more tile types than there are glyphs).
+pub fn to_string(map: &Map) -> Result<(String, Vec<String>), MapError> {
     let mut warnings = Vec::new();
     let standard = standard_tiles();
     // Glyph for every tile id.
@@ -343,16 +363,38 @@ pub fn to_string(map: &Map) -> (String, Vec<String>) {
     // Standard glyphs and object glyphs stay reserved even when a custom tile would like one.
     let reserved = reserved_for_tiles(map);
     used.extend(reserved.iter().copied());
-    let mut pool = ('!'..='~').chain('\u{00c0}'..='\u{024f}').chain('\u{4e00}'..='\u{9fff}');
-    for &id in &custom {
-        let want = map.tiles[id].glyph.ch;
-        let ch = if !want.is_control() && !want.is_whitespace() && used.insert(want) {
-            want
-        } else {
-            let c = pool.find(|c| !used.contains(c) && !is_object_glyph(*c)).expect("pool larger than the tile table");
-            used.insert(c);
-            c
-        };
+    // Every custom tile gets a glyph when there are enough (about 21 000); a larger table (a
+    // Tiled tileset can hold tens of thousands of tiles) keeps the tiles the cells use and the
+    // doors they turn into.
+    let glyphs = match assign_glyphs(map, &custom, used.clone()) {
+        Some(glyphs) => glyphs,
+        None => {
+            let mut on_map = vec![false; map.tiles.len()];
+            for &t in map.layers.iter().flat_map(|l| &l.cells) {
+                on_map[usize::from(t)] = true;
+            }
+            for &id in &custom {
+                if let Some(d) = map.tiles[id].door.filter(|_| on_map[id]) {
+                    on_map[usize::from(d.toggles_to)] = true;
+                }
+            }
+            let kept: Vec<usize> = custom.iter().copied().filter(|&id| on_map[id]).collect();
+            let glyphs = assign_glyphs(map, &kept, used.clone()).ok_or_else(|| {
+                MapError::invalid(format!(
+                    "the map uses {} tile types, more than ASCII has glyphs for: save it as .ron, .tmx or .tmj",
+                    kept.len()
+                ))
+            })?;
+            warnings.push(format!(
+                "{} tile types that no cell uses are not kept: ASCII has too few glyphs for all {}",
+                custom.len() - kept.len(),
+                custom.len()
+            ));
+            custom = kept;
+            glyphs
+        }
+    };
+    for (&id, ch) in custom.iter().zip(glyphs) {
         glyph_of[id] = ch;
     }
     let mut lossy_tiles = Vec::new();
@@ -467,5 +509,5 @@ pub fn to_string(map: &Map) -> (String, Vec<String>) {
         out.push_str(if row.is_empty() { " " } else { row });
         out.push('\n');
     }
-    (out, warnings)
+    Ok((out, warnings))
 }

@@ -146,7 +146,7 @@ pub fn save_as(map: &Map, path: &Path, format: Format) -> Result<Saved, MapError
     let text = match format {
         Format::Ron => ron_map::to_string(map, path)?,
         Format::Ascii => {
-            let (text, warnings) = ascii::to_string(map);
+            let (text, warnings) = ascii::to_string(map)?;
             saved.warnings = warnings;
             text
         }
