@@ -658,3 +658,18 @@ fn ascii_keeps_the_tiles_in_use_when_a_tileset_has_more_types_than_glyphs() {
     assert!(err.contains("uses 25000 tile types, more than ASCII has glyphs for"), "{err}");
     assert!(!dir.path().join("every.txt").exists());
 }
+
+#[test]
+fn ron_keeps_a_tile_table_as_large_as_tile_ids_go() {
+    use sightline::core::tile::{Rgb, TileKind};
+    // As many tile types as a TileId can number (a few large Tiled tilesets), all asking for the
+    // same glyph: every one needs a key of its own.
+    let mut map = ascii("...\n");
+    let extra = usize::from(sightline::core::TileId::MAX) + 1 - map.tiles.len();
+    map.tiles.extend((0..extra).map(|i| TileKind::new(&format!("t{i}"), 'x', Rgb(1, 2, 3), Rgb(0, 0, 0), false, true)));
+    map.layers[0].cells[1] = sightline::core::TileId::MAX;
+    map.validate().unwrap();
+    let back = round_trip(&map, "ron");
+    assert_same(&back, &map, "through .ron");
+    assert_eq!(back.tiles.len(), 65_536);
+}

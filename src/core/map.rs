@@ -288,7 +288,7 @@ impl Map {
         if self.tiles.len() > usize::from(TileId::MAX) + 1 {
             return Err(MapError::invalid(format!(
                 "the map uses {} tile types; at most {} are supported",
-                self.tiles.len(),
+                self.tiles.len() - 1,
                 TileId::MAX
             )));
         }

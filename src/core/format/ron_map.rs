@@ -117,7 +117,7 @@ pub fn parse(text: &str, path: &Path) -> Result<Map, MapError> {
 
     let mut by_key: HashMap<char, TileId> = HashMap::new();
     by_key.insert(EMPTY_KEY, 0);
-    if doc.tiles.len() >= usize::from(TileId::MAX) {
+    if doc.tiles.len() > usize::from(TileId::MAX) {
         return Err(MapError::invalid(format!(
             "the map has {} tile types; at most {} are supported",
             doc.tiles.len(),
@@ -202,7 +202,9 @@ pub fn parse(text: &str, path: &Path) -> Result<Map, MapError> {
 }
 
 /// Assigns every tile type a distinct printable key: its glyph when free, else the next free
-/// character from a pool that starts with ASCII and continues through Latin-1 and beyond.
+/// character from a pool that starts with ASCII and continues through Latin-1 and beyond: more
+/// than 80 000 characters, so every table `TileId` can number has keys (a Tiled tileset can
+/// hold tens of thousands of tiles; the pool once ended at 21 000 and saving such a map panicked).
 pub(crate) fn assign_keys(tiles: &[TileKind]) -> Vec<char> {
     let mut used: std::collections::HashSet<char> = [EMPTY_KEY].into();
     let mut keys = vec![EMPTY_KEY; tiles.len()];
@@ -219,6 +221,9 @@ pub(crate) fn assign_keys(tiles: &[TileKind]) -> Vec<char> {
         .chain('\u{00c0}'..='\u{024f}')
         .chain('\u{0400}'..='\u{04ff}')
         .chain('\u{4e00}'..='\u{9fff}')
+        .chain('\u{3400}'..='\u{4dbf}')
+        .chain('\u{ac00}'..='\u{d7a3}')
+        .chain('\u{20000}'..='\u{2a6df}')
         .filter(|c| *c != '"' && *c != '\\');
     for i in pending {
         let key = pool.find(|c| !used.contains(c)).expect("the key pool holds more keys than TileId has values");
