@@ -673,3 +673,28 @@ fn each_instance_autosaves_to_its_own_file_and_only_left_overs_are_offered() {
     assert!(!crashed.exists(), "discarded");
     assert!(mine.exists(), "another instance's autosave is left alone");
 }
+
+#[test]
+fn a_tileset_of_thousands_of_tiles_is_laid_out_a_screenful_at_a_time() {
+    use sightline::core::tile::{Rgb, STANDARD_WALL, TileKind};
+    let mut h = harness();
+    h.run();
+    // A Tiled tileset of 5 000 tiles: laying out every row of the palette and of the tile types
+    // window each frame took 140 ms a frame at 30 000.
+    let mut map = h.state().document.map.clone();
+    map.tiles.extend(
+        (0..5_000).map(|i| TileKind::new(&format!("sand {i}"), 's', Rgb(200, 180, 90), Rgb(0, 0, 0), false, true)),
+    );
+    h.state_mut().document.map = map;
+    click_menu_item(&mut h, "Edit", "Tile types…");
+    h.run();
+    // The first rows are there and work as before ...
+    h.get_by_label("#  wall").click();
+    h.run();
+    assert_eq!(h.state().editor.tile, STANDARD_WALL);
+    h.get_by_label("opaque floor");
+    h.get_by_label("s  sand 0");
+    // ... and the rows far below the fold are not laid out at all.
+    assert!(h.query_by_label("s  sand 4999").is_none());
+    assert!(h.query_by_label("opaque sand 4999").is_none());
+}

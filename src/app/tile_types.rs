@@ -25,66 +25,76 @@ pub fn tile_types_window_ui(app: &mut SightlineApp, ui: &mut egui::Ui) {
     let map = &app.document.map;
     egui::Window::new("Tile types").open(&mut open).default_width(760.0).show(ui.ctx(), |ui| {
         ui.label("The rules the game reads: opaque blocks sight, walkable can be stood on, cost is the price of a step; a door toggles between two tiles (o/c in play).");
-        egui::ScrollArea::vertical().max_height(420.0).show(ui, |ui| {
-            egui::Grid::new("tile_types").num_columns(9).striped(true).show(ui, |ui| {
+        let names: Vec<(TileId, String)> =
+            map.tiles.iter().enumerate().skip(1).map(|(i, t)| (i as TileId, t.name.clone())).collect();
+        // Row 0 is the header, row `id` the tile `id`.
+        let mut row_ui = |ui: &mut egui::Ui, row: usize| {
+            if row == 0 {
                 for h in ["glyph", "name", "fg", "bg", "opaque", "walkable", "cost", "door", "toggles to"] {
                     ui.strong(h);
                 }
                 ui.end_row();
-                let names: Vec<(TileId, String)> =
-                    map.tiles.iter().enumerate().skip(1).map(|(i, t)| (i as TileId, t.name.clone())).collect();
-                for (id, kind) in map.tiles.iter().enumerate().skip(1) {
-                    let id = id as TileId;
-                    let before = TileRules::of(kind);
-                    let mut r = before.clone();
-                    let mut glyph = r.glyph.ch.to_string();
-                    let g = ui.add(egui::TextEdit::singleline(&mut glyph).desired_width(22.0));
-                    super::panels::name_widget(ui, &g, &format!("glyph of {}", kind.name));
-                    if let Some(ch) = glyph.chars().find(|c| *c != r.glyph.ch).or(glyph.chars().next()) {
-                        r.glyph.ch = ch;
-                    }
-                    let n = ui.add(egui::TextEdit::singleline(&mut r.name).desired_width(130.0));
-                    super::panels::name_widget(ui, &n, &format!("name of {}", kind.name));
-                    colour_ui(ui, &mut r.glyph.fg, &format!("foreground of {}", kind.name));
-                    colour_ui(ui, &mut r.glyph.bg, &format!("background of {}", kind.name));
-                    let o = ui.checkbox(&mut r.opaque, "");
-                    super::panels::name_widget(ui, &o, &format!("opaque {}", kind.name));
-                    let w = ui.checkbox(&mut r.walkable, "");
-                    super::panels::name_widget(ui, &w, &format!("walkable {}", kind.name));
-                    let c = ui.add(egui::DragValue::new(&mut r.cost).range(0.0..=1000.0).speed(0.1));
-                    super::panels::name_widget(ui, &c, &format!("cost of {}", kind.name));
-                    let mut door = match r.door {
-                        None => DoorChoice::None,
-                        Some((true, _)) => DoorChoice::Open,
-                        Some((false, _)) => DoorChoice::Closed,
-                    };
-                    super::overlays::choice_ui(
-                        ui,
-                        &format!("door kind of {}", kind.name),
-                        &mut door,
-                        &[(DoorChoice::None, "no door"), (DoorChoice::Open, "open door"), (DoorChoice::Closed, "closed door")],
-                    );
-                    // A new door toggles to the first other tile until the user picks one.
-                    let mut to = r.door.map(|d| d.1).unwrap_or_else(|| names.iter().map(|n| n.0).find(|&t| t != id).unwrap_or(id));
-                    if door == DoorChoice::None {
-                        ui.label("");
-                    } else {
-                        let options: Vec<(TileId, &str)> =
-                            names.iter().filter(|(t, _)| *t != id).map(|(t, n)| (*t, n.as_str())).collect();
-                        super::overlays::choice_ui(ui, &format!("counterpart of {}", kind.name), &mut to, &options);
-                    }
-                    r.door = match door {
-                        DoorChoice::None => None,
-                        DoorChoice::Open => Some((true, to)),
-                        DoorChoice::Closed => Some((false, to)),
-                    };
-                    if r != before {
-                        commands.push(Command::SetTileRules(id, r));
-                    }
-                    ui.end_row();
-                }
+                return;
+            }
+            let (id, kind) = (row as TileId, &map.tiles[row]);
+            let before = TileRules::of(kind);
+            let mut r = before.clone();
+            let mut glyph = r.glyph.ch.to_string();
+            let g = ui.add(egui::TextEdit::singleline(&mut glyph).desired_width(22.0));
+            super::panels::name_widget(ui, &g, &format!("glyph of {}", kind.name));
+            if let Some(ch) = glyph.chars().find(|c| *c != r.glyph.ch).or(glyph.chars().next()) {
+                r.glyph.ch = ch;
+            }
+            let n = ui.add(egui::TextEdit::singleline(&mut r.name).desired_width(130.0));
+            super::panels::name_widget(ui, &n, &format!("name of {}", kind.name));
+            colour_ui(ui, &mut r.glyph.fg, &format!("foreground of {}", kind.name));
+            colour_ui(ui, &mut r.glyph.bg, &format!("background of {}", kind.name));
+            let o = ui.checkbox(&mut r.opaque, "");
+            super::panels::name_widget(ui, &o, &format!("opaque {}", kind.name));
+            let w = ui.checkbox(&mut r.walkable, "");
+            super::panels::name_widget(ui, &w, &format!("walkable {}", kind.name));
+            let c = ui.add(egui::DragValue::new(&mut r.cost).range(0.0..=1000.0).speed(0.1));
+            super::panels::name_widget(ui, &c, &format!("cost of {}", kind.name));
+            let mut door = match r.door {
+                None => DoorChoice::None,
+                Some((true, _)) => DoorChoice::Open,
+                Some((false, _)) => DoorChoice::Closed,
+            };
+            super::overlays::choice_ui(
+                ui,
+                &format!("door kind of {}", kind.name),
+                &mut door,
+                &[(DoorChoice::None, "no door"), (DoorChoice::Open, "open door"), (DoorChoice::Closed, "closed door")],
+            );
+            // A new door toggles to the first other tile until the user picks one.
+            let mut to = r.door.map(|d| d.1).unwrap_or_else(|| names.iter().map(|n| n.0).find(|&t| t != id).unwrap_or(id));
+            if door == DoorChoice::None {
+                ui.label("");
+            } else {
+                let options: Vec<(TileId, &str)> =
+                    names.iter().filter(|(t, _)| *t != id).map(|(t, n)| (*t, n.as_str())).collect();
+                super::overlays::choice_ui(ui, &format!("counterpart of {}", kind.name), &mut to, &options);
+            }
+            r.door = match door {
+                DoorChoice::None => None,
+                DoorChoice::Open => Some((true, to)),
+                DoorChoice::Closed => Some((false, to)),
+            };
+            if r != before {
+                commands.push(Command::SetTileRules(id, r));
+            }
+            ui.end_row();
+        };
+        let scroll = egui::ScrollArea::vertical().max_height(420.0);
+        let grid = egui::Grid::new("tile_types").num_columns(9).striped(true);
+        if map.tiles.len() > super::panels::LONG_TILE_TABLE {
+            let row_height = ui.spacing().interact_size.y.max(ui.text_style_height(&egui::TextStyle::Body) + 4.0);
+            scroll.show_rows(ui, row_height, map.tiles.len(), |ui, rows| {
+                grid.show(ui, |ui| rows.for_each(|row| row_ui(ui, row)));
             });
-        });
+        } else {
+            scroll.show(ui, |ui| grid.show(ui, |ui| (0..map.tiles.len()).for_each(|row| row_ui(ui, row))));
+        }
         if ui.button("Add a tile type").clicked() {
             commands.push(Command::AddTile);
         }
