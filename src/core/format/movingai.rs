@@ -125,9 +125,9 @@ pub fn map_to_string(map: &Map) -> (String, Vec<String>) {
         out.push('\n');
     }
     if doors > 0 {
+        let (are, they) = if doors == 1 { ("door is", "it stands") } else { ("doors are", "they stand") };
         warnings.push(format!(
-            "{doors} door{} written as they stand, closed as `@` and open as `.`: MovingAI maps have no doors",
-            if doors == 1 { " is" } else { "s are" }
+            "{doors} {are} written as {they}, closed as `@` and open as `.`: MovingAI maps have no doors"
         ));
     }
     if opaque_walkable > 0 {

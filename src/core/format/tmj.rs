@@ -3,6 +3,7 @@
 //! use chunks. External tilesets may be TSX (read through `tiled`) or TSJ/JSON.
 //! See [`super::tiled_common`] for the properties and rules.
 
+use std::fmt::Write as _;
 use std::path::Path;
 
 use serde_json::{Map as JsonObject, Value, json};
@@ -374,7 +375,8 @@ fn write_data_rows(text: &str, layers: &[TileLayerDoc]) -> Result<String, MapErr
                 if c > 0 {
                     out.push(',');
                 }
-                out.push_str(&gid.to_string());
+                // (Writing into a String cannot fail.)
+                let _ = write!(out, "{gid}");
             }
         }
         if !layer.gids.is_empty() {
