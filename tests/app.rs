@@ -259,6 +259,9 @@ fn the_tile_types_window_edits_rules_undoably() {
     let mut h = harness();
     click_menu_item(&mut h, "Edit", "Tile types…");
     assert!(h.state().tile_types_open);
+    // A name is shown whole (the field was the grid's minimum column, 40 points: "floo").
+    let name_width = h.get_by_label("name of tall grass").rect().width();
+    assert!(name_width >= 120.0, "the name field is {name_width} points wide");
     assert!(!h.state().document.map.tiles[usize::from(STANDARD_FLOOR)].opaque);
     h.get_by_label("opaque floor").click();
     h.run();

@@ -45,7 +45,9 @@ pub fn tile_types_window_ui(app: &mut SightlineApp, ui: &mut egui::Ui) {
             if let Some(ch) = glyph.chars().find(|c| *c != r.glyph.ch).or(glyph.chars().next()) {
                 r.glyph.ch = ch;
             }
-            let n = ui.add(egui::TextEdit::singleline(&mut r.name).desired_width(130.0));
+            // A size of its own: a grid cell offers a text edit only the column's width so far,
+            // which starts at the grid's minimum, and the names showed four letters ("floo").
+            let n = ui.add_sized([130.0, ui.spacing().interact_size.y], egui::TextEdit::singleline(&mut r.name));
             super::panels::name_widget(ui, &n, &format!("name of {}", kind.name));
             colour_ui(ui, &mut r.glyph.fg, &format!("foreground of {}", kind.name));
             colour_ui(ui, &mut r.glyph.bg, &format!("background of {}", kind.name));
