@@ -25,8 +25,6 @@ pub fn tile_types_window_ui(app: &mut SightlineApp, ui: &mut egui::Ui) {
     let map = &app.document.map;
     egui::Window::new("Tile types").open(&mut open).default_width(760.0).show(ui.ctx(), |ui| {
         ui.label("The rules the game reads: opaque blocks sight, walkable can be stood on, cost is the price of a step; a door toggles between two tiles (o/c in play).");
-        let names: Vec<(TileId, String)> =
-            map.tiles.iter().enumerate().skip(1).map(|(i, t)| (i as TileId, t.name.clone())).collect();
         // Row 0 is the header, row `id` the tile `id`.
         let mut row_ui = |ui: &mut egui::Ui, row: usize| {
             if row == 0 {
@@ -69,12 +67,14 @@ pub fn tile_types_window_ui(app: &mut SightlineApp, ui: &mut egui::Ui) {
                 &[(DoorChoice::None, "no door"), (DoorChoice::Open, "open door"), (DoorChoice::Closed, "closed door")],
             );
             // A new door toggles to the first other tile until the user picks one.
-            let mut to = r.door.map(|d| d.1).unwrap_or_else(|| names.iter().map(|n| n.0).find(|&t| t != id).unwrap_or(id));
+            let others = || (1..map.tiles.len()).map(|t| t as TileId).filter(move |&t| t != id);
+            let mut to = r.door.map(|d| d.1).unwrap_or_else(|| others().next().unwrap_or(id));
             if door == DoorChoice::None {
                 ui.label("");
             } else {
+                // (Built for the door rows on screen only: a table can hold tens of thousands.)
                 let options: Vec<(TileId, &str)> =
-                    names.iter().filter(|(t, _)| *t != id).map(|(t, n)| (*t, n.as_str())).collect();
+                    others().map(|t| (t, map.tiles[usize::from(t)].name.as_str())).collect();
                 super::overlays::choice_ui(ui, &format!("counterpart of {}", kind.name), &mut to, &options);
             }
             r.door = match door {
