@@ -284,3 +284,29 @@ fn mutated_movingai_never_panics() {
     let source = b"type octile\nheight 3\nwidth 4\nmap\n@@@@\n@.T@\n@@@@\n";
     fuzz(source, "m.map", 2000, 10);
 }
+
+#[test]
+fn maps_of_too_many_layer_cells_are_refused_before_decoding() {
+    // Nine layers of 4096×4096: one past the eight that sightline holds. Compressed, such a file
+    // is under a megabyte; the layers here carry no data, so the test shows that the count comes
+    // before any layer is decoded (and the TMX scan stops at the ninth layer).
+    let layers: String =
+        (1..=9).map(|i| format!(r#"<layer id="{i}" name="l{i}" width="4096" height="4096"/>"#)).collect();
+    let tmx = format!("{TMX_HEAD}{layers}</map>").replace("width=\"3\" height=\"2\"", "width=\"4096\" height=\"4096\"");
+    assert_error("layers.tmx", &tmx, &["150994944 cells or more", "at most 134217728", "eight layers of 4096×4096"]);
+    // Eight such layers pass the count (and fail on their missing data instead).
+    let eight = tmx.replace(r#"<layer id="9" name="l9" width="4096" height="4096"/>"#, "");
+    assert_error("eight.tmx", &eight, &["layer \"l1\""]);
+
+    let layer = r#"{"type":"tilelayer","name":"l","width":4096,"height":4096,"data":[]}"#;
+    let group = format!(r#"{{"type":"group","name":"g","layers":[{layer},{layer},{layer},{layer},{layer}]}}"#);
+    let tmj =
+        format!(r#"{{"width":4096,"height":4096,"tilesets":[],"layers":[{layer},{layer},{layer},{layer},{group}]}}"#);
+    assert_error("layers.tmj", &tmj, &["150994944 cells or more", "at most 134217728"]);
+    let chunk = r#"{"x":0,"y":0,"width":4096,"height":4096,"data":[]}"#;
+    let chunks = [chunk; 9].join(",");
+    let infinite = format!(
+        r#"{{"infinite":true,"width":1,"height":1,"tilesets":[],"layers":[{{"type":"tilelayer","name":"l","chunks":[{chunks}]}}]}}"#
+    );
+    assert_error("chunks.tmj", &infinite, &["150994944 cells or more"]);
+}

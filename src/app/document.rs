@@ -15,6 +15,11 @@ fn next_revision() -> u64 {
 /// How many edits undo remembers.
 pub const UNDO_LIMIT: usize = 200;
 
+/// How much memory the undo history may take, about (each step is a copy of the whole map). On a
+/// 4096×4096 map of one layer, 32 MiB a copy, that is 32 steps; small maps reach [`UNDO_LIMIT`]
+/// first. The last edit can always be undone, however large the map.
+pub const UNDO_BYTES: usize = 1 << 30;
+
 pub struct Document {
     pub map: Map,
     /// Snapshots before each edit, oldest first (at most `UNDO_LIMIT`).
@@ -29,6 +34,8 @@ pub struct Document {
     pub dirty: bool,
     /// Changes whenever the map does (see [`Document::touch`]).
     revision: u64,
+    /// The undo history's memory budget ([`UNDO_BYTES`]; tests set less).
+    pub undo_budget: usize,
 }
 
 impl Document {
@@ -41,6 +48,7 @@ impl Document {
             untitled_name: name.to_owned(),
             dirty: false,
             revision: next_revision(),
+            undo_budget: UNDO_BYTES,
         }
     }
 
@@ -53,6 +61,7 @@ impl Document {
             untitled_name: String::new(),
             dirty: false,
             revision: next_revision(),
+            undo_budget: UNDO_BYTES,
         }
     }
 
@@ -85,9 +94,21 @@ impl Document {
     /// and what was undone can no longer be redone.
     pub fn touch(&mut self) {
         self.redo.clear();
-        // The history is bounded; the oldest steps go (only now, so an edit that changed
-        // nothing and dropped its checkpoint cost no history).
-        let excess = self.undo.len().saturating_sub(UNDO_LIMIT);
+        // The history is bounded in steps and in memory; the oldest steps go (only now, so an
+        // edit that changed nothing and dropped its checkpoint cost no history).
+        let mut bytes = 0usize;
+        let keep = self
+            .undo
+            .iter()
+            .rev()
+            .take(UNDO_LIMIT)
+            .take_while(|m| {
+                bytes = bytes.saturating_add(m.approx_bytes());
+                bytes <= self.undo_budget
+            })
+            .count()
+            .max(1);
+        let excess = self.undo.len().saturating_sub(keep);
         self.undo.drain(..excess);
         self.changed();
     }
@@ -114,5 +135,47 @@ impl Document {
             .and_then(|p| p.file_name())
             .map(|n| n.to_string_lossy().into_owned())
             .unwrap_or_else(|| self.untitled_name.clone())
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::core::Cell;
+
+    /// Paints `n` edits, one cell each, as the app does (checkpoint, change, touch).
+    fn edit(doc: &mut Document, n: usize) {
+        for i in 0..n {
+            doc.checkpoint();
+            doc.map.set_tile(0, Cell::new((i % 8) as i32, 0), 1 + (i % 2) as crate::core::TileId);
+            doc.touch();
+        }
+    }
+
+    #[test]
+    fn the_undo_history_is_bounded_in_steps_and_in_memory() {
+        let map = Map::new_standard(64, 64, 1).unwrap();
+        let step = map.approx_bytes();
+        let mut doc = Document::untitled(map.clone(), "t");
+        edit(&mut doc, UNDO_LIMIT + 5);
+        assert_eq!(doc.undo.len(), UNDO_LIMIT, "small maps keep the step limit");
+
+        let mut doc = Document::untitled(map.clone(), "t");
+        doc.undo_budget = 10 * step + step / 2;
+        edit(&mut doc, 25);
+        assert_eq!(doc.undo.len(), 10, "ten copies fit in the budget");
+        // Undo and redo move copies between the two histories, so the whole stays bounded.
+        while doc.undo() {}
+        edit(&mut doc, 1);
+        assert_eq!(doc.undo.len(), 1);
+        assert!(doc.redo.is_empty());
+
+        let mut doc = Document::untitled(map, "t");
+        doc.undo_budget = step / 2;
+        edit(&mut doc, 3);
+        assert_eq!(doc.undo.len(), 1, "the last edit can be undone, whatever the budget");
+        let before = doc.undo[0].clone();
+        assert!(doc.undo());
+        assert_eq!(doc.map, before);
     }
 }

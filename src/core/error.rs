@@ -44,6 +44,12 @@ pub enum MapErrorKind {
         max = crate::core::MAX_MAP_SIDE
     )]
     Dimensions { width: i64, height: i64 },
+    #[error(
+        "the layers hold {cells} cells or more in all; sightline holds at most {max} (eight layers of {side}×{side})",
+        max = crate::core::map::MAX_LAYER_CELLS,
+        side = crate::core::MAX_MAP_SIDE
+    )]
+    TooManyCells { cells: u64 },
     #[error("the tileset file {0} cannot be read")]
     MissingTileset(PathBuf),
     #[error("the tile data cannot be decoded: {0}")]

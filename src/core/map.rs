@@ -50,6 +50,21 @@ pub struct Map {
     pub tile_size: [u32; 2],
 }
 
+/// Most tile cells a map holds over all its layers: eight layers of the largest side (256 MiB of
+/// tile ids; the editor's undo history keeps copies of them). Loaders count the cells as they
+/// meet each layer and refuse a map past this before decoding more, so that a small compressed
+/// file (a layer of 4096×4096 zeros packs into 87 KB) cannot ask for gigabytes.
+pub const MAX_LAYER_CELLS: u64 = 8 * (MAX_MAP_SIDE as u64) * (MAX_MAP_SIDE as u64);
+
+/// Adds `cells` to a running count of layer cells, refusing a total past [`MAX_LAYER_CELLS`].
+pub fn count_layer_cells(total: &mut u64, cells: u64) -> Result<(), MapError> {
+    *total = total.saturating_add(cells);
+    if *total > MAX_LAYER_CELLS {
+        return Err(MapErrorKind::TooManyCells { cells: *total }.into());
+    }
+    Ok(())
+}
+
 /// Where the old content sits when a map is resized (Tiled's "offset" picker).
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub enum Anchor {
@@ -267,6 +282,15 @@ impl Map {
         self.objects.iter().filter(move |o| o.cell == cell)
     }
 
+    /// Roughly the memory this map holds: its layers' cells and its tile table's records (names
+    /// and properties not counted). For bounding what copies of it may take (the undo history).
+    pub fn approx_bytes(&self) -> usize {
+        let cells: usize = self.layers.iter().map(|l| l.cells.len() * std::mem::size_of::<TileId>()).sum();
+        cells
+            + self.tiles.len() * std::mem::size_of::<TileKind>()
+            + self.objects.len() * std::mem::size_of::<MapObject>()
+    }
+
     /// Counts of each tile id over all layers (index = tile id).
     pub fn tile_counts(&self) -> Vec<usize> {
         let mut counts = vec![0usize; self.tiles.len()];
@@ -315,6 +339,10 @@ impl Map {
                     t.name, t.cost
                 )));
             }
+        }
+        let mut cells = 0;
+        for layer in &self.layers {
+            count_layer_cells(&mut cells, layer.cells.len() as u64)?;
         }
         for layer in &self.layers {
             if layer.cells.len() != self.len() {

@@ -158,6 +158,7 @@ pub fn parse(text: &str, path: &Path) -> Result<Map, MapError> {
         });
     }
 
+    map::count_layer_cells(&mut 0, doc.layers.len() as u64 * u64::from(width) * u64::from(height))?;
     let mut layers = Vec::with_capacity(doc.layers.len());
     for l in doc.layers {
         if l.rows.len() != height as usize {

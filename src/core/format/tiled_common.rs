@@ -380,6 +380,8 @@ pub fn build_map(mut doc: Doc) -> Result<super::Loaded, MapError> {
         ((0, 0), w, h)
     };
     let len = width as usize * height as usize;
+    // An infinite map's layers each grow to the bounds of all of them.
+    map::count_layer_cells(&mut 0, doc.layers.len() as u64 * len as u64)?;
 
     let fallback = !has_rule_properties && !has_collision_layers && !written_by_us;
     let mut layers = Vec::with_capacity(doc.layers.len());

@@ -313,8 +313,36 @@ pub fn parse(text: &str, path: &Path) -> Result<Loaded, MapError> {
         doc.tilesets.push(ts);
     }
     doc.warnings.extend(warnings);
-    parse_layers(o.array("layers")?, "", infinite, &mut doc, 0)?;
+    let layers = o.array("layers")?;
+    map::count_layer_cells(&mut 0, declared_cells(layers, infinite, 0))?;
+    parse_layers(layers, "", infinite, &mut doc, 0)?;
     tiled_common::build_map(doc)
+}
+
+/// The cells the tile layers declare (their chunks' in an infinite map), groups included, so that
+/// a map past [`map::MAX_LAYER_CELLS`] is refused before any data is decoded. Sizes that are
+/// missing or not numbers count as 0 here: reading the layers reports them.
+fn declared_cells(values: &[Value], infinite: bool, depth: usize) -> u64 {
+    let size = |v: &Value| {
+        let side = |key: &str| v.get(key).and_then(Value::as_u64).unwrap_or(0);
+        side("width").saturating_mul(side("height"))
+    };
+    let mut cells = 0u64;
+    for v in values {
+        let add = match v.get("type").and_then(Value::as_str) {
+            Some("tilelayer") if infinite => {
+                v.get("chunks").and_then(Value::as_array).map_or(0, |c| c.iter().map(size).fold(0, u64::saturating_add))
+            }
+            Some("tilelayer") => size(v),
+            // Deeper nesting is refused when the layers are read.
+            Some("group") if depth <= 64 => {
+                v.get("layers").and_then(Value::as_array).map_or(0, |l| declared_cells(l, infinite, depth + 1))
+            }
+            _ => 0,
+        };
+        cells = cells.saturating_add(add);
+    }
+    cells
 }
 
 fn properties_json(props: &Properties) -> Value {

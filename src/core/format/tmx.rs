@@ -100,6 +100,9 @@ fn scan(bytes: &[u8], dir: &Path) -> Result<Scan, MapError> {
     let mut depth_in_map = 0usize;
     let mut layer_open = false;
     let mut data: Option<OpenData> = None;
+    let mut infinite = false;
+    // Cells of the layers (or, in an infinite map, of the chunks) met so far.
+    let mut layer_cells = 0u64;
     loop {
         let pos = reader.buffer_position();
         let event = reader.read_event_into(&mut buf).map_err(|e| {
@@ -171,7 +174,7 @@ fn scan(bytes: &[u8], dir: &Path) -> Result<Scan, MapError> {
                 match e.name().as_ref() {
                     b"map" => {
                         depth_in_map = 1;
-                        let infinite = number("infinite")?.unwrap_or(0) != 0;
+                        infinite = number("infinite")?.unwrap_or(0) != 0;
                         if !infinite {
                             map::check_dimensions(number("width")?.unwrap_or(0), number("height")?.unwrap_or(0))
                                 .map_err(at)?;
@@ -182,6 +185,9 @@ fn scan(bytes: &[u8], dir: &Path) -> Result<Scan, MapError> {
                         let max = i64::from(MAX_MAP_SIDE);
                         if !(0..=max).contains(&w) || !(0..=max).contains(&h) {
                             return Err(at(MapErrorKind::Dimensions { width: w, height: h }.into()));
+                        }
+                        if !infinite {
+                            map::count_layer_cells(&mut layer_cells, (w * h) as u64).map_err(at)?;
                         }
                         scan.layers.push(ScannedLayer {
                             name: attr("name")?.unwrap_or_default(),
@@ -214,6 +220,7 @@ fn scan(bytes: &[u8], dir: &Path) -> Result<Scan, MapError> {
                             return Err(at(MapErrorKind::Dimensions { width: w, height: h }.into()));
                         }
                         let (x, y) = (number("x")?.unwrap_or(0), number("y")?.unwrap_or(0));
+                        map::count_layer_cells(&mut layer_cells, (w * h) as u64).map_err(at)?;
                         if let Some(d) = &mut data {
                             d.saw_chunks = true;
                             d.text.clear();
