@@ -701,3 +701,124 @@ fn a_tileset_of_thousands_of_tiles_is_laid_out_a_screenful_at_a_time() {
     assert!(h.query_by_label("s  sand 4999").is_none());
     assert!(h.query_by_label("opaque sand 4999").is_none());
 }
+
+#[test]
+fn layers_are_added_painted_renamed_reordered_merged_and_removed_each_one_undo_step() {
+    use egui::{Key, Modifiers};
+    use sightline::core::Cell;
+    use sightline::core::tile::{EMPTY, STANDARD_FLOOR, STANDARD_WALL};
+    let ctrl_shift = Modifiers::COMMAND | Modifiers::SHIFT;
+    let names = |h: &Harness<'static, SightlineApp>| -> Vec<String> {
+        h.state().document.map.layers.iter().map(|l| l.name.clone()).collect()
+    };
+    let mut h = harness();
+    h.state_mut().commands.push(Command::Open(sample("pillars.ron")));
+    h.run();
+    let original = h.state().document.map.clone();
+
+    // New: an empty layer above the current one, which it becomes.
+    h.get_by_label("New layer").click();
+    h.run();
+    assert_eq!(names(&h), ["ground", "Layer"]);
+    assert_eq!(h.state().editor.layer, 1);
+    assert!(h.state().document.map.layers[1].cells.iter().all(|&t| t == EMPTY));
+    // The brush paints on it, not on the ground.
+    h.get_by_label("Brush").click();
+    h.run();
+    h.get_by_label("#  wall").click();
+    h.run();
+    let cell = Cell::new(5, 5);
+    click_cell(&mut h, cell);
+    assert_eq!(h.state().document.map.tile(1, cell), Some(STANDARD_WALL));
+    assert_eq!(h.state().document.map.tile(0, cell), Some(STANDARD_FLOOR));
+
+    // Rename: typing is a draft until Enter.
+    h.get_by_label("layer name").click();
+    h.run();
+    h.key_press_modifiers(Modifiers::COMMAND, Key::A);
+    h.run();
+    h.get_by_label("layer name").type_text("walls");
+    h.run();
+    assert_eq!(names(&h), ["ground", "Layer"], "not renamed while typing");
+    h.key_press(Key::Enter);
+    h.run();
+    assert_eq!(names(&h), ["ground", "walls"]);
+    // Esc drops a draft.
+    h.get_by_label("layer name").click();
+    h.run();
+    h.get_by_label("layer name").type_text("zzz");
+    h.run();
+    h.key_press(Key::Escape);
+    h.run();
+    assert_eq!(names(&h), ["ground", "walls"]);
+    assert_eq!(h.get_by_label("layer name").value().as_deref(), Some("walls"), "the field shows the name again");
+    // A cleared name is no name: refused, with the reason, and the map keeps its name.
+    h.get_by_label("layer name").click();
+    h.run();
+    h.key_press_modifiers(Modifiers::COMMAND, Key::A);
+    h.run();
+    h.key_press(Key::Backspace);
+    h.run();
+    h.key_press(Key::Enter);
+    h.run();
+    assert_eq!(names(&h), ["ground", "walls"]);
+    h.get_by_label_contains("a layer needs a name");
+
+    h.get_by_label("Collision layer").click();
+    h.run();
+    assert!(h.state().document.map.layers[1].collision);
+    h.get_by_label("walls (collision)");
+
+    // Tiled's keys: Ctrl+Shift+D duplicates, Ctrl+Shift+Down lowers (not the map's Ctrl+N, not a pan).
+    h.key_press_modifiers(ctrl_shift, Key::D);
+    h.run();
+    assert_eq!(names(&h), ["ground", "walls", "walls copy"]);
+    assert_eq!(h.state().editor.layer, 2);
+    let offset = h.state().view.offset;
+    h.key_press_modifiers(ctrl_shift, Key::ArrowDown);
+    h.run();
+    assert_eq!(names(&h), ["ground", "walls copy", "walls"]);
+    assert_eq!(h.state().editor.layer, 1, "the moved layer stays the current one");
+    assert_eq!(h.state().view.offset, offset, "the canvas did not pan");
+    h.key_press_modifiers(ctrl_shift, Key::N);
+    h.run();
+    assert!(h.state().dialogs.new_map.is_none(), "Ctrl+Shift+N is a new layer, not a new map");
+    assert_eq!(names(&h), ["ground", "walls copy", "Layer", "walls"]);
+    h.get_by_label("Remove layer").click();
+    h.run();
+    assert_eq!(names(&h), ["ground", "walls copy", "walls"]);
+    assert_eq!(h.state().editor.layer, 1);
+
+    // Merge down: the copy's wall lands on the ground.
+    h.get_by_label("Merge layer down").click();
+    h.run();
+    assert_eq!(names(&h), ["ground", "walls"]);
+    assert_eq!(h.state().editor.layer, 0);
+    assert_eq!(h.state().document.map.tile(0, cell), Some(STANDARD_WALL));
+
+    // What was done saves and reloads (Tiled JSON keeps the collision flag as a layer property).
+    let dir = tempfile::tempdir().unwrap();
+    let path = dir.path().join("layers.tmj");
+    h.state_mut().commands.push(Command::SaveAs(path.clone()));
+    h.run();
+    let reloaded = sightline::core::format::load(&path).unwrap().map;
+    assert_eq!(reloaded.layers, h.state().document.map.layers);
+
+    // The last layer cannot be removed.
+    h.get_by_label("Remove layer").click();
+    h.run();
+    assert_eq!(names(&h), ["walls"]);
+    h.get_by_label("Remove layer").click();
+    h.run();
+    assert_eq!(names(&h), ["walls"], "a map keeps one layer");
+
+    // Each action was one undo step: new, paint, rename, collision, duplicate, lower, new,
+    // remove, merge, remove.
+    assert_eq!(h.state().document.undo.len(), 10);
+    for _ in 0..10 {
+        h.key_press_modifiers(Modifiers::COMMAND, Key::Z);
+        h.run();
+        assert!(h.state().editor.layer < h.state().document.map.layers.len());
+    }
+    assert_eq!(h.state().document.map, original);
+}

@@ -201,6 +201,10 @@ pub fn canvas_ui(
     if view.keyboard && !ui.ctx().egui_wants_keyboard_input() {
         let step = 12.0;
         ui.input(|i| {
+            // Ctrl with an arrow is a shortcut (Ctrl+Shift+Up raises the layer), not a pan.
+            if i.modifiers.command {
+                return;
+            }
             let mut pan = Vec2::ZERO;
             if i.key_down(egui::Key::ArrowLeft) {
                 pan.x += step;

@@ -51,6 +51,22 @@ pub enum Command {
     SetLayerVisible(usize, bool),
     /// Lock or unlock a layer against painting.
     SetLayerLocked(usize, bool),
+    /// Make a layer a collision layer (its tiles block sight and movement) or not.
+    SetLayerCollision(usize, bool),
+    /// Layer edits (Tiled's Layer menu), one undo step each. Each names the layer it was asked
+    /// on; the new, copied, moved or merged layer becomes the current one.
+    AddLayer {
+        /// Index of the new layer (`0` is the bottom).
+        at: usize,
+    },
+    DuplicateLayer(usize),
+    RemoveLayer(usize),
+    RenameLayer(usize, String),
+    MoveLayer {
+        from: usize,
+        to: usize,
+    },
+    MergeLayerDown(usize),
     SetBrushSize(u32),
     /// The selection tool: copy, cut (the current layer), start pasting, flip the stamp, place it.
     Copy,

@@ -5,6 +5,7 @@ mod canvas;
 mod command;
 mod document;
 mod editor;
+mod layers_panel;
 pub mod map_dialogs;
 mod minimap;
 pub mod overlays;
@@ -23,7 +24,7 @@ pub use overlays::{OverlayCommand, OverlayKind, Overlays};
 use std::path::PathBuf;
 
 use crate::cli::{AppLaunch, OverlayName};
-use crate::core::{Cell, TileId, format};
+use crate::core::{Cell, TileId, format, layers};
 
 /// Starts the native window.
 pub fn run(launch: AppLaunch) -> anyhow::Result<()> {
@@ -348,18 +349,24 @@ impl SightlineApp {
                     self.editor.layer = layer;
                 }
             }
-            Command::SetLayerVisible(layer, on) | Command::SetLayerLocked(layer, on) => {
-                let visible = matches!(command, Command::SetLayerVisible(..));
+            Command::SetLayerVisible(layer, on)
+            | Command::SetLayerLocked(layer, on)
+            | Command::SetLayerCollision(layer, on) => {
                 let Some(l) = self.document.map.layers.get(layer) else { return };
-                if (if visible { l.visible } else { l.locked }) == on {
+                let flag = |l: &crate::core::Layer| match command {
+                    Command::SetLayerVisible(..) => l.visible,
+                    Command::SetLayerLocked(..) => l.locked,
+                    _ => l.collision,
+                };
+                if flag(l) == on {
                     return;
                 }
                 self.document.checkpoint();
                 let l = &mut self.document.map.layers[layer];
-                if visible {
-                    l.visible = on;
-                } else {
-                    l.locked = on;
+                match command {
+                    Command::SetLayerVisible(..) => l.visible = on,
+                    Command::SetLayerLocked(..) => l.locked = on,
+                    _ => l.collision = on,
                 }
                 self.document.touch();
             }
@@ -610,13 +617,66 @@ impl SightlineApp {
                     self.document.drop_checkpoint();
                 }
             }
+            Command::AddLayer { at } => {
+                let name = layers::unused_layer_name(&self.document.map, "Layer");
+                if let Some(i) = self.layer_edit(|map| layers::add_layer(map, at, &name)) {
+                    self.editor.layer = i;
+                }
+            }
+            Command::DuplicateLayer(layer) => {
+                if let Some(i) = self.layer_edit(|map| layers::duplicate_layer(map, layer)) {
+                    self.editor.layer = i;
+                }
+            }
+            Command::RemoveLayer(layer) => {
+                // As in an image editor: removing the current layer selects the one under it.
+                if self.layer_edit(|map| layers::remove_layer(map, layer)).is_some() && self.editor.layer >= layer {
+                    self.editor.layer = self.editor.layer.saturating_sub(1);
+                }
+                self.clamp_layer();
+            }
+            Command::RenameLayer(layer, name) => {
+                if self.document.map.layers.get(layer).is_some_and(|l| l.name != name.trim()) {
+                    self.layer_edit(|map| layers::rename_layer(map, layer, &name));
+                }
+            }
+            Command::MoveLayer { from, to } => {
+                if from != to
+                    && let Some(doors) = self.layer_edit(|map| layers::move_layer(map, from, to))
+                {
+                    self.editor.layer = to;
+                    if doors > 0 {
+                        self.notice = Some(format!(
+                            "{doors} {} now a different door on top (the one a player opens)",
+                            if doors == 1 { "cell has" } else { "cells have" }
+                        ));
+                    }
+                }
+            }
+            Command::MergeLayerDown(layer) => {
+                let names = (layer > 0 && layer < self.document.map.layers.len()).then(|| {
+                    (self.document.map.layers[layer].name.clone(), self.document.map.layers[layer - 1].name.clone())
+                });
+                if let Some(report) = self.layer_edit(|map| layers::merge_down(map, layer)) {
+                    self.editor.layer = report.layer;
+                    if let (Some((upper, lower)), n @ 1..) = (names, report.rules_changed) {
+                        self.notice = Some(format!(
+                            "merged \"{upper}\" into \"{lower}\": {n} {} different rules now (opaque, walkable, \
+                             cost or door), since a cell keeps only the upper tile",
+                            if n == 1 { "cell follows" } else { "cells follow" }
+                        ));
+                    }
+                }
+            }
             Command::Undo => {
                 self.editor.stroke = None;
                 self.document.undo();
+                self.clamp_layer();
             }
             Command::Redo => {
                 self.editor.stroke = None;
                 self.document.redo();
+                self.clamp_layer();
             }
             Command::Overlay(c) => {
                 let was_split = self.overlays.split();
@@ -805,6 +865,31 @@ impl SightlineApp {
                 self.close_now = true;
             }
         }
+    }
+
+    /// Applies a layer edit as one undo step; on refusal the map is untouched and the notice
+    /// says why.
+    fn layer_edit<T>(
+        &mut self,
+        edit: impl FnOnce(&mut crate::core::Map) -> Result<T, layers::LayerEditError>,
+    ) -> Option<T> {
+        self.document.checkpoint();
+        match edit(&mut self.document.map) {
+            Ok(value) => {
+                self.document.touch();
+                Some(value)
+            }
+            Err(e) => {
+                self.document.drop_checkpoint();
+                self.notice = Some(e.to_string());
+                None
+            }
+        }
+    }
+
+    /// Keeps the current layer one the map has (after an undo or a removal).
+    fn clamp_layer(&mut self) {
+        self.editor.layer = self.editor.layer.min(self.document.map.layers.len().saturating_sub(1));
     }
 
     /// Whether the current layer is locked (and says so).

@@ -12,6 +12,7 @@ const HELP: &[&str] = &[
     "Tools: B brush, E eraser, R rectangle, L line, F fill, I picker (or right-click), S select, O object, P probe",
     "Selection: Ctrl+C copy, Ctrl+X cut, Ctrl+V paste (X, Y flip; Esc cancels), Delete erases; Ctrl+N new map",
     "Edit: Ctrl+Z undo, Ctrl+Shift+Z or Ctrl+Y redo; Ctrl+O open, Ctrl+S save, Ctrl+Shift+S save as",
+    "Layers: Ctrl+Shift+N new, Ctrl+Shift+D duplicate, Ctrl+Shift+Up/Down raise/lower, Ctrl+PgUp/PgDown select",
     "Overlays: Overlays menu; the Probe tool clicks cells for them; drag S and G",
     "Play: F5 plays; arrows, hjklyubn or 1-9 move; . or 5 waits; o opens, c closes doors",
     "Play: x explores, a click travels through known cells, Esc stops walking",
@@ -88,6 +89,7 @@ pub fn menu_bar_ui(app: &mut SightlineApp, ui: &mut egui::Ui) {
                     app.commands.push(Command::ShowResize);
                 }
             });
+            super::layers_panel::layer_menu_ui(app, ui);
             ui.menu_button("View", |ui| {
                 if ui.button("Fit to window").clicked() {
                     app.commands.push(Command::FitView);
@@ -324,6 +326,9 @@ pub fn shortcuts(app: &mut SightlineApp, ui: &mut egui::Ui) {
     let paste = KeyboardShortcut::new(Modifiers::COMMAND, Key::V);
     let typing = ui.ctx().egui_wants_keyboard_input();
     ui.input_mut(|i| {
+        if !typing {
+            super::layers_panel::layer_shortcuts(app, i);
+        }
         if i.consume_shortcut(&new) {
             app.commands.push(Command::ShowNewMap);
         }
@@ -542,27 +547,7 @@ pub fn palette_ui(app: &mut SightlineApp, ui: &mut egui::Ui) {
             app.commands.push(Command::ShowTileTypes(true));
         }
         ui.separator();
-        ui.heading("Layers");
-        for (i, l) in app.document.map.layers.iter().enumerate().rev() {
-            ui.horizontal(|ui| {
-                let mut visible = l.visible;
-                let r = ui.checkbox(&mut visible, "").on_hover_text("Visible");
-                name_widget(ui, &r, &format!("show {}", l.name));
-                if r.changed() {
-                    app.commands.push(Command::SetLayerVisible(i, visible));
-                }
-                let mut locked = l.locked;
-                let r = ui.checkbox(&mut locked, "").on_hover_text("Locked: the tools do not paint on it");
-                name_widget(ui, &r, &format!("lock {}", l.name));
-                if r.changed() {
-                    app.commands.push(Command::SetLayerLocked(i, locked));
-                }
-                let label = if l.locked { format!("{} (locked)", l.name) } else { l.name.clone() };
-                if ui.selectable_label(app.editor.layer == i, label).clicked() {
-                    app.commands.push(Command::SelectLayer(i));
-                }
-            });
-        }
+        super::layers_panel::layers_ui(app, ui);
         ui.separator();
         ui.heading("Minimap");
         super::minimap::minimap_ui(app, ui);

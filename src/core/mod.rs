@@ -8,6 +8,7 @@ pub mod format;
 pub mod fov;
 pub mod generate;
 pub mod geometry;
+pub mod layers;
 pub mod los_cache;
 pub mod map;
 pub mod object;
