@@ -822,3 +822,43 @@ fn layers_are_added_painted_renamed_reordered_merged_and_removed_each_one_undo_s
     }
     assert_eq!(h.state().document.map, original);
 }
+
+#[test]
+fn a_name_being_typed_goes_to_its_layer_when_a_button_then_moves_it() {
+    use egui::{Key, Modifiers};
+    let mut h = harness();
+    h.state_mut().commands.push(Command::Open(sample("pillars.ron")));
+    h.run();
+    h.get_by_label("New layer").click();
+    h.run();
+    h.get_by_label("layer name").click();
+    h.run();
+    h.key_press_modifiers(Modifiers::COMMAND, Key::A);
+    h.run();
+    h.get_by_label("layer name").type_text("roof");
+    h.run();
+    // No Enter: the click on Lower takes the focus, which applies the name, then lowers.
+    h.get_by_label("Lower layer").click();
+    h.run();
+    let names: Vec<&str> = h.state().document.map.layers.iter().map(|l| l.name.as_str()).collect();
+    assert_eq!(names, ["roof", "ground"]);
+    assert_eq!(h.state().editor.layer, 0);
+}
+
+#[test]
+fn a_layers_opacity_slider_drag_is_one_undo_step() {
+    let mut h = harness();
+    h.state_mut().commands.push(Command::Open(sample("pillars.ron")));
+    h.run();
+    h.get_by_label("layer opacity");
+    for opacity in [0.9, 0.7, 0.5] {
+        h.state_mut().commands.push(Command::SetLayerOpacity(0, opacity));
+        h.run();
+    }
+    assert_eq!(h.state().document.map.layers[0].opacity, 0.5);
+    h.get_by_label("ground (50% opacity)");
+    assert_eq!(h.state().document.undo.len(), 1, "a drag is one step");
+    h.state_mut().commands.push(Command::Undo);
+    h.run();
+    assert_eq!(h.state().document.map.layers[0].opacity, 1.0);
+}

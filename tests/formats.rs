@@ -673,3 +673,47 @@ fn ron_keeps_a_tile_table_as_large_as_tile_ids_go() {
     assert_same(&back, &map, "through .ron");
     assert_eq!(back.tiles.len(), 65_536);
 }
+
+#[test]
+fn a_layers_opacity_and_custom_properties_survive_every_tiled_and_ron_round_trip() {
+    let dir = tempfile::tempdir().unwrap();
+    for f in ["tiny.tsx", "tiny.png"] {
+        std::fs::copy(fixture(f), dir.path().join(f)).unwrap();
+    }
+    let path = dir.path().join("translucent.tmx");
+    std::fs::write(
+        &path,
+        r#"<?xml version="1.0"?>
+<map version="1.10" orientation="orthogonal" width="3" height="2" tilewidth="8" tileheight="8" infinite="0">
+ <tileset firstgid="1" source="tiny.tsx"/>
+ <layer id="1" name="Bottom" width="3" height="2"><data encoding="csv">1,1,1,1,2,1</data></layer>
+ <layer id="2" name="Top" width="3" height="2" opacity="0.49">
+  <properties>
+   <property name="collision" type="bool" value="true"/>
+   <property name="depth" type="int" value="3"/>
+  </properties>
+  <data encoding="csv">0,2,0,0,0,0</data>
+ </layer>
+</map>"#,
+    )
+    .unwrap();
+    let map = load(&path);
+    let top = &map.layers[1];
+    assert_eq!(top.opacity, 0.49);
+    assert!(top.collision);
+    assert_eq!(top.properties.keys().collect::<Vec<_>>(), ["depth"], "collision is the flag, not a property");
+    assert_eq!(map.layers[0].opacity, 1.0);
+    for ext in ["tmx", "tmj", "ron"] {
+        let back = round_trip(&map, ext);
+        assert_eq!(back.layers, map.layers, "{ext}");
+    }
+    // Written as Tiled writes it: 0.49, not the f32's 0.49000000953674316.
+    let tmj = dir.path().join("translucent.tmj");
+    format::save(&map, &tmj).unwrap();
+    let text = std::fs::read_to_string(&tmj).unwrap();
+    assert!(text.contains("\"opacity\": 0.49,"), "{text}");
+    // Out of range is refused, naming the layer.
+    std::fs::write(&path, std::fs::read_to_string(&path).unwrap().replace("0.49", "1.5")).unwrap();
+    let error = format::load(&path).unwrap_err().to_string();
+    assert!(error.contains("opacity 1.5") && error.contains("Top"), "{error}");
+}

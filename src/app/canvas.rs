@@ -5,7 +5,7 @@ use std::path::PathBuf;
 use egui::{Align2, Color32, FontId, Mesh, Pos2, Rect, Sense, Stroke, Vec2, pos2, vec2};
 
 use crate::core::tile::Rgb;
-use crate::core::{Cell, Map, ObjectKind};
+use crate::core::{Cell, Map, ObjectKind, TileId};
 
 pub const MIN_CELL_PX: f32 = 1.0;
 pub const MAX_CELL_PX: f32 = 96.0;
@@ -17,10 +17,30 @@ const MIN_MESH_PX: f32 = 6.0;
 /// Texture side limit: bigger maps are sampled (every n-th cell).
 const MAX_TEXTURE_SIDE: u32 = 2048;
 
+/// The canvas behind the map.
+const CANVAS_GREY: u8 = 12;
+
+/// What a cell shows when drawn as glyphs: its topmost visible tile, and that tile's background
+/// and glyph colours. A translucent top layer (Tiled's layer opacity) is blended over the
+/// background of the next visible tile down, or over the canvas (one level: a translucent layer
+/// under a translucent layer shows as if the lower one were opaque).
+fn cell_look(map: &Map, i: usize) -> Option<(TileId, Color32, Color32)> {
+    let mut tiles = map.layers.iter().rev().filter(|l| l.visible && l.cells[i] != 0).map(|l| (l.opacity, l.cells[i]));
+    let (opacity, top) = tiles.next()?;
+    let glyph = map.tiles[usize::from(top)].glyph;
+    let (mut bg, mut fg) = (color(glyph.bg), color(glyph.fg));
+    if opacity < 1.0 {
+        let under =
+            tiles.next().map_or(Color32::from_gray(CANVAS_GREY), |(_, t)| color(map.tiles[usize::from(t)].glyph.bg));
+        bg = under.lerp_to_gamma(bg, opacity);
+        fg = under.lerp_to_gamma(fg, opacity);
+    }
+    Some((top, bg, fg))
+}
+
 /// The colour a cell shows from afar: its topmost visible tile's background.
 fn cell_colour(map: &Map, i: usize) -> Option<Color32> {
-    let top = map.layers.iter().rev().filter(|l| l.visible).map(|l| l.cells[i]).find(|&t| t != 0)?;
-    Some(color(map.tiles[usize::from(top)].glyph.bg))
+    cell_look(map, i).map(|(_, bg, _)| bg)
 }
 
 /// The map as an image, one pixel a cell (every `step`-th cell for huge maps).
@@ -223,7 +243,7 @@ pub fn canvas_ui(
     }
 
     let painter = ui.painter_at(rect);
-    painter.rect_filled(rect, 0.0, Color32::from_gray(12));
+    painter.rect_filled(rect, 0.0, Color32::from_gray(CANVAS_GREY));
     // The visible range of cells.
     let top_left = view.grid_from_screen(rect.min);
     let bottom_right = view.grid_from_screen(rect.max);
@@ -259,8 +279,7 @@ pub fn canvas_ui(
             for x in x0..x1 {
                 let cell = Cell::new(x, y);
                 let Some(i) = map.index(cell) else { continue };
-                let top = map.layers.iter().rev().filter(|l| l.visible).map(|l| l.cells[i]).find(|&t| t != 0);
-                let Some(t) = top else { continue };
+                let Some((t, bg, fg)) = cell_look(map, i) else { continue };
                 let kind = &map.tiles[usize::from(t)];
                 let r = view.cell_rect(cell);
                 let drawn_as_sprite = view.show_sprites
@@ -270,9 +289,13 @@ pub fn canvas_ui(
                     // layer's tile, bottom to top.
                     for layer in map.layers.iter().filter(|l| l.visible) {
                         let lt = layer.cells[i];
+                        let tint = Color32::WHITE.gamma_multiply(layer.opacity);
                         let Some(lsp) = map.tiles.get(usize::from(lt)).and_then(|k| k.sprite) else {
                             if lt != 0 {
-                                mesh.add_colored_rect(r, color(map.tiles[usize::from(lt)].glyph.bg));
+                                mesh.add_colored_rect(
+                                    r,
+                                    color(map.tiles[usize::from(lt)].glyph.bg).gamma_multiply(layer.opacity),
+                                );
                             }
                             continue;
                         };
@@ -284,14 +307,14 @@ pub fn canvas_ui(
                             pos2((sx as f32 + 0.5) / tex.size[0], (sy as f32 + 0.5) / tex.size[1]),
                             pos2(((sx + sw) as f32 - 0.5) / tex.size[0], ((sy + sh) as f32 - 0.5) / tex.size[1]),
                         );
-                        sprite_meshes[usize::from(lsp.sheet)].add_rect_with_uv(r, uv, Color32::WHITE);
+                        sprite_meshes[usize::from(lsp.sheet)].add_rect_with_uv(r, uv, tint);
                     }
                     continue;
                 }
                 let g = kind.glyph;
-                mesh.add_colored_rect(r, color(g.bg));
+                mesh.add_colored_rect(r, bg);
                 if draw_glyphs && g.ch != ' ' {
-                    glyphs.push((r.center(), g.ch, color(g.fg)));
+                    glyphs.push((r.center(), g.ch, fg));
                 }
             }
         }
@@ -366,4 +389,31 @@ pub fn canvas_ui(
         None
     };
     CanvasResponse { hovered, dropped_file: super::dropped_path(ui.ctx()), pointer }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::core::Layer;
+    use crate::core::tile::{STANDARD_FLOOR, STANDARD_WATER};
+
+    #[test]
+    fn a_translucent_layer_is_blended_over_the_tile_under_it() {
+        let mut map = Map::new_standard(2, 1, STANDARD_FLOOR).unwrap();
+        let mut top = Layer::filled("top", 2, 0);
+        top.cells[0] = STANDARD_WATER;
+        top.opacity = 0.5;
+        map.layers.push(top);
+        let bg = |t: TileId| color(map.tiles[usize::from(t)].glyph.bg);
+        let (floor, water) = (bg(STANDARD_FLOOR), bg(STANDARD_WATER));
+        let blended = floor.lerp_to_gamma(water, 0.5);
+        assert!(blended != floor && blended != water);
+        assert_eq!(cell_look(&map, 0).map(|(t, bg, _)| (t, bg)), Some((STANDARD_WATER, blended)));
+        assert_eq!(cell_look(&map, 1).map(|(t, bg, _)| (t, bg)), Some((STANDARD_FLOOR, floor)), "no water there");
+        map.layers[0].visible = false;
+        let over_canvas = Color32::from_gray(CANVAS_GREY).lerp_to_gamma(water, 0.5);
+        assert_eq!(cell_look(&map, 0).map(|(_, bg, _)| bg), Some(over_canvas), "a hidden layer is not under it");
+        map.layers[1].opacity = 1.0;
+        assert_eq!(cell_look(&map, 0).map(|(_, bg, _)| bg), Some(water));
+    }
 }

@@ -53,6 +53,9 @@ pub enum Command {
     SetLayerLocked(usize, bool),
     /// Make a layer a collision layer (its tiles block sight and movement) or not.
     SetLayerCollision(usize, bool),
+    /// Set how opaque a layer is drawn (0 to 1; drawing only). Successive changes of one layer,
+    /// as a slider's drag sends them, are one undo step.
+    SetLayerOpacity(usize, f32),
     /// Layer edits (Tiled's Layer menu), one undo step each. Each names the layer it was asked
     /// on; the new, copied, moved or merged layer becomes the current one.
     AddLayer {

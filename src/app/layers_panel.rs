@@ -93,16 +93,21 @@ pub fn layers_ui(app: &mut SightlineApp, ui: &mut egui::Ui) {
             if r.changed() {
                 app.commands.push(Command::SetLayerLocked(i, locked));
             }
-            let tags: Vec<&str> = [(l.collision, "collision"), (l.locked, "locked")]
-                .into_iter()
-                .filter_map(|(on, tag)| on.then_some(tag))
-                .collect();
+            let opacity = format!("{:.0}% opacity", l.opacity * 100.0);
+            let tags: Vec<&str> =
+                [(l.collision, "collision"), (l.locked, "locked"), (l.opacity < 1.0, opacity.as_str())]
+                    .into_iter()
+                    .filter_map(|(on, tag)| on.then_some(tag))
+                    .collect();
             let label = if tags.is_empty() { l.name.clone() } else { format!("{} ({})", l.name, tags.join(", ")) };
             if ui.selectable_label(app.editor.layer == i, label).clicked() {
                 app.commands.push(Command::SelectLayer(i));
             }
         });
     }
+    // The buttons' commands go after the name field's: a click that takes the focus from the
+    // field renames the layer it was editing before the button moves or removes it.
+    let mut actions = Vec::new();
     ui.horizontal_wrapped(|ui| {
         ui.spacing_mut().item_spacing.x = 4.0;
         for action in layer_actions(app) {
@@ -113,11 +118,12 @@ pub fn layers_ui(app: &mut SightlineApp, ui: &mut egui::Ui) {
             let r = ui.add_enabled(action.enabled, egui::Button::new(action.short).small()).on_hover_text(hover);
             name_widget(ui, &r, action.long);
             if r.clicked() {
-                app.commands.push(action.command);
+                actions.push(action.command);
             }
         }
     });
     layer_properties_ui(app, ui);
+    app.commands.extend(actions);
 }
 
 /// The current layer's name and collision flag.
@@ -143,6 +149,16 @@ fn layer_properties_ui(app: &mut SightlineApp, ui: &mut egui::Ui) {
             ui.data_mut(|d| d.insert_temp(draft_id, text));
         }
     });
+    let mut percent = (layer.opacity * 100.0).round();
+    let r = ui
+        .add(egui::Slider::new(&mut percent, 0.0..=100.0).step_by(1.0).fixed_decimals(0).suffix("%").text("Opacity"))
+        .on_hover_text(
+            "How opaque the layer is drawn (Tiled's layer opacity). Drawing only: the game rules read the layer whole.",
+        );
+    name_widget(ui, &r, "layer opacity");
+    if r.changed() {
+        app.commands.push(Command::SetLayerOpacity(current, percent / 100.0));
+    }
     let mut collision = layer.collision;
     let r = ui.checkbox(&mut collision, "Collision layer").on_hover_text(
         "Every tile on this layer blocks sight and movement, whatever its type says (doors on it still open \

@@ -115,6 +115,8 @@ pub struct SightlineApp {
     /// The tile the last tile-type edit changed, and the revision it left (edits merge into one
     /// undo step while they continue).
     tile_edit: Option<(TileId, u64)>,
+    /// The same for a layer's opacity.
+    opacity_edit: Option<(usize, u64)>,
     /// The same for the inspector's object edits.
     object_edit: Option<(usize, u64)>,
     /// The fill tool's hover preview and what it was computed for.
@@ -165,6 +167,7 @@ impl SightlineApp {
             autosave_timer: 0.0,
             fill_preview: None,
             tile_edit: None,
+            opacity_edit: None,
             object_edit: None,
             commands: Vec::new(),
             error: None,
@@ -616,6 +619,19 @@ impl SightlineApp {
                 if self.document.undo.last() == Some(&self.document.map) {
                     self.document.drop_checkpoint();
                 }
+            }
+            Command::SetLayerOpacity(layer, opacity) => {
+                let opacity = if opacity.is_finite() { opacity.clamp(0.0, 1.0) } else { 1.0 };
+                let Some(l) = self.document.map.layers.get(layer) else { return };
+                if l.opacity == opacity {
+                    return;
+                }
+                if self.opacity_edit != Some((layer, self.document.revision())) {
+                    self.document.checkpoint();
+                }
+                self.document.map.layers[layer].opacity = opacity;
+                self.document.touch();
+                self.opacity_edit = Some((layer, self.document.revision()));
             }
             Command::AddLayer { at } => {
                 let name = layers::unused_layer_name(&self.document.map, "Layer");

@@ -110,7 +110,6 @@ pub fn move_layer(map: &mut Map, from: usize, to: usize) -> Result<usize, LayerE
     if from == to {
         return Ok(0);
     }
-    let (lo, hi) = (from.min(to), from.max(to));
     // Only cells with a door on the moving layer can change their topmost door.
     let doors: Vec<usize> = (0..map.len())
         .filter(|&i| {
@@ -118,13 +117,7 @@ pub fn move_layer(map: &mut Map, from: usize, to: usize) -> Result<usize, LayerE
             t != EMPTY && map.tiles[usize::from(t)].door.is_some()
         })
         .collect();
-    let top_door = |map: &Map, i: usize| {
-        map.layers[lo..=hi]
-            .iter()
-            .rev()
-            .map(|l| l.cells[i])
-            .find(|&t| t != EMPTY && map.tiles[usize::from(t)].door.is_some())
-    };
+    let top_door = |map: &Map, i: usize| map.rules_at(map.cell_at(i)).door.map(|(_, tile)| tile);
     let before: Vec<_> = doors.iter().map(|&i| top_door(map, i)).collect();
     let layer = map.layers.remove(from);
     map.layers.insert(to, layer);
@@ -268,6 +261,12 @@ mod tests {
         assert_eq!(move_layer(&mut map, 0, 1), Ok(1));
         assert_eq!(move_layer(&mut map, 0, 0), Ok(0));
         assert_eq!(move_layer(&mut map, 0, 2), Err(LayerEditError::NoSuchLayer(2)));
+        // Under a door on a layer above both, which of the two is higher does not matter.
+        let mut top = Layer::filled("top", map.len(), EMPTY);
+        top.cells[map.index(cell).unwrap()] = STANDARD_CLOSED_DOOR;
+        map.layers.push(top);
+        assert_eq!(move_layer(&mut map, 1, 0), Ok(0));
+        assert_eq!(names(&map), ["over", "ground", "top"]);
     }
 
     #[test]

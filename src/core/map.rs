@@ -21,6 +21,12 @@ pub struct Layer {
     /// A collision layer: every non-empty cell on it blocks sight and movement, whatever its tile
     /// says (how many Tiled maps mark walls: a layer named "walls" or "collision").
     pub collision: bool,
+    /// How opaque the layer is drawn, 0 to 1 (Tiled's layer opacity; 1 unless a file says less).
+    /// Drawing only: the game rules read the layer whole.
+    pub opacity: f32,
+    /// The layer's custom properties (Tiled's), kept so that a map round-trips. `collision` is
+    /// not among them: it is the flag above.
+    pub properties: Properties,
     pub cells: Vec<TileId>,
 }
 
@@ -31,7 +37,15 @@ impl Layer {
 
     /// A visible, unlocked, non-collision layer holding `cells`.
     pub fn with_cells(name: &str, cells: Vec<TileId>) -> Self {
-        Self { name: name.to_owned(), visible: true, locked: false, collision: false, cells }
+        Self {
+            name: name.to_owned(),
+            visible: true,
+            locked: false,
+            collision: false,
+            opacity: 1.0,
+            properties: Properties::new(),
+            cells,
+        }
     }
 }
 
@@ -394,6 +408,12 @@ impl Map {
                 return Some(format!(
                     "layer {:?} (visible {}, locked {}, collision {}) vs {:?} ({}, {}, {})",
                     a.name, a.visible, a.locked, a.collision, b.name, b.visible, b.locked, b.collision
+                ));
+            }
+            if (a.opacity, &a.properties) != (b.opacity, &b.properties) {
+                return Some(format!(
+                    "layer {:?}: opacity {} and properties {:?} vs {} and {:?}",
+                    a.name, a.opacity, a.properties, b.opacity, b.properties
                 ));
             }
             if let Some(i) = (0..a.cells.len()).find(|&i| a.cells[i] != b.cells[i]) {

@@ -93,7 +93,19 @@ struct RonLayer {
     locked: bool,
     #[serde(default)]
     collision: bool,
+    #[serde(default = "full_opacity", skip_serializing_if = "is_full_opacity")]
+    opacity: f32,
+    #[serde(default, skip_serializing_if = "Properties::is_empty")]
+    properties: Properties,
     rows: Vec<String>,
+}
+
+fn full_opacity() -> f32 {
+    1.0
+}
+
+fn is_full_opacity(opacity: &f32) -> bool {
+    *opacity == 1.0
 }
 
 fn yes() -> bool {
@@ -185,7 +197,18 @@ pub fn parse(text: &str, path: &Path) -> Result<Map, MapError> {
                 .in_layer(&l.name));
             }
         }
-        layers.push(Layer { name: l.name, visible: l.visible, locked: l.locked, collision: l.collision, cells });
+        if !(0.0..=1.0).contains(&l.opacity) {
+            return Err(MapError::invalid(format!("opacity {} is not from 0 to 1", l.opacity)).in_layer(&l.name));
+        }
+        layers.push(Layer {
+            name: l.name,
+            visible: l.visible,
+            locked: l.locked,
+            collision: l.collision,
+            opacity: l.opacity,
+            properties: l.properties,
+            cells,
+        });
     }
     let dir = path.parent().unwrap_or(Path::new(""));
     let sheets = doc
@@ -264,6 +287,8 @@ pub fn to_string(map: &Map, path: &Path) -> Result<String, MapError> {
             visible: l.visible,
             locked: l.locked,
             collision: l.collision,
+            opacity: l.opacity,
+            properties: l.properties.clone(),
             rows: l.cells.chunks(w).map(|row| row.iter().map(|&t| keys[usize::from(t)]).collect()).collect(),
         })
         .collect();

@@ -102,6 +102,8 @@ pub struct TileLayerDoc {
     pub name: String,
     pub visible: bool,
     pub locked: bool,
+    /// `None`: not given (fully opaque).
+    pub opacity: Option<f32>,
     pub properties: Properties,
     pub origin: (i32, i32),
     pub width: u32,
@@ -414,7 +416,21 @@ pub fn build_map(mut doc: Doc) -> Result<super::Loaded, MapError> {
                     resolved.kind(&doc, gid).map_err(|e| e.in_layer(&l.name))?;
             }
         }
-        layers.push(Layer { name: l.name.clone(), visible: l.visible, locked: l.locked, collision, cells });
+        let opacity = l.opacity.unwrap_or(1.0);
+        if !(0.0..=1.0).contains(&opacity) {
+            return Err(MapError::invalid(format!("opacity {opacity} is not from 0 to 1")).in_layer(&l.name));
+        }
+        let mut properties = l.properties.clone();
+        properties.remove("collision");
+        layers.push(Layer {
+            name: l.name.clone(),
+            visible: l.visible,
+            locked: l.locked,
+            collision,
+            opacity,
+            properties,
+            cells,
+        });
     }
     match fallback_collision[..] {
         [] => {}
@@ -647,7 +663,7 @@ pub fn export_doc(map: &Map, target: &Path) -> Placement {
         }
     }
     for l in &map.layers {
-        let mut properties = Properties::new();
+        let mut properties = l.properties.clone();
         if l.collision {
             properties.insert("collision".into(), PropertyValue::Bool(true));
         }
@@ -655,6 +671,7 @@ pub fn export_doc(map: &Map, target: &Path) -> Placement {
             name: l.name.clone(),
             visible: l.visible,
             locked: l.locked,
+            opacity: (l.opacity != 1.0).then_some(l.opacity),
             properties,
             origin: (0, 0),
             width: map.width(),

@@ -222,6 +222,10 @@ fn parse_layers(values: &[Value], prefix: &str, infinite: bool, doc: &mut Doc, d
                     name: name.clone(),
                     visible: o.bool_or("visible", true)?,
                     locked: o.bool_or("locked", false)?,
+                    opacity: match o.get("opacity") {
+                        None => None,
+                        Some(_) => Some(o.float("opacity")? as f32),
+                    },
                     properties: o.properties()?,
                     ..TileLayerDoc::default()
                 };
@@ -467,7 +471,8 @@ pub fn to_string(map: &crate::core::Map, path: &Path) -> Result<Written, MapErro
                 "y": 0,
                 "width": l.width,
                 "height": l.height,
-                "opacity": 1,
+                // Through f32's shortest text, so that 0.49 is written 0.49, not 0.4900000095.
+                "opacity": l.opacity.map_or(json!(1), |o| json!(o.to_string().parse::<f64>().unwrap_or(1.0))),
                 "visible": l.visible,
                 "data": data_mark(i),
             });

@@ -513,6 +513,7 @@ pub fn parse(bytes: &[u8], path: &Path) -> Result<Loaded, MapError> {
                     name: name.clone(),
                     visible: layer.visible,
                     locked: data.locked,
+                    opacity: Some(layer.opacity),
                     properties: convert_properties(&layer.properties),
                     ..TileLayerDoc::default()
                 };
@@ -680,13 +681,14 @@ pub fn to_string(map: &crate::core::Map, path: &Path) -> Result<Written, MapErro
     }
     for (i, l) in doc.layers.iter().enumerate() {
         out.push_str(&format!(
-            " <layer id=\"{}\" name=\"{}\" width=\"{}\" height=\"{}\"{}{}>\n",
+            " <layer id=\"{}\" name=\"{}\" width=\"{}\" height=\"{}\"{}{}{}>\n",
             i + 1,
             escape(&l.name),
             l.width,
             l.height,
             if l.visible { "" } else { " visible=\"0\"" },
-            if l.locked { " locked=\"1\"" } else { "" }
+            if l.locked { " locked=\"1\"" } else { "" },
+            l.opacity.map(|o| format!(" opacity=\"{o}\"")).unwrap_or_default()
         ));
         write_properties(&mut out, "  ", &l.properties);
         out.push_str("  <data encoding=\"csv\">\n");
