@@ -717,3 +717,29 @@ fn a_layers_opacity_and_custom_properties_survive_every_tiled_and_ron_round_trip
     let error = format::load(&path).unwrap_err().to_string();
     assert!(error.contains("opacity 1.5") && error.contains("Top"), "{error}");
 }
+
+#[test]
+fn a_tileset_images_transparent_colour_is_read_and_written_in_tmx_tmj_and_ron() {
+    let dir = tempfile::tempdir().unwrap();
+    std::fs::copy(fixture("tiny.png"), dir.path().join("tiny.png")).unwrap();
+    let path = dir.path().join("keyed.tmx");
+    std::fs::write(
+        &path,
+        r#"<?xml version="1.0"?>
+<map version="1.10" orientation="orthogonal" width="2" height="1" tilewidth="8" tileheight="8" infinite="0">
+ <tileset firstgid="1" name="keyed" tilewidth="8" tileheight="8" tilecount="2" columns="2">
+  <image source="tiny.png" trans="ff00ff" width="16" height="8"/>
+ </tileset>
+ <layer id="1" name="ground" width="2" height="1"><data encoding="csv">1,2</data></layer>
+</map>"#,
+    )
+    .unwrap();
+    let map = load(&path);
+    assert_eq!(map.sheets[0].transparent, Some(sightline::core::Rgb(255, 0, 255)));
+    for ext in ["tmx", "tmj", "ron"] {
+        assert_eq!(round_trip(&map, ext).sheets[0].transparent, map.sheets[0].transparent, "{ext}");
+    }
+    let tmx = dir.path().join("out.tmx");
+    format::save(&map, &tmx).unwrap();
+    assert!(std::fs::read_to_string(&tmx).unwrap().contains("trans=\"ff00ff\""), "written as Tiled writes it");
+}

@@ -8,6 +8,7 @@ use std::path::{Path, PathBuf};
 use egui::{ColorImage, TextureHandle, TextureId, TextureOptions};
 
 use crate::core::Map;
+use crate::core::tile::Rgb;
 
 /// Biggest tileset image accepted (pixels a side): a corrupt or hostile PNG header cannot make us
 /// allocate gigabytes.
@@ -22,8 +23,17 @@ pub struct SheetTexture {
 
 #[derive(Default)]
 pub struct SpriteTextures {
-    /// By absolute image path: the texture, or why it could not be loaded.
-    loaded: HashMap<PathBuf, Result<(TextureHandle, [f32; 2]), String>>,
+    /// By absolute image path and transparent colour: the texture, or why it could not be loaded.
+    loaded: HashMap<(PathBuf, Option<Rgb>), Result<(TextureHandle, [f32; 2]), String>>,
+}
+
+/// Makes every pixel of colour `key` transparent (Tiled's `trans`: a colour-keyed image).
+pub fn key_out(image: &mut ColorImage, key: Rgb) {
+    for p in &mut image.pixels {
+        if (p.r(), p.g(), p.b(), p.a()) == (key.0, key.1, key.2, 255) {
+            *p = egui::Color32::TRANSPARENT;
+        }
+    }
 }
 
 /// Decodes a PNG file into an RGBA image.
@@ -66,8 +76,11 @@ impl SpriteTextures {
             .iter()
             .map(|sheet| {
                 let path = if sheet.image.is_absolute() { sheet.image.clone() } else { folder.join(&sheet.image) };
-                let entry = self.loaded.entry(path.clone()).or_insert_with(|| {
-                    let loaded = decode_png(&path).map(|image| {
+                let entry = self.loaded.entry((path.clone(), sheet.transparent)).or_insert_with(|| {
+                    let loaded = decode_png(&path).map(|mut image| {
+                        if let Some(key) = sheet.transparent {
+                            key_out(&mut image, key);
+                        }
                         let size = [image.size[0] as f32, image.size[1] as f32];
                         (ctx.load_texture(path.display().to_string(), image, TextureOptions::NEAREST), size)
                     });
@@ -80,5 +93,19 @@ impl SpriteTextures {
             })
             .collect();
         (sheets, errors)
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn the_transparent_colour_is_keyed_out_and_nothing_else() {
+        let magenta = egui::Color32::from_rgb(255, 0, 255);
+        let near = egui::Color32::from_rgb(255, 1, 255);
+        let mut image = ColorImage::new([3, 1], vec![magenta, near, egui::Color32::WHITE]);
+        key_out(&mut image, Rgb(255, 0, 255));
+        assert_eq!(image.pixels, [egui::Color32::TRANSPARENT, near, egui::Color32::WHITE]);
     }
 }

@@ -67,6 +67,10 @@ pub struct SpriteSheet {
     pub spacing: u32,
     #[serde(default)]
     pub margin: u32,
+    /// Pixels of this colour in the image are transparent (Tiled's `trans`, for images without
+    /// an alpha channel; often magenta).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub transparent: Option<Rgb>,
 }
 
 impl SpriteSheet {

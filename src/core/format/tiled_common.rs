@@ -70,6 +70,8 @@ pub struct TilesetDoc {
     pub tile_count: u32,
     pub spacing: u32,
     pub margin: u32,
+    /// The image's transparent colour (`trans`, `transparentcolor`).
+    pub transparent: Option<Rgb>,
     /// Local id → the tile's class and properties (only tiles that have any).
     pub tiles: BTreeMap<u32, TileDoc>,
     pub properties: Properties,
@@ -261,6 +263,7 @@ pub fn build_map(mut doc: Doc) -> Result<super::Loaded, MapError> {
                     tile_count: ts.tile_count,
                     spacing: ts.spacing,
                     margin: ts.margin,
+                    transparent: ts.transparent,
                 });
                 Some((sheets.len() - 1) as u16)
             }
@@ -594,6 +597,7 @@ pub fn export_doc(map: &Map, target: &Path) -> Placement {
                     tile_count: sheet.tile_count,
                     spacing: sheet.spacing,
                     margin: sheet.margin,
+                    transparent: sheet.transparent,
                     ..TilesetDoc::default()
                 }
             }

@@ -12,7 +12,7 @@ use super::Loaded;
 use super::tiled_common::{self, Doc, ObjectDoc, TileDoc, TileLayerDoc, TilesetDoc, Written};
 use crate::core::error::{MapError, MapErrorKind};
 use crate::core::map::{self, MAX_MAP_SIDE};
-use crate::core::tile::{Properties, PropertyValue};
+use crate::core::tile::{Properties, PropertyValue, Rgb};
 
 fn json_error(e: serde_json::Error) -> MapError {
     MapError::syntax("JSON", e.to_string()).at_line(e.line(), Some(e.column()))
@@ -203,6 +203,10 @@ fn parse_tileset_body(o: &Obj, first_gid: u32, dir: &Path) -> Result<TilesetDoc,
         tile_count,
         spacing: o.u32_or("spacing", 0)?,
         margin: o.u32_or("margin", 0)?,
+        transparent: match o.string("transparentcolor")? {
+            None => None,
+            Some(c) => Some(Rgb::from_hex(c).ok_or_else(|| o.bad("transparentcolor", "a colour like \"#ff00ff\""))?),
+        },
         tiles,
         properties: o.properties()?,
     })
@@ -443,6 +447,9 @@ pub fn to_string(map: &crate::core::Map, path: &Path) -> Result<Written, MapErro
                 t["image"] = json!(image.to_string_lossy().replace('\\', "/"));
                 t["imagewidth"] = json!(w);
                 t["imageheight"] = json!(h);
+                if let Some(c) = ts.transparent {
+                    t["transparentcolor"] = json!(c.to_hex());
+                }
             }
             if !ts.properties.is_empty() {
                 t["properties"] = properties_json(&ts.properties);

@@ -15,7 +15,7 @@ use super::tiled_common::{self, Doc, ObjectDoc, TileDoc, TileLayerDoc, TilesetDo
 use super::{Loaded, MAX_FILE_BYTES};
 use crate::core::error::{MapError, MapErrorKind};
 use crate::core::map::{self, MAX_MAP_SIDE};
-use crate::core::tile::{Properties, PropertyValue};
+use crate::core::tile::{Properties, PropertyValue, Rgb};
 
 /// A tile layer's data, decoded by the pre-pass.
 #[derive(Default)]
@@ -420,6 +420,7 @@ pub(crate) fn convert_tileset(ts: &tiled::Tileset, first_gid: u32) -> TilesetDoc
         tile_count: ts.tilecount,
         spacing: ts.spacing,
         margin: ts.margin,
+        transparent: ts.image.as_ref().and_then(|i| i.transparent_colour).map(|c| Rgb(c.red, c.green, c.blue)),
         tiles: ts
             .tiles()
             .filter(|(_, t)| !t.properties.is_empty() || !t.user_type.is_empty() || t.image.is_some())
@@ -668,8 +669,10 @@ pub fn to_string(map: &crate::core::Map, path: &Path) -> Result<Written, MapErro
         if let Some(image) = &ts.image {
             let (w, h) = image_size(ts);
             out.push_str(&format!(
-                "  <image source=\"{}\" width=\"{w}\" height=\"{h}\"/>\n",
-                escape(&image.to_string_lossy().replace('\\', "/"))
+                "  <image source=\"{}\"{} width=\"{w}\" height=\"{h}\"/>\n",
+                escape(&image.to_string_lossy().replace('\\', "/")),
+                // Tiled writes `trans` without the '#'.
+                ts.transparent.map(|c| format!(" trans=\"{}\"", &c.to_hex()[1..])).unwrap_or_default()
             ));
         }
         for (id, tile) in &ts.tiles {
