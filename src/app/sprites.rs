@@ -21,10 +21,13 @@ pub struct SheetTexture {
     pub size: [f32; 2],
 }
 
+/// A tileset image as a texture, and its size in pixels.
+type LoadedImage = (TextureHandle, [f32; 2]);
+
 #[derive(Default)]
 pub struct SpriteTextures {
     /// By absolute image path and transparent colour: the texture, or why it could not be loaded.
-    loaded: HashMap<(PathBuf, Option<Rgb>), Result<(TextureHandle, [f32; 2]), String>>,
+    loaded: HashMap<(PathBuf, Option<Rgb>), Result<LoadedImage, String>>,
 }
 
 /// Makes every pixel of colour `key` transparent (Tiled's `trans`: a colour-keyed image).
