@@ -862,3 +862,50 @@ fn a_layers_opacity_slider_drag_is_one_undo_step() {
     h.run();
     assert_eq!(h.state().document.map.layers[0].opacity, 1.0);
 }
+
+#[test]
+fn saving_over_a_tiled_file_with_what_sightline_does_not_keep_asks_first() {
+    use egui::{Key, Modifiers};
+    let dir = tempfile::tempdir().unwrap();
+    let fixtures = Path::new(env!("CARGO_MANIFEST_DIR")).join("tests/fixtures");
+    std::fs::copy(fixtures.join("tiny.png"), dir.path().join("tiny.png")).unwrap();
+    let path = dir.path().join("animated.tmx");
+    let original = r#"<?xml version="1.0"?>
+<map version="1.10" orientation="orthogonal" width="2" height="1" tilewidth="8" tileheight="8" infinite="0">
+ <tileset firstgid="1" name="t" tilewidth="8" tileheight="8" tilecount="2" columns="2">
+  <image source="tiny.png" width="16" height="8"/>
+  <tile id="0"><animation><frame tileid="0" duration="100"/><frame tileid="1" duration="100"/></animation></tile>
+ </tileset>
+ <layer id="1" name="ground" width="2" height="1"><data encoding="csv">1,2</data></layer>
+</map>"#;
+    std::fs::write(&path, original).unwrap();
+    let mut h = harness();
+    h.state_mut().commands.push(Command::Open(path.clone()));
+    h.run();
+    h.get_by_label_contains("tile animations");
+    h.state_mut().commands.push(Command::SetLayerVisible(0, false));
+    h.run();
+    h.key_press_modifiers(Modifiers::COMMAND, Key::S);
+    h.run();
+    h.get_by_label("Save over animated.tmx?");
+    assert_eq!(std::fs::read_to_string(&path).unwrap(), original, "nothing written yet");
+    h.get_by_label("Cancel").click();
+    h.run();
+    assert!(h.query_by_label("Save over animated.tmx?").is_none());
+    assert_eq!(std::fs::read_to_string(&path).unwrap(), original);
+    assert!(h.state().document.dirty);
+    h.key_press_modifiers(Modifiers::COMMAND, Key::S);
+    h.run();
+    h.get_by_label("Save anyway").click();
+    h.run();
+    assert!(!h.state().document.dirty);
+    let written = std::fs::read_to_string(&path).unwrap();
+    assert!(!written.contains("<animation>") && written.contains("visible=\"0\""), "{written}");
+    // The file is now what sightline holds: the next save does not ask.
+    h.state_mut().commands.push(Command::SetLayerVisible(0, true));
+    h.run();
+    h.key_press_modifiers(Modifiers::COMMAND, Key::S);
+    h.run();
+    assert!(h.query_by_label("Save over animated.tmx?").is_none());
+    assert!(!h.state().document.dirty);
+}

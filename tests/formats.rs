@@ -743,3 +743,51 @@ fn a_tileset_images_transparent_colour_is_read_and_written_in_tmx_tmj_and_ron() 
     format::save(&map, &tmx).unwrap();
     assert!(std::fs::read_to_string(&tmx).unwrap().contains("trans=\"ff00ff\""), "written as Tiled writes it");
 }
+
+#[test]
+fn loading_says_once_which_tiled_features_a_save_would_drop() {
+    let dir = tempfile::tempdir().unwrap();
+    std::fs::copy(fixture("tiny.png"), dir.path().join("tiny.png")).unwrap();
+    let tmx = r#"<?xml version="1.0"?>
+<map version="1.10" orientation="orthogonal" width="2" height="1" tilewidth="8" tileheight="8" infinite="0">
+ <tileset firstgid="1" name="t" tilewidth="8" tileheight="8" tilecount="2" columns="2">
+  <image source="tiny.png" width="16" height="8"/>
+  <tile id="0"><animation><frame tileid="0" duration="100"/><frame tileid="1" duration="100"/></animation></tile>
+  <wangsets><wangset name="ground" type="corner" tile="-1"/></wangsets>
+ </tileset>
+ <group id="3" name="g">
+  <layer id="1" name="ground" width="2" height="1" offsetx="4" parallaxx="0.5"><data encoding="csv">1,2</data></layer>
+ </group>
+ <objectgroup id="2" name="a"><object id="1" x="0" y="0"><ellipse/></object></objectgroup>
+ <objectgroup id="4" name="b"/>
+</map>"#;
+    let path = dir.path().join("features.tmx");
+    std::fs::write(&path, tmx).unwrap();
+    let warnings = format::load(&path).unwrap().warnings;
+    let dropped: Vec<&String> = warnings.iter().filter(|w| w.contains("does not keep")).collect();
+    assert_eq!(dropped.len(), 1, "one warning: {warnings:?}");
+    for kind in [
+        "Wang sets",
+        "tile animations",
+        "layer offsets",
+        "parallax factors",
+        "layer groups",
+        "separate object layers",
+        "object shapes",
+    ] {
+        assert!(dropped[0].contains(kind), "{kind} in {}", dropped[0]);
+    }
+    assert!(!dropped[0].contains("tint"), "{}", dropped[0]);
+    // The same map as Tiled JSON says the same; a plain map says nothing.
+    let map = load(&path);
+    let json = dir.path().join("plain.tmj");
+    format::save(&map, &json).unwrap();
+    assert!(!format::load(&json).unwrap().warnings.iter().any(|w| w.contains("does not keep")));
+    let mut value: serde_json::Value = serde_json::from_str(&std::fs::read_to_string(&json).unwrap()).unwrap();
+    value["layers"][0]["tintcolor"] = serde_json::json!("#ff0000");
+    value["tilesets"][0]["wangsets"] = serde_json::json!([{"name": "w"}]);
+    std::fs::write(&json, value.to_string()).unwrap();
+    let warnings = format::load(&json).unwrap().warnings;
+    let dropped = warnings.iter().find(|w| w.contains("does not keep")).expect("a warning");
+    assert!(dropped.contains("layer tint colours") && dropped.contains("Wang sets"), "{dropped}");
+}

@@ -18,8 +18,12 @@ pub enum Command {
     PickOpen,
     /// Save to the document's file (asks for one if it has none).
     Save,
-    /// Save to a file, which becomes the document's file.
+    /// Save to a file, which becomes the document's file. Over the file the map came from, when
+    /// that file holds what sightline does not keep, this asks first.
     SaveAs(PathBuf),
+    /// Answers to "saving over this file drops …": save anyway, or not.
+    ConfirmOverwrite,
+    CancelOverwrite,
     /// Show the save dialog, then save.
     PickSaveAs,
     /// Write a copy (any format, by extension: Tiled TMX/TMJ, ASCII, MovingAI, RON); the document

@@ -34,6 +34,9 @@ pub struct Document {
     pub dirty: bool,
     /// Changes whenever the map does (see [`Document::touch`]).
     revision: u64,
+    /// What the file on disk holds that a save over it drops (see `format::Loaded::not_kept`);
+    /// emptied once the user has agreed to it or saved elsewhere.
+    pub not_kept: Vec<&'static str>,
     /// The undo history's memory budget ([`UNDO_BYTES`]; tests set less).
     pub undo_budget: usize,
 }
@@ -48,6 +51,7 @@ impl Document {
             untitled_name: name.to_owned(),
             dirty: false,
             revision: next_revision(),
+            not_kept: Vec::new(),
             undo_budget: UNDO_BYTES,
         }
     }
@@ -61,6 +65,7 @@ impl Document {
             untitled_name: String::new(),
             dirty: false,
             revision: next_revision(),
+            not_kept: Vec::new(),
             undo_budget: UNDO_BYTES,
         }
     }
@@ -125,6 +130,8 @@ impl Document {
     }
 
     pub fn saved_as(&mut self, path: PathBuf) {
+        // The file written is the map as sightline holds it: nothing more to drop there.
+        self.not_kept.clear();
         self.path = Some(path);
         self.dirty = false;
     }

@@ -115,6 +115,8 @@ pub struct SightlineApp {
     /// The tile the last tile-type edit changed, and the revision it left (edits merge into one
     /// undo step while they continue).
     tile_edit: Option<(TileId, u64)>,
+    /// A save over the map's own file waiting for "drop what sightline does not keep?".
+    pub confirm_overwrite: Option<PathBuf>,
     /// The same for a layer's opacity.
     opacity_edit: Option<(usize, u64)>,
     /// The same for the inspector's object edits.
@@ -168,6 +170,7 @@ impl SightlineApp {
             fill_preview: None,
             tile_edit: None,
             opacity_edit: None,
+            confirm_overwrite: None,
             object_edit: None,
             commands: Vec::new(),
             error: None,
@@ -280,6 +283,7 @@ impl SightlineApp {
                     self.notice = (!loaded.warnings.is_empty()).then(|| loaded.warnings.join("; "));
                     recovery::remember_recent(&mut self.recent, &path);
                     self.document = Document::open(loaded.map, path);
+                    self.document.not_kept = loaded.not_kept;
                     self.editor = EditorState::default();
                     self.overlays.map_replaced();
                     // A new map: the game restarts on it (if the pane is open).
@@ -291,6 +295,18 @@ impl SightlineApp {
                     self.error = Some(ErrorDialog { title: "Cannot open the map".into(), message: e.to_string() });
                 }
             },
+            Command::SaveAs(path)
+                if !self.document.not_kept.is_empty() && self.document.path.as_ref() == Some(&path) =>
+            {
+                self.confirm_overwrite = Some(path);
+            }
+            Command::ConfirmOverwrite => {
+                if let Some(path) = self.confirm_overwrite.take() {
+                    self.document.not_kept.clear();
+                    self.apply(Command::SaveAs(path));
+                }
+            }
+            Command::CancelOverwrite => self.confirm_overwrite = None,
             Command::SaveAs(path) => match format::save(&self.document.map, &path) {
                 Ok(saved) => {
                     self.notice = (!saved.warnings.is_empty()).then(|| saved.warnings.join("; "));
@@ -1076,6 +1092,7 @@ impl SightlineApp {
         map_dialogs::map_dialogs_ui(self, ui);
         panels::error_dialog_ui(self, ui);
         panels::unsaved_changes_ui(self, ui);
+        panels::overwrite_ui(self, ui);
         panels::recovery_ui(self, ui);
         panels::shortcuts(self, ui);
         self.last_frame_time = started.elapsed().as_secs_f32();

@@ -251,7 +251,7 @@ fn run_app(_launch: AppLaunch) -> ExitCode {
 
 /// Loads a map for a command, printing the loader's warnings to stderr.
 pub fn load_for_command(path: &Path) -> anyhow::Result<Map> {
-    let Loaded { map, warnings } = format::load(path)?;
+    let Loaded { map, warnings, .. } = format::load(path)?;
     for w in warnings {
         eprintln!("warning: {}: {w}", path.display());
     }

@@ -82,11 +82,14 @@ impl Format {
 pub struct Loaded {
     pub map: Map,
     pub warnings: Vec<String>,
+    /// What the file holds that sightline does not keep (Tiled's Wang sets, animations, …): a
+    /// save over the file drops them, so the app asks first. Empty for sightline's own formats.
+    pub not_kept: Vec<&'static str>,
 }
 
 impl Loaded {
     pub fn clean(map: Map) -> Self {
-        Self { map, warnings: Vec::new() }
+        Self { map, warnings: Vec::new(), not_kept: Vec::new() }
     }
 }
 

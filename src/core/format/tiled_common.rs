@@ -56,6 +56,42 @@ pub struct Doc {
     pub objects: Vec<ObjectDoc>,
     pub properties: Properties,
     pub warnings: Vec<String>,
+    /// What the file has that sightline does not keep (a save drops it), named for the warning:
+    /// see [`Dropped`].
+    pub dropped: std::collections::BTreeSet<Dropped>,
+    /// Object layers met (sightline keeps one).
+    pub object_layers: usize,
+}
+
+/// Tiled features sightline reads past without keeping them: a map saved back loses them, so
+/// loading says so once, listing each kind met.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, PartialOrd, Ord)]
+pub enum Dropped {
+    WangSets,
+    Animations,
+    TileOffsets,
+    LayerOffsets,
+    Parallax,
+    Tints,
+    Groups,
+    ObjectLayers,
+    ObjectShapes,
+}
+
+impl Dropped {
+    fn label(self) -> &'static str {
+        match self {
+            Dropped::WangSets => "Wang sets and terrains",
+            Dropped::Animations => "tile animations",
+            Dropped::TileOffsets => "tileset drawing offsets",
+            Dropped::LayerOffsets => "layer offsets",
+            Dropped::Parallax => "parallax factors",
+            Dropped::Tints => "layer tint colours",
+            Dropped::Groups => "layer groups (their layers stay, named group/layer)",
+            Dropped::ObjectLayers => "separate object layers (their objects stay, in one)",
+            Dropped::ObjectShapes => "object shapes (an object stays as the cell it stands on)",
+        }
+    }
 }
 
 #[derive(Clone, Debug, Default)]
@@ -72,6 +108,8 @@ pub struct TilesetDoc {
     pub margin: u32,
     /// The image's transparent colour (`trans`, `transparentcolor`).
     pub transparent: Option<Rgb>,
+    /// What this tileset has that sightline does not keep.
+    pub dropped: Vec<Dropped>,
     /// Local id → the tile's class and properties (only tiles that have any).
     pub tiles: BTreeMap<u32, TileDoc>,
     pub properties: Properties,
@@ -224,6 +262,14 @@ impl Resolved {
 /// Turns a Tiled document into a map (see the module doc for the rules it applies).
 pub fn build_map(mut doc: Doc) -> Result<super::Loaded, MapError> {
     let mut warnings = std::mem::take(&mut doc.warnings);
+    doc.dropped.extend(doc.tilesets.iter().flat_map(|t| t.dropped.iter().copied()));
+    if doc.object_layers > 1 {
+        doc.dropped.insert(Dropped::ObjectLayers);
+    }
+    let not_kept: Vec<&'static str> = doc.dropped.iter().map(|d| d.label()).collect();
+    if !not_kept.is_empty() {
+        warnings.push(format!("sightline does not keep this map's {}: saving the map drops them", not_kept.join(", ")));
+    }
     let total: u64 = doc.tilesets.iter().map(|t| t.local_ids().len() as u64).sum();
     if total > MAX_TILES {
         return Err(MapError::invalid(format!(
@@ -507,7 +553,7 @@ pub fn build_map(mut doc: Doc) -> Result<super::Loaded, MapError> {
     let mut map = Map::from_parts(width, height, tiles, layers, objects, sheets)?;
     map.properties = doc.properties;
     map.tile_size = [doc.tile_width.max(1), doc.tile_height.max(1)];
-    Ok(super::Loaded { map, warnings })
+    Ok(super::Loaded { map, warnings, not_kept })
 }
 
 /// What a writer produces: the text, extra files to write beside it, and what it could not keep.

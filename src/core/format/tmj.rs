@@ -9,7 +9,7 @@ use std::path::Path;
 use serde_json::{Map as JsonObject, Value, json};
 
 use super::Loaded;
-use super::tiled_common::{self, Doc, ObjectDoc, TileDoc, TileLayerDoc, TilesetDoc, Written};
+use super::tiled_common::{self, Doc, Dropped, ObjectDoc, TileDoc, TileLayerDoc, TilesetDoc, Written};
 use crate::core::error::{MapError, MapErrorKind};
 use crate::core::map::{self, MAX_MAP_SIDE};
 use crate::core::tile::{Properties, PropertyValue, Rgb};
@@ -203,6 +203,25 @@ fn parse_tileset_body(o: &Obj, first_gid: u32, dir: &Path) -> Result<TilesetDoc,
         tile_count,
         spacing: o.u32_or("spacing", 0)?,
         margin: o.u32_or("margin", 0)?,
+        dropped: [
+            (o.get("wangsets").and_then(Value::as_array).is_some_and(|w| !w.is_empty()), Dropped::WangSets),
+            (
+                o.get("tiles")
+                    .and_then(Value::as_array)
+                    .is_some_and(|t| t.iter().any(|t| t.get("animation").is_some())),
+                Dropped::Animations,
+            ),
+            (
+                o.get("tileoffset").is_some_and(|t| {
+                    t.get("x").and_then(Value::as_f64).unwrap_or(0.0) != 0.0
+                        || t.get("y").and_then(Value::as_f64).unwrap_or(0.0) != 0.0
+                }),
+                Dropped::TileOffsets,
+            ),
+        ]
+        .into_iter()
+        .filter_map(|(met, d)| met.then_some(d))
+        .collect(),
         transparent: match o.string("transparentcolor")? {
             None => None,
             Some(c) => Some(Rgb::from_hex(c).ok_or_else(|| o.bad("transparentcolor", "a colour like \"#ff00ff\""))?),
@@ -220,6 +239,16 @@ fn parse_layers(values: &[Value], prefix: &str, infinite: bool, doc: &mut Doc, d
         let o = Obj::new(v, format!("layer {i}"))?;
         let name = format!("{prefix}{}", o.string("name")?.unwrap_or(""));
         let o = Obj { what: format!("layer {name:?}"), o: o.o };
+        let number = |key: &str, default: f64| o.get(key).and_then(Value::as_f64).unwrap_or(default);
+        for (met, d) in [
+            (number("offsetx", 0.0) != 0.0 || number("offsety", 0.0) != 0.0, Dropped::LayerOffsets),
+            (number("parallaxx", 1.0) != 1.0 || number("parallaxy", 1.0) != 1.0, Dropped::Parallax),
+            (o.get("tintcolor").is_some(), Dropped::Tints),
+        ] {
+            if met {
+                doc.dropped.insert(d);
+            }
+        }
         match o.string("type")?.unwrap_or("") {
             "tilelayer" => {
                 let mut l = TileLayerDoc {
@@ -268,8 +297,12 @@ fn parse_layers(values: &[Value], prefix: &str, infinite: bool, doc: &mut Doc, d
                 doc.layers.push(l);
             }
             "objectgroup" => {
+                doc.object_layers += 1;
                 for (oi, ov) in o.array("objects")?.iter().enumerate() {
                     let ob = Obj::new(ov, format!("layer {name:?}, object {oi}"))?;
+                    if ["polygon", "polyline", "ellipse", "text", "capsule"].iter().any(|k| ob.get(k).is_some()) {
+                        doc.dropped.insert(Dropped::ObjectShapes);
+                    }
                     doc.objects.push(ObjectDoc {
                         id: ob.u32_or("id", 0)?,
                         name: ob.string("name")?.unwrap_or("").to_owned(),
@@ -283,7 +316,10 @@ fn parse_layers(values: &[Value], prefix: &str, infinite: bool, doc: &mut Doc, d
                     });
                 }
             }
-            "group" => parse_layers(o.array("layers")?, &format!("{name}/"), infinite, doc, depth + 1)?,
+            "group" => {
+                doc.dropped.insert(Dropped::Groups);
+                parse_layers(o.array("layers")?, &format!("{name}/"), infinite, doc, depth + 1)?;
+            }
             "imagelayer" => {
                 doc.warnings.push(format!("image layer {name:?} is not shown (sightline draws tile layers)"))
             }

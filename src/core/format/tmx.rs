@@ -11,7 +11,7 @@ use std::path::{Path, PathBuf};
 
 use quick_xml::events::Event;
 
-use super::tiled_common::{self, Doc, ObjectDoc, TileDoc, TileLayerDoc, TilesetDoc, Written};
+use super::tiled_common::{self, Doc, Dropped, ObjectDoc, TileDoc, TileLayerDoc, TilesetDoc, Written};
 use super::{Loaded, MAX_FILE_BYTES};
 use crate::core::error::{MapError, MapErrorKind};
 use crate::core::map::{self, MAX_MAP_SIDE};
@@ -421,6 +421,14 @@ pub(crate) fn convert_tileset(ts: &tiled::Tileset, first_gid: u32) -> TilesetDoc
         spacing: ts.spacing,
         margin: ts.margin,
         transparent: ts.image.as_ref().and_then(|i| i.transparent_colour).map(|c| Rgb(c.red, c.green, c.blue)),
+        dropped: [
+            (!ts.wang_sets.is_empty(), Dropped::WangSets),
+            (ts.tiles().any(|(_, t)| t.animation.is_some()), Dropped::Animations),
+            (ts.offset_x != 0 || ts.offset_y != 0, Dropped::TileOffsets),
+        ]
+        .into_iter()
+        .filter_map(|(met, d)| met.then_some(d))
+        .collect(),
         tiles: ts
             .tiles()
             .filter(|(_, t)| !t.properties.is_empty() || !t.user_type.is_empty() || t.image.is_some())
@@ -507,6 +515,15 @@ pub fn parse(bytes: &[u8], path: &Path) -> Result<Loaded, MapError> {
     stack.reverse();
     while let Some((prefix, layer)) = stack.pop() {
         let name = format!("{prefix}{}", layer.name);
+        for (met, d) in [
+            (layer.offset_x != 0.0 || layer.offset_y != 0.0, Dropped::LayerOffsets),
+            (layer.parallax_x != 1.0 || layer.parallax_y != 1.0, Dropped::Parallax),
+            (layer.tint_color.is_some(), Dropped::Tints),
+        ] {
+            if met {
+                doc.dropped.insert(d);
+            }
+        }
         match layer.layer_type() {
             tiled::LayerType::Tiles(_) => {
                 let data = scanned.next().unwrap_or_default();
@@ -536,7 +553,11 @@ pub fn parse(bytes: &[u8], path: &Path) -> Result<Loaded, MapError> {
                 doc.layers.push(l);
             }
             tiled::LayerType::Objects(objects) => {
+                doc.object_layers += 1;
                 for o in objects.objects() {
+                    if !matches!(o.shape, tiled::ObjectShape::Rect { .. } | tiled::ObjectShape::Point(..)) {
+                        doc.dropped.insert(Dropped::ObjectShapes);
+                    }
                     let (width, height) = match o.shape {
                         tiled::ObjectShape::Rect { width, height }
                         | tiled::ObjectShape::Ellipse { width, height }
@@ -560,6 +581,7 @@ pub fn parse(bytes: &[u8], path: &Path) -> Result<Loaded, MapError> {
                 doc.warnings.push(format!("image layer {name:?} is not shown (sightline draws tile layers)"));
             }
             tiled::LayerType::Group(group) => {
+                doc.dropped.insert(Dropped::Groups);
                 let prefix = format!("{name}/");
                 let mut inner: Vec<_> = group.layers().map(|l| (prefix.clone(), l)).collect();
                 inner.reverse();
