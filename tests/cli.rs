@@ -278,3 +278,21 @@ fn a_reader_that_stops_early_ends_the_command_quietly() {
     assert!(err.is_empty(), "{err}");
     assert_eq!(out.status.code(), Some(0));
 }
+
+#[test]
+fn info_lists_each_layers_flags_and_opacity() {
+    let dir = tempfile::tempdir().unwrap();
+    let path = dir.path().join("layers.ron");
+    let mut pillars = sightline::core::format::load(Path::new(&map("pillars.ron"))).unwrap().map;
+    let mut shadows = pillars.layers[0].clone();
+    shadows.name = "shadows".into();
+    (shadows.visible, shadows.locked, shadows.collision, shadows.opacity) = (false, true, true, 0.49);
+    pillars.layers.push(shadows);
+    sightline::core::format::save(&pillars, &path).unwrap();
+    let (code, out, err) = sightline(&["info", path.to_str().unwrap()]);
+    assert_eq!(code, 0, "{err}");
+    let line = out.lines().find(|l| l.contains("shadows")).unwrap_or_else(|| panic!("{out}"));
+    assert!(line.ends_with("hidden, locked, collision, opacity 49%"), "{line}");
+    let (_, json, _) = sightline(&["info", path.to_str().unwrap(), "--format", "json"]);
+    assert!(json.contains("\"opacity\": 0.49,"), "{json}");
+}

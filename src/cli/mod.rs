@@ -475,7 +475,16 @@ pub fn info(map: &Map, path: &Path, format: OutputFormat) -> String {
             let layers: Vec<_> = map
                 .layers
                 .iter()
-                .map(|l| serde_json::json!({"name": l.name, "visible": l.visible, "locked": l.locked, "collision": l.collision}))
+                .map(|l| {
+                    serde_json::json!({
+                        "name": l.name,
+                        "visible": l.visible,
+                        "locked": l.locked,
+                        "collision": l.collision,
+                        // Through f32's shortest text: 0.49, not 0.49000000953674316.
+                        "opacity": l.opacity.to_string().parse::<f64>().unwrap_or(1.0),
+                    })
+                })
                 .collect();
             let v = serde_json::json!({
                 "file": path.display().to_string(), "width": map.width(), "height": map.height(),
@@ -500,13 +509,16 @@ pub fn info(map: &Map, path: &Path, format: OutputFormat) -> String {
             for l in &map.layers {
                 let mut flags = Vec::new();
                 if !l.visible {
-                    flags.push("hidden");
+                    flags.push("hidden".to_owned());
                 }
                 if l.locked {
-                    flags.push("locked");
+                    flags.push("locked".to_owned());
                 }
                 if l.collision {
-                    flags.push("collision");
+                    flags.push("collision".to_owned());
+                }
+                if l.opacity < 1.0 {
+                    flags.push(format!("opacity {:.0}%", l.opacity * 100.0));
                 }
                 out.push_str(&format!("  {:<24}{}\n", l.name, flags.join(", ")));
             }
