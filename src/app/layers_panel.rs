@@ -1,7 +1,7 @@
 //! The Layers panel and the Layer menu, as in Tiled: the layers top first, each with visibility
 //! and lock; below them the actions on the current layer (new, duplicate, remove, raise, lower,
-//! merge down) and its properties (name, collision). Every action is a [`Command`] and one undo
-//! step; the edits themselves are [`crate::core::layers`].
+//! merge down) and its properties (name, opacity, collision). Every action is a [`Command`] and
+//! one undo step; the edits themselves are [`crate::core::layers`].
 
 use super::panels::name_widget;
 use super::{Command, SightlineApp};
@@ -126,7 +126,7 @@ pub fn layers_ui(app: &mut SightlineApp, ui: &mut egui::Ui) {
     app.commands.extend(actions);
 }
 
-/// The current layer's name and collision flag.
+/// The current layer's name, opacity and collision flag.
 fn layer_properties_ui(app: &mut SightlineApp, ui: &mut egui::Ui) {
     let current = app.editor.layer;
     let Some(layer) = app.document.map.layers.get(current) else { return };
