@@ -909,3 +909,68 @@ fn saving_over_a_tiled_file_with_what_sightline_does_not_keep_asks_first() {
     assert!(h.query_by_label("Save over animated.tmx?").is_none());
     assert!(!h.state().document.dirty);
 }
+
+#[test]
+fn a_layers_custom_properties_are_added_edited_removed_and_saved() {
+    use sightline::core::PropertyValue;
+    let mut h = harness();
+    h.state_mut().commands.push(Command::Open(sample("pillars.ron")));
+    h.run();
+    h.get_by_label("Custom properties (0)").click();
+    h.run();
+    // "collision" is the layer's flag, not a custom property: it cannot be added.
+    h.get_by_label("new layer ground property name").click();
+    h.run();
+    h.get_by_label("new layer ground property name").type_text("collision");
+    h.run();
+    h.get_by_label("add layer ground property").click();
+    h.run();
+    assert!(h.state().document.map.layers[0].properties.is_empty());
+    // A text property (the default type), added with Enter after its name.
+    h.get_by_label("new layer ground property name").click();
+    h.run();
+    h.key_press_modifiers(egui::Modifiers::COMMAND, egui::Key::A);
+    h.run();
+    h.get_by_label("new layer ground property name").type_text("note");
+    h.run();
+    h.key_press(egui::Key::Enter);
+    h.run();
+    h.get_by_label("layer ground property note").click();
+    h.run();
+    h.get_by_label("layer ground property note").type_text("cellar");
+    h.run();
+    let props = |h: &Harness<'static, SightlineApp>| h.state().document.map.layers[0].properties.clone();
+    assert_eq!(props(&h).get("note"), Some(&PropertyValue::String("cellar".into())));
+    let undo_steps = h.state().document.undo.len();
+    assert_eq!(undo_steps, 2, "adding is one step and the typing another (one for all its keys)");
+    // A bool, chosen in the type list, then ticked.
+    h.get_by_label("new layer ground property name").click();
+    h.run();
+    h.get_by_label("new layer ground property name").type_text("dark");
+    h.run();
+    h.get_by_label("new layer ground property type").click();
+    h.run();
+    h.get_by_label("bool").click();
+    h.run();
+    h.get_by_label("add layer ground property").click();
+    h.run();
+    assert_eq!(props(&h).get("dark"), Some(&PropertyValue::Bool(false)));
+    h.get_by_label("layer ground property dark").click();
+    h.run();
+    assert_eq!(props(&h).get("dark"), Some(&PropertyValue::Bool(true)));
+    h.get_by_label("Custom properties (2)");
+    // Saved and read back through Tiled JSON.
+    let dir = tempfile::tempdir().unwrap();
+    let path = dir.path().join("props.tmj");
+    h.state_mut().commands.push(Command::SaveAs(path.clone()));
+    h.run();
+    let reloaded = sightline::core::format::load(&path).unwrap().map;
+    assert_eq!(reloaded.layers[0].properties, props(&h));
+    // Removed, and undone.
+    h.get_by_label("remove layer ground property note").click();
+    h.run();
+    assert_eq!(props(&h).keys().collect::<Vec<_>>(), ["dark"]);
+    h.state_mut().commands.push(Command::Undo);
+    h.run();
+    assert!(props(&h).contains_key("note"));
+}

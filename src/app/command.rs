@@ -60,6 +60,8 @@ pub enum Command {
     /// Set how opaque a layer is drawn (0 to 1; drawing only). Successive changes of one layer,
     /// as a slider's drag sends them, are one undo step.
     SetLayerOpacity(usize, f32),
+    /// Replace a layer's custom properties (the properties table's edit).
+    SetLayerProperties(usize, crate::core::Properties),
     /// Layer edits (Tiled's Layer menu), one undo step each. Each names the layer it was asked
     /// on; the new, copied, moved or merged layer becomes the current one.
     AddLayer {

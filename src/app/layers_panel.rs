@@ -1,6 +1,6 @@
 //! The Layers panel and the Layer menu, as in Tiled: the layers top first, each with visibility
 //! and lock; below them the actions on the current layer (new, duplicate, remove, raise, lower,
-//! merge down) and its properties (name, opacity, collision). Every action is a [`Command`] and
+//! merge down) and its properties (name, opacity, collision, custom). Every action is a [`Command`] and
 //! one undo step; the edits themselves are [`crate::core::layers`].
 
 use super::panels::name_widget;
@@ -126,7 +126,7 @@ pub fn layers_ui(app: &mut SightlineApp, ui: &mut egui::Ui) {
     app.commands.extend(actions);
 }
 
-/// The current layer's name, opacity and collision flag.
+/// The current layer's name, opacity, collision flag and custom properties.
 fn layer_properties_ui(app: &mut SightlineApp, ui: &mut egui::Ui) {
     let current = app.editor.layer;
     let Some(layer) = app.document.map.layers.get(current) else { return };
@@ -167,6 +167,15 @@ fn layer_properties_ui(app: &mut SightlineApp, ui: &mut egui::Ui) {
     if r.changed() {
         app.commands.push(Command::SetLayerCollision(current, collision));
     }
+    egui::CollapsingHeader::new(format!("Custom properties ({})", layer.properties.len()))
+        .id_salt("sightline layer properties")
+        .show(ui, |ui| {
+            let owner = format!("layer {}", layer.name);
+            if let Some(edited) = super::properties_editor::properties_ui(ui, &owner, &layer.properties, &["collision"])
+            {
+                app.commands.push(Command::SetLayerProperties(current, edited));
+            }
+        });
 }
 
 /// The menu bar's Layer menu: the same actions, with their shortcuts, and the current layer's

@@ -11,6 +11,7 @@ mod minimap;
 pub mod overlays;
 mod panels;
 pub mod play;
+mod properties_editor;
 pub mod recovery;
 pub mod sprites;
 mod tile_types;
@@ -119,6 +120,8 @@ pub struct SightlineApp {
     pub confirm_overwrite: Option<PathBuf>,
     /// The same for a layer's opacity.
     opacity_edit: Option<(usize, u64)>,
+    /// The same for a layer's custom properties.
+    properties_edit: Option<(usize, u64)>,
     /// The same for the inspector's object edits.
     object_edit: Option<(usize, u64)>,
     /// The fill tool's hover preview and what it was computed for.
@@ -170,6 +173,7 @@ impl SightlineApp {
             fill_preview: None,
             tile_edit: None,
             opacity_edit: None,
+            properties_edit: None,
             confirm_overwrite: None,
             object_edit: None,
             commands: Vec::new(),
@@ -648,6 +652,21 @@ impl SightlineApp {
                 self.document.map.layers[layer].opacity = opacity;
                 self.document.touch();
                 self.opacity_edit = Some((layer, self.document.revision()));
+            }
+            Command::SetLayerProperties(layer, properties) => {
+                let Some(l) = self.document.map.layers.get(layer) else { return };
+                if l.properties == properties {
+                    return;
+                }
+                // Typing in a text property sends a change a key: one undo step while it goes on.
+                // Adding or removing a property is a step of its own.
+                let same_names = l.properties.keys().eq(properties.keys());
+                if !same_names || self.properties_edit != Some((layer, self.document.revision())) {
+                    self.document.checkpoint();
+                }
+                self.document.map.layers[layer].properties = properties;
+                self.document.touch();
+                self.properties_edit = same_names.then_some((layer, self.document.revision()));
             }
             Command::AddLayer { at } => {
                 let name = layers::unused_layer_name(&self.document.map, "Layer");
