@@ -974,3 +974,59 @@ fn a_layers_custom_properties_are_added_edited_removed_and_saved() {
     h.run();
     assert!(props(&h).contains_key("note"));
 }
+
+#[test]
+fn the_map_and_tile_types_have_custom_properties_too() {
+    use sightline::core::PropertyValue;
+    let mut h = harness();
+    h.state_mut().commands.push(Command::Open(sample("pillars.ron")));
+    h.run();
+    let add = |h: &mut Harness<'static, SightlineApp>, owner: &str, name: &str| {
+        h.get_by_label(&format!("new {owner} property name")).click();
+        h.run();
+        h.key_press_modifiers(egui::Modifiers::COMMAND, egui::Key::A);
+        h.run();
+        h.get_by_label(&format!("new {owner} property name")).type_text(name);
+        h.run();
+        h.get_by_label(&format!("add {owner} property")).click();
+        h.run();
+    };
+    click_menu_item(&mut h, "Edit", "Map properties…");
+    assert!(h.state().map_properties_open);
+    add(&mut h, "map", "sightline_version");
+    assert!(h.state().document.map.properties.is_empty(), "the writer's mark is not a custom property");
+    add(&mut h, "map", "author");
+    h.get_by_label("map property author").click();
+    h.run();
+    h.get_by_label("map property author").type_text("Ada");
+    h.run();
+    assert_eq!(h.state().document.map.properties.get("author"), Some(&PropertyValue::String("Ada".into())));
+    let width = h.get_by_label("map property author").rect().width();
+    assert!(width >= 130.0, "a text value shows whole, not the grid's minimum column ({width} points)");
+
+    // The window leaves the menu bar free.
+    click_menu_item(&mut h, "Edit", "Tile types…");
+    let wall = h.state().document.map.tile_named("wall").unwrap();
+    h.state_mut().commands.push(Command::SelectTile(wall));
+    h.run();
+    h.get_by_label("Custom properties of wall (the palette's tile)");
+    add(&mut h, "tile wall", "opaque");
+    assert!(h.state().document.map.tiles[usize::from(wall)].properties.is_empty(), "a rule is not a custom property");
+    add(&mut h, "tile wall", "material");
+    assert_eq!(
+        h.state().document.map.tiles[usize::from(wall)].properties.get("material"),
+        Some(&PropertyValue::String(String::new()))
+    );
+    // Both are kept in a save (RON, the app's own format) and in Tiled JSON.
+    let dir = tempfile::tempdir().unwrap();
+    for name in ["props.ron", "props.tmj"] {
+        let path = dir.path().join(name);
+        sightline::core::format::save(&h.state().document.map, &path).unwrap();
+        let back = sightline::core::format::load(&path).unwrap().map;
+        assert_eq!(back.properties, h.state().document.map.properties, "{name}");
+        assert_eq!(
+            back.tiles[usize::from(wall)].properties,
+            h.state().document.map.tiles[usize::from(wall)].properties
+        );
+    }
+}

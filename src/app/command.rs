@@ -2,6 +2,14 @@
 
 use std::path::PathBuf;
 
+/// Whose custom properties an edit changes.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum PropertiesOwner {
+    Map,
+    Layer(usize),
+    Tile(crate::core::TileId),
+}
+
 #[derive(Clone, Debug, PartialEq)]
 pub enum Command {
     /// Open a file (asking first about unsaved changes; the open map stays if it fails).
@@ -60,8 +68,11 @@ pub enum Command {
     /// Set how opaque a layer is drawn (0 to 1; drawing only). Successive changes of one layer,
     /// as a slider's drag sends them, are one undo step.
     SetLayerOpacity(usize, f32),
-    /// Replace a layer's custom properties (the properties table's edit).
-    SetLayerProperties(usize, crate::core::Properties),
+    /// Replace the custom properties of the map, a layer or a tile type (a properties table's
+    /// edit).
+    SetProperties(PropertiesOwner, crate::core::Properties),
+    /// Show or hide the Map properties window.
+    ShowMapProperties(bool),
     /// Layer edits (Tiled's Layer menu), one undo step each. Each names the layer it was asked
     /// on; the new, copied, moved or merged layer becomes the current one.
     AddLayer {

@@ -173,7 +173,7 @@ fn layer_properties_ui(app: &mut SightlineApp, ui: &mut egui::Ui) {
             let owner = format!("layer {}", layer.name);
             if let Some(edited) = super::properties_editor::properties_ui(ui, &owner, &layer.properties, &["collision"])
             {
-                app.commands.push(Command::SetLayerProperties(current, edited));
+                app.commands.push(Command::SetProperties(super::PropertiesOwner::Layer(current), edited));
             }
         });
 }

@@ -17,7 +17,7 @@ pub mod sprites;
 mod tile_types;
 
 pub use canvas::{PointerAction, View};
-pub use command::Command;
+pub use command::{Command, PropertiesOwner};
 pub use document::Document;
 pub use editor::{EditorState, ObjectChoice, Tool};
 pub use overlays::{OverlayCommand, OverlayKind, Overlays};
@@ -120,8 +120,10 @@ pub struct SightlineApp {
     pub confirm_overwrite: Option<PathBuf>,
     /// The same for a layer's opacity.
     opacity_edit: Option<(usize, u64)>,
-    /// The same for a layer's custom properties.
-    properties_edit: Option<(usize, u64)>,
+    /// The same for custom properties.
+    properties_edit: Option<(PropertiesOwner, u64)>,
+    /// The Map properties window is open.
+    pub map_properties_open: bool,
     /// The same for the inspector's object edits.
     object_edit: Option<(usize, u64)>,
     /// The fill tool's hover preview and what it was computed for.
@@ -174,6 +176,7 @@ impl SightlineApp {
             tile_edit: None,
             opacity_edit: None,
             properties_edit: None,
+            map_properties_open: false,
             confirm_overwrite: None,
             object_edit: None,
             commands: Vec::new(),
@@ -653,21 +656,35 @@ impl SightlineApp {
                 self.document.touch();
                 self.opacity_edit = Some((layer, self.document.revision()));
             }
-            Command::SetLayerProperties(layer, properties) => {
-                let Some(l) = self.document.map.layers.get(layer) else { return };
-                if l.properties == properties {
+            Command::SetProperties(owner, properties) => {
+                let map = &self.document.map;
+                let current = match owner {
+                    PropertiesOwner::Map => Some(&map.properties),
+                    PropertiesOwner::Layer(layer) => map.layers.get(layer).map(|l| &l.properties),
+                    // Tile 0 is the empty tile: it has no properties.
+                    PropertiesOwner::Tile(0) => None,
+                    PropertiesOwner::Tile(id) => map.tiles.get(usize::from(id)).map(|t| &t.properties),
+                };
+                let Some(current) = current else { return };
+                if *current == properties {
                     return;
                 }
                 // Typing in a text property sends a change a key: one undo step while it goes on.
                 // Adding or removing a property is a step of its own.
-                let same_names = l.properties.keys().eq(properties.keys());
-                if !same_names || self.properties_edit != Some((layer, self.document.revision())) {
+                let same_names = current.keys().eq(properties.keys());
+                if !same_names || self.properties_edit != Some((owner, self.document.revision())) {
                     self.document.checkpoint();
                 }
-                self.document.map.layers[layer].properties = properties;
+                let map = &mut self.document.map;
+                match owner {
+                    PropertiesOwner::Map => map.properties = properties,
+                    PropertiesOwner::Layer(layer) => map.layers[layer].properties = properties,
+                    PropertiesOwner::Tile(id) => map.tiles[usize::from(id)].properties = properties,
+                }
                 self.document.touch();
-                self.properties_edit = same_names.then_some((layer, self.document.revision()));
+                self.properties_edit = same_names.then_some((owner, self.document.revision()));
             }
+            Command::ShowMapProperties(open) => self.map_properties_open = open,
             Command::AddLayer { at } => {
                 let name = layers::unused_layer_name(&self.document.map, "Layer");
                 if let Some(i) = self.layer_edit(|map| layers::add_layer(map, at, &name)) {
@@ -1108,6 +1125,7 @@ impl SightlineApp {
         self.central_ui(ui);
         self.export_ui(ui);
         tile_types::tile_types_window_ui(self, ui);
+        properties_editor::map_properties_window_ui(self, ui);
         map_dialogs::map_dialogs_ui(self, ui);
         panels::error_dialog_ui(self, ui);
         panels::unsaved_changes_ui(self, ui);

@@ -88,6 +88,9 @@ pub fn menu_bar_ui(app: &mut SightlineApp, ui: &mut egui::Ui) {
                 if ui.button("Resize map…").clicked() {
                     app.commands.push(Command::ShowResize);
                 }
+                if ui.button("Map properties…").clicked() {
+                    app.commands.push(Command::ShowMapProperties(true));
+                }
             });
             super::layers_panel::layer_menu_ui(app, ui);
             ui.menu_button("View", |ui| {

@@ -4,6 +4,8 @@
 //! designer's data, kept through every format (Tiled's file and colour types are kept as text).
 
 use super::panels::name_widget;
+use super::{Command, PropertiesOwner, SightlineApp};
+use crate::core::format::tiled_common::WRITER_PROPERTY;
 use crate::core::{Properties, PropertyValue};
 
 /// The types a new property can have, as Tiled names them.
@@ -36,26 +38,9 @@ pub fn properties_ui(ui: &mut egui::Ui, owner: &str, properties: &Properties, re
     let mut remove = None;
     if edited.is_empty() {
         ui.weak("No custom properties.");
+    } else {
+        properties_grid_ui(ui, owner, &mut edited, &mut changed, &mut remove);
     }
-    egui::Grid::new(("sightline properties", owner)).num_columns(3).show(ui, |ui| {
-        for (name, value) in edited.iter_mut() {
-            ui.label(name).on_hover_text(type_name(value));
-            let r = match value {
-                PropertyValue::Bool(on) => ui.checkbox(on, ""),
-                PropertyValue::Int(n) => ui.add(egui::DragValue::new(n)),
-                PropertyValue::Float(x) => ui.add(egui::DragValue::new(x).speed(0.05)),
-                PropertyValue::String(text) => ui.add(egui::TextEdit::singleline(text).desired_width(100.0)),
-            };
-            name_widget(ui, &r, &format!("{owner} property {name}"));
-            changed |= r.changed();
-            let r = ui.small_button("x").on_hover_text("Remove this property");
-            name_widget(ui, &r, &format!("remove {owner} property {name}"));
-            if r.clicked() {
-                remove = Some(name.clone());
-            }
-            ui.end_row();
-        }
-    });
     if let Some(name) = remove {
         edited.remove(&name);
         changed = true;
@@ -99,4 +84,59 @@ pub fn properties_ui(ui: &mut egui::Ui, owner: &str, properties: &Properties, re
     });
     ui.data_mut(|d| d.insert_temp(draft_id, (name, kind)));
     changed.then_some(edited)
+}
+
+/// The table's rows: name, value editor, remove button.
+fn properties_grid_ui(
+    ui: &mut egui::Ui,
+    owner: &str,
+    edited: &mut Properties,
+    changed: &mut bool,
+    remove: &mut Option<String>,
+) {
+    egui::Grid::new(("sightline properties", owner)).num_columns(3).show(ui, |ui| {
+        for (name, value) in edited.iter_mut() {
+            ui.label(name).on_hover_text(type_name(value));
+            let r = match value {
+                PropertyValue::Bool(on) => ui.checkbox(on, ""),
+                PropertyValue::Int(n) => ui.add(egui::DragValue::new(n)),
+                PropertyValue::Float(x) => ui.add(egui::DragValue::new(x).speed(0.05)),
+                // A size of its own: in a grid a text field gets only the column's width so far.
+                PropertyValue::String(text) => {
+                    ui.add_sized([140.0, ui.spacing().interact_size.y], egui::TextEdit::singleline(text))
+                }
+            };
+            name_widget(ui, &r, &format!("{owner} property {name}"));
+            *changed |= r.changed();
+            let r = ui.small_button("x").on_hover_text("Remove this property");
+            name_widget(ui, &r, &format!("remove {owner} property {name}"));
+            if r.clicked() {
+                *remove = Some(name.clone());
+            }
+            ui.end_row();
+        }
+    });
+}
+
+/// Edit › Map properties…: the map's own custom properties (Tiled's Map Properties).
+pub fn map_properties_window_ui(app: &mut SightlineApp, ui: &mut egui::Ui) {
+    if !app.map_properties_open {
+        return;
+    }
+    let mut open = true;
+    let mut edited = None;
+    // Below the menu bar and beside the palette, clear of both.
+    egui::Window::new("Map properties").open(&mut open).default_width(320.0).default_pos([260.0, 80.0]).show(
+        ui.ctx(),
+        |ui| {
+            ui.label(format!("{}: the designer's own data, kept through every format.", app.document.file_name()));
+            edited = properties_ui(ui, "map", &app.document.map.properties, &[WRITER_PROPERTY]);
+        },
+    );
+    if let Some(properties) = edited {
+        app.commands.push(Command::SetProperties(PropertiesOwner::Map, properties));
+    }
+    if !open {
+        app.commands.push(Command::ShowMapProperties(false));
+    }
 }

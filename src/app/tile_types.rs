@@ -2,9 +2,10 @@
 //! walkable, cost, door and its counterpart), edited in place. Each change is a command, applied
 //! through `core::edit::set_tile_rules` (which keeps doors paired) and undoable.
 
-use super::{Command, SightlineApp};
+use super::{Command, PropertiesOwner, SightlineApp};
 use crate::core::TileId;
 use crate::core::edit::TileRules;
+use crate::core::format::tiled_common::{LOOK_PROPERTIES, RULE_PROPERTIES};
 use crate::core::tile::Rgb;
 
 /// The door setting of a tile, as the editor offers it.
@@ -99,6 +100,17 @@ pub fn tile_types_window_ui(app: &mut SightlineApp, ui: &mut egui::Ui) {
         }
         if ui.button("Add a tile type").clicked() {
             commands.push(Command::AddTile);
+        }
+        // The palette's tile's custom properties (the rules above are not among them).
+        let id = app.editor.tile;
+        if let Some(kind) = map.tiles.get(usize::from(id)).filter(|_| id != 0) {
+            ui.separator();
+            ui.strong(format!("Custom properties of {} (the palette's tile)", kind.name));
+            let reserved: Vec<&str> = RULE_PROPERTIES.iter().chain(LOOK_PROPERTIES.iter()).copied().collect();
+            let owner = format!("tile {}", kind.name);
+            if let Some(edited) = super::properties_editor::properties_ui(ui, &owner, &kind.properties, &reserved) {
+                commands.push(Command::SetProperties(PropertiesOwner::Tile(id), edited));
+            }
         }
     });
     app.tile_types_open = open;

@@ -36,10 +36,11 @@ pub const FLIP_MASK: u32 = 0xF000_0000;
 /// At most this many tiles over all tilesets of a map (our tile ids are 16-bit).
 pub const MAX_TILES: u64 = TileId::MAX as u64;
 
-const RULE_PROPERTIES: [&str; 5] = ["opaque", "walkable", "cost", "door", "toggles"];
-const LOOK_PROPERTIES: [&str; 4] = ["name", "glyph", "fg", "bg"];
+/// Tile properties that carry a tile's rules and look in a Tiled file (not custom properties).
+pub const RULE_PROPERTIES: [&str; 5] = ["opaque", "walkable", "cost", "door", "toggles"];
+pub const LOOK_PROPERTIES: [&str; 4] = ["name", "glyph", "fg", "bg"];
 /// Map property that marks a file sightline wrote (so the fallback never applies to it).
-const WRITER_PROPERTY: &str = "sightline_version";
+pub const WRITER_PROPERTY: &str = "sightline_version";
 /// Tileset property that marks the tileset of glyph tiles sightline writes.
 const GLYPH_TILESET_PROPERTY: &str = "sightline_glyphs";
 const GLYPH_TILESET_NAME: &str = "sightline glyphs";
