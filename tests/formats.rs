@@ -791,3 +791,30 @@ fn loading_says_once_which_tiled_features_a_save_would_drop() {
     let dropped = warnings.iter().find(|w| w.contains("does not keep")).expect("a warning");
     assert!(dropped.contains("layer tint colours") && dropped.contains("Wang sets"), "{dropped}");
 }
+
+#[test]
+fn ascii_and_movingai_saves_name_the_custom_data_they_leave_out() {
+    use sightline::core::PropertyValue;
+    let mut map = load(&maps_dir().join("pillars.ron"));
+    map.properties.insert("author".into(), PropertyValue::String("Ada".into()));
+    map.layers[0].opacity = 0.5;
+    let wall = map.tile_named("wall").unwrap();
+    map.tiles[usize::from(wall)].properties.insert("material".into(), PropertyValue::String("stone".into()));
+    let dir = tempfile::tempdir().unwrap();
+    let ascii = format::save(&map, &dir.path().join("m.txt")).unwrap().warnings;
+    assert!(ascii.contains(&"the map's custom properties (\"author\") are not kept in ASCII".to_owned()), "{ascii:?}");
+    assert!(
+        ascii.contains(&"layer opacity and custom properties (layer \"ground\") are not kept in ASCII".to_owned()),
+        "{ascii:?}"
+    );
+    let movingai = format::save(&map, &dir.path().join("m.map")).unwrap().warnings;
+    assert!(movingai.iter().any(|w| w.contains("\"author\") are not kept in MovingAI")), "{movingai:?}");
+    assert!(
+        movingai.contains(&"the custom properties of tile \"wall\" are not kept in MovingAI".to_owned()),
+        "{movingai:?}"
+    );
+    // A map without any says nothing of them.
+    let plain = load(&maps_dir().join("pillars.ron"));
+    let warnings = format::save(&plain, &dir.path().join("p.txt")).unwrap().warnings;
+    assert!(!warnings.iter().any(|w| w.contains("custom properties")), "{warnings:?}");
+}

@@ -1,7 +1,8 @@
 //! A table of custom properties, as Tiled's Custom Properties panel edits them: each property's
 //! name, value (a checkbox, a number or a text field, by its type) and a button to remove it,
 //! then a row to add one by name and type. The game rules do not read these; they are the
-//! designer's data, kept through every format (Tiled's file and colour types are kept as text).
+//! designer's data, kept in RON and Tiled files (Tiled's colour and file types as text). ASCII
+//! and MovingAI have no place for them, and a save there says what it leaves out.
 
 use super::panels::name_widget;
 use super::{Command, PropertiesOwner, SightlineApp};
@@ -129,7 +130,10 @@ pub fn map_properties_window_ui(app: &mut SightlineApp, ui: &mut egui::Ui) {
     egui::Window::new("Map properties").open(&mut open).default_width(320.0).default_pos([260.0, 80.0]).show(
         ui.ctx(),
         |ui| {
-            ui.label(format!("{}: the designer's own data, kept through every format.", app.document.file_name()));
+            ui.label(format!(
+                "{}: the designer's own data, kept in RON and Tiled files (not in ASCII or MovingAI).",
+                app.document.file_name()
+            ));
             edited = properties_ui(ui, "map", &app.document.map.properties, &[WRITER_PROPERTY]);
         },
     );

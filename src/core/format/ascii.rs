@@ -438,6 +438,7 @@ pub fn to_string(map: &Map) -> Result<(String, Vec<String>), MapError> {
     if map.layers.iter().any(|l| l.collision) {
         warnings.push("collision layers are written as their tiles; the collision flag is lost".into());
     }
+    warnings.extend(super::custom_data_warnings(map, "ASCII"));
     let w = map.width() as usize;
     let mut grid: Vec<char> =
         (0..map.len()).map(|i| map.top_tile(map.cell_at(i)).map_or(VOID, |(_, t)| glyph_of[usize::from(t)])).collect();

@@ -109,6 +109,27 @@ pub(crate) fn listed_names(names: &[&str]) -> String {
     if names.len() <= 4 { quoted(names) } else { format!("{} and {} more", quoted(&names[..3]), names.len() - 3) }
 }
 
+/// Warnings for a format that keeps no custom data (ASCII, MovingAI): the map's custom
+/// properties, and the layers' opacity and custom properties, named so that a save says what it
+/// leaves out.
+pub(crate) fn custom_data_warnings(map: &Map, format: &str) -> Vec<String> {
+    let mut warnings = Vec::new();
+    if !map.properties.is_empty() {
+        let names: Vec<&str> = map.properties.keys().map(String::as_str).collect();
+        warnings.push(format!("the map's custom properties ({}) are not kept in {format}", listed_names(&names)));
+    }
+    let layers: Vec<&str> =
+        map.layers.iter().filter(|l| l.opacity < 1.0 || !l.properties.is_empty()).map(|l| l.name.as_str()).collect();
+    if !layers.is_empty() {
+        warnings.push(format!(
+            "layer opacity and custom properties (layer{} {}) are not kept in {format}",
+            if layers.len() == 1 { "" } else { "s" },
+            listed_names(&layers)
+        ));
+    }
+    warnings
+}
+
 /// Loads a map, choosing the format by extension. Errors name the file.
 pub fn load(path: &Path) -> Result<Loaded, MapError> {
     // A path that names no file says so, whatever its extension (a mistyped `maps/dungeon`

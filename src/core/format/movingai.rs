@@ -144,6 +144,15 @@ pub fn map_to_string(map: &Map) -> (String, Vec<String>) {
     if !map.objects.is_empty() {
         warnings.push(format!("{} objects are not kept: MovingAI maps have none", map.objects.len()));
     }
+    warnings.extend(super::custom_data_warnings(map, "MovingAI"));
+    let tiles: Vec<&str> = map.tiles.iter().filter(|t| !t.properties.is_empty()).map(|t| t.name.as_str()).collect();
+    if !tiles.is_empty() {
+        warnings.push(format!(
+            "the custom properties of tile{} {} are not kept in MovingAI",
+            if tiles.len() == 1 { "" } else { "s" },
+            super::listed_names(&tiles)
+        ));
+    }
     (out, warnings)
 }
 
