@@ -68,7 +68,7 @@ pub fn properties_ui(ui: &mut egui::Ui, owner: &str, properties: &Properties, re
         } else if edited.contains_key(trimmed) {
             Some(format!("There is a property {trimmed:?} already"))
         } else if reserved.contains(&trimmed) {
-            Some(format!("{trimmed:?} is not a custom property here (it has its own control above)"))
+            Some(format!("{trimmed:?} is sightline's own (a rule, a flag or its mark), not a custom property"))
         } else {
             None
         };
