@@ -774,6 +774,13 @@ fn layers_are_added_painted_renamed_reordered_merged_and_removed_each_one_undo_s
     h.run();
     assert_eq!(names(&h), ["ground", "walls", "walls copy"]);
     assert_eq!(h.state().editor.layer, 2);
+    // Ctrl+PgDown and Ctrl+PgUp select the layer below and above.
+    h.key_press_modifiers(Modifiers::COMMAND, Key::PageDown);
+    h.run();
+    assert_eq!(h.state().editor.layer, 1);
+    h.key_press_modifiers(Modifiers::COMMAND, Key::PageUp);
+    h.run();
+    assert_eq!(h.state().editor.layer, 2);
     let offset = h.state().view.offset;
     h.key_press_modifiers(ctrl_shift, Key::ArrowDown);
     h.run();

@@ -76,6 +76,17 @@ pub fn run(launch: AppLaunch) -> anyhow::Result<()> {
 /// What a fill preview was computed for: the hovered cell, the map revision, the layer, 8-way.
 type FillPreviewKey = (Cell, u64, usize, bool);
 
+/// Edits that arrive a change a frame (dragging a cost, a radius or an opacity; typing a name or
+/// a property's value): while one thing changes with no other edit between, the changes are one
+/// undo step.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+enum ContinuedEdit {
+    TileRules(TileId),
+    Object(usize),
+    Opacity(usize),
+    Properties(PropertiesOwner),
+}
+
 /// What waits for an answer to "save the unsaved changes?".
 #[derive(Clone, Debug, PartialEq)]
 pub enum PendingAction {
@@ -113,19 +124,13 @@ pub struct SightlineApp {
     pub recovery_offer: Option<recovery::Recovered>,
     recovery_offer_file: Option<PathBuf>,
     autosave_timer: f32,
-    /// The tile the last tile-type edit changed, and the revision it left (edits merge into one
-    /// undo step while they continue).
-    tile_edit: Option<(TileId, u64)>,
+    /// What the last edit that later ones may continue changed, and the revision it left (see
+    /// [`ContinuedEdit`]).
+    continued: Option<(ContinuedEdit, u64)>,
     /// A save over the map's own file waiting for "drop what sightline does not keep?".
     pub confirm_overwrite: Option<PathBuf>,
-    /// The same for a layer's opacity.
-    opacity_edit: Option<(usize, u64)>,
-    /// The same for custom properties.
-    properties_edit: Option<(PropertiesOwner, u64)>,
     /// The Map properties window is open.
     pub map_properties_open: bool,
-    /// The same for the inspector's object edits.
-    object_edit: Option<(usize, u64)>,
     /// The fill tool's hover preview and what it was computed for.
     fill_preview: Option<(FillPreviewKey, Vec<Cell>)>,
     /// Commands the UI issued this frame, applied in `logic`.
@@ -173,12 +178,9 @@ impl SightlineApp {
             recovery_offer_file: None,
             autosave_timer: 0.0,
             fill_preview: None,
-            tile_edit: None,
-            opacity_edit: None,
-            properties_edit: None,
+            continued: None,
             map_properties_open: false,
             confirm_overwrite: None,
-            object_edit: None,
             commands: Vec::new(),
             error: None,
             notice: None,
@@ -399,14 +401,14 @@ impl SightlineApp {
             Command::SetTileRules(id, rules) => {
                 // Dragging a cost or a colour sends a change a frame: successive changes of one
                 // tile, with no other edit between, are one undo step.
-                let continuing = self.tile_edit == Some((id, self.document.revision()));
+                let continuing = self.continues(ContinuedEdit::TileRules(id));
                 if !continuing {
                     self.document.checkpoint();
                 }
                 match crate::core::edit::set_tile_rules(&mut self.document.map, id, rules) {
                     Ok(()) => {
                         self.document.touch();
-                        self.tile_edit = Some((id, self.document.revision()));
+                        self.continued = Some((ContinuedEdit::TileRules(id), self.document.revision()));
                     }
                     Err(e) => {
                         if !continuing {
@@ -538,13 +540,12 @@ impl SightlineApp {
                     return;
                 }
                 // Typing a name or dragging a radius: one undo step while it goes on.
-                let continuing = self.object_edit == Some((index, self.document.revision()));
-                if !continuing {
+                if !self.continues(ContinuedEdit::Object(index)) {
                     self.document.checkpoint();
                 }
                 self.document.map.objects[index] = object;
                 self.document.touch();
-                self.object_edit = Some((index, self.document.revision()));
+                self.continued = Some((ContinuedEdit::Object(index), self.document.revision()));
             }
             Command::RemoveObject(index) => {
                 if index < self.document.map.objects.len() {
@@ -649,12 +650,12 @@ impl SightlineApp {
                 if l.opacity == opacity {
                     return;
                 }
-                if self.opacity_edit != Some((layer, self.document.revision())) {
+                if !self.continues(ContinuedEdit::Opacity(layer)) {
                     self.document.checkpoint();
                 }
                 self.document.map.layers[layer].opacity = opacity;
                 self.document.touch();
-                self.opacity_edit = Some((layer, self.document.revision()));
+                self.continued = Some((ContinuedEdit::Opacity(layer), self.document.revision()));
             }
             Command::SetProperties(owner, properties) => {
                 let map = &self.document.map;
@@ -672,7 +673,7 @@ impl SightlineApp {
                 // Typing in a text property sends a change a key: one undo step while it goes on.
                 // Adding or removing a property is a step of its own.
                 let same_names = current.keys().eq(properties.keys());
-                if !same_names || self.properties_edit != Some((owner, self.document.revision())) {
+                if !same_names || !self.continues(ContinuedEdit::Properties(owner)) {
                     self.document.checkpoint();
                 }
                 let map = &mut self.document.map;
@@ -682,7 +683,7 @@ impl SightlineApp {
                     PropertiesOwner::Tile(id) => map.tiles[usize::from(id)].properties = properties,
                 }
                 self.document.touch();
-                self.properties_edit = same_names.then_some((owner, self.document.revision()));
+                self.continued = same_names.then_some((ContinuedEdit::Properties(owner), self.document.revision()));
             }
             Command::ShowMapProperties(open) => self.map_properties_open = open,
             Command::AddLayer { at } => {
@@ -933,6 +934,11 @@ impl SightlineApp {
                 self.close_now = true;
             }
         }
+    }
+
+    /// Whether an edit of `edit` continues the last one (the same thing, nothing edited since).
+    fn continues(&self, edit: ContinuedEdit) -> bool {
+        self.continued == Some((edit, self.document.revision()))
     }
 
     /// Applies a layer edit as one undo step; on refusal the map is untouched and the notice

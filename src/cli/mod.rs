@@ -481,8 +481,7 @@ pub fn info(map: &Map, path: &Path, format: OutputFormat) -> String {
                         "visible": l.visible,
                         "locked": l.locked,
                         "collision": l.collision,
-                        // Through f32's shortest text: 0.49, not 0.49000000953674316.
-                        "opacity": l.opacity.to_string().parse::<f64>().unwrap_or(1.0),
+                        "opacity": format::shortest_f64(l.opacity),
                     })
                 })
                 .collect();

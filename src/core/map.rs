@@ -359,6 +359,11 @@ impl Map {
             count_layer_cells(&mut cells, layer.cells.len() as u64)?;
         }
         for layer in &self.layers {
+            if !(0.0..=1.0).contains(&layer.opacity) {
+                return Err(
+                    MapError::invalid(format!("opacity {} is not from 0 to 1", layer.opacity)).in_layer(&layer.name)
+                );
+            }
             if layer.cells.len() != self.len() {
                 return Err(MapError::new(MapErrorKind::DataLength { expected: self.len(), found: layer.cells.len() })
                     .in_layer(&layer.name));

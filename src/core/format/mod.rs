@@ -109,6 +109,12 @@ pub(crate) fn listed_names(names: &[&str]) -> String {
     if names.len() <= 4 { quoted(names) } else { format!("{} and {} more", quoted(&names[..3]), names.len() - 3) }
 }
 
+/// The f64 written the way the f32 reads: 0.49, not the 0.49000000953674316 that `as f64` gives
+/// (for JSON, where a layer's opacity would otherwise show the float's error).
+pub fn shortest_f64(x: f32) -> f64 {
+    x.to_string().parse().unwrap_or(f64::from(x))
+}
+
 /// Warnings for a format that keeps no custom data (ASCII, MovingAI): the map's custom
 /// properties, and the layers' opacity and custom properties, named so that a save says what it
 /// leaves out.

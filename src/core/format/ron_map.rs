@@ -197,9 +197,6 @@ pub fn parse(text: &str, path: &Path) -> Result<Map, MapError> {
                 .in_layer(&l.name));
             }
         }
-        if !(0.0..=1.0).contains(&l.opacity) {
-            return Err(MapError::invalid(format!("opacity {} is not from 0 to 1", l.opacity)).in_layer(&l.name));
-        }
         layers.push(Layer {
             name: l.name,
             visible: l.visible,

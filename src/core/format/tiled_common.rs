@@ -467,9 +467,6 @@ pub fn build_map(mut doc: Doc) -> Result<super::Loaded, MapError> {
             }
         }
         let opacity = l.opacity.unwrap_or(1.0);
-        if !(0.0..=1.0).contains(&opacity) {
-            return Err(MapError::invalid(format!("opacity {opacity} is not from 0 to 1")).in_layer(&l.name));
-        }
         let mut properties = l.properties.clone();
         properties.remove("collision");
         layers.push(Layer {

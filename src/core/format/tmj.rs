@@ -514,8 +514,7 @@ pub fn to_string(map: &crate::core::Map, path: &Path) -> Result<Written, MapErro
                 "y": 0,
                 "width": l.width,
                 "height": l.height,
-                // Through f32's shortest text, so that 0.49 is written 0.49, not 0.4900000095.
-                "opacity": l.opacity.map_or(json!(1), |o| json!(o.to_string().parse::<f64>().unwrap_or(1.0))),
+                "opacity": l.opacity.map_or(json!(1), |o| json!(super::shortest_f64(o))),
                 "visible": l.visible,
                 "data": data_mark(i),
             });
