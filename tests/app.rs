@@ -1037,3 +1037,82 @@ fn the_map_and_tile_types_have_custom_properties_too() {
         );
     }
 }
+
+#[test]
+fn tiled_colour_file_object_and_class_properties_are_shown_edited_and_saved_with_their_types() {
+    use sightline::core::{PropertyValue, Rgba};
+    let dir = tempfile::tempdir().unwrap();
+    let fixtures = Path::new(env!("CARGO_MANIFEST_DIR")).join("tests/fixtures");
+    std::fs::copy(fixtures.join("tiny.png"), dir.path().join("tiny.png")).unwrap();
+    let path = dir.path().join("typed.tmx");
+    std::fs::write(
+        &path,
+        r##"<?xml version="1.0"?>
+<map version="1.10" orientation="orthogonal" width="2" height="1" tilewidth="8" tileheight="8" infinite="0">
+ <properties>
+  <property name="tint" type="color" value="#80ff2000"/>
+  <property name="script" type="file" value="chest.lua"/>
+  <property name="target" type="object" value="3"/>
+  <property name="stats" type="class" propertytype="Stats">
+   <properties><property name="hp" type="int" value="5"/></properties>
+  </property>
+ </properties>
+ <tileset firstgid="1" name="t" tilewidth="8" tileheight="8" tilecount="2" columns="2">
+  <image source="tiny.png" width="16" height="8"/>
+ </tileset>
+ <layer id="1" name="ground" width="2" height="1"><data encoding="csv">1,2</data></layer>
+</map>"##,
+    )
+    .unwrap();
+    let mut h = harness();
+    h.state_mut().commands.push(Command::Open(path.clone()));
+    h.run();
+    click_menu_item(&mut h, "Edit", "Map properties…");
+    // Each value has the editor of its type: a colour button, a path field, an object id.
+    h.get_by_label("map property tint");
+    h.get_by_label("map property script");
+    h.get_by_label("map property target");
+    // A class value unfolds into its members, which are edited in the same table.
+    assert!(h.query_by_label("map property stats property hp").is_none(), "folded at first");
+    h.get_by_label("map property stats").click();
+    h.run();
+    h.get_by_label("map property stats property hp");
+    h.get_by_label("new map property stats property name").click();
+    h.run();
+    h.get_by_label("new map property stats property name").type_text("level");
+    h.run();
+    h.get_by_label("add map property stats property").click();
+    h.run();
+    let props = |h: &Harness<'static, SightlineApp>| h.state().document.map.properties.clone();
+    let PropertyValue::Class { class, members } = &props(&h)["stats"] else { panic!("{:?}", props(&h)) };
+    assert_eq!(class, "Stats");
+    assert_eq!(members.keys().collect::<Vec<_>>(), ["hp", "level"]);
+    assert_eq!(h.state().document.undo.len(), 1, "adding a member is one undo step");
+    // A new colour property, chosen in the type list.
+    h.get_by_label("new map property name").click();
+    h.run();
+    h.get_by_label("new map property name").type_text("glow");
+    h.run();
+    h.get_by_label("new map property type").click();
+    h.run();
+    h.get_by_label("color").click();
+    h.run();
+    h.get_by_label("add map property").click();
+    h.run();
+    assert_eq!(props(&h)["glow"], PropertyValue::Color(Rgba(255, 255, 255, 255)));
+    // Saved over the file, each keeps its Tiled type (and the colour its alpha).
+    h.key_press_modifiers(egui::Modifiers::COMMAND, egui::Key::S);
+    h.run();
+    assert!(!h.state().document.dirty, "nothing to ask about: every property is kept");
+    let written = std::fs::read_to_string(&path).unwrap();
+    for line in [
+        r##"<property name="tint" type="color" value="#80ff2000"/>"##,
+        r##"<property name="glow" type="color" value="#ffffffff"/>"##,
+        r#"<property name="script" type="file" value="chest.lua"/>"#,
+        r#"<property name="target" type="object" value="3"/>"#,
+        r#"<property name="stats" type="class" propertytype="Stats">"#,
+        r#"<property name="level" value=""/>"#,
+    ] {
+        assert!(written.contains(line), "{line} in\n{written}");
+    }
+}

@@ -280,19 +280,26 @@ fn a_reader_that_stops_early_ends_the_command_quietly() {
 }
 
 #[test]
-fn info_lists_each_layers_flags_and_opacity() {
+fn info_lists_each_layers_flags_opacity_and_properties_and_the_maps_properties() {
+    use sightline::core::{PropertyValue, Rgba};
     let dir = tempfile::tempdir().unwrap();
     let path = dir.path().join("layers.ron");
     let mut pillars = sightline::core::format::load(Path::new(&map("pillars.ron"))).unwrap().map;
     let mut shadows = pillars.layers[0].clone();
     shadows.name = "shadows".into();
     (shadows.visible, shadows.locked, shadows.collision, shadows.opacity) = (false, true, true, 0.49);
+    shadows.properties.insert("depth".into(), PropertyValue::Int(3));
     pillars.layers.push(shadows);
+    pillars.properties.insert("tint".into(), PropertyValue::Color(Rgba(255, 32, 0, 128)));
     sightline::core::format::save(&pillars, &path).unwrap();
     let (code, out, err) = sightline(&["info", path.to_str().unwrap()]);
     assert_eq!(code, 0, "{err}");
     let line = out.lines().find(|l| l.contains("shadows")).unwrap_or_else(|| panic!("{out}"));
-    assert!(line.ends_with("hidden, locked, collision, opacity 49%"), "{line}");
+    assert!(line.ends_with("hidden, locked, collision, opacity 49%, depth = 3 (int)"), "{line}");
+    assert!(out.contains("\nproperties 1\n  tint                    #80ff2000 (color)\n"), "{out}");
     let (_, json, _) = sightline(&["info", path.to_str().unwrap(), "--format", "json"]);
     assert!(json.contains("\"opacity\": 0.49,"), "{json}");
+    let json: serde_json::Value = serde_json::from_str(&json).unwrap();
+    assert_eq!(json["properties"], serde_json::json!([{"name": "tint", "type": "color", "value": "#80ff2000"}]));
+    assert_eq!(json["layers"][1]["properties"], serde_json::json!([{"name": "depth", "type": "int", "value": 3}]));
 }

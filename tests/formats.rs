@@ -818,3 +818,132 @@ fn ascii_and_movingai_saves_name_the_custom_data_they_leave_out() {
     let warnings = format::save(&plain, &dir.path().join("p.txt")).unwrap().warnings;
     assert!(!warnings.iter().any(|w| w.contains("custom properties")), "{warnings:?}");
 }
+
+#[test]
+fn tiled_property_types_survive_every_tiled_and_ron_round_trip() {
+    use sightline::core::{Properties, PropertyValue, Rgba};
+    let dir = tempfile::tempdir().unwrap();
+    std::fs::copy(fixture("tiny.png"), dir.path().join("tiny.png")).unwrap();
+    let path = dir.path().join("typed.tmx");
+    std::fs::write(
+        &path,
+        r##"<?xml version="1.0"?>
+<map version="1.10" orientation="orthogonal" width="2" height="1" tilewidth="8" tileheight="8" infinite="0">
+ <properties>
+  <property name="speed" type="float" value="0.1"/>
+  <property name="tint" type="color" value="#80ff2000"/>
+  <property name="script" type="file" value="scripts/chest.lua"/>
+  <property name="target" type="object" value="3"/>
+  <property name="stats" type="class" propertytype="Stats">
+   <properties>
+    <property name="hp" type="int" value="5"/>
+    <property name="aura" type="color" value="#ff00ff00"/>
+    <property name="inner" type="class" propertytype="Resist"/>
+   </properties>
+  </property>
+ </properties>
+ <tileset firstgid="1" name="t" tilewidth="8" tileheight="8" tilecount="2" columns="2">
+  <image source="tiny.png" width="16" height="8"/>
+  <tile id="1"><properties><property name="fg" type="color" value="#ffaa0000"/></properties></tile>
+ </tileset>
+ <layer id="1" name="ground" width="2" height="1"><data encoding="csv">1,2</data></layer>
+</map>"##,
+    )
+    .unwrap();
+    let loaded = format::load(&path).unwrap();
+    assert!(!loaded.warnings.iter().any(|w| w.contains("does not keep")), "{:?}", loaded.warnings);
+    let map = loaded.map;
+    let p = &map.properties;
+    // 0.1, not the 0.10000000149011612 the `tiled` crate's f32 widens to.
+    assert_eq!(p["speed"], PropertyValue::Float(0.1));
+    assert_eq!(p["tint"], PropertyValue::Color(Rgba(255, 32, 0, 128)), "alpha kept");
+    assert_eq!(p["script"], PropertyValue::File("scripts/chest.lua".into()));
+    assert_eq!(p["target"], PropertyValue::Object(3));
+    let members: Properties = [
+        ("hp".to_owned(), PropertyValue::Int(5)),
+        ("aura".to_owned(), PropertyValue::Color(Rgba(0, 255, 0, 255))),
+        ("inner".to_owned(), PropertyValue::Class { class: "Resist".into(), members: Properties::new() }),
+    ]
+    .into();
+    assert_eq!(p["stats"], PropertyValue::Class { class: "Stats".into(), members });
+    // A colour-typed `fg` is the tile's glyph colour, as a text one is.
+    let tile = map.tiles.iter().find(|t| t.sprite.is_some_and(|s| s.index == 1)).expect("tile 1");
+    assert_eq!(tile.glyph.fg, sightline::core::Rgb(0xaa, 0, 0));
+
+    for ext in ["tmx", "ron"] {
+        let back = round_trip(&map, ext);
+        assert_eq!(back.properties, map.properties, "{ext}");
+    }
+    // Tiled's JSON writes a class's members as bare values (their types are in the designer's
+    // Tiled project), so read back they take their JSON types; from there on they round-trip.
+    let from_json = round_trip(&map, "tmj");
+    let mut expected = map.properties.clone();
+    let members: Properties = [
+        ("hp".to_owned(), PropertyValue::Int(5)),
+        ("aura".to_owned(), PropertyValue::String("#ff00ff00".into())),
+        ("inner".to_owned(), PropertyValue::Class { class: String::new(), members: Properties::new() }),
+    ]
+    .into();
+    expected.insert("stats".into(), PropertyValue::Class { class: "Stats".into(), members });
+    assert_eq!(from_json.properties, expected);
+    assert_eq!(round_trip(&from_json, "tmj").properties, expected);
+    // Written as Tiled writes them.
+    let out = dir.path().join("out.tmx");
+    format::save(&map, &out).unwrap();
+    let text = std::fs::read_to_string(&out).unwrap();
+    for line in [
+        r##"<property name="tint" type="color" value="#80ff2000"/>"##,
+        r#"<property name="script" type="file" value="scripts/chest.lua"/>"#,
+        r#"<property name="target" type="object" value="3"/>"#,
+        r#"<property name="stats" type="class" propertytype="Stats">"#,
+        r#"<property name="inner" type="class" propertytype="Resist"/>"#,
+        r#"<property name="speed" type="float" value="0.1"/>"#,
+    ] {
+        assert!(text.contains(line), "{line} in\n{text}");
+    }
+    let out = dir.path().join("out.tmj");
+    format::save(&map, &out).unwrap();
+    let json: serde_json::Value = serde_json::from_str(&std::fs::read_to_string(&out).unwrap()).unwrap();
+    let stats = json["properties"].as_array().unwrap().iter().find(|p| p["name"] == "stats").unwrap();
+    assert_eq!(
+        *stats,
+        serde_json::json!({"name": "stats", "type": "class", "propertytype": "Stats",
+            "value": {"hp": 5, "aura": "#ff00ff00", "inner": {}}})
+    );
+}
+
+#[test]
+fn tiled_list_properties_are_named_in_the_load_warning() {
+    let dir = tempfile::tempdir().unwrap();
+    std::fs::copy(fixture("tiny.png"), dir.path().join("tiny.png")).unwrap();
+    let tmx = dir.path().join("lists.tmx");
+    std::fs::write(
+        &tmx,
+        r#"<?xml version="1.0"?>
+<map version="1.10" orientation="orthogonal" width="2" height="1" tilewidth="8" tileheight="8" infinite="0">
+ <tileset firstgid="1" name="t" tilewidth="8" tileheight="8" tilecount="2" columns="2">
+  <image source="tiny.png" width="16" height="8"/>
+ </tileset>
+ <layer id="1" name="ground" width="2" height="1">
+  <properties>
+   <property name="spawns" type="list"><item type="int" value="1"/><item type="int" value="2"/></property>
+   <property name="depth" type="int" value="2"/>
+  </properties>
+  <data encoding="csv">1,2</data>
+ </layer>
+</map>"#,
+    )
+    .unwrap();
+    let loaded = format::load(&tmx).unwrap();
+    let dropped = loaded.warnings.iter().find(|w| w.contains("does not keep")).expect("a warning");
+    assert!(dropped.contains("list-typed custom properties"), "{dropped}");
+    assert_eq!(loaded.map.layers[0].properties.keys().collect::<Vec<_>>(), ["depth"]);
+    // Tiled JSON: the same list, in the map's properties.
+    let json = dir.path().join("lists.tmj");
+    format::save(&loaded.map, &json).unwrap();
+    let mut value: serde_json::Value = serde_json::from_str(&std::fs::read_to_string(&json).unwrap()).unwrap();
+    value["properties"] = serde_json::json!([{"name": "spawns", "type": "list", "value": [1, 2]}]);
+    std::fs::write(&json, value.to_string()).unwrap();
+    let warnings = format::load(&json).unwrap().warnings;
+    assert!(warnings.iter().any(|w| w.contains("list-typed custom properties")), "{warnings:?}");
+}

@@ -1,31 +1,30 @@
 //! A table of custom properties, as Tiled's Custom Properties panel edits them: each property's
 //! name, value (a checkbox, a number or a text field, by its type) and a button to remove it,
 //! then a row to add one by name and type. The game rules do not read these; they are the
-//! designer's data, kept in RON and Tiled files (Tiled's colour and file types as text). ASCII
-//! and MovingAI have no place for them, and a save there says what it leaves out.
+//! designer's data, kept in RON and Tiled files with Tiled's types (a colour keeps its alpha, a
+//! class value its members, which unfold beneath it). ASCII and MovingAI have no place for them,
+//! and a save there says what it leaves out.
 
 use super::panels::name_widget;
 use super::{Command, PropertiesOwner, SightlineApp};
 use crate::core::format::tiled_common::WRITER_PROPERTY;
-use crate::core::{Properties, PropertyValue};
+use crate::core::{Properties, PropertyValue, Rgba};
 
-/// The types a new property can have, as Tiled names them.
-const TYPES: [&str; 4] = ["bool", "int", "float", "string"];
+/// The types a new property can have, as Tiled names them. A class value needs its type defined
+/// in the designer's Tiled project, so it comes only from a file (its members can be added here).
+const TYPES: [&str; 7] = ["bool", "int", "float", "string", "color", "file", "object"];
 
-fn type_name(value: &PropertyValue) -> &'static str {
-    match value {
-        PropertyValue::Bool(_) => "bool",
-        PropertyValue::Int(_) => "int",
-        PropertyValue::Float(_) => "float",
-        PropertyValue::String(_) => "string",
-    }
-}
+/// The type the add row starts with.
+const STRING_TYPE: usize = 3;
 
 fn default_value(kind: usize) -> PropertyValue {
     match kind {
         0 => PropertyValue::Bool(false),
         1 => PropertyValue::Int(0),
         2 => PropertyValue::Float(0.0),
+        4 => PropertyValue::Color(Rgba(255, 255, 255, 255)),
+        5 => PropertyValue::File(String::new()),
+        6 => PropertyValue::Object(0),
         _ => PropertyValue::String(String::new()),
     }
 }
@@ -48,7 +47,8 @@ pub fn properties_ui(ui: &mut egui::Ui, owner: &str, properties: &Properties, re
     }
     // The add row's name and type live in egui's memory until added.
     let draft_id = egui::Id::unique(("sightline new property", owner));
-    let (mut name, mut kind) = ui.data(|d| d.get_temp::<(String, usize)>(draft_id)).unwrap_or((String::new(), 3));
+    let (mut name, mut kind) =
+        ui.data(|d| d.get_temp::<(String, usize)>(draft_id)).unwrap_or((String::new(), STRING_TYPE));
     ui.horizontal(|ui| {
         let r = ui.add(egui::TextEdit::singleline(&mut name).hint_text("name").desired_width(80.0));
         name_widget(ui, &r, &format!("new {owner} property name"));
@@ -97,17 +97,44 @@ fn properties_grid_ui(
 ) {
     egui::Grid::new(("sightline properties", owner)).num_columns(3).show(ui, |ui| {
         for (name, value) in edited.iter_mut() {
-            ui.label(name).on_hover_text(type_name(value));
+            ui.label(name).on_hover_text(value.type_name());
+            let label = format!("{owner} property {name}");
+            // A size of its own: in a grid a text field gets only the column's width so far.
+            let text_size = [140.0, ui.spacing().interact_size.y];
             let r = match value {
                 PropertyValue::Bool(on) => ui.checkbox(on, ""),
                 PropertyValue::Int(n) => ui.add(egui::DragValue::new(n)),
                 PropertyValue::Float(x) => ui.add(egui::DragValue::new(x).speed(0.05)),
-                // A size of its own: in a grid a text field gets only the column's width so far.
-                PropertyValue::String(text) => {
-                    ui.add_sized([140.0, ui.spacing().interact_size.y], egui::TextEdit::singleline(text))
+                PropertyValue::String(text) => ui.add_sized(text_size, egui::TextEdit::singleline(text)),
+                PropertyValue::File(path) => ui
+                    .add_sized(text_size, egui::TextEdit::singleline(path).hint_text("path from the map's folder"))
+                    .on_hover_text("A file path (Tiled's file type), relative to the map's folder"),
+                PropertyValue::Color(c) => {
+                    let mut rgba = [c.0, c.1, c.2, c.3];
+                    let r = ui.color_edit_button_srgba_unmultiplied(&mut rgba).on_hover_text(c.to_hex());
+                    *c = Rgba(rgba[0], rgba[1], rgba[2], rgba[3]);
+                    r
+                }
+                PropertyValue::Object(id) => ui
+                    .add(egui::DragValue::new(id).prefix("object "))
+                    .on_hover_text("The id of an object of the map (Tiled's object type); 0 is none"),
+                PropertyValue::Class { class, members } => {
+                    let title = if class.is_empty() { "class".to_owned() } else { class.clone() };
+                    let mut member_edit = None;
+                    let shown = egui::CollapsingHeader::new(format!("{title} ({})", members.len()))
+                        .id_salt(("sightline class property", &label))
+                        .show(ui, |ui| member_edit = properties_ui(ui, &label, members, &[]));
+                    let mut r = shown.header_response.on_hover_text(
+                        "A value of a custom class from the designer's Tiled project: its members, as the file sets them",
+                    );
+                    if let Some(new_members) = member_edit {
+                        *members = new_members;
+                        r.mark_changed();
+                    }
+                    r
                 }
             };
-            name_widget(ui, &r, &format!("{owner} property {name}"));
+            name_widget(ui, &r, &label);
             *changed |= r.changed();
             let r = ui.small_button("x").on_hover_text("Remove this property");
             name_widget(ui, &r, &format!("remove {owner} property {name}"));

@@ -482,6 +482,7 @@ pub fn info(map: &Map, path: &Path, format: OutputFormat) -> String {
                         "locked": l.locked,
                         "collision": l.collision,
                         "opacity": format::shortest_f64(l.opacity),
+                        "properties": format::tmj::properties_json(&l.properties),
                     })
                 })
                 .collect();
@@ -489,6 +490,7 @@ pub fn info(map: &Map, path: &Path, format: OutputFormat) -> String {
                 "file": path.display().to_string(), "width": map.width(), "height": map.height(),
                 "cells": map.len(), "opaque": opaque, "walkable": walkable, "doors": doors,
                 "layers": layers, "tiles": tiles, "objects": objects,
+                "properties": format::tmj::properties_json(&map.properties),
             });
             format!("{}\n", serde_json::to_string_pretty(&v).unwrap_or_default())
         }
@@ -519,7 +521,16 @@ pub fn info(map: &Map, path: &Path, format: OutputFormat) -> String {
                 if l.opacity < 1.0 {
                     flags.push(format!("opacity {:.0}%", l.opacity * 100.0));
                 }
+                for (name, value) in &l.properties {
+                    flags.push(format!("{name} = {value} ({})", value.type_name()));
+                }
                 out.push_str(&format!("  {:<24}{}\n", l.name, flags.join(", ")));
+            }
+            if !map.properties.is_empty() {
+                out.push_str(&format!("properties {}\n", map.properties.len()));
+                for (name, value) in &map.properties {
+                    out.push_str(&format!("  {name:<24}{value} ({})\n", value.type_name()));
+                }
             }
             let used: Vec<_> = map.tiles.iter().enumerate().skip(1).filter(|(id, _)| counts[*id] > 0).collect();
             out.push_str(&format!("tiles     {} types, {} used\n", map.tiles.len() - 1, used.len()));

@@ -25,4 +25,4 @@ pub use geometry::Cell;
 pub use map::{Anchor, Layer, MAX_MAP_SIDE, Map};
 pub use object::{MapObject, ObjectKind};
 pub use rules::{CellRules, RulesGrid};
-pub use tile::{Door, Glyph, Properties, PropertyValue, Rgb, Sprite, SpriteSheet, TileId, TileKind};
+pub use tile::{Door, Glyph, Properties, PropertyValue, Rgb, Rgba, Sprite, SpriteSheet, TileId, TileKind};

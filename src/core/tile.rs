@@ -96,13 +96,68 @@ pub struct Door {
     pub toggles_to: TileId,
 }
 
-/// A free-form property value, as in Tiled's custom properties.
+/// A colour with alpha, as Tiled's `color` properties hold it (written `#aarrggbb`).
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, Serialize, Deserialize)]
+pub struct Rgba(pub u8, pub u8, pub u8, pub u8);
+
+impl Rgba {
+    /// `#aarrggbb`, as Tiled writes colour properties.
+    pub fn to_hex(self) -> String {
+        format!("#{:02x}{:02x}{:02x}{:02x}", self.3, self.0, self.1, self.2)
+    }
+
+    /// Parses Tiled's `#aarrggbb`, or `#rrggbb` (opaque); the `#` is optional.
+    pub fn from_hex(s: &str) -> Option<Rgba> {
+        let h = s.trim().trim_start_matches('#');
+        if !h.bytes().all(|b| b.is_ascii_hexdigit()) {
+            return None;
+        }
+        let v = u32::from_str_radix(h, 16).ok()?;
+        match h.len() {
+            6 => Some(Rgba((v >> 16) as u8, (v >> 8) as u8, v as u8, 255)),
+            8 => Some(Rgba((v >> 16) as u8, (v >> 8) as u8, v as u8, (v >> 24) as u8)),
+            _ => None,
+        }
+    }
+}
+
+/// A free-form property value, as in Tiled's custom properties, with Tiled's types so that a
+/// Tiled file round-trips: a colour stays a colour (with its alpha), a file path a file, an
+/// object reference an object, and a class value keeps its class name and members.
 #[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
 pub enum PropertyValue {
     Bool(bool),
     Int(i64),
     Float(f64),
     String(String),
+    /// Tiled's `color`.
+    Color(Rgba),
+    /// Tiled's `file`: a path, relative to the map's folder as the file wrote it.
+    File(String),
+    /// Tiled's `object`: the id of an object of the map (0: none).
+    Object(u32),
+    /// Tiled's `class` (since Tiled 1.8): a value of a custom type defined in the designer's
+    /// Tiled project, kept as its type's name and the members the file sets.
+    Class {
+        class: String,
+        members: Properties,
+    },
+}
+
+impl PropertyValue {
+    /// Tiled's name for the value's type.
+    pub fn type_name(&self) -> &'static str {
+        match self {
+            PropertyValue::Bool(_) => "bool",
+            PropertyValue::Int(_) => "int",
+            PropertyValue::Float(_) => "float",
+            PropertyValue::String(_) => "string",
+            PropertyValue::Color(_) => "color",
+            PropertyValue::File(_) => "file",
+            PropertyValue::Object(_) => "object",
+            PropertyValue::Class { .. } => "class",
+        }
+    }
 }
 
 impl std::fmt::Display for PropertyValue {
@@ -111,7 +166,17 @@ impl std::fmt::Display for PropertyValue {
             PropertyValue::Bool(v) => write!(f, "{v}"),
             PropertyValue::Int(v) => write!(f, "{v}"),
             PropertyValue::Float(v) => write!(f, "{v}"),
-            PropertyValue::String(v) => write!(f, "{v}"),
+            PropertyValue::String(v) | PropertyValue::File(v) => write!(f, "{v}"),
+            PropertyValue::Color(c) => write!(f, "{}", c.to_hex()),
+            PropertyValue::Object(id) => write!(f, "object {id}"),
+            PropertyValue::Class { class, members } if members.is_empty() => write!(f, "{class} {{}}"),
+            PropertyValue::Class { class, members } => {
+                write!(f, "{class} {{")?;
+                for (i, (name, value)) in members.iter().enumerate() {
+                    write!(f, "{}{name}: {value}", if i == 0 { " " } else { ", " })?;
+                }
+                write!(f, " }}")
+            }
         }
     }
 }

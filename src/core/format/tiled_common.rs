@@ -77,6 +77,7 @@ pub enum Dropped {
     Groups,
     ObjectLayers,
     ObjectShapes,
+    ListProperties,
 }
 
 impl Dropped {
@@ -91,6 +92,7 @@ impl Dropped {
             Dropped::Groups => "layer groups (their layers stay, named group/layer)",
             Dropped::ObjectLayers => "separate object layers (their objects stay, in one)",
             Dropped::ObjectShapes => "object shapes (an object stays as the cell it stands on)",
+            Dropped::ListProperties => "list-typed custom properties",
         }
     }
 }
@@ -168,7 +170,11 @@ pub struct ObjectDoc {
 }
 
 fn property_error(what: &str, key: &str, expected: &str, found: &PropertyValue) -> MapError {
-    MapError::invalid(format!("{what}: property `{key}` must be {expected}, found {found:?}"))
+    let shown = match found {
+        PropertyValue::String(s) | PropertyValue::File(s) => format!("{s:?}"),
+        other => other.to_string(),
+    };
+    MapError::invalid(format!("{what}: property `{key}` must be {expected}, found {} {shown}", found.type_name()))
 }
 
 fn bool_property(props: &Properties, what: &str, key: &str) -> Result<Option<bool>, MapError> {
@@ -201,7 +207,11 @@ fn string_property<'a>(props: &'a Properties, what: &str, key: &str) -> Result<O
     }
 }
 
+/// A colour as text (`#rrggbb`) or as Tiled's colour type, whose alpha the glyph has no use for.
 fn color_property(props: &Properties, what: &str, key: &str) -> Result<Option<Rgb>, MapError> {
+    if let Some(PropertyValue::Color(c)) = props.get(key) {
+        return Ok(Some(Rgb(c.0, c.1, c.2)));
+    }
     match string_property(props, what, key)? {
         None => Ok(None),
         Some(s) => Rgb::from_hex(s)

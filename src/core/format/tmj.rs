@@ -12,7 +12,7 @@ use super::Loaded;
 use super::tiled_common::{self, Doc, Dropped, ObjectDoc, TileDoc, TileLayerDoc, TilesetDoc, Written};
 use crate::core::error::{MapError, MapErrorKind};
 use crate::core::map::{self, MAX_MAP_SIDE};
-use crate::core::tile::{Properties, PropertyValue, Rgb};
+use crate::core::tile::{Properties, PropertyValue, Rgb, Rgba};
 
 fn json_error(e: serde_json::Error) -> MapError {
     MapError::syntax("JSON", e.to_string()).at_line(e.line(), Some(e.column()))
@@ -85,7 +85,9 @@ impl<'a> Obj<'a> {
         }
     }
 
-    fn properties(&self) -> Result<Properties, MapError> {
+    /// The object's `properties`. A list value (Tiled 1.11) has no place in our model and is left
+    /// out: `lists` is set so the load can say so.
+    fn properties(&self, lists: &mut bool) -> Result<Properties, MapError> {
         let mut out = Properties::new();
         for (i, p) in self.array("properties")?.iter().enumerate() {
             let p = Obj::new(p, format!("{}, property {i}", self.what))?;
@@ -94,13 +96,32 @@ impl<'a> Obj<'a> {
             let ty = p.string("type")?.unwrap_or("string");
             let v = match (ty, value) {
                 ("bool", Value::Bool(b)) => PropertyValue::Bool(*b),
-                ("int" | "object", Value::Number(n)) if n.is_i64() => PropertyValue::Int(n.as_i64().unwrap_or(0)),
+                ("int", Value::Number(n)) if n.is_i64() => PropertyValue::Int(n.as_i64().unwrap_or(0)),
                 ("float" | "int", Value::Number(n)) => PropertyValue::Float(n.as_f64().unwrap_or(0.0)),
-                ("color", Value::String(s)) => {
-                    PropertyValue::String(crate::core::Rgb::from_hex(s).map_or_else(|| s.clone(), |c| c.to_hex()))
+                ("object", Value::Number(n)) if n.as_u64().is_some_and(|id| id <= u64::from(u32::MAX)) => {
+                    PropertyValue::Object(n.as_u64().unwrap_or(0) as u32)
                 }
-                ("string" | "file", Value::String(s)) => PropertyValue::String(s.clone()),
-                ("class", _) => continue,
+                ("color", Value::String(s)) => match Rgba::from_hex(s) {
+                    Some(c) => PropertyValue::Color(c),
+                    // Tiled writes an unset colour as "".
+                    None if s.is_empty() => PropertyValue::String(String::new()),
+                    None => {
+                        return Err(MapError::invalid(format!(
+                            "{}: property {name:?} of type \"color\" has value {s:?}: use #aarrggbb or #rrggbb",
+                            self.what
+                        )));
+                    }
+                },
+                ("string", Value::String(s)) => PropertyValue::String(s.clone()),
+                ("file", Value::String(s)) => PropertyValue::File(s.clone()),
+                ("class", Value::Object(members)) => PropertyValue::Class {
+                    class: p.string("propertytype")?.unwrap_or("").to_owned(),
+                    members: class_members(members, lists),
+                },
+                ("list", Value::Array(_)) => {
+                    *lists = true;
+                    continue;
+                }
                 (ty, v) => {
                     return Err(MapError::invalid(format!(
                         "{}: property {name:?} of type {ty:?} has value {v}",
@@ -178,12 +199,41 @@ fn parse_tileset(v: &Value, index: usize, dir: &Path, doc_warnings: &mut Vec<Str
     parse_tileset_body(&o, first_gid, dir)
 }
 
+/// A class value's members. Tiled's JSON writes them untyped (the types are in the designer's
+/// project file), so each takes the type its JSON value has: a whole number is an int, an object
+/// a class of no name.
+fn class_members(members: &JsonObject<String, Value>, lists: &mut bool) -> Properties {
+    members
+        .iter()
+        .filter_map(|(name, v)| {
+            let value = match v {
+                Value::Bool(b) => PropertyValue::Bool(*b),
+                Value::Number(n) => match n.as_i64() {
+                    Some(i) => PropertyValue::Int(i),
+                    None => PropertyValue::Float(n.as_f64().unwrap_or(0.0)),
+                },
+                Value::String(s) => PropertyValue::String(s.clone()),
+                Value::Object(inner) => {
+                    PropertyValue::Class { class: String::new(), members: class_members(inner, lists) }
+                }
+                Value::Array(_) => {
+                    *lists = true;
+                    return None;
+                }
+                Value::Null => return None,
+            };
+            Some((name.clone(), value))
+        })
+        .collect()
+}
+
 fn parse_tileset_body(o: &Obj, first_gid: u32, dir: &Path) -> Result<TilesetDoc, MapError> {
     let tile_count = o.u32_or("tilecount", 0)?;
     if u64::from(tile_count) > tiled_common::MAX_TILES {
         return Err(o.bad("tilecount", &format!("at most {}", tiled_common::MAX_TILES)));
     }
     let mut tiles = std::collections::BTreeMap::new();
+    let mut lists = false;
     for (i, t) in o.array("tiles")?.iter().enumerate() {
         let t = Obj::new(t, format!("{}, tile entry {i}", o.what))?;
         let id = t.u32_or("id", 0)?;
@@ -191,8 +241,9 @@ fn parse_tileset_body(o: &Obj, first_gid: u32, dir: &Path) -> Result<TilesetDoc,
             return Err(t.bad("id", "a tile id within the tileset"));
         }
         let class = t.string("class")?.or(t.string("type")?).unwrap_or("").to_owned();
-        tiles.insert(id, TileDoc { class, properties: t.properties()? });
+        tiles.insert(id, TileDoc { class, properties: t.properties(&mut lists)? });
     }
+    let properties = o.properties(&mut lists)?;
     Ok(TilesetDoc {
         name: o.string("name")?.unwrap_or("").to_owned(),
         first_gid,
@@ -218,6 +269,7 @@ fn parse_tileset_body(o: &Obj, first_gid: u32, dir: &Path) -> Result<TilesetDoc,
                 }),
                 Dropped::TileOffsets,
             ),
+            (lists, Dropped::ListProperties),
         ]
         .into_iter()
         .filter_map(|(met, d)| met.then_some(d))
@@ -227,7 +279,7 @@ fn parse_tileset_body(o: &Obj, first_gid: u32, dir: &Path) -> Result<TilesetDoc,
             Some(c) => Some(Rgb::from_hex(c).ok_or_else(|| o.bad("transparentcolor", "a colour like \"#ff00ff\""))?),
         },
         tiles,
-        properties: o.properties()?,
+        properties,
     })
 }
 
@@ -239,6 +291,7 @@ fn parse_layers(values: &[Value], prefix: &str, infinite: bool, doc: &mut Doc, d
         let o = Obj::new(v, format!("layer {i}"))?;
         let name = format!("{prefix}{}", o.string("name")?.unwrap_or(""));
         let o = Obj { what: format!("layer {name:?}"), o: o.o };
+        let mut lists = false;
         let number = |key: &str, default: f64| o.get(key).and_then(Value::as_f64).unwrap_or(default);
         for (met, d) in [
             (number("offsetx", 0.0) != 0.0 || number("offsety", 0.0) != 0.0, Dropped::LayerOffsets),
@@ -259,7 +312,7 @@ fn parse_layers(values: &[Value], prefix: &str, infinite: bool, doc: &mut Doc, d
                         None => None,
                         Some(_) => Some(o.float("opacity")? as f32),
                     },
-                    properties: o.properties()?,
+                    properties: o.properties(&mut lists)?,
                     ..TileLayerDoc::default()
                 };
                 let encoding = o.string("encoding")?;
@@ -312,7 +365,7 @@ fn parse_layers(values: &[Value], prefix: &str, infinite: bool, doc: &mut Doc, d
                         width: ob.float("width")?,
                         height: ob.float("height")?,
                         is_tile: ob.int("gid")?.is_some(),
-                        properties: ob.properties()?,
+                        properties: ob.properties(&mut lists)?,
                     });
                 }
             }
@@ -325,6 +378,9 @@ fn parse_layers(values: &[Value], prefix: &str, infinite: bool, doc: &mut Doc, d
             }
             other => return Err(o.bad("type", &format!("tilelayer, objectgroup, group or imagelayer, not {other:?}"))),
         }
+        if lists {
+            doc.dropped.insert(Dropped::ListProperties);
+        }
     }
     Ok(())
 }
@@ -334,15 +390,19 @@ pub fn parse(text: &str, path: &Path) -> Result<Loaded, MapError> {
     let o = Obj::new(&value, "the map")?;
     let dir = path.parent().unwrap_or(Path::new(""));
     let infinite = o.bool_or("infinite", false)?;
+    let mut lists = false;
     let mut doc = Doc {
         width: o.u32_or("width", 0)?,
         height: o.u32_or("height", 0)?,
         infinite,
         tile_width: o.u32_or("tilewidth", 16)?,
         tile_height: o.u32_or("tileheight", 16)?,
-        properties: o.properties()?,
+        properties: o.properties(&mut lists)?,
         ..Doc::default()
     };
+    if lists {
+        doc.dropped.insert(Dropped::ListProperties);
+    }
     if !infinite {
         map::check_dimensions(doc.width.into(), doc.height.into())?;
     }
@@ -389,21 +449,36 @@ fn declared_cells(values: &[Value], infinite: bool, depth: usize) -> u64 {
     cells
 }
 
-fn properties_json(props: &Properties) -> Value {
+/// Properties as Tiled's JSON writes them: an array of `{name, type, value}` (and `propertytype` for a class).
+pub fn properties_json(props: &Properties) -> Value {
     Value::Array(
         props
             .iter()
             .map(|(k, v)| {
-                let (ty, value) = match v {
-                    PropertyValue::Bool(b) => ("bool", json!(b)),
-                    PropertyValue::Int(i) => ("int", json!(i)),
-                    PropertyValue::Float(f) => ("float", json!(f)),
-                    PropertyValue::String(s) => ("string", json!(s)),
-                };
-                json!({ "name": k, "type": ty, "value": value })
+                let mut property = json!({ "name": k, "type": v.type_name(), "value": json_value(v) });
+                if let PropertyValue::Class { class, .. } = v {
+                    property["propertytype"] = json!(class);
+                }
+                property
             })
             .collect(),
     )
+}
+
+/// A property's `value` as Tiled's JSON writes it; a class value is an object of its members'
+/// bare values.
+fn json_value(v: &PropertyValue) -> Value {
+    match v {
+        PropertyValue::Bool(b) => json!(b),
+        PropertyValue::Int(i) => json!(i),
+        PropertyValue::Float(f) => json!(f),
+        PropertyValue::String(s) | PropertyValue::File(s) => json!(s),
+        PropertyValue::Color(c) => json!(c.to_hex()),
+        PropertyValue::Object(id) => json!(id),
+        PropertyValue::Class { members, .. } => {
+            Value::Object(members.iter().map(|(name, m)| (name.clone(), json_value(m))).collect())
+        }
+    }
 }
 
 /// What stands for layer `i`'s data in the document until [`write_data_rows`] writes it: a string

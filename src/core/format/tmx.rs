@@ -15,7 +15,7 @@ use super::tiled_common::{self, Doc, Dropped, ObjectDoc, TileDoc, TileLayerDoc, 
 use super::{Loaded, MAX_FILE_BYTES};
 use crate::core::error::{MapError, MapErrorKind};
 use crate::core::map::{self, MAX_MAP_SIDE};
-use crate::core::tile::{Properties, PropertyValue, Rgb};
+use crate::core::tile::{Properties, PropertyValue, Rgb, Rgba};
 
 /// A tile layer's data, decoded by the pre-pass.
 #[derive(Default)]
@@ -385,31 +385,44 @@ fn image_size_from_file(path: &Path) -> Option<(u32, u32)> {
     None
 }
 
-fn convert_properties(props: &tiled::Properties) -> Properties {
-    props
-        .iter()
-        .filter_map(|(k, v)| {
-            let value = match v {
-                tiled::PropertyValue::BoolValue(b) => PropertyValue::Bool(*b),
-                tiled::PropertyValue::FloatValue(f) => PropertyValue::Float(f64::from(*f)),
-                tiled::PropertyValue::IntValue(i) => PropertyValue::Int(i64::from(*i)),
-                tiled::PropertyValue::ObjectValue(i) => PropertyValue::Int(i64::from(*i)),
-                tiled::PropertyValue::ColorValue(c) => {
-                    PropertyValue::String(format!("#{:02x}{:02x}{:02x}", c.red, c.green, c.blue))
-                }
-                tiled::PropertyValue::StringValue(s) | tiled::PropertyValue::FileValue(s) => {
-                    PropertyValue::String(s.clone())
-                }
-                // Lists and classes have no place in our model.
-                _ => return None,
-            };
-            Some((k.clone(), value))
-        })
-        .collect()
+/// Tiled's properties as ours. A list value (Tiled 1.11) has no place in our model and is left
+/// out: `lists` is set so the load can say so.
+fn convert_properties(props: &tiled::Properties, lists: &mut bool) -> Properties {
+    props.iter().filter_map(|(k, v)| Some((k.clone(), convert_value(v, lists)?))).collect()
+}
+
+fn convert_value(v: &tiled::PropertyValue, lists: &mut bool) -> Option<PropertyValue> {
+    Some(match v {
+        tiled::PropertyValue::BoolValue(b) => PropertyValue::Bool(*b),
+        // The `tiled` crate reads floats as f32; going through the f32's shortest text gives
+        // back the f64 the file wrote ("0.1" stays 0.1, not 0.10000000149011612).
+        tiled::PropertyValue::FloatValue(f) => PropertyValue::Float(f.to_string().parse().unwrap_or(f64::from(*f))),
+        tiled::PropertyValue::IntValue(i) => PropertyValue::Int(i64::from(*i)),
+        tiled::PropertyValue::ObjectValue(i) => PropertyValue::Object(*i),
+        tiled::PropertyValue::ColorValue(c) => PropertyValue::Color(Rgba(c.red, c.green, c.blue, c.alpha)),
+        tiled::PropertyValue::StringValue(s) => PropertyValue::String(s.clone()),
+        tiled::PropertyValue::FileValue(s) => PropertyValue::File(s.clone()),
+        tiled::PropertyValue::ClassValue { property_type, properties } => {
+            PropertyValue::Class { class: property_type.clone(), members: convert_properties(properties, lists) }
+        }
+        tiled::PropertyValue::ListValue(_) => {
+            *lists = true;
+            return None;
+        }
+    })
 }
 
 /// Converts a tileset the `tiled` crate parsed (used for TSX files referenced from TMJ maps too).
 pub(crate) fn convert_tileset(ts: &tiled::Tileset, first_gid: u32) -> TilesetDoc {
+    let mut lists = false;
+    let tiles = ts
+        .tiles()
+        .filter(|(_, t)| !t.properties.is_empty() || !t.user_type.is_empty() || t.image.is_some())
+        .map(|(id, t)| {
+            (id, TileDoc { class: t.user_type.clone(), properties: convert_properties(&t.properties, &mut lists) })
+        })
+        .collect();
+    let properties = convert_properties(&ts.properties, &mut lists);
     TilesetDoc {
         name: ts.name.clone(),
         first_gid,
@@ -425,16 +438,13 @@ pub(crate) fn convert_tileset(ts: &tiled::Tileset, first_gid: u32) -> TilesetDoc
             (!ts.wang_sets.is_empty(), Dropped::WangSets),
             (ts.tiles().any(|(_, t)| t.animation.is_some()), Dropped::Animations),
             (ts.offset_x != 0 || ts.offset_y != 0, Dropped::TileOffsets),
+            (lists, Dropped::ListProperties),
         ]
         .into_iter()
         .filter_map(|(met, d)| met.then_some(d))
         .collect(),
-        tiles: ts
-            .tiles()
-            .filter(|(_, t)| !t.properties.is_empty() || !t.user_type.is_empty() || t.image.is_some())
-            .map(|(id, t)| (id, TileDoc { class: t.user_type.clone(), properties: convert_properties(&t.properties) }))
-            .collect(),
-        properties: convert_properties(&ts.properties),
+        tiles,
+        properties,
     }
 }
 
@@ -486,13 +496,14 @@ pub fn parse(bytes: &[u8], path: &Path) -> Result<Loaded, MapError> {
         Ok(r) => r.map_err(tiled_error)?,
         Err(_) => return Err(MapError::invalid("the Tiled parser failed on this file (it is corrupt)")),
     };
+    let mut lists = false;
     let mut doc = Doc {
         width: tmap.width,
         height: tmap.height,
         infinite: tmap.infinite(),
         tile_width: tmap.tile_width,
         tile_height: tmap.tile_height,
-        properties: convert_properties(&tmap.properties),
+        properties: convert_properties(&tmap.properties, &mut lists),
         ..Doc::default()
     };
     if tmap.orientation != tiled::Orientation::Orthogonal {
@@ -532,7 +543,7 @@ pub fn parse(bytes: &[u8], path: &Path) -> Result<Loaded, MapError> {
                     visible: layer.visible,
                     locked: data.locked,
                     opacity: Some(layer.opacity),
-                    properties: convert_properties(&layer.properties),
+                    properties: convert_properties(&layer.properties, &mut lists),
                     ..TileLayerDoc::default()
                 };
                 if doc.infinite {
@@ -573,7 +584,7 @@ pub fn parse(bytes: &[u8], path: &Path) -> Result<Loaded, MapError> {
                         width,
                         height,
                         is_tile: o.tile_data().is_some(),
-                        properties: convert_properties(&o.properties),
+                        properties: convert_properties(&o.properties, &mut lists),
                     });
                 }
             }
@@ -588,6 +599,9 @@ pub fn parse(bytes: &[u8], path: &Path) -> Result<Loaded, MapError> {
                 stack.extend(inner);
             }
         }
+    }
+    if lists {
+        doc.dropped.insert(Dropped::ListProperties);
     }
     tiled_common::build_map(doc)
 }
@@ -638,14 +652,31 @@ fn write_properties(out: &mut String, indent: &str, props: &Properties) {
     }
     out.push_str(&format!("{indent}<properties>\n"));
     for (k, v) in props {
-        let (ty, value) = match v {
-            PropertyValue::Bool(b) => ("bool", b.to_string()),
-            PropertyValue::Int(i) => ("int", i.to_string()),
-            PropertyValue::Float(f) => ("float", f.to_string()),
-            PropertyValue::String(s) => ("string", s.clone()),
-        };
+        let name = escape(k);
+        let ty = v.type_name();
         let ty_attr = if ty == "string" { String::new() } else { format!(" type=\"{ty}\"") };
-        out.push_str(&format!("{indent} <property name=\"{}\"{ty_attr} value=\"{}\"/>\n", escape(k), escape(&value)));
+        let value = match v {
+            PropertyValue::Bool(b) => b.to_string(),
+            PropertyValue::Int(i) => i.to_string(),
+            PropertyValue::Float(f) => f.to_string(),
+            PropertyValue::String(s) | PropertyValue::File(s) => s.clone(),
+            PropertyValue::Color(c) => c.to_hex(),
+            PropertyValue::Object(id) => id.to_string(),
+            // Tiled writes a class value's members as a nested <properties>, and leaves it out
+            // when the file sets none.
+            PropertyValue::Class { class, members } => {
+                let open = format!("{indent} <property name=\"{name}\"{ty_attr} propertytype=\"{}\"", escape(class));
+                if members.is_empty() {
+                    out.push_str(&format!("{open}/>\n"));
+                } else {
+                    out.push_str(&format!("{open}>\n"));
+                    write_properties(out, &format!("{indent}  "), members);
+                    out.push_str(&format!("{indent} </property>\n"));
+                }
+                continue;
+            }
+        };
+        out.push_str(&format!("{indent} <property name=\"{name}\"{ty_attr} value=\"{}\"/>\n", escape(&value)));
     }
     out.push_str(&format!("{indent}</properties>\n"));
 }
