@@ -1099,7 +1099,7 @@ fn tiled_colour_file_object_and_class_properties_are_shown_edited_and_saved_with
     h.run();
     h.get_by_label("add map property").click();
     h.run();
-    assert_eq!(props(&h)["glow"], PropertyValue::Color(Rgba(255, 255, 255, 255)));
+    assert_eq!(props(&h)["glow"], PropertyValue::Color(Some(Rgba(255, 255, 255, 255))));
     // Saved over the file, each keeps its Tiled type (and the colour its alpha).
     h.key_press_modifiers(egui::Modifiers::COMMAND, egui::Key::S);
     h.run();

@@ -290,7 +290,7 @@ fn info_lists_each_layers_flags_opacity_and_properties_and_the_maps_properties()
     (shadows.visible, shadows.locked, shadows.collision, shadows.opacity) = (false, true, true, 0.49);
     shadows.properties.insert("depth".into(), PropertyValue::Int(3));
     pillars.layers.push(shadows);
-    pillars.properties.insert("tint".into(), PropertyValue::Color(Rgba(255, 32, 0, 128)));
+    pillars.properties.insert("tint".into(), PropertyValue::Color(Some(Rgba(255, 32, 0, 128))));
     sightline::core::format::save(&pillars, &path).unwrap();
     let (code, out, err) = sightline(&["info", path.to_str().unwrap()]);
     assert_eq!(code, 0, "{err}");

@@ -832,6 +832,7 @@ fn tiled_property_types_survive_every_tiled_and_ron_round_trip() {
  <properties>
   <property name="speed" type="float" value="0.1"/>
   <property name="tint" type="color" value="#80ff2000"/>
+  <property name="unset" type="color" value=""/>
   <property name="script" type="file" value="scripts/chest.lua"/>
   <property name="target" type="object" value="3"/>
   <property name="stats" type="class" propertytype="Stats">
@@ -856,12 +857,14 @@ fn tiled_property_types_survive_every_tiled_and_ron_round_trip() {
     let p = &map.properties;
     // 0.1, not the 0.10000000149011612 the `tiled` crate's f32 widens to.
     assert_eq!(p["speed"], PropertyValue::Float(0.1));
-    assert_eq!(p["tint"], PropertyValue::Color(Rgba(255, 32, 0, 128)), "alpha kept");
+    assert_eq!(p["tint"], PropertyValue::Color(Some(Rgba(255, 32, 0, 128))), "alpha kept");
+    // Tiled writes a colour never set as value="" (the `tiled` crate refuses it: the whole map was).
+    assert_eq!(p["unset"], PropertyValue::Color(None));
     assert_eq!(p["script"], PropertyValue::File("scripts/chest.lua".into()));
     assert_eq!(p["target"], PropertyValue::Object(3));
     let members: Properties = [
         ("hp".to_owned(), PropertyValue::Int(5)),
-        ("aura".to_owned(), PropertyValue::Color(Rgba(0, 255, 0, 255))),
+        ("aura".to_owned(), PropertyValue::Color(Some(Rgba(0, 255, 0, 255)))),
         ("inner".to_owned(), PropertyValue::Class { class: "Resist".into(), members: Properties::new() }),
     ]
     .into();
@@ -893,6 +896,7 @@ fn tiled_property_types_survive_every_tiled_and_ron_round_trip() {
     let text = std::fs::read_to_string(&out).unwrap();
     for line in [
         r##"<property name="tint" type="color" value="#80ff2000"/>"##,
+        r#"<property name="unset" type="color" value=""/>"#,
         r#"<property name="script" type="file" value="scripts/chest.lua"/>"#,
         r#"<property name="target" type="object" value="3"/>"#,
         r#"<property name="stats" type="class" propertytype="Stats">"#,
@@ -904,9 +908,11 @@ fn tiled_property_types_survive_every_tiled_and_ron_round_trip() {
     let out = dir.path().join("out.tmj");
     format::save(&map, &out).unwrap();
     let json: serde_json::Value = serde_json::from_str(&std::fs::read_to_string(&out).unwrap()).unwrap();
-    let stats = json["properties"].as_array().unwrap().iter().find(|p| p["name"] == "stats").unwrap();
+    let property = |name: &str| json["properties"].as_array().unwrap().iter().find(|p| p["name"] == name).cloned();
+    assert_eq!(property("unset"), Some(serde_json::json!({"name": "unset", "type": "color", "value": ""})));
+    let stats = property("stats").unwrap();
     assert_eq!(
-        *stats,
+        stats,
         serde_json::json!({"name": "stats", "type": "class", "propertytype": "Stats",
             "value": {"hp": 5, "aura": "#ff00ff00", "inner": {}}})
     );

@@ -22,7 +22,7 @@ fn default_value(kind: usize) -> PropertyValue {
         0 => PropertyValue::Bool(false),
         1 => PropertyValue::Int(0),
         2 => PropertyValue::Float(0.0),
-        4 => PropertyValue::Color(Rgba(255, 255, 255, 255)),
+        4 => PropertyValue::Color(Some(Rgba(255, 255, 255, 255))),
         5 => PropertyValue::File(String::new()),
         6 => PropertyValue::Object(0),
         _ => PropertyValue::String(String::new()),
@@ -109,10 +109,19 @@ fn properties_grid_ui(
                 PropertyValue::File(path) => ui
                     .add_sized(text_size, egui::TextEdit::singleline(path).hint_text("path from the map's folder"))
                     .on_hover_text("A file path (Tiled's file type), relative to the map's folder"),
-                PropertyValue::Color(c) => {
+                PropertyValue::Color(Some(c)) => {
                     let mut rgba = [c.0, c.1, c.2, c.3];
                     let r = ui.color_edit_button_srgba_unmultiplied(&mut rgba).on_hover_text(c.to_hex());
                     *c = Rgba(rgba[0], rgba[1], rgba[2], rgba[3]);
+                    r
+                }
+                // Tiled's unset colour: a click gives it one to edit.
+                PropertyValue::Color(None) => {
+                    let mut r = ui.button("unset").on_hover_text("No colour is set; click to set one");
+                    if r.clicked() {
+                        *value = PropertyValue::Color(Some(Rgba(255, 255, 255, 255)));
+                        r.mark_changed();
+                    }
                     r
                 }
                 PropertyValue::Object(id) => ui

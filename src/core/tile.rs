@@ -130,8 +130,8 @@ pub enum PropertyValue {
     Int(i64),
     Float(f64),
     String(String),
-    /// Tiled's `color`.
-    Color(Rgba),
+    /// Tiled's `color`; `None` is Tiled's unset colour (written as an empty value).
+    Color(Option<Rgba>),
     /// Tiled's `file`: a path, relative to the map's folder as the file wrote it.
     File(String),
     /// Tiled's `object`: the id of an object of the map (0: none).
@@ -167,7 +167,8 @@ impl std::fmt::Display for PropertyValue {
             PropertyValue::Int(v) => write!(f, "{v}"),
             PropertyValue::Float(v) => write!(f, "{v}"),
             PropertyValue::String(v) | PropertyValue::File(v) => write!(f, "{v}"),
-            PropertyValue::Color(c) => write!(f, "{}", c.to_hex()),
+            PropertyValue::Color(Some(c)) => write!(f, "{}", c.to_hex()),
+            PropertyValue::Color(None) => write!(f, "unset"),
             PropertyValue::Object(id) => write!(f, "object {id}"),
             PropertyValue::Class { class, members } if members.is_empty() => write!(f, "{class} {{}}"),
             PropertyValue::Class { class, members } => {

@@ -209,7 +209,7 @@ fn string_property<'a>(props: &'a Properties, what: &str, key: &str) -> Result<O
 
 /// A colour as text (`#rrggbb`) or as Tiled's colour type, whose alpha the glyph has no use for.
 fn color_property(props: &Properties, what: &str, key: &str) -> Result<Option<Rgb>, MapError> {
-    if let Some(PropertyValue::Color(c)) = props.get(key) {
+    if let Some(PropertyValue::Color(Some(c))) = props.get(key) {
         return Ok(Some(Rgb(c.0, c.1, c.2)));
     }
     match string_property(props, what, key)? {

@@ -102,9 +102,9 @@ impl<'a> Obj<'a> {
                     PropertyValue::Object(n.as_u64().unwrap_or(0) as u32)
                 }
                 ("color", Value::String(s)) => match Rgba::from_hex(s) {
-                    Some(c) => PropertyValue::Color(c),
+                    Some(c) => PropertyValue::Color(Some(c)),
                     // Tiled writes an unset colour as "".
-                    None if s.is_empty() => PropertyValue::String(String::new()),
+                    None if s.is_empty() => PropertyValue::Color(None),
                     None => {
                         return Err(MapError::invalid(format!(
                             "{}: property {name:?} of type \"color\" has value {s:?}: use #aarrggbb or #rrggbb",
@@ -473,7 +473,7 @@ fn json_value(v: &PropertyValue) -> Value {
         PropertyValue::Int(i) => json!(i),
         PropertyValue::Float(f) => json!(f),
         PropertyValue::String(s) | PropertyValue::File(s) => json!(s),
-        PropertyValue::Color(c) => json!(c.to_hex()),
+        PropertyValue::Color(c) => json!(c.map_or_else(String::new, Rgba::to_hex)),
         PropertyValue::Object(id) => json!(id),
         PropertyValue::Class { members, .. } => {
             Value::Object(members.iter().map(|(name, m)| (name.clone(), json_value(m))).collect())

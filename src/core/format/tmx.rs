@@ -96,7 +96,8 @@ fn scan(bytes: &[u8], dir: &Path) -> Result<Scan, MapError> {
     let mut scan = Scan::default();
     let mut total_tiles: u64 = 0;
     let mut uncounted: Option<UncountedTileset> = None;
-    let mut insertions: Vec<(usize, String)> = Vec::new();
+    // Byte ranges of the file to replace (empty ones insert), and their text.
+    let mut patches: Vec<(std::ops::Range<usize>, String)> = Vec::new();
     let mut depth_in_map = 0usize;
     let mut layer_open = false;
     let mut data: Option<OpenData> = None;
@@ -108,6 +109,7 @@ fn scan(bytes: &[u8], dir: &Path) -> Result<Scan, MapError> {
         let event = reader.read_event_into(&mut buf).map_err(|e| {
             MapError::syntax("XML", e.to_string()).at_line(line_of(bytes, reader.buffer_position()), None)
         })?;
+        let end = reader.buffer_position();
         let at = |m: MapError| m.at_line(line_of(bytes, pos), None);
         let layer_name = scan.layers.last().map(|l| l.name.clone()).unwrap_or_default();
         match &event {
@@ -247,6 +249,20 @@ fn scan(bytes: &[u8], dir: &Path) -> Result<Scan, MapError> {
                                 "property {name:?} of type {kind:?} has value {value:?}: {fix}"
                             ))));
                         }
+                        // Tiled writes an unset colour as `value=""`, which the `tiled` crate
+                        // refuses; it reads our mark as a string instead.
+                        if attr("type")?.as_deref() == Some("color")
+                            && attr("value")?.as_deref() == Some("")
+                            && bytes.get(pos) == Some(&b'<')
+                        {
+                            let name = match attr("name")? {
+                                Some(n) => format!(" name=\"{}\"", escape(&n)),
+                                None => String::new(),
+                            };
+                            let tag = String::from_utf8_lossy(e.name().as_ref()).into_owned();
+                            let close = if is_start { ">" } else { "/>" };
+                            patches.push((pos..end, format!("<{tag}{name} value=\"{UNSET_COLOUR}\"{close}")));
+                        }
                     }
                     b"tile" if data.is_some() => {
                         let gid = number("gid")?.unwrap_or(0);
@@ -297,7 +313,8 @@ fn scan(bytes: &[u8], dir: &Path) -> Result<Scan, MapError> {
                         {
                             w = i64::from(iw);
                             h = i64::from(ih);
-                            insertions.push((pos + "<image".len(), format!(" width=\"{iw}\" height=\"{ih}\"")));
+                            let at = pos + "<image".len();
+                            patches.push((at..at, format!(" width=\"{iw}\" height=\"{ih}\"")));
                         }
                         if let Some(t) = uncounted.take() {
                             let fit = |size: i64, tile: i64| {
@@ -316,7 +333,10 @@ fn scan(bytes: &[u8], dir: &Path) -> Result<Scan, MapError> {
                                     tiled_common::MAX_TILES
                                 ))));
                             }
-                            insertions.push((t.insert_at, format!(" tilecount=\"{count}\" columns=\"{columns}\"")));
+                            patches.push((
+                                t.insert_at..t.insert_at,
+                                format!(" tilecount=\"{count}\" columns=\"{columns}\""),
+                            ));
                         }
                     }
                     _ => {}
@@ -334,16 +354,20 @@ fn scan(bytes: &[u8], dir: &Path) -> Result<Scan, MapError> {
         }
         buf.clear();
     }
-    if !insertions.is_empty() {
-        insertions.sort_by_key(|(at, _)| *at);
+    if !patches.is_empty() {
+        patches.sort_by_key(|(range, _)| range.start);
         let mut patched = bytes.to_vec();
-        for (at, text) in insertions.iter().rev() {
-            patched.splice(*at..*at, text.bytes());
+        for (range, text) in patches.iter().rev() {
+            patched.splice(range.clone(), text.bytes());
         }
         scan.patched = Some(patched);
     }
     Ok(scan)
 }
+
+/// What an unset colour property reads as from the patched file: a string no Tiled file holds
+/// (it starts and ends with a character of Unicode's private use area).
+const UNSET_COLOUR: &str = "\u{f8ff}sightline: unset colour\u{f8ff}";
 
 /// What a `<property>` value of type `kind` must be, when `value` is not that (as the `tiled`
 /// crate reads it: a bool `true` or `false`, an `i32`, an `f32`, an object id `u32`, a color of 6
@@ -399,7 +423,8 @@ fn convert_value(v: &tiled::PropertyValue, lists: &mut bool) -> Option<PropertyV
         tiled::PropertyValue::FloatValue(f) => PropertyValue::Float(f.to_string().parse().unwrap_or(f64::from(*f))),
         tiled::PropertyValue::IntValue(i) => PropertyValue::Int(i64::from(*i)),
         tiled::PropertyValue::ObjectValue(i) => PropertyValue::Object(*i),
-        tiled::PropertyValue::ColorValue(c) => PropertyValue::Color(Rgba(c.red, c.green, c.blue, c.alpha)),
+        tiled::PropertyValue::ColorValue(c) => PropertyValue::Color(Some(Rgba(c.red, c.green, c.blue, c.alpha))),
+        tiled::PropertyValue::StringValue(s) if s == UNSET_COLOUR => PropertyValue::Color(None),
         tiled::PropertyValue::StringValue(s) => PropertyValue::String(s.clone()),
         tiled::PropertyValue::FileValue(s) => PropertyValue::File(s.clone()),
         tiled::PropertyValue::ClassValue { property_type, properties } => {
@@ -660,7 +685,7 @@ fn write_properties(out: &mut String, indent: &str, props: &Properties) {
             PropertyValue::Int(i) => i.to_string(),
             PropertyValue::Float(f) => f.to_string(),
             PropertyValue::String(s) | PropertyValue::File(s) => s.clone(),
-            PropertyValue::Color(c) => c.to_hex(),
+            PropertyValue::Color(c) => c.map_or_else(String::new, Rgba::to_hex),
             PropertyValue::Object(id) => id.to_string(),
             // Tiled writes a class value's members as a nested <properties>, and leaves it out
             // when the file sets none.
