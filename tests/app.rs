@@ -1051,6 +1051,7 @@ fn tiled_colour_file_object_and_class_properties_are_shown_edited_and_saved_with
 <map version="1.10" orientation="orthogonal" width="2" height="1" tilewidth="8" tileheight="8" infinite="0">
  <properties>
   <property name="tint" type="color" value="#80ff2000"/>
+  <property name="shade" type="color" value=""/>
   <property name="script" type="file" value="chest.lua"/>
   <property name="target" type="object" value="3"/>
   <property name="stats" type="class" propertytype="Stats">
@@ -1084,6 +1085,7 @@ fn tiled_colour_file_object_and_class_properties_are_shown_edited_and_saved_with
     h.get_by_label("add map property stats property").click();
     h.run();
     let props = |h: &Harness<'static, SightlineApp>| h.state().document.map.properties.clone();
+    assert_eq!(props(&h)["shade"], PropertyValue::Color(None));
     let PropertyValue::Class { class, members } = &props(&h)["stats"] else { panic!("{:?}", props(&h)) };
     assert_eq!(class, "Stats");
     assert_eq!(members.keys().collect::<Vec<_>>(), ["hp", "level"]);
@@ -1100,6 +1102,10 @@ fn tiled_colour_file_object_and_class_properties_are_shown_edited_and_saved_with
     h.get_by_label("add map property").click();
     h.run();
     assert_eq!(props(&h)["glow"], PropertyValue::Color(Some(Rgba(255, 255, 255, 255))));
+    // An unset colour is a button that gives it one.
+    h.get_by_label("map property shade").click();
+    h.run();
+    assert_eq!(props(&h)["shade"], PropertyValue::Color(Some(Rgba(255, 255, 255, 255))));
     // Saved over the file, each keeps its Tiled type (and the colour its alpha).
     h.key_press_modifiers(egui::Modifiers::COMMAND, egui::Key::S);
     h.run();
