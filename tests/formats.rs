@@ -953,3 +953,72 @@ fn tiled_list_properties_are_named_in_the_load_warning() {
     let warnings = format::load(&json).unwrap().warnings;
     assert!(warnings.iter().any(|w| w.contains("list-typed custom properties")), "{warnings:?}");
 }
+
+#[test]
+fn enum_type_names_are_named_in_the_load_warning_and_a_tsx_of_a_json_map_is_read_as_a_tmx_maps() {
+    use sightline::core::PropertyValue;
+    let dir = tempfile::tempdir().unwrap();
+    std::fs::copy(fixture("tiny.png"), dir.path().join("tiny.png")).unwrap();
+    // A TSX with an enum-typed tile property and an unset colour (which the `tiled` crate alone
+    // refuses), named by a Tiled JSON map and by a TMX map.
+    std::fs::write(
+        dir.path().join("enum.tsx"),
+        r#"<?xml version="1.0"?>
+<tileset version="1.10" name="t" tilewidth="8" tileheight="8" tilecount="2" columns="2">
+ <image source="tiny.png" width="16" height="8"/>
+ <tile id="1"><properties>
+  <property name="facing" propertytype="Direction" value="north"/>
+  <property name="glow" type="color" value=""/>
+ </properties></tile>
+</tileset>"#,
+    )
+    .unwrap();
+    let tmj = dir.path().join("enum.tmj");
+    std::fs::write(
+        &tmj,
+        r#"{"width": 2, "height": 1, "tilewidth": 8, "tileheight": 8, "orientation": "orthogonal",
+            "tilesets": [{"firstgid": 1, "source": "enum.tsx"}],
+            "layers": [{"type": "tilelayer", "name": "ground", "width": 2, "height": 1, "data": [1, 2]}]}"#,
+    )
+    .unwrap();
+    let tmx = dir.path().join("enum.tmx");
+    std::fs::write(
+        &tmx,
+        r#"<?xml version="1.0"?>
+<map version="1.10" orientation="orthogonal" width="2" height="1" tilewidth="8" tileheight="8" infinite="0">
+ <tileset firstgid="1" source="enum.tsx"/>
+ <layer id="1" name="ground" width="2" height="1"><data encoding="csv">1,2</data></layer>
+</map>"#,
+    )
+    .unwrap();
+    for path in [&tmj, &tmx] {
+        let loaded = format::load(path).unwrap_or_else(|e| panic!("{e}"));
+        let dropped = loaded.warnings.iter().find(|w| w.contains("does not keep")).expect("a warning");
+        assert!(dropped.contains("the enum types of custom properties"), "{dropped}");
+        let tile = loaded.map.tiles.iter().find(|t| t.sprite.is_some_and(|s| s.index == 1)).unwrap();
+        assert_eq!(tile.properties["facing"], PropertyValue::String("north".into()), "the value stays");
+        assert_eq!(tile.properties["glow"], PropertyValue::Color(None));
+    }
+    // In the map's own properties, TMX and JSON.
+    let text = std::fs::read_to_string(&tmx).unwrap().replace(
+        " <tileset",
+        " <properties><property name=\"level\" type=\"int\" propertytype=\"Difficulty\" value=\"2\"/></properties>\n <tileset",
+    );
+    std::fs::write(dir.path().join("tiny.tsx"), std::fs::read(fixture("tiny.tsx")).unwrap()).unwrap();
+    let plain = dir.path().join("plain.tmx");
+    std::fs::write(&plain, text.replace("enum.tsx", "tiny.tsx")).unwrap();
+    let warnings = format::load(&plain).unwrap().warnings;
+    assert!(warnings.iter().any(|w| w.contains("enum types")), "{warnings:?}");
+    let mut value: serde_json::Value = serde_json::from_str(&std::fs::read_to_string(&tmj).unwrap()).unwrap();
+    value["tilesets"][0]["source"] = serde_json::json!("tiny.tsx");
+    value["properties"] =
+        serde_json::json!([{"name": "level", "type": "int", "propertytype": "Difficulty", "value": 2}]);
+    std::fs::write(&tmj, value.to_string()).unwrap();
+    let warnings = format::load(&tmj).unwrap().warnings;
+    assert!(warnings.iter().any(|w| w.contains("enum types")), "{warnings:?}");
+    // Without them, nothing is said.
+    value["properties"] = serde_json::json!([{"name": "level", "type": "int", "value": 2}]);
+    std::fs::write(&tmj, value.to_string()).unwrap();
+    let warnings = format::load(&tmj).unwrap().warnings;
+    assert!(!warnings.iter().any(|w| w.contains("does not keep")), "{warnings:?}");
+}

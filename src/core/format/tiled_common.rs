@@ -78,6 +78,7 @@ pub enum Dropped {
     ObjectLayers,
     ObjectShapes,
     ListProperties,
+    EnumTypes,
 }
 
 impl Dropped {
@@ -93,6 +94,7 @@ impl Dropped {
             Dropped::ObjectLayers => "separate object layers (their objects stay, in one)",
             Dropped::ObjectShapes => "object shapes (an object stays as the cell it stands on)",
             Dropped::ListProperties => "list-typed custom properties",
+            Dropped::EnumTypes => "the enum types of custom properties (their values stay, as plain strings or ints)",
         }
     }
 }

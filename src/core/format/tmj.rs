@@ -3,6 +3,7 @@
 //! use chunks. External tilesets may be TSX (read through `tiled`) or TSJ/JSON.
 //! See [`super::tiled_common`] for the properties and rules.
 
+use std::collections::BTreeSet;
 use std::fmt::Write as _;
 use std::path::Path;
 
@@ -86,14 +87,18 @@ impl<'a> Obj<'a> {
     }
 
     /// The object's `properties`. A list value (Tiled 1.11) has no place in our model and is left
-    /// out: `lists` is set so the load can say so.
-    fn properties(&self, lists: &mut bool) -> Result<Properties, MapError> {
+    /// out, and an enum's type name (`propertytype` on a string or int) is not kept; `unkept`
+    /// gets them so the load can say so.
+    fn properties(&self, unkept: &mut BTreeSet<Dropped>) -> Result<Properties, MapError> {
         let mut out = Properties::new();
         for (i, p) in self.array("properties")?.iter().enumerate() {
             let p = Obj::new(p, format!("{}, property {i}", self.what))?;
             let name = p.string("name")?.ok_or_else(|| p.bad("name", "a string"))?.to_owned();
             let Some(value) = p.get("value") else { continue };
             let ty = p.string("type")?.unwrap_or("string");
+            if ty != "class" && p.string("propertytype")?.is_some_and(|t| !t.is_empty()) {
+                unkept.insert(Dropped::EnumTypes);
+            }
             let v = match (ty, value) {
                 ("bool", Value::Bool(b)) => PropertyValue::Bool(*b),
                 ("int", Value::Number(n)) if n.is_i64() => PropertyValue::Int(n.as_i64().unwrap_or(0)),
@@ -116,10 +121,10 @@ impl<'a> Obj<'a> {
                 ("file", Value::String(s)) => PropertyValue::File(s.clone()),
                 ("class", Value::Object(members)) => PropertyValue::Class {
                     class: p.string("propertytype")?.unwrap_or("").to_owned(),
-                    members: class_members(members, lists),
+                    members: class_members(members, unkept),
                 },
                 ("list", Value::Array(_)) => {
-                    *lists = true;
+                    unkept.insert(Dropped::ListProperties);
                     continue;
                 }
                 (ty, v) => {
@@ -171,16 +176,10 @@ fn parse_tileset(v: &Value, index: usize, dir: &Path, doc_warnings: &mut Vec<Str
         let path = dir.join(source);
         let is_xml = path.extension().and_then(|e| e.to_str()).is_some_and(|e| e.eq_ignore_ascii_case("tsx"));
         let mut ts = if is_xml {
-            let mut loader = tiled::Loader::new();
-            let loaded = std::panic::catch_unwind(std::panic::AssertUnwindSafe(|| loader.load_tsx_tileset(&path)))
-                .map_err(|_| {
-                    MapError::invalid("the Tiled parser failed on this tileset (it is corrupt)").in_tileset(source)
-                })?;
-            let tileset = loaded.map_err(|e| match e {
-                tiled::Error::ResourceLoadingError { .. } => MapError::new(MapErrorKind::MissingTileset(path.clone())),
-                other => MapError::invalid(other.to_string()).in_tileset(source),
-            })?;
-            super::tmx::convert_tileset(&tileset, first_gid)
+            super::tmx::load_tsx(&path, first_gid).map_err(|e| match e.kind {
+                MapErrorKind::MissingTileset(_) => MapError::new(MapErrorKind::MissingTileset(path.clone())),
+                _ => MapError { file: None, ..e }.in_tileset(source),
+            })?
         } else {
             let bytes = super::read_file(&path).map_err(|e| match e.kind {
                 MapErrorKind::Io(_) => MapError::new(MapErrorKind::MissingTileset(path.clone())),
@@ -202,7 +201,7 @@ fn parse_tileset(v: &Value, index: usize, dir: &Path, doc_warnings: &mut Vec<Str
 /// A class value's members. Tiled's JSON writes them untyped (the types are in the designer's
 /// project file), so each takes the type its JSON value has: a whole number is an int, an object
 /// a class of no name.
-fn class_members(members: &JsonObject<String, Value>, lists: &mut bool) -> Properties {
+fn class_members(members: &JsonObject<String, Value>, unkept: &mut BTreeSet<Dropped>) -> Properties {
     members
         .iter()
         .filter_map(|(name, v)| {
@@ -214,10 +213,10 @@ fn class_members(members: &JsonObject<String, Value>, lists: &mut bool) -> Prope
                 },
                 Value::String(s) => PropertyValue::String(s.clone()),
                 Value::Object(inner) => {
-                    PropertyValue::Class { class: String::new(), members: class_members(inner, lists) }
+                    PropertyValue::Class { class: String::new(), members: class_members(inner, unkept) }
                 }
                 Value::Array(_) => {
-                    *lists = true;
+                    unkept.insert(Dropped::ListProperties);
                     return None;
                 }
                 Value::Null => return None,
@@ -233,7 +232,7 @@ fn parse_tileset_body(o: &Obj, first_gid: u32, dir: &Path) -> Result<TilesetDoc,
         return Err(o.bad("tilecount", &format!("at most {}", tiled_common::MAX_TILES)));
     }
     let mut tiles = std::collections::BTreeMap::new();
-    let mut lists = false;
+    let mut unkept = BTreeSet::new();
     for (i, t) in o.array("tiles")?.iter().enumerate() {
         let t = Obj::new(t, format!("{}, tile entry {i}", o.what))?;
         let id = t.u32_or("id", 0)?;
@@ -241,9 +240,9 @@ fn parse_tileset_body(o: &Obj, first_gid: u32, dir: &Path) -> Result<TilesetDoc,
             return Err(t.bad("id", "a tile id within the tileset"));
         }
         let class = t.string("class")?.or(t.string("type")?).unwrap_or("").to_owned();
-        tiles.insert(id, TileDoc { class, properties: t.properties(&mut lists)? });
+        tiles.insert(id, TileDoc { class, properties: t.properties(&mut unkept)? });
     }
-    let properties = o.properties(&mut lists)?;
+    let properties = o.properties(&mut unkept)?;
     Ok(TilesetDoc {
         name: o.string("name")?.unwrap_or("").to_owned(),
         first_gid,
@@ -269,10 +268,10 @@ fn parse_tileset_body(o: &Obj, first_gid: u32, dir: &Path) -> Result<TilesetDoc,
                 }),
                 Dropped::TileOffsets,
             ),
-            (lists, Dropped::ListProperties),
         ]
         .into_iter()
         .filter_map(|(met, d)| met.then_some(d))
+        .chain(unkept)
         .collect(),
         transparent: match o.string("transparentcolor")? {
             None => None,
@@ -291,7 +290,7 @@ fn parse_layers(values: &[Value], prefix: &str, infinite: bool, doc: &mut Doc, d
         let o = Obj::new(v, format!("layer {i}"))?;
         let name = format!("{prefix}{}", o.string("name")?.unwrap_or(""));
         let o = Obj { what: format!("layer {name:?}"), o: o.o };
-        let mut lists = false;
+        let mut unkept = BTreeSet::new();
         let number = |key: &str, default: f64| o.get(key).and_then(Value::as_f64).unwrap_or(default);
         for (met, d) in [
             (number("offsetx", 0.0) != 0.0 || number("offsety", 0.0) != 0.0, Dropped::LayerOffsets),
@@ -312,7 +311,7 @@ fn parse_layers(values: &[Value], prefix: &str, infinite: bool, doc: &mut Doc, d
                         None => None,
                         Some(_) => Some(o.float("opacity")? as f32),
                     },
-                    properties: o.properties(&mut lists)?,
+                    properties: o.properties(&mut unkept)?,
                     ..TileLayerDoc::default()
                 };
                 let encoding = o.string("encoding")?;
@@ -365,7 +364,7 @@ fn parse_layers(values: &[Value], prefix: &str, infinite: bool, doc: &mut Doc, d
                         width: ob.float("width")?,
                         height: ob.float("height")?,
                         is_tile: ob.int("gid")?.is_some(),
-                        properties: ob.properties(&mut lists)?,
+                        properties: ob.properties(&mut unkept)?,
                     });
                 }
             }
@@ -378,9 +377,7 @@ fn parse_layers(values: &[Value], prefix: &str, infinite: bool, doc: &mut Doc, d
             }
             other => return Err(o.bad("type", &format!("tilelayer, objectgroup, group or imagelayer, not {other:?}"))),
         }
-        if lists {
-            doc.dropped.insert(Dropped::ListProperties);
-        }
+        doc.dropped.extend(unkept);
     }
     Ok(())
 }
@@ -390,19 +387,17 @@ pub fn parse(text: &str, path: &Path) -> Result<Loaded, MapError> {
     let o = Obj::new(&value, "the map")?;
     let dir = path.parent().unwrap_or(Path::new(""));
     let infinite = o.bool_or("infinite", false)?;
-    let mut lists = false;
+    let mut unkept = BTreeSet::new();
     let mut doc = Doc {
         width: o.u32_or("width", 0)?,
         height: o.u32_or("height", 0)?,
         infinite,
         tile_width: o.u32_or("tilewidth", 16)?,
         tile_height: o.u32_or("tileheight", 16)?,
-        properties: o.properties(&mut lists)?,
+        properties: o.properties(&mut unkept)?,
         ..Doc::default()
     };
-    if lists {
-        doc.dropped.insert(Dropped::ListProperties);
-    }
+    doc.dropped.extend(unkept);
     if !infinite {
         map::check_dimensions(doc.width.into(), doc.height.into())?;
     }

@@ -6,8 +6,10 @@
 //! making the parser allocate gigabytes. The pre-pass also reads each layer's `locked` flag, which
 //! `tiled` does not expose.
 
+use std::cell::Cell;
 use std::io::Cursor;
 use std::path::{Path, PathBuf};
+use std::rc::Rc;
 
 use quick_xml::events::Event;
 
@@ -41,6 +43,9 @@ struct Scan {
     /// to images that lack them (Tiled before 1.0 did not write them, and `tiled` requires them);
     /// `None` when nothing was missing.
     patched: Option<Vec<u8>>,
+    /// A property names an enum type (`propertytype` on a string or int): the `tiled` crate
+    /// drops the name.
+    enum_types: bool,
 }
 
 /// A `<tileset>` start tag without `tilecount`, waiting for its `<image>` to size it.
@@ -248,6 +253,11 @@ fn scan(bytes: &[u8], dir: &Path) -> Result<Scan, MapError> {
                             return Err(at(MapError::invalid(format!(
                                 "property {name:?} of type {kind:?} has value {value:?}: {fix}"
                             ))));
+                        }
+                        if attr("type")?.as_deref() != Some("class")
+                            && attr("propertytype")?.is_some_and(|t| !t.is_empty())
+                        {
+                            scan.enum_types = true;
                         }
                         // Tiled writes an unset colour as `value=""`, which the `tiled` crate
                         // refuses; it reads our mark as a string instead.
@@ -473,8 +483,13 @@ pub(crate) fn convert_tileset(ts: &tiled::Tileset, first_gid: u32) -> TilesetDoc
     }
 }
 
-/// Reads files for `tiled`: the map from memory, tilesets from disk after the size pre-pass.
-fn resource_reader(map_path: PathBuf, map_bytes: Vec<u8>) -> impl Fn(&Path) -> std::io::Result<Cursor<Vec<u8>>> {
+/// Reads files for `tiled`: the map from memory, tilesets from disk after the size pre-pass
+/// (patched as the map is). `enum_types` is set when a tileset's scan finds an enum type name.
+fn resource_reader(
+    map_path: PathBuf,
+    map_bytes: Vec<u8>,
+    enum_types: Rc<Cell<bool>>,
+) -> impl Fn(&Path) -> std::io::Result<Cursor<Vec<u8>>> {
     move |path: &Path| {
         if path == map_path {
             return Ok(Cursor::new(map_bytes.clone()));
@@ -486,8 +501,26 @@ fn resource_reader(map_path: PathBuf, map_bytes: Vec<u8>) -> impl Fn(&Path) -> s
         let bytes = std::fs::read(path)?;
         let scanned =
             scan(&bytes, path.parent().unwrap_or(Path::new(""))).map_err(|e| std::io::Error::other(e.to_string()))?;
+        if scanned.enum_types {
+            enum_types.set(true);
+        }
         Ok(Cursor::new(scanned.patched.unwrap_or(bytes)))
     }
+}
+
+/// Loads an external TSX tileset (one a Tiled JSON map names) as a TMX map's tilesets are loaded:
+/// size-checked, scanned and patched before the `tiled` crate reads it.
+pub(crate) fn load_tsx(path: &Path, first_gid: u32) -> Result<TilesetDoc, MapError> {
+    let enum_types = Rc::new(Cell::new(false));
+    let mut loader = tiled::Loader::with_reader(resource_reader(PathBuf::new(), Vec::new(), enum_types.clone()));
+    // `tiled` is third-party code fed untrusted input: a panic in it becomes an error here.
+    let loaded = std::panic::catch_unwind(std::panic::AssertUnwindSafe(|| loader.load_tsx_tileset(path)))
+        .map_err(|_| MapError::invalid("the Tiled parser failed on this tileset (it is corrupt)"))?;
+    let mut ts = convert_tileset(&loaded.map_err(tiled_error)?, first_gid);
+    if enum_types.get() {
+        ts.dropped.push(Dropped::EnumTypes);
+    }
+    Ok(ts)
 }
 
 fn tiled_error(e: tiled::Error) -> MapError {
@@ -514,7 +547,9 @@ pub fn parse(bytes: &[u8], path: &Path) -> Result<Loaded, MapError> {
     let mut scan = scan(bytes, path.parent().unwrap_or(Path::new("")))?;
     let map_path = path.to_owned();
     let map_bytes = scan.patched.take().unwrap_or_else(|| bytes.to_vec());
-    let mut loader = tiled::Loader::with_reader(resource_reader(map_path.clone(), map_bytes));
+    let tileset_enum_types = Rc::new(Cell::new(false));
+    let mut loader =
+        tiled::Loader::with_reader(resource_reader(map_path.clone(), map_bytes, tileset_enum_types.clone()));
     // `tiled` is third-party code fed untrusted input: a panic in it becomes an error here.
     let result = std::panic::catch_unwind(std::panic::AssertUnwindSafe(|| loader.load_tmx_map(&map_path)));
     let tmap = match result {
@@ -627,6 +662,9 @@ pub fn parse(bytes: &[u8], path: &Path) -> Result<Loaded, MapError> {
     }
     if lists {
         doc.dropped.insert(Dropped::ListProperties);
+    }
+    if scan.enum_types || tileset_enum_types.get() {
+        doc.dropped.insert(Dropped::EnumTypes);
     }
     tiled_common::build_map(doc)
 }
