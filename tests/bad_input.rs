@@ -294,6 +294,16 @@ fn maps_of_too_many_layer_cells_are_refused_before_decoding() {
         (1..=9).map(|i| format!(r#"<layer id="{i}" name="l{i}" width="4096" height="4096"/>"#)).collect();
     let tmx = format!("{TMX_HEAD}{layers}</map>").replace("width=\"3\" height=\"2\"", "width=\"4096\" height=\"4096\"");
     assert_error("layers.tmx", &tmx, &["150994944 cells or more", "at most 134217728", "eight layers of 4096×4096"]);
+    // The whole file is counted before the first layer's data is decoded: a corrupt first layer
+    // is not what is reported (the scan used to decode eight layers, 512 MB, before the ninth).
+    let corrupt_first =
+        tmx.replacen("height=\"4096\"/>", "height=\"4096\"><data encoding=\"base64\">!!</data></layer>", 1);
+    assert_error("corrupt.tmx", &corrupt_first, &["150994944 cells or more", "line 3"]);
+    assert_error(
+        "corrupt.tmx",
+        &corrupt_first.replace(r#"<layer id="9" name="l9" width="4096" height="4096"/>"#, ""),
+        &["base64"],
+    );
     // Eight such layers pass the count (and fail on their missing data instead).
     let eight = tmx.replace(r#"<layer id="9" name="l9" width="4096" height="4096"/>"#, "");
     assert_error("eight.tmx", &eight, &["layer \"l1\""]);

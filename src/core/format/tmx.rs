@@ -96,6 +96,7 @@ fn line_of(bytes: &[u8], pos: usize) -> usize {
 /// and patches what old Tiled versions left out. `dir` is the file's folder, where images without
 /// a declared size are looked up.
 fn scan(bytes: &[u8], dir: &Path) -> Result<Scan, MapError> {
+    count_declared_cells(bytes)?;
     let mut reader = quick_xml::Reader::from_reader(bytes);
     let mut buf = Vec::new();
     let mut scan = Scan::default();
@@ -373,6 +374,44 @@ fn scan(bytes: &[u8], dir: &Path) -> Result<Scan, MapError> {
         scan.patched = Some(patched);
     }
     Ok(scan)
+}
+
+/// Refuses a file whose layers declare more cells than a map may hold, before any layer's data
+/// is decoded: the scan below decodes each layer as it meets it, so without this a file of many
+/// large compressed layers would take eight layers' worth of memory before the ninth refused it.
+/// Counts `<layer>` sizes (or, in an infinite map, `<chunk>` sizes); XML errors are left to the
+/// scan, which names them.
+fn count_declared_cells(bytes: &[u8]) -> Result<(), MapError> {
+    let mut reader = quick_xml::Reader::from_reader(bytes);
+    let mut buf = Vec::new();
+    let (mut infinite, mut cells) = (false, 0u64);
+    loop {
+        let pos = reader.buffer_position();
+        let (Event::Start(e) | Event::Empty(e)) = (match reader.read_event_into(&mut buf) {
+            Ok(Event::Eof) | Err(_) => return Ok(()),
+            Ok(event) => event,
+        }) else {
+            buf.clear();
+            continue;
+        };
+        let number = |name: &[u8]| -> u64 {
+            e.attributes()
+                .flatten()
+                .find(|a| a.key.as_ref() == name)
+                .and_then(|a| std::str::from_utf8(&a.value).ok()?.trim().parse::<u64>().ok())
+                .unwrap_or(0)
+        };
+        match e.name().as_ref() {
+            b"map" => infinite = number(b"infinite") != 0,
+            b"layer" if !infinite => cells = cells.saturating_add(number(b"width").saturating_mul(number(b"height"))),
+            b"chunk" if infinite => cells = cells.saturating_add(number(b"width").saturating_mul(number(b"height"))),
+            _ => {}
+        }
+        if cells > map::MAX_LAYER_CELLS {
+            return Err(MapError::new(MapErrorKind::TooManyCells { cells }).at_line(line_of(bytes, pos), None));
+        }
+        buf.clear();
+    }
 }
 
 /// What an unset colour property reads as from the patched file: a string no Tiled file holds
