@@ -152,8 +152,9 @@ pub fn menu_bar_ui(app: &mut SightlineApp, ui: &mut egui::Ui) {
             });
             ui.menu_button("Help", |ui| {
                 ui.set_min_width(360.0);
+                // One line each: a wrapped line is stretched across the menu's justified width.
                 for line in HELP {
-                    ui.label(*line);
+                    ui.add(egui::Label::new(*line).wrap_mode(egui::TextWrapMode::Extend));
                 }
             });
         });
