@@ -1122,3 +1122,61 @@ fn tiled_colour_file_object_and_class_properties_are_shown_edited_and_saved_with
         assert!(written.contains(line), "{line} in\n{written}");
     }
 }
+
+#[test]
+fn a_property_is_renamed_and_converted_from_its_names_context_menu() {
+    use sightline::core::PropertyValue;
+    let mut h = harness();
+    h.state_mut().commands.push(Command::Open(sample("pillars.ron")));
+    h.run();
+    let mut properties = sightline::core::Properties::new();
+    properties.insert("dark".into(), PropertyValue::Bool(true));
+    properties.insert("note".into(), PropertyValue::String("2.6".into()));
+    h.state_mut().commands.push(Command::SetProperties(sightline::app::PropertiesOwner::Layer(0), properties));
+    h.run();
+    h.get_by_label("Custom properties (2)").click();
+    h.run();
+    let props = |h: &Harness<'static, SightlineApp>| h.state().document.map.layers[0].properties.clone();
+    let steps = h.state().document.undo.len();
+    // Rename "dark" to "lit": Enter applies.
+    h.get_by_label("dark").click_secondary();
+    h.run();
+    h.get_by_label("Rename…").click();
+    h.run();
+    h.key_press_modifiers(egui::Modifiers::COMMAND, egui::Key::A);
+    h.run();
+    h.get_by_label("rename layer ground property dark").type_text("lit");
+    h.run();
+    h.key_press(egui::Key::Enter);
+    h.run();
+    assert_eq!(props(&h).keys().collect::<Vec<_>>(), ["lit", "note"]);
+    assert_eq!(props(&h)["lit"], PropertyValue::Bool(true), "the value goes with the name");
+    assert_eq!(h.state().document.undo.len(), steps + 1, "one undo step");
+    // A name in use is refused: Enter keeps the field, Esc keeps the old name.
+    h.get_by_label("lit").click_secondary();
+    h.run();
+    h.get_by_label("Rename…").click();
+    h.run();
+    h.key_press_modifiers(egui::Modifiers::COMMAND, egui::Key::A);
+    h.run();
+    h.get_by_label("rename layer ground property lit").type_text("note");
+    h.run();
+    h.key_press(egui::Key::Enter);
+    h.run();
+    h.get_by_label("rename layer ground property lit");
+    h.key_press(egui::Key::Escape);
+    h.run();
+    assert!(h.query_by_label("rename layer ground property lit").is_none());
+    assert_eq!(props(&h).keys().collect::<Vec<_>>(), ["lit", "note"]);
+    // Convert the text "2.6" to an int, as Tiled's Convert To does.
+    h.get_by_label("note").click_secondary();
+    h.run();
+    h.get_by_label("Convert to").click();
+    h.run();
+    h.get_by_label("int").click();
+    h.run();
+    assert_eq!(props(&h)["note"], PropertyValue::Int(3));
+    h.state_mut().commands.push(Command::Undo);
+    h.run();
+    assert_eq!(props(&h)["note"], PropertyValue::String("2.6".into()));
+}

@@ -1,6 +1,7 @@
 //! A table of custom properties, as Tiled's Custom Properties panel edits them: each property's
 //! name, value (a checkbox, a number or a text field, by its type) and a button to remove it,
-//! then a row to add one by name and type. The game rules do not read these; they are the
+//! then a row to add one by name and type; a name is renamed by double-click and its value converted
+//! to another type from its context menu. The game rules do not read these; they are the
 //! designer's data, kept in RON and Tiled files with Tiled's types (a colour keeps its alpha, a
 //! class value its members, which unfold beneath it). ASCII and MovingAI have no place for them,
 //! and a save there says what it leaves out.
@@ -39,7 +40,7 @@ pub fn properties_ui(ui: &mut egui::Ui, owner: &str, properties: &Properties, re
     if edited.is_empty() {
         ui.weak("No custom properties.");
     } else {
-        properties_grid_ui(ui, owner, &mut edited, &mut changed, &mut remove);
+        properties_grid_ui(ui, owner, reserved, &mut edited, &mut changed, &mut remove);
     }
     if let Some(name) = remove {
         edited.remove(&name);
@@ -63,15 +64,7 @@ pub fn properties_ui(ui: &mut egui::Ui, owner: &str, properties: &Properties, re
             });
         name_widget(ui, &types.response, &format!("new {owner} property type"));
         let trimmed = name.trim();
-        let why_not = if trimmed.is_empty() {
-            Some("Type the new property's name first".to_owned())
-        } else if edited.contains_key(trimmed) {
-            Some(format!("There is a property {trimmed:?} already"))
-        } else if reserved.contains(&trimmed) {
-            Some(format!("{trimmed:?} is sightline's own (a rule, a flag or its mark), not a custom property"))
-        } else {
-            None
-        };
+        let why_not = name_refused(trimmed, &edited, reserved);
         let add = ui
             .add_enabled(why_not.is_none(), egui::Button::new("Add"))
             .on_hover_text("Adds a property of the chosen type")
@@ -87,17 +80,101 @@ pub fn properties_ui(ui: &mut egui::Ui, owner: &str, properties: &Properties, re
     changed.then_some(edited)
 }
 
-/// The table's rows: name, value editor, remove button.
+/// Why `name` cannot be given to a property of `properties`, or `None` when it can.
+fn name_refused(name: &str, properties: &Properties, reserved: &[&str]) -> Option<String> {
+    if name.is_empty() {
+        Some("Type the property's name first".to_owned())
+    } else if properties.contains_key(name) {
+        Some(format!("There is a property {name:?} already"))
+    } else if reserved.contains(&name) {
+        Some(format!("{name:?} is sightline's own (a rule, a flag or its mark), not a custom property"))
+    } else {
+        None
+    }
+}
+
+/// A property being renamed: its name, and the new name typed so far.
+#[derive(Clone)]
+struct Renaming {
+    name: String,
+    draft: String,
+}
+
+/// The table's rows: name (double-click renames it; right-click renames, converts or removes),
+/// value editor, remove button.
 fn properties_grid_ui(
     ui: &mut egui::Ui,
     owner: &str,
+    reserved: &[&str],
     edited: &mut Properties,
     changed: &mut bool,
     remove: &mut Option<String>,
 ) {
+    let renaming_id = egui::Id::unique(("sightline renaming property", owner));
+    let field_id = egui::Id::unique(("sightline rename field", owner));
+    let mut renaming: Option<Renaming> = ui.data(|d| d.get_temp(renaming_id));
+    let mut renamed: Option<(String, String)> = None;
+    let mut convert: Option<(String, PropertyValue)> = None;
+    let names: Properties = edited.clone();
     egui::Grid::new(("sightline properties", owner)).num_columns(3).show(ui, |ui| {
         for (name, value) in edited.iter_mut() {
-            ui.label(name).on_hover_text(value.type_name());
+            match renaming.as_mut().filter(|r| &r.name == name) {
+                Some(r) => {
+                    let new_name = r.draft.trim().to_owned();
+                    let refused = (new_name != *name).then(|| name_refused(&new_name, &names, reserved)).flatten();
+                    let mut field = egui::TextEdit::singleline(&mut r.draft).id(field_id).desired_width(80.0);
+                    if refused.is_some() {
+                        field = field.text_color(ui.visuals().error_fg_color);
+                    }
+                    // A size of its own: in a grid a text field gets only the column's width so far.
+                    let response = ui.add_sized([100.0, ui.spacing().interact_size.y], field).on_hover_text(
+                        refused.clone().unwrap_or_else(|| "Enter renames; Esc keeps the old name".to_owned()),
+                    );
+                    name_widget(ui, &response, &format!("rename {owner} property {name}"));
+                    if response.lost_focus() {
+                        let entered = ui.input(|i| i.key_pressed(egui::Key::Enter));
+                        if entered && refused.is_some() {
+                            ui.memory_mut(|m| m.request_focus(field_id));
+                        } else {
+                            if entered && new_name != *name {
+                                renamed = Some((name.clone(), new_name));
+                            }
+                            renaming = None;
+                        }
+                    }
+                }
+                None => {
+                    let response = ui
+                        .add(egui::Label::new(name.as_str()).sense(egui::Sense::click()))
+                        .on_hover_text(format!("{}: double-click to rename; right-click for more", value.type_name()));
+                    let mut start_renaming = response.double_clicked();
+                    response.context_menu(|ui| {
+                        if ui.button("Rename…").clicked() {
+                            start_renaming = true;
+                        }
+                        ui.add_enabled_ui(!matches!(value, PropertyValue::Class { .. }), |ui| {
+                            ui.menu_button("Convert to", |ui| {
+                                for t in TYPES.iter().filter(|t| **t != value.type_name()) {
+                                    if ui.button(*t).clicked()
+                                        && let Some(v) = value.converted_to(t)
+                                    {
+                                        convert = Some((name.clone(), v));
+                                    }
+                                }
+                            })
+                        })
+                        .response
+                        .on_disabled_hover_text("A class's members are defined in the Tiled project, not here");
+                        if ui.button("Remove").clicked() {
+                            *remove = Some(name.clone());
+                        }
+                    });
+                    if start_renaming {
+                        renaming = Some(Renaming { name: name.clone(), draft: name.clone() });
+                        ui.memory_mut(|m| m.request_focus(field_id));
+                    }
+                }
+            }
             let label = format!("{owner} property {name}");
             // A size of its own: in a grid a text field gets only the column's width so far.
             let text_size = [140.0, ui.spacing().interact_size.y];
@@ -153,6 +230,22 @@ fn properties_grid_ui(
             ui.end_row();
         }
     });
+    ui.data_mut(|d| match renaming {
+        Some(r) => {
+            d.insert_temp(renaming_id, r);
+        }
+        None => d.remove::<Renaming>(renaming_id),
+    });
+    if let Some((old, new)) = renamed
+        && let Some(value) = edited.remove(&old)
+    {
+        edited.insert(new, value);
+        *changed = true;
+    }
+    if let Some((name, value)) = convert {
+        edited.insert(name, value);
+        *changed = true;
+    }
 }
 
 /// Edit › Map properties…: the map's own custom properties (Tiled's Map Properties).

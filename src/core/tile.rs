@@ -160,6 +160,52 @@ impl PropertyValue {
     }
 }
 
+impl PropertyValue {
+    /// The value converted to Tiled's type `type_name`, as Tiled's "Convert To" does: numbers
+    /// and text carry over where they read as the new type (`"3"` → 3, 2.6 → 3, `"#ff0000"` → a
+    /// colour), and the new type's empty value stands in otherwise. `None` to or from a class
+    /// (whose members are defined in the designer's Tiled project), or for an unknown type name.
+    pub fn converted_to(&self, type_name: &str) -> Option<PropertyValue> {
+        let as_text = match self {
+            PropertyValue::Class { .. } => return None,
+            PropertyValue::Color(None) => String::new(),
+            PropertyValue::Object(id) => id.to_string(),
+            other => other.to_string(),
+        };
+        let text = match self {
+            PropertyValue::String(s) | PropertyValue::File(s) => Some(s.trim()),
+            _ => None,
+        };
+        let number = match self {
+            PropertyValue::Bool(b) => Some(f64::from(u8::from(*b))),
+            PropertyValue::Int(i) => Some(*i as f64),
+            PropertyValue::Float(x) => Some(*x),
+            PropertyValue::Object(id) => Some(f64::from(*id)),
+            _ => text.and_then(|t| t.parse::<f64>().ok()),
+        }
+        .filter(|x| x.is_finite());
+        Some(match type_name {
+            "bool" => PropertyValue::Bool(match text {
+                Some(t) if t.eq_ignore_ascii_case("true") => true,
+                _ => number.is_some_and(|x| x != 0.0),
+            }),
+            "int" => PropertyValue::Int(match self {
+                PropertyValue::Int(i) => *i,
+                _ => number.map_or(0, |x| x.round() as i64),
+            }),
+            "float" => PropertyValue::Float(number.unwrap_or(0.0)),
+            "string" => PropertyValue::String(as_text),
+            "file" => PropertyValue::File(as_text),
+            "color" => PropertyValue::Color(match self {
+                PropertyValue::Color(c) => *c,
+                _ => text.and_then(Rgba::from_hex),
+            }),
+            "object" => PropertyValue::Object(number.map_or(0, |x| x.round().clamp(0.0, f64::from(u32::MAX)) as u32)),
+            _ => return None,
+        })
+    }
+}
+
 impl std::fmt::Display for PropertyValue {
     fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
         match self {
@@ -264,3 +310,40 @@ pub const STANDARD_CLOSED_DOOR: TileId = 3;
 pub const STANDARD_OPEN_DOOR: TileId = 4;
 pub const STANDARD_WATER: TileId = 5;
 pub const STANDARD_GRASS: TileId = 6;
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn property_values_convert_as_tileds_convert_to_does() {
+        use PropertyValue::*;
+        let cases: &[(PropertyValue, &str, PropertyValue)] = &[
+            (String(" 3 ".into()), "int", Int(3)),
+            (String("2.6".into()), "int", Int(3)),
+            (String("north".into()), "int", Int(0)),
+            (String("TRUE".into()), "bool", Bool(true)),
+            (String("0".into()), "bool", Bool(false)),
+            (Float(0.25), "bool", Bool(true)),
+            (Int(7), "float", Float(7.0)),
+            (Bool(true), "int", Int(1)),
+            (Float(-1.5), "object", Object(0)),
+            (Int(12), "object", Object(12)),
+            (Object(12), "string", String("12".into())),
+            (Float(0.1), "string", String("0.1".into())),
+            (String("#80ff2000".into()), "color", Color(Some(Rgba(255, 32, 0, 128)))),
+            (String("red".into()), "color", Color(None)),
+            (Color(Some(Rgba(255, 32, 0, 128))), "string", String("#80ff2000".into())),
+            (Color(None), "file", File(std::string::String::new())),
+            (File("a.lua".into()), "string", String("a.lua".into())),
+            (String("1e400".into()), "float", Float(0.0)),
+        ];
+        for (from, to, expected) in cases {
+            assert_eq!(from.converted_to(to).as_ref(), Some(expected), "{from:?} to {to}");
+        }
+        let class = Class { class: "Stats".into(), members: Properties::new() };
+        assert_eq!(class.converted_to("string"), None);
+        assert_eq!(Int(1).converted_to("class"), None);
+        assert_eq!(Int(1).converted_to("list"), None);
+    }
+}
