@@ -1044,27 +1044,9 @@ fn tiled_colour_file_object_and_class_properties_are_shown_edited_and_saved_with
     let dir = tempfile::tempdir().unwrap();
     let fixtures = Path::new(env!("CARGO_MANIFEST_DIR")).join("tests/fixtures");
     std::fs::copy(fixtures.join("tiny.png"), dir.path().join("tiny.png")).unwrap();
+    // A map with a property of each of Tiled's types (the same as the formats tests read).
     let path = dir.path().join("typed.tmx");
-    std::fs::write(
-        &path,
-        r##"<?xml version="1.0"?>
-<map version="1.10" orientation="orthogonal" width="2" height="1" tilewidth="8" tileheight="8" infinite="0">
- <properties>
-  <property name="tint" type="color" value="#80ff2000"/>
-  <property name="shade" type="color" value=""/>
-  <property name="script" type="file" value="chest.lua"/>
-  <property name="target" type="object" value="3"/>
-  <property name="stats" type="class" propertytype="Stats">
-   <properties><property name="hp" type="int" value="5"/></properties>
-  </property>
- </properties>
- <tileset firstgid="1" name="t" tilewidth="8" tileheight="8" tilecount="2" columns="2">
-  <image source="tiny.png" width="16" height="8"/>
- </tileset>
- <layer id="1" name="ground" width="2" height="1"><data encoding="csv">1,2</data></layer>
-</map>"##,
-    )
-    .unwrap();
+    std::fs::copy(fixtures.join("typed_properties.tmx"), &path).unwrap();
     let mut h = harness();
     h.state_mut().commands.push(Command::Open(path.clone()));
     h.run();
@@ -1085,10 +1067,10 @@ fn tiled_colour_file_object_and_class_properties_are_shown_edited_and_saved_with
     h.get_by_label("add map property stats property").click();
     h.run();
     let props = |h: &Harness<'static, SightlineApp>| h.state().document.map.properties.clone();
-    assert_eq!(props(&h)["shade"], PropertyValue::Color(None));
+    assert_eq!(props(&h)["unset"], PropertyValue::Color(None));
     let PropertyValue::Class { class, members } = &props(&h)["stats"] else { panic!("{:?}", props(&h)) };
     assert_eq!(class, "Stats");
-    assert_eq!(members.keys().collect::<Vec<_>>(), ["hp", "level"]);
+    assert_eq!(members.keys().collect::<Vec<_>>(), ["aura", "hp", "inner", "level"]);
     assert_eq!(h.state().document.undo.len(), 1, "adding a member is one undo step");
     // A new colour property, chosen in the type list.
     h.get_by_label("new map property name").click();
@@ -1103,9 +1085,9 @@ fn tiled_colour_file_object_and_class_properties_are_shown_edited_and_saved_with
     h.run();
     assert_eq!(props(&h)["glow"], PropertyValue::Color(Some(Rgba(255, 255, 255, 255))));
     // An unset colour is a button that gives it one.
-    h.get_by_label("map property shade").click();
+    h.get_by_label("map property unset").click();
     h.run();
-    assert_eq!(props(&h)["shade"], PropertyValue::Color(Some(Rgba(255, 255, 255, 255))));
+    assert_eq!(props(&h)["unset"], PropertyValue::Color(Some(Rgba(255, 255, 255, 255))));
     // Saved over the file, each keeps its Tiled type (and the colour its alpha).
     h.key_press_modifiers(egui::Modifiers::COMMAND, egui::Key::S);
     h.run();
@@ -1114,7 +1096,7 @@ fn tiled_colour_file_object_and_class_properties_are_shown_edited_and_saved_with
     for line in [
         r##"<property name="tint" type="color" value="#80ff2000"/>"##,
         r##"<property name="glow" type="color" value="#ffffffff"/>"##,
-        r#"<property name="script" type="file" value="chest.lua"/>"#,
+        r#"<property name="script" type="file" value="scripts/chest.lua"/>"#,
         r#"<property name="target" type="object" value="3"/>"#,
         r#"<property name="stats" type="class" propertytype="Stats">"#,
         r#"<property name="level" value=""/>"#,

@@ -824,33 +824,9 @@ fn tiled_property_types_survive_every_tiled_and_ron_round_trip() {
     use sightline::core::{Properties, PropertyValue, Rgba};
     let dir = tempfile::tempdir().unwrap();
     std::fs::copy(fixture("tiny.png"), dir.path().join("tiny.png")).unwrap();
+    // A map with a property of each of Tiled's types.
     let path = dir.path().join("typed.tmx");
-    std::fs::write(
-        &path,
-        r##"<?xml version="1.0"?>
-<map version="1.10" orientation="orthogonal" width="2" height="1" tilewidth="8" tileheight="8" infinite="0">
- <properties>
-  <property name="speed" type="float" value="0.1"/>
-  <property name="tint" type="color" value="#80ff2000"/>
-  <property name="unset" type="color" value=""/>
-  <property name="script" type="file" value="scripts/chest.lua"/>
-  <property name="target" type="object" value="3"/>
-  <property name="stats" type="class" propertytype="Stats">
-   <properties>
-    <property name="hp" type="int" value="5"/>
-    <property name="aura" type="color" value="#ff00ff00"/>
-    <property name="inner" type="class" propertytype="Resist"/>
-   </properties>
-  </property>
- </properties>
- <tileset firstgid="1" name="t" tilewidth="8" tileheight="8" tilecount="2" columns="2">
-  <image source="tiny.png" width="16" height="8"/>
-  <tile id="1"><properties><property name="fg" type="color" value="#ffaa0000"/></properties></tile>
- </tileset>
- <layer id="1" name="ground" width="2" height="1"><data encoding="csv">1,2</data></layer>
-</map>"##,
-    )
-    .unwrap();
+    std::fs::copy(fixture("typed_properties.tmx"), &path).unwrap();
     let loaded = format::load(&path).unwrap();
     assert!(!loaded.warnings.iter().any(|w| w.contains("does not keep")), "{:?}", loaded.warnings);
     let map = loaded.map;

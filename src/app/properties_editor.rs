@@ -6,6 +6,8 @@
 //! class value its members, which unfold beneath it). ASCII and MovingAI have no place for them,
 //! and a save there says what it leaves out.
 
+use std::collections::BTreeSet;
+
 use super::panels::name_widget;
 use super::{Command, PropertiesOwner, SightlineApp};
 use crate::core::format::tiled_common::WRITER_PROPERTY;
@@ -64,7 +66,7 @@ pub fn properties_ui(ui: &mut egui::Ui, owner: &str, properties: &Properties, re
             });
         name_widget(ui, &types.response, &format!("new {owner} property type"));
         let trimmed = name.trim();
-        let why_not = name_refused(trimmed, &edited, reserved);
+        let why_not = name_refused(trimmed, |n| edited.contains_key(n), reserved);
         let add = ui
             .add_enabled(why_not.is_none(), egui::Button::new("Add"))
             .on_hover_text("Adds a property of the chosen type")
@@ -80,11 +82,12 @@ pub fn properties_ui(ui: &mut egui::Ui, owner: &str, properties: &Properties, re
     changed.then_some(edited)
 }
 
-/// Why `name` cannot be given to a property of `properties`, or `None` when it can.
-fn name_refused(name: &str, properties: &Properties, reserved: &[&str]) -> Option<String> {
+/// Why `name` cannot be given to a property, or `None` when it can; `taken` says whether a
+/// property has that name already.
+fn name_refused(name: &str, taken: impl Fn(&str) -> bool, reserved: &[&str]) -> Option<String> {
     if name.is_empty() {
         Some("Type the property's name first".to_owned())
-    } else if properties.contains_key(name) {
+    } else if taken(name) {
         Some(format!("There is a property {name:?} already"))
     } else if reserved.contains(&name) {
         Some(format!("{name:?} is sightline's own (a rule, a flag or its mark), not a custom property"))
@@ -115,13 +118,14 @@ fn properties_grid_ui(
     let mut renaming: Option<Renaming> = ui.data(|d| d.get_temp(renaming_id));
     let mut renamed: Option<(String, String)> = None;
     let mut convert: Option<(String, PropertyValue)> = None;
-    let names: Properties = edited.clone();
+    // The names in use, for a rename to check against (only while one is typed).
+    let names: BTreeSet<String> = if renaming.is_some() { edited.keys().cloned().collect() } else { BTreeSet::new() };
     egui::Grid::new(("sightline properties", owner)).num_columns(3).show(ui, |ui| {
         for (name, value) in edited.iter_mut() {
             match renaming.as_mut().filter(|r| &r.name == name) {
                 Some(r) => {
                     let new_name = r.draft.trim().to_owned();
-                    let refused = (new_name != *name).then(|| name_refused(&new_name, &names, reserved)).flatten();
+                    let refused = (new_name != *name).then(|| name_refused(&new_name, |n| names.contains(n), reserved)).flatten();
                     let mut field = egui::TextEdit::singleline(&mut r.draft).id(field_id).desired_width(80.0);
                     if refused.is_some() {
                         field = field.text_color(ui.visuals().error_fg_color);

@@ -27,14 +27,7 @@ impl Rgb {
 
     /// Parses `#rrggbb` or `rrggbb` (and Tiled's `#aarrggbb`, ignoring alpha).
     pub fn from_hex(s: &str) -> Option<Rgb> {
-        let h = s.trim().trim_start_matches('#');
-        let h = match h.len() {
-            6 => h,
-            8 => &h[2..],
-            _ => return None,
-        };
-        let v = u32::from_str_radix(h, 16).ok()?;
-        Some(Rgb((v >> 16) as u8, (v >> 8) as u8, v as u8))
+        Rgba::from_hex(s).map(|c| Rgb(c.0, c.1, c.2))
     }
 }
 

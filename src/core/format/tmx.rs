@@ -7,6 +7,7 @@
 //! `tiled` does not expose.
 
 use std::cell::Cell;
+use std::collections::BTreeSet;
 use std::io::Cursor;
 use std::path::{Path, PathBuf};
 use std::rc::Rc;
@@ -459,12 +460,12 @@ fn image_size_from_file(path: &Path) -> Option<(u32, u32)> {
 }
 
 /// Tiled's properties as ours. A list value (Tiled 1.11) has no place in our model and is left
-/// out: `lists` is set so the load can say so.
-fn convert_properties(props: &tiled::Properties, lists: &mut bool) -> Properties {
-    props.iter().filter_map(|(k, v)| Some((k.clone(), convert_value(v, lists)?))).collect()
+/// out: `unkept` gets it so the load can say so.
+fn convert_properties(props: &tiled::Properties, unkept: &mut BTreeSet<Dropped>) -> Properties {
+    props.iter().filter_map(|(k, v)| Some((k.clone(), convert_value(v, unkept)?))).collect()
 }
 
-fn convert_value(v: &tiled::PropertyValue, lists: &mut bool) -> Option<PropertyValue> {
+fn convert_value(v: &tiled::PropertyValue, unkept: &mut BTreeSet<Dropped>) -> Option<PropertyValue> {
     Some(match v {
         tiled::PropertyValue::BoolValue(b) => PropertyValue::Bool(*b),
         // The `tiled` crate reads floats as f32; going through the f32's shortest text gives
@@ -477,10 +478,10 @@ fn convert_value(v: &tiled::PropertyValue, lists: &mut bool) -> Option<PropertyV
         tiled::PropertyValue::StringValue(s) => PropertyValue::String(s.clone()),
         tiled::PropertyValue::FileValue(s) => PropertyValue::File(s.clone()),
         tiled::PropertyValue::ClassValue { property_type, properties } => {
-            PropertyValue::Class { class: property_type.clone(), members: convert_properties(properties, lists) }
+            PropertyValue::Class { class: property_type.clone(), members: convert_properties(properties, unkept) }
         }
         tiled::PropertyValue::ListValue(_) => {
-            *lists = true;
+            unkept.insert(Dropped::ListProperties);
             return None;
         }
     })
@@ -488,15 +489,15 @@ fn convert_value(v: &tiled::PropertyValue, lists: &mut bool) -> Option<PropertyV
 
 /// Converts a tileset the `tiled` crate parsed (used for TSX files referenced from TMJ maps too).
 pub(crate) fn convert_tileset(ts: &tiled::Tileset, first_gid: u32) -> TilesetDoc {
-    let mut lists = false;
+    let mut unkept = BTreeSet::new();
     let tiles = ts
         .tiles()
         .filter(|(_, t)| !t.properties.is_empty() || !t.user_type.is_empty() || t.image.is_some())
         .map(|(id, t)| {
-            (id, TileDoc { class: t.user_type.clone(), properties: convert_properties(&t.properties, &mut lists) })
+            (id, TileDoc { class: t.user_type.clone(), properties: convert_properties(&t.properties, &mut unkept) })
         })
         .collect();
-    let properties = convert_properties(&ts.properties, &mut lists);
+    let properties = convert_properties(&ts.properties, &mut unkept);
     TilesetDoc {
         name: ts.name.clone(),
         first_gid,
@@ -512,10 +513,10 @@ pub(crate) fn convert_tileset(ts: &tiled::Tileset, first_gid: u32) -> TilesetDoc
             (!ts.wang_sets.is_empty(), Dropped::WangSets),
             (ts.tiles().any(|(_, t)| t.animation.is_some()), Dropped::Animations),
             (ts.offset_x != 0 || ts.offset_y != 0, Dropped::TileOffsets),
-            (lists, Dropped::ListProperties),
         ]
         .into_iter()
         .filter_map(|(met, d)| met.then_some(d))
+        .chain(unkept)
         .collect(),
         tiles,
         properties,
@@ -595,14 +596,14 @@ pub fn parse(bytes: &[u8], path: &Path) -> Result<Loaded, MapError> {
         Ok(r) => r.map_err(tiled_error)?,
         Err(_) => return Err(MapError::invalid("the Tiled parser failed on this file (it is corrupt)")),
     };
-    let mut lists = false;
+    let mut unkept = BTreeSet::new();
     let mut doc = Doc {
         width: tmap.width,
         height: tmap.height,
         infinite: tmap.infinite(),
         tile_width: tmap.tile_width,
         tile_height: tmap.tile_height,
-        properties: convert_properties(&tmap.properties, &mut lists),
+        properties: convert_properties(&tmap.properties, &mut unkept),
         ..Doc::default()
     };
     if tmap.orientation != tiled::Orientation::Orthogonal {
@@ -642,7 +643,7 @@ pub fn parse(bytes: &[u8], path: &Path) -> Result<Loaded, MapError> {
                     visible: layer.visible,
                     locked: data.locked,
                     opacity: Some(layer.opacity),
-                    properties: convert_properties(&layer.properties, &mut lists),
+                    properties: convert_properties(&layer.properties, &mut unkept),
                     ..TileLayerDoc::default()
                 };
                 if doc.infinite {
@@ -683,7 +684,7 @@ pub fn parse(bytes: &[u8], path: &Path) -> Result<Loaded, MapError> {
                         width,
                         height,
                         is_tile: o.tile_data().is_some(),
-                        properties: convert_properties(&o.properties, &mut lists),
+                        properties: convert_properties(&o.properties, &mut unkept),
                     });
                 }
             }
@@ -699,9 +700,7 @@ pub fn parse(bytes: &[u8], path: &Path) -> Result<Loaded, MapError> {
             }
         }
     }
-    if lists {
-        doc.dropped.insert(Dropped::ListProperties);
-    }
+    doc.dropped.extend(unkept);
     if scan.enum_types || tileset_enum_types.get() {
         doc.dropped.insert(Dropped::EnumTypes);
     }
