@@ -6,6 +6,8 @@ use std::path::Path;
 use egui_kittest::Harness;
 use egui_kittest::kittest::Queryable;
 use sightline::app::{Command, SightlineApp};
+use sightline::core::edit::Turn;
+use sightline::core::flip::Flip;
 
 mod common;
 use common::{cell_centre, click_cell, click_menu_item, sample};
@@ -397,19 +399,81 @@ fn select_copy_flip_and_paste_a_block() {
     h.run();
     let stamp = h.state().editor.clipboard.clone().unwrap();
     assert_eq!(stamp.cells, vec![STANDARD_FLOOR, STANDARD_FLOOR, STANDARD_FLOOR, STANDARD_WALL]);
-    h.state_mut().commands.extend([Command::Paste, Command::FlipStamp { horizontally: true }]);
+    h.state_mut().commands.extend([Command::Paste, Command::TurnStamp(Turn::FlipHorizontally)]);
     h.run();
     assert!(h.state().editor.pasting);
-    // Placed with its corner on (20, 20): the pillar lands on the left now.
+    // Placed with its corner on (20, 20): the pillar lands on the left now, itself mirrored.
     click_cell(&mut h, Cell::new(20, 20));
     let map = &h.state().document.map;
-    assert_eq!(map.tile(0, Cell::new(20, 21)), Some(STANDARD_WALL));
+    assert_eq!(map.flipped_tile(0, Cell::new(20, 21)), Some((STANDARD_WALL, Flip::HORIZONTAL)));
     assert_eq!(map.tile(0, Cell::new(21, 21)), Some(STANDARD_FLOOR));
     assert_eq!(h.state().document.undo.len(), 1);
     // Cut erases the selection on the layer.
     h.state_mut().commands.extend([Command::CancelSelection, Command::Cut]);
     h.run();
     assert_eq!(h.state().document.map.tile(0, Cell::new(3, 3)), Some(0));
+}
+
+#[test]
+fn tiles_are_flipped_and_turned_with_tileds_keys_picked_edited_in_the_inspector_and_saved() {
+    use egui::Key;
+    use sightline::core::Cell;
+    use sightline::core::tile::STANDARD_WALL;
+    let mut h = harness();
+    h.state_mut().commands.push(Command::Open(sample("pillars.ron")));
+    h.run();
+    // X mirrors the brush's tile and Z turns it a quarter clockwise: the tools bar says how.
+    h.key_press(Key::X);
+    h.run();
+    h.key_press(Key::Z);
+    h.run();
+    let turned = Flip::HORIZONTAL.rotated_clockwise();
+    assert_eq!(h.state().editor.flip, turned);
+    assert_eq!(turned.describe(), "flipped across the other diagonal");
+    h.get_by_label("flipped across the other diagonal ×");
+    click_cell(&mut h, Cell::new(5, 5));
+    assert_eq!(h.state().document.map.flipped_tile(0, Cell::new(5, 5)), Some((STANDARD_WALL, turned)));
+    // Painting the same tile turned another way is an edit too.
+    h.key_press_modifiers(egui::Modifiers::SHIFT, Key::Z);
+    h.run();
+    assert_eq!(h.state().editor.flip, Flip::HORIZONTAL);
+    click_cell(&mut h, Cell::new(5, 5));
+    assert_eq!(h.state().document.map.flipped_tile(0, Cell::new(5, 5)), Some((STANDARD_WALL, Flip::HORIZONTAL)));
+    assert_eq!(h.state().document.undo.len(), 2);
+    // The reset button paints it as drawn again; the picker takes a cell's flip back.
+    h.get_by_label("flipped horizontally ×").click();
+    h.run();
+    assert_eq!(h.state().editor.flip, Flip::NONE);
+    h.get_by_label("Picker").click();
+    h.run();
+    click_cell(&mut h, Cell::new(5, 5));
+    assert_eq!((h.state().editor.tile, h.state().editor.flip), (STANDARD_WALL, Flip::HORIZONTAL));
+    // The inspector says how the hovered cell's tile is turned.
+    h.hover_at(cell_centre(&h, Cell::new(5, 5)));
+    h.run();
+    assert!(h.query_by_label_contains("wall '#', flipped horizontally").is_some());
+    // A selected cell's turn is chosen there, one undo step.
+    h.get_by_label("Select").click();
+    h.run();
+    click_cell(&mut h, Cell::new(5, 5));
+    h.hover_at(egui::pos2(5.0, 5.0));
+    h.run();
+    h.get_by_label("flip on ground").click();
+    h.run();
+    h.get_by_label("rotated 180°").click();
+    h.run();
+    let rotated_180 = Flip::NONE.rotated_clockwise().rotated_clockwise();
+    assert_eq!(h.state().document.map.flipped_tile(0, Cell::new(5, 5)), Some((STANDARD_WALL, rotated_180)));
+    assert_eq!(h.state().document.undo.len(), 3);
+    // Saved and read back, in sightline's format and Tiled's.
+    let dir = tempfile::tempdir().unwrap();
+    for name in ["flipped.ron", "flipped.tmx"] {
+        let out = dir.path().join(name);
+        h.state_mut().commands.push(Command::SaveAs(out.clone()));
+        h.run();
+        let back = sightline::core::format::load(&out).unwrap().map;
+        assert_eq!(back.flipped_tile(0, Cell::new(5, 5)).map(|(_, f)| f), Some(rotated_180), "{name}");
+    }
 }
 
 #[test]

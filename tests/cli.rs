@@ -289,17 +289,24 @@ fn info_lists_each_layers_flags_opacity_and_properties_and_the_maps_properties()
     shadows.name = "shadows".into();
     (shadows.visible, shadows.locked, shadows.collision, shadows.opacity) = (false, true, true, 0.49);
     shadows.properties.insert("depth".into(), PropertyValue::Int(3));
+    for i in [3, 4] {
+        shadows.set(i, shadows.cells[i], sightline::core::flip::Flip::VERTICAL);
+    }
     pillars.layers.push(shadows);
     pillars.properties.insert("tint".into(), PropertyValue::Color(Some(Rgba(255, 32, 0, 128))));
     sightline::core::format::save(&pillars, &path).unwrap();
     let (code, out, err) = sightline(&["info", path.to_str().unwrap()]);
     assert_eq!(code, 0, "{err}");
     let line = out.lines().find(|l| l.contains("shadows")).unwrap_or_else(|| panic!("{out}"));
-    assert!(line.ends_with("hidden, locked, collision, opacity 49%, depth = 3 (int)"), "{line}");
+    assert!(
+        line.ends_with("hidden, locked, collision, opacity 49%, 2 tiles flipped or turned, depth = 3 (int)"),
+        "{line}"
+    );
     assert!(out.contains("\nproperties 1\n  tint                    #80ff2000 (color)\n"), "{out}");
     let (_, json, _) = sightline(&["info", path.to_str().unwrap(), "--format", "json"]);
     assert!(json.contains("\"opacity\": 0.49,"), "{json}");
     let json: serde_json::Value = serde_json::from_str(&json).unwrap();
     assert_eq!(json["properties"], serde_json::json!([{"name": "tint", "type": "color", "value": "#80ff2000"}]));
     assert_eq!(json["layers"][1]["properties"], serde_json::json!([{"name": "depth", "type": "int", "value": 3}]));
+    assert_eq!((json["layers"][0]["flipped"].as_u64(), json["layers"][1]["flipped"].as_u64()), (Some(0), Some(2)));
 }

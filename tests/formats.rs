@@ -3,6 +3,7 @@
 
 use std::path::{Path, PathBuf};
 
+use sightline::core::flip::Flip;
 use sightline::core::format::{self, Format};
 use sightline::core::tile::{STANDARD_CLOSED_DOOR, STANDARD_FLOOR, STANDARD_WALL};
 use sightline::core::{Cell, Map, ObjectKind};
@@ -210,7 +211,7 @@ fn load_tmj_text(dir: &Path, text: &str) -> Result<format::Loaded, sightline::co
 }
 
 #[test]
-fn tmj_reads_csv_and_base64_with_every_compression_and_clears_flip_bits() {
+fn tmj_reads_csv_and_base64_with_every_compression_and_keeps_flip_bits() {
     use base64::Engine;
     use std::io::Write;
     // GIDs: tile 0 and 1 of tiny.tsx, tile 1 of "second" flipped horizontally, empty, 4, 11.
@@ -240,6 +241,8 @@ fn tmj_reads_csv_and_base64_with_every_compression_and_clears_flip_bits() {
     // Two tilesets: 4 tiles of tiny.tsx, then 2 of "second".
     assert_eq!(first.tiles.len(), 1 + 4 + 2);
     assert_eq!(first.layers[0].cells, vec![1, 2, 6, 0, 4, 6], "the flipped GID is the same tile");
+    let flips: Vec<Flip> = (0..6).map(|i| first.layers[0].flip(i)).collect();
+    assert_eq!(flips, [Flip::NONE, Flip::NONE, Flip::HORIZONTAL, Flip::NONE, Flip::NONE, Flip::NONE]);
     assert!(first.rules_at(Cell::new(2, 0)).opaque);
     for v in &variants[1..] {
         assert_same(&load_tmj_text(dir.path(), v).unwrap().map, &first, "base64 variant");
@@ -321,6 +324,13 @@ fn real_tiled_maps_from_the_corpus_load() {
     }
     let several = load(&tiled.join("rpg/island.tmx"));
     assert!(several.layers.len() >= 2);
+    // Flipped tiles (Tiled's X, Y and Z): orthogonal-outside mirrors 51 tiles, the island turns 4.
+    let outside = load(&tiled.join("orthogonal-outside.tmx"));
+    let flipped: Vec<(&str, usize)> = outside.layers.iter().map(|l| (l.name.as_str(), l.flips.count())).collect();
+    assert_eq!(flipped, [("Ground", 3), ("Fringe", 48)]);
+    assert_eq!(outside.flipped_tile(0, Cell::new(10, 10)).map(|(_, f)| f), Some(Flip::HORIZONTAL));
+    let (_, turned) = several.flipped_tile(0, Cell::new(22, 18)).unwrap();
+    assert_eq!(turned.describe(), "rotated 90° counterclockwise");
 }
 
 #[test]
@@ -483,6 +493,8 @@ fn tmx_with_several_tilesets_compressions_flips_and_groups() {
     assert_eq!(map.layers.iter().map(|l| l.name.as_str()).collect::<Vec<_>>(), ["ground", "details/upper"]);
     assert_eq!(map.layers[0].cells, vec![1, 2, 1, 6], "the flipped GID 6 is the same tile");
     assert_eq!(map.layers[1].cells, vec![0, 0, 3, 0]);
+    assert_eq!((map.layers[0].flip(3), map.layers[1].flip(2)), (Flip::VERTICAL, Flip::HORIZONTAL));
+    assert_eq!(map.layers[0].flips.count() + map.layers[1].flips.count(), 2);
     assert!(map.rules_at(Cell::new(1, 1)).opaque, "tile 1 of the second tileset is opaque");
     assert!(
         map.rules_at(Cell::new(0, 1)).opaque && map.rules_at(Cell::new(0, 1)).door.is_some(),
@@ -490,6 +502,23 @@ fn tmx_with_several_tilesets_compressions_flips_and_groups() {
     );
     assert!(!map.rules_at(Cell::new(0, 0)).opaque);
     assert_same(&round_trip(&map, "tmx"), &map, "several tilesets through .tmx");
+    // The flips are written back as Tiled writes them: in the GIDs' top bits.
+    let (_, tmj) = save_text(&map, "several.tmj");
+    let json: serde_json::Value = serde_json::from_str(&tmj).unwrap();
+    assert_eq!(json["layers"][0]["data"], serde_json::json!([1, 2, 1, 6 | 0x4000_0000_u32]));
+    assert_eq!(json["layers"][1]["data"], serde_json::json!([0, 0, 3 | 0x8000_0000_u32, 0]));
+    assert_same(&round_trip(&map, "tmj"), &map, "flips through .tmj");
+    // And in sightline's RON, as rows of hex digits beside the tiles.
+    let (_, ron) = save_text(&map, "several.ron");
+    assert!(ron.contains(r#"flips: [".4", ".."]"#) || ron.contains(r#"flips: ["..", ".4"]"#), "{ron}");
+    assert!(ron.contains(r#"flips: ["..", "8."]"#), "{ron}");
+    assert_same(&round_trip(&map, "ron"), &map, "flips through .ron");
+    // ASCII cannot hold them, and says so.
+    let (warnings, _) = save_text(&map, "several.txt");
+    assert!(
+        warnings.contains(&"2 tiles flipped or turned (Tiled's flip flags) are written unflipped in ASCII".to_string()),
+        "{warnings:?}"
+    );
 }
 
 /// Saves `map` as `name` in a temp dir; returns the warnings and the text written.

@@ -4,6 +4,7 @@ use std::path::PathBuf;
 
 use egui::{Align2, Color32, FontId, Mesh, Pos2, Rect, Sense, Stroke, Vec2, pos2, vec2};
 
+use crate::core::flip::Flip;
 use crate::core::tile::Rgb;
 use crate::core::{Cell, Map, ObjectKind, TileId};
 
@@ -180,6 +181,29 @@ impl VisibleCells {
     }
 }
 
+/// Adds a rectangle showing the texture's `uv` part turned by `flip` (Tiled's flags): each
+/// corner of `rect` takes the texture corner the flip draws there.
+fn add_flipped_sprite(mesh: &mut Mesh, rect: Rect, uv: Rect, flip: Flip, tint: Color32) {
+    if flip.is_none() {
+        mesh.add_rect_with_uv(rect, uv, tint);
+        return;
+    }
+    // A corner from centred coordinates (±1).
+    let corner =
+        |r: Rect, p: [i8; 2]| pos2(if p[0] < 0 { r.min.x } else { r.max.x }, if p[1] < 0 { r.min.y } else { r.max.y });
+    let first = mesh.vertices.len() as u32;
+    // Top left, top right, bottom left, bottom right: the order `add_rect_with_uv` uses.
+    for p in [[-1, -1], [1, -1], [-1, 1], [1, 1]] {
+        mesh.vertices.push(egui::epaint::Vertex {
+            pos: corner(rect, p),
+            uv: corner(uv, flip.source_of(p)),
+            color: tint,
+        });
+    }
+    mesh.add_triangle(first, first + 1, first + 2);
+    mesh.add_triangle(first + 2, first + 1, first + 3);
+}
+
 pub struct CanvasResponse {
     pub hovered: Option<Cell>,
     pub dropped_file: Option<PathBuf>,
@@ -289,6 +313,7 @@ pub fn canvas_ui(
                     // layer's tile, bottom to top.
                     for layer in map.layers.iter().filter(|l| l.visible) {
                         let lt = layer.cells[i];
+                        let flip = layer.flip(i);
                         let tint = Color32::WHITE.gamma_multiply(layer.opacity);
                         let Some(lsp) = map.tiles.get(usize::from(lt)).and_then(|k| k.sprite) else {
                             if lt != 0 {
@@ -307,7 +332,7 @@ pub fn canvas_ui(
                             pos2((sx as f32 + 0.5) / tex.size[0], (sy as f32 + 0.5) / tex.size[1]),
                             pos2(((sx + sw) as f32 - 0.5) / tex.size[0], ((sy + sh) as f32 - 0.5) / tex.size[1]),
                         );
-                        sprite_meshes[usize::from(lsp.sheet)].add_rect_with_uv(r, uv, tint);
+                        add_flipped_sprite(&mut sprite_meshes[usize::from(lsp.sheet)], r, uv, flip, tint);
                     }
                     continue;
                 }

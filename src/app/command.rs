@@ -93,19 +93,21 @@ pub enum Command {
     Cut,
     Paste,
     PasteAt(crate::core::Cell),
-    FlipStamp {
-        horizontally: bool,
-    },
+    /// How the brush's tile is turned (the tools bar's reset).
+    SetBrushFlip(crate::core::flip::Flip),
+    /// X, Y, Z, Shift+Z: turn the stamp being pasted, else the brush's tile.
+    TurnStamp(crate::core::edit::Turn),
     /// Esc: stop pasting, or drop the selection.
     CancelSelection,
     /// Erase the selection on the current layer.
     DeleteSelection,
     PlaceObject(crate::core::Cell),
-    /// The inspector: set one cell's tile on one layer.
+    /// The inspector: set one cell's tile on one layer, and how it is flipped.
     SetCellTile {
         layer: usize,
         cell: crate::core::Cell,
         tile: crate::core::TileId,
+        flip: crate::core::flip::Flip,
     },
     /// The inspector: replace object `n` (its name, glyph, vision, radius).
     EditObject(usize, crate::core::MapObject),

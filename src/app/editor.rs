@@ -2,6 +2,7 @@
 //! cells (via `core::edit`); the document applies them and keeps undo snapshots.
 
 use crate::core::edit;
+use crate::core::flip::Flip;
 use crate::core::{Cell, Map, TileId};
 
 /// The painting tools, with Tiled's keys.
@@ -76,6 +77,8 @@ pub struct EditorState {
     pub tool: Tool,
     /// The brush's tile.
     pub tile: TileId,
+    /// How the brush's tile is flipped or turned (X, Y, Z; the picker takes a cell's).
+    pub flip: Flip,
     /// The layer tools paint on.
     pub layer: usize,
     /// The stroke in progress: where it started and the last cell it reached.
@@ -90,7 +93,8 @@ pub struct EditorState {
     pub selection: Option<(Cell, Cell)>,
     /// What Ctrl+C or Ctrl+X took.
     pub clipboard: Option<edit::Stamp>,
-    /// Ctrl+V: the clipboard follows the pointer until a click places it (X, Y flip; Esc cancels).
+    /// Ctrl+V: the clipboard follows the pointer until a click places it (X, Y flip, Z turns;
+    /// Esc cancels).
     pub pasting: bool,
     /// What the object tool places.
     pub object: ObjectChoice,
@@ -137,6 +141,7 @@ impl Default for EditorState {
         Self {
             tool: Tool::Brush,
             tile: crate::core::tile::STANDARD_WALL,
+            flip: Flip::NONE,
             layer: 0,
             stroke: None,
             brush_size: 1,
@@ -184,8 +189,8 @@ impl EditorState {
         matches!(self.tool, Tool::Rectangle | Tool::Line) || (self.tool == Tool::Brush && self.line_stroke)
     }
 
-    /// The tile the tool paints.
-    pub fn paint_tile(&self) -> TileId {
-        if self.tool == Tool::Eraser { 0 } else { self.tile }
+    /// The tile the tool paints, and how it is flipped.
+    pub fn paint_tile(&self) -> (TileId, Flip) {
+        if self.tool == Tool::Eraser { (0, Flip::NONE) } else { (self.tile, self.flip) }
     }
 }

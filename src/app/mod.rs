@@ -367,6 +367,7 @@ impl SightlineApp {
             Command::SelectTile(tile) => {
                 if usize::from(tile) < self.document.map.tiles.len() {
                     self.editor.tile = tile;
+                    self.editor.flip = crate::core::flip::Flip::NONE;
                     if matches!(self.editor.tool, Tool::Eraser | Tool::Picker | Tool::Probe) {
                         self.editor.tool = Tool::Brush;
                     }
@@ -509,12 +510,11 @@ impl SightlineApp {
                     self.document.drop_checkpoint();
                 }
             }
-            Command::FlipStamp { horizontally } => {
-                if let Some(stamp) = &self.editor.clipboard {
-                    self.editor.clipboard =
-                        Some(if horizontally { stamp.flipped_horizontally() } else { stamp.flipped_vertically() });
-                }
-            }
+            Command::SetBrushFlip(flip) => self.editor.flip = flip,
+            Command::TurnStamp(turn) => match &self.editor.clipboard {
+                Some(stamp) if self.editor.pasting => self.editor.clipboard = Some(stamp.turned(turn)),
+                _ => self.editor.flip = turn.of(self.editor.flip),
+            },
             Command::CancelSelection => {
                 if self.editor.pasting {
                     self.editor.pasting = false;
@@ -524,12 +524,13 @@ impl SightlineApp {
             }
             Command::DeleteSelection => self.erase_selection(),
             Command::PlaceObject(cell) => self.place_object(cell),
-            Command::SetCellTile { layer, cell, tile } => {
+            Command::SetCellTile { layer, cell, tile, flip } => {
                 if usize::from(tile) >= self.document.map.tiles.len() || self.layer_locked_at(layer) {
                     return;
                 }
                 self.document.checkpoint();
-                if crate::core::edit::paint(&mut self.document.map, layer, &[cell], tile) > 0 {
+                let flip = if tile == crate::core::tile::EMPTY { crate::core::flip::Flip::NONE } else { flip };
+                if crate::core::edit::paint_flipped(&mut self.document.map, layer, &[cell], tile, flip) > 0 {
                     self.document.touch();
                 } else {
                     self.document.drop_checkpoint();
@@ -578,8 +579,10 @@ impl SightlineApp {
             Command::SetRectFilled(on) => self.editor.rect_filled = on,
             Command::SetFillEight(on) => self.editor.fill_eight = on,
             Command::PickAt(cell) => {
-                if let Some((_, tile)) = self.document.map.top_tile(cell) {
+                let map = &self.document.map;
+                if let Some((layer, tile)) = map.top_tile(cell) {
                     self.editor.tile = tile;
+                    self.editor.flip = map.flipped_tile(layer, cell).map_or_else(Default::default, |(_, f)| f);
                 }
             }
             Command::StrokeBegin(cell) => {
@@ -1062,7 +1065,8 @@ impl SightlineApp {
                 let e = &mut self.editor;
                 e.random_brush.paint(&mut self.document.map, layer, cells, &mut e.rng)
             } else {
-                crate::core::edit::paint(&mut self.document.map, layer, cells, self.editor.paint_tile())
+                let (tile, flip) = self.editor.paint_tile();
+                crate::core::edit::paint_flipped(&mut self.document.map, layer, cells, tile, flip)
             };
         if changed > 0 {
             self.document.touch();
@@ -1075,7 +1079,7 @@ impl SightlineApp {
         if self.editor.pasting
             && let (Some(stamp), Some(at)) = (&self.editor.clipboard, self.hovered)
         {
-            return stamp.placed(at).into_iter().map(|(c, _)| c).collect();
+            return stamp.placed(at).into_iter().map(|(c, _, _)| c).collect();
         }
         match (self.editor.stroke, self.hovered) {
             (Some((start, last)), _) if self.editor.paints_at_end() => {

@@ -4,6 +4,7 @@ use egui::RichText;
 
 use super::play::PlayCommand;
 use super::{Command, ObjectChoice, OverlayCommand, OverlayKind, SightlineApp};
+use crate::core::flip::Flip;
 use crate::core::sim::Preset;
 
 /// The Help menu: every key.
@@ -73,12 +74,17 @@ pub fn menu_bar_ui(app: &mut SightlineApp, ui: &mut egui::Ui) {
                     ("Cut  (Ctrl+X)", selected, Command::Cut),
                     ("Copy  (Ctrl+C)", selected, Command::Copy),
                     ("Paste  (Ctrl+V)", stamp, Command::Paste),
-                    ("Flip stamp horizontally  (X)", stamp, Command::FlipStamp { horizontally: true }),
-                    ("Flip stamp vertically  (Y)", stamp, Command::FlipStamp { horizontally: false }),
                     ("Erase selection  (Delete)", selected, Command::DeleteSelection),
                 ] {
                     if ui.add_enabled(enabled, egui::Button::new(label)).clicked() {
                         app.commands.push(command);
+                    }
+                }
+                ui.separator();
+                let what = if app.editor.pasting { "the stamp being pasted" } else { "the brush's tile" };
+                for turn in crate::core::edit::Turn::ALL {
+                    if ui.button(turn.label()).on_hover_text(format!("Turns {what}")).clicked() {
+                        app.commands.push(Command::TurnStamp(turn));
                     }
                 }
                 ui.separator();
@@ -237,7 +243,7 @@ fn inspector_ui(app: &mut SightlineApp, ui: &mut egui::Ui) {
         .collect();
     let mut commands = Vec::new();
     for (li, layer) in map.layers.iter().enumerate() {
-        let Some(t) = map.tile(li, cell) else { continue };
+        let Some((t, flip)) = map.flipped_tile(li, cell) else { continue };
         if editable {
             ui.horizontal(|ui| {
                 ui.label(&layer.name);
@@ -245,12 +251,29 @@ fn inspector_ui(app: &mut SightlineApp, ui: &mut egui::Ui) {
                 let options: Vec<_> = tile_options.iter().map(|(i, n)| (*i, n.as_str())).collect();
                 super::overlays::choice_ui(ui, &format!("tile on {}", layer.name), &mut tile, &options);
                 if tile != t {
-                    commands.push(Command::SetCellTile { layer: li, cell, tile });
+                    commands.push(Command::SetCellTile { layer: li, cell, tile, flip });
                 }
             });
+            if t != 0 {
+                // The eight ways to turn a square; a hexagonal map's 120° bit stays as it is.
+                let hex = flip.bits() & Flip::HEXAGONAL_120.bits();
+                let options: Vec<(Flip, &str)> = (0..8u8)
+                    .filter_map(|k| Flip::from_bits(k << 1 | hex))
+                    .map(|f| (f, if f.describe().is_empty() { "as drawn" } else { f.describe() }))
+                    .collect();
+                let mut turned = flip;
+                ui.horizontal(|ui| {
+                    ui.label("  turned");
+                    super::overlays::choice_ui(ui, &format!("flip on {}", layer.name), &mut turned, &options);
+                });
+                if turned != flip {
+                    commands.push(Command::SetCellTile { layer: li, cell, tile: t, flip: turned });
+                }
+            }
         } else if t != 0 {
             let kind = &map.tiles[usize::from(t)];
-            ui.label(format!("{}: {} '{}'", layer.name, kind.name, kind.glyph.ch));
+            let turned = if flip.describe().is_empty() { String::new() } else { format!(", {}", flip.describe()) };
+            ui.label(format!("{}: {} '{}'{turned}", layer.name, kind.name, kind.glyph.ch));
         }
         if let Some(d) = map.tiles.get(usize::from(t)).and_then(|k| k.door) {
             ui.label(format!("  door, {}", if d.open { "open" } else { "closed" }));
@@ -390,13 +413,18 @@ pub fn shortcuts(app: &mut SightlineApp, ui: &mut egui::Ui) {
             if i.key_pressed(Key::Delete) {
                 app.commands.push(Command::DeleteSelection);
             }
-            if app.editor.pasting && i.modifiers.is_none() {
-                // While pasting, X and Y flip the stamp (Tiled's keys) instead of picking tools.
-                if i.key_pressed(Key::X) {
-                    app.commands.push(Command::FlipStamp { horizontally: true });
-                }
-                if i.key_pressed(Key::Y) {
-                    app.commands.push(Command::FlipStamp { horizontally: false });
+            // Tiled's keys: X and Y flip, Z and Shift+Z turn the stamp being pasted, else the
+            // brush's tile.
+            use crate::core::edit::Turn;
+            for (key, shift, turn) in [
+                (Key::X, false, Turn::FlipHorizontally),
+                (Key::Y, false, Turn::FlipVertically),
+                (Key::Z, false, Turn::RotateClockwise),
+                (Key::Z, true, Turn::RotateCounterclockwise),
+            ] {
+                let modifiers = if shift { i.modifiers.shift_only() } else { i.modifiers.is_none() };
+                if modifiers && i.key_pressed(key) {
+                    app.commands.push(Command::TurnStamp(turn));
                 }
             }
             if i.modifiers.is_none() {
@@ -449,7 +477,7 @@ pub fn tools_bar_ui(app: &mut SightlineApp, ui: &mut egui::Ui) {
                 }
                 Tool::Select => {
                     let hint = if app.editor.pasting {
-                        "click to place · X, Y flip · Esc cancels"
+                        "click to place · X, Y flip · Z, Shift+Z rotate · Esc cancels"
                     } else {
                         "drag to select · Ctrl+C, Ctrl+X, Ctrl+V · Delete erases"
                     };
@@ -504,6 +532,16 @@ pub fn tools_bar_ui(app: &mut SightlineApp, ui: &mut egui::Ui) {
             let map = &app.document.map;
             if let Some(t) = map.tiles.get(usize::from(app.editor.tile)) {
                 ui.label(format!("tile: {} '{}'", t.name, t.glyph.ch));
+                let flip = app.editor.flip;
+                if !flip.is_none() {
+                    let r = ui.button(format!("{} ×", flip.describe())).on_hover_text(
+                        "The brush paints its tile turned this way (X, Y flip; Z, Shift+Z rotate). Click to paint it as \
+                         drawn",
+                    );
+                    if r.clicked() {
+                        app.commands.push(Command::SetBrushFlip(Flip::NONE));
+                    }
+                }
             }
             if let Some(l) = map.layers.get(app.editor.layer) {
                 ui.label(format!("layer: {}", l.name));

@@ -482,6 +482,7 @@ pub fn info(map: &Map, path: &Path, format: OutputFormat) -> String {
                         "locked": l.locked,
                         "collision": l.collision,
                         "opacity": format::shortest_f64(l.opacity),
+                        "flipped": l.flips.count(),
                         "properties": format::tmj::properties_json(&l.properties),
                     })
                 })
@@ -520,6 +521,11 @@ pub fn info(map: &Map, path: &Path, format: OutputFormat) -> String {
                 }
                 if l.opacity < 1.0 {
                     flags.push(format!("opacity {:.0}%", l.opacity * 100.0));
+                }
+                match l.flips.count() {
+                    0 => {}
+                    1 => flags.push("1 tile flipped or turned".to_owned()),
+                    n => flags.push(format!("{n} tiles flipped or turned")),
                 }
                 for (name, value) in &l.properties {
                     flags.push(format!("{name} = {value} ({})", value.type_name()));

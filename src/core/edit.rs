@@ -4,6 +4,7 @@
 
 use std::collections::VecDeque;
 
+use super::flip::Flip;
 use super::geometry::Cell;
 use super::map::Map;
 use super::tile::TileId;
@@ -92,11 +93,18 @@ pub fn fill_cells(map: &Map, layer: usize, start: Cell, eight: bool) -> Vec<Cell
     out
 }
 
-/// Sets `tile` on `layer` at every in-bounds cell; returns how many cells changed.
+/// Sets `tile`, unflipped, on `layer` at every in-bounds cell; returns how many cells changed.
 pub fn paint(map: &mut Map, layer: usize, cells: &[Cell], tile: TileId) -> usize {
+    paint_flipped(map, layer, cells, tile, Flip::NONE)
+}
+
+/// Sets `tile` flipped by `flip` on `layer` at every in-bounds cell; returns how many changed.
+pub fn paint_flipped(map: &mut Map, layer: usize, cells: &[Cell], tile: TileId, flip: Flip) -> usize {
     let mut changed = 0;
     for &c in cells {
-        if map.tile(layer, c).is_some_and(|t| t != tile) && map.set_tile(layer, c, tile) {
+        if map.flipped_tile(layer, c).is_some_and(|old| old != (tile, flip))
+            && map.set_flipped_tile(layer, c, tile, flip)
+        {
             changed += 1;
         }
     }
@@ -132,7 +140,7 @@ impl RandomBrush {
         let mut changed = 0;
         for &c in cells {
             let Some(tile) = self.pick(rng) else { return changed };
-            if map.tile(layer, c).is_some_and(|t| t != tile) && map.set_tile(layer, c, tile) {
+            if map.flipped_tile(layer, c).is_some_and(|old| old != (tile, Flip::NONE)) && map.set_tile(layer, c, tile) {
                 changed += 1;
             }
         }
@@ -240,16 +248,62 @@ pub fn add_tile(map: &mut Map, name: &str) -> Result<TileId, TileEditError> {
     Ok(n as TileId)
 }
 
-/// A rectangle of tiles from one layer, for copy, cut and paste.
+/// A way to turn a stamp or a brush tile, with Tiled's keys.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Turn {
+    /// X: mirrored left to right.
+    FlipHorizontally,
+    /// Y: mirrored top to bottom.
+    FlipVertically,
+    /// Z: a quarter turn clockwise.
+    RotateClockwise,
+    /// Shift+Z: a quarter turn counterclockwise.
+    RotateCounterclockwise,
+}
+
+impl Turn {
+    pub const ALL: [Turn; 4] =
+        [Turn::FlipHorizontally, Turn::FlipVertically, Turn::RotateClockwise, Turn::RotateCounterclockwise];
+
+    /// `flip` turned this way.
+    pub fn of(self, flip: Flip) -> Flip {
+        match self {
+            Turn::FlipHorizontally => flip.mirrored_horizontally(),
+            Turn::FlipVertically => flip.mirrored_vertically(),
+            Turn::RotateClockwise => flip.rotated_clockwise(),
+            Turn::RotateCounterclockwise => flip.rotated_counterclockwise(),
+        }
+    }
+
+    /// For menus: what it does and its key.
+    pub fn label(self) -> &'static str {
+        match self {
+            Turn::FlipHorizontally => "Flip horizontally  (X)",
+            Turn::FlipVertically => "Flip vertically  (Y)",
+            Turn::RotateClockwise => "Rotate clockwise  (Z)",
+            Turn::RotateCounterclockwise => "Rotate counterclockwise  (Shift+Z)",
+        }
+    }
+}
+
+/// A rectangle of tiles from one layer, flipped as they were, for copy, cut and paste.
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub struct Stamp {
     pub width: u32,
     pub height: u32,
     /// Row-major; the empty tile (0) pastes as nothing.
     pub cells: Vec<TileId>,
+    /// How each cell's tile is flipped, row-major like `cells`.
+    pub flips: Vec<Flip>,
 }
 
 impl Stamp {
+    /// Unflipped tiles, `width` a row.
+    pub fn new(width: u32, cells: Vec<TileId>) -> Stamp {
+        let height = (cells.len() / width.max(1) as usize) as u32;
+        Stamp { width, height, flips: vec![Flip::NONE; cells.len()], cells }
+    }
+
     /// The tiles of `layer` in the rectangle with corners `a` and `b` (clipped to the map);
     /// `None` if the rectangle misses the map.
     pub fn copy(map: &Map, layer: usize, a: Cell, b: Cell) -> Option<Stamp> {
@@ -260,38 +314,83 @@ impl Stamp {
         if x0 > x1 || y0 > y1 || layer >= map.layers.len() {
             return None;
         }
-        let mut cells = Vec::new();
+        let (mut cells, mut flips) = (Vec::new(), Vec::new());
         for y in y0..=y1 {
             for x in x0..=x1 {
-                cells.push(map.tile(layer, Cell::new(x, y)).unwrap_or(0));
+                let (tile, flip) = map.flipped_tile(layer, Cell::new(x, y)).unwrap_or_default();
+                cells.push(tile);
+                flips.push(flip);
             }
         }
-        Some(Stamp { width: (x1 - x0 + 1) as u32, height: (y1 - y0 + 1) as u32, cells })
+        Some(Stamp { width: (x1 - x0 + 1) as u32, height: (y1 - y0 + 1) as u32, cells, flips })
     }
 
-    /// Mirrored left to right (Tiled's X).
+    /// This stamp laid out again: cell (x, y) of the result is cell `from(x, y)` of this one,
+    /// its tile flipped by `turn`. `width` and `height` are the result's.
+    fn rearranged(
+        &self,
+        width: u32,
+        height: u32,
+        from: impl Fn(u32, u32) -> (u32, u32),
+        turn: fn(Flip) -> Flip,
+    ) -> Stamp {
+        let mut out = Stamp { width, height, cells: Vec::new(), flips: Vec::new() };
+        for y in 0..height {
+            for x in 0..width {
+                let (fx, fy) = from(x, y);
+                let i = (fy * self.width + fx) as usize;
+                out.cells.push(self.cells[i]);
+                out.flips.push(if self.cells[i] == super::tile::EMPTY { Flip::NONE } else { turn(self.flips[i]) });
+            }
+        }
+        out
+    }
+
+    /// Mirrored left to right, each tile with it (Tiled's X).
     pub fn flipped_horizontally(&self) -> Stamp {
-        let w = self.width as usize;
-        let cells = self.cells.chunks(w).flat_map(|row| row.iter().rev().copied()).collect();
-        Stamp { cells, ..*self }
+        let (w, h) = (self.width, self.height);
+        self.rearranged(w, h, |x, y| (w - 1 - x, y), Flip::mirrored_horizontally)
     }
 
-    /// Mirrored top to bottom (Tiled's Y).
+    /// Mirrored top to bottom, each tile with it (Tiled's Y).
     pub fn flipped_vertically(&self) -> Stamp {
-        let w = self.width as usize;
-        let cells = self.cells.chunks(w).rev().flatten().copied().collect();
-        Stamp { cells, ..*self }
+        let (w, h) = (self.width, self.height);
+        self.rearranged(w, h, |x, y| (x, h - 1 - y), Flip::mirrored_vertically)
     }
 
-    /// The cells the stamp covers with its top-left corner at `at`, and their tiles (empty ones
-    /// left out).
-    pub fn placed(&self, at: Cell) -> Vec<(Cell, TileId)> {
+    /// Turned a quarter clockwise, each tile with it (Tiled's Z).
+    pub fn rotated_clockwise(&self) -> Stamp {
+        let h = self.height;
+        // The result's row y is this stamp's column y, read bottom to top.
+        self.rearranged(h, self.width, |x, y| (y, h - 1 - x), Flip::rotated_clockwise)
+    }
+
+    /// Turned a quarter counterclockwise, each tile with it (Tiled's Shift+Z).
+    pub fn rotated_counterclockwise(&self) -> Stamp {
+        let w = self.width;
+        self.rearranged(self.height, w, |x, y| (w - 1 - y, x), Flip::rotated_counterclockwise)
+    }
+
+    /// This stamp turned `turn`'s way.
+    pub fn turned(&self, turn: Turn) -> Stamp {
+        match turn {
+            Turn::FlipHorizontally => self.flipped_horizontally(),
+            Turn::FlipVertically => self.flipped_vertically(),
+            Turn::RotateClockwise => self.rotated_clockwise(),
+            Turn::RotateCounterclockwise => self.rotated_counterclockwise(),
+        }
+    }
+
+    /// The cells the stamp covers with its top-left corner at `at`, and their tiles and flips
+    /// (empty ones left out).
+    pub fn placed(&self, at: Cell) -> Vec<(Cell, TileId, Flip)> {
         let w = self.width as i32;
         self.cells
             .iter()
+            .zip(&self.flips)
             .enumerate()
-            .filter(|(_, t)| **t != super::tile::EMPTY)
-            .map(|(i, &t)| (Cell::new(at.x + i as i32 % w, at.y + i as i32 / w), t))
+            .filter(|(_, (t, _))| **t != super::tile::EMPTY)
+            .map(|(i, (&t, &f))| (Cell::new(at.x + i as i32 % w, at.y + i as i32 / w), t, f))
             .collect()
     }
 
@@ -300,7 +399,55 @@ impl Stamp {
     pub fn paste(&self, map: &mut Map, layer: usize, at: Cell) -> usize {
         self.placed(at)
             .into_iter()
-            .filter(|&(c, t)| map.tile(layer, c).is_some_and(|old| old != t) && map.set_tile(layer, c, t))
+            .filter(|&(c, t, f)| {
+                map.flipped_tile(layer, c).is_some_and(|old| old != (t, f)) && map.set_flipped_tile(layer, c, t, f)
+            })
             .count()
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// A stamp from rows of letters ('.' empty), each tile's id its letter's place in the
+    /// alphabet, flipped by `flip`.
+    fn stamp(rows: &[&str], flip: Flip) -> Stamp {
+        let cells: Vec<TileId> =
+            rows.concat().chars().map(|c| if c == '.' { 0 } else { c as TileId - 'a' as TileId + 1 }).collect();
+        let mut s = Stamp::new(rows[0].len() as u32, cells);
+        for (f, &t) in s.flips.iter_mut().zip(&s.cells) {
+            if t != 0 {
+                *f = flip;
+            }
+        }
+        s
+    }
+
+    fn rows(s: &Stamp) -> Vec<String> {
+        s.cells
+            .chunks(s.width as usize)
+            .map(|r| r.iter().map(|&t| if t == 0 { '.' } else { (b'a' + t as u8 - 1) as char }).collect())
+            .collect()
+    }
+
+    #[test]
+    fn a_stamp_turns_and_mirrors_its_layout_and_each_tile_with_it() {
+        let s = stamp(&["ab.", "c.d"], Flip::NONE);
+        let cw = s.rotated_clockwise();
+        assert_eq!(rows(&cw), ["ca", ".b", "d."]);
+        assert_eq!((cw.width, cw.height), (2, 3));
+        let turned = Flip::NONE.rotated_clockwise();
+        assert_eq!(cw.flips, [turned, turned, Flip::NONE, turned, turned, Flip::NONE]);
+        assert_eq!(s.rotated_counterclockwise().rotated_clockwise(), s);
+        assert_eq!(cw.rotated_clockwise().rotated_clockwise().rotated_clockwise(), s);
+        assert_eq!(rows(&s.rotated_counterclockwise()), [".d", "b.", "ac"]);
+        let h = s.flipped_horizontally();
+        assert_eq!(rows(&h), [".ba", "d.c"]);
+        assert_eq!(h.flips[1], Flip::HORIZONTAL);
+        assert_eq!(h.flips[0], Flip::NONE, "an empty cell stays unflipped");
+        assert_eq!(rows(&s.flipped_vertically()), ["c.d", "ab."]);
+        assert_eq!(s.flipped_vertically().flips[0], Flip::VERTICAL);
+        assert_eq!(s.flipped_horizontally().flipped_vertically(), s.rotated_clockwise().rotated_clockwise());
     }
 }

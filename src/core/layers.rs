@@ -135,7 +135,7 @@ pub struct MergeReport {
 }
 
 /// Merges layer `layer` into the layer below it, as Tiled does: each cell the upper layer fills
-/// takes its tile, the others keep the lower layer's. The merged layer keeps the lower layer's
+/// takes its tile (flipped as it was), the others keep the lower layer's. The merged layer keeps the lower layer's
 /// name and flags. Since the rules read every layer, a cell that had a tile on both (a floor
 /// drawn over a wall, say) can change what it does: the report counts those cells.
 pub fn merge_down(map: &mut Map, layer: usize) -> Result<MergeReport, LayerEditError> {
@@ -149,7 +149,7 @@ pub fn merge_down(map: &mut Map, layer: usize) -> Result<MergeReport, LayerEditE
     let upper = map.layers.remove(layer);
     let lower = &mut map.layers[layer - 1];
     for &i in &filled {
-        lower.cells[i] = upper.cells[i];
+        lower.set(i, upper.cells[i], upper.flip(i));
     }
     let rules_changed = filled.iter().zip(before).filter(|&(&i, b)| !same_rules(rules(map, i), b)).count();
     Ok(MergeReport { layer: layer - 1, rules_changed })

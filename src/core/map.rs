@@ -4,6 +4,7 @@
 use serde::{Deserialize, Serialize};
 
 use super::error::{MapError, MapErrorKind};
+use super::flip::{Flip, Flips};
 use super::geometry::Cell;
 use super::object::MapObject;
 use super::tile::{self, Properties, SpriteSheet, TileId, TileKind};
@@ -28,6 +29,9 @@ pub struct Layer {
     /// not among them: it is the flag above.
     pub properties: Properties,
     pub cells: Vec<TileId>,
+    /// How each cell's tile is flipped or turned (Tiled's flip flags); empty when none is.
+    #[serde(default)]
+    pub flips: Flips,
 }
 
 impl Layer {
@@ -45,7 +49,19 @@ impl Layer {
             opacity: 1.0,
             properties: Properties::new(),
             cells,
+            flips: Flips::default(),
         }
+    }
+
+    /// How the tile at cell index `i` is flipped.
+    pub fn flip(&self, i: usize) -> Flip {
+        self.flips.get(i)
+    }
+
+    /// Puts `tile` at cell index `i`, flipped by `flip`.
+    pub fn set(&mut self, i: usize, tile: TileId, flip: Flip) {
+        self.cells[i] = tile;
+        self.flips.set(i, flip, self.cells.len());
     }
 }
 
@@ -209,17 +225,19 @@ impl Map {
         out.width = width;
         out.height = height;
         for (li, layer) in out.layers.iter_mut().enumerate() {
-            let mut cells = vec![if li == 0 { fill } else { tile::EMPTY }; len];
+            let old = &self.layers[li];
+            let mut resized = Layer::filled("", len, if li == 0 { fill } else { tile::EMPTY });
             for y in 0..self.height as i32 {
                 for x in 0..self.width as i32 {
                     let (nx, ny) = (x + dx, y + dy);
                     if (0..width as i32).contains(&nx) && (0..height as i32).contains(&ny) {
-                        cells[(ny as u32 * width + nx as u32) as usize] =
-                            self.layers[li].cells[(y as u32 * self.width + x as u32) as usize];
+                        let i = (y as u32 * self.width + x as u32) as usize;
+                        resized.set((ny as u32 * width + nx as u32) as usize, old.cells[i], old.flip(i));
                     }
                 }
             }
-            layer.cells = cells;
+            layer.cells = resized.cells;
+            layer.flips = resized.flips;
         }
         out.objects = self
             .objects
@@ -265,15 +283,27 @@ impl Map {
         self.layers.get(layer).map(|l| l.cells[i])
     }
 
-    /// Sets a tile; returns false (and changes nothing) out of bounds or for an unknown layer/tile.
+    /// The tile at a cell and how it is flipped.
+    pub fn flipped_tile(&self, layer: usize, cell: Cell) -> Option<(TileId, Flip)> {
+        let i = self.index(cell)?;
+        self.layers.get(layer).map(|l| (l.cells[i], l.flip(i)))
+    }
+
+    /// Sets a tile, unflipped; returns false (and changes nothing) out of bounds or for an
+    /// unknown layer/tile.
     pub fn set_tile(&mut self, layer: usize, cell: Cell, tile: TileId) -> bool {
+        self.set_flipped_tile(layer, cell, tile, Flip::NONE)
+    }
+
+    /// Sets a tile flipped by `flip` (see [`Map::set_tile`]).
+    pub fn set_flipped_tile(&mut self, layer: usize, cell: Cell, tile: TileId, flip: Flip) -> bool {
         let Some(i) = self.index(cell) else { return false };
         if usize::from(tile) >= self.tiles.len() {
             return false;
         }
         match self.layers.get_mut(layer) {
             Some(l) => {
-                l.cells[i] = tile;
+                l.set(i, tile, flip);
                 true
             }
             None => false,
@@ -299,7 +329,8 @@ impl Map {
     /// Roughly the memory this map holds: its layers' cells and its tile table's records (names
     /// and properties not counted). For bounding what copies of it may take (the undo history).
     pub fn approx_bytes(&self) -> usize {
-        let cells: usize = self.layers.iter().map(|l| l.cells.len() * std::mem::size_of::<TileId>()).sum();
+        let cells: usize =
+            self.layers.iter().map(|l| l.cells.len() * std::mem::size_of::<TileId>() + l.flips.bytes()).sum();
         cells
             + self.tiles.len() * std::mem::size_of::<TileKind>()
             + self.objects.len() * std::mem::size_of::<MapObject>()
@@ -368,6 +399,9 @@ impl Map {
                 return Err(MapError::new(MapErrorKind::DataLength { expected: self.len(), found: layer.cells.len() })
                     .in_layer(&layer.name));
             }
+            if !layer.flips.fits(layer.cells.len()) {
+                return Err(MapError::invalid("the flips do not match the cells one for one").in_layer(&layer.name));
+            }
             if let Some(&bad) = layer.cells.iter().find(|&&t| usize::from(t) >= self.tiles.len()) {
                 return Err(MapError::invalid(format!(
                     "tile id {bad} is used but the map has only {} tile types",
@@ -428,6 +462,15 @@ impl Map {
                     self.cell_at(i),
                     a.cells[i],
                     b.cells[i]
+                ));
+            }
+            if let Some(i) = (0..a.cells.len()).find(|&i| a.flip(i) != b.flip(i)) {
+                return Some(format!(
+                    "layer {:?} at {}: flip {:?} vs {:?}",
+                    a.name,
+                    self.cell_at(i),
+                    a.flip(i),
+                    b.flip(i)
                 ));
             }
         }

@@ -4,6 +4,7 @@
 
 pub mod edit;
 pub mod error;
+pub mod flip;
 pub mod format;
 pub mod fov;
 pub mod generate;

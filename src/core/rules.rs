@@ -78,12 +78,13 @@ impl Map {
         grid
     }
 
-    /// Opens a closed door or closes an open one at `cell` (the topmost door tile there).
-    /// Returns the new tile, or `None` when there is no door.
+    /// Opens a closed door or closes an open one at `cell` (the topmost door tile there), flipped
+    /// as the door was. Returns the new tile, or `None` when there is no door.
     pub fn toggle_door(&mut self, cell: Cell) -> Option<TileId> {
         let (layer, t) = self.rules_at(cell).door?;
         let to = self.tiles[usize::from(t)].door?.toggles_to;
-        self.set_tile(layer, cell, to).then_some(to)
+        let (_, flip) = self.flipped_tile(layer, cell)?;
+        self.set_flipped_tile(layer, cell, to, flip).then_some(to)
     }
 }
 

@@ -116,13 +116,21 @@ pub fn shortest_f64(x: f32) -> f64 {
 }
 
 /// Warnings for a format that keeps no custom data (ASCII, MovingAI): the map's custom
-/// properties, and the layers' opacity and custom properties, named so that a save says what it
+/// properties, flipped tiles, and the layers' opacity and custom properties, named so that a save says what it
 /// leaves out.
 pub(crate) fn custom_data_warnings(map: &Map, format: &str) -> Vec<String> {
     let mut warnings = Vec::new();
     if !map.properties.is_empty() {
         let names: Vec<&str> = map.properties.keys().map(String::as_str).collect();
         warnings.push(format!("the map's custom properties ({}) are not kept in {format}", listed_names(&names)));
+    }
+    let flipped: usize = map.layers.iter().map(|l| l.flips.count()).sum();
+    if flipped > 0 {
+        warnings.push(format!(
+            "{flipped} tile{} flipped or turned (Tiled's flip flags) {} written unflipped in {format}",
+            if flipped == 1 { "" } else { "s" },
+            if flipped == 1 { "is" } else { "are" }
+        ));
     }
     let layers: Vec<&str> =
         map.layers.iter().filter(|l| l.opacity < 1.0 || !l.properties.is_empty()).map(|l| l.name.as_str()).collect();

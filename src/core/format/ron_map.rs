@@ -17,6 +17,10 @@
 //!     objects: [(kind: PlayerStart, cell: (x: 1, y: 1))],
 //! )
 //! ```
+//!
+//! A layer with flipped or turned tiles (Tiled's flip flags) has `flips`, rows like its `rows`:
+//! `'.'` for a cell as drawn, else the flags as one hex digit, a GID's top digit in Tiled (`8`
+//! flipped horizontally, `4` vertically, `2` anti-diagonally, `a` turned a quarter clockwise).
 
 use std::collections::HashMap;
 use std::path::Path;
@@ -24,6 +28,7 @@ use std::path::Path;
 use serde::{Deserialize, Serialize};
 
 use crate::core::error::{MapError, MapErrorKind};
+use crate::core::flip::Flip;
 use crate::core::map::{self, Layer, Map};
 use crate::core::object::MapObject;
 use crate::core::tile::{Door, Glyph, Properties, Sprite, SpriteSheet, TileId, TileKind};
@@ -98,6 +103,8 @@ struct RonLayer {
     #[serde(default, skip_serializing_if = "Properties::is_empty")]
     properties: Properties,
     rows: Vec<String>,
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    flips: Vec<String>,
 }
 
 fn full_opacity() -> f32 {
@@ -197,7 +204,7 @@ pub fn parse(text: &str, path: &Path) -> Result<Map, MapError> {
                 .in_layer(&l.name));
             }
         }
-        layers.push(Layer {
+        let mut layer = Layer {
             name: l.name,
             visible: l.visible,
             locked: l.locked,
@@ -205,7 +212,10 @@ pub fn parse(text: &str, path: &Path) -> Result<Map, MapError> {
             opacity: l.opacity,
             properties: l.properties,
             cells,
-        });
+            flips: Default::default(),
+        };
+        read_flips(&mut layer, &l.flips, width as usize)?;
+        layers.push(layer);
     }
     let dir = path.parent().unwrap_or(Path::new(""));
     let sheets = doc
@@ -220,6 +230,62 @@ pub fn parse(text: &str, path: &Path) -> Result<Map, MapError> {
     map.properties = doc.properties;
     map.tile_size = doc.tile_size;
     Ok(map)
+}
+
+/// Reads a layer's `flips` rows (none, or one a row of the layer, a character a cell).
+fn read_flips(layer: &mut Layer, rows: &[String], width: usize) -> Result<(), MapError> {
+    if rows.is_empty() {
+        return Ok(());
+    }
+    if rows.len() * width != layer.cells.len() {
+        return Err(MapError::invalid(format!(
+            "flips has {} rows; the layer has {}",
+            rows.len(),
+            layer.cells.len() / width.max(1)
+        ))
+        .in_layer(&layer.name));
+    }
+    for (y, row) in rows.iter().enumerate() {
+        if row.chars().count() != width {
+            return Err(MapError::invalid(format!(
+                "flips row {y} has {} cells; the map is {width} wide",
+                row.chars().count()
+            ))
+            .in_layer(&layer.name));
+        }
+        for (x, ch) in row.chars().enumerate() {
+            let flip = match ch {
+                '.' => Flip::NONE,
+                _ => ch.to_digit(16).and_then(|d| Flip::from_bits(d as u8)).ok_or_else(|| {
+                    MapError::invalid(format!(
+                        "flips row {y} has {ch:?}; a cell's flips are '.' or a hex digit (8 horizontal, 4 vertical, \
+                         2 anti-diagonal)"
+                    ))
+                    .in_layer(&layer.name)
+                })?,
+            };
+            let i = y * width + x;
+            layer.set(i, layer.cells[i], flip);
+        }
+    }
+    Ok(())
+}
+
+/// A layer's flips as rows of characters, or none when no cell is flipped.
+fn flip_rows(layer: &Layer, width: usize) -> Vec<String> {
+    if layer.flips.count() == 0 {
+        return Vec::new();
+    }
+    (0..layer.cells.len() / width)
+        .map(|y| {
+            (0..width)
+                .map(|x| match layer.flip(y * width + x).bits() {
+                    0 => '.',
+                    b => char::from_digit(u32::from(b), 16).unwrap_or('.'),
+                })
+                .collect()
+        })
+        .collect()
 }
 
 /// Assigns every tile type a distinct printable key: its glyph when free, else the next free
@@ -287,6 +353,7 @@ pub fn to_string(map: &Map, path: &Path) -> Result<String, MapError> {
             opacity: l.opacity,
             properties: l.properties.clone(),
             rows: l.cells.chunks(w).map(|row| row.iter().map(|&t| keys[usize::from(t)]).collect()).collect(),
+            flips: flip_rows(l, w),
         })
         .collect();
     let doc = RonMap {

@@ -25,13 +25,11 @@ use std::collections::{BTreeMap, HashMap};
 use std::path::{Path, PathBuf};
 
 use crate::core::error::{MapError, MapErrorKind};
+use crate::core::flip::Flip;
 use crate::core::geometry::Cell;
 use crate::core::map::{self, Layer, Map};
 use crate::core::object::{DEFAULT_VISION_RADIUS, MapObject, ObjectKind};
 use crate::core::tile::{Door, Glyph, Properties, PropertyValue, Rgb, Sprite, SpriteSheet, TileId, TileKind};
-
-/// Tiled's flip flags in the top bits of a GID; sightline clears them (tiles are not flipped).
-pub const FLIP_MASK: u32 = 0xF000_0000;
 
 /// At most this many tiles over all tilesets of a map (our tile ids are 16-bit).
 pub const MAX_TILES: u64 = TileId::MAX as u64;
@@ -465,31 +463,27 @@ pub fn build_map(mut doc: Doc) -> Result<super::Loaded, MapError> {
                 MapError::new(MapErrorKind::DataLength { expected: len, found: l.gids.len() }).in_layer(&l.name)
             );
         }
-        let mut cells = vec![0 as TileId; len];
+        let mut layer = Layer::filled(&l.name, len, 0);
         for ly in 0..l.height as i64 {
             for lx in 0..l.width as i64 {
-                let gid = l.gids[(ly * i64::from(l.width) + lx) as usize] & !FLIP_MASK;
+                let flagged = l.gids[(ly * i64::from(l.width) + lx) as usize];
+                let gid = flagged & !Flip::GID_MASK;
                 if gid == 0 {
                     continue;
                 }
                 let x = i64::from(l.origin.0) + lx - origin.0;
                 let y = i64::from(l.origin.1) + ly - origin.1;
-                cells[(y * i64::from(width) + x) as usize] =
-                    resolved.kind(&doc, gid).map_err(|e| e.in_layer(&l.name))?;
+                let tile = resolved.kind(&doc, gid).map_err(|e| e.in_layer(&l.name))?;
+                layer.set((y * i64::from(width) + x) as usize, tile, Flip::from_gid(flagged));
             }
         }
-        let opacity = l.opacity.unwrap_or(1.0);
-        let mut properties = l.properties.clone();
-        properties.remove("collision");
-        layers.push(Layer {
-            name: l.name.clone(),
-            visible: l.visible,
-            locked: l.locked,
-            collision,
-            opacity,
-            properties,
-            cells,
-        });
+        layer.visible = l.visible;
+        layer.locked = l.locked;
+        layer.collision = collision;
+        layer.opacity = l.opacity.unwrap_or(1.0);
+        layer.properties = l.properties.clone();
+        layer.properties.remove("collision");
+        layers.push(layer);
     }
     match fallback_collision[..] {
         [] => {}
@@ -739,12 +733,13 @@ pub fn export_doc(map: &Map, target: &Path) -> Placement {
             gids: l
                 .cells
                 .iter()
-                .map(|&t| {
+                .enumerate()
+                .map(|(i, &t)| {
                     if t == 0 {
                         0
                     } else {
                         let (g, local) = placement[usize::from(t)];
-                        doc.tilesets[g].first_gid + local
+                        (doc.tilesets[g].first_gid + local) | l.flip(i).gid_bits()
                     }
                 })
                 .collect(),

@@ -12,6 +12,7 @@ use serde_json::{Map as JsonObject, Value, json};
 use super::Loaded;
 use super::tiled_common::{self, Doc, Dropped, ObjectDoc, TileDoc, TileLayerDoc, TilesetDoc, Written};
 use crate::core::error::{MapError, MapErrorKind};
+use crate::core::flip::Flip;
 use crate::core::map::{self, MAX_MAP_SIDE};
 use crate::core::tile::{Properties, PropertyValue, Rgb, Rgba};
 
@@ -332,7 +333,7 @@ fn parse_layers(values: &[Value], prefix: &str, infinite: bool, doc: &mut Doc, d
                         let gids = decode_data(&c, encoding, compression, cw as usize * ch as usize)
                             .map_err(|e| e.in_layer(&name))?;
                         for (k, &g) in gids.iter().enumerate() {
-                            if g & !tiled_common::FLIP_MASK != 0 {
+                            if g & !Flip::GID_MASK != 0 {
                                 tiles.push((cx + (k % cw as usize) as i64, cy + (k / cw as usize) as i64, g));
                             }
                         }

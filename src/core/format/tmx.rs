@@ -17,6 +17,7 @@ use quick_xml::events::Event;
 use super::tiled_common::{self, Doc, Dropped, ObjectDoc, TileDoc, TileLayerDoc, TilesetDoc, Written};
 use super::{Loaded, MAX_FILE_BYTES};
 use crate::core::error::{MapError, MapErrorKind};
+use crate::core::flip::Flip;
 use crate::core::map::{self, MAX_MAP_SIDE};
 use crate::core::tile::{Properties, PropertyValue, Rgb, Rgba};
 
@@ -650,7 +651,7 @@ pub fn parse(bytes: &[u8], path: &Path) -> Result<Loaded, MapError> {
                     let mut tiles = Vec::new();
                     for (cx, cy, cw, gids) in &data.chunks {
                         for (k, &gid) in gids.iter().enumerate() {
-                            if gid & !tiled_common::FLIP_MASK != 0 {
+                            if gid & !Flip::GID_MASK != 0 {
                                 tiles.push((cx + (k % *cw as usize) as i64, cy + (k / *cw as usize) as i64, gid));
                             }
                         }

@@ -477,8 +477,8 @@ impl World {
                 mine.visible = layer.visible;
                 mine.collision = layer.collision;
                 for (i, (&a, &b)) in old.cells.iter().zip(&layer.cells).enumerate() {
-                    if a != b {
-                        mine.cells[i] = b;
+                    if a != b || old.flip(i) != layer.flip(i) {
+                        mine.set(i, b, layer.flip(i));
                     }
                 }
             }
