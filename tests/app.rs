@@ -477,6 +477,65 @@ fn tiles_are_flipped_and_turned_with_tileds_keys_picked_edited_in_the_inspector_
 }
 
 #[test]
+fn a_tilesets_image_is_the_palette_a_click_picks_a_tile_and_a_drag_picks_a_stamp() {
+    use sightline::core::Cell;
+    let dir = tempfile::tempdir().unwrap();
+    for f in ["tiny.tsx", "tiny.png"] {
+        std::fs::copy(Path::new("tests/fixtures").join(f), dir.path().join(f)).unwrap();
+    }
+    // tiny.tsx: four 8-pixel tiles, two a row; the map's ground layer unlocked.
+    let tmx = std::fs::read_to_string("tests/fixtures/external_tileset.tmx").unwrap().replace(" locked=\"1\"", "");
+    let path = dir.path().join("tiny.tmx");
+    std::fs::write(&path, tmx).unwrap();
+    let mut h = harness();
+    h.state_mut().commands.push(Command::Open(path));
+    h.run();
+    h.run();
+    let map = &h.state().document.map;
+    let tile_of = |index: u32| {
+        map.tiles.iter().position(|t| t.sprite.is_some_and(|s| s.index == index)).unwrap() as sightline::core::TileId
+    };
+    let tiles = [0, 1, 2, 3].map(tile_of);
+    // The tileset is shown at twice its size, a point between tiles: tile i at column i % 2,
+    // row i / 2, 17 points apart.
+    let grid = h.get_by_label("tileset tiny").rect();
+    let centre = |i: u32| grid.min + egui::vec2((i % 2) as f32 * 17.0 + 8.0, (i / 2) as f32 * 17.0 + 8.0);
+    let press = |h: &mut Harness<'static, SightlineApp>, from: egui::Pos2, to: egui::Pos2| {
+        h.hover_at(from);
+        h.run();
+        h.drag_at(from);
+        h.run();
+        for k in 1..=4 {
+            h.hover_at(from + (to - from) * (k as f32 / 4.0));
+            h.run();
+        }
+        h.drop_at(to);
+        h.run();
+    };
+    press(&mut h, centre(3), centre(3));
+    assert_eq!(h.state().editor.tile, tiles[3], "a click picks the tile");
+    assert!(!h.state().editor.pasting);
+    // A drag from the last tile back to the first takes all four, laid out as in the image.
+    press(&mut h, centre(3), centre(0));
+    assert!(h.state().editor.pasting, "the stamp follows the pointer");
+    let stamp = h.state().editor.clipboard.clone().unwrap();
+    assert_eq!((stamp.width, stamp.height, stamp.cells.clone()), (2, 2, tiles.to_vec()));
+    // A click on the map places it, another click places it again.
+    click_cell(&mut h, Cell::new(1, 0));
+    click_cell(&mut h, Cell::new(0, 1));
+    let map = &h.state().document.map;
+    let row = |y: i32| (0..4).map(|x| map.tile(0, Cell::new(x, y)).unwrap()).collect::<Vec<_>>();
+    let (a, b, c, d) = (tiles[0], tiles[1], tiles[2], tiles[3]);
+    assert_eq!([row(0), row(1), row(2)], [vec![b, a, b, b], vec![a, b, d, b], vec![c, d, d, b]]);
+    assert_eq!(h.state().document.undo.len(), 2);
+    // The list of tile types is a tab away.
+    h.get_by_label("List").click();
+    h.run();
+    assert!(h.query_by_label("tileset tiny").is_none());
+    assert_eq!(h.state().palette.sheet, None);
+}
+
+#[test]
 fn the_object_tool_places_moves_and_removes_objects() {
     use sightline::app::ObjectChoice;
     use sightline::core::{Cell, ObjectKind};

@@ -102,3 +102,51 @@ fn resizing_places_the_old_map_by_its_anchor() {
     assert!(small.objects.is_empty());
     assert!(map.resized(0, 3, Anchor::TopLeft, STANDARD_FLOOR).is_err());
 }
+
+/// A layer's flips as rows: '.' as drawn, else the flags' hex digit (as sightline's RON writes).
+fn flip_art(map: &sightline::core::Map, layer: usize) -> Vec<String> {
+    let w = map.width() as usize;
+    (0..map.height() as usize)
+        .map(|y| {
+            (0..w)
+                .map(|x| match map.layers[layer].flip(y * w + x).bits() {
+                    0 => '.',
+                    b => char::from_digit(u32::from(b), 16).unwrap(),
+                })
+                .collect()
+        })
+        .collect()
+}
+
+#[test]
+fn flipped_tiles_stay_flipped_through_resizes_merges_and_door_toggles() {
+    use sightline::core::flip::Flip;
+    use sightline::core::{Anchor, Layer, layers};
+    let mut map = ascii::parse(
+        "#####\n\
+         #.+.#\n\
+         #####\n",
+    )
+    .unwrap();
+    let door = Cell::new(2, 1);
+    let closed = map.tile(0, door).unwrap();
+    assert!(map.set_flipped_tile(0, door, closed, Flip::HORIZONTAL));
+    assert!(map.set_flipped_tile(0, Cell::new(0, 0), map.tile(0, Cell::new(0, 0)).unwrap(), Flip::VERTICAL));
+    // Opening the door keeps it mirrored: the open door is the same door.
+    let open = map.toggle_door(door).unwrap();
+    assert_eq!(map.flipped_tile(0, door), Some((open, Flip::HORIZONTAL)));
+    // Growing the map by one column on the left moves the flips with their tiles.
+    let grown = map.resized(6, 3, Anchor::Right, sightline::core::tile::STANDARD_FLOOR).unwrap();
+    assert_eq!(flip_art(&grown, 0), [".4....", "...8..", "......"]);
+    // A layer merged down brings its flips, and covers the lower layer's.
+    let mut two = grown.clone();
+    let mut upper = Layer::filled("upper", two.len(), 0);
+    upper.set(1, STANDARD_WATER, Flip::ANTI_DIAGONAL);
+    upper.set(2, STANDARD_WATER, Flip::NONE);
+    two.layers.push(upper);
+    layers::merge_down(&mut two, 1).unwrap();
+    assert_eq!(flip_art(&two, 0), [".2....", "...8..", "......"]);
+    // Painting over a flipped tile paints it as the brush has it.
+    assert_eq!(paint(&mut two, 0, &[Cell::new(1, 0)], STANDARD_WATER), 1, "the same tile, now unflipped");
+    assert_eq!(flip_art(&two, 0)[0], "......");
+}

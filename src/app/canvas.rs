@@ -4,8 +4,10 @@ use std::path::PathBuf;
 
 use egui::{Align2, Color32, FontId, Mesh, Pos2, Rect, Sense, Stroke, Vec2, pos2, vec2};
 
+use super::sprites::SheetTexture;
 use crate::core::flip::Flip;
 use crate::core::tile::Rgb;
+use crate::core::tile::SpriteSheet;
 use crate::core::{Cell, Map, ObjectKind, TileId};
 
 pub const MIN_CELL_PX: f32 = 1.0;
@@ -181,6 +183,81 @@ impl VisibleCells {
     }
 }
 
+/// Where tile `index` of `sheet` sits in its texture. Half a texel in from each edge: sampling
+/// exactly on the edge would pick up the tileset's spacing (seams between tiles).
+pub fn sprite_uv(sheet: &SpriteSheet, index: u32, texture: &SheetTexture) -> Rect {
+    let (sx, sy, sw, sh) = sheet.source_rect(index);
+    let size = texture.size;
+    Rect::from_min_max(
+        pos2((sx as f32 + 0.5) / size[0], (sy as f32 + 0.5) / size[1]),
+        pos2(((sx + sw) as f32 - 0.5) / size[0], ((sy + sh) as f32 - 0.5) / size[1]),
+    )
+}
+
+/// What a click or the stroke in progress would paint, drawn over the map: its cells tinted,
+/// and the tiles it would put there (the brush's tile turned as it is, or a stamp's tiles).
+#[derive(Clone, Debug, Default)]
+pub struct Preview {
+    pub cells: Vec<Cell>,
+    pub tiles: Vec<(Cell, TileId, Flip)>,
+}
+
+/// Draws `preview`'s tiles, see-through, then tints its cells.
+fn preview_ui(
+    painter: &egui::Painter,
+    map: &Map,
+    sheets: &[Option<SheetTexture>],
+    view: &View,
+    visible: VisibleCells,
+    preview: &Preview,
+) {
+    let shown = |c: Cell| c.x >= visible.x0 && c.x < visible.x1 && c.y >= visible.y0 && c.y < visible.y1;
+    let see_through = 0.7;
+    let mut plain = Mesh::default();
+    let mut sprite_meshes: Vec<Mesh> =
+        sheets.iter().map(|s| s.as_ref().map_or_else(Mesh::default, |s| Mesh::with_texture(s.id))).collect();
+    let mut glyphs = Vec::new();
+    for &(c, t, flip) in preview.tiles.iter().filter(|(c, _, _)| shown(*c)) {
+        let Some(kind) = map.tiles.get(usize::from(t)) else { continue };
+        let r = view.cell_rect(c);
+        let sheet = kind.sprite.filter(|_| view.show_sprites).and_then(|sp| {
+            let tex = sheets.get(usize::from(sp.sheet))?.as_ref()?;
+            Some((sp, tex))
+        });
+        match sheet {
+            Some((sp, tex)) => {
+                let uv = sprite_uv(&map.sheets[usize::from(sp.sheet)], sp.index, tex);
+                add_flipped_sprite(
+                    &mut sprite_meshes[usize::from(sp.sheet)],
+                    r,
+                    uv,
+                    flip,
+                    Color32::WHITE.gamma_multiply(see_through),
+                );
+            }
+            None => {
+                plain.add_colored_rect(r, color(kind.glyph.bg).gamma_multiply(see_through));
+                if view.cell_px >= MIN_GLYPH_PX && kind.glyph.ch != ' ' {
+                    glyphs.push((r.center(), kind.glyph.ch, color(kind.glyph.fg).gamma_multiply(see_through)));
+                }
+            }
+        }
+    }
+    painter.add(egui::Shape::mesh(plain));
+    for m in sprite_meshes.into_iter().filter(|m| !m.is_empty()) {
+        painter.add(egui::Shape::mesh(m));
+    }
+    let font = FontId::monospace(view.cell_px * 0.8);
+    for (pos, ch, fg) in glyphs {
+        painter.text(pos, Align2::CENTER_CENTER, ch, font.clone(), fg);
+    }
+    // Lighter over tiles drawn above, so that they show.
+    let tint = if preview.tiles.is_empty() { 70 } else { 35 };
+    for &c in preview.cells.iter().filter(|c| shown(**c)) {
+        painter.rect_filled(view.cell_rect(c), 0.0, Color32::from_rgba_unmultiplied(255, 220, 90, tint));
+    }
+}
+
 /// Adds a rectangle showing the texture's `uv` part turned by `flip` (Tiled's flags): each
 /// corner of `rect` takes the texture corner the flip draws there.
 fn add_flipped_sprite(mesh: &mut Mesh, rect: Rect, uv: Rect, flip: Flip, tint: Color32) {
@@ -218,9 +295,9 @@ pub fn canvas_ui(
     ui: &mut egui::Ui,
     map: &Map,
     revision: u64,
-    sheets: &[Option<super::sprites::SheetTexture>],
+    sheets: &[Option<SheetTexture>],
     view: &mut View,
-    preview: &[Cell],
+    preview: &Preview,
     overlay: &mut dyn FnMut(&egui::Painter, &View, VisibleCells),
 ) -> CanvasResponse {
     let (rect, response) = ui.allocate_exact_size(ui.available_size(), Sense::click_and_drag());
@@ -325,13 +402,7 @@ pub fn canvas_ui(
                             continue;
                         };
                         let Some(Some(tex)) = sheets.get(usize::from(lsp.sheet)) else { continue };
-                        let (sx, sy, sw, sh) = map.sheets[usize::from(lsp.sheet)].source_rect(lsp.index);
-                        // Half a texel in from each edge: sampling exactly on the edge would pick
-                        // up the tileset's spacing (seams between tiles).
-                        let uv = Rect::from_min_max(
-                            pos2((sx as f32 + 0.5) / tex.size[0], (sy as f32 + 0.5) / tex.size[1]),
-                            pos2(((sx + sw) as f32 - 0.5) / tex.size[0], ((sy + sh) as f32 - 0.5) / tex.size[1]),
-                        );
+                        let uv = sprite_uv(&map.sheets[usize::from(lsp.sheet)], lsp.index, tex);
                         add_flipped_sprite(&mut sprite_meshes[usize::from(lsp.sheet)], r, uv, flip, tint);
                     }
                     continue;
@@ -384,9 +455,7 @@ pub fn canvas_ui(
     }
     let visible = VisibleCells { x0, y0, x1, y1, map_width: map.width() as i32, map_height: map.height() as i32 };
     overlay(&painter, view, visible);
-    for &c in preview {
-        painter.rect_filled(view.cell_rect(c), 0.0, Color32::from_rgba_unmultiplied(255, 220, 90, 70));
-    }
+    preview_ui(&painter, map, sheets, view, visible, preview);
     let hovered = response.hover_pos().map(|p| view.grid_from_screen(p)).filter(|c| map.in_bounds(*c));
     if let Some(cell) = hovered {
         painter.rect_stroke(view.cell_rect(cell), 0.0, Stroke::new(1.5, Color32::WHITE), egui::StrokeKind::Inside);

@@ -93,6 +93,11 @@ pub enum Command {
     Cut,
     Paste,
     PasteAt(crate::core::Cell),
+    /// The palette shows a tileset's image (`Some(sheet)`) or the list of every tile type.
+    ShowPaletteSheet(Option<usize>),
+    SetPaletteZoom(f32),
+    /// Tiles dragged over in a tileset become the stamp, placed by clicks (Tiled's stamp brush).
+    StampFromTileset(crate::core::edit::Stamp),
     /// How the brush's tile is turned (the tools bar's reset).
     SetBrushFlip(crate::core::flip::Flip),
     /// X, Y, Z, Shift+Z: turn the stamp being pasted, else the brush's tile.

@@ -189,6 +189,11 @@ impl EditorState {
         matches!(self.tool, Tool::Rectangle | Tool::Line) || (self.tool == Tool::Brush && self.line_stroke)
     }
 
+    /// The tool paints tiles drawn from the random brush's set.
+    pub fn paints_random(&self) -> bool {
+        self.random && self.tool != Tool::Eraser && !self.random_brush.tiles.is_empty()
+    }
+
     /// The tile the tool paints, and how it is flipped.
     pub fn paint_tile(&self) -> (TileId, Flip) {
         if self.tool == Tool::Eraser { (0, Flip::NONE) } else { (self.tile, self.flip) }

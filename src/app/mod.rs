@@ -15,6 +15,7 @@ mod properties_editor;
 pub mod recovery;
 pub mod sprites;
 mod tile_types;
+pub mod tileset_view;
 
 pub use canvas::{PointerAction, View};
 pub use command::{Command, PropertiesOwner};
@@ -116,6 +117,8 @@ pub struct SightlineApp {
     pub dialogs: map_dialogs::MapDialogs,
     minimap: minimap::Minimap,
     sprites: sprites::SpriteTextures,
+    /// The palette: the tile list or a tileset's image.
+    pub palette: tileset_view::PaletteState,
     /// Files opened or saved lately, newest first (persisted by eframe).
     pub recent: Vec<PathBuf>,
     /// Where unsaved work is autosaved (`None`: no autosave, as in tests that do not set it).
@@ -172,6 +175,7 @@ impl SightlineApp {
             dialogs: map_dialogs::MapDialogs::default(),
             minimap: minimap::Minimap::default(),
             sprites: sprites::SpriteTextures::default(),
+            palette: tileset_view::PaletteState::default(),
             recent: Vec::new(),
             recovery_file: None,
             recovery_offer: None,
@@ -292,6 +296,7 @@ impl SightlineApp {
                     self.notice = (!loaded.warnings.is_empty()).then(|| loaded.warnings.join("; "));
                     recovery::remember_recent(&mut self.recent, &path);
                     self.document = Document::open(loaded.map, path);
+                    self.palette.show_first_tileset(&self.document.map);
                     self.document.not_kept = loaded.not_kept;
                     self.editor = EditorState::default();
                     self.overlays.map_replaced();
@@ -368,6 +373,8 @@ impl SightlineApp {
                 if usize::from(tile) < self.document.map.tiles.len() {
                     self.editor.tile = tile;
                     self.editor.flip = crate::core::flip::Flip::NONE;
+                    // A single tile is the brush again, not the stamp being placed.
+                    self.editor.pasting = false;
                     if matches!(self.editor.tool, Tool::Eraser | Tool::Picker | Tool::Probe) {
                         self.editor.tool = Tool::Brush;
                     }
@@ -448,6 +455,7 @@ impl SightlineApp {
                         .and_then(|p| p.file_name())
                         .map_or_else(|| "recovered.ron".to_owned(), |n| n.to_string_lossy().into_owned());
                     self.document = Document::untitled(found.map, &name);
+                    self.palette.show_first_tileset(&self.document.map);
                     self.document.path = found.source;
                     self.document.touch();
                     self.editor = EditorState::default();
@@ -511,6 +519,17 @@ impl SightlineApp {
                 }
             }
             Command::SetBrushFlip(flip) => self.editor.flip = flip,
+            Command::ShowPaletteSheet(sheet) => {
+                self.palette.sheet = sheet.filter(|&s| s < self.document.map.sheets.len());
+            }
+            Command::SetPaletteZoom(zoom) => self.palette.zoom = zoom.clamp(0.5, 4.0),
+            Command::StampFromTileset(stamp) => {
+                self.editor.clipboard = Some(stamp);
+                self.editor.pasting = true;
+                if !matches!(self.editor.tool, Tool::Brush | Tool::Select) {
+                    self.editor.tool = Tool::Brush;
+                }
+            }
             Command::TurnStamp(turn) => match &self.editor.clipboard {
                 Some(stamp) if self.editor.pasting => self.editor.clipboard = Some(stamp.turned(turn)),
                 _ => self.editor.flip = turn.of(self.editor.flip),
@@ -769,20 +788,27 @@ impl SightlineApp {
         }
     }
 
+    /// The textures of the map's tileset images (`None` where one could not be loaded; the
+    /// status bar says why, once).
+    pub fn sheet_textures(&mut self, ctx: &egui::Context) -> Vec<Option<sprites::SheetTexture>> {
+        // Tileset images are found beside the map file (or the working folder for a new map).
+        let folder = self.document.path.as_deref().and_then(|p| p.parent()).unwrap_or(std::path::Path::new("."));
+        let (sheets, errors) = self.sprites.sheets(ctx, &self.document.map, folder);
+        if !errors.is_empty() {
+            self.notice = Some(format!("tile images not shown: {}", errors.join("; ")));
+        }
+        sheets
+    }
+
     /// The map canvas (two, side by side, when the pathfinding overlay splits it) with the
     /// overlays; the rest of the window is drawn around it by [`SightlineApp::ui_frame`].
     pub fn central_ui(&mut self, ui: &mut egui::Ui) {
         let preview = self.preview();
         egui::CentralPanel::default().frame(egui::Frame::NONE).show(ui, |ui| {
             self.central_rect = ui.max_rect();
-            let map = &self.document.map;
             let revision = self.document.revision();
-            // Tileset images are found beside the map file (or the working folder for a new map).
-            let folder = self.document.path.as_deref().and_then(|p| p.parent()).unwrap_or(std::path::Path::new("."));
-            let (sheets, errors) = self.sprites.sheets(ui.ctx(), map, folder);
-            if !errors.is_empty() {
-                self.notice = Some(format!("tile images not shown: {}", errors.join("; ")));
-            }
+            let sheets = self.sheet_textures(ui.ctx());
+            let map = &self.document.map;
             let overlays = &self.overlays;
             let view = &mut self.view;
             let response = if overlays.split() {
@@ -918,6 +944,7 @@ impl SightlineApp {
             PendingAction::New(spec) => match spec.build() {
                 Ok(map) => {
                     self.document = Document::untitled(map, "untitled.ron");
+                    self.palette.show_first_tileset(&self.document.map);
                     self.editor = EditorState::default();
                     self.overlays.map_replaced();
                     self.play.world = None;
@@ -1060,14 +1087,13 @@ impl SightlineApp {
     /// Paints cells with the tool's tile, or the random brush's tiles.
     fn paint_cells(&mut self, cells: &[Cell]) {
         let layer = self.editor.layer;
-        let changed =
-            if self.editor.random && self.editor.tool != Tool::Eraser && !self.editor.random_brush.tiles.is_empty() {
-                let e = &mut self.editor;
-                e.random_brush.paint(&mut self.document.map, layer, cells, &mut e.rng)
-            } else {
-                let (tile, flip) = self.editor.paint_tile();
-                crate::core::edit::paint_flipped(&mut self.document.map, layer, cells, tile, flip)
-            };
+        let changed = if self.editor.paints_random() {
+            let e = &mut self.editor;
+            e.random_brush.paint(&mut self.document.map, layer, cells, &mut e.rng)
+        } else {
+            let (tile, flip) = self.editor.paint_tile();
+            crate::core::edit::paint_flipped(&mut self.document.map, layer, cells, tile, flip)
+        };
         if changed > 0 {
             self.document.touch();
         }
@@ -1075,12 +1101,29 @@ impl SightlineApp {
 
     /// The cells the stroke in progress (or the stamp being pasted) would paint, drawn over the
     /// canvas.
-    fn preview(&self) -> Vec<Cell> {
+    fn preview(&self) -> canvas::Preview {
         if self.editor.pasting
             && let (Some(stamp), Some(at)) = (&self.editor.clipboard, self.hovered)
         {
-            return stamp.placed(at).into_iter().map(|(c, _, _)| c).collect();
+            let tiles = stamp.placed(at);
+            return canvas::Preview { cells: tiles.iter().map(|&(c, _, _)| c).collect(), tiles };
         }
+        let cells = self.preview_cells();
+        // The brush's tile where it would go, turned as it is (a random brush's tiles are not
+        // known before they are drawn; the eraser and the fill show their cells only).
+        let paints_tile =
+            matches!(self.editor.tool, Tool::Brush | Tool::Line | Tool::Rectangle) && !self.editor.paints_random();
+        let tiles = if paints_tile {
+            let (tile, flip) = self.editor.paint_tile();
+            cells.iter().map(|&c| (c, tile, flip)).collect()
+        } else {
+            Vec::new()
+        };
+        canvas::Preview { cells, tiles }
+    }
+
+    /// The cells the stroke in progress (or a click, when hovering) would paint.
+    fn preview_cells(&self) -> Vec<Cell> {
         match (self.editor.stroke, self.hovered) {
             (Some((start, last)), _) if self.editor.paints_at_end() => {
                 self.editor.shape(&self.document.map, start, last)

@@ -558,8 +558,14 @@ pub(super) const LONG_TILE_TABLE: usize = 300;
 
 /// The tile palette and the layers.
 pub fn palette_ui(app: &mut SightlineApp, ui: &mut egui::Ui) {
+    let sheets = app.sheet_textures(ui.ctx());
     egui::Panel::left("palette").default_size(200.0).show(ui, |ui| {
         ui.heading("Tiles");
+        super::tileset_view::palette_tabs_ui(app, ui);
+        if super::tileset_view::tileset_ui(app, ui, &sheets, ui.available_height() * 0.55) {
+            palette_footer_ui(app, ui);
+            return;
+        }
         let tiles = &app.document.map.tiles;
         let mut picked = None;
         let mut tile_ui = |ui: &mut egui::Ui, id: usize| {
@@ -585,15 +591,20 @@ pub fn palette_ui(app: &mut SightlineApp, ui: &mut egui::Ui) {
         if let Some(id) = picked {
             app.commands.push(Command::SelectTile(id));
         }
-        if ui.button("Edit tile types…").clicked() {
-            app.commands.push(Command::ShowTileTypes(true));
-        }
-        ui.separator();
-        super::layers_panel::layers_ui(app, ui);
-        ui.separator();
-        ui.heading("Minimap");
-        super::minimap::minimap_ui(app, ui);
+        palette_footer_ui(app, ui);
     });
+}
+
+/// Under the tiles: the tile types button, the layers and the minimap.
+fn palette_footer_ui(app: &mut SightlineApp, ui: &mut egui::Ui) {
+    if ui.button("Edit tile types…").clicked() {
+        app.commands.push(Command::ShowTileTypes(true));
+    }
+    ui.separator();
+    super::layers_panel::layers_ui(app, ui);
+    ui.separator();
+    ui.heading("Minimap");
+    super::minimap::minimap_ui(app, ui);
 }
 
 /// Gives a widget its accessible name (for screen readers and `get_by_label`).
