@@ -533,6 +533,13 @@ fn a_tilesets_image_is_the_palette_a_click_picks_a_tile_and_a_drag_picks_a_stamp
     h.run();
     assert!(h.query_by_label("tileset tiny").is_none());
     assert_eq!(h.state().palette.sheet, None);
+    // The tile types window shows each tile as drawn; a click there picks it too.
+    h.state_mut().commands.push(Command::ShowTileTypes(true));
+    h.run();
+    let name = h.state().document.map.tiles[usize::from(tiles[1])].name.clone();
+    h.get_by_label(&format!("pick {name}")).click();
+    h.run();
+    assert_eq!(h.state().editor.tile, tiles[1]);
 }
 
 #[test]

@@ -113,6 +113,9 @@ pub struct SightlineApp {
     pub play: play::PlayState,
     /// The tile-types window is open.
     pub tile_types_open: bool,
+    /// The palette's tile the tile-types window last scrolled to (`None`: it scrolls when next
+    /// shown).
+    tile_types_shown: Option<crate::core::TileId>,
     /// The New map and Resize map dialogs.
     pub dialogs: map_dialogs::MapDialogs,
     minimap: minimap::Minimap,
@@ -172,6 +175,7 @@ impl SightlineApp {
             overlays: Overlays::default(),
             play: play::PlayState::default(),
             tile_types_open: false,
+            tile_types_shown: None,
             dialogs: map_dialogs::MapDialogs::default(),
             minimap: minimap::Minimap::default(),
             sprites: sprites::SpriteTextures::default(),
@@ -439,7 +443,10 @@ impl SightlineApp {
                     }
                 }
             }
-            Command::ShowTileTypes(open) => self.tile_types_open = open,
+            Command::ShowTileTypes(open) => {
+                self.tile_types_open = open;
+                self.tile_types_shown = None;
+            }
             Command::Recover => {
                 if let Some(found) = self.recovery_offer.take() {
                     // The work now lives in this session (and its own autosave): the left-over

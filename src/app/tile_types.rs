@@ -23,19 +23,43 @@ pub fn tile_types_window_ui(app: &mut SightlineApp, ui: &mut egui::Ui) {
     }
     let mut open = true;
     let mut commands = Vec::new();
+    let sheets = app.sheet_textures(ui.ctx());
+    // Show the palette's tile when the window opens and whenever another is picked.
+    let scroll_to = (app.tile_types_shown != Some(app.editor.tile)).then_some(app.editor.tile);
+    app.tile_types_shown = Some(app.editor.tile);
+    let palette_tile = app.editor.tile;
     let map = &app.document.map;
     egui::Window::new("Tile types").open(&mut open).default_width(760.0).show(ui.ctx(), |ui| {
         ui.label("The rules the game reads: opaque blocks sight, walkable can be stood on, cost is the price of a step; a door toggles between two tiles (o/c in play).");
         // Row 0 is the header, row `id` the tile `id`.
         let mut row_ui = |ui: &mut egui::Ui, row: usize| {
             if row == 0 {
-                for h in ["glyph", "name", "fg", "bg", "opaque", "walkable", "cost", "door", "toggles to"] {
+                for h in ["tile", "glyph", "name", "fg", "bg", "opaque", "walkable", "cost", "door", "toggles to"] {
                     ui.strong(h);
                 }
                 ui.end_row();
                 return;
             }
             let (id, kind) = (row as TileId, &map.tiles[row]);
+            // The tile as the map draws it (its image, else its glyph), marked when it is the
+            // palette's; a click makes it so.
+            let image = kind.sprite.and_then(|sp| {
+                let texture = sheets.get(usize::from(sp.sheet))?.as_ref()?;
+                let uv = super::canvas::sprite_uv(&map.sheets[usize::from(sp.sheet)], sp.index, texture);
+                Some(egui::Image::new((texture.id, egui::vec2(18.0, 18.0))).uv(uv))
+            });
+            let button = match image {
+                Some(image) => egui::Button::image(image),
+                None => egui::Button::new(kind.glyph.ch.to_string()),
+            };
+            let pick = ui.add(button.selected(id == palette_tile)).on_hover_text("Make it the palette's tile");
+            super::panels::name_widget(ui, &pick, &format!("pick {}", kind.name));
+            if pick.clicked() {
+                commands.push(Command::SelectTile(id));
+            }
+            if scroll_to == Some(id) {
+                pick.scroll_to_me(Some(egui::Align::Center));
+            }
             let before = TileRules::of(kind);
             let mut r = before.clone();
             let mut glyph = r.glyph.ch.to_string();
@@ -88,10 +112,15 @@ pub fn tile_types_window_ui(app: &mut SightlineApp, ui: &mut egui::Ui) {
             }
             ui.end_row();
         };
-        let scroll = egui::ScrollArea::vertical().max_height(420.0);
-        let grid = egui::Grid::new("tile_types").num_columns(9).striped(true);
+        let mut scroll = egui::ScrollArea::vertical().max_height(420.0);
+        let grid = egui::Grid::new("tile_types").num_columns(10).striped(true);
         if map.tiles.len() > super::panels::LONG_TILE_TABLE {
             let row_height = ui.spacing().interact_size.y.max(ui.text_style_height(&egui::TextStyle::Body) + 4.0);
+            // Only the rows in view are laid out, so the palette's row is scrolled to by its place.
+            if let Some(id) = scroll_to {
+                let offset = (f32::from(id) - 5.0).max(0.0) * (row_height + ui.spacing().item_spacing.y);
+                scroll = scroll.vertical_scroll_offset(offset);
+            }
             scroll.show_rows(ui, row_height, map.tiles.len(), |ui, rows| {
                 grid.show(ui, |ui| rows.for_each(|row| row_ui(ui, row)));
             });
