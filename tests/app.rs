@@ -500,23 +500,11 @@ fn a_tilesets_image_is_the_palette_a_click_picks_a_tile_and_a_drag_picks_a_stamp
     // row i / 2, 17 points apart.
     let grid = h.get_by_label("tileset tiny").rect();
     let centre = |i: u32| grid.min + egui::vec2((i % 2) as f32 * 17.0 + 8.0, (i / 2) as f32 * 17.0 + 8.0);
-    let press = |h: &mut Harness<'static, SightlineApp>, from: egui::Pos2, to: egui::Pos2| {
-        h.hover_at(from);
-        h.run();
-        h.drag_at(from);
-        h.run();
-        for k in 1..=4 {
-            h.hover_at(from + (to - from) * (k as f32 / 4.0));
-            h.run();
-        }
-        h.drop_at(to);
-        h.run();
-    };
-    press(&mut h, centre(3), centre(3));
+    common::drag_between(&mut h, centre(3), centre(3));
     assert_eq!(h.state().editor.tile, tiles[3], "a click picks the tile");
     assert!(!h.state().editor.pasting);
     // A drag from the last tile back to the first takes all four, laid out as in the image.
-    press(&mut h, centre(3), centre(0));
+    common::drag_between(&mut h, centre(3), centre(0));
     assert!(h.state().editor.pasting, "the stamp follows the pointer");
     let stamp = h.state().editor.clipboard.clone().unwrap();
     assert_eq!((stamp.width, stamp.height, stamp.cells.clone()), (2, 2, tiles.to_vec()));

@@ -33,16 +33,7 @@ fn show_from_menu(h: &mut Harness<'static, SightlineApp>, kind: OverlayKind) {
 
 fn drag(h: &mut Harness<'static, SightlineApp>, from: Cell, to: Cell) {
     let (a, b) = (cell_centre(h, from), cell_centre(h, to));
-    h.hover_at(a);
-    h.run();
-    h.drag_at(a);
-    h.run();
-    for k in 1..=4 {
-        h.hover_at(a + (b - a) * (k as f32 / 4.0));
-        h.run();
-    }
-    h.drop_at(b);
-    h.run();
+    common::drag_between(h, a, b);
 }
 
 #[test]

@@ -1106,8 +1106,8 @@ impl SightlineApp {
         }
     }
 
-    /// The cells the stroke in progress (or the stamp being pasted) would paint, drawn over the
-    /// canvas.
+    /// What the stroke in progress, a click, or the stamp being pasted would paint, drawn over
+    /// the canvas.
     fn preview(&self) -> canvas::Preview {
         if self.editor.pasting
             && let (Some(stamp), Some(at)) = (&self.editor.clipboard, self.hovered)

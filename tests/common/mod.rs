@@ -54,3 +54,17 @@ pub fn click_cell(h: &mut Harness<'static, SightlineApp>, c: Cell) {
     h.drop_at(p);
     h.run();
 }
+
+/// A drag from `from` to `to` as a hand does it: press, move there in four steps, release.
+pub fn drag_between(h: &mut Harness<'static, SightlineApp>, from: egui::Pos2, to: egui::Pos2) {
+    h.hover_at(from);
+    h.run();
+    h.drag_at(from);
+    h.run();
+    for k in 1..=4 {
+        h.hover_at(from + (to - from) * (k as f32 / 4.0));
+        h.run();
+    }
+    h.drop_at(to);
+    h.run();
+}
