@@ -818,6 +818,14 @@ fn a_tileset_of_thousands_of_tiles_is_laid_out_a_screenful_at_a_time() {
     // ... and the rows far below the fold are not laid out at all.
     assert!(h.query_by_label("s  sand 4999").is_none());
     assert!(h.query_by_label("opaque sand 4999").is_none());
+    // Until the palette's tile is one of them: the window scrolls to its row.
+    let far = h.state().document.map.tile_named("sand 4000").unwrap();
+    h.state_mut().commands.push(Command::SelectTile(far));
+    for _ in 0..3 {
+        h.run();
+    }
+    assert!(h.query_by_label("pick sand 4000").is_some());
+    assert!(h.query_by_label("pick sand 0").is_none(), "the first rows scrolled away");
 }
 
 #[test]

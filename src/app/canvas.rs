@@ -260,7 +260,7 @@ fn preview_ui(
 
 /// Adds a rectangle showing the texture's `uv` part turned by `flip` (Tiled's flags): each
 /// corner of `rect` takes the texture corner the flip draws there.
-fn add_flipped_sprite(mesh: &mut Mesh, rect: Rect, uv: Rect, flip: Flip, tint: Color32) {
+pub fn add_flipped_sprite(mesh: &mut Mesh, rect: Rect, uv: Rect, flip: Flip, tint: Color32) {
     if flip.is_none() {
         mesh.add_rect_with_uv(rect, uv, tint);
         return;

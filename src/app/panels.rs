@@ -529,9 +529,22 @@ pub fn tools_bar_ui(app: &mut SightlineApp, ui: &mut egui::Ui) {
                 app.commands.push(Command::Play(PlayCommand::SetActive(!app.play.active)));
             }
             ui.separator();
+            let sheets = app.sheet_textures(ui.ctx());
             let map = &app.document.map;
             if let Some(t) = map.tiles.get(usize::from(app.editor.tile)) {
-                ui.label(format!("tile: {} '{}'", t.name, t.glyph.ch));
+                ui.label("tile:");
+                // The brush's tile as it will be painted: its image turned as the brush has it.
+                let texture = t.sprite.and_then(|sp| Some((sp, sheets.get(usize::from(sp.sheet))?.as_ref()?)));
+                if let Some((sp, texture)) = texture {
+                    let (rect, _) = ui.allocate_exact_size(egui::vec2(18.0, 18.0), egui::Sense::hover());
+                    let uv = super::canvas::sprite_uv(&map.sheets[usize::from(sp.sheet)], sp.index, texture);
+                    let mut mesh = egui::Mesh::with_texture(texture.id);
+                    super::canvas::add_flipped_sprite(&mut mesh, rect, uv, app.editor.flip, egui::Color32::WHITE);
+                    ui.painter().add(egui::Shape::mesh(mesh));
+                    ui.label(&t.name);
+                } else {
+                    ui.label(format!("{} '{}'", t.name, t.glyph.ch));
+                }
                 let flip = app.editor.flip;
                 if !flip.is_none() {
                     let r = ui.button(format!("{} ×", flip.describe())).on_hover_text(

@@ -29,7 +29,11 @@ pub fn tile_types_window_ui(app: &mut SightlineApp, ui: &mut egui::Ui) {
     app.tile_types_shown = Some(app.editor.tile);
     let palette_tile = app.editor.tile;
     let map = &app.document.map;
-    egui::Window::new("Tile types").open(&mut open).default_width(760.0).show(ui.ctx(), |ui| {
+    // Over the canvas, not the palette: a tile is picked there while its rules are edited here.
+    let corner = app.central_rect.left_top() + egui::vec2(16.0, 16.0);
+    let window = egui::Window::new("Tile types").open(&mut open).default_width(760.0);
+    let window = if app.central_rect.is_positive() { window.default_pos(corner) } else { window };
+    window.show(ui.ctx(), |ui| {
         ui.label("The rules the game reads: opaque blocks sight, walkable can be stood on, cost is the price of a step; a door toggles between two tiles (o/c in play).");
         // Row 0 is the header, row `id` the tile `id`.
         let mut row_ui = |ui: &mut egui::Ui, row: usize| {
@@ -59,6 +63,8 @@ pub fn tile_types_window_ui(app: &mut SightlineApp, ui: &mut egui::Ui) {
             }
             if scroll_to == Some(id) {
                 pick.scroll_to_me(Some(egui::Align::Center));
+                // The scroll is animated: frames must follow without waiting for input.
+                ui.ctx().request_repaint();
             }
             let before = TileRules::of(kind);
             let mut r = before.clone();
