@@ -320,3 +320,26 @@ fn maps_of_too_many_layer_cells_are_refused_before_decoding() {
     );
     assert_error("chunks.tmj", &infinite, &["150994944 cells or more"]);
 }
+
+#[test]
+fn bad_flips_are_named() {
+    // A flipped GID of a tile that does not exist is named by its tile, not its flagged number.
+    let flipped = 99u32 | 0x8000_0000;
+    assert_error(
+        "flipped.tmx",
+        &tmx_layer(&format!("<data encoding=\"csv\">1,1,1,1,1,{flipped}</data>")),
+        &["unknown tile id (GID) 99", "ground"],
+    );
+    // sightline's RON: a flip is '.' or one hex digit, a row a map row.
+    let ron = |flips: &str| {
+        format!(
+            "(version: 1, width: 2, height: 1, tiles: [(key: '#', name: \"wall\", glyph: (ch: '#', fg: (1, 1, 1), \
+             bg: (0, 0, 0)), opaque: true, walkable: false)], layers: [(name: \"ground\", rows: [\"##\"], flips: \
+             {flips})])"
+        )
+    };
+    assert!(load_text("ok.ron", ron("[\"8.\"]").as_bytes()).is_ok());
+    assert_error("letter.ron", &ron("[\"x.\"]"), &["flips row 0 has 'x'", "hex digit", "ground"]);
+    assert_error("short.ron", &ron("[\"8\"]"), &["flips row 0 has 1 cells; the map is 2 wide", "ground"]);
+    assert_error("rows.ron", &ron("[\"8.\", \"..\"]"), &["flips has 2 rows; the layer has 1", "ground"]);
+}
