@@ -392,7 +392,12 @@ fn an_editor_edit_reaches_the_game_without_undoing_what_was_played() {
     // The designer paints water at (5, 1).
     let mut after = before.clone();
     sightline::core::edit::paint(&mut after, 0, &[Cell::new(5, 1)], sightline::core::tile::STANDARD_WATER);
+    // And mirrors the wall at (0, 0): the same tile, flipped.
+    let flip = sightline::core::flip::Flip::HORIZONTAL;
+    let wall = after.tile(0, Cell::new(0, 0)).unwrap();
+    after.set_flipped_tile(0, Cell::new(0, 0), wall, flip);
     w.apply_edit(&before, &after);
     assert_eq!(w.map.top_tile(Cell::new(5, 1)).map(|t| t.1), Some(sightline::core::tile::STANDARD_WATER));
+    assert_eq!(w.map.flipped_tile(0, Cell::new(0, 0)), Some((wall, flip)), "the flip reaches the game too");
     assert!(!w.map.rules_at(Cell::new(3, 1)).opaque, "the door opened in play stays open");
 }

@@ -194,6 +194,19 @@ pub fn sprite_uv(sheet: &SpriteSheet, index: u32, texture: &SheetTexture) -> Rec
     )
 }
 
+/// Tile `tile`'s image, when its tileset's texture is loaded: the sheet's index, its texture,
+/// and where the tile sits in it.
+pub fn tile_sprite<'a>(
+    map: &Map,
+    sheets: &'a [Option<SheetTexture>],
+    tile: TileId,
+) -> Option<(usize, &'a SheetTexture, Rect)> {
+    let sprite = map.tiles.get(usize::from(tile))?.sprite?;
+    let sheet = usize::from(sprite.sheet);
+    let texture = sheets.get(sheet)?.as_ref()?;
+    Some((sheet, texture, sprite_uv(map.sheets.get(sheet)?, sprite.index, texture)))
+}
+
 /// What a click or the stroke in progress would paint, drawn over the map: its cells tinted,
 /// and the tiles it would put there (the brush's tile turned as it is, or a stamp's tiles).
 #[derive(Clone, Debug, Default)]
@@ -220,20 +233,9 @@ fn preview_ui(
     for &(c, t, flip) in preview.tiles.iter().filter(|(c, _, _)| shown(*c)) {
         let Some(kind) = map.tiles.get(usize::from(t)) else { continue };
         let r = view.cell_rect(c);
-        let sheet = kind.sprite.filter(|_| view.show_sprites).and_then(|sp| {
-            let tex = sheets.get(usize::from(sp.sheet))?.as_ref()?;
-            Some((sp, tex))
-        });
-        match sheet {
-            Some((sp, tex)) => {
-                let uv = sprite_uv(&map.sheets[usize::from(sp.sheet)], sp.index, tex);
-                add_flipped_sprite(
-                    &mut sprite_meshes[usize::from(sp.sheet)],
-                    r,
-                    uv,
-                    flip,
-                    Color32::WHITE.gamma_multiply(see_through),
-                );
+        match tile_sprite(map, sheets, t).filter(|_| view.show_sprites) {
+            Some((sheet, _, uv)) => {
+                add_flipped_sprite(&mut sprite_meshes[sheet], r, uv, flip, Color32::WHITE.gamma_multiply(see_through));
             }
             None => {
                 plain.add_colored_rect(r, color(kind.glyph.bg).gamma_multiply(see_through));

@@ -120,6 +120,8 @@ pub struct SightlineApp {
     pub dialogs: map_dialogs::MapDialogs,
     minimap: minimap::Minimap,
     sprites: sprites::SpriteTextures,
+    /// The map's tileset textures for the frame being drawn (by sheet index).
+    sheets: Vec<Option<sprites::SheetTexture>>,
     /// The palette: the tile list or a tileset's image.
     pub palette: tileset_view::PaletteState,
     /// Files opened or saved lately, newest first (persisted by eframe).
@@ -179,6 +181,7 @@ impl SightlineApp {
             dialogs: map_dialogs::MapDialogs::default(),
             minimap: minimap::Minimap::default(),
             sprites: sprites::SpriteTextures::default(),
+            sheets: Vec::new(),
             palette: tileset_view::PaletteState::default(),
             recent: Vec::new(),
             recovery_file: None,
@@ -795,16 +798,16 @@ impl SightlineApp {
         }
     }
 
-    /// The textures of the map's tileset images (`None` where one could not be loaded; the
-    /// status bar says why, once).
-    pub fn sheet_textures(&mut self, ctx: &egui::Context) -> Vec<Option<sprites::SheetTexture>> {
+    /// Finds this frame's textures of the map's tileset images (`None` where one could not be
+    /// loaded; the status bar says why, once), for every panel that draws tiles.
+    fn refresh_sheet_textures(&mut self, ctx: &egui::Context) {
         // Tileset images are found beside the map file (or the working folder for a new map).
         let folder = self.document.path.as_deref().and_then(|p| p.parent()).unwrap_or(std::path::Path::new("."));
         let (sheets, errors) = self.sprites.sheets(ctx, &self.document.map, folder);
         if !errors.is_empty() {
             self.notice = Some(format!("tile images not shown: {}", errors.join("; ")));
         }
-        sheets
+        self.sheets = sheets;
     }
 
     /// The map canvas (two, side by side, when the pathfinding overlay splits it) with the
@@ -814,7 +817,7 @@ impl SightlineApp {
         egui::CentralPanel::default().frame(egui::Frame::NONE).show(ui, |ui| {
             self.central_rect = ui.max_rect();
             let revision = self.document.revision();
-            let sheets = self.sheet_textures(ui.ctx());
+            let sheets = &self.sheets;
             let map = &self.document.map;
             let overlays = &self.overlays;
             let view = &mut self.view;
@@ -831,7 +834,7 @@ impl SightlineApp {
                                 overlays.draw(p, v, c, Some(side));
                                 side_label(p, v, side, overlays);
                             };
-                            responses.push(canvas::canvas_ui(ui, map, revision, &sheets, view, &preview, &mut draw));
+                            responses.push(canvas::canvas_ui(ui, map, revision, sheets, view, &preview, &mut draw));
                         });
                     }
                 });
@@ -850,7 +853,7 @@ impl SightlineApp {
                     overlays.draw(p, v, c, None);
                     draw_selection(p, v, selection);
                 };
-                canvas::canvas_ui(ui, map, revision, &sheets, view, &preview, &mut draw)
+                canvas::canvas_ui(ui, map, revision, sheets, view, &preview, &mut draw)
             };
             self.hovered = response.hovered;
             if let Some(path) = response.dropped_file {
@@ -1167,6 +1170,8 @@ impl SightlineApp {
     /// Draws the whole window into `ui`.
     pub fn ui_frame(&mut self, ui: &mut egui::Ui) {
         let started = std::time::Instant::now();
+        // The map does not change while the frame is drawn: commands apply in `logic`.
+        self.refresh_sheet_textures(ui.ctx());
         panels::menu_bar_ui(self, ui);
         panels::tools_bar_ui(self, ui);
         panels::status_bar_ui(self, ui);

@@ -11,7 +11,8 @@ use crate::core::sim::Preset;
 const HELP: &[&str] = &[
     "Canvas: wheel zooms, middle-drag or Space+drag pans, arrows pan, +/- zoom, G grid",
     "Tools: B brush, E eraser, R rectangle, L line, F fill, I picker (or right-click), S select, O object, P probe",
-    "Selection: Ctrl+C copy, Ctrl+X cut, Ctrl+V paste (X, Y flip; Esc cancels), Delete erases; Ctrl+N new map",
+    "Selection: Ctrl+C copy, Ctrl+X cut, Ctrl+V paste (Esc cancels), Delete erases; Ctrl+N new map",
+    "Turn: X, Y flip, Z, Shift+Z rotate the stamp being placed, else the brush's tile",
     "Edit: Ctrl+Z undo, Ctrl+Shift+Z or Ctrl+Y redo; Ctrl+O open, Ctrl+S save, Ctrl+Shift+S save as",
     "Layers: Ctrl+Shift+N new, Ctrl+Shift+D duplicate, Ctrl+Shift+Up/Down raise/lower, Ctrl+PgUp/PgDown select",
     "Overlays: Overlays menu; the Probe tool clicks cells for them; drag S and G",
@@ -529,15 +530,13 @@ pub fn tools_bar_ui(app: &mut SightlineApp, ui: &mut egui::Ui) {
                 app.commands.push(Command::Play(PlayCommand::SetActive(!app.play.active)));
             }
             ui.separator();
-            let sheets = app.sheet_textures(ui.ctx());
+            let sheets = &app.sheets;
             let map = &app.document.map;
             if let Some(t) = map.tiles.get(usize::from(app.editor.tile)) {
                 ui.label("tile:");
                 // The brush's tile as it will be painted: its image turned as the brush has it.
-                let texture = t.sprite.and_then(|sp| Some((sp, sheets.get(usize::from(sp.sheet))?.as_ref()?)));
-                if let Some((sp, texture)) = texture {
+                if let Some((_, texture, uv)) = super::canvas::tile_sprite(map, sheets, app.editor.tile) {
                     let (rect, _) = ui.allocate_exact_size(egui::vec2(18.0, 18.0), egui::Sense::hover());
-                    let uv = super::canvas::sprite_uv(&map.sheets[usize::from(sp.sheet)], sp.index, texture);
                     let mut mesh = egui::Mesh::with_texture(texture.id);
                     super::canvas::add_flipped_sprite(&mut mesh, rect, uv, app.editor.flip, egui::Color32::WHITE);
                     ui.painter().add(egui::Shape::mesh(mesh));
@@ -571,7 +570,8 @@ pub(super) const LONG_TILE_TABLE: usize = 300;
 
 /// The tile palette and the layers.
 pub fn palette_ui(app: &mut SightlineApp, ui: &mut egui::Ui) {
-    let sheets = app.sheet_textures(ui.ctx());
+    // A copy: the tileset view takes the whole app to send its commands.
+    let sheets = app.sheets.clone();
     egui::Panel::left("palette").default_size(200.0).show(ui, |ui| {
         ui.heading("Tiles");
         super::tileset_view::palette_tabs_ui(app, ui);

@@ -23,7 +23,7 @@ pub fn tile_types_window_ui(app: &mut SightlineApp, ui: &mut egui::Ui) {
     }
     let mut open = true;
     let mut commands = Vec::new();
-    let sheets = app.sheet_textures(ui.ctx());
+    let sheets = &app.sheets;
     // Show the palette's tile when the window opens and whenever another is picked.
     let scroll_to = (app.tile_types_shown != Some(app.editor.tile)).then_some(app.editor.tile);
     app.tile_types_shown = Some(app.editor.tile);
@@ -47,13 +47,8 @@ pub fn tile_types_window_ui(app: &mut SightlineApp, ui: &mut egui::Ui) {
             let (id, kind) = (row as TileId, &map.tiles[row]);
             // The tile as the map draws it (its image, else its glyph), marked when it is the
             // palette's; a click makes it so.
-            let image = kind.sprite.and_then(|sp| {
-                let texture = sheets.get(usize::from(sp.sheet))?.as_ref()?;
-                let uv = super::canvas::sprite_uv(&map.sheets[usize::from(sp.sheet)], sp.index, texture);
-                Some(egui::Image::new((texture.id, egui::vec2(18.0, 18.0))).uv(uv))
-            });
-            let button = match image {
-                Some(image) => egui::Button::image(image),
+            let button = match super::canvas::tile_sprite(map, sheets, id) {
+                Some((_, texture, uv)) => egui::Button::image(egui::Image::new((texture.id, egui::vec2(18.0, 18.0))).uv(uv)),
                 None => egui::Button::new(kind.glyph.ch.to_string()),
             };
             let pick = ui.add(button.selected(id == palette_tile)).on_hover_text("Make it the palette's tile");
