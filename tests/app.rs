@@ -415,6 +415,45 @@ fn select_copy_flip_and_paste_a_block() {
 }
 
 #[test]
+fn a_drag_lays_the_stamp_side_by_side_and_a_shift_drag_lays_a_line_of_them() {
+    use sightline::core::Cell;
+    let dir = tempfile::tempdir().unwrap();
+    let path = dir.path().join("room.txt");
+    std::fs::write(&path, "#+........\n.#........\n..........\n..........\n..........\n..........\n").unwrap();
+    let mut h = harness();
+    h.state_mut().commands.push(Command::Open(path));
+    h.run();
+    // Copy the 2×2 block in the corner and paste it; the select tool stays chosen.
+    h.get_by_label("Select").click();
+    h.run();
+    drag_through(&mut h, &[Cell::new(0, 0), Cell::new(1, 1)]);
+    h.state_mut().commands.extend([Command::Copy, Command::Paste]);
+    h.run();
+    // A drag along the third row lays a whole copy every second cell, not a smear, and does
+    // not select.
+    drag_through(&mut h, &(0..8).map(|x| Cell::new(x, 2)).collect::<Vec<_>>());
+    assert_eq!(h.state().editor.selection, Some((Cell::new(0, 0), Cell::new(1, 1))));
+    assert_eq!(
+        common::glyph_rows(&h.state().document.map, 0),
+        ["#+........", ".#........", "#+#+#+#+..", ".#.#.#.#..", "..........", ".........."]
+    );
+    assert_eq!(h.state().document.undo.len(), 1, "one drag, one undo step");
+    // With Shift, the copies go along the line from press to release, laid at the release
+    // whatever way the pointer went.
+    let detour = [Cell::new(0, 4), Cell::new(3, 1), Cell::new(9, 4)];
+    common::shift_drag_through(&mut h, &detour);
+    assert_eq!(
+        common::glyph_rows(&h.state().document.map, 0),
+        ["#+........", ".#........", "#+#+#+#+..", ".#.#.#.#..", "#+#+#+#+#+", ".#.#.#.#.#"]
+    );
+    assert_eq!(h.state().document.undo.len(), 2);
+    assert!(h.state().editor.pasting, "the stamp stays on the pointer until Esc");
+    h.key_press(egui::Key::Escape);
+    h.run();
+    assert!(!h.state().editor.pasting);
+}
+
+#[test]
 fn tiles_are_flipped_and_turned_with_tileds_keys_picked_edited_in_the_inspector_and_saved() {
     use egui::Key;
     use sightline::core::Cell;

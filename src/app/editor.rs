@@ -93,9 +93,11 @@ pub struct EditorState {
     pub selection: Option<(Cell, Cell)>,
     /// What Ctrl+C or Ctrl+X took.
     pub clipboard: Option<edit::Stamp>,
-    /// Ctrl+V: the clipboard follows the pointer until a click places it (X, Y flip, Z turns;
-    /// Esc cancels).
+    /// Ctrl+V (or a drag over a tileset): the clipboard follows the pointer, and clicks and
+    /// drags lay it down, until Esc (X, Y flip, Z turns).
     pub pasting: bool,
+    /// The copies of the stamp the drag in progress has laid (Shift: along a line, at release).
+    pub stamp_stroke: Option<edit::StampStroke>,
     /// What the object tool places.
     pub object: ObjectChoice,
     pub monster_glyph: char,
@@ -150,6 +152,7 @@ impl Default for EditorState {
             selection: None,
             clipboard: None,
             pasting: false,
+            stamp_stroke: None,
             object: ObjectChoice::Monster,
             monster_glyph: 'g',
             monster_vision: crate::core::object::DEFAULT_VISION_RADIUS,

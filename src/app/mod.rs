@@ -615,6 +615,10 @@ impl SightlineApp {
                 }
             }
             Command::StrokeBegin(cell) => {
+                if self.editor.pasting {
+                    self.begin_stamp_stroke(cell);
+                    return;
+                }
                 if self.editor.tool == Tool::Picker {
                     self.apply(Command::PickAt(cell));
                     return;
@@ -644,6 +648,14 @@ impl SightlineApp {
                 if cell == last {
                     return;
                 }
+                self.editor.stroke = Some((start, cell));
+                if self.editor.stamp_stroke.is_some() {
+                    if !self.editor.line_stroke {
+                        // Every cell between the last one and this, as the brush does.
+                        self.lay_stamps(&crate::core::edit::line_cells(last, cell)[1..]);
+                    }
+                    return;
+                }
                 if self.editor.tool == Tool::Select {
                     self.editor.selection = Some((start, cell));
                     self.editor.stroke = Some((start, cell));
@@ -660,14 +672,17 @@ impl SightlineApp {
                     let cells: Vec<Cell> = cells.into_iter().filter(|&c| c != last).collect();
                     self.paint_cells(&cells);
                 }
-                self.editor.stroke = Some((start, cell));
             }
             Command::StrokeEnd => {
                 let Some((start, last)) = self.editor.stroke.take() else { return };
-                if self.editor.tool == Tool::Select {
+                if self.editor.stamp_stroke.is_some() {
+                    if self.editor.line_stroke {
+                        self.lay_stamps(&crate::core::edit::line_cells(start, last));
+                    }
+                    self.editor.stamp_stroke = None;
+                } else if self.editor.tool == Tool::Select {
                     return;
-                }
-                if self.editor.paints_at_end() {
+                } else if self.editor.paints_at_end() {
                     self.paint_shape(start, last);
                 }
                 self.editor.line_stroke = false;
@@ -870,10 +885,13 @@ impl SightlineApp {
         let probe = self.editor.tool == Tool::Probe;
         match pointer {
             Some(PointerAction::Pressed { origin, current }) => {
-                if self.editor.tool == Tool::Brush {
+                if self.editor.tool == Tool::Brush || self.editor.pasting {
                     self.commands.push(Command::SetLineStroke(shift));
                 }
-                if let Some(marker) = self.overlays.path.marker_at(origin) {
+                if self.editor.pasting {
+                    // The stamp follows the pointer whatever the tool: a drag lays it.
+                    self.commands.extend([Command::StrokeBegin(origin), Command::StrokeMove(current)]);
+                } else if let Some(marker) = self.overlays.path.marker_at(origin) {
                     self.overlays.path.dragging = Some(marker);
                     self.commands.push(Command::Overlay(OverlayCommand::MoveMarker(marker, current)));
                 } else if !probe {
@@ -882,12 +900,12 @@ impl SightlineApp {
             }
             Some(PointerAction::Dragged(c)) => match self.overlays.path.dragging {
                 Some(marker) => self.commands.push(Command::Overlay(OverlayCommand::MoveMarker(marker, c))),
-                None if !probe => self.commands.push(Command::StrokeMove(c)),
+                None if !probe || self.editor.stamp_stroke.is_some() => self.commands.push(Command::StrokeMove(c)),
                 None => {}
             },
             Some(PointerAction::Released) => {
                 let moved_marker = self.overlays.path.dragging.take().is_some();
-                if !moved_marker && !probe {
+                if !moved_marker && (!probe || self.editor.stamp_stroke.is_some()) {
                     self.commands.push(Command::StrokeEnd);
                 }
             }
@@ -1094,6 +1112,34 @@ impl SightlineApp {
         self.paint_cells(&cells);
     }
 
+    /// Starts a drag that lays the stamp being pasted: a copy where it starts (or, with Shift,
+    /// a line of copies when it ends), more as it goes; one undo step.
+    fn begin_stamp_stroke(&mut self, cell: Cell) {
+        let Some(stamp) = &self.editor.clipboard else { return };
+        let stroke = crate::core::edit::StampStroke::new(stamp);
+        if self.layer_locked() {
+            return;
+        }
+        self.document.checkpoint();
+        self.editor.stroke = Some((cell, cell));
+        self.editor.stamp_stroke = Some(stroke);
+        if !self.editor.line_stroke {
+            self.lay_stamps(&[cell]);
+        }
+    }
+
+    /// Lays copies of the stamp along `path` where they overlap none the stroke laid before.
+    fn lay_stamps(&mut self, path: &[Cell]) {
+        let (Some(stroke), Some(stamp)) = (&mut self.editor.stamp_stroke, &self.editor.clipboard) else { return };
+        let mut changed = 0;
+        for at in stroke.extend(path) {
+            changed += stamp.paste(&mut self.document.map, self.editor.layer, at);
+        }
+        if changed > 0 {
+            self.document.touch();
+        }
+    }
+
     /// Paints cells with the tool's tile, or the random brush's tiles.
     fn paint_cells(&mut self, cells: &[Cell]) {
         let layer = self.editor.layer;
@@ -1112,11 +1158,19 @@ impl SightlineApp {
     /// What the stroke in progress, a click, or the stamp being pasted would paint, drawn over
     /// the canvas.
     fn preview(&self) -> canvas::Preview {
-        if self.editor.pasting
-            && let (Some(stamp), Some(at)) = (&self.editor.clipboard, self.hovered)
-        {
-            let tiles = stamp.placed(at);
-            return canvas::Preview { cells: tiles.iter().map(|&(c, _, _)| c).collect(), tiles };
+        if let Some(stamp) = &self.editor.clipboard {
+            // A Shift drag: the line of copies it will lay; else the copy a click would lay.
+            let corners = match (self.editor.stroke, self.hovered) {
+                (Some((start, last)), _) if self.editor.stamp_stroke.is_some() && self.editor.line_stroke => {
+                    crate::core::edit::StampStroke::new(stamp).extend(&crate::core::edit::line_cells(start, last))
+                }
+                (_, Some(at)) if self.editor.pasting => vec![at],
+                _ => Vec::new(),
+            };
+            if !corners.is_empty() {
+                let tiles: Vec<_> = corners.into_iter().flat_map(|at| stamp.placed(at)).collect();
+                return canvas::Preview { cells: tiles.iter().map(|&(c, _, _)| c).collect(), tiles };
+            }
         }
         let cells = self.preview_cells();
         // The brush's tile where it would go, turned as it is (a random brush's tiles are not

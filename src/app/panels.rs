@@ -11,7 +11,7 @@ use crate::core::sim::Preset;
 const HELP: &[&str] = &[
     "Canvas: wheel zooms, middle-drag or Space+drag pans, arrows pan, +/- zoom, G grid",
     "Tools: B brush, E eraser, R rectangle, L line, F fill, I picker (or right-click), S select, O object, P probe",
-    "Selection: Ctrl+C copy, Ctrl+X cut, Ctrl+V paste (Esc cancels), Delete erases; Ctrl+N new map",
+    "Selection: Ctrl+C copy, Ctrl+X cut, Ctrl+V paste (click or drag lays it, Shift+drag a line, Esc drops it), Delete erases; Ctrl+N new map",
     "Turn: X, Y flip, Z, Shift+Z rotate the stamp being placed, else the brush's tile",
     "Edit: Ctrl+Z undo, Ctrl+Shift+Z or Ctrl+Y redo; Ctrl+O open, Ctrl+S save, Ctrl+Shift+S save as",
     "Layers: Ctrl+Shift+N new, Ctrl+Shift+D duplicate, Ctrl+Shift+Up/Down raise/lower, Ctrl+PgUp/PgDown select",
@@ -453,6 +453,13 @@ pub fn tools_bar_ui(app: &mut SightlineApp, ui: &mut egui::Ui) {
             ui.separator();
             // The current tool's options.
             match app.editor.tool {
+                // The stamp on the pointer is what any tool lays until Esc.
+                _ if app.editor.pasting => {
+                    if let Some(stamp) = &app.editor.clipboard {
+                        ui.label(format!("stamp {} × {}", stamp.width, stamp.height));
+                    }
+                    ui.weak("click or drag lays it · Shift+drag lays a line · X, Y flip · Z, Shift+Z rotate · Esc drops it");
+                }
                 Tool::Brush | Tool::Eraser | Tool::Line => {
                     let mut size = app.editor.brush_size;
                     let r = ui.add(egui::DragValue::new(&mut size).range(1..=16).prefix("size "));
@@ -477,12 +484,7 @@ pub fn tools_bar_ui(app: &mut SightlineApp, ui: &mut egui::Ui) {
                     }
                 }
                 Tool::Select => {
-                    let hint = if app.editor.pasting {
-                        "click to place · X, Y flip · Z, Shift+Z rotate · Esc cancels"
-                    } else {
-                        "drag to select · Ctrl+C, Ctrl+X, Ctrl+V · Delete erases"
-                    };
-                    ui.weak(hint);
+                    ui.weak("drag to select · Ctrl+C, Ctrl+X, Ctrl+V · Delete erases");
                 }
                 Tool::Object => {
                     let mut choice = app.editor.object;
@@ -532,7 +534,7 @@ pub fn tools_bar_ui(app: &mut SightlineApp, ui: &mut egui::Ui) {
             ui.separator();
             let sheets = &app.sheets;
             let map = &app.document.map;
-            if let Some(t) = map.tiles.get(usize::from(app.editor.tile)) {
+            if let Some(t) = map.tiles.get(usize::from(app.editor.tile)).filter(|_| !app.editor.pasting) {
                 ui.label("tile:");
                 // The brush's tile as it will be painted: its image turned as the brush has it.
                 if let Some((_, texture, uv)) = super::canvas::tile_sprite(map, sheets, app.editor.tile) {

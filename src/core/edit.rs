@@ -406,6 +406,43 @@ impl Stamp {
     }
 }
 
+/// The copies of a stamp that one stroke lays down. A copy goes at each cell the stroke passes
+/// (its top-left corner there) unless its rectangle would overlap a copy the stroke already
+/// laid, so dragging a 2×2 tree lays whole trees side by side rather than a smear of partial
+/// ones, and a Shift line of them is evenly spaced. This is how Tiled lays a stamp along a
+/// Shift line (`StampBrush::drawPreviewLayer`); Tiled's free drag overlaps its copies, which is
+/// why its users reach for eishiya's "Large Tile Stamp Tool"; here both do the same. A 1×1
+/// stamp lays a copy on every cell the stroke passes, as the brush does.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct StampStroke {
+    width: i32,
+    height: i32,
+    /// The top-left corners of the copies laid so far, in order.
+    pub laid: Vec<Cell>,
+}
+
+impl StampStroke {
+    pub fn new(stamp: &Stamp) -> StampStroke {
+        StampStroke { width: stamp.width.max(1) as i32, height: stamp.height.max(1) as i32, laid: Vec::new() }
+    }
+
+    /// Whether a copy with its corner at `at` overlaps none laid so far.
+    fn fits(&self, at: Cell) -> bool {
+        self.laid.iter().all(|c| (c.x - at.x).abs() >= self.width || (c.y - at.y).abs() >= self.height)
+    }
+
+    /// Lays copies at the cells of `path` in turn where they fit; returns their corners.
+    pub fn extend(&mut self, path: &[Cell]) -> Vec<Cell> {
+        let before = self.laid.len();
+        for &at in path {
+            if self.fits(at) {
+                self.laid.push(at);
+            }
+        }
+        self.laid[before..].to_vec()
+    }
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -449,5 +486,49 @@ mod tests {
         assert_eq!(rows(&s.flipped_vertically()), ["c.d", "ab."]);
         assert_eq!(s.flipped_vertically().flips[0], Flip::VERTICAL);
         assert_eq!(s.flipped_horizontally().flipped_vertically(), s.rotated_clockwise().rotated_clockwise());
+    }
+
+    /// Lays `s` along `path` with one stroke and draws the copies on a `width`×`height` grid of
+    /// letters ('.' nothing laid).
+    fn laid_along(s: &Stamp, path: &[Cell], width: usize, height: usize) -> Vec<String> {
+        let mut grid = vec![vec!['.'; width]; height];
+        for at in StampStroke::new(s).extend(path) {
+            for (c, t, _) in s.placed(at) {
+                grid[c.y as usize][c.x as usize] = (b'a' + t as u8 - 1) as char;
+            }
+        }
+        grid.into_iter().map(String::from_iter).collect()
+    }
+
+    #[test]
+    fn a_stroke_lays_whole_stamps_side_by_side_not_a_smear() {
+        let tree = stamp(&["ab", "cd"], Flip::NONE);
+        // A drag along the top row, one cell at a time: a copy every second cell.
+        let row: Vec<Cell> = (0..6).map(|x| Cell::new(x, 0)).collect();
+        assert_eq!(laid_along(&tree, &row, 8, 2), ["ababab..", "cdcdcd.."]);
+        // A diagonal drag: each copy starts where the last one ends.
+        let diagonal = line_cells(Cell::new(0, 0), Cell::new(5, 5));
+        assert_eq!(laid_along(&tree, &diagonal, 6, 6), ["ab....", "cd....", "..ab..", "..cd..", "....ab", "....cd"]);
+        // A shallow line: the copies at (1, 0), (3, 1) and (5, 2) would overlap; each
+        // laid copy steps down a row with the line.
+        let shallow = line_cells(Cell::new(0, 0), Cell::new(5, 2));
+        assert_eq!(laid_along(&tree, &shallow, 8, 4), ["ab......", "cdab....", "..cdab..", "....cd.."]);
+    }
+
+    #[test]
+    fn a_stroke_coming_back_over_its_copies_lays_nothing_there() {
+        let wide = stamp(&["abc"], Flip::NONE);
+        let mut stroke = StampStroke::new(&wide);
+        let out: Vec<Cell> = (0..6).map(|x| Cell::new(x, 0)).collect();
+        assert_eq!(stroke.extend(&out), [Cell::new(0, 0), Cell::new(3, 0)]);
+        let back: Vec<Cell> = (0..6).rev().map(|x| Cell::new(x, 0)).collect();
+        assert_eq!(stroke.extend(&back), []);
+        // One row down, the copies fit again.
+        assert_eq!(stroke.extend(&[Cell::new(1, 1)]), [Cell::new(1, 1)]);
+        // A 1×1 stamp lays a copy on every cell once, as the brush paints.
+        let dot = stamp(&["a"], Flip::NONE);
+        let mut stroke = StampStroke::new(&dot);
+        assert_eq!(stroke.extend(&out).len(), 6);
+        assert_eq!(stroke.extend(&back), []);
     }
 }

@@ -68,3 +68,39 @@ pub fn drag_between(h: &mut Harness<'static, SightlineApp>, from: egui::Pos2, to
     h.drop_at(to);
     h.run();
 }
+
+/// A drag with Shift held through `cells`, as a hand makes it: press on the first, move
+/// through the others, release on the last.
+pub fn shift_drag_through(h: &mut Harness<'static, SightlineApp>, cells: &[Cell]) {
+    let shift = egui::Modifiers::SHIFT;
+    let button = |pos, pressed| egui::Event::PointerButton {
+        pos,
+        button: egui::PointerButton::Primary,
+        pressed,
+        modifiers: shift,
+    };
+    let first = cell_centre(h, cells[0]);
+    h.hover_at(first);
+    h.run();
+    h.event_modifiers(button(first, true), shift);
+    h.run();
+    for &c in &cells[1..] {
+        let p = cell_centre(h, c);
+        h.event_modifiers(egui::Event::PointerMoved(p), shift);
+        h.run();
+    }
+    let last = cell_centre(h, *cells.last().unwrap());
+    h.event_modifiers(button(last, false), shift);
+    h.run();
+}
+
+/// The tiles of `layer` drawn by their glyphs, one string a row.
+pub fn glyph_rows(map: &sightline::core::Map, layer: usize) -> Vec<String> {
+    (0..map.height() as i32)
+        .map(|y| {
+            (0..map.width() as i32)
+                .map(|x| map.tiles[usize::from(map.tile(layer, Cell::new(x, y)).unwrap())].glyph.ch)
+                .collect()
+        })
+        .collect()
+}
