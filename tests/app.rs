@@ -454,6 +454,23 @@ fn a_drag_lays_the_stamp_side_by_side_and_a_shift_drag_lays_a_line_of_them() {
 }
 
 #[test]
+fn animated_tiles_say_so_in_the_inspector_and_the_view_menu_stops_them() {
+    use sightline::core::Cell;
+    let mut h = harness();
+    h.state_mut().commands.push(Command::Open(Path::new("tests/fixtures/animated.tmx").to_path_buf()));
+    h.run();
+    assert!(h.state().view.animate_tiles, "animations play by default, as in Tiled");
+    // Cell (0, 0) holds the tile whose animation shows three tiles in 400 ms.
+    h.hover_at(cell_centre(&h, Cell::new(0, 0)));
+    h.run();
+    h.get_by_label("  animated: 3 frames, 400 ms a loop");
+    click_menu_item(&mut h, "View", "Tile animations");
+    assert!(!h.state().view.animate_tiles);
+    // The map is not edited by it.
+    assert!(!h.state().document.dirty);
+}
+
+#[test]
 fn tiles_are_flipped_and_turned_with_tileds_keys_picked_edited_in_the_inspector_and_saved() {
     use egui::Key;
     use sightline::core::Cell;
@@ -1041,12 +1058,12 @@ fn saving_over_a_tiled_file_with_what_sightline_does_not_keep_asks_first() {
     let dir = tempfile::tempdir().unwrap();
     let fixtures = Path::new(env!("CARGO_MANIFEST_DIR")).join("tests/fixtures");
     std::fs::copy(fixtures.join("tiny.png"), dir.path().join("tiny.png")).unwrap();
-    let path = dir.path().join("animated.tmx");
+    let path = dir.path().join("terrain.tmx");
     let original = r#"<?xml version="1.0"?>
 <map version="1.10" orientation="orthogonal" width="2" height="1" tilewidth="8" tileheight="8" infinite="0">
  <tileset firstgid="1" name="t" tilewidth="8" tileheight="8" tilecount="2" columns="2">
   <image source="tiny.png" width="16" height="8"/>
-  <tile id="0"><animation><frame tileid="0" duration="100"/><frame tileid="1" duration="100"/></animation></tile>
+  <wangsets><wangset name="ground" type="corner" tile="-1"/></wangsets>
  </tileset>
  <layer id="1" name="ground" width="2" height="1"><data encoding="csv">1,2</data></layer>
 </map>"#;
@@ -1054,16 +1071,16 @@ fn saving_over_a_tiled_file_with_what_sightline_does_not_keep_asks_first() {
     let mut h = harness();
     h.state_mut().commands.push(Command::Open(path.clone()));
     h.run();
-    h.get_by_label_contains("tile animations");
+    h.get_by_label_contains("Wang sets");
     h.state_mut().commands.push(Command::SetLayerVisible(0, false));
     h.run();
     h.key_press_modifiers(Modifiers::COMMAND, Key::S);
     h.run();
-    h.get_by_label("Save over animated.tmx?");
+    h.get_by_label("Save over terrain.tmx?");
     assert_eq!(std::fs::read_to_string(&path).unwrap(), original, "nothing written yet");
     h.get_by_label("Cancel").click();
     h.run();
-    assert!(h.query_by_label("Save over animated.tmx?").is_none());
+    assert!(h.query_by_label("Save over terrain.tmx?").is_none());
     assert_eq!(std::fs::read_to_string(&path).unwrap(), original);
     assert!(h.state().document.dirty);
     h.key_press_modifiers(Modifiers::COMMAND, Key::S);
@@ -1072,13 +1089,13 @@ fn saving_over_a_tiled_file_with_what_sightline_does_not_keep_asks_first() {
     h.run();
     assert!(!h.state().document.dirty);
     let written = std::fs::read_to_string(&path).unwrap();
-    assert!(!written.contains("<animation>") && written.contains("visible=\"0\""), "{written}");
+    assert!(!written.contains("<wangset") && written.contains("visible=\"0\""), "{written}");
     // The file is now what sightline holds: the next save does not ask.
     h.state_mut().commands.push(Command::SetLayerVisible(0, true));
     h.run();
     h.key_press_modifiers(Modifiers::COMMAND, Key::S);
     h.run();
-    assert!(h.query_by_label("Save over animated.tmx?").is_none());
+    assert!(h.query_by_label("Save over terrain.tmx?").is_none());
     assert!(!h.state().document.dirty);
 }
 

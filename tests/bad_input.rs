@@ -343,3 +343,25 @@ fn bad_flips_are_named() {
     assert_error("short.ron", &ron("[\"8\"]"), &["flips row 0 has 1 cells; the map is 2 wide", "ground"]);
     assert_error("rows.ron", &ron("[\"8.\", \"..\"]"), &["flips has 2 rows; the layer has 1", "ground"]);
 }
+
+#[test]
+fn an_animation_frame_of_no_tile_is_named() {
+    // sightline's RON names frames by key; a key no tile has is refused, naming the tile.
+    let ron = |frames: &str| {
+        format!(
+            "(version: 1, width: 1, height: 1, tiles: [(key: '~', name: \"water\", glyph: (ch: '~', fg: (1, 1, 1), \
+             bg: (0, 0, 0)), opaque: false, walkable: false, animation: {frames})], layers: [(name: \"ground\", \
+             rows: [\"~\"])])"
+        )
+    };
+    assert!(load_text("ok.ron", ron("[(key: '~', ms: 100)]").as_bytes()).is_ok());
+    for (name, frames) in [("unknown.ron", "[(key: 'x', ms: 100)]"), ("empty.ron", "[(key: ' ', ms: 100)]")] {
+        assert_error(name, &ron(frames), &["tile \"water\" has an animation frame of key", "which no tile has"]);
+    }
+    // Tiled's JSON: a frame's fields are numbers.
+    let tmj = r#"{"type": "map", "width": 1, "height": 1, "tilewidth": 8, "tileheight": 8, "orientation": "orthogonal",
+        "tilesets": [{"firstgid": 1, "name": "t", "tilewidth": 8, "tileheight": 8, "tilecount": 1, "columns": 1,
+          "tiles": [{"id": 0, "animation": [{"tileid": "zero", "duration": 100}]}]}],
+        "layers": [{"type": "tilelayer", "name": "ground", "width": 1, "height": 1, "data": [1]}]}"#;
+    assert_error("frame.tmj", tmj, &["tile entry 0, animation frame 0", "tileid"]);
+}

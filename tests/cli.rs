@@ -280,6 +280,22 @@ fn a_reader_that_stops_early_ends_the_command_quietly() {
 }
 
 #[test]
+fn info_lists_a_tiles_animation() {
+    let (code, out, err) = sightline(&["info", "tests/fixtures/animated.tmx"]);
+    assert_eq!(code, 0, "{err}");
+    // The second frame of tile 2 names no tile: the load warns, and one frame is left.
+    assert!(err.contains("an animation frame shows tile 9"), "{err}");
+    let lines: Vec<&str> = out.lines().filter(|l| l.contains("animated (")).collect();
+    assert_eq!(lines.len(), 2, "{out}");
+    assert!(lines[0].ends_with("walkable, animated (3 frames, 400 ms)"), "{}", lines[0]);
+    assert!(lines[1].ends_with("walkable, animated (1 frame, 80 ms)"), "{}", lines[1]);
+    let (_, json, _) = sightline(&["info", "tests/fixtures/animated.tmx", "--format", "json"]);
+    let json: serde_json::Value = serde_json::from_str(&json).unwrap();
+    let frames = &json["tiles"][0]["animation"];
+    assert_eq!(frames, &serde_json::json!([{"tile": 1, "ms": 100}, {"tile": 2, "ms": 250}, {"tile": 4, "ms": 50}]));
+}
+
+#[test]
 fn info_lists_each_layers_flags_opacity_and_properties_and_the_maps_properties() {
     use sightline::core::{PropertyValue, Rgba};
     let dir = tempfile::tempdir().unwrap();

@@ -331,6 +331,9 @@ fn real_tiled_maps_from_the_corpus_load() {
     assert_eq!(outside.flipped_tile(0, Cell::new(10, 10)).map(|(_, f)| f), Some(Flip::HORIZONTAL));
     let (_, turned) = several.flipped_tile(0, Cell::new(22, 18)).unwrap();
     assert_eq!(turned.describe(), "rotated 90° counterclockwise");
+    // The island's beach tileset animates its water and surf: 33 tiles (kept by the round trips
+    // above, which compare the tile tables).
+    assert_eq!(several.tiles.iter().filter(|t| !t.animation.is_empty()).count(), 33);
 }
 
 #[test]
@@ -582,11 +585,11 @@ fn ascii_names_the_tiles_it_cannot_keep_in_one_warning() {
         many.validate().unwrap();
         let warnings = save_text(&many, "m.txt").0;
         let expected = match n {
-            1 => "tile \"sand 0\": its sprite and custom properties are not kept in ASCII".to_owned(),
-            4 => "4 tiles (\"sand 0\", \"sand 1\", \"sand 2\", \"sand 3\"): their sprites and custom properties are \
+            1 => "tile \"sand 0\": its sprite, animation and custom properties are not kept in ASCII".to_owned(),
+            4 => "4 tiles (\"sand 0\", \"sand 1\", \"sand 2\", \"sand 3\"): their sprites, animations and custom properties are \
                   not kept in ASCII"
                 .to_owned(),
-            _ => "40 tiles (\"sand 0\", \"sand 1\", \"sand 2\" and 37 more): their sprites and custom properties are \
+            _ => "40 tiles (\"sand 0\", \"sand 1\", \"sand 2\" and 37 more): their sprites, animations and custom properties are \
                   not kept in ASCII"
                 .to_owned(),
         };
@@ -774,6 +777,43 @@ fn a_tileset_images_transparent_colour_is_read_and_written_in_tmx_tmj_and_ron() 
 }
 
 #[test]
+fn tile_animations_are_read_and_written_in_tmx_tmj_and_ron() {
+    use sightline::core::tile::Frame;
+    // animated.tmx: tile 0 shows tiles 0, 1 and 3 in turn; tile 2's second frame names a tile
+    // the tileset does not have.
+    let path = fixture("animated.tmx");
+    let loaded = format::load(&path).unwrap();
+    assert!(
+        loaded.warnings.iter().any(|w| w.contains("tile 2: an animation frame shows tile 9")),
+        "{:?}",
+        loaded.warnings
+    );
+    assert!(!loaded.warnings.iter().any(|w| w.contains("does not keep")), "{:?}", loaded.warnings);
+    let map = loaded.map;
+    let tile = |local: u32| map.tiles.iter().position(|t| t.sprite.is_some_and(|s| s.index == local)).unwrap() as u16;
+    let frame = |local, ms| Frame { tile: tile(local), duration_ms: ms };
+    let water = &map.tiles[usize::from(tile(0))];
+    assert_eq!(water.animation, [frame(0, 100), frame(1, 250), frame(3, 50)]);
+    assert_eq!(map.tiles[usize::from(tile(2))].animation, [frame(2, 80)]);
+    // The frames loop: 0–99 ms the first, 100–349 the second, 350–399 the third.
+    let shown: Vec<u16> = [0, 99, 100, 349, 350, 399, 400, 4_000_000_099].map(|ms| water.frame_at(ms).unwrap()).into();
+    assert_eq!(shown, [tile(0), tile(0), tile(1), tile(1), tile(3), tile(3), tile(0), tile(0)]);
+    assert_eq!(water.next_frame_in(120), Some(230));
+    assert_eq!(map.tiles[usize::from(tile(1))].frame_at(0), None, "not animated");
+    assert_eq!(map.tiles[usize::from(tile(2))].next_frame_in(0), None, "one frame never changes");
+    for ext in ["tmx", "tmj", "ron"] {
+        let back = round_trip(&map, ext);
+        assert_same(&map, &back, ext);
+        assert_eq!(back.tiles[usize::from(tile(0))].animation, water.animation, "{ext}");
+    }
+    let dir = tempfile::tempdir().unwrap();
+    let tmx = dir.path().join("out.tmx");
+    format::save(&map, &tmx).unwrap();
+    let text = std::fs::read_to_string(&tmx).unwrap();
+    assert!(text.contains(r#"<frame tileid="1" duration="250"/>"#), "written as Tiled writes it:\n{text}");
+}
+
+#[test]
 fn loading_says_once_which_tiled_features_a_save_would_drop() {
     let dir = tempfile::tempdir().unwrap();
     std::fs::copy(fixture("tiny.png"), dir.path().join("tiny.png")).unwrap();
@@ -795,18 +835,12 @@ fn loading_says_once_which_tiled_features_a_save_would_drop() {
     let warnings = format::load(&path).unwrap().warnings;
     let dropped: Vec<&String> = warnings.iter().filter(|w| w.contains("does not keep")).collect();
     assert_eq!(dropped.len(), 1, "one warning: {warnings:?}");
-    for kind in [
-        "Wang sets",
-        "tile animations",
-        "layer offsets",
-        "parallax factors",
-        "layer groups",
-        "separate object layers",
-        "object shapes",
-    ] {
+    for kind in
+        ["Wang sets", "layer offsets", "parallax factors", "layer groups", "separate object layers", "object shapes"]
+    {
         assert!(dropped[0].contains(kind), "{kind} in {}", dropped[0]);
     }
-    assert!(!dropped[0].contains("tint"), "{}", dropped[0]);
+    assert!(!dropped[0].contains("tint") && !dropped[0].contains("animation"), "{}", dropped[0]);
     // The same map as Tiled JSON says the same; a plain map says nothing.
     let map = load(&path);
     let json = dir.path().join("plain.tmj");

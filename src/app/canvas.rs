@@ -79,6 +79,8 @@ pub struct View {
     pub texture: Option<(u64, egui::TextureHandle)>,
     /// Draw tiles that have one as their tileset image (glyphs otherwise).
     pub show_sprites: bool,
+    /// Play tile animations (Tiled's View > Show Tile Animations); off: each tile as itself.
+    pub animate_tiles: bool,
 }
 
 impl Default for View {
@@ -92,6 +94,7 @@ impl Default for View {
             keyboard: true,
             texture: None,
             show_sprites: true,
+            animate_tiles: true,
         }
     }
 }
@@ -378,6 +381,10 @@ pub fn canvas_ui(
             sheets.iter().map(|s| s.as_ref().map_or_else(Mesh::default, |s| Mesh::with_texture(s.id))).collect();
         let font = FontId::monospace(view.cell_px * 0.8);
         let mut glyphs = Vec::new();
+        // Tile animations run on the app's clock; the frame is drawn again when a visible one
+        // changes.
+        let clock_ms = view.animate_tiles.then(|| (ui.input(|i| i.time) * 1000.0) as u64);
+        let mut next_frame_in: Option<u64> = None;
         for y in y0..y1 {
             for x in x0..x1 {
                 let cell = Cell::new(x, y);
@@ -391,8 +398,16 @@ pub fn canvas_ui(
                     // Layers below show through a sprite's transparent pixels: draw each visible
                     // layer's tile, bottom to top.
                     for layer in map.layers.iter().filter(|l| l.visible) {
-                        let lt = layer.cells[i];
+                        let mut lt = layer.cells[i];
                         let flip = layer.flip(i);
+                        if let Some(clock) = clock_ms
+                            && let Some(kind) = map.tiles.get(usize::from(lt)).filter(|k| !k.animation.is_empty())
+                        {
+                            lt = kind.frame_at(clock).unwrap_or(lt);
+                            if let Some(wait) = kind.next_frame_in(clock) {
+                                next_frame_in = Some(next_frame_in.map_or(wait, |w| w.min(wait)));
+                            }
+                        }
                         let tint = Color32::WHITE.gamma_multiply(layer.opacity);
                         let Some(lsp) = map.tiles.get(usize::from(lt)).and_then(|k| k.sprite) else {
                             if lt != 0 {
@@ -422,6 +437,9 @@ pub fn canvas_ui(
         }
         for (pos, ch, fg) in glyphs {
             painter.text(pos, Align2::CENTER_CENTER, ch, font.clone(), fg);
+        }
+        if let Some(wait) = next_frame_in {
+            ui.ctx().request_repaint_after(std::time::Duration::from_millis(wait));
         }
     }
     let font = FontId::monospace(view.cell_px * 0.8);

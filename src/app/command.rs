@@ -44,6 +44,8 @@ pub enum Command {
     ToggleGrid,
     /// Draw image tiles from their tileset PNGs (or as glyphs).
     ShowSprites(bool),
+    /// Play tile animations (or draw each tile as itself).
+    AnimateTiles(bool),
     ZoomBy(f32),
     DismissError,
     /// The next brush stroke is a straight line (Shift is held).

@@ -373,6 +373,7 @@ impl SightlineApp {
             Command::CentreOn(cell) => self.view.centre_on(cell),
             Command::ToggleGrid => self.view.show_grid = !self.view.show_grid,
             Command::ShowSprites(on) => self.view.show_sprites = on,
+            Command::AnimateTiles(on) => self.view.animate_tiles = on,
             Command::ZoomBy(factor) => self.view.zoom_about_centre(factor),
             Command::DismissError => self.error = None,
             Command::SelectTool(tool) => self.editor.tool = tool,

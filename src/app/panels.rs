@@ -116,6 +116,14 @@ pub fn menu_bar_ui(app: &mut SightlineApp, ui: &mut egui::Ui) {
                 {
                     app.commands.push(Command::ShowSprites(sprites));
                 }
+                let mut animate = app.view.animate_tiles;
+                if ui
+                    .checkbox(&mut animate, "Tile animations")
+                    .on_hover_text("Animated tiles (Tiled's tile animations) play their frames; off: each shows itself")
+                    .changed()
+                {
+                    app.commands.push(Command::AnimateTiles(animate));
+                }
                 if ui.button("Zoom in").clicked() {
                     app.commands.push(Command::ZoomBy(1.25));
                 }
@@ -278,6 +286,11 @@ fn inspector_ui(app: &mut SightlineApp, ui: &mut egui::Ui) {
         }
         if let Some(d) = map.tiles.get(usize::from(t)).and_then(|k| k.door) {
             ui.label(format!("  door, {}", if d.open { "open" } else { "closed" }));
+        }
+        if let Some(frames) = map.tiles.get(usize::from(t)).map(|k| &k.animation).filter(|a| !a.is_empty()) {
+            let ms: u64 = frames.iter().map(|f| u64::from(f.duration_ms)).sum();
+            let n = frames.len();
+            ui.label(format!("  animated: {n} frame{}, {ms} ms a loop", if n == 1 { "" } else { "s" }));
         }
     }
     for (index, o) in map.objects.iter().enumerate().filter(|(_, o)| o.cell == cell) {

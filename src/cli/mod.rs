@@ -464,6 +464,9 @@ pub fn info(map: &Map, path: &Path, format: OutputFormat) -> String {
                         "id": id, "name": t.name, "glyph": t.glyph.ch.to_string(), "opaque": t.opaque,
                         "walkable": t.walkable, "door": t.door.map(|d| if d.open { "open" } else { "closed" }),
                         "cost": t.cost, "cells": counts[id],
+                        "animation": t.animation.iter()
+                            .map(|f| serde_json::json!({"tile": f.tile, "ms": f.duration_ms}))
+                            .collect::<Vec<_>>(),
                     })
                 })
                 .collect();
@@ -553,6 +556,11 @@ pub fn info(map: &Map, path: &Path, format: OutputFormat) -> String {
                 }
                 if t.cost != 1.0 {
                     props.push(format!("cost {}", t.cost));
+                }
+                if !t.animation.is_empty() {
+                    let ms: u64 = t.animation.iter().map(|f| u64::from(f.duration_ms)).sum();
+                    let n = t.animation.len();
+                    props.push(format!("animated ({n} frame{}, {ms} ms)", if n == 1 { "" } else { "s" }));
                 }
                 out.push_str(&format!(
                     "  {:>5}  {}  {:<24}{:>8} cells  {}\n",

@@ -241,6 +241,18 @@ pub struct TileKind {
     /// Other custom properties, kept so a Tiled map round-trips.
     #[serde(default, skip_serializing_if = "Properties::is_empty")]
     pub properties: Properties,
+    /// How the tile is drawn over time (Tiled's tile animation); empty: as itself. Only the look
+    /// changes: the game rules read this tile's properties whichever frame shows.
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub animation: Vec<Frame>,
+}
+
+/// One frame of a tile animation (Tiled's `<frame tileid duration>`): the tile drawn, and for
+/// how long.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize)]
+pub struct Frame {
+    pub tile: TileId,
+    pub duration_ms: u32,
 }
 
 impl TileKind {
@@ -254,7 +266,38 @@ impl TileKind {
             door: None,
             cost: 1.0,
             properties: Properties::new(),
+            animation: Vec::new(),
         }
+    }
+
+    /// The tile drawn for this one `clock_ms` into its animation, as Tiled plays them: the frames
+    /// loop, each shown for its duration, all animations on one clock. `None` when the tile is
+    /// not animated (or its frames last 0 ms in all).
+    pub fn frame_at(&self, clock_ms: u64) -> Option<TileId> {
+        let (frame, _) = self.frame_and_time_left(clock_ms)?;
+        Some(frame.tile)
+    }
+
+    /// How many milliseconds after `clock_ms` the drawn frame changes (`None`: never).
+    pub fn next_frame_in(&self, clock_ms: u64) -> Option<u64> {
+        let (_, left) = self.frame_and_time_left(clock_ms)?;
+        Some(left).filter(|_| self.animation.len() > 1)
+    }
+
+    fn frame_and_time_left(&self, clock_ms: u64) -> Option<(Frame, u64)> {
+        let total: u64 = self.animation.iter().map(|f| u64::from(f.duration_ms)).sum();
+        if total == 0 {
+            return None;
+        }
+        let mut t = clock_ms % total;
+        for f in &self.animation {
+            let d = u64::from(f.duration_ms);
+            if t < d {
+                return Some((*f, d - t));
+            }
+            t -= d;
+        }
+        None
     }
 
     /// The placeholder in slot 0 of every tile table: nothing there.

@@ -418,16 +418,18 @@ pub fn to_string(map: &Map) -> Result<(String, Vec<String>), MapError> {
                 glyph_of[usize::from(d.toggles_to)]
             ));
         }
-        if t.sprite.is_some() || !t.properties.is_empty() {
+        if t.sprite.is_some() || !t.properties.is_empty() || !t.animation.is_empty() {
             lossy_tiles.push(t.name.as_str());
         }
         legend_lines.push(line);
     }
     match lossy_tiles[..] {
         [] => {}
-        [name] => warnings.push(format!("tile {name:?}: its sprite and custom properties are not kept in ASCII")),
+        [name] => {
+            warnings.push(format!("tile {name:?}: its sprite, animation and custom properties are not kept in ASCII"))
+        }
         _ => warnings.push(format!(
-            "{} tiles ({}): their sprites and custom properties are not kept in ASCII",
+            "{} tiles ({}): their sprites, animations and custom properties are not kept in ASCII",
             lossy_tiles.len(),
             super::listed_names(&lossy_tiles)
         )),

@@ -18,6 +18,9 @@
 //! )
 //! ```
 //!
+//! An animated tile (Tiled's tile animation) lists its frames by key:
+//! `animation: [(key: 'a', ms: 200), (key: 'b', ms: 200)]`.
+//!
 //! A layer with flipped or turned tiles (Tiled's flip flags) has `flips`, rows like its `rows`:
 //! `'.'` for a cell as drawn, else the flags as one hex digit, a GID's top digit in Tiled (`8`
 //! flipped horizontally, `4` vertically, `2` anti-diagonally, `a` turned a quarter clockwise).
@@ -31,7 +34,7 @@ use crate::core::error::{MapError, MapErrorKind};
 use crate::core::flip::Flip;
 use crate::core::map::{self, Layer, Map};
 use crate::core::object::MapObject;
-use crate::core::tile::{Door, Glyph, Properties, Sprite, SpriteSheet, TileId, TileKind};
+use crate::core::tile::{Door, Frame, Glyph, Properties, Sprite, SpriteSheet, TileId, TileKind};
 
 pub const VERSION: u32 = 1;
 
@@ -76,6 +79,16 @@ struct RonTile {
     cost: f32,
     #[serde(default, skip_serializing_if = "Properties::is_empty")]
     properties: Properties,
+    /// Tiled's tile animation: the frames drawn in turn, by key.
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    animation: Vec<RonFrame>,
+}
+
+#[derive(Serialize, Deserialize)]
+struct RonFrame {
+    /// Key of the tile drawn.
+    key: char,
+    ms: u32,
 }
 
 fn one() -> f32 {
@@ -165,6 +178,18 @@ pub fn parse(text: &str, path: &Path) -> Result<Map, MapError> {
                 })?,
             }),
         };
+        let mut animation = Vec::with_capacity(t.animation.len());
+        for f in &t.animation {
+            match by_key.get(&f.key) {
+                Some(&tile) if tile != 0 => animation.push(Frame { tile, duration_ms: f.ms }),
+                _ => {
+                    return Err(MapError::invalid(format!(
+                        "tile {:?} has an animation frame of key {:?}, which no tile has",
+                        t.name, f.key
+                    )));
+                }
+            }
+        }
         tiles.push(TileKind {
             name: t.name,
             glyph: t.glyph,
@@ -174,6 +199,7 @@ pub fn parse(text: &str, path: &Path) -> Result<Map, MapError> {
             door,
             cost: t.cost,
             properties: t.properties,
+            animation,
         });
     }
 
@@ -339,6 +365,11 @@ pub fn to_string(map: &Map, path: &Path) -> Result<String, MapError> {
             door: t.door.map(|d| RonDoor { open: d.open, toggles_to: keys[usize::from(d.toggles_to)] }),
             cost: t.cost,
             properties: t.properties.clone(),
+            animation: t
+                .animation
+                .iter()
+                .map(|f| RonFrame { key: keys[usize::from(f.tile)], ms: f.duration_ms })
+                .collect(),
         })
         .collect();
     let w = map.width() as usize;

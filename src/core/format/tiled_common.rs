@@ -29,7 +29,7 @@ use crate::core::flip::Flip;
 use crate::core::geometry::Cell;
 use crate::core::map::{self, Layer, Map};
 use crate::core::object::{DEFAULT_VISION_RADIUS, MapObject, ObjectKind};
-use crate::core::tile::{Door, Glyph, Properties, PropertyValue, Rgb, Sprite, SpriteSheet, TileId, TileKind};
+use crate::core::tile::{Door, Frame, Glyph, Properties, PropertyValue, Rgb, Sprite, SpriteSheet, TileId, TileKind};
 
 /// At most this many tiles over all tilesets of a map (our tile ids are 16-bit).
 pub const MAX_TILES: u64 = TileId::MAX as u64;
@@ -67,7 +67,6 @@ pub struct Doc {
 #[derive(Clone, Copy, Debug, PartialEq, Eq, PartialOrd, Ord)]
 pub enum Dropped {
     WangSets,
-    Animations,
     TileOffsets,
     LayerOffsets,
     Parallax,
@@ -83,7 +82,6 @@ impl Dropped {
     fn label(self) -> &'static str {
         match self {
             Dropped::WangSets => "Wang sets and terrains",
-            Dropped::Animations => "tile animations",
             Dropped::TileOffsets => "tileset drawing offsets",
             Dropped::LayerOffsets => "layer offsets",
             Dropped::Parallax => "parallax factors",
@@ -137,9 +135,18 @@ impl TilesetDoc {
 pub struct TileDoc {
     pub class: String,
     pub properties: Properties,
+    /// Tiled's tile animation, frames by local tile id.
+    pub animation: Vec<FrameDoc>,
 }
 
-/// A tile layer: a dense rectangle at `origin` (cells), GIDs with flip bits cleared, 0 = empty.
+/// A frame of a tile animation as Tiled writes it: a local tile id of the same tileset.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct FrameDoc {
+    pub tile: u32,
+    pub duration_ms: u32,
+}
+
+/// A tile layer: a dense rectangle at `origin` (cells), GIDs with their flip bits (Tiled's top four), 0 = empty.
 #[derive(Clone, Debug, Default)]
 pub struct TileLayerDoc {
     pub name: String,
@@ -398,6 +405,7 @@ pub fn build_map(mut doc: Doc) -> Result<super::Loaded, MapError> {
                 door: door.map(|open| Door { open, toggles_to: id }),
                 cost: cost as f32,
                 properties,
+                animation: Vec::new(),
             });
             local_to_kind.insert(local, id);
         }
@@ -420,6 +428,24 @@ pub fn build_map(mut doc: Doc) -> Result<super::Loaded, MapError> {
         })?;
         if let Some(door) = &mut tiles[usize::from(id)].door {
             door.toggles_to = target;
+        }
+    }
+    // Animations: frames are tiles of the animated tile's own tileset.
+    for (ti, ts) in doc.tilesets.iter().enumerate() {
+        for (local, tile) in ts.tiles.iter().filter(|(_, t)| !t.animation.is_empty()) {
+            let Some(&id) = resolved.kind_of[ti].get(local) else { continue };
+            let mut frames = Vec::with_capacity(tile.animation.len());
+            for f in &tile.animation {
+                match resolved.kind_of[ti].get(&f.tile) {
+                    Some(&frame) => frames.push(Frame { tile: frame, duration_ms: f.duration_ms }),
+                    None => warnings.push(format!(
+                        "tileset {:?}, tile {local}: an animation frame shows tile {}, which the tileset does not have; \
+                         the frame is left out",
+                        ts.name, f.tile
+                    )),
+                }
+            }
+            tiles[usize::from(id)].animation = frames;
         }
     }
 
@@ -712,8 +738,25 @@ pub fn export_doc(map: &Map, target: &Path) -> Placement {
         if t.glyph.bg != fallback.bg {
             p.insert("bg".into(), PropertyValue::String(t.glyph.bg.to_hex()));
         }
-        if !p.is_empty() {
-            doc.tilesets[g].tiles.insert(local, TileDoc { class: String::new(), properties: p });
+        // Tiled animates a tile with frames of its own tileset only.
+        let animation: Vec<FrameDoc> = t
+            .animation
+            .iter()
+            .filter_map(|f| {
+                let &(fg, fl) = placement.get(usize::from(f.tile))?;
+                (fg == g).then_some(FrameDoc { tile: fl, duration_ms: f.duration_ms })
+            })
+            .collect();
+        if animation.len() != t.animation.len() {
+            doc.warnings.push(format!(
+                "tile {:?}: {} of its animation frames are tiles of another tileset, which Tiled cannot animate; \
+                 they are left out",
+                t.name,
+                t.animation.len() - animation.len()
+            ));
+        }
+        if !p.is_empty() || !animation.is_empty() {
+            doc.tilesets[g].tiles.insert(local, TileDoc { class: String::new(), properties: p, animation });
         }
     }
     for l in &map.layers {

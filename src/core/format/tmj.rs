@@ -10,7 +10,7 @@ use std::path::Path;
 use serde_json::{Map as JsonObject, Value, json};
 
 use super::Loaded;
-use super::tiled_common::{self, Doc, Dropped, ObjectDoc, TileDoc, TileLayerDoc, TilesetDoc, Written};
+use super::tiled_common::{self, Doc, Dropped, FrameDoc, ObjectDoc, TileDoc, TileLayerDoc, TilesetDoc, Written};
 use crate::core::error::{MapError, MapErrorKind};
 use crate::core::flip::Flip;
 use crate::core::map::{self, MAX_MAP_SIDE};
@@ -241,7 +241,12 @@ fn parse_tileset_body(o: &Obj, first_gid: u32, dir: &Path) -> Result<TilesetDoc,
             return Err(t.bad("id", "a tile id within the tileset"));
         }
         let class = t.string("class")?.or(t.string("type")?).unwrap_or("").to_owned();
-        tiles.insert(id, TileDoc { class, properties: t.properties(&mut unkept)? });
+        let mut animation = Vec::new();
+        for (k, f) in t.array("animation")?.iter().enumerate() {
+            let f = Obj::new(f, format!("{}, animation frame {k}", t.what))?;
+            animation.push(FrameDoc { tile: f.u32_or("tileid", 0)?, duration_ms: f.u32_or("duration", 0)? });
+        }
+        tiles.insert(id, TileDoc { class, properties: t.properties(&mut unkept)?, animation });
     }
     let properties = o.properties(&mut unkept)?;
     Ok(TilesetDoc {
@@ -256,12 +261,6 @@ fn parse_tileset_body(o: &Obj, first_gid: u32, dir: &Path) -> Result<TilesetDoc,
         margin: o.u32_or("margin", 0)?,
         dropped: [
             (o.get("wangsets").and_then(Value::as_array).is_some_and(|w| !w.is_empty()), Dropped::WangSets),
-            (
-                o.get("tiles")
-                    .and_then(Value::as_array)
-                    .is_some_and(|t| t.iter().any(|t| t.get("animation").is_some())),
-                Dropped::Animations,
-            ),
             (
                 o.get("tileoffset").is_some_and(|t| {
                     t.get("x").and_then(Value::as_f64).unwrap_or(0.0) != 0.0
@@ -565,7 +564,20 @@ pub fn to_string(map: &crate::core::Map, path: &Path) -> Result<Written, MapErro
                 t["tiles"] = Value::Array(
                     ts.tiles
                         .iter()
-                        .map(|(id, tile)| json!({ "id": id, "properties": properties_json(&tile.properties) }))
+                        .map(|(id, tile)| {
+                            let mut v = json!({ "id": id });
+                            if !tile.properties.is_empty() {
+                                v["properties"] = properties_json(&tile.properties);
+                            }
+                            if !tile.animation.is_empty() {
+                                let frames = tile.animation.iter();
+                                v["animation"] = frames
+                                    .map(|f| json!({ "tileid": f.tile, "duration": f.duration_ms }))
+                                    .collect::<Vec<_>>()
+                                    .into();
+                            }
+                            v
+                        })
                         .collect(),
                 );
             }

@@ -14,7 +14,7 @@ use std::rc::Rc;
 
 use quick_xml::events::Event;
 
-use super::tiled_common::{self, Doc, Dropped, ObjectDoc, TileDoc, TileLayerDoc, TilesetDoc, Written};
+use super::tiled_common::{self, Doc, Dropped, FrameDoc, ObjectDoc, TileDoc, TileLayerDoc, TilesetDoc, Written};
 use super::{Loaded, MAX_FILE_BYTES};
 use crate::core::error::{MapError, MapErrorKind};
 use crate::core::flip::Flip;
@@ -493,9 +493,17 @@ pub(crate) fn convert_tileset(ts: &tiled::Tileset, first_gid: u32) -> TilesetDoc
     let mut unkept = BTreeSet::new();
     let tiles = ts
         .tiles()
-        .filter(|(_, t)| !t.properties.is_empty() || !t.user_type.is_empty() || t.image.is_some())
+        .filter(|(_, t)| {
+            !t.properties.is_empty() || !t.user_type.is_empty() || t.image.is_some() || t.animation.is_some()
+        })
         .map(|(id, t)| {
-            (id, TileDoc { class: t.user_type.clone(), properties: convert_properties(&t.properties, &mut unkept) })
+            let animation = t.animation.iter().flatten();
+            let tile = TileDoc {
+                class: t.user_type.clone(),
+                properties: convert_properties(&t.properties, &mut unkept),
+                animation: animation.map(|f| FrameDoc { tile: f.tile_id, duration_ms: f.duration }).collect(),
+            };
+            (id, tile)
         })
         .collect();
     let properties = convert_properties(&ts.properties, &mut unkept);
@@ -512,7 +520,6 @@ pub(crate) fn convert_tileset(ts: &tiled::Tileset, first_gid: u32) -> TilesetDoc
         transparent: ts.image.as_ref().and_then(|i| i.transparent_colour).map(|c| Rgb(c.red, c.green, c.blue)),
         dropped: [
             (!ts.wang_sets.is_empty(), Dropped::WangSets),
-            (ts.tiles().any(|(_, t)| t.animation.is_some()), Dropped::Animations),
             (ts.offset_x != 0 || ts.offset_y != 0, Dropped::TileOffsets),
         ]
         .into_iter()
@@ -833,6 +840,13 @@ pub fn to_string(map: &crate::core::Map, path: &Path) -> Result<Written, MapErro
         for (id, tile) in &ts.tiles {
             out.push_str(&format!("  <tile id=\"{id}\">\n"));
             write_properties(&mut out, "   ", &tile.properties);
+            if !tile.animation.is_empty() {
+                out.push_str("   <animation>\n");
+                for f in &tile.animation {
+                    out.push_str(&format!("    <frame tileid=\"{}\" duration=\"{}\"/>\n", f.tile, f.duration_ms));
+                }
+                out.push_str("   </animation>\n");
+            }
             out.push_str("  </tile>\n");
         }
         out.push_str(" </tileset>\n");
