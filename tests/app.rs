@@ -1058,12 +1058,12 @@ fn saving_over_a_tiled_file_with_what_sightline_does_not_keep_asks_first() {
     let dir = tempfile::tempdir().unwrap();
     let fixtures = Path::new(env!("CARGO_MANIFEST_DIR")).join("tests/fixtures");
     std::fs::copy(fixtures.join("tiny.png"), dir.path().join("tiny.png")).unwrap();
-    let path = dir.path().join("terrain.tmx");
+    let path = dir.path().join("offset.tmx");
     let original = r#"<?xml version="1.0"?>
 <map version="1.10" orientation="orthogonal" width="2" height="1" tilewidth="8" tileheight="8" infinite="0">
  <tileset firstgid="1" name="t" tilewidth="8" tileheight="8" tilecount="2" columns="2">
   <image source="tiny.png" width="16" height="8"/>
-  <wangsets><wangset name="ground" type="corner" tile="-1"/></wangsets>
+  <tileoffset x="0" y="4"/>
  </tileset>
  <layer id="1" name="ground" width="2" height="1"><data encoding="csv">1,2</data></layer>
 </map>"#;
@@ -1071,16 +1071,16 @@ fn saving_over_a_tiled_file_with_what_sightline_does_not_keep_asks_first() {
     let mut h = harness();
     h.state_mut().commands.push(Command::Open(path.clone()));
     h.run();
-    h.get_by_label_contains("Wang sets");
+    h.get_by_label_contains("tileset drawing offsets");
     h.state_mut().commands.push(Command::SetLayerVisible(0, false));
     h.run();
     h.key_press_modifiers(Modifiers::COMMAND, Key::S);
     h.run();
-    h.get_by_label("Save over terrain.tmx?");
+    h.get_by_label("Save over offset.tmx?");
     assert_eq!(std::fs::read_to_string(&path).unwrap(), original, "nothing written yet");
     h.get_by_label("Cancel").click();
     h.run();
-    assert!(h.query_by_label("Save over terrain.tmx?").is_none());
+    assert!(h.query_by_label("Save over offset.tmx?").is_none());
     assert_eq!(std::fs::read_to_string(&path).unwrap(), original);
     assert!(h.state().document.dirty);
     h.key_press_modifiers(Modifiers::COMMAND, Key::S);
@@ -1089,13 +1089,13 @@ fn saving_over_a_tiled_file_with_what_sightline_does_not_keep_asks_first() {
     h.run();
     assert!(!h.state().document.dirty);
     let written = std::fs::read_to_string(&path).unwrap();
-    assert!(!written.contains("<wangset") && written.contains("visible=\"0\""), "{written}");
+    assert!(!written.contains("<tileoffset") && written.contains("visible=\"0\""), "{written}");
     // The file is now what sightline holds: the next save does not ask.
     h.state_mut().commands.push(Command::SetLayerVisible(0, true));
     h.run();
     h.key_press_modifiers(Modifiers::COMMAND, Key::S);
     h.run();
-    assert!(h.query_by_label("Save over terrain.tmx?").is_none());
+    assert!(h.query_by_label("Save over offset.tmx?").is_none());
     assert!(!h.state().document.dirty);
 }
 

@@ -296,6 +296,13 @@ fn info_lists_a_tiles_animation() {
 }
 
 #[test]
+fn info_lists_a_tilesets_wang_sets() {
+    let (code, out, err) = sightline(&["info", "tests/fixtures/terrain.tmx"]);
+    assert_eq!(code, 0, "{err}");
+    assert!(out.contains("\n                          Wang set paths (edge: road, river; 2 tiles)\n"), "{out}");
+}
+
+#[test]
 fn info_lists_each_layers_flags_opacity_and_properties_and_the_maps_properties() {
     use sightline::core::{PropertyValue, Rgba};
     let dir = tempfile::tempdir().unwrap();

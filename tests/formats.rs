@@ -6,6 +6,7 @@ use std::path::{Path, PathBuf};
 use sightline::core::flip::Flip;
 use sightline::core::format::{self, Format};
 use sightline::core::tile::{STANDARD_CLOSED_DOOR, STANDARD_FLOOR, STANDARD_WALL};
+use sightline::core::wang::WangKind;
 use sightline::core::{Cell, Map, ObjectKind};
 
 fn maps_dir() -> PathBuf {
@@ -334,6 +335,15 @@ fn real_tiled_maps_from_the_corpus_load() {
     // The island's beach tileset animates its water and surf: 33 tiles (kept by the round trips
     // above, which compare the tile tables).
     assert_eq!(several.tiles.iter().filter(|t| !t.animation.is_empty()).count(), 33);
+    // Terrains: desert's TSX and orthogonal-outside each have a corner Wang set of 4 colours
+    // (kept by the round trips above, which compare the sheets).
+    for (map, name, tiles) in [(&desert.map, "Desert", 48), (&outside, "Terrains", 185)] {
+        let sets = &map.sheets[0].wang_sets;
+        assert_eq!(sets.len(), 1);
+        assert_eq!((sets[0].name.as_str(), sets[0].kind, sets[0].colors.len()), (name, WangKind::Corner, 4));
+        assert_eq!(sets[0].tiles.len(), tiles, "{name}");
+    }
+    assert!(!desert.warnings.iter().any(|w| w.contains("Wang")), "{:?}", desert.warnings);
 }
 
 #[test]
@@ -814,6 +824,44 @@ fn tile_animations_are_read_and_written_in_tmx_tmj_and_ron() {
 }
 
 #[test]
+fn wang_sets_are_read_and_written_in_tmx_tmj_and_ron() {
+    use sightline::core::tile::Rgba;
+    // terrain.tmx has everything a Wang set holds: a class, properties on the set and on a
+    // colour, a colour with alpha, "no tile" (-1), and a tile the tileset does not have (left
+    // out, with a warning).
+    let path = fixture("terrain.tmx");
+    let loaded = format::load(&path).unwrap();
+    assert!(
+        loaded.warnings.iter().any(|w| w.contains("Wang set \"paths\": 1 of its tiles are not tiles of the tileset")),
+        "{:?}",
+        loaded.warnings
+    );
+    let map = loaded.map;
+    let set = &map.sheets[0].wang_sets[0];
+    assert_eq!((set.name.as_str(), set.class.as_str(), set.kind, set.tile), ("paths", "Path", WangKind::Edge, None));
+    assert_eq!(set.tiles.keys().copied().collect::<Vec<_>>(), [0, 3]);
+    assert_eq!(set.tiles[&3], [2, 0, 0, 0, 2, 0, 0, 0]);
+    assert_eq!((set.colors[0].tile, set.colors[0].probability), (Some(2), 0.3));
+    assert_eq!(set.colors[1].color, Rgba(0, 0, 255, 128));
+    assert_eq!(set.colors[1].properties.len(), 1);
+    assert_eq!(set.properties.len(), 1);
+    for ext in ["tmx", "tmj", "ron"] {
+        assert_same(&map, &round_trip(&map, ext), ext);
+    }
+    let dir = tempfile::tempdir().unwrap();
+    let out = dir.path().join("out.tmx");
+    format::save(&map, &out).unwrap();
+    let text = std::fs::read_to_string(&out).unwrap();
+    for written in [
+        r##"<wangset name="paths" class="Path" type="edge" tile="-1">"##,
+        r##"<wangcolor name="road" color="#ff0000" tile="2" probability="0.3"/>"##,
+        r##"<wangtile tileid="3" wangid="2,0,0,0,2,0,0,0"/>"##,
+    ] {
+        assert!(text.contains(written), "{written} in\n{text}");
+    }
+}
+
+#[test]
 fn loading_says_once_which_tiled_features_a_save_would_drop() {
     let dir = tempfile::tempdir().unwrap();
     std::fs::copy(fixture("tiny.png"), dir.path().join("tiny.png")).unwrap();
@@ -835,12 +883,12 @@ fn loading_says_once_which_tiled_features_a_save_would_drop() {
     let warnings = format::load(&path).unwrap().warnings;
     let dropped: Vec<&String> = warnings.iter().filter(|w| w.contains("does not keep")).collect();
     assert_eq!(dropped.len(), 1, "one warning: {warnings:?}");
-    for kind in
-        ["Wang sets", "layer offsets", "parallax factors", "layer groups", "separate object layers", "object shapes"]
-    {
+    for kind in ["layer offsets", "parallax factors", "layer groups", "separate object layers", "object shapes"] {
         assert!(dropped[0].contains(kind), "{kind} in {}", dropped[0]);
     }
-    assert!(!dropped[0].contains("tint") && !dropped[0].contains("animation"), "{}", dropped[0]);
+    for kept in ["tint", "animation", "Wang"] {
+        assert!(!dropped[0].contains(kept), "{kept} in {}", dropped[0]);
+    }
     // The same map as Tiled JSON says the same; a plain map says nothing.
     let map = load(&path);
     let json = dir.path().join("plain.tmj");
@@ -848,11 +896,11 @@ fn loading_says_once_which_tiled_features_a_save_would_drop() {
     assert!(!format::load(&json).unwrap().warnings.iter().any(|w| w.contains("does not keep")));
     let mut value: serde_json::Value = serde_json::from_str(&std::fs::read_to_string(&json).unwrap()).unwrap();
     value["layers"][0]["tintcolor"] = serde_json::json!("#ff0000");
-    value["tilesets"][0]["wangsets"] = serde_json::json!([{"name": "w"}]);
+    value["tilesets"][0]["tileoffset"] = serde_json::json!({"x": 0, "y": 4});
     std::fs::write(&json, value.to_string()).unwrap();
     let warnings = format::load(&json).unwrap().warnings;
     let dropped = warnings.iter().find(|w| w.contains("does not keep")).expect("a warning");
-    assert!(dropped.contains("layer tint colours") && dropped.contains("Wang sets"), "{dropped}");
+    assert!(dropped.contains("layer tint colours") && dropped.contains("tileset drawing offsets"), "{dropped}");
 }
 
 #[test]

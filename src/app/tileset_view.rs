@@ -194,6 +194,12 @@ pub fn tileset_ui(app: &mut SightlineApp, ui: &mut egui::Ui, sheets: &[Option<Sh
                 }
                 None => format!("tile {i} (no tile type)"),
             };
+            // Its terrains (Tiled's Wang sets), as Tiled's terrain brush sees it.
+            let terrains = sheet.wang_sets.iter().filter_map(|set| {
+                let names = set.color_names_of(i);
+                (!names.is_empty()).then(|| format!("\nterrain {}: {}", set.name, names.join(", ")))
+            });
+            let text: String = std::iter::once(text).chain(terrains).collect();
             response.clone().on_hover_text_at_pointer(text);
         }
         if response.clicked()
@@ -243,6 +249,7 @@ mod tests {
             spacing: 2,
             margin: 1,
             transparent: None,
+            wang_sets: Vec::new(),
         });
         for index in 0..n {
             let glyph = Glyph { ch: '.', fg: Rgb(0, 0, 0), bg: Rgb(0, 0, 0) };

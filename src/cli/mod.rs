@@ -579,6 +579,9 @@ pub fn info(map: &Map, path: &Path, format: OutputFormat) -> String {
                 out.push_str(&format!("tilesets  {}\n", map.sheets.len()));
                 for s in &map.sheets {
                     out.push_str(&format!("  {:<24}{} tiles  {}\n", s.name, s.tile_count, s.image.display()));
+                    for set in &s.wang_sets {
+                        out.push_str(&format!("  {:<24}Wang set {}\n", "", set.summary()));
+                    }
                 }
             }
             out

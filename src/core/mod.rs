@@ -20,6 +20,7 @@ pub mod samples;
 pub mod sim;
 pub mod symmetry;
 pub mod tile;
+pub mod wang;
 
 pub use error::{MapError, MapErrorKind};
 pub use geometry::Cell;

@@ -64,6 +64,9 @@ pub struct SpriteSheet {
     /// an alpha channel; often magenta).
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub transparent: Option<Rgb>,
+    /// Tiled's terrains, kept for Tiled (sightline does not paint with them).
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub wang_sets: Vec<super::wang::WangSet>,
 }
 
 impl SpriteSheet {

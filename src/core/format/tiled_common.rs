@@ -30,6 +30,7 @@ use crate::core::geometry::Cell;
 use crate::core::map::{self, Layer, Map};
 use crate::core::object::{DEFAULT_VISION_RADIUS, MapObject, ObjectKind};
 use crate::core::tile::{Door, Frame, Glyph, Properties, PropertyValue, Rgb, Sprite, SpriteSheet, TileId, TileKind};
+use crate::core::wang::WangSet;
 
 /// At most this many tiles over all tilesets of a map (our tile ids are 16-bit).
 pub const MAX_TILES: u64 = TileId::MAX as u64;
@@ -81,7 +82,7 @@ pub enum Dropped {
 impl Dropped {
     fn label(self) -> &'static str {
         match self {
-            Dropped::WangSets => "Wang sets and terrains",
+            Dropped::WangSets => "Wang sets (terrains) of tilesets without one image",
             Dropped::TileOffsets => "tileset drawing offsets",
             Dropped::LayerOffsets => "layer offsets",
             Dropped::Parallax => "parallax factors",
@@ -114,6 +115,7 @@ pub struct TilesetDoc {
     /// Local id → the tile's class and properties (only tiles that have any).
     pub tiles: BTreeMap<u32, TileDoc>,
     pub properties: Properties,
+    pub wang_sets: Vec<WangSet>,
 }
 
 impl TilesetDoc {
@@ -280,6 +282,23 @@ impl Resolved {
 /// Turns a Tiled document into a map (see the module doc for the rules it applies).
 pub fn build_map(mut doc: Doc) -> Result<super::Loaded, MapError> {
     let mut warnings = std::mem::take(&mut doc.warnings);
+    for ts in &mut doc.tilesets {
+        // Wang sets live with a tileset image (a sprite sheet); a glyph tileset or a collection
+        // of images has no sheet to keep them.
+        if !ts.wang_sets.is_empty() && (ts.image.is_none() || ts.is_glyph_tileset()) {
+            ts.wang_sets.clear();
+            doc.dropped.insert(Dropped::WangSets);
+        }
+        for set in &mut ts.wang_sets {
+            let dropped = set.keep_tiles_below(ts.tile_count);
+            if dropped > 0 {
+                warnings.push(format!(
+                    "tileset {:?}, Wang set {:?}: {dropped} of its tiles are not tiles of the tileset; they are left out",
+                    ts.name, set.name
+                ));
+            }
+        }
+    }
     doc.dropped.extend(doc.tilesets.iter().flat_map(|t| t.dropped.iter().copied()));
     if doc.object_layers > 1 {
         doc.dropped.insert(Dropped::ObjectLayers);
@@ -328,6 +347,7 @@ pub fn build_map(mut doc: Doc) -> Result<super::Loaded, MapError> {
                     spacing: ts.spacing,
                     margin: ts.margin,
                     transparent: ts.transparent,
+                    wang_sets: ts.wang_sets.clone(),
                 });
                 Some((sheets.len() - 1) as u16)
             }
@@ -674,6 +694,7 @@ pub fn export_doc(map: &Map, target: &Path) -> Placement {
                     spacing: sheet.spacing,
                     margin: sheet.margin,
                     transparent: sheet.transparent,
+                    wang_sets: sheet.wang_sets.clone(),
                     ..TilesetDoc::default()
                 }
             }

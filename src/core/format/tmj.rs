@@ -15,6 +15,7 @@ use crate::core::error::{MapError, MapErrorKind};
 use crate::core::flip::Flip;
 use crate::core::map::{self, MAX_MAP_SIDE};
 use crate::core::tile::{Properties, PropertyValue, Rgb, Rgba};
+use crate::core::wang::{WangColor, WangKind, WangSet};
 
 fn json_error(e: serde_json::Error) -> MapError {
     MapError::syntax("JSON", e.to_string()).at_line(e.line(), Some(e.column()))
@@ -249,6 +250,10 @@ fn parse_tileset_body(o: &Obj, first_gid: u32, dir: &Path) -> Result<TilesetDoc,
         tiles.insert(id, TileDoc { class, properties: t.properties(&mut unkept)?, animation });
     }
     let properties = o.properties(&mut unkept)?;
+    let mut wang_sets = Vec::new();
+    for (i, w) in o.array("wangsets")?.iter().enumerate() {
+        wang_sets.push(parse_wang_set(&Obj::new(w, format!("{}, Wang set {i}", o.what))?, &mut unkept)?);
+    }
     Ok(TilesetDoc {
         name: o.string("name")?.unwrap_or("").to_owned(),
         first_gid,
@@ -259,16 +264,13 @@ fn parse_tileset_body(o: &Obj, first_gid: u32, dir: &Path) -> Result<TilesetDoc,
         tile_count,
         spacing: o.u32_or("spacing", 0)?,
         margin: o.u32_or("margin", 0)?,
-        dropped: [
-            (o.get("wangsets").and_then(Value::as_array).is_some_and(|w| !w.is_empty()), Dropped::WangSets),
-            (
-                o.get("tileoffset").is_some_and(|t| {
-                    t.get("x").and_then(Value::as_f64).unwrap_or(0.0) != 0.0
-                        || t.get("y").and_then(Value::as_f64).unwrap_or(0.0) != 0.0
-                }),
-                Dropped::TileOffsets,
-            ),
-        ]
+        dropped: [(
+            o.get("tileoffset").is_some_and(|t| {
+                t.get("x").and_then(Value::as_f64).unwrap_or(0.0) != 0.0
+                    || t.get("y").and_then(Value::as_f64).unwrap_or(0.0) != 0.0
+            }),
+            Dropped::TileOffsets,
+        )]
         .into_iter()
         .filter_map(|(met, d)| met.then_some(d))
         .chain(unkept)
@@ -279,7 +281,92 @@ fn parse_tileset_body(o: &Obj, first_gid: u32, dir: &Path) -> Result<TilesetDoc,
         },
         tiles,
         properties,
+        wang_sets,
     })
+}
+
+/// A tileset's Wang set, as Tiled writes it in JSON.
+fn parse_wang_set(o: &Obj, unkept: &mut BTreeSet<Dropped>) -> Result<WangSet, MapError> {
+    let kind = o.string("type")?.unwrap_or("mixed");
+    let kind = WangKind::from_tiled_name(kind).ok_or_else(|| o.bad("type", "\"corner\", \"edge\" or \"mixed\""))?;
+    // Tiled writes -1 for "no tile".
+    let tile_of = |o: &Obj| -> Result<Option<u32>, MapError> { Ok(o.int("tile")?.and_then(|t| u32::try_from(t).ok())) };
+    let mut colors = Vec::new();
+    for (k, c) in o.array("colors")?.iter().enumerate() {
+        let c = Obj::new(c, format!("{}, colour {k}", o.what))?;
+        let color = c.string("color")?.unwrap_or("#000000");
+        colors.push(WangColor {
+            name: c.string("name")?.unwrap_or("").to_owned(),
+            class: c.string("class")?.unwrap_or("").to_owned(),
+            color: Rgba::from_hex(color).ok_or_else(|| c.bad("color", "a colour like \"#ff0000\""))?,
+            tile: tile_of(&c)?,
+            probability: if c.get("probability").is_some() { c.float("probability")? } else { 1.0 },
+            properties: c.properties(unkept)?,
+        });
+    }
+    let mut tiles = std::collections::BTreeMap::new();
+    for (k, t) in o.array("wangtiles")?.iter().enumerate() {
+        let t = Obj::new(t, format!("{}, Wang tile {k}", o.what))?;
+        let parts = t.array("wangid")?;
+        let mut wang_id = [0u8; 8];
+        if parts.len() != 8 {
+            return Err(t.bad("wangid", "eight colour numbers"));
+        }
+        for (part, v) in wang_id.iter_mut().zip(parts) {
+            *part =
+                v.as_u64().and_then(|v| u8::try_from(v).ok()).ok_or_else(|| t.bad("wangid", "eight colour numbers"))?;
+        }
+        tiles.insert(t.u32_or("tileid", 0)?, wang_id);
+    }
+    Ok(WangSet {
+        name: o.string("name")?.unwrap_or("").to_owned(),
+        class: o.string("class")?.unwrap_or("").to_owned(),
+        kind,
+        tile: tile_of(o)?,
+        colors,
+        tiles,
+        properties: o.properties(unkept)?,
+    })
+}
+
+/// A tileset's Wang sets, as Tiled writes them in JSON.
+fn wang_sets_json(sets: &[WangSet]) -> Value {
+    let tile = |t: Option<u32>| t.map_or(-1, i64::from);
+    sets.iter()
+        .map(|set| {
+            let colors: Vec<Value> = set
+                .colors
+                .iter()
+                .map(|c| {
+                    let mut v = json!({
+                        "name": c.name, "color": crate::core::wang::tiled_color(c.color),
+                        "tile": tile(c.tile), "probability": c.probability,
+                    });
+                    if !c.class.is_empty() {
+                        v["class"] = json!(c.class);
+                    }
+                    if !c.properties.is_empty() {
+                        v["properties"] = properties_json(&c.properties);
+                    }
+                    v
+                })
+                .collect();
+            let tiles: Vec<Value> =
+                set.tiles.iter().map(|(id, wang_id)| json!({ "tileid": id, "wangid": wang_id })).collect();
+            let mut v = json!({
+                "name": set.name, "type": set.kind.tiled_name(), "tile": tile(set.tile),
+                "colors": colors, "wangtiles": tiles,
+            });
+            if !set.class.is_empty() {
+                v["class"] = json!(set.class);
+            }
+            if !set.properties.is_empty() {
+                v["properties"] = properties_json(&set.properties);
+            }
+            v
+        })
+        .collect::<Vec<_>>()
+        .into()
 }
 
 fn parse_layers(values: &[Value], prefix: &str, infinite: bool, doc: &mut Doc, depth: usize) -> Result<(), MapError> {
@@ -580,6 +667,9 @@ pub fn to_string(map: &crate::core::Map, path: &Path) -> Result<Written, MapErro
                         })
                         .collect(),
                 );
+            }
+            if !ts.wang_sets.is_empty() {
+                t["wangsets"] = wang_sets_json(&ts.wang_sets);
             }
             t
         })

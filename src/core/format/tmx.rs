@@ -20,6 +20,7 @@ use crate::core::error::{MapError, MapErrorKind};
 use crate::core::flip::Flip;
 use crate::core::map::{self, MAX_MAP_SIDE};
 use crate::core::tile::{Properties, PropertyValue, Rgb, Rgba};
+use crate::core::wang::{WangColor, WangKind, WangSet};
 
 /// A tile layer's data, decoded by the pre-pass.
 #[derive(Default)]
@@ -507,6 +508,7 @@ pub(crate) fn convert_tileset(ts: &tiled::Tileset, first_gid: u32) -> TilesetDoc
         })
         .collect();
     let properties = convert_properties(&ts.properties, &mut unkept);
+    let wang_sets = ts.wang_sets.iter().map(|w| convert_wang_set(w, &mut unkept)).collect();
     TilesetDoc {
         name: ts.name.clone(),
         first_gid,
@@ -518,16 +520,39 @@ pub(crate) fn convert_tileset(ts: &tiled::Tileset, first_gid: u32) -> TilesetDoc
         spacing: ts.spacing,
         margin: ts.margin,
         transparent: ts.image.as_ref().and_then(|i| i.transparent_colour).map(|c| Rgb(c.red, c.green, c.blue)),
-        dropped: [
-            (!ts.wang_sets.is_empty(), Dropped::WangSets),
-            (ts.offset_x != 0 || ts.offset_y != 0, Dropped::TileOffsets),
-        ]
-        .into_iter()
-        .filter_map(|(met, d)| met.then_some(d))
-        .chain(unkept)
-        .collect(),
+        dropped: [(ts.offset_x != 0 || ts.offset_y != 0, Dropped::TileOffsets)]
+            .into_iter()
+            .filter_map(|(met, d)| met.then_some(d))
+            .chain(unkept)
+            .collect(),
         tiles,
         properties,
+        wang_sets,
+    }
+}
+
+fn convert_wang_set(w: &tiled::WangSet, unkept: &mut BTreeSet<Dropped>) -> WangSet {
+    let colors = w.wang_colors.iter().map(|c| WangColor {
+        name: c.name.clone(),
+        class: c.user_type.clone(),
+        color: Rgba(c.color.red, c.color.green, c.color.blue, c.color.alpha),
+        tile: c.tile,
+        // Tiled wrote a decimal; `tiled` read it as an f32, whose shortest text is that decimal.
+        probability: super::shortest_f64(c.probability),
+        properties: convert_properties(&c.properties, unkept),
+    });
+    WangSet {
+        name: w.name.clone(),
+        class: w.user_type.clone(),
+        kind: match w.wang_set_type {
+            tiled::WangSetType::Corner => WangKind::Corner,
+            tiled::WangSetType::Edge => WangKind::Edge,
+            tiled::WangSetType::Mixed => WangKind::Mixed,
+        },
+        tile: w.tile,
+        colors: colors.collect(),
+        tiles: w.wang_tiles.iter().map(|(&id, t)| (id, t.wang_id.0)).collect(),
+        properties: convert_properties(&w.properties, unkept),
     }
 }
 
@@ -790,6 +815,49 @@ fn write_properties(out: &mut String, indent: &str, props: &Properties) {
     out.push_str(&format!("{indent}</properties>\n"));
 }
 
+/// A tileset's `<wangsets>`, as Tiled writes them.
+fn write_wang_sets(out: &mut String, sets: &[WangSet]) {
+    if sets.is_empty() {
+        return;
+    }
+    out.push_str("  <wangsets>\n");
+    for set in sets {
+        let class = if set.class.is_empty() { String::new() } else { format!(" class=\"{}\"", escape(&set.class)) };
+        out.push_str(&format!(
+            "   <wangset name=\"{}\"{class} type=\"{}\" tile=\"{}\">\n",
+            escape(&set.name),
+            set.kind.tiled_name(),
+            set.tile.map_or(-1, i64::from)
+        ));
+        write_properties(out, "    ", &set.properties);
+        for c in &set.colors {
+            let class = if c.class.is_empty() { String::new() } else { format!(" class=\"{}\"", escape(&c.class)) };
+            let attributes = format!(
+                "name=\"{}\"{class} color=\"{}\" tile=\"{}\" probability=\"{}\"",
+                escape(&c.name),
+                crate::core::wang::tiled_color(c.color),
+                c.tile.map_or(-1, i64::from),
+                c.probability
+            );
+            if c.properties.is_empty() {
+                out.push_str(&format!("    <wangcolor {attributes}/>\n"));
+            } else {
+                out.push_str(&format!("    <wangcolor {attributes}>\n"));
+                write_properties(out, "     ", &c.properties);
+                out.push_str("    </wangcolor>\n");
+            }
+        }
+        for (id, wang_id) in &set.tiles {
+            out.push_str(&format!(
+                "    <wangtile tileid=\"{id}\" wangid=\"{}\"/>\n",
+                crate::core::wang::wang_id_text(wang_id)
+            ));
+        }
+        out.push_str("   </wangset>\n");
+    }
+    out.push_str("  </wangsets>\n");
+}
+
 /// Image pixel size of a sheet laid out as Tiled computes it.
 pub(crate) fn image_size(ts: &TilesetDoc) -> (u32, u32) {
     let columns = ts.columns.max(1);
@@ -849,6 +917,7 @@ pub fn to_string(map: &crate::core::Map, path: &Path) -> Result<Written, MapErro
             }
             out.push_str("  </tile>\n");
         }
+        write_wang_sets(&mut out, &ts.wang_sets);
         out.push_str(" </tileset>\n");
     }
     for (i, l) in doc.layers.iter().enumerate() {
