@@ -344,6 +344,14 @@ fn real_tiled_maps_from_the_corpus_load() {
         assert_eq!(sets[0].tiles.len(), tiles, "{name}");
     }
     assert!(!desert.warnings.iter().any(|w| w.contains("Wang")), "{:?}", desert.warnings);
+    // perspective_walls: 64-pixel tiles on a 31-pixel grid, moved 32 pixels left (Tiled's
+    // tileoffset), kept by the round trips above.
+    let walls = format::load(&tiled.join("perspective_walls.tmx")).unwrap();
+    assert_eq!(
+        (walls.map.tile_size, walls.map.sheets[0].tile_width, walls.map.sheets[0].offset),
+        ([31, 31], 64, [-32, 0])
+    );
+    assert!(!walls.warnings.iter().any(|w| w.contains("does not keep")), "{:?}", walls.warnings);
 }
 
 #[test]
@@ -761,7 +769,7 @@ fn a_layers_opacity_and_custom_properties_survive_every_tiled_and_ron_round_trip
 }
 
 #[test]
-fn a_tileset_images_transparent_colour_is_read_and_written_in_tmx_tmj_and_ron() {
+fn a_tileset_images_transparent_colour_and_drawing_offset_are_read_and_written_in_tmx_tmj_and_ron() {
     let dir = tempfile::tempdir().unwrap();
     std::fs::copy(fixture("tiny.png"), dir.path().join("tiny.png")).unwrap();
     let path = dir.path().join("keyed.tmx");
@@ -770,6 +778,7 @@ fn a_tileset_images_transparent_colour_is_read_and_written_in_tmx_tmj_and_ron() 
         r#"<?xml version="1.0"?>
 <map version="1.10" orientation="orthogonal" width="2" height="1" tilewidth="8" tileheight="8" infinite="0">
  <tileset firstgid="1" name="keyed" tilewidth="8" tileheight="8" tilecount="2" columns="2">
+  <tileoffset x="-4" y="2"/>
   <image source="tiny.png" trans="ff00ff" width="16" height="8"/>
  </tileset>
  <layer id="1" name="ground" width="2" height="1"><data encoding="csv">1,2</data></layer>
@@ -778,12 +787,15 @@ fn a_tileset_images_transparent_colour_is_read_and_written_in_tmx_tmj_and_ron() 
     .unwrap();
     let map = load(&path);
     assert_eq!(map.sheets[0].transparent, Some(sightline::core::Rgb(255, 0, 255)));
+    assert_eq!(map.sheets[0].offset, [-4, 2]);
     for ext in ["tmx", "tmj", "ron"] {
-        assert_eq!(round_trip(&map, ext).sheets[0].transparent, map.sheets[0].transparent, "{ext}");
+        let back = round_trip(&map, ext);
+        assert_eq!((back.sheets[0].transparent, back.sheets[0].offset), (map.sheets[0].transparent, [-4, 2]), "{ext}");
     }
     let tmx = dir.path().join("out.tmx");
     format::save(&map, &tmx).unwrap();
-    assert!(std::fs::read_to_string(&tmx).unwrap().contains("trans=\"ff00ff\""), "written as Tiled writes it");
+    let text = std::fs::read_to_string(&tmx).unwrap();
+    assert!(text.contains("trans=\"ff00ff\"") && text.contains("<tileoffset x=\"-4\" y=\"2\"/>"), "as Tiled writes it");
 }
 
 #[test]
@@ -896,11 +908,11 @@ fn loading_says_once_which_tiled_features_a_save_would_drop() {
     assert!(!format::load(&json).unwrap().warnings.iter().any(|w| w.contains("does not keep")));
     let mut value: serde_json::Value = serde_json::from_str(&std::fs::read_to_string(&json).unwrap()).unwrap();
     value["layers"][0]["tintcolor"] = serde_json::json!("#ff0000");
-    value["tilesets"][0]["tileoffset"] = serde_json::json!({"x": 0, "y": 4});
+    value["layers"][0]["offsetx"] = serde_json::json!(4);
     std::fs::write(&json, value.to_string()).unwrap();
     let warnings = format::load(&json).unwrap().warnings;
     let dropped = warnings.iter().find(|w| w.contains("does not keep")).expect("a warning");
-    assert!(dropped.contains("layer tint colours") && dropped.contains("tileset drawing offsets"), "{dropped}");
+    assert!(dropped.contains("layer tint colours") && dropped.contains("layer offsets"), "{dropped}");
 }
 
 #[test]

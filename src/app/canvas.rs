@@ -238,6 +238,7 @@ fn preview_ui(
         let r = view.cell_rect(c);
         match tile_sprite(map, sheets, t).filter(|_| view.show_sprites) {
             Some((sheet, _, uv)) => {
+                let r = sprite_rect(map, &map.sheets[sheet], view, c);
                 add_flipped_sprite(&mut sprite_meshes[sheet], r, uv, flip, Color32::WHITE.gamma_multiply(see_through));
             }
             None => {
@@ -290,6 +291,38 @@ pub struct CanvasResponse {
     pub hovered: Option<Cell>,
     pub dropped_file: Option<PathBuf>,
     pub pointer: Option<PointerAction>,
+}
+
+/// Where a tile of `sheet` on `cell` is drawn, as Tiled draws an orthogonal map: at the tile's
+/// own size (in map pixels, scaled as the grid is), its bottom-left corner on the cell's, then
+/// moved by the tileset's offset. A tile the grid's size with no offset fills its cell.
+fn sprite_rect(map: &Map, sheet: &SpriteSheet, view: &View, cell: Cell) -> Rect {
+    let r = view.cell_rect(cell);
+    let [tw, th] = map.tile_size;
+    if [sheet.tile_width, sheet.tile_height] == [tw, th] && sheet.offset == [0, 0] || tw == 0 || th == 0 {
+        return r;
+    }
+    let (sx, sy) = (view.cell_px / tw as f32, view.cell_px / th as f32);
+    let size = vec2(sheet.tile_width as f32 * sx, sheet.tile_height as f32 * sy);
+    let min = pos2(r.min.x + sheet.offset[0] as f32 * sx, r.max.y - size.y + sheet.offset[1] as f32 * sy);
+    Rect::from_min_size(min, size)
+}
+
+/// How many cells beyond its own a tile image can reach (tiles larger than the grid, tileset
+/// offsets), at most, over all of the map's sheets.
+fn sprite_reach(map: &Map) -> i32 {
+    let [tw, th] = map.tile_size.map(|t| t.max(1) as i64);
+    map.sheets
+        .iter()
+        .map(|s| {
+            let (w, h) = (i64::from(s.tile_width), i64::from(s.tile_height));
+            let (ox, oy) = (i64::from(s.offset[0]), i64::from(s.offset[1]));
+            let cells = |px: i64, side: i64| (px.max(0) + side - 1) / side;
+            cells(w - tw + ox, tw).max(cells(-ox, tw)).max(cells(h - th - oy, th)).max(cells(oy, th))
+        })
+        .max()
+        .unwrap_or(0)
+        .min(64) as i32
 }
 
 /// Draws `map` and handles pan (middle drag, Space+drag, arrow keys) and zoom (wheel about the
@@ -373,67 +406,91 @@ pub fn canvas_ui(
             painter.image(texture.id(), whole, Rect::from_min_max(pos2(0.0, 0.0), pos2(1.0, 1.0)), Color32::WHITE);
         }
     } else {
-        // One rectangle a visible cell, its topmost tile's background (lower layers are hidden
-        // under it), all in one mesh; then the glyphs.
+        // Cells whose top tile is drawn as glyphs: one rectangle each, its background (lower
+        // layers are hidden under it), all in one mesh; then the glyphs. Cells whose top tile
+        // has an image: every visible layer's tile, layer by layer, below.
+        let drawn_as_sprite = |t: TileId| {
+            view.show_sprites
+                && map.tiles[usize::from(t)]
+                    .sprite
+                    .is_some_and(|sp| matches!(sheets.get(usize::from(sp.sheet)), Some(Some(_))))
+        };
         let mut mesh = Mesh::default();
-        // One mesh a tileset image: a mesh has one texture.
-        let mut sprite_meshes: Vec<Mesh> =
-            sheets.iter().map(|s| s.as_ref().map_or_else(Mesh::default, |s| Mesh::with_texture(s.id))).collect();
         let font = FontId::monospace(view.cell_px * 0.8);
         let mut glyphs = Vec::new();
-        // Tile animations run on the app's clock; the frame is drawn again when a visible one
-        // changes.
-        let clock_ms = view.animate_tiles.then(|| (ui.input(|i| i.time) * 1000.0) as u64);
-        let mut next_frame_in: Option<u64> = None;
         for y in y0..y1 {
             for x in x0..x1 {
                 let cell = Cell::new(x, y);
                 let Some(i) = map.index(cell) else { continue };
                 let Some((t, bg, fg)) = cell_look(map, i) else { continue };
-                let kind = &map.tiles[usize::from(t)];
-                let r = view.cell_rect(cell);
-                let drawn_as_sprite = view.show_sprites
-                    && kind.sprite.is_some_and(|sp| matches!(sheets.get(usize::from(sp.sheet)), Some(Some(_))));
-                if drawn_as_sprite {
-                    // Layers below show through a sprite's transparent pixels: draw each visible
-                    // layer's tile, bottom to top.
-                    for layer in map.layers.iter().filter(|l| l.visible) {
-                        let mut lt = layer.cells[i];
-                        let flip = layer.flip(i);
-                        if let Some(clock) = clock_ms
-                            && let Some(kind) = map.tiles.get(usize::from(lt)).filter(|k| !k.animation.is_empty())
-                        {
-                            lt = kind.frame_at(clock).unwrap_or(lt);
-                            if let Some(wait) = kind.next_frame_in(clock) {
-                                next_frame_in = Some(next_frame_in.map_or(wait, |w| w.min(wait)));
-                            }
-                        }
-                        let tint = Color32::WHITE.gamma_multiply(layer.opacity);
-                        let Some(lsp) = map.tiles.get(usize::from(lt)).and_then(|k| k.sprite) else {
-                            if lt != 0 {
-                                mesh.add_colored_rect(
-                                    r,
-                                    color(map.tiles[usize::from(lt)].glyph.bg).gamma_multiply(layer.opacity),
-                                );
-                            }
-                            continue;
-                        };
-                        let Some(Some(tex)) = sheets.get(usize::from(lsp.sheet)) else { continue };
-                        let uv = sprite_uv(&map.sheets[usize::from(lsp.sheet)], lsp.index, tex);
-                        add_flipped_sprite(&mut sprite_meshes[usize::from(lsp.sheet)], r, uv, flip, tint);
-                    }
+                if drawn_as_sprite(t) {
                     continue;
                 }
-                let g = kind.glyph;
+                let r = view.cell_rect(cell);
                 mesh.add_colored_rect(r, bg);
+                let g = map.tiles[usize::from(t)].glyph;
                 if draw_glyphs && g.ch != ' ' {
                     glyphs.push((r.center(), g.ch, fg));
                 }
             }
         }
         painter.add(egui::Shape::mesh(mesh));
-        for m in sprite_meshes.into_iter().filter(|m| !m.is_empty()) {
-            painter.add(egui::Shape::mesh(m));
+        // Tile animations run on the app's clock; the frame is drawn again when a visible one
+        // changes.
+        let clock_ms = view.animate_tiles.then(|| (ui.input(|i| i.time) * 1000.0) as u64);
+        let mut next_frame_in: Option<u64> = None;
+        if view.show_sprites && sheets.iter().any(Option::is_some) {
+            // A tile larger than the grid, or moved by its tileset's offset, reaches into the
+            // cells around its own: look that far beyond the visible ones.
+            let reach = sprite_reach(map);
+            let (ex0, ey0) = ((x0 - reach).max(0), (y0 - reach).max(0));
+            let (ex1, ey1) = ((x1 + reach).min(map.width() as i32), (y1 + reach).min(map.height() as i32));
+            let in_sprite_cell: Vec<bool> = (ey0..ey1)
+                .flat_map(|y| (ex0..ex1).map(move |x| Cell::new(x, y)))
+                .map(|c| map.index(c).and_then(|i| cell_look(map, i)).is_some_and(|(t, _, _)| drawn_as_sprite(t)))
+                .collect();
+            // Tiled's order: layer by layer, bottom to top; within a layer, rows top to bottom.
+            for layer in map.layers.iter().filter(|l| l.visible) {
+                let mut plain = Mesh::default();
+                let mut sprite_meshes: Vec<Mesh> = sheets
+                    .iter()
+                    .map(|s| s.as_ref().map_or_else(Mesh::default, |s| Mesh::with_texture(s.id)))
+                    .collect();
+                let tint = Color32::WHITE.gamma_multiply(layer.opacity);
+                for (k, cell) in (ey0..ey1).flat_map(|y| (ex0..ex1).map(move |x| Cell::new(x, y))).enumerate() {
+                    if !in_sprite_cell[k] {
+                        continue;
+                    }
+                    let Some(i) = map.index(cell) else { continue };
+                    let mut lt = layer.cells[i];
+                    if let Some(clock) = clock_ms
+                        && let Some(kind) = map.tiles.get(usize::from(lt)).filter(|k| !k.animation.is_empty())
+                    {
+                        lt = kind.frame_at(clock).unwrap_or(lt);
+                        if let Some(wait) = kind.next_frame_in(clock) {
+                            next_frame_in = Some(next_frame_in.map_or(wait, |w| w.min(wait)));
+                        }
+                    }
+                    let Some(sprite) = map.tiles.get(usize::from(lt)).and_then(|k| k.sprite) else {
+                        // A glyph tile under or over image tiles: its background colour.
+                        if lt != 0 {
+                            let bg = color(map.tiles[usize::from(lt)].glyph.bg);
+                            plain.add_colored_rect(view.cell_rect(cell), bg.gamma_multiply(layer.opacity));
+                        }
+                        continue;
+                    };
+                    let s = usize::from(sprite.sheet);
+                    let Some(Some(texture)) = sheets.get(s) else { continue };
+                    let sheet = &map.sheets[s];
+                    let uv = sprite_uv(sheet, sprite.index, texture);
+                    let r = sprite_rect(map, sheet, view, cell);
+                    add_flipped_sprite(&mut sprite_meshes[s], r, uv, layer.flip(i), tint);
+                }
+                painter.add(egui::Shape::mesh(plain));
+                for m in sprite_meshes.into_iter().filter(|m| !m.is_empty()) {
+                    painter.add(egui::Shape::mesh(m));
+                }
+            }
         }
         for (pos, ch, fg) in glyphs {
             painter.text(pos, Align2::CENTER_CENTER, ch, font.clone(), fg);
@@ -510,6 +567,45 @@ mod tests {
     use super::*;
     use crate::core::Layer;
     use crate::core::tile::{STANDARD_FLOOR, STANDARD_WATER};
+
+    #[test]
+    fn a_tile_larger_than_the_grid_is_drawn_at_its_size_from_the_cells_bottom_left_then_offset() {
+        // Tiled's perspective_walls: 64-pixel tiles on a 31-pixel grid, moved 32 pixels left.
+        let mut map = Map::new_standard(8, 8, STANDARD_FLOOR).unwrap();
+        map.tile_size = [31, 31];
+        map.sheets.push(SpriteSheet {
+            name: "walls".into(),
+            image: "walls.png".into(),
+            tile_width: 64,
+            tile_height: 64,
+            columns: 4,
+            tile_count: 16,
+            spacing: 0,
+            margin: 0,
+            transparent: None,
+            offset: [-32, 0],
+            wang_sets: Vec::new(),
+        });
+        // One screen point a map pixel, the canvas at the screen's corner.
+        let canvas = Rect::from_min_size(Pos2::ZERO, vec2(800.0, 600.0));
+        let view = View { cell_px: 31.0, canvas, ..View::default() };
+        let cell = view.cell_rect(Cell::new(2, 3));
+        assert_eq!((cell.min, cell.max), (pos2(62.0, 93.0), pos2(93.0, 124.0)));
+        let r = sprite_rect(&map, &map.sheets[0], &view, Cell::new(2, 3));
+        assert_eq!((r.min, r.max), (pos2(30.0, 60.0), pos2(94.0, 124.0)));
+        // It reaches 2 cells left (32 pixels) and up (33), 1 right (64 - 31 - 32 = 1 pixel).
+        assert_eq!(sprite_reach(&map), 2);
+        // At twice the size, everything doubles.
+        let zoomed = View { cell_px: 62.0, canvas, ..View::default() };
+        let r2 = sprite_rect(&map, &map.sheets[0], &zoomed, Cell::new(2, 3));
+        assert_eq!((r2.min, r2.max), (pos2(60.0, 120.0), pos2(188.0, 248.0)));
+        // A tile the grid's size, not offset, fills its cell, and reaches nowhere else.
+        map.tile_size = [64, 64];
+        map.sheets[0].offset = [0, 0];
+        let view = View { cell_px: 64.0, canvas, ..View::default() };
+        assert_eq!(sprite_rect(&map, &map.sheets[0], &view, Cell::new(2, 3)), view.cell_rect(Cell::new(2, 3)));
+        assert_eq!(sprite_reach(&map), 0);
+    }
 
     #[test]
     fn a_translucent_layer_is_blended_over_the_tile_under_it() {

@@ -249,6 +249,7 @@ mod tests {
             spacing: 2,
             margin: 1,
             transparent: None,
+            offset: [0, 0],
             wang_sets: Vec::new(),
         });
         for index in 0..n {

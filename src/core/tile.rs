@@ -64,9 +64,17 @@ pub struct SpriteSheet {
     /// an alpha channel; often magenta).
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub transparent: Option<Rgb>,
+    /// Where its tiles are drawn relative to their cell, in pixels (Tiled's `tileoffset`; a tile
+    /// is drawn at its own size with its bottom-left corner on the cell's, then moved by this).
+    #[serde(default, skip_serializing_if = "is_origin")]
+    pub offset: [i32; 2],
     /// Tiled's terrains, kept for Tiled (sightline does not paint with them).
     #[serde(default, skip_serializing_if = "Vec::is_empty")]
     pub wang_sets: Vec<super::wang::WangSet>,
+}
+
+fn is_origin(offset: &[i32; 2]) -> bool {
+    *offset == [0, 0]
 }
 
 impl SpriteSheet {

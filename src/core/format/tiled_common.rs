@@ -83,7 +83,7 @@ impl Dropped {
     fn label(self) -> &'static str {
         match self {
             Dropped::WangSets => "Wang sets (terrains) of tilesets without one image",
-            Dropped::TileOffsets => "tileset drawing offsets",
+            Dropped::TileOffsets => "drawing offsets of tilesets without one image",
             Dropped::LayerOffsets => "layer offsets",
             Dropped::Parallax => "parallax factors",
             Dropped::Tints => "layer tint colours",
@@ -116,6 +116,8 @@ pub struct TilesetDoc {
     pub tiles: BTreeMap<u32, TileDoc>,
     pub properties: Properties,
     pub wang_sets: Vec<WangSet>,
+    /// Tiled's `tileoffset`, in pixels.
+    pub offset: [i32; 2],
 }
 
 impl TilesetDoc {
@@ -289,6 +291,9 @@ pub fn build_map(mut doc: Doc) -> Result<super::Loaded, MapError> {
             ts.wang_sets.clear();
             doc.dropped.insert(Dropped::WangSets);
         }
+        if ts.offset != [0, 0] && (ts.image.is_none() || ts.is_glyph_tileset()) {
+            doc.dropped.insert(Dropped::TileOffsets);
+        }
         for set in &mut ts.wang_sets {
             let dropped = set.keep_tiles_below(ts.tile_count);
             if dropped > 0 {
@@ -347,6 +352,7 @@ pub fn build_map(mut doc: Doc) -> Result<super::Loaded, MapError> {
                     spacing: ts.spacing,
                     margin: ts.margin,
                     transparent: ts.transparent,
+                    offset: ts.offset,
                     wang_sets: ts.wang_sets.clone(),
                 });
                 Some((sheets.len() - 1) as u16)
@@ -694,6 +700,7 @@ pub fn export_doc(map: &Map, target: &Path) -> Placement {
                     spacing: sheet.spacing,
                     margin: sheet.margin,
                     transparent: sheet.transparent,
+                    offset: sheet.offset,
                     wang_sets: sheet.wang_sets.clone(),
                     ..TilesetDoc::default()
                 }

@@ -250,6 +250,16 @@ fn parse_tileset_body(o: &Obj, first_gid: u32, dir: &Path) -> Result<TilesetDoc,
         tiles.insert(id, TileDoc { class, properties: t.properties(&mut unkept)?, animation });
     }
     let properties = o.properties(&mut unkept)?;
+    let offset = match o.get("tileoffset") {
+        None => [0, 0],
+        Some(t) => {
+            let t = Obj::new(t, format!("{}, tileoffset", o.what))?;
+            let coordinate = |key| -> Result<i32, MapError> {
+                t.int(key)?.unwrap_or(0).try_into().map_err(|_| t.bad(key, "a whole number of pixels"))
+            };
+            [coordinate("x")?, coordinate("y")?]
+        }
+    };
     let mut wang_sets = Vec::new();
     for (i, w) in o.array("wangsets")?.iter().enumerate() {
         wang_sets.push(parse_wang_set(&Obj::new(w, format!("{}, Wang set {i}", o.what))?, &mut unkept)?);
@@ -264,17 +274,7 @@ fn parse_tileset_body(o: &Obj, first_gid: u32, dir: &Path) -> Result<TilesetDoc,
         tile_count,
         spacing: o.u32_or("spacing", 0)?,
         margin: o.u32_or("margin", 0)?,
-        dropped: [(
-            o.get("tileoffset").is_some_and(|t| {
-                t.get("x").and_then(Value::as_f64).unwrap_or(0.0) != 0.0
-                    || t.get("y").and_then(Value::as_f64).unwrap_or(0.0) != 0.0
-            }),
-            Dropped::TileOffsets,
-        )]
-        .into_iter()
-        .filter_map(|(met, d)| met.then_some(d))
-        .chain(unkept)
-        .collect(),
+        dropped: unkept.into_iter().collect(),
         transparent: match o.string("transparentcolor")? {
             None => None,
             Some(c) => Some(Rgb::from_hex(c).ok_or_else(|| o.bad("transparentcolor", "a colour like \"#ff00ff\""))?),
@@ -282,6 +282,7 @@ fn parse_tileset_body(o: &Obj, first_gid: u32, dir: &Path) -> Result<TilesetDoc,
         tiles,
         properties,
         wang_sets,
+        offset,
     })
 }
 
@@ -670,6 +671,9 @@ pub fn to_string(map: &crate::core::Map, path: &Path) -> Result<Written, MapErro
             }
             if !ts.wang_sets.is_empty() {
                 t["wangsets"] = wang_sets_json(&ts.wang_sets);
+            }
+            if ts.offset != [0, 0] {
+                t["tileoffset"] = json!({ "x": ts.offset[0], "y": ts.offset[1] });
             }
             t
         })

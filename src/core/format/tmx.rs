@@ -520,14 +520,11 @@ pub(crate) fn convert_tileset(ts: &tiled::Tileset, first_gid: u32) -> TilesetDoc
         spacing: ts.spacing,
         margin: ts.margin,
         transparent: ts.image.as_ref().and_then(|i| i.transparent_colour).map(|c| Rgb(c.red, c.green, c.blue)),
-        dropped: [(ts.offset_x != 0 || ts.offset_y != 0, Dropped::TileOffsets)]
-            .into_iter()
-            .filter_map(|(met, d)| met.then_some(d))
-            .chain(unkept)
-            .collect(),
+        dropped: unkept.into_iter().collect(),
         tiles,
         properties,
         wang_sets,
+        offset: [ts.offset_x, ts.offset_y],
     }
 }
 
@@ -895,6 +892,9 @@ pub fn to_string(map: &crate::core::Map, path: &Path) -> Result<Written, MapErro
             ts.tile_count,
             ts.columns
         ));
+        if ts.offset != [0, 0] {
+            out.push_str(&format!("  <tileoffset x=\"{}\" y=\"{}\"/>\n", ts.offset[0], ts.offset[1]));
+        }
         write_properties(&mut out, "  ", &ts.properties);
         if let Some(image) = &ts.image {
             let (w, h) = image_size(ts);
