@@ -471,6 +471,21 @@ fn animated_tiles_say_so_in_the_inspector_and_the_view_menu_stops_them() {
 }
 
 #[test]
+fn a_tiled_objects_shape_is_named_in_the_inspector() {
+    use sightline::core::Cell;
+    let mut h = harness();
+    h.state_mut().commands.push(Command::Open(Path::new("tests/fixtures/objects.tmx").to_path_buf()));
+    h.run();
+    // The "camp" zone stands on cell (1, 1); the pond, turned, on (4, 0).
+    h.hover_at(cell_centre(&h, Cell::new(1, 1)));
+    h.run();
+    h.get_by_label("  rectangle 20 × 12 px");
+    h.hover_at(cell_centre(&h, Cell::new(4, 0)));
+    h.run();
+    h.get_by_label("  ellipse 16 × 10 px, turned 30°");
+}
+
+#[test]
 fn tiles_are_flipped_and_turned_with_tileds_keys_picked_edited_in_the_inspector_and_saved() {
     use egui::Key;
     use sightline::core::Cell;

@@ -874,6 +874,55 @@ fn wang_sets_are_read_and_written_in_tmx_tmj_and_ron() {
 }
 
 #[test]
+fn tiled_object_shapes_and_tile_objects_are_read_and_written_in_tmx_tmj_and_ron() {
+    use sightline::core::object::ShapeKind;
+    // objects.tmx: a rectangle, a turned ellipse, a polygon, a polyline, a point off its cell's
+    // middle, a point in its middle (a plain marker) and a mirrored tile object, on 8-pixel cells.
+    let loaded = format::load(&fixture("objects.tmx")).unwrap();
+    assert!(!loaded.warnings.iter().any(|w| w.contains("does not keep")), "{:?}", loaded.warnings);
+    let map = loaded.map;
+    let by_name = |name: &str| map.objects.iter().find(|o| o.name == name).unwrap();
+    let camp = by_name("camp");
+    // Its centre (14, 12) is on cell (1, 1); the rectangle hangs from that cell's corner.
+    assert_eq!(camp.cell, Cell::new(1, 1));
+    let shape = camp.shape.as_ref().unwrap();
+    assert_eq!((shape.offset, &shape.kind), ([-4.0, -2.0], &ShapeKind::Rectangle { width: 20.0, height: 12.0 }));
+    assert_eq!(by_name("pond").shape.as_ref().unwrap().rotation, 30.0);
+    assert_eq!(by_name("wall").shape.as_ref().unwrap().describe(), "polygon of 4 points");
+    assert!(matches!(by_name("guard").kind, ObjectKind::Monster { .. }));
+    assert_eq!(by_name("spawn").shape.as_ref().unwrap().offset, [5.25, 3.5]);
+    assert_eq!(by_name("start").shape, None, "a point in the middle of its cell is a marker");
+    let flower = by_name("flower").shape.as_ref().unwrap();
+    match flower.kind {
+        ShapeKind::Tile { tile, flip, .. } => {
+            assert_eq!(map.tiles[usize::from(tile)].sprite.map(|s| s.index), Some(3));
+            assert_eq!(flip, Flip::HORIZONTAL);
+        }
+        ref other => panic!("{other:?}"),
+    }
+    for ext in ["tmx", "tmj", "ron"] {
+        assert_same(&map, &round_trip(&map, ext), ext);
+    }
+    // Moved a cell right, a shape moves with its object.
+    let mut moved = map.clone();
+    moved.objects.iter_mut().find(|o| o.name == "camp").unwrap().cell.x += 1;
+    let dir = tempfile::tempdir().unwrap();
+    let out = dir.path().join("out.tmx");
+    format::save(&moved, &out).unwrap();
+    let text = std::fs::read_to_string(&out).unwrap();
+    for written in [
+        r#"name="camp" type="Zone" x="12" y="6" width="20" height="12">"#,
+        r#"<polygon points="0,0 12.5,-6 20,8 4,12"/>"#,
+        r#"<polyline points="0,0 8,8 16,0"/>"#,
+        r#"gid="2147483652" x="40" y="48" width="8" height="8">"#,
+        r#"rotation="30">"#,
+        "<ellipse/>",
+    ] {
+        assert!(text.contains(written), "{written} in\n{text}");
+    }
+}
+
+#[test]
 fn loading_says_once_which_tiled_features_a_save_would_drop() {
     let dir = tempfile::tempdir().unwrap();
     std::fs::copy(fixture("tiny.png"), dir.path().join("tiny.png")).unwrap();
@@ -887,7 +936,7 @@ fn loading_says_once_which_tiled_features_a_save_would_drop() {
  <group id="3" name="g">
   <layer id="1" name="ground" width="2" height="1" offsetx="4" parallaxx="0.5"><data encoding="csv">1,2</data></layer>
  </group>
- <objectgroup id="2" name="a"><object id="1" x="0" y="0"><ellipse/></object></objectgroup>
+ <objectgroup id="2" name="a"><object id="1" x="0" y="0" width="40" height="10"><text>hi</text></object></objectgroup>
  <objectgroup id="4" name="b"/>
 </map>"#;
     let path = dir.path().join("features.tmx");
@@ -895,7 +944,9 @@ fn loading_says_once_which_tiled_features_a_save_would_drop() {
     let warnings = format::load(&path).unwrap().warnings;
     let dropped: Vec<&String> = warnings.iter().filter(|w| w.contains("does not keep")).collect();
     assert_eq!(dropped.len(), 1, "one warning: {warnings:?}");
-    for kind in ["layer offsets", "parallax factors", "layer groups", "separate object layers", "object shapes"] {
+    for kind in
+        ["layer offsets", "parallax factors", "layer groups", "separate object layers", "text and capsule objects"]
+    {
         assert!(dropped[0].contains(kind), "{kind} in {}", dropped[0]);
     }
     for kept in ["tint", "animation", "Wang"] {

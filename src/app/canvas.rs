@@ -6,6 +6,7 @@ use egui::{Align2, Color32, FontId, Mesh, Pos2, Rect, Sense, Stroke, Vec2, pos2,
 
 use super::sprites::SheetTexture;
 use crate::core::flip::Flip;
+use crate::core::object::{ObjectShape, ShapeKind};
 use crate::core::tile::Rgb;
 use crate::core::tile::SpriteSheet;
 use crate::core::{Cell, Map, ObjectKind, TileId};
@@ -308,6 +309,48 @@ fn sprite_rect(map: &Map, sheet: &SpriteSheet, view: &View, cell: Cell) -> Rect 
     Rect::from_min_size(min, size)
 }
 
+/// Draws a Tiled object's geometry: a zone's or path's outline, see-through inside, in the
+/// object's colour; a tile object's tile into `tile_objects` (one mesh a sheet).
+#[allow(clippy::too_many_arguments)]
+fn object_shape_ui(
+    painter: &egui::Painter,
+    map: &Map,
+    sheets: &[Option<SheetTexture>],
+    view: &View,
+    cell: Cell,
+    shape: &ObjectShape,
+    colour: Color32,
+    tile_objects: &mut [Mesh],
+) {
+    let [tw, th] = map.tile_size.map(|t| t.max(1) as f32);
+    let corner = view.screen_from_grid(cell);
+    let screen = |[x, y]: [f64; 2]| corner + vec2(x as f32 * view.cell_px / tw, y as f32 * view.cell_px / th);
+    if let ShapeKind::Tile { tile, flip, width, height } = shape.kind {
+        let Some((s, _, uv)) = tile_sprite(map, sheets, tile).filter(|_| view.show_sprites) else { return };
+        let [x, y] = shape.offset;
+        let r = Rect::from_min_max(screen([x, y - height]), screen([x + width, y]));
+        if r.intersects(view.canvas) {
+            add_flipped_sprite(&mut tile_objects[s], r, uv, flip, Color32::WHITE);
+        }
+        return;
+    }
+    let Some((points, closed)) = shape.outline() else { return };
+    let points: Vec<Pos2> = points.into_iter().map(screen).collect();
+    if !Rect::from_points(&points).intersects(view.canvas) {
+        return;
+    }
+    let stroke = Stroke::new(1.5, colour);
+    if closed {
+        // Filled see-through where the fill is convex (egui fills convex shapes only).
+        if matches!(shape.kind, ShapeKind::Rectangle { .. } | ShapeKind::Ellipse { .. }) {
+            painter.add(egui::Shape::convex_polygon(points.clone(), colour.gamma_multiply(0.12), Stroke::NONE));
+        }
+        painter.add(egui::Shape::closed_line(points, stroke));
+    } else {
+        painter.add(egui::Shape::line(points, stroke));
+    }
+}
+
 /// How many cells beyond its own a tile image can reach (tiles larger than the grid, tileset
 /// offsets), at most, over all of the map's sheets.
 fn sprite_reach(map: &Map) -> i32 {
@@ -500,18 +543,34 @@ pub fn canvas_ui(
         }
     }
     let font = FontId::monospace(view.cell_px * 0.8);
+    // Tiled's object geometry first (zones, paths, tile objects), then each object's marker.
+    let object_colour = |o: &crate::core::MapObject| match o.kind {
+        ObjectKind::PlayerStart => Color32::from_rgb(255, 230, 90),
+        ObjectKind::Monster { .. } => Color32::from_rgb(240, 80, 70),
+        ObjectKind::Item => Color32::from_rgb(120, 220, 255),
+        ObjectKind::Light { .. } => Color32::from_rgb(255, 200, 120),
+        ObjectKind::Other(_) => Color32::from_rgb(200, 120, 255),
+    };
+    let mut tile_objects: Vec<Mesh> =
+        sheets.iter().map(|s| s.as_ref().map_or_else(Mesh::default, |s| Mesh::with_texture(s.id))).collect();
+    for o in &map.objects {
+        if let Some(shape) = &o.shape {
+            object_shape_ui(&painter, map, sheets, view, o.cell, shape, object_colour(o), &mut tile_objects);
+        }
+    }
+    for m in tile_objects.into_iter().filter(|m| !m.is_empty()) {
+        painter.add(egui::Shape::mesh(m));
+    }
     for o in &map.objects {
         if o.cell.x < x0 || o.cell.x >= x1 || o.cell.y < y0 || o.cell.y >= y1 {
             continue;
         }
+        // A tile object is drawn as its tile, with no marker (as in Tiled).
+        if o.shape.as_ref().is_some_and(|s| matches!(s.kind, ShapeKind::Tile { .. }) && view.show_sprites) {
+            continue;
+        }
         let r = view.cell_rect(o.cell);
-        let c = match o.kind {
-            ObjectKind::PlayerStart => Color32::from_rgb(255, 230, 90),
-            ObjectKind::Monster { .. } => Color32::from_rgb(240, 80, 70),
-            ObjectKind::Item => Color32::from_rgb(120, 220, 255),
-            ObjectKind::Light { .. } => Color32::from_rgb(255, 200, 120),
-            ObjectKind::Other(_) => Color32::from_rgb(200, 120, 255),
-        };
+        let c = object_colour(o);
         if draw_glyphs {
             painter.rect_filled(r.shrink(view.cell_px * 0.05), view.cell_px * 0.2, Color32::from_black_alpha(160));
             painter.text(r.center(), Align2::CENTER_CENTER, o.kind.glyph(), font.clone(), c);

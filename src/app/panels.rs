@@ -297,6 +297,9 @@ fn inspector_ui(app: &mut SightlineApp, ui: &mut egui::Ui) {
         ui.separator();
         if !editable {
             ui.label(format!("{} {:?}", o.kind.type_name(), o.name));
+            if let Some(shape) = &o.shape {
+                ui.label(format!("  {}", shape.describe()));
+            }
             for (k, v) in &o.properties {
                 ui.label(format!("  {k} = {v}"));
             }
@@ -308,6 +311,9 @@ fn inspector_ui(app: &mut SightlineApp, ui: &mut egui::Ui) {
             let r = ui.add(egui::TextEdit::singleline(&mut edited.name).desired_width(120.0));
             name_widget(ui, &r, &format!("name of {}", o.kind.type_name()));
         });
+        if let Some(shape) = &o.shape {
+            ui.label(format!("  {}", shape.describe()));
+        }
         match &mut edited.kind {
             crate::core::ObjectKind::Monster { glyph, vision_radius } => {
                 ui.horizontal(|ui| {

@@ -2,8 +2,9 @@
 
 use serde::{Deserialize, Serialize};
 
+use super::flip::Flip;
 use super::geometry::Cell;
-use super::tile::Properties;
+use super::tile::{Properties, TileId};
 
 /// Vision radius a monster gets when its file does not say.
 pub const DEFAULT_VISION_RADIUS: u32 = 8;
@@ -56,15 +57,133 @@ pub struct MapObject {
     pub cell: Cell,
     #[serde(default, skip_serializing_if = "Properties::is_empty")]
     pub properties: Properties,
+    /// The object's own geometry when a Tiled map gave it one (a zone, a path, a tile object);
+    /// `None`: a marker on its cell, as objects placed here are.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub shape: Option<ObjectShape>,
+}
+
+/// A Tiled object's geometry, in map pixels, kept so that a Tiled map round-trips and drawn as
+/// Tiled draws it. The game places the object on `MapObject::cell` (the cell under its centre);
+/// the shape is anchored to that cell, so it moves with the object (and with a resize).
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+pub struct ObjectShape {
+    /// Tiled's `x`, `y` of the object (a rectangle's top-left corner, a tile object's
+    /// bottom-left, a polygon's origin), from its cell's top-left corner.
+    pub offset: [f64; 2],
+    /// Degrees clockwise about (`x`, `y`), as Tiled turns objects.
+    #[serde(default, skip_serializing_if = "is_zero")]
+    pub rotation: f64,
+    pub kind: ShapeKind,
+}
+
+fn is_zero(x: &f64) -> bool {
+    *x == 0.0
+}
+
+/// The kinds of Tiled object geometry sightline keeps.
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+pub enum ShapeKind {
+    Point,
+    Rectangle {
+        width: f64,
+        height: f64,
+    },
+    Ellipse {
+        width: f64,
+        height: f64,
+    },
+    /// Points relative to the object's `x`, `y`; a polygon is closed, a polyline open.
+    Polygon(Vec<[f64; 2]>),
+    Polyline(Vec<[f64; 2]>),
+    /// A tile drawn as an object (Tiled's tile object), `width` × `height` pixels from its
+    /// bottom-left corner.
+    Tile {
+        tile: TileId,
+        flip: Flip,
+        width: f64,
+        height: f64,
+    },
+}
+
+impl ObjectShape {
+    /// What it is, for the inspector: "rectangle 155 × 99 px", "path of 5 points", ….
+    pub fn describe(&self) -> String {
+        let what = match &self.kind {
+            ShapeKind::Point => "point".to_owned(),
+            ShapeKind::Rectangle { width, height } => format!("rectangle {width} × {height} px"),
+            ShapeKind::Ellipse { width, height } => format!("ellipse {width} × {height} px"),
+            ShapeKind::Polygon(points) => format!("polygon of {} points", points.len()),
+            ShapeKind::Polyline(points) => format!("path of {} points", points.len()),
+            ShapeKind::Tile { width, height, .. } => format!("tile object {width} × {height} px"),
+        };
+        if self.rotation == 0.0 { what } else { format!("{what}, turned {}°", self.rotation) }
+    }
+
+    /// The outline as Tiled draws it, in map pixels from the object's cell's top-left corner,
+    /// turned by its rotation; `true` when closed. `None` for a point or a tile object, which
+    /// have no outline. An ellipse is drawn as 32 segments.
+    pub fn outline(&self) -> Option<(Vec<[f64; 2]>, bool)> {
+        let (points, closed): (Vec<[f64; 2]>, bool) = match &self.kind {
+            ShapeKind::Point | ShapeKind::Tile { .. } => return None,
+            ShapeKind::Rectangle { width: w, height: h } => (vec![[0.0, 0.0], [*w, 0.0], [*w, *h], [0.0, *h]], true),
+            ShapeKind::Ellipse { width: w, height: h } => {
+                let steps = 32;
+                let point = |k: usize| {
+                    let a = std::f64::consts::TAU * k as f64 / steps as f64;
+                    [w / 2.0 * (1.0 + a.cos()), h / 2.0 * (1.0 + a.sin())]
+                };
+                ((0..steps).map(point).collect(), true)
+            }
+            ShapeKind::Polygon(points) => (points.clone(), true),
+            ShapeKind::Polyline(points) => (points.clone(), false),
+        };
+        let (sin, cos) = self.rotation.to_radians().sin_cos();
+        let placed = points
+            .iter()
+            .map(|&[x, y]| [self.offset[0] + x * cos - y * sin, self.offset[1] + x * sin + y * cos])
+            .collect();
+        Some((placed, closed))
+    }
 }
 
 impl MapObject {
     pub fn new(kind: ObjectKind, cell: Cell) -> Self {
-        Self { kind, name: String::new(), cell, properties: Properties::new() }
+        Self { kind, name: String::new(), cell, properties: Properties::new(), shape: None }
     }
 
     pub fn named(mut self, name: &str) -> Self {
         self.name = name.to_owned();
         self
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn an_outline_hangs_from_the_cell_and_turns_about_the_objects_position() {
+        let rect =
+            ObjectShape { offset: [4.0, 2.0], rotation: 0.0, kind: ShapeKind::Rectangle { width: 10.0, height: 6.0 } };
+        assert_eq!(rect.outline(), Some((vec![[4.0, 2.0], [14.0, 2.0], [14.0, 8.0], [4.0, 8.0]], true)));
+        // A quarter turn clockwise (y down): the far corner goes below-left of the position.
+        let turned = ObjectShape { rotation: 90.0, ..rect.clone() };
+        let (points, _) = turned.outline().unwrap();
+        let rounded: Vec<[f64; 2]> = points.iter().map(|p| p.map(|v| (v * 1e9).round() / 1e9)).collect();
+        assert_eq!(rounded, [[4.0, 2.0], [4.0, 12.0], [-2.0, 12.0], [-2.0, 2.0]]);
+        let line =
+            ObjectShape { offset: [0.0, 0.0], rotation: 0.0, kind: ShapeKind::Polyline(vec![[0.0, 0.0], [3.0, 4.0]]) };
+        assert_eq!(line.outline(), Some((vec![[0.0, 0.0], [3.0, 4.0]], false)));
+        let ellipse =
+            ObjectShape { offset: [0.0, 0.0], rotation: 0.0, kind: ShapeKind::Ellipse { width: 8.0, height: 4.0 } };
+        let (points, closed) = ellipse.outline().unwrap();
+        assert!(closed && points.len() == 32);
+        assert!(points.iter().all(|&[x, y]| ((x - 4.0) / 4.0).powi(2) + ((y - 2.0) / 2.0).powi(2) - 1.0 < 1e-9));
+        let point = ObjectShape { offset: [1.0, 1.0], rotation: 0.0, kind: ShapeKind::Point };
+        assert_eq!(point.outline(), None);
+        assert_eq!(rect.describe(), "rectangle 10 × 6 px");
+        assert_eq!(turned.describe(), "rectangle 10 × 6 px, turned 90°");
+        assert_eq!(line.describe(), "path of 2 points");
     }
 }

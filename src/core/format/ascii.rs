@@ -300,6 +300,7 @@ pub fn parse(text: &str) -> Result<Map, MapError> {
                         name,
                         cell: Cell::new(x as i32, y as i32),
                         properties: Properties::new(),
+                        shape: None,
                     });
                 }
             }
@@ -441,6 +442,16 @@ pub fn to_string(map: &Map) -> Result<(String, Vec<String>), MapError> {
         warnings.push("collision layers are written as their tiles; the collision flag is lost".into());
     }
     warnings.extend(super::custom_data_warnings(map, "ASCII"));
+    let shaped = map.objects.iter().filter(|o| o.shape.is_some()).count();
+    if shaped > 0 {
+        warnings.push(format!(
+            "{shaped} object{} from Tiled (zones, paths, tile objects) {} written as {} glyph on {} cell",
+            if shaped == 1 { "" } else { "s" },
+            if shaped == 1 { "is" } else { "are" },
+            if shaped == 1 { "a" } else { "their" },
+            if shaped == 1 { "its" } else { "each one's" },
+        ));
+    }
     let w = map.width() as usize;
     let mut grid: Vec<char> =
         (0..map.len()).map(|i| map.top_tile(map.cell_at(i)).map_or(VOID, |(_, t)| glyph_of[usize::from(t)])).collect();

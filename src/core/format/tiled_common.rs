@@ -28,7 +28,7 @@ use crate::core::error::{MapError, MapErrorKind};
 use crate::core::flip::Flip;
 use crate::core::geometry::Cell;
 use crate::core::map::{self, Layer, Map};
-use crate::core::object::{DEFAULT_VISION_RADIUS, MapObject, ObjectKind};
+use crate::core::object::{DEFAULT_VISION_RADIUS, MapObject, ObjectKind, ObjectShape, ShapeKind};
 use crate::core::tile::{Door, Frame, Glyph, Properties, PropertyValue, Rgb, Sprite, SpriteSheet, TileId, TileKind};
 use crate::core::wang::WangSet;
 
@@ -89,7 +89,7 @@ impl Dropped {
             Dropped::Tints => "layer tint colours",
             Dropped::Groups => "layer groups (their layers stay, named group/layer)",
             Dropped::ObjectLayers => "separate object layers (their objects stay, in one)",
-            Dropped::ObjectShapes => "object shapes (an object stays as the cell it stands on)",
+            Dropped::ObjectShapes => "text and capsule objects (kept as their rectangles), template tile objects",
             Dropped::ListProperties => "list-typed custom properties",
             Dropped::EnumTypes => "the enum types of custom properties (their values stay, as plain strings or ints)",
         }
@@ -175,9 +175,23 @@ pub struct ObjectDoc {
     pub y: f64,
     pub width: f64,
     pub height: f64,
-    /// A tile object (anchored at its bottom-left corner).
-    pub is_tile: bool,
+    pub rotation: f64,
+    pub shape: DocShape,
     pub properties: Properties,
+}
+
+/// An object's geometry as Tiled files hold it (its size is `ObjectDoc`'s `width`, `height`).
+#[derive(Clone, Debug, Default, PartialEq)]
+pub enum DocShape {
+    Point,
+    /// A rectangle (Tiled's default shape), also what a text or capsule object is kept as.
+    #[default]
+    Rectangle,
+    Ellipse,
+    Polygon(Vec<[f64; 2]>),
+    Polyline(Vec<[f64; 2]>),
+    /// A tile object: its GID with flip bits (anchored at its bottom-left corner).
+    Tile(u32),
 }
 
 fn property_error(what: &str, key: &str, expected: &str, found: &PropertyValue) -> MapError {
@@ -560,7 +574,7 @@ pub fn build_map(mut doc: Doc) -> Result<super::Loaded, MapError> {
     let (tw, th) = (f64::from(doc.tile_width.max(1)), f64::from(doc.tile_height.max(1)));
     let mut objects = Vec::new();
     for o in &doc.objects {
-        let (cx, cy) = if o.is_tile {
+        let (cx, cy) = if matches!(o.shape, DocShape::Tile(_)) {
             (o.x + o.width / 2.0, o.y - o.height / 2.0)
         } else {
             (o.x + o.width / 2.0, o.y + o.height / 2.0)
@@ -598,11 +612,39 @@ pub fn build_map(mut doc: Doc) -> Result<super::Loaded, MapError> {
             }
             _ => ObjectKind::Other(o.class.clone()),
         };
+        let (w, h) = (o.width, o.height);
+        // A tile object hangs from its bottom-left corner, a rectangle from its top-left.
+        let mut top_left_y = o.y;
+        let kind_of_shape = match &o.shape {
+            DocShape::Point => ShapeKind::Point,
+            DocShape::Rectangle => ShapeKind::Rectangle { width: w, height: h },
+            DocShape::Ellipse => ShapeKind::Ellipse { width: w, height: h },
+            DocShape::Polygon(points) => ShapeKind::Polygon(points.clone()),
+            DocShape::Polyline(points) => ShapeKind::Polyline(points.clone()),
+            DocShape::Tile(gid) => match resolved.kind(&doc, gid & !Flip::GID_MASK) {
+                Ok(tile) => ShapeKind::Tile { tile, flip: Flip::from_gid(*gid), width: w, height: h },
+                Err(_) => {
+                    warnings.push(format!(
+                        "{label} shows tile GID {}, which no tileset has; it is kept as a rectangle",
+                        gid & !Flip::GID_MASK
+                    ));
+                    top_left_y = o.y - h;
+                    ShapeKind::Rectangle { width: w, height: h }
+                }
+            },
+        };
+        // The shape hangs from the object's cell, as the file placed it.
+        let cell_px = ((cell_x + origin.0 as f64) * tw, (cell_y + origin.1 as f64) * th);
+        let offset = [o.x - cell_px.0, top_left_y - cell_px.1];
+        // A point in the middle of its cell is a marker, as sightline writes its own objects.
+        let marker = kind_of_shape == ShapeKind::Point && offset == [tw / 2.0, th / 2.0] && o.rotation == 0.0;
+        let shape = (!marker).then_some(ObjectShape { offset, rotation: o.rotation, kind: kind_of_shape });
         objects.push(MapObject {
             kind,
             name: o.name.clone(),
             cell: Cell::new(cell_x as i32, cell_y as i32),
             properties,
+            shape,
         });
     }
 
@@ -829,15 +871,52 @@ pub fn export_doc(map: &Map, target: &Path) -> Placement {
             }
             _ => {}
         }
+        // An object placed here is a point in the middle of its cell; one from a Tiled map keeps
+        // its geometry, hanging from its cell.
+        let (x, y, width, height, rotation, shape) = match &o.shape {
+            None => (
+                (f64::from(o.cell.x) + 0.5) * f64::from(tw),
+                (f64::from(o.cell.y) + 0.5) * f64::from(th),
+                0.0,
+                0.0,
+                0.0,
+                DocShape::Point,
+            ),
+            Some(s) => {
+                // To the millionth of a pixel (Tiled writes fewer digits): the sum does not drift
+                // by a last bit from what was read.
+                let tidy = |x: f64| (x * 1e6).round() / 1e6;
+                let x = tidy(f64::from(o.cell.x) * f64::from(tw) + s.offset[0]);
+                let y = tidy(f64::from(o.cell.y) * f64::from(th) + s.offset[1]);
+                let (width, height, shape) = match &s.kind {
+                    ShapeKind::Point => (0.0, 0.0, DocShape::Point),
+                    ShapeKind::Rectangle { width, height } => (*width, *height, DocShape::Rectangle),
+                    ShapeKind::Ellipse { width, height } => (*width, *height, DocShape::Ellipse),
+                    ShapeKind::Polygon(points) => (0.0, 0.0, DocShape::Polygon(points.clone())),
+                    ShapeKind::Polyline(points) => (0.0, 0.0, DocShape::Polyline(points.clone())),
+                    ShapeKind::Tile { tile, flip, width, height } => {
+                        let gid = match placement.get(usize::from(*tile)) {
+                            Some(&(g, local)) if g != usize::MAX => {
+                                (doc.tilesets[g].first_gid + local) | flip.gid_bits()
+                            }
+                            _ => 0,
+                        };
+                        (*width, *height, if gid == 0 { DocShape::Rectangle } else { DocShape::Tile(gid) })
+                    }
+                };
+                (x, y, width, height, s.rotation, shape)
+            }
+        };
         doc.objects.push(ObjectDoc {
             id: i as u32 + 1,
             name: o.name.clone(),
             class: o.kind.type_name().to_owned(),
-            x: (f64::from(o.cell.x) + 0.5) * f64::from(tw),
-            y: (f64::from(o.cell.y) + 0.5) * f64::from(th),
-            width: 0.0,
-            height: 0.0,
-            is_tile: false,
+            x,
+            y,
+            width,
+            height,
+            rotation,
+            shape,
             properties,
         });
     }

@@ -10,7 +10,9 @@ use std::path::Path;
 use serde_json::{Map as JsonObject, Value, json};
 
 use super::Loaded;
-use super::tiled_common::{self, Doc, Dropped, FrameDoc, ObjectDoc, TileDoc, TileLayerDoc, TilesetDoc, Written};
+use super::tiled_common::{
+    self, Doc, DocShape, Dropped, FrameDoc, ObjectDoc, TileDoc, TileLayerDoc, TilesetDoc, Written,
+};
 use crate::core::error::{MapError, MapErrorKind};
 use crate::core::flip::Flip;
 use crate::core::map::{self, MAX_MAP_SIDE};
@@ -440,9 +442,31 @@ fn parse_layers(values: &[Value], prefix: &str, infinite: bool, doc: &mut Doc, d
                 doc.object_layers += 1;
                 for (oi, ov) in o.array("objects")?.iter().enumerate() {
                     let ob = Obj::new(ov, format!("layer {name:?}, object {oi}"))?;
-                    if ["polygon", "polyline", "ellipse", "text", "capsule"].iter().any(|k| ob.get(k).is_some()) {
-                        doc.dropped.insert(Dropped::ObjectShapes);
-                    }
+                    let points = |key: &str| -> Result<Vec<[f64; 2]>, MapError> {
+                        let mut out = Vec::new();
+                        for (k, p) in ob.array(key)?.iter().enumerate() {
+                            let p = Obj::new(p, format!("{}, {key} point {k}", ob.what))?;
+                            out.push([p.float("x")?, p.float("y")?]);
+                        }
+                        Ok(out)
+                    };
+                    let shape = if let Some(gid) = ob.int("gid")? {
+                        DocShape::Tile(u32::try_from(gid).map_err(|_| ob.bad("gid", "a tile GID"))?)
+                    } else if ob.get("polygon").is_some() {
+                        DocShape::Polygon(points("polygon")?)
+                    } else if ob.get("polyline").is_some() {
+                        DocShape::Polyline(points("polyline")?)
+                    } else if ob.bool_or("ellipse", false)? {
+                        DocShape::Ellipse
+                    } else if ob.bool_or("point", false)? {
+                        DocShape::Point
+                    } else {
+                        // Text and capsules: kept as their rectangle.
+                        if ob.get("text").is_some() || ob.bool_or("capsule", false)? {
+                            doc.dropped.insert(Dropped::ObjectShapes);
+                        }
+                        DocShape::Rectangle
+                    };
                     doc.objects.push(ObjectDoc {
                         id: ob.u32_or("id", 0)?,
                         name: ob.string("name")?.unwrap_or("").to_owned(),
@@ -451,7 +475,8 @@ fn parse_layers(values: &[Value], prefix: &str, infinite: bool, doc: &mut Doc, d
                         y: ob.float("y")?,
                         width: ob.float("width")?,
                         height: ob.float("height")?,
-                        is_tile: ob.int("gid")?.is_some(),
+                        rotation: ob.float("rotation")?,
+                        shape,
                         properties: ob.properties(&mut unkept)?,
                     });
                 }
@@ -721,12 +746,20 @@ pub fn to_string(map: &crate::core::Map, path: &Path) -> Result<Written, MapErro
                     "type": o.class,
                     "x": o.x,
                     "y": o.y,
-                    "width": 0,
-                    "height": 0,
-                    "rotation": 0,
+                    "width": o.width,
+                    "height": o.height,
+                    "rotation": o.rotation,
                     "visible": true,
-                    "point": true,
                 });
+                let points = |p: &[[f64; 2]]| p.iter().map(|[x, y]| json!({"x": x, "y": y})).collect::<Vec<_>>();
+                match &o.shape {
+                    DocShape::Point => v["point"] = json!(true),
+                    DocShape::Ellipse => v["ellipse"] = json!(true),
+                    DocShape::Polygon(p) => v["polygon"] = json!(points(p)),
+                    DocShape::Polyline(p) => v["polyline"] = json!(points(p)),
+                    DocShape::Tile(gid) => v["gid"] = json!(gid),
+                    DocShape::Rectangle => {}
+                }
                 if !o.properties.is_empty() {
                     v["properties"] = properties_json(&o.properties);
                 }

@@ -14,7 +14,9 @@ use std::rc::Rc;
 
 use quick_xml::events::Event;
 
-use super::tiled_common::{self, Doc, Dropped, FrameDoc, ObjectDoc, TileDoc, TileLayerDoc, TilesetDoc, Written};
+use super::tiled_common::{
+    self, Doc, DocShape, Dropped, FrameDoc, ObjectDoc, TileDoc, TileLayerDoc, TilesetDoc, Written,
+};
 use super::{Loaded, MAX_FILE_BYTES};
 use crate::core::error::{MapError, MapErrorKind};
 use crate::core::flip::Flip;
@@ -696,24 +698,52 @@ pub fn parse(bytes: &[u8], path: &Path) -> Result<Loaded, MapError> {
             tiled::LayerType::Objects(objects) => {
                 doc.object_layers += 1;
                 for o in objects.objects() {
-                    if !matches!(o.shape, tiled::ObjectShape::Rect { .. } | tiled::ObjectShape::Point(..)) {
-                        doc.dropped.insert(Dropped::ObjectShapes);
-                    }
+                    // `tiled` reads the file's decimals as f32s: their shortest text is what Tiled wrote.
+                    let exact = super::shortest_f64;
+                    let points = |p: &[(f32, f32)]| p.iter().map(|&(x, y)| [exact(x), exact(y)]).collect();
+                    let shape = match (&o.shape, o.tile_data()) {
+                        (_, Some(t)) => match t.tileset_location() {
+                            tiled::TilesetLocation::Map(i) => {
+                                let bits = u8::from(t.flip_h) << 3 | u8::from(t.flip_v) << 2 | u8::from(t.flip_d) << 1;
+                                let flip = Flip::from_bits(bits).unwrap_or(Flip::NONE);
+                                DocShape::Tile(
+                                    (scan.first_gids.get(*i).copied().unwrap_or(1) + t.id()) | flip.gid_bits(),
+                                )
+                            }
+                            // A template's own tileset is not among the map's.
+                            tiled::TilesetLocation::Template(_) => {
+                                doc.dropped.insert(Dropped::ObjectShapes);
+                                DocShape::Rectangle
+                            }
+                        },
+                        (tiled::ObjectShape::Rect { .. }, None) => DocShape::Rectangle,
+                        (tiled::ObjectShape::Ellipse { .. }, None) => DocShape::Ellipse,
+                        (tiled::ObjectShape::Polygon { points: p }, None) => DocShape::Polygon(points(p)),
+                        (tiled::ObjectShape::Polyline { points: p }, None) => DocShape::Polyline(points(p)),
+                        (tiled::ObjectShape::Point(..), None) => DocShape::Point,
+                        // Text and capsules: kept as their rectangle.
+                        (_, None) => {
+                            doc.dropped.insert(Dropped::ObjectShapes);
+                            DocShape::Rectangle
+                        }
+                    };
                     let (width, height) = match o.shape {
                         tiled::ObjectShape::Rect { width, height }
                         | tiled::ObjectShape::Ellipse { width, height }
-                        | tiled::ObjectShape::Capsule { width, height } => (f64::from(width), f64::from(height)),
+                        | tiled::ObjectShape::Capsule { width, height }
+                        | tiled::ObjectShape::Text { width, height, .. } => (exact(width), exact(height)),
                         _ => (0.0, 0.0),
                     };
                     doc.objects.push(ObjectDoc {
                         id: o.id(),
                         name: o.name.clone(),
                         class: o.user_type.clone(),
-                        x: f64::from(o.x),
-                        y: f64::from(o.y),
+                        x: exact(o.x),
+                        y: exact(o.y),
                         width,
                         height,
-                        is_tile: o.tile_data().is_some(),
+                        rotation: exact(o.rotation),
+                        shape,
                         properties: convert_properties(&o.properties, &mut unkept),
                     });
                 }
@@ -944,8 +974,19 @@ pub fn to_string(map: &crate::core::Map, path: &Path) -> Result<Written, MapErro
     if !doc.objects.is_empty() {
         out.push_str(&format!(" <objectgroup id=\"{}\" name=\"objects\">\n", doc.layers.len() + 1));
         for o in &doc.objects {
+            let gid = match o.shape {
+                DocShape::Tile(gid) => format!(" gid=\"{gid}\""),
+                _ => String::new(),
+            };
+            let size = match o.shape {
+                DocShape::Rectangle | DocShape::Ellipse | DocShape::Tile(_) => {
+                    format!(" width=\"{}\" height=\"{}\"", o.width, o.height)
+                }
+                _ => String::new(),
+            };
+            let rotation = if o.rotation == 0.0 { String::new() } else { format!(" rotation=\"{}\"", o.rotation) };
             out.push_str(&format!(
-                "  <object id=\"{}\" name=\"{}\" type=\"{}\" x=\"{}\" y=\"{}\">\n",
+                "  <object id=\"{}\" name=\"{}\" type=\"{}\"{gid} x=\"{}\" y=\"{}\"{size}{rotation}>\n",
                 o.id,
                 escape(&o.name),
                 escape(&o.class),
@@ -953,7 +994,15 @@ pub fn to_string(map: &crate::core::Map, path: &Path) -> Result<Written, MapErro
                 o.y
             ));
             write_properties(&mut out, "   ", &o.properties);
-            out.push_str("   <point/>\n  </object>\n");
+            let points = |p: &[[f64; 2]]| p.iter().map(|[x, y]| format!("{x},{y}")).collect::<Vec<_>>().join(" ");
+            match &o.shape {
+                DocShape::Point => out.push_str("   <point/>\n"),
+                DocShape::Ellipse => out.push_str("   <ellipse/>\n"),
+                DocShape::Polygon(p) => out.push_str(&format!("   <polygon points=\"{}\"/>\n", points(p))),
+                DocShape::Polyline(p) => out.push_str(&format!("   <polyline points=\"{}\"/>\n", points(p))),
+                DocShape::Rectangle | DocShape::Tile(_) => {}
+            }
+            out.push_str("  </object>\n");
         }
         out.push_str(" </objectgroup>\n");
     }
