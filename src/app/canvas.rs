@@ -219,6 +219,11 @@ pub struct Preview {
     pub tiles: Vec<(Cell, TileId, Flip)>,
 }
 
+/// One empty mesh a tileset image, textured with it (a mesh has one texture).
+fn sheet_meshes(sheets: &[Option<SheetTexture>]) -> Vec<Mesh> {
+    sheets.iter().map(|s| s.as_ref().map_or_else(Mesh::default, |s| Mesh::with_texture(s.id))).collect()
+}
+
 /// Draws `preview`'s tiles, see-through, then tints its cells.
 fn preview_ui(
     painter: &egui::Painter,
@@ -231,8 +236,7 @@ fn preview_ui(
     let shown = |c: Cell| c.x >= visible.x0 && c.x < visible.x1 && c.y >= visible.y0 && c.y < visible.y1;
     let see_through = 0.7;
     let mut plain = Mesh::default();
-    let mut sprite_meshes: Vec<Mesh> =
-        sheets.iter().map(|s| s.as_ref().map_or_else(Mesh::default, |s| Mesh::with_texture(s.id))).collect();
+    let mut sprite_meshes = sheet_meshes(sheets);
     let mut glyphs = Vec::new();
     for &(c, t, flip) in preview.tiles.iter().filter(|(c, _, _)| shown(*c)) {
         let Some(kind) = map.tiles.get(usize::from(t)) else { continue };
@@ -495,10 +499,7 @@ pub fn canvas_ui(
             // Tiled's order: layer by layer, bottom to top; within a layer, rows top to bottom.
             for layer in map.layers.iter().filter(|l| l.visible) {
                 let mut plain = Mesh::default();
-                let mut sprite_meshes: Vec<Mesh> = sheets
-                    .iter()
-                    .map(|s| s.as_ref().map_or_else(Mesh::default, |s| Mesh::with_texture(s.id)))
-                    .collect();
+                let mut sprite_meshes = sheet_meshes(sheets);
                 let tint = Color32::WHITE.gamma_multiply(layer.opacity);
                 for (k, cell) in (ey0..ey1).flat_map(|y| (ex0..ex1).map(move |x| Cell::new(x, y))).enumerate() {
                     if !in_sprite_cell[k] {
@@ -551,8 +552,7 @@ pub fn canvas_ui(
         ObjectKind::Light { .. } => Color32::from_rgb(255, 200, 120),
         ObjectKind::Other(_) => Color32::from_rgb(200, 120, 255),
     };
-    let mut tile_objects: Vec<Mesh> =
-        sheets.iter().map(|s| s.as_ref().map_or_else(Mesh::default, |s| Mesh::with_texture(s.id))).collect();
+    let mut tile_objects = sheet_meshes(sheets);
     for o in &map.objects {
         if let Some(shape) = &o.shape {
             object_shape_ui(&painter, map, sheets, view, o.cell, shape, object_colour(o), &mut tile_objects);
