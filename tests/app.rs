@@ -1079,13 +1079,15 @@ fn saving_over_a_tiled_file_with_what_sightline_does_not_keep_asks_first() {
  <tileset firstgid="1" name="t" tilewidth="8" tileheight="8" tilecount="2" columns="2">
   <image source="tiny.png" width="16" height="8"/>
  </tileset>
- <layer id="1" name="ground" width="2" height="1" offsetx="4"><data encoding="csv">1,2</data></layer>
+ <group id="2" name="g">
+ <layer id="1" name="ground" width="2" height="1"><data encoding="csv">1,2</data></layer>
+ </group>
 </map>"#;
     std::fs::write(&path, original).unwrap();
     let mut h = harness();
     h.state_mut().commands.push(Command::Open(path.clone()));
     h.run();
-    h.get_by_label_contains("layer offsets");
+    h.get_by_label_contains("layer groups");
     h.state_mut().commands.push(Command::SetLayerVisible(0, false));
     h.run();
     h.key_press_modifiers(Modifiers::COMMAND, Key::S);
@@ -1103,7 +1105,7 @@ fn saving_over_a_tiled_file_with_what_sightline_does_not_keep_asks_first() {
     h.run();
     assert!(!h.state().document.dirty);
     let written = std::fs::read_to_string(&path).unwrap();
-    assert!(!written.contains("offsetx") && written.contains("visible=\"0\""), "{written}");
+    assert!(!written.contains("<group") && written.contains("visible=\"0\""), "{written}");
     // The file is now what sightline holds: the next save does not ask.
     h.state_mut().commands.push(Command::SetLayerVisible(0, true));
     h.run();

@@ -923,22 +923,40 @@ fn tiled_object_shapes_and_tile_objects_are_read_and_written_in_tmx_tmj_and_ron(
 }
 
 #[test]
+fn a_layers_tint_offset_and_parallax_survive_every_tiled_and_ron_round_trip() {
+    use sightline::core::Rgba;
+    let mut map = load(&maps_dir().join("pillars.ron"));
+    map.layers[0].tint = Some(Rgba(255, 0, 0, 128));
+    map.layers[0].offset = [4.0, -2.5];
+    map.layers[0].parallax = [0.5, 1.0];
+    for ext in ["tmx", "tmj", "ron"] {
+        assert_same(&map, &round_trip(&map, ext), ext);
+    }
+    let dir = tempfile::tempdir().unwrap();
+    let out = dir.path().join("out.tmx");
+    format::save(&map, &out).unwrap();
+    let text = std::fs::read_to_string(&out).unwrap();
+    let written = r##"tintcolor="#80ff0000" offsetx="4" offsety="-2.5" parallaxx="0.5" parallaxy="1""##;
+    assert!(text.contains(written), "{text}");
+}
+
+#[test]
 fn loading_says_once_which_tiled_features_a_save_would_drop() {
     let dir = tempfile::tempdir().unwrap();
     std::fs::copy(fixture("tiny.png"), dir.path().join("tiny.png")).unwrap();
-    let tmx = r#"<?xml version="1.0"?>
+    let tmx = r##"<?xml version="1.0"?>
 <map version="1.10" orientation="orthogonal" width="2" height="1" tilewidth="8" tileheight="8" infinite="0">
  <tileset firstgid="1" name="t" tilewidth="8" tileheight="8" tilecount="2" columns="2">
   <image source="tiny.png" width="16" height="8"/>
   <tile id="0"><animation><frame tileid="0" duration="100"/><frame tileid="1" duration="100"/></animation></tile>
   <wangsets><wangset name="ground" type="corner" tile="-1"/></wangsets>
  </tileset>
- <group id="3" name="g">
-  <layer id="1" name="ground" width="2" height="1" offsetx="4" parallaxx="0.5"><data encoding="csv">1,2</data></layer>
+ <group id="3" name="g" offsetx="4" parallaxx="0.5">
+  <layer id="1" name="ground" width="2" height="1" tintcolor="#ff0000" offsety="2"><data encoding="csv">1,2</data></layer>
  </group>
  <objectgroup id="2" name="a"><object id="1" x="0" y="0" width="40" height="10"><text>hi</text></object></objectgroup>
  <objectgroup id="4" name="b"/>
-</map>"#;
+</map>"##;
     let path = dir.path().join("features.tmx");
     std::fs::write(&path, tmx).unwrap();
     let warnings = format::load(&path).unwrap().warnings;
@@ -952,18 +970,24 @@ fn loading_says_once_which_tiled_features_a_save_would_drop() {
     for kept in ["tint", "animation", "Wang"] {
         assert!(!dropped[0].contains(kept), "{kept} in {}", dropped[0]);
     }
-    // The same map as Tiled JSON says the same; a plain map says nothing.
+    // A tile layer's own tint and offset are kept (a group's are not).
     let map = load(&path);
+    assert_eq!((map.layers[0].tint, map.layers[0].offset), (Some(sightline::core::Rgba(255, 0, 0, 255)), [0.0, 2.0]));
+    // The same map as Tiled JSON says the same; a plain map says nothing.
     let json = dir.path().join("plain.tmj");
     format::save(&map, &json).unwrap();
     assert!(!format::load(&json).unwrap().warnings.iter().any(|w| w.contains("does not keep")));
     let mut value: serde_json::Value = serde_json::from_str(&std::fs::read_to_string(&json).unwrap()).unwrap();
-    value["layers"][0]["tintcolor"] = serde_json::json!("#ff0000");
-    value["layers"][0]["offsetx"] = serde_json::json!(4);
+    let ground = value["layers"][0].clone();
+    value["layers"] = serde_json::json!([
+        {"type": "group", "name": "g", "tintcolor": "#ff0000", "offsetx": 4, "layers": [ground]}
+    ]);
     std::fs::write(&json, value.to_string()).unwrap();
     let warnings = format::load(&json).unwrap().warnings;
     let dropped = warnings.iter().find(|w| w.contains("does not keep")).expect("a warning");
-    assert!(dropped.contains("layer tint colours") && dropped.contains("layer offsets"), "{dropped}");
+    for kind in ["layer tint colours", "layer offsets", "layer groups"] {
+        assert!(dropped.contains(kind), "{kind} in {dropped}");
+    }
 }
 
 #[test]

@@ -356,10 +356,20 @@ fn object_shape_ui(
 }
 
 /// How many cells beyond its own a tile image can reach (tiles larger than the grid, tileset
-/// offsets), at most, over all of the map's sheets.
+/// and layer offsets), at most, over all of the map's sheets and layers.
 fn sprite_reach(map: &Map) -> i32 {
     let [tw, th] = map.tile_size.map(|t| t.max(1) as i64);
-    map.sheets
+    let layers = map
+        .layers
+        .iter()
+        .map(|l| {
+            let cells = |px: f64, side: i64| (px.abs() / side as f64).ceil().min(64.0) as i64;
+            cells(l.offset[0], tw).max(cells(l.offset[1], th))
+        })
+        .max()
+        .unwrap_or(0);
+    let sheets = map
+        .sheets
         .iter()
         .map(|s| {
             let (w, h) = (i64::from(s.tile_width), i64::from(s.tile_height));
@@ -368,8 +378,8 @@ fn sprite_reach(map: &Map) -> i32 {
             cells(w - tw + ox, tw).max(cells(-ox, tw)).max(cells(h - th - oy, th)).max(cells(oy, th))
         })
         .max()
-        .unwrap_or(0)
-        .min(64) as i32
+        .unwrap_or(0);
+    (sheets + layers).min(64) as i32
 }
 
 /// Draws `map` and handles pan (middle drag, Space+drag, arrow keys) and zoom (wheel about the
@@ -500,7 +510,13 @@ pub fn canvas_ui(
             for layer in map.layers.iter().filter(|l| l.visible) {
                 let mut plain = Mesh::default();
                 let mut sprite_meshes = sheet_meshes(sheets);
-                let tint = Color32::WHITE.gamma_multiply(layer.opacity);
+                // Tiled's layer tint multiplies the images; its offset moves the whole layer.
+                let tint = layer
+                    .tint
+                    .map_or(Color32::WHITE, |t| Color32::from_rgba_unmultiplied(t.0, t.1, t.2, t.3))
+                    .gamma_multiply(layer.opacity);
+                let [tw, th] = map.tile_size.map(|t| t.max(1) as f32);
+                let shift = vec2(layer.offset[0] as f32 / tw, layer.offset[1] as f32 / th) * view.cell_px;
                 for (k, cell) in (ey0..ey1).flat_map(|y| (ex0..ex1).map(move |x| Cell::new(x, y))).enumerate() {
                     if !in_sprite_cell[k] {
                         continue;
@@ -519,7 +535,10 @@ pub fn canvas_ui(
                         // A glyph tile under or over image tiles: its background colour.
                         if lt != 0 {
                             let bg = color(map.tiles[usize::from(lt)].glyph.bg);
-                            plain.add_colored_rect(view.cell_rect(cell), bg.gamma_multiply(layer.opacity));
+                            plain.add_colored_rect(
+                                view.cell_rect(cell).translate(shift),
+                                bg.gamma_multiply(layer.opacity),
+                            );
                         }
                         continue;
                     };
@@ -527,7 +546,7 @@ pub fn canvas_ui(
                     let Some(Some(texture)) = sheets.get(s) else { continue };
                     let sheet = &map.sheets[s];
                     let uv = sprite_uv(sheet, sprite.index, texture);
-                    let r = sprite_rect(map, sheet, view, cell);
+                    let r = sprite_rect(map, sheet, view, cell).translate(shift);
                     add_flipped_sprite(&mut sprite_meshes[s], r, uv, layer.flip(i), tint);
                 }
                 painter.add(egui::Shape::mesh(plain));
@@ -664,6 +683,9 @@ mod tests {
         let view = View { cell_px: 64.0, canvas, ..View::default() };
         assert_eq!(sprite_rect(&map, &map.sheets[0], &view, Cell::new(2, 3)), view.cell_rect(Cell::new(2, 3)));
         assert_eq!(sprite_reach(&map), 0);
+        // A layer moved 70 pixels (Tiled's layer offset) reaches 2 cells of 64.
+        map.layers[0].offset = [-70.0, 10.0];
+        assert_eq!(sprite_reach(&map), 2);
     }
 
     #[test]

@@ -159,6 +159,20 @@ fn layer_properties_ui(app: &mut SightlineApp, ui: &mut egui::Ui) {
     if r.changed() {
         app.commands.push(Command::SetLayerOpacity(current, percent / 100.0));
     }
+    // Tiled's look of the layer, kept and drawn (the tint and the offset) but not edited here.
+    let mut look = Vec::new();
+    if layer.offset != [0.0, 0.0] {
+        look.push(format!("offset {}, {} px", layer.offset[0], layer.offset[1]));
+    }
+    if let Some(tint) = layer.tint {
+        look.push(format!("tint {}", crate::core::wang::tiled_color(tint)));
+    }
+    if layer.parallax != [1.0, 1.0] {
+        look.push(format!("parallax {} × {}", layer.parallax[0], layer.parallax[1]));
+    }
+    if !look.is_empty() {
+        ui.weak(look.join(" · ")).on_hover_text("Set in Tiled; kept when the map is saved");
+    }
     let mut collision = layer.collision;
     let r = ui.checkbox(&mut collision, "Collision layer").on_hover_text(
         "Every tile on this layer blocks sight and movement, whatever its type says (doors on it still open \

@@ -7,7 +7,7 @@ use super::error::{MapError, MapErrorKind};
 use super::flip::{Flip, Flips};
 use super::geometry::Cell;
 use super::object::MapObject;
-use super::tile::{self, Properties, SpriteSheet, TileId, TileKind};
+use super::tile::{self, Properties, Rgba, SpriteSheet, TileId, TileKind};
 
 /// Largest side a map may have (4096×4096 cells, 32 MiB a layer). Larger maps are refused with
 /// [`MapErrorKind::Dimensions`] instead of exhausting memory.
@@ -32,6 +32,21 @@ pub struct Layer {
     /// How each cell's tile is flipped or turned (Tiled's flip flags); empty when none is.
     #[serde(default)]
     pub flips: Flips,
+    /// Where the layer is drawn, in map pixels from where its cells are (Tiled's layer offset).
+    /// Drawing only, like the two below.
+    #[serde(default)]
+    pub offset: [f64; 2],
+    /// How fast the layer scrolls against the view, 1 the map's pace (Tiled's parallax factor;
+    /// kept for Tiled, not applied in the editor's view).
+    #[serde(default = "unit_parallax")]
+    pub parallax: [f64; 2],
+    /// A colour the layer's tile images are multiplied by (Tiled's tint colour).
+    #[serde(default)]
+    pub tint: Option<Rgba>,
+}
+
+fn unit_parallax() -> [f64; 2] {
+    [1.0, 1.0]
 }
 
 impl Layer {
@@ -50,6 +65,9 @@ impl Layer {
             properties: Properties::new(),
             cells,
             flips: Flips::default(),
+            offset: [0.0, 0.0],
+            parallax: unit_parallax(),
+            tint: None,
         }
     }
 
@@ -447,6 +465,12 @@ impl Map {
                 return Some(format!(
                     "layer {:?} (visible {}, locked {}, collision {}) vs {:?} ({}, {}, {})",
                     a.name, a.visible, a.locked, a.collision, b.name, b.visible, b.locked, b.collision
+                ));
+            }
+            if (a.offset, a.parallax, a.tint) != (b.offset, b.parallax, b.tint) {
+                return Some(format!(
+                    "layer {:?}: offset {:?}, parallax {:?}, tint {:?} vs {:?}, {:?}, {:?}",
+                    a.name, a.offset, a.parallax, a.tint, b.offset, b.parallax, b.tint
                 ));
             }
             if (a.opacity, &a.properties) != (b.opacity, &b.properties) {

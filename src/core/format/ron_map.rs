@@ -34,7 +34,7 @@ use crate::core::error::{MapError, MapErrorKind};
 use crate::core::flip::Flip;
 use crate::core::map::{self, Layer, Map};
 use crate::core::object::MapObject;
-use crate::core::tile::{Door, Frame, Glyph, Properties, Sprite, SpriteSheet, TileId, TileKind};
+use crate::core::tile::{Door, Frame, Glyph, Properties, Rgba, Sprite, SpriteSheet, TileId, TileKind};
 
 pub const VERSION: u32 = 1;
 
@@ -118,6 +118,25 @@ struct RonLayer {
     rows: Vec<String>,
     #[serde(default, skip_serializing_if = "Vec::is_empty")]
     flips: Vec<String>,
+    /// Tiled's layer offset (pixels), parallax factor and tint colour.
+    #[serde(default, skip_serializing_if = "is_origin")]
+    offset: [f64; 2],
+    #[serde(default = "unit_parallax", skip_serializing_if = "is_unit_parallax")]
+    parallax: [f64; 2],
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    tint: Option<Rgba>,
+}
+
+fn is_origin(offset: &[f64; 2]) -> bool {
+    *offset == [0.0, 0.0]
+}
+
+fn unit_parallax() -> [f64; 2] {
+    [1.0, 1.0]
+}
+
+fn is_unit_parallax(parallax: &[f64; 2]) -> bool {
+    *parallax == unit_parallax()
 }
 
 fn full_opacity() -> f32 {
@@ -239,6 +258,9 @@ pub fn parse(text: &str, path: &Path) -> Result<Map, MapError> {
             properties: l.properties,
             cells,
             flips: Default::default(),
+            offset: l.offset,
+            parallax: l.parallax,
+            tint: l.tint,
         };
         read_flips(&mut layer, &l.flips, width as usize)?;
         layers.push(layer);
@@ -385,6 +407,9 @@ pub fn to_string(map: &Map, path: &Path) -> Result<String, MapError> {
             properties: l.properties.clone(),
             rows: l.cells.chunks(w).map(|row| row.iter().map(|&t| keys[usize::from(t)]).collect()).collect(),
             flips: flip_rows(l, w),
+            offset: l.offset,
+            parallax: l.parallax,
+            tint: l.tint,
         })
         .collect();
     let doc = RonMap {

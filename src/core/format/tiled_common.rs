@@ -151,7 +151,7 @@ pub struct FrameDoc {
 }
 
 /// A tile layer: a dense rectangle at `origin` (cells), GIDs with their flip bits (Tiled's top four), 0 = empty.
-#[derive(Clone, Debug, Default)]
+#[derive(Clone, Debug)]
 pub struct TileLayerDoc {
     pub name: String,
     pub visible: bool,
@@ -163,6 +163,29 @@ pub struct TileLayerDoc {
     pub width: u32,
     pub height: u32,
     pub gids: Vec<u32>,
+    /// Tiled's `offsetx`, `offsety` (pixels), `parallaxx`, `parallaxy` and `tintcolor`.
+    pub offset: [f64; 2],
+    pub parallax: [f64; 2],
+    pub tint: Option<crate::core::tile::Rgba>,
+}
+
+impl Default for TileLayerDoc {
+    fn default() -> Self {
+        TileLayerDoc {
+            name: String::new(),
+            visible: true,
+            locked: false,
+            opacity: None,
+            properties: Properties::new(),
+            origin: (0, 0),
+            width: 0,
+            height: 0,
+            gids: Vec::new(),
+            offset: [0.0, 0.0],
+            parallax: [1.0, 1.0],
+            tint: None,
+        }
+    }
 }
 
 #[derive(Clone, Debug, Default)]
@@ -547,6 +570,7 @@ pub fn build_map(mut doc: Doc) -> Result<super::Loaded, MapError> {
         layer.locked = l.locked;
         layer.collision = collision;
         layer.opacity = l.opacity.unwrap_or(1.0);
+        (layer.offset, layer.parallax, layer.tint) = (l.offset, l.parallax, l.tint);
         layer.properties = l.properties.clone();
         layer.properties.remove("collision");
         layers.push(layer);
@@ -839,6 +863,9 @@ pub fn export_doc(map: &Map, target: &Path) -> Placement {
             visible: l.visible,
             locked: l.locked,
             opacity: (l.opacity != 1.0).then_some(l.opacity),
+            offset: l.offset,
+            parallax: l.parallax,
+            tint: l.tint,
             properties,
             origin: (0, 0),
             width: map.width(),

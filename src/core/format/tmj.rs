@@ -382,12 +382,14 @@ fn parse_layers(values: &[Value], prefix: &str, infinite: bool, doc: &mut Doc, d
         let o = Obj { what: format!("layer {name:?}"), o: o.o };
         let mut unkept = BTreeSet::new();
         let number = |key: &str, default: f64| o.get(key).and_then(Value::as_f64).unwrap_or(default);
+        // A tile layer keeps these; on a group or an object layer they are dropped.
+        let is_tiles = o.string("type")? == Some("tilelayer");
         for (met, d) in [
             (number("offsetx", 0.0) != 0.0 || number("offsety", 0.0) != 0.0, Dropped::LayerOffsets),
             (number("parallaxx", 1.0) != 1.0 || number("parallaxy", 1.0) != 1.0, Dropped::Parallax),
             (o.get("tintcolor").is_some(), Dropped::Tints),
         ] {
-            if met {
+            if met && !is_tiles {
                 doc.dropped.insert(d);
             }
         }
@@ -402,6 +404,14 @@ fn parse_layers(values: &[Value], prefix: &str, infinite: bool, doc: &mut Doc, d
                         Some(_) => Some(o.float("opacity")? as f32),
                     },
                     properties: o.properties(&mut unkept)?,
+                    offset: [number("offsetx", 0.0), number("offsety", 0.0)],
+                    parallax: [number("parallaxx", 1.0), number("parallaxy", 1.0)],
+                    tint: match o.string("tintcolor")? {
+                        None => None,
+                        Some(c) => {
+                            Some(Rgba::from_hex(c).ok_or_else(|| o.bad("tintcolor", "a colour like \"#ff0000\""))?)
+                        }
+                    },
                     ..TileLayerDoc::default()
                 };
                 let encoding = o.string("encoding")?;
@@ -722,6 +732,15 @@ pub fn to_string(map: &crate::core::Map, path: &Path) -> Result<Written, MapErro
             });
             if l.locked {
                 v["locked"] = json!(true);
+            }
+            if let Some(tint) = l.tint {
+                v["tintcolor"] = json!(crate::core::wang::tiled_color(tint));
+            }
+            if l.offset != [0.0, 0.0] {
+                (v["offsetx"], v["offsety"]) = (json!(l.offset[0]), json!(l.offset[1]));
+            }
+            if l.parallax != [1.0, 1.0] {
+                (v["parallaxx"], v["parallaxy"]) = (json!(l.parallax[0]), json!(l.parallax[1]));
             }
             if !l.properties.is_empty() {
                 v["properties"] = properties_json(&l.properties);

@@ -658,12 +658,14 @@ pub fn parse(bytes: &[u8], path: &Path) -> Result<Loaded, MapError> {
     stack.reverse();
     while let Some((prefix, layer)) = stack.pop() {
         let name = format!("{prefix}{}", layer.name);
+        // A tile layer keeps these; on a group or an object layer they are dropped.
+        let is_tiles = matches!(layer.layer_type(), tiled::LayerType::Tiles(_));
         for (met, d) in [
             (layer.offset_x != 0.0 || layer.offset_y != 0.0, Dropped::LayerOffsets),
             (layer.parallax_x != 1.0 || layer.parallax_y != 1.0, Dropped::Parallax),
             (layer.tint_color.is_some(), Dropped::Tints),
         ] {
-            if met {
+            if met && !is_tiles {
                 doc.dropped.insert(d);
             }
         }
@@ -676,6 +678,9 @@ pub fn parse(bytes: &[u8], path: &Path) -> Result<Loaded, MapError> {
                     locked: data.locked,
                     opacity: Some(layer.opacity),
                     properties: convert_properties(&layer.properties, &mut unkept),
+                    offset: [super::shortest_f64(layer.offset_x), super::shortest_f64(layer.offset_y)],
+                    parallax: [super::shortest_f64(layer.parallax_x), super::shortest_f64(layer.parallax_y)],
+                    tint: layer.tint_color.map(|c| Rgba(c.red, c.green, c.blue, c.alpha)),
                     ..TileLayerDoc::default()
                 };
                 if doc.infinite {
@@ -842,6 +847,21 @@ fn write_properties(out: &mut String, indent: &str, props: &Properties) {
     out.push_str(&format!("{indent}</properties>\n"));
 }
 
+/// A layer's tint, offset and parallax attributes, as Tiled writes them (none when unset).
+fn layer_look_attributes(l: &TileLayerDoc) -> String {
+    let mut out = String::new();
+    if let Some(tint) = l.tint {
+        out += &format!(" tintcolor=\"{}\"", crate::core::wang::tiled_color(tint));
+    }
+    if l.offset != [0.0, 0.0] {
+        out += &format!(" offsetx=\"{}\" offsety=\"{}\"", l.offset[0], l.offset[1]);
+    }
+    if l.parallax != [1.0, 1.0] {
+        out += &format!(" parallaxx=\"{}\" parallaxy=\"{}\"", l.parallax[0], l.parallax[1]);
+    }
+    out
+}
+
 /// A tileset's `<wangsets>`, as Tiled writes them.
 fn write_wang_sets(out: &mut String, sets: &[WangSet]) {
     if sets.is_empty() {
@@ -959,7 +979,7 @@ pub fn to_string(map: &crate::core::Map, path: &Path) -> Result<Written, MapErro
             l.height,
             if l.visible { "" } else { " visible=\"0\"" },
             if l.locked { " locked=\"1\"" } else { "" },
-            l.opacity.map(|o| format!(" opacity=\"{o}\"")).unwrap_or_default()
+            l.opacity.map(|o| format!(" opacity=\"{o}\"")).unwrap_or_default() + &layer_look_attributes(l)
         ));
         write_properties(&mut out, "  ", &l.properties);
         out.push_str("  <data encoding=\"csv\">\n");
