@@ -483,6 +483,20 @@ fn a_tiled_objects_shape_is_named_in_the_inspector() {
     h.hover_at(cell_centre(&h, Cell::new(4, 0)));
     h.run();
     h.get_by_label("  ellipse 16 × 10 px, turned 30°");
+    // A monster placed on the zone's cell stands in it; the zone stays.
+    h.get_by_label("Object").click();
+    h.run();
+    click_cell(&mut h, Cell::new(1, 1));
+    let on_cell: Vec<&str> = h
+        .state()
+        .document
+        .map
+        .objects
+        .iter()
+        .filter(|o| o.cell == Cell::new(1, 1))
+        .map(|o| o.kind.type_name())
+        .collect();
+    assert_eq!(on_cell, ["Zone", "monster"]);
 }
 
 #[test]

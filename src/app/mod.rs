@@ -1095,7 +1095,10 @@ impl SightlineApp {
         if e.object == ObjectChoice::PlayerStart {
             objects.retain(|o| o.kind != ObjectKind::PlayerStart);
         }
-        objects.retain(|o| o.cell != cell);
+        // What stood on the cell is replaced; a Tiled zone, path or tile object that merely hangs
+        // from it is not.
+        let marker = |o: &MapObject| o.shape.as_ref().is_none_or(|s| s.kind == crate::core::object::ShapeKind::Point);
+        objects.retain(|o| o.cell != cell || !marker(o));
         objects.push(object);
         // The same object placed again where it is: no edit.
         let unchanged = objects.len() == self.document.map.objects.len()
