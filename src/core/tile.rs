@@ -256,6 +256,18 @@ pub struct TileKind {
     /// changes: the game rules read this tile's properties whichever frame shows.
     #[serde(default, skip_serializing_if = "Vec::is_empty")]
     pub animation: Vec<Frame>,
+    /// How often Tiled's random brush and terrain fill pick this tile against the others (1
+    /// unless the file says otherwise); kept for Tiled.
+    #[serde(default = "one", skip_serializing_if = "is_one")]
+    pub probability: f32,
+}
+
+fn one() -> f32 {
+    1.0
+}
+
+fn is_one(x: &f32) -> bool {
+    *x == 1.0
 }
 
 /// One frame of a tile animation (Tiled's `<frame tileid duration>`): the tile drawn, and for
@@ -278,6 +290,7 @@ impl TileKind {
             cost: 1.0,
             properties: Properties::new(),
             animation: Vec::new(),
+            probability: 1.0,
         }
     }
 

@@ -82,6 +82,9 @@ struct RonTile {
     /// Tiled's tile animation: the frames drawn in turn, by key.
     #[serde(default, skip_serializing_if = "Vec::is_empty")]
     animation: Vec<RonFrame>,
+    /// Tiled's tile probability (random brush, terrain fill).
+    #[serde(default = "one", skip_serializing_if = "is_one")]
+    probability: f32,
 }
 
 #[derive(Serialize, Deserialize)]
@@ -93,6 +96,10 @@ struct RonFrame {
 
 fn one() -> f32 {
     1.0
+}
+
+fn is_one(x: &f32) -> bool {
+    *x == 1.0
 }
 
 #[derive(Serialize, Deserialize)]
@@ -219,6 +226,7 @@ pub fn parse(text: &str, path: &Path) -> Result<Map, MapError> {
             cost: t.cost,
             properties: t.properties,
             animation,
+            probability: t.probability,
         });
     }
 
@@ -392,6 +400,7 @@ pub fn to_string(map: &Map, path: &Path) -> Result<String, MapError> {
                 .iter()
                 .map(|f| RonFrame { key: keys[usize::from(f.tile)], ms: f.duration_ms })
                 .collect(),
+            probability: t.probability,
         })
         .collect();
     let w = map.width() as usize;

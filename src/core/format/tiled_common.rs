@@ -141,6 +141,8 @@ pub struct TileDoc {
     pub properties: Properties,
     /// Tiled's tile animation, frames by local tile id.
     pub animation: Vec<FrameDoc>,
+    /// Tiled's tile `probability` (`None`: not given, 1).
+    pub probability: Option<f32>,
 }
 
 /// A frame of a tile animation as Tiled writes it: a local tile id of the same tileset.
@@ -469,6 +471,7 @@ pub fn build_map(mut doc: Doc) -> Result<super::Loaded, MapError> {
                 cost: cost as f32,
                 properties,
                 animation: Vec::new(),
+                probability: tile.probability.unwrap_or(1.0),
             });
             local_to_kind.insert(local, id);
         }
@@ -849,8 +852,10 @@ pub fn export_doc(map: &Map, target: &Path) -> Placement {
                 t.animation.len() - animation.len()
             ));
         }
-        if !p.is_empty() || !animation.is_empty() {
-            doc.tilesets[g].tiles.insert(local, TileDoc { class: String::new(), properties: p, animation });
+        let probability = (t.probability != 1.0).then_some(t.probability);
+        if !p.is_empty() || !animation.is_empty() || probability.is_some() {
+            let tile = TileDoc { class: String::new(), properties: p, animation, probability };
+            doc.tilesets[g].tiles.insert(local, tile);
         }
     }
     for l in &map.layers {

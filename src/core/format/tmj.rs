@@ -249,7 +249,11 @@ fn parse_tileset_body(o: &Obj, first_gid: u32, dir: &Path) -> Result<TilesetDoc,
             let f = Obj::new(f, format!("{}, animation frame {k}", t.what))?;
             animation.push(FrameDoc { tile: f.u32_or("tileid", 0)?, duration_ms: f.u32_or("duration", 0)? });
         }
-        tiles.insert(id, TileDoc { class, properties: t.properties(&mut unkept)?, animation });
+        let probability = match t.get("probability") {
+            None => None,
+            Some(_) => Some(t.float("probability")? as f32),
+        };
+        tiles.insert(id, TileDoc { class, properties: t.properties(&mut unkept)?, animation, probability });
     }
     let properties = o.properties(&mut unkept)?;
     let offset = match o.get("tileoffset") {
@@ -689,6 +693,9 @@ pub fn to_string(map: &crate::core::Map, path: &Path) -> Result<Written, MapErro
                         .iter()
                         .map(|(id, tile)| {
                             let mut v = json!({ "id": id });
+                            if let Some(p) = tile.probability {
+                                v["probability"] = json!(super::shortest_f64(p));
+                            }
                             if !tile.properties.is_empty() {
                                 v["properties"] = properties_json(&tile.properties);
                             }

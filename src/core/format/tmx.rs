@@ -494,17 +494,23 @@ fn convert_value(v: &tiled::PropertyValue, unkept: &mut BTreeSet<Dropped>) -> Op
 /// Converts a tileset the `tiled` crate parsed (used for TSX files referenced from TMJ maps too).
 pub(crate) fn convert_tileset(ts: &tiled::Tileset, first_gid: u32) -> TilesetDoc {
     let mut unkept = BTreeSet::new();
+    // `tiled` gives a tile the file does not list probability 0, as it gives one listed with
+    // probability="0" and nothing else; both are read as unlisted (1), the second wrongly.
+    let bare = |t: &tiled::Tile| {
+        t.properties.is_empty() && t.user_type.is_empty() && t.image.is_none() && t.animation.is_none()
+    };
+    let probability =
+        |t: &tiled::Tile| (t.probability != 1.0 && !(t.probability == 0.0 && bare(t))).then_some(t.probability);
     let tiles = ts
         .tiles()
-        .filter(|(_, t)| {
-            !t.properties.is_empty() || !t.user_type.is_empty() || t.image.is_some() || t.animation.is_some()
-        })
+        .filter(|(_, t)| !bare(t) || probability(t).is_some())
         .map(|(id, t)| {
             let animation = t.animation.iter().flatten();
             let tile = TileDoc {
                 class: t.user_type.clone(),
                 properties: convert_properties(&t.properties, &mut unkept),
                 animation: animation.map(|f| FrameDoc { tile: f.tile_id, duration_ms: f.duration }).collect(),
+                probability: probability(&t),
             };
             (id, tile)
         })
@@ -956,7 +962,8 @@ pub fn to_string(map: &crate::core::Map, path: &Path) -> Result<Written, MapErro
             ));
         }
         for (id, tile) in &ts.tiles {
-            out.push_str(&format!("  <tile id=\"{id}\">\n"));
+            let probability = tile.probability.map(|p| format!(" probability=\"{p}\"")).unwrap_or_default();
+            out.push_str(&format!("  <tile id=\"{id}\"{probability}>\n"));
             write_properties(&mut out, "   ", &tile.properties);
             if !tile.animation.is_empty() {
                 out.push_str("   <animation>\n");
