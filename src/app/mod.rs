@@ -659,7 +659,6 @@ impl SightlineApp {
                 }
                 if self.editor.tool == Tool::Select {
                     self.editor.selection = Some((start, cell));
-                    self.editor.stroke = Some((start, cell));
                     return;
                 }
                 if matches!(self.editor.tool, Tool::Brush | Tool::Eraser) && !self.editor.paints_at_end() {

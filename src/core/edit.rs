@@ -418,7 +418,7 @@ pub struct StampStroke {
     width: i32,
     height: i32,
     /// The top-left corners of the copies laid so far, in order.
-    pub laid: Vec<Cell>,
+    laid: Vec<Cell>,
 }
 
 impl StampStroke {
