@@ -584,8 +584,13 @@ pub fn canvas_ui(
         if o.cell.x < x0 || o.cell.x >= x1 || o.cell.y < y0 || o.cell.y >= y1 {
             continue;
         }
-        // A tile object is drawn as its tile, with no marker (as in Tiled).
-        if o.shape.as_ref().is_some_and(|s| matches!(s.kind, ShapeKind::Tile { .. }) && view.show_sprites) {
+        // A tile object drawn as its tile has no marker (as in Tiled); without its image (tile
+        // images off, or not found) the marker shows where it is.
+        let drawn_as_tile = |s: &ObjectShape| match s.kind {
+            ShapeKind::Tile { tile, .. } => view.show_sprites && tile_sprite(map, sheets, tile).is_some(),
+            _ => false,
+        };
+        if o.shape.as_ref().is_some_and(drawn_as_tile) {
             continue;
         }
         let r = view.cell_rect(o.cell);
