@@ -1374,3 +1374,52 @@ fn a_property_is_renamed_and_converted_from_its_names_context_menu() {
     h.run();
     assert_eq!(props(&h)["note"], PropertyValue::String("2.6".into()));
 }
+
+#[test]
+fn objects_keep_their_ids_and_an_object_property_is_chosen_from_the_maps_objects() {
+    use sightline::core::{Cell, ObjectKind, PropertyValue};
+    let dir = tempfile::tempdir().unwrap();
+    let fixtures = Path::new(env!("CARGO_MANIFEST_DIR")).join("tests/fixtures");
+    std::fs::copy(fixtures.join("tiny.png"), dir.path().join("tiny.png")).unwrap();
+    // The player (id 3), a gate (8) and a lever (11) whose `opens` names the gate; Tiled's
+    // next object id is 20.
+    let path = dir.path().join("lever.tmx");
+    std::fs::copy(fixtures.join("object_ids.tmx"), &path).unwrap();
+    let mut h = harness();
+    h.state_mut().commands.push(Command::Open(path.clone()));
+    h.run();
+    // The lever's cell, selected: its property names the gate; the list offers every object.
+    h.get_by_label("Select").click();
+    h.run();
+    drag_through(&mut h, &[Cell::new(1, 3)]);
+    h.hover_at(egui::pos2(5.0, 790.0));
+    h.run();
+    h.get_by_label("Custom properties (1)");
+    h.get_by_label("object lever property opens").click();
+    h.run();
+    h.get_by_label("#8 gate (Gate)");
+    h.get_by_label("#3 start (player)").click();
+    h.run();
+    let opens = |h: &Harness<'static, SightlineApp>| {
+        let lever = h.state().document.map.objects.iter().find(|o| o.name == "lever").unwrap();
+        lever.properties["opens"].clone()
+    };
+    assert_eq!(opens(&h), PropertyValue::Object(3));
+    // A placed object takes the next id; the player start moves and keeps its id.
+    h.get_by_label("Object").click();
+    h.run();
+    click_cell(&mut h, Cell::new(5, 0));
+    h.state_mut().commands.push(Command::SetObjectChoice(sightline::app::ObjectChoice::PlayerStart));
+    h.run();
+    click_cell(&mut h, Cell::new(2, 2));
+    let ids: Vec<(u32, Cell)> = h.state().document.map.objects.iter().map(|o| (o.id, o.cell)).collect();
+    assert_eq!(ids, [(8, Cell::new(4, 2)), (11, Cell::new(1, 3)), (20, Cell::new(5, 0)), (3, Cell::new(2, 2))]);
+    assert_eq!(h.state().document.map.objects[3].kind, ObjectKind::PlayerStart);
+    // Saved over the file: the ids, the reference and the next id hold.
+    h.key_press_modifiers(egui::Modifiers::COMMAND, egui::Key::S);
+    h.run();
+    let written = std::fs::read_to_string(&path).unwrap();
+    for text in [r#"nextobjectid="21""#, r#"<object id="3" name="start""#, r#"name="opens" type="object" value="3""#] {
+        assert!(written.contains(text), "{text} in\n{written}");
+    }
+}

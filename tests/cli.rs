@@ -22,7 +22,7 @@ fn info_reports_size_tiles_and_objects() {
     assert_eq!(code, 0, "{err}");
     assert!(out.contains("size      63×31"), "{out}");
     assert!(out.contains("closed door"), "{out}");
-    assert!(out.contains("player   player           at 3,2"), "{out}");
+    assert!(out.contains("\n  #1    player   player           at 3,2\n"), "{out}");
     let (code, out, _) = sightline(&["info", &map("pillars.ron"), "--format", "json"]);
     assert_eq!(code, 0);
     let v: serde_json::Value = serde_json::from_str(&out).unwrap();
@@ -293,6 +293,24 @@ fn info_lists_a_tiles_animation() {
     let json: serde_json::Value = serde_json::from_str(&json).unwrap();
     let frames = &json["tiles"][0]["animation"];
     assert_eq!(frames, &serde_json::json!([{"tile": 1, "ms": 100}, {"tile": 2, "ms": 250}, {"tile": 4, "ms": 50}]));
+}
+
+#[test]
+fn info_lists_objects_by_id_with_the_objects_their_properties_name() {
+    let (code, out, err) = sightline(&["info", "tests/fixtures/object_ids.tmx"]);
+    assert_eq!(code, 0, "{err}");
+    assert!(
+        out.contains(
+            "\n  #3    player   start            at 0,0\n  \
+             #8    Gate     gate             at 4,2\n  \
+             #11   Lever    lever            at 1,3      opens → #8 gate (Gate)\n"
+        ),
+        "{out}"
+    );
+    let (_, json, _) = sightline(&["info", "tests/fixtures/object_ids.tmx", "--format", "json"]);
+    let json: serde_json::Value = serde_json::from_str(&json).unwrap();
+    assert_eq!(json["objects"][2]["id"], 11);
+    assert_eq!(json["objects"][2]["properties"], serde_json::json!([{"name": "opens", "type": "object", "value": 8}]));
 }
 
 #[test]

@@ -1190,3 +1190,75 @@ fn enum_type_names_are_named_in_the_load_warning_and_a_tsx_of_a_json_map_is_read
     let warnings = format::load(&tmj).unwrap().warnings;
     assert!(!warnings.iter().any(|w| w.contains("does not keep")), "{warnings:?}");
 }
+
+#[test]
+fn tiled_object_ids_survive_a_save_so_object_properties_still_name_their_objects() {
+    use sightline::core::tile::PropertyValue;
+    // object_ids.tmx: the player (id 3), a gate (8) and a lever (11) whose `opens` property
+    // names the gate; objects 1–19 but these three were deleted in Tiled (`nextobjectid` 20).
+    let map = load(&fixture("object_ids.tmx"));
+    let ids: Vec<u32> = map.objects.iter().map(|o| o.id).collect();
+    assert_eq!(ids, [3, 8, 11]);
+    assert_eq!(map.next_object_id(), 20);
+    let opened = |map: &Map| {
+        let lever = map.objects.iter().find(|o| o.name == "lever").unwrap();
+        let Some(&PropertyValue::Object(id)) = lever.properties.get("opens") else { panic!("{lever:?}") };
+        map.object_by_id(id).map(|o| o.name.clone())
+    };
+    assert_eq!(opened(&map).as_deref(), Some("gate"));
+    for ext in ["tmx", "tmj", "ron"] {
+        let back = round_trip(&map, ext);
+        assert_same(&map, &back, ext);
+        assert_eq!(opened(&back).as_deref(), Some("gate"), "{ext}");
+    }
+    let (_, text) = save_text(&map, "out.tmx");
+    assert!(text.contains(r#"nextobjectid="20""#) && text.contains(r#"<object id="8" name="gate""#), "{text}");
+    let (_, text) = save_text(&map, "out.ron");
+    assert!(text.contains("next_object_id: Some(20)"), "{text}");
+
+    // A new object takes the next id, never a deleted object's.
+    let mut edited = map.clone();
+    assert_eq!(edited.add_object(sightline::core::MapObject::new(ObjectKind::Item, Cell::new(1, 1))), 20);
+    assert_eq!(edited.next_object_id(), 21);
+    let (_, text) = save_text(&edited, "out.ron");
+    assert!(!text.contains("next_object_id"), "one past the largest id goes without saying: {text}");
+    assert_eq!(round_trip(&edited, "ron").next_object_id(), 21);
+}
+
+#[test]
+fn repeated_tiled_object_ids_are_renumbered_with_a_warning() {
+    let text = std::fs::read_to_string(fixture("object_ids.tmx")).unwrap().replace(r#"id="11""#, r#"id="8""#);
+    let dir = tempfile::tempdir().unwrap();
+    let path = dir.path().join("repeated.tmx");
+    std::fs::write(&path, text).unwrap();
+    std::fs::copy(fixture("tiny.png"), dir.path().join("tiny.png")).unwrap();
+    let loaded = format::load(&path).unwrap();
+    let repeats: Vec<&String> = loaded.warnings.iter().filter(|w| w.contains("repeat")).collect();
+    assert_eq!(
+        repeats,
+        ["object id 8 repeats: the later object gets a new id, and an `object` property naming 8 means the first"]
+    );
+    let ids: Vec<(&str, u32)> = loaded.map.objects.iter().map(|o| (o.name.as_str(), o.id)).collect();
+    assert_eq!(ids, [("start", 3), ("gate", 8), ("lever", 20)]);
+    assert_eq!(loaded.map.next_object_id(), 21);
+}
+
+#[test]
+fn maps_without_object_ids_number_their_objects_in_order() {
+    // ASCII maps, and RON maps written before ids, number objects as they list them.
+    let map = ascii(
+        "#####\n\
+         #@.g#\n\
+         #.o.#\n\
+         #####\n",
+    );
+    let ids: Vec<(char, u32)> = map.objects.iter().map(|o| (o.kind.glyph(), o.id)).collect();
+    assert_eq!(ids, [('@', 1), ('g', 2), ('o', 3)]);
+    assert_eq!(map.next_object_id(), 4);
+    let (_, text) = save_text(&map, "m.ron");
+    let without_ids = text.replace("id: 1,", "").replace("id: 2,", "").replace("id: 3,", "");
+    assert_ne!(text, without_ids, "RON writes the ids");
+    let dir = tempfile::tempdir().unwrap();
+    std::fs::write(dir.path().join("old.ron"), without_ids).unwrap();
+    assert_same(&map, &load(&dir.path().join("old.ron")), "a RON map without ids");
+}

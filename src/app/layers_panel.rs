@@ -185,8 +185,13 @@ fn layer_properties_ui(app: &mut SightlineApp, ui: &mut egui::Ui) {
         .id_salt("sightline layer properties")
         .show(ui, |ui| {
             let owner = format!("layer {}", layer.name);
-            if let Some(edited) = super::properties_editor::properties_ui(ui, &owner, &layer.properties, &["collision"])
-            {
+            if let Some(edited) = super::properties_editor::properties_ui(
+                ui,
+                &owner,
+                &layer.properties,
+                &["collision"],
+                &app.document.map.objects,
+            ) {
                 app.commands.push(Command::SetProperties(super::PropertiesOwner::Layer(current), edited));
             }
         });

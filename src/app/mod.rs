@@ -1090,23 +1090,42 @@ impl SightlineApp {
                 return;
             }
         };
-        let mut objects = self.document.map.objects.clone();
-        if e.object == ObjectChoice::PlayerStart {
-            objects.retain(|o| o.kind != ObjectKind::PlayerStart);
-        }
-        // What stood on the cell is replaced; a Tiled zone, path or tile object that merely hangs
-        // from it is not.
+        let map = &self.document.map;
+        // What stands on the cell is replaced; a Tiled zone, path or tile object that merely
+        // hangs from it is not.
         let marker = |o: &MapObject| o.shape.as_ref().is_none_or(|s| s.kind == crate::core::object::ShapeKind::Point);
-        objects.retain(|o| o.cell != cell || !marker(o));
-        objects.push(object);
-        // The same object placed again where it is: no edit.
-        let unchanged = objects.len() == self.document.map.objects.len()
-            && objects.iter().all(|o| self.document.map.objects.contains(o));
-        if !unchanged {
-            self.document.checkpoint();
-            self.document.map.objects = objects;
-            self.document.touch();
+        let replaced = |o: &MapObject| o.cell == cell && marker(o);
+        // The player start moves, keeping its id, name and properties (an `object` property
+        // may name it); the same object placed again where it stands is no edit.
+        let start = map.objects.iter().position(|o| o.kind == ObjectKind::PlayerStart);
+        let unchanged = match start {
+            Some(i) if e.object == ObjectChoice::PlayerStart => map.objects[i].cell == cell,
+            _ => {
+                let mut standing = map.objects.iter().filter(|o| replaced(o));
+                match (standing.next(), standing.next()) {
+                    (Some(o), None) => MapObject { id: o.id, ..object.clone() } == *o,
+                    _ => false,
+                }
+            }
+        };
+        if unchanged {
+            return;
         }
+        self.document.checkpoint();
+        let map = &mut self.document.map;
+        match start {
+            Some(i) if e.object == ObjectChoice::PlayerStart => {
+                let mut player = map.objects.remove(i);
+                player.cell = cell;
+                map.objects.retain(|o| !replaced(o));
+                map.objects.push(player);
+            }
+            _ => {
+                map.objects.retain(|o| !replaced(o));
+                map.add_object(object);
+            }
+        }
+        self.document.touch();
     }
 
     /// Paints the current tool's shape from `start` to `end` with its tile.

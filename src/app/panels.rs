@@ -295,13 +295,18 @@ fn inspector_ui(app: &mut SightlineApp, ui: &mut egui::Ui) {
     }
     for (index, o) in map.objects.iter().enumerate().filter(|(_, o)| o.cell == cell) {
         ui.separator();
+        // An `object` property reads as the object it names.
+        let value_text = |v: &crate::core::PropertyValue| match v {
+            crate::core::PropertyValue::Object(id) => crate::core::object::reference_text(*id, &map.objects),
+            other => other.to_string(),
+        };
         if !editable {
-            ui.label(format!("{} {:?}", o.kind.type_name(), o.name));
+            ui.label(format!("{} #{} {:?}", o.kind.type_name(), o.id, o.name));
             if let Some(shape) = &o.shape {
                 ui.label(format!("  {}", shape.describe()));
             }
             for (k, v) in &o.properties {
-                ui.label(format!("  {k} = {v}"));
+                ui.label(format!("  {k} = {}", value_text(v)));
             }
             continue;
         }
@@ -310,6 +315,7 @@ fn inspector_ui(app: &mut SightlineApp, ui: &mut egui::Ui) {
             ui.label(o.kind.type_name());
             let r = ui.add(egui::TextEdit::singleline(&mut edited.name).desired_width(120.0));
             name_widget(ui, &r, &format!("name of {}", o.kind.type_name()));
+            ui.weak(format!("#{}", o.id)).on_hover_text("The object's id, which `object` properties name");
         });
         if let Some(shape) = &o.shape {
             ui.label(format!("  {}", shape.describe()));
@@ -333,9 +339,23 @@ fn inspector_ui(app: &mut SightlineApp, ui: &mut egui::Ui) {
             }
             _ => {}
         }
-        for (k, v) in &o.properties {
-            ui.label(format!("  {k} = {v}"));
-        }
+        egui::CollapsingHeader::new(format!("Custom properties ({})", o.properties.len()))
+            .id_salt(("sightline object properties", o.id))
+            .default_open(true)
+            .show(ui, |ui| {
+                let owner = if o.name.is_empty() { format!("object #{}", o.id) } else { format!("object {}", o.name) };
+                // What a Tiled file holds the kind's own fields in (edited above).
+                let reserved: &[&str] = match o.kind {
+                    crate::core::ObjectKind::Monster { .. } => &["glyph", "vision"],
+                    crate::core::ObjectKind::Light { .. } => &["radius"],
+                    _ => &[],
+                };
+                if let Some(properties) =
+                    super::properties_editor::properties_ui(ui, &owner, &o.properties, reserved, &map.objects)
+                {
+                    edited.properties = properties;
+                }
+            });
         if ui.button("Remove").on_hover_text("Remove this object").clicked() {
             commands.push(Command::RemoveObject(index));
         } else if edited != *o {

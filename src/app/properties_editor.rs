@@ -11,7 +11,7 @@ use std::collections::BTreeSet;
 use super::panels::name_widget;
 use super::{Command, PropertiesOwner, SightlineApp};
 use crate::core::format::tiled_common::WRITER_PROPERTY;
-use crate::core::{Properties, PropertyValue, Rgba};
+use crate::core::{MapObject, Properties, PropertyValue, Rgba};
 
 /// The types a new property can have, as Tiled names them. A class value needs its type defined
 /// in the designer's Tiled project, so it comes only from a file (its members can be added here).
@@ -34,15 +34,22 @@ fn default_value(kind: usize) -> PropertyValue {
 
 /// Draws `properties` for editing and returns the new table when the user changed it. `owner`
 /// names whose they are, in the widgets' accessible labels and ids ("layer ground"); a name in
-/// `reserved` cannot be added (a layer's `collision` is its flag, not a property).
-pub fn properties_ui(ui: &mut egui::Ui, owner: &str, properties: &Properties, reserved: &[&str]) -> Option<Properties> {
+/// `reserved` cannot be added (a layer's `collision` is its flag, not a property). `objects` are
+/// the map's, which an `object` property is chosen from.
+pub fn properties_ui(
+    ui: &mut egui::Ui,
+    owner: &str,
+    properties: &Properties,
+    reserved: &[&str],
+    objects: &[MapObject],
+) -> Option<Properties> {
     let mut edited = properties.clone();
     let mut changed = false;
     let mut remove = None;
     if edited.is_empty() {
         ui.weak("No custom properties.");
     } else {
-        properties_grid_ui(ui, owner, reserved, &mut edited, &mut changed, &mut remove);
+        properties_grid_ui(ui, owner, reserved, objects, &mut edited, &mut changed, &mut remove);
     }
     if let Some(name) = remove {
         edited.remove(&name);
@@ -82,6 +89,26 @@ pub fn properties_ui(ui: &mut egui::Ui, owner: &str, properties: &Properties, re
     changed.then_some(edited)
 }
 
+/// An `object` property's value, chosen from the map's objects (Tiled's object picker).
+fn object_choice_ui(ui: &mut egui::Ui, label: &str, id: &mut u32, objects: &[MapObject]) -> egui::Response {
+    let before = *id;
+    let mut shown = egui::ComboBox::from_id_salt(("sightline object property", label))
+        .selected_text(crate::core::object::reference_text(*id, objects))
+        .width(140.0)
+        .show_ui(ui, |ui| {
+            ui.selectable_value(id, 0, "none");
+            for o in objects {
+                ui.selectable_value(id, o.id, crate::core::object::reference_text(o.id, objects));
+            }
+        })
+        .response
+        .on_hover_text("An object of the map (Tiled's object type), named by its id");
+    if *id != before {
+        shown.mark_changed();
+    }
+    shown
+}
+
 /// Why `name` cannot be given to a property, or `None` when it can; `taken` says whether a
 /// property has that name already.
 fn name_refused(name: &str, taken: impl Fn(&str) -> bool, reserved: &[&str]) -> Option<String> {
@@ -109,6 +136,7 @@ fn properties_grid_ui(
     ui: &mut egui::Ui,
     owner: &str,
     reserved: &[&str],
+    objects: &[MapObject],
     edited: &mut Properties,
     changed: &mut bool,
     remove: &mut Option<String>,
@@ -205,15 +233,13 @@ fn properties_grid_ui(
                     }
                     r
                 }
-                PropertyValue::Object(id) => ui
-                    .add(egui::DragValue::new(id).prefix("object "))
-                    .on_hover_text("The id of an object of the map (Tiled's object type); 0 is none"),
+                PropertyValue::Object(id) => object_choice_ui(ui, &label, id, objects),
                 PropertyValue::Class { class, members } => {
                     let title = if class.is_empty() { "class".to_owned() } else { class.clone() };
                     let mut member_edit = None;
                     let shown = egui::CollapsingHeader::new(format!("{title} ({})", members.len()))
                         .id_salt(("sightline class property", &label))
-                        .show(ui, |ui| member_edit = properties_ui(ui, &label, members, &[]));
+                        .show(ui, |ui| member_edit = properties_ui(ui, &label, members, &[], objects));
                     let mut r = shown.header_response.on_hover_text(
                         "A value of a custom class from the designer's Tiled project: its members, as the file sets them",
                     );
@@ -267,7 +293,8 @@ pub fn map_properties_window_ui(app: &mut SightlineApp, ui: &mut egui::Ui) {
                 "{}: the designer's own data, kept in RON and Tiled files (not in ASCII or MovingAI).",
                 app.document.file_name()
             ));
-            edited = properties_ui(ui, "map", &app.document.map.properties, &[WRITER_PROPERTY]);
+            let map = &app.document.map;
+            edited = properties_ui(ui, "map", &map.properties, &[WRITER_PROPERTY], &map.objects);
         },
     );
     if let Some(properties) = edited {

@@ -138,7 +138,8 @@ pub fn tile_types_window_ui(app: &mut SightlineApp, ui: &mut egui::Ui) {
             ui.strong(format!("Custom properties of {} (the palette's tile)", kind.name));
             let reserved: Vec<&str> = RULE_PROPERTIES.iter().chain(LOOK_PROPERTIES.iter()).copied().collect();
             let owner = format!("tile {}", kind.name);
-            if let Some(edited) = super::properties_editor::properties_ui(ui, &owner, &kind.properties, &reserved) {
+            if let Some(edited) = super::properties_editor::properties_ui(ui, &owner, &kind.properties, &reserved, &map.objects)
+            {
                 commands.push(Command::SetProperties(PropertiesOwner::Tile(id), edited));
             }
         }

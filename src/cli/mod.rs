@@ -10,7 +10,7 @@ use clap::{Parser, Subcommand, ValueEnum};
 use crate::core::format::movingai;
 use crate::core::format::{self, Loaded};
 use crate::core::fov::{self, Algorithm, FovParams, Opacity, OpacityGrid, VisibleSet};
-use crate::core::{Cell, Map, ObjectKind, generate, path, samples};
+use crate::core::{Cell, Map, ObjectKind, PropertyValue, generate, path, samples};
 
 #[derive(Parser, Debug)]
 #[command(
@@ -473,7 +473,12 @@ pub fn info(map: &Map, path: &Path, format: OutputFormat) -> String {
             let objects: Vec<_> = map
                 .objects
                 .iter()
-                .map(|o| serde_json::json!({"kind": o.kind.type_name(), "name": o.name, "x": o.cell.x, "y": o.cell.y}))
+                .map(|o| {
+                    serde_json::json!({
+                        "id": o.id, "kind": o.kind.type_name(), "name": o.name, "x": o.cell.x, "y": o.cell.y,
+                        "properties": format::tmj::properties_json(&o.properties),
+                    })
+                })
                 .collect();
             let layers: Vec<_> = map
                 .layers
@@ -573,7 +578,28 @@ pub fn info(map: &Map, path: &Path, format: OutputFormat) -> String {
             }
             out.push_str(&format!("objects   {}\n", map.objects.len()));
             for o in &map.objects {
-                out.push_str(&format!("  {:<8} {:<16} at {}\n", o.kind.type_name(), o.name, o.cell));
+                let properties: Vec<String> = o
+                    .properties
+                    .iter()
+                    .map(|(name, value)| match value {
+                        PropertyValue::Object(id) => {
+                            format!("{name} → {}", crate::core::object::reference_text(*id, &map.objects))
+                        }
+                        _ => format!("{name} = {value} ({})", value.type_name()),
+                    })
+                    .collect();
+                let id = format!("#{}", o.id);
+                out.push_str(
+                    format!(
+                        "  {id:<5} {:<8} {:<16} at {:<8} {}",
+                        o.kind.type_name(),
+                        o.name,
+                        o.cell.to_string(),
+                        properties.join(", ")
+                    )
+                    .trim_end(),
+                );
+                out.push('\n');
             }
             if !map.sheets.is_empty() {
                 out.push_str(&format!("tilesets  {}\n", map.sheets.len()));

@@ -93,20 +93,24 @@ pub fn dungeon(width: u32, height: u32, seed: u64) -> Result<Map, MapError> {
         }
     }
     let letters = ['g', 'o', 'r', 'k', 'j'];
+    let mut objects = Vec::new();
     for (i, &(x, y, rw, rh)) in rooms.iter().enumerate() {
         let cell = Cell::new(x + rw / 2, y + rh / 2);
         if i == 0 {
-            map.objects.push(MapObject::new(ObjectKind::PlayerStart, cell).named("player"));
+            objects.push(MapObject::new(ObjectKind::PlayerStart, cell).named("player"));
         } else if rng.chance(0.4) {
             let glyph = letters[rng.below(letters.len() as u32) as usize];
-            map.objects.push(
+            objects.push(
                 MapObject::new(ObjectKind::Monster { glyph, vision_radius: DEFAULT_VISION_RADIUS }, cell)
                     .named(super::format::ascii::monster_name(glyph)),
             );
         }
     }
-    // Reading order, as an ASCII map lists them.
-    map.objects.sort_by_key(|o| (o.cell.y, o.cell.x));
+    // Reading order, as an ASCII map lists them, numbered in that order.
+    objects.sort_by_key(|o| (o.cell.y, o.cell.x));
+    for object in objects {
+        map.add_object(object);
+    }
     Ok(map)
 }
 

@@ -96,6 +96,10 @@ pub struct Map {
     pub properties: Properties,
     /// Pixel size of a grid cell in Tiled (`tilewidth`, `tileheight`); kept for export.
     pub tile_size: [u32; 2],
+    /// The id the next new object gets (Tiled's `nextobjectid`): above every object's, and
+    /// never lowered, so that a deleted object's id is not given again while an `object`
+    /// property may still name it.
+    next_object_id: u32,
 }
 
 /// Most tile cells a map holds over all its layers: eight layers of the largest side (256 MiB of
@@ -200,12 +204,15 @@ impl Map {
             sheets: Vec::new(),
             properties: Properties::new(),
             tile_size: DEFAULT_TILE_SIZE,
+            next_object_id: 1,
         };
         map.validate()?;
         Ok(map)
     }
 
-    /// Assembles a map from parts a loader read, checking that they agree.
+    /// Assembles a map from parts a loader read, checking that they agree. Objects keep their
+    /// ids; one without an id (0), or repeating an earlier object's, is numbered after the
+    /// largest, in list order.
     pub fn from_parts(
         width: u32,
         height: u32,
@@ -215,7 +222,7 @@ impl Map {
         sheets: Vec<SpriteSheet>,
     ) -> Result<Self, MapError> {
         check_dimensions(width.into(), height.into())?;
-        let map = Self {
+        let mut map = Self {
             width,
             height,
             tiles,
@@ -224,9 +231,57 @@ impl Map {
             sheets,
             properties: Properties::new(),
             tile_size: DEFAULT_TILE_SIZE,
+            next_object_id: 1,
         };
+        map.number_objects();
         map.validate()?;
         Ok(map)
+    }
+
+    /// Gives an id to each object without one or repeating an earlier one's, after the largest.
+    fn number_objects(&mut self) {
+        let largest = self.objects.iter().map(|o| o.id).max().unwrap_or(0);
+        self.next_object_id = self.next_object_id.max(largest.saturating_add(1));
+        let mut seen = std::collections::HashSet::new();
+        for i in 0..self.objects.len() {
+            let id = self.objects[i].id;
+            if id == 0 || !seen.insert(id) {
+                let fresh = self.allocate_object_id();
+                self.objects[i].id = fresh;
+                seen.insert(fresh);
+            }
+        }
+    }
+
+    /// The id the next new object gets.
+    pub fn next_object_id(&self) -> u32 {
+        self.next_object_id
+    }
+
+    /// Raises the next object id to `next` (a file's `nextobjectid`, which may be above every
+    /// object's when objects were deleted); never lowers it below an object's id.
+    pub fn raise_next_object_id(&mut self, next: u32) {
+        self.next_object_id = self.next_object_id.max(next);
+    }
+
+    /// Takes a fresh object id.
+    pub fn allocate_object_id(&mut self) -> u32 {
+        let id = self.next_object_id;
+        self.next_object_id = self.next_object_id.saturating_add(1);
+        id
+    }
+
+    /// Adds `object` with a fresh id, which it returns.
+    pub fn add_object(&mut self, mut object: MapObject) -> u32 {
+        object.id = self.allocate_object_id();
+        let id = object.id;
+        self.objects.push(object);
+        id
+    }
+
+    /// The object whose id is `id`.
+    pub fn object_by_id(&self, id: u32) -> Option<&MapObject> {
+        self.objects.iter().find(|o| o.id == id)
     }
 
     pub fn width(&self) -> u32 {
@@ -428,7 +483,14 @@ impl Map {
                 .in_layer(&layer.name));
             }
         }
+        let mut ids = std::collections::HashSet::new();
         for object in &self.objects {
+            if object.id == 0 || object.id >= self.next_object_id || !ids.insert(object.id) {
+                return Err(MapError::invalid(format!(
+                    "object {:?} has id {}, which is 0, repeated, or not below the next id {}",
+                    object.name, object.id, self.next_object_id
+                )));
+            }
             if !self.in_bounds(object.cell) {
                 return Err(MapError::invalid(format!(
                     "object {:?} ({}) stands at {}, outside the {}×{} map",
@@ -512,6 +574,9 @@ impl Map {
         }
         if self.tile_size != other.tile_size {
             return Some(format!("tile size {:?} vs {:?}", self.tile_size, other.tile_size));
+        }
+        if self.next_object_id != other.next_object_id {
+            return Some(format!("next object id {} vs {}", self.next_object_id, other.next_object_id));
         }
         None
     }

@@ -51,6 +51,11 @@ impl ObjectKind {
 
 #[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
 pub struct MapObject {
+    /// The object's id in its map, unique and never reused (Tiled's object id, which `object`
+    /// properties name). 0: not numbered yet; [`Map::from_parts`](crate::core::Map::from_parts)
+    /// and [`Map::add_object`](crate::core::Map::add_object) number it.
+    #[serde(default)]
+    pub id: u32,
     pub kind: ObjectKind,
     #[serde(default)]
     pub name: String,
@@ -149,12 +154,25 @@ impl ObjectShape {
 
 impl MapObject {
     pub fn new(kind: ObjectKind, cell: Cell) -> Self {
-        Self { kind, name: String::new(), cell, properties: Properties::new(), shape: None }
+        Self { id: 0, kind, name: String::new(), cell, properties: Properties::new(), shape: None }
     }
 
     pub fn named(mut self, name: &str) -> Self {
         self.name = name.to_owned();
         self
+    }
+}
+
+/// How an `object` property's value reads: the object it names, by id, name and type ("#8
+/// gate (Gate)"), "none" for 0, or that no object has the id.
+pub fn reference_text(id: u32, objects: &[MapObject]) -> String {
+    if id == 0 {
+        return "none".to_owned();
+    }
+    match objects.iter().find(|o| o.id == id) {
+        Some(o) if o.name.is_empty() => format!("#{id} ({})", o.kind.type_name()),
+        Some(o) => format!("#{id} {} ({})", o.name, o.kind.type_name()),
+        None => format!("#{id} (no such object)"),
     }
 }
 

@@ -296,6 +296,7 @@ pub fn parse(text: &str) -> Result<Map, MapError> {
                 Meaning::Object(kind, name) => {
                     cells[i] = tile::STANDARD_FLOOR;
                     objects.push(MapObject {
+                        id: 0,
                         kind,
                         name,
                         cell: Cell::new(x as i32, y as i32),

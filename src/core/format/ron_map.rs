@@ -58,6 +58,10 @@ struct RonMap {
     properties: Properties,
     #[serde(default = "default_tile_size")]
     tile_size: [u32; 2],
+    /// The id the next new object gets, written only when it is not one past the largest (an
+    /// object with a larger id was deleted).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    next_object_id: Option<u32>,
 }
 
 fn default_tile_size() -> [u32; 2] {
@@ -285,6 +289,7 @@ pub fn parse(text: &str, path: &Path) -> Result<Map, MapError> {
     let mut map = Map::from_parts(width, height, tiles, layers, doc.objects, sheets)?;
     map.properties = doc.properties;
     map.tile_size = doc.tile_size;
+    map.raise_next_object_id(doc.next_object_id.unwrap_or(0));
     Ok(map)
 }
 
@@ -435,6 +440,10 @@ pub fn to_string(map: &Map, path: &Path) -> Result<String, MapError> {
         objects: map.objects.clone(),
         properties: map.properties.clone(),
         tile_size: map.tile_size,
+        next_object_id: {
+            let past_largest = map.objects.iter().map(|o| o.id).max().unwrap_or(0) + 1;
+            (map.next_object_id() != past_largest).then_some(map.next_object_id())
+        },
     };
     let config = ron::ser::PrettyConfig::new().struct_names(false).depth_limit(3);
     let mut text =

@@ -61,6 +61,8 @@ pub struct Doc {
     pub dropped: std::collections::BTreeSet<Dropped>,
     /// Object layers met (sightline keeps one).
     pub object_layers: usize,
+    /// Tiled's `nextobjectid` (0: the file has none).
+    pub next_object_id: u32,
 }
 
 /// Tiled features sightline reads past without keeping them: a map saved back loses them, so
@@ -600,7 +602,37 @@ pub fn build_map(mut doc: Doc) -> Result<super::Loaded, MapError> {
 
     let (tw, th) = (f64::from(doc.tile_width.max(1)), f64::from(doc.tile_height.max(1)));
     let mut objects = Vec::new();
-    for o in &doc.objects {
+    // An object without an id, or repeating an earlier one's, gets the next id, as Tiled does.
+    let mut next_id = doc.next_object_id.max(doc.objects.iter().map(|o| o.id).max().unwrap_or(0).saturating_add(1));
+    let (mut seen, mut repeated) = (std::collections::BTreeSet::new(), std::collections::BTreeSet::new());
+    let ids: Vec<u32> = doc
+        .objects
+        .iter()
+        .map(|o| {
+            if o.id != 0 && seen.insert(o.id) {
+                return o.id;
+            }
+            if o.id != 0 {
+                repeated.insert(o.id);
+            }
+            next_id = next_id.saturating_add(1);
+            next_id - 1
+        })
+        .collect();
+    if !repeated.is_empty() {
+        let ids: Vec<String> = repeated.iter().map(u32::to_string).collect();
+        warnings.push(if let [id] = ids.as_slice() {
+            format!(
+                "object id {id} repeats: the later object gets a new id, and an `object` property naming {id} means the first"
+            )
+        } else {
+            format!(
+                "object ids {} repeat: the later objects get new ids, and an `object` property naming one means the first",
+                ids.join(", ")
+            )
+        });
+    }
+    for (o, &id) in doc.objects.iter().zip(&ids) {
         let (cx, cy) = if matches!(o.shape, DocShape::Tile(_)) {
             (o.x + o.width / 2.0, o.y - o.height / 2.0)
         } else {
@@ -667,6 +699,7 @@ pub fn build_map(mut doc: Doc) -> Result<super::Loaded, MapError> {
         let marker = kind_of_shape == ShapeKind::Point && offset == [tw / 2.0, th / 2.0] && o.rotation == 0.0;
         let shape = (!marker).then_some(ObjectShape { offset, rotation: o.rotation, kind: kind_of_shape });
         objects.push(MapObject {
+            id,
             kind,
             name: o.name.clone(),
             cell: Cell::new(cell_x as i32, cell_y as i32),
@@ -678,6 +711,7 @@ pub fn build_map(mut doc: Doc) -> Result<super::Loaded, MapError> {
     let mut map = Map::from_parts(width, height, tiles, layers, objects, sheets)?;
     map.properties = doc.properties;
     map.tile_size = [doc.tile_width.max(1), doc.tile_height.max(1)];
+    map.raise_next_object_id(next_id);
     Ok(super::Loaded { map, warnings, not_kept })
 }
 
@@ -891,7 +925,7 @@ pub fn export_doc(map: &Map, target: &Path) -> Placement {
         });
     }
     let [tw, th] = map.tile_size;
-    for (i, o) in map.objects.iter().enumerate() {
+    for o in &map.objects {
         let mut properties = o.properties.clone();
         match o.kind {
             ObjectKind::Monster { glyph, vision_radius } => {
@@ -940,7 +974,7 @@ pub fn export_doc(map: &Map, target: &Path) -> Placement {
             }
         };
         doc.objects.push(ObjectDoc {
-            id: i as u32 + 1,
+            id: o.id,
             name: o.name.clone(),
             class: o.kind.type_name().to_owned(),
             x,
@@ -952,6 +986,7 @@ pub fn export_doc(map: &Map, target: &Path) -> Placement {
             properties,
         });
     }
+    doc.next_object_id = map.next_object_id();
     doc.properties = map.properties.clone();
     doc.properties.insert(WRITER_PROPERTY.into(), PropertyValue::Int(1));
     Placement { doc, glyph_image }

@@ -521,6 +521,7 @@ pub fn parse(text: &str, path: &Path) -> Result<Loaded, MapError> {
         infinite,
         tile_width: o.u32_or("tilewidth", 16)?,
         tile_height: o.u32_or("tileheight", 16)?,
+        next_object_id: o.u32_or("nextobjectid", 0)?,
         properties: o.properties(&mut unkept)?,
         ..Doc::default()
     };
@@ -805,7 +806,7 @@ pub fn to_string(map: &crate::core::Map, path: &Path) -> Result<Written, MapErro
         "tilewidth": doc.tile_width,
         "tileheight": doc.tile_height,
         "nextlayerid": doc.layers.len() + 2,
-        "nextobjectid": doc.objects.len() + 1,
+        "nextobjectid": doc.next_object_id,
         "compressionlevel": -1,
         "tilesets": tilesets,
         "layers": layers,

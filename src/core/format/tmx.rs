@@ -51,6 +51,8 @@ struct Scan {
     /// A property names an enum type (`propertytype` on a string or int): the `tiled` crate
     /// drops the name.
     enum_types: bool,
+    /// The map's `nextobjectid` (0: none), which the `tiled` crate does not read.
+    next_object_id: u32,
 }
 
 /// A `<tileset>` start tag without `tilecount`, waiting for its `<image>` to size it.
@@ -188,6 +190,7 @@ fn scan(bytes: &[u8], dir: &Path) -> Result<Scan, MapError> {
                     b"map" => {
                         depth_in_map = 1;
                         infinite = number("infinite")?.unwrap_or(0) != 0;
+                        scan.next_object_id = u32::try_from(number("nextobjectid")?.unwrap_or(0)).unwrap_or(0);
                         if !infinite {
                             map::check_dimensions(number("width")?.unwrap_or(0), number("height")?.unwrap_or(0))
                                 .map_err(at)?;
@@ -641,6 +644,7 @@ pub fn parse(bytes: &[u8], path: &Path) -> Result<Loaded, MapError> {
         infinite: tmap.infinite(),
         tile_width: tmap.tile_width,
         tile_height: tmap.tile_height,
+        next_object_id: scan.next_object_id,
         properties: convert_properties(&tmap.properties, &mut unkept),
         ..Doc::default()
     };
@@ -933,7 +937,7 @@ pub fn to_string(map: &crate::core::Map, path: &Path) -> Result<Written, MapErro
         doc.tile_width,
         doc.tile_height,
         doc.layers.len() + 2,
-        doc.objects.len() + 1
+        doc.next_object_id
     ));
     write_properties(&mut out, " ", &doc.properties);
     for ts in &doc.tilesets {
