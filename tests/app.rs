@@ -1228,7 +1228,15 @@ fn the_map_and_tile_types_have_custom_properties_too() {
     let wall = h.state().document.map.tile_named("wall").unwrap();
     h.state_mut().commands.push(Command::SelectTile(wall));
     h.run();
-    h.get_by_label("Custom properties of wall (the palette's tile)");
+    h.get_by_label("Class and custom properties of wall (the palette's tile)");
+    // Its Tiled class, typed in one undo step.
+    let undo = h.state().document.undo.len();
+    h.get_by_label("class of wall").click();
+    h.run();
+    h.get_by_label("class of wall").type_text("Stone");
+    h.run();
+    assert_eq!(h.state().document.map.tiles[usize::from(wall)].class, "Stone");
+    assert_eq!(h.state().document.undo.len(), undo + 1);
     add(&mut h, "tile wall", "opaque");
     assert!(h.state().document.map.tiles[usize::from(wall)].properties.is_empty(), "a rule is not a custom property");
     add(&mut h, "tile wall", "material");
@@ -1247,6 +1255,7 @@ fn the_map_and_tile_types_have_custom_properties_too() {
             back.tiles[usize::from(wall)].properties,
             h.state().document.map.tiles[usize::from(wall)].properties
         );
+        assert_eq!(back.tiles[usize::from(wall)].class, "Stone", "{name}");
     }
 }
 

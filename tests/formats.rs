@@ -1262,3 +1262,33 @@ fn maps_without_object_ids_number_their_objects_in_order() {
     std::fs::write(dir.path().join("old.ron"), without_ids).unwrap();
     assert_same(&map, &load(&dir.path().join("old.ron")), "a RON map without ids");
 }
+
+#[test]
+fn a_tiles_tiled_class_is_kept_as_its_class() {
+    // Tile 0's class names it; tile 1 has a class and a name of its own.
+    let text = r#"<?xml version="1.0" encoding="UTF-8"?>
+<map version="1.10" orientation="orthogonal" width="2" height="1" tilewidth="8" tileheight="8" infinite="0">
+ <tileset firstgid="1" name="tiny" tilewidth="8" tileheight="8" tilecount="4" columns="2">
+  <image source="tiny.png" width="16" height="16"/>
+  <tile id="0" type="Water"/>
+  <tile id="1" type="Wall"><properties><property name="name" value="granite"/></properties></tile>
+ </tileset>
+ <layer id="1" name="ground" width="2" height="1"><data encoding="csv">1,2</data></layer>
+</map>
+"#;
+    let dir = tempfile::tempdir().unwrap();
+    std::fs::copy(fixture("tiny.png"), dir.path().join("tiny.png")).unwrap();
+    std::fs::write(dir.path().join("classes.tmx"), text).unwrap();
+    let map = load(&dir.path().join("classes.tmx"));
+    let tile = |map: &Map, x| map.tiles[usize::from(map.tile(0, Cell::new(x, 0)).unwrap())].clone();
+    assert_eq!((tile(&map, 0).name, tile(&map, 0).class), ("Water".to_owned(), "Water".to_owned()));
+    assert_eq!((tile(&map, 1).name, tile(&map, 1).class), ("granite".to_owned(), "Wall".to_owned()));
+    for ext in ["tmx", "tmj", "ron"] {
+        assert_same(&map, &round_trip(&map, ext), ext);
+    }
+    // Written as Tiled 1.10 writes it, the name only where the class does not give it.
+    let (_, written) = save_text(&map, "out.tmx");
+    assert!(written.contains(r#"<tile id="0" type="Water">"#), "{written}");
+    assert!(!written.contains(r#"value="Water""#), "no `name` property repeats the class: {written}");
+    assert!(written.contains(r#"<tile id="1" type="Wall">"#) && written.contains(r#"value="granite""#), "{written}");
+}

@@ -135,7 +135,19 @@ pub fn tile_types_window_ui(app: &mut SightlineApp, ui: &mut egui::Ui) {
         let id = app.editor.tile;
         if let Some(kind) = map.tiles.get(usize::from(id)).filter(|_| id != 0) {
             ui.separator();
-            ui.strong(format!("Custom properties of {} (the palette's tile)", kind.name));
+            ui.strong(format!("Class and custom properties of {} (the palette's tile)", kind.name));
+            // Tiled's class: the tile's custom type in the designer's Tiled project.
+            ui.horizontal(|ui| {
+                let mut rules = TileRules::of(kind);
+                ui.label("Class");
+                let r = ui
+                    .add(egui::TextEdit::singleline(&mut rules.class).hint_text("none").desired_width(140.0))
+                    .on_hover_text("The tile's class (Tiled's custom type), kept for the designer's Tiled project");
+                super::panels::name_widget(ui, &r, &format!("class of {}", kind.name));
+                if rules.class != kind.class {
+                    commands.push(Command::SetTileRules(id, rules));
+                }
+            });
             let reserved: Vec<&str> = RULE_PROPERTIES.iter().chain(LOOK_PROPERTIES.iter()).copied().collect();
             let owner = format!("tile {}", kind.name);
             if let Some(edited) = super::properties_editor::properties_ui(ui, &owner, &kind.properties, &reserved, &map.objects)

@@ -148,10 +148,12 @@ impl RandomBrush {
     }
 }
 
-/// A tile type's rules, as the tile-set editor edits them.
+/// A tile type's rules and names, as the tile-set editor edits them.
 #[derive(Clone, Debug, PartialEq)]
 pub struct TileRules {
     pub name: String,
+    /// Tiled's class of the tile (empty: none).
+    pub class: String,
     pub glyph: super::tile::Glyph,
     pub opaque: bool,
     pub walkable: bool,
@@ -164,6 +166,7 @@ impl TileRules {
     pub fn of(kind: &super::tile::TileKind) -> Self {
         Self {
             name: kind.name.clone(),
+            class: kind.class.clone(),
             glyph: kind.glyph,
             opaque: kind.opaque,
             walkable: kind.walkable,
@@ -229,6 +232,7 @@ pub fn set_tile_rules(map: &mut Map, id: TileId, rules: TileRules) -> Result<(),
     }
     let kind = &mut map.tiles[usize::from(id)];
     kind.name = rules.name;
+    kind.class = rules.class;
     kind.glyph = rules.glyph;
     kind.opaque = rules.opaque;
     kind.walkable = rules.walkable;

@@ -238,6 +238,11 @@ pub type Properties = BTreeMap<String, PropertyValue>;
 #[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
 pub struct TileKind {
     pub name: String,
+    /// Tiled's class of the tile (its custom type, since Tiled 1.9; `type` before), kept for
+    /// the designer's Tiled project; empty: none. A tile without a `name` property is named
+    /// after it.
+    #[serde(default, skip_serializing_if = "String::is_empty")]
+    pub class: String,
     pub glyph: Glyph,
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub sprite: Option<Sprite>,
@@ -282,6 +287,7 @@ impl TileKind {
     pub fn new(name: &str, ch: char, fg: Rgb, bg: Rgb, opaque: bool, walkable: bool) -> Self {
         Self {
             name: name.to_owned(),
+            class: String::new(),
             glyph: Glyph { ch, fg, bg },
             sprite: None,
             opaque,

@@ -72,6 +72,9 @@ fn default_tile_size() -> [u32; 2] {
 struct RonTile {
     key: char,
     name: String,
+    /// Tiled's class of the tile.
+    #[serde(default, skip_serializing_if = "String::is_empty")]
+    class: String,
     glyph: Glyph,
     #[serde(default, skip_serializing_if = "Option::is_none")]
     sprite: Option<Sprite>,
@@ -222,6 +225,7 @@ pub fn parse(text: &str, path: &Path) -> Result<Map, MapError> {
         }
         tiles.push(TileKind {
             name: t.name,
+            class: t.class,
             glyph: t.glyph,
             sprite: t.sprite,
             opaque: t.opaque,
@@ -393,6 +397,7 @@ pub fn to_string(map: &Map, path: &Path) -> Result<String, MapError> {
         .map(|(i, t)| RonTile {
             key: keys[i],
             name: t.name.clone(),
+            class: t.class.clone(),
             glyph: t.glyph,
             sprite: t.sprite,
             opaque: t.opaque,

@@ -464,6 +464,7 @@ pub fn build_map(mut doc: Doc) -> Result<super::Loaded, MapError> {
             }
             tiles.push(TileKind {
                 name,
+                class: tile.class.clone(),
                 glyph,
                 sprite: sheet.map(|s| Sprite { sheet: s, index: local }),
                 opaque,
@@ -856,7 +857,9 @@ pub fn export_doc(map: &Map, target: &Path) -> Placement {
             };
             p.insert("toggles".into(), toggles);
         }
-        if t.name != default_tile_name(&ts_name, local) {
+        // A tile without a `name` property is named after its class, else after its place.
+        let implied_name = if t.class.is_empty() { default_tile_name(&ts_name, local) } else { t.class.clone() };
+        if t.name != implied_name {
             p.insert("name".into(), PropertyValue::String(t.name.clone()));
         }
         let fallback = default_glyph(t.opaque, t.walkable, t.door.map(|d| d.open), placeholder_color(g, local));
@@ -887,8 +890,8 @@ pub fn export_doc(map: &Map, target: &Path) -> Placement {
             ));
         }
         let probability = (t.probability != 1.0).then_some(t.probability);
-        if !p.is_empty() || !animation.is_empty() || probability.is_some() {
-            let tile = TileDoc { class: String::new(), properties: p, animation, probability };
+        if !p.is_empty() || !animation.is_empty() || probability.is_some() || !t.class.is_empty() {
+            let tile = TileDoc { class: t.class.clone(), properties: p, animation, probability };
             doc.tilesets[g].tiles.insert(local, tile);
         }
     }

@@ -694,6 +694,9 @@ pub fn to_string(map: &crate::core::Map, path: &Path) -> Result<Written, MapErro
                         .iter()
                         .map(|(id, tile)| {
                             let mut v = json!({ "id": id });
+                            if !tile.class.is_empty() {
+                                v["type"] = json!(tile.class);
+                            }
                             if let Some(p) = tile.probability {
                                 v["probability"] = json!(super::shortest_f64(p));
                             }

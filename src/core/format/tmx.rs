@@ -967,7 +967,10 @@ pub fn to_string(map: &crate::core::Map, path: &Path) -> Result<Written, MapErro
         }
         for (id, tile) in &ts.tiles {
             let probability = tile.probability.map(|p| format!(" probability=\"{p}\"")).unwrap_or_default();
-            out.push_str(&format!("  <tile id=\"{id}\"{probability}>\n"));
+            // Tiled 1.10 writes a tile's class as `type` again, as 1.8 did.
+            let class =
+                if tile.class.is_empty() { String::new() } else { format!(" type=\"{}\"", escape(&tile.class)) };
+            out.push_str(&format!("  <tile id=\"{id}\"{class}{probability}>\n"));
             write_properties(&mut out, "   ", &tile.properties);
             if !tile.animation.is_empty() {
                 out.push_str("   <animation>\n");
