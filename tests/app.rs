@@ -1432,3 +1432,67 @@ fn objects_keep_their_ids_and_an_object_property_is_chosen_from_the_maps_objects
         assert!(written.contains(text), "{text} in\n{written}");
     }
 }
+
+/// Each cell of `layer` as the hex digit of its tile's index in its tileset, a row a line
+/// (corners.png: bit 1 sand top-right, 2 bottom-right, 4 bottom-left, 8 top-left).
+fn sprite_rows(map: &sightline::core::Map, layer: usize) -> String {
+    let mut out = String::new();
+    for y in 0..map.height() as i32 {
+        for x in 0..map.width() as i32 {
+            let t = map.tile(layer, sightline::core::Cell::new(x, y)).unwrap();
+            let index = map.tiles[usize::from(t)].sprite.map_or(99, |s| s.index);
+            out.push(char::from_digit(index, 16).unwrap_or('?'));
+        }
+        out.push('\n');
+    }
+    out
+}
+
+#[test]
+fn the_terrain_brush_paints_a_terrain_and_the_tiles_around_join_it() {
+    use sightline::app::Tool;
+    use sightline::core::Cell;
+    let mut h = harness();
+    // corners.tmx: all grass; its Wang set has a tile for every mix of grass and sand corners.
+    h.state_mut().commands.push(Command::Open(Path::new("tests/fixtures/corners.tmx").to_path_buf()));
+    h.run();
+    h.get_by_label("terrain sand").click();
+    h.run();
+    assert_eq!(h.state().editor.tool, Tool::Terrain);
+    h.get_by_label("terrain sand (ground)");
+    let undo = h.state().document.undo.len();
+    click_cell(&mut h, Cell::new(2, 1));
+    assert_eq!(
+        sprite_rows(&h.state().document.map, 0),
+        "026400\n\
+         03fc00\n\
+         019800\n\
+         000000\n"
+    );
+    // A drag along the row widens the patch; the stroke is one undo step.
+    drag_through(&mut h, &[Cell::new(3, 1), Cell::new(4, 1)]);
+    assert_eq!(
+        sprite_rows(&h.state().document.map, 0),
+        "026664\n\
+         03fffc\n\
+         019998\n\
+         000000\n"
+    );
+    assert_eq!(h.state().document.undo.len(), undo + 2);
+    // Grass painted in the middle of the patch splits it in two.
+    h.get_by_label("terrain grass").click();
+    h.run();
+    click_cell(&mut h, Cell::new(3, 1));
+    assert_eq!(
+        sprite_rows(&h.state().document.map, 0),
+        "024024\n\
+         03c03c\n\
+         018018\n\
+         000000\n"
+    );
+    for expected in ["03fffc", "03fc00"] {
+        h.key_press_modifiers(egui::Modifiers::COMMAND, egui::Key::Z);
+        h.run();
+        assert_eq!(sprite_rows(&h.state().document.map, 0).lines().nth(1), Some(expected));
+    }
+}

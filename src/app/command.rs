@@ -48,6 +48,8 @@ pub enum Command {
     AnimateTiles(bool),
     ZoomBy(f32),
     DismissError,
+    /// The terrain brush paints this terrain (and becomes the tool).
+    SetTerrain(crate::core::terrain::TerrainBrush),
     /// The next brush stroke is a straight line (Shift is held).
     SetLineStroke(bool),
     /// The primary button went down on a cell: a stroke begins (or the picker picks).

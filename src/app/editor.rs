@@ -18,6 +18,8 @@ pub enum Tool {
     Line,
     /// Bucket fill (F), 4-connected.
     Fill,
+    /// Terrain brush (T): paints a terrain of a Tiled Wang set, fitting the tiles around.
+    Terrain,
     /// Picker (I): the tile under the cursor becomes the brush's.
     Picker,
     /// Rectangular selection (S): drag to select; Ctrl+C, Ctrl+X, Ctrl+V, Delete.
@@ -30,12 +32,13 @@ pub enum Tool {
 }
 
 impl Tool {
-    pub const ALL: [Tool; 9] = [
+    pub const ALL: [Tool; 10] = [
         Tool::Brush,
         Tool::Eraser,
         Tool::Rectangle,
         Tool::Line,
         Tool::Fill,
+        Tool::Terrain,
         Tool::Picker,
         Tool::Select,
         Tool::Object,
@@ -49,6 +52,7 @@ impl Tool {
             Tool::Rectangle => "Rectangle",
             Tool::Line => "Line",
             Tool::Fill => "Fill",
+            Tool::Terrain => "Terrain",
             Tool::Picker => "Picker",
             Tool::Select => "Select",
             Tool::Object => "Object",
@@ -63,6 +67,7 @@ impl Tool {
             Tool::Rectangle => egui::Key::R,
             Tool::Line => egui::Key::L,
             Tool::Fill => egui::Key::F,
+            Tool::Terrain => egui::Key::T,
             Tool::Picker => egui::Key::I,
             Tool::Select => egui::Key::S,
             Tool::Object => egui::Key::O,
@@ -110,6 +115,8 @@ pub struct EditorState {
     pub random_brush: edit::RandomBrush,
     /// Seeded, so a stroke can be replayed in tests.
     pub rng: crate::core::rng::Rng,
+    /// The terrain the terrain brush paints (chosen in the Terrains panel).
+    pub terrain: Option<crate::core::terrain::TerrainBrush>,
 }
 
 /// The objects the object tool places.
@@ -161,6 +168,7 @@ impl Default for EditorState {
             random: false,
             random_brush: edit::RandomBrush::default(),
             rng: crate::core::rng::Rng::new(1),
+            terrain: None,
         }
     }
 }
@@ -180,7 +188,7 @@ impl EditorState {
                     Vec::new()
                 }
             }
-            Tool::Brush | Tool::Eraser => edit::square_around(end, self.brush_size),
+            Tool::Brush | Tool::Eraser | Tool::Terrain => edit::square_around(end, self.brush_size),
             Tool::Picker => vec![end],
             Tool::Probe | Tool::Select | Tool::Object => Vec::new(),
         }

@@ -14,6 +14,7 @@ pub mod play;
 mod properties_editor;
 pub mod recovery;
 pub mod sprites;
+mod terrains_panel;
 mod tile_types;
 pub mod tileset_view;
 
@@ -383,7 +384,7 @@ impl SightlineApp {
                     self.editor.flip = crate::core::flip::Flip::NONE;
                     // A single tile is the brush again, not the stamp being placed.
                     self.editor.pasting = false;
-                    if matches!(self.editor.tool, Tool::Eraser | Tool::Picker | Tool::Probe) {
+                    if matches!(self.editor.tool, Tool::Eraser | Tool::Picker | Tool::Probe | Tool::Terrain) {
                         self.editor.tool = Tool::Brush;
                     }
                 }
@@ -605,6 +606,11 @@ impl SightlineApp {
                 self.editor.random_brush = brush;
             }
             Command::SetLineStroke(on) => self.editor.line_stroke = on,
+            Command::SetTerrain(brush) => {
+                self.editor.terrain = Some(brush);
+                self.editor.tool = Tool::Terrain;
+                self.editor.pasting = false;
+            }
             Command::SetBrushSize(size) => self.editor.brush_size = size.clamp(1, 16),
             Command::SetRectFilled(on) => self.editor.rect_filled = on,
             Command::SetFillEight(on) => self.editor.fill_eight = on,
@@ -640,7 +646,9 @@ impl SightlineApp {
                 }
                 self.document.checkpoint();
                 self.editor.stroke = Some((cell, cell));
-                if matches!(self.editor.tool, Tool::Brush | Tool::Eraser | Tool::Fill) && !self.editor.paints_at_end() {
+                if matches!(self.editor.tool, Tool::Brush | Tool::Eraser | Tool::Fill | Tool::Terrain)
+                    && !self.editor.paints_at_end()
+                {
                     self.paint_shape(cell, cell);
                 }
             }
@@ -661,7 +669,9 @@ impl SightlineApp {
                     self.editor.selection = Some((start, cell));
                     return;
                 }
-                if matches!(self.editor.tool, Tool::Brush | Tool::Eraser) && !self.editor.paints_at_end() {
+                if matches!(self.editor.tool, Tool::Brush | Tool::Eraser | Tool::Terrain)
+                    && !self.editor.paints_at_end()
+                {
                     // Every cell between the last one and this: a fast pointer leaves no gaps.
                     let cells = crate::core::edit::stamp_along(
                         &crate::core::edit::line_cells(last, cell),
@@ -1165,7 +1175,20 @@ impl SightlineApp {
     /// Paints cells with the tool's tile, or the random brush's tiles.
     fn paint_cells(&mut self, cells: &[Cell]) {
         let layer = self.editor.layer;
-        let changed = if self.editor.paints_random() {
+        let changed = if self.editor.tool == Tool::Terrain {
+            let e = &mut self.editor;
+            let Some(brush) = e.terrain else {
+                self.notice = Some("choose a terrain to paint in the Terrains panel".into());
+                return;
+            };
+            match crate::core::terrain::paint_terrain(&mut self.document.map, layer, brush, cells, &mut e.rng) {
+                Ok(changed) => changed,
+                Err(error) => {
+                    self.notice = Some(format!("cannot paint the terrain: {error}"));
+                    return;
+                }
+            }
+        } else if self.editor.paints_random() {
             let e = &mut self.editor;
             e.random_brush.paint(&mut self.document.map, layer, cells, &mut e.rng)
         } else {
@@ -1217,7 +1240,9 @@ impl SightlineApp {
             (Some(_), _) => Vec::new(),
             // Hovering: what a click would paint.
             (None, Some(at)) => match self.editor.tool {
-                Tool::Brush | Tool::Eraser | Tool::Line => crate::core::edit::square_around(at, self.editor.brush_size),
+                Tool::Brush | Tool::Eraser | Tool::Line | Tool::Terrain => {
+                    crate::core::edit::square_around(at, self.editor.brush_size)
+                }
                 Tool::Rectangle => vec![at],
                 Tool::Fill => {
                     self.fill_preview.as_ref().filter(|(k, _)| k.0 == at).map_or_else(Vec::new, |(_, c)| c.clone())

@@ -510,6 +510,23 @@ pub fn tools_bar_ui(app: &mut SightlineApp, ui: &mut egui::Ui) {
                         random_brush_ui(app, ui);
                     }
                 }
+                Tool::Terrain => {
+                    let mut size = app.editor.brush_size;
+                    let r = ui.add(egui::DragValue::new(&mut size).range(1..=16).prefix("size "));
+                    name_widget(ui, &r, "brush size");
+                    if r.changed() {
+                        app.commands.push(Command::SetBrushSize(size));
+                    }
+                    match super::terrains_panel::terrain_name(app) {
+                        Some(name) => {
+                            ui.label(format!("terrain {name}"));
+                            ui.weak("click or drag paints it");
+                        }
+                        None => {
+                            ui.weak("choose a terrain in the Terrains panel");
+                        }
+                    }
+                }
                 Tool::Rectangle => {
                     let mut filled = app.editor.rect_filled;
                     if ui.checkbox(&mut filled, "Filled").changed() {
@@ -654,6 +671,7 @@ fn palette_footer_ui(app: &mut SightlineApp, ui: &mut egui::Ui) {
     if ui.button("Edit tile types…").clicked() {
         app.commands.push(Command::ShowTileTypes(true));
     }
+    super::terrains_panel::terrains_ui(app, ui);
     ui.separator();
     super::layers_panel::layers_ui(app, ui);
     ui.separator();

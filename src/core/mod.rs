@@ -19,6 +19,7 @@ pub mod rules;
 pub mod samples;
 pub mod sim;
 pub mod symmetry;
+pub mod terrain;
 pub mod tile;
 pub mod wang;
 

@@ -68,7 +68,7 @@ pub struct SpriteSheet {
     /// is drawn at its own size with its bottom-left corner on the cell's, then moved by this).
     #[serde(default, skip_serializing_if = "is_origin")]
     pub offset: [i32; 2],
-    /// Tiled's terrains, kept for Tiled (sightline does not paint with them).
+    /// Tiled's terrains (its Wang sets), which the terrain brush paints with.
     #[serde(default, skip_serializing_if = "Vec::is_empty")]
     pub wang_sets: Vec<super::wang::WangSet>,
 }

@@ -1,7 +1,7 @@
 //! Tiled's Wang sets (its terrains since Tiled 1.5): which colour each corner and edge of a
-//! tileset's tiles has, for Tiled's terrain brush and fill. sightline does not paint with them;
-//! it keeps them with their tileset so that a Tiled map saved here loses none of a designer's
-//! terrain work (TMX, TMJ and RON).
+//! tileset's tiles has, for the terrain brush ([`super::terrain`]). They are kept with their
+//! tileset so that a Tiled map saved here loses none of a designer's terrain work (TMX, TMJ and
+//! RON).
 //!
 //! Source: Tiled's manual, "Terrains" and the TMX format's `<wangset>`
 //! (<https://doc.mapeditor.org/en/stable/reference/tmx-map-format/#wangset>).

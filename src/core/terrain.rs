@@ -1,0 +1,376 @@
+//! Tiled's terrain brush: painting a terrain (a colour of a [Wang set](super::wang)) on cells,
+//! each painted cell getting a tile of that terrain all over and the cells around it the
+//! transition tiles that join it to what they were.
+//!
+//! Definition. The map's corners and edges (shared by the cells that meet there) carry colours;
+//! a tile's `wangid` says the colour of each of its corners and edges. Painting a cell gives its
+//! corners (a corner set), its edges (an edge set) or both (a mixed set) the brush's colour.
+//! Then every cell that touches a painted corner or edge and belongs to the terrain (its tile is
+//! in the set), and every painted cell, gets the tile that best matches what each of its parts
+//! should be: a painted part the brush's colour, any other the colour its tile had there (a
+//! part of colour 0, or of a cell whose tile is not in the set, matches anything). Best is
+//! fewest mismatched painted parts, then fewest mismatched other parts; among equals, one is
+//! drawn by the tiles' probabilities times their colours' (Tiled's random choice), and a cell
+//! whose tile already matches keeps it. So with a complete set (a tile for every combination)
+//! every shared corner and edge stays one colour, as in Tiled; with an incomplete one the
+//! brush does the best the set allows.
+//!
+//! Source: Tiled's manual, "Using Terrains" (<https://doc.mapeditor.org/en/stable/manual/terrain/>),
+//! and its `WangFiller`, which also enlarges the painted region when no tile fits; this brush
+//! does not, it takes the nearest fit.
+
+use std::collections::{BTreeSet, HashMap, HashSet};
+
+use super::flip::Flip;
+use super::geometry::Cell;
+use super::map::Map;
+use super::rng::Rng;
+use super::tile::TileId;
+use super::wang::WangKind;
+
+/// Which terrain the brush paints: a colour (1-based, as in a `wangid`) of Wang set `set` of
+/// sprite sheet `sheet`.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct TerrainBrush {
+    pub sheet: usize,
+    pub set: usize,
+    pub color: u8,
+}
+
+/// A corner or an edge of the map's grid, shared by the cells that meet there.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, PartialOrd, Ord)]
+enum Part {
+    /// The corner at the top-left of cell (x, y).
+    Corner(i32, i32),
+    /// The top edge of cell (x, y).
+    TopEdge(i32, i32),
+    /// The left edge of cell (x, y).
+    LeftEdge(i32, i32),
+}
+
+/// The part at `wangid` index `i` of cell `c` (top, top-right, right, bottom-right, bottom,
+/// bottom-left, left, top-left).
+fn part_of(c: Cell, i: usize) -> Part {
+    let (x, y) = (c.x, c.y);
+    match i {
+        0 => Part::TopEdge(x, y),
+        1 => Part::Corner(x + 1, y),
+        2 => Part::LeftEdge(x + 1, y),
+        3 => Part::Corner(x + 1, y + 1),
+        4 => Part::TopEdge(x, y + 1),
+        5 => Part::Corner(x, y + 1),
+        6 => Part::LeftEdge(x, y),
+        _ => Part::Corner(x, y),
+    }
+}
+
+/// The `wangid` indices a kind of set colours.
+fn indices(kind: WangKind) -> &'static [usize] {
+    match kind {
+        WangKind::Corner => &[1, 3, 5, 7],
+        WangKind::Edge => &[0, 2, 4, 6],
+        WangKind::Mixed => &[0, 1, 2, 3, 4, 5, 6, 7],
+    }
+}
+
+/// Why a terrain cannot be painted.
+#[derive(Debug, PartialEq, thiserror::Error)]
+pub enum TerrainError {
+    #[error("there is no Wang set {set} in tileset {sheet}")]
+    NoSuchSet { sheet: usize, set: usize },
+    #[error("the Wang set has no colour {0}")]
+    NoSuchColor(u8),
+    #[error("no tile of the Wang set is a tile type of this map")]
+    NoTiles,
+}
+
+/// Paints `brush`'s terrain on `cells` of `layer` (out-of-bounds cells are skipped) and fits
+/// the cells around them; returns how many cells changed.
+pub fn paint_terrain(
+    map: &mut Map,
+    layer: usize,
+    brush: TerrainBrush,
+    cells: &[Cell],
+    rng: &mut Rng,
+) -> Result<usize, TerrainError> {
+    let set = map
+        .sheets
+        .get(brush.sheet)
+        .and_then(|s| s.wang_sets.get(brush.set))
+        .ok_or(TerrainError::NoSuchSet { sheet: brush.sheet, set: brush.set })?;
+    if brush.color == 0 || usize::from(brush.color) > set.colors.len() {
+        return Err(TerrainError::NoSuchColor(brush.color));
+    }
+    let parts = indices(set.kind);
+    // The map's tile type for each of the set's tiles, with the weight of its random choice.
+    let mut kind_of_index: HashMap<u32, TileId> = HashMap::new();
+    for (id, t) in map.tiles.iter().enumerate().skip(1) {
+        if let Some(s) = t.sprite.filter(|s| usize::from(s.sheet) == brush.sheet) {
+            kind_of_index.entry(s.index).or_insert(id as TileId);
+        }
+    }
+    let color_weight =
+        |c: u8| c.checked_sub(1).and_then(|c| set.colors.get(usize::from(c))).map_or(1.0, |c| c.probability);
+    let candidates: Vec<(TileId, [u8; 8], f64)> = set
+        .tiles
+        .iter()
+        .filter_map(|(index, id)| {
+            let tile = *kind_of_index.get(index)?;
+            let weight = f64::from(map.tiles[usize::from(tile)].probability)
+                * parts.iter().map(|&i| color_weight(id[i])).product::<f64>();
+            Some((tile, *id, weight))
+        })
+        .collect();
+    if candidates.is_empty() {
+        return Err(TerrainError::NoTiles);
+    }
+    let wang_id_of: HashMap<TileId, [u8; 8]> = candidates.iter().map(|&(t, id, _)| (t, id)).collect();
+
+    let painted_cells: BTreeSet<Cell> = cells.iter().copied().filter(|&c| map.in_bounds(c)).collect();
+    let painted: HashSet<Part> =
+        painted_cells.iter().flat_map(|&c| parts.iter().map(move |&i| part_of(c, i))).collect();
+    // The painted cells and every cell sharing a painted part with one.
+    let mut affected = painted_cells.clone();
+    for &c in &painted_cells {
+        for dy in -1..=1 {
+            for dx in -1..=1 {
+                let n = Cell::new(c.x + dx, c.y + dy);
+                if map.in_bounds(n) && parts.iter().any(|&i| painted.contains(&part_of(n, i))) {
+                    affected.insert(n);
+                }
+            }
+        }
+    }
+
+    let mut changed = 0;
+    for cell in affected {
+        let Some((tile, flip)) = map.flipped_tile(layer, cell) else { continue };
+        let current = wang_id_of.get(&tile).copied();
+        // A cell around the painted ones joins in only if it is part of the terrain.
+        if current.is_none() && !painted_cells.contains(&cell) {
+            continue;
+        }
+        let mut wanted = [0u8; 8];
+        let mut hard = [false; 8];
+        for &i in parts {
+            if painted.contains(&part_of(cell, i)) {
+                (wanted[i], hard[i]) = (brush.color, true);
+            } else if let Some(id) = current {
+                wanted[i] = id[i];
+            }
+        }
+        let misfit = |id: &[u8; 8]| -> (usize, usize) {
+            let wrong = |i: &&usize| wanted[**i] != 0 && id[**i] != wanted[**i];
+            let hard_misses = parts.iter().filter(|i| hard[**i]).filter(wrong).count();
+            (hard_misses, parts.iter().filter(|i| !hard[**i]).filter(wrong).count())
+        };
+        if current.is_some_and(|id| misfit(&id) == (0, 0)) && flip == Flip::NONE {
+            continue;
+        }
+        let best = candidates.iter().map(|(_, id, _)| misfit(id)).min().expect("candidates is not empty");
+        let fits: Vec<&(TileId, [u8; 8], f64)> = candidates.iter().filter(|(_, id, _)| misfit(id) == best).collect();
+        let chosen = pick_weighted(&fits, rng);
+        if (tile, flip) != (chosen, Flip::NONE) && map.set_flipped_tile(layer, cell, chosen, Flip::NONE) {
+            changed += 1;
+        }
+    }
+    Ok(changed)
+}
+
+/// One of `fits` drawn by weight (uniformly when no weight is above 0).
+fn pick_weighted(fits: &[&(TileId, [u8; 8], f64)], rng: &mut Rng) -> TileId {
+    let total: f64 = fits.iter().map(|f| f.2.max(0.0)).sum();
+    if total <= 0.0 {
+        return fits[rng.below(fits.len() as u32) as usize].0;
+    }
+    let mut at = (rng.next_u64() >> 11) as f64 / (1u64 << 53) as f64 * total;
+    for f in fits {
+        at -= f.2.max(0.0);
+        if at < 0.0 {
+            return f.0;
+        }
+    }
+    fits.iter().rev().find(|f| f.2 > 0.0).expect("a weight is above 0").0
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::core::tile::{Properties, Rgb, Rgba, Sprite, SpriteSheet, TileKind};
+    use crate::core::wang::{WangColor, WangSet};
+    use std::collections::BTreeMap;
+    use std::path::PathBuf;
+
+    const GRASS: u8 = 1;
+    const SAND: u8 = 2;
+
+    /// A `width × height` map of one tileset whose Wang set of `kind` has grass and sand and a
+    /// tile for every combination of its parts (local index = the combination's bits), all
+    /// grass at first. `keep` filters the combinations the set lists.
+    fn terrain_map(kind: WangKind, width: u32, height: u32, keep: impl Fn(&[u8; 8]) -> bool) -> Map {
+        let parts = indices(kind);
+        let mut tiles = vec![TileKind::new("empty", ' ', Rgb(0, 0, 0), Rgb(0, 0, 0), false, true)];
+        let mut wang_tiles = BTreeMap::new();
+        for bits in 0..1u32 << parts.len() {
+            let mut id = [0u8; 8];
+            for (k, &i) in parts.iter().enumerate() {
+                id[i] = if bits >> k & 1 == 1 { SAND } else { GRASS };
+            }
+            if !keep(&id) {
+                continue;
+            }
+            wang_tiles.insert(bits, id);
+            let mut t = TileKind::new(&format!("t{bits}"), '.', Rgb(0, 0, 0), Rgb(0, 0, 0), false, true);
+            t.sprite = Some(Sprite { sheet: 0, index: bits });
+            tiles.push(t);
+        }
+        let color = |name: &str| WangColor {
+            name: name.into(),
+            class: String::new(),
+            color: Rgba(0, 0, 0, 255),
+            tile: None,
+            probability: 1.0,
+            properties: Properties::new(),
+        };
+        let set = WangSet {
+            name: "ground".into(),
+            class: String::new(),
+            kind,
+            tile: None,
+            colors: vec![color("grass"), color("sand")],
+            tiles: wang_tiles,
+            properties: Properties::new(),
+        };
+        let sheet = SpriteSheet {
+            name: "ground".into(),
+            image: PathBuf::from("ground.png"),
+            tile_width: 8,
+            tile_height: 8,
+            columns: 4,
+            tile_count: 1 << parts.len(),
+            spacing: 0,
+            margin: 0,
+            transparent: None,
+            offset: [0, 0],
+            wang_sets: vec![set],
+        };
+        let grass = tiles.iter().position(|t| t.sprite.is_some_and(|s| s.index == 0)).unwrap() as TileId;
+        let ground = crate::core::Layer::filled("ground", (width * height) as usize, grass);
+        Map::from_parts(width, height, tiles, vec![ground], Vec::new(), vec![sheet]).unwrap()
+    }
+
+    fn wang_id(map: &Map, c: Cell) -> [u8; 8] {
+        let t = map.tile(0, c).unwrap();
+        let index = map.tiles[usize::from(t)].sprite.unwrap().index;
+        map.sheets[0].wang_sets[0].tiles[&index]
+    }
+
+    /// The colour of every corner of a corner-set map ('g' grass, 's' sand), one row of
+    /// corners a line; panics if two cells meeting at a corner disagree on it.
+    fn corners(map: &Map) -> String {
+        let (w, h) = (map.width() as i32, map.height() as i32);
+        let mut out = String::new();
+        for y in 0..=h {
+            for x in 0..=w {
+                let mut seen = BTreeSet::new();
+                for (cx, cy, i) in [(x - 1, y - 1, 3), (x, y - 1, 5), (x - 1, y, 1), (x, y, 7)] {
+                    if (0..w).contains(&cx) && (0..h).contains(&cy) {
+                        seen.insert(wang_id(map, Cell::new(cx, cy))[i]);
+                    }
+                }
+                assert_eq!(seen.len(), 1, "cells meeting at corner ({x}, {y}) disagree: {seen:?}");
+                out.push(if seen.contains(&SAND) { 's' } else { 'g' });
+            }
+            out.push('\n');
+        }
+        out
+    }
+
+    #[test]
+    fn sand_painted_on_grass_gets_transitions_all_around() {
+        let mut map = terrain_map(WangKind::Corner, 5, 4, |_| true);
+        let brush = TerrainBrush { sheet: 0, set: 0, color: SAND };
+        let changed = paint_terrain(&mut map, 0, brush, &[Cell::new(2, 1)], &mut Rng::new(1)).unwrap();
+        assert_eq!(changed, 9, "the cell and its eight neighbours");
+        assert_eq!(
+            corners(&map),
+            "gggggg\n\
+             ggssgg\n\
+             ggssgg\n\
+             gggggg\n\
+             gggggg\n"
+        );
+        // A second cell beside it: the two make one patch, still joined to the grass.
+        paint_terrain(&mut map, 0, brush, &[Cell::new(3, 1), Cell::new(3, 2)], &mut Rng::new(1)).unwrap();
+        assert_eq!(
+            corners(&map),
+            "gggggg\n\
+             ggsssg\n\
+             ggsssg\n\
+             gggssg\n\
+             gggggg\n"
+        );
+        // Painted back, the grass is whole again.
+        let grass = TerrainBrush { color: GRASS, ..brush };
+        let cells: Vec<Cell> = (0..4).flat_map(|y| (0..5).map(move |x| Cell::new(x, y))).collect();
+        paint_terrain(&mut map, 0, grass, &cells, &mut Rng::new(1)).unwrap();
+        assert!(corners(&map).chars().all(|c| c != 's'));
+        assert_eq!(paint_terrain(&mut map, 0, grass, &cells, &mut Rng::new(1)), Ok(0), "nothing left to change");
+    }
+
+    #[test]
+    fn edge_sets_paint_edges_and_touch_only_the_four_neighbours() {
+        let mut map = terrain_map(WangKind::Edge, 3, 3, |_| true);
+        let brush = TerrainBrush { sheet: 0, set: 0, color: SAND };
+        assert_eq!(paint_terrain(&mut map, 0, brush, &[Cell::new(1, 1)], &mut Rng::new(1)), Ok(5));
+        assert_eq!(wang_id(&map, Cell::new(1, 1)), [SAND, 0, SAND, 0, SAND, 0, SAND, 0]);
+        // The cell above has sand on its bottom edge only; the corner cells are untouched.
+        assert_eq!(wang_id(&map, Cell::new(1, 0)), [GRASS, 0, GRASS, 0, SAND, 0, GRASS, 0]);
+        assert_eq!(wang_id(&map, Cell::new(0, 0)), [GRASS, 0, GRASS, 0, GRASS, 0, GRASS, 0]);
+    }
+
+    #[test]
+    fn random_strokes_on_a_complete_set_keep_every_corner_one_colour() {
+        let mut map = terrain_map(WangKind::Corner, 12, 9, |_| true);
+        let mut rng = Rng::new(7);
+        for _ in 0..300 {
+            let cell = Cell::new(rng.range(0, 11), rng.range(0, 8));
+            let color = if rng.chance(0.5) { SAND } else { GRASS };
+            paint_terrain(&mut map, 0, TerrainBrush { sheet: 0, set: 0, color }, &[cell], &mut rng).unwrap();
+            corners(&map);
+        }
+    }
+
+    #[test]
+    fn an_incomplete_set_still_gives_the_painted_cell_its_terrain() {
+        // No tile has sand on exactly one corner: the neighbours fit as well as they can.
+        let mut map = terrain_map(WangKind::Corner, 3, 3, |id| id.iter().filter(|&&c| c == SAND).count() != 1);
+        let brush = TerrainBrush { sheet: 0, set: 0, color: SAND };
+        paint_terrain(&mut map, 0, brush, &[Cell::new(1, 1)], &mut Rng::new(1)).unwrap();
+        assert_eq!(wang_id(&map, Cell::new(1, 1)), [0, SAND, 0, SAND, 0, SAND, 0, SAND]);
+        // The cell above shares two sand corners, which its tile has.
+        assert_eq!(wang_id(&map, Cell::new(1, 0)), [0, GRASS, 0, SAND, 0, SAND, 0, GRASS]);
+        // A bad brush is an error, not a panic.
+        let bad = TerrainBrush { color: 3, ..brush };
+        assert_eq!(
+            paint_terrain(&mut map, 0, bad, &[Cell::new(0, 0)], &mut Rng::new(1)),
+            Err(TerrainError::NoSuchColor(3))
+        );
+        let bad = TerrainBrush { set: 1, ..brush };
+        assert!(matches!(paint_terrain(&mut map, 0, bad, &[], &mut Rng::new(1)), Err(TerrainError::NoSuchSet { .. })));
+    }
+
+    #[test]
+    fn cells_outside_the_terrain_are_left_alone_and_painted_ones_join_it() {
+        let mut map = terrain_map(WangKind::Corner, 3, 1, |_| true);
+        // The right-hand cell is empty (not in the set): painting the middle leaves it.
+        map.set_tile(0, Cell::new(2, 0), 0);
+        let brush = TerrainBrush { sheet: 0, set: 0, color: SAND };
+        assert_eq!(paint_terrain(&mut map, 0, brush, &[Cell::new(1, 0)], &mut Rng::new(1)), Ok(2));
+        assert_eq!(map.tile(0, Cell::new(2, 0)), Some(0));
+        assert_eq!(wang_id(&map, Cell::new(0, 0)), [0, SAND, 0, SAND, 0, GRASS, 0, GRASS]);
+        // Painting the empty cell puts terrain there.
+        paint_terrain(&mut map, 0, brush, &[Cell::new(2, 0)], &mut Rng::new(1)).unwrap();
+        assert_eq!(wang_id(&map, Cell::new(2, 0)), [0, SAND, 0, SAND, 0, SAND, 0, SAND]);
+    }
+}
