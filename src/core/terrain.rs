@@ -5,10 +5,15 @@
 //! Definition. The map's corners and edges (shared by the cells that meet there) carry colours;
 //! a tile's `wangid` says the colour of each of its corners and edges. Painting a cell gives its
 //! corners (a corner set), its edges (an edge set) or both (a mixed set) the brush's colour.
-//! Then every cell that touches a painted corner or edge and belongs to the terrain (its tile is
-//! in the set), and every painted cell, gets the tile that best matches what each of its parts
-//! should be: a painted part the brush's colour, any other the colour its tile had there (a
-//! part of colour 0, or of a cell whose tile is not in the set, matches anything). Best is
+//! Going outward from the painted parts, a part of a cell next to a given one whose colour no
+//! tile of the set has together with the given colour is given the next colour on the shortest
+//! way between the two through colours that tiles do join (up to 8 parts out): water painted
+//! beside dark dirt puts a rim of grass between them when the set joins water to grass and
+//! grass to dark dirt but has no water-and-dark-dirt tile. Then every cell with a part given a
+//! colour that belongs to the terrain (its tile is in the set), and every painted cell, gets the
+//! tile that best matches what each of its parts should be: a given part its colour, any other
+//! the colour its tile had there (a part of colour 0, or of a cell whose tile is not in the
+//! set, matches anything). Best is
 //! fewest mismatched painted parts, then fewest mismatched other parts; among equals, one is
 //! drawn by the tiles' probabilities times their colours' (Tiled's random choice), and a cell
 //! whose tile already matches keeps it. So with a complete set (a tile for every combination)
@@ -16,10 +21,10 @@
 //! brush does the best the set allows.
 //!
 //! Source: Tiled's manual, "Using Terrains" (<https://doc.mapeditor.org/en/stable/manual/terrain/>),
-//! and its `WangFiller`, which also enlarges the painted region when no tile fits; this brush
-//! does not, it takes the nearest fit.
+//! and its `WangFiller`, which enlarges the region it changes in the same way when no tile fits
+//! (its search differs; where no way joins two colours this brush takes the nearest fit).
 
-use std::collections::{BTreeSet, HashMap, HashSet};
+use std::collections::{BTreeSet, HashMap, VecDeque};
 
 use super::flip::Flip;
 use super::geometry::Cell;
@@ -127,19 +132,57 @@ pub fn paint_terrain(
     let wang_id_of: HashMap<TileId, [u8; 8]> = candidates.iter().map(|&(t, id, _)| (t, id)).collect();
 
     let painted_cells: BTreeSet<Cell> = cells.iter().copied().filter(|&c| map.in_bounds(c)).collect();
-    let painted: HashSet<Part> =
-        painted_cells.iter().flat_map(|&c| parts.iter().map(move |&i| part_of(c, i))).collect();
-    // The painted cells and every cell sharing a painted part with one.
-    let mut affected = painted_cells.clone();
+    // The colour each part is given: the painted ones the brush's, then, outward from them,
+    // any part whose colour no tile of the set joins to its neighbour's gets the next colour
+    // on the way to it (water beside dark dirt becomes grass, if the set joins water to grass
+    // and grass to dark dirt), as far as `MAX_BRIDGE` parts out.
+    let mut given: HashMap<Part, u8> = HashMap::new();
+    let mut queue = VecDeque::new();
     for &c in &painted_cells {
-        for dy in -1..=1 {
-            for dx in -1..=1 {
-                let n = Cell::new(c.x + dx, c.y + dy);
-                if map.in_bounds(n) && parts.iter().any(|&i| painted.contains(&part_of(n, i))) {
-                    affected.insert(n);
+        for &i in parts {
+            if given.insert(part_of(c, i), brush.color).is_none() {
+                queue.push_back((part_of(c, i), 0));
+            }
+        }
+    }
+    let colors = set.colors.len();
+    let next_step = bridges(colors, &candidates, parts);
+    let color_now = |q: Part| -> u8 {
+        cells_touching(q)
+            .into_iter()
+            .filter_map(|(c, i)| wang_id_of.get(&map.tile(layer, c)?).map(|id| id[i]))
+            .find(|&color| color != 0)
+            .unwrap_or(0)
+    };
+    while let Some((p, depth)) = queue.pop_front() {
+        if depth >= MAX_BRIDGE {
+            continue;
+        }
+        let cp = given[&p];
+        for (cell, _) in cells_touching(p) {
+            if !map.in_bounds(cell) {
+                continue;
+            }
+            for &j in parts {
+                let q = part_of(cell, j);
+                if given.contains_key(&q) {
+                    continue;
+                }
+                let cq = color_now(q);
+                if cq == 0 || cq == cp {
+                    continue;
+                }
+                if let Some(step) = next_step[usize::from(cp)][usize::from(cq)].filter(|&s| s != cq) {
+                    given.insert(q, step);
+                    queue.push_back((q, depth + 1));
                 }
             }
         }
+    }
+    // Every cell with a part given a colour.
+    let mut affected = BTreeSet::new();
+    for &q in given.keys() {
+        affected.extend(cells_touching(q).into_iter().map(|(c, _)| c).filter(|&c| map.in_bounds(c)));
     }
 
     let mut changed = 0;
@@ -153,8 +196,8 @@ pub fn paint_terrain(
         let mut wanted = [0u8; 8];
         let mut hard = [false; 8];
         for &i in parts {
-            if painted.contains(&part_of(cell, i)) {
-                (wanted[i], hard[i]) = (brush.color, true);
+            if let Some(&color) = given.get(&part_of(cell, i)) {
+                (wanted[i], hard[i]) = (color, true);
             } else if let Some(id) = current {
                 wanted[i] = id[i];
             }
@@ -175,6 +218,60 @@ pub fn paint_terrain(
         }
     }
     Ok(changed)
+}
+
+/// How many parts out from the painted ones a bridging colour may be given.
+const MAX_BRIDGE: u32 = 8;
+
+/// The cells a part belongs to, with its `wangid` index in each (some may be off the map).
+fn cells_touching(q: Part) -> Vec<(Cell, usize)> {
+    match q {
+        Part::Corner(x, y) => {
+            vec![(Cell::new(x - 1, y - 1), 3), (Cell::new(x, y - 1), 5), (Cell::new(x - 1, y), 1), (Cell::new(x, y), 7)]
+        }
+        Part::TopEdge(x, y) => vec![(Cell::new(x, y - 1), 4), (Cell::new(x, y), 0)],
+        Part::LeftEdge(x, y) => vec![(Cell::new(x - 1, y), 2), (Cell::new(x, y), 6)],
+    }
+}
+
+/// For colours `a` and `b` (1-based), the first colour after `a` on the shortest way from `a`
+/// to `b`, each step between two colours that some tile of the set has together; `None` when
+/// there is no way, `Some(b)` when a tile joins them.
+fn bridges(colors: usize, candidates: &[(TileId, [u8; 8], f64)], parts: &[usize]) -> Vec<Vec<Option<u8>>> {
+    let n = colors + 1;
+    let mut joined = vec![vec![false; n]; n];
+    for (_, id, _) in candidates {
+        for &i in parts {
+            for &j in parts {
+                let (a, b) = (usize::from(id[i]), usize::from(id[j]));
+                if a != 0 && b != 0 && a < n && b < n {
+                    joined[a][b] = true;
+                }
+            }
+        }
+    }
+    let mut next = vec![vec![None; n]; n];
+    for from in 1..n {
+        // Breadth-first from `from`, remembering each colour's first step.
+        let mut first: Vec<Option<u8>> = vec![None; n];
+        let mut queue = VecDeque::new();
+        for b in 1..n {
+            if b != from && joined[from][b] {
+                first[b] = Some(b as u8);
+                queue.push_back(b);
+            }
+        }
+        while let Some(c) = queue.pop_front() {
+            for b in 1..n {
+                if b != from && first[b].is_none() && joined[c][b] {
+                    first[b] = first[c];
+                    queue.push_back(b);
+                }
+            }
+        }
+        next[from] = first;
+    }
+    next
 }
 
 /// One of `fits` drawn by weight (uniformly when no weight is above 0).
@@ -358,6 +455,58 @@ mod tests {
         );
         let bad = TerrainBrush { set: 1, ..brush };
         assert!(matches!(paint_terrain(&mut map, 0, bad, &[], &mut Rng::new(1)), Err(TerrainError::NoSuchSet { .. })));
+    }
+
+    #[test]
+    fn a_rim_of_the_colour_between_joins_two_terrains_no_tile_joins() {
+        // Colours 1, 2, 3: a tile for every mix of 1 and 2 corners and of 2 and 3 corners, none
+        // mixing 1 and 3. The map is all 3; 1 painted in the middle gets a rim of 2.
+        const ONE: u8 = 1;
+        let mut map = terrain_map(WangKind::Corner, 5, 5, |_| true);
+        let set = &mut map.sheets[0].wang_sets[0];
+        set.colors.push(set.colors[1].clone());
+        // Indices 0..16 mix 1 and 2; 16..32 mix 2 and 3 (`terrain_map` made 1/2 tiles).
+        let mixes_2_and_3: Vec<(u32, [u8; 8])> =
+            set.tiles.iter().map(|(&k, id)| (k + 16, id.map(|c| if c == 0 { 0 } else { c + 1 }))).collect();
+        set.tiles.extend(mixes_2_and_3.iter().copied());
+        map.sheets[0].tile_count = 32;
+        for (index, _) in &mixes_2_and_3 {
+            let mut t = TileKind::new(&format!("t{index}"), '.', Rgb(0, 0, 0), Rgb(0, 0, 0), false, true);
+            t.sprite = Some(Sprite { sheet: 0, index: *index });
+            map.tiles.push(t);
+        }
+        let all_three = map.tiles.iter().position(|t| t.sprite.is_some_and(|s| s.index == 31)).unwrap() as TileId;
+        let cells: Vec<Cell> = (0..5).flat_map(|y| (0..5).map(move |x| Cell::new(x, y))).collect();
+        crate::core::edit::paint(&mut map, 0, &cells, all_three);
+        paint_terrain(&mut map, 0, TerrainBrush { sheet: 0, set: 0, color: ONE }, &[Cell::new(2, 2)], &mut Rng::new(1))
+            .unwrap();
+        let corner_digits = |map: &Map| -> String {
+            (0..=5)
+                .map(|y| {
+                    (0..=5)
+                        .map(|x| {
+                            let colors: BTreeSet<u8> = cells_touching(Part::Corner(x, y))
+                                .into_iter()
+                                .filter(|(c, _)| map.in_bounds(*c))
+                                .map(|(c, i)| wang_id(map, c)[i])
+                                .collect();
+                            assert_eq!(colors.len(), 1, "cells meeting at corner ({x}, {y}) disagree: {colors:?}");
+                            char::from(b'0' + colors.first().unwrap())
+                        })
+                        .collect::<String>()
+                        + "\n"
+                })
+                .collect()
+        };
+        assert_eq!(
+            corner_digits(&map),
+            "333333\n\
+             322223\n\
+             321123\n\
+             321123\n\
+             322223\n\
+             333333\n"
+        );
     }
 
     #[test]
