@@ -81,6 +81,17 @@ fn save_as_writes_the_file_and_it_reloads_the_same() {
 }
 
 /// Drags the primary button across cells, as a hand would: press, move through each, release.
+/// A copy of fixture `name` (with the tileset image beside it) in a temporary folder, for a
+/// test that saves over it.
+fn fixture_copy(name: &str) -> (tempfile::TempDir, std::path::PathBuf) {
+    let dir = tempfile::tempdir().unwrap();
+    let fixtures = Path::new(env!("CARGO_MANIFEST_DIR")).join("tests/fixtures");
+    std::fs::copy(fixtures.join("tiny.png"), dir.path().join("tiny.png")).unwrap();
+    let path = dir.path().join(name);
+    std::fs::copy(fixtures.join(name), &path).unwrap();
+    (dir, path)
+}
+
 fn drag_through(h: &mut Harness<'static, SightlineApp>, cells: &[sightline::core::Cell]) {
     let first = cell_centre(h, cells[0]);
     h.hover_at(first);
@@ -1262,12 +1273,8 @@ fn the_map_and_tile_types_have_custom_properties_too() {
 #[test]
 fn tiled_colour_file_object_and_class_properties_are_shown_edited_and_saved_with_their_types() {
     use sightline::core::{PropertyValue, Rgba};
-    let dir = tempfile::tempdir().unwrap();
-    let fixtures = Path::new(env!("CARGO_MANIFEST_DIR")).join("tests/fixtures");
-    std::fs::copy(fixtures.join("tiny.png"), dir.path().join("tiny.png")).unwrap();
     // A map with a property of each of Tiled's types (the same as the formats tests read).
-    let path = dir.path().join("typed.tmx");
-    std::fs::copy(fixtures.join("typed_properties.tmx"), &path).unwrap();
+    let (_dir, path) = fixture_copy("typed_properties.tmx");
     let mut h = harness();
     h.state_mut().commands.push(Command::Open(path.clone()));
     h.run();
@@ -1387,13 +1394,9 @@ fn a_property_is_renamed_and_converted_from_its_names_context_menu() {
 #[test]
 fn objects_keep_their_ids_and_an_object_property_is_chosen_from_the_maps_objects() {
     use sightline::core::{Cell, ObjectKind, PropertyValue};
-    let dir = tempfile::tempdir().unwrap();
-    let fixtures = Path::new(env!("CARGO_MANIFEST_DIR")).join("tests/fixtures");
-    std::fs::copy(fixtures.join("tiny.png"), dir.path().join("tiny.png")).unwrap();
     // The player (id 3), a gate (8) and a lever (11) whose `opens` names the gate; Tiled's
     // next object id is 20.
-    let path = dir.path().join("lever.tmx");
-    std::fs::copy(fixtures.join("object_ids.tmx"), &path).unwrap();
+    let (_dir, path) = fixture_copy("object_ids.tmx");
     let mut h = harness();
     h.state_mut().commands.push(Command::Open(path.clone()));
     h.run();

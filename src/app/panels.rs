@@ -499,32 +499,25 @@ pub fn tools_bar_ui(app: &mut SightlineApp, ui: &mut egui::Ui) {
                     }
                     ui.weak("click or drag lays it · Shift+drag lays a line · X, Y flip · Z, Shift+Z rotate · Esc drops it");
                 }
-                Tool::Brush | Tool::Eraser | Tool::Line => {
+                Tool::Brush | Tool::Eraser | Tool::Line | Tool::Terrain => {
                     let mut size = app.editor.brush_size;
                     let r = ui.add(egui::DragValue::new(&mut size).range(1..=16).prefix("size "));
                     name_widget(ui, &r, "brush size");
                     if r.changed() {
                         app.commands.push(Command::SetBrushSize(size));
                     }
-                    if app.editor.tool != Tool::Eraser {
-                        random_brush_ui(app, ui);
-                    }
-                }
-                Tool::Terrain => {
-                    let mut size = app.editor.brush_size;
-                    let r = ui.add(egui::DragValue::new(&mut size).range(1..=16).prefix("size "));
-                    name_widget(ui, &r, "brush size");
-                    if r.changed() {
-                        app.commands.push(Command::SetBrushSize(size));
-                    }
-                    match super::terrains_panel::terrain_name(app) {
-                        Some(name) => {
-                            ui.label(format!("terrain {name}"));
-                            ui.weak("click or drag paints it");
-                        }
-                        None => {
-                            ui.weak("choose a terrain in the Terrains panel");
-                        }
+                    match app.editor.tool {
+                        Tool::Eraser => {}
+                        Tool::Terrain => match super::terrains_panel::terrain_name(app) {
+                            Some(name) => {
+                                ui.label(format!("terrain {name}"));
+                                ui.weak("click or drag paints it");
+                            }
+                            None => {
+                                ui.weak("choose a terrain in the Terrains panel");
+                            }
+                        },
+                        _ => random_brush_ui(app, ui),
                     }
                 }
                 Tool::Rectangle => {
