@@ -1464,7 +1464,16 @@ fn the_terrain_brush_paints_a_terrain_and_the_tiles_around_join_it() {
     assert_eq!(h.state().editor.tool, Tool::Terrain);
     h.get_by_label("terrain sand (ground)");
     let undo = h.state().document.undo.len();
+    // Hovering shows the tiles a click puts, transitions included.
+    h.hover_at(cell_centre(&h, Cell::new(2, 1)));
+    h.run();
+    let mut previewed = h.state().document.map.clone();
+    assert_eq!(h.state().previewed_tiles().len(), 9);
+    for (cell, tile, flip) in h.state().previewed_tiles() {
+        previewed.set_flipped_tile(0, cell, tile, flip);
+    }
     click_cell(&mut h, Cell::new(2, 1));
+    assert_eq!(sprite_rows(&previewed, 0), sprite_rows(&h.state().document.map, 0));
     assert_eq!(
         sprite_rows(&h.state().document.map, 0),
         "026400\n\

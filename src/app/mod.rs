@@ -78,6 +78,10 @@ pub fn run(launch: AppLaunch) -> anyhow::Result<()> {
 /// What a fill preview was computed for: the hovered cell, the map revision, the layer, 8-way.
 type FillPreviewKey = (Cell, u64, usize, bool);
 
+/// What the terrain brush's preview was planned for: the hovered cell, the map's revision, the
+/// layer, the terrain, the brush size and the random state a click would paint with.
+type TerrainPreviewKey = (Cell, u64, usize, crate::core::terrain::TerrainBrush, u32, crate::core::rng::Rng);
+
 /// Edits that arrive a change a frame (dragging a cost, a radius or an opacity; typing a name or
 /// a property's value): while one thing changes with no other edit between, the changes are one
 /// undo step.
@@ -142,6 +146,8 @@ pub struct SightlineApp {
     pub map_properties_open: bool,
     /// The fill tool's hover preview and what it was computed for.
     fill_preview: Option<(FillPreviewKey, Vec<Cell>)>,
+    /// The terrain brush's hover preview (the tiles a click would put) and its key.
+    terrain_preview: Option<(TerrainPreviewKey, Vec<(Cell, TileId)>)>,
     /// Commands the UI issued this frame, applied in `logic`.
     pub commands: Vec<Command>,
     pub error: Option<ErrorDialog>,
@@ -190,6 +196,7 @@ impl SightlineApp {
             recovery_offer_file: None,
             autosave_timer: 0.0,
             fill_preview: None,
+            terrain_preview: None,
             continued: None,
             map_properties_open: false,
             confirm_overwrite: None,
@@ -264,6 +271,7 @@ impl SightlineApp {
     pub fn logic_frame(&mut self, dt: f32) {
         self.apply_commands();
         self.update_fill_preview();
+        self.update_terrain_preview();
         self.autosave_timer += dt;
         if self.autosave_timer >= recovery::AUTOSAVE_SECONDS {
             self.autosave_now();
@@ -1200,6 +1208,12 @@ impl SightlineApp {
         }
     }
 
+    /// The tiles the canvas shows under the pointer: what a click (or the stroke in progress)
+    /// would put.
+    pub fn previewed_tiles(&self) -> Vec<(Cell, TileId, crate::core::flip::Flip)> {
+        self.preview().tiles
+    }
+
     /// What the stroke in progress, a click, or the stamp being pasted would paint, drawn over
     /// the canvas.
     fn preview(&self) -> canvas::Preview {
@@ -1218,6 +1232,11 @@ impl SightlineApp {
             }
         }
         let cells = self.preview_cells();
+        // The terrain brush: the tiles a click would put, transitions included.
+        if let Some((_, planned)) = &self.terrain_preview {
+            let tiles = planned.iter().map(|&(c, t)| (c, t, crate::core::flip::Flip::NONE)).collect();
+            return canvas::Preview { cells, tiles };
+        }
         // The brush's tile where it would go, turned as it is (a random brush's tiles are not
         // known before they are drawn; the eraser and the fill show their cells only).
         let paints_tile =
@@ -1266,6 +1285,24 @@ impl SightlineApp {
         }
         let cells = crate::core::edit::fill_cells(&self.document.map, self.editor.layer, at, self.editor.fill_eight);
         self.fill_preview = Some((key, cells));
+    }
+
+    /// Plans what a click of the terrain brush on the hovered cell would paint, again only when
+    /// what it depends on changes (`logic`).
+    fn update_terrain_preview(&mut self) {
+        let e = &self.editor;
+        let (Tool::Terrain, Some(at), Some(brush), None) = (e.tool, self.hovered, e.terrain, e.stroke) else {
+            self.terrain_preview = None;
+            return;
+        };
+        let key = (at, self.document.revision(), e.layer, brush, e.brush_size, e.rng.clone());
+        if self.terrain_preview.as_ref().is_some_and(|(k, _)| *k == key) {
+            return;
+        }
+        let cells = crate::core::edit::square_around(at, e.brush_size);
+        let planned =
+            crate::core::terrain::plan_terrain(&self.document.map, e.layer, brush, &cells, &mut e.rng.clone());
+        self.terrain_preview = Some((key, planned.unwrap_or_default()));
     }
 
     /// Draws the whole window into `ui`.

@@ -2,7 +2,7 @@
 //! pseudorandom number generators", OOPSLA 2014). Deterministic across platforms, so a seed names
 //! the same generated map and the same simulated game everywhere.
 
-#[derive(Clone, Debug)]
+#[derive(Clone, Debug, PartialEq, Eq)]
 pub struct Rng {
     state: u64,
 }

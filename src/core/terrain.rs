@@ -98,6 +98,20 @@ pub fn paint_terrain(
     cells: &[Cell],
     rng: &mut Rng,
 ) -> Result<usize, TerrainError> {
+    let planned = plan_terrain(map, layer, brush, cells, rng)?;
+    Ok(planned.into_iter().filter(|&(cell, tile)| map.set_flipped_tile(layer, cell, tile, Flip::NONE)).count())
+}
+
+/// The tiles [`paint_terrain`] would put, cell by cell (only cells that would change), without
+/// painting them: the editor previews them under the pointer. With the same `rng` state, it
+/// plans what the paint then does.
+pub fn plan_terrain(
+    map: &Map,
+    layer: usize,
+    brush: TerrainBrush,
+    cells: &[Cell],
+    rng: &mut Rng,
+) -> Result<Vec<(Cell, TileId)>, TerrainError> {
     let set = map
         .sheets
         .get(brush.sheet)
@@ -185,7 +199,7 @@ pub fn paint_terrain(
         affected.extend(cells_touching(q).into_iter().map(|(c, _)| c).filter(|&c| map.in_bounds(c)));
     }
 
-    let mut changed = 0;
+    let mut planned = Vec::new();
     for cell in affected {
         let Some((tile, flip)) = map.flipped_tile(layer, cell) else { continue };
         let current = wang_id_of.get(&tile).copied();
@@ -213,11 +227,11 @@ pub fn paint_terrain(
         let best = candidates.iter().map(|(_, id, _)| misfit(id)).min().expect("candidates is not empty");
         let fits: Vec<&(TileId, [u8; 8], f64)> = candidates.iter().filter(|(_, id, _)| misfit(id) == best).collect();
         let chosen = pick_weighted(&fits, rng);
-        if (tile, flip) != (chosen, Flip::NONE) && map.set_flipped_tile(layer, cell, chosen, Flip::NONE) {
-            changed += 1;
+        if (tile, flip) != (chosen, Flip::NONE) {
+            planned.push((cell, chosen));
         }
     }
-    Ok(changed)
+    Ok(planned)
 }
 
 /// How many parts out from the painted ones a bridging colour may be given.
