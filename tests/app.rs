@@ -1508,3 +1508,23 @@ fn the_terrain_brush_paints_a_terrain_and_the_tiles_around_join_it() {
         assert_eq!(sprite_rows(&h.state().document.map, 0).lines().nth(1), Some(expected));
     }
 }
+
+#[test]
+fn the_fill_lays_a_terrain_over_a_region_and_fits_its_rim() {
+    use sightline::core::Cell;
+    let mut h = harness();
+    h.state_mut().commands.push(Command::Open(Path::new("tests/fixtures/corners.tmx").to_path_buf()));
+    h.run();
+    // A column of sand splits the grass.
+    h.get_by_label("terrain sand").click();
+    h.run();
+    drag_through(&mut h, &[Cell::new(3, 0), Cell::new(3, 1), Cell::new(3, 2), Cell::new(3, 3)]);
+    assert_eq!(sprite_rows(&h.state().document.map, 0), "003fc0\n".repeat(4));
+    // The fill, in terrain mode, lays sand on the grass left of it; the cells between join up.
+    h.get_by_label("Fill").click();
+    h.run();
+    h.get_by_label("fill with terrain").click();
+    h.run();
+    click_cell(&mut h, Cell::new(0, 0));
+    assert_eq!(sprite_rows(&h.state().document.map, 0), "ffffc0\n".repeat(4));
+}

@@ -146,6 +146,8 @@ pub enum Command {
     ResizeMap(super::map_dialogs::ResizeSpec),
     SetRectFilled(bool),
     SetFillEight(bool),
+    /// The bucket fill lays the chosen terrain (fitting the region's rim) instead of a tile.
+    SetFillTerrain(bool),
     Undo,
     Redo,
     Overlay(super::overlays::OverlayCommand),

@@ -117,6 +117,8 @@ pub struct EditorState {
     pub rng: crate::core::rng::Rng,
     /// The terrain the terrain brush paints (chosen in the Terrains panel).
     pub terrain: Option<crate::core::terrain::TerrainBrush>,
+    /// The bucket fill lays `terrain` (Tiled's terrain fill mode).
+    pub fill_terrain: bool,
 }
 
 /// The objects the object tool places.
@@ -169,6 +171,7 @@ impl Default for EditorState {
             random_brush: edit::RandomBrush::default(),
             rng: crate::core::rng::Rng::new(1),
             terrain: None,
+            fill_terrain: false,
         }
     }
 }
@@ -198,6 +201,11 @@ impl EditorState {
     /// rather than as the pointer moves.
     pub fn paints_at_end(&self) -> bool {
         matches!(self.tool, Tool::Rectangle | Tool::Line) || (self.tool == Tool::Brush && self.line_stroke)
+    }
+
+    /// The tool lays the chosen terrain: the terrain brush, or the fill in terrain mode.
+    pub fn paints_terrain(&self) -> bool {
+        self.tool == Tool::Terrain || (self.tool == Tool::Fill && self.fill_terrain && self.terrain.is_some())
     }
 
     /// The tool paints tiles drawn from the random brush's set.

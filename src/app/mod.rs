@@ -78,6 +78,9 @@ pub fn run(launch: AppLaunch) -> anyhow::Result<()> {
 /// What a fill preview was computed for: the hovered cell, the map revision, the layer, 8-way.
 type FillPreviewKey = (Cell, u64, usize, bool);
 
+/// Most cells a terrain is laid on at once (a 1024 × 1024 region).
+const MAX_TERRAIN_CELLS: usize = 1 << 20;
+
 /// What the terrain brush's preview was planned for: the hovered cell, the map's revision, the
 /// layer, the terrain, the brush size and the random state a click would paint with.
 type TerrainPreviewKey = (Cell, u64, usize, crate::core::terrain::TerrainBrush, u32, crate::core::rng::Rng);
@@ -622,6 +625,7 @@ impl SightlineApp {
             Command::SetBrushSize(size) => self.editor.brush_size = size.clamp(1, 16),
             Command::SetRectFilled(on) => self.editor.rect_filled = on,
             Command::SetFillEight(on) => self.editor.fill_eight = on,
+            Command::SetFillTerrain(on) => self.editor.fill_terrain = on,
             Command::PickAt(cell) => {
                 let map = &self.document.map;
                 if let Some((layer, tile)) = map.top_tile(cell) {
@@ -1183,12 +1187,21 @@ impl SightlineApp {
     /// Paints cells with the tool's tile, or the random brush's tiles.
     fn paint_cells(&mut self, cells: &[Cell]) {
         let layer = self.editor.layer;
-        let changed = if self.editor.tool == Tool::Terrain {
+        let changed = if self.editor.paints_terrain() {
             let e = &mut self.editor;
             let Some(brush) = e.terrain else {
                 self.notice = Some("choose a terrain to paint in the Terrains panel".into());
                 return;
             };
+            // Planning keeps each painted corner and edge in a table: a region is capped so
+            // that a fill of a whole large map cannot take gigabytes.
+            if cells.len() > MAX_TERRAIN_CELLS {
+                self.notice = Some(format!(
+                    "the region has {} cells; the terrain fill lays at most {MAX_TERRAIN_CELLS} at once",
+                    cells.len()
+                ));
+                return;
+            }
             match crate::core::terrain::paint_terrain(&mut self.document.map, layer, brush, cells, &mut e.rng) {
                 Ok(changed) => changed,
                 Err(error) => {

@@ -531,6 +531,17 @@ pub fn tools_bar_ui(app: &mut SightlineApp, ui: &mut egui::Ui) {
                     if ui.checkbox(&mut eight, "8-connected").changed() {
                         app.commands.push(Command::SetFillEight(eight));
                     }
+                    // Tiled's terrain fill mode, once a terrain is chosen.
+                    if let Some(name) = super::terrains_panel::terrain_name(app) {
+                        let mut terrain = app.editor.fill_terrain;
+                        let r = ui
+                            .checkbox(&mut terrain, format!("with terrain {name}"))
+                            .on_hover_text("Fill the region with the terrain, fitting its rim to what is around");
+                        name_widget(ui, &r, "fill with terrain");
+                        if r.changed() {
+                            app.commands.push(Command::SetFillTerrain(terrain));
+                        }
+                    }
                 }
                 Tool::Select => {
                     ui.weak("drag to select · Ctrl+C, Ctrl+X, Ctrl+V · Delete erases");
