@@ -92,6 +92,16 @@ fn fixture_copy(name: &str) -> (tempfile::TempDir, std::path::PathBuf) {
     (dir, path)
 }
 
+/// Selects `cell` with the Select tool and moves the pointer off the canvas, so that the
+/// inspector shows the selected cell for editing.
+fn select_for_inspector(h: &mut Harness<'static, SightlineApp>, cell: sightline::core::Cell) {
+    h.get_by_label("Select").click();
+    h.run();
+    drag_through(h, &[cell]);
+    h.hover_at(egui::pos2(5.0, 790.0));
+    h.run();
+}
+
 fn drag_through(h: &mut Harness<'static, SightlineApp>, cells: &[sightline::core::Cell]) {
     let first = cell_centre(h, cells[0]);
     h.hover_at(first);
@@ -833,11 +843,7 @@ fn the_inspector_edits_the_selected_cell_and_its_objects() {
     h.state_mut().commands.push(Command::Open(sample("pillars.ron")));
     h.run();
     // Select the goblin's cell (2, 2), then leave the canvas: the inspector shows the selection.
-    h.get_by_label("Select").click();
-    h.run();
-    drag_through(&mut h, &[Cell::new(2, 2)]);
-    h.hover_at(egui::pos2(5.0, 790.0));
-    h.run();
+    select_for_inspector(&mut h, Cell::new(2, 2));
     h.get_by_label("Cell 2, 2 (selected)");
     // Its tile, through the layer's drop-down.
     h.get_by_label("tile on ground").click();
@@ -1401,11 +1407,7 @@ fn objects_keep_their_ids_and_an_object_property_is_chosen_from_the_maps_objects
     h.state_mut().commands.push(Command::Open(path.clone()));
     h.run();
     // The lever's cell, selected: its property names the gate; the list offers every object.
-    h.get_by_label("Select").click();
-    h.run();
-    drag_through(&mut h, &[Cell::new(1, 3)]);
-    h.hover_at(egui::pos2(5.0, 790.0));
-    h.run();
+    select_for_inspector(&mut h, Cell::new(1, 3));
     h.get_by_label("Custom properties (1)");
     h.get_by_label("object lever property opens").click();
     h.run();

@@ -78,9 +78,6 @@ pub fn run(launch: AppLaunch) -> anyhow::Result<()> {
 /// What a fill preview was computed for: the hovered cell, the map revision, the layer, 8-way.
 type FillPreviewKey = (Cell, u64, usize, bool);
 
-/// Most cells a terrain is laid on at once (a 1024 × 1024 region).
-const MAX_TERRAIN_CELLS: usize = 1 << 20;
-
 /// What the terrain brush's preview was planned for: the hovered cell, the map's revision, the
 /// layer, the terrain, the brush size and the random state a click would paint with.
 type TerrainPreviewKey = (Cell, u64, usize, crate::core::terrain::TerrainBrush, u32, crate::core::rng::Rng);
@@ -1193,15 +1190,6 @@ impl SightlineApp {
                 self.notice = Some("choose a terrain to paint in the Terrains panel".into());
                 return;
             };
-            // Planning keeps each painted corner and edge in a table: a region is capped so
-            // that a fill of a whole large map cannot take gigabytes.
-            if cells.len() > MAX_TERRAIN_CELLS {
-                self.notice = Some(format!(
-                    "the region has {} cells; the terrain fill lays at most {MAX_TERRAIN_CELLS} at once",
-                    cells.len()
-                ));
-                return;
-            }
             match crate::core::terrain::paint_terrain(&mut self.document.map, layer, brush, cells, &mut e.rng) {
                 Ok(changed) => changed,
                 Err(error) => {

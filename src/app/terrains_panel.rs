@@ -2,6 +2,8 @@
 //! paint with the terrain brush (T). Choosing a terrain picks the brush; the painting itself is
 //! `core::terrain`.
 
+use std::collections::HashMap;
+
 use super::{Command, SightlineApp};
 use crate::core::terrain::TerrainBrush;
 use crate::core::wang::WangSet;
@@ -64,6 +66,15 @@ pub fn terrains_ui(app: &mut SightlineApp, ui: &mut egui::Ui) {
     if set.colors.is_empty() {
         ui.weak("This set has no terrains.");
     }
+    // The tile type standing for each terrain (one pass over the tiles, drawn every frame).
+    let mut standing: HashMap<u32, usize> = set.colors.iter().filter_map(|c| c.tile).map(|t| (t, 0)).collect();
+    for (id, t) in app.document.map.tiles.iter().enumerate().skip(1) {
+        if let Some(s) = t.sprite.filter(|s| usize::from(s.sheet) == sheet)
+            && let Some(slot) = standing.get_mut(&s.index).filter(|slot| **slot == 0)
+        {
+            *slot = id;
+        }
+    }
     for (k, color) in set.colors.iter().enumerate() {
         let brush = TerrainBrush { sheet, set: set_index, color: k as u8 + 1 };
         let chosen = app.editor.tool == super::editor::Tool::Terrain && app.editor.terrain == Some(brush);
@@ -72,13 +83,7 @@ pub fn terrains_ui(app: &mut SightlineApp, ui: &mut egui::Ui) {
             let c = color.color;
             ui.painter().rect_filled(rect, 2.0, egui::Color32::from_rgba_unmultiplied(c.0, c.1, c.2, c.3));
             // The tile standing for the terrain, when its tileset image is loaded.
-            let tile = color.tile.and_then(|index| {
-                app.document
-                    .map
-                    .tiles
-                    .iter()
-                    .position(|t| t.sprite.is_some_and(|s| usize::from(s.sheet) == sheet && s.index == index))
-            });
+            let tile = color.tile.and_then(|index| standing.get(&index).copied()).filter(|&t| t != 0);
             if let Some((_, texture, uv)) =
                 tile.and_then(|t| super::canvas::tile_sprite(&app.document.map, &app.sheets, t as crate::core::TileId))
             {

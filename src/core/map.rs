@@ -211,8 +211,9 @@ impl Map {
     }
 
     /// Assembles a map from parts a loader read, checking that they agree. Objects keep their
-    /// ids; one without an id (0), or repeating an earlier object's, is numbered after the
-    /// largest, in list order.
+    /// ids; one without an id (0), or repeating an earlier object's, is numbered from
+    /// `next_object_id` (the file's, as Tiled does; 0 when it has none) or after the largest id,
+    /// whichever is higher, in list order.
     pub fn from_parts(
         width: u32,
         height: u32,
@@ -220,6 +221,7 @@ impl Map {
         layers: Vec<Layer>,
         objects: Vec<MapObject>,
         sheets: Vec<SpriteSheet>,
+        next_object_id: u32,
     ) -> Result<Self, MapError> {
         check_dimensions(width.into(), height.into())?;
         let mut map = Self {
@@ -231,7 +233,7 @@ impl Map {
             sheets,
             properties: Properties::new(),
             tile_size: DEFAULT_TILE_SIZE,
-            next_object_id: 1,
+            next_object_id: next_object_id.max(1),
         };
         map.number_objects();
         map.validate()?;
@@ -256,12 +258,6 @@ impl Map {
     /// The id the next new object gets.
     pub fn next_object_id(&self) -> u32 {
         self.next_object_id
-    }
-
-    /// Raises the next object id to `next` (a file's `nextobjectid`, which may be above every
-    /// object's when objects were deleted); never lowers it below an object's id.
-    pub fn raise_next_object_id(&mut self, next: u32) {
-        self.next_object_id = self.next_object_id.max(next);
     }
 
     /// Takes a fresh object id.

@@ -87,7 +87,13 @@ pub enum TerrainError {
     NoSuchColor(u8),
     #[error("no tile of the Wang set is a tile type of this map")]
     NoTiles,
+    #[error("the region has {0} cells; a terrain is laid on at most {MAX_TERRAIN_CELLS} at once")]
+    TooManyCells(usize),
 }
+
+/// Most cells a terrain is laid on at once (a 1024 × 1024 region): the plan keeps an entry for
+/// each painted corner and edge, and a whole map of the largest size would take gigabytes.
+pub const MAX_TERRAIN_CELLS: usize = 1 << 20;
 
 /// Paints `brush`'s terrain on `cells` of `layer` (out-of-bounds cells are skipped) and fits
 /// the cells around them; returns how many cells changed.
@@ -119,6 +125,9 @@ pub fn plan_terrain(
         .ok_or(TerrainError::NoSuchSet { sheet: brush.sheet, set: brush.set })?;
     if brush.color == 0 || usize::from(brush.color) > set.colors.len() {
         return Err(TerrainError::NoSuchColor(brush.color));
+    }
+    if cells.len() > MAX_TERRAIN_CELLS {
+        return Err(TerrainError::TooManyCells(cells.len()));
     }
     let parts = indices(set.kind);
     // The map's tile type for each of the set's tiles, with the weight of its random choice.
@@ -367,7 +376,7 @@ mod tests {
         };
         let grass = tiles.iter().position(|t| t.sprite.is_some_and(|s| s.index == 0)).unwrap() as TileId;
         let ground = crate::core::Layer::filled("ground", (width * height) as usize, grass);
-        Map::from_parts(width, height, tiles, vec![ground], Vec::new(), vec![sheet]).unwrap()
+        Map::from_parts(width, height, tiles, vec![ground], Vec::new(), vec![sheet], 0).unwrap()
     }
 
     fn wang_id(map: &Map, c: Cell) -> [u8; 8] {
@@ -467,6 +476,11 @@ mod tests {
             paint_terrain(&mut map, 0, bad, &[Cell::new(0, 0)], &mut Rng::new(1)),
             Err(TerrainError::NoSuchColor(3))
         );
+        let too_many = vec![Cell::new(0, 0); MAX_TERRAIN_CELLS + 1];
+        assert_eq!(
+            paint_terrain(&mut map, 0, brush, &too_many, &mut Rng::new(1)),
+            Err(TerrainError::TooManyCells(MAX_TERRAIN_CELLS + 1))
+        );
         let bad = TerrainBrush { set: 1, ..brush };
         assert!(matches!(paint_terrain(&mut map, 0, bad, &[], &mut Rng::new(1)), Err(TerrainError::NoSuchSet { .. })));
     }
@@ -521,6 +535,25 @@ mod tests {
              322223\n\
              333333\n"
         );
+    }
+
+    #[test]
+    fn equally_fitting_tiles_are_drawn_by_their_probability() {
+        // Two more all-grass tiles: one never drawn (probability 0), one as often as the first.
+        let mut map = terrain_map(WangKind::Corner, 8, 8, |_| true);
+        for (index, probability) in [(100, 0.0), (101, 1.0)] {
+            map.sheets[0].wang_sets[0].tiles.insert(index, [0, GRASS, 0, GRASS, 0, GRASS, 0, GRASS]);
+            let mut t = TileKind::new("grass variant", '.', Rgb(0, 0, 0), Rgb(0, 0, 0), false, true);
+            (t.sprite, t.probability) = (Some(Sprite { sheet: 0, index }), probability);
+            map.tiles.push(t);
+        }
+        let cells: Vec<Cell> = (0..8).flat_map(|y| (0..8).map(move |x| Cell::new(x, y))).collect();
+        let mut rng = Rng::new(3);
+        paint_terrain(&mut map, 0, TerrainBrush { sheet: 0, set: 0, color: SAND }, &cells, &mut rng).unwrap();
+        paint_terrain(&mut map, 0, TerrainBrush { sheet: 0, set: 0, color: GRASS }, &cells, &mut rng).unwrap();
+        let index_at = |c: Cell| map.tiles[usize::from(map.tile(0, c).unwrap())].sprite.unwrap().index;
+        let drawn: BTreeSet<u32> = cells.iter().map(|&c| index_at(c)).collect();
+        assert_eq!(drawn, [0, 101].into(), "all grass, by both variants drawn, never the one of probability 0");
     }
 
     #[test]

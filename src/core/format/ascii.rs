@@ -308,7 +308,7 @@ pub fn parse(text: &str) -> Result<Map, MapError> {
         }
     }
     let ground = Layer::with_cells("ground", cells);
-    Map::from_parts(width, height, legend.tiles, vec![ground], objects, Vec::new())
+    Map::from_parts(width, height, legend.tiles, vec![ground], objects, Vec::new(), 0)
 }
 
 fn is_object_glyph(ch: char) -> bool {

@@ -290,10 +290,10 @@ pub fn parse(text: &str, path: &Path) -> Result<Map, MapError> {
             s
         })
         .collect();
-    let mut map = Map::from_parts(width, height, tiles, layers, doc.objects, sheets)?;
+    let next_object_id = doc.next_object_id.unwrap_or(0);
+    let mut map = Map::from_parts(width, height, tiles, layers, doc.objects, sheets, next_object_id)?;
     map.properties = doc.properties;
     map.tile_size = doc.tile_size;
-    map.raise_next_object_id(doc.next_object_id.unwrap_or(0));
     Ok(map)
 }
 

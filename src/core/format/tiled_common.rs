@@ -603,23 +603,10 @@ pub fn build_map(mut doc: Doc) -> Result<super::Loaded, MapError> {
 
     let (tw, th) = (f64::from(doc.tile_width.max(1)), f64::from(doc.tile_height.max(1)));
     let mut objects = Vec::new();
-    // An object without an id, or repeating an earlier one's, gets the next id, as Tiled does.
-    let mut next_id = doc.next_object_id.max(doc.objects.iter().map(|o| o.id).max().unwrap_or(0).saturating_add(1));
-    let (mut seen, mut repeated) = (std::collections::BTreeSet::new(), std::collections::BTreeSet::new());
-    let ids: Vec<u32> = doc
-        .objects
-        .iter()
-        .map(|o| {
-            if o.id != 0 && seen.insert(o.id) {
-                return o.id;
-            }
-            if o.id != 0 {
-                repeated.insert(o.id);
-            }
-            next_id = next_id.saturating_add(1);
-            next_id - 1
-        })
-        .collect();
+    // An object repeating an earlier one's id gets a new one (`Map::from_parts`); say so.
+    let mut seen = std::collections::BTreeSet::new();
+    let repeated: std::collections::BTreeSet<u32> =
+        doc.objects.iter().map(|o| o.id).filter(|&id| id != 0 && !seen.insert(id)).collect();
     if !repeated.is_empty() {
         let ids: Vec<String> = repeated.iter().map(u32::to_string).collect();
         warnings.push(if let [id] = ids.as_slice() {
@@ -633,7 +620,7 @@ pub fn build_map(mut doc: Doc) -> Result<super::Loaded, MapError> {
             )
         });
     }
-    for (o, &id) in doc.objects.iter().zip(&ids) {
+    for o in &doc.objects {
         let (cx, cy) = if matches!(o.shape, DocShape::Tile(_)) {
             (o.x + o.width / 2.0, o.y - o.height / 2.0)
         } else {
@@ -700,7 +687,7 @@ pub fn build_map(mut doc: Doc) -> Result<super::Loaded, MapError> {
         let marker = kind_of_shape == ShapeKind::Point && offset == [tw / 2.0, th / 2.0] && o.rotation == 0.0;
         let shape = (!marker).then_some(ObjectShape { offset, rotation: o.rotation, kind: kind_of_shape });
         objects.push(MapObject {
-            id,
+            id: o.id,
             kind,
             name: o.name.clone(),
             cell: Cell::new(cell_x as i32, cell_y as i32),
@@ -709,10 +696,9 @@ pub fn build_map(mut doc: Doc) -> Result<super::Loaded, MapError> {
         });
     }
 
-    let mut map = Map::from_parts(width, height, tiles, layers, objects, sheets)?;
+    let mut map = Map::from_parts(width, height, tiles, layers, objects, sheets, doc.next_object_id)?;
     map.properties = doc.properties;
     map.tile_size = [doc.tile_width.max(1), doc.tile_height.max(1)];
-    map.raise_next_object_id(next_id);
     Ok(super::Loaded { map, warnings, not_kept })
 }
 
