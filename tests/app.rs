@@ -6,6 +6,7 @@ use std::path::Path;
 use egui_kittest::Harness;
 use egui_kittest::kittest::Queryable;
 use sightline::app::{Command, SightlineApp};
+use sightline::core::LayerRef;
 use sightline::core::edit::Turn;
 use sightline::core::flip::Flip;
 
@@ -80,7 +81,6 @@ fn save_as_writes_the_file_and_it_reloads_the_same() {
     assert_eq!(reloaded, h.state().document.map);
 }
 
-/// Drags the primary button across cells, as a hand would: press, move through each, release.
 /// A copy of fixture `name` (with the tileset image beside it) in a temporary folder, for a
 /// test that saves over it.
 fn fixture_copy(name: &str) -> (tempfile::TempDir, std::path::PathBuf) {
@@ -102,6 +102,7 @@ fn select_for_inspector(h: &mut Harness<'static, SightlineApp>, cell: sightline:
     h.run();
 }
 
+/// Drags the primary button across cells, as a hand would: press, move through each, release.
 fn drag_through(h: &mut Harness<'static, SightlineApp>, cells: &[sightline::core::Cell]) {
     let first = cell_centre(h, cells[0]);
     h.hover_at(first);
@@ -1087,7 +1088,7 @@ fn a_layers_opacity_slider_drag_is_one_undo_step() {
     h.run();
     h.get_by_label("layer opacity");
     for opacity in [0.9, 0.7, 0.5] {
-        h.state_mut().commands.push(Command::SetLayerOpacity(0, opacity));
+        h.state_mut().commands.push(Command::SetLayerOpacity(LayerRef::Tiles(0), opacity));
         h.run();
     }
     assert_eq!(h.state().document.map.layers[0].opacity, 0.5);
@@ -1119,7 +1120,7 @@ fn saving_over_a_tiled_file_with_what_sightline_does_not_keep_asks_first() {
     h.state_mut().commands.push(Command::Open(path.clone()));
     h.run();
     h.get_by_label_contains("layer groups");
-    h.state_mut().commands.push(Command::SetLayerVisible(0, false));
+    h.state_mut().commands.push(Command::SetLayerVisible(LayerRef::Tiles(0), false));
     h.run();
     h.key_press_modifiers(Modifiers::COMMAND, Key::S);
     h.run();
@@ -1138,7 +1139,7 @@ fn saving_over_a_tiled_file_with_what_sightline_does_not_keep_asks_first() {
     let written = std::fs::read_to_string(&path).unwrap();
     assert!(!written.contains("<group") && written.contains("visible=\"0\""), "{written}");
     // The file is now what sightline holds: the next save does not ask.
-    h.state_mut().commands.push(Command::SetLayerVisible(0, true));
+    h.state_mut().commands.push(Command::SetLayerVisible(LayerRef::Tiles(0), true));
     h.run();
     h.key_press_modifiers(Modifiers::COMMAND, Key::S);
     h.run();
@@ -1529,4 +1530,130 @@ fn the_fill_lays_a_terrain_over_a_region_and_fits_its_rim() {
     h.run();
     click_cell(&mut h, Cell::new(0, 0));
     assert_eq!(sprite_rows(&h.state().document.map, 0), "ffffc0\n".repeat(4));
+}
+
+/// Right-clicks a cell (the object tool removes what stands there).
+fn right_click_cell(h: &mut Harness<'static, SightlineApp>, cell: sightline::core::Cell) {
+    let p = cell_centre(h, cell);
+    h.hover_at(p);
+    h.run();
+    for pressed in [true, false] {
+        h.event(egui::Event::PointerButton {
+            pos: p,
+            button: egui::PointerButton::Secondary,
+            pressed,
+            modifiers: egui::Modifiers::NONE,
+        });
+        h.run();
+    }
+}
+
+/// The Layers panel's list, top first, as its rows read.
+fn layer_rows(h: &Harness<'static, SightlineApp>) -> Vec<String> {
+    let map = &h.state().document.map;
+    map.stack()
+        .into_iter()
+        .rev()
+        .map(|r| match r {
+            LayerRef::Tiles(i) => map.layers[i].name.clone(),
+            LayerRef::Objects(j) => {
+                let n = map.objects.iter().filter(|o| o.layer == j).count();
+                format!("{} ({n})", map.object_layers[j].name)
+            }
+        })
+        .collect()
+}
+
+#[test]
+fn object_layers_are_listed_among_the_tile_layers_and_the_object_tool_places_on_the_current_one() {
+    use sightline::core::Cell;
+    let (_dir, path) = fixture_copy("object_layers.tmx");
+    let mut h = harness();
+    h.state_mut().commands.push(Command::Open(path.clone()));
+    h.run();
+    // The panel lists both kinds, top first, object layers with their object count and flags.
+    for label in [
+        "zones (1 object)",
+        "notes (0 objects)",
+        "roofs",
+        "spawns (2 objects, locked, 50% opacity)",
+        "ground",
+        "under (1 object)",
+    ] {
+        h.get_by_label(label);
+    }
+    assert_eq!(layer_rows(&h), ["zones (1)", "notes (0)", "roofs", "spawns (2)", "ground", "under (1)"]);
+
+    // On an object layer the brush paints nothing, and says why.
+    h.get_by_label("notes (0 objects)").click();
+    h.run();
+    h.get_by_label("object layer: notes");
+    h.get_by_label("Brush").click();
+    h.run();
+    let before = h.state().document.map.clone();
+    click_cell(&mut h, Cell::new(2, 2));
+    assert_eq!(h.state().document.map, before);
+    let notice = h.state().notice.clone().unwrap_or_default();
+    assert!(notice.contains("\"notes\" is an object layer"), "{notice}");
+
+    // The object tool places on the current object layer, and not on a locked one.
+    h.get_by_label("Object").click();
+    h.run();
+    click_cell(&mut h, Cell::new(2, 2));
+    assert_eq!(layer_rows(&h), ["zones (1)", "notes (1)", "roofs", "spawns (2)", "ground", "under (1)"]);
+    h.get_by_label("spawns (2 objects, locked, 50% opacity)").click();
+    h.run();
+    click_cell(&mut h, Cell::new(3, 2));
+    assert_eq!(layer_rows(&h)[3], "spawns (2)");
+    let notice = h.state().notice.clone().unwrap_or_default();
+    assert!(notice.contains("\"spawns\" is locked"), "{notice}");
+    // Right-click removes only what the tools may change: the hidden, locked layer's goblin stays.
+    right_click_cell(&mut h, Cell::new(2, 1));
+    assert_eq!(layer_rows(&h)[3], "spawns (2)");
+
+    // Raise goes over one layer at a time; undo puts it back.
+    h.get_by_label("notes (1 object)").click();
+    h.run();
+    h.get_by_label("Raise layer").click();
+    h.run();
+    assert_eq!(layer_rows(&h), ["notes (1)", "zones (1)", "roofs", "spawns (2)", "ground", "under (1)"]);
+    h.get_by_label("Lower layer").click();
+    h.run();
+    h.get_by_label("Lower layer").click();
+    h.run();
+    assert_eq!(layer_rows(&h), ["zones (1)", "roofs", "notes (1)", "spawns (2)", "ground", "under (1)"]);
+    h.state_mut().commands.push(Command::Undo);
+    h.run();
+    assert_eq!(layer_rows(&h)[1], "notes (1)");
+
+    // A new object layer goes above the current one; removing it takes its objects, undo brings
+    // them back.
+    h.get_by_label("New object layer").click();
+    h.run();
+    assert_eq!(layer_rows(&h)[1], "Objects (0)");
+    click_cell(&mut h, Cell::new(4, 3));
+    assert_eq!(layer_rows(&h)[1], "Objects (1)");
+    let objects = h.state().document.map.objects.len();
+    h.get_by_label("Remove layer").click();
+    h.run();
+    assert_eq!(layer_rows(&h)[1], "notes (1)");
+    assert_eq!(h.state().document.map.objects.len(), objects - 1);
+    h.state_mut().commands.push(Command::Undo);
+    h.run();
+    assert_eq!(layer_rows(&h)[1], "Objects (1)");
+
+    // A hidden layer's objects are not drawn, nor removed by a right-click.
+    h.get_by_label("show zones").click();
+    h.run();
+    assert!(!h.state().document.map.object_layers.iter().find(|l| l.name == "zones").unwrap().visible);
+    right_click_cell(&mut h, Cell::new(5, 3));
+    assert_eq!(layer_rows(&h)[0], "zones (1)");
+
+    // Saved and opened again, the stack is the same.
+    let stack = layer_rows(&h);
+    h.state_mut().commands.push(Command::SaveAs(path.clone()));
+    h.run();
+    h.state_mut().commands.push(Command::Open(path.clone()));
+    h.run();
+    assert_eq!(layer_rows(&h), stack);
 }

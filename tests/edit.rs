@@ -144,7 +144,7 @@ fn flipped_tiles_stay_flipped_through_resizes_merges_and_door_toggles() {
     upper.set(1, STANDARD_WATER, Flip::ANTI_DIAGONAL);
     upper.set(2, STANDARD_WATER, Flip::NONE);
     two.layers.push(upper);
-    layers::merge_down(&mut two, 1).unwrap();
+    layers::merge_down(&mut two, sightline::core::LayerRef::Tiles(1)).unwrap();
     assert_eq!(flip_art(&two, 0), [".2....", "...8..", "......"]);
     // Painting over a flipped tile paints it as the brush has it.
     assert_eq!(paint(&mut two, 0, &[Cell::new(1, 0)], STANDARD_WATER), 1, "the same tile, now unflipped");

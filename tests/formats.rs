@@ -956,14 +956,15 @@ fn loading_says_once_which_tiled_features_a_save_would_drop() {
     let warnings = format::load(&path).unwrap().warnings;
     let dropped: Vec<&String> = warnings.iter().filter(|w| w.contains("does not keep")).collect();
     assert_eq!(dropped.len(), 1, "one warning: {warnings:?}");
-    for kind in
-        ["layer offsets", "parallax factors", "layer groups", "separate object layers", "text and capsule objects"]
-    {
+    for kind in ["layer offsets", "parallax factors", "layer groups", "text and capsule objects"] {
         assert!(dropped[0].contains(kind), "{kind} in {}", dropped[0]);
     }
-    for kept in ["tint", "animation", "Wang"] {
+    for kept in ["tint", "animation", "Wang", "object layers"] {
         assert!(!dropped[0].contains(kept), "{kept} in {}", dropped[0]);
     }
+    // Both object layers are kept, the empty one too.
+    let names: Vec<String> = load(&path).object_layers.into_iter().map(|l| l.name).collect();
+    assert_eq!(names, ["a", "b"]);
     // A tile layer's own tint and offset are kept (a group's are not).
     let map = load(&path);
     assert_eq!((map.layers[0].tint, map.layers[0].offset), (Some(sightline::core::Rgba(255, 0, 0, 255)), [0.0, 2.0]));
@@ -1005,10 +1006,18 @@ fn ascii_and_movingai_saves_name_the_custom_data_they_leave_out() {
         movingai.contains(&"the custom properties of tile \"wall\" are not kept in MovingAI".to_owned()),
         "{movingai:?}"
     );
-    // A map without any says nothing of them.
-    let plain = load(&maps_dir().join("pillars.ron"));
+    // A map without any says nothing of them, nor of its one object layer.
+    let mut plain = load(&maps_dir().join("pillars.ron"));
+    assert_eq!(plain.object_layers.len(), 1);
     let warnings = format::save(&plain, &dir.path().join("p.txt")).unwrap().warnings;
-    assert!(!warnings.iter().any(|w| w.contains("custom properties")), "{warnings:?}");
+    assert!(!warnings.iter().any(|w| w.contains("custom properties") || w.contains("object layers")), "{warnings:?}");
+    // A second object layer is named.
+    let at = plain.stack().len();
+    sightline::core::layers::add_object_layer(&mut plain, at, "zones").unwrap();
+    let warnings = format::save(&plain, &dir.path().join("p.txt")).unwrap().warnings;
+    let expected =
+        "object layers (\"objects\", \"zones\") are not kept in ASCII: their objects are written on the one grid";
+    assert!(warnings.contains(&expected.to_owned()), "{warnings:?}");
 }
 
 #[test]
@@ -1291,4 +1300,124 @@ fn a_tiles_tiled_class_is_kept_as_its_class() {
     assert!(written.contains(r#"<tile id="0" type="Water">"#), "{written}");
     assert!(!written.contains(r#"value="Water""#), "no `name` property repeats the class: {written}");
     assert!(written.contains(r#"<tile id="1" type="Wall">"#) && written.contains(r#"value="granite""#), "{written}");
+}
+
+/// The stack of a map, bottom first: tile layers by name, object layers in brackets with their
+/// flags and their objects' names.
+fn stack_text(map: &Map) -> String {
+    use sightline::core::LayerRef;
+    map.stack()
+        .into_iter()
+        .map(|r| match r {
+            LayerRef::Tiles(i) => map.layers[i].name.clone(),
+            LayerRef::Objects(j) => {
+                let l = &map.object_layers[j];
+                let mut flags = Vec::new();
+                if !l.visible {
+                    flags.push("hidden".to_owned());
+                }
+                if l.locked {
+                    flags.push("locked".to_owned());
+                }
+                if l.opacity != 1.0 {
+                    flags.push(format!("opacity {}", l.opacity));
+                }
+                if let Some(c) = l.color {
+                    flags.push(format!("colour {}", c.to_hex()));
+                }
+                let on: Vec<&str> = map.objects.iter().filter(|o| o.layer == j).map(|o| o.name.as_str()).collect();
+                format!("[{} {{{}}}: {}]", l.name, flags.join(" "), on.join(" "))
+            }
+        })
+        .collect::<Vec<_>>()
+        .join(", ")
+}
+
+#[test]
+fn object_layers_keep_their_place_among_the_tile_layers_their_flags_and_their_objects() {
+    let dir = tempfile::tempdir().unwrap();
+    for name in ["object_layers.tmx", "tiny.png"] {
+        std::fs::copy(fixture(name), dir.path().join(name)).unwrap();
+    }
+    let loaded = format::load(&dir.path().join("object_layers.tmx")).unwrap();
+    assert!(!loaded.warnings.iter().any(|w| w.contains("does not keep")), "{:?}", loaded.warnings);
+    let map = loaded.map;
+    // A tile's collision shapes (an object group inside the tileset, locked) are not a layer.
+    assert_eq!(
+        stack_text(&map),
+        "[under {colour #ffff0000}: pit], ground, [spawns {hidden locked opacity 0.5}: start goblin], roofs, \
+         [notes {}: ], [zones {}: exit]"
+    );
+    assert_eq!(map.object_layers[1].properties.get("wave"), Some(&sightline::core::PropertyValue::Int(2)));
+    for ext in ["tmx", "tmj", "ron"] {
+        let back = round_trip(&map, ext);
+        assert_same(&map, &back, ext);
+        assert_eq!(stack_text(&back), stack_text(&map), "{ext}");
+    }
+    // Tiled reads the layers in this order, numbered in it.
+    let (_, text) = save_text(&map, "out.tmx");
+    let tags: Vec<&str> = text
+        .lines()
+        .map(str::trim_start)
+        .filter(|l| l.starts_with("<layer ") || l.starts_with("<objectgroup "))
+        .map(|l| &l[..l.find(" name").unwrap()])
+        .collect();
+    assert_eq!(
+        tags,
+        [
+            r#"<objectgroup id="1""#,
+            r#"<layer id="2""#,
+            r#"<objectgroup id="3""#,
+            r#"<layer id="4""#,
+            r#"<objectgroup id="5""#,
+            r#"<objectgroup id="6""#
+        ]
+    );
+    for written in [
+        r##"<objectgroup id="1" name="under" color="#ff0000">"##,
+        r#"<objectgroup id="3" name="spawns" visible="0" locked="1" opacity="0.5">"#,
+        r#"nextlayerid="7""#,
+    ] {
+        assert!(text.contains(written), "{written} in\n{text}");
+    }
+    let (_, json) = save_text(&map, "out.tmj");
+    let value: serde_json::Value = serde_json::from_str(&json).unwrap();
+    let kinds: Vec<(&str, &str)> = value["layers"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|l| (l["type"].as_str().unwrap(), l["name"].as_str().unwrap()))
+        .collect();
+    assert_eq!(
+        kinds,
+        [
+            ("objectgroup", "under"),
+            ("tilelayer", "ground"),
+            ("objectgroup", "spawns"),
+            ("tilelayer", "roofs"),
+            ("objectgroup", "notes"),
+            ("objectgroup", "zones")
+        ]
+    );
+}
+
+#[test]
+fn a_ron_map_without_object_layers_gets_one_and_saves_as_it_was() {
+    // Every bundled RON map with objects was written before object layers: each loads with one
+    // layer over the tiles, and saves to the same text.
+    let mut checked = 0;
+    for path in sample_paths().into_iter().filter(|p| p.extension().is_some_and(|e| e == "ron")) {
+        let text = std::fs::read_to_string(&path).unwrap();
+        let map = load(&path);
+        if map.objects.is_empty() || text.contains("object_layers") {
+            continue;
+        }
+        assert_eq!(map.object_layers.len(), 1, "{}", path.display());
+        assert_eq!(map.object_layers[0].name, "objects");
+        assert_eq!(map.object_layers[0].tile_layers_below, map.layers.len());
+        let (_, saved) = save_text(&map, "out.ron");
+        assert!(!saved.contains("object_layers"), "{}:\n{saved}", path.display());
+        checked += 1;
+    }
+    assert!(checked > 0, "no bundled RON map with objects");
 }

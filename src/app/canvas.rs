@@ -9,7 +9,7 @@ use crate::core::flip::Flip;
 use crate::core::object::{ObjectShape, ShapeKind};
 use crate::core::tile::Rgb;
 use crate::core::tile::SpriteSheet;
-use crate::core::{Cell, Map, ObjectKind, TileId};
+use crate::core::{Cell, LayerRef, Map, ObjectKind, TileId};
 
 pub const MIN_CELL_PX: f32 = 1.0;
 pub const MAX_CELL_PX: f32 = 96.0;
@@ -324,6 +324,7 @@ fn object_shape_ui(
     cell: Cell,
     shape: &ObjectShape,
     colour: Color32,
+    tint: Color32,
     tile_objects: &mut [Mesh],
 ) {
     let [tw, th] = map.tile_size.map(|t| t.max(1) as f32);
@@ -334,7 +335,7 @@ fn object_shape_ui(
         let [x, y] = shape.offset;
         let r = Rect::from_min_max(screen([x, y - height]), screen([x + width, y]));
         if r.intersects(view.canvas) {
-            add_flipped_sprite(&mut tile_objects[s], r, uv, flip, Color32::WHITE);
+            add_flipped_sprite(&mut tile_objects[s], r, uv, flip, tint);
         }
         return;
     }
@@ -352,6 +353,35 @@ fn object_shape_ui(
         painter.add(egui::Shape::closed_line(points, stroke));
     } else {
         painter.add(egui::Shape::line(points, stroke));
+    }
+}
+
+/// The colour an object's marker and shape are drawn in, by its kind.
+fn object_colour(o: &crate::core::MapObject) -> Color32 {
+    match o.kind {
+        ObjectKind::PlayerStart => Color32::from_rgb(255, 230, 90),
+        ObjectKind::Monster { .. } => Color32::from_rgb(240, 80, 70),
+        ObjectKind::Item => Color32::from_rgb(120, 220, 255),
+        ObjectKind::Light { .. } => Color32::from_rgb(255, 200, 120),
+        ObjectKind::Other(_) => Color32::from_rgb(200, 120, 255),
+    }
+}
+
+/// Draws the Tiled geometry of object layer `j`'s objects (zones, paths, tile objects), in the
+/// layer's colour if it has one (else each in its kind's colour), at the layer's opacity.
+fn object_layer_shapes_ui(painter: &egui::Painter, map: &Map, sheets: &[Option<SheetTexture>], view: &View, j: usize) {
+    let Some(layer) = map.object_layers.get(j) else { return };
+    let mut tile_objects = sheet_meshes(sheets);
+    let tint = Color32::WHITE.gamma_multiply(layer.opacity);
+    for o in map.objects.iter().filter(|o| o.layer == j) {
+        if let Some(shape) = &o.shape {
+            let colour = layer.color.map_or_else(|| object_colour(o), |c| Color32::from_rgb(c.0, c.1, c.2));
+            let colour = colour.gamma_multiply(layer.opacity);
+            object_shape_ui(painter, map, sheets, view, o.cell, shape, colour, tint, &mut tile_objects);
+        }
+    }
+    for m in tile_objects.into_iter().filter(|m| !m.is_empty()) {
+        painter.add(egui::Shape::mesh(m));
     }
 }
 
@@ -449,6 +479,8 @@ pub fn canvas_ui(
     let y1 = (bottom_right.y + 1).min(map.height() as i32);
 
     let draw_glyphs = view.cell_px >= MIN_GLYPH_PX;
+    // Whether the object layers' shapes were drawn among the tile layers' images.
+    let mut shapes_drawn = false;
     if view.cell_px < MIN_MESH_PX {
         // Zoomed out: the whole map is one textured rectangle (rebuilt when the map changes).
         if view.texture.as_ref().is_none_or(|(r, _)| *r != revision) {
@@ -506,8 +538,22 @@ pub fn canvas_ui(
                 .flat_map(|y| (ex0..ex1).map(move |x| Cell::new(x, y)))
                 .map(|c| map.index(c).and_then(|i| cell_look(map, i)).is_some_and(|(t, _, _)| drawn_as_sprite(t)))
                 .collect();
-            // Tiled's order: layer by layer, bottom to top; within a layer, rows top to bottom.
-            for layer in map.layers.iter().filter(|l| l.visible) {
+            // Tiled's order: layer by layer, bottom to top (object layers' shapes among them);
+            // within a layer, rows top to bottom.
+            shapes_drawn = true;
+            for entry in map.stack() {
+                let layer = match entry {
+                    LayerRef::Tiles(i) => &map.layers[i],
+                    LayerRef::Objects(j) => {
+                        if map.object_layer_visible(j) {
+                            object_layer_shapes_ui(&painter, map, sheets, view, j);
+                        }
+                        continue;
+                    }
+                };
+                if !layer.visible {
+                    continue;
+                }
                 let mut plain = Mesh::default();
                 let mut sprite_meshes = sheet_meshes(sheets);
                 // Tiled's layer tint multiplies the images; its offset moves the whole layer.
@@ -563,25 +609,16 @@ pub fn canvas_ui(
         }
     }
     let font = FontId::monospace(view.cell_px * 0.8);
-    // Tiled's object geometry first (zones, paths, tile objects), then each object's marker.
-    let object_colour = |o: &crate::core::MapObject| match o.kind {
-        ObjectKind::PlayerStart => Color32::from_rgb(255, 230, 90),
-        ObjectKind::Monster { .. } => Color32::from_rgb(240, 80, 70),
-        ObjectKind::Item => Color32::from_rgb(120, 220, 255),
-        ObjectKind::Light { .. } => Color32::from_rgb(255, 200, 120),
-        ObjectKind::Other(_) => Color32::from_rgb(200, 120, 255),
-    };
-    let mut tile_objects = sheet_meshes(sheets);
-    for o in &map.objects {
-        if let Some(shape) = &o.shape {
-            object_shape_ui(&painter, map, sheets, view, o.cell, shape, object_colour(o), &mut tile_objects);
+    // Tiled's object geometry (zones, paths, tile objects), over the tiles when the images did
+    // not draw it among them; then each object's marker, over everything. Objects of hidden
+    // object layers are not drawn.
+    if !shapes_drawn {
+        for j in (0..map.object_layers.len()).filter(|&j| map.object_layer_visible(j)) {
+            object_layer_shapes_ui(&painter, map, sheets, view, j);
         }
     }
-    for m in tile_objects.into_iter().filter(|m| !m.is_empty()) {
-        painter.add(egui::Shape::mesh(m));
-    }
     for o in &map.objects {
-        if o.cell.x < x0 || o.cell.x >= x1 || o.cell.y < y0 || o.cell.y >= y1 {
+        if o.cell.x < x0 || o.cell.x >= x1 || o.cell.y < y0 || o.cell.y >= y1 || !map.object_layer_visible(o.layer) {
             continue;
         }
         // A tile object drawn as its tile has no marker (as in Tiled); without its image (tile
@@ -594,9 +631,11 @@ pub fn canvas_ui(
             continue;
         }
         let r = view.cell_rect(o.cell);
-        let c = object_colour(o);
+        let opacity = map.object_layers[o.layer].opacity;
+        let c = object_colour(o).gamma_multiply(opacity);
         if draw_glyphs {
-            painter.rect_filled(r.shrink(view.cell_px * 0.05), view.cell_px * 0.2, Color32::from_black_alpha(160));
+            let backing = Color32::from_black_alpha(160).gamma_multiply(opacity);
+            painter.rect_filled(r.shrink(view.cell_px * 0.05), view.cell_px * 0.2, backing);
             painter.text(r.center(), Align2::CENTER_CENTER, o.kind.glyph(), font.clone(), c);
         } else {
             painter.rect_filled(r, 0.0, c);

@@ -7,6 +7,7 @@ use std::path::PathBuf;
 pub enum PropertiesOwner {
     Map,
     Layer(usize),
+    ObjectLayer(usize),
     Tile(crate::core::TileId),
 }
 
@@ -62,16 +63,20 @@ pub enum Command {
     PickAt(crate::core::Cell),
     SelectTool(super::editor::Tool),
     SelectTile(crate::core::TileId),
-    SelectLayer(usize),
+    /// Make a layer, tile or object layer, the current one.
+    SelectLayer(crate::core::LayerRef),
     /// Show or hide a layer (an edit: Tiled saves it in the map).
-    SetLayerVisible(usize, bool),
-    /// Lock or unlock a layer against painting.
-    SetLayerLocked(usize, bool),
+    SetLayerVisible(crate::core::LayerRef, bool),
+    /// Lock or unlock a layer against the tools.
+    SetLayerLocked(crate::core::LayerRef, bool),
     /// Make a layer a collision layer (its tiles block sight and movement) or not.
     SetLayerCollision(usize, bool),
     /// Set how opaque a layer is drawn (0 to 1; drawing only). Successive changes of one layer,
     /// as a slider's drag sends them, are one undo step.
-    SetLayerOpacity(usize, f32),
+    SetLayerOpacity(crate::core::LayerRef, f32),
+    /// Set the colour an object layer's shapes are drawn in (Tiled's object layer colour), or
+    /// none (each object in its kind's colour).
+    SetObjectLayerColor(usize, Option<crate::core::Rgba>),
     /// Replace the custom properties of the map, a layer or a tile type (a properties table's
     /// edit).
     SetProperties(PropertiesOwner, crate::core::Properties),
@@ -80,17 +85,20 @@ pub enum Command {
     /// Layer edits (Tiled's Layer menu), one undo step each. Each names the layer it was asked
     /// on; the new, copied, moved or merged layer becomes the current one.
     AddLayer {
-        /// Index of the new layer (`0` is the bottom).
+        /// Place of the new layer in the stack of tile and object layers (`0` is the bottom).
         at: usize,
+        /// An object layer rather than a tile layer.
+        objects: bool,
     },
-    DuplicateLayer(usize),
-    RemoveLayer(usize),
-    RenameLayer(usize, String),
+    DuplicateLayer(crate::core::LayerRef),
+    RemoveLayer(crate::core::LayerRef),
+    RenameLayer(crate::core::LayerRef, String),
+    /// Move the layer at one place of the stack to another.
     MoveLayer {
         from: usize,
         to: usize,
     },
-    MergeLayerDown(usize),
+    MergeLayerDown(crate::core::LayerRef),
     SetBrushSize(u32),
     /// The selection tool: copy, cut (the current layer), start pasting, flip the stamp, place it.
     Copy,

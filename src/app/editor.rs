@@ -3,7 +3,7 @@
 
 use crate::core::edit;
 use crate::core::flip::Flip;
-use crate::core::{Cell, Map, TileId};
+use crate::core::{Cell, LayerRef, Map, TileId};
 
 /// The painting tools, with Tiled's keys.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -84,8 +84,11 @@ pub struct EditorState {
     pub tile: TileId,
     /// How the brush's tile is flipped or turned (X, Y, Z; the picker takes a cell's).
     pub flip: Flip,
-    /// The layer tools paint on.
+    /// The tile layer the tile tools paint on.
     pub layer: usize,
+    /// The current layer is this object layer rather than tile layer `layer` (as in Tiled, the
+    /// tile tools then paint nothing; the object tool places objects on it).
+    pub object_layer: Option<usize>,
     /// The stroke in progress: where it started and the last cell it reached.
     pub stroke: Option<(Cell, Cell)>,
     /// Width of the brush, eraser and line stamp, in cells.
@@ -154,6 +157,7 @@ impl Default for EditorState {
             tile: crate::core::tile::STANDARD_WALL,
             flip: Flip::NONE,
             layer: 0,
+            object_layer: None,
             stroke: None,
             brush_size: 1,
             rect_filled: true,
@@ -177,6 +181,29 @@ impl Default for EditorState {
 }
 
 impl EditorState {
+    /// The current layer (the Layers panel's highlighted one).
+    pub fn current_layer(&self) -> LayerRef {
+        match self.object_layer {
+            Some(j) => LayerRef::Objects(j),
+            None => LayerRef::Tiles(self.layer),
+        }
+    }
+
+    /// Makes `layer` the current layer.
+    pub fn set_current_layer(&mut self, layer: LayerRef) {
+        match layer {
+            LayerRef::Tiles(i) => {
+                self.layer = i;
+                self.object_layer = None;
+            }
+            LayerRef::Objects(j) => self.object_layer = Some(j),
+        }
+    }
+
+    /// Whether the tool paints tiles (and so needs a tile layer).
+    pub fn paints_tiles(&self) -> bool {
+        !matches!(self.tool, Tool::Picker | Tool::Select | Tool::Object | Tool::Probe)
+    }
     /// The cells the stroke from `start` to `end` covers with the current tool (for drawing the
     /// preview and for applying it).
     pub fn shape(&self, map: &Map, start: Cell, end: Cell) -> Vec<Cell> {

@@ -1,10 +1,12 @@
-//! The Layers panel and the Layer menu, as in Tiled: the layers top first, each with visibility
-//! and lock; below them the actions on the current layer (new, duplicate, remove, raise, lower,
-//! merge down) and its properties (name, opacity, collision, custom). Every action is a [`Command`] and
+//! The Layers panel and the Layer menu, as in Tiled: tile and object layers in one list, top
+//! first, each with visibility and lock; below them the actions on the current layer (new tile
+//! or object layer, duplicate, remove, raise, lower, merge down) and its properties (name,
+//! opacity, custom; a tile layer's collision flag, an object layer's colour). Every action is a [`Command`] and
 //! one undo step; the edits themselves are [`crate::core::layers`].
 
 use super::panels::name_widget;
 use super::{Command, SightlineApp};
+use crate::core::LayerRef;
 
 /// One action on the current layer, for the panel's buttons and the menu's entries alike.
 struct LayerAction {
@@ -19,24 +21,47 @@ struct LayerAction {
 }
 
 /// What can be done to the current layer now (disabled actions are shown greyed, as Tiled does).
+/// Positions are places in the stack of tile and object layers, bottom first.
 fn layer_actions(app: &SightlineApp) -> Vec<LayerAction> {
-    let n = app.document.map.layers.len();
-    let current = app.editor.layer;
-    let has = current < n;
+    let map = &app.document.map;
+    let stack = map.stack();
+    let current = app.editor.current_layer();
+    let at = stack.iter().position(|&r| r == current);
+    let has = at.is_some();
+    let at = at.unwrap_or(stack.len());
+    let above = (at + 1).min(stack.len());
+    let same_kind_below = at > 0
+        && at < stack.len()
+        && matches!(
+            (current, stack[at - 1]),
+            (LayerRef::Tiles(_), LayerRef::Tiles(_)) | (LayerRef::Objects(_), LayerRef::Objects(_))
+        );
+    let removable = match current {
+        LayerRef::Tiles(_) => has && map.layers.len() > 1,
+        LayerRef::Objects(_) => has,
+    };
     vec![
         LayerAction {
             short: "New",
             long: "New layer",
             shortcut: Some("Ctrl+Shift+N"),
-            hover: "An empty layer above the current one",
+            hover: "An empty tile layer above the current layer",
             enabled: true,
-            command: Command::AddLayer { at: if has { current + 1 } else { n } },
+            command: Command::AddLayer { at: above, objects: false },
+        },
+        LayerAction {
+            short: "New objects",
+            long: "New object layer",
+            shortcut: None,
+            hover: "An empty object layer above the current layer: the object tool places objects on it",
+            enabled: true,
+            command: Command::AddLayer { at: above, objects: true },
         },
         LayerAction {
             short: "Duplicate",
             long: "Duplicate layer",
             shortcut: Some("Ctrl+Shift+D"),
-            hover: "A copy of the current layer, above it",
+            hover: "A copy of the current layer, above it (an object layer's copy has copies of its objects)",
             enabled: has,
             command: Command::DuplicateLayer(current),
         },
@@ -44,64 +69,97 @@ fn layer_actions(app: &SightlineApp) -> Vec<LayerAction> {
             short: "Remove",
             long: "Remove layer",
             shortcut: None,
-            hover: "Removes the current layer (Ctrl+Z brings it back); a map keeps at least one",
-            enabled: has && n > 1,
+            hover: "Removes the current layer, an object layer with its objects (Ctrl+Z brings it back); a map keeps \
+                    at least one tile layer",
+            enabled: removable,
             command: Command::RemoveLayer(current),
         },
         LayerAction {
             short: "Raise",
             long: "Raise layer",
             shortcut: Some("Ctrl+Shift+Up"),
-            hover: "Moves the current layer up, over the one above it",
-            enabled: has && current + 1 < n,
-            command: Command::MoveLayer { from: current, to: current + 1 },
+            hover: "Moves the current layer up, over the layer above it",
+            enabled: has && at + 1 < stack.len(),
+            command: Command::MoveLayer { from: at, to: above },
         },
         LayerAction {
             short: "Lower",
             long: "Lower layer",
             shortcut: Some("Ctrl+Shift+Down"),
-            hover: "Moves the current layer down, under the one below it",
-            enabled: has && current > 0,
-            command: Command::MoveLayer { from: current, to: current.saturating_sub(1) },
+            hover: "Moves the current layer down, under the layer below it",
+            enabled: has && at > 0,
+            command: Command::MoveLayer { from: at, to: at.saturating_sub(1) },
         },
         LayerAction {
             short: "Merge down",
             long: "Merge layer down",
             shortcut: None,
-            hover: "Paints the current layer's tiles onto the layer below and removes it; a cell keeps only \
-                    the upper tile, so its rules can change (the notice counts the cells)",
-            enabled: has && current > 0,
+            hover: "Merges the current layer into the layer below, if it is of the same kind, and removes it. Tile \
+                    layers: a cell keeps only the upper tile, so its rules can change (the notice counts the cells). \
+                    Object layers: the objects join the layer below.",
+            enabled: same_kind_below,
             command: Command::MergeLayerDown(current),
         },
     ]
 }
 
-/// The Layers section of the left panel.
+/// The Layers section of the left panel: tile and object layers, top first.
 pub fn layers_ui(app: &mut SightlineApp, ui: &mut egui::Ui) {
     ui.heading("Layers");
-    for (i, l) in app.document.map.layers.iter().enumerate().rev() {
+    let map = &app.document.map;
+    let current = app.editor.current_layer();
+    for layer in map.stack().into_iter().rev() {
+        let (name, visible, locked, opacity) = match layer {
+            LayerRef::Tiles(i) => {
+                let l = &map.layers[i];
+                (&l.name, l.visible, l.locked, l.opacity)
+            }
+            LayerRef::Objects(j) => {
+                let l = &map.object_layers[j];
+                (&l.name, l.visible, l.locked, l.opacity)
+            }
+        };
         ui.horizontal(|ui| {
-            let mut visible = l.visible;
-            let r = ui.checkbox(&mut visible, "").on_hover_text("Visible");
-            name_widget(ui, &r, &format!("show {}", l.name));
+            let mut shown = visible;
+            let r = ui.checkbox(&mut shown, "").on_hover_text("Visible");
+            name_widget(ui, &r, &format!("show {name}"));
             if r.changed() {
-                app.commands.push(Command::SetLayerVisible(i, visible));
+                app.commands.push(Command::SetLayerVisible(layer, shown));
             }
-            let mut locked = l.locked;
-            let r = ui.checkbox(&mut locked, "").on_hover_text("Locked: the tools do not paint on it");
-            name_widget(ui, &r, &format!("lock {}", l.name));
+            let mut lock = locked;
+            let r = ui.checkbox(&mut lock, "").on_hover_text("Locked: the tools do not change it");
+            name_widget(ui, &r, &format!("lock {name}"));
             if r.changed() {
-                app.commands.push(Command::SetLayerLocked(i, locked));
+                app.commands.push(Command::SetLayerLocked(layer, lock));
             }
-            let opacity = format!("{:.0}% opacity", l.opacity * 100.0);
-            let tags: Vec<&str> =
-                [(l.collision, "collision"), (l.locked, "locked"), (l.opacity < 1.0, opacity.as_str())]
-                    .into_iter()
-                    .filter_map(|(on, tag)| on.then_some(tag))
-                    .collect();
-            let label = if tags.is_empty() { l.name.clone() } else { format!("{} ({})", l.name, tags.join(", ")) };
-            if ui.selectable_label(app.editor.layer == i, label).clicked() {
-                app.commands.push(Command::SelectLayer(i));
+            let opacity = format!("{:.0}% opacity", opacity * 100.0);
+            let objects = match layer {
+                LayerRef::Objects(j) => {
+                    let n = map.objects.iter().filter(|o| o.layer == j).count();
+                    Some(format!("{n} object{}", if n == 1 { "" } else { "s" }))
+                }
+                LayerRef::Tiles(_) => None,
+            };
+            let collision = matches!(layer, LayerRef::Tiles(i) if map.layers[i].collision);
+            let tags: Vec<&str> = [
+                (objects.is_some(), objects.as_deref().unwrap_or_default()),
+                (collision, "collision"),
+                (locked, "locked"),
+                (opacity_below_one(layer, map), opacity.as_str()),
+            ]
+            .into_iter()
+            .filter_map(|(on, tag)| on.then_some(tag))
+            .collect();
+            let label = if tags.is_empty() { name.clone() } else { format!("{name} ({})", tags.join(", ")) };
+            // Object layers read apart from tile layers by their slant, and their object count.
+            let text = match layer {
+                LayerRef::Objects(_) => egui::RichText::new(label.clone()).italics(),
+                LayerRef::Tiles(_) => egui::RichText::new(label.clone()),
+            };
+            let r = ui.selectable_label(current == layer, text);
+            name_widget(ui, &r, &label);
+            if r.clicked() {
+                app.commands.push(Command::SelectLayer(layer));
             }
         });
     }
@@ -126,30 +184,43 @@ pub fn layers_ui(app: &mut SightlineApp, ui: &mut egui::Ui) {
     app.commands.extend(actions);
 }
 
-/// The current layer's name, opacity, collision flag and custom properties.
+fn opacity_below_one(layer: LayerRef, map: &crate::core::Map) -> bool {
+    match layer {
+        LayerRef::Tiles(i) => map.layers[i].opacity < 1.0,
+        LayerRef::Objects(j) => map.object_layers[j].opacity < 1.0,
+    }
+}
+
+/// The current layer's name, opacity and custom properties; a tile layer's collision flag and
+/// look, an object layer's colour.
 fn layer_properties_ui(app: &mut SightlineApp, ui: &mut egui::Ui) {
-    let current = app.editor.layer;
-    let Some(layer) = app.document.map.layers.get(current) else { return };
+    let current = app.editor.current_layer();
+    let map = &app.document.map;
+    let Some(name) = map.layer_name(current) else { return };
     ui.horizontal(|ui| {
         ui.label("Name");
         // The name is edited in a draft kept in egui's memory and applied when the field is left
         // (Enter or a click elsewhere; Esc drops it), so that clearing the field to retype it is
         // not an edit, and the whole rename is one undo step.
         let draft_id = egui::Id::unique(("sightline layer name draft", current));
-        let mut text = ui.data(|d| d.get_temp::<String>(draft_id)).unwrap_or_else(|| layer.name.clone());
+        let mut text = ui.data(|d| d.get_temp::<String>(draft_id)).unwrap_or_else(|| name.to_owned());
         let r = ui.add(egui::TextEdit::singleline(&mut text).desired_width(ui.available_width()));
         name_widget(ui, &r, "layer name");
         if r.lost_focus() {
             ui.data_mut(|d| d.remove::<String>(draft_id));
             let escaped = ui.input(|i| i.key_pressed(egui::Key::Escape));
-            if !escaped && text.trim() != layer.name {
+            if !escaped && text.trim() != name {
                 app.commands.push(Command::RenameLayer(current, text));
             }
         } else if r.has_focus() {
             ui.data_mut(|d| d.insert_temp(draft_id, text));
         }
     });
-    let mut percent = (layer.opacity * 100.0).round();
+    let opacity = match current {
+        LayerRef::Tiles(i) => map.layers[i].opacity,
+        LayerRef::Objects(j) => map.object_layers[j].opacity,
+    };
+    let mut percent = (opacity * 100.0).round();
     let r = ui
         .add(egui::Slider::new(&mut percent, 0.0..=100.0).step_by(1.0).fixed_decimals(0).suffix("%").text("Opacity"))
         .on_hover_text(
@@ -159,6 +230,14 @@ fn layer_properties_ui(app: &mut SightlineApp, ui: &mut egui::Ui) {
     if r.changed() {
         app.commands.push(Command::SetLayerOpacity(current, percent / 100.0));
     }
+    match current {
+        LayerRef::Tiles(i) => tile_layer_properties_ui(app, ui, i),
+        LayerRef::Objects(j) => object_layer_properties_ui(app, ui, j),
+    }
+}
+
+fn tile_layer_properties_ui(app: &mut SightlineApp, ui: &mut egui::Ui, current: usize) {
+    let layer = &app.document.map.layers[current];
     // Tiled's look of the layer, kept and drawn (the tint and the offset) but not edited here.
     let mut look = Vec::new();
     if layer.offset != [0.0, 0.0] {
@@ -197,17 +276,62 @@ fn layer_properties_ui(app: &mut SightlineApp, ui: &mut egui::Ui) {
         });
 }
 
+fn object_layer_properties_ui(app: &mut SightlineApp, ui: &mut egui::Ui, current: usize) {
+    let layer = &app.document.map.object_layers[current];
+    ui.horizontal(|ui| {
+        // Tiled's object layer colour: the layer's shapes are drawn in it.
+        let mut own = layer.color.is_some();
+        let r = ui.checkbox(&mut own, "Colour").on_hover_text(
+            "Draw this layer's zones and paths in one colour (Tiled's object layer colour); off: each object in \
+             its kind's colour",
+        );
+        name_widget(ui, &r, "object layer colour");
+        if r.changed() {
+            let color = own.then_some(crate::core::Rgba(160, 160, 164, 255));
+            app.commands.push(Command::SetObjectLayerColor(current, color));
+        }
+        if let Some(c) = layer.color {
+            let mut rgb = [c.0, c.1, c.2];
+            let r = ui.color_edit_button_srgb(&mut rgb);
+            name_widget(ui, &r, "object layer colour picker");
+            if r.changed() {
+                app.commands
+                    .push(Command::SetObjectLayerColor(current, Some(crate::core::Rgba(rgb[0], rgb[1], rgb[2], c.3))));
+            }
+        }
+    });
+    egui::CollapsingHeader::new(format!("Custom properties ({})", layer.properties.len()))
+        .id_salt("sightline object layer properties")
+        .show(ui, |ui| {
+            let owner = format!("object layer {}", layer.name);
+            if let Some(edited) =
+                super::properties_editor::properties_ui(ui, &owner, &layer.properties, &[], &app.document.map.objects)
+            {
+                app.commands.push(Command::SetProperties(super::PropertiesOwner::ObjectLayer(current), edited));
+            }
+        });
+}
+
+/// The layer above and below the current one in the stack, if any.
+fn neighbours(app: &SightlineApp) -> (Option<LayerRef>, Option<LayerRef>) {
+    let stack = app.document.map.stack();
+    match stack.iter().position(|&r| r == app.editor.current_layer()) {
+        Some(at) => (stack.get(at + 1).copied(), at.checked_sub(1).map(|b| stack[b])),
+        None => (None, None),
+    }
+}
+
 /// The menu bar's Layer menu: the same actions, with their shortcuts, and the current layer's
 /// flags.
 pub fn layer_menu_ui(app: &mut SightlineApp, ui: &mut egui::Ui) {
     ui.menu_button("Layer", |ui| {
-        let name = app.document.map.layers.get(app.editor.layer).map(|l| l.name.clone());
-        match &name {
+        let current = app.editor.current_layer();
+        match app.document.map.layer_name(current) {
             Some(name) => ui.weak(format!("current: {name}")),
-            None => ui.weak("no tile layer"),
+            None => ui.weak("no layer"),
         };
         for (k, action) in layer_actions(app).into_iter().enumerate() {
-            if k == 3 || k == 5 {
+            if k == 4 || k == 6 {
                 ui.separator();
             }
             let mut button = egui::Button::new(action.long);
@@ -219,26 +343,38 @@ pub fn layer_menu_ui(app: &mut SightlineApp, ui: &mut egui::Ui) {
             }
         }
         ui.separator();
-        let n = app.document.map.layers.len();
-        let current = app.editor.layer;
-        if ui.add_enabled(current + 1 < n, egui::Button::new("Select layer above").shortcut_text("Ctrl+PgUp")).clicked()
+        let (above, below) = neighbours(app);
+        if ui.add_enabled(above.is_some(), egui::Button::new("Select layer above").shortcut_text("Ctrl+PgUp")).clicked()
+            && let Some(layer) = above
         {
-            app.commands.push(Command::SelectLayer(current + 1));
+            app.commands.push(Command::SelectLayer(layer));
         }
-        if ui.add_enabled(current > 0, egui::Button::new("Select layer below").shortcut_text("Ctrl+PgDown")).clicked() {
-            app.commands.push(Command::SelectLayer(current.saturating_sub(1)));
+        if ui
+            .add_enabled(below.is_some(), egui::Button::new("Select layer below").shortcut_text("Ctrl+PgDown"))
+            .clicked()
+            && let Some(layer) = below
+        {
+            app.commands.push(Command::SelectLayer(layer));
         }
-        if let Some(layer) = app.document.map.layers.get(current) {
+        let map = &app.document.map;
+        let flags = match current {
+            LayerRef::Tiles(i) => map.layers.get(i).map(|l| (l.visible, l.locked, Some(l.collision))),
+            LayerRef::Objects(j) => map.object_layers.get(j).map(|l| (l.visible, l.locked, None)),
+        };
+        if let Some((visible, locked, collision)) = flags {
             ui.separator();
-            for (label, on, command) in [
-                ("Visible", layer.visible, Command::SetLayerVisible as fn(usize, bool) -> Command),
-                ("Locked", layer.locked, Command::SetLayerLocked),
-                ("Collision layer", layer.collision, Command::SetLayerCollision),
-            ] {
-                let mut value = on;
-                if ui.checkbox(&mut value, label).changed() {
-                    app.commands.push(command(current, value));
-                }
+            let mut value = visible;
+            if ui.checkbox(&mut value, "Visible").changed() {
+                app.commands.push(Command::SetLayerVisible(current, value));
+            }
+            let mut value = locked;
+            if ui.checkbox(&mut value, "Locked").changed() {
+                app.commands.push(Command::SetLayerLocked(current, value));
+            }
+            if let (Some(mut value), LayerRef::Tiles(i)) = (collision, current)
+                && ui.checkbox(&mut value, "Collision layer").changed()
+            {
+                app.commands.push(Command::SetLayerCollision(i, value));
             }
         }
     });
@@ -266,12 +402,15 @@ pub fn layer_shortcuts(app: &mut SightlineApp, input: &mut egui::InputState) {
             app.commands.push(command);
         }
     }
-    let n = app.document.map.layers.len();
-    let current = app.editor.layer;
-    if input.consume_shortcut(&KeyboardShortcut::new(Modifiers::COMMAND, Key::PageUp)) && current + 1 < n {
-        app.commands.push(Command::SelectLayer(current + 1));
+    let (above, below) = neighbours(app);
+    if input.consume_shortcut(&KeyboardShortcut::new(Modifiers::COMMAND, Key::PageUp))
+        && let Some(layer) = above
+    {
+        app.commands.push(Command::SelectLayer(layer));
     }
-    if input.consume_shortcut(&KeyboardShortcut::new(Modifiers::COMMAND, Key::PageDown)) && current > 0 {
-        app.commands.push(Command::SelectLayer(current - 1));
+    if input.consume_shortcut(&KeyboardShortcut::new(Modifiers::COMMAND, Key::PageDown))
+        && let Some(layer) = below
+    {
+        app.commands.push(Command::SelectLayer(layer));
     }
 }

@@ -27,7 +27,7 @@ pub use overlays::{OverlayCommand, OverlayKind, Overlays};
 use std::path::PathBuf;
 
 use crate::cli::{AppLaunch, OverlayName};
-use crate::core::{Cell, TileId, format, layers};
+use crate::core::{Cell, LayerRef, TileId, format, layers};
 
 /// Starts the native window.
 pub fn run(launch: AppLaunch) -> anyhow::Result<()> {
@@ -89,7 +89,8 @@ type TerrainPreviewKey = (Cell, u64, usize, crate::core::terrain::TerrainBrush, 
 enum ContinuedEdit {
     TileRules(TileId),
     Object(usize),
-    Opacity(usize),
+    Opacity(crate::core::LayerRef),
+    ObjectLayerColor(usize),
     Properties(PropertiesOwner),
 }
 
@@ -398,12 +399,39 @@ impl SightlineApp {
                 }
             }
             Command::SelectLayer(layer) => {
-                if layer < self.document.map.layers.len() {
-                    self.editor.layer = layer;
+                if self.document.map.layer_name(layer).is_some() {
+                    self.editor.set_current_layer(layer);
                 }
             }
-            Command::SetLayerVisible(layer, on)
-            | Command::SetLayerLocked(layer, on)
+            Command::SetLayerVisible(LayerRef::Objects(j), on) | Command::SetLayerLocked(LayerRef::Objects(j), on) => {
+                let Some(l) = self.document.map.object_layers.get(j) else { return };
+                let visible = matches!(command, Command::SetLayerVisible(..));
+                if (if visible { l.visible } else { l.locked }) == on {
+                    return;
+                }
+                self.document.checkpoint();
+                let l = &mut self.document.map.object_layers[j];
+                if visible {
+                    l.visible = on;
+                } else {
+                    l.locked = on;
+                }
+                self.document.touch();
+            }
+            Command::SetObjectLayerColor(j, color) => {
+                if self.document.map.object_layers.get(j).is_none_or(|l| l.color == color) {
+                    return;
+                }
+                // Dragging in the colour picker sends a colour a frame: one undo step.
+                if !self.continues(ContinuedEdit::ObjectLayerColor(j)) {
+                    self.document.checkpoint();
+                }
+                self.document.map.object_layers[j].color = color;
+                self.document.touch();
+                self.continued = Some((ContinuedEdit::ObjectLayerColor(j), self.document.revision()));
+            }
+            Command::SetLayerVisible(LayerRef::Tiles(layer), on)
+            | Command::SetLayerLocked(LayerRef::Tiles(layer), on)
             | Command::SetLayerCollision(layer, on) => {
                 let Some(l) = self.document.map.layers.get(layer) else { return };
                 let flag = |l: &crate::core::Layer| match command {
@@ -595,10 +623,23 @@ impl SightlineApp {
                 }
             }
             Command::RemoveObjectsAt(cell) => {
-                if self.document.map.objects.iter().any(|o| o.cell == cell) {
+                // Objects the tools may change: on shown, unlocked object layers.
+                let map = &self.document.map;
+                let open =
+                    |o: &crate::core::MapObject| map.object_layers.get(o.layer).is_some_and(|l| l.visible && !l.locked);
+                let here: Vec<bool> = map.objects.iter().map(|o| o.cell == cell && open(o)).collect();
+                if here.contains(&true) {
                     self.document.checkpoint();
-                    self.document.map.objects.retain(|o| o.cell != cell);
+                    let mut k = 0;
+                    self.document.map.objects.retain(|_| {
+                        k += 1;
+                        !here[k - 1]
+                    });
                     self.document.touch();
+                } else if let Some(o) = map.objects.iter().find(|o| o.cell == cell) {
+                    let l = &map.object_layers[o.layer];
+                    let why = if l.locked { "locked: unlock it" } else { "hidden: show it" };
+                    self.notice = Some(format!("object layer \"{}\" is {why} to remove its objects", l.name));
                 }
             }
             Command::SetObjectChoice(choice) => self.editor.object = choice,
@@ -647,10 +688,7 @@ impl SightlineApp {
                     self.editor.stroke = Some((cell, cell));
                     return;
                 }
-                if let Some(layer) = self.document.map.layers.get(self.editor.layer)
-                    && layer.locked
-                {
-                    self.notice = Some(format!("layer \"{}\" is locked: unlock it to paint", layer.name));
+                if self.layer_locked() {
                     return;
                 }
                 self.document.checkpoint();
@@ -712,14 +750,22 @@ impl SightlineApp {
             }
             Command::SetLayerOpacity(layer, opacity) => {
                 let opacity = if opacity.is_finite() { opacity.clamp(0.0, 1.0) } else { 1.0 };
-                let Some(l) = self.document.map.layers.get(layer) else { return };
-                if l.opacity == opacity {
+                let map = &self.document.map;
+                let current = match layer {
+                    LayerRef::Tiles(i) => map.layers.get(i).map(|l| l.opacity),
+                    LayerRef::Objects(j) => map.object_layers.get(j).map(|l| l.opacity),
+                };
+                if current.is_none_or(|o| o == opacity) {
                     return;
                 }
                 if !self.continues(ContinuedEdit::Opacity(layer)) {
                     self.document.checkpoint();
                 }
-                self.document.map.layers[layer].opacity = opacity;
+                let map = &mut self.document.map;
+                match layer {
+                    LayerRef::Tiles(i) => map.layers[i].opacity = opacity,
+                    LayerRef::Objects(j) => map.object_layers[j].opacity = opacity,
+                }
                 self.document.touch();
                 self.continued = Some((ContinuedEdit::Opacity(layer), self.document.revision()));
             }
@@ -728,6 +774,7 @@ impl SightlineApp {
                 let current = match owner {
                     PropertiesOwner::Map => Some(&map.properties),
                     PropertiesOwner::Layer(layer) => map.layers.get(layer).map(|l| &l.properties),
+                    PropertiesOwner::ObjectLayer(layer) => map.object_layers.get(layer).map(|l| &l.properties),
                     // Tile 0 is the empty tile: it has no properties.
                     PropertiesOwner::Tile(0) => None,
                     PropertiesOwner::Tile(id) => map.tiles.get(usize::from(id)).map(|t| &t.properties),
@@ -746,40 +793,55 @@ impl SightlineApp {
                 match owner {
                     PropertiesOwner::Map => map.properties = properties,
                     PropertiesOwner::Layer(layer) => map.layers[layer].properties = properties,
+                    PropertiesOwner::ObjectLayer(layer) => map.object_layers[layer].properties = properties,
                     PropertiesOwner::Tile(id) => map.tiles[usize::from(id)].properties = properties,
                 }
                 self.document.touch();
                 self.continued = same_names.then_some((ContinuedEdit::Properties(owner), self.document.revision()));
             }
             Command::ShowMapProperties(open) => self.map_properties_open = open,
-            Command::AddLayer { at } => {
-                let name = layers::unused_layer_name(&self.document.map, "Layer");
-                if let Some(i) = self.layer_edit(|map| layers::add_layer(map, at, &name)) {
-                    self.editor.layer = i;
+            Command::AddLayer { at, objects } => {
+                let name = layers::unused_layer_name(&self.document.map, if objects { "Objects" } else { "Layer" });
+                let added = self.layer_edit(|map| {
+                    if objects { layers::add_object_layer(map, at, &name) } else { layers::add_layer(map, at, &name) }
+                });
+                if let Some(layer) = added {
+                    self.editor.set_current_layer(layer);
                 }
             }
             Command::DuplicateLayer(layer) => {
-                if let Some(i) = self.layer_edit(|map| layers::duplicate_layer(map, layer)) {
-                    self.editor.layer = i;
+                if let Some(copy) = self.layer_edit(|map| layers::duplicate_layer(map, layer)) {
+                    self.editor.set_current_layer(copy);
                 }
             }
             Command::RemoveLayer(layer) => {
                 // As in an image editor: removing the current layer selects the one under it.
-                if self.layer_edit(|map| layers::remove_layer(map, layer)).is_some() && self.editor.layer >= layer {
-                    self.editor.layer = self.editor.layer.saturating_sub(1);
+                let Ok(at) = layers::position(&self.document.map, layer) else { return };
+                if self.layer_edit(|map| layers::remove_layer(map, layer)).is_some() {
+                    let stack = self.document.map.stack();
+                    // The tile tools paint on the nearest tile layer under the removed one.
+                    let tile_below = stack[..at.max(1)].iter().rev().find_map(|r| match r {
+                        LayerRef::Tiles(i) => Some(*i),
+                        LayerRef::Objects(_) => None,
+                    });
+                    if let Some(i) = tile_below {
+                        self.editor.layer = i;
+                    }
+                    self.editor.set_current_layer(stack[at.saturating_sub(1)]);
                 }
                 self.clamp_layer();
             }
             Command::RenameLayer(layer, name) => {
-                if self.document.map.layers.get(layer).is_some_and(|l| l.name != name.trim()) {
+                if self.document.map.layer_name(layer).is_some_and(|n| n != name.trim()) {
                     self.layer_edit(|map| layers::rename_layer(map, layer, &name));
                 }
             }
             Command::MoveLayer { from, to } => {
                 if from != to
-                    && let Some(doors) = self.layer_edit(|map| layers::move_layer(map, from, to))
+                    && let Some((moved, doors)) = self.layer_edit(|map| layers::move_layer(map, from, to))
                 {
-                    self.editor.layer = to;
+                    // The tile layers' indices change: the tile tools keep painting on the same layer.
+                    self.editor.set_current_layer(moved);
                     if doors > 0 {
                         self.notice = Some(format!(
                             "{doors} {} now a different door on top (the one a player opens)",
@@ -789,11 +851,16 @@ impl SightlineApp {
                 }
             }
             Command::MergeLayerDown(layer) => {
-                let names = (layer > 0 && layer < self.document.map.layers.len()).then(|| {
-                    (self.document.map.layers[layer].name.clone(), self.document.map.layers[layer - 1].name.clone())
+                let map = &self.document.map;
+                let names = layers::position(map, layer).ok().filter(|&at| at > 0).map(|at| {
+                    let below = map.stack()[at - 1];
+                    (
+                        map.layer_name(layer).unwrap_or_default().to_owned(),
+                        map.layer_name(below).unwrap_or_default().to_owned(),
+                    )
                 });
                 if let Some(report) = self.layer_edit(|map| layers::merge_down(map, layer)) {
-                    self.editor.layer = report.layer;
+                    self.editor.set_current_layer(report.layer);
                     if let (Some((upper, lower)), n @ 1..) = (names, report.rules_changed) {
                         self.notice = Some(format!(
                             "merged \"{upper}\" into \"{lower}\": {n} {} different rules now (opaque, walkable, \
@@ -1041,10 +1108,19 @@ impl SightlineApp {
     /// Keeps the current layer one the map has (after an undo or a removal).
     fn clamp_layer(&mut self) {
         self.editor.layer = self.editor.layer.min(self.document.map.layers.len().saturating_sub(1));
+        if self.editor.object_layer.is_some_and(|j| j >= self.document.map.object_layers.len()) {
+            self.editor.object_layer = None;
+        }
     }
 
-    /// Whether the current layer is locked (and says so).
+    /// Whether the tile tools cannot paint now, and says why: an object layer is the current
+    /// layer, or the current tile layer is locked.
     fn layer_locked(&mut self) -> bool {
+        if let Some(j) = self.editor.object_layer {
+            let name = self.document.map.object_layers.get(j).map_or("", |l| l.name.as_str());
+            self.notice = Some(format!("\"{name}\" is an object layer: select a tile layer to paint tiles"));
+            return true;
+        }
         self.layer_locked_at(self.editor.layer)
     }
 
@@ -1110,19 +1186,33 @@ impl SightlineApp {
             }
         };
         let map = &self.document.map;
-        // What stands on the cell is replaced; a Tiled zone, path or tile object that merely
-        // hangs from it is not.
-        let marker = |o: &MapObject| o.shape.as_ref().is_none_or(|s| s.kind == crate::core::object::ShapeKind::Point);
-        let replaced = |o: &MapObject| o.cell == cell && marker(o);
-        // The player start moves, keeping its id, name and properties (an `object` property
-        // may name it); the same object placed again where it stands is no edit.
+        // The object goes on the current object layer, else on the topmost (a new one if the
+        // map has none); the player start stays on its own.
         let start = map.objects.iter().position(|o| o.kind == ObjectKind::PlayerStart);
-        let unchanged = match start {
-            Some(i) if e.object == ObjectChoice::PlayerStart => map.objects[i].cell == cell,
-            _ => {
+        let moving_start = start.filter(|_| e.object == ObjectChoice::PlayerStart);
+        let target = match moving_start {
+            Some(i) => Some(map.objects[i].layer),
+            None => e.object_layer.or(map.object_layers.len().checked_sub(1)),
+        };
+        if let Some(l) = target.and_then(|j| map.object_layers.get(j))
+            && (l.locked || !l.visible)
+        {
+            let why = if l.locked { "locked: unlock it" } else { "hidden: show it" };
+            self.notice = Some(format!("object layer \"{}\" is {why} to place objects", l.name));
+            return;
+        }
+        // What stands on the cell on that layer is replaced; a Tiled zone, path or tile object
+        // that merely hangs from it is not.
+        let marker = |o: &MapObject| o.shape.as_ref().is_none_or(|s| s.kind == crate::core::object::ShapeKind::Point);
+        let replaced = |o: &MapObject| o.cell == cell && marker(o) && Some(o.layer) == target;
+        // The player start moves, keeping its id, name, layer and properties (an `object`
+        // property may name it); the same object placed again where it stands is no edit.
+        let unchanged = match moving_start {
+            Some(i) => map.objects[i].cell == cell,
+            None => {
                 let mut standing = map.objects.iter().filter(|o| replaced(o));
                 match (standing.next(), standing.next()) {
-                    (Some(o), None) => MapObject { id: o.id, ..object.clone() } == *o,
+                    (Some(o), None) => MapObject { id: o.id, layer: o.layer, ..object.clone() } == *o,
                     _ => false,
                 }
             }
@@ -1132,16 +1222,17 @@ impl SightlineApp {
         }
         self.document.checkpoint();
         let map = &mut self.document.map;
-        match start {
-            Some(i) if e.object == ObjectChoice::PlayerStart => {
+        match moving_start {
+            Some(i) => {
                 let mut player = map.objects.remove(i);
                 player.cell = cell;
                 map.objects.retain(|o| !replaced(o));
                 map.objects.push(player);
             }
-            _ => {
+            None => {
                 map.objects.retain(|o| !replaced(o));
-                map.add_object(object);
+                let layer = target.unwrap_or_else(|| map.default_object_layer());
+                map.add_object(object.on_layer(layer));
             }
         }
         self.document.touch();
@@ -1218,6 +1309,10 @@ impl SightlineApp {
     /// What the stroke in progress, a click, or the stamp being pasted would paint, drawn over
     /// the canvas.
     fn preview(&self) -> canvas::Preview {
+        // On an object layer the tile tools paint nothing, so they show nothing either.
+        if self.editor.object_layer.is_some() && (self.editor.paints_tiles() || self.editor.pasting) {
+            return canvas::Preview::default();
+        }
         if let Some(stamp) = &self.editor.clipboard {
             // A Shift drag: the line of copies it will lay; else the copy a click would lay.
             let corners = match (self.editor.stroke, self.hovered) {

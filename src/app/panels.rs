@@ -300,8 +300,12 @@ fn inspector_ui(app: &mut SightlineApp, ui: &mut egui::Ui) {
             crate::core::PropertyValue::Object(id) => crate::core::object::reference_text(*id, &map.objects),
             other => other.to_string(),
         };
+        let layer = map.object_layers.get(o.layer).map_or(String::new(), |l| {
+            let hidden = if l.visible { "" } else { ", hidden" };
+            format!("  on {}{hidden}", l.name)
+        });
         if !editable {
-            ui.label(format!("{} #{} {:?}", o.kind.type_name(), o.id, o.name));
+            ui.label(format!("{} #{} {:?}{layer}", o.kind.type_name(), o.id, o.name));
             if let Some(shape) = &o.shape {
                 ui.label(format!("  {}", shape.describe()));
             }
@@ -317,6 +321,9 @@ fn inspector_ui(app: &mut SightlineApp, ui: &mut egui::Ui) {
             name_widget(ui, &r, &format!("name of {}", o.kind.type_name()));
             ui.weak(format!("#{}", o.id)).on_hover_text("The object's id, which `object` properties name");
         });
+        if map.object_layers.len() > 1 || !layer.is_empty() {
+            ui.weak(layer.trim_start()).on_hover_text("The object layer it is on");
+        }
         if let Some(shape) = &o.shape {
             ui.label(format!("  {}", shape.describe()));
         }
@@ -617,8 +624,17 @@ pub fn tools_bar_ui(app: &mut SightlineApp, ui: &mut egui::Ui) {
                     }
                 }
             }
-            if let Some(l) = map.layers.get(app.editor.layer) {
-                ui.label(format!("layer: {}", l.name));
+            match app.editor.current_layer() {
+                crate::core::LayerRef::Objects(j) => {
+                    if let Some(l) = map.object_layers.get(j) {
+                        ui.label(format!("object layer: {}", l.name));
+                    }
+                }
+                crate::core::LayerRef::Tiles(i) => {
+                    if let Some(l) = map.layers.get(i) {
+                        ui.label(format!("layer: {}", l.name));
+                    }
+                }
             }
         });
     });
@@ -670,17 +686,20 @@ pub fn palette_ui(app: &mut SightlineApp, ui: &mut egui::Ui) {
     });
 }
 
-/// Under the tiles: the tile types button, the layers and the minimap.
+/// Under the tiles: the tile types button, the terrains, the layers and the minimap, scrolled
+/// when they are taller than the window has room for (a map with many terrains and layers).
 fn palette_footer_ui(app: &mut SightlineApp, ui: &mut egui::Ui) {
-    if ui.button("Edit tile types…").clicked() {
-        app.commands.push(Command::ShowTileTypes(true));
-    }
-    super::terrains_panel::terrains_ui(app, ui);
-    ui.separator();
-    super::layers_panel::layers_ui(app, ui);
-    ui.separator();
-    ui.heading("Minimap");
-    super::minimap::minimap_ui(app, ui);
+    egui::ScrollArea::vertical().id_salt("sightline palette footer").show(ui, |ui| {
+        if ui.button("Edit tile types…").clicked() {
+            app.commands.push(Command::ShowTileTypes(true));
+        }
+        super::terrains_panel::terrains_ui(app, ui);
+        ui.separator();
+        super::layers_panel::layers_ui(app, ui);
+        ui.separator();
+        ui.heading("Minimap");
+        super::minimap::minimap_ui(app, ui);
+    });
 }
 
 /// Gives a widget its accessible name (for screen readers and `get_by_label`).

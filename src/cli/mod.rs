@@ -475,8 +475,8 @@ pub fn info(map: &Map, path: &Path, format: OutputFormat) -> String {
                 .iter()
                 .map(|o| {
                     serde_json::json!({
-                        "id": o.id, "kind": o.kind.type_name(), "name": o.name, "x": o.cell.x, "y": o.cell.y,
-                        "properties": format::tmj::properties_json(&o.properties),
+                        "id": o.id, "layer": o.layer, "kind": o.kind.type_name(), "name": o.name,
+                        "x": o.cell.x, "y": o.cell.y, "properties": format::tmj::properties_json(&o.properties),
                     })
                 })
                 .collect();
@@ -495,10 +495,25 @@ pub fn info(map: &Map, path: &Path, format: OutputFormat) -> String {
                     })
                 })
                 .collect();
+            let object_layers: Vec<_> = map
+                .object_layers
+                .iter()
+                .map(|l| {
+                    serde_json::json!({
+                        "name": l.name,
+                        "visible": l.visible,
+                        "locked": l.locked,
+                        "opacity": format::shortest_f64(l.opacity),
+                        "color": l.color.map(crate::core::wang::tiled_color),
+                        "tile_layers_below": l.tile_layers_below,
+                        "properties": format::tmj::properties_json(&l.properties),
+                    })
+                })
+                .collect();
             let v = serde_json::json!({
                 "file": path.display().to_string(), "width": map.width(), "height": map.height(),
                 "cells": map.len(), "opaque": opaque, "walkable": walkable, "doors": doors,
-                "layers": layers, "tiles": tiles, "objects": objects,
+                "layers": layers, "object_layers": object_layers, "tiles": tiles, "objects": objects,
                 "properties": format::tmj::properties_json(&map.properties),
             });
             format!("{}\n", serde_json::to_string_pretty(&v).unwrap_or_default())
@@ -515,8 +530,40 @@ pub fn info(map: &Map, path: &Path, format: OutputFormat) -> String {
                 walkable,
                 doors
             ));
-            out.push_str(&format!("layers    {}\n", map.layers.len()));
-            for l in &map.layers {
+            match map.object_layers.len() {
+                0 => out.push_str(&format!("layers    {}\n", map.layers.len())),
+                n => out.push_str(&format!(
+                    "layers    {} ({} tile, {n} object), bottom first\n",
+                    map.layers.len() + n,
+                    map.layers.len()
+                )),
+            }
+            for layer in map.stack() {
+                let l = match layer {
+                    crate::core::LayerRef::Tiles(i) => &map.layers[i],
+                    crate::core::LayerRef::Objects(j) => {
+                        let l = &map.object_layers[j];
+                        let n = map.objects.iter().filter(|o| o.layer == j).count();
+                        let mut flags = vec![format!("object layer, {n} object{}", if n == 1 { "" } else { "s" })];
+                        if !l.visible {
+                            flags.push("hidden".to_owned());
+                        }
+                        if l.locked {
+                            flags.push("locked".to_owned());
+                        }
+                        if l.opacity < 1.0 {
+                            flags.push(format!("opacity {:.0}%", l.opacity * 100.0));
+                        }
+                        if let Some(c) = l.color {
+                            flags.push(format!("colour {}", crate::core::wang::tiled_color(c)));
+                        }
+                        for (name, value) in &l.properties {
+                            flags.push(format!("{name} = {value} ({})", value.type_name()));
+                        }
+                        out.push_str(&format!("  {:<24}{}\n", l.name, flags.join(", ")));
+                        continue;
+                    }
+                };
                 let mut flags = Vec::new();
                 if !l.visible {
                     flags.push("hidden".to_owned());
@@ -589,9 +636,14 @@ pub fn info(map: &Map, path: &Path, format: OutputFormat) -> String {
                     })
                     .collect();
                 let id = format!("#{}", o.id);
+                // Which layer, when there is a choice.
+                let on = match map.object_layers.get(o.layer) {
+                    Some(l) if map.object_layers.len() > 1 => format!(" on {}", l.name),
+                    _ => String::new(),
+                };
                 out.push_str(
                     format!(
-                        "  {id:<5} {:<8} {:<16} at {:<8} {}",
+                        "  {id:<5} {:<8} {:<16} at {:<8}{on} {}",
                         o.kind.type_name(),
                         o.name,
                         o.cell.to_string(),

@@ -1,5 +1,6 @@
-//! The map model: a W×H grid of tile ids on one or more layers, the tile table, image tilesets and
-//! the object layer. Flat arrays, so a whole map is cheap to clone for undo.
+//! The map model: a W×H grid of tile ids on one or more tile layers, the tile table, image
+//! tilesets, and object layers between the tile layers. Flat arrays, so a whole map is cheap to
+//! clone for undo.
 
 use serde::{Deserialize, Serialize};
 
@@ -83,14 +84,102 @@ impl Layer {
     }
 }
 
+/// An object layer (Tiled's object group): a named set of the map's objects, drawn among the tile
+/// layers. The objects themselves are in [`Map::objects`], each naming its layer. As with tile
+/// layers, the game rules read every object, whatever layer it is on and whether that is shown.
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+pub struct ObjectLayer {
+    pub name: String,
+    #[serde(default = "shown", skip_serializing_if = "is_shown")]
+    pub visible: bool,
+    /// The tools neither place, move nor remove its objects.
+    #[serde(default, skip_serializing_if = "is_false")]
+    pub locked: bool,
+    /// How opaque its objects are drawn, 0 to 1 (drawing only).
+    #[serde(default = "opaque", skip_serializing_if = "is_opaque")]
+    pub opacity: f32,
+    /// Tiled's object layer colour: its shapes are drawn in it. `None`: each object in its kind's
+    /// colour.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub color: Option<Rgba>,
+    #[serde(default, skip_serializing_if = "Properties::is_empty")]
+    pub properties: Properties,
+    /// Where it is drawn: over this many tile layers (the bottom ones) and under the rest.
+    pub tile_layers_below: usize,
+}
+
+fn shown() -> bool {
+    true
+}
+fn is_shown(b: &bool) -> bool {
+    *b
+}
+fn is_false(b: &bool) -> bool {
+    !*b
+}
+fn opaque() -> f32 {
+    1.0
+}
+fn is_opaque(o: &f32) -> bool {
+    *o == 1.0
+}
+
+/// The name of the object layer a map gets when an object is placed and it has none.
+pub const DEFAULT_OBJECT_LAYER: &str = "objects";
+
+impl ObjectLayer {
+    /// A visible, unlocked object layer over `tile_layers_below` tile layers.
+    pub fn new(name: &str, tile_layers_below: usize) -> Self {
+        Self {
+            name: name.to_owned(),
+            visible: true,
+            locked: false,
+            opacity: 1.0,
+            color: None,
+            properties: Properties::new(),
+            tile_layers_below,
+        }
+    }
+}
+
+/// One layer of a map's stack, tile or object layer, by its index in [`Map::layers`] or
+/// [`Map::object_layers`].
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+pub enum LayerRef {
+    Tiles(usize),
+    Objects(usize),
+}
+
+/// The stack of `tile_layers` tile layers and `object_layers`, bottom to top: the object layers
+/// over `k` tile layers come after tile layer `k - 1`, in their own order (see [`Map::stack`]).
+pub fn stack_order(tile_layers: usize, object_layers: &[ObjectLayer]) -> Vec<LayerRef> {
+    let mut out = Vec::with_capacity(tile_layers + object_layers.len());
+    let mut objects = object_layers.iter().enumerate().peekable();
+    for k in 0..=tile_layers {
+        while let Some((j, _)) = objects.next_if(|(_, l)| l.tile_layers_below <= k) {
+            out.push(LayerRef::Objects(j));
+        }
+        if k < tile_layers {
+            out.push(LayerRef::Tiles(k));
+        }
+    }
+    // Only an invalid map has object layers over more tile layers than it has.
+    out.extend(objects.map(|(j, _)| LayerRef::Objects(j)));
+    out
+}
+
 #[derive(Clone, Debug, PartialEq)]
 pub struct Map {
     width: u32,
     height: u32,
     /// Tile types; slot 0 is the empty tile.
     pub tiles: Vec<TileKind>,
-    /// Bottom to top.
+    /// Tile layers, bottom to top.
     pub layers: Vec<Layer>,
+    /// Object layers, bottom to top; each says which tile layers it is drawn between (see
+    /// [`Map::stack`]).
+    pub object_layers: Vec<ObjectLayer>,
+    /// The objects of every object layer; those of one layer are in its drawing order.
     pub objects: Vec<MapObject>,
     pub sheets: Vec<SpriteSheet>,
     pub properties: Properties,
@@ -200,6 +289,7 @@ impl Map {
             height,
             tiles,
             layers: vec![Layer::filled("ground", len, fill)],
+            object_layers: Vec::new(),
             objects: Vec::new(),
             sheets: Vec::new(),
             properties: Properties::new(),
@@ -213,22 +303,29 @@ impl Map {
     /// Assembles a map from parts a loader read, checking that they agree. Objects keep their
     /// ids; one without an id (0), or repeating an earlier object's, is numbered from
     /// `next_object_id` (the file's, as Tiled does; 0 when it has none) or after the largest id,
-    /// whichever is higher, in list order.
+    /// whichever is higher, in list order. Objects given without object layers (a format that
+    /// has none) go on one named [`DEFAULT_OBJECT_LAYER`], over every tile layer.
+    #[allow(clippy::too_many_arguments)]
     pub fn from_parts(
         width: u32,
         height: u32,
         tiles: Vec<TileKind>,
         layers: Vec<Layer>,
+        mut object_layers: Vec<ObjectLayer>,
         objects: Vec<MapObject>,
         sheets: Vec<SpriteSheet>,
         next_object_id: u32,
     ) -> Result<Self, MapError> {
         check_dimensions(width.into(), height.into())?;
+        if object_layers.is_empty() && !objects.is_empty() {
+            object_layers.push(ObjectLayer::new(DEFAULT_OBJECT_LAYER, layers.len()));
+        }
         let mut map = Self {
             width,
             height,
             tiles,
             layers,
+            object_layers,
             objects,
             sheets,
             properties: Properties::new(),
@@ -267,8 +364,21 @@ impl Map {
         id
     }
 
-    /// Adds `object` with a fresh id, which it returns.
+    /// The object layer new objects go on when no other is chosen: the topmost, or when the map
+    /// has none, a new one named [`DEFAULT_OBJECT_LAYER`] over every tile layer.
+    pub fn default_object_layer(&mut self) -> usize {
+        if self.object_layers.is_empty() {
+            self.object_layers.push(ObjectLayer::new(DEFAULT_OBJECT_LAYER, self.layers.len()));
+        }
+        self.object_layers.len() - 1
+    }
+
+    /// Adds `object` with a fresh id, which it returns. It goes on its `layer`, or on the
+    /// [default object layer](Map::default_object_layer) when the map has no such layer.
     pub fn add_object(&mut self, mut object: MapObject) -> u32 {
+        if object.layer >= self.object_layers.len() {
+            object.layer = self.default_object_layer();
+        }
         object.id = self.allocate_object_id();
         let id = object.id;
         self.objects.push(object);
@@ -282,6 +392,26 @@ impl Map {
 
     pub fn width(&self) -> u32 {
         self.width
+    }
+
+    /// Every layer, tile and object layers together, bottom to top (the order they are drawn
+    /// in and the Layers panel lists them in): the object layers over `k` tile layers come
+    /// after tile layer `k - 1`, in their own order.
+    pub fn stack(&self) -> Vec<LayerRef> {
+        stack_order(self.layers.len(), &self.object_layers)
+    }
+
+    /// A layer's name.
+    pub fn layer_name(&self, layer: LayerRef) -> Option<&str> {
+        match layer {
+            LayerRef::Tiles(i) => self.layers.get(i).map(|l| l.name.as_str()),
+            LayerRef::Objects(j) => self.object_layers.get(j).map(|l| l.name.as_str()),
+        }
+    }
+
+    /// Whether objects on object layer `layer` are shown.
+    pub fn object_layer_visible(&self, layer: usize) -> bool {
+        self.object_layers.get(layer).is_some_and(|l| l.visible)
     }
 
     /// This map resized to `width × height`, its content placed by `anchor`. New cells get `fill`
@@ -479,8 +609,35 @@ impl Map {
                 .in_layer(&layer.name));
             }
         }
+        let mut below = 0;
+        for layer in &self.object_layers {
+            if layer.tile_layers_below < below || layer.tile_layers_below > self.layers.len() {
+                return Err(MapError::invalid(format!(
+                    "object layer {:?} is over {} tile layers: object layers must be listed bottom to top, \
+                     over at most the map's {} tile layers",
+                    layer.name,
+                    layer.tile_layers_below,
+                    self.layers.len()
+                )));
+            }
+            below = layer.tile_layers_below;
+            if !(0.0..=1.0).contains(&layer.opacity) {
+                return Err(MapError::invalid(format!(
+                    "object layer {:?}: opacity {} is not from 0 to 1",
+                    layer.name, layer.opacity
+                )));
+            }
+        }
         let mut ids = std::collections::HashSet::new();
         for object in &self.objects {
+            if object.layer >= self.object_layers.len() {
+                return Err(MapError::invalid(format!(
+                    "object {:?} is on object layer {}, but the map has {}",
+                    object.name,
+                    object.layer,
+                    self.object_layers.len()
+                )));
+            }
             if object.id == 0 || object.id >= self.next_object_id || !ids.insert(object.id) {
                 return Err(MapError::invalid(format!(
                     "object {:?} has id {}, which is 0, repeated, or not below the next id {}",
@@ -555,6 +712,9 @@ impl Map {
                     b.flip(i)
                 ));
             }
+        }
+        if self.object_layers != other.object_layers {
+            return Some(format!("object layers {:?} vs {:?}", self.object_layers, other.object_layers));
         }
         if self.objects.len() != other.objects.len() {
             return Some(format!("{} objects vs {}", self.objects.len(), other.objects.len()));

@@ -1,4 +1,5 @@
-//! The object layer: player start, monsters, items, light sources, with free-form properties.
+//! Objects: player start, monsters, items, light sources, with free-form properties. They sit
+//! on object layers ([`crate::core::map::ObjectLayer`]).
 
 use serde::{Deserialize, Serialize};
 
@@ -56,6 +57,9 @@ pub struct MapObject {
     /// and [`Map::add_object`](crate::core::Map::add_object) number it.
     #[serde(default)]
     pub id: u32,
+    /// The object layer it is on: an index into [`Map::object_layers`](crate::core::Map::object_layers).
+    #[serde(default, skip_serializing_if = "is_first_layer")]
+    pub layer: usize,
     pub kind: ObjectKind,
     #[serde(default)]
     pub name: String,
@@ -80,6 +84,10 @@ pub struct ObjectShape {
     #[serde(default, skip_serializing_if = "is_zero")]
     pub rotation: f64,
     pub kind: ShapeKind,
+}
+
+fn is_first_layer(layer: &usize) -> bool {
+    *layer == 0
 }
 
 fn is_zero(x: &f64) -> bool {
@@ -154,11 +162,17 @@ impl ObjectShape {
 
 impl MapObject {
     pub fn new(kind: ObjectKind, cell: Cell) -> Self {
-        Self { id: 0, kind, name: String::new(), cell, properties: Properties::new(), shape: None }
+        Self { id: 0, layer: 0, kind, name: String::new(), cell, properties: Properties::new(), shape: None }
     }
 
     pub fn named(mut self, name: &str) -> Self {
         self.name = name.to_owned();
+        self
+    }
+
+    /// On object layer `layer` (an index into [`Map::object_layers`](crate::core::Map::object_layers)).
+    pub fn on_layer(mut self, layer: usize) -> Self {
+        self.layer = layer;
         self
     }
 }

@@ -376,7 +376,7 @@ mod tests {
         };
         let grass = tiles.iter().position(|t| t.sprite.is_some_and(|s| s.index == 0)).unwrap() as TileId;
         let ground = crate::core::Layer::filled("ground", (width * height) as usize, grass);
-        Map::from_parts(width, height, tiles, vec![ground], Vec::new(), vec![sheet], 0).unwrap()
+        Map::from_parts(width, height, tiles, vec![ground], Vec::new(), Vec::new(), vec![sheet], 0).unwrap()
     }
 
     fn wang_id(map: &Map, c: Cell) -> [u8; 8] {

@@ -297,6 +297,7 @@ pub fn parse(text: &str) -> Result<Map, MapError> {
                     cells[i] = tile::STANDARD_FLOOR;
                     objects.push(MapObject {
                         id: 0,
+                        layer: 0,
                         kind,
                         name,
                         cell: Cell::new(x as i32, y as i32),
@@ -308,7 +309,7 @@ pub fn parse(text: &str) -> Result<Map, MapError> {
         }
     }
     let ground = Layer::with_cells("ground", cells);
-    Map::from_parts(width, height, legend.tiles, vec![ground], objects, Vec::new(), 0)
+    Map::from_parts(width, height, legend.tiles, vec![ground], Vec::new(), objects, Vec::new(), 0)
 }
 
 fn is_object_glyph(ch: char) -> bool {
@@ -441,6 +442,15 @@ pub fn to_string(map: &Map) -> Result<(String, Vec<String>), MapError> {
     }
     if map.layers.iter().any(|l| l.collision) {
         warnings.push("collision layers are written as their tiles; the collision flag is lost".into());
+    }
+    // The object layer a map without one gets, over every tile layer, is what loading gives back.
+    let implied = crate::core::ObjectLayer::new(crate::core::map::DEFAULT_OBJECT_LAYER, map.layers.len());
+    if map.object_layers.len() > 1 || map.object_layers.first().is_some_and(|l| *l != implied) {
+        let names: Vec<&str> = map.object_layers.iter().map(|l| l.name.as_str()).collect();
+        warnings.push(format!(
+            "object layers ({}) are not kept in ASCII: their objects are written on the one grid",
+            super::listed_names(&names)
+        ));
     }
     warnings.extend(super::custom_data_warnings(map, "ASCII"));
     let shaped = map.objects.iter().filter(|o| o.shape.is_some()).count();

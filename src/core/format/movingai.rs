@@ -87,7 +87,7 @@ pub fn parse_map(text: &str) -> Result<Map, MapError> {
         }));
     }
     let ground = Layer::with_cells("terrain", cells);
-    Map::from_parts(width, height, terrain_tiles(), vec![ground], Vec::new(), Vec::new(), 0)
+    Map::from_parts(width, height, terrain_tiles(), vec![ground], Vec::new(), Vec::new(), Vec::new(), 0)
 }
 
 /// Writes a map as a MovingAI `.map`. Tiles that came from one keep their character; others

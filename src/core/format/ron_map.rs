@@ -18,6 +18,11 @@
 //! )
 //! ```
 //!
+//! Object layers, when a map has more than the one its objects would get without them, are
+//! listed bottom to top, each over a number of tile layers, and objects name theirs by index:
+//! `object_layers: [(name: "spawns", tile_layers_below: 1), (name: "zones", tile_layers_below: 2,
+//! visible: false)]`, `(layer: 1, kind: Item, cell: (x: 3, y: 1))`.
+//!
 //! An animated tile (Tiled's tile animation) lists its frames by key:
 //! `animation: [(key: 'a', ms: 200), (key: 'b', ms: 200)]`.
 //!
@@ -32,7 +37,7 @@ use serde::{Deserialize, Serialize};
 
 use crate::core::error::{MapError, MapErrorKind};
 use crate::core::flip::Flip;
-use crate::core::map::{self, Layer, Map};
+use crate::core::map::{self, Layer, Map, ObjectLayer};
 use crate::core::object::MapObject;
 use crate::core::tile::{Door, Frame, Glyph, Properties, Rgba, Sprite, SpriteSheet, TileId, TileKind};
 
@@ -52,6 +57,10 @@ struct RonMap {
     #[serde(default, skip_serializing_if = "Vec::is_empty")]
     sheets: Vec<SpriteSheet>,
     layers: Vec<RonLayer>,
+    /// The object layers, written unless they are the one a map without them gets (see
+    /// [`Map::from_parts`]).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    object_layers: Option<Vec<ObjectLayer>>,
     #[serde(default)]
     objects: Vec<MapObject>,
     #[serde(default, skip_serializing_if = "Properties::is_empty")]
@@ -291,7 +300,8 @@ pub fn parse(text: &str, path: &Path) -> Result<Map, MapError> {
         })
         .collect();
     let next_object_id = doc.next_object_id.unwrap_or(0);
-    let mut map = Map::from_parts(width, height, tiles, layers, doc.objects, sheets, next_object_id)?;
+    let object_layers = doc.object_layers.unwrap_or_default();
+    let mut map = Map::from_parts(width, height, tiles, layers, object_layers, doc.objects, sheets, next_object_id)?;
     map.properties = doc.properties;
     map.tile_size = doc.tile_size;
     Ok(map)
@@ -442,6 +452,11 @@ pub fn to_string(map: &Map, path: &Path) -> Result<String, MapError> {
             .map(|s| SpriteSheet { image: super::relative_path(&s.image, dir), ..s.clone() })
             .collect(),
         layers,
+        object_layers: {
+            let implied = ObjectLayer::new(map::DEFAULT_OBJECT_LAYER, map.layers.len());
+            let implied = !map.objects.is_empty() && map.object_layers == [implied];
+            (!implied && !map.object_layers.is_empty()).then(|| map.object_layers.clone())
+        },
         objects: map.objects.clone(),
         properties: map.properties.clone(),
         tile_size: map.tile_size,

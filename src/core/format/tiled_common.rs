@@ -27,7 +27,7 @@ use std::path::{Path, PathBuf};
 use crate::core::error::{MapError, MapErrorKind};
 use crate::core::flip::Flip;
 use crate::core::geometry::Cell;
-use crate::core::map::{self, Layer, Map};
+use crate::core::map::{self, Layer, LayerRef, Map, ObjectLayer};
 use crate::core::object::{DEFAULT_VISION_RADIUS, MapObject, ObjectKind, ObjectShape, ShapeKind};
 use crate::core::tile::{Door, Frame, Glyph, Properties, PropertyValue, Rgb, Sprite, SpriteSheet, TileId, TileKind};
 use crate::core::wang::WangSet;
@@ -59,8 +59,8 @@ pub struct Doc {
     /// What the file has that sightline does not keep (a save drops it), named for the warning:
     /// see [`Dropped`].
     pub dropped: std::collections::BTreeSet<Dropped>,
-    /// Object layers met (sightline keeps one).
-    pub object_layers: usize,
+    /// Object layers, bottom to top, each over the tile layers read before it.
+    pub object_layers: Vec<ObjectLayer>,
     /// Tiled's `nextobjectid` (0: the file has none).
     pub next_object_id: u32,
 }
@@ -75,7 +75,6 @@ pub enum Dropped {
     Parallax,
     Tints,
     Groups,
-    ObjectLayers,
     ObjectShapes,
     ListProperties,
     EnumTypes,
@@ -90,11 +89,22 @@ impl Dropped {
             Dropped::Parallax => "parallax factors",
             Dropped::Tints => "layer tint colours",
             Dropped::Groups => "layer groups (their layers stay, named group/layer)",
-            Dropped::ObjectLayers => "separate object layers (their objects stay, in one)",
             Dropped::ObjectShapes => "text and capsule objects (kept as their rectangles), template tile objects",
             Dropped::ListProperties => "list-typed custom properties",
             Dropped::EnumTypes => "the enum types of custom properties (their values stay, as plain strings or ints)",
         }
+    }
+}
+
+impl Doc {
+    /// The layers in the order a file lists them, bottom to top.
+    pub fn stack(&self) -> Vec<LayerRef> {
+        map::stack_order(self.layers.len(), &self.object_layers)
+    }
+
+    /// The objects of object layer `layer`, in their order.
+    pub fn objects_on(&self, layer: usize) -> impl Iterator<Item = &ObjectDoc> {
+        self.objects.iter().filter(move |o| o.layer == layer)
     }
 }
 
@@ -195,6 +205,8 @@ impl Default for TileLayerDoc {
 #[derive(Clone, Debug, Default)]
 pub struct ObjectDoc {
     pub id: u32,
+    /// Index of its layer in `Doc::object_layers`.
+    pub layer: usize,
     pub name: String,
     pub class: String,
     /// Pixels.
@@ -346,9 +358,6 @@ pub fn build_map(mut doc: Doc) -> Result<super::Loaded, MapError> {
         }
     }
     doc.dropped.extend(doc.tilesets.iter().flat_map(|t| t.dropped.iter().copied()));
-    if doc.object_layers > 1 {
-        doc.dropped.insert(Dropped::ObjectLayers);
-    }
     let not_kept: Vec<&'static str> = doc.dropped.iter().map(|d| d.label()).collect();
     if !not_kept.is_empty() {
         warnings.push(format!("sightline does not keep this map's {}: saving the map drops them", not_kept.join(", ")));
@@ -688,6 +697,7 @@ pub fn build_map(mut doc: Doc) -> Result<super::Loaded, MapError> {
         let shape = (!marker).then_some(ObjectShape { offset, rotation: o.rotation, kind: kind_of_shape });
         objects.push(MapObject {
             id: o.id,
+            layer: o.layer,
             kind,
             name: o.name.clone(),
             cell: Cell::new(cell_x as i32, cell_y as i32),
@@ -696,7 +706,8 @@ pub fn build_map(mut doc: Doc) -> Result<super::Loaded, MapError> {
         });
     }
 
-    let mut map = Map::from_parts(width, height, tiles, layers, objects, sheets, doc.next_object_id)?;
+    let mut map =
+        Map::from_parts(width, height, tiles, layers, doc.object_layers, objects, sheets, doc.next_object_id)?;
     map.properties = doc.properties;
     map.tile_size = [doc.tile_width.max(1), doc.tile_height.max(1)];
     Ok(super::Loaded { map, warnings, not_kept })
@@ -964,6 +975,7 @@ pub fn export_doc(map: &Map, target: &Path) -> Placement {
         };
         doc.objects.push(ObjectDoc {
             id: o.id,
+            layer: o.layer,
             name: o.name.clone(),
             class: o.kind.type_name().to_owned(),
             x,
@@ -975,6 +987,7 @@ pub fn export_doc(map: &Map, target: &Path) -> Placement {
             properties,
         });
     }
+    doc.object_layers = map.object_layers.clone();
     doc.next_object_id = map.next_object_id();
     doc.properties = map.properties.clone();
     doc.properties.insert(WRITER_PROPERTY.into(), PropertyValue::Int(1));

@@ -15,7 +15,7 @@ use super::tiled_common::{
 };
 use crate::core::error::{MapError, MapErrorKind};
 use crate::core::flip::Flip;
-use crate::core::map::{self, MAX_MAP_SIDE};
+use crate::core::map::{self, LayerRef, MAX_MAP_SIDE, ObjectLayer};
 use crate::core::tile::{Properties, PropertyValue, Rgb, Rgba};
 use crate::core::wang::{WangColor, WangKind, WangSet};
 
@@ -453,7 +453,22 @@ fn parse_layers(values: &[Value], prefix: &str, infinite: bool, doc: &mut Doc, d
                 doc.layers.push(l);
             }
             "objectgroup" => {
-                doc.object_layers += 1;
+                let layer = doc.object_layers.len();
+                doc.object_layers.push(ObjectLayer {
+                    name: name.clone(),
+                    visible: o.bool_or("visible", true)?,
+                    locked: o.bool_or("locked", false)?,
+                    opacity: match o.get("opacity") {
+                        None => 1.0,
+                        Some(_) => (o.float("opacity")? as f32).clamp(0.0, 1.0),
+                    },
+                    color: match o.string("color")? {
+                        None => None,
+                        Some(c) => Some(Rgba::from_hex(c).ok_or_else(|| o.bad("color", "a colour like \"#a0a0a4\""))?),
+                    },
+                    properties: o.properties(&mut unkept)?,
+                    tile_layers_below: doc.layers.len(),
+                });
                 for (oi, ov) in o.array("objects")?.iter().enumerate() {
                     let ob = Obj::new(ov, format!("layer {name:?}, object {oi}"))?;
                     let points = |key: &str| -> Result<Vec<[f64; 2]>, MapError> {
@@ -483,6 +498,7 @@ fn parse_layers(values: &[Value], prefix: &str, infinite: bool, doc: &mut Doc, d
                     };
                     doc.objects.push(ObjectDoc {
                         id: ob.u32_or("id", 0)?,
+                        layer,
                         name: ob.string("name")?.unwrap_or("").to_owned(),
                         class: ob.string("class")?.or(ob.string("type")?).unwrap_or("").to_owned(),
                         x: ob.float("x")?,
@@ -606,6 +622,94 @@ fn json_value(v: &PropertyValue) -> Value {
 
 /// What stands for layer `i`'s data in the document until [`write_data_rows`] writes it: a string
 /// no map holds (it starts and ends with a control character, escaped in the JSON text).
+/// Tile layer `i` of a document as Tiled JSON, with layer id `id`; its data is a mark that
+/// `write_data_rows` replaces with rows.
+fn tile_layer_json(l: &TileLayerDoc, i: usize, id: usize) -> Value {
+    let mut v = json!({
+        "id": id,
+        "name": l.name,
+        "type": "tilelayer",
+        "x": 0,
+        "y": 0,
+        "width": l.width,
+        "height": l.height,
+        "opacity": l.opacity.map_or(json!(1), |o| json!(super::shortest_f64(o))),
+        "visible": l.visible,
+        "data": data_mark(i),
+    });
+    if l.locked {
+        v["locked"] = json!(true);
+    }
+    if let Some(tint) = l.tint {
+        v["tintcolor"] = json!(crate::core::wang::tiled_color(tint));
+    }
+    if l.offset != [0.0, 0.0] {
+        (v["offsetx"], v["offsety"]) = (json!(l.offset[0]), json!(l.offset[1]));
+    }
+    if l.parallax != [1.0, 1.0] {
+        (v["parallaxx"], v["parallaxy"]) = (json!(l.parallax[0]), json!(l.parallax[1]));
+    }
+    if !l.properties.is_empty() {
+        v["properties"] = properties_json(&l.properties);
+    }
+    v
+}
+
+/// Object layer `j` of a document, with its objects, as Tiled JSON, with layer id `id`.
+fn object_layer_json(doc: &Doc, j: usize, id: usize) -> Value {
+    let layer = &doc.object_layers[j];
+    let objects: Vec<Value> = doc
+        .objects_on(j)
+        .map(|o| {
+            let mut v = json!({
+                "id": o.id,
+                "name": o.name,
+                "type": o.class,
+                "x": o.x,
+                "y": o.y,
+                "width": o.width,
+                "height": o.height,
+                "rotation": o.rotation,
+                "visible": true,
+            });
+            let points = |p: &[[f64; 2]]| p.iter().map(|[x, y]| json!({"x": x, "y": y})).collect::<Vec<_>>();
+            match &o.shape {
+                DocShape::Point => v["point"] = json!(true),
+                DocShape::Ellipse => v["ellipse"] = json!(true),
+                DocShape::Polygon(p) => v["polygon"] = json!(points(p)),
+                DocShape::Polyline(p) => v["polyline"] = json!(points(p)),
+                DocShape::Tile(gid) => v["gid"] = json!(gid),
+                DocShape::Rectangle => {}
+            }
+            if !o.properties.is_empty() {
+                v["properties"] = properties_json(&o.properties);
+            }
+            v
+        })
+        .collect();
+    let mut v = json!({
+        "id": id,
+        "name": layer.name,
+        "type": "objectgroup",
+        "draworder": "topdown",
+        "opacity": super::shortest_f64(layer.opacity),
+        "visible": layer.visible,
+        "x": 0,
+        "y": 0,
+        "objects": objects,
+    });
+    if layer.locked {
+        v["locked"] = json!(true);
+    }
+    if let Some(c) = layer.color {
+        v["color"] = json!(crate::core::wang::tiled_color(c));
+    }
+    if !layer.properties.is_empty() {
+        v["properties"] = properties_json(&layer.properties);
+    }
+    v
+}
+
 fn data_mark(i: usize) -> String {
     format!("\u{1}sightline layer {i} data\u{1}")
 }
@@ -724,79 +828,16 @@ pub fn to_string(map: &crate::core::Map, path: &Path) -> Result<Written, MapErro
             t
         })
         .collect();
-    let mut layers: Vec<Value> = doc
-        .layers
-        .iter()
+    // Layers in stack order, numbered from 1 in it (Tiled's layer ids).
+    let layers: Vec<Value> = doc
+        .stack()
+        .into_iter()
         .enumerate()
-        .map(|(i, l)| {
-            let mut v = json!({
-                "id": i + 1,
-                "name": l.name,
-                "type": "tilelayer",
-                "x": 0,
-                "y": 0,
-                "width": l.width,
-                "height": l.height,
-                "opacity": l.opacity.map_or(json!(1), |o| json!(super::shortest_f64(o))),
-                "visible": l.visible,
-                "data": data_mark(i),
-            });
-            if l.locked {
-                v["locked"] = json!(true);
-            }
-            if let Some(tint) = l.tint {
-                v["tintcolor"] = json!(crate::core::wang::tiled_color(tint));
-            }
-            if l.offset != [0.0, 0.0] {
-                (v["offsetx"], v["offsety"]) = (json!(l.offset[0]), json!(l.offset[1]));
-            }
-            if l.parallax != [1.0, 1.0] {
-                (v["parallaxx"], v["parallaxy"]) = (json!(l.parallax[0]), json!(l.parallax[1]));
-            }
-            if !l.properties.is_empty() {
-                v["properties"] = properties_json(&l.properties);
-            }
-            v
+        .map(|(k, layer)| match layer {
+            LayerRef::Tiles(i) => tile_layer_json(&doc.layers[i], i, k + 1),
+            LayerRef::Objects(j) => object_layer_json(&doc, j, k + 1),
         })
         .collect();
-    if !doc.objects.is_empty() {
-        layers.push(json!({
-            "id": doc.layers.len() + 1,
-            "name": "objects",
-            "type": "objectgroup",
-            "draworder": "topdown",
-            "opacity": 1,
-            "visible": true,
-            "x": 0,
-            "y": 0,
-            "objects": doc.objects.iter().map(|o| {
-                let mut v = json!({
-                    "id": o.id,
-                    "name": o.name,
-                    "type": o.class,
-                    "x": o.x,
-                    "y": o.y,
-                    "width": o.width,
-                    "height": o.height,
-                    "rotation": o.rotation,
-                    "visible": true,
-                });
-                let points = |p: &[[f64; 2]]| p.iter().map(|[x, y]| json!({"x": x, "y": y})).collect::<Vec<_>>();
-                match &o.shape {
-                    DocShape::Point => v["point"] = json!(true),
-                    DocShape::Ellipse => v["ellipse"] = json!(true),
-                    DocShape::Polygon(p) => v["polygon"] = json!(points(p)),
-                    DocShape::Polyline(p) => v["polyline"] = json!(points(p)),
-                    DocShape::Tile(gid) => v["gid"] = json!(gid),
-                    DocShape::Rectangle => {}
-                }
-                if !o.properties.is_empty() {
-                    v["properties"] = properties_json(&o.properties);
-                }
-                v
-            }).collect::<Vec<_>>(),
-        }));
-    }
     let mut root = json!({
         "type": "map",
         "version": "1.10",
@@ -808,7 +849,7 @@ pub fn to_string(map: &crate::core::Map, path: &Path) -> Result<Written, MapErro
         "height": doc.height,
         "tilewidth": doc.tile_width,
         "tileheight": doc.tile_height,
-        "nextlayerid": doc.layers.len() + 2,
+        "nextlayerid": doc.layers.len() + doc.object_layers.len() + 1,
         "nextobjectid": doc.next_object_id,
         "compressionlevel": -1,
         "tilesets": tilesets,

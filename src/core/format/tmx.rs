@@ -20,7 +20,7 @@ use super::tiled_common::{
 use super::{Loaded, MAX_FILE_BYTES};
 use crate::core::error::{MapError, MapErrorKind};
 use crate::core::flip::Flip;
-use crate::core::map::{self, MAX_MAP_SIDE};
+use crate::core::map::{self, LayerRef, MAX_MAP_SIDE, ObjectLayer};
 use crate::core::tile::{Properties, PropertyValue, Rgb, Rgba};
 use crate::core::wang::{WangColor, WangKind, WangSet};
 
@@ -53,6 +53,9 @@ struct Scan {
     enum_types: bool,
     /// The map's `nextobjectid` (0: none), which the `tiled` crate does not read.
     next_object_id: u32,
+    /// Each object layer's `locked` flag, in document order (the `tiled` crate does not read
+    /// it); a tile's collision shapes are not layers and do not count.
+    object_layers_locked: Vec<bool>,
 }
 
 /// A `<tileset>` start tag without `tilecount`, waiting for its `<image>` to size it.
@@ -112,6 +115,7 @@ fn scan(bytes: &[u8], dir: &Path) -> Result<Scan, MapError> {
     // Byte ranges of the file to replace (empty ones insert), and their text.
     let mut patches: Vec<(std::ops::Range<usize>, String)> = Vec::new();
     let mut depth_in_map = 0usize;
+    let mut in_tileset = false;
     let mut layer_open = false;
     let mut data: Option<OpenData> = None;
     let mut infinite = false;
@@ -163,6 +167,7 @@ fn scan(bytes: &[u8], dir: &Path) -> Result<Scan, MapError> {
                     }
                 }
                 b"layer" => layer_open = false,
+                b"tileset" => in_tileset = false,
                 b"map" => depth_in_map = 0,
                 _ => {}
             },
@@ -291,7 +296,11 @@ fn scan(bytes: &[u8], dir: &Path) -> Result<Scan, MapError> {
                             d.tiles.push(gid);
                         }
                     }
+                    b"objectgroup" if !in_tileset => {
+                        scan.object_layers_locked.push(number("locked")?.unwrap_or(0) != 0);
+                    }
                     b"tileset" => {
+                        in_tileset = is_start;
                         if depth_in_map == 2 {
                             let first = number("firstgid")?.unwrap_or(1);
                             let first = u32::try_from(first)
@@ -664,6 +673,7 @@ pub fn parse(bytes: &[u8], path: &Path) -> Result<Loaded, MapError> {
     }
     // Tile data comes from our own scan, in the same (document) order as `tiled`'s layers.
     let mut scanned = scan.layers.into_iter();
+    let mut object_layers_locked = scan.object_layers_locked.into_iter();
     let mut stack: Vec<(String, tiled::Layer)> = tmap.layers().map(|l| (String::new(), l)).collect();
     stack.reverse();
     while let Some((prefix, layer)) = stack.pop() {
@@ -711,7 +721,16 @@ pub fn parse(bytes: &[u8], path: &Path) -> Result<Loaded, MapError> {
                 doc.layers.push(l);
             }
             tiled::LayerType::Objects(objects) => {
-                doc.object_layers += 1;
+                let layer_index = doc.object_layers.len();
+                doc.object_layers.push(ObjectLayer {
+                    name: name.clone(),
+                    visible: layer.visible,
+                    locked: object_layers_locked.next().unwrap_or(false),
+                    opacity: layer.opacity,
+                    color: objects.colour.map(|c| Rgba(c.red, c.green, c.blue, c.alpha)),
+                    properties: convert_properties(&layer.properties, &mut unkept),
+                    tile_layers_below: doc.layers.len(),
+                });
                 for o in objects.objects() {
                     // `tiled` reads the file's decimals as f32s: their shortest text is what Tiled wrote.
                     let exact = super::shortest_f64;
@@ -751,6 +770,7 @@ pub fn parse(bytes: &[u8], path: &Path) -> Result<Loaded, MapError> {
                     };
                     doc.objects.push(ObjectDoc {
                         id: o.id(),
+                        layer: layer_index,
                         name: o.name.clone(),
                         class: o.user_type.clone(),
                         x: exact(o.x),
@@ -820,6 +840,75 @@ fn escape(s: &str) -> String {
         }
     }
     out
+}
+
+/// Writes a tile layer as a `<layer>` with layer id `id`, its data as CSV.
+fn write_tile_layer(out: &mut String, l: &TileLayerDoc, id: usize) {
+    out.push_str(&format!(
+        " <layer id=\"{}\" name=\"{}\" width=\"{}\" height=\"{}\"{}{}{}>\n",
+        id,
+        escape(&l.name),
+        l.width,
+        l.height,
+        if l.visible { "" } else { " visible=\"0\"" },
+        if l.locked { " locked=\"1\"" } else { "" },
+        l.opacity.map(|o| format!(" opacity=\"{o}\"")).unwrap_or_default() + &layer_look_attributes(l)
+    ));
+    write_properties(out, "  ", &l.properties);
+    out.push_str("  <data encoding=\"csv\">\n");
+    let rows: Vec<String> = l
+        .gids
+        .chunks(l.width.max(1) as usize)
+        .map(|row| row.iter().map(u32::to_string).collect::<Vec<_>>().join(","))
+        .collect();
+    out.push_str(&rows.join(",\n"));
+    out.push_str("\n</data>\n </layer>\n");
+}
+
+/// Writes object layer `j` of `doc` as an `<objectgroup>` with layer id `id`.
+fn write_object_layer(out: &mut String, doc: &Doc, j: usize, id: usize) {
+    let layer = &doc.object_layers[j];
+    let color = layer.color.map(|c| format!(" color=\"{}\"", crate::core::wang::tiled_color(c))).unwrap_or_default();
+    out.push_str(&format!(
+        " <objectgroup id=\"{id}\" name=\"{}\"{color}{}{}{}>\n",
+        escape(&layer.name),
+        if layer.visible { "" } else { " visible=\"0\"" },
+        if layer.locked { " locked=\"1\"" } else { "" },
+        if layer.opacity == 1.0 { String::new() } else { format!(" opacity=\"{}\"", layer.opacity) },
+    ));
+    write_properties(out, "  ", &layer.properties);
+    for o in doc.objects_on(j) {
+        let gid = match o.shape {
+            DocShape::Tile(gid) => format!(" gid=\"{gid}\""),
+            _ => String::new(),
+        };
+        let size = match o.shape {
+            DocShape::Rectangle | DocShape::Ellipse | DocShape::Tile(_) => {
+                format!(" width=\"{}\" height=\"{}\"", o.width, o.height)
+            }
+            _ => String::new(),
+        };
+        let rotation = if o.rotation == 0.0 { String::new() } else { format!(" rotation=\"{}\"", o.rotation) };
+        out.push_str(&format!(
+            "  <object id=\"{}\" name=\"{}\" type=\"{}\"{gid} x=\"{}\" y=\"{}\"{size}{rotation}>\n",
+            o.id,
+            escape(&o.name),
+            escape(&o.class),
+            o.x,
+            o.y
+        ));
+        write_properties(out, "   ", &o.properties);
+        let points = |p: &[[f64; 2]]| p.iter().map(|[x, y]| format!("{x},{y}")).collect::<Vec<_>>().join(" ");
+        match &o.shape {
+            DocShape::Point => out.push_str("   <point/>\n"),
+            DocShape::Ellipse => out.push_str("   <ellipse/>\n"),
+            DocShape::Polygon(p) => out.push_str(&format!("   <polygon points=\"{}\"/>\n", points(p))),
+            DocShape::Polyline(p) => out.push_str(&format!("   <polyline points=\"{}\"/>\n", points(p))),
+            DocShape::Rectangle | DocShape::Tile(_) => {}
+        }
+        out.push_str("  </object>\n");
+    }
+    out.push_str(" </objectgroup>\n");
 }
 
 fn write_properties(out: &mut String, indent: &str, props: &Properties) {
@@ -936,7 +1025,7 @@ pub fn to_string(map: &crate::core::Map, path: &Path) -> Result<Written, MapErro
         doc.height,
         doc.tile_width,
         doc.tile_height,
-        doc.layers.len() + 2,
+        doc.layers.len() + doc.object_layers.len() + 1,
         doc.next_object_id
     ));
     write_properties(&mut out, " ", &doc.properties);
@@ -984,61 +1073,12 @@ pub fn to_string(map: &crate::core::Map, path: &Path) -> Result<Written, MapErro
         write_wang_sets(&mut out, &ts.wang_sets);
         out.push_str(" </tileset>\n");
     }
-    for (i, l) in doc.layers.iter().enumerate() {
-        out.push_str(&format!(
-            " <layer id=\"{}\" name=\"{}\" width=\"{}\" height=\"{}\"{}{}{}>\n",
-            i + 1,
-            escape(&l.name),
-            l.width,
-            l.height,
-            if l.visible { "" } else { " visible=\"0\"" },
-            if l.locked { " locked=\"1\"" } else { "" },
-            l.opacity.map(|o| format!(" opacity=\"{o}\"")).unwrap_or_default() + &layer_look_attributes(l)
-        ));
-        write_properties(&mut out, "  ", &l.properties);
-        out.push_str("  <data encoding=\"csv\">\n");
-        let rows: Vec<String> = l
-            .gids
-            .chunks(l.width.max(1) as usize)
-            .map(|row| row.iter().map(u32::to_string).collect::<Vec<_>>().join(","))
-            .collect();
-        out.push_str(&rows.join(",\n"));
-        out.push_str("\n</data>\n </layer>\n");
-    }
-    if !doc.objects.is_empty() {
-        out.push_str(&format!(" <objectgroup id=\"{}\" name=\"objects\">\n", doc.layers.len() + 1));
-        for o in &doc.objects {
-            let gid = match o.shape {
-                DocShape::Tile(gid) => format!(" gid=\"{gid}\""),
-                _ => String::new(),
-            };
-            let size = match o.shape {
-                DocShape::Rectangle | DocShape::Ellipse | DocShape::Tile(_) => {
-                    format!(" width=\"{}\" height=\"{}\"", o.width, o.height)
-                }
-                _ => String::new(),
-            };
-            let rotation = if o.rotation == 0.0 { String::new() } else { format!(" rotation=\"{}\"", o.rotation) };
-            out.push_str(&format!(
-                "  <object id=\"{}\" name=\"{}\" type=\"{}\"{gid} x=\"{}\" y=\"{}\"{size}{rotation}>\n",
-                o.id,
-                escape(&o.name),
-                escape(&o.class),
-                o.x,
-                o.y
-            ));
-            write_properties(&mut out, "   ", &o.properties);
-            let points = |p: &[[f64; 2]]| p.iter().map(|[x, y]| format!("{x},{y}")).collect::<Vec<_>>().join(" ");
-            match &o.shape {
-                DocShape::Point => out.push_str("   <point/>\n"),
-                DocShape::Ellipse => out.push_str("   <ellipse/>\n"),
-                DocShape::Polygon(p) => out.push_str(&format!("   <polygon points=\"{}\"/>\n", points(p))),
-                DocShape::Polyline(p) => out.push_str(&format!("   <polyline points=\"{}\"/>\n", points(p))),
-                DocShape::Rectangle | DocShape::Tile(_) => {}
-            }
-            out.push_str("  </object>\n");
+    // Layers in stack order, numbered from 1 in it (Tiled's layer ids).
+    for (k, layer) in doc.stack().into_iter().enumerate() {
+        match layer {
+            LayerRef::Tiles(i) => write_tile_layer(&mut out, &doc.layers[i], k + 1),
+            LayerRef::Objects(j) => write_object_layer(&mut out, &doc, j, k + 1),
         }
-        out.push_str(" </objectgroup>\n");
     }
     out.push_str("</map>\n");
     Ok(Written { text: out, extra_files: placement.glyph_image.into_iter().collect(), warnings: doc.warnings })
