@@ -663,18 +663,7 @@ fn the_object_tool_places_moves_and_removes_objects() {
     click_cell(&mut h, Cell::new(6, 4));
     assert_eq!(h.state().document.map.tile(0, Cell::new(6, 4)), Some(sightline::core::tile::STANDARD_CLOSED_DOOR));
     // Right-click removes; undo brings it back.
-    let p = h.state().view.cell_rect(Cell::new(10, 10)).center();
-    h.hover_at(p);
-    h.run();
-    for pressed in [true, false] {
-        h.event(egui::Event::PointerButton {
-            pos: p,
-            button: egui::PointerButton::Secondary,
-            pressed,
-            modifiers: egui::Modifiers::NONE,
-        });
-        h.run();
-    }
+    right_click_cell(&mut h, Cell::new(10, 10));
     assert!(h.state().document.map.objects.iter().all(|o| o.cell != Cell::new(10, 10)));
     h.state_mut().commands.push(Command::Undo);
     h.run();
@@ -1649,6 +1638,21 @@ fn object_layers_are_listed_among_the_tile_layers_and_the_object_tool_places_on_
     right_click_cell(&mut h, Cell::new(5, 3));
     assert_eq!(layer_rows(&h)[0], "zones (1)");
 
+    // An object layer's colour (Tiled's default grey when first ticked), one undo step.
+    h.get_by_label("zones (1 object)").click();
+    h.run();
+    h.get_by_label("object layer colour").click();
+    h.run();
+    let zones = |h: &Harness<'static, SightlineApp>| {
+        h.state().document.map.object_layers.iter().find(|l| l.name == "zones").unwrap().color
+    };
+    assert_eq!(zones(&h), Some(sightline::core::Rgba(160, 160, 164, 255)));
+    h.state_mut().commands.push(Command::Undo);
+    h.run();
+    assert_eq!(zones(&h), None);
+    h.state_mut().commands.push(Command::Redo);
+    h.run();
+
     // Saved and opened again, the stack is the same.
     let stack = layer_rows(&h);
     h.state_mut().commands.push(Command::SaveAs(path.clone()));
@@ -1656,4 +1660,5 @@ fn object_layers_are_listed_among_the_tile_layers_and_the_object_tool_places_on_
     h.state_mut().commands.push(Command::Open(path.clone()));
     h.run();
     assert_eq!(layer_rows(&h), stack);
+    assert_eq!(zones(&h), Some(sightline::core::Rgba(160, 160, 164, 255)));
 }

@@ -314,6 +314,27 @@ fn info_lists_objects_by_id_with_the_objects_their_properties_name() {
 }
 
 #[test]
+fn info_lists_object_layers_in_their_place_among_the_tile_layers() {
+    let (code, out, err) = sightline(&["info", "tests/fixtures/object_layers.tmx"]);
+    assert_eq!(code, 0, "{err}");
+    let expected = "layers    6 (2 tile, 4 object), bottom first
+  under                   object layer, 1 object, colour #ff0000
+  ground
+  spawns                  object layer, 2 objects, hidden, locked, opacity 50%, wave = 2 (int)
+  roofs
+  notes                   object layer, 0 objects
+  zones                   object layer, 1 object
+";
+    assert!(out.contains(expected), "{out}");
+    assert!(out.contains("  #5    monster  goblin           at 2,1      on spawns\n"), "{out}");
+    let (_, json, _) = sightline(&["info", "tests/fixtures/object_layers.tmx", "--format", "json"]);
+    let json: serde_json::Value = serde_json::from_str(&json).unwrap();
+    assert_eq!(json["object_layers"][1]["name"], "spawns");
+    assert_eq!(json["object_layers"][1]["tile_layers_below"], 1);
+    assert_eq!(json["objects"][2]["layer"], 1);
+}
+
+#[test]
 fn info_lists_a_tilesets_wang_sets() {
     let (code, out, err) = sightline(&["info", "tests/fixtures/terrain.tmx"]);
     assert_eq!(code, 0, "{err}");

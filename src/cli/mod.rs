@@ -585,7 +585,8 @@ pub fn info(map: &Map, path: &Path, format: OutputFormat) -> String {
                 for (name, value) in &l.properties {
                     flags.push(format!("{name} = {value} ({})", value.type_name()));
                 }
-                out.push_str(&format!("  {:<24}{}\n", l.name, flags.join(", ")));
+                out.push_str(format!("  {:<24}{}", l.name, flags.join(", ")).trim_end());
+                out.push('\n');
             }
             if !map.properties.is_empty() {
                 out.push_str(&format!("properties {}\n", map.properties.len()));

@@ -460,7 +460,7 @@ fn parse_layers(values: &[Value], prefix: &str, infinite: bool, doc: &mut Doc, d
                     locked: o.bool_or("locked", false)?,
                     opacity: match o.get("opacity") {
                         None => 1.0,
-                        Some(_) => (o.float("opacity")? as f32).clamp(0.0, 1.0),
+                        Some(_) => o.float("opacity")? as f32,
                     },
                     color: match o.string("color")? {
                         None => None,
