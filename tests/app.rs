@@ -1662,3 +1662,35 @@ fn object_layers_are_listed_among_the_tile_layers_and_the_object_tool_places_on_
     assert_eq!(layer_rows(&h), stack);
     assert_eq!(zones(&h), Some(sightline::core::Rgba(160, 160, 164, 255)));
 }
+
+#[test]
+fn the_object_tool_drags_an_object_to_another_cell_keeping_its_id_in_one_undo_step() {
+    use sightline::core::Cell;
+    let (_dir, path) = fixture_copy("object_ids.tmx");
+    let mut h = harness();
+    h.state_mut().commands.push(Command::Open(path));
+    h.run();
+    h.get_by_label("Object").click();
+    h.run();
+    let gate = |h: &Harness<'static, SightlineApp>| {
+        let o = h.state().document.map.objects.iter().find(|o| o.name == "gate").unwrap().clone();
+        (o.id, o.cell)
+    };
+    assert_eq!(gate(&h), (8, Cell::new(4, 2)));
+    let objects = h.state().document.map.objects.len();
+    let steps = h.state().document.undo.len();
+    drag_through(&mut h, &[Cell::new(4, 2), Cell::new(5, 2), Cell::new(5, 3)]);
+    // Moved, not copied: the lever's `opens` still names it.
+    assert_eq!(gate(&h), (8, Cell::new(5, 3)));
+    assert_eq!(h.state().document.map.objects.len(), objects);
+    assert_eq!(h.state().document.undo.len(), steps + 1, "one undo step");
+    h.state_mut().commands.push(Command::Undo);
+    h.run();
+    assert_eq!(gate(&h), (8, Cell::new(4, 2)));
+    // A drag from a cell with no object moves nothing and leaves no step.
+    let before = h.state().document.map.clone();
+    let steps = h.state().document.undo.len();
+    drag_through(&mut h, &[Cell::new(2, 1), Cell::new(3, 1)]);
+    assert_eq!(h.state().document.map, before);
+    assert_eq!(h.state().document.undo.len(), steps);
+}

@@ -24,7 +24,8 @@ pub enum Tool {
     Picker,
     /// Rectangular selection (S): drag to select; Ctrl+C, Ctrl+X, Ctrl+V, Delete.
     Select,
-    /// Object placement (O): click places the chosen object, right-click removes objects.
+    /// Object placement (O): click places the chosen object, a drag from an object moves it,
+    /// right-click removes objects.
     Object,
     /// Probe (P): clicks go to the overlays (pin the FOV origin, pick a cell's symmetry partners,
     /// toggle a cell for the LOS cache, move the path goal); the map is not painted.
@@ -108,6 +109,8 @@ pub struct EditorState {
     pub stamp_stroke: Option<edit::StampStroke>,
     /// What the object tool places.
     pub object: ObjectChoice,
+    /// The id of the object the object tool's drag is moving.
+    pub moving_object: Option<u32>,
     pub monster_glyph: char,
     pub monster_vision: u32,
     pub light_radius: u32,
@@ -167,6 +170,7 @@ impl Default for EditorState {
             pasting: false,
             stamp_stroke: None,
             object: ObjectChoice::Monster,
+            moving_object: None,
             monster_glyph: 'g',
             monster_vision: crate::core::object::DEFAULT_VISION_RADIUS,
             light_radius: 6,

@@ -680,7 +680,19 @@ impl SightlineApp {
                     self.apply(Command::PickAt(cell));
                     return;
                 }
-                if self.editor.tool == Tool::Probe || self.editor.tool == Tool::Object {
+                if self.editor.tool == Tool::Object {
+                    // A drag from an object moves it (Tiled's object dragging), keeping its id,
+                    // layer and properties; its layer becomes the current one.
+                    if let Some(o) = self.movable_object_at(cell) {
+                        let (id, layer) = (o.id, o.layer);
+                        self.document.checkpoint();
+                        self.editor.moving_object = Some(id);
+                        self.editor.stroke = Some((cell, cell));
+                        self.editor.set_current_layer(LayerRef::Objects(layer));
+                    }
+                    return;
+                }
+                if self.editor.tool == Tool::Probe {
                     return;
                 }
                 if self.editor.tool == Tool::Select {
@@ -716,6 +728,16 @@ impl SightlineApp {
                     self.editor.selection = Some((start, cell));
                     return;
                 }
+                if let Some(id) = self.editor.moving_object {
+                    let map = &mut self.document.map;
+                    if map.in_bounds(cell)
+                        && let Some(o) = map.objects.iter_mut().find(|o| o.id == id)
+                    {
+                        o.cell = cell;
+                        self.document.touch();
+                    }
+                    return;
+                }
                 if matches!(self.editor.tool, Tool::Brush | Tool::Eraser | Tool::Terrain)
                     && !self.editor.paints_at_end()
                 {
@@ -732,6 +754,8 @@ impl SightlineApp {
             }
             Command::StrokeEnd => {
                 let Some((start, last)) = self.editor.stroke.take() else { return };
+                // A move's changes are in; the step is kept below if it changed anything.
+                self.editor.moving_object = None;
                 if self.editor.stamp_stroke.is_some() {
                     if self.editor.line_stroke {
                         self.lay_stamps(&crate::core::edit::line_cells(start, last));
@@ -1133,6 +1157,20 @@ impl SightlineApp {
             }
             _ => false,
         }
+    }
+
+    /// The object a drag from `cell` would move: of the objects standing there on shown,
+    /// unlocked object layers, the one drawn on top (the highest layer, the last on it).
+    fn movable_object_at(&self, cell: Cell) -> Option<&crate::core::MapObject> {
+        let map = &self.document.map;
+        let stack = map.stack();
+        let height = |layer: usize| stack.iter().position(|&r| r == LayerRef::Objects(layer));
+        map.objects
+            .iter()
+            .enumerate()
+            .filter(|(_, o)| o.cell == cell && map.object_layers.get(o.layer).is_some_and(|l| l.visible && !l.locked))
+            .max_by_key(|&(k, o)| (height(o.layer), k))
+            .map(|(_, o)| o)
     }
 
     /// Erases the selection on the current layer (one undo step).

@@ -10,7 +10,7 @@ use crate::core::sim::Preset;
 /// The Help menu: every key.
 const HELP: &[&str] = &[
     "Canvas: wheel zooms, middle-drag or Space+drag pans, arrows pan, +/- zoom, G grid",
-    "Tools: B brush, E eraser, R rectangle, L line, F fill, I picker (or right-click), S select, O object, P probe",
+    "Tools: B brush, E eraser, R rectangle, L line, F fill, T terrain, I picker (or right-click), S select, O object (drag one to move it), P probe",
     "Selection: Ctrl+C copy, Ctrl+X cut, Ctrl+V paste (click or drag lays it, Shift+drag a line, Esc drops it), Delete erases; Ctrl+N new map",
     "Turn: X, Y flip, Z, Shift+Z rotate the stamp being placed, else the brush's tile",
     "Edit: Ctrl+Z undo, Ctrl+Shift+Z or Ctrl+Y redo; Ctrl+O open, Ctrl+S save, Ctrl+Shift+S save as",
@@ -586,7 +586,7 @@ pub fn tools_bar_ui(app: &mut SightlineApp, ui: &mut egui::Ui) {
                         }
                         _ => {}
                     }
-                    ui.weak("right-click removes");
+                    ui.weak("drag one to move it · right-click removes");
                 }
                 Tool::Picker | Tool::Probe => {}
             }
