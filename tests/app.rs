@@ -1693,4 +1693,26 @@ fn the_object_tool_drags_an_object_to_another_cell_keeping_its_id_in_one_undo_st
     drag_through(&mut h, &[Cell::new(2, 1), Cell::new(3, 1)]);
     assert_eq!(h.state().document.map, before);
     assert_eq!(h.state().document.undo.len(), steps);
+    // An undo in the middle of a drag ends the move: a brush stroke after it paints and moves
+    // no object.
+    let p = cell_centre(&h, Cell::new(4, 2));
+    h.hover_at(p);
+    h.run();
+    h.drag_at(p);
+    h.run();
+    let q = cell_centre(&h, Cell::new(5, 2));
+    h.hover_at(q);
+    h.run();
+    assert_eq!(gate(&h).1, Cell::new(5, 2));
+    h.state_mut().commands.push(Command::Undo);
+    h.run();
+    h.drop_at(q);
+    h.run();
+    assert_eq!(gate(&h).1, Cell::new(4, 2));
+    h.get_by_label("ground").click();
+    h.get_by_label("Brush").click();
+    h.run();
+    drag_through(&mut h, &[Cell::new(0, 3), Cell::new(1, 3)]);
+    assert_eq!(gate(&h).1, Cell::new(4, 2));
+    assert_eq!(h.state().document.map.layers[0].cells[3 * 6 + 1], h.state().editor.tile);
 }

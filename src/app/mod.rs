@@ -672,6 +672,8 @@ impl SightlineApp {
                 }
             }
             Command::StrokeBegin(cell) => {
+                // A move cut short (an undo in the middle of the drag) moves nothing more.
+                self.editor.moving_object = None;
                 if self.editor.pasting {
                     self.begin_stamp_stroke(cell);
                     return;
