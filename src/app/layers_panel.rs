@@ -7,6 +7,7 @@
 use super::panels::name_widget;
 use super::{Command, SightlineApp};
 use crate::core::LayerRef;
+use crate::core::map::LayerHeader;
 
 /// One action on the current layer, for the panel's buttons and the menu's entries alike.
 struct LayerAction {
@@ -109,16 +110,7 @@ pub fn layers_ui(app: &mut SightlineApp, ui: &mut egui::Ui) {
     let map = &app.document.map;
     let current = app.editor.current_layer();
     for layer in map.stack().into_iter().rev() {
-        let (name, visible, locked, opacity) = match layer {
-            LayerRef::Tiles(i) => {
-                let l = &map.layers[i];
-                (&l.name, l.visible, l.locked, l.opacity)
-            }
-            LayerRef::Objects(j) => {
-                let l = &map.object_layers[j];
-                (&l.name, l.visible, l.locked, l.opacity)
-            }
-        };
+        let Some(LayerHeader { name, visible, locked, opacity }) = map.layer_header(layer) else { continue };
         ui.horizontal(|ui| {
             let mut shown = visible;
             let r = ui.checkbox(&mut shown, "").on_hover_text("Visible");
@@ -132,6 +124,7 @@ pub fn layers_ui(app: &mut SightlineApp, ui: &mut egui::Ui) {
             if r.changed() {
                 app.commands.push(Command::SetLayerLocked(layer, lock));
             }
+            let header_opacity = opacity;
             let opacity = format!("{:.0}% opacity", opacity * 100.0);
             let objects = match layer {
                 LayerRef::Objects(j) => {
@@ -145,12 +138,12 @@ pub fn layers_ui(app: &mut SightlineApp, ui: &mut egui::Ui) {
                 (objects.is_some(), objects.as_deref().unwrap_or_default()),
                 (collision, "collision"),
                 (locked, "locked"),
-                (opacity_below_one(layer, map), opacity.as_str()),
+                (header_opacity < 1.0, opacity.as_str()),
             ]
             .into_iter()
             .filter_map(|(on, tag)| on.then_some(tag))
             .collect();
-            let label = if tags.is_empty() { name.clone() } else { format!("{name} ({})", tags.join(", ")) };
+            let label = if tags.is_empty() { name.to_owned() } else { format!("{name} ({})", tags.join(", ")) };
             // Object layers read apart from tile layers by their slant, and their object count.
             let text = match layer {
                 LayerRef::Objects(_) => egui::RichText::new(label.clone()).italics(),
@@ -184,19 +177,12 @@ pub fn layers_ui(app: &mut SightlineApp, ui: &mut egui::Ui) {
     app.commands.extend(actions);
 }
 
-fn opacity_below_one(layer: LayerRef, map: &crate::core::Map) -> bool {
-    match layer {
-        LayerRef::Tiles(i) => map.layers[i].opacity < 1.0,
-        LayerRef::Objects(j) => map.object_layers[j].opacity < 1.0,
-    }
-}
-
 /// The current layer's name, opacity and custom properties; a tile layer's collision flag and
 /// look, an object layer's colour.
 fn layer_properties_ui(app: &mut SightlineApp, ui: &mut egui::Ui) {
     let current = app.editor.current_layer();
     let map = &app.document.map;
-    let Some(name) = map.layer_name(current) else { return };
+    let Some(LayerHeader { name, opacity, .. }) = map.layer_header(current) else { return };
     ui.horizontal(|ui| {
         ui.label("Name");
         // The name is edited in a draft kept in egui's memory and applied when the field is left
@@ -216,10 +202,6 @@ fn layer_properties_ui(app: &mut SightlineApp, ui: &mut egui::Ui) {
             ui.data_mut(|d| d.insert_temp(draft_id, text));
         }
     });
-    let opacity = match current {
-        LayerRef::Tiles(i) => map.layers[i].opacity,
-        LayerRef::Objects(j) => map.object_layers[j].opacity,
-    };
     let mut percent = (opacity * 100.0).round();
     let r = ui
         .add(egui::Slider::new(&mut percent, 0.0..=100.0).step_by(1.0).fixed_decimals(0).suffix("%").text("Opacity"))
@@ -357,11 +339,7 @@ pub fn layer_menu_ui(app: &mut SightlineApp, ui: &mut egui::Ui) {
             app.commands.push(Command::SelectLayer(layer));
         }
         let map = &app.document.map;
-        let flags = match current {
-            LayerRef::Tiles(i) => map.layers.get(i).map(|l| (l.visible, l.locked, Some(l.collision))),
-            LayerRef::Objects(j) => map.object_layers.get(j).map(|l| (l.visible, l.locked, None)),
-        };
-        if let Some((visible, locked, collision)) = flags {
+        if let Some(LayerHeader { visible, locked, .. }) = map.layer_header(current) {
             ui.separator();
             let mut value = visible;
             if ui.checkbox(&mut value, "Visible").changed() {
@@ -371,10 +349,11 @@ pub fn layer_menu_ui(app: &mut SightlineApp, ui: &mut egui::Ui) {
             if ui.checkbox(&mut value, "Locked").changed() {
                 app.commands.push(Command::SetLayerLocked(current, value));
             }
-            if let (Some(mut value), LayerRef::Tiles(i)) = (collision, current)
-                && ui.checkbox(&mut value, "Collision layer").changed()
-            {
-                app.commands.push(Command::SetLayerCollision(i, value));
+            if let LayerRef::Tiles(i) = current {
+                let mut value = map.layers[i].collision;
+                if ui.checkbox(&mut value, "Collision layer").changed() {
+                    app.commands.push(Command::SetLayerCollision(i, value));
+                }
             }
         }
     });

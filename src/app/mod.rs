@@ -627,14 +627,10 @@ impl SightlineApp {
                 let map = &self.document.map;
                 let open =
                     |o: &crate::core::MapObject| map.object_layers.get(o.layer).is_some_and(|l| l.visible && !l.locked);
-                let here: Vec<bool> = map.objects.iter().map(|o| o.cell == cell && open(o)).collect();
-                if here.contains(&true) {
+                let gone: Vec<u32> = map.objects.iter().filter(|o| o.cell == cell && open(o)).map(|o| o.id).collect();
+                if !gone.is_empty() {
                     self.document.checkpoint();
-                    let mut k = 0;
-                    self.document.map.objects.retain(|_| {
-                        k += 1;
-                        !here[k - 1]
-                    });
+                    self.document.map.objects.retain(|o| !gone.contains(&o.id));
                     self.document.touch();
                 } else if let Some(o) = map.objects.iter().find(|o| o.cell == cell) {
                     let l = &map.object_layers[o.layer];
@@ -776,12 +772,7 @@ impl SightlineApp {
             }
             Command::SetLayerOpacity(layer, opacity) => {
                 let opacity = if opacity.is_finite() { opacity.clamp(0.0, 1.0) } else { 1.0 };
-                let map = &self.document.map;
-                let current = match layer {
-                    LayerRef::Tiles(i) => map.layers.get(i).map(|l| l.opacity),
-                    LayerRef::Objects(j) => map.object_layers.get(j).map(|l| l.opacity),
-                };
-                if current.is_none_or(|o| o == opacity) {
+                if self.document.map.layer_header(layer).is_none_or(|h| h.opacity == opacity) {
                     return;
                 }
                 if !self.continues(ContinuedEdit::Opacity(layer)) {

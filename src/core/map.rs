@@ -8,6 +8,7 @@ use super::error::{MapError, MapErrorKind};
 use super::flip::{Flip, Flips};
 use super::geometry::Cell;
 use super::object::MapObject;
+use super::serde_defaults::{is_no, is_one, is_yes, one, yes};
 use super::tile::{self, Properties, Rgba, SpriteSheet, TileId, TileKind};
 
 /// Largest side a map may have (4096×4096 cells, 32 MiB a layer). Larger maps are refused with
@@ -90,13 +91,13 @@ impl Layer {
 #[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
 pub struct ObjectLayer {
     pub name: String,
-    #[serde(default = "shown", skip_serializing_if = "is_shown")]
+    #[serde(default = "yes", skip_serializing_if = "is_yes")]
     pub visible: bool,
     /// The tools neither place, move nor remove its objects.
-    #[serde(default, skip_serializing_if = "is_false")]
+    #[serde(default, skip_serializing_if = "is_no")]
     pub locked: bool,
     /// How opaque its objects are drawn, 0 to 1 (drawing only).
-    #[serde(default = "opaque", skip_serializing_if = "is_opaque")]
+    #[serde(default = "one", skip_serializing_if = "is_one")]
     pub opacity: f32,
     /// Tiled's object layer colour: its shapes are drawn in it. `None`: each object in its kind's
     /// colour.
@@ -106,22 +107,6 @@ pub struct ObjectLayer {
     pub properties: Properties,
     /// Where it is drawn: over this many tile layers (the bottom ones) and under the rest.
     pub tile_layers_below: usize,
-}
-
-fn shown() -> bool {
-    true
-}
-fn is_shown(b: &bool) -> bool {
-    *b
-}
-fn is_false(b: &bool) -> bool {
-    !*b
-}
-fn opaque() -> f32 {
-    1.0
-}
-fn is_opaque(o: &f32) -> bool {
-    *o == 1.0
 }
 
 /// The name of the object layer a map gets when an object is placed and it has none.
@@ -140,6 +125,15 @@ impl ObjectLayer {
             tile_layers_below,
         }
     }
+}
+
+/// What tile and object layers have alike: name, visibility, lock and opacity.
+#[derive(Clone, Copy, Debug, PartialEq)]
+pub struct LayerHeader<'a> {
+    pub name: &'a str,
+    pub visible: bool,
+    pub locked: bool,
+    pub opacity: f32,
 }
 
 /// One layer of a map's stack, tile or object layer, by its index in [`Map::layers`] or
@@ -401,12 +395,27 @@ impl Map {
         stack_order(self.layers.len(), &self.object_layers)
     }
 
+    /// What a layer, tile or object layer, has that the other kind has too.
+    pub fn layer_header(&self, layer: LayerRef) -> Option<LayerHeader<'_>> {
+        match layer {
+            LayerRef::Tiles(i) => self.layers.get(i).map(|l| LayerHeader {
+                name: &l.name,
+                visible: l.visible,
+                locked: l.locked,
+                opacity: l.opacity,
+            }),
+            LayerRef::Objects(j) => self.object_layers.get(j).map(|l| LayerHeader {
+                name: &l.name,
+                visible: l.visible,
+                locked: l.locked,
+                opacity: l.opacity,
+            }),
+        }
+    }
+
     /// A layer's name.
     pub fn layer_name(&self, layer: LayerRef) -> Option<&str> {
-        match layer {
-            LayerRef::Tiles(i) => self.layers.get(i).map(|l| l.name.as_str()),
-            LayerRef::Objects(j) => self.object_layers.get(j).map(|l| l.name.as_str()),
-        }
+        self.layer_header(layer).map(|h| h.name)
     }
 
     /// Whether objects on object layer `layer` are shown.

@@ -17,6 +17,7 @@ pub mod path;
 pub mod rng;
 pub mod rules;
 pub mod samples;
+pub(crate) mod serde_defaults;
 pub mod sim;
 pub mod symmetry;
 pub mod terrain;

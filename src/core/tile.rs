@@ -4,6 +4,7 @@
 use std::collections::BTreeMap;
 use std::path::PathBuf;
 
+use super::serde_defaults::{is_one, one};
 use serde::{Deserialize, Serialize};
 
 /// Index into [`crate::core::Map::tiles`]. `0` is the empty tile (nothing on this layer here).
@@ -265,14 +266,6 @@ pub struct TileKind {
     /// unless the file says otherwise); kept for Tiled.
     #[serde(default = "one", skip_serializing_if = "is_one")]
     pub probability: f32,
-}
-
-fn one() -> f32 {
-    1.0
-}
-
-fn is_one(x: &f32) -> bool {
-    *x == 1.0
 }
 
 /// One frame of a tile animation (Tiled's `<frame tileid duration>`): the tile drawn, and for

@@ -39,6 +39,7 @@ use crate::core::error::{MapError, MapErrorKind};
 use crate::core::flip::Flip;
 use crate::core::map::{self, Layer, Map, ObjectLayer};
 use crate::core::object::MapObject;
+use crate::core::serde_defaults::{is_one, one, yes};
 use crate::core::tile::{Door, Frame, Glyph, Properties, Rgba, Sprite, SpriteSheet, TileId, TileKind};
 
 pub const VERSION: u32 = 1;
@@ -110,14 +111,6 @@ struct RonFrame {
     ms: u32,
 }
 
-fn one() -> f32 {
-    1.0
-}
-
-fn is_one(x: &f32) -> bool {
-    *x == 1.0
-}
-
 #[derive(Serialize, Deserialize)]
 struct RonDoor {
     open: bool,
@@ -134,7 +127,7 @@ struct RonLayer {
     locked: bool,
     #[serde(default)]
     collision: bool,
-    #[serde(default = "full_opacity", skip_serializing_if = "is_full_opacity")]
+    #[serde(default = "one", skip_serializing_if = "is_one")]
     opacity: f32,
     #[serde(default, skip_serializing_if = "Properties::is_empty")]
     properties: Properties,
@@ -160,18 +153,6 @@ fn unit_parallax() -> [f64; 2] {
 
 fn is_unit_parallax(parallax: &[f64; 2]) -> bool {
     *parallax == unit_parallax()
-}
-
-fn full_opacity() -> f32 {
-    1.0
-}
-
-fn is_full_opacity(opacity: &f32) -> bool {
-    *opacity == 1.0
-}
-
-fn yes() -> bool {
-    true
 }
 
 const EMPTY_KEY: char = ' ';
