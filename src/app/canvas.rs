@@ -4,6 +4,7 @@ use std::path::PathBuf;
 
 use egui::{Align2, Color32, FontId, Mesh, Pos2, Rect, Sense, Stroke, Vec2, pos2, vec2};
 
+use super::far_colours::{GlyphColour, PictureKey, map_picture, picture_key};
 use super::sprites::SheetTexture;
 use crate::core::flip::Flip;
 use crate::core::object::{ObjectShape, ShapeKind};
@@ -42,25 +43,6 @@ fn cell_look(map: &Map, i: usize) -> Option<(TileId, Color32, Color32)> {
     Some((top, bg, fg))
 }
 
-/// The colour a cell shows from afar: its topmost visible tile's background.
-fn cell_colour(map: &Map, i: usize) -> Option<Color32> {
-    cell_look(map, i).map(|(_, bg, _)| bg)
-}
-
-/// The map as an image, one pixel a cell (every `step`-th cell for huge maps).
-fn map_image(map: &Map) -> egui::ColorImage {
-    let step = map.width().max(map.height()).div_ceil(MAX_TEXTURE_SIDE).max(1);
-    let (w, h) = (map.width().div_ceil(step), map.height().div_ceil(step));
-    let mut pixels = Vec::with_capacity((w * h) as usize);
-    for y in 0..h {
-        for x in 0..w {
-            let i = map.index(Cell::new((x * step) as i32, (y * step) as i32)).expect("inside the map");
-            pixels.push(cell_colour(map, i).unwrap_or(Color32::TRANSPARENT));
-        }
-    }
-    egui::ColorImage::new([w as usize, h as usize], pixels)
-}
-
 /// Where the map is on screen.
 #[derive(Clone)]
 pub struct View {
@@ -75,9 +57,9 @@ pub struct View {
     pub canvas: Rect,
     /// Arrow keys pan (off while play mode has the keyboard).
     pub keyboard: bool,
-    /// The whole map as a texture (one texel a cell), for zoomed-out views, and the map revision
-    /// it shows.
-    pub texture: Option<(u64, egui::TextureHandle)>,
+    /// The whole map as a texture (one texel a cell), for zoomed-out views, and which picture
+    /// of the map it shows.
+    pub texture: Option<(PictureKey, egui::TextureHandle)>,
     /// Draw tiles that have one as their tileset image (glyphs otherwise).
     pub show_sprites: bool,
     /// Play tile animations (Tiled's View > Show Tile Animations); off: each tile as itself.
@@ -483,9 +465,10 @@ pub fn canvas_ui(
     let mut shapes_drawn = false;
     if view.cell_px < MIN_MESH_PX {
         // Zoomed out: the whole map is one textured rectangle (rebuilt when the map changes).
-        if view.texture.as_ref().is_none_or(|(r, _)| *r != revision) {
-            let image = map_image(map);
-            view.texture = Some((revision, ui.ctx().load_texture("map", image, egui::TextureOptions::NEAREST)));
+        let key = picture_key(revision, view.show_sprites, sheets);
+        if view.texture.as_ref().is_none_or(|(k, _)| *k != key) {
+            let image = map_picture(map, sheets, view.show_sprites, GlyphColour::Background, MAX_TEXTURE_SIDE);
+            view.texture = Some((key, ui.ctx().load_texture("map", image, egui::TextureOptions::NEAREST)));
         }
         if let Some((_, texture)) = &view.texture {
             let whole = Rect::from_min_size(

@@ -2,51 +2,26 @@
 //! there. Sampled to at most a few hundred pixels a side and cached as a texture per map revision,
 //! so a 1024×1024 map costs nothing per frame.
 
-use egui::{Color32, ColorImage, Rect, Sense, Stroke, TextureHandle, TextureOptions, Vec2};
+use egui::{Color32, Rect, Sense, Stroke, TextureHandle, TextureOptions, Vec2};
 
-use super::canvas::color;
+use super::far_colours::{GlyphColour, PictureKey, map_picture, picture_key};
 use super::{Command, SightlineApp};
-use crate::core::{Cell, Map};
+use crate::core::Cell;
 
 /// Samples per side, at most.
 const MAX_SAMPLES: u32 = 256;
 
 #[derive(Default)]
 pub struct Minimap {
-    texture: Option<(u64, TextureHandle)>,
-}
-
-/// The map's colours, one sample per cell or per block of cells (each sample takes the cell at
-/// its top left): the top visible tile's background, or its glyph colour where the background
-/// is dark (walls drawn as `#` on black still show).
-fn sample(map: &Map) -> ColorImage {
-    let step = map.width().max(map.height()).div_ceil(MAX_SAMPLES).max(1);
-    let (w, h) = (map.width().div_ceil(step), map.height().div_ceil(step));
-    let mut pixels = Vec::with_capacity((w * h) as usize);
-    for sy in 0..h {
-        for sx in 0..w {
-            let cell = Cell::new((sx * step) as i32, (sy * step) as i32);
-            let i = map.index(cell).expect("inside the map");
-            let top = map.layers.iter().rev().filter(|l| l.visible).map(|l| l.cells[i]).find(|&t| t != 0);
-            pixels.push(match top {
-                None => Color32::BLACK,
-                Some(t) => {
-                    let g = map.tiles[usize::from(t)].glyph;
-                    let lum = |c: crate::core::Rgb| u32::from(c.0) + u32::from(c.1) + u32::from(c.2);
-                    if lum(g.bg) < 90 { color(g.fg).gamma_multiply(0.55) } else { color(g.bg) }
-                }
-            });
-        }
-    }
-    ColorImage::new([w as usize, h as usize], pixels)
+    texture: Option<(PictureKey, TextureHandle)>,
 }
 
 pub fn minimap_ui(app: &mut SightlineApp, ui: &mut egui::Ui) {
     let map = &app.document.map;
-    let revision = app.document.revision();
-    if app.minimap.texture.as_ref().is_none_or(|(r, _)| *r != revision) {
-        let image = sample(map);
-        app.minimap.texture = Some((revision, ui.ctx().load_texture("minimap", image, TextureOptions::NEAREST)));
+    let key = picture_key(app.document.revision(), app.view.show_sprites, &app.sheets);
+    if app.minimap.texture.as_ref().is_none_or(|(k, _)| *k != key) {
+        let image = map_picture(map, &app.sheets, app.view.show_sprites, GlyphColour::Legible, MAX_SAMPLES);
+        app.minimap.texture = Some((key, ui.ctx().load_texture("minimap", image, TextureOptions::NEAREST)));
     }
     let Some((_, texture)) = &app.minimap.texture else { return };
     let avail = ui.available_width().max(40.0);

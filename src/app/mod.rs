@@ -5,6 +5,7 @@ mod canvas;
 mod command;
 mod document;
 mod editor;
+mod far_colours;
 mod layers_panel;
 pub mod map_dialogs;
 mod minimap;

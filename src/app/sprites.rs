@@ -4,9 +4,11 @@
 use std::collections::HashMap;
 use std::io::BufReader;
 use std::path::{Path, PathBuf};
+use std::sync::Arc;
 
 use egui::{ColorImage, TextureHandle, TextureId, TextureOptions};
 
+use super::far_colours::tile_average_colours;
 use crate::core::Map;
 use crate::core::tile::Rgb;
 
@@ -14,20 +16,27 @@ use crate::core::tile::Rgb;
 /// allocate gigabytes.
 const MAX_IMAGE_SIDE: u32 = 16_384;
 
-/// A loaded sheet: its texture and its size in pixels.
+/// A loaded sheet: its texture, its size in pixels, and each tile's average colour (by tile
+/// index; premultiplied alpha), which the map shows from afar.
 #[derive(Clone)]
 pub struct SheetTexture {
     pub id: TextureId,
     pub size: [f32; 2],
+    pub tile_colours: Arc<Vec<egui::Color32>>,
 }
 
-/// A tileset image as a texture, and its size in pixels.
-type LoadedImage = (TextureHandle, [f32; 2]);
+/// A tileset image as a texture, its size in pixels, and its tiles' average colours.
+type LoadedImage = (TextureHandle, [f32; 2], Arc<Vec<egui::Color32>>);
+
+/// What a loaded image is cached by: its absolute path, its transparent colour, and how the
+/// sheet cuts it into tiles (tile size, spacing, margin, columns, count), which the average
+/// colours depend on.
+type ImageKey = (PathBuf, Option<Rgb>, [u32; 6]);
 
 #[derive(Default)]
 pub struct SpriteTextures {
-    /// By absolute image path and transparent colour: the texture, or why it could not be loaded.
-    loaded: HashMap<(PathBuf, Option<Rgb>), Result<LoadedImage, String>>,
+    /// The texture, or why the image could not be loaded.
+    loaded: HashMap<ImageKey, Result<LoadedImage, String>>,
 }
 
 /// Makes every pixel of colour `key` transparent (Tiled's `trans`: a colour-keyed image).
@@ -79,20 +88,27 @@ impl SpriteTextures {
             .iter()
             .map(|sheet| {
                 let path = if sheet.image.is_absolute() { sheet.image.clone() } else { folder.join(&sheet.image) };
-                let entry = self.loaded.entry((path.clone(), sheet.transparent)).or_insert_with(|| {
+                let cut =
+                    [sheet.tile_width, sheet.tile_height, sheet.spacing, sheet.margin, sheet.columns, sheet.tile_count];
+                let entry = self.loaded.entry((path.clone(), sheet.transparent, cut)).or_insert_with(|| {
                     let loaded = decode_png(&path).map(|mut image| {
                         if let Some(key) = sheet.transparent {
                             key_out(&mut image, key);
                         }
                         let size = [image.size[0] as f32, image.size[1] as f32];
-                        (ctx.load_texture(path.display().to_string(), image, TextureOptions::NEAREST), size)
+                        let colours = Arc::new(tile_average_colours(&image, sheet));
+                        (ctx.load_texture(path.display().to_string(), image, TextureOptions::NEAREST), size, colours)
                     });
                     if let Err(e) = &loaded {
                         errors.push(e.clone());
                     }
                     loaded
                 });
-                entry.as_ref().ok().map(|(handle, size)| SheetTexture { id: handle.id(), size: *size })
+                entry.as_ref().ok().map(|(handle, size, colours)| SheetTexture {
+                    id: handle.id(),
+                    size: *size,
+                    tile_colours: Arc::clone(colours),
+                })
             })
             .collect();
         (sheets, errors)
