@@ -258,17 +258,26 @@ pub fn add_flipped_sprite(mesh: &mut Mesh, rect: Rect, uv: Rect, flip: Flip, tin
         mesh.add_rect_with_uv(rect, uv, tint);
         return;
     }
-    // A corner from centred coordinates (±1).
+    add_flipped_quad(
+        mesh,
+        [rect.left_top(), rect.right_top(), rect.left_bottom(), rect.right_bottom()],
+        uv,
+        flip,
+        tint,
+    );
+}
+
+/// Adds the texture's `uv` part turned by `flip` on the four points `corners` (top left, top
+/// right, bottom left, bottom right of the image as drawn unflipped; any quadrilateral, so a
+/// turned tile object too).
+fn add_flipped_quad(mesh: &mut Mesh, corners: [Pos2; 4], uv: Rect, flip: Flip, tint: Color32) {
+    // A texture corner from centred coordinates (±1).
     let corner =
         |r: Rect, p: [i8; 2]| pos2(if p[0] < 0 { r.min.x } else { r.max.x }, if p[1] < 0 { r.min.y } else { r.max.y });
     let first = mesh.vertices.len() as u32;
     // Top left, top right, bottom left, bottom right: the order `add_rect_with_uv` uses.
-    for p in [[-1, -1], [1, -1], [-1, 1], [1, 1]] {
-        mesh.vertices.push(egui::epaint::Vertex {
-            pos: corner(rect, p),
-            uv: corner(uv, flip.source_of(p)),
-            color: tint,
-        });
+    for (pos, p) in corners.into_iter().zip([[-1, -1], [1, -1], [-1, 1], [1, 1]]) {
+        mesh.vertices.push(egui::epaint::Vertex { pos, uv: corner(uv, flip.source_of(p)), color: tint });
     }
     mesh.add_triangle(first, first + 1, first + 2);
     mesh.add_triangle(first + 2, first + 1, first + 3);
@@ -312,12 +321,11 @@ fn object_shape_ui(
     let [tw, th] = map.tile_size.map(|t| t.max(1) as f32);
     let corner = view.screen_from_grid(cell);
     let screen = |[x, y]: [f64; 2]| corner + vec2(x as f32 * view.cell_px / tw, y as f32 * view.cell_px / th);
-    if let ShapeKind::Tile { tile, flip, width, height } = shape.kind {
-        let Some((s, _, uv)) = tile_sprite(map, sheets, tile).filter(|_| view.show_sprites) else { return };
-        let [x, y] = shape.offset;
-        let r = Rect::from_min_max(screen([x, y - height]), screen([x + width, y]));
-        if r.intersects(view.canvas) {
-            add_flipped_sprite(&mut tile_objects[s], r, uv, flip, tint);
+    if let (ShapeKind::Tile { tile, flip, .. }, Some(corners)) = (&shape.kind, shape.tile_corners()) {
+        let Some((s, _, uv)) = tile_sprite(map, sheets, *tile).filter(|_| view.show_sprites) else { return };
+        let corners = corners.map(screen);
+        if Rect::from_points(&corners).intersects(view.canvas) {
+            add_flipped_quad(&mut tile_objects[s], corners, uv, *flip, tint);
         }
         return;
     }

@@ -151,12 +151,22 @@ impl ObjectShape {
             ShapeKind::Polygon(points) => (points.clone(), true),
             ShapeKind::Polyline(points) => (points.clone(), false),
         };
+        Some((points.iter().map(|&p| self.placed(p)).collect(), closed))
+    }
+
+    /// Where a tile object's image goes, in map pixels from the object's cell's top-left
+    /// corner: its top-left, top-right, bottom-left and bottom-right corners, turned about the
+    /// object's bottom-left corner (its `x`, `y`) as Tiled turns tile objects. `None` for the
+    /// other kinds.
+    pub fn tile_corners(&self) -> Option<[[f64; 2]; 4]> {
+        let ShapeKind::Tile { width: w, height: h, .. } = self.kind else { return None };
+        Some([[0.0, -h], [w, -h], [0.0, 0.0], [w, 0.0]].map(|p| self.placed(p)))
+    }
+
+    /// Point `p` of the shape (relative to the object's `x`, `y`, unturned) on the map.
+    fn placed(&self, [x, y]: [f64; 2]) -> [f64; 2] {
         let (sin, cos) = self.rotation.to_radians().sin_cos();
-        let placed = points
-            .iter()
-            .map(|&[x, y]| [self.offset[0] + x * cos - y * sin, self.offset[1] + x * sin + y * cos])
-            .collect();
-        Some((placed, closed))
+        [self.offset[0] + x * cos - y * sin, self.offset[1] + x * sin + y * cos]
     }
 }
 
@@ -217,5 +227,23 @@ mod tests {
         assert_eq!(rect.describe(), "rectangle 10 × 6 px");
         assert_eq!(turned.describe(), "rectangle 10 × 6 px, turned 90°");
         assert_eq!(line.describe(), "path of 2 points");
+    }
+
+    #[test]
+    fn a_tile_object_stands_on_its_position_and_turns_about_it() {
+        let tile = |rotation| ObjectShape {
+            offset: [4.0, 16.0],
+            rotation,
+            kind: ShapeKind::Tile { tile: 1, flip: Flip::default(), width: 16.0, height: 8.0 },
+        };
+        // Unturned: the image's bottom-left corner on the position, the image above it.
+        assert_eq!(tile(0.0).tile_corners(), Some([[4.0, 8.0], [20.0, 8.0], [4.0, 16.0], [20.0, 16.0]]));
+        // A quarter turn clockwise: the image lies to the right of the position, its top edge
+        // down the right, its bottom edge down from the position.
+        let turned = tile(90.0).tile_corners().unwrap().map(|p| p.map(|v| (v * 1e9).round() / 1e9));
+        assert_eq!(turned, [[12.0, 16.0], [12.0, 32.0], [4.0, 16.0], [4.0, 32.0]]);
+        assert_eq!(tile(0.0).outline(), None);
+        let point = ObjectShape { offset: [1.0, 1.0], rotation: 0.0, kind: ShapeKind::Point };
+        assert_eq!(point.tile_corners(), None);
     }
 }
