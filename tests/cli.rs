@@ -342,6 +342,21 @@ fn info_lists_a_tilesets_wang_sets() {
 }
 
 #[test]
+fn info_says_how_a_tileset_draws_its_tiles_when_it_is_not_tileds_default() {
+    let (code, out, err) = sightline(&["info", "tests/fixtures/tile_drawing.tmx"]);
+    assert_eq!(code, 0, "{err}");
+    assert!(
+        out.contains(
+            "\n                          drawn at the grid's size, fitted keeping their aspect, tile objects aligned \
+             center, editor transformations flip across, turn, preferring none\n"
+        ),
+        "{out}"
+    );
+    let (_, plain, _) = sightline(&["info", "tests/fixtures/objects.tmx"]);
+    assert!(!plain.contains("drawn at") && !plain.contains("aligned"), "{plain}");
+}
+
+#[test]
 fn info_lists_each_layers_flags_opacity_and_properties_and_the_maps_properties() {
     use sightline::core::{PropertyValue, Rgba};
     let dir = tempfile::tempdir().unwrap();

@@ -803,6 +803,52 @@ fn a_tileset_images_transparent_colour_and_drawing_offset_are_read_and_written_i
 }
 
 #[test]
+fn a_tilesets_render_size_fill_mode_object_alignment_and_transformations_are_kept() {
+    use sightline::core::sheet_drawing::{ObjectAlignment, SheetDrawing, TileTransformations};
+    // tile_drawing.tmx: Tiled 1.9's tileset settings; the tile object's position is its
+    // image's centre.
+    let path = fixture("tile_drawing.tmx");
+    let dir = tempfile::tempdir().unwrap();
+    let map = load(&path);
+    let expected = SheetDrawing {
+        grid_size: true,
+        preserve_aspect: true,
+        object_alignment: ObjectAlignment::Center,
+        transformations: Some(TileTransformations {
+            hflip: true,
+            vflip: false,
+            rotate: true,
+            prefer_untransformed: true,
+        }),
+    };
+    assert_eq!(map.sheets[0].drawing, expected);
+    // Centred on (12, 4), the lamp is on cell (1, 0); taken as bottom-left it would be on (2, 0).
+    assert_eq!(map.objects[0].cell, Cell::new(1, 0));
+    for ext in ["tmx", "tmj", "ron"] {
+        assert_same(&map, &round_trip(&map, ext), ext);
+    }
+    let (_, tmx) = save_text(&map, "out.tmx");
+    for written in [
+        r#"objectalignment="center" tilerendersize="grid" fillmode="preserve-aspect-fit">"#,
+        r#"<transformations hflip="1" vflip="0" rotate="1" preferuntransformed="1"/>"#,
+        r#"gid="2" x="12" y="4" width="8" height="8""#,
+    ] {
+        assert!(tmx.contains(written), "{written} in\n{tmx}");
+    }
+    let (_, tmj) = save_text(&map, "out.tmj");
+    for written in [r#""objectalignment": "center""#, r#""tilerendersize": "grid""#, r#""preferuntransformed": true"#] {
+        assert!(tmj.contains(written), "{written} in\n{tmj}");
+    }
+    // A tileset that sets none of them writes none of them.
+    let (_, plain) = save_text(&load(&fixture("objects.tmx")), "plain.tmx");
+    assert!(!plain.contains("tilerendersize") && !plain.contains("<transformations"), "{plain}");
+    // A value Tiled does not know is an error naming the key, not a silent default.
+    let bad = tmj.replace(r#""tilerendersize": "grid""#, r#""tilerendersize": "huge""#);
+    let Err(err) = load_tmj_text(dir.path(), &bad) else { panic!("an unknown tilerendersize is refused") };
+    assert!(err.to_string().contains("tilerendersize"), "{err}");
+}
+
+#[test]
 fn tile_animations_are_read_and_written_in_tmx_tmj_and_ron() {
     use sightline::core::tile::Frame;
     // animated.tmx: tile 0 shows tiles 0, 1 and 3 in turn; tile 2's second frame names a tile

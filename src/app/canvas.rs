@@ -202,7 +202,7 @@ pub struct Preview {
 }
 
 /// One empty mesh a tileset image, textured with it (a mesh has one texture).
-fn sheet_meshes(sheets: &[Option<SheetTexture>]) -> Vec<Mesh> {
+pub fn sheet_meshes(sheets: &[Option<SheetTexture>]) -> Vec<Mesh> {
     sheets.iter().map(|s| s.as_ref().map_or_else(Mesh::default, |s| Mesh::with_texture(s.id))).collect()
 }
 
@@ -289,19 +289,24 @@ pub struct CanvasResponse {
     pub pointer: Option<PointerAction>,
 }
 
-/// Where a tile of `sheet` on `cell` is drawn, as Tiled draws an orthogonal map: at the tile's
-/// own size (in map pixels, scaled as the grid is), its bottom-left corner on the cell's, then
-/// moved by the tileset's offset. A tile the grid's size with no offset fills its cell.
-fn sprite_rect(map: &Map, sheet: &SpriteSheet, view: &View, cell: Cell) -> Rect {
+/// Where a tile of `sheet` on `cell` is drawn, as Tiled draws an orthogonal map: into a box of
+/// the tile's own size, or the grid's when its tileset says `tilerendersize="grid"` (in map
+/// pixels, scaled as the grid is), the box's bottom-left corner on the cell's; the image fills
+/// the box or fits in it (`fillmode`), then moves by the tileset's offset. A tile the grid's
+/// size with no offset fills its cell.
+pub fn sprite_rect(map: &Map, sheet: &SpriteSheet, view: &View, cell: Cell) -> Rect {
     let r = view.cell_rect(cell);
     let [tw, th] = map.tile_size;
     if [sheet.tile_width, sheet.tile_height] == [tw, th] && sheet.offset == [0, 0] || tw == 0 || th == 0 {
         return r;
     }
+    let grid = [f64::from(tw), f64::from(th)];
+    let image = [f64::from(sheet.tile_width), f64::from(sheet.tile_height)];
+    let size = if sheet.drawing.grid_size { grid } else { image };
+    let offset = sheet.offset.map(f64::from);
+    let [[x, y], [w, h]] = sheet.drawing.place_in_box(image, [0.0, grid[1] - size[1]], size, offset);
     let (sx, sy) = (view.cell_px / tw as f32, view.cell_px / th as f32);
-    let size = vec2(sheet.tile_width as f32 * sx, sheet.tile_height as f32 * sy);
-    let min = pos2(r.min.x + sheet.offset[0] as f32 * sx, r.max.y - size.y + sheet.offset[1] as f32 * sy);
-    Rect::from_min_size(min, size)
+    Rect::from_min_size(r.min + vec2(x as f32 * sx, y as f32 * sy), vec2(w as f32 * sx, h as f32 * sy))
 }
 
 /// Draws a Tiled object's geometry: a zone's or path's outline, see-through inside, in the
@@ -321,8 +326,11 @@ fn object_shape_ui(
     let [tw, th] = map.tile_size.map(|t| t.max(1) as f32);
     let corner = view.screen_from_grid(cell);
     let screen = |[x, y]: [f64; 2]| corner + vec2(x as f32 * view.cell_px / tw, y as f32 * view.cell_px / th);
-    if let (ShapeKind::Tile { tile, flip, .. }, Some(corners)) = (&shape.kind, shape.tile_corners()) {
+    if let ShapeKind::Tile { tile, flip, .. } = &shape.kind {
         let Some((s, _, uv)) = tile_sprite(map, sheets, *tile).filter(|_| view.show_sprites) else { return };
+        let sheet = &map.sheets[s];
+        let image = [f64::from(sheet.tile_width), f64::from(sheet.tile_height)];
+        let Some(corners) = shape.tile_corners(&sheet.drawing, image, sheet.offset.map(f64::from)) else { return };
         let corners = corners.map(screen);
         if Rect::from_points(&corners).intersects(view.canvas) {
             add_flipped_quad(&mut tile_objects[s], corners, uv, *flip, tint);
@@ -392,8 +400,14 @@ fn sprite_reach(map: &Map) -> i32 {
         .sheets
         .iter()
         .map(|s| {
-            let (w, h) = (i64::from(s.tile_width), i64::from(s.tile_height));
-            let (ox, oy) = (i64::from(s.offset[0]), i64::from(s.offset[1]));
+            let (mut w, mut h) = (i64::from(s.tile_width), i64::from(s.tile_height));
+            let (mut ox, mut oy) = (i64::from(s.offset[0]), i64::from(s.offset[1]));
+            if s.drawing.grid_size {
+                // Drawn in the cell, the offset scaled as the image is (at most by the
+                // stretch's ratio on each axis).
+                (ox, oy) = ((ox * tw).div_euclid(w.max(1)), (oy * th).div_euclid(h.max(1)));
+                (w, h) = (tw, th);
+            }
             let cells = |px: i64, side: i64| (px.max(0) + side - 1) / side;
             cells(w - tw + ox, tw).max(cells(-ox, tw)).max(cells(h - th - oy, th)).max(cells(oy, th))
         })
@@ -679,6 +693,7 @@ pub fn canvas_ui(
 mod tests {
     use super::*;
     use crate::core::Layer;
+    use crate::core::sheet_drawing::SheetDrawing;
     use crate::core::tile::{STANDARD_FLOOR, STANDARD_WATER};
 
     #[test]
@@ -698,6 +713,7 @@ mod tests {
             transparent: None,
             offset: [-32, 0],
             wang_sets: Vec::new(),
+            drawing: Default::default(),
         });
         // One screen point a map pixel, the canvas at the screen's corner.
         let canvas = Rect::from_min_size(Pos2::ZERO, vec2(800.0, 600.0));
@@ -721,6 +737,46 @@ mod tests {
         // A layer moved 70 pixels (Tiled's layer offset) reaches 2 cells of 64.
         map.layers[0].offset = [-70.0, 10.0];
         assert_eq!(sprite_reach(&map), 2);
+    }
+
+    #[test]
+    fn a_tileset_drawn_at_grid_size_fills_its_cell_or_fits_centred_in_it() {
+        // 32×64 tiles on a 16-pixel grid, drawn at the grid's size (tilerendersize="grid").
+        let mut map = Map::new_standard(8, 8, STANDARD_FLOOR).unwrap();
+        map.tile_size = [16, 16];
+        map.sheets.push(SpriteSheet {
+            name: "tall".into(),
+            image: "tall.png".into(),
+            tile_width: 32,
+            tile_height: 64,
+            columns: 1,
+            tile_count: 1,
+            spacing: 0,
+            margin: 0,
+            transparent: None,
+            offset: [0, 0],
+            wang_sets: Vec::new(),
+            drawing: SheetDrawing { grid_size: true, ..SheetDrawing::default() },
+        });
+        let canvas = Rect::from_min_size(Pos2::ZERO, vec2(800.0, 600.0));
+        let view = View { cell_px: 32.0, canvas, ..View::default() };
+        let cell = view.cell_rect(Cell::new(1, 2));
+        // Stretched: the cell exactly, and no reach beyond it.
+        assert_eq!(sprite_rect(&map, &map.sheets[0], &view, Cell::new(1, 2)), cell);
+        assert_eq!(sprite_reach(&map), 0);
+        // Fitted: scaled by a quarter, 8×16 map pixels (16×32 points), centred across the cell.
+        map.sheets[0].drawing.preserve_aspect = true;
+        let r = sprite_rect(&map, &map.sheets[0], &view, Cell::new(1, 2));
+        assert_eq!((r.min, r.max), (pos2(40.0, 64.0), pos2(56.0, 96.0)));
+        // The tileset's offset is scaled with the image: 8 pixels left become 2 (4 points).
+        map.sheets[0].offset = [-8, 0];
+        let r = sprite_rect(&map, &map.sheets[0], &view, Cell::new(1, 2));
+        assert_eq!((r.min, r.max), (pos2(36.0, 64.0), pos2(52.0, 96.0)));
+        // At the tile's own size (Tiled's default) it stands 4 cells high on its cell.
+        map.sheets[0].drawing = SheetDrawing::default();
+        map.sheets[0].offset = [0, 0];
+        let r = sprite_rect(&map, &map.sheets[0], &view, Cell::new(1, 2));
+        assert_eq!((r.min, r.max), (pos2(32.0, -32.0), pos2(96.0, 96.0)));
     }
 
     #[test]

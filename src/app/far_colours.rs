@@ -169,6 +169,7 @@ mod tests {
             transparent: None,
             offset: [0, 0],
             wang_sets: Vec::new(),
+            drawing: Default::default(),
         };
         let (g, b, clear) = (Color32::from_rgb(0, 200, 0), Color32::from_rgb(0, 0, 255), Color32::TRANSPARENT);
         (sheet, ColorImage::new([4, 1], vec![g, clear, b, b]))

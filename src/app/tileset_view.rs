@@ -251,6 +251,7 @@ mod tests {
             transparent: None,
             offset: [0, 0],
             wang_sets: Vec::new(),
+            drawing: Default::default(),
         });
         for index in 0..n {
             let glyph = Glyph { ch: '.', fg: Rgb(0, 0, 0), bg: Rgb(0, 0, 0) };

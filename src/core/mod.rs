@@ -18,6 +18,7 @@ pub mod rng;
 pub mod rules;
 pub mod samples;
 pub(crate) mod serde_defaults;
+pub mod sheet_drawing;
 pub mod sim;
 pub mod symmetry;
 pub mod terrain;

@@ -5,6 +5,7 @@ use serde::{Deserialize, Serialize};
 
 use super::flip::Flip;
 use super::geometry::Cell;
+use super::sheet_drawing::SheetDrawing;
 use super::tile::{Properties, TileId};
 
 /// Vision radius a monster gets when its file does not say.
@@ -155,12 +156,21 @@ impl ObjectShape {
     }
 
     /// Where a tile object's image goes, in map pixels from the object's cell's top-left
-    /// corner: its top-left, top-right, bottom-left and bottom-right corners, turned about the
-    /// object's bottom-left corner (its `x`, `y`) as Tiled turns tile objects. `None` for the
-    /// other kinds.
-    pub fn tile_corners(&self) -> Option<[[f64; 2]; 4]> {
+    /// corner: its top-left, top-right, bottom-left and bottom-right corners. As Tiled draws a
+    /// tile object: its box (`width` × `height`) has the object's position (`x`, `y`) where
+    /// its tileset's alignment says (bottom left unless set); the image, `image` pixels big,
+    /// fills the box or fits in it as the tileset says, moved by the tileset's `tile_offset`;
+    /// then all of it turns about the position. `None` for the other kinds.
+    pub fn tile_corners(
+        &self,
+        drawing: &SheetDrawing,
+        image: [f64; 2],
+        tile_offset: [f64; 2],
+    ) -> Option<[[f64; 2]; 4]> {
         let ShapeKind::Tile { width: w, height: h, .. } = self.kind else { return None };
-        Some([[0.0, -h], [w, -h], [0.0, 0.0], [w, 0.0]].map(|p| self.placed(p)))
+        let [ax, ay] = drawing.object_alignment.anchor();
+        let [[x, y], [dw, dh]] = drawing.place_in_box(image, [-ax * w, -ay * h], [w, h], tile_offset);
+        Some([[x, y], [x + dw, y], [x, y + dh], [x + dw, y + dh]].map(|p| self.placed(p)))
     }
 
     /// Point `p` of the shape (relative to the object's `x`, `y`, unturned) on the map.
@@ -203,6 +213,7 @@ pub fn reference_text(id: u32, objects: &[MapObject]) -> String {
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crate::core::sheet_drawing::ObjectAlignment;
 
     #[test]
     fn an_outline_hangs_from_the_cell_and_turns_about_the_objects_position() {
@@ -236,14 +247,36 @@ mod tests {
             rotation,
             kind: ShapeKind::Tile { tile: 1, flip: Flip::default(), width: 16.0, height: 8.0 },
         };
+        let plain = SheetDrawing::default();
+        let corners = |shape: ObjectShape, drawing: &SheetDrawing, image: [f64; 2], offset: [f64; 2]| {
+            shape.tile_corners(drawing, image, offset).unwrap().map(|p| p.map(|v| (v * 1e9).round() / 1e9))
+        };
         // Unturned: the image's bottom-left corner on the position, the image above it.
-        assert_eq!(tile(0.0).tile_corners(), Some([[4.0, 8.0], [20.0, 8.0], [4.0, 16.0], [20.0, 16.0]]));
+        assert_eq!(
+            corners(tile(0.0), &plain, [16.0, 8.0], [0.0, 0.0]),
+            [[4.0, 8.0], [20.0, 8.0], [4.0, 16.0], [20.0, 16.0]]
+        );
         // A quarter turn clockwise: the image lies to the right of the position, its top edge
         // down the right, its bottom edge down from the position.
-        let turned = tile(90.0).tile_corners().unwrap().map(|p| p.map(|v| (v * 1e9).round() / 1e9));
-        assert_eq!(turned, [[12.0, 16.0], [12.0, 32.0], [4.0, 16.0], [4.0, 32.0]]);
+        assert_eq!(
+            corners(tile(90.0), &plain, [16.0, 8.0], [0.0, 0.0]),
+            [[12.0, 16.0], [12.0, 32.0], [4.0, 16.0], [4.0, 32.0]]
+        );
+        // Centred on its position (objectalignment="center"), and the tileset's offset.
+        let centred = SheetDrawing { object_alignment: ObjectAlignment::Center, ..plain };
+        assert_eq!(
+            corners(tile(0.0), &centred, [16.0, 8.0], [1.0, -2.0]),
+            [[-3.0, 10.0], [13.0, 10.0], [-3.0, 18.0], [13.0, 18.0]]
+        );
+        // A square 8×8 image in the 16×8 box: stretched, or fitted and centred across.
+        assert_eq!(corners(tile(0.0), &plain, [8.0, 8.0], [0.0, 0.0])[1], [20.0, 8.0]);
+        let fitted = SheetDrawing { preserve_aspect: true, ..plain };
+        assert_eq!(
+            corners(tile(0.0), &fitted, [8.0, 8.0], [0.0, 0.0]),
+            [[8.0, 8.0], [16.0, 8.0], [8.0, 16.0], [16.0, 16.0]]
+        );
         assert_eq!(tile(0.0).outline(), None);
         let point = ObjectShape { offset: [1.0, 1.0], rotation: 0.0, kind: ShapeKind::Point };
-        assert_eq!(point.tile_corners(), None);
+        assert_eq!(point.tile_corners(&plain, [16.0, 8.0], [0.0, 0.0]), None);
     }
 }

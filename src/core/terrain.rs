@@ -373,6 +373,7 @@ mod tests {
             transparent: None,
             offset: [0, 0],
             wang_sets: vec![set],
+            drawing: Default::default(),
         };
         let grass = tiles.iter().position(|t| t.sprite.is_some_and(|s| s.index == 0)).unwrap() as TileId;
         let ground = crate::core::Layer::filled("ground", (width * height) as usize, grass);

@@ -5,6 +5,7 @@ use std::collections::BTreeMap;
 use std::path::PathBuf;
 
 use super::serde_defaults::{is_one, one};
+use super::sheet_drawing::SheetDrawing;
 use serde::{Deserialize, Serialize};
 
 /// Index into [`crate::core::Map::tiles`]. `0` is the empty tile (nothing on this layer here).
@@ -72,6 +73,10 @@ pub struct SpriteSheet {
     /// Tiled's terrains (its Wang sets), which the terrain brush paints with.
     #[serde(default, skip_serializing_if = "Vec::is_empty")]
     pub wang_sets: Vec<super::wang::WangSet>,
+    /// How its tiles are drawn: at their size or the grid's, stretched or fitted, and where a
+    /// tile object's image sits (Tiled's `tilerendersize`, `fillmode`, `objectalignment`).
+    #[serde(default, skip_serializing_if = "SheetDrawing::is_default")]
+    pub drawing: SheetDrawing,
 }
 
 fn is_origin(offset: &[i32; 2]) -> bool {

@@ -29,6 +29,7 @@ use crate::core::flip::Flip;
 use crate::core::geometry::Cell;
 use crate::core::map::{self, Layer, LayerRef, Map, ObjectLayer};
 use crate::core::object::{DEFAULT_VISION_RADIUS, MapObject, ObjectKind, ObjectShape, ShapeKind};
+use crate::core::sheet_drawing::SheetDrawing;
 use crate::core::tile::{Door, Frame, Glyph, Properties, PropertyValue, Rgb, Sprite, SpriteSheet, TileId, TileKind};
 use crate::core::wang::WangSet;
 
@@ -130,6 +131,8 @@ pub struct TilesetDoc {
     pub wang_sets: Vec<WangSet>,
     /// Tiled's `tileoffset`, in pixels.
     pub offset: [i32; 2],
+    /// Tiled's `tilerendersize`, `fillmode`, `objectalignment` and `<transformations>`.
+    pub drawing: SheetDrawing,
 }
 
 impl TilesetDoc {
@@ -404,6 +407,7 @@ pub fn build_map(mut doc: Doc) -> Result<super::Loaded, MapError> {
                     transparent: ts.transparent,
                     offset: ts.offset,
                     wang_sets: ts.wang_sets.clone(),
+                    drawing: ts.drawing,
                 });
                 Some((sheets.len() - 1) as u16)
             }
@@ -630,11 +634,18 @@ pub fn build_map(mut doc: Doc) -> Result<super::Loaded, MapError> {
         });
     }
     for o in &doc.objects {
-        let (cx, cy) = if matches!(o.shape, DocShape::Tile(_)) {
-            (o.x + o.width / 2.0, o.y - o.height / 2.0)
-        } else {
-            (o.x + o.width / 2.0, o.y + o.height / 2.0)
+        // A tile object's position is where its tileset's alignment says on its image (bottom
+        // left unless set), a rectangle's its top-left corner.
+        let [ax, ay] = match o.shape {
+            DocShape::Tile(gid) => doc
+                .tilesets
+                .iter()
+                .filter(|ts| ts.first_gid <= gid & !Flip::GID_MASK)
+                .max_by_key(|ts| ts.first_gid)
+                .map_or([0.0, 1.0], |ts| ts.drawing.object_alignment.anchor()),
+            _ => [0.0, 0.0],
         };
+        let (cx, cy) = (o.x + (0.5 - ax) * o.width, o.y + (0.5 - ay) * o.height);
         let cell_x = (cx / tw).floor() - origin.0 as f64;
         let cell_y = (cy / th).floor() - origin.1 as f64;
         let label = if o.name.is_empty() { format!("object {}", o.id) } else { format!("object {:?}", o.name) };
@@ -803,6 +814,7 @@ pub fn export_doc(map: &Map, target: &Path) -> Placement {
                     transparent: sheet.transparent,
                     offset: sheet.offset,
                     wang_sets: sheet.wang_sets.clone(),
+                    drawing: sheet.drawing,
                     ..TilesetDoc::default()
                 }
             }

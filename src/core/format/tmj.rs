@@ -16,6 +16,7 @@ use super::tiled_common::{
 use crate::core::error::{MapError, MapErrorKind};
 use crate::core::flip::Flip;
 use crate::core::map::{self, LayerRef, MAX_MAP_SIDE, ObjectLayer};
+use crate::core::sheet_drawing::{ObjectAlignment, SheetDrawing, TileTransformations};
 use crate::core::tile::{Properties, PropertyValue, Rgb, Rgba};
 use crate::core::wang::{WangColor, WangKind, WangSet};
 
@@ -266,6 +267,35 @@ fn parse_tileset_body(o: &Obj, first_gid: u32, dir: &Path) -> Result<TilesetDoc,
             [coordinate("x")?, coordinate("y")?]
         }
     };
+    let drawing = SheetDrawing {
+        grid_size: match o.string("tilerendersize")?.unwrap_or("tile") {
+            "tile" => false,
+            "grid" => true,
+            _ => return Err(o.bad("tilerendersize", "\"tile\" or \"grid\"")),
+        },
+        preserve_aspect: match o.string("fillmode")?.unwrap_or("stretch") {
+            "stretch" => false,
+            "preserve-aspect-fit" => true,
+            _ => return Err(o.bad("fillmode", "\"stretch\" or \"preserve-aspect-fit\"")),
+        },
+        object_alignment: match o.string("objectalignment")? {
+            None => ObjectAlignment::Unspecified,
+            Some(name) => ObjectAlignment::from_name(name)
+                .ok_or_else(|| o.bad("objectalignment", "an alignment like \"bottomleft\" or \"center\""))?,
+        },
+        transformations: match o.get("transformations") {
+            None => None,
+            Some(t) => {
+                let t = Obj::new(t, format!("{}, transformations", o.what))?;
+                Some(TileTransformations {
+                    hflip: t.bool_or("hflip", false)?,
+                    vflip: t.bool_or("vflip", false)?,
+                    rotate: t.bool_or("rotate", false)?,
+                    prefer_untransformed: t.bool_or("preferuntransformed", false)?,
+                })
+            }
+        },
+    };
     let mut wang_sets = Vec::new();
     for (i, w) in o.array("wangsets")?.iter().enumerate() {
         wang_sets.push(parse_wang_set(&Obj::new(w, format!("{}, Wang set {i}", o.what))?, &mut unkept)?);
@@ -289,6 +319,7 @@ fn parse_tileset_body(o: &Obj, first_gid: u32, dir: &Path) -> Result<TilesetDoc,
         properties,
         wang_sets,
         offset,
+        drawing,
     })
 }
 
@@ -791,6 +822,24 @@ pub fn to_string(map: &crate::core::Map, path: &Path) -> Result<Written, MapErro
             }
             if !ts.properties.is_empty() {
                 t["properties"] = properties_json(&ts.properties);
+            }
+            let d = &ts.drawing;
+            if d.object_alignment != ObjectAlignment::Unspecified {
+                t["objectalignment"] = json!(d.object_alignment.name());
+            }
+            if d.grid_size {
+                t["tilerendersize"] = json!(d.render_size_name());
+            }
+            if d.preserve_aspect {
+                t["fillmode"] = json!(d.fill_mode_name());
+            }
+            if let Some(x) = d.transformations {
+                t["transformations"] = json!({
+                    "hflip": x.hflip,
+                    "vflip": x.vflip,
+                    "rotate": x.rotate,
+                    "preferuntransformed": x.prefer_untransformed,
+                });
             }
             if !ts.tiles.is_empty() {
                 t["tiles"] = Value::Array(

@@ -21,6 +21,7 @@ use super::{Loaded, MAX_FILE_BYTES};
 use crate::core::error::{MapError, MapErrorKind};
 use crate::core::flip::Flip;
 use crate::core::map::{self, LayerRef, MAX_MAP_SIDE, ObjectLayer};
+use crate::core::sheet_drawing::{ObjectAlignment, SheetDrawing, TileTransformations};
 use crate::core::tile::{Properties, PropertyValue, Rgb, Rgba};
 use crate::core::wang::{WangColor, WangKind, WangSet};
 
@@ -503,6 +504,51 @@ fn convert_value(v: &tiled::PropertyValue, unkept: &mut BTreeSet<Dropped>) -> Op
     })
 }
 
+/// Tiled's object alignment, as the `tiled` crate reads it.
+fn object_alignment(a: tiled::ObjectAlignment) -> ObjectAlignment {
+    match a {
+        tiled::ObjectAlignment::Unspecified => ObjectAlignment::Unspecified,
+        tiled::ObjectAlignment::TopLeft => ObjectAlignment::TopLeft,
+        tiled::ObjectAlignment::Top => ObjectAlignment::Top,
+        tiled::ObjectAlignment::TopRight => ObjectAlignment::TopRight,
+        tiled::ObjectAlignment::Left => ObjectAlignment::Left,
+        tiled::ObjectAlignment::Center => ObjectAlignment::Center,
+        tiled::ObjectAlignment::Right => ObjectAlignment::Right,
+        tiled::ObjectAlignment::BottomLeft => ObjectAlignment::BottomLeft,
+        tiled::ObjectAlignment::Bottom => ObjectAlignment::Bottom,
+        tiled::ObjectAlignment::BottomRight => ObjectAlignment::BottomRight,
+    }
+}
+
+/// A tileset's `<transformations>`; `None` when it allows none (what a tileset without the
+/// element means, and all the `tiled` crate can tell).
+fn transformations_of(ts: &tiled::Tileset) -> Option<TileTransformations> {
+    let t = &ts.transformations;
+    let kept = TileTransformations {
+        hflip: t.hflip,
+        vflip: t.vflip,
+        rotate: t.rotate,
+        prefer_untransformed: t.prefer_untransformed,
+    };
+    (kept != TileTransformations::default()).then_some(kept)
+}
+
+/// A tileset's `objectalignment`, `tilerendersize` and `fillmode` attributes, each written only
+/// when it is not Tiled's default (so a map that never set them saves as before).
+fn drawing_attributes(d: &SheetDrawing) -> String {
+    let mut out = String::new();
+    if d.object_alignment != ObjectAlignment::Unspecified {
+        out.push_str(&format!(" objectalignment=\"{}\"", d.object_alignment.name()));
+    }
+    if d.grid_size {
+        out.push_str(&format!(" tilerendersize=\"{}\"", d.render_size_name()));
+    }
+    if d.preserve_aspect {
+        out.push_str(&format!(" fillmode=\"{}\"", d.fill_mode_name()));
+    }
+    out
+}
+
 /// Converts a tileset the `tiled` crate parsed (used for TSX files referenced from TMJ maps too).
 pub(crate) fn convert_tileset(ts: &tiled::Tileset, first_gid: u32) -> TilesetDoc {
     let mut unkept = BTreeSet::new();
@@ -545,6 +591,12 @@ pub(crate) fn convert_tileset(ts: &tiled::Tileset, first_gid: u32) -> TilesetDoc
         properties,
         wang_sets,
         offset: [ts.offset_x, ts.offset_y],
+        drawing: SheetDrawing {
+            grid_size: ts.tile_render_size == tiled::TileRenderSize::Grid,
+            preserve_aspect: ts.fill_mode == tiled::FillMode::PreserveAspectFit,
+            object_alignment: object_alignment(ts.object_alignment),
+            transformations: transformations_of(ts),
+        },
     }
 }
 
@@ -1031,7 +1083,7 @@ pub fn to_string(map: &crate::core::Map, path: &Path) -> Result<Written, MapErro
     write_properties(&mut out, " ", &doc.properties);
     for ts in &doc.tilesets {
         out.push_str(&format!(
-            " <tileset firstgid=\"{}\" name=\"{}\" tilewidth=\"{}\" tileheight=\"{}\" spacing=\"{}\" margin=\"{}\" tilecount=\"{}\" columns=\"{}\">\n",
+            " <tileset firstgid=\"{}\" name=\"{}\" tilewidth=\"{}\" tileheight=\"{}\" spacing=\"{}\" margin=\"{}\" tilecount=\"{}\" columns=\"{}\"{}>\n",
             ts.first_gid,
             escape(&ts.name),
             ts.tile_width,
@@ -1039,12 +1091,22 @@ pub fn to_string(map: &crate::core::Map, path: &Path) -> Result<Written, MapErro
             ts.spacing,
             ts.margin,
             ts.tile_count,
-            ts.columns
+            ts.columns,
+            drawing_attributes(&ts.drawing)
         ));
         if ts.offset != [0, 0] {
             out.push_str(&format!("  <tileoffset x=\"{}\" y=\"{}\"/>\n", ts.offset[0], ts.offset[1]));
         }
         write_properties(&mut out, "  ", &ts.properties);
+        if let Some(t) = ts.drawing.transformations {
+            out.push_str(&format!(
+                "  <transformations hflip=\"{}\" vflip=\"{}\" rotate=\"{}\" preferuntransformed=\"{}\"/>\n",
+                u8::from(t.hflip),
+                u8::from(t.vflip),
+                u8::from(t.rotate),
+                u8::from(t.prefer_untransformed)
+            ));
+        }
         if let Some(image) = &ts.image {
             let (w, h) = image_size(ts);
             out.push_str(&format!(
