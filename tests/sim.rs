@@ -105,6 +105,38 @@ fn last_seen_memory_shows_the_door_as_it_was_seen() {
 }
 
 #[test]
+fn on_a_layered_map_a_remembered_door_is_drawn_as_seen_over_the_ground_as_it_is() {
+    // The stale door's map in two layers, as Tiled maps are drawn: ground under everything,
+    // walls and the door on a layer above.
+    let rows = ["#######", "#@...'#", "#.#####", "#.#", "#.#", "###"];
+    let mut map = ascii::parse(&rows.join("\n")).expect("scenario map");
+    let floor = map.tile_named("floor").expect("a floor tile");
+    let mut top = map.layers[0].clone();
+    top.name = "walls".into();
+    for t in &mut top.cells {
+        if *t == floor {
+            *t = 0;
+        }
+    }
+    map.layers[0].cells.fill(floor);
+    map.layers.push(top);
+    let mut w = World::new(&map, config(Algorithm::Shadowcast, None, MemoryModel::LastSeen)).expect("a player start");
+    let door = Cell::new(5, 1);
+    let open = w.map.top_tile(door).expect("the door").1;
+    assert_eq!(w.believed_layers_of(0, door), [(0, floor), (1, open)], "seen: the ground and the open door");
+    run(&mut w, &[Action::Move(0, 1), Action::Move(0, 1), Action::Move(0, 1)]);
+    assert!(w.toggle_door(door), "the door closes out of sight");
+    let closed = w.map.top_tile(door).expect("the door").1;
+    assert_ne!(open, closed);
+    // Remembered: still the ground and the door as it was seen, open.
+    assert_eq!(w.believed_layers_of(0, door), [(0, floor), (1, open)]);
+    // A floor cell in view is the ground alone; a cell never seen is nothing.
+    assert_eq!(w.believed_layers_of(0, Cell::new(1, 3)), [(0, floor)]);
+    assert_eq!(w.knowledge(Cell::new(6, 4)), Knowledge::Unknown);
+    assert_eq!(w.believed_layers_of(0, Cell::new(6, 4)), []);
+}
+
+#[test]
 fn the_revealed_flag_shows_the_door_as_it_is_now() {
     let w = stale_door(MemoryModel::Revealed);
     // The flag knows the cell, and shows what is there now: the closed door leaks through.

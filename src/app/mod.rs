@@ -1445,7 +1445,14 @@ impl SightlineApp {
         panels::side_panel_ui(self, ui);
         if self.play.pane_open {
             let mut commands = Vec::new();
-            egui::Panel::right("play_pane").default_size(460.0).show(ui, |ui| self.play.pane_ui(ui, &mut commands));
+            let images = play::TileImages {
+                sheets: &self.sheets,
+                shown: self.view.show_sprites,
+                animate: self.view.animate_tiles,
+            };
+            egui::Panel::right("play_pane")
+                .default_size(460.0)
+                .show(ui, |ui| self.play.pane_ui(ui, &mut commands, &images));
             self.commands.extend(commands);
         }
         // In play mode the keyboard drives the game, not the canvas or the tools.

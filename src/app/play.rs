@@ -6,9 +6,11 @@
 use egui::{Align2, Color32, FontId, Pos2, Rect, Sense, Stroke, Vec2};
 
 use super::View;
-use super::canvas::color;
+use super::canvas::{add_flipped_sprite, color, sheet_meshes, sprite_rect, tile_sprite};
+use super::sprites::SheetTexture;
+use crate::core::flip::Flip;
 use crate::core::sim::{Action, Knowledge, MemoryModel, Preset, World};
-use crate::core::{Cell, Map};
+use crate::core::{Cell, Map, TileId};
 
 /// Brightness of a remembered cell (Grass: unknown 0, remembered 0.4, visible 1).
 pub const REMEMBERED_ALPHA: f32 = 0.4;
@@ -286,7 +288,7 @@ impl PlayState {
     }
 
     /// The pane: controls, the game as the player knows it, the message log.
-    pub fn pane_ui(&mut self, ui: &mut egui::Ui, commands: &mut Vec<super::Command>) {
+    pub fn pane_ui(&mut self, ui: &mut egui::Ui, commands: &mut Vec<super::Command>, images: &TileImages) {
         let send = |commands: &mut Vec<super::Command>, c: PlayCommand| commands.push(super::Command::Play(c));
         ui.horizontal_wrapped(|ui| {
             if self.active {
@@ -367,7 +369,7 @@ impl PlayState {
         let log_height = 6.0 * ui.text_style_height(&egui::TextStyle::Body);
         let canvas_size = ui.available_size() - Vec2::new(0.0, log_height + 8.0);
         let (rect, response) = ui.allocate_exact_size(canvas_size.max(Vec2::splat(50.0)), Sense::click());
-        self.canvas_ui(ui, rect, &response, commands);
+        self.canvas_ui(ui, rect, &response, commands, images);
         ui.add_space(4.0);
         egui::ScrollArea::vertical()
             .max_height(log_height)
@@ -390,7 +392,14 @@ impl PlayState {
             });
     }
 
-    fn canvas_ui(&mut self, ui: &egui::Ui, rect: Rect, response: &egui::Response, commands: &mut Vec<super::Command>) {
+    fn canvas_ui(
+        &mut self,
+        ui: &egui::Ui,
+        rect: Rect,
+        response: &egui::Response,
+        commands: &mut Vec<super::Command>,
+        images: &TileImages,
+    ) {
         let Some(world) = &self.world else { return };
         let who = if self.perspective < world.actors.len() { self.perspective } else { 0 };
         // Transitions are the player's (a monster's view is shown as it is).
@@ -420,6 +429,9 @@ impl PlayState {
         let mut mesh = egui::Mesh::default();
         let font = FontId::monospace(px * 0.8);
         let mut glyphs = Vec::new();
+        // Cells whose believed top tile has an image: drawn layer by layer below, as the canvas
+        // draws them, each at its brightness.
+        let mut image_cells: Vec<ShownCell> = Vec::new();
         for y in top_left.y.max(0)..=bottom_right.y.min(map.height() as i32 - 1) {
             for x in top_left.x.max(0)..=bottom_right.x.min(map.width() as i32 - 1) {
                 let c = Cell::new(x, y);
@@ -434,9 +446,12 @@ impl PlayState {
                 if alpha <= 0.01 {
                     continue;
                 }
-                let Some(kind) = world.believed_tile_of(who, c).and_then(|t| map.tiles.get(usize::from(t))) else {
+                let Some(top) = world.believed_tile_of(who, c) else { continue };
+                if images.shown && tile_sprite(map, images.sheets, top).is_some() {
+                    image_cells.push((c, alpha, world.believed_layers_of(who, c)));
                     continue;
-                };
+                }
+                let Some(kind) = map.tiles.get(usize::from(top)) else { continue };
                 let r = view.cell_rect(c);
                 mesh.add_colored_rect(r, color(kind.glyph.bg).gamma_multiply(alpha));
                 if px >= 7.0 && kind.glyph.ch != ' ' {
@@ -445,6 +460,12 @@ impl PlayState {
             }
         }
         painter.add(egui::Shape::mesh(mesh));
+        if !image_cells.is_empty() {
+            let clock_ms = images.animate.then(|| (ui.input(|i| i.time) * 1000.0) as u64);
+            if let Some(wait) = tile_images_ui(&painter, map, images.sheets, view, &image_cells, clock_ms) {
+                ui.ctx().request_repaint_after(std::time::Duration::from_millis(wait));
+            }
+        }
         for (pos, ch, fg) in glyphs {
             painter.text(pos, Align2::CENTER_CENTER, ch, font.clone(), fg);
         }
@@ -561,6 +582,72 @@ fn lerp_cell(a: Cell, b: Cell, t: f32) -> Vec2 {
     Vec2::new(a.x as f32 + (b.x - a.x) as f32 * t, a.y as f32 + (b.y - a.y) as f32 * t)
 }
 
+/// A cell of the game drawn with images: where, how bright (1 in view, dimmer remembered), and
+/// the tiles its layers are believed to hold, as (layer, tile).
+type ShownCell = (Cell, f32, Vec<(usize, TileId)>);
+
+/// The map's tile images as the canvas has them, so the game is drawn as the map looks.
+pub struct TileImages<'a> {
+    /// The tileset images' textures, by sheet (`None`: not loaded).
+    pub sheets: &'a [Option<SheetTexture>],
+    /// View › Tile images: when off, every tile shows as its glyph, as on the canvas.
+    pub shown: bool,
+    /// View › Tile animations.
+    pub animate: bool,
+}
+
+/// Draws `cells` (each with its brightness and the tiles its layers are believed to hold) layer
+/// by layer, bottom to top, as the canvas draws a map: image tiles from their tileset, glyph
+/// tiles as their background; a dim cell is its images darkened, not see-through, so the layers
+/// stay solid. Hidden layers are left out; a layer's opacity and tint apply. Returns in how
+/// many milliseconds an animated tile shown changes frame, when one does.
+fn tile_images_ui(
+    painter: &egui::Painter,
+    map: &Map,
+    sheets: &[Option<SheetTexture>],
+    view: &View,
+    cells: &[ShownCell],
+    clock_ms: Option<u64>,
+) -> Option<u64> {
+    let mut next_frame_in: Option<u64> = None;
+    for (li, layer) in map.layers.iter().enumerate() {
+        if !layer.visible {
+            continue;
+        }
+        let mut plain = egui::Mesh::default();
+        let mut sprites = sheet_meshes(sheets);
+        let tint = layer.tint.map_or([1.0; 4], |t| [t.0, t.1, t.2, t.3].map(|v| f32::from(v) / 255.0));
+        for (c, alpha, layers) in cells {
+            let Some(&(_, mut tile)) = layers.iter().find(|(l, _)| *l == li) else { continue };
+            if let Some(clock) = clock_ms
+                && let Some(kind) = map.tiles.get(usize::from(tile)).filter(|k| !k.animation.is_empty())
+            {
+                tile = kind.frame_at(clock).unwrap_or(tile);
+                if let Some(wait) = kind.next_frame_in(clock) {
+                    next_frame_in = Some(next_frame_in.map_or(wait, |w| w.min(wait)));
+                }
+            }
+            let Some((s, _, uv)) = tile_sprite(map, sheets, tile) else {
+                let bg = map.tiles.get(usize::from(tile)).map_or(Color32::BLACK, |k| color(k.glyph.bg));
+                plain.add_colored_rect(view.cell_rect(*c), bg.gamma_multiply(alpha * layer.opacity));
+                continue;
+            };
+            // Darkened by the brightness (colour only), see-through by the layer's opacity.
+            let (v, a) = (alpha * layer.opacity, layer.opacity * tint[3]);
+            let channel = |k: usize| (255.0 * v * tint[k] * tint[3]).round() as u8;
+            let shade = Color32::from_rgba_premultiplied(channel(0), channel(1), channel(2), (255.0 * a).round() as u8);
+            let r = sprite_rect(map, &map.sheets[s], view, *c);
+            let flip = map.index(*c).map_or(Flip::default(), |i| layer.flip(i));
+            add_flipped_sprite(&mut sprites[s], r, uv, flip, shade);
+        }
+        painter.add(egui::Shape::mesh(plain));
+        for m in sprites.into_iter().filter(|m| !m.is_empty()) {
+            painter.add(egui::Shape::mesh(m));
+        }
+    }
+    next_frame_in
+}
+
 fn draw_actor(painter: &egui::Painter, centre: Pos2, px: f32, glyph: char, colour: Color32) {
     let r = Rect::from_center_size(centre, Vec2::splat(px));
     painter.rect_filled(
@@ -569,4 +656,81 @@ fn draw_actor(painter: &egui::Painter, centre: Pos2, px: f32, glyph: char, colou
         Color32::from_black_alpha((200.0 * colour.a() as f32 / 255.0) as u8),
     );
     painter.text(centre, Align2::CENTER_CENTER, glyph, FontId::monospace(px * 0.8), colour);
+}
+
+#[cfg(test)]
+mod tests {
+    use std::sync::Arc;
+
+    use super::*;
+    use crate::core::Layer;
+    use crate::core::tile::{Rgb, Sprite, SpriteSheet, TileKind};
+
+    #[test]
+    fn image_tiles_are_drawn_layer_by_layer_and_a_dim_cell_is_darkened_not_see_through() {
+        let black = Rgb(0, 0, 0);
+        let kinds = vec![
+            TileKind::new("empty", ' ', black, black, false, true),
+            TileKind::new("grass", '.', black, Rgb(20, 90, 20), false, true),
+            TileKind::new("tree", 'T', black, Rgb(10, 60, 10), true, false),
+        ];
+        let mut map = Map::new(2, 1, kinds, 1).unwrap();
+        map.tile_size = [8, 8];
+        map.sheets.push(SpriteSheet {
+            name: "outdoor".into(),
+            image: "outdoor.png".into(),
+            tile_width: 8,
+            tile_height: 8,
+            columns: 2,
+            tile_count: 2,
+            spacing: 0,
+            margin: 0,
+            transparent: None,
+            offset: [0, 0],
+            wang_sets: Vec::new(),
+            drawing: Default::default(),
+        });
+        map.tiles[1].sprite = Some(Sprite { sheet: 0, index: 0 });
+        map.tiles[2].sprite = Some(Sprite { sheet: 0, index: 1 });
+        map.layers.push(Layer::with_cells("trees", vec![2, 0]));
+        let mut hidden = Layer::with_cells("hidden", vec![2, 2]);
+        hidden.visible = false;
+        map.layers.push(hidden);
+        let texture = egui::TextureId::Managed(7);
+        let sheets = [Some(SheetTexture { id: texture, size: [16.0, 8.0], tile_colours: Arc::new(Vec::new()) })];
+        let view =
+            View { cell_px: 8.0, canvas: Rect::from_min_size(Pos2::ZERO, Vec2::splat(100.0)), ..View::default() };
+        // Cell 0 in view: grass under a tree. Cell 1 remembered: grass. The hidden layer's trees
+        // are on both, and drawn on neither.
+        let cells = vec![
+            (Cell::new(0, 0), 1.0, vec![(0, 1), (1, 2), (2, 2)]),
+            (Cell::new(1, 0), REMEMBERED_ALPHA, vec![(0, 1), (2, 2)]),
+        ];
+        let ctx = egui::Context::default();
+        let mut output = ctx.run_ui(egui::RawInput::default(), |ui| {
+            tile_images_ui(ui.painter(), &map, &sheets, &view, &cells, None);
+        });
+        // No renderer here to take the font atlas.
+        output.textures_delta.clear();
+        // One mesh a layer with images, in layer order; each quad's first vertex tells its place
+        // and shade.
+        let quads: Vec<Vec<(f32, Color32)>> = output
+            .shapes
+            .iter()
+            .filter_map(|s| match &s.shape {
+                egui::Shape::Mesh(m) if m.texture_id == texture => {
+                    Some(m.vertices.chunks(4).map(|q| (q[0].pos.x, q[0].color)).collect())
+                }
+                _ => None,
+            })
+            .collect();
+        let dim = (255.0 * REMEMBERED_ALPHA).round() as u8;
+        assert_eq!(
+            quads,
+            [
+                vec![(0.0, Color32::WHITE), (8.0, Color32::from_rgba_premultiplied(dim, dim, dim, 255))],
+                vec![(0.0, Color32::WHITE)],
+            ]
+        );
+    }
 }

@@ -413,6 +413,27 @@ impl World {
         }
     }
 
+    /// What actor `who` believes each layer holds at `c`, bottom to top, as (layer, tile) pairs
+    /// of its non-empty cells, for drawing a layered map in play: the tiles there now, except the
+    /// topmost, which is [`World::believed_tile_of`] (a door remembered open stays open over the
+    /// ground under it). Memory keeps one tile a cell, the one the rules read, so the layers under
+    /// it are as they are now: in play only doors change, and a door is its cell's top tile.
+    /// Empty when `who` knows nothing of `c`.
+    pub fn believed_layers_of(&self, who: usize, c: Cell) -> Vec<(usize, crate::core::TileId)> {
+        let (Some(top), Some(i)) = (self.believed_tile_of(who, c), self.map.index(c)) else { return Vec::new() };
+        let top_layer = self.map.top_tile(c).map_or(0, |(layer, _)| layer);
+        let mut layers: Vec<_> = self.map.layers[..top_layer]
+            .iter()
+            .enumerate()
+            .filter(|(_, l)| l.cells[i] != crate::core::tile::EMPTY)
+            .map(|(k, l)| (k, l.cells[i]))
+            .collect();
+        if top != crate::core::tile::EMPTY {
+            layers.push((top_layer, top));
+        }
+        layers
+    }
+
     /// Living monsters the player sees now, with their actor numbers.
     pub fn visible_monsters(&self) -> impl Iterator<Item = &Actor> {
         self.actors[1..].iter().filter(|m| m.alive() && self.visible.contains_cell(m.cell))
