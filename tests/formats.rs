@@ -1346,6 +1346,14 @@ fn a_tiles_tiled_class_is_kept_as_its_class() {
     assert!(written.contains(r#"<tile id="0" type="Water">"#), "{written}");
     assert!(!written.contains(r#"value="Water""#), "no `name` property repeats the class: {written}");
     assert!(written.contains(r#"<tile id="1" type="Wall">"#) && written.contains(r#"value="granite""#), "{written}");
+    // `info` names a class the name does not give.
+    let out = std::process::Command::new(env!("CARGO_BIN_EXE_sightline"))
+        .args(["info", &dir.path().join("classes.tmx").to_string_lossy()])
+        .output()
+        .unwrap();
+    let out = String::from_utf8_lossy(&out.stdout);
+    assert!(out.contains("granite") && out.contains("class Wall"), "{out}");
+    assert!(!out.contains("class Water"), "the name says it: {out}");
 }
 
 /// The stack of a map, bottom first: tile layers by name, object layers in brackets with their

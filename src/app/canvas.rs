@@ -201,9 +201,42 @@ pub struct Preview {
     pub tiles: Vec<(Cell, TileId, Flip)>,
 }
 
-/// One empty mesh a tileset image, textured with it (a mesh has one texture).
-pub fn sheet_meshes(sheets: &[Option<SheetTexture>]) -> Vec<Mesh> {
-    sheets.iter().map(|s| s.as_ref().map_or_else(Mesh::default, |s| Mesh::with_texture(s.id))).collect()
+/// Image tiles waiting to be drawn, in meshes of one texture each (a mesh has one). Tiles that
+/// stay inside their cells never overlap, so one mesh a tileset will do. Tiles that reach beyond
+/// their cells (larger than the grid, or offset) overlap, and then Tiled's order must hold
+/// across tilesets: `in_order` starts a new mesh whenever the tileset changes.
+pub struct SpriteBatch<'a> {
+    sheets: &'a [Option<SheetTexture>],
+    in_order: bool,
+    /// By sheet index, in the order they are drawn.
+    meshes: Vec<(usize, Mesh)>,
+}
+
+impl<'a> SpriteBatch<'a> {
+    pub fn new(sheets: &'a [Option<SheetTexture>], in_order: bool) -> Self {
+        Self { sheets, in_order, meshes: Vec::new() }
+    }
+
+    /// The mesh the next tile of sheet `sheet` goes into (`sheet` must have a texture).
+    pub fn mesh(&mut self, sheet: usize) -> &mut Mesh {
+        let at = if self.in_order {
+            self.meshes.last().filter(|(s, _)| *s == sheet).map(|_| self.meshes.len() - 1)
+        } else {
+            self.meshes.iter().position(|(s, _)| *s == sheet)
+        };
+        let at = at.unwrap_or_else(|| {
+            let texture = self.sheets.get(sheet).and_then(Option::as_ref).map_or(egui::TextureId::default(), |t| t.id);
+            self.meshes.push((sheet, Mesh::with_texture(texture)));
+            self.meshes.len() - 1
+        });
+        &mut self.meshes[at].1
+    }
+
+    pub fn paint(self, painter: &egui::Painter) {
+        for (_, m) in self.meshes.into_iter().filter(|(_, m)| !m.is_empty()) {
+            painter.add(egui::Shape::mesh(m));
+        }
+    }
 }
 
 /// Draws `preview`'s tiles, see-through, then tints its cells.
@@ -218,7 +251,7 @@ fn preview_ui(
     let shown = |c: Cell| c.x >= visible.x0 && c.x < visible.x1 && c.y >= visible.y0 && c.y < visible.y1;
     let see_through = 0.7;
     let mut plain = Mesh::default();
-    let mut sprite_meshes = sheet_meshes(sheets);
+    let mut sprite_meshes = SpriteBatch::new(sheets, sprite_reach(map) > 0);
     let mut glyphs = Vec::new();
     for &(c, t, flip) in preview.tiles.iter().filter(|(c, _, _)| shown(*c)) {
         let Some(kind) = map.tiles.get(usize::from(t)) else { continue };
@@ -226,7 +259,7 @@ fn preview_ui(
         match tile_sprite(map, sheets, t).filter(|_| view.show_sprites) {
             Some((sheet, _, uv)) => {
                 let r = sprite_rect(map, &map.sheets[sheet], view, c);
-                add_flipped_sprite(&mut sprite_meshes[sheet], r, uv, flip, Color32::WHITE.gamma_multiply(see_through));
+                add_flipped_sprite(sprite_meshes.mesh(sheet), r, uv, flip, Color32::WHITE.gamma_multiply(see_through));
             }
             None => {
                 plain.add_colored_rect(r, color(kind.glyph.bg).gamma_multiply(see_through));
@@ -237,9 +270,7 @@ fn preview_ui(
         }
     }
     painter.add(egui::Shape::mesh(plain));
-    for m in sprite_meshes.into_iter().filter(|m| !m.is_empty()) {
-        painter.add(egui::Shape::mesh(m));
-    }
+    sprite_meshes.paint(painter);
     let font = FontId::monospace(view.cell_px * 0.8);
     for (pos, ch, fg) in glyphs {
         painter.text(pos, Align2::CENTER_CENTER, ch, font.clone(), fg);
@@ -321,7 +352,7 @@ fn object_shape_ui(
     shape: &ObjectShape,
     colour: Color32,
     tint: Color32,
-    tile_objects: &mut [Mesh],
+    tile_objects: &mut SpriteBatch,
 ) {
     let [tw, th] = map.tile_size.map(|t| t.max(1) as f32);
     let corner = view.screen_from_grid(cell);
@@ -333,7 +364,7 @@ fn object_shape_ui(
         let Some(corners) = shape.tile_corners(&sheet.drawing, image, sheet.offset.map(f64::from)) else { return };
         let corners = corners.map(screen);
         if Rect::from_points(&corners).intersects(view.canvas) {
-            add_flipped_quad(&mut tile_objects[s], corners, uv, *flip, tint);
+            add_flipped_quad(tile_objects.mesh(s), corners, uv, *flip, tint);
         }
         return;
     }
@@ -369,7 +400,8 @@ fn object_colour(o: &crate::core::MapObject) -> Color32 {
 /// layer's colour if it has one (else each in its kind's colour), at the layer's opacity.
 fn object_layer_shapes_ui(painter: &egui::Painter, map: &Map, sheets: &[Option<SheetTexture>], view: &View, j: usize) {
     let Some(layer) = map.object_layers.get(j) else { return };
-    let mut tile_objects = sheet_meshes(sheets);
+    // Tile objects are drawn in the layer's order: they may overlap whatever their size.
+    let mut tile_objects = SpriteBatch::new(sheets, true);
     let tint = Color32::WHITE.gamma_multiply(layer.opacity);
     for o in map.objects.iter().filter(|o| o.layer == j) {
         if let Some(shape) = &o.shape {
@@ -378,14 +410,12 @@ fn object_layer_shapes_ui(painter: &egui::Painter, map: &Map, sheets: &[Option<S
             object_shape_ui(painter, map, sheets, view, o.cell, shape, colour, tint, &mut tile_objects);
         }
     }
-    for m in tile_objects.into_iter().filter(|m| !m.is_empty()) {
-        painter.add(egui::Shape::mesh(m));
-    }
+    tile_objects.paint(painter);
 }
 
 /// How many cells beyond its own a tile image can reach (tiles larger than the grid, tileset
 /// and layer offsets), at most, over all of the map's sheets and layers.
-fn sprite_reach(map: &Map) -> i32 {
+pub fn sprite_reach(map: &Map) -> i32 {
     let [tw, th] = map.tile_size.map(|t| t.max(1) as i64);
     let layers = map
         .layers
@@ -560,7 +590,7 @@ pub fn canvas_ui(
                     continue;
                 }
                 let mut plain = Mesh::default();
-                let mut sprite_meshes = sheet_meshes(sheets);
+                let mut sprite_meshes = SpriteBatch::new(sheets, reach > 0);
                 // Tiled's layer tint multiplies the images; its offset moves the whole layer.
                 let tint = layer
                     .tint
@@ -598,12 +628,10 @@ pub fn canvas_ui(
                     let sheet = &map.sheets[s];
                     let uv = sprite_uv(sheet, sprite.index, texture);
                     let r = sprite_rect(map, sheet, view, cell).translate(shift);
-                    add_flipped_sprite(&mut sprite_meshes[s], r, uv, layer.flip(i), tint);
+                    add_flipped_sprite(sprite_meshes.mesh(s), r, uv, layer.flip(i), tint);
                 }
                 painter.add(egui::Shape::mesh(plain));
-                for m in sprite_meshes.into_iter().filter(|m| !m.is_empty()) {
-                    painter.add(egui::Shape::mesh(m));
-                }
+                sprite_meshes.paint(&painter);
             }
         }
         for (pos, ch, fg) in glyphs {
@@ -777,6 +805,26 @@ mod tests {
         map.sheets[0].offset = [0, 0];
         let r = sprite_rect(&map, &map.sheets[0], &view, Cell::new(1, 2));
         assert_eq!((r.min, r.max), (pos2(32.0, -32.0), pos2(96.0, 96.0)));
+    }
+
+    #[test]
+    fn overlapping_tiles_keep_their_order_across_tilesets() {
+        let texture = |n| {
+            Some(SheetTexture { id: egui::TextureId::Managed(n), size: [8.0, 8.0], tile_colours: Default::default() })
+        };
+        let sheets = [texture(1), texture(2)];
+        let order = |in_order: bool| {
+            let mut batch = SpriteBatch::new(&sheets, in_order);
+            for sheet in [0, 1, 1, 0] {
+                add_flipped_sprite(batch.mesh(sheet), Rect::ZERO, Rect::ZERO, Flip::default(), Color32::WHITE);
+            }
+            batch.meshes.iter().map(|(s, m)| (*s, m.texture_id, m.vertices.len() / 4)).collect::<Vec<_>>()
+        };
+        let (one, two) = (egui::TextureId::Managed(1), egui::TextureId::Managed(2));
+        // Tiles in their cells: one mesh a tileset.
+        assert_eq!(order(false), [(0, one, 2), (1, two, 2)]);
+        // Tiles that overlap: the last tile of the first tileset is drawn last, over the others.
+        assert_eq!(order(true), [(0, one, 1), (1, two, 2), (0, one, 1)]);
     }
 
     #[test]

@@ -6,7 +6,7 @@
 use egui::{Align2, Color32, FontId, Pos2, Rect, Sense, Stroke, Vec2};
 
 use super::View;
-use super::canvas::{add_flipped_sprite, color, sheet_meshes, sprite_rect, tile_sprite};
+use super::canvas::{SpriteBatch, add_flipped_sprite, color, sprite_reach, sprite_rect, tile_sprite};
 use super::sprites::SheetTexture;
 use crate::core::flip::Flip;
 use crate::core::sim::{Action, Knowledge, MemoryModel, Preset, World};
@@ -610,12 +610,13 @@ fn tile_images_ui(
     clock_ms: Option<u64>,
 ) -> Option<u64> {
     let mut next_frame_in: Option<u64> = None;
+    let overlap = sprite_reach(map) > 0;
     for (li, layer) in map.layers.iter().enumerate() {
         if !layer.visible {
             continue;
         }
         let mut plain = egui::Mesh::default();
-        let mut sprites = sheet_meshes(sheets);
+        let mut sprites = SpriteBatch::new(sheets, overlap);
         let tint = layer.tint.map_or([1.0; 4], |t| [t.0, t.1, t.2, t.3].map(|v| f32::from(v) / 255.0));
         for (c, alpha, layers) in cells {
             let Some(&(_, mut tile)) = layers.iter().find(|(l, _)| *l == li) else { continue };
@@ -638,12 +639,10 @@ fn tile_images_ui(
             let shade = Color32::from_rgba_premultiplied(channel(0), channel(1), channel(2), (255.0 * a).round() as u8);
             let r = sprite_rect(map, &map.sheets[s], view, *c);
             let flip = map.index(*c).map_or(Flip::default(), |i| layer.flip(i));
-            add_flipped_sprite(&mut sprites[s], r, uv, flip, shade);
+            add_flipped_sprite(sprites.mesh(s), r, uv, flip, shade);
         }
         painter.add(egui::Shape::mesh(plain));
-        for m in sprites.into_iter().filter(|m| !m.is_empty()) {
-            painter.add(egui::Shape::mesh(m));
-        }
+        sprites.paint(painter);
     }
     next_frame_in
 }

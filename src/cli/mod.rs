@@ -461,7 +461,7 @@ pub fn info(map: &Map, path: &Path, format: OutputFormat) -> String {
                 .skip(1)
                 .map(|(id, t)| {
                     serde_json::json!({
-                        "id": id, "name": t.name, "glyph": t.glyph.ch.to_string(), "opaque": t.opaque,
+                        "id": id, "name": t.name, "class": t.class, "glyph": t.glyph.ch.to_string(), "opaque": t.opaque,
                         "walkable": t.walkable, "door": t.door.map(|d| if d.open { "open" } else { "closed" }),
                         "cost": t.cost, "cells": counts[id],
                         "animation": t.animation.iter()
@@ -598,6 +598,10 @@ pub fn info(map: &Map, path: &Path, format: OutputFormat) -> String {
             out.push_str(&format!("tiles     {} types, {} used\n", map.tiles.len() - 1, used.len()));
             for (id, t) in used {
                 let mut props = Vec::new();
+                // Tiled's class, when the name does not already say it.
+                if !t.class.is_empty() && t.class != t.name {
+                    props.push(format!("class {}", t.class));
+                }
                 if t.opaque {
                     props.push("opaque".to_owned());
                 }
