@@ -1455,6 +1455,9 @@ fn the_terrain_brush_paints_a_terrain_and_the_tiles_around_join_it() {
     h.run();
     assert_eq!(h.state().editor.tool, Tool::Terrain);
     h.get_by_label("terrain sand (ground)");
+    // Whole tiles at size 1 (Tiled's brush paints a corner: the next test).
+    h.get_by_label("Whole tiles").click();
+    h.run();
     let undo = h.state().document.undo.len();
     // Hovering shows the tiles a click puts, transitions included.
     h.hover_at(cell_centre(&h, Cell::new(2, 1)));
@@ -1502,6 +1505,62 @@ fn the_terrain_brush_paints_a_terrain_and_the_tiles_around_join_it() {
 }
 
 #[test]
+fn the_terrain_brush_at_size_one_paints_the_corner_nearest_the_pointer_as_tileds_does() {
+    use sightline::core::Cell;
+    use sightline::core::terrain::Part;
+    let mut h = harness();
+    h.state_mut().commands.push(Command::Open(Path::new("tests/fixtures/corners.tmx").to_path_buf()));
+    h.run();
+    h.get_by_label("terrain sand").click();
+    h.run();
+    let undo = h.state().document.undo.len();
+    // Just inside cell (3, 2), by its top-left corner: the corner the four cells share.
+    let near_corner = |h: &Harness<'static, SightlineApp>, x, y| {
+        h.state().view.screen_from_grid(Cell::new(x, y)) + egui::vec2(2.0, 2.0)
+    };
+    let p = near_corner(&h, 3, 2);
+    h.hover_at(p);
+    h.run();
+    h.run();
+    assert_eq!(h.state().editor.terrain_spot, Some(Part::Corner(3, 2)));
+    assert_eq!(h.state().previewed_tiles().len(), 4, "the four cells that meet there");
+    h.drag_at(p);
+    h.run();
+    h.drop_at(p);
+    h.run();
+    // corners.png: bit 1 sand top-right, 2 bottom-right, 4 bottom-left, 8 top-left.
+    assert_eq!(
+        sprite_rows(&h.state().document.map, 0),
+        "000000\n\
+         002400\n\
+         001800\n\
+         000000\n"
+    );
+    // A drag along the row of corners paints each corner it passes, as one undo step, the
+    // corners it jumps over too.
+    h.hover_at(p);
+    h.run();
+    h.drag_at(p);
+    h.run();
+    h.hover_at(near_corner(&h, 5, 2));
+    h.run();
+    h.run();
+    h.drop_at(near_corner(&h, 5, 2));
+    h.run();
+    assert_eq!(
+        sprite_rows(&h.state().document.map, 0),
+        "000000\n\
+         002664\n\
+         001998\n\
+         000000\n"
+    );
+    assert_eq!(h.state().document.undo.len(), undo + 2);
+    h.key_press_modifiers(egui::Modifiers::COMMAND, egui::Key::Z);
+    h.run();
+    assert_eq!(sprite_rows(&h.state().document.map, 0).lines().nth(1), Some("002400"));
+}
+
+#[test]
 fn the_fill_lays_a_terrain_over_a_region_and_fits_its_rim() {
     use sightline::core::Cell;
     let mut h = harness();
@@ -1509,6 +1568,8 @@ fn the_fill_lays_a_terrain_over_a_region_and_fits_its_rim() {
     h.run();
     // A column of sand splits the grass.
     h.get_by_label("terrain sand").click();
+    h.run();
+    h.get_by_label("Whole tiles").click();
     h.run();
     drag_through(&mut h, &[Cell::new(3, 0), Cell::new(3, 1), Cell::new(3, 2), Cell::new(3, 3)]);
     assert_eq!(sprite_rows(&h.state().document.map, 0), "003fc0\n".repeat(4));

@@ -199,6 +199,8 @@ pub fn tile_sprite<'a>(
 pub struct Preview {
     pub cells: Vec<Cell>,
     pub tiles: Vec<(Cell, TileId, Flip)>,
+    /// The corner or edge the terrain brush paints, marked over the tiles.
+    pub spot: Option<crate::core::terrain::Part>,
 }
 
 /// Image tiles waiting to be drawn, in meshes of one texture each (a mesh has one). Tiles that
@@ -280,6 +282,24 @@ fn preview_ui(
     for &c in preview.cells.iter().filter(|c| shown(**c)) {
         painter.rect_filled(view.cell_rect(c), 0.0, Color32::from_rgba_unmultiplied(255, 220, 90, tint));
     }
+    terrain_spot_ui(painter, view, preview.spot);
+}
+
+/// Marks the corner (a dot) or edge (a bar) the terrain brush paints.
+fn terrain_spot_ui(painter: &egui::Painter, view: &View, spot: Option<crate::core::terrain::Part>) {
+    use crate::core::terrain::Part;
+    let colour = Color32::from_rgb(255, 230, 90);
+    let width = (view.cell_px * 0.15).clamp(2.0, 6.0);
+    let (from, to) = match spot {
+        Some(Part::Corner(x, y)) => {
+            painter.circle_filled(view.screen_from_grid(Cell::new(x, y)), width, colour);
+            return;
+        }
+        Some(Part::TopEdge(x, y)) => (Cell::new(x, y), Cell::new(x + 1, y)),
+        Some(Part::LeftEdge(x, y)) => (Cell::new(x, y), Cell::new(x, y + 1)),
+        None => return,
+    };
+    painter.line_segment([view.screen_from_grid(from), view.screen_from_grid(to)], Stroke::new(width, colour));
 }
 
 /// Adds a rectangle showing the texture's `uv` part turned by `flip` (Tiled's flags): each
@@ -316,6 +336,10 @@ fn add_flipped_quad(mesh: &mut Mesh, corners: [Pos2; 4], uv: Rect, flip: Flip, t
 
 pub struct CanvasResponse {
     pub hovered: Option<Cell>,
+    /// Where the pointer is, in cells from the map's top-left corner (fractional).
+    pub grid_point: Option<Pos2>,
+    /// Where the button went down, likewise, when a drag begins this frame.
+    pub press_point: Option<Pos2>,
     pub dropped_file: Option<PathBuf>,
     pub pointer: Option<PointerAction>,
 }
@@ -714,7 +738,12 @@ pub fn canvas_ui(
     } else {
         None
     };
-    CanvasResponse { hovered, dropped_file: super::dropped_path(ui.ctx()), pointer }
+    let grid_of = |p: Pos2| ((p - view.canvas.min - view.offset) / view.cell_px).to_pos2();
+    let grid_point = response.interact_pointer_pos().or(response.hover_pos()).map(grid_of);
+    let press_point = matches!(pointer, Some(PointerAction::Pressed { .. }))
+        .then(|| ui.input(|i| i.pointer.press_origin()).map(grid_of))
+        .flatten();
+    CanvasResponse { hovered, grid_point, press_point, dropped_file: super::dropped_path(ui.ctx()), pointer }
 }
 
 #[cfg(test)]

@@ -156,6 +156,11 @@ pub enum Command {
     SetFillEight(bool),
     /// The bucket fill lays the chosen terrain (fitting the region's rim) instead of a tile.
     SetFillTerrain(bool),
+    /// The terrain brush paints whole tiles at size 1 (off: the nearest corner or edge).
+    SetTerrainWholeTiles(bool),
+    /// The corner or edge nearest the pointer (the canvas sends it as the pointer moves); a
+    /// terrain stroke in progress paints it.
+    TerrainSpot(Option<crate::core::terrain::Part>),
     Undo,
     Redo,
     Overlay(super::overlays::OverlayCommand),

@@ -125,6 +125,13 @@ pub struct EditorState {
     pub terrain: Option<crate::core::terrain::TerrainBrush>,
     /// The bucket fill lays `terrain` (Tiled's terrain fill mode).
     pub fill_terrain: bool,
+    /// The terrain brush paints whole tiles at size 1 too; off, size 1 paints the corner or
+    /// edge nearest the pointer, as Tiled's terrain brush does.
+    pub terrain_whole_tiles: bool,
+    /// The corner or edge nearest the pointer, for the terrain brush.
+    pub terrain_spot: Option<crate::core::terrain::Part>,
+    /// The last corner or edge the terrain stroke in progress painted (painted once per visit).
+    pub terrain_spot_painted: Option<crate::core::terrain::Part>,
 }
 
 /// The objects the object tool places.
@@ -180,6 +187,9 @@ impl Default for EditorState {
             rng: crate::core::rng::Rng::new(1),
             terrain: None,
             fill_terrain: false,
+            terrain_whole_tiles: false,
+            terrain_spot: None,
+            terrain_spot_painted: None,
         }
     }
 }
@@ -237,6 +247,17 @@ impl EditorState {
     /// The tool lays the chosen terrain: the terrain brush, or the fill in terrain mode.
     pub fn paints_terrain(&self) -> bool {
         self.tool == Tool::Terrain || (self.tool == Tool::Fill && self.fill_terrain && self.terrain.is_some())
+    }
+
+    /// The corner or edge the terrain brush paints instead of cells: at size 1, unless whole
+    /// tiles are asked for, the one nearest the pointer.
+    pub fn terrain_part(&self) -> Option<crate::core::terrain::Part> {
+        self.paints_terrain_parts().then_some(self.terrain_spot).flatten()
+    }
+
+    /// The terrain brush paints corners and edges, not tiles (size 1, whole tiles off).
+    pub fn paints_terrain_parts(&self) -> bool {
+        self.tool == Tool::Terrain && self.brush_size == 1 && !self.terrain_whole_tiles
     }
 
     /// The tool paints tiles drawn from the random brush's set.

@@ -81,7 +81,15 @@ type FillPreviewKey = (Cell, u64, usize, bool);
 
 /// What the terrain brush's preview was planned for: the hovered cell, the map's revision, the
 /// layer, the terrain, the brush size and the random state a click would paint with.
-type TerrainPreviewKey = (Cell, u64, usize, crate::core::terrain::TerrainBrush, u32, crate::core::rng::Rng);
+type TerrainPreviewKey = (
+    Cell,
+    Option<crate::core::terrain::Part>,
+    u64,
+    usize,
+    crate::core::terrain::TerrainBrush,
+    u32,
+    crate::core::rng::Rng,
+);
 
 /// Edits that arrive a change a frame (dragging a cost, a radius or an opacity; typing a name or
 /// a property's value): while one thing changes with no other edit between, the changes are one
@@ -661,6 +669,14 @@ impl SightlineApp {
             Command::SetRectFilled(on) => self.editor.rect_filled = on,
             Command::SetFillEight(on) => self.editor.fill_eight = on,
             Command::SetFillTerrain(on) => self.editor.fill_terrain = on,
+            Command::SetTerrainWholeTiles(on) => self.editor.terrain_whole_tiles = on,
+            Command::TerrainSpot(spot) => {
+                self.editor.terrain_spot = spot;
+                // A terrain stroke paints each corner or edge the pointer comes nearest to.
+                if self.editor.stroke.is_some() && self.editor.terrain_part().is_some() {
+                    self.paint_cells(&[]);
+                }
+            }
             Command::PickAt(cell) => {
                 let map = &self.document.map;
                 if let Some((layer, tile)) = map.top_tile(cell) {
@@ -671,6 +687,7 @@ impl SightlineApp {
             Command::StrokeBegin(cell) => {
                 // A move cut short (an undo in the middle of the drag) moves nothing more.
                 self.editor.moving_object = None;
+                self.editor.terrain_spot_painted = None;
                 if self.editor.pasting {
                     self.begin_stamp_stroke(cell);
                     return;
@@ -963,6 +980,8 @@ impl SightlineApp {
                 if left.hovered.is_some() || left.pointer.is_some() {
                     right.hovered = left.hovered;
                     right.pointer = left.pointer;
+                    right.grid_point = left.grid_point;
+                    right.press_point = left.press_point;
                 }
                 right.dropped_file = right.dropped_file.or(left.dropped_file);
                 right
@@ -975,12 +994,35 @@ impl SightlineApp {
                 canvas::canvas_ui(ui, map, revision, sheets, view, &preview, &mut draw)
             };
             self.hovered = response.hovered;
+            // The terrain brush's corner or edge under the pointer. A drag begun this frame
+            // starts from the one where the button went down, then goes on to the one now.
+            let spot = self.terrain_spot_at(response.grid_point);
+            let press_spot = response.press_point.and_then(|p| self.terrain_spot_at(Some(p)));
+            if press_spot.is_some() {
+                self.commands.push(Command::TerrainSpot(press_spot));
+            } else if spot != self.editor.terrain_spot {
+                self.commands.push(Command::TerrainSpot(spot));
+            }
             if let Some(path) = response.dropped_file {
                 self.commands.push(Command::Open(path));
             }
             let shift = ui.input(|i| i.modifiers.shift);
             self.pointer_action(response.pointer, shift);
+            if press_spot.is_some() && press_spot != spot {
+                self.commands.push(Command::TerrainSpot(spot));
+            }
         });
+    }
+
+    /// The corner or edge of the chosen terrain's set nearest `point` (in cells), when the
+    /// terrain brush is out and the point is over the map.
+    fn terrain_spot_at(&self, point: Option<egui::Pos2>) -> Option<crate::core::terrain::Part> {
+        let brush = self.editor.terrain.filter(|_| self.editor.tool == Tool::Terrain)?;
+        let set = self.document.map.sheets.get(brush.sheet)?.wang_sets.get(brush.set)?;
+        let p = point?;
+        let map = &self.document.map;
+        let on_map = p.x >= 0.0 && p.y >= 0.0 && p.x <= map.width() as f32 && p.y <= map.height() as f32;
+        on_map.then(|| crate::core::terrain::Part::nearest(set.kind, p.x, p.y))
     }
 
     /// Turns the canvas' pointer action into commands: marker drags for the pathfinding overlay,
@@ -1304,7 +1346,8 @@ impl SightlineApp {
         }
     }
 
-    /// Paints cells with the tool's tile, or the random brush's tiles.
+    /// Paints cells with the tool's tile, or the random brush's tiles; the terrain brush at
+    /// size 1 paints the corner or edge nearest the pointer instead, once per visit.
     fn paint_cells(&mut self, cells: &[Cell]) {
         let layer = self.editor.layer;
         let changed = if self.editor.paints_terrain() {
@@ -1313,7 +1356,27 @@ impl SightlineApp {
                 self.notice = Some("choose a terrain to paint in the Terrains panel".into());
                 return;
             };
-            match crate::core::terrain::paint_terrain(&mut self.document.map, layer, brush, cells, &mut e.rng) {
+            let painted = match e.terrain_part() {
+                Some(part) if e.terrain_spot_painted == Some(part) => return,
+                Some(part) => {
+                    use crate::core::terrain::Part;
+                    // A drag faster than the corners paints the corners between, as the brush
+                    // paints the cells between.
+                    let parts = match (e.terrain_spot_painted, part) {
+                        (Some(Part::Corner(x0, y0)), Part::Corner(x1, y1)) => {
+                            crate::core::edit::line_cells(Cell::new(x0, y0), Cell::new(x1, y1))[1..]
+                                .iter()
+                                .map(|c| Part::Corner(c.x, c.y))
+                                .collect()
+                        }
+                        _ => vec![part],
+                    };
+                    e.terrain_spot_painted = Some(part);
+                    crate::core::terrain::paint_terrain_parts(&mut self.document.map, layer, brush, &parts, &mut e.rng)
+                }
+                None => crate::core::terrain::paint_terrain(&mut self.document.map, layer, brush, cells, &mut e.rng),
+            };
+            match painted {
                 Ok(changed) => changed,
                 Err(error) => {
                     self.notice = Some(format!("cannot paint the terrain: {error}"));
@@ -1356,14 +1419,18 @@ impl SightlineApp {
             };
             if !corners.is_empty() {
                 let tiles: Vec<_> = corners.into_iter().flat_map(|at| stamp.placed(at)).collect();
-                return canvas::Preview { cells: tiles.iter().map(|&(c, _, _)| c).collect(), tiles };
+                return canvas::Preview { cells: tiles.iter().map(|&(c, _, _)| c).collect(), tiles, spot: None };
             }
         }
         let cells = self.preview_cells();
         // The terrain brush: the tiles a click would put, transitions included.
         if let Some((_, planned)) = &self.terrain_preview {
             let tiles = planned.iter().map(|&(c, t)| (c, t, crate::core::flip::Flip::NONE)).collect();
-            return canvas::Preview { cells, tiles };
+            // A corner or edge is marked itself, not the cell it is on.
+            return match self.editor.terrain_part() {
+                Some(spot) => canvas::Preview { cells: Vec::new(), tiles, spot: Some(spot) },
+                None => canvas::Preview { cells, tiles, spot: None },
+            };
         }
         // The brush's tile where it would go, turned as it is (a random brush's tiles are not
         // known before they are drawn; the eraser and the fill show their cells only).
@@ -1375,7 +1442,7 @@ impl SightlineApp {
         } else {
             Vec::new()
         };
-        canvas::Preview { cells, tiles }
+        canvas::Preview { cells, tiles, spot: None }
     }
 
     /// The cells the stroke in progress (or a click, when hovering) would paint.
@@ -1423,13 +1490,19 @@ impl SightlineApp {
             self.terrain_preview = None;
             return;
         };
-        let key = (at, self.document.revision(), e.layer, brush, e.brush_size, e.rng.clone());
+        let part = e.terrain_part();
+        let key = (at, part, self.document.revision(), e.layer, brush, e.brush_size, e.rng.clone());
         if self.terrain_preview.as_ref().is_some_and(|(k, _)| *k == key) {
             return;
         }
-        let cells = crate::core::edit::square_around(at, e.brush_size);
-        let planned =
-            crate::core::terrain::plan_terrain(&self.document.map, e.layer, brush, &cells, &mut e.rng.clone());
+        let map = &self.document.map;
+        let planned = match part {
+            Some(part) => crate::core::terrain::plan_terrain_parts(map, e.layer, brush, &[part], &mut e.rng.clone()),
+            None => {
+                let cells = crate::core::edit::square_around(at, e.brush_size);
+                crate::core::terrain::plan_terrain(map, e.layer, brush, &cells, &mut e.rng.clone())
+            }
+        };
         self.terrain_preview = Some((key, planned.unwrap_or_default()));
     }
 

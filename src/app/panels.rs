@@ -10,7 +10,7 @@ use crate::core::sim::Preset;
 /// The Help menu: every key.
 const HELP: &[&str] = &[
     "Canvas: wheel zooms, middle-drag or Space+drag pans, arrows pan, +/- zoom, G grid",
-    "Tools: B brush, E eraser, R rectangle, L line, F fill, T terrain, I picker (or right-click), S select, O object (drag one to move it), P probe",
+    "Tools: B brush, E eraser, R rectangle, L line, F fill, T terrain (at size 1 the nearest corner or edge), I picker (or right-click), S select, O object (drag one to move it), P probe",
     "Selection: Ctrl+C copy, Ctrl+X cut, Ctrl+V paste (click or drag lays it, Shift+drag a line, Esc drops it), Delete erases; Ctrl+N new map",
     "Turn: X, Y flip, Z, Shift+Z rotate the stamp being placed, else the brush's tile",
     "Edit: Ctrl+Z undo, Ctrl+Shift+Z or Ctrl+Y redo; Ctrl+O open, Ctrl+S save, Ctrl+Shift+S save as",
@@ -518,7 +518,19 @@ pub fn tools_bar_ui(app: &mut SightlineApp, ui: &mut egui::Ui) {
                         Tool::Terrain => match super::terrains_panel::terrain_name(app) {
                             Some(name) => {
                                 ui.label(format!("terrain {name}"));
-                                ui.weak("click or drag paints it");
+                                let mut whole = app.editor.terrain_whole_tiles;
+                                let r = ui.checkbox(&mut whole, "Whole tiles").on_hover_text(
+                                    "Paint whole tiles at size 1 too. Off, size 1 paints the corner or edge \
+                                     nearest the pointer, as Tiled's terrain brush; larger sizes paint whole tiles",
+                                );
+                                if r.changed() {
+                                    app.commands.push(Command::SetTerrainWholeTiles(whole));
+                                }
+                                ui.weak(if app.editor.paints_terrain_parts() {
+                                    "click or drag paints the nearest corner or edge"
+                                } else {
+                                    "click or drag paints it"
+                                });
                             }
                             None => {
                                 ui.weak("choose a terrain in the Terrains panel");

@@ -42,15 +42,54 @@ pub struct TerrainBrush {
     pub color: u8,
 }
 
-/// A corner or an edge of the map's grid, shared by the cells that meet there.
+/// A corner or an edge of the map's grid, shared by the cells that meet there: what a Wang
+/// set colours, and what the terrain brush paints one at a time (Tiled's terrain brush paints
+/// the corner or edge nearest the pointer).
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, PartialOrd, Ord)]
-enum Part {
+pub enum Part {
     /// The corner at the top-left of cell (x, y).
     Corner(i32, i32),
     /// The top edge of cell (x, y).
     TopEdge(i32, i32),
     /// The left edge of cell (x, y).
     LeftEdge(i32, i32),
+}
+
+impl Part {
+    /// The part a set of `kind` colours that is nearest the grid point (`x`, `y`), in cells
+    /// from the map's top-left corner: the nearest corner for a corner set, the nearest edge
+    /// (by its middle) for an edge set, whichever of the two is nearer for a mixed set, as
+    /// Tiled's terrain brush picks what it paints.
+    pub fn nearest(kind: WangKind, x: f32, y: f32) -> Part {
+        let (cx, cy) = (x.floor(), y.floor());
+        let (fx, fy) = (x - cx, y - cy);
+        let (cx, cy) = (cx as i32, cy as i32);
+        let corner = || (Part::Corner(x.round() as i32, y.round() as i32), (fx.min(1.0 - fx)).hypot(fy.min(1.0 - fy)));
+        let edge = || {
+            // The four edges of the cell under the point, by the distance to their middles.
+            let edges = [
+                (Part::TopEdge(cx, cy), (fx - 0.5).hypot(fy)),
+                (Part::TopEdge(cx, cy + 1), (fx - 0.5).hypot(1.0 - fy)),
+                (Part::LeftEdge(cx, cy), fx.hypot(fy - 0.5)),
+                (Part::LeftEdge(cx + 1, cy), (1.0 - fx).hypot(fy - 0.5)),
+            ];
+            edges.into_iter().min_by(|a, b| a.1.total_cmp(&b.1)).expect("four edges")
+        };
+        match kind {
+            WangKind::Corner => corner().0,
+            WangKind::Edge => edge().0,
+            WangKind::Mixed => {
+                let (c, e) = (corner(), edge());
+                if c.1 <= e.1 { c.0 } else { e.0 }
+            }
+        }
+    }
+
+    /// The cells it belongs to that lie on a `width` × `height` map.
+    pub fn cells_on_map(self, width: u32, height: u32) -> impl Iterator<Item = Cell> {
+        let on_map = move |c: &Cell| c.x >= 0 && c.y >= 0 && (c.x as u32) < width && (c.y as u32) < height;
+        cells_touching(self).into_iter().map(|(c, _)| c).filter(on_map)
+    }
 }
 
 /// The part at `wangid` index `i` of cell `c` (top, top-right, right, bottom-right, bottom,
@@ -118,16 +157,79 @@ pub fn plan_terrain(
     cells: &[Cell],
     rng: &mut Rng,
 ) -> Result<Vec<(Cell, TileId)>, TerrainError> {
-    let set = map
-        .sheets
-        .get(brush.sheet)
-        .and_then(|s| s.wang_sets.get(brush.set))
-        .ok_or(TerrainError::NoSuchSet { sheet: brush.sheet, set: brush.set })?;
-    if brush.color == 0 || usize::from(brush.color) > set.colors.len() {
-        return Err(TerrainError::NoSuchColor(brush.color));
-    }
     if cells.len() > MAX_TERRAIN_CELLS {
         return Err(TerrainError::TooManyCells(cells.len()));
+    }
+    let kind = terrain_set(map, brush)?.kind;
+    let painted_cells: BTreeSet<Cell> = cells.iter().copied().filter(|&c| map.in_bounds(c)).collect();
+    let painted: Vec<Part> =
+        painted_cells.iter().flat_map(|&c| indices(kind).iter().map(move |&i| part_of(c, i))).collect();
+    plan(map, layer, brush, &painted, &painted_cells, rng)
+}
+
+/// Paints `brush`'s terrain on the corners and edges `parts` of `layer` (those the set does not
+/// colour, or off the map, are skipped) and fits the cells around them, as Tiled's terrain brush
+/// paints the corner or edge nearest the pointer; returns how many cells changed. The cells a
+/// painted part belongs to take terrain tiles whatever they held.
+pub fn paint_terrain_parts(
+    map: &mut Map,
+    layer: usize,
+    brush: TerrainBrush,
+    parts: &[Part],
+    rng: &mut Rng,
+) -> Result<usize, TerrainError> {
+    let planned = plan_terrain_parts(map, layer, brush, parts, rng)?;
+    Ok(planned.into_iter().filter(|&(cell, tile)| map.set_flipped_tile(layer, cell, tile, Flip::NONE)).count())
+}
+
+/// The tiles [`paint_terrain_parts`] would put, without painting them.
+pub fn plan_terrain_parts(
+    map: &Map,
+    layer: usize,
+    brush: TerrainBrush,
+    parts: &[Part],
+    rng: &mut Rng,
+) -> Result<Vec<(Cell, TileId)>, TerrainError> {
+    if parts.len() > MAX_TERRAIN_CELLS {
+        return Err(TerrainError::TooManyCells(parts.len()));
+    }
+    let kind = terrain_set(map, brush)?.kind;
+    let coloured = |p: &Part| match p {
+        Part::Corner(..) => kind != WangKind::Edge,
+        Part::TopEdge(..) | Part::LeftEdge(..) => kind != WangKind::Corner,
+    };
+    let painted: Vec<Part> = parts
+        .iter()
+        .copied()
+        .filter(coloured)
+        .filter(|p| p.cells_on_map(map.width(), map.height()).next().is_some())
+        .collect();
+    let painted_cells = painted.iter().flat_map(|p| p.cells_on_map(map.width(), map.height())).collect();
+    plan(map, layer, brush, &painted, &painted_cells, rng)
+}
+
+/// Brush `brush`'s Wang set.
+fn terrain_set(map: &Map, brush: TerrainBrush) -> Result<&crate::core::wang::WangSet, TerrainError> {
+    map.sheets
+        .get(brush.sheet)
+        .and_then(|s| s.wang_sets.get(brush.set))
+        .ok_or(TerrainError::NoSuchSet { sheet: brush.sheet, set: brush.set })
+}
+
+/// The plan: `painted` parts take the brush's colour, and the cells they belong to
+/// (`painted_cells`, which take terrain tiles whatever they held) and the terrain's cells around
+/// are fitted (the module's definition).
+fn plan(
+    map: &Map,
+    layer: usize,
+    brush: TerrainBrush,
+    painted: &[Part],
+    painted_cells: &BTreeSet<Cell>,
+    rng: &mut Rng,
+) -> Result<Vec<(Cell, TileId)>, TerrainError> {
+    let set = terrain_set(map, brush)?;
+    if brush.color == 0 || usize::from(brush.color) > set.colors.len() {
+        return Err(TerrainError::NoSuchColor(brush.color));
     }
     let parts = indices(set.kind);
     // The map's tile type for each of the set's tiles, with the weight of its random choice.
@@ -154,18 +256,15 @@ pub fn plan_terrain(
     }
     let wang_id_of: HashMap<TileId, [u8; 8]> = candidates.iter().map(|&(t, id, _)| (t, id)).collect();
 
-    let painted_cells: BTreeSet<Cell> = cells.iter().copied().filter(|&c| map.in_bounds(c)).collect();
     // The colour each part is given: the painted ones the brush's, then, outward from them,
     // any part whose colour no tile of the set joins to its neighbour's gets the next colour
     // on the way to it (water beside dark dirt becomes grass, if the set joins water to grass
     // and grass to dark dirt), as far as `MAX_BRIDGE` parts out.
     let mut given: HashMap<Part, u8> = HashMap::new();
     let mut queue = VecDeque::new();
-    for &c in &painted_cells {
-        for &i in parts {
-            if given.insert(part_of(c, i), brush.color).is_none() {
-                queue.push_back((part_of(c, i), 0));
-            }
+    for &p in painted {
+        if given.insert(p, brush.color).is_none() {
+            queue.push_back((p, 0));
         }
     }
     let colors = set.colors.len();
@@ -437,6 +536,62 @@ mod tests {
         paint_terrain(&mut map, 0, grass, &cells, &mut Rng::new(1)).unwrap();
         assert!(corners(&map).chars().all(|c| c != 's'));
         assert_eq!(paint_terrain(&mut map, 0, grass, &cells, &mut Rng::new(1)), Ok(0), "nothing left to change");
+    }
+
+    #[test]
+    fn one_corner_painted_changes_the_four_cells_that_meet_there() {
+        let mut map = terrain_map(WangKind::Corner, 5, 4, |_| true);
+        let brush = TerrainBrush { sheet: 0, set: 0, color: SAND };
+        let changed = paint_terrain_parts(&mut map, 0, brush, &[Part::Corner(2, 2)], &mut Rng::new(1)).unwrap();
+        assert_eq!(changed, 4);
+        assert_eq!(
+            corners(&map),
+            "gggggg\n\
+             gggggg\n\
+             ggsggg\n\
+             gggggg\n\
+             gggggg\n"
+        );
+        // The corner beside it: the two make a patch one corner high.
+        paint_terrain_parts(&mut map, 0, brush, &[Part::Corner(3, 2)], &mut Rng::new(1)).unwrap();
+        assert_eq!(
+            corners(&map),
+            "gggggg\n\
+             gggggg\n\
+             ggssgg\n\
+             gggggg\n\
+             gggggg\n"
+        );
+        // A corner on the map's edge belongs to two cells, the map's corner to one; an edge is
+        // not what a corner set colours, and a corner off the map is nothing.
+        assert_eq!(paint_terrain_parts(&mut map, 0, brush, &[Part::Corner(0, 2)], &mut Rng::new(1)), Ok(2));
+        assert_eq!(paint_terrain_parts(&mut map, 0, brush, &[Part::Corner(5, 4)], &mut Rng::new(1)), Ok(1));
+        let none = [Part::TopEdge(1, 1), Part::Corner(7, 1), Part::Corner(-1, 0)];
+        assert_eq!(paint_terrain_parts(&mut map, 0, brush, &none, &mut Rng::new(1)), Ok(0));
+        assert_eq!(
+            corners(&map),
+            "gggggg\n\
+             gggggg\n\
+             sgssgg\n\
+             gggggg\n\
+             gggggs\n"
+        );
+    }
+
+    #[test]
+    fn the_brush_paints_the_part_nearest_the_pointer_that_its_set_colours() {
+        // The pointer a little up and left of cell (2, 3)'s middle-left.
+        let (x, y) = (2.1, 3.4);
+        assert_eq!(Part::nearest(WangKind::Corner, x, y), Part::Corner(2, 3));
+        assert_eq!(Part::nearest(WangKind::Edge, x, y), Part::LeftEdge(2, 3));
+        assert_eq!(Part::nearest(WangKind::Mixed, x, y), Part::LeftEdge(2, 3));
+        // Near a corner, a mixed set paints the corner; near a bottom edge's middle, the edge.
+        assert_eq!(Part::nearest(WangKind::Mixed, 2.95, 3.9), Part::Corner(3, 4));
+        assert_eq!(Part::nearest(WangKind::Mixed, 2.5, 3.9), Part::TopEdge(2, 4));
+        assert_eq!(Part::nearest(WangKind::Edge, 2.5, 3.9), Part::TopEdge(2, 4));
+        assert_eq!(Part::nearest(WangKind::Corner, 2.5, 3.9), Part::Corner(3, 4), "ties round up");
+        assert_eq!(Part::LeftEdge(2, 3).cells_on_map(3, 4).collect::<Vec<_>>(), [Cell::new(1, 3), Cell::new(2, 3)]);
+        assert_eq!(Part::Corner(0, 0).cells_on_map(3, 4).collect::<Vec<_>>(), [Cell::new(0, 0)]);
     }
 
     #[test]
