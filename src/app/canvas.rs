@@ -758,20 +758,7 @@ mod tests {
         // Tiled's perspective_walls: 64-pixel tiles on a 31-pixel grid, moved 32 pixels left.
         let mut map = Map::new_standard(8, 8, STANDARD_FLOOR).unwrap();
         map.tile_size = [31, 31];
-        map.sheets.push(SpriteSheet {
-            name: "walls".into(),
-            image: "walls.png".into(),
-            tile_width: 64,
-            tile_height: 64,
-            columns: 4,
-            tile_count: 16,
-            spacing: 0,
-            margin: 0,
-            transparent: None,
-            offset: [-32, 0],
-            wang_sets: Vec::new(),
-            drawing: Default::default(),
-        });
+        map.sheets.push(SpriteSheet { offset: [-32, 0], ..SpriteSheet::new("walls", "walls.png", [64, 64], 4, 16) });
         // One screen point a map pixel, the canvas at the screen's corner.
         let canvas = Rect::from_min_size(Pos2::ZERO, vec2(800.0, 600.0));
         let view = View { cell_px: 31.0, canvas, ..View::default() };
@@ -802,18 +789,8 @@ mod tests {
         let mut map = Map::new_standard(8, 8, STANDARD_FLOOR).unwrap();
         map.tile_size = [16, 16];
         map.sheets.push(SpriteSheet {
-            name: "tall".into(),
-            image: "tall.png".into(),
-            tile_width: 32,
-            tile_height: 64,
-            columns: 1,
-            tile_count: 1,
-            spacing: 0,
-            margin: 0,
-            transparent: None,
-            offset: [0, 0],
-            wang_sets: Vec::new(),
             drawing: SheetDrawing { grid_size: true, ..SheetDrawing::default() },
+            ..SpriteSheet::new("tall", "tall.png", [32, 64], 1, 1)
         });
         let canvas = Rect::from_min_size(Pos2::ZERO, vec2(800.0, 600.0));
         let view = View { cell_px: 32.0, canvas, ..View::default() };

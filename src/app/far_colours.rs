@@ -157,20 +157,7 @@ mod tests {
 
     /// A 2×1 tile sheet: tile 0 half green, half transparent; tile 1 all blue.
     fn sheet_and_image() -> (SpriteSheet, ColorImage) {
-        let sheet = SpriteSheet {
-            name: "t".into(),
-            image: "t.png".into(),
-            tile_width: 2,
-            tile_height: 1,
-            columns: 2,
-            tile_count: 3,
-            spacing: 0,
-            margin: 0,
-            transparent: None,
-            offset: [0, 0],
-            wang_sets: Vec::new(),
-            drawing: Default::default(),
-        };
+        let sheet = SpriteSheet::new("t", "t.png", [2, 1], 2, 3);
         let (g, b, clear) = (Color32::from_rgb(0, 200, 0), Color32::from_rgb(0, 0, 255), Color32::TRANSPARENT);
         (sheet, ColorImage::new([4, 1], vec![g, clear, b, b]))
     }

@@ -675,20 +675,7 @@ mod tests {
         ];
         let mut map = Map::new(2, 1, kinds, 1).unwrap();
         map.tile_size = [8, 8];
-        map.sheets.push(SpriteSheet {
-            name: "outdoor".into(),
-            image: "outdoor.png".into(),
-            tile_width: 8,
-            tile_height: 8,
-            columns: 2,
-            tile_count: 2,
-            spacing: 0,
-            margin: 0,
-            transparent: None,
-            offset: [0, 0],
-            wang_sets: Vec::new(),
-            drawing: Default::default(),
-        });
+        map.sheets.push(SpriteSheet::new("outdoor", "outdoor.png", [8, 8], 2, 2));
         map.tiles[1].sprite = Some(Sprite { sheet: 0, index: 0 });
         map.tiles[2].sprite = Some(Sprite { sheet: 0, index: 1 });
         map.layers.push(Layer::with_cells("trees", vec![2, 0]));

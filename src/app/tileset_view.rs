@@ -239,20 +239,7 @@ mod tests {
     /// A map whose tiles are the first `n` of a 4-column sheet of 8 tiles (the rest have no type).
     fn map_with_sheet(n: u32) -> Map {
         let mut map = Map::new_standard(4, 4, 1).unwrap();
-        map.sheets.push(SpriteSheet {
-            name: "s".into(),
-            image: "s.png".into(),
-            tile_width: 16,
-            tile_height: 8,
-            columns: 4,
-            tile_count: 8,
-            spacing: 2,
-            margin: 1,
-            transparent: None,
-            offset: [0, 0],
-            wang_sets: Vec::new(),
-            drawing: Default::default(),
-        });
+        map.sheets.push(SpriteSheet { spacing: 2, margin: 1, ..SpriteSheet::new("s", "s.png", [16, 8], 4, 8) });
         for index in 0..n {
             let glyph = Glyph { ch: '.', fg: Rgb(0, 0, 0), bg: Rgb(0, 0, 0) };
             let mut kind = TileKind::new(&format!("s {index}"), glyph.ch, glyph.fg, glyph.bg, false, true);

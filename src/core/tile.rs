@@ -84,6 +84,26 @@ fn is_origin(offset: &[i32; 2]) -> bool {
 }
 
 impl SpriteSheet {
+    /// A sheet of `tile_count` tiles of `tile_width` × `tile_height` pixels, `columns` a row, in
+    /// `image`, with no spacing, margin, transparent colour, offset or Wang sets, drawn as Tiled
+    /// draws by default.
+    pub fn new(name: &str, image: &str, [tile_width, tile_height]: [u32; 2], columns: u32, tile_count: u32) -> Self {
+        Self {
+            name: name.to_owned(),
+            image: PathBuf::from(image),
+            tile_width,
+            tile_height,
+            columns,
+            tile_count,
+            spacing: 0,
+            margin: 0,
+            transparent: None,
+            offset: [0, 0],
+            wang_sets: Vec::new(),
+            drawing: SheetDrawing::default(),
+        }
+    }
+
     /// Pixel rectangle `(x, y, w, h)` of tile `index` in the image.
     pub fn source_rect(&self, index: u32) -> (u32, u32, u32, u32) {
         let columns = self.columns.max(1);
