@@ -778,6 +778,48 @@ fn shift_drag_with_the_brush_draws_a_line_and_hovering_previews_the_brush() {
     assert!(!h.state().editor.line_stroke);
 }
 
+/// The window titles a frame sent.
+fn titles_sent(h: &Harness<'static, SightlineApp>) -> Vec<String> {
+    h.output()
+        .viewport_output
+        .values()
+        .flat_map(|v| &v.commands)
+        .filter_map(|c| match c {
+            egui::ViewportCommand::Title(t) => Some(t.clone()),
+            _ => None,
+        })
+        .collect()
+}
+
+#[test]
+fn the_window_title_is_sent_when_it_changes_not_every_frame() {
+    // Setting the title wakes the window, which drew a frame, which set the title again: the
+    // app drew frames without end, two cores busy while nothing happened.
+    let mut h = harness();
+    h.run();
+    let mut sent = Vec::new();
+    for _ in 0..3 {
+        h.step();
+        sent.extend(titles_sent(&h));
+    }
+    assert_eq!(sent, Vec::<String>::new(), "idle frames send no title");
+    // An edit makes the map unsaved: the title says so, once.
+    let p = cell_centre(&h, sightline::core::Cell::new(2, 2));
+    h.state_mut().commands.push(Command::SelectTool(sightline::app::Tool::Eraser));
+    for event in [0, 1, 2, 3, 3, 3, 3] {
+        match event {
+            1 => h.hover_at(p),
+            2 => h.drag_at(p),
+            3 => h.drop_at(p),
+            _ => {}
+        }
+        h.step();
+        sent.extend(titles_sent(&h));
+    }
+    assert!(h.state().document.dirty);
+    assert_eq!(sent, [format!("● {} — sightline", h.state().document.file_name())]);
+}
+
 #[test]
 fn review_fixes_hold() {
     use sightline::core::Cell;

@@ -181,6 +181,9 @@ pub struct SightlineApp {
     /// `--frames N`: close after N frames (smoke tests).
     exit_after_frames: Option<u64>,
     frames: u64,
+    /// The window title last sent (sent again only when it changes: setting it wakes the
+    /// window up, which drew the next frame, which set it again).
+    window_title: String,
     last_frame_time: f32,
 }
 
@@ -223,6 +226,7 @@ impl SightlineApp {
             close_now: false,
             exit_after_frames,
             frames: 0,
+            window_title: String::new(),
             last_frame_time: 0.0,
         }
     }
@@ -273,6 +277,17 @@ impl SightlineApp {
         }
         if let Err(e) = recovery::autosave(file, &self.document.map, self.document.path.as_deref()) {
             self.notice = Some(format!("autosave failed: {e}"));
+        }
+    }
+
+    /// Sends the window's title (the file's name, marked while unsaved) when it changes, and
+    /// only then: setting it wakes the window, so sending it every frame drew frames without end,
+    /// two cores busy while nothing happened.
+    pub fn window_title_frame(&mut self, ctx: &egui::Context) {
+        let title = format!("{}{} — sightline", if self.document.dirty { "● " } else { "" }, self.document.file_name());
+        if title != self.window_title {
+            ctx.send_viewport_cmd(egui::ViewportCommand::Title(title.clone()));
+            self.window_title = title;
         }
     }
 
@@ -1584,8 +1599,7 @@ impl eframe::App for SightlineApp {
             // Unsaved work is autosaved even when nothing else draws a frame.
             ctx.request_repaint_after(std::time::Duration::from_secs_f32(recovery::AUTOSAVE_SECONDS));
         }
-        let title = format!("{}{} — sightline", if self.document.dirty { "● " } else { "" }, self.document.file_name());
-        ctx.send_viewport_cmd(egui::ViewportCommand::Title(title));
+        self.window_title_frame(ctx);
     }
 
     fn ui(&mut self, ui: &mut egui::Ui, _frame: &mut eframe::Frame) {

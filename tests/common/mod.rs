@@ -18,8 +18,10 @@ use sightline::core::Cell;
 pub fn harness_sized(width: f32, height: f32) -> Harness<'static, SightlineApp> {
     Harness::builder().with_size(egui::vec2(width, height)).with_max_steps(12).build_ui_state(
         |ui, app: &mut SightlineApp| {
-            // What eframe's `logic` does before each `ui`.
+            // What eframe's `logic` does before each `ui` (but for the repaints it asks for:
+            // `run()` steps until none is asked).
             app.logic_frame(ui.input(|i| i.stable_dt));
+            app.window_title_frame(ui.ctx());
             app.ui_frame(ui);
         },
         SightlineApp::new(None),
