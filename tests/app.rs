@@ -405,6 +405,28 @@ fn unsaved_work_is_autosaved_and_offered_back_after_a_crash() {
 }
 
 #[test]
+fn undoing_back_to_the_file_is_saved_again_and_drops_the_recovery_copy() {
+    let dir = tempfile::tempdir().unwrap();
+    let file = dir.path().join("recovery.ron");
+    let mut h = harness();
+    h.state_mut().use_recovery_file(file.clone());
+    h.state_mut().commands.push(Command::Open(sample("pillars.ron")));
+    h.run();
+    h.get_by_label("Eraser").click();
+    h.run();
+    click_cell(&mut h, sightline::core::Cell::new(5, 5));
+    assert!(h.state().document.dirty);
+    h.state_mut().autosave_now();
+    assert!(file.exists());
+    h.key_press_modifiers(egui::Modifiers::COMMAND, egui::Key::Z);
+    h.run();
+    // As in Tiled: back where the file is, nothing is unsaved, and the window says so.
+    assert!(!h.state().document.dirty);
+    h.state_mut().autosave_now();
+    assert!(!file.exists(), "the copy of edits taken back is gone");
+}
+
+#[test]
 fn select_copy_flip_and_paste_a_block() {
     use sightline::core::Cell;
     use sightline::core::tile::{STANDARD_FLOOR, STANDARD_WALL};

@@ -32,6 +32,10 @@ pub struct Document {
     pub untitled_name: String,
     /// Unsaved changes.
     pub dirty: bool,
+    /// How many undo steps the saved (or opened) state is from the start of the history, while
+    /// undo or redo can still reach it: undoing back to it clears `dirty`, as in Tiled. `None`
+    /// once an edit replaced it (an edit after undoing past it, or the history's trimming).
+    clean_depth: Option<usize>,
     /// Changes whenever the map does (see [`Document::touch`]).
     revision: u64,
     /// What the file on disk holds that a save over it drops (see `format::Loaded::not_kept`);
@@ -50,6 +54,7 @@ impl Document {
             path: None,
             untitled_name: name.to_owned(),
             dirty: false,
+            clean_depth: Some(0),
             revision: next_revision(),
             not_kept: Vec::new(),
             undo_budget: UNDO_BYTES,
@@ -64,6 +69,7 @@ impl Document {
             path: Some(path),
             untitled_name: String::new(),
             dirty: false,
+            clean_depth: Some(0),
             revision: next_revision(),
             not_kept: Vec::new(),
             undo_budget: UNDO_BYTES,
@@ -98,6 +104,11 @@ impl Document {
     /// Records an edit: the map changed, so it is unsaved, everything computed from it is stale,
     /// and what was undone can no longer be redone.
     pub fn touch(&mut self) {
+        // The new state sits at the history's current depth: a clean state there or in the
+        // redo history (now dropped) can no longer be reached.
+        if self.clean_depth.is_some_and(|d| d >= self.undo.len()) {
+            self.clean_depth = None;
+        }
         self.redo.clear();
         // The history is bounded in steps and in memory; the oldest steps go (only now, so an
         // edit that changed nothing and dropped its checkpoint cost no history).
@@ -115,12 +126,14 @@ impl Document {
             .max(1);
         let excess = self.undo.len().saturating_sub(keep);
         self.undo.drain(..excess);
+        self.clean_depth = self.clean_depth.and_then(|d| d.checked_sub(excess));
         self.changed();
     }
 
-    /// The map changed (an edit, an undo, a redo).
+    /// The map changed (an edit, an undo, a redo): unsaved, unless undo or redo came back to
+    /// the saved state.
     fn changed(&mut self) {
-        self.dirty = true;
+        self.dirty = self.clean_depth != Some(self.undo.len());
         self.revision = next_revision();
     }
 
@@ -134,6 +147,7 @@ impl Document {
         self.not_kept.clear();
         self.path = Some(path);
         self.dirty = false;
+        self.clean_depth = Some(self.undo.len());
     }
 
     pub fn file_name(&self) -> String {
@@ -157,6 +171,44 @@ mod tests {
             doc.map.set_tile(0, Cell::new((i % 8) as i32, 0), 1 + (i % 2) as crate::core::TileId);
             doc.touch();
         }
+    }
+
+    #[test]
+    fn undoing_back_to_the_saved_state_is_not_unsaved_but_an_edit_past_it_is() {
+        let mut doc = Document::open(Map::new_standard(8, 2, 1).unwrap(), "m.ron".into());
+        edit(&mut doc, 2);
+        assert!(doc.dirty);
+        doc.undo();
+        doc.undo();
+        assert!(!doc.dirty, "back where the file is");
+        doc.redo();
+        assert!(doc.dirty);
+        doc.saved_as("m.ron".into());
+        doc.undo();
+        assert!(doc.dirty, "one step before the save");
+        doc.redo();
+        assert!(!doc.dirty, "redone to the saved state");
+        // Undo past the save, then edit: the saved state is gone from the history.
+        doc.undo();
+        edit(&mut doc, 1);
+        assert!(doc.dirty);
+        doc.undo();
+        assert!(doc.dirty, "the state one step before the save was never saved");
+        while doc.redo() {}
+        assert!(doc.dirty, "and the saved state cannot be redone to");
+        // An edit with no checkpoint of its own (a name being typed) changes the saved state.
+        doc.saved_as("m.ron".into());
+        doc.map.set_tile(0, Cell::new(0, 1), 2);
+        doc.touch();
+        assert!(doc.dirty);
+        doc.undo();
+        assert!(doc.dirty, "the state before was not saved either");
+        // The history trimmed past the saved state: it is gone too.
+        let mut doc = Document::open(Map::new_standard(8, 2, 1).unwrap(), "m.ron".into());
+        doc.undo_budget = doc.map.approx_bytes() * 3;
+        edit(&mut doc, 5);
+        while doc.undo() {}
+        assert!(doc.dirty, "the opened state fell out of the history");
     }
 
     #[test]

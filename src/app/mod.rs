@@ -272,7 +272,13 @@ impl SightlineApp {
         self.autosave_timer = 0.0;
         let Some(file) = &self.recovery_file else { return };
         // Never over the work being offered back (one file for both, as in tests).
-        if !self.document.dirty || (self.recovery_offer.is_some() && self.recovery_offer_file.as_ref() == Some(file)) {
+        if self.recovery_offer.is_some() && self.recovery_offer_file.as_ref() == Some(file) {
+            return;
+        }
+        // Nothing unsaved (saved, or undone back to the file): no copy to keep, and an older
+        // one would offer back edits the user took back.
+        if !self.document.dirty {
+            recovery::clear(file);
             return;
         }
         if let Err(e) = recovery::autosave(file, &self.document.map, self.document.path.as_deref()) {
