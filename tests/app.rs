@@ -1507,21 +1507,29 @@ fn sprite_rows(map: &sightline::core::Map, layer: usize) -> String {
     out
 }
 
-#[test]
-fn the_terrain_brush_paints_a_terrain_and_the_tiles_around_join_it() {
-    use sightline::app::Tool;
-    use sightline::core::Cell;
+/// The app on corners.tmx (all grass; its Wang set has a tile for every mix of grass and sand
+/// corners) with the terrain brush on sand, painting whole tiles at size 1 or not.
+fn sand_on_corners_tmx(whole_tiles: bool) -> Harness<'static, SightlineApp> {
     let mut h = harness();
-    // corners.tmx: all grass; its Wang set has a tile for every mix of grass and sand corners.
     h.state_mut().commands.push(Command::Open(Path::new("tests/fixtures/corners.tmx").to_path_buf()));
     h.run();
     h.get_by_label("terrain sand").click();
     h.run();
+    if whole_tiles {
+        h.get_by_label("Whole tiles").click();
+        h.run();
+    }
+    h
+}
+
+#[test]
+fn the_terrain_brush_paints_a_terrain_and_the_tiles_around_join_it() {
+    use sightline::app::Tool;
+    use sightline::core::Cell;
+    // Whole tiles at size 1 (Tiled's brush paints a corner: the next test).
+    let mut h = sand_on_corners_tmx(true);
     assert_eq!(h.state().editor.tool, Tool::Terrain);
     h.get_by_label("terrain sand (ground)");
-    // Whole tiles at size 1 (Tiled's brush paints a corner: the next test).
-    h.get_by_label("Whole tiles").click();
-    h.run();
     let undo = h.state().document.undo.len();
     // Hovering shows the tiles a click puts, transitions included.
     h.hover_at(cell_centre(&h, Cell::new(2, 1)));
@@ -1572,11 +1580,7 @@ fn the_terrain_brush_paints_a_terrain_and_the_tiles_around_join_it() {
 fn the_terrain_brush_at_size_one_paints_the_corner_nearest_the_pointer_as_tileds_does() {
     use sightline::core::Cell;
     use sightline::core::terrain::Part;
-    let mut h = harness();
-    h.state_mut().commands.push(Command::Open(Path::new("tests/fixtures/corners.tmx").to_path_buf()));
-    h.run();
-    h.get_by_label("terrain sand").click();
-    h.run();
+    let mut h = sand_on_corners_tmx(false);
     let undo = h.state().document.undo.len();
     // Just inside cell (3, 2), by its top-left corner: the corner the four cells share.
     let near_corner = |h: &Harness<'static, SightlineApp>, x, y| {
@@ -1627,14 +1631,8 @@ fn the_terrain_brush_at_size_one_paints_the_corner_nearest_the_pointer_as_tileds
 #[test]
 fn the_fill_lays_a_terrain_over_a_region_and_fits_its_rim() {
     use sightline::core::Cell;
-    let mut h = harness();
-    h.state_mut().commands.push(Command::Open(Path::new("tests/fixtures/corners.tmx").to_path_buf()));
-    h.run();
+    let mut h = sand_on_corners_tmx(true);
     // A column of sand splits the grass.
-    h.get_by_label("terrain sand").click();
-    h.run();
-    h.get_by_label("Whole tiles").click();
-    h.run();
     drag_through(&mut h, &[Cell::new(3, 0), Cell::new(3, 1), Cell::new(3, 2), Cell::new(3, 3)]);
     assert_eq!(sprite_rows(&h.state().document.map, 0), "003fc0\n".repeat(4));
     // The fill, in terrain mode, lays sand on the grass left of it; the cells between join up.

@@ -193,6 +193,18 @@ pub fn tile_sprite<'a>(
     Some((sheet, texture, sprite_uv(map.sheets.get(sheet)?, sprite.index, texture)))
 }
 
+/// The tile drawn for `tile` at `clock_ms` into the tile animations (`None`: animations off,
+/// each tile as itself), as Tiled plays them; lowers `next_frame_in` to the milliseconds until
+/// this one changes frame.
+pub fn shown_frame(map: &Map, tile: TileId, clock_ms: Option<u64>, next_frame_in: &mut Option<u64>) -> TileId {
+    let Some(clock) = clock_ms else { return tile };
+    let Some(kind) = map.tiles.get(usize::from(tile)).filter(|k| !k.animation.is_empty()) else { return tile };
+    if let Some(wait) = kind.next_frame_in(clock) {
+        *next_frame_in = Some(next_frame_in.map_or(wait, |w| w.min(wait)));
+    }
+    kind.frame_at(clock).unwrap_or(tile)
+}
+
 /// What a click or the stroke in progress would paint, drawn over the map: its cells tinted,
 /// and the tiles it would put there (the brush's tile turned as it is, or a stamp's tiles).
 #[derive(Clone, Debug, Default)]
@@ -627,15 +639,7 @@ pub fn canvas_ui(
                         continue;
                     }
                     let Some(i) = map.index(cell) else { continue };
-                    let mut lt = layer.cells[i];
-                    if let Some(clock) = clock_ms
-                        && let Some(kind) = map.tiles.get(usize::from(lt)).filter(|k| !k.animation.is_empty())
-                    {
-                        lt = kind.frame_at(clock).unwrap_or(lt);
-                        if let Some(wait) = kind.next_frame_in(clock) {
-                            next_frame_in = Some(next_frame_in.map_or(wait, |w| w.min(wait)));
-                        }
-                    }
+                    let lt = shown_frame(map, layer.cells[i], clock_ms, &mut next_frame_in);
                     let Some(sprite) = map.tiles.get(usize::from(lt)).and_then(|k| k.sprite) else {
                         // A glyph tile under or over image tiles: its background colour.
                         if lt != 0 {

@@ -7,6 +7,7 @@
 
 use egui::{Color32, ColorImage};
 
+use super::canvas::color;
 use super::sprites::SheetTexture;
 use crate::core::tile::{Glyph, SpriteSheet};
 use crate::core::{Cell, Map};
@@ -75,14 +76,13 @@ pub enum GlyphColour {
 
 impl GlyphColour {
     fn of(self, glyph: Glyph) -> Color32 {
-        let colour = |c: crate::core::Rgb| Color32::from_rgb(c.0, c.1, c.2);
         let lum = |c: crate::core::Rgb| u32::from(c.0) + u32::from(c.1) + u32::from(c.2);
         match self {
             GlyphColour::Legible if lum(glyph.bg) < 90 => {
                 let dim = |v: u8| (f32::from(v) * 0.55).round() as u8;
                 Color32::from_rgb(dim(glyph.fg.0), dim(glyph.fg.1), dim(glyph.fg.2))
             }
-            _ => colour(glyph.bg),
+            _ => color(glyph.bg),
         }
     }
 }

@@ -6,7 +6,7 @@
 use egui::{Align2, Color32, FontId, Pos2, Rect, Sense, Stroke, Vec2};
 
 use super::View;
-use super::canvas::{SpriteBatch, add_flipped_sprite, color, sprite_reach, sprite_rect, tile_sprite};
+use super::canvas::{SpriteBatch, add_flipped_sprite, color, shown_frame, sprite_reach, sprite_rect, tile_sprite};
 use super::sprites::SheetTexture;
 use crate::core::flip::Flip;
 use crate::core::sim::{Action, Knowledge, MemoryModel, Preset, World};
@@ -619,15 +619,8 @@ fn tile_images_ui(
         let mut sprites = SpriteBatch::new(sheets, overlap);
         let tint = layer.tint.map_or([1.0; 4], |t| [t.0, t.1, t.2, t.3].map(|v| f32::from(v) / 255.0));
         for (c, alpha, layers) in cells {
-            let Some(&(_, mut tile)) = layers.iter().find(|(l, _)| *l == li) else { continue };
-            if let Some(clock) = clock_ms
-                && let Some(kind) = map.tiles.get(usize::from(tile)).filter(|k| !k.animation.is_empty())
-            {
-                tile = kind.frame_at(clock).unwrap_or(tile);
-                if let Some(wait) = kind.next_frame_in(clock) {
-                    next_frame_in = Some(next_frame_in.map_or(wait, |w| w.min(wait)));
-                }
-            }
+            let Some(&(_, tile)) = layers.iter().find(|(l, _)| *l == li) else { continue };
+            let tile = shown_frame(map, tile, clock_ms, &mut next_frame_in);
             let Some((s, _, uv)) = tile_sprite(map, sheets, tile) else {
                 let bg = map.tiles.get(usize::from(tile)).map_or(Color32::BLACK, |k| color(k.glyph.bg));
                 plain.add_colored_rect(view.cell_rect(*c), bg.gamma_multiply(alpha * layer.opacity));
