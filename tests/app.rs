@@ -6,9 +6,9 @@ use std::path::Path;
 use egui_kittest::Harness;
 use egui_kittest::kittest::Queryable;
 use sightline::app::{Command, SightlineApp};
-use sightline::core::LayerRef;
 use sightline::core::edit::Turn;
 use sightline::core::flip::Flip;
+use sightline::core::{LayerRef, StackItem};
 
 mod common;
 use common::{cell_centre, click_cell, click_menu_item, sample};
@@ -1141,7 +1141,7 @@ fn a_layers_opacity_slider_drag_is_one_undo_step() {
     h.run();
     h.get_by_label("layer opacity");
     for opacity in [0.9, 0.7, 0.5] {
-        h.state_mut().commands.push(Command::SetLayerOpacity(LayerRef::Tiles(0), opacity));
+        h.state_mut().commands.push(Command::SetLayerOpacity(StackItem::Layer(LayerRef::Tiles(0)), opacity));
         h.run();
     }
     assert_eq!(h.state().document.map.layers[0].opacity, 0.5);
@@ -1164,16 +1164,15 @@ fn saving_over_a_tiled_file_with_what_sightline_does_not_keep_asks_first() {
  <tileset firstgid="1" name="t" tilewidth="8" tileheight="8" tilecount="2" columns="2">
   <image source="tiny.png" width="16" height="8"/>
  </tileset>
- <group id="2" name="g">
  <layer id="1" name="ground" width="2" height="1"><data encoding="csv">1,2</data></layer>
- </group>
+ <objectgroup id="2" name="o"><object id="1" x="0" y="0" width="8" height="8"><text>hi</text></object></objectgroup>
 </map>"#;
     std::fs::write(&path, original).unwrap();
     let mut h = harness();
     h.state_mut().commands.push(Command::Open(path.clone()));
     h.run();
-    h.get_by_label_contains("layer groups");
-    h.state_mut().commands.push(Command::SetLayerVisible(LayerRef::Tiles(0), false));
+    h.get_by_label_contains("text and capsule objects");
+    h.state_mut().commands.push(Command::SetLayerVisible(StackItem::Layer(LayerRef::Tiles(0)), false));
     h.run();
     h.key_press_modifiers(Modifiers::COMMAND, Key::S);
     h.run();
@@ -1190,9 +1189,9 @@ fn saving_over_a_tiled_file_with_what_sightline_does_not_keep_asks_first() {
     h.run();
     assert!(!h.state().document.dirty);
     let written = std::fs::read_to_string(&path).unwrap();
-    assert!(!written.contains("<group") && written.contains("visible=\"0\""), "{written}");
+    assert!(!written.contains("<text") && written.contains("visible=\"0\""), "{written}");
     // The file is now what sightline holds: the next save does not ask.
-    h.state_mut().commands.push(Command::SetLayerVisible(LayerRef::Tiles(0), true));
+    h.state_mut().commands.push(Command::SetLayerVisible(StackItem::Layer(LayerRef::Tiles(0)), true));
     h.run();
     h.key_press_modifiers(Modifiers::COMMAND, Key::S);
     h.run();

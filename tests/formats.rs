@@ -515,7 +515,8 @@ fn tmx_with_several_tilesets_compressions_flips_and_groups() {
     let map = loaded.map;
     assert_eq!(map.sheets.len(), 2);
     assert_eq!(map.tiles.len(), 1 + 4 + 2);
-    assert_eq!(map.layers.iter().map(|l| l.name.as_str()).collect::<Vec<_>>(), ["ground", "details/upper"]);
+    assert_eq!(map.layers.iter().map(|l| l.name.as_str()).collect::<Vec<_>>(), ["ground", "upper"]);
+    assert_eq!((map.groups[0].name.as_str(), map.groups[0].start, map.groups[0].end), ("details", 1, 2));
     assert_eq!(map.layers[0].cells, vec![1, 2, 1, 6], "the flipped GID 6 is the same tile");
     assert_eq!(map.layers[1].cells, vec![0, 0, 3, 0]);
     assert_eq!((map.layers[0].flip(3), map.layers[1].flip(2)), (Flip::VERTICAL, Flip::HORIZONTAL));
@@ -531,7 +532,7 @@ fn tmx_with_several_tilesets_compressions_flips_and_groups() {
     let (_, tmj) = save_text(&map, "several.tmj");
     let json: serde_json::Value = serde_json::from_str(&tmj).unwrap();
     assert_eq!(json["layers"][0]["data"], serde_json::json!([1, 2, 1, 6 | 0x4000_0000_u32]));
-    assert_eq!(json["layers"][1]["data"], serde_json::json!([0, 0, 3 | 0x8000_0000_u32, 0]));
+    assert_eq!(json["layers"][1]["layers"][0]["data"], serde_json::json!([0, 0, 3 | 0x8000_0000_u32, 0]));
     assert_same(&round_trip(&map, "tmj"), &map, "flips through .tmj");
     // And in sightline's RON, as rows of hex digits beside the tiles.
     let (_, ron) = save_text(&map, "several.ron");
@@ -1002,31 +1003,30 @@ fn loading_says_once_which_tiled_features_a_save_would_drop() {
     let warnings = format::load(&path).unwrap().warnings;
     let dropped: Vec<&String> = warnings.iter().filter(|w| w.contains("does not keep")).collect();
     assert_eq!(dropped.len(), 1, "one warning: {warnings:?}");
-    for kind in ["layer offsets", "parallax factors", "layer groups", "text and capsule objects"] {
-        assert!(dropped[0].contains(kind), "{kind} in {}", dropped[0]);
-    }
-    for kept in ["tint", "animation", "Wang", "object layers"] {
+    assert!(dropped[0].contains("text and capsule objects"), "{}", dropped[0]);
+    // Groups are kept, with their offsets and parallax factors.
+    for kept in ["tint", "animation", "Wang", "object layers", "groups", "offsets", "parallax"] {
         assert!(!dropped[0].contains(kept), "{kept} in {}", dropped[0]);
     }
     // Both object layers are kept, the empty one too.
     let names: Vec<String> = load(&path).object_layers.into_iter().map(|l| l.name).collect();
     assert_eq!(names, ["a", "b"]);
-    // A tile layer's own tint and offset are kept (a group's are not).
+    // A tile layer's own tint and offset are kept, and its group's.
     let map = load(&path);
     assert_eq!((map.layers[0].tint, map.layers[0].offset), (Some(sightline::core::Rgba(255, 0, 0, 255)), [0.0, 2.0]));
+    assert_eq!((map.groups[0].offset, map.groups[0].parallax), ([4.0, 0.0], [0.5, 1.0]));
     // The same map as Tiled JSON says the same; a plain map says nothing.
     let json = dir.path().join("plain.tmj");
     format::save(&map, &json).unwrap();
     assert!(!format::load(&json).unwrap().warnings.iter().any(|w| w.contains("does not keep")));
     let mut value: serde_json::Value = serde_json::from_str(&std::fs::read_to_string(&json).unwrap()).unwrap();
-    let ground = value["layers"][0].clone();
-    value["layers"] = serde_json::json!([
-        {"type": "group", "name": "g", "tintcolor": "#ff0000", "offsetx": 4, "layers": [ground]}
-    ]);
+    // An object layer's tint and offset are not kept.
+    value["layers"][1]["tintcolor"] = serde_json::json!("#ff0000");
+    value["layers"][1]["offsetx"] = serde_json::json!(4);
     std::fs::write(&json, value.to_string()).unwrap();
     let warnings = format::load(&json).unwrap().warnings;
     let dropped = warnings.iter().find(|w| w.contains("does not keep")).expect("a warning");
-    for kind in ["layer tint colours", "layer offsets", "layer groups"] {
+    for kind in ["layer tint colours", "layer offsets"] {
         assert!(dropped.contains(kind), "{kind} in {dropped}");
     }
 }
@@ -1058,8 +1058,7 @@ fn ascii_and_movingai_saves_name_the_custom_data_they_leave_out() {
     let warnings = format::save(&plain, &dir.path().join("p.txt")).unwrap().warnings;
     assert!(!warnings.iter().any(|w| w.contains("custom properties") || w.contains("object layers")), "{warnings:?}");
     // A second object layer is named.
-    let at = plain.stack().len();
-    sightline::core::layers::add_object_layer(&mut plain, at, "zones").unwrap();
+    sightline::core::layers::add_object_layer(&mut plain, None, "zones").unwrap();
     let warnings = format::save(&plain, &dir.path().join("p.txt")).unwrap().warnings;
     let expected =
         "object layers (\"objects\", \"zones\") are not kept in ASCII: their objects are written on the one grid";
@@ -1474,4 +1473,53 @@ fn a_ron_map_without_object_layers_gets_one_and_saves_as_it_was() {
         checked += 1;
     }
     assert!(checked > 0, "no bundled RON map with objects");
+}
+
+/// groups.tmx: Tiled's group layers, nested, one empty, with their look (opacity, tint, offset,
+/// parallax, hidden, locked) and properties, holding tile and object layers. They are kept in
+/// every format that can hold them, and a layer is drawn as its groups make it.
+#[test]
+fn layer_groups_are_kept_nested_with_their_look_and_compose_their_layers_look() {
+    use sightline::core::{LayerRef, Rgba, StackItem};
+    let path = fixture("groups.tmx");
+    let loaded = format::load(&path).unwrap_or_else(|e| panic!("{e}"));
+    assert!(!loaded.warnings.iter().any(|w| w.contains("does not keep")), "{:?}", loaded.warnings);
+    let map = loaded.map;
+    // Bottom to top: ground, trunks, leaves, birds, roof.
+    let names: Vec<_> = map.stack().into_iter().map(|r| map.layer_name(r).unwrap().to_owned()).collect();
+    assert_eq!(names, ["ground", "trunks", "leaves", "birds", "roof"]);
+    let spans: Vec<_> = map.groups.iter().map(|g| (g.name.as_str(), g.parent, g.start, g.end)).collect();
+    assert_eq!(spans, [("forest", None, 1, 4), ("canopy", Some(0), 2, 4), ("empty", Some(0), 4, 4)]);
+    let forest = &map.groups[0];
+    assert_eq!(
+        (forest.opacity, forest.tint, forest.offset, forest.locked, forest.visible),
+        (0.5, Some(Rgba(255, 128, 0, 255)), [4.0, -2.0], true, true)
+    );
+    assert_eq!(forest.properties.get("season").map(|v| v.to_string()), Some("autumn".into()));
+    assert_eq!((map.groups[1].visible, map.groups[1].parallax), (false, [0.5, 0.5]));
+    // The leaves: half opaque in a half-opaque group, hidden by the canopy, locked by the forest.
+    let leaves = map.look(LayerRef::Tiles(2));
+    assert_eq!((leaves.opacity, leaves.shown, leaves.locked, leaves.offset), (0.25, false, true, [4.0, -2.0]));
+    assert!(!map.object_layer_visible(0), "the birds are in the hidden canopy");
+    assert!(map.look(LayerRef::Tiles(3)).shown && !map.look(LayerRef::Tiles(3)).locked, "the roof is outside");
+    assert_eq!(map.groups_around(StackItem::Layer(LayerRef::Objects(0))), [1, 0]);
+    for ext in ["tmx", "tmj", "ron"] {
+        assert_same(&map, &round_trip(&map, ext), ext);
+    }
+    let (_, tmx) = save_text(&map, "out.tmx");
+    for written in [
+        r##"<group id="6" name="forest" locked="1" opacity="0.5" tintcolor="#ff8000" offsetx="4" offsety="-2">"##,
+        r#"<group id="7" name="canopy" visible="0" parallaxx="0.5" parallaxy="0.5">"#,
+        r#"<group id="8" name="empty">"#,
+    ] {
+        assert!(tmx.contains(written), "{written} in\n{tmx}");
+    }
+    let (_, tmj) = save_text(&map, "out.tmj");
+    let json: serde_json::Value = serde_json::from_str(&tmj).unwrap();
+    assert_eq!(json["layers"][1]["type"], "group");
+    assert_eq!(json["layers"][1]["layers"][1]["layers"][1]["name"], "birds");
+    assert_eq!(json["layers"][1]["layers"][2]["layers"], serde_json::json!([]));
+    // ASCII and MovingAI cannot hold them, and a save says so.
+    let (warnings, _) = save_text(&map, "out.txt");
+    assert!(warnings.iter().any(|w| w.contains(r#"layer groups ("forest", "canopy", "empty")"#)), "{warnings:?}");
 }

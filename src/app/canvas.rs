@@ -7,6 +7,7 @@ use egui::{Align2, Color32, FontId, Mesh, Pos2, Rect, Sense, Stroke, Vec2, pos2,
 use super::far_colours::{GlyphColour, PictureKey, map_picture, picture_key};
 use super::sprites::SheetTexture;
 use crate::core::flip::Flip;
+use crate::core::map::LayerLook;
 use crate::core::object::{ObjectShape, ShapeKind};
 use crate::core::tile::Rgb;
 use crate::core::tile::SpriteSheet;
@@ -29,8 +30,14 @@ const CANVAS_GREY: u8 = 12;
 /// and glyph colours. A translucent top layer (Tiled's layer opacity) is blended over the
 /// background of the next visible tile down, or over the canvas (one level: a translucent layer
 /// under a translucent layer shows as if the lower one were opaque).
-fn cell_look(map: &Map, i: usize) -> Option<(TileId, Color32, Color32)> {
-    let mut tiles = map.layers.iter().rev().filter(|l| l.visible && l.cells[i] != 0).map(|l| (l.opacity, l.cells[i]));
+fn cell_look(map: &Map, looks: &[LayerLook], i: usize) -> Option<(TileId, Color32, Color32)> {
+    let mut tiles = map
+        .layers
+        .iter()
+        .zip(looks)
+        .rev()
+        .filter(|(l, look)| look.shown && l.cells[i] != 0)
+        .map(|(l, look)| (look.opacity, l.cells[i]));
     let (opacity, top) = tiles.next()?;
     let glyph = map.tiles[usize::from(top)].glyph;
     let (mut bg, mut fg) = (color(glyph.bg), color(glyph.fg));
@@ -433,16 +440,24 @@ fn object_colour(o: &crate::core::MapObject) -> Color32 {
 }
 
 /// Draws the Tiled geometry of object layer `j`'s objects (zones, paths, tile objects), in the
-/// layer's colour if it has one (else each in its kind's colour), at the layer's opacity.
-fn object_layer_shapes_ui(painter: &egui::Painter, map: &Map, sheets: &[Option<SheetTexture>], view: &View, j: usize) {
+/// layer's colour if it has one (else each in its kind's colour), at `opacity` (the layer's,
+/// its groups' composed in).
+fn object_layer_shapes_ui(
+    painter: &egui::Painter,
+    map: &Map,
+    sheets: &[Option<SheetTexture>],
+    view: &View,
+    j: usize,
+    opacity: f32,
+) {
     let Some(layer) = map.object_layers.get(j) else { return };
     // Tile objects are drawn in the layer's order: they may overlap whatever their size.
     let mut tile_objects = SpriteBatch::new(sheets, true);
-    let tint = Color32::WHITE.gamma_multiply(layer.opacity);
+    let tint = Color32::WHITE.gamma_multiply(opacity);
     for o in map.objects.iter().filter(|o| o.layer == j) {
         if let Some(shape) = &o.shape {
             let colour = layer.color.map_or_else(|| object_colour(o), |c| Color32::from_rgb(c.0, c.1, c.2));
-            let colour = colour.gamma_multiply(layer.opacity);
+            let colour = colour.gamma_multiply(opacity);
             object_shape_ui(painter, map, sheets, view, o.cell, shape, colour, tint, &mut tile_objects);
         }
     }
@@ -551,6 +566,8 @@ pub fn canvas_ui(
     let draw_glyphs = view.cell_px >= MIN_GLYPH_PX;
     // Whether the object layers' shapes were drawn among the tile layers' images.
     let mut shapes_drawn = false;
+    // Each object layer's look, its groups' composed in.
+    let object_looks = map.object_looks();
     if view.cell_px < MIN_MESH_PX {
         // Zoomed out: the whole map is one textured rectangle (rebuilt when the map changes).
         let key = picture_key(revision, view.show_sprites, sheets);
@@ -578,11 +595,13 @@ pub fn canvas_ui(
         let mut mesh = Mesh::default();
         let font = FontId::monospace(view.cell_px * 0.8);
         let mut glyphs = Vec::new();
+        // Each tile layer's look, its groups' composed in.
+        let looks = map.tile_looks();
         for y in y0..y1 {
             for x in x0..x1 {
                 let cell = Cell::new(x, y);
                 let Some(i) = map.index(cell) else { continue };
-                let Some((t, bg, fg)) = cell_look(map, i) else { continue };
+                let Some((t, bg, fg)) = cell_look(map, &looks, i) else { continue };
                 if drawn_as_sprite(t) {
                     continue;
                 }
@@ -607,33 +626,35 @@ pub fn canvas_ui(
             let (ex1, ey1) = ((x1 + reach).min(map.width() as i32), (y1 + reach).min(map.height() as i32));
             let in_sprite_cell: Vec<bool> = (ey0..ey1)
                 .flat_map(|y| (ex0..ex1).map(move |x| Cell::new(x, y)))
-                .map(|c| map.index(c).and_then(|i| cell_look(map, i)).is_some_and(|(t, _, _)| drawn_as_sprite(t)))
+                .map(|c| {
+                    map.index(c).and_then(|i| cell_look(map, &looks, i)).is_some_and(|(t, _, _)| drawn_as_sprite(t))
+                })
                 .collect();
             // Tiled's order: layer by layer, bottom to top (object layers' shapes among them);
             // within a layer, rows top to bottom.
             shapes_drawn = true;
             for entry in map.stack() {
-                let layer = match entry {
-                    LayerRef::Tiles(i) => &map.layers[i],
+                let (layer, look) = match entry {
+                    LayerRef::Tiles(i) => (&map.layers[i], looks[i]),
                     LayerRef::Objects(j) => {
-                        if map.object_layer_visible(j) {
-                            object_layer_shapes_ui(&painter, map, sheets, view, j);
+                        if object_looks[j].shown {
+                            object_layer_shapes_ui(&painter, map, sheets, view, j, object_looks[j].opacity);
                         }
                         continue;
                     }
                 };
-                if !layer.visible {
+                if !look.shown {
                     continue;
                 }
                 let mut plain = Mesh::default();
                 let mut sprite_meshes = SpriteBatch::new(sheets, reach > 0);
                 // Tiled's layer tint multiplies the images; its offset moves the whole layer.
-                let tint = layer
+                let tint = look
                     .tint
                     .map_or(Color32::WHITE, |t| Color32::from_rgba_unmultiplied(t.0, t.1, t.2, t.3))
-                    .gamma_multiply(layer.opacity);
+                    .gamma_multiply(look.opacity);
                 let [tw, th] = map.tile_size.map(|t| t.max(1) as f32);
-                let shift = vec2(layer.offset[0] as f32 / tw, layer.offset[1] as f32 / th) * view.cell_px;
+                let shift = vec2(look.offset[0] as f32 / tw, look.offset[1] as f32 / th) * view.cell_px;
                 for (k, cell) in (ey0..ey1).flat_map(|y| (ex0..ex1).map(move |x| Cell::new(x, y))).enumerate() {
                     if !in_sprite_cell[k] {
                         continue;
@@ -646,7 +667,7 @@ pub fn canvas_ui(
                             let bg = color(map.tiles[usize::from(lt)].glyph.bg);
                             plain.add_colored_rect(
                                 view.cell_rect(cell).translate(shift),
-                                bg.gamma_multiply(layer.opacity),
+                                bg.gamma_multiply(look.opacity),
                             );
                         }
                         continue;
@@ -674,12 +695,12 @@ pub fn canvas_ui(
     // not draw it among them; then each object's marker, over everything. Objects of hidden
     // object layers are not drawn.
     if !shapes_drawn {
-        for j in (0..map.object_layers.len()).filter(|&j| map.object_layer_visible(j)) {
-            object_layer_shapes_ui(&painter, map, sheets, view, j);
+        for j in (0..map.object_layers.len()).filter(|&j| object_looks[j].shown) {
+            object_layer_shapes_ui(&painter, map, sheets, view, j, object_looks[j].opacity);
         }
     }
     for o in &map.objects {
-        if o.cell.x < x0 || o.cell.x >= x1 || o.cell.y < y0 || o.cell.y >= y1 || !map.object_layer_visible(o.layer) {
+        if o.cell.x < x0 || o.cell.x >= x1 || o.cell.y < y0 || o.cell.y >= y1 || !object_looks[o.layer].shown {
             continue;
         }
         // A tile object drawn as its tile has no marker (as in Tiled); without its image (tile
@@ -692,7 +713,7 @@ pub fn canvas_ui(
             continue;
         }
         let r = view.cell_rect(o.cell);
-        let opacity = map.object_layers[o.layer].opacity;
+        let opacity = object_looks[o.layer].opacity;
         let c = object_colour(o).gamma_multiply(opacity);
         if draw_glyphs {
             let backing = Color32::from_black_alpha(160).gamma_multiply(opacity);
@@ -848,12 +869,20 @@ mod tests {
         let (floor, water) = (bg(STANDARD_FLOOR), bg(STANDARD_WATER));
         let blended = floor.lerp_to_gamma(water, 0.5);
         assert!(blended != floor && blended != water);
-        assert_eq!(cell_look(&map, 0).map(|(t, bg, _)| (t, bg)), Some((STANDARD_WATER, blended)));
-        assert_eq!(cell_look(&map, 1).map(|(t, bg, _)| (t, bg)), Some((STANDARD_FLOOR, floor)), "no water there");
+        assert_eq!(cell_look(&map, &map.tile_looks(), 0).map(|(t, bg, _)| (t, bg)), Some((STANDARD_WATER, blended)));
+        assert_eq!(
+            cell_look(&map, &map.tile_looks(), 1).map(|(t, bg, _)| (t, bg)),
+            Some((STANDARD_FLOOR, floor)),
+            "no water there"
+        );
         map.layers[0].visible = false;
         let over_canvas = Color32::from_gray(CANVAS_GREY).lerp_to_gamma(water, 0.5);
-        assert_eq!(cell_look(&map, 0).map(|(_, bg, _)| bg), Some(over_canvas), "a hidden layer is not under it");
+        assert_eq!(
+            cell_look(&map, &map.tile_looks(), 0).map(|(_, bg, _)| bg),
+            Some(over_canvas),
+            "a hidden layer is not under it"
+        );
         map.layers[1].opacity = 1.0;
-        assert_eq!(cell_look(&map, 0).map(|(_, bg, _)| bg), Some(water));
+        assert_eq!(cell_look(&map, &map.tile_looks(), 0).map(|(_, bg, _)| bg), Some(water));
     }
 }

@@ -8,6 +8,7 @@ pub enum PropertiesOwner {
     Map,
     Layer(usize),
     ObjectLayer(usize),
+    Group(usize),
     Tile(crate::core::TileId),
 }
 
@@ -63,17 +64,17 @@ pub enum Command {
     PickAt(crate::core::Cell),
     SelectTool(super::editor::Tool),
     SelectTile(crate::core::TileId),
-    /// Make a layer, tile or object layer, the current one.
-    SelectLayer(crate::core::LayerRef),
-    /// Show or hide a layer (an edit: Tiled saves it in the map).
-    SetLayerVisible(crate::core::LayerRef, bool),
-    /// Lock or unlock a layer against the tools.
-    SetLayerLocked(crate::core::LayerRef, bool),
+    /// Make a layer (tile or object layer) or a group the current one.
+    SelectLayer(crate::core::StackItem),
+    /// Show or hide a layer or a group (an edit: Tiled saves it in the map).
+    SetLayerVisible(crate::core::StackItem, bool),
+    /// Lock or unlock a layer or a group against the tools.
+    SetLayerLocked(crate::core::StackItem, bool),
     /// Make a layer a collision layer (its tiles block sight and movement) or not.
     SetLayerCollision(usize, bool),
-    /// Set how opaque a layer is drawn (0 to 1; drawing only). Successive changes of one layer,
-    /// as a slider's drag sends them, are one undo step.
-    SetLayerOpacity(crate::core::LayerRef, f32),
+    /// Set how opaque a layer or a group is drawn (0 to 1; drawing only). Successive changes of
+    /// one, as a slider's drag sends them, are one undo step.
+    SetLayerOpacity(crate::core::StackItem, f32),
     /// Set the colour an object layer's shapes are drawn in (Tiled's object layer colour), or
     /// none (each object in its kind's colour).
     SetObjectLayerColor(usize, Option<crate::core::Rgba>),
@@ -82,23 +83,27 @@ pub enum Command {
     SetProperties(PropertiesOwner, crate::core::Properties),
     /// Show or hide the Map properties window.
     ShowMapProperties(bool),
-    /// Layer edits (Tiled's Layer menu), one undo step each. Each names the layer it was asked
-    /// on; the new, copied, moved or merged layer becomes the current one.
+    /// Layer edits (Tiled's Layer menu), one undo step each. Each names the layer or group it
+    /// was asked on; the new, copied, moved or merged one becomes the current one.
     AddLayer {
-        /// Place of the new layer in the stack of tile and object layers (`0` is the bottom).
-        at: usize,
-        /// An object layer rather than a tile layer.
-        objects: bool,
+        /// Just above this layer, in its group; inside this group, at its top; `None`: at the
+        /// top of the map.
+        above: Option<crate::core::StackItem>,
+        kind: NewLayer,
     },
-    DuplicateLayer(crate::core::LayerRef),
-    RemoveLayer(crate::core::LayerRef),
-    RenameLayer(crate::core::LayerRef, String),
-    /// Move the layer at one place of the stack to another.
+    DuplicateLayer(crate::core::StackItem),
+    RemoveLayer(crate::core::StackItem),
+    RenameLayer(crate::core::StackItem, String),
+    /// Raise (`up`) or lower a layer or group one step, into and out of groups as Tiled does.
     MoveLayer {
-        from: usize,
-        to: usize,
+        item: crate::core::StackItem,
+        up: bool,
     },
     MergeLayerDown(crate::core::LayerRef),
+    /// Put a layer or group into a new group, where it is (Tiled's Group Layers).
+    GroupLayer(crate::core::StackItem),
+    /// Dissolve a group, leaving what it holds where it is (Tiled's Ungroup Layers).
+    Ungroup(usize),
     SetBrushSize(u32),
     /// The selection tool: copy, cut (the current layer), start pasting, flip the stamp, place it.
     Copy,
@@ -169,4 +174,12 @@ pub enum Command {
     ExportPng(PathBuf),
     /// Show the save dialog, then export.
     PickExportPng,
+}
+
+/// What [`Command::AddLayer`] adds.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum NewLayer {
+    Tiles,
+    Objects,
+    Group,
 }

@@ -3,7 +3,7 @@
 
 use crate::core::edit;
 use crate::core::flip::Flip;
-use crate::core::{Cell, LayerRef, Map, TileId};
+use crate::core::{Cell, LayerRef, Map, StackItem, TileId};
 
 /// The painting tools, with Tiled's keys.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -90,6 +90,10 @@ pub struct EditorState {
     /// The current layer is this object layer rather than tile layer `layer` (as in Tiled, the
     /// tile tools then paint nothing; the object tool places objects on it).
     pub object_layer: Option<usize>,
+    /// The current item is this group rather than a layer (as in Tiled, the tools then change
+    /// nothing; the layers panel edits the group). The two fields above keep the layer the
+    /// tools go back to.
+    pub group: Option<usize>,
     /// The stroke in progress: where it started and the last cell it reached.
     pub stroke: Option<(Cell, Cell)>,
     /// Width of the brush, eraser and line stamp, in cells.
@@ -168,6 +172,7 @@ impl Default for EditorState {
             flip: Flip::NONE,
             layer: 0,
             object_layer: None,
+            group: None,
             stroke: None,
             brush_size: 1,
             rect_filled: true,
@@ -203,8 +208,25 @@ impl EditorState {
         }
     }
 
+    /// The current item: a group, when one is selected, else the current layer.
+    pub fn current_item(&self) -> StackItem {
+        match self.group {
+            Some(g) => StackItem::Group(g),
+            None => StackItem::Layer(self.current_layer()),
+        }
+    }
+
+    /// Makes `item` the current layer or group.
+    pub fn set_current_item(&mut self, item: StackItem) {
+        match item {
+            StackItem::Layer(layer) => self.set_current_layer(layer),
+            StackItem::Group(g) => self.group = Some(g),
+        }
+    }
+
     /// Makes `layer` the current layer.
     pub fn set_current_layer(&mut self, layer: LayerRef) {
+        self.group = None;
         match layer {
             LayerRef::Tiles(i) => {
                 self.layer = i;

@@ -9,6 +9,7 @@ use egui::{Color32, ColorImage};
 
 use super::canvas::color;
 use super::sprites::SheetTexture;
+use crate::core::map::LayerLook;
 use crate::core::tile::{Glyph, SpriteSheet};
 use crate::core::{Cell, Map};
 
@@ -93,13 +94,14 @@ impl GlyphColour {
 /// is not loaded, or all of them when `show_sprites` is off, show as glyphs, as on the canvas.
 pub fn cell_colour(
     map: &Map,
+    looks: &[LayerLook],
     sheets: &[Option<SheetTexture>],
     show_sprites: bool,
     glyphs: GlyphColour,
     i: usize,
 ) -> Color32 {
     let mut colour: Premultiplied = [0.0; 4];
-    for layer in map.layers.iter().filter(|l| l.visible && l.opacity > 0.0) {
+    for (layer, look) in map.layers.iter().zip(looks).filter(|(_, look)| look.shown && look.opacity > 0.0) {
         let tile = layer.cells[i];
         if tile == 0 {
             continue;
@@ -111,14 +113,14 @@ pub fn cell_colour(
             .and_then(|s| sheets.get(usize::from(s.sheet))?.as_ref()?.tile_colours.get(s.index as usize).copied());
         let mut top = match image {
             Some(average) => {
-                let tint = layer.tint.map_or([1.0; 4], |t| [t.0, t.1, t.2, t.3].map(|v| f32::from(v) / 255.0));
+                let tint = look.tint.map_or([1.0; 4], |t| [t.0, t.1, t.2, t.3].map(|v| f32::from(v) / 255.0));
                 let average = premultiplied(average);
                 [0, 1, 2, 3].map(|k| average[k] * tint[k])
             }
             None => premultiplied(glyphs.of(kind.glyph)),
         };
         for v in &mut top {
-            *v *= layer.opacity;
+            *v *= look.opacity;
         }
         colour = over(top, colour);
     }
@@ -138,10 +140,11 @@ pub fn map_picture(
     let step = map.width().max(map.height()).div_ceil(max_side.max(1)).max(1);
     let (w, h) = (map.width().div_ceil(step), map.height().div_ceil(step));
     let mut pixels = Vec::with_capacity((w * h) as usize);
+    let looks = map.tile_looks();
     for y in 0..h {
         for x in 0..w {
             let i = map.index(Cell::new((x * step) as i32, (y * step) as i32)).expect("inside the map");
-            pixels.push(cell_colour(map, sheets, show_sprites, glyphs, i));
+            pixels.push(cell_colour(map, &looks, sheets, show_sprites, glyphs, i));
         }
     }
     ColorImage::new([w as usize, h as usize], pixels)
@@ -201,21 +204,25 @@ mod tests {
             size: [4.0, 1.0],
             tile_colours: Arc::new(tile_average_colours(&image, &sheet)),
         })];
-        let colours: Vec<_> = (0..4).map(|i| cell_colour(&map, &loaded, true, GlyphColour::Background, i)).collect();
+        let colours: Vec<_> =
+            (0..4).map(|i| cell_colour(&map, &map.tile_looks(), &loaded, true, GlyphColour::Background, i)).collect();
         assert_eq!(colours[0], Color32::from_rgb(0, 100, 127), "half green (alpha 128 of 255) over blue");
         assert_eq!(colours[1], Color32::from_rgba_premultiplied(0, 100, 0, 128), "half green alone");
         assert_eq!(colours[2], Color32::from_rgb(100, 0, 128), "blue at half opacity over red");
         assert_eq!(colours[3], Color32::TRANSPARENT, "a hidden layer shows nothing");
         // A tint multiplies the image's colour.
         map.layers[2].tint = Some(crate::core::tile::Rgba(255, 0, 0, 255));
-        assert_eq!(cell_colour(&map, &loaded, true, GlyphColour::Background, 2), Color32::from_rgb(100, 0, 0));
+        assert_eq!(
+            cell_colour(&map, &map.tile_looks(), &loaded, true, GlyphColour::Background, 2),
+            Color32::from_rgb(100, 0, 0)
+        );
         // Tile images off, or the sheet not loaded: image tiles show their glyph backgrounds
         // (opaque, so the top tile's), as the canvas draws them.
         let glyph_green = Color32::from_rgb(10, 60, 10);
-        assert_eq!(cell_colour(&map, &loaded, false, GlyphColour::Background, 0), glyph_green);
-        assert_eq!(cell_colour(&map, &[None], true, GlyphColour::Background, 1), glyph_green);
+        assert_eq!(cell_colour(&map, &map.tile_looks(), &loaded, false, GlyphColour::Background, 0), glyph_green);
+        assert_eq!(cell_colour(&map, &map.tile_looks(), &[None], true, GlyphColour::Background, 1), glyph_green);
         // The minimap's legible glyphs: a dark background shows its glyph colour, dimmed.
-        let legible = cell_colour(&map, &loaded, false, GlyphColour::Legible, 1);
+        let legible = cell_colour(&map, &map.tile_looks(), &loaded, false, GlyphColour::Legible, 1);
         assert_eq!(legible, Color32::from_rgb(50, 50, 50));
     }
 }

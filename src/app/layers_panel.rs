@@ -1,15 +1,16 @@
-//! The Layers panel and the Layer menu, as in Tiled: tile and object layers in one list, top
-//! first, each with visibility and lock; below them the actions on the current layer (new tile
-//! or object layer, duplicate, remove, raise, lower, merge down) and its properties (name,
-//! opacity, custom; a tile layer's collision flag, an object layer's colour). Every action is a [`Command`] and
-//! one undo step; the edits themselves are [`crate::core::layers`].
+//! The Layers panel and the Layer menu, as in Tiled: tile and object layers and layer groups in
+//! one list, top first, each with visibility and lock, a group over what it holds, indented; below
+//! them the actions on the current item (new tile layer, object layer or group, group, ungroup,
+//! duplicate, remove, raise, lower, merge down) and its properties (name, opacity, custom; a tile
+//! layer's collision flag, an object layer's colour). Every action is a [`Command`] and one undo
+//! step; the edits themselves are [`crate::core::layers`].
 
 use super::panels::name_widget;
-use super::{Command, SightlineApp};
-use crate::core::LayerRef;
+use super::{Command, NewLayer, SightlineApp};
 use crate::core::map::LayerHeader;
+use crate::core::{LayerRef, StackItem, layers};
 
-/// One action on the current layer, for the panel's buttons and the menu's entries alike.
+/// One action on the current item, for the panel's buttons and the menu's entries alike.
 struct LayerAction {
     /// The panel button's label.
     short: &'static str,
@@ -21,48 +22,90 @@ struct LayerAction {
     command: Command,
 }
 
-/// What can be done to the current layer now (disabled actions are shown greyed, as Tiled does).
-/// Positions are places in the stack of tile and object layers, bottom first.
+/// What can be done to the current layer or group now (disabled actions are shown greyed, as
+/// Tiled does).
 fn layer_actions(app: &SightlineApp) -> Vec<LayerAction> {
     let map = &app.document.map;
-    let stack = map.stack();
-    let current = app.editor.current_layer();
-    let at = stack.iter().position(|&r| r == current);
-    let has = at.is_some();
-    let at = at.unwrap_or(stack.len());
-    let above = (at + 1).min(stack.len());
-    let same_kind_below = at > 0
-        && at < stack.len()
-        && matches!(
-            (current, stack[at - 1]),
-            (LayerRef::Tiles(_), LayerRef::Tiles(_)) | (LayerRef::Objects(_), LayerRef::Objects(_))
-        );
-    let removable = match current {
-        LayerRef::Tiles(_) => has && map.layers.len() > 1,
-        LayerRef::Objects(_) => has,
+    let current = app.editor.current_item();
+    let has = layers::item_name(map, current).is_some();
+    let above = has.then_some(current);
+    let removable = has
+        && match current {
+            StackItem::Layer(LayerRef::Tiles(_)) => map.layers.len() > 1,
+            StackItem::Layer(LayerRef::Objects(_)) => true,
+            // A group holding every tile layer would leave none.
+            StackItem::Group(g) => {
+                let stack = map.stack();
+                let group = &map.groups[g];
+                stack[group.start..group.end].iter().filter(|r| matches!(r, LayerRef::Tiles(_))).count()
+                    < map.layers.len()
+            }
+        };
+    let same_kind_below = match current {
+        StackItem::Layer(layer) => matches!(
+            (layer, layers::layer_below(map, layer)),
+            (LayerRef::Tiles(_), Some(LayerRef::Tiles(_))) | (LayerRef::Objects(_), Some(LayerRef::Objects(_)))
+        ),
+        StackItem::Group(_) => false,
+    };
+    let merge = match current {
+        StackItem::Layer(layer) => layer,
+        StackItem::Group(_) => LayerRef::Tiles(0),
+    };
+    let ungroup = match current {
+        StackItem::Group(g) => Some(g),
+        StackItem::Layer(_) => None,
     };
     vec![
         LayerAction {
             short: "New",
             long: "New layer",
             shortcut: Some("Ctrl+Shift+N"),
-            hover: "An empty tile layer above the current layer",
+            hover: "An empty tile layer above the current layer (inside the current group, at its top)",
             enabled: true,
-            command: Command::AddLayer { at: above, objects: false },
+            command: Command::AddLayer { above, kind: NewLayer::Tiles },
         },
         LayerAction {
             short: "New objects",
             long: "New object layer",
             shortcut: None,
-            hover: "An empty object layer above the current layer: the object tool places objects on it",
+            hover: "An empty object layer above the current layer (inside the current group): the object tool places \
+                    objects on it",
             enabled: true,
-            command: Command::AddLayer { at: above, objects: true },
+            command: Command::AddLayer { above, kind: NewLayer::Objects },
+        },
+        LayerAction {
+            short: "New group",
+            long: "New group",
+            shortcut: None,
+            hover: "An empty layer group above the current layer (inside the current group). Raise or lower a layer \
+                    next to it to move it in.",
+            enabled: true,
+            command: Command::AddLayer { above, kind: NewLayer::Group },
+        },
+        LayerAction {
+            short: "Group",
+            long: "Group layer",
+            shortcut: Some("Ctrl+G"),
+            hover: "Puts the current layer (or group) into a new group, where it is. A group is shown, hidden, \
+                    locked, faded and moved as one.",
+            enabled: has,
+            command: Command::GroupLayer(current),
+        },
+        LayerAction {
+            short: "Ungroup",
+            long: "Ungroup",
+            shortcut: Some("Ctrl+Shift+G"),
+            hover: "Removes the current group and leaves its layers where they are",
+            enabled: has && ungroup.is_some(),
+            command: Command::Ungroup(ungroup.unwrap_or(0)),
         },
         LayerAction {
             short: "Duplicate",
             long: "Duplicate layer",
             shortcut: Some("Ctrl+Shift+D"),
-            hover: "A copy of the current layer, above it (an object layer's copy has copies of its objects)",
+            hover: "A copy of the current layer or group, above it (an object layer's copy has copies of its \
+                    objects; a group's, copies of its layers)",
             enabled: has,
             command: Command::DuplicateLayer(current),
         },
@@ -70,8 +113,8 @@ fn layer_actions(app: &SightlineApp) -> Vec<LayerAction> {
             short: "Remove",
             long: "Remove layer",
             shortcut: None,
-            hover: "Removes the current layer, an object layer with its objects (Ctrl+Z brings it back); a map keeps \
-                    at least one tile layer",
+            hover: "Removes the current layer, an object layer with its objects, a group with its layers (Ctrl+Z \
+                    brings it back); a map keeps at least one tile layer",
             enabled: removable,
             command: Command::RemoveLayer(current),
         },
@@ -79,80 +122,101 @@ fn layer_actions(app: &SightlineApp) -> Vec<LayerAction> {
             short: "Raise",
             long: "Raise layer",
             shortcut: Some("Ctrl+Shift+Up"),
-            hover: "Moves the current layer up, over the layer above it",
-            enabled: has && at + 1 < stack.len(),
-            command: Command::MoveLayer { from: at, to: above },
+            hover: "Moves the current layer or group up: over the layer above it, into the group above it (at its \
+                    bottom), or out of its group at the top, as in Tiled",
+            enabled: has && layers::can_step(map, current, true),
+            command: Command::MoveLayer { item: current, up: true },
         },
         LayerAction {
             short: "Lower",
             long: "Lower layer",
             shortcut: Some("Ctrl+Shift+Down"),
-            hover: "Moves the current layer down, under the layer below it",
-            enabled: has && at > 0,
-            command: Command::MoveLayer { from: at, to: at.saturating_sub(1) },
+            hover: "Moves the current layer or group down: under the layer below it, into the group below it (at \
+                    its top), or out of its group at the bottom",
+            enabled: has && layers::can_step(map, current, false),
+            command: Command::MoveLayer { item: current, up: false },
         },
         LayerAction {
             short: "Merge down",
             long: "Merge layer down",
             shortcut: None,
-            hover: "Merges the current layer into the layer below, if it is of the same kind, and removes it. Tile \
-                    layers: a cell keeps only the upper tile, so its rules can change (the notice counts the cells). \
-                    Object layers: the objects join the layer below.",
+            hover: "Merges the current layer into the layer below it in its group, if it is of the same kind, and \
+                    removes it. Tile layers: a cell keeps only the upper tile, so its rules can change (the notice \
+                    counts the cells). Object layers: the objects join the layer below.",
             enabled: same_kind_below,
-            command: Command::MergeLayerDown(current),
+            command: Command::MergeLayerDown(merge),
         },
     ]
 }
 
-/// The Layers section of the left panel: tile and object layers, top first.
+/// The Layers section of the left panel: layers and groups, top first, a group over what it
+/// holds and what it holds indented. A layer that a hidden group hides is greyed.
 pub fn layers_ui(app: &mut SightlineApp, ui: &mut egui::Ui) {
     ui.heading("Layers");
     let map = &app.document.map;
-    let current = app.editor.current_layer();
-    for layer in map.stack().into_iter().rev() {
-        let Some(LayerHeader { name, visible, locked, opacity }) = map.layer_header(layer) else { continue };
+    let current = app.editor.current_item();
+    for (item, depth) in layers::listed(map) {
+        let (name, visible, locked, opacity, shown) = match item {
+            StackItem::Layer(layer) => {
+                let Some(LayerHeader { name, visible, locked, opacity }) = map.layer_header(layer) else { continue };
+                (name, visible, locked, opacity, map.look(layer).shown)
+            }
+            StackItem::Group(g) => {
+                let group = &map.groups[g];
+                (group.name.as_str(), group.visible, group.locked, group.opacity, map.group_shown(g))
+            }
+        };
         ui.horizontal(|ui| {
-            let mut shown = visible;
-            let r = ui.checkbox(&mut shown, "").on_hover_text("Visible");
+            ui.add_space(14.0 * depth as f32);
+            let mut on = visible;
+            let r = ui.checkbox(&mut on, "").on_hover_text("Visible");
             name_widget(ui, &r, &format!("show {name}"));
             if r.changed() {
-                app.commands.push(Command::SetLayerVisible(layer, shown));
+                app.commands.push(Command::SetLayerVisible(item, on));
             }
             let mut lock = locked;
             let r = ui.checkbox(&mut lock, "").on_hover_text("Locked: the tools do not change it");
             name_widget(ui, &r, &format!("lock {name}"));
             if r.changed() {
-                app.commands.push(Command::SetLayerLocked(layer, lock));
+                app.commands.push(Command::SetLayerLocked(item, lock));
             }
-            let header_opacity = opacity;
-            let opacity = format!("{:.0}% opacity", opacity * 100.0);
-            let objects = match layer {
-                LayerRef::Objects(j) => {
+            let percent = format!("{:.0}% opacity", opacity * 100.0);
+            let count = match item {
+                StackItem::Layer(LayerRef::Objects(j)) => {
                     let n = map.objects.iter().filter(|o| o.layer == j).count();
                     Some(format!("{n} object{}", if n == 1 { "" } else { "s" }))
                 }
-                LayerRef::Tiles(_) => None,
+                StackItem::Group(g) => {
+                    let n = map.groups[g].end - map.groups[g].start;
+                    Some(format!("group of {n} layer{}", if n == 1 { "" } else { "s" }))
+                }
+                StackItem::Layer(LayerRef::Tiles(_)) => None,
             };
-            let collision = matches!(layer, LayerRef::Tiles(i) if map.layers[i].collision);
+            let collision = matches!(item, StackItem::Layer(LayerRef::Tiles(i)) if map.layers[i].collision);
             let tags: Vec<&str> = [
-                (objects.is_some(), objects.as_deref().unwrap_or_default()),
+                (count.is_some(), count.as_deref().unwrap_or_default()),
                 (collision, "collision"),
                 (locked, "locked"),
-                (header_opacity < 1.0, opacity.as_str()),
+                (opacity < 1.0, percent.as_str()),
             ]
             .into_iter()
             .filter_map(|(on, tag)| on.then_some(tag))
             .collect();
             let label = if tags.is_empty() { name.to_owned() } else { format!("{name} ({})", tags.join(", ")) };
-            // Object layers read apart from tile layers by their slant, and their object count.
-            let text = match layer {
-                LayerRef::Objects(_) => egui::RichText::new(label.clone()).italics(),
-                LayerRef::Tiles(_) => egui::RichText::new(label.clone()),
+            // Object layers read apart from tile layers by their slant, groups by their weight.
+            let mut text = egui::RichText::new(label.clone());
+            text = match item {
+                StackItem::Layer(LayerRef::Objects(_)) => text.italics(),
+                StackItem::Group(_) => text.strong(),
+                StackItem::Layer(LayerRef::Tiles(_)) => text,
             };
-            let r = ui.selectable_label(current == layer, text);
+            if !shown {
+                text = text.weak();
+            }
+            let r = ui.selectable_label(current == item, text);
             name_widget(ui, &r, &label);
             if r.clicked() {
-                app.commands.push(Command::SelectLayer(layer));
+                app.commands.push(Command::SelectLayer(item));
             }
         });
     }
@@ -177,12 +241,21 @@ pub fn layers_ui(app: &mut SightlineApp, ui: &mut egui::Ui) {
     app.commands.extend(actions);
 }
 
-/// The current layer's name, opacity and custom properties; a tile layer's collision flag and
-/// look, an object layer's colour.
+/// The current layer's or group's name, opacity and custom properties; a tile layer's collision
+/// flag and look, an object layer's colour, a group's look.
 fn layer_properties_ui(app: &mut SightlineApp, ui: &mut egui::Ui) {
-    let current = app.editor.current_layer();
+    let current = app.editor.current_item();
     let map = &app.document.map;
-    let Some(LayerHeader { name, opacity, .. }) = map.layer_header(current) else { return };
+    let (name, opacity) = match current {
+        StackItem::Layer(layer) => {
+            let Some(LayerHeader { name, opacity, .. }) = map.layer_header(layer) else { return };
+            (name, opacity)
+        }
+        StackItem::Group(g) => {
+            let Some(group) = map.groups.get(g) else { return };
+            (group.name.as_str(), group.opacity)
+        }
+    };
     ui.horizontal(|ui| {
         ui.label("Name");
         // The name is edited in a draft kept in egui's memory and applied when the field is left
@@ -206,34 +279,56 @@ fn layer_properties_ui(app: &mut SightlineApp, ui: &mut egui::Ui) {
     let r = ui
         .add(egui::Slider::new(&mut percent, 0.0..=100.0).step_by(1.0).fixed_decimals(0).suffix("%").text("Opacity"))
         .on_hover_text(
-            "How opaque the layer is drawn (Tiled's layer opacity). Drawing only: the game rules read the layer whole.",
+            "How opaque the layer (or every layer of the group) is drawn (Tiled's opacity; a group's multiplies its \
+             layers'). Drawing only: the game rules read the layer whole.",
         );
     name_widget(ui, &r, "layer opacity");
     if r.changed() {
         app.commands.push(Command::SetLayerOpacity(current, percent / 100.0));
     }
     match current {
-        LayerRef::Tiles(i) => tile_layer_properties_ui(app, ui, i),
-        LayerRef::Objects(j) => object_layer_properties_ui(app, ui, j),
+        StackItem::Layer(LayerRef::Tiles(i)) => tile_layer_properties_ui(app, ui, i),
+        StackItem::Layer(LayerRef::Objects(j)) => object_layer_properties_ui(app, ui, j),
+        StackItem::Group(g) => group_properties_ui(app, ui, g),
     }
 }
 
-fn tile_layer_properties_ui(app: &mut SightlineApp, ui: &mut egui::Ui, current: usize) {
-    let layer = &app.document.map.layers[current];
-    // Tiled's look of the layer, kept and drawn (the tint and the offset) but not edited here.
+/// Tiled's look of a layer or group (tint, offset, parallax), kept and drawn but not edited
+/// here, as one weak line.
+fn look_ui(ui: &mut egui::Ui, tint: Option<crate::core::Rgba>, offset: [f64; 2], parallax: [f64; 2]) {
     let mut look = Vec::new();
-    if layer.offset != [0.0, 0.0] {
-        look.push(format!("offset {}, {} px", layer.offset[0], layer.offset[1]));
+    if offset != [0.0, 0.0] {
+        look.push(format!("offset {}, {} px", offset[0], offset[1]));
     }
-    if let Some(tint) = layer.tint {
+    if let Some(tint) = tint {
         look.push(format!("tint {}", crate::core::wang::tiled_color(tint)));
     }
-    if layer.parallax != [1.0, 1.0] {
-        look.push(format!("parallax {} × {}", layer.parallax[0], layer.parallax[1]));
+    if parallax != [1.0, 1.0] {
+        look.push(format!("parallax {} × {}", parallax[0], parallax[1]));
     }
     if !look.is_empty() {
         ui.weak(look.join(" · ")).on_hover_text("Set in Tiled; kept when the map is saved");
     }
+}
+
+fn group_properties_ui(app: &mut SightlineApp, ui: &mut egui::Ui, g: usize) {
+    let group = &app.document.map.groups[g];
+    look_ui(ui, group.tint, group.offset, group.parallax);
+    egui::CollapsingHeader::new(format!("Custom properties ({})", group.properties.len()))
+        .id_salt("sightline group properties")
+        .show(ui, |ui| {
+            let owner = format!("group {}", group.name);
+            if let Some(edited) =
+                super::properties_editor::properties_ui(ui, &owner, &group.properties, &[], &app.document.map.objects)
+            {
+                app.commands.push(Command::SetProperties(super::PropertiesOwner::Group(g), edited));
+            }
+        });
+}
+
+fn tile_layer_properties_ui(app: &mut SightlineApp, ui: &mut egui::Ui, current: usize) {
+    let layer = &app.document.map.layers[current];
+    look_ui(ui, layer.tint, layer.offset, layer.parallax);
     let mut collision = layer.collision;
     let r = ui.checkbox(&mut collision, "Collision layer").on_hover_text(
         "Every tile on this layer blocks sight and movement, whatever its type says (doors on it still open \
@@ -294,26 +389,26 @@ fn object_layer_properties_ui(app: &mut SightlineApp, ui: &mut egui::Ui, current
         });
 }
 
-/// The layer above and below the current one in the stack, if any.
-fn neighbours(app: &SightlineApp) -> (Option<LayerRef>, Option<LayerRef>) {
-    let stack = app.document.map.stack();
-    match stack.iter().position(|&r| r == app.editor.current_layer()) {
-        Some(at) => (stack.get(at + 1).copied(), at.checked_sub(1).map(|b| stack[b])),
+/// The items listed above and below the current one in the Layers panel, if any.
+fn neighbours(app: &SightlineApp) -> (Option<StackItem>, Option<StackItem>) {
+    let listed = layers::listed(&app.document.map);
+    match listed.iter().position(|&(item, _)| item == app.editor.current_item()) {
+        Some(at) => (at.checked_sub(1).map(|a| listed[a].0), listed.get(at + 1).map(|&(item, _)| item)),
         None => (None, None),
     }
 }
 
-/// The menu bar's Layer menu: the same actions, with their shortcuts, and the current layer's
+/// The menu bar's Layer menu: the same actions, with their shortcuts, and the current item's
 /// flags.
 pub fn layer_menu_ui(app: &mut SightlineApp, ui: &mut egui::Ui) {
     ui.menu_button("Layer", |ui| {
-        let current = app.editor.current_layer();
-        match app.document.map.layer_name(current) {
+        let current = app.editor.current_item();
+        match layers::item_name(&app.document.map, current) {
             Some(name) => ui.weak(format!("current: {name}")),
             None => ui.weak("no layer"),
         };
         for (k, action) in layer_actions(app).into_iter().enumerate() {
-            if k == 4 || k == 6 {
+            if k == 3 || k == 5 || k == 7 {
                 ui.separator();
             }
             let mut button = egui::Button::new(action.long);
@@ -327,19 +422,23 @@ pub fn layer_menu_ui(app: &mut SightlineApp, ui: &mut egui::Ui) {
         ui.separator();
         let (above, below) = neighbours(app);
         if ui.add_enabled(above.is_some(), egui::Button::new("Select layer above").shortcut_text("Ctrl+PgUp")).clicked()
-            && let Some(layer) = above
+            && let Some(item) = above
         {
-            app.commands.push(Command::SelectLayer(layer));
+            app.commands.push(Command::SelectLayer(item));
         }
         if ui
             .add_enabled(below.is_some(), egui::Button::new("Select layer below").shortcut_text("Ctrl+PgDown"))
             .clicked()
-            && let Some(layer) = below
+            && let Some(item) = below
         {
-            app.commands.push(Command::SelectLayer(layer));
+            app.commands.push(Command::SelectLayer(item));
         }
         let map = &app.document.map;
-        if let Some(LayerHeader { visible, locked, .. }) = map.layer_header(current) {
+        let flags = match current {
+            StackItem::Layer(layer) => map.layer_header(layer).map(|h| (h.visible, h.locked)),
+            StackItem::Group(g) => map.groups.get(g).map(|g| (g.visible, g.locked)),
+        };
+        if let Some((visible, locked)) = flags {
             ui.separator();
             let mut value = visible;
             if ui.checkbox(&mut value, "Visible").changed() {
@@ -349,7 +448,7 @@ pub fn layer_menu_ui(app: &mut SightlineApp, ui: &mut egui::Ui) {
             if ui.checkbox(&mut value, "Locked").changed() {
                 app.commands.push(Command::SetLayerLocked(current, value));
             }
-            if let LayerRef::Tiles(i) = current {
+            if let StackItem::Layer(LayerRef::Tiles(i)) = current {
                 let mut value = map.layers[i].collision;
                 if ui.checkbox(&mut value, "Collision layer").changed() {
                     app.commands.push(Command::SetLayerCollision(i, value));
@@ -360,20 +459,23 @@ pub fn layer_menu_ui(app: &mut SightlineApp, ui: &mut egui::Ui) {
 }
 
 /// The layer shortcuts (Tiled's): Ctrl+Shift+N new, Ctrl+Shift+D duplicate, Ctrl+Shift+Up/Down
-/// raise and lower, Ctrl+PgUp/PgDown select the layer above or below. Run before Ctrl+N takes
-/// the map's "new" (a shortcut matches with more modifiers held) and before the canvas pans on
-/// the arrows.
+/// raise and lower, Ctrl+G group, Ctrl+Shift+G ungroup, Ctrl+PgUp/PgDown select the item above
+/// or below. Run before Ctrl+N takes the map's "new" (a shortcut matches with more modifiers
+/// held), before G toggles the grid, and before the canvas pans on the arrows.
 pub fn layer_shortcuts(app: &mut SightlineApp, input: &mut egui::InputState) {
     use egui::{Key, KeyboardShortcut, Modifiers};
     let ctrl_shift = Modifiers::COMMAND | Modifiers::SHIFT;
     let actions = layer_actions(app);
     let by_label =
         |label: &str| actions.iter().find(|a| a.long == label).filter(|a| a.enabled).map(|a| a.command.clone());
+    // Ctrl+Shift+G before Ctrl+G, which would match it too.
     for (shortcut, label) in [
         (KeyboardShortcut::new(ctrl_shift, Key::N), "New layer"),
         (KeyboardShortcut::new(ctrl_shift, Key::D), "Duplicate layer"),
         (KeyboardShortcut::new(ctrl_shift, Key::ArrowUp), "Raise layer"),
         (KeyboardShortcut::new(ctrl_shift, Key::ArrowDown), "Lower layer"),
+        (KeyboardShortcut::new(ctrl_shift, Key::G), "Ungroup"),
+        (KeyboardShortcut::new(Modifiers::COMMAND, Key::G), "Group layer"),
     ] {
         if input.consume_shortcut(&shortcut)
             && let Some(command) = by_label(label)
@@ -383,13 +485,13 @@ pub fn layer_shortcuts(app: &mut SightlineApp, input: &mut egui::InputState) {
     }
     let (above, below) = neighbours(app);
     if input.consume_shortcut(&KeyboardShortcut::new(Modifiers::COMMAND, Key::PageUp))
-        && let Some(layer) = above
+        && let Some(item) = above
     {
-        app.commands.push(Command::SelectLayer(layer));
+        app.commands.push(Command::SelectLayer(item));
     }
     if input.consume_shortcut(&KeyboardShortcut::new(Modifiers::COMMAND, Key::PageDown))
-        && let Some(layer) = below
+        && let Some(item) = below
     {
-        app.commands.push(Command::SelectLayer(layer));
+        app.commands.push(Command::SelectLayer(item));
     }
 }

@@ -20,7 +20,7 @@ mod tile_types;
 pub mod tileset_view;
 
 pub use canvas::{PointerAction, View};
-pub use command::{Command, PropertiesOwner};
+pub use command::{Command, NewLayer, PropertiesOwner};
 pub use document::Document;
 pub use editor::{EditorState, ObjectChoice, Tool};
 pub use overlays::{OverlayCommand, OverlayKind, Overlays};
@@ -28,7 +28,7 @@ pub use overlays::{OverlayCommand, OverlayKind, Overlays};
 use std::path::PathBuf;
 
 use crate::cli::{AppLaunch, OverlayName};
-use crate::core::{Cell, LayerRef, TileId, format, layers};
+use crate::core::{Cell, LayerRef, StackItem, TileId, format, layers};
 
 /// Starts the native window.
 pub fn run(launch: AppLaunch) -> anyhow::Result<()> {
@@ -98,7 +98,7 @@ type TerrainPreviewKey = (
 enum ContinuedEdit {
     TileRules(TileId),
     Object(usize),
-    Opacity(crate::core::LayerRef),
+    Opacity(crate::core::StackItem),
     ObjectLayerColor(usize),
     Properties(PropertiesOwner),
 }
@@ -428,12 +428,28 @@ impl SightlineApp {
                     }
                 }
             }
-            Command::SelectLayer(layer) => {
-                if self.document.map.layer_name(layer).is_some() {
-                    self.editor.set_current_layer(layer);
+            Command::SelectLayer(item) => {
+                if layers::item_name(&self.document.map, item).is_some() {
+                    self.editor.set_current_item(item);
                 }
             }
-            Command::SetLayerVisible(LayerRef::Objects(j), on) | Command::SetLayerLocked(LayerRef::Objects(j), on) => {
+            Command::SetLayerVisible(StackItem::Group(g), on) | Command::SetLayerLocked(StackItem::Group(g), on) => {
+                let Some(group) = self.document.map.groups.get(g) else { return };
+                let visible = matches!(command, Command::SetLayerVisible(..));
+                if (if visible { group.visible } else { group.locked }) == on {
+                    return;
+                }
+                self.document.checkpoint();
+                let group = &mut self.document.map.groups[g];
+                if visible {
+                    group.visible = on;
+                } else {
+                    group.locked = on;
+                }
+                self.document.touch();
+            }
+            Command::SetLayerVisible(StackItem::Layer(LayerRef::Objects(j)), on)
+            | Command::SetLayerLocked(StackItem::Layer(LayerRef::Objects(j)), on) => {
                 let Some(l) = self.document.map.object_layers.get(j) else { return };
                 let visible = matches!(command, Command::SetLayerVisible(..));
                 if (if visible { l.visible } else { l.locked }) == on {
@@ -460,8 +476,8 @@ impl SightlineApp {
                 self.document.touch();
                 self.continued = Some((ContinuedEdit::ObjectLayerColor(j), self.document.revision()));
             }
-            Command::SetLayerVisible(LayerRef::Tiles(layer), on)
-            | Command::SetLayerLocked(LayerRef::Tiles(layer), on)
+            Command::SetLayerVisible(StackItem::Layer(LayerRef::Tiles(layer)), on)
+            | Command::SetLayerLocked(StackItem::Layer(LayerRef::Tiles(layer)), on)
             | Command::SetLayerCollision(layer, on) => {
                 let Some(l) = self.document.map.layers.get(layer) else { return };
                 let flag = |l: &crate::core::Layer| match command {
@@ -655,17 +671,21 @@ impl SightlineApp {
             Command::RemoveObjectsAt(cell) => {
                 // Objects the tools may change: on shown, unlocked object layers.
                 let map = &self.document.map;
-                let open =
-                    |o: &crate::core::MapObject| map.object_layers.get(o.layer).is_some_and(|l| l.visible && !l.locked);
+                let looks = map.object_looks();
+                let open = |o: &crate::core::MapObject| looks.get(o.layer).is_some_and(|l| l.shown && !l.locked);
                 let gone: Vec<u32> = map.objects.iter().filter(|o| o.cell == cell && open(o)).map(|o| o.id).collect();
                 if !gone.is_empty() {
                     self.document.checkpoint();
                     self.document.map.objects.retain(|o| !gone.contains(&o.id));
                     self.document.touch();
                 } else if let Some(o) = map.objects.iter().find(|o| o.cell == cell) {
-                    let l = &map.object_layers[o.layer];
-                    let why = if l.locked { "locked: unlock it" } else { "hidden: show it" };
-                    self.notice = Some(format!("object layer \"{}\" is {why} to remove its objects", l.name));
+                    let why = if looks[o.layer].locked {
+                        "locked (or in a locked group): unlock it"
+                    } else {
+                        "hidden (or in a hidden group): show it"
+                    };
+                    let name = &map.object_layers[o.layer].name;
+                    self.notice = Some(format!("object layer \"{name}\" is {why} to remove its objects"));
                 }
             }
             Command::SetObjectChoice(choice) => self.editor.object = choice,
@@ -811,7 +831,12 @@ impl SightlineApp {
             }
             Command::SetLayerOpacity(layer, opacity) => {
                 let opacity = if opacity.is_finite() { opacity.clamp(0.0, 1.0) } else { 1.0 };
-                if self.document.map.layer_header(layer).is_none_or(|h| h.opacity == opacity) {
+                let map = &self.document.map;
+                let now = match layer {
+                    StackItem::Layer(l) => map.layer_header(l).map(|h| h.opacity),
+                    StackItem::Group(g) => map.groups.get(g).map(|g| g.opacity),
+                };
+                if now.is_none_or(|now| now == opacity) {
                     return;
                 }
                 if !self.continues(ContinuedEdit::Opacity(layer)) {
@@ -819,8 +844,9 @@ impl SightlineApp {
                 }
                 let map = &mut self.document.map;
                 match layer {
-                    LayerRef::Tiles(i) => map.layers[i].opacity = opacity,
-                    LayerRef::Objects(j) => map.object_layers[j].opacity = opacity,
+                    StackItem::Layer(LayerRef::Tiles(i)) => map.layers[i].opacity = opacity,
+                    StackItem::Layer(LayerRef::Objects(j)) => map.object_layers[j].opacity = opacity,
+                    StackItem::Group(g) => map.groups[g].opacity = opacity,
                 }
                 self.document.touch();
                 self.continued = Some((ContinuedEdit::Opacity(layer), self.document.revision()));
@@ -831,6 +857,7 @@ impl SightlineApp {
                     PropertiesOwner::Map => Some(&map.properties),
                     PropertiesOwner::Layer(layer) => map.layers.get(layer).map(|l| &l.properties),
                     PropertiesOwner::ObjectLayer(layer) => map.object_layers.get(layer).map(|l| &l.properties),
+                    PropertiesOwner::Group(g) => map.groups.get(g).map(|g| &g.properties),
                     // Tile 0 is the empty tile: it has no properties.
                     PropertiesOwner::Tile(0) => None,
                     PropertiesOwner::Tile(id) => map.tiles.get(usize::from(id)).map(|t| &t.properties),
@@ -850,54 +877,86 @@ impl SightlineApp {
                     PropertiesOwner::Map => map.properties = properties,
                     PropertiesOwner::Layer(layer) => map.layers[layer].properties = properties,
                     PropertiesOwner::ObjectLayer(layer) => map.object_layers[layer].properties = properties,
+                    PropertiesOwner::Group(g) => map.groups[g].properties = properties,
                     PropertiesOwner::Tile(id) => map.tiles[usize::from(id)].properties = properties,
                 }
                 self.document.touch();
                 self.continued = same_names.then_some((ContinuedEdit::Properties(owner), self.document.revision()));
             }
             Command::ShowMapProperties(open) => self.map_properties_open = open,
-            Command::AddLayer { at, objects } => {
-                let name = layers::unused_layer_name(&self.document.map, if objects { "Objects" } else { "Layer" });
-                let added = self.layer_edit(|map| {
-                    if objects { layers::add_object_layer(map, at, &name) } else { layers::add_layer(map, at, &name) }
+            Command::AddLayer { above, kind } => {
+                let base = match kind {
+                    NewLayer::Tiles => "Layer",
+                    NewLayer::Objects => "Objects",
+                    NewLayer::Group => "Group",
+                };
+                let name = layers::unused_layer_name(&self.document.map, base);
+                let added = self.layer_edit(|map| match kind {
+                    NewLayer::Tiles => layers::add_layer(map, above, &name).map(StackItem::Layer),
+                    NewLayer::Objects => layers::add_object_layer(map, above, &name).map(StackItem::Layer),
+                    NewLayer::Group => layers::add_group(map, above, &name).map(StackItem::Group),
                 });
-                if let Some(layer) = added {
-                    self.editor.set_current_layer(layer);
+                if let Some(item) = added {
+                    self.editor.set_current_item(item);
                 }
             }
-            Command::DuplicateLayer(layer) => {
-                if let Some(copy) = self.layer_edit(|map| layers::duplicate_layer(map, layer)) {
-                    self.editor.set_current_layer(copy);
+            Command::GroupLayer(item) => {
+                let name = layers::unused_layer_name(&self.document.map, "Group");
+                if let Some(g) = self.layer_edit(|map| layers::group_item(map, item, &name)) {
+                    self.editor.set_current_item(StackItem::Group(g));
                 }
             }
-            Command::RemoveLayer(layer) => {
+            Command::Ungroup(g) => {
+                // What the group held stays where it was; its bottom layer (or the layer under
+                // it) becomes current.
+                let map = &self.document.map;
+                let below = map.groups.get(g).map(|group| group.start.min(map.stack().len().saturating_sub(1)));
+                if self.layer_edit(|map| layers::ungroup(map, g)).is_some() {
+                    self.editor.group = None;
+                    if let Some(layer) = below.and_then(|at| self.document.map.stack().get(at).copied()) {
+                        self.editor.set_current_layer(layer);
+                    }
+                }
+                self.clamp_layer();
+            }
+            Command::DuplicateLayer(item) => {
+                if let Some(copy) = self.layer_edit(|map| layers::duplicate(map, item)) {
+                    self.editor.set_current_item(copy);
+                }
+            }
+            Command::RemoveLayer(item) => {
                 // As in an image editor: removing the current layer selects the one under it.
-                let Ok(at) = layers::position(&self.document.map, layer) else { return };
-                if self.layer_edit(|map| layers::remove_layer(map, layer)).is_some() {
+                let map = &self.document.map;
+                let stack = map.stack();
+                let at = match item {
+                    StackItem::Layer(layer) => stack.iter().position(|&r| r == layer),
+                    StackItem::Group(g) => map.groups.get(g).map(|group| group.start),
+                };
+                let Some(at) = at else { return };
+                if self.layer_edit(|map| layers::remove(map, item)).is_some() {
                     let stack = self.document.map.stack();
                     // The tile tools paint on the nearest tile layer under the removed one.
-                    let tile_below = stack[..at.max(1)].iter().rev().find_map(|r| match r {
+                    let tile_below = stack[..at.clamp(1, stack.len())].iter().rev().find_map(|r| match r {
                         LayerRef::Tiles(i) => Some(*i),
                         LayerRef::Objects(_) => None,
                     });
                     if let Some(i) = tile_below {
                         self.editor.layer = i;
                     }
-                    self.editor.set_current_layer(stack[at.saturating_sub(1)]);
+                    self.editor.set_current_layer(stack[at.saturating_sub(1).min(stack.len() - 1)]);
                 }
                 self.clamp_layer();
             }
-            Command::RenameLayer(layer, name) => {
-                if self.document.map.layer_name(layer).is_some_and(|n| n != name.trim()) {
-                    self.layer_edit(|map| layers::rename_layer(map, layer, &name));
+            Command::RenameLayer(item, name) => {
+                if layers::item_name(&self.document.map, item).is_some_and(|n| n != name.trim()) {
+                    self.layer_edit(|map| layers::rename(map, item, &name));
                 }
             }
-            Command::MoveLayer { from, to } => {
-                if from != to
-                    && let Some((moved, doors)) = self.layer_edit(|map| layers::move_layer(map, from, to))
-                {
-                    // The tile layers' indices change: the tile tools keep painting on the same layer.
-                    self.editor.set_current_layer(moved);
+            Command::MoveLayer { item, up } => {
+                let step = if up { layers::raise } else { layers::lower };
+                if let Some((moved, doors)) = self.layer_edit(|map| step(map, item)) {
+                    // The layers' indices change: the tools keep working on the same layer.
+                    self.editor.set_current_item(moved);
                     if doors > 0 {
                         self.notice = Some(format!(
                             "{doors} {} now a different door on top (the one a player opens)",
@@ -908,8 +967,7 @@ impl SightlineApp {
             }
             Command::MergeLayerDown(layer) => {
                 let map = &self.document.map;
-                let names = layers::position(map, layer).ok().filter(|&at| at > 0).map(|at| {
-                    let below = map.stack()[at - 1];
+                let names = layers::layer_below(map, layer).map(|below| {
                     (
                         map.layer_name(layer).unwrap_or_default().to_owned(),
                         map.layer_name(below).unwrap_or_default().to_owned(),
@@ -1188,6 +1246,9 @@ impl SightlineApp {
 
     /// Keeps the current layer one the map has (after an undo or a removal).
     fn clamp_layer(&mut self) {
+        if self.editor.group.is_some_and(|g| g >= self.document.map.groups.len()) {
+            self.editor.group = None;
+        }
         self.editor.layer = self.editor.layer.min(self.document.map.layers.len().saturating_sub(1));
         if self.editor.object_layer.is_some_and(|j| j >= self.document.map.object_layers.len()) {
             self.editor.object_layer = None;
@@ -1197,6 +1258,11 @@ impl SightlineApp {
     /// Whether the tile tools cannot paint now, and says why: an object layer is the current
     /// layer, or the current tile layer is locked.
     fn layer_locked(&mut self) -> bool {
+        if let Some(g) = self.editor.group {
+            let name = self.document.map.groups.get(g).map_or("", |g| g.name.as_str());
+            self.notice = Some(format!("\"{name}\" is a layer group: select a tile layer to paint tiles"));
+            return true;
+        }
         if let Some(j) = self.editor.object_layer {
             let name = self.document.map.object_layers.get(j).map_or("", |l| l.name.as_str());
             self.notice = Some(format!("\"{name}\" is an object layer: select a tile layer to paint tiles"));
@@ -1205,15 +1271,23 @@ impl SightlineApp {
         self.layer_locked_at(self.editor.layer)
     }
 
-    /// Whether `layer` is locked (and says so).
+    /// Whether `layer`, or a group it is in, is locked (and says so).
     fn layer_locked_at(&mut self, layer: usize) -> bool {
-        match self.document.map.layers.get(layer) {
-            Some(layer) if layer.locked => {
-                self.notice = Some(format!("layer \"{}\" is locked: unlock it to paint", layer.name));
-                true
-            }
-            _ => false,
+        let map = &self.document.map;
+        let Some(l) = map.layers.get(layer) else { return false };
+        if l.locked {
+            self.notice = Some(format!("layer \"{}\" is locked: unlock it to paint", l.name));
+            return true;
         }
+        let groups = map.groups_around(StackItem::Layer(LayerRef::Tiles(layer)));
+        if let Some(&g) = groups.iter().find(|&&g| map.groups[g].locked) {
+            self.notice = Some(format!(
+                "layer \"{}\" is in group \"{}\", which is locked: unlock it to paint",
+                l.name, map.groups[g].name
+            ));
+            return true;
+        }
+        false
     }
 
     /// The object a drag from `cell` would move: of the objects standing there on shown,
@@ -1222,10 +1296,11 @@ impl SightlineApp {
         let map = &self.document.map;
         let stack = map.stack();
         let height = |layer: usize| stack.iter().position(|&r| r == LayerRef::Objects(layer));
+        let looks = map.object_looks();
         map.objects
             .iter()
             .enumerate()
-            .filter(|(_, o)| o.cell == cell && map.object_layers.get(o.layer).is_some_and(|l| l.visible && !l.locked))
+            .filter(|(_, o)| o.cell == cell && looks.get(o.layer).is_some_and(|l| l.shown && !l.locked))
             .max_by_key(|&(k, o)| (height(o.layer), k))
             .map(|(_, o)| o)
     }
@@ -1289,11 +1364,16 @@ impl SightlineApp {
             Some(i) => Some(map.objects[i].layer),
             None => e.object_layer.or(map.object_layers.len().checked_sub(1)),
         };
-        if let Some(l) = target.and_then(|j| map.object_layers.get(j))
-            && (l.locked || !l.visible)
+        if let Some(j) = target.filter(|&j| j < map.object_layers.len())
+            && let look = map.look(LayerRef::Objects(j))
+            && (look.locked || !look.shown)
         {
-            let why = if l.locked { "locked: unlock it" } else { "hidden: show it" };
-            self.notice = Some(format!("object layer \"{}\" is {why} to place objects", l.name));
+            let why = if look.locked {
+                "locked (or in a locked group): unlock it"
+            } else {
+                "hidden (or in a hidden group): show it"
+            };
+            self.notice = Some(format!("object layer \"{}\" is {why} to place objects", map.object_layers[j].name));
             return;
         }
         // What stands on the cell on that layer is replaced; a Tiled zone, path or tile object
@@ -1426,7 +1506,9 @@ impl SightlineApp {
     /// the canvas.
     fn preview(&self) -> canvas::Preview {
         // On an object layer the tile tools paint nothing, so they show nothing either.
-        if self.editor.object_layer.is_some() && (self.editor.paints_tiles() || self.editor.pasting) {
+        if (self.editor.object_layer.is_some() || self.editor.group.is_some())
+            && (self.editor.paints_tiles() || self.editor.pasting)
+        {
             return canvas::Preview::default();
         }
         if let Some(stamp) = &self.editor.clipboard {

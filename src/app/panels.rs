@@ -301,7 +301,7 @@ fn inspector_ui(app: &mut SightlineApp, ui: &mut egui::Ui) {
             other => other.to_string(),
         };
         let layer = map.object_layers.get(o.layer).map_or(String::new(), |l| {
-            let hidden = if l.visible { "" } else { ", hidden" };
+            let hidden = if map.object_layer_visible(o.layer) { "" } else { ", hidden" };
             format!("  on {}{hidden}", l.name)
         });
         if !editable {

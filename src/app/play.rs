@@ -611,23 +611,23 @@ fn tile_images_ui(
 ) -> Option<u64> {
     let mut next_frame_in: Option<u64> = None;
     let overlap = sprite_reach(map) > 0;
-    for (li, layer) in map.layers.iter().enumerate() {
-        if !layer.visible {
+    for (li, (layer, look)) in map.layers.iter().zip(map.tile_looks()).enumerate() {
+        if !look.shown {
             continue;
         }
         let mut plain = egui::Mesh::default();
         let mut sprites = SpriteBatch::new(sheets, overlap);
-        let tint = layer.tint.map_or([1.0; 4], |t| [t.0, t.1, t.2, t.3].map(|v| f32::from(v) / 255.0));
+        let tint = look.tint.map_or([1.0; 4], |t| [t.0, t.1, t.2, t.3].map(|v| f32::from(v) / 255.0));
         for (c, alpha, layers) in cells {
             let Some(&(_, tile)) = layers.iter().find(|(l, _)| *l == li) else { continue };
             let tile = shown_frame(map, tile, clock_ms, &mut next_frame_in);
             let Some((s, _, uv)) = tile_sprite(map, sheets, tile) else {
                 let bg = map.tiles.get(usize::from(tile)).map_or(Color32::BLACK, |k| color(k.glyph.bg));
-                plain.add_colored_rect(view.cell_rect(*c), bg.gamma_multiply(alpha * layer.opacity));
+                plain.add_colored_rect(view.cell_rect(*c), bg.gamma_multiply(alpha * look.opacity));
                 continue;
             };
             // Darkened by the brightness (colour only), see-through by the layer's opacity.
-            let (v, a) = (alpha * layer.opacity, layer.opacity * tint[3]);
+            let (v, a) = (alpha * look.opacity, look.opacity * tint[3]);
             let channel = |k: usize| (255.0 * v * tint[k] * tint[3]).round() as u8;
             let shade = Color32::from_rgba_premultiplied(channel(0), channel(1), channel(2), (255.0 * a).round() as u8);
             let r = sprite_rect(map, &map.sheets[s], view, *c);

@@ -510,10 +510,24 @@ pub fn info(map: &Map, path: &Path, format: OutputFormat) -> String {
                     })
                 })
                 .collect();
+            // Each group spans places `start..end` of the stack, bottom first (tile and object
+            // layers as `layers` and `object_layers` place them).
+            let groups: Vec<_> = map
+                .groups
+                .iter()
+                .map(|g| {
+                    serde_json::json!({
+                        "name": g.name, "parent": g.parent, "start": g.start, "end": g.end,
+                        "visible": g.visible, "locked": g.locked, "opacity": format::shortest_f64(g.opacity),
+                        "tint": g.tint.map(crate::core::wang::tiled_color), "offset": g.offset,
+                        "parallax": g.parallax, "properties": format::tmj::properties_json(&g.properties),
+                    })
+                })
+                .collect();
             let v = serde_json::json!({
                 "file": path.display().to_string(), "width": map.width(), "height": map.height(),
                 "cells": map.len(), "opaque": opaque, "walkable": walkable, "doors": doors,
-                "layers": layers, "object_layers": object_layers, "tiles": tiles, "objects": objects,
+                "layers": layers, "object_layers": object_layers, "groups": groups, "tiles": tiles, "objects": objects,
                 "properties": format::tmj::properties_json(&map.properties),
             });
             format!("{}\n", serde_json::to_string_pretty(&v).unwrap_or_default())
@@ -538,13 +552,20 @@ pub fn info(map: &Map, path: &Path, format: OutputFormat) -> String {
                     map.layers.len()
                 )),
             }
-            for layer in map.stack() {
+            // The groups a layer is in, outermost first: "trees/canopy".
+            let group_path = |at: usize| {
+                let mut names: Vec<&str> = map.groups_at(at).iter().map(|&g| map.groups[g].name.as_str()).collect();
+                names.reverse();
+                (!names.is_empty()).then(|| format!("in {}", names.join("/")))
+            };
+            for (at, layer) in map.stack().into_iter().enumerate() {
                 let l = match layer {
                     crate::core::LayerRef::Tiles(i) => &map.layers[i],
                     crate::core::LayerRef::Objects(j) => {
                         let l = &map.object_layers[j];
                         let n = map.objects.iter().filter(|o| o.layer == j).count();
                         let mut flags = vec![format!("object layer, {n} object{}", if n == 1 { "" } else { "s" })];
+                        flags.extend(group_path(at));
                         if !l.visible {
                             flags.push("hidden".to_owned());
                         }
@@ -564,7 +585,7 @@ pub fn info(map: &Map, path: &Path, format: OutputFormat) -> String {
                         continue;
                     }
                 };
-                let mut flags = Vec::new();
+                let mut flags: Vec<String> = group_path(at).into_iter().collect();
                 if !l.visible {
                     flags.push("hidden".to_owned());
                 }
@@ -587,6 +608,37 @@ pub fn info(map: &Map, path: &Path, format: OutputFormat) -> String {
                 }
                 out.push_str(format!("  {:<24}{}", l.name, flags.join(", ")).trim_end());
                 out.push('\n');
+            }
+            if !map.groups.is_empty() {
+                out.push_str(&format!("groups    {}, outermost first\n", map.groups.len()));
+                for g in &map.groups {
+                    let mut flags = vec![match g.end - g.start {
+                        1 => "1 layer".to_owned(),
+                        n => format!("{n} layers"),
+                    }];
+                    if let Some(p) = g.parent {
+                        flags.push(format!("in {}", map.groups[p].name));
+                    }
+                    if !g.visible {
+                        flags.push("hidden".to_owned());
+                    }
+                    if g.locked {
+                        flags.push("locked".to_owned());
+                    }
+                    if g.opacity < 1.0 {
+                        flags.push(format!("opacity {:.0}%", g.opacity * 100.0));
+                    }
+                    if let Some(c) = g.tint {
+                        flags.push(format!("tint {}", crate::core::wang::tiled_color(c)));
+                    }
+                    if g.offset != [0.0, 0.0] {
+                        flags.push(format!("offset {}, {} px", g.offset[0], g.offset[1]));
+                    }
+                    for (name, value) in &g.properties {
+                        flags.push(format!("{name} = {value} ({})", value.type_name()));
+                    }
+                    out.push_str(&format!("  {:<24}{}\n", g.name, flags.join(", ")));
+                }
             }
             if !map.properties.is_empty() {
                 out.push_str(&format!("properties {}\n", map.properties.len()));

@@ -127,6 +127,169 @@ impl ObjectLayer {
     }
 }
 
+/// A layer group (Tiled's group layer): neighbouring layers of the stack, and groups, that are
+/// shown, locked, faded, tinted and moved as one. A layer's look is its own composed with its
+/// groups' ([`Map::look`]): hidden or locked if any of them is, opacity and tint multiplied,
+/// offsets added, parallax factors multiplied, as Tiled composes them. Drawing and editing only:
+/// the game rules read every layer, grouped or not.
+///
+/// Groups hold no layers themselves: a group is a span of the stack, so that every place that
+/// knows layers by their place in the stack goes on working. [`Map::groups`] lists them in
+/// outline order (a group before the groups in it, and groups side by side bottom first), each
+/// naming the group it is in.
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+pub struct LayerGroup {
+    pub name: String,
+    #[serde(default = "yes", skip_serializing_if = "is_yes")]
+    pub visible: bool,
+    #[serde(default, skip_serializing_if = "is_no")]
+    pub locked: bool,
+    #[serde(default = "one", skip_serializing_if = "is_one")]
+    pub opacity: f32,
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub tint: Option<Rgba>,
+    #[serde(default, skip_serializing_if = "is_no_offset")]
+    pub offset: [f64; 2],
+    #[serde(default = "unit_parallax", skip_serializing_if = "is_unit_parallax")]
+    pub parallax: [f64; 2],
+    #[serde(default, skip_serializing_if = "Properties::is_empty")]
+    pub properties: Properties,
+    /// The group it is in, an earlier one in [`Map::groups`]; `None` at the top.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub parent: Option<usize>,
+    /// The layers in it, its groups' too: places `start..end` of [`Map::stack`] (an empty group
+    /// has `start == end`, and sits between the layers either side of that place).
+    pub start: usize,
+    pub end: usize,
+}
+
+fn is_no_offset(offset: &[f64; 2]) -> bool {
+    *offset == [0.0, 0.0]
+}
+
+fn is_unit_parallax(parallax: &[f64; 2]) -> bool {
+    *parallax == [1.0, 1.0]
+}
+
+impl LayerGroup {
+    /// A visible, unlocked, empty group at place `at` of the stack, in `parent`.
+    pub fn new(name: &str, parent: Option<usize>, at: usize) -> Self {
+        Self {
+            name: name.to_owned(),
+            visible: true,
+            locked: false,
+            opacity: 1.0,
+            tint: None,
+            offset: [0.0, 0.0],
+            parallax: unit_parallax(),
+            properties: Properties::new(),
+            parent,
+            start: at,
+            end: at,
+        }
+    }
+}
+
+/// One entry of the layers' outline, bottom to top: a group's start, its end, or a layer (by its
+/// place in the stack). See [`outline`].
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum OutlineItem {
+    Open(usize),
+    Close(usize),
+    Layer(usize),
+}
+
+/// A layer or a group: what the Layers panel lists, selects and moves.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+pub enum StackItem {
+    Layer(LayerRef),
+    Group(usize),
+}
+
+/// The outline of a stack of `stack_len` layers and its `groups` (as [`Map::groups`] keeps them),
+/// bottom to top: each group's layers and groups between its `Open` and its `Close`.
+pub fn outline(stack_len: usize, groups: &[LayerGroup]) -> Vec<OutlineItem> {
+    fn fill(out: &mut Vec<OutlineItem>, groups: &[LayerGroup], parent: Option<usize>, from: usize, to: usize) {
+        let mut at = from;
+        for (g, group) in groups.iter().enumerate().filter(|(_, g)| g.parent == parent) {
+            out.extend((at..group.start).map(OutlineItem::Layer));
+            out.push(OutlineItem::Open(g));
+            fill(out, groups, Some(g), group.start, group.end);
+            out.push(OutlineItem::Close(g));
+            at = group.end;
+        }
+        out.extend((at..to).map(OutlineItem::Layer));
+    }
+    let mut out = Vec::with_capacity(stack_len + 2 * groups.len());
+    fill(&mut out, groups, None, 0, stack_len);
+    out
+}
+
+/// Checks that `groups` nest in a stack of `stack_len` layers: each in its parent (an earlier
+/// group), side by side in order, within the stack, opacity from 0 to 1.
+pub fn check_groups(stack_len: usize, groups: &[LayerGroup]) -> Result<(), MapError> {
+    // The end of the last group seen in each parent (None: the top level).
+    let mut last_end: std::collections::HashMap<Option<usize>, usize> = std::collections::HashMap::new();
+    for (g, group) in groups.iter().enumerate() {
+        let bad = |why: &str| Err(MapError::invalid(format!("layer group {:?} {why}", group.name)));
+        let (from, to) = match group.parent {
+            None => (0, stack_len),
+            Some(p) if p < g => (groups[p].start, groups[p].end),
+            Some(_) => return bad("is in a group listed after it"),
+        };
+        if group.start > group.end || group.start < from || group.end > to {
+            return bad(&format!(
+                "spans layers {}..{}, outside its place {from}..{to} (a stack of {stack_len} layers)",
+                group.start, group.end
+            ));
+        }
+        let after = last_end.entry(group.parent).or_insert(from);
+        if group.start < *after {
+            return bad("overlaps the group before it");
+        }
+        *after = group.end;
+        if !(0.0..=1.0).contains(&group.opacity) {
+            return bad(&format!("has opacity {}, not from 0 to 1", group.opacity));
+        }
+    }
+    Ok(())
+}
+
+/// How a layer is drawn and edited: its own look composed with its groups'.
+#[derive(Clone, Copy, Debug, PartialEq)]
+pub struct LayerLook {
+    /// It and every group it is in are visible.
+    pub shown: bool,
+    /// It or a group it is in is locked.
+    pub locked: bool,
+    pub opacity: f32,
+    pub tint: Option<Rgba>,
+    /// In map pixels.
+    pub offset: [f64; 2],
+    pub parallax: [f64; 2],
+}
+
+impl LayerLook {
+    fn within(mut self, group: &LayerGroup) -> Self {
+        self.shown &= group.visible;
+        self.locked |= group.locked;
+        self.opacity *= group.opacity;
+        self.tint = match (self.tint, group.tint) {
+            (Some(a), Some(b)) => Some(multiply(a, b)),
+            (a, b) => a.or(b),
+        };
+        self.offset = [self.offset[0] + group.offset[0], self.offset[1] + group.offset[1]];
+        self.parallax = [self.parallax[0] * group.parallax[0], self.parallax[1] * group.parallax[1]];
+        self
+    }
+}
+
+/// Two colours multiplied channel by channel, as Tiled multiplies nested tints.
+fn multiply(a: Rgba, b: Rgba) -> Rgba {
+    let m = |x: u8, y: u8| ((u16::from(x) * u16::from(y) + 127) / 255) as u8;
+    Rgba(m(a.0, b.0), m(a.1, b.1), m(a.2, b.2), m(a.3, b.3))
+}
+
 /// What tile and object layers have alike: name, visibility, lock and opacity.
 #[derive(Clone, Copy, Debug, PartialEq)]
 pub struct LayerHeader<'a> {
@@ -173,6 +336,8 @@ pub struct Map {
     /// Object layers, bottom to top; each says which tile layers it is drawn between (see
     /// [`Map::stack`]).
     pub object_layers: Vec<ObjectLayer>,
+    /// Layer groups, in outline order (see [`LayerGroup`]).
+    pub groups: Vec<LayerGroup>,
     /// The objects of every object layer; those of one layer are in its drawing order.
     pub objects: Vec<MapObject>,
     pub sheets: Vec<SpriteSheet>,
@@ -284,6 +449,7 @@ impl Map {
             tiles,
             layers: vec![Layer::filled("ground", len, fill)],
             object_layers: Vec::new(),
+            groups: Vec::new(),
             objects: Vec::new(),
             sheets: Vec::new(),
             properties: Properties::new(),
@@ -320,6 +486,7 @@ impl Map {
             tiles,
             layers,
             object_layers,
+            groups: Vec::new(),
             objects,
             sheets,
             properties: Properties::new(),
@@ -413,14 +580,90 @@ impl Map {
         }
     }
 
+    /// The groups holding place `at` of the stack, innermost first.
+    pub fn groups_at(&self, at: usize) -> Vec<usize> {
+        // In outline order the innermost group holding a place is the last one that does.
+        let innermost = self.groups.iter().rposition(|g| (g.start..g.end).contains(&at));
+        std::iter::successors(innermost, |&g| self.groups[g].parent).collect()
+    }
+
+    /// The groups `item` is in, innermost first (a group is not in itself).
+    pub fn groups_around(&self, item: StackItem) -> Vec<usize> {
+        match item {
+            StackItem::Layer(layer) => {
+                self.stack().iter().position(|&r| r == layer).map(|at| self.groups_at(at)).unwrap_or_default()
+            }
+            StackItem::Group(g) => {
+                std::iter::successors(self.groups.get(g).and_then(|g| g.parent), |&p| self.groups[p].parent).collect()
+            }
+        }
+    }
+
+    /// How `layer` is drawn and edited: its own visibility, lock, opacity, tint, offset and
+    /// parallax composed with those of the groups it is in. A layer the map does not have is
+    /// hidden and locked.
+    pub fn look(&self, layer: LayerRef) -> LayerLook {
+        let own = match layer {
+            LayerRef::Tiles(i) => self.layers.get(i).map(|l| LayerLook {
+                shown: l.visible,
+                locked: l.locked,
+                opacity: l.opacity,
+                tint: l.tint,
+                offset: l.offset,
+                parallax: l.parallax,
+            }),
+            LayerRef::Objects(j) => self.object_layers.get(j).map(|l| LayerLook {
+                shown: l.visible,
+                locked: l.locked,
+                opacity: l.opacity,
+                tint: None,
+                offset: [0.0, 0.0],
+                parallax: unit_parallax(),
+            }),
+        };
+        let Some(own) = own else {
+            return LayerLook {
+                shown: false,
+                locked: true,
+                opacity: 0.0,
+                tint: None,
+                offset: [0.0, 0.0],
+                parallax: unit_parallax(),
+            };
+        };
+        self.groups_around(StackItem::Layer(layer)).into_iter().fold(own, |look, g| look.within(&self.groups[g]))
+    }
+
+    /// The look of every tile layer, by index, as [`Map::look`] gives it (for drawing a frame).
+    pub fn tile_looks(&self) -> Vec<LayerLook> {
+        (0..self.layers.len()).map(|i| self.look(LayerRef::Tiles(i))).collect()
+    }
+
+    /// The look of every object layer, by index.
+    pub fn object_looks(&self) -> Vec<LayerLook> {
+        (0..self.object_layers.len()).map(|j| self.look(LayerRef::Objects(j))).collect()
+    }
+
+    /// Whether a group is shown: it and every group it is in are visible.
+    pub fn group_shown(&self, g: usize) -> bool {
+        self.groups.get(g).is_some_and(|group| group.visible)
+            && self.groups_around(StackItem::Group(g)).into_iter().all(|p| self.groups[p].visible)
+    }
+
+    /// Whether a group is locked, or a group it is in.
+    pub fn group_locked(&self, g: usize) -> bool {
+        self.groups.get(g).is_none_or(|group| group.locked)
+            || self.groups_around(StackItem::Group(g)).into_iter().any(|p| self.groups[p].locked)
+    }
+
     /// A layer's name.
     pub fn layer_name(&self, layer: LayerRef) -> Option<&str> {
         self.layer_header(layer).map(|h| h.name)
     }
 
-    /// Whether objects on object layer `layer` are shown.
+    /// Whether objects on object layer `layer` are shown: it and its groups are visible.
     pub fn object_layer_visible(&self, layer: usize) -> bool {
-        self.object_layers.get(layer).is_some_and(|l| l.visible)
+        self.look(LayerRef::Objects(layer)).shown
     }
 
     /// This map resized to `width × height`, its content placed by `anchor`. New cells get `fill`
@@ -637,6 +880,7 @@ impl Map {
                 )));
             }
         }
+        check_groups(self.layers.len() + self.object_layers.len(), &self.groups)?;
         let mut ids = std::collections::HashSet::new();
         for object in &self.objects {
             if object.layer >= self.object_layers.len() {
@@ -721,6 +965,9 @@ impl Map {
                     b.flip(i)
                 ));
             }
+        }
+        if self.groups != other.groups {
+            return Some(format!("layer groups {:?} vs {:?}", self.groups, other.groups));
         }
         if self.object_layers != other.object_layers {
             return Some(format!("object layers {:?} vs {:?}", self.object_layers, other.object_layers));

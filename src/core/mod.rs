@@ -27,7 +27,7 @@ pub mod wang;
 
 pub use error::{MapError, MapErrorKind};
 pub use geometry::Cell;
-pub use map::{Anchor, Layer, LayerRef, MAX_MAP_SIDE, Map, ObjectLayer};
+pub use map::{Anchor, Layer, LayerGroup, LayerRef, MAX_MAP_SIDE, Map, ObjectLayer, StackItem};
 pub use object::{MapObject, ObjectKind};
 pub use rules::{CellRules, RulesGrid};
 pub use tile::{Door, Glyph, Properties, PropertyValue, Rgb, Rgba, Sprite, SpriteSheet, TileId, TileKind};

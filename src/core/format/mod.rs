@@ -116,8 +116,8 @@ pub fn shortest_f64(x: f32) -> f64 {
 }
 
 /// Warnings for a format that keeps no custom data (ASCII, MovingAI): the map's custom
-/// properties, flipped tiles, and the layers' opacity and custom properties, named so that a save says what it
-/// leaves out.
+/// properties, flipped tiles, layer groups, and the layers' opacity and custom properties, named so
+/// that a save says what it leaves out.
 pub(crate) fn custom_data_warnings(map: &Map, format: &str) -> Vec<String> {
     let mut warnings = Vec::new();
     if !map.properties.is_empty() {
@@ -130,6 +130,13 @@ pub(crate) fn custom_data_warnings(map: &Map, format: &str) -> Vec<String> {
             "{flipped} tile{} flipped or turned (Tiled's flip flags) {} written unflipped in {format}",
             if flipped == 1 { "" } else { "s" },
             if flipped == 1 { "is" } else { "are" }
+        ));
+    }
+    if !map.groups.is_empty() {
+        let names: Vec<&str> = map.groups.iter().map(|g| g.name.as_str()).collect();
+        warnings.push(format!(
+            "layer groups ({}) are not kept in {format}, nor how they show their layers",
+            listed_names(&names)
         ));
     }
     let layers: Vec<&str> =

@@ -23,6 +23,10 @@
 //! `object_layers: [(name: "spawns", tile_layers_below: 1), (name: "zones", tile_layers_below: 2,
 //! visible: false)]`, `(layer: 1, kind: Item, cell: (x: 3, y: 1))`.
 //!
+//! Layer groups (Tiled's group layers) are listed in outline order, each spanning places of the
+//! stack of tile and object layers (bottom first), a nested one naming its parent by index:
+//! `groups: [(name: "trees", start: 1, end: 3), (name: "canopy", parent: Some(0), start: 2, end: 3)]`.
+//!
 //! An animated tile (Tiled's tile animation) lists its frames by key:
 //! `animation: [(key: 'a', ms: 200), (key: 'b', ms: 200)]`.
 //!
@@ -37,7 +41,7 @@ use serde::{Deserialize, Serialize};
 
 use crate::core::error::{MapError, MapErrorKind};
 use crate::core::flip::Flip;
-use crate::core::map::{self, Layer, Map, ObjectLayer};
+use crate::core::map::{self, Layer, LayerGroup, Map, ObjectLayer};
 use crate::core::object::MapObject;
 use crate::core::serde_defaults::{is_one, one, yes};
 use crate::core::tile::{Door, Frame, Glyph, Properties, Rgba, Sprite, SpriteSheet, TileId, TileKind};
@@ -62,6 +66,9 @@ struct RonMap {
     /// [`Map::from_parts`]).
     #[serde(default, skip_serializing_if = "Option::is_none")]
     object_layers: Option<Vec<ObjectLayer>>,
+    /// Layer groups, each spanning places `start..end` of the stack of tile and object layers.
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    groups: Vec<LayerGroup>,
     #[serde(default)]
     objects: Vec<MapObject>,
     #[serde(default, skip_serializing_if = "Properties::is_empty")]
@@ -283,6 +290,10 @@ pub fn parse(text: &str, path: &Path) -> Result<Map, MapError> {
     let next_object_id = doc.next_object_id.unwrap_or(0);
     let object_layers = doc.object_layers.unwrap_or_default();
     let mut map = Map::from_parts(width, height, tiles, layers, object_layers, doc.objects, sheets, next_object_id)?;
+    if !doc.groups.is_empty() {
+        map.groups = doc.groups;
+        map.validate()?;
+    }
     map.properties = doc.properties;
     map.tile_size = doc.tile_size;
     Ok(map)
@@ -438,6 +449,7 @@ pub fn to_string(map: &Map, path: &Path) -> Result<String, MapError> {
             let implied = !map.objects.is_empty() && map.object_layers == [implied];
             (!implied && !map.object_layers.is_empty()).then(|| map.object_layers.clone())
         },
+        groups: map.groups.clone(),
         objects: map.objects.clone(),
         properties: map.properties.clone(),
         tile_size: map.tile_size,

@@ -64,6 +64,8 @@ pub struct Doc {
     pub object_layers: Vec<ObjectLayer>,
     /// Tiled's `nextobjectid` (0: the file has none).
     pub next_object_id: u32,
+    /// Layer groups, spanning places of [`Doc::stack`], as [`Map::groups`] keeps them.
+    pub groups: Vec<map::LayerGroup>,
 }
 
 /// Tiled features sightline reads past without keeping them: a map saved back loses them, so
@@ -75,7 +77,6 @@ pub enum Dropped {
     LayerOffsets,
     Parallax,
     Tints,
-    Groups,
     ObjectShapes,
     ListProperties,
     EnumTypes,
@@ -89,7 +90,6 @@ impl Dropped {
             Dropped::LayerOffsets => "layer offsets",
             Dropped::Parallax => "parallax factors",
             Dropped::Tints => "layer tint colours",
-            Dropped::Groups => "layer groups (their layers stay, named group/layer)",
             Dropped::ObjectShapes => "text and capsule objects (kept as their rectangles), template tile objects",
             Dropped::ListProperties => "list-typed custom properties",
             Dropped::EnumTypes => "the enum types of custom properties (their values stay, as plain strings or ints)",
@@ -719,6 +719,8 @@ pub fn build_map(mut doc: Doc) -> Result<super::Loaded, MapError> {
 
     let mut map =
         Map::from_parts(width, height, tiles, layers, doc.object_layers, objects, sheets, doc.next_object_id)?;
+    map.groups = doc.groups;
+    map.validate()?;
     map.properties = doc.properties;
     map.tile_size = [doc.tile_width.max(1), doc.tile_height.max(1)];
     Ok(super::Loaded { map, warnings, not_kept })
@@ -1000,6 +1002,7 @@ pub fn export_doc(map: &Map, target: &Path) -> Placement {
         });
     }
     doc.object_layers = map.object_layers.clone();
+    doc.groups = map.groups.clone();
     doc.next_object_id = map.next_object_id();
     doc.properties = map.properties.clone();
     doc.properties.insert(WRITER_PROPERTY.into(), PropertyValue::Int(1));

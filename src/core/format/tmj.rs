@@ -15,7 +15,7 @@ use super::tiled_common::{
 };
 use crate::core::error::{MapError, MapErrorKind};
 use crate::core::flip::Flip;
-use crate::core::map::{self, LayerRef, MAX_MAP_SIDE, ObjectLayer};
+use crate::core::map::{self, LayerGroup, LayerRef, MAX_MAP_SIDE, ObjectLayer, OutlineItem};
 use crate::core::sheet_drawing::{ObjectAlignment, SheetDrawing, TileTransformations};
 use crate::core::tile::{Properties, PropertyValue, Rgb, Rgba};
 use crate::core::wang::{WangColor, WangKind, WangSet};
@@ -407,18 +407,29 @@ fn wang_sets_json(sets: &[WangSet]) -> Value {
         .into()
 }
 
-fn parse_layers(values: &[Value], prefix: &str, infinite: bool, doc: &mut Doc, depth: usize) -> Result<(), MapError> {
+/// Reads `values` into `doc`, in `parent` (a group of `doc.groups`, `None` at the top).
+fn parse_layers(
+    values: &[Value],
+    parent: Option<usize>,
+    infinite: bool,
+    doc: &mut Doc,
+    depth: usize,
+) -> Result<(), MapError> {
     if depth > 64 {
         return Err(MapError::invalid("layer groups are nested more than 64 deep"));
     }
     for (i, v) in values.iter().enumerate() {
         let o = Obj::new(v, format!("layer {i}"))?;
-        let name = format!("{prefix}{}", o.string("name")?.unwrap_or(""));
+        let name = o.string("name")?.unwrap_or("").to_owned();
         let o = Obj { what: format!("layer {name:?}"), o: o.o };
         let mut unkept = BTreeSet::new();
         let number = |key: &str, default: f64| o.get(key).and_then(Value::as_f64).unwrap_or(default);
-        // A tile layer keeps these; on a group or an object layer they are dropped.
-        let is_tiles = o.string("type")? == Some("tilelayer");
+        // Tile layers and groups keep these; on an object layer they are dropped.
+        let is_tiles = matches!(o.string("type")?, Some("tilelayer" | "group"));
+        let tint = match o.string("tintcolor")? {
+            None => None,
+            Some(c) => Some(Rgba::from_hex(c).ok_or_else(|| o.bad("tintcolor", "a colour like \"#ff0000\""))?),
+        };
         for (met, d) in [
             (number("offsetx", 0.0) != 0.0 || number("offsety", 0.0) != 0.0, Dropped::LayerOffsets),
             (number("parallaxx", 1.0) != 1.0 || number("parallaxy", 1.0) != 1.0, Dropped::Parallax),
@@ -441,12 +452,7 @@ fn parse_layers(values: &[Value], prefix: &str, infinite: bool, doc: &mut Doc, d
                     properties: o.properties(&mut unkept)?,
                     offset: [number("offsetx", 0.0), number("offsety", 0.0)],
                     parallax: [number("parallaxx", 1.0), number("parallaxy", 1.0)],
-                    tint: match o.string("tintcolor")? {
-                        None => None,
-                        Some(c) => {
-                            Some(Rgba::from_hex(c).ok_or_else(|| o.bad("tintcolor", "a colour like \"#ff0000\""))?)
-                        }
-                    },
+                    tint,
                     ..TileLayerDoc::default()
                 };
                 let encoding = o.string("encoding")?;
@@ -543,8 +549,27 @@ fn parse_layers(values: &[Value], prefix: &str, infinite: bool, doc: &mut Doc, d
                 }
             }
             "group" => {
-                doc.dropped.insert(Dropped::Groups);
-                parse_layers(o.array("layers")?, &format!("{name}/"), infinite, doc, depth + 1)?;
+                let g = doc.groups.len();
+                doc.groups.push(LayerGroup {
+                    visible: o.bool_or("visible", true)?,
+                    locked: o.bool_or("locked", false)?,
+                    opacity: match o.get("opacity") {
+                        None => 1.0,
+                        Some(_) => o.float("opacity")? as f32,
+                    },
+                    tint,
+                    offset: [number("offsetx", 0.0), number("offsety", 0.0)],
+                    parallax: [number("parallaxx", 1.0), number("parallaxy", 1.0)],
+                    properties: o.properties(&mut unkept)?,
+                    ..LayerGroup::new(&name, parent, doc.layers.len() + doc.object_layers.len())
+                });
+                // A group may leave its layers out (Tiled writes none for an empty one).
+                let inner = match o.get("layers") {
+                    None => &[][..],
+                    Some(_) => o.array("layers")?,
+                };
+                parse_layers(inner, Some(g), infinite, doc, depth + 1)?;
+                doc.groups[g].end = doc.layers.len() + doc.object_layers.len();
             }
             "imagelayer" => {
                 doc.warnings.push(format!("image layer {name:?} is not shown (sightline draws tile layers)"))
@@ -589,7 +614,7 @@ pub fn parse(text: &str, path: &Path) -> Result<Loaded, MapError> {
     doc.warnings.extend(warnings);
     let layers = o.array("layers")?;
     map::count_layer_cells(&mut 0, declared_cells(layers, infinite, 0))?;
-    parse_layers(layers, "", infinite, &mut doc, 0)?;
+    parse_layers(layers, None, infinite, &mut doc, 0)?;
     tiled_common::build_map(doc)
 }
 
@@ -682,6 +707,36 @@ fn tile_layer_json(l: &TileLayerDoc, i: usize, id: usize) -> Value {
     }
     if !l.properties.is_empty() {
         v["properties"] = properties_json(&l.properties);
+    }
+    v
+}
+
+/// A layer group as Tiled JSON, with layer id `id`, holding `layers`.
+fn group_json(g: &LayerGroup, id: usize, layers: Vec<Value>) -> Value {
+    let mut v = json!({
+        "id": id,
+        "name": g.name,
+        "type": "group",
+        "x": 0,
+        "y": 0,
+        "opacity": super::shortest_f64(g.opacity),
+        "visible": g.visible,
+        "layers": layers,
+    });
+    if g.locked {
+        v["locked"] = json!(true);
+    }
+    if let Some(tint) = g.tint {
+        v["tintcolor"] = json!(crate::core::wang::tiled_color(tint));
+    }
+    if g.offset != [0.0, 0.0] {
+        (v["offsetx"], v["offsety"]) = (json!(g.offset[0]), json!(g.offset[1]));
+    }
+    if g.parallax != [1.0, 1.0] {
+        (v["parallaxx"], v["parallaxy"]) = (json!(g.parallax[0]), json!(g.parallax[1]));
+    }
+    if !g.properties.is_empty() {
+        v["properties"] = properties_json(&g.properties);
     }
     v
 }
@@ -877,16 +932,28 @@ pub fn to_string(map: &crate::core::Map, path: &Path) -> Result<Written, MapErro
             t
         })
         .collect();
-    // Layers in stack order, numbered from 1 in it (Tiled's layer ids).
-    let layers: Vec<Value> = doc
-        .stack()
-        .into_iter()
-        .enumerate()
-        .map(|(k, layer)| match layer {
-            LayerRef::Tiles(i) => tile_layer_json(&doc.layers[i], i, k + 1),
-            LayerRef::Objects(j) => object_layer_json(&doc, j, k + 1),
-        })
-        .collect();
+    // Layers in stack order, numbered from 1 in it (Tiled's layer ids), then the groups.
+    let stack = doc.stack();
+    // The layers of the groups open so far, innermost last; the map's own first.
+    let mut open: Vec<Vec<Value>> = vec![Vec::new()];
+    for item in map::outline(stack.len(), &doc.groups) {
+        match item {
+            OutlineItem::Open(_) => open.push(Vec::new()),
+            OutlineItem::Close(g) => {
+                let inner = open.pop().unwrap_or_default();
+                let group = group_json(&doc.groups[g], stack.len() + g + 1, inner);
+                open.last_mut().expect("the map's own layers stay open").push(group);
+            }
+            OutlineItem::Layer(k) => {
+                let layer = match stack[k] {
+                    LayerRef::Tiles(i) => tile_layer_json(&doc.layers[i], i, k + 1),
+                    LayerRef::Objects(j) => object_layer_json(&doc, j, k + 1),
+                };
+                open.last_mut().expect("the map's own layers stay open").push(layer);
+            }
+        }
+    }
+    let layers = open.pop().unwrap_or_default();
     let mut root = json!({
         "type": "map",
         "version": "1.10",
@@ -898,7 +965,7 @@ pub fn to_string(map: &crate::core::Map, path: &Path) -> Result<Written, MapErro
         "height": doc.height,
         "tilewidth": doc.tile_width,
         "tileheight": doc.tile_height,
-        "nextlayerid": doc.layers.len() + doc.object_layers.len() + 1,
+        "nextlayerid": stack.len() + doc.groups.len() + 1,
         "nextobjectid": doc.next_object_id,
         "compressionlevel": -1,
         "tilesets": tilesets,

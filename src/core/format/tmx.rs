@@ -20,7 +20,7 @@ use super::tiled_common::{
 use super::{Loaded, MAX_FILE_BYTES};
 use crate::core::error::{MapError, MapErrorKind};
 use crate::core::flip::Flip;
-use crate::core::map::{self, LayerRef, MAX_MAP_SIDE, ObjectLayer};
+use crate::core::map::{self, LayerGroup, LayerRef, MAX_MAP_SIDE, ObjectLayer, OutlineItem};
 use crate::core::sheet_drawing::{ObjectAlignment, SheetDrawing, TileTransformations};
 use crate::core::tile::{Properties, PropertyValue, Rgb, Rgba};
 use crate::core::wang::{WangColor, WangKind, WangSet};
@@ -57,6 +57,8 @@ struct Scan {
     /// Each object layer's `locked` flag, in document order (the `tiled` crate does not read
     /// it); a tile's collision shapes are not layers and do not count.
     object_layers_locked: Vec<bool>,
+    /// Each `<group>`'s `locked`, in document order (`tiled` does not read it).
+    groups_locked: Vec<bool>,
 }
 
 /// A `<tileset>` start tag without `tilecount`, waiting for its `<image>` to size it.
@@ -299,6 +301,9 @@ fn scan(bytes: &[u8], dir: &Path) -> Result<Scan, MapError> {
                     }
                     b"objectgroup" if !in_tileset => {
                         scan.object_layers_locked.push(number("locked")?.unwrap_or(0) != 0);
+                    }
+                    b"group" if !in_tileset => {
+                        scan.groups_locked.push(number("locked")?.unwrap_or(0) != 0);
                     }
                     b"tileset" => {
                         in_tileset = is_start;
@@ -726,12 +731,25 @@ pub fn parse(bytes: &[u8], path: &Path) -> Result<Loaded, MapError> {
     // Tile data comes from our own scan, in the same (document) order as `tiled`'s layers.
     let mut scanned = scan.layers.into_iter();
     let mut object_layers_locked = scan.object_layers_locked.into_iter();
-    let mut stack: Vec<(String, tiled::Layer)> = tmap.layers().map(|l| (String::new(), l)).collect();
+    let mut groups_locked = scan.groups_locked.into_iter();
+    // Depth first, in document order; a group's end is met after what it holds.
+    enum Pending<'a> {
+        Layer(Option<usize>, tiled::Layer<'a>),
+        Close(usize),
+    }
+    let mut stack: Vec<Pending> = tmap.layers().map(|l| Pending::Layer(None, l)).collect();
     stack.reverse();
-    while let Some((prefix, layer)) = stack.pop() {
-        let name = format!("{prefix}{}", layer.name);
-        // A tile layer keeps these; on a group or an object layer they are dropped.
-        let is_tiles = matches!(layer.layer_type(), tiled::LayerType::Tiles(_));
+    while let Some(pending) = stack.pop() {
+        let (parent, layer) = match pending {
+            Pending::Layer(parent, layer) => (parent, layer),
+            Pending::Close(g) => {
+                doc.groups[g].end = doc.layers.len() + doc.object_layers.len();
+                continue;
+            }
+        };
+        let name = layer.name.clone();
+        // Tile layers and groups keep these; on an object layer they are dropped.
+        let is_tiles = matches!(layer.layer_type(), tiled::LayerType::Tiles(_) | tiled::LayerType::Group(_));
         for (met, d) in [
             (layer.offset_x != 0.0 || layer.offset_y != 0.0, Dropped::LayerOffsets),
             (layer.parallax_x != 1.0 || layer.parallax_y != 1.0, Dropped::Parallax),
@@ -839,9 +857,20 @@ pub fn parse(bytes: &[u8], path: &Path) -> Result<Loaded, MapError> {
                 doc.warnings.push(format!("image layer {name:?} is not shown (sightline draws tile layers)"));
             }
             tiled::LayerType::Group(group) => {
-                doc.dropped.insert(Dropped::Groups);
-                let prefix = format!("{name}/");
-                let mut inner: Vec<_> = group.layers().map(|l| (prefix.clone(), l)).collect();
+                let at = doc.layers.len() + doc.object_layers.len();
+                let g = doc.groups.len();
+                doc.groups.push(LayerGroup {
+                    visible: layer.visible,
+                    locked: groups_locked.next().unwrap_or(false),
+                    opacity: layer.opacity,
+                    tint: layer.tint_color.map(|c| Rgba(c.red, c.green, c.blue, c.alpha)),
+                    offset: [super::shortest_f64(layer.offset_x), super::shortest_f64(layer.offset_y)],
+                    parallax: [super::shortest_f64(layer.parallax_x), super::shortest_f64(layer.parallax_y)],
+                    properties: convert_properties(&layer.properties, &mut unkept),
+                    ..LayerGroup::new(&name, parent, at)
+                });
+                stack.push(Pending::Close(g));
+                let mut inner: Vec<_> = group.layers().map(|l| Pending::Layer(Some(g), l)).collect();
                 inner.reverse();
                 stack.extend(inner);
             }
@@ -904,7 +933,8 @@ fn write_tile_layer(out: &mut String, l: &TileLayerDoc, id: usize) {
         l.height,
         if l.visible { "" } else { " visible=\"0\"" },
         if l.locked { " locked=\"1\"" } else { "" },
-        l.opacity.map(|o| format!(" opacity=\"{o}\"")).unwrap_or_default() + &layer_look_attributes(l)
+        l.opacity.map(|o| format!(" opacity=\"{o}\"")).unwrap_or_default()
+            + &layer_look_attributes(l.tint, l.offset, l.parallax)
     ));
     write_properties(out, "  ", &l.properties);
     out.push_str("  <data encoding=\"csv\">\n");
@@ -999,18 +1029,31 @@ fn write_properties(out: &mut String, indent: &str, props: &Properties) {
 }
 
 /// A layer's tint, offset and parallax attributes, as Tiled writes them (none when unset).
-fn layer_look_attributes(l: &TileLayerDoc) -> String {
+fn layer_look_attributes(tint: Option<Rgba>, offset: [f64; 2], parallax: [f64; 2]) -> String {
     let mut out = String::new();
-    if let Some(tint) = l.tint {
+    if let Some(tint) = tint {
         out += &format!(" tintcolor=\"{}\"", crate::core::wang::tiled_color(tint));
     }
-    if l.offset != [0.0, 0.0] {
-        out += &format!(" offsetx=\"{}\" offsety=\"{}\"", l.offset[0], l.offset[1]);
+    if offset != [0.0, 0.0] {
+        out += &format!(" offsetx=\"{}\" offsety=\"{}\"", offset[0], offset[1]);
     }
-    if l.parallax != [1.0, 1.0] {
-        out += &format!(" parallaxx=\"{}\" parallaxy=\"{}\"", l.parallax[0], l.parallax[1]);
+    if parallax != [1.0, 1.0] {
+        out += &format!(" parallaxx=\"{}\" parallaxy=\"{}\"", parallax[0], parallax[1]);
     }
     out
+}
+
+/// Writes a layer group's start tag, with layer id `id`, and its properties.
+fn write_group_start(out: &mut String, g: &LayerGroup, id: usize) {
+    out.push_str(&format!(
+        " <group id=\"{id}\" name=\"{}\"{}{}{}{}>\n",
+        escape(&g.name),
+        if g.visible { "" } else { " visible=\"0\"" },
+        if g.locked { " locked=\"1\"" } else { "" },
+        if g.opacity == 1.0 { String::new() } else { format!(" opacity=\"{}\"", super::shortest_f64(g.opacity)) },
+        layer_look_attributes(g.tint, g.offset, g.parallax)
+    ));
+    write_properties(out, "  ", &g.properties);
 }
 
 /// A tileset's `<wangsets>`, as Tiled writes them.
@@ -1135,11 +1178,16 @@ pub fn to_string(map: &crate::core::Map, path: &Path) -> Result<Written, MapErro
         write_wang_sets(&mut out, &ts.wang_sets);
         out.push_str(" </tileset>\n");
     }
-    // Layers in stack order, numbered from 1 in it (Tiled's layer ids).
-    for (k, layer) in doc.stack().into_iter().enumerate() {
-        match layer {
-            LayerRef::Tiles(i) => write_tile_layer(&mut out, &doc.layers[i], k + 1),
-            LayerRef::Objects(j) => write_object_layer(&mut out, &doc, j, k + 1),
+    // Layers in stack order, numbered from 1 in it (Tiled's layer ids), then the groups.
+    let stack = doc.stack();
+    for item in map::outline(stack.len(), &doc.groups) {
+        match item {
+            OutlineItem::Open(g) => write_group_start(&mut out, &doc.groups[g], stack.len() + g + 1),
+            OutlineItem::Close(_) => out.push_str(" </group>\n"),
+            OutlineItem::Layer(k) => match stack[k] {
+                LayerRef::Tiles(i) => write_tile_layer(&mut out, &doc.layers[i], k + 1),
+                LayerRef::Objects(j) => write_object_layer(&mut out, &doc, j, k + 1),
+            },
         }
     }
     out.push_str("</map>\n");
