@@ -686,6 +686,68 @@ mod tests {
         map.validate().unwrap();
     }
 
+    /// Random runs of every edit on random items keep the map valid (groups nested in their
+    /// parents, side by side, within the stack), keep each layer once in the outline, and keep
+    /// the objects with their layers; an edit that fails leaves the map as it was.
+    #[test]
+    fn random_layer_and_group_edits_keep_the_outline_whole() {
+        let mut rng = crate::core::rng::Rng::new(29);
+        for run in 0..40 {
+            let mut map = Map::new_standard(3, 2, 1).unwrap();
+            for step in 0..60 {
+                let items: Vec<StackItem> = listed(&map).into_iter().map(|(item, _)| item).collect();
+                let item = items[rng.below(items.len() as u32) as usize];
+                let before = map.clone();
+                let objects_before: Vec<(u32, String)> =
+                    map.objects.iter().map(|o| (o.id, map.object_layers[o.layer].name.clone())).collect();
+                let op = rng.below(11);
+                let result = match op {
+                    0 => add_layer(&mut map, Some(item), &format!("t{step}")).map(|_| ()),
+                    1 => add_object_layer(&mut map, Some(item), &format!("o{step}")).map(|_| ()),
+                    2 => add_group(&mut map, Some(item), &format!("g{step}")).map(|_| ()),
+                    3 => group_item(&mut map, item, &format!("w{step}")).map(|_| ()),
+                    4 => match item {
+                        StackItem::Group(g) => ungroup(&mut map, g),
+                        StackItem::Layer(_) => Ok(()),
+                    },
+                    5 => duplicate(&mut map, item).map(|_| ()),
+                    6 => remove(&mut map, item).map(|_| ()),
+                    7 => raise(&mut map, item).map(|_| ()),
+                    8 => lower(&mut map, item).map(|_| ()),
+                    9 => match item {
+                        StackItem::Layer(layer) => merge_down(&mut map, layer).map(|_| ()),
+                        StackItem::Group(_) => Ok(()),
+                    },
+                    _ => {
+                        // An object on a random object layer.
+                        if !map.object_layers.is_empty() {
+                            let j = rng.below(map.object_layers.len() as u32) as usize;
+                            map.add_object(MapObject::new(ObjectKind::Item, Cell::new(1, 1)).on_layer(j));
+                        }
+                        Ok(())
+                    }
+                };
+                let what = format!("run {run}, step {step}, op {op} on {item:?}");
+                map.validate().unwrap_or_else(|e| panic!("{what}: {e}\n{}", tree(&map)));
+                if result.is_err() {
+                    assert_eq!(map.first_difference(&before), None, "{what}: a refused edit changes nothing");
+                }
+                let stack = map.stack();
+                let outline = map::outline(stack.len(), &map.groups);
+                let layers = outline.iter().filter(|i| matches!(i, OutlineItem::Layer(_))).count();
+                assert_eq!(layers, stack.len(), "{what}: each layer once");
+                assert_eq!(outline.len(), stack.len() + 2 * map.groups.len(), "{what}: each group opens and closes");
+                // Moving, grouping and adding keep every object on the layer it was on.
+                if matches!(op, 0..=5 | 7 | 8) && result.is_ok() {
+                    for (id, layer) in &objects_before {
+                        let o = map.object_by_id(*id).unwrap_or_else(|| panic!("{what}: object {id} kept"));
+                        assert_eq!(&map.object_layers[o.layer].name, layer, "{what}");
+                    }
+                }
+            }
+        }
+    }
+
     #[test]
     fn a_layer_looks_as_its_groups_make_it() {
         let mut map = Map::new_standard(3, 2, 1).unwrap();
