@@ -1838,3 +1838,112 @@ fn the_object_tool_drags_an_object_to_another_cell_keeping_its_id_in_one_undo_st
     assert_eq!(gate(&h).1, Cell::new(4, 2));
     assert_eq!(h.state().document.map.layers[0].cells[3 * 6 + 1], h.state().editor.tile);
 }
+
+/// groups.tmx in the Layers panel: groups over what they hold, indented; a hidden group greys
+/// and hides its layers; a locked group refuses paint, saying which group; a group is current
+/// like a layer and the tools then paint nothing; Group, Ungroup and Raise work on groups as in
+/// Tiled, each one undo step.
+#[test]
+fn the_layers_panel_lists_groups_and_edits_them_as_tiled_does() {
+    use egui::{Key, Modifiers};
+    use sightline::core::Cell;
+    let (dir, path) = fixture_copy("groups.tmx");
+    let fixtures = Path::new(env!("CARGO_MANIFEST_DIR")).join("tests/fixtures");
+    std::fs::copy(fixtures.join("tiny.tsx"), dir.path().join("tiny.tsx")).unwrap();
+    let mut h = harness();
+    h.state_mut().commands.push(Command::Open(path.clone()));
+    h.run();
+    let tree = |h: &Harness<'static, SightlineApp>| -> Vec<String> {
+        let map = &h.state().document.map;
+        sightline::core::layers::listed(map)
+            .into_iter()
+            .map(|(item, depth)| {
+                let name = sightline::core::layers::item_name(map, item).unwrap_or_default();
+                let name = if matches!(item, StackItem::Group(_)) { format!("{name}/") } else { name.to_owned() };
+                format!("{}{name}", "  ".repeat(depth))
+            })
+            .collect()
+    };
+    assert_eq!(tree(&h), ["roof", "forest/", "  empty/", "  canopy/", "    birds", "    leaves", "  trunks", "ground"]);
+    for label in [
+        "forest (group of 3 layers, locked, 50% opacity)",
+        "canopy (group of 2 layers)",
+        "empty (group of 0 layers)",
+        "birds (1 object)",
+        "leaves (50% opacity)",
+    ] {
+        h.get_by_label(label);
+    }
+    let x_of = |h: &Harness<'static, SightlineApp>, label: &str| h.get_by_label(label).rect().min.x;
+    assert!(x_of(&h, "leaves (50% opacity)") > x_of(&h, "canopy (group of 2 layers)"), "indented under its group");
+    assert!(x_of(&h, "canopy (group of 2 layers)") > x_of(&h, "roof"));
+
+    // The trunks are in the locked forest: the brush refuses them and names the group.
+    h.get_by_label("trunks").click();
+    h.run();
+    h.get_by_label("Brush").click();
+    h.run();
+    let before = h.state().document.map.clone();
+    click_cell(&mut h, Cell::new(0, 0));
+    assert_eq!(h.state().document.map, before);
+    let notice = h.state().notice.clone().unwrap_or_default();
+    assert!(notice.contains("in group \"forest\", which is locked"), "{notice}");
+    h.get_by_label("lock forest").click();
+    h.run();
+    assert!(!h.state().document.map.groups[0].locked);
+    click_cell(&mut h, Cell::new(0, 0));
+    assert_ne!(h.state().document.map.layers[1].cells, before.layers[1].cells, "painted once unlocked");
+
+    // A group is current like a layer; the brush then paints nothing, and says why.
+    h.get_by_label("canopy (group of 2 layers)").click();
+    h.run();
+    h.get_by_label("layer group: canopy");
+    let before = h.state().document.map.clone();
+    click_cell(&mut h, Cell::new(1, 1));
+    assert_eq!(h.state().document.map, before);
+    assert!(h.state().notice.clone().unwrap_or_default().contains("\"canopy\" is a layer group"));
+    // Showing it shows its layers; a group's opacity is its own.
+    assert!(!h.state().document.map.look(LayerRef::Tiles(2)).shown);
+    h.get_by_label("show canopy").click();
+    h.run();
+    assert!(h.state().document.map.look(LayerRef::Tiles(2)).shown);
+
+    // Ctrl+Shift+G ungroups the canopy: its layers stay, in the forest.
+    h.key_press_modifiers(Modifiers::COMMAND | Modifiers::SHIFT, Key::G);
+    h.run();
+    assert_eq!(tree(&h), ["roof", "forest/", "  empty/", "  birds", "  leaves", "  trunks", "ground"]);
+    // Raising the birds takes them into the empty group above them, at its bottom; raising
+    // them again, out of it; then out of the forest.
+    h.get_by_label("birds (1 object)").click();
+    h.run();
+    h.get_by_label("Raise layer").click();
+    h.run();
+    assert_eq!(tree(&h), ["roof", "forest/", "  empty/", "    birds", "  leaves", "  trunks", "ground"]);
+    h.key_press_modifiers(Modifiers::COMMAND | Modifiers::SHIFT, Key::ArrowUp);
+    h.run();
+    h.key_press_modifiers(Modifiers::COMMAND | Modifiers::SHIFT, Key::ArrowUp);
+    h.run();
+    assert_eq!(tree(&h), ["roof", "birds", "forest/", "  empty/", "  leaves", "  trunks", "ground"]);
+    // Ctrl+G puts the current layer in a new group, which becomes current.
+    h.key_press_modifiers(Modifiers::COMMAND, Key::G);
+    h.run();
+    assert_eq!(tree(&h)[..3], ["roof", "Group/", "  birds"]);
+    h.get_by_label("layer group: Group");
+    // Each was one undo step: five undos take the map back to before the ungrouping, with the
+    // canopy shown; a sixth hides it again.
+    for _ in 0..5 {
+        h.key_press_modifiers(Modifiers::COMMAND, Key::Z);
+        h.run();
+    }
+    assert_eq!(tree(&h), ["roof", "forest/", "  empty/", "  canopy/", "    birds", "    leaves", "  trunks", "ground"]);
+    assert!(h.state().document.map.groups[1].visible);
+    h.key_press_modifiers(Modifiers::COMMAND, Key::Z);
+    h.run();
+    assert!(!h.state().document.map.groups[1].visible, "the canopy hidden again");
+
+    // Saved and opened again, the groups are as they were.
+    h.state_mut().commands.push(Command::SaveAs(dir.path().join("again.tmx")));
+    h.run();
+    let again = sightline::core::format::load(&dir.path().join("again.tmx")).unwrap().map;
+    assert_eq!(again.groups, h.state().document.map.groups);
+}

@@ -357,6 +357,30 @@ fn info_says_how_a_tileset_draws_its_tiles_when_it_is_not_tileds_default() {
 }
 
 #[test]
+fn info_names_each_layers_groups_and_lists_the_groups() {
+    let (code, out, err) = sightline(&["info", "tests/fixtures/groups.tmx"]);
+    assert_eq!(code, 0, "{err}");
+    for line in [
+        "  trunks                  in forest\n",
+        "  leaves                  in forest/canopy, opacity 50%\n",
+        "  birds                   object layer, 1 object, in forest/canopy\n",
+        "  roof\n",
+        "groups    3, outermost first\n",
+        "  forest                  3 layers, locked, opacity 50%, tint #ff8000, offset 4, -2 px, season = autumn (string)\n",
+        "  canopy                  2 layers, in forest, hidden, parallax 0.5 × 0.5\n",
+        "  empty                   0 layers, in forest\n",
+    ] {
+        assert!(out.contains(line), "{line:?} in\n{out}");
+    }
+    let (code, json, _) = sightline(&["info", "tests/fixtures/groups.tmx", "--format", "json"]);
+    assert_eq!(code, 0);
+    let v: serde_json::Value = serde_json::from_str(&json).unwrap();
+    assert_eq!(v["groups"][1]["name"], "canopy");
+    assert_eq!((v["groups"][1]["parent"].as_u64(), v["groups"][1]["start"].as_u64()), (Some(0), Some(2)));
+    assert_eq!(v["groups"][0]["locked"], true);
+}
+
+#[test]
 fn info_lists_each_layers_flags_opacity_and_properties_and_the_maps_properties() {
     use sightline::core::{PropertyValue, Rgba};
     let dir = tempfile::tempdir().unwrap();

@@ -636,13 +636,18 @@ pub fn tools_bar_ui(app: &mut SightlineApp, ui: &mut egui::Ui) {
                     }
                 }
             }
-            match app.editor.current_layer() {
-                crate::core::LayerRef::Objects(j) => {
+            match app.editor.current_item() {
+                crate::core::StackItem::Group(g) => {
+                    if let Some(group) = map.groups.get(g) {
+                        ui.label(format!("layer group: {}", group.name));
+                    }
+                }
+                crate::core::StackItem::Layer(crate::core::LayerRef::Objects(j)) => {
                     if let Some(l) = map.object_layers.get(j) {
                         ui.label(format!("object layer: {}", l.name));
                     }
                 }
-                crate::core::LayerRef::Tiles(i) => {
+                crate::core::StackItem::Layer(crate::core::LayerRef::Tiles(i)) => {
                     if let Some(l) = map.layers.get(i) {
                         ui.label(format!("layer: {}", l.name));
                     }

@@ -634,6 +634,9 @@ pub fn info(map: &Map, path: &Path, format: OutputFormat) -> String {
                     if g.offset != [0.0, 0.0] {
                         flags.push(format!("offset {}, {} px", g.offset[0], g.offset[1]));
                     }
+                    if g.parallax != [1.0, 1.0] {
+                        flags.push(format!("parallax {} × {}", g.parallax[0], g.parallax[1]));
+                    }
                     for (name, value) in &g.properties {
                         flags.push(format!("{name} = {value} ({})", value.type_name()));
                     }
