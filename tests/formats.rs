@@ -1523,3 +1523,34 @@ fn layer_groups_are_kept_nested_with_their_look_and_compose_their_layers_look() 
     let (warnings, _) = save_text(&map, "out.txt");
     assert!(warnings.iter().any(|w| w.contains(r#"layer groups ("forest", "canopy", "empty")"#)), "{warnings:?}");
 }
+
+/// A RON map whose groups nest 20 000 deep (each in the one before, all holding the one layer)
+/// loads, lists and saves without running out of stack; groups that overlap or name a later
+/// parent are refused with the group's name.
+#[test]
+fn deeply_nested_or_tangled_groups_load_or_are_refused_without_a_crash() {
+    let dir = tempfile::tempdir().unwrap();
+    let path = dir.path().join("deep.ron");
+    let mut map = load(&maps_dir().join("pillars.ron"));
+    map.object_layers.clear();
+    map.objects.clear();
+    map.groups = (0..20_000_usize)
+        .map(|g| sightline::core::LayerGroup::new(&format!("g{g}"), g.checked_sub(1), 0))
+        .map(|mut group| {
+            group.end = 1;
+            group
+        })
+        .collect();
+    map.validate().unwrap();
+    format::save(&map, &path).unwrap();
+    let again = load(&path);
+    assert_eq!(again.groups.len(), 20_000);
+    assert_eq!(sightline::core::layers::listed(&again).len(), 20_001);
+    assert_eq!(again.groups_at(0).len(), 20_000);
+    // Tangled: the second group overlaps the first, side by side at the top.
+    let text = std::fs::read_to_string(&path).unwrap();
+    let tangled = text.replacen("parent: Some(0),", "", 1);
+    std::fs::write(&path, tangled).unwrap();
+    let err = format::load(&path).unwrap_err().to_string();
+    assert!(err.contains("deep.ron") && err.contains("layer group \"g1\" overlaps the group before it"), "{err}");
+}

@@ -204,11 +204,13 @@ pub fn layers_ui(app: &mut SightlineApp, ui: &mut egui::Ui) {
             .collect();
             let label = if tags.is_empty() { name.to_owned() } else { format!("{name} ({})", tags.join(", ")) };
             // Object layers read apart from tile layers by their slant, groups by their weight.
+            // A layer or group that a hidden group hides (or its own flag) is greyed; egui's
+            // strong text would override the grey.
             let mut text = egui::RichText::new(label.clone());
             text = match item {
                 StackItem::Layer(LayerRef::Objects(_)) => text.italics(),
-                StackItem::Group(_) => text.strong(),
-                StackItem::Layer(LayerRef::Tiles(_)) => text,
+                StackItem::Group(_) if shown => text.strong(),
+                StackItem::Group(_) | StackItem::Layer(LayerRef::Tiles(_)) => text,
             };
             if !shown {
                 text = text.weak();

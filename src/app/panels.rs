@@ -14,7 +14,7 @@ const HELP: &[&str] = &[
     "Selection: Ctrl+C copy, Ctrl+X cut, Ctrl+V paste (click or drag lays it, Shift+drag a line, Esc drops it), Delete erases; Ctrl+N new map",
     "Turn: X, Y flip, Z, Shift+Z rotate the stamp being placed, else the brush's tile",
     "Edit: Ctrl+Z undo, Ctrl+Shift+Z or Ctrl+Y redo; Ctrl+O open, Ctrl+S save, Ctrl+Shift+S save as",
-    "Layers: Ctrl+Shift+N new, Ctrl+Shift+D duplicate, Ctrl+Shift+Up/Down raise/lower, Ctrl+PgUp/PgDown select",
+    "Layers: Ctrl+Shift+N new, Ctrl+Shift+D duplicate, Ctrl+Shift+Up/Down raise/lower, Ctrl+G group, Ctrl+Shift+G ungroup, Ctrl+PgUp/PgDown select",
     "Overlays: Overlays menu; the Probe tool clicks cells for them; drag S and G",
     "Play: F5 plays; arrows, hjklyubn or 1-9 move; . or 5 waits; o opens, c closes doors",
     "Play: x explores, a click travels through known cells, Esc stops walking",

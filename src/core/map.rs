@@ -209,19 +209,35 @@ pub enum StackItem {
 /// The outline of a stack of `stack_len` layers and its `groups` (as [`Map::groups`] keeps them),
 /// bottom to top: each group's layers and groups between its `Open` and its `Close`.
 pub fn outline(stack_len: usize, groups: &[LayerGroup]) -> Vec<OutlineItem> {
-    fn fill(out: &mut Vec<OutlineItem>, groups: &[LayerGroup], parent: Option<usize>, from: usize, to: usize) {
-        let mut at = from;
-        for (g, group) in groups.iter().enumerate().filter(|(_, g)| g.parent == parent) {
-            out.extend((at..group.start).map(OutlineItem::Layer));
-            out.push(OutlineItem::Open(g));
-            fill(out, groups, Some(g), group.start, group.end);
-            out.push(OutlineItem::Close(g));
-            at = group.end;
-        }
-        out.extend((at..to).map(OutlineItem::Layer));
+    // Each group's groups, in order (slot 0 the top level's, slot g + 1 group g's); walked
+    // without recursion, so that a file's deep nesting cannot exhaust the stack.
+    let mut children = vec![Vec::new(); groups.len() + 1];
+    for (g, group) in groups.iter().enumerate() {
+        children[group.parent.map_or(0, |p| p + 1)].push(g);
     }
     let mut out = Vec::with_capacity(stack_len + 2 * groups.len());
-    fill(&mut out, groups, None, 0, stack_len);
+    // (slot, its next child, the next place to list, where the slot's span ends)
+    let mut open = vec![(0, 0, 0, stack_len)];
+    while let Some(frame) = open.last_mut() {
+        let (slot, k, at, to) = *frame;
+        match children[slot].get(k) {
+            Some(&g) => {
+                let group = &groups[g];
+                out.extend((at..group.start).map(OutlineItem::Layer));
+                frame.1 += 1;
+                frame.2 = group.end.max(at);
+                out.push(OutlineItem::Open(g));
+                open.push((g + 1, 0, group.start, group.end));
+            }
+            None => {
+                out.extend((at..to).map(OutlineItem::Layer));
+                open.pop();
+                if slot > 0 {
+                    out.push(OutlineItem::Close(slot - 1));
+                }
+            }
+        }
+    }
     out
 }
 
