@@ -1866,17 +1866,26 @@ fn the_layers_panel_lists_groups_and_edits_them_as_tiled_does() {
     };
     assert_eq!(tree(&h), ["roof", "forest/", "  empty/", "  canopy/", "    birds", "    leaves", "  trunks", "ground"]);
     for label in [
-        "forest (group of 3 layers, locked, 50% opacity)",
-        "canopy (group of 2 layers)",
-        "empty (group of 0 layers)",
+        "forest (3 layers, locked, 50% opacity)",
+        "canopy (2 layers)",
+        "empty (0 layers)",
         "birds (1 object)",
         "leaves (50% opacity)",
     ] {
         h.get_by_label(label);
     }
     let x_of = |h: &Harness<'static, SightlineApp>, label: &str| h.get_by_label(label).rect().min.x;
-    assert!(x_of(&h, "leaves (50% opacity)") > x_of(&h, "canopy (group of 2 layers)"), "indented under its group");
-    assert!(x_of(&h, "canopy (group of 2 layers)") > x_of(&h, "roof"));
+    assert!(x_of(&h, "leaves (50% opacity)") > x_of(&h, "canopy (2 layers)"), "indented under its group");
+    assert!(x_of(&h, "canopy (2 layers)") > x_of(&h, "roof"));
+    // Folding a group leaves out what it holds, until it is unfolded.
+    h.get_by_label("fold forest").click();
+    h.run();
+    assert!(h.query_by_label("trunks").is_none() && h.query_by_label("canopy (2 layers)").is_none());
+    h.get_by_label("roof");
+    h.get_by_label("ground");
+    h.get_by_label("unfold forest").click();
+    h.run();
+    h.get_by_label("trunks");
 
     // The trunks are in the locked forest: the brush refuses them and names the group.
     h.get_by_label("trunks").click();
@@ -1895,7 +1904,7 @@ fn the_layers_panel_lists_groups_and_edits_them_as_tiled_does() {
     assert_ne!(h.state().document.map.layers[1].cells, before.layers[1].cells, "painted once unlocked");
 
     // A group is current like a layer; the brush then paints nothing, and says why.
-    h.get_by_label("canopy (group of 2 layers)").click();
+    h.get_by_label("canopy (2 layers)").click();
     h.run();
     h.get_by_label("layer group: canopy");
     let before = h.state().document.map.clone();

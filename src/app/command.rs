@@ -104,6 +104,8 @@ pub enum Command {
     GroupLayer(crate::core::StackItem),
     /// Dissolve a group, leaving what it holds where it is (Tiled's Ungroup Layers).
     Ungroup(usize),
+    /// Fold (true) or unfold a group in the Layers panel, by its path of names (not an edit).
+    FoldGroup(String, bool),
     SetBrushSize(u32),
     /// The selection tool: copy, cut (the current layer), start pasting, flip the stamp, place it.
     Copy,

@@ -102,6 +102,9 @@ pub struct EditorState {
     pub rect_filled: bool,
     /// The bucket fill spreads diagonally too.
     pub fill_eight: bool,
+    /// Groups folded in the Layers panel (what they hold is not listed), by their path of
+    /// names ("forest/canopy"), so that the fold survives edits that renumber the groups.
+    pub folded_groups: std::collections::BTreeSet<String>,
     /// The selected rectangle (corners, as dragged).
     pub selection: Option<(Cell, Cell)>,
     /// What Ctrl+C or Ctrl+X took.
@@ -177,6 +180,7 @@ impl Default for EditorState {
             brush_size: 1,
             rect_filled: true,
             fill_eight: false,
+            folded_groups: std::collections::BTreeSet::new(),
             selection: None,
             clipboard: None,
             pasting: false,

@@ -155,7 +155,24 @@ pub fn layers_ui(app: &mut SightlineApp, ui: &mut egui::Ui) {
     ui.heading("Layers");
     let map = &app.document.map;
     let current = app.editor.current_item();
+    // Under a folded group, what is deeper than it is not listed.
+    let mut folded_at: Option<usize> = None;
     for (item, depth) in layers::listed(map) {
+        if folded_at.is_some_and(|d| depth > d) {
+            continue;
+        }
+        folded_at = None;
+        let fold = match item {
+            StackItem::Group(g) => {
+                let path = group_path(map, g);
+                let folded = app.editor.folded_groups.contains(&path);
+                if folded {
+                    folded_at = Some(depth);
+                }
+                Some((path, folded))
+            }
+            StackItem::Layer(_) => None,
+        };
         let (name, visible, locked, opacity, shown) = match item {
             StackItem::Layer(layer) => {
                 let Some(LayerHeader { name, visible, locked, opacity }) = map.layer_header(layer) else { continue };
@@ -168,6 +185,20 @@ pub fn layers_ui(app: &mut SightlineApp, ui: &mut egui::Ui) {
         };
         ui.horizontal(|ui| {
             ui.add_space(14.0 * depth as f32);
+            // A group's fold button; a layer's place for one, so that names line up.
+            match &fold {
+                Some((path, folded)) => {
+                    let (sign, verb) = if *folded { ("+", "unfold") } else { ("-", "fold") };
+                    let r = ui
+                        .add(egui::Button::new(sign).small().min_size(egui::vec2(14.0, 0.0)))
+                        .on_hover_text(if *folded { "Show what the group holds" } else { "Hide what the group holds" });
+                    name_widget(ui, &r, &format!("{verb} {name}"));
+                    if r.clicked() {
+                        app.commands.push(Command::FoldGroup(path.clone(), !folded));
+                    }
+                }
+                None => ui.add_space(14.0 + ui.spacing().item_spacing.x),
+            }
             let mut on = visible;
             let r = ui.checkbox(&mut on, "").on_hover_text("Visible");
             name_widget(ui, &r, &format!("show {name}"));
@@ -188,7 +219,7 @@ pub fn layers_ui(app: &mut SightlineApp, ui: &mut egui::Ui) {
                 }
                 StackItem::Group(g) => {
                     let n = map.groups[g].end - map.groups[g].start;
-                    Some(format!("group of {n} layer{}", if n == 1 { "" } else { "s" }))
+                    Some(format!("{n} layer{}", if n == 1 { "" } else { "s" }))
                 }
                 StackItem::Layer(LayerRef::Tiles(_)) => None,
             };
@@ -241,6 +272,14 @@ pub fn layers_ui(app: &mut SightlineApp, ui: &mut egui::Ui) {
     });
     layer_properties_ui(app, ui);
     app.commands.extend(actions);
+}
+
+/// A group's names from the top level down, "forest/canopy": how the panel remembers its fold.
+fn group_path(map: &crate::core::Map, g: usize) -> String {
+    let mut names: Vec<&str> =
+        std::iter::successors(Some(g), |&p| map.groups[p].parent).map(|p| map.groups[p].name.as_str()).collect();
+    names.reverse();
+    names.join("/")
 }
 
 /// The current layer's or group's name, opacity and custom properties; a tile layer's collision

@@ -709,6 +709,13 @@ impl SightlineApp {
             Command::SetBrushSize(size) => self.editor.brush_size = size.clamp(1, 16),
             Command::SetRectFilled(on) => self.editor.rect_filled = on,
             Command::SetFillEight(on) => self.editor.fill_eight = on,
+            Command::FoldGroup(path, folded) => {
+                if folded {
+                    self.editor.folded_groups.insert(path);
+                } else {
+                    self.editor.folded_groups.remove(&path);
+                }
+            }
             Command::SetFillTerrain(on) => self.editor.fill_terrain = on,
             Command::SetTerrainWholeTiles(on) => self.editor.terrain_whole_tiles = on,
             Command::TerrainSpot(spot) => {
