@@ -1511,12 +1511,14 @@ fn layer_groups_are_kept_nested_with_their_look_and_compose_their_layers_look() 
         r##"<group id="6" name="forest" locked="1" opacity="0.5" tintcolor="#ff8000" offsetx="4" offsety="-2">"##,
         r#"<group id="7" name="canopy" visible="0" parallaxx="0.5" parallaxy="0.5">"#,
         r#"<group id="8" name="empty">"#,
+        r#"nextlayerid="9""#,
     ] {
         assert!(tmx.contains(written), "{written} in\n{tmx}");
     }
     let (_, tmj) = save_text(&map, "out.tmj");
     let json: serde_json::Value = serde_json::from_str(&tmj).unwrap();
     assert_eq!(json["layers"][1]["type"], "group");
+    assert_eq!(json["nextlayerid"], 9, "past the groups' ids too");
     assert_eq!(json["layers"][1]["layers"][1]["layers"][1]["name"], "birds");
     assert_eq!(json["layers"][1]["layers"][2]["layers"], serde_json::json!([]));
     // ASCII and MovingAI cannot hold them, and a save says so.

@@ -27,6 +27,8 @@ pub enum LayerEditError {
     NoSuchGroup(usize),
     #[error("layer {0:?} is the map's only tile layer; a map keeps at least one")]
     LastLayer(String),
+    #[error("group {0:?} holds every tile layer of the map; a map keeps at least one")]
+    HoldsEveryTileLayer(String),
     #[error("a layer needs a name")]
     EmptyName,
     #[error("layer {0:?} has no layer below it in its group to merge it into")]
@@ -357,11 +359,10 @@ pub fn remove(map: &mut Map, item: StackItem) -> Result<String, LayerEditError> 
     let name = item_name(map, item).unwrap_or_default().to_owned();
     let removed_tiles = entries[first..=last].iter().filter(|e| matches!(e, Entry::Layer(LayerRef::Tiles(_)))).count();
     if removed_tiles == map.layers.len() {
-        let last_layer = match item {
-            StackItem::Layer(_) => name,
-            StackItem::Group(_) => map.layers.first().map(|l| l.name.clone()).unwrap_or_default(),
-        };
-        return Err(LayerEditError::LastLayer(last_layer));
+        return Err(match item {
+            StackItem::Layer(_) => LayerEditError::LastLayer(name),
+            StackItem::Group(_) => LayerEditError::HoldsEveryTileLayer(name),
+        });
     }
     entries.drain(first..=last);
     rebuild(map, &entries, 0);
@@ -781,7 +782,7 @@ mod tests {
         assert!(!map.group_shown(inner) && !map.group_shown(outer));
         assert!(map.group_locked(inner) && !map.group_locked(outer));
         // A group holding the only tile layer cannot go.
-        assert_eq!(remove(&mut map, StackItem::Group(outer)), Err(LayerEditError::LastLayer("ground".into())));
+        assert_eq!(remove(&mut map, StackItem::Group(outer)), Err(LayerEditError::HoldsEveryTileLayer("outer".into())));
     }
 
     #[test]

@@ -1120,7 +1120,7 @@ pub fn to_string(map: &crate::core::Map, path: &Path) -> Result<Written, MapErro
         doc.height,
         doc.tile_width,
         doc.tile_height,
-        doc.layers.len() + doc.object_layers.len() + 1,
+        doc.layers.len() + doc.object_layers.len() + doc.groups.len() + 1,
         doc.next_object_id
     ));
     write_properties(&mut out, " ", &doc.properties);
