@@ -433,34 +433,15 @@ impl SightlineApp {
                     self.editor.set_current_item(item);
                 }
             }
-            Command::SetLayerVisible(StackItem::Group(g), on) | Command::SetLayerLocked(StackItem::Group(g), on) => {
-                let Some(group) = self.document.map.groups.get(g) else { return };
+            Command::SetLayerVisible(item @ (StackItem::Group(_) | StackItem::Layer(LayerRef::Objects(_))), on)
+            | Command::SetLayerLocked(item @ (StackItem::Group(_) | StackItem::Layer(LayerRef::Objects(_))), on) => {
                 let visible = matches!(command, Command::SetLayerVisible(..));
-                if (if visible { group.visible } else { group.locked }) == on {
+                if layer_flag(&mut self.document.map, item, visible).is_none_or(|flag| *flag == on) {
                     return;
                 }
                 self.document.checkpoint();
-                let group = &mut self.document.map.groups[g];
-                if visible {
-                    group.visible = on;
-                } else {
-                    group.locked = on;
-                }
-                self.document.touch();
-            }
-            Command::SetLayerVisible(StackItem::Layer(LayerRef::Objects(j)), on)
-            | Command::SetLayerLocked(StackItem::Layer(LayerRef::Objects(j)), on) => {
-                let Some(l) = self.document.map.object_layers.get(j) else { return };
-                let visible = matches!(command, Command::SetLayerVisible(..));
-                if (if visible { l.visible } else { l.locked }) == on {
-                    return;
-                }
-                self.document.checkpoint();
-                let l = &mut self.document.map.object_layers[j];
-                if visible {
-                    l.visible = on;
-                } else {
-                    l.locked = on;
+                if let Some(flag) = layer_flag(&mut self.document.map, item, visible) {
+                    *flag = on;
                 }
                 self.document.touch();
             }
@@ -1755,4 +1736,17 @@ fn side_label(painter: &egui::Painter, view: &View, side: usize, overlays: &Over
 /// Paths dropped onto the window, first one only.
 pub(crate) fn dropped_path(ctx: &egui::Context) -> Option<PathBuf> {
     ctx.input(|i| i.raw.dropped_files.iter().map(|f| f.path().to_path_buf()).find(|p| !p.as_os_str().is_empty()))
+}
+
+/// The visibility (`visible`) or lock flag of a layer or group.
+fn layer_flag(map: &mut crate::core::Map, item: StackItem, visible: bool) -> Option<&mut bool> {
+    match item {
+        StackItem::Group(g) => map.groups.get_mut(g).map(|g| if visible { &mut g.visible } else { &mut g.locked }),
+        StackItem::Layer(LayerRef::Objects(j)) => {
+            map.object_layers.get_mut(j).map(|l| if visible { &mut l.visible } else { &mut l.locked })
+        }
+        StackItem::Layer(LayerRef::Tiles(i)) => {
+            map.layers.get_mut(i).map(|l| if visible { &mut l.visible } else { &mut l.locked })
+        }
+    }
 }

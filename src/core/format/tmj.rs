@@ -693,22 +693,35 @@ fn tile_layer_json(l: &TileLayerDoc, i: usize, id: usize) -> Value {
         "visible": l.visible,
         "data": data_mark(i),
     });
-    if l.locked {
+    add_look_json(&mut v, l.locked, l.tint, l.offset, l.parallax, &l.properties);
+    v
+}
+
+/// What tile layers and groups write alike, each only when it is not Tiled's default: the lock,
+/// tint colour, offset, parallax factor and properties.
+fn add_look_json(
+    v: &mut Value,
+    locked: bool,
+    tint: Option<Rgba>,
+    offset: [f64; 2],
+    parallax: [f64; 2],
+    properties: &Properties,
+) {
+    if locked {
         v["locked"] = json!(true);
     }
-    if let Some(tint) = l.tint {
+    if let Some(tint) = tint {
         v["tintcolor"] = json!(crate::core::wang::tiled_color(tint));
     }
-    if l.offset != [0.0, 0.0] {
-        (v["offsetx"], v["offsety"]) = (json!(l.offset[0]), json!(l.offset[1]));
+    if offset != [0.0, 0.0] {
+        (v["offsetx"], v["offsety"]) = (json!(offset[0]), json!(offset[1]));
     }
-    if l.parallax != [1.0, 1.0] {
-        (v["parallaxx"], v["parallaxy"]) = (json!(l.parallax[0]), json!(l.parallax[1]));
+    if parallax != [1.0, 1.0] {
+        (v["parallaxx"], v["parallaxy"]) = (json!(parallax[0]), json!(parallax[1]));
     }
-    if !l.properties.is_empty() {
-        v["properties"] = properties_json(&l.properties);
+    if !properties.is_empty() {
+        v["properties"] = properties_json(properties);
     }
-    v
 }
 
 /// A layer group as Tiled JSON, with layer id `id`, holding `layers`.
@@ -723,21 +736,7 @@ fn group_json(g: &LayerGroup, id: usize, layers: Vec<Value>) -> Value {
         "visible": g.visible,
         "layers": layers,
     });
-    if g.locked {
-        v["locked"] = json!(true);
-    }
-    if let Some(tint) = g.tint {
-        v["tintcolor"] = json!(crate::core::wang::tiled_color(tint));
-    }
-    if g.offset != [0.0, 0.0] {
-        (v["offsetx"], v["offsety"]) = (json!(g.offset[0]), json!(g.offset[1]));
-    }
-    if g.parallax != [1.0, 1.0] {
-        (v["parallaxx"], v["parallaxy"]) = (json!(g.parallax[0]), json!(g.parallax[1]));
-    }
-    if !g.properties.is_empty() {
-        v["properties"] = properties_json(&g.properties);
-    }
+    add_look_json(&mut v, g.locked, g.tint, g.offset, g.parallax, &g.properties);
     v
 }
 
