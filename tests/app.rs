@@ -1956,3 +1956,53 @@ fn the_layers_panel_lists_groups_and_edits_them_as_tiled_does() {
     let again = sightline::core::format::load(&dir.path().join("again.tmx")).unwrap().map;
     assert_eq!(again.groups, h.state().document.map.groups);
 }
+
+/// The Layers panel edits a tile layer's and a group's tint, offset and parallax, as Tiled's
+/// properties do; a drag's many changes are one undo step, and the edits are saved.
+#[test]
+fn a_layers_and_a_groups_tint_offset_and_parallax_are_edited_in_the_panel() {
+    use egui::{Key, Modifiers};
+    use sightline::app::DrawnLook;
+    use sightline::core::Rgba;
+    let (dir, path) = fixture_copy("groups.tmx");
+    let fixtures = Path::new(env!("CARGO_MANIFEST_DIR")).join("tests/fixtures");
+    std::fs::copy(fixtures.join("tiny.tsx"), dir.path().join("tiny.tsx")).unwrap();
+    let mut h = harness();
+    h.state_mut().commands.push(Command::Open(path.clone()));
+    h.run();
+    // The roof (tile layer 3): tint on, white to start with.
+    h.get_by_label("roof").click();
+    h.run();
+    h.get_by_label("layer tint").click();
+    h.run();
+    assert_eq!(h.state().document.map.layers[3].tint, Some(Rgba(255, 255, 255, 255)));
+    h.get_by_label("layer tint colour");
+    // Typed into the offset's x.
+    h.get_by_label("layer offset x").click();
+    h.run();
+    h.key_press_modifiers(Modifiers::COMMAND, Key::A);
+    h.get_by_label("layer offset x").type_text("12");
+    h.key_press(Key::Enter);
+    h.run();
+    assert_eq!(h.state().document.map.layers[3].offset, [12.0, 0.0]);
+    // The forest group: its parallax dragged in three steps is one undo step.
+    h.get_by_label("forest (3 layers, locked, 50% opacity)").click();
+    h.run();
+    h.get_by_label("layer parallax y");
+    let forest = StackItem::Group(0);
+    for y in [0.9, 0.8, 0.7] {
+        let look = DrawnLook { tint: Some(Rgba(255, 128, 0, 255)), offset: [4.0, -2.0], parallax: [1.0, y] };
+        h.state_mut().commands.push(Command::SetLayerLook(forest, look));
+        h.run();
+    }
+    assert_eq!(h.state().document.map.groups[0].parallax, [1.0, 0.7]);
+    h.key_press_modifiers(Modifiers::COMMAND, Key::Z);
+    h.run();
+    assert_eq!(h.state().document.map.groups[0].parallax, [1.0, 1.0], "the drag undone at once");
+    assert_eq!(h.state().document.map.layers[3].offset, [12.0, 0.0], "the roof's edit is another step");
+    // Saved and read back.
+    h.key_press_modifiers(Modifiers::COMMAND, Key::S);
+    h.run();
+    let again = sightline::core::format::load(&path).unwrap().map;
+    assert_eq!((again.layers[3].tint, again.layers[3].offset), (Some(Rgba(255, 255, 255, 255)), [12.0, 0.0]));
+}

@@ -75,6 +75,9 @@ pub enum Command {
     /// Set how opaque a layer or a group is drawn (0 to 1; drawing only). Successive changes of
     /// one, as a slider's drag sends them, are one undo step.
     SetLayerOpacity(crate::core::StackItem, f32),
+    /// Set how a tile layer or a group is drawn, as Tiled sets it: tint colour, offset, parallax
+    /// factor. Successive changes of one, as a drag sends them, are one undo step.
+    SetLayerLook(crate::core::StackItem, DrawnLook),
     /// Set the colour an object layer's shapes are drawn in (Tiled's object layer colour), or
     /// none (each object in its kind's colour).
     SetObjectLayerColor(usize, Option<crate::core::Rgba>),
@@ -184,4 +187,13 @@ pub enum NewLayer {
     Tiles,
     Objects,
     Group,
+}
+
+/// A tile layer's or group's own look, as the Layers panel edits it (Tiled's tint colour,
+/// offset in map pixels, parallax factor).
+#[derive(Clone, Copy, Debug, PartialEq)]
+pub struct DrawnLook {
+    pub tint: Option<crate::core::Rgba>,
+    pub offset: [f64; 2],
+    pub parallax: [f64; 2],
 }

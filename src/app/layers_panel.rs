@@ -334,27 +334,53 @@ fn layer_properties_ui(app: &mut SightlineApp, ui: &mut egui::Ui) {
     }
 }
 
-/// Tiled's look of a layer or group (tint, offset, parallax), kept and drawn but not edited
-/// here, as one weak line.
-fn look_ui(ui: &mut egui::Ui, tint: Option<crate::core::Rgba>, offset: [f64; 2], parallax: [f64; 2]) {
-    let mut look = Vec::new();
-    if offset != [0.0, 0.0] {
-        look.push(format!("offset {}, {} px", offset[0], offset[1]));
-    }
-    if let Some(tint) = tint {
-        look.push(format!("tint {}", crate::core::wang::tiled_color(tint)));
-    }
-    if parallax != [1.0, 1.0] {
-        look.push(format!("parallax {} × {}", parallax[0], parallax[1]));
-    }
-    if !look.is_empty() {
-        ui.weak(look.join(" · ")).on_hover_text("Set in Tiled; kept when the map is saved");
+/// A tile layer's or group's look as Tiled sets it, edited in place: its tint colour (with
+/// alpha), its offset in map pixels and its parallax factor (kept for Tiled; the editor's view
+/// does not scroll it). Each drag is one undo step.
+fn look_ui(app: &mut SightlineApp, ui: &mut egui::Ui, item: StackItem) {
+    let Some(look) = super::drawn_look(&app.document.map, item) else { return };
+    let mut edited = look;
+    ui.horizontal(|ui| {
+        let mut tinted = look.tint.is_some();
+        let r = ui.checkbox(&mut tinted, "Tint").on_hover_text(
+            "Multiply the layer's tile images by a colour (Tiled's tint colour); a group's tints its layers'",
+        );
+        name_widget(ui, &r, "layer tint");
+        if r.changed() {
+            edited.tint = tinted.then_some(crate::core::Rgba(255, 255, 255, 255));
+        }
+        if let Some(c) = look.tint {
+            let mut rgba = [c.0, c.1, c.2, c.3];
+            let r = ui.color_edit_button_srgba_unmultiplied(&mut rgba);
+            name_widget(ui, &r, "layer tint colour");
+            if r.changed() {
+                edited.tint = Some(crate::core::Rgba(rgba[0], rgba[1], rgba[2], rgba[3]));
+            }
+        }
+    });
+    ui.horizontal(|ui| {
+        ui.label("Offset").on_hover_text("Where the layer is drawn, in map pixels from its cells (Tiled's offset)");
+        for (k, axis) in ["x", "y"].into_iter().enumerate() {
+            let r = ui.add(egui::DragValue::new(&mut edited.offset[k]).speed(1.0).prefix(format!("{axis} ")));
+            name_widget(ui, &r, &format!("layer offset {axis}"));
+        }
+    });
+    ui.horizontal(|ui| {
+        ui.label("Parallax")
+            .on_hover_text("How fast the layer scrolls against the view in Tiled, 1 the map's pace (kept for Tiled)");
+        for (k, axis) in ["x", "y"].into_iter().enumerate() {
+            let r = ui.add(egui::DragValue::new(&mut edited.parallax[k]).speed(0.01).prefix(format!("{axis} ")));
+            name_widget(ui, &r, &format!("layer parallax {axis}"));
+        }
+    });
+    if edited != look {
+        app.commands.push(Command::SetLayerLook(item, edited));
     }
 }
 
 fn group_properties_ui(app: &mut SightlineApp, ui: &mut egui::Ui, g: usize) {
+    look_ui(app, ui, StackItem::Group(g));
     let group = &app.document.map.groups[g];
-    look_ui(ui, group.tint, group.offset, group.parallax);
     egui::CollapsingHeader::new(format!("Custom properties ({})", group.properties.len()))
         .id_salt("sightline group properties")
         .show(ui, |ui| {
@@ -368,8 +394,8 @@ fn group_properties_ui(app: &mut SightlineApp, ui: &mut egui::Ui, g: usize) {
 }
 
 fn tile_layer_properties_ui(app: &mut SightlineApp, ui: &mut egui::Ui, current: usize) {
+    look_ui(app, ui, StackItem::Layer(LayerRef::Tiles(current)));
     let layer = &app.document.map.layers[current];
-    look_ui(ui, layer.tint, layer.offset, layer.parallax);
     let mut collision = layer.collision;
     let r = ui.checkbox(&mut collision, "Collision layer").on_hover_text(
         "Every tile on this layer blocks sight and movement, whatever its type says (doors on it still open \

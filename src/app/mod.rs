@@ -20,7 +20,7 @@ mod tile_types;
 pub mod tileset_view;
 
 pub use canvas::{PointerAction, View};
-pub use command::{Command, NewLayer, PropertiesOwner};
+pub use command::{Command, DrawnLook, NewLayer, PropertiesOwner};
 pub use document::Document;
 pub use editor::{EditorState, ObjectChoice, Tool};
 pub use overlays::{OverlayCommand, OverlayKind, Overlays};
@@ -100,6 +100,7 @@ enum ContinuedEdit {
     Object(usize),
     Opacity(crate::core::StackItem),
     ObjectLayerColor(usize),
+    Look(crate::core::StackItem),
     Properties(PropertiesOwner),
 }
 
@@ -444,6 +445,30 @@ impl SightlineApp {
                     *flag = on;
                 }
                 self.document.touch();
+            }
+            Command::SetLayerLook(item, look) => {
+                let finite = look.offset.iter().chain(&look.parallax).all(|v| v.is_finite());
+                if !finite || drawn_look(&self.document.map, item).is_none_or(|now| now == look) {
+                    return;
+                }
+                if !self.continues(ContinuedEdit::Look(item)) {
+                    self.document.checkpoint();
+                }
+                let map = &mut self.document.map;
+                let (tint, offset, parallax) = match item {
+                    StackItem::Layer(LayerRef::Tiles(i)) => {
+                        let l = &mut map.layers[i];
+                        (&mut l.tint, &mut l.offset, &mut l.parallax)
+                    }
+                    StackItem::Group(g) => {
+                        let g = &mut map.groups[g];
+                        (&mut g.tint, &mut g.offset, &mut g.parallax)
+                    }
+                    StackItem::Layer(LayerRef::Objects(_)) => return,
+                };
+                (*tint, *offset, *parallax) = (look.tint, look.offset, look.parallax);
+                self.document.touch();
+                self.continued = Some((ContinuedEdit::Look(item), self.document.revision()));
             }
             Command::SetObjectLayerColor(j, color) => {
                 if self.document.map.object_layers.get(j).is_none_or(|l| l.color == color) {
@@ -1736,6 +1761,20 @@ fn side_label(painter: &egui::Painter, view: &View, side: usize, overlays: &Over
 /// Paths dropped onto the window, first one only.
 pub(crate) fn dropped_path(ctx: &egui::Context) -> Option<PathBuf> {
     ctx.input(|i| i.raw.dropped_files.iter().map(|f| f.path().to_path_buf()).find(|p| !p.as_os_str().is_empty()))
+}
+
+/// A tile layer's or group's own tint, offset and parallax; `None` for an object layer (Tiled's
+/// object layers have them too, but sightline does not keep them) or one the map does not have.
+pub fn drawn_look(map: &crate::core::Map, item: StackItem) -> Option<DrawnLook> {
+    match item {
+        StackItem::Layer(LayerRef::Tiles(i)) => {
+            map.layers.get(i).map(|l| DrawnLook { tint: l.tint, offset: l.offset, parallax: l.parallax })
+        }
+        StackItem::Group(g) => {
+            map.groups.get(g).map(|g| DrawnLook { tint: g.tint, offset: g.offset, parallax: g.parallax })
+        }
+        StackItem::Layer(LayerRef::Objects(_)) => None,
+    }
 }
 
 /// The visibility (`visible`) or lock flag of a layer or group.
