@@ -391,14 +391,13 @@ fn object_shape_ui(
     map: &Map,
     sheets: &[Option<SheetTexture>],
     view: &View,
-    cell: Cell,
+    corner: Pos2,
     shape: &ObjectShape,
     colour: Color32,
     tint: Color32,
     tile_objects: &mut SpriteBatch,
 ) {
     let [tw, th] = map.tile_size.map(|t| t.max(1) as f32);
-    let corner = view.screen_from_grid(cell);
     let screen = |[x, y]: [f64; 2]| corner + vec2(x as f32 * view.cell_px / tw, y as f32 * view.cell_px / th);
     if let ShapeKind::Tile { tile, flip, .. } = &shape.kind {
         let Some((s, _, uv)) = tile_sprite(map, sheets, *tile).filter(|_| view.show_sprites) else { return };
@@ -440,25 +439,32 @@ fn object_colour(o: &crate::core::MapObject) -> Color32 {
 }
 
 /// Draws the Tiled geometry of object layer `j`'s objects (zones, paths, tile objects), in the
-/// layer's colour if it has one (else each in its kind's colour), at `opacity` (the layer's,
-/// its groups' composed in).
+/// layer's colour if it has one (else each in its kind's colour), as `look` says (the layer's
+/// opacity and its groups' look: opacity, tile objects' tint, offset). The game's own markers
+/// stay on their cells.
 fn object_layer_shapes_ui(
     painter: &egui::Painter,
     map: &Map,
     sheets: &[Option<SheetTexture>],
     view: &View,
     j: usize,
-    opacity: f32,
+    look: &LayerLook,
 ) {
     let Some(layer) = map.object_layers.get(j) else { return };
     // Tile objects are drawn in the layer's order: they may overlap whatever their size.
     let mut tile_objects = SpriteBatch::new(sheets, true);
-    let tint = Color32::WHITE.gamma_multiply(opacity);
+    let tint = look
+        .tint
+        .map_or(Color32::WHITE, |t| Color32::from_rgba_unmultiplied(t.0, t.1, t.2, t.3))
+        .gamma_multiply(look.opacity);
+    let [tw, th] = map.tile_size.map(|t| t.max(1) as f32);
+    let shift = vec2(look.offset[0] as f32 / tw, look.offset[1] as f32 / th) * view.cell_px;
     for o in map.objects.iter().filter(|o| o.layer == j) {
         if let Some(shape) = &o.shape {
             let colour = layer.color.map_or_else(|| object_colour(o), |c| Color32::from_rgb(c.0, c.1, c.2));
-            let colour = colour.gamma_multiply(opacity);
-            object_shape_ui(painter, map, sheets, view, o.cell, shape, colour, tint, &mut tile_objects);
+            let colour = colour.gamma_multiply(look.opacity);
+            let corner = view.screen_from_grid(o.cell) + shift;
+            object_shape_ui(painter, map, sheets, view, corner, shape, colour, tint, &mut tile_objects);
         }
     }
     tile_objects.paint(painter);
@@ -468,8 +474,9 @@ fn object_layer_shapes_ui(
 /// and layer offsets), at most, over all of the map's sheets and layers.
 pub fn sprite_reach(map: &Map) -> i32 {
     let [tw, th] = map.tile_size.map(|t| t.max(1) as i64);
+    // The offsets the layers are drawn at, their groups' added.
     let layers = map
-        .layers
+        .tile_looks()
         .iter()
         .map(|l| {
             let cells = |px: f64, side: i64| (px.abs() / side as f64).ceil().min(64.0) as i64;
@@ -638,7 +645,7 @@ pub fn canvas_ui(
                     LayerRef::Tiles(i) => (&map.layers[i], looks[i]),
                     LayerRef::Objects(j) => {
                         if object_looks[j].shown {
-                            object_layer_shapes_ui(&painter, map, sheets, view, j, object_looks[j].opacity);
+                            object_layer_shapes_ui(&painter, map, sheets, view, j, &object_looks[j]);
                         }
                         continue;
                     }
@@ -696,7 +703,7 @@ pub fn canvas_ui(
     // object layers are not drawn.
     if !shapes_drawn {
         for j in (0..map.object_layers.len()).filter(|&j| object_looks[j].shown) {
-            object_layer_shapes_ui(&painter, map, sheets, view, j, object_looks[j].opacity);
+            object_layer_shapes_ui(&painter, map, sheets, view, j, &object_looks[j]);
         }
     }
     for o in &map.objects {
@@ -803,9 +810,13 @@ mod tests {
         let view = View { cell_px: 64.0, canvas, ..View::default() };
         assert_eq!(sprite_rect(&map, &map.sheets[0], &view, Cell::new(2, 3)), view.cell_rect(Cell::new(2, 3)));
         assert_eq!(sprite_reach(&map), 0);
-        // A layer moved 70 pixels (Tiled's layer offset) reaches 2 cells of 64.
+        // A layer moved 70 pixels (Tiled's layer offset) reaches 2 cells of 64; in a group moved
+        // 70 more, 3.
         map.layers[0].offset = [-70.0, 10.0];
         assert_eq!(sprite_reach(&map), 2);
+        crate::core::layers::group_item(&mut map, crate::core::StackItem::Layer(LayerRef::Tiles(0)), "g").unwrap();
+        map.groups[0].offset = [-70.0, 0.0];
+        assert_eq!(sprite_reach(&map), 3);
     }
 
     #[test]
@@ -856,6 +867,46 @@ mod tests {
         assert_eq!(order(false), [(0, one, 2), (1, two, 2)]);
         // Tiles that overlap: the last tile of the first tileset is drawn last, over the others.
         assert_eq!(order(true), [(0, one, 1), (1, two, 2), (0, one, 1)]);
+    }
+
+    #[test]
+    fn an_object_layers_shapes_move_and_fade_with_its_group() {
+        use crate::core::object::{ObjectShape, ShapeKind};
+        use crate::core::{MapObject, ObjectKind, StackItem};
+        let mut map = Map::new_standard(8, 8, STANDARD_FLOOR).unwrap();
+        map.tile_size = [16, 16];
+        let mut zone = MapObject::new(ObjectKind::Other("zone".into()), Cell::new(2, 1));
+        zone.shape = Some(ObjectShape {
+            offset: [0.0, 0.0],
+            rotation: 0.0,
+            kind: ShapeKind::Rectangle { width: 16.0, height: 16.0 },
+        });
+        map.add_object(zone);
+        let group = crate::core::layers::group_item(&mut map, StackItem::Layer(LayerRef::Objects(0)), "g").unwrap();
+        map.groups[group].offset = [32.0, -16.0];
+        map.groups[group].opacity = 0.5;
+        // One screen point a map pixel.
+        let view =
+            View { cell_px: 16.0, canvas: Rect::from_min_size(Pos2::ZERO, vec2(400.0, 400.0)), ..View::default() };
+        let ctx = egui::Context::default();
+        let look = map.look(LayerRef::Objects(0));
+        let mut output = ctx.run_ui(egui::RawInput::default(), |ui| {
+            object_layer_shapes_ui(ui.painter(), &map, &[], &view, 0, &look);
+        });
+        // No renderer here to take the font atlas.
+        output.textures_delta.clear();
+        // The outline (not its see-through fill): the cell (2, 1) at (32, 16), moved 32 right
+        // and 16 up.
+        let outline = output.shapes.iter().find_map(|s| match &s.shape {
+            egui::Shape::Path(p) if p.closed && p.stroke.width > 0.0 => {
+                Some((p.points.clone(), p.stroke.color.clone()))
+            }
+            _ => None,
+        });
+        let (points, colour) = outline.expect("the rectangle's outline");
+        assert_eq!(Rect::from_points(&points), Rect::from_min_max(pos2(64.0, 0.0), pos2(80.0, 16.0)));
+        let full = object_colour(&map.objects[0]);
+        assert_eq!(colour, egui::epaint::ColorMode::Solid(full.gamma_multiply(0.5)), "faded by the group's opacity");
     }
 
     #[test]
