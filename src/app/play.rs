@@ -618,19 +618,22 @@ fn tile_images_ui(
         let mut plain = egui::Mesh::default();
         let mut sprites = SpriteBatch::new(sheets, overlap);
         let tint = look.tint.map_or([1.0; 4], |t| [t.0, t.1, t.2, t.3].map(|v| f32::from(v) / 255.0));
+        // The layer's offset (its groups' added) moves its images, as on the canvas.
+        let [tw, th] = map.tile_size.map(|t| t.max(1) as f32);
+        let shift = egui::vec2(look.offset[0] as f32 / tw, look.offset[1] as f32 / th) * view.cell_px;
         for (c, alpha, layers) in cells {
             let Some(&(_, tile)) = layers.iter().find(|(l, _)| *l == li) else { continue };
             let tile = shown_frame(map, tile, clock_ms, &mut next_frame_in);
             let Some((s, _, uv)) = tile_sprite(map, sheets, tile) else {
                 let bg = map.tiles.get(usize::from(tile)).map_or(Color32::BLACK, |k| color(k.glyph.bg));
-                plain.add_colored_rect(view.cell_rect(*c), bg.gamma_multiply(alpha * look.opacity));
+                plain.add_colored_rect(view.cell_rect(*c).translate(shift), bg.gamma_multiply(alpha * look.opacity));
                 continue;
             };
             // Darkened by the brightness (colour only), see-through by the layer's opacity.
             let (v, a) = (alpha * look.opacity, look.opacity * tint[3]);
             let channel = |k: usize| (255.0 * v * tint[k] * tint[3]).round() as u8;
             let shade = Color32::from_rgba_premultiplied(channel(0), channel(1), channel(2), (255.0 * a).round() as u8);
-            let r = sprite_rect(map, &map.sheets[s], view, *c);
+            let r = sprite_rect(map, &map.sheets[s], view, *c).translate(shift);
             let flip = map.index(*c).map_or(Flip::default(), |i| layer.flip(i));
             add_flipped_sprite(sprites.mesh(s), r, uv, flip, shade);
         }
@@ -685,31 +688,38 @@ mod tests {
             (Cell::new(0, 0), 1.0, vec![(0, 1), (1, 2), (2, 2)]),
             (Cell::new(1, 0), REMEMBERED_ALPHA, vec![(0, 1), (2, 2)]),
         ];
-        let ctx = egui::Context::default();
-        let mut output = ctx.run_ui(egui::RawInput::default(), |ui| {
-            tile_images_ui(ui.painter(), &map, &sheets, &view, &cells, None);
-        });
-        // No renderer here to take the font atlas.
-        output.textures_delta.clear();
-        // One mesh a layer with images, in layer order; each quad's first vertex tells its place
-        // and shade.
-        let quads: Vec<Vec<(f32, Color32)>> = output
-            .shapes
-            .iter()
-            .filter_map(|s| match &s.shape {
-                egui::Shape::Mesh(m) if m.texture_id == texture => {
-                    Some(m.vertices.chunks(4).map(|q| (q[0].pos.x, q[0].color)).collect())
-                }
-                _ => None,
-            })
-            .collect();
+        let draw = |map: &Map| {
+            let ctx = egui::Context::default();
+            let mut output = ctx.run_ui(egui::RawInput::default(), |ui| {
+                tile_images_ui(ui.painter(), map, &sheets, &view, &cells, None);
+            });
+            // No renderer here to take the font atlas.
+            output.textures_delta.clear();
+            // One mesh a layer with images, in layer order; each quad's first vertex tells its
+            // place and shade.
+            output
+                .shapes
+                .iter()
+                .filter_map(|s| match &s.shape {
+                    egui::Shape::Mesh(m) if m.texture_id == texture => {
+                        Some(m.vertices.chunks(4).map(|q| (q[0].pos.x, q[0].color)).collect::<Vec<_>>())
+                    }
+                    _ => None,
+                })
+                .collect::<Vec<_>>()
+        };
         let dim = (255.0 * REMEMBERED_ALPHA).round() as u8;
         assert_eq!(
-            quads,
+            draw(&map),
             [
                 vec![(0.0, Color32::WHITE), (8.0, Color32::from_rgba_premultiplied(dim, dim, dim, 255))],
                 vec![(0.0, Color32::WHITE)],
             ]
         );
+        // The trees in a group moved 4 pixels right (half a cell) are drawn there.
+        crate::core::layers::group_item(&mut map, crate::core::StackItem::Layer(crate::core::LayerRef::Tiles(1)), "g")
+            .unwrap();
+        map.groups[0].offset = [4.0, 0.0];
+        assert_eq!(draw(&map)[1], [(4.0, Color32::WHITE)]);
     }
 }
