@@ -438,6 +438,21 @@ fn object_colour(o: &crate::core::MapObject) -> Color32 {
     }
 }
 
+/// What a layer's images are multiplied by: its tint (Tiled's tint colour), faded by its opacity,
+/// its groups' composed in.
+fn look_tint(look: &LayerLook) -> Color32 {
+    look.tint
+        .map_or(Color32::WHITE, |t| Color32::from_rgba_unmultiplied(t.0, t.1, t.2, t.3))
+        .gamma_multiply(look.opacity)
+}
+
+/// How far on screen a layer is drawn from its cells: its offset in map pixels (its groups'
+/// added), at the view's scale.
+pub fn look_shift(map: &Map, view: &View, look: &LayerLook) -> Vec2 {
+    let [tw, th] = map.tile_size.map(|t| t.max(1) as f32);
+    vec2(look.offset[0] as f32 / tw, look.offset[1] as f32 / th) * view.cell_px
+}
+
 /// Draws the Tiled geometry of object layer `j`'s objects (zones, paths, tile objects), in the
 /// layer's colour if it has one (else each in its kind's colour), as `look` says (the layer's
 /// opacity and its groups' look: opacity, tile objects' tint, offset). The game's own markers
@@ -453,12 +468,8 @@ fn object_layer_shapes_ui(
     let Some(layer) = map.object_layers.get(j) else { return };
     // Tile objects are drawn in the layer's order: they may overlap whatever their size.
     let mut tile_objects = SpriteBatch::new(sheets, true);
-    let tint = look
-        .tint
-        .map_or(Color32::WHITE, |t| Color32::from_rgba_unmultiplied(t.0, t.1, t.2, t.3))
-        .gamma_multiply(look.opacity);
-    let [tw, th] = map.tile_size.map(|t| t.max(1) as f32);
-    let shift = vec2(look.offset[0] as f32 / tw, look.offset[1] as f32 / th) * view.cell_px;
+    let tint = look_tint(look);
+    let shift = look_shift(map, view, look);
     for o in map.objects.iter().filter(|o| o.layer == j) {
         if let Some(shape) = &o.shape {
             let colour = layer.color.map_or_else(|| object_colour(o), |c| Color32::from_rgb(c.0, c.1, c.2));
@@ -656,12 +667,8 @@ pub fn canvas_ui(
                 let mut plain = Mesh::default();
                 let mut sprite_meshes = SpriteBatch::new(sheets, reach > 0);
                 // Tiled's layer tint multiplies the images; its offset moves the whole layer.
-                let tint = look
-                    .tint
-                    .map_or(Color32::WHITE, |t| Color32::from_rgba_unmultiplied(t.0, t.1, t.2, t.3))
-                    .gamma_multiply(look.opacity);
-                let [tw, th] = map.tile_size.map(|t| t.max(1) as f32);
-                let shift = vec2(look.offset[0] as f32 / tw, look.offset[1] as f32 / th) * view.cell_px;
+                let tint = look_tint(&look);
+                let shift = look_shift(map, view, &look);
                 for (k, cell) in (ey0..ey1).flat_map(|y| (ex0..ex1).map(move |x| Cell::new(x, y))).enumerate() {
                     if !in_sprite_cell[k] {
                         continue;

@@ -6,7 +6,7 @@
 //! step; the edits themselves are [`crate::core::layers`].
 
 use super::panels::name_widget;
-use super::{Command, NewLayer, SightlineApp};
+use super::{Command, NewLayer, PropertiesOwner, SightlineApp};
 use crate::core::map::LayerHeader;
 use crate::core::{LayerRef, StackItem, layers};
 
@@ -381,16 +381,32 @@ fn look_ui(app: &mut SightlineApp, ui: &mut egui::Ui, item: StackItem) {
 fn group_properties_ui(app: &mut SightlineApp, ui: &mut egui::Ui, g: usize) {
     look_ui(app, ui, StackItem::Group(g));
     let group = &app.document.map.groups[g];
-    egui::CollapsingHeader::new(format!("Custom properties ({})", group.properties.len()))
-        .id_salt("sightline group properties")
-        .show(ui, |ui| {
-            let owner = format!("group {}", group.name);
-            if let Some(edited) =
-                super::properties_editor::properties_ui(ui, &owner, &group.properties, &[], &app.document.map.objects)
-            {
-                app.commands.push(Command::SetProperties(super::PropertiesOwner::Group(g), edited));
-            }
-        });
+    let owner = (PropertiesOwner::Group(g), format!("group {}", group.name));
+    custom_properties_ui(ui, &mut app.commands, &app.document.map.objects, owner, &group.properties, &[]);
+}
+
+/// A layer's or group's custom properties, folded under their count; an edit becomes a
+/// [`Command::SetProperties`] for `owner` (the owner and its label, as the table names its
+/// rows). `hidden`: keys the panel edits elsewhere (a tile layer's `collision`).
+fn custom_properties_ui(
+    ui: &mut egui::Ui,
+    commands: &mut Vec<Command>,
+    objects: &[crate::core::MapObject],
+    (owner, label): (PropertiesOwner, String),
+    properties: &crate::core::Properties,
+    hidden: &[&str],
+) {
+    // One fold for every layer of a kind, as the panel keeps it while the current layer changes.
+    let salt = match owner {
+        PropertiesOwner::ObjectLayer(_) => "sightline object layer properties",
+        PropertiesOwner::Group(_) => "sightline group properties",
+        _ => "sightline layer properties",
+    };
+    egui::CollapsingHeader::new(format!("Custom properties ({})", properties.len())).id_salt(salt).show(ui, |ui| {
+        if let Some(edited) = super::properties_editor::properties_ui(ui, &label, properties, hidden, objects) {
+            commands.push(Command::SetProperties(owner, edited));
+        }
+    });
 }
 
 fn tile_layer_properties_ui(app: &mut SightlineApp, ui: &mut egui::Ui, current: usize) {
@@ -404,20 +420,8 @@ fn tile_layer_properties_ui(app: &mut SightlineApp, ui: &mut egui::Ui, current: 
     if r.changed() {
         app.commands.push(Command::SetLayerCollision(current, collision));
     }
-    egui::CollapsingHeader::new(format!("Custom properties ({})", layer.properties.len()))
-        .id_salt("sightline layer properties")
-        .show(ui, |ui| {
-            let owner = format!("layer {}", layer.name);
-            if let Some(edited) = super::properties_editor::properties_ui(
-                ui,
-                &owner,
-                &layer.properties,
-                &["collision"],
-                &app.document.map.objects,
-            ) {
-                app.commands.push(Command::SetProperties(super::PropertiesOwner::Layer(current), edited));
-            }
-        });
+    let owner = (PropertiesOwner::Layer(current), format!("layer {}", layer.name));
+    custom_properties_ui(ui, &mut app.commands, &app.document.map.objects, owner, &layer.properties, &["collision"]);
 }
 
 fn object_layer_properties_ui(app: &mut SightlineApp, ui: &mut egui::Ui, current: usize) {
@@ -444,16 +448,8 @@ fn object_layer_properties_ui(app: &mut SightlineApp, ui: &mut egui::Ui, current
             }
         }
     });
-    egui::CollapsingHeader::new(format!("Custom properties ({})", layer.properties.len()))
-        .id_salt("sightline object layer properties")
-        .show(ui, |ui| {
-            let owner = format!("object layer {}", layer.name);
-            if let Some(edited) =
-                super::properties_editor::properties_ui(ui, &owner, &layer.properties, &[], &app.document.map.objects)
-            {
-                app.commands.push(Command::SetProperties(super::PropertiesOwner::ObjectLayer(current), edited));
-            }
-        });
+    let owner = (PropertiesOwner::ObjectLayer(current), format!("object layer {}", layer.name));
+    custom_properties_ui(ui, &mut app.commands, &app.document.map.objects, owner, &layer.properties, &[]);
 }
 
 /// The items listed above and below the current one in the Layers panel, if any.

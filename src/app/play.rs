@@ -619,8 +619,7 @@ fn tile_images_ui(
         let mut sprites = SpriteBatch::new(sheets, overlap);
         let tint = look.tint.map_or([1.0; 4], |t| [t.0, t.1, t.2, t.3].map(|v| f32::from(v) / 255.0));
         // The layer's offset (its groups' added) moves its images, as on the canvas.
-        let [tw, th] = map.tile_size.map(|t| t.max(1) as f32);
-        let shift = egui::vec2(look.offset[0] as f32 / tw, look.offset[1] as f32 / th) * view.cell_px;
+        let shift = super::canvas::look_shift(map, view, &look);
         for (c, alpha, layers) in cells {
             let Some(&(_, tile)) = layers.iter().find(|(l, _)| *l == li) else { continue };
             let tile = shown_frame(map, tile, clock_ms, &mut next_frame_in);

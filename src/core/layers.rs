@@ -78,11 +78,6 @@ fn check_name(name: &str) -> Result<&str, LayerEditError> {
     Ok(name)
 }
 
-/// Where `layer` is in the map's stack.
-pub fn position(map: &Map, layer: LayerRef) -> Result<usize, LayerEditError> {
-    map.stack().iter().position(|&r| r == layer).ok_or(LayerEditError::NoSuchLayer(layer))
-}
-
 /// An item's name: a layer's or a group's.
 pub fn item_name(map: &Map, item: StackItem) -> Option<&str> {
     match item {
@@ -919,6 +914,13 @@ mod tests {
         assert_eq!(map.rules_at(cell).door.map(|d| d.1), Some(STANDARD_OPEN_DOOR));
         assert_eq!(raise(&mut map, tiles(0)), Ok((tiles(1), 1)));
         assert_eq!(raise(&mut map, tiles(1)), Err(LayerEditError::AtTop("over".into())));
+        // A group moving with its door layer counts the same.
+        let g = group_item(&mut map, tiles(1), "g").unwrap();
+        let (moved, doors) = lower(&mut map, StackItem::Group(g)).unwrap();
+        assert_eq!((names(&map), doors), (vec!["over", "ground"], 1));
+        assert_eq!(raise(&mut map, moved).map(|(_, doors)| doors), Ok(1));
+        ungroup(&mut map, 0).unwrap();
+        assert_eq!(names(&map), ["ground", "over"]);
         // Under a door on a layer above both, which of the two is higher does not matter.
         let mut top = Layer::filled("top", map.len(), EMPTY);
         top.cells[map.index(cell).unwrap()] = STANDARD_CLOSED_DOOR;

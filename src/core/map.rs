@@ -286,6 +286,10 @@ pub struct LayerLook {
 }
 
 impl LayerLook {
+    /// A layer the map does not have: hidden and locked.
+    const MISSING: Self =
+        Self { shown: false, locked: true, opacity: 0.0, tint: None, offset: [0.0, 0.0], parallax: [1.0, 1.0] };
+
     fn within(mut self, group: &LayerGroup) -> Self {
         self.shown &= group.visible;
         self.locked |= group.locked;
@@ -619,45 +623,64 @@ impl Map {
     /// parallax composed with those of the groups it is in. A layer the map does not have is
     /// hidden and locked.
     pub fn look(&self, layer: LayerRef) -> LayerLook {
-        let own = match layer {
-            LayerRef::Tiles(i) => self.layers.get(i).map(|l| LayerLook {
-                shown: l.visible,
-                locked: l.locked,
-                opacity: l.opacity,
-                tint: l.tint,
-                offset: l.offset,
-                parallax: l.parallax,
-            }),
-            LayerRef::Objects(j) => self.object_layers.get(j).map(|l| LayerLook {
-                shown: l.visible,
-                locked: l.locked,
-                opacity: l.opacity,
-                tint: None,
-                offset: [0.0, 0.0],
-                parallax: unit_parallax(),
-            }),
-        };
-        let Some(own) = own else {
-            return LayerLook {
-                shown: false,
-                locked: true,
-                opacity: 0.0,
-                tint: None,
-                offset: [0.0, 0.0],
-                parallax: unit_parallax(),
-            };
-        };
-        self.groups_around(StackItem::Layer(layer)).into_iter().fold(own, |look, g| look.within(&self.groups[g]))
+        match self.stack().iter().position(|&r| r == layer) {
+            Some(at) => self.look_at(layer, at),
+            None => LayerLook::MISSING,
+        }
     }
 
-    /// The look of every tile layer, by index, as [`Map::look`] gives it (for drawing a frame).
+    /// [`Map::look`] of `layer`, which is at place `at` of the stack.
+    fn look_at(&self, layer: LayerRef, at: usize) -> LayerLook {
+        let own = match layer {
+            LayerRef::Tiles(i) => {
+                let l = &self.layers[i];
+                LayerLook {
+                    shown: l.visible,
+                    locked: l.locked,
+                    opacity: l.opacity,
+                    tint: l.tint,
+                    offset: l.offset,
+                    parallax: l.parallax,
+                }
+            }
+            LayerRef::Objects(j) => {
+                let l = &self.object_layers[j];
+                LayerLook {
+                    shown: l.visible,
+                    locked: l.locked,
+                    opacity: l.opacity,
+                    tint: None,
+                    offset: [0.0, 0.0],
+                    parallax: unit_parallax(),
+                }
+            }
+        };
+        self.groups_at(at).into_iter().fold(own, |look, g| look.within(&self.groups[g]))
+    }
+
+    /// The look of every tile layer and every object layer, by index, as [`Map::look`] gives
+    /// them (for drawing a frame: the stack is walked once).
+    fn looks(&self) -> (Vec<LayerLook>, Vec<LayerLook>) {
+        let missing = LayerLook::MISSING;
+        let (mut tiles, mut objects) = (vec![missing; self.layers.len()], vec![missing; self.object_layers.len()]);
+        for (at, layer) in self.stack().into_iter().enumerate() {
+            let look = self.look_at(layer, at);
+            match layer {
+                LayerRef::Tiles(i) => tiles[i] = look,
+                LayerRef::Objects(j) => objects[j] = look,
+            }
+        }
+        (tiles, objects)
+    }
+
+    /// The look of every tile layer, by index, as [`Map::look`] gives it.
     pub fn tile_looks(&self) -> Vec<LayerLook> {
-        (0..self.layers.len()).map(|i| self.look(LayerRef::Tiles(i))).collect()
+        self.looks().0
     }
 
     /// The look of every object layer, by index.
     pub fn object_looks(&self) -> Vec<LayerLook> {
-        (0..self.object_layers.len()).map(|j| self.look(LayerRef::Objects(j))).collect()
+        self.looks().1
     }
 
     /// Whether a group is shown: it and every group it is in are visible.
