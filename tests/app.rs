@@ -1985,6 +1985,16 @@ fn a_layers_and_a_groups_tint_offset_and_parallax_are_edited_in_the_panel() {
     h.key_press(Key::Enter);
     h.run();
     assert_eq!(h.state().document.map.layers[3].offset, [12.0, 0.0]);
+    // An object layer has the same editors: the birds' offset y typed.
+    h.get_by_label("birds (1 object)").click();
+    h.run();
+    h.get_by_label("layer offset y").click();
+    h.run();
+    h.key_press_modifiers(Modifiers::COMMAND, Key::A);
+    h.get_by_label("layer offset y").type_text("-8");
+    h.key_press(Key::Enter);
+    h.run();
+    assert_eq!(h.state().document.map.object_layers[0].offset, [0.0, -8.0]);
     // The forest group: its parallax dragged in three steps is one undo step.
     h.get_by_label("forest (3 layers, locked, 50% opacity)").click();
     h.run();
@@ -2005,4 +2015,5 @@ fn a_layers_and_a_groups_tint_offset_and_parallax_are_edited_in_the_panel() {
     h.run();
     let again = sightline::core::format::load(&path).unwrap().map;
     assert_eq!((again.layers[3].tint, again.layers[3].offset), (Some(Rgba(255, 255, 255, 255)), [12.0, 0.0]));
+    assert_eq!(again.object_layers[0].offset, [0.0, -8.0]);
 }

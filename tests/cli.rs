@@ -393,16 +393,24 @@ fn info_lists_each_layers_flags_opacity_and_properties_and_the_maps_properties()
     for i in [3, 4] {
         shadows.set(i, shadows.cells[i], sightline::core::flip::Flip::VERTICAL);
     }
+    (shadows.tint, shadows.offset) = (Some(Rgba(0, 0, 255, 255)), [16.0, -8.0]);
     pillars.layers.push(shadows);
     pillars.properties.insert("tint".into(), PropertyValue::Color(Some(Rgba(255, 32, 0, 128))));
+    let mut marks = sightline::core::ObjectLayer::new("marks", 2);
+    marks.parallax = [0.5, 1.0];
+    pillars.object_layers.push(marks);
     sightline::core::format::save(&pillars, &path).unwrap();
     let (code, out, err) = sightline(&["info", path.to_str().unwrap()]);
     assert_eq!(code, 0, "{err}");
     let line = out.lines().find(|l| l.contains("shadows")).unwrap_or_else(|| panic!("{out}"));
     assert!(
-        line.ends_with("hidden, locked, collision, opacity 49%, 2 tiles flipped or turned, depth = 3 (int)"),
+        line.ends_with(
+            "hidden, locked, collision, opacity 49%, 2 tiles flipped or turned, tint #0000ff, offset 16, -8 px, \
+             depth = 3 (int)"
+        ),
         "{line}"
     );
+    assert!(out.contains("\n  marks                   object layer, 0 objects, parallax 0.5 × 1\n"), "{out}");
     assert!(out.contains("\nproperties 1\n  tint                    #80ff2000 (color)\n"), "{out}");
     let (_, json, _) = sightline(&["info", path.to_str().unwrap(), "--format", "json"]);
     assert!(json.contains("\"opacity\": 0.49,"), "{json}");
@@ -410,4 +418,10 @@ fn info_lists_each_layers_flags_opacity_and_properties_and_the_maps_properties()
     assert_eq!(json["properties"], serde_json::json!([{"name": "tint", "type": "color", "value": "#80ff2000"}]));
     assert_eq!(json["layers"][1]["properties"], serde_json::json!([{"name": "depth", "type": "int", "value": 3}]));
     assert_eq!((json["layers"][0]["flipped"].as_u64(), json["layers"][1]["flipped"].as_u64()), (Some(0), Some(2)));
+    assert_eq!(
+        (&json["layers"][1]["tint"], &json["layers"][1]["offset"]),
+        (&"#0000ff".into(), &serde_json::json!([16.0, -8.0]))
+    );
+    let marks = json["object_layers"].as_array().unwrap().iter().find(|l| l["name"] == "marks").unwrap();
+    assert_eq!(marks["parallax"], serde_json::json!([0.5, 1.0]));
 }

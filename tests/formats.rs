@@ -1020,15 +1020,31 @@ fn loading_says_once_which_tiled_features_a_save_would_drop() {
     format::save(&map, &json).unwrap();
     assert!(!format::load(&json).unwrap().warnings.iter().any(|w| w.contains("does not keep")));
     let mut value: serde_json::Value = serde_json::from_str(&std::fs::read_to_string(&json).unwrap()).unwrap();
-    // An object layer's tint and offset are not kept.
+    // An object layer's tint, offset and parallax are kept too, through TMJ, TMX and RON.
+    assert_eq!(value["layers"][1]["type"], "objectgroup");
     value["layers"][1]["tintcolor"] = serde_json::json!("#ff0000");
     value["layers"][1]["offsetx"] = serde_json::json!(4);
+    value["layers"][1]["offsety"] = serde_json::json!(-2.5);
+    value["layers"][1]["parallaxy"] = serde_json::json!(0.25);
     std::fs::write(&json, value.to_string()).unwrap();
-    let warnings = format::load(&json).unwrap().warnings;
-    let dropped = warnings.iter().find(|w| w.contains("does not keep")).expect("a warning");
-    for kind in ["layer tint colours", "layer offsets"] {
-        assert!(dropped.contains(kind), "{kind} in {dropped}");
+    let loaded = format::load(&json).unwrap();
+    assert!(!loaded.warnings.iter().any(|w| w.contains("does not keep")), "{:?}", loaded.warnings);
+    let look = |map: &sightline::core::Map| {
+        let l = &map.object_layers[0];
+        (l.name.clone(), l.tint, l.offset, l.parallax)
+    };
+    let expected = ("a".to_owned(), Some(sightline::core::Rgba(255, 0, 0, 255)), [4.0, -2.5], [1.0, 0.25]);
+    assert_eq!(look(&loaded.map), expected);
+    for ext in ["tmx", "tmj", "ron"] {
+        let path = dir.path().join(format!("again.{ext}"));
+        format::save(&loaded.map, &path).unwrap();
+        assert_eq!(look(&load(&path)), expected, "through {ext}");
     }
+    let tmx = std::fs::read_to_string(dir.path().join("again.tmx")).unwrap();
+    assert!(
+        tmx.contains(r##"<objectgroup id="2" name="a" tintcolor="#ff0000" offsetx="4" offsety="-2.5" parallaxx="1" parallaxy="0.25">"##),
+        "{tmx}"
+    );
 }
 
 #[test]
@@ -1043,7 +1059,10 @@ fn ascii_and_movingai_saves_name_the_custom_data_they_leave_out() {
     let ascii = format::save(&map, &dir.path().join("m.txt")).unwrap().warnings;
     assert!(ascii.contains(&"the map's custom properties (\"author\") are not kept in ASCII".to_owned()), "{ascii:?}");
     assert!(
-        ascii.contains(&"layer opacity and custom properties (layer \"ground\") are not kept in ASCII".to_owned()),
+        ascii.contains(
+            &"layer opacity, tint, offset, parallax and custom properties (layer \"ground\") are not kept in ASCII"
+                .to_owned()
+        ),
         "{ascii:?}"
     );
     let movingai = format::save(&map, &dir.path().join("m.map")).unwrap().warnings;

@@ -189,7 +189,7 @@ pub enum NewLayer {
     Group,
 }
 
-/// A tile layer's or group's own look, as the Layers panel edits it (Tiled's tint colour,
+/// A layer's or group's own look, as the Layers panel edits it (Tiled's tint colour,
 /// offset in map pixels, parallax factor).
 #[derive(Clone, Copy, Debug, PartialEq)]
 pub struct DrawnLook {

@@ -343,7 +343,8 @@ fn look_ui(app: &mut SightlineApp, ui: &mut egui::Ui, item: StackItem) {
     ui.horizontal(|ui| {
         let mut tinted = look.tint.is_some();
         let r = ui.checkbox(&mut tinted, "Tint").on_hover_text(
-            "Multiply the layer's tile images by a colour (Tiled's tint colour); a group's tints its layers'",
+            "Multiply the layer's tile images (an object layer's: its tile objects) by a colour (Tiled's tint \
+             colour); a group's tints its layers'",
         );
         name_widget(ui, &r, "layer tint");
         if r.changed() {
@@ -359,7 +360,10 @@ fn look_ui(app: &mut SightlineApp, ui: &mut egui::Ui, item: StackItem) {
         }
     });
     ui.horizontal(|ui| {
-        ui.label("Offset").on_hover_text("Where the layer is drawn, in map pixels from its cells (Tiled's offset)");
+        ui.label("Offset").on_hover_text(
+            "Where the layer is drawn, in map pixels from its cells (Tiled's offset); an object layer's zones, paths \
+             and tile objects move, the game's markers stay on their cells",
+        );
         for (k, axis) in ["x", "y"].into_iter().enumerate() {
             let r = ui.add(egui::DragValue::new(&mut edited.offset[k]).speed(1.0).prefix(format!("{axis} ")));
             name_widget(ui, &r, &format!("layer offset {axis}"));
@@ -448,6 +452,8 @@ fn object_layer_properties_ui(app: &mut SightlineApp, ui: &mut egui::Ui, current
             }
         }
     });
+    look_ui(app, ui, StackItem::Layer(LayerRef::Objects(current)));
+    let layer = &app.document.map.object_layers[current];
     let owner = (PropertiesOwner::ObjectLayer(current), format!("object layer {}", layer.name));
     custom_properties_ui(ui, &mut app.commands, &app.document.map.objects, owner, &layer.properties, &[]);
 }

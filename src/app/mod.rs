@@ -464,7 +464,10 @@ impl SightlineApp {
                         let g = &mut map.groups[g];
                         (&mut g.tint, &mut g.offset, &mut g.parallax)
                     }
-                    StackItem::Layer(LayerRef::Objects(_)) => return,
+                    StackItem::Layer(LayerRef::Objects(j)) => {
+                        let l = &mut map.object_layers[j];
+                        (&mut l.tint, &mut l.offset, &mut l.parallax)
+                    }
                 };
                 (*tint, *offset, *parallax) = (look.tint, look.offset, look.parallax);
                 self.document.touch();
@@ -1763,8 +1766,7 @@ pub(crate) fn dropped_path(ctx: &egui::Context) -> Option<PathBuf> {
     ctx.input(|i| i.raw.dropped_files.iter().map(|f| f.path().to_path_buf()).find(|p| !p.as_os_str().is_empty()))
 }
 
-/// A tile layer's or group's own tint, offset and parallax; `None` for an object layer (Tiled's
-/// object layers have them too, but sightline does not keep them) or one the map does not have.
+/// A layer's or group's own tint, offset and parallax; `None` for one the map does not have.
 pub fn drawn_look(map: &crate::core::Map, item: StackItem) -> Option<DrawnLook> {
     match item {
         StackItem::Layer(LayerRef::Tiles(i)) => {
@@ -1773,7 +1775,9 @@ pub fn drawn_look(map: &crate::core::Map, item: StackItem) -> Option<DrawnLook> 
         StackItem::Group(g) => {
             map.groups.get(g).map(|g| DrawnLook { tint: g.tint, offset: g.offset, parallax: g.parallax })
         }
-        StackItem::Layer(LayerRef::Objects(_)) => None,
+        StackItem::Layer(LayerRef::Objects(j)) => {
+            map.object_layers.get(j).map(|l| DrawnLook { tint: l.tint, offset: l.offset, parallax: l.parallax })
+        }
     }
 }
 

@@ -491,6 +491,8 @@ pub fn info(map: &Map, path: &Path, format: OutputFormat) -> String {
                         "collision": l.collision,
                         "opacity": format::shortest_f64(l.opacity),
                         "flipped": l.flips.count(),
+                        "tint": l.tint.map(crate::core::wang::tiled_color), "offset": l.offset,
+                        "parallax": l.parallax,
                         "properties": format::tmj::properties_json(&l.properties),
                     })
                 })
@@ -505,6 +507,8 @@ pub fn info(map: &Map, path: &Path, format: OutputFormat) -> String {
                         "locked": l.locked,
                         "opacity": format::shortest_f64(l.opacity),
                         "color": l.color.map(crate::core::wang::tiled_color),
+                        "tint": l.tint.map(crate::core::wang::tiled_color), "offset": l.offset,
+                        "parallax": l.parallax,
                         "tile_layers_below": l.tile_layers_below,
                         "properties": format::tmj::properties_json(&l.properties),
                     })
@@ -578,6 +582,7 @@ pub fn info(map: &Map, path: &Path, format: OutputFormat) -> String {
                         if let Some(c) = l.color {
                             flags.push(format!("colour {}", crate::core::wang::tiled_color(c)));
                         }
+                        flags.extend(look_flags(l.tint, l.offset, l.parallax));
                         for (name, value) in &l.properties {
                             flags.push(format!("{name} = {value} ({})", value.type_name()));
                         }
@@ -603,6 +608,7 @@ pub fn info(map: &Map, path: &Path, format: OutputFormat) -> String {
                     1 => flags.push("1 tile flipped or turned".to_owned()),
                     n => flags.push(format!("{n} tiles flipped or turned")),
                 }
+                flags.extend(look_flags(l.tint, l.offset, l.parallax));
                 for (name, value) in &l.properties {
                     flags.push(format!("{name} = {value} ({})", value.type_name()));
                 }
@@ -628,15 +634,7 @@ pub fn info(map: &Map, path: &Path, format: OutputFormat) -> String {
                     if g.opacity < 1.0 {
                         flags.push(format!("opacity {:.0}%", g.opacity * 100.0));
                     }
-                    if let Some(c) = g.tint {
-                        flags.push(format!("tint {}", crate::core::wang::tiled_color(c)));
-                    }
-                    if g.offset != [0.0, 0.0] {
-                        flags.push(format!("offset {}, {} px", g.offset[0], g.offset[1]));
-                    }
-                    if g.parallax != [1.0, 1.0] {
-                        flags.push(format!("parallax {} × {}", g.parallax[0], g.parallax[1]));
-                    }
+                    flags.extend(look_flags(g.tint, g.offset, g.parallax));
                     for (name, value) in &g.properties {
                         flags.push(format!("{name} = {value} ({})", value.type_name()));
                     }
@@ -731,6 +729,21 @@ pub fn info(map: &Map, path: &Path, format: OutputFormat) -> String {
 }
 
 /// The built-in map, for the app and tests.
+/// How `info` names a layer's or group's drawing look, each only when not Tiled's default.
+fn look_flags(tint: Option<crate::core::Rgba>, offset: [f64; 2], parallax: [f64; 2]) -> Vec<String> {
+    let mut flags = Vec::new();
+    if let Some(c) = tint {
+        flags.push(format!("tint {}", crate::core::wang::tiled_color(c)));
+    }
+    if offset != [0.0, 0.0] {
+        flags.push(format!("offset {}, {} px", offset[0], offset[1]));
+    }
+    if parallax != [1.0, 1.0] {
+        flags.push(format!("parallax {} × {}", parallax[0], parallax[1]));
+    }
+    flags
+}
+
 pub fn default_map() -> Map {
     samples::default_map().expect("the built-in map is valid (tested)")
 }

@@ -770,6 +770,20 @@ mod tests {
                 parallax: [0.5, 1.0],
             }
         );
+        // An object layer in the inner group composes its own look with its groups' the same way.
+        let objects = add_object_layer(&mut map, Some(ground), "marks").unwrap();
+        assert_eq!(map.groups_around(StackItem::Layer(objects)), [inner, outer]);
+        let LayerRef::Objects(j) = objects else { unreachable!() };
+        map.object_layers[j].offset = [-3.0, 0.5];
+        map.object_layers[j].parallax = [2.0, 4.0];
+        map.object_layers[j].tint = Some(Rgba(255, 255, 0, 255));
+        map.object_layers[j].opacity = 0.5;
+        let look = map.look(objects);
+        assert_eq!(
+            (look.opacity, look.tint, look.offset, look.parallax),
+            (0.25, Some(Rgba(128, 255, 0, 255)), [7.0, 20.5], [1.0, 4.0])
+        );
+        assert_eq!(map.object_looks()[j], look);
         map.groups[outer].visible = false;
         map.groups[inner].locked = true;
         let look = map.look(LayerRef::Tiles(0));

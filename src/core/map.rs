@@ -103,6 +103,17 @@ pub struct ObjectLayer {
     /// colour.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub color: Option<Rgba>,
+    /// A colour its tile objects' images are multiplied by (Tiled's tint colour; its shapes keep
+    /// their colour, as in Tiled).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub tint: Option<Rgba>,
+    /// Where its shapes and tile objects are drawn, in map pixels from where the objects are
+    /// (Tiled's layer offset). The game's objects stay on their cells.
+    #[serde(default, skip_serializing_if = "is_no_offset")]
+    pub offset: [f64; 2],
+    /// Tiled's parallax factor, kept for Tiled (the editor's view does not scroll it).
+    #[serde(default = "unit_parallax", skip_serializing_if = "is_unit_parallax")]
+    pub parallax: [f64; 2],
     #[serde(default, skip_serializing_if = "Properties::is_empty")]
     pub properties: Properties,
     /// Where it is drawn: over this many tile layers (the bottom ones) and under the rest.
@@ -121,6 +132,9 @@ impl ObjectLayer {
             locked: false,
             opacity: 1.0,
             color: None,
+            tint: None,
+            offset: [0.0, 0.0],
+            parallax: unit_parallax(),
             properties: Properties::new(),
             tile_layers_below,
         }
@@ -649,9 +663,9 @@ impl Map {
                     shown: l.visible,
                     locked: l.locked,
                     opacity: l.opacity,
-                    tint: None,
-                    offset: [0.0, 0.0],
-                    parallax: unit_parallax(),
+                    tint: l.tint,
+                    offset: l.offset,
+                    parallax: l.parallax,
                 }
             }
         };

@@ -116,7 +116,7 @@ pub fn shortest_f64(x: f32) -> f64 {
 }
 
 /// Warnings for a format that keeps no custom data (ASCII, MovingAI): the map's custom
-/// properties, flipped tiles, layer groups, and the layers' opacity and custom properties, named so
+/// properties, flipped tiles, layer groups, and the layers' opacity, look and custom properties, named so
 /// that a save says what it leaves out.
 pub(crate) fn custom_data_warnings(map: &Map, format: &str) -> Vec<String> {
     let mut warnings = Vec::new();
@@ -139,11 +139,17 @@ pub(crate) fn custom_data_warnings(map: &Map, format: &str) -> Vec<String> {
             listed_names(&names)
         ));
     }
-    let layers: Vec<&str> =
-        map.layers.iter().filter(|l| l.opacity < 1.0 || !l.properties.is_empty()).map(|l| l.name.as_str()).collect();
+    let plain = |l: &&crate::core::map::Layer| {
+        l.opacity == 1.0
+            && l.properties.is_empty()
+            && l.tint.is_none()
+            && l.offset == [0.0; 2]
+            && l.parallax == [1.0; 2]
+    };
+    let layers: Vec<&str> = map.layers.iter().filter(|l| !plain(l)).map(|l| l.name.as_str()).collect();
     if !layers.is_empty() {
         warnings.push(format!(
-            "layer opacity and custom properties (layer{} {}) are not kept in {format}",
+            "layer opacity, tint, offset, parallax and custom properties (layer{} {}) are not kept in {format}",
             if layers.len() == 1 { "" } else { "s" },
             listed_names(&layers)
         ));

@@ -74,9 +74,6 @@ pub struct Doc {
 pub enum Dropped {
     WangSets,
     TileOffsets,
-    LayerOffsets,
-    Parallax,
-    Tints,
     ObjectShapes,
     ListProperties,
     EnumTypes,
@@ -87,9 +84,6 @@ impl Dropped {
         match self {
             Dropped::WangSets => "Wang sets (terrains) of tilesets without one image",
             Dropped::TileOffsets => "drawing offsets of tilesets without one image",
-            Dropped::LayerOffsets => "layer offsets",
-            Dropped::Parallax => "parallax factors",
-            Dropped::Tints => "layer tint colours",
             Dropped::ObjectShapes => "text and capsule objects (kept as their rectangles), template tile objects",
             Dropped::ListProperties => "list-typed custom properties",
             Dropped::EnumTypes => "the enum types of custom properties (their values stay, as plain strings or ints)",

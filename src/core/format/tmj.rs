@@ -424,21 +424,13 @@ fn parse_layers(
         let o = Obj { what: format!("layer {name:?}"), o: o.o };
         let mut unkept = BTreeSet::new();
         let number = |key: &str, default: f64| o.get(key).and_then(Value::as_f64).unwrap_or(default);
-        // Tile layers and groups keep these; on an object layer they are dropped.
-        let is_tiles = matches!(o.string("type")?, Some("tilelayer" | "group"));
+        // Every kind of layer keeps its look.
         let tint = match o.string("tintcolor")? {
             None => None,
             Some(c) => Some(Rgba::from_hex(c).ok_or_else(|| o.bad("tintcolor", "a colour like \"#ff0000\""))?),
         };
-        for (met, d) in [
-            (number("offsetx", 0.0) != 0.0 || number("offsety", 0.0) != 0.0, Dropped::LayerOffsets),
-            (number("parallaxx", 1.0) != 1.0 || number("parallaxy", 1.0) != 1.0, Dropped::Parallax),
-            (o.get("tintcolor").is_some(), Dropped::Tints),
-        ] {
-            if met && !is_tiles {
-                doc.dropped.insert(d);
-            }
-        }
+        let offset = [number("offsetx", 0.0), number("offsety", 0.0)];
+        let parallax = [number("parallaxx", 1.0), number("parallaxy", 1.0)];
         match o.string("type")?.unwrap_or("") {
             "tilelayer" => {
                 let mut l = TileLayerDoc {
@@ -450,8 +442,8 @@ fn parse_layers(
                         Some(_) => Some(o.float("opacity")? as f32),
                     },
                     properties: o.properties(&mut unkept)?,
-                    offset: [number("offsetx", 0.0), number("offsety", 0.0)],
-                    parallax: [number("parallaxx", 1.0), number("parallaxy", 1.0)],
+                    offset,
+                    parallax,
                     tint,
                     ..TileLayerDoc::default()
                 };
@@ -503,6 +495,9 @@ fn parse_layers(
                         None => None,
                         Some(c) => Some(Rgba::from_hex(c).ok_or_else(|| o.bad("color", "a colour like \"#a0a0a4\""))?),
                     },
+                    tint,
+                    offset,
+                    parallax,
                     properties: o.properties(&mut unkept)?,
                     tile_layers_below: doc.layers.len(),
                 });
@@ -558,8 +553,8 @@ fn parse_layers(
                         Some(_) => o.float("opacity")? as f32,
                     },
                     tint,
-                    offset: [number("offsetx", 0.0), number("offsety", 0.0)],
-                    parallax: [number("parallaxx", 1.0), number("parallaxy", 1.0)],
+                    offset,
+                    parallax,
                     properties: o.properties(&mut unkept)?,
                     ..LayerGroup::new(&name, parent, doc.layers.len() + doc.object_layers.len())
                 });
@@ -697,7 +692,7 @@ fn tile_layer_json(l: &TileLayerDoc, i: usize, id: usize) -> Value {
     v
 }
 
-/// What tile layers and groups write alike, each only when it is not Tiled's default: the lock,
+/// What every kind of layer and groups write alike, each only when it is not Tiled's default: the lock,
 /// tint colour, offset, parallax factor and properties.
 fn add_look_json(
     v: &mut Value,
@@ -783,15 +778,10 @@ fn object_layer_json(doc: &Doc, j: usize, id: usize) -> Value {
         "y": 0,
         "objects": objects,
     });
-    if layer.locked {
-        v["locked"] = json!(true);
-    }
     if let Some(c) = layer.color {
         v["color"] = json!(crate::core::wang::tiled_color(c));
     }
-    if !layer.properties.is_empty() {
-        v["properties"] = properties_json(&layer.properties);
-    }
+    add_look_json(&mut v, layer.locked, layer.tint, layer.offset, layer.parallax, &layer.properties);
     v
 }
 

@@ -748,17 +748,11 @@ pub fn parse(bytes: &[u8], path: &Path) -> Result<Loaded, MapError> {
             }
         };
         let name = layer.name.clone();
-        // Tile layers and groups keep these; on an object layer they are dropped.
-        let is_tiles = matches!(layer.layer_type(), tiled::LayerType::Tiles(_) | tiled::LayerType::Group(_));
-        for (met, d) in [
-            (layer.offset_x != 0.0 || layer.offset_y != 0.0, Dropped::LayerOffsets),
-            (layer.parallax_x != 1.0 || layer.parallax_y != 1.0, Dropped::Parallax),
-            (layer.tint_color.is_some(), Dropped::Tints),
-        ] {
-            if met && !is_tiles {
-                doc.dropped.insert(d);
-            }
-        }
+        // Every kind of layer keeps its look: `tiled` reads the file's decimals as f32s, whose
+        // shortest text is what Tiled wrote.
+        let offset = [super::shortest_f64(layer.offset_x), super::shortest_f64(layer.offset_y)];
+        let parallax = [super::shortest_f64(layer.parallax_x), super::shortest_f64(layer.parallax_y)];
+        let tint = layer.tint_color.map(|c| Rgba(c.red, c.green, c.blue, c.alpha));
         match layer.layer_type() {
             tiled::LayerType::Tiles(_) => {
                 let data = scanned.next().unwrap_or_default();
@@ -768,9 +762,9 @@ pub fn parse(bytes: &[u8], path: &Path) -> Result<Loaded, MapError> {
                     locked: data.locked,
                     opacity: Some(layer.opacity),
                     properties: convert_properties(&layer.properties, &mut unkept),
-                    offset: [super::shortest_f64(layer.offset_x), super::shortest_f64(layer.offset_y)],
-                    parallax: [super::shortest_f64(layer.parallax_x), super::shortest_f64(layer.parallax_y)],
-                    tint: layer.tint_color.map(|c| Rgba(c.red, c.green, c.blue, c.alpha)),
+                    offset,
+                    parallax,
+                    tint,
                     ..TileLayerDoc::default()
                 };
                 if doc.infinite {
@@ -798,6 +792,9 @@ pub fn parse(bytes: &[u8], path: &Path) -> Result<Loaded, MapError> {
                     locked: object_layers_locked.next().unwrap_or(false),
                     opacity: layer.opacity,
                     color: objects.colour.map(|c| Rgba(c.red, c.green, c.blue, c.alpha)),
+                    tint,
+                    offset,
+                    parallax,
                     properties: convert_properties(&layer.properties, &mut unkept),
                     tile_layers_below: doc.layers.len(),
                 });
@@ -863,9 +860,9 @@ pub fn parse(bytes: &[u8], path: &Path) -> Result<Loaded, MapError> {
                     visible: layer.visible,
                     locked: groups_locked.next().unwrap_or(false),
                     opacity: layer.opacity,
-                    tint: layer.tint_color.map(|c| Rgba(c.red, c.green, c.blue, c.alpha)),
-                    offset: [super::shortest_f64(layer.offset_x), super::shortest_f64(layer.offset_y)],
-                    parallax: [super::shortest_f64(layer.parallax_x), super::shortest_f64(layer.parallax_y)],
+                    tint,
+                    offset,
+                    parallax,
                     properties: convert_properties(&layer.properties, &mut unkept),
                     ..LayerGroup::new(&name, parent, at)
                 });
@@ -952,11 +949,12 @@ fn write_object_layer(out: &mut String, doc: &Doc, j: usize, id: usize) {
     let layer = &doc.object_layers[j];
     let color = layer.color.map(|c| format!(" color=\"{}\"", crate::core::wang::tiled_color(c))).unwrap_or_default();
     out.push_str(&format!(
-        " <objectgroup id=\"{id}\" name=\"{}\"{color}{}{}{}>\n",
+        " <objectgroup id=\"{id}\" name=\"{}\"{color}{}{}{}{}>\n",
         escape(&layer.name),
         if layer.visible { "" } else { " visible=\"0\"" },
         if layer.locked { " locked=\"1\"" } else { "" },
         if layer.opacity == 1.0 { String::new() } else { format!(" opacity=\"{}\"", layer.opacity) },
+        layer_look_attributes(layer.tint, layer.offset, layer.parallax),
     ));
     write_properties(out, "  ", &layer.properties);
     for o in doc.objects_on(j) {
