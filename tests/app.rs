@@ -924,6 +924,63 @@ fn the_inspector_edits_the_selected_cell_and_its_objects() {
 }
 
 #[test]
+fn the_inspector_edits_a_text_objects_text_and_layout() {
+    use egui::{Key, Modifiers};
+    use sightline::core::object::{HorizontalAlign, ObjectShape, ObjectText, ShapeKind};
+    use sightline::core::{Cell, MapObject, ObjectKind};
+    let dir = tempfile::tempdir().unwrap();
+    let path = dir.path().join("sign.ron");
+    let mut map = sightline::core::format::load(&sample("pillars.ron")).unwrap().map;
+    let mut sign = MapObject::new(ObjectKind::Other(String::new()), Cell::new(1, 1)).named("sign");
+    sign.shape = Some(ObjectShape {
+        offset: [0.0, 0.0],
+        rotation: 0.0,
+        kind: ShapeKind::Text { width: 40.0, height: 16.0, text: Box::new(ObjectText::new("hello")) },
+    });
+    map.add_object(sign);
+    sightline::core::format::save(&map, &path).unwrap();
+    let mut h = harness();
+    h.state_mut().commands.push(Command::Open(path.clone()));
+    h.run();
+    select_for_inspector(&mut h, Cell::new(1, 1));
+    h.get_by_label_contains("text \"hello\" 40 × 16 px");
+    let text = |h: &Harness<'static, SightlineApp>| {
+        let o = h.state().document.map.objects.iter().find(|o| o.name == "sign").unwrap();
+        match &o.shape.as_ref().unwrap().kind {
+            ShapeKind::Text { text, .. } => (**text).clone(),
+            other => panic!("{other:?}"),
+        }
+    };
+    let undo = h.state().document.undo.len();
+    h.get_by_label("text of the object").click();
+    h.run();
+    h.key_press_modifiers(Modifiers::COMMAND, Key::A);
+    h.get_by_label("text of the object").type_text("Gate ahead");
+    h.run();
+    assert_eq!(text(&h).text, "Gate ahead");
+    assert_eq!(h.state().document.undo.len(), undo + 1, "typing is one undo step");
+    h.get_by_label("bold text").click();
+    h.run();
+    h.get_by_label("text alignment across").click();
+    h.run();
+    h.get_by_label("centre").click();
+    h.run();
+    let edited = text(&h);
+    assert!(edited.bold && edited.halign == HorizontalAlign::Center, "{edited:?}");
+    // Saved and read back; undone step by step.
+    h.key_press_modifiers(Modifiers::COMMAND, Key::S);
+    h.run();
+    let again = sightline::core::format::load(&path).unwrap().map;
+    let kept = again.objects.iter().find(|o| o.name == "sign").unwrap();
+    assert!(matches!(&kept.shape.as_ref().unwrap().kind, ShapeKind::Text { text, .. } if **text == edited));
+    for _ in 0..3 {
+        h.state_mut().commands.push(Command::Undo);
+        h.run();
+    }
+    assert_eq!(text(&h), ObjectText::new("hello"));
+}
+
+#[test]
 fn each_instance_autosaves_to_its_own_file_and_only_left_overs_are_offered() {
     let dir = tempfile::tempdir().unwrap();
     let map = sightline::core::format::load(&sample("pillars.ron")).unwrap().map;
@@ -1165,13 +1222,15 @@ fn saving_over_a_tiled_file_with_what_sightline_does_not_keep_asks_first() {
   <image source="tiny.png" width="16" height="8"/>
  </tileset>
  <layer id="1" name="ground" width="2" height="1"><data encoding="csv">1,2</data></layer>
- <objectgroup id="2" name="o"><object id="1" x="0" y="0" width="8" height="8"><text>hi</text></object></objectgroup>
+ <objectgroup id="2" name="o">
+  <properties><property name="spawns" type="list"><item type="int" value="1"/></property></properties>
+ </objectgroup>
 </map>"#;
     std::fs::write(&path, original).unwrap();
     let mut h = harness();
     h.state_mut().commands.push(Command::Open(path.clone()));
     h.run();
-    h.get_by_label_contains("text and capsule objects");
+    h.get_by_label_contains("list-typed custom properties");
     h.state_mut().commands.push(Command::SetLayerVisible(StackItem::Layer(LayerRef::Tiles(0)), false));
     h.run();
     h.key_press_modifiers(Modifiers::COMMAND, Key::S);

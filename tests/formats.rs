@@ -967,6 +967,93 @@ fn tiled_object_shapes_and_tile_objects_are_read_and_written_in_tmx_tmj_and_ron(
 }
 
 #[test]
+fn text_and_capsule_objects_are_kept_with_their_layout_through_tmx_tmj_and_ron() {
+    use sightline::core::Rgba;
+    use sightline::core::object::{HorizontalAlign, ObjectText, ShapeKind, VerticalAlign};
+    let dir = tempfile::tempdir().unwrap();
+    std::fs::copy(fixture("tiny.png"), dir.path().join("tiny.png")).unwrap();
+    let tmx = dir.path().join("text.tmx");
+    std::fs::write(
+        &tmx,
+        r##"<?xml version="1.0"?>
+<map version="1.12" orientation="orthogonal" width="8" height="4" tilewidth="8" tileheight="8" infinite="0">
+ <tileset firstgid="1" name="t" tilewidth="8" tileheight="8" tilecount="2" columns="2">
+  <image source="tiny.png" width="16" height="8"/>
+ </tileset>
+ <layer id="1" name="ground" width="8" height="4"><data encoding="csv">1,1,1,1,1,1,1,1,1,1,1,1,1,1,1,1,1,1,1,1,1,1,1,1,1,1,1,1,1,1,1,1</data></layer>
+ <objectgroup id="2" name="labels">
+  <object id="1" name="sign" x="2" y="3" width="40" height="20" rotation="15">
+   <text fontfamily="Courier New" pixelsize="12" wrap="1" color="#80ff0000" bold="1" italic="1" underline="1" strikeout="1" kerning="0" halign="center" valign="bottom">Hello &amp; &lt;you&gt;
+  second line</text>
+  </object>
+  <object id="2" x="8" y="16" width="30" height="10"><text>plain</text></object>
+  <object id="3" name="pill" x="32" y="8" width="24" height="8"><capsule/></object>
+ </objectgroup>
+</map>"##,
+    )
+    .unwrap();
+    let loaded = format::load(&tmx).unwrap();
+    assert!(!loaded.warnings.iter().any(|w| w.contains("does not keep")), "{:?}", loaded.warnings);
+    let shapes = |map: &sightline::core::Map| -> Vec<(String, ShapeKind)> {
+        map.objects.iter().map(|o| (o.name.clone(), o.shape.clone().unwrap().kind)).collect()
+    };
+    let sign = ObjectText {
+        text: "Hello & <you>\n  second line".into(),
+        font_family: "Courier New".into(),
+        pixel_size: 12,
+        wrap: true,
+        color: Rgba(255, 0, 0, 128),
+        bold: true,
+        italic: true,
+        underline: true,
+        strikeout: true,
+        kerning: false,
+        halign: HorizontalAlign::Center,
+        valign: VerticalAlign::Bottom,
+    };
+    let expected = vec![
+        ("sign".to_owned(), ShapeKind::Text { width: 40.0, height: 20.0, text: Box::new(sign) }),
+        (String::new(), ShapeKind::Text { width: 30.0, height: 10.0, text: Box::new(ObjectText::new("plain")) }),
+        ("pill".to_owned(), ShapeKind::Capsule { width: 24.0, height: 8.0 }),
+    ];
+    assert_eq!(shapes(&loaded.map), expected);
+    assert_eq!(
+        loaded.map.objects[0].shape.as_ref().unwrap().describe(),
+        "text \"Hello & <you>…\" 40 × 20 px, turned 15°"
+    );
+    assert_eq!(loaded.map.objects[2].shape.as_ref().unwrap().describe(), "capsule 24 × 8 px");
+    for ext in ["tmx", "tmj", "ron"] {
+        let path = dir.path().join(format!("again.{ext}"));
+        format::save(&loaded.map, &path).unwrap();
+        let again = format::load(&path).unwrap();
+        assert_eq!(shapes(&again.map), expected, "through {ext}");
+        assert!(!again.warnings.iter().any(|w| w.contains("does not keep")), "{ext}: {:?}", again.warnings);
+    }
+    // Written as Tiled writes them: only what is not the default.
+    let written = std::fs::read_to_string(dir.path().join("again.tmx")).unwrap();
+    for part in [
+        r##"<text fontfamily="Courier New" pixelsize="12" wrap="1" bold="1" italic="1" underline="1" strikeout="1" kerning="0" color="#80ff0000" halign="center" valign="bottom">Hello &amp; &lt;you&gt;&#10;  second line</text>"##,
+        "<text>plain</text>",
+        "<capsule/>",
+    ] {
+        assert!(written.contains(part), "{part} in\n{written}");
+    }
+    let json: serde_json::Value =
+        serde_json::from_str(&std::fs::read_to_string(dir.path().join("again.tmj")).unwrap()).unwrap();
+    let objects = &json["layers"][1]["objects"];
+    assert_eq!(objects[1]["text"], serde_json::json!({"text": "plain"}));
+    assert_eq!(objects[2]["capsule"], true);
+    assert_eq!((&objects[0]["text"]["halign"], &objects[0]["text"]["wrap"]), (&"center".into(), &true.into()));
+    // A wrong alignment names the object and the key.
+    let mut bad = json.clone();
+    bad["layers"][1]["objects"][0]["text"]["valign"] = "middle".into();
+    let bad_path = dir.path().join("bad.tmj");
+    std::fs::write(&bad_path, bad.to_string()).unwrap();
+    let err = format::load(&bad_path).unwrap_err().to_string();
+    assert!(err.contains("bad.tmj") && err.contains("`valign` must be \"top\", \"center\" or \"bottom\""), "{err}");
+}
+
+#[test]
 fn a_layers_tint_offset_and_parallax_survive_every_tiled_and_ron_round_trip() {
     use sightline::core::Rgba;
     let mut map = load(&maps_dir().join("pillars.ron"));
@@ -996,16 +1083,18 @@ fn loading_says_once_which_tiled_features_a_save_would_drop() {
   <layer id="1" name="ground" width="2" height="1" tintcolor="#ff0000" offsety="2"><data encoding="csv">1,2</data></layer>
  </group>
  <objectgroup id="2" name="a"><object id="1" x="0" y="0" width="40" height="10"><text>hi</text></object></objectgroup>
- <objectgroup id="4" name="b"/>
+ <objectgroup id="4" name="b">
+  <properties><property name="spawns" type="list"><item type="int" value="1"/></property></properties>
+ </objectgroup>
 </map>"##;
     let path = dir.path().join("features.tmx");
     std::fs::write(&path, tmx).unwrap();
     let warnings = format::load(&path).unwrap().warnings;
     let dropped: Vec<&String> = warnings.iter().filter(|w| w.contains("does not keep")).collect();
     assert_eq!(dropped.len(), 1, "one warning: {warnings:?}");
-    assert!(dropped[0].contains("text and capsule objects"), "{}", dropped[0]);
-    // Groups are kept, with their offsets and parallax factors.
-    for kept in ["tint", "animation", "Wang", "object layers", "groups", "offsets", "parallax"] {
+    assert!(dropped[0].contains("list-typed custom properties"), "{}", dropped[0]);
+    // Groups are kept, with their offsets and parallax factors; text objects are kept.
+    for kept in ["tint", "animation", "Wang", "object layers", "groups", "offsets", "parallax", "text"] {
         assert!(!dropped[0].contains(kept), "{kept} in {}", dropped[0]);
     }
     // Both object layers are kept, the empty one too.

@@ -8,7 +8,7 @@ use super::far_colours::{GlyphColour, PictureKey, map_picture, picture_key};
 use super::sprites::SheetTexture;
 use crate::core::flip::Flip;
 use crate::core::map::LayerLook;
-use crate::core::object::{ObjectShape, ShapeKind};
+use crate::core::object::{HorizontalAlign, ObjectShape, ObjectText, ShapeKind, VerticalAlign};
 use crate::core::tile::Rgb;
 use crate::core::tile::SpriteSheet;
 use crate::core::{Cell, LayerRef, Map, ObjectKind, TileId};
@@ -410,6 +410,15 @@ fn object_shape_ui(
         }
         return;
     }
+    if let ShapeKind::Text { width, text, .. } = &shape.kind {
+        let Some(corners) = shape.text_corners() else { return };
+        let corners = corners.map(screen);
+        if Rect::from_points(&corners).intersects(view.canvas) {
+            let scale = vec2(view.cell_px / tw, view.cell_px / th);
+            text_object_ui(painter, corners, shape.rotation as f32, *width as f32 * scale.x, scale.y, text, colour.a());
+        }
+        return;
+    }
     let Some((points, closed)) = shape.outline() else { return };
     let points: Vec<Pos2> = points.into_iter().map(screen).collect();
     if !Rect::from_points(&points).intersects(view.canvas) {
@@ -418,12 +427,93 @@ fn object_shape_ui(
     let stroke = Stroke::new(1.5, colour);
     if closed {
         // Filled see-through where the fill is convex (egui fills convex shapes only).
-        if matches!(shape.kind, ShapeKind::Rectangle { .. } | ShapeKind::Ellipse { .. }) {
+        if matches!(shape.kind, ShapeKind::Rectangle { .. } | ShapeKind::Ellipse { .. } | ShapeKind::Capsule { .. }) {
             painter.add(egui::Shape::convex_polygon(points.clone(), colour.gamma_multiply(0.12), Stroke::NONE));
         }
         painter.add(egui::Shape::closed_line(points, stroke));
     } else {
         painter.add(egui::Shape::line(points, stroke));
+    }
+}
+
+/// Draws a text object's text as Tiled lays it out in its box (`corners`: top-left, top-right,
+/// bottom-left, bottom-right on screen; `box_width` on screen, `px` screen pixels a map pixel
+/// down): its font size, colour, italics, underline and strike-out, wrapped at the box's width
+/// when it wraps, aligned across and down the box, turned by `degrees`, cut at the box when not
+/// turned (as Tiled clips it). `alpha`: the layer's opacity, as an alpha. Bold is drawn twice a
+/// little apart (egui's fonts have no bold face), and the family is egui's proportional font
+/// unless it names a monospace one.
+fn text_object_ui(
+    painter: &egui::Painter,
+    corners: [Pos2; 4],
+    degrees: f32,
+    box_width: f32,
+    px: f32,
+    text: &ObjectText,
+    alpha: u8,
+) {
+    let size = text.pixel_size as f32 * px;
+    if size < 2.0 {
+        return;
+    }
+    let crate::core::Rgba(r, g, b, a) = text.color;
+    let color = Color32::from_rgba_unmultiplied(r, g, b, a).gamma_multiply(f32::from(alpha) / 255.0);
+    let family = text.font_family.to_lowercase();
+    let monospace = ["mono", "courier", "consol", "fixed"].iter().any(|m| family.contains(m));
+    let family = if monospace { egui::FontFamily::Monospace } else { egui::FontFamily::Proportional };
+    let line = |on: bool| if on { Stroke::new((size / 14.0).max(1.0), color) } else { Stroke::NONE };
+    let mut job = egui::text::LayoutJob::default();
+    job.append(
+        &text.text,
+        0.0,
+        egui::TextFormat {
+            font_id: FontId::new(size, family),
+            color,
+            italics: text.italic,
+            underline: line(text.underline),
+            strikethrough: line(text.strikeout),
+            ..Default::default()
+        },
+    );
+    job.wrap.max_width = if text.wrap { box_width.max(1.0) } else { f32::INFINITY };
+    job.justify = text.wrap && text.halign == HorizontalAlign::Justify;
+    // egui aligns each row about x = 0: the galley's anchor goes at the box's left, middle or
+    // right.
+    let across = match text.halign {
+        HorizontalAlign::Left | HorizontalAlign::Justify => 0.0,
+        HorizontalAlign::Center => 0.5,
+        HorizontalAlign::Right => 1.0,
+    };
+    job.halign = match text.halign {
+        HorizontalAlign::Left | HorizontalAlign::Justify => egui::Align::LEFT,
+        HorizontalAlign::Center => egui::Align::Center,
+        HorizontalAlign::Right => egui::Align::RIGHT,
+    };
+    let galley = painter.layout_job(job);
+    let [top_left, top_right, bottom_left, _] = corners;
+    let (along, down) = (top_right - top_left, bottom_left - top_left);
+    let box_height = down.length();
+    let lowered = match text.valign {
+        VerticalAlign::Top => 0.0,
+        VerticalAlign::Center => (box_height - galley.size().y) / 2.0,
+        VerticalAlign::Bottom => box_height - galley.size().y,
+    };
+    // The anchor in the box's own (turned) axes.
+    let unit = |v: Vec2| if v.length() > 0.0 { v / v.length() } else { Vec2::ZERO };
+    let (along, down) = if degrees == 0.0 { (Vec2::X, Vec2::Y) } else { (unit(along), unit(down)) };
+    let anchor = top_left + along * (across * box_width) + down * lowered;
+    let clip = if degrees == 0.0 {
+        // egui slants its upright glyphs for italics, past the right of the box's last column.
+        let slant = if text.italic { size * 0.3 } else { 0.0 };
+        painter.clip_rect().intersect(Rect::from_two_pos(top_left, corners[3]).expand2(vec2(slant, 0.0)))
+    } else {
+        painter.clip_rect()
+    };
+    let painter = painter.with_clip_rect(clip);
+    let angle = degrees.to_radians();
+    let shapes = if text.bold { [Vec2::ZERO, along * (size / 18.0).max(0.5)].to_vec() } else { vec![Vec2::ZERO] };
+    for shift in shapes {
+        painter.add(egui::epaint::TextShape::new(anchor + shift, galley.clone(), color).with_angle(angle));
     }
 }
 
@@ -719,11 +809,13 @@ pub fn canvas_ui(
         }
         // A tile object drawn as its tile has no marker (as in Tiled); without its image (tile
         // images off, or not found) the marker shows where it is.
-        let drawn_as_tile = |s: &ObjectShape| match s.kind {
+        let drawn_as_itself = |s: &ObjectShape| match s.kind {
             ShapeKind::Tile { tile, .. } => view.show_sprites && tile_sprite(map, sheets, tile).is_some(),
+            // A text object is its text, as in Tiled.
+            ShapeKind::Text { .. } => true,
             _ => false,
         };
-        if o.shape.as_ref().is_some_and(drawn_as_tile) {
+        if o.shape.as_ref().is_some_and(drawn_as_itself) {
             continue;
         }
         let r = view.cell_rect(o.cell);

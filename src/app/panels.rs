@@ -327,6 +327,10 @@ fn inspector_ui(app: &mut SightlineApp, ui: &mut egui::Ui) {
         if let Some(shape) = &o.shape {
             ui.label(format!("  {}", shape.describe()));
         }
+        if let Some(crate::core::object::ShapeKind::Text { text, .. }) = edited.shape.as_mut().map(|s| &mut s.kind) {
+            // Two text objects may stand on one cell: their combo boxes apart.
+            ui.push_id(o.id, |ui| object_text_ui(ui, text));
+        }
         match &mut edited.kind {
             crate::core::ObjectKind::Monster { glyph, vision_radius } => {
                 ui.horizontal(|ui| {
@@ -370,6 +374,48 @@ fn inspector_ui(app: &mut SightlineApp, ui: &mut egui::Ui) {
         }
     }
     app.commands.extend(commands);
+}
+
+/// A text object's text and layout, as Tiled's properties panel edits them: the text (several
+/// lines), font size, colour, wrap, alignment across and down its box, bold, italic, underline
+/// and strike-out. The font family is kept as the file gave it.
+fn object_text_ui(ui: &mut egui::Ui, text: &mut crate::core::object::ObjectText) {
+    use crate::core::object::{HorizontalAlign, VerticalAlign};
+    let r = ui.add(egui::TextEdit::multiline(&mut text.text).desired_rows(2).desired_width(f32::INFINITY));
+    name_widget(ui, &r, "text of the object");
+    ui.horizontal(|ui| {
+        let r = ui.add(egui::DragValue::new(&mut text.pixel_size).range(1..=512).suffix(" px"));
+        name_widget(ui, &r, "font size of the text");
+        let c = text.color;
+        let mut rgba = [c.0, c.1, c.2, c.3];
+        let r = ui.color_edit_button_srgba_unmultiplied(&mut rgba);
+        name_widget(ui, &r, "colour of the text");
+        text.color = crate::core::Rgba(rgba[0], rgba[1], rgba[2], rgba[3]);
+        let r = ui.checkbox(&mut text.wrap, "Wrap").on_hover_text("Break lines at the box's width");
+        name_widget(ui, &r, "wrap the text");
+    });
+    ui.horizontal(|ui| {
+        let across = [
+            (HorizontalAlign::Left, "left"),
+            (HorizontalAlign::Center, "centre"),
+            (HorizontalAlign::Right, "right"),
+            (HorizontalAlign::Justify, "justify"),
+        ];
+        super::overlays::choice_ui(ui, "text alignment across", &mut text.halign, &across);
+        let down = [(VerticalAlign::Top, "top"), (VerticalAlign::Center, "middle"), (VerticalAlign::Bottom, "bottom")];
+        super::overlays::choice_ui(ui, "text alignment down", &mut text.valign, &down);
+    });
+    ui.horizontal(|ui| {
+        for (flag, label) in [
+            (&mut text.bold, "Bold"),
+            (&mut text.italic, "Italic"),
+            (&mut text.underline, "Underline"),
+            (&mut text.strikeout, "Strike"),
+        ] {
+            let r = ui.checkbox(flag, label);
+            name_widget(ui, &r, &format!("{} text", label.to_lowercase()));
+        }
+    });
 }
 
 pub fn error_dialog_ui(app: &mut SightlineApp, ui: &mut egui::Ui) {

@@ -6,7 +6,7 @@ use serde::{Deserialize, Serialize};
 use super::flip::Flip;
 use super::geometry::Cell;
 use super::sheet_drawing::SheetDrawing;
-use super::tile::{Properties, TileId};
+use super::tile::{Properties, Rgba, TileId};
 
 /// Vision radius a monster gets when its file does not say.
 pub const DEFAULT_VISION_RADIUS: u32 = 8;
@@ -118,6 +118,160 @@ pub enum ShapeKind {
         width: f64,
         height: f64,
     },
+    /// A stadium filling its `width` × `height` box: a rectangle with half-discs on its short
+    /// sides (Tiled 1.12's capsule).
+    Capsule {
+        width: f64,
+        height: f64,
+    },
+    /// Text laid out in its `width` × `height` box (Tiled's text object).
+    Text {
+        width: f64,
+        height: f64,
+        text: Box<ObjectText>,
+    },
+}
+
+/// A text object's text and how Tiled lays it out. The defaults are Tiled's (its TMX reference,
+/// `<text>`): sans-serif, 16 px, black, no wrap, kerning on, top left.
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+pub struct ObjectText {
+    pub text: String,
+    #[serde(default = "default_font_family", skip_serializing_if = "is_default_font_family")]
+    pub font_family: String,
+    /// The font's size in map pixels.
+    #[serde(default = "default_pixel_size", skip_serializing_if = "is_default_pixel_size")]
+    pub pixel_size: u32,
+    /// Lines break at the box's width (else only at line breaks in the text).
+    #[serde(default, skip_serializing_if = "is_false")]
+    pub wrap: bool,
+    #[serde(default = "black", skip_serializing_if = "is_black")]
+    pub color: Rgba,
+    #[serde(default, skip_serializing_if = "is_false")]
+    pub bold: bool,
+    #[serde(default, skip_serializing_if = "is_false")]
+    pub italic: bool,
+    #[serde(default, skip_serializing_if = "is_false")]
+    pub underline: bool,
+    #[serde(default, skip_serializing_if = "is_false")]
+    pub strikeout: bool,
+    #[serde(default = "yes", skip_serializing_if = "is_true")]
+    pub kerning: bool,
+    #[serde(default, skip_serializing_if = "is_default")]
+    pub halign: HorizontalAlign,
+    #[serde(default, skip_serializing_if = "is_default")]
+    pub valign: VerticalAlign,
+}
+
+impl ObjectText {
+    /// `text` with Tiled's defaults.
+    pub fn new(text: &str) -> Self {
+        Self {
+            text: text.to_owned(),
+            font_family: default_font_family(),
+            pixel_size: default_pixel_size(),
+            wrap: false,
+            color: black(),
+            bold: false,
+            italic: false,
+            underline: false,
+            strikeout: false,
+            kerning: true,
+            halign: HorizontalAlign::Left,
+            valign: VerticalAlign::Top,
+        }
+    }
+}
+
+/// Where a text object's lines sit across its box (Tiled's `halign`).
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Serialize, Deserialize)]
+pub enum HorizontalAlign {
+    #[default]
+    Left,
+    Center,
+    Right,
+    /// Wrapped lines stretched to the box's width, the last one left.
+    Justify,
+}
+
+impl HorizontalAlign {
+    /// Tiled's name for it.
+    pub fn tiled_name(self) -> &'static str {
+        match self {
+            Self::Left => "left",
+            Self::Center => "center",
+            Self::Right => "right",
+            Self::Justify => "justify",
+        }
+    }
+
+    pub fn from_tiled_name(name: &str) -> Option<Self> {
+        [Self::Left, Self::Center, Self::Right, Self::Justify].into_iter().find(|a| a.tiled_name() == name)
+    }
+}
+
+/// Where a text object's lines sit down its box (Tiled's `valign`).
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Serialize, Deserialize)]
+pub enum VerticalAlign {
+    #[default]
+    Top,
+    Center,
+    Bottom,
+}
+
+impl VerticalAlign {
+    /// Tiled's name for it.
+    pub fn tiled_name(self) -> &'static str {
+        match self {
+            Self::Top => "top",
+            Self::Center => "center",
+            Self::Bottom => "bottom",
+        }
+    }
+
+    pub fn from_tiled_name(name: &str) -> Option<Self> {
+        [Self::Top, Self::Center, Self::Bottom].into_iter().find(|a| a.tiled_name() == name)
+    }
+}
+
+fn default_font_family() -> String {
+    "sans-serif".to_owned()
+}
+
+fn is_default_font_family(family: &String) -> bool {
+    family == "sans-serif"
+}
+
+fn default_pixel_size() -> u32 {
+    16
+}
+
+fn is_default_pixel_size(size: &u32) -> bool {
+    *size == 16
+}
+
+fn black() -> Rgba {
+    Rgba(0, 0, 0, 255)
+}
+
+fn is_black(c: &Rgba) -> bool {
+    *c == black()
+}
+
+fn yes() -> bool {
+    true
+}
+
+fn is_true(b: &bool) -> bool {
+    *b
+}
+
+fn is_false(b: &bool) -> bool {
+    !*b
+}
+
+fn is_default<T: Default + PartialEq>(v: &T) -> bool {
+    *v == T::default()
 }
 
 impl ObjectShape {
@@ -130,16 +284,24 @@ impl ObjectShape {
             ShapeKind::Polygon(points) => format!("polygon of {} points", points.len()),
             ShapeKind::Polyline(points) => format!("path of {} points", points.len()),
             ShapeKind::Tile { width, height, .. } => format!("tile object {width} × {height} px"),
+            ShapeKind::Capsule { width, height } => format!("capsule {width} × {height} px"),
+            ShapeKind::Text { width, height, text } => {
+                let first: String = text.text.lines().next().unwrap_or("").chars().take(24).collect();
+                let more = if first.len() < text.text.len() { "…" } else { "" };
+                format!("text \"{first}{more}\" {width} × {height} px")
+            }
         };
         if self.rotation == 0.0 { what } else { format!("{what}, turned {}°", self.rotation) }
     }
 
     /// The outline as Tiled draws it, in map pixels from the object's cell's top-left corner,
-    /// turned by its rotation; `true` when closed. `None` for a point or a tile object, which
-    /// have no outline. An ellipse is drawn as 32 segments.
+    /// turned by its rotation; `true` when closed. `None` for a point, a tile object or a
+    /// text, which have no outline. An ellipse is drawn as 32 segments, a capsule's ends as 16
+    /// each.
     pub fn outline(&self) -> Option<(Vec<[f64; 2]>, bool)> {
         let (points, closed): (Vec<[f64; 2]>, bool) = match &self.kind {
-            ShapeKind::Point | ShapeKind::Tile { .. } => return None,
+            ShapeKind::Point | ShapeKind::Tile { .. } | ShapeKind::Text { .. } => return None,
+            ShapeKind::Capsule { width: w, height: h } => (capsule_outline(*w, *h), true),
             ShapeKind::Rectangle { width: w, height: h } => (vec![[0.0, 0.0], [*w, 0.0], [*w, *h], [0.0, *h]], true),
             ShapeKind::Ellipse { width: w, height: h } => {
                 let steps = 32;
@@ -173,10 +335,41 @@ impl ObjectShape {
         Some([[x, y], [x + dw, y], [x, y + dh], [x + dw, y + dh]].map(|p| self.placed(p)))
     }
 
+    /// The box a text object is laid out in, as [`ObjectShape::tile_corners`] gives a tile's:
+    /// its top-left, top-right, bottom-left and bottom-right corners, turned. `None` for the
+    /// other kinds.
+    pub fn text_corners(&self) -> Option<[[f64; 2]; 4]> {
+        let ShapeKind::Text { width: w, height: h, .. } = self.kind else { return None };
+        Some([[0.0, 0.0], [w, 0.0], [0.0, h], [w, h]].map(|p| self.placed(p)))
+    }
+
     /// Point `p` of the shape (relative to the object's `x`, `y`, unturned) on the map.
     fn placed(&self, [x, y]: [f64; 2]) -> [f64; 2] {
         let (sin, cos) = self.rotation.to_radians().sin_cos();
         [self.offset[0] + x * cos - y * sin, self.offset[1] + x * sin + y * cos]
+    }
+}
+
+/// A stadium filling `w` × `h` from its top-left corner, clockwise from the start of its top
+/// straight edge (a wide one's; a tall one's right half-disc comes first). A square's is a circle.
+fn capsule_outline(w: f64, h: f64) -> Vec<[f64; 2]> {
+    let r = w.min(h) / 2.0;
+    // The two half-discs' centres: at either end of the long axis.
+    let (a, b) = if w >= h { ([r, r], [w - r, r]) } else { ([r, r], [r, h - r]) };
+    let steps = 16;
+    let arc = |centre: [f64; 2], from: f64| {
+        (0..=steps).map(move |k| {
+            let t = from + std::f64::consts::PI * k as f64 / steps as f64;
+            [centre[0] + r * t.cos(), centre[1] + r * t.sin()]
+        })
+    };
+    use std::f64::consts::FRAC_PI_2;
+    if w >= h {
+        // The right end's half-disc from the top (−90°) round to the bottom, then the left's.
+        arc(b, -FRAC_PI_2).chain(arc(a, FRAC_PI_2)).collect()
+    } else {
+        // The top end's half-disc from the left (180°) over to the right, then the bottom's.
+        arc(a, std::f64::consts::PI).chain(arc(b, 0.0)).collect()
     }
 }
 
@@ -238,6 +431,52 @@ mod tests {
         assert_eq!(rect.describe(), "rectangle 10 × 6 px");
         assert_eq!(turned.describe(), "rectangle 10 × 6 px, turned 90°");
         assert_eq!(line.describe(), "path of 2 points");
+    }
+
+    #[test]
+    fn a_capsule_is_a_stadium_in_its_box_and_a_text_has_its_box_but_no_outline() {
+        let bounds = |points: &[[f64; 2]]| {
+            let round = |v: f64| (v * 1e9).round() / 1e9;
+            let (xs, ys): (Vec<f64>, Vec<f64>) = points.iter().map(|&[x, y]| (round(x), round(y))).unzip();
+            [
+                xs.iter().copied().fold(f64::MAX, f64::min),
+                xs.iter().copied().fold(f64::MIN, f64::max),
+                ys.iter().copied().fold(f64::MAX, f64::min),
+                ys.iter().copied().fold(f64::MIN, f64::max),
+            ]
+        };
+        for (w, h) in [(24.0, 8.0), (8.0, 24.0), (10.0, 10.0)] {
+            let capsule =
+                ObjectShape { offset: [0.0, 0.0], rotation: 0.0, kind: ShapeKind::Capsule { width: w, height: h } };
+            let (points, closed) = capsule.outline().unwrap();
+            assert!(closed);
+            assert_eq!(bounds(&points), [0.0, w, 0.0, h], "{w} × {h}");
+            // Every point is on the stadium: at the radius from the segment joining the centres.
+            let r = f64::min(w, h) / 2.0;
+            for &[x, y] in &points {
+                let (cx, cy) = if w >= h { (x.clamp(r, w - r), r) } else { (r, y.clamp(r, h - r)) };
+                assert!(((x - cx).hypot(y - cy) - r).abs() < 1e-9, "({x}, {y}) in {w} × {h}");
+            }
+            // The straight sides are there: the middle of the long side is on the outline's path
+            // (between two consecutive points).
+            let on_path = points.iter().zip(points.iter().cycle().skip(1)).any(|(a, b)| {
+                let (m, n) = if w >= h { ([w / 2.0, 0.0], [w / 2.0, h]) } else { ([0.0, h / 2.0], [w, h / 2.0]) };
+                [m, n].iter().any(|p| {
+                    let cross = (b[0] - a[0]) * (p[1] - a[1]) - (b[1] - a[1]) * (p[0] - a[0]);
+                    cross.abs() < 1e-9 && (p[0] - a[0]) * (p[0] - b[0]) + (p[1] - a[1]) * (p[1] - b[1]) <= 1e-9
+                })
+            });
+            assert!(on_path || w == h, "{w} × {h}");
+        }
+        let text = ObjectShape {
+            offset: [4.0, 2.0],
+            rotation: 90.0,
+            kind: ShapeKind::Text { width: 10.0, height: 6.0, text: Box::new(ObjectText::new("hi")) },
+        };
+        assert_eq!(text.outline(), None);
+        let corners = text.text_corners().unwrap().map(|p| p.map(|v| (v * 1e9).round() / 1e9));
+        assert_eq!(corners, [[4.0, 2.0], [4.0, 12.0], [-2.0, 2.0], [-2.0, 12.0]]);
+        assert_eq!(text.describe(), "text \"hi\" 10 × 6 px, turned 90°");
     }
 
     #[test]

@@ -84,7 +84,7 @@ impl Dropped {
         match self {
             Dropped::WangSets => "Wang sets (terrains) of tilesets without one image",
             Dropped::TileOffsets => "drawing offsets of tilesets without one image",
-            Dropped::ObjectShapes => "text and capsule objects (kept as their rectangles), template tile objects",
+            Dropped::ObjectShapes => "template tile objects (kept as their rectangles)",
             Dropped::ListProperties => "list-typed custom properties",
             Dropped::EnumTypes => "the enum types of custom properties (their values stay, as plain strings or ints)",
         }
@@ -220,10 +220,12 @@ pub struct ObjectDoc {
 #[derive(Clone, Debug, Default, PartialEq)]
 pub enum DocShape {
     Point,
-    /// A rectangle (Tiled's default shape), also what a text or capsule object is kept as.
+    /// A rectangle (Tiled's default shape).
     #[default]
     Rectangle,
     Ellipse,
+    Capsule,
+    Text(Box<crate::core::object::ObjectText>),
     Polygon(Vec<[f64; 2]>),
     Polyline(Vec<[f64; 2]>),
     /// A tile object: its GID with flip bits (anchored at its bottom-left corner).
@@ -680,6 +682,8 @@ pub fn build_map(mut doc: Doc) -> Result<super::Loaded, MapError> {
             DocShape::Point => ShapeKind::Point,
             DocShape::Rectangle => ShapeKind::Rectangle { width: w, height: h },
             DocShape::Ellipse => ShapeKind::Ellipse { width: w, height: h },
+            DocShape::Capsule => ShapeKind::Capsule { width: w, height: h },
+            DocShape::Text(text) => ShapeKind::Text { width: w, height: h, text: text.clone() },
             DocShape::Polygon(points) => ShapeKind::Polygon(points.clone()),
             DocShape::Polyline(points) => ShapeKind::Polyline(points.clone()),
             DocShape::Tile(gid) => match resolved.kind(&doc, gid & !Flip::GID_MASK) {
@@ -966,6 +970,8 @@ pub fn export_doc(map: &Map, target: &Path) -> Placement {
                     ShapeKind::Point => (0.0, 0.0, DocShape::Point),
                     ShapeKind::Rectangle { width, height } => (*width, *height, DocShape::Rectangle),
                     ShapeKind::Ellipse { width, height } => (*width, *height, DocShape::Ellipse),
+                    ShapeKind::Capsule { width, height } => (*width, *height, DocShape::Capsule),
+                    ShapeKind::Text { width, height, text } => (*width, *height, DocShape::Text(text.clone())),
                     ShapeKind::Polygon(points) => (0.0, 0.0, DocShape::Polygon(points.clone())),
                     ShapeKind::Polyline(points) => (0.0, 0.0, DocShape::Polyline(points.clone())),
                     ShapeKind::Tile { tile, flip, width, height } => {

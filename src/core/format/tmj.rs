@@ -16,6 +16,7 @@ use super::tiled_common::{
 use crate::core::error::{MapError, MapErrorKind};
 use crate::core::flip::Flip;
 use crate::core::map::{self, LayerGroup, LayerRef, MAX_MAP_SIDE, ObjectLayer, OutlineItem};
+use crate::core::object::{HorizontalAlign, ObjectText, VerticalAlign};
 use crate::core::sheet_drawing::{ObjectAlignment, SheetDrawing, TileTransformations};
 use crate::core::tile::{Properties, PropertyValue, Rgb, Rgba};
 use crate::core::wang::{WangColor, WangKind, WangSet};
@@ -521,11 +522,11 @@ fn parse_layers(
                         DocShape::Ellipse
                     } else if ob.bool_or("point", false)? {
                         DocShape::Point
+                    } else if ob.bool_or("capsule", false)? {
+                        DocShape::Capsule
+                    } else if let Some(text) = ob.get("text") {
+                        DocShape::Text(Box::new(object_text(&Obj::new(text, format!("{}, text", ob.what))?)?))
                     } else {
-                        // Text and capsules: kept as their rectangle.
-                        if ob.get("text").is_some() || ob.bool_or("capsule", false)? {
-                            doc.dropped.insert(Dropped::ObjectShapes);
-                        }
                         DocShape::Rectangle
                     };
                     doc.objects.push(ObjectDoc {
@@ -719,6 +720,75 @@ fn add_look_json(
     }
 }
 
+/// A text object's `text` (Tiled's text object: its text and layout; what is left out is Tiled's
+/// default).
+fn object_text(o: &Obj) -> Result<ObjectText, MapError> {
+    let defaults = ObjectText::new("");
+    Ok(ObjectText {
+        text: o.string("text")?.unwrap_or("").to_owned(),
+        font_family: o.string("fontfamily")?.map_or(defaults.font_family, str::to_owned),
+        pixel_size: o.u32_or("pixelsize", defaults.pixel_size)?,
+        wrap: o.bool_or("wrap", false)?,
+        color: match o.string("color")? {
+            None => defaults.color,
+            Some(c) => Rgba::from_hex(c).ok_or_else(|| o.bad("color", "a colour like \"#000000\""))?,
+        },
+        bold: o.bool_or("bold", false)?,
+        italic: o.bool_or("italic", false)?,
+        underline: o.bool_or("underline", false)?,
+        strikeout: o.bool_or("strikeout", false)?,
+        kerning: o.bool_or("kerning", true)?,
+        halign: match o.string("halign")? {
+            None => defaults.halign,
+            Some(a) => HorizontalAlign::from_tiled_name(a)
+                .ok_or_else(|| o.bad("halign", "\"left\", \"center\", \"right\" or \"justify\""))?,
+        },
+        valign: match o.string("valign")? {
+            None => defaults.valign,
+            Some(a) => {
+                VerticalAlign::from_tiled_name(a).ok_or_else(|| o.bad("valign", "\"top\", \"center\" or \"bottom\""))?
+            }
+        },
+    })
+}
+
+/// A text object's `text` as Tiled writes it: the text, and what of its layout is not Tiled's
+/// default.
+fn text_json(t: &ObjectText) -> Value {
+    let defaults = ObjectText::new("");
+    let mut v = json!({ "text": t.text });
+    if t.font_family != defaults.font_family {
+        v["fontfamily"] = json!(t.font_family);
+    }
+    if t.pixel_size != defaults.pixel_size {
+        v["pixelsize"] = json!(t.pixel_size);
+    }
+    for (on, name) in [
+        (t.wrap, "wrap"),
+        (t.bold, "bold"),
+        (t.italic, "italic"),
+        (t.underline, "underline"),
+        (t.strikeout, "strikeout"),
+    ] {
+        if on {
+            v[name] = json!(true);
+        }
+    }
+    if !t.kerning {
+        v["kerning"] = json!(false);
+    }
+    if t.color != defaults.color {
+        v["color"] = json!(crate::core::wang::tiled_color(t.color));
+    }
+    if t.halign != defaults.halign {
+        v["halign"] = json!(t.halign.tiled_name());
+    }
+    if t.valign != defaults.valign {
+        v["valign"] = json!(t.valign.tiled_name());
+    }
+    v
+}
+
 /// A layer group as Tiled JSON, with layer id `id`, holding `layers`.
 fn group_json(g: &LayerGroup, id: usize, layers: Vec<Value>) -> Value {
     let mut v = json!({
@@ -756,6 +826,8 @@ fn object_layer_json(doc: &Doc, j: usize, id: usize) -> Value {
             match &o.shape {
                 DocShape::Point => v["point"] = json!(true),
                 DocShape::Ellipse => v["ellipse"] = json!(true),
+                DocShape::Capsule => v["capsule"] = json!(true),
+                DocShape::Text(t) => v["text"] = text_json(t),
                 DocShape::Polygon(p) => v["polygon"] = json!(points(p)),
                 DocShape::Polyline(p) => v["polyline"] = json!(points(p)),
                 DocShape::Tile(gid) => v["gid"] = json!(gid),

@@ -21,6 +21,7 @@ use super::{Loaded, MAX_FILE_BYTES};
 use crate::core::error::{MapError, MapErrorKind};
 use crate::core::flip::Flip;
 use crate::core::map::{self, LayerGroup, LayerRef, MAX_MAP_SIDE, ObjectLayer, OutlineItem};
+use crate::core::object::{HorizontalAlign, ObjectText, VerticalAlign};
 use crate::core::sheet_drawing::{ObjectAlignment, SheetDrawing, TileTransformations};
 use crate::core::tile::{Properties, PropertyValue, Rgb, Rgba};
 use crate::core::wang::{WangColor, WangKind, WangSet};
@@ -822,11 +823,8 @@ pub fn parse(bytes: &[u8], path: &Path) -> Result<Loaded, MapError> {
                         (tiled::ObjectShape::Polygon { points: p }, None) => DocShape::Polygon(points(p)),
                         (tiled::ObjectShape::Polyline { points: p }, None) => DocShape::Polyline(points(p)),
                         (tiled::ObjectShape::Point(..), None) => DocShape::Point,
-                        // Text and capsules: kept as their rectangle.
-                        (_, None) => {
-                            doc.dropped.insert(Dropped::ObjectShapes);
-                            DocShape::Rectangle
-                        }
+                        (tiled::ObjectShape::Capsule { .. }, None) => DocShape::Capsule,
+                        (shape @ tiled::ObjectShape::Text { .. }, None) => DocShape::Text(Box::new(object_text(shape))),
                     };
                     let (width, height) = match o.shape {
                         tiled::ObjectShape::Rect { width, height }
@@ -944,6 +942,87 @@ fn write_tile_layer(out: &mut String, l: &TileLayerDoc, id: usize) {
     out.push_str("\n</data>\n </layer>\n");
 }
 
+/// A text object's text and layout as the `tiled` crate read them.
+fn object_text(shape: &tiled::ObjectShape) -> ObjectText {
+    let tiled::ObjectShape::Text {
+        font_family,
+        pixel_size,
+        wrap,
+        color,
+        bold,
+        italic,
+        underline,
+        strikeout,
+        kerning,
+        halign,
+        valign,
+        text,
+        ..
+    } = shape
+    else {
+        return ObjectText::new("");
+    };
+    ObjectText {
+        text: text.clone(),
+        font_family: font_family.clone(),
+        pixel_size: u32::try_from(*pixel_size).unwrap_or(u32::MAX),
+        wrap: *wrap,
+        color: Rgba(color.red, color.green, color.blue, color.alpha),
+        bold: *bold,
+        italic: *italic,
+        underline: *underline,
+        strikeout: *strikeout,
+        kerning: *kerning,
+        halign: match halign {
+            tiled::HorizontalAlignment::Left => HorizontalAlign::Left,
+            tiled::HorizontalAlignment::Center => HorizontalAlign::Center,
+            tiled::HorizontalAlignment::Right => HorizontalAlign::Right,
+            tiled::HorizontalAlignment::Justify => HorizontalAlign::Justify,
+        },
+        valign: match valign {
+            tiled::VerticalAlignment::Top => VerticalAlign::Top,
+            tiled::VerticalAlignment::Center => VerticalAlign::Center,
+            tiled::VerticalAlignment::Bottom => VerticalAlign::Bottom,
+        },
+    }
+}
+
+/// A text object's `<text>` element as Tiled writes it: only what is not Tiled's default.
+fn text_element(t: &ObjectText) -> String {
+    let defaults = ObjectText::new("");
+    let mut attributes = String::new();
+    if t.font_family != defaults.font_family {
+        attributes += &format!(" fontfamily=\"{}\"", escape(&t.font_family));
+    }
+    if t.pixel_size != defaults.pixel_size {
+        attributes += &format!(" pixelsize=\"{}\"", t.pixel_size);
+    }
+    for (on, name) in [
+        (t.wrap, "wrap"),
+        (t.bold, "bold"),
+        (t.italic, "italic"),
+        (t.underline, "underline"),
+        (t.strikeout, "strikeout"),
+    ] {
+        if on {
+            attributes += &format!(" {name}=\"1\"");
+        }
+    }
+    if !t.kerning {
+        attributes += " kerning=\"0\"";
+    }
+    if t.color != defaults.color {
+        attributes += &format!(" color=\"{}\"", crate::core::wang::tiled_color(t.color));
+    }
+    if t.halign != defaults.halign {
+        attributes += &format!(" halign=\"{}\"", t.halign.tiled_name());
+    }
+    if t.valign != defaults.valign {
+        attributes += &format!(" valign=\"{}\"", t.valign.tiled_name());
+    }
+    format!("<text{attributes}>{}</text>", escape(&t.text))
+}
+
 /// Writes object layer `j` of `doc` as an `<objectgroup>` with layer id `id`.
 fn write_object_layer(out: &mut String, doc: &Doc, j: usize, id: usize) {
     let layer = &doc.object_layers[j];
@@ -963,7 +1042,7 @@ fn write_object_layer(out: &mut String, doc: &Doc, j: usize, id: usize) {
             _ => String::new(),
         };
         let size = match o.shape {
-            DocShape::Rectangle | DocShape::Ellipse | DocShape::Tile(_) => {
+            DocShape::Rectangle | DocShape::Ellipse | DocShape::Capsule | DocShape::Text(_) | DocShape::Tile(_) => {
                 format!(" width=\"{}\" height=\"{}\"", o.width, o.height)
             }
             _ => String::new(),
@@ -982,6 +1061,8 @@ fn write_object_layer(out: &mut String, doc: &Doc, j: usize, id: usize) {
         match &o.shape {
             DocShape::Point => out.push_str("   <point/>\n"),
             DocShape::Ellipse => out.push_str("   <ellipse/>\n"),
+            DocShape::Capsule => out.push_str("   <capsule/>\n"),
+            DocShape::Text(t) => out.push_str(&format!("   {}\n", text_element(t))),
             DocShape::Polygon(p) => out.push_str(&format!("   <polygon points=\"{}\"/>\n", points(p))),
             DocShape::Polyline(p) => out.push_str(&format!("   <polyline points=\"{}\"/>\n", points(p))),
             DocShape::Rectangle | DocShape::Tile(_) => {}
