@@ -2076,3 +2076,69 @@ fn a_layers_and_a_groups_tint_offset_and_parallax_are_edited_in_the_panel() {
     assert_eq!((again.layers[3].tint, again.layers[3].offset), (Some(Rgba(255, 255, 255, 255)), [12.0, 0.0]));
     assert_eq!(again.object_layers[0].offset, [0.0, -8.0]);
 }
+
+/// Layers are numbered in stack order, so undoing a move, or moving a group, renumbers them:
+/// the tools must stay on the layer the user chose, or the next stroke lands on another.
+#[test]
+fn the_current_layer_stays_itself_when_undo_or_a_group_moving_renumbers_the_layers() {
+    use sightline::core::Cell;
+    let mut h = harness();
+    h.state_mut().commands.push(Command::Open(sample("pillars.ron")));
+    h.run();
+    for name in ["trees", "roof"] {
+        h.get_by_label("New layer").click();
+        h.run();
+        let current = h.state().editor.current_item();
+        h.state_mut().commands.push(Command::RenameLayer(current, name.into()));
+        h.run();
+    }
+    let current_name = |h: &Harness<'static, SightlineApp>| {
+        let state = h.state();
+        state.document.map.layers[state.editor.layer].name.clone()
+    };
+    h.get_by_label("trees").click();
+    h.run();
+    assert_eq!(layer_rows(&h), ["objects (3)", "roof", "trees", "ground"]);
+
+    // Raised, then the raise undone: trees is back under roof, and still the current layer;
+    // redone and undone again, the same.
+    h.get_by_label("Raise layer").click();
+    h.run();
+    assert_eq!(layer_rows(&h), ["objects (3)", "trees", "roof", "ground"]);
+    for (command, rows) in [
+        (Command::Undo, ["objects (3)", "roof", "trees", "ground"]),
+        (Command::Redo, ["objects (3)", "trees", "roof", "ground"]),
+        (Command::Undo, ["objects (3)", "roof", "trees", "ground"]),
+    ] {
+        h.state_mut().commands.push(command);
+        h.run();
+        assert_eq!(layer_rows(&h), rows);
+        assert_eq!(current_name(&h), "trees");
+        h.get_by_label("layer: trees");
+    }
+    // So the brush paints trees, not roof.
+    h.get_by_label("Brush").click();
+    h.run();
+    let at = 2 * h.state().document.map.width() as usize + 2;
+    let roof_before = h.state().document.map.layers[2].cells[at];
+    drag_through(&mut h, &[Cell::new(2, 2)]);
+    let map = &h.state().document.map;
+    assert_eq!((map.layers[1].cells[at], map.layers[2].cells[at]), (h.state().editor.tile, roof_before));
+
+    // A group raised over roof renumbers trees inside it: the tools keep trees.
+    h.state_mut().commands.push(Command::GroupLayer(StackItem::Layer(LayerRef::Tiles(1))));
+    h.run();
+    h.get_by_label("layer group: Group");
+    assert_eq!(current_name(&h), "trees");
+    h.get_by_label("Raise layer").click();
+    h.run();
+    let map = &h.state().document.map;
+    assert_eq!(map.layers.iter().map(|l| l.name.as_str()).collect::<Vec<_>>(), ["ground", "roof", "trees"]);
+    assert_eq!(current_name(&h), "trees");
+    // Undone: the group is the current item still, and trees the layer its tools go back to.
+    h.state_mut().commands.push(Command::Undo);
+    h.run();
+    h.get_by_label("layer group: Group");
+    assert_eq!(current_name(&h), "trees");
+    assert_eq!(h.state().document.map.layers[1].name, "trees");
+}

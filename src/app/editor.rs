@@ -203,6 +203,60 @@ impl Default for EditorState {
     }
 }
 
+/// The editor's layers and group by what they are called rather than by index: an undo or a
+/// redo brings back a whole earlier map, whose layers may be numbered otherwise (undoing a
+/// move, an addition or a removal), and the current layer must stay the one the user was on
+/// wherever it still is, or a stroke lands on another layer. Each is its name and how many of
+/// its kind before it have the same name, so that layers called alike are told apart too.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct CurrentByName {
+    tile_layer: Option<(String, usize)>,
+    object_layer: Option<(String, usize)>,
+    group: Option<(String, usize)>,
+}
+
+impl CurrentByName {
+    pub fn of(editor: &EditorState, map: &Map) -> Self {
+        Self {
+            tile_layer: name_key(map.layers.iter().map(|l| l.name.as_str()), editor.layer),
+            object_layer: editor
+                .object_layer
+                .and_then(|j| name_key(map.object_layers.iter().map(|l| l.name.as_str()), j)),
+            group: editor.group.and_then(|g| name_key(map.groups.iter().map(|g| g.name.as_str()), g)),
+        }
+    }
+
+    /// Points `editor` at the same layers and group in `map`, where they are there. A tile or
+    /// object layer not found keeps its index (the caller clamps it); a group not found is no
+    /// longer current, its layer is.
+    pub fn restore(&self, editor: &mut EditorState, map: &Map) {
+        if let Some(i) =
+            self.tile_layer.as_ref().and_then(|key| find_key(map.layers.iter().map(|l| l.name.as_str()), key))
+        {
+            editor.layer = i;
+        }
+        if let Some(j) =
+            self.object_layer.as_ref().and_then(|key| find_key(map.object_layers.iter().map(|l| l.name.as_str()), key))
+        {
+            editor.object_layer = Some(j);
+        }
+        if editor.group.is_some() {
+            editor.group =
+                self.group.as_ref().and_then(|key| find_key(map.groups.iter().map(|g| g.name.as_str()), key));
+        }
+    }
+}
+
+fn name_key<'a>(names: impl Iterator<Item = &'a str>, index: usize) -> Option<(String, usize)> {
+    let names: Vec<&str> = names.collect();
+    let name = *names.get(index)?;
+    Some((name.to_owned(), names[..index].iter().filter(|&&n| n == name).count()))
+}
+
+fn find_key<'a>(mut names: impl Iterator<Item = &'a str>, (name, nth): &(String, usize)) -> Option<usize> {
+    names.by_ref().enumerate().filter(|(_, n)| n == name).nth(*nth).map(|(i, _)| i)
+}
+
 impl EditorState {
     /// The current layer (the Layers panel's highlighted one).
     pub fn current_layer(&self) -> LayerRef {

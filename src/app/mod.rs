@@ -970,8 +970,14 @@ impl SightlineApp {
             }
             Command::MoveLayer { item, up } => {
                 let step = if up { layers::raise } else { layers::lower };
-                if let Some((moved, doors)) = self.layer_edit(|map| step(map, item)) {
-                    // The layers' indices change: the tools keep working on the same layer.
+                if let Some(layers::Stepped { item: moved, doors, tile_layer, object_layer }) =
+                    self.layer_edit(|map| step(map, item))
+                {
+                    // Layers are numbered in stack order, so a step renumbers them (a group's
+                    // every layer): the tools keep the layers they had, wherever they went.
+                    self.editor.layer = tile_layer.get(self.editor.layer).copied().unwrap_or(self.editor.layer);
+                    self.editor.object_layer =
+                        self.editor.object_layer.map(|j| object_layer.get(j).copied().unwrap_or(j));
                     self.editor.set_current_item(moved);
                     if doors > 0 {
                         self.notice = Some(format!(
@@ -1000,14 +1006,15 @@ impl SightlineApp {
                     }
                 }
             }
-            Command::Undo => {
+            Command::Undo | Command::Redo => {
                 self.editor.stroke = None;
-                self.document.undo();
-                self.clamp_layer();
-            }
-            Command::Redo => {
-                self.editor.stroke = None;
-                self.document.redo();
+                let current = editor::CurrentByName::of(&self.editor, &self.document.map);
+                if matches!(command, Command::Undo) {
+                    self.document.undo()
+                } else {
+                    self.document.redo()
+                };
+                current.restore(&mut self.editor, &self.document.map);
                 self.clamp_layer();
             }
             Command::Overlay(c) => {

@@ -389,19 +389,33 @@ pub fn rename_layer(map: &mut Map, layer: LayerRef, name: &str) -> Result<(), La
 
 /// Raises `item` one step, as Tiled does: over the layer above it in its group; into the group
 /// above it, at that group's bottom; or, at the top of its group, out of it, just above it.
-/// Returns what it is now and how many cells changed which door is their topmost one (the door
-/// the player opens there): the only rule the order of layers decides.
-pub fn raise(map: &mut Map, item: StackItem) -> Result<(StackItem, usize), LayerEditError> {
+/// Returns what it is now, how many cells changed which door is their topmost one (the door the
+/// player opens there: the only rule the order of layers decides), and where every layer went.
+pub fn raise(map: &mut Map, item: StackItem) -> Result<Stepped, LayerEditError> {
     step(map, item, true)
 }
 
 /// Lowers `item` one step: under the layer below it in its group; into the group below it, at
 /// that group's top; or, at the bottom of its group, out of it, just below it. See [`raise`].
-pub fn lower(map: &mut Map, item: StackItem) -> Result<(StackItem, usize), LayerEditError> {
+pub fn lower(map: &mut Map, item: StackItem) -> Result<Stepped, LayerEditError> {
     step(map, item, false)
 }
 
-fn step(map: &mut Map, item: StackItem, up: bool) -> Result<(StackItem, usize), LayerEditError> {
+/// What [`raise`] or [`lower`] did.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct Stepped {
+    /// What the moved item is now.
+    pub item: StackItem,
+    /// How many cells changed which door is their topmost one.
+    pub doors: usize,
+    /// The new index of each tile layer, by its index before (layers are numbered in stack
+    /// order, so a group stepping over a layer renumbers every layer it holds).
+    pub tile_layer: Vec<usize>,
+    /// The same for object layers.
+    pub object_layer: Vec<usize>,
+}
+
+fn step(map: &mut Map, item: StackItem, up: bool) -> Result<Stepped, LayerEditError> {
     let mut entries = entries(map);
     let (first, last) = find(&entries, item)?;
     let name = || item_name(map, item).unwrap_or_default().to_owned();
@@ -436,8 +450,25 @@ fn step(map: &mut Map, item: StackItem, up: bool) -> Result<(StackItem, usize), 
     let top_door = |map: &Map, i: usize| map.rules_at(map.cell_at(i)).door.map(|(_, tile)| tile);
     let before: Vec<_> = doors.iter().map(|&i| top_door(map, i)).collect();
     entries.splice(at..at, moving);
+    // `rebuild` numbers each kind of layer in the new order of the entries.
+    let (mut tile_layer, mut object_layer) = (vec![0; map.layers.len()], vec![0; map.object_layers.len()]);
+    let (mut tiles, mut objects) = (0, 0);
+    for entry in &entries {
+        match *entry {
+            Entry::Layer(LayerRef::Tiles(i)) => {
+                tile_layer[i] = tiles;
+                tiles += 1;
+            }
+            Entry::Layer(LayerRef::Objects(j)) => {
+                object_layer[j] = objects;
+                objects += 1;
+            }
+            Entry::Open(_) | Entry::Close(_) => {}
+        }
+    }
     let moved = rebuild(map, &entries, at);
-    Ok((moved, doors.iter().zip(before).filter(|&(&i, b)| top_door(map, i) != b).count()))
+    let doors = doors.iter().zip(before).filter(|&(&i, b)| top_door(map, i) != b).count();
+    Ok(Stepped { item: moved, doors, tile_layer, object_layer })
 }
 
 /// Whether `item` can be raised (`up`) or lowered: it is not already at the top (bottom) of
@@ -625,25 +656,25 @@ mod tests {
 
         // Raising the group's top layer takes it out, above the group; lowering it again takes
         // it back in, at the group's top.
-        let (out, _) = raise(&mut map, StackItem::Layer(canopy)).unwrap();
+        let out = raise(&mut map, StackItem::Layer(canopy)).unwrap().item;
         assert_eq!(tree(&map), "[spawns]\ncanopy\ntrees/\n  trunks\nground\n");
         lower(&mut map, out).unwrap();
         assert_eq!(tree(&map), "[spawns]\ntrees/\n  canopy\n  trunks\nground\n");
         // Lowering the group's bottom layer takes it out below; raising the layer under a
         // group takes it in at the bottom.
-        let (trunks, _) = lower(&mut map, StackItem::Layer(trunks)).unwrap();
+        let trunks = lower(&mut map, StackItem::Layer(trunks)).unwrap().item;
         assert_eq!(tree(&map), "[spawns]\ntrees/\n  canopy\ntrunks\nground\n");
         raise(&mut map, trunks).unwrap();
         assert_eq!(tree(&map), "[spawns]\ntrees/\n  canopy\n  trunks\nground\n");
 
         // A group moves whole, and steps into a group beside it.
         let trees = StackItem::Group(trees);
-        let (trees, _) = lower(&mut map, trees).unwrap();
+        let trees = lower(&mut map, trees).unwrap().item;
         assert_eq!(tree(&map), "[spawns]\nground\ntrees/\n  canopy\n  trunks\n");
         assert_eq!(lower(&mut map, trees), Err(LayerEditError::AtBottom("trees".into())));
         let rocks = add_group(&mut map, Some(StackItem::Layer(LayerRef::Tiles(2))), "rocks").unwrap();
         assert_eq!(tree(&map), "[spawns]\nrocks/\nground\ntrees/\n  canopy\n  trunks\n");
-        let (rocks, _) = lower(&mut map, StackItem::Group(rocks)).unwrap();
+        let rocks = lower(&mut map, StackItem::Group(rocks)).unwrap().item;
         lower(&mut map, rocks).unwrap();
         assert_eq!(tree(&map), "[spawns]\nground\ntrees/\n  rocks/\n  canopy\n  trunks\n");
         map.validate().unwrap();
@@ -708,8 +739,15 @@ mod tests {
                     },
                     5 => duplicate(&mut map, item).map(|_| ()),
                     6 => remove(&mut map, item).map(|_| ()),
-                    7 => raise(&mut map, item).map(|_| ()),
-                    8 => lower(&mut map, item).map(|_| ()),
+                    7 | 8 => (if op == 7 { raise } else { lower })(&mut map, item).map(|stepped| {
+                        // Each layer is found where the step says it went.
+                        for (i, &to) in stepped.tile_layer.iter().enumerate() {
+                            assert_eq!(map.layers[to], before.layers[i], "run {run}, step {step}: tile layer {i}");
+                        }
+                        for (j, &to) in stepped.object_layer.iter().enumerate() {
+                            assert_eq!(map.object_layers[to].name, before.object_layers[j].name);
+                        }
+                    }),
                     9 => match item {
                         StackItem::Layer(layer) => merge_down(&mut map, layer).map(|_| ()),
                         StackItem::Group(_) => Ok(()),
@@ -845,19 +883,19 @@ mod tests {
         // Raising goes over one layer, tile or object layer, at a time.
         let objects = |j| StackItem::Layer(LayerRef::Objects(j));
         let tiles = |i| StackItem::Layer(LayerRef::Tiles(i));
-        assert_eq!(raise(&mut map, objects(0)), Ok((objects(0), 0)));
+        assert_eq!(raise(&mut map, objects(0)).map(|s| (s.item, s.doors)), Ok((objects(0), 0)));
         assert_eq!(stack(&map), "ground, over, [spawns: goblin orc], [zones: exit]");
-        assert_eq!(raise(&mut map, objects(0)), Ok((objects(1), 0)));
+        assert_eq!(raise(&mut map, objects(0)).map(|s| (s.item, s.doors)), Ok((objects(1), 0)));
         assert_eq!(stack(&map), "ground, over, [zones: exit], [spawns: goblin orc]");
         assert_eq!(raise(&mut map, objects(1)), Err(LayerEditError::AtTop("spawns".into())));
         let mut spawns = objects(1);
         for _ in 0..3 {
-            spawns = lower(&mut map, spawns).unwrap().0;
+            spawns = lower(&mut map, spawns).unwrap().item;
         }
         assert_eq!(stack(&map), "[spawns: goblin orc], ground, over, [zones: exit]");
         assert_eq!(lower(&mut map, objects(0)), Err(LayerEditError::AtBottom("spawns".into())));
-        assert_eq!(lower(&mut map, tiles(1)), Ok((tiles(0), 0)));
-        assert_eq!(lower(&mut map, tiles(0)), Ok((tiles(0), 0)));
+        assert_eq!(lower(&mut map, tiles(1)).map(|s| (s.item, s.doors)), Ok((tiles(0), 0)));
+        assert_eq!(lower(&mut map, tiles(0)).map(|s| (s.item, s.doors)), Ok((tiles(0), 0)));
         assert_eq!(stack(&map), "over, [spawns: goblin orc], ground, [zones: exit]");
         map.validate().unwrap();
 
@@ -923,23 +961,23 @@ mod tests {
         let cell = Cell::new(1, 1);
         assert_eq!(map.rules_at(cell).door.map(|d| d.1), Some(STANDARD_CLOSED_DOOR));
         let tiles = |i| StackItem::Layer(LayerRef::Tiles(i));
-        assert_eq!(lower(&mut map, tiles(1)), Ok((tiles(0), 1)));
+        assert_eq!(lower(&mut map, tiles(1)).map(|s| (s.item, s.doors)), Ok((tiles(0), 1)));
         assert_eq!(names(&map), ["over", "ground"]);
         assert_eq!(map.rules_at(cell).door.map(|d| d.1), Some(STANDARD_OPEN_DOOR));
-        assert_eq!(raise(&mut map, tiles(0)), Ok((tiles(1), 1)));
+        assert_eq!(raise(&mut map, tiles(0)).map(|s| (s.item, s.doors)), Ok((tiles(1), 1)));
         assert_eq!(raise(&mut map, tiles(1)), Err(LayerEditError::AtTop("over".into())));
         // A group moving with its door layer counts the same.
         let g = group_item(&mut map, tiles(1), "g").unwrap();
-        let (moved, doors) = lower(&mut map, StackItem::Group(g)).unwrap();
+        let Stepped { item: moved, doors, .. } = lower(&mut map, StackItem::Group(g)).unwrap();
         assert_eq!((names(&map), doors), (vec!["over", "ground"], 1));
-        assert_eq!(raise(&mut map, moved).map(|(_, doors)| doors), Ok(1));
+        assert_eq!(raise(&mut map, moved).map(|s| s.doors), Ok(1));
         ungroup(&mut map, 0).unwrap();
         assert_eq!(names(&map), ["ground", "over"]);
         // Under a door on a layer above both, which of the two is higher does not matter.
         let mut top = Layer::filled("top", map.len(), EMPTY);
         top.cells[map.index(cell).unwrap()] = STANDARD_CLOSED_DOOR;
         map.layers.push(top);
-        assert_eq!(lower(&mut map, tiles(1)), Ok((tiles(0), 0)));
+        assert_eq!(lower(&mut map, tiles(1)).map(|s| (s.item, s.doors)), Ok((tiles(0), 0)));
         assert_eq!(names(&map), ["over", "ground", "top"]);
     }
 
