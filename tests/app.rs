@@ -2142,3 +2142,78 @@ fn the_current_layer_stays_itself_when_undo_or_a_group_moving_renumbers_the_laye
     assert_eq!(current_name(&h), "trees");
     assert_eq!(h.state().document.map.layers[1].name, "trees");
 }
+
+/// Drags a Layers panel row by its name to `to`, as a hand would.
+fn drag_row(h: &mut Harness<'static, SightlineApp>, name: &str, to: egui::Pos2) {
+    let from = h.get_by_label(name).rect().center();
+    h.hover_at(from);
+    h.run();
+    h.drag_at(from);
+    h.run();
+    h.hover_at(egui::pos2(from.x, (from.y + to.y) / 2.0));
+    h.run();
+    h.hover_at(to);
+    h.run();
+    h.drop_at(to);
+    h.run();
+}
+
+#[test]
+fn a_layer_dragged_by_its_name_drops_above_below_or_into_a_group_in_one_undo_step() {
+    let mut h = harness();
+    h.state_mut().commands.push(Command::Open(sample("pillars.ron")));
+    h.run();
+    for name in ["trees", "roof"] {
+        h.get_by_label("New layer").click();
+        h.run();
+        let current = h.state().editor.current_item();
+        h.state_mut().commands.push(Command::RenameLayer(current, name.into()));
+        h.run();
+    }
+    assert_eq!(layer_rows(&h), ["objects (3)", "roof", "trees", "ground"]);
+    let upper_half = |h: &Harness<'static, SightlineApp>, name: &str| {
+        let r = h.get_by_label(name).rect();
+        egui::pos2(r.center().x, r.top() + 2.0)
+    };
+    let lower_half = |h: &Harness<'static, SightlineApp>, name: &str| {
+        let r = h.get_by_label(name).rect();
+        egui::pos2(r.center().x, r.bottom() - 2.0)
+    };
+
+    // Ground, dropped on roof's upper half, goes just above roof: one step, and it is current.
+    let steps = h.state().document.undo.len();
+    let to = upper_half(&h, "roof");
+    drag_row(&mut h, "ground", to);
+    assert_eq!(layer_rows(&h), ["objects (3)", "ground", "roof", "trees"]);
+    assert_eq!(h.state().document.undo.len(), steps + 1);
+    h.get_by_label("layer: ground");
+    // On the lower half of the object layer's row: just below it, where it is. Nothing changes.
+    let to = lower_half(&h, "objects (3 objects)");
+    drag_row(&mut h, "ground", to);
+    assert_eq!(layer_rows(&h), ["objects (3)", "ground", "roof", "trees"]);
+    assert_eq!(h.state().document.undo.len(), steps + 1, "a drop where it was is no step");
+
+    // Into an open group, on its row's lower half: at its top. The group cannot go into itself.
+    h.state_mut().commands.push(Command::GroupLayer(StackItem::Layer(LayerRef::Tiles(0))));
+    h.run();
+    let to = lower_half(&h, "Group (1 layer)");
+    drag_row(&mut h, "roof", to);
+    let map = &h.state().document.map;
+    let group = &map.groups[0];
+    let held: Vec<&str> = map.stack()[group.start..group.end]
+        .iter()
+        .map(|r| match *r {
+            LayerRef::Tiles(i) => map.layers[i].name.as_str(),
+            LayerRef::Objects(j) => map.object_layers[j].name.as_str(),
+        })
+        .collect();
+    assert_eq!(held, ["trees", "roof"], "bottom to top");
+    let before = h.state().document.map.clone();
+    let to = lower_half(&h, "roof");
+    drag_row(&mut h, "Group (2 layers)", to);
+    assert_eq!(h.state().document.map, before);
+    // Undo takes the drops back one at a time.
+    h.state_mut().commands.push(Command::Undo);
+    h.run();
+    assert_eq!(h.state().document.map.groups[0].end - h.state().document.map.groups[0].start, 1);
+}

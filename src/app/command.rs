@@ -102,6 +102,12 @@ pub enum Command {
         item: crate::core::StackItem,
         up: bool,
     },
+    /// Move a layer or group straight to a place (a drag in the Layers panel); dropped where it
+    /// already is, nothing changes and no undo step is left.
+    MoveLayerTo {
+        item: crate::core::StackItem,
+        place: crate::core::layers::Place,
+    },
     MergeLayerDown(crate::core::LayerRef),
     /// Put a layer or group into a new group, where it is (Tiled's Group Layers).
     GroupLayer(crate::core::StackItem),

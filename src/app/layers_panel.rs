@@ -157,6 +157,8 @@ pub fn layers_ui(app: &mut SightlineApp, ui: &mut egui::Ui) {
     let current = app.editor.current_item();
     // Under a folded group, what is deeper than it is not listed.
     let mut folded_at: Option<usize> = None;
+    // Each listed row, for dropping a dragged layer or group on it.
+    let mut rows: Vec<ListedRow> = Vec::new();
     for (item, depth) in layers::listed(map) {
         if folded_at.is_some_and(|d| depth > d) {
             continue;
@@ -183,7 +185,7 @@ pub fn layers_ui(app: &mut SightlineApp, ui: &mut egui::Ui) {
                 (group.name.as_str(), group.visible, group.locked, group.opacity, map.group_shown(g))
             }
         };
-        ui.horizontal(|ui| {
+        let row = ui.horizontal(|ui| {
             ui.add_space(14.0 * depth as f32);
             // A group's fold button; a layer's place for one, so that names line up.
             match &fold {
@@ -246,13 +248,23 @@ pub fn layers_ui(app: &mut SightlineApp, ui: &mut egui::Ui) {
             if !shown {
                 text = text.weak();
             }
-            let r = ui.selectable_label(current == item, text);
+            // Dragged by its name, a row carries its item to where it is dropped.
+            let r = ui.selectable_label(current == item, text).interact(egui::Sense::drag());
+            r.dnd_set_drag_payload(item);
             name_widget(ui, &r, &label);
             if r.clicked() {
                 app.commands.push(Command::SelectLayer(item));
             }
         });
+        let folded = fold.as_ref().is_some_and(|(_, folded)| *folded);
+        rows.push(ListedRow {
+            item,
+            depth,
+            rect: row.response.rect,
+            open_group: matches!(item, StackItem::Group(_)) && !folded,
+        });
     }
+    drop_layer_ui(app, ui, &rows);
     // The buttons' commands go after the name field's: a click that takes the focus from the
     // field renames the layer it was editing before the button moves or removes it.
     let mut actions = Vec::new();
@@ -272,6 +284,51 @@ pub fn layers_ui(app: &mut SightlineApp, ui: &mut egui::Ui) {
     });
     layer_properties_ui(app, ui);
     app.commands.extend(actions);
+}
+
+/// A row of the Layers panel's list, as laid out this frame.
+struct ListedRow {
+    item: StackItem,
+    depth: usize,
+    rect: egui::Rect,
+    /// A group showing what it holds: a drop on its lower half goes inside, at its top.
+    open_group: bool,
+}
+
+/// Where a layer or group dragged by its name would land (a line between rows, as Tiled draws
+/// it), and the move when it is dropped there: over a row's upper half, just above that row;
+/// over its lower half, just below it, or into an open group at its top.
+fn drop_layer_ui(app: &mut SightlineApp, ui: &mut egui::Ui, rows: &[ListedRow]) {
+    let Some(dragged) = egui::DragAndDrop::payload::<StackItem>(ui.ctx()) else { return };
+    let Some(pointer) = ui.ctx().pointer_latest_pos() else { return };
+    let Some(row) =
+        rows.iter().find(|row| row.rect.y_range().contains(pointer.y) && row.rect.x_range().contains(pointer.x))
+    else {
+        return;
+    };
+    let map = &app.document.map;
+    let upper = pointer.y < row.rect.center().y;
+    let (place, y, depth) = match (upper, row.item) {
+        (true, _) => (layers::Place::Above(row.item), row.rect.top(), row.depth),
+        (false, StackItem::Group(g)) if row.open_group => (layers::Place::IntoTop(g), row.rect.bottom(), row.depth + 1),
+        (false, _) => (layers::Place::Below(row.item), row.rect.bottom(), row.depth),
+    };
+    // A group cannot go inside itself: no line there.
+    if let StackItem::Group(g) = *dragged
+        && (row.item == *dragged && matches!(place, layers::Place::IntoTop(_))
+            || map.groups_around(row.item).contains(&g))
+    {
+        ui.ctx().set_cursor_icon(egui::CursorIcon::NoDrop);
+        return;
+    }
+    let x = row.rect.left() + 14.0 * depth as f32 + 14.0;
+    let stroke = egui::Stroke::new(2.0, ui.visuals().selection.stroke.color);
+    ui.painter().hline(x..=row.rect.right(), y, stroke);
+    ui.ctx().set_cursor_icon(egui::CursorIcon::Grabbing);
+    if ui.input(|i| i.pointer.any_released()) {
+        egui::DragAndDrop::clear_payload(ui.ctx());
+        app.commands.push(Command::MoveLayerTo { item: *dragged, place });
+    }
 }
 
 /// A group's names from the top level down, "forest/canopy": how the panel remembers its fold.

@@ -970,23 +970,9 @@ impl SightlineApp {
             }
             Command::MoveLayer { item, up } => {
                 let step = if up { layers::raise } else { layers::lower };
-                if let Some(layers::Stepped { item: moved, doors, tile_layer, object_layer }) =
-                    self.layer_edit(|map| step(map, item))
-                {
-                    // Layers are numbered in stack order, so a step renumbers them (a group's
-                    // every layer): the tools keep the layers they had, wherever they went.
-                    self.editor.layer = tile_layer.get(self.editor.layer).copied().unwrap_or(self.editor.layer);
-                    self.editor.object_layer =
-                        self.editor.object_layer.map(|j| object_layer.get(j).copied().unwrap_or(j));
-                    self.editor.set_current_item(moved);
-                    if doors > 0 {
-                        self.notice = Some(format!(
-                            "{doors} {} now a different door on top (the one a player opens)",
-                            if doors == 1 { "cell has" } else { "cells have" }
-                        ));
-                    }
-                }
+                self.move_layer(|map| step(map, item));
             }
+            Command::MoveLayerTo { item, place } => self.move_layer(|map| layers::move_item(map, item, place)),
             Command::MergeLayerDown(layer) => {
                 let map = &self.document.map;
                 let names = layers::layer_below(map, layer).map(|below| {
@@ -1264,6 +1250,38 @@ impl SightlineApp {
                 self.notice = Some(e.to_string());
                 None
             }
+        }
+    }
+
+    /// Raises, lowers or drops a layer or group (one undo step, none if it stayed where it was).
+    fn move_layer(
+        &mut self,
+        edit: impl FnOnce(&mut crate::core::Map) -> Result<layers::Stepped, layers::LayerEditError>,
+    ) {
+        self.document.checkpoint();
+        let stepped = match edit(&mut self.document.map) {
+            Ok(stepped) if self.document.undo.last() != Some(&self.document.map) => {
+                self.document.touch();
+                stepped
+            }
+            Ok(_) => return self.document.drop_checkpoint(),
+            Err(e) => {
+                self.document.drop_checkpoint();
+                self.notice = Some(e.to_string());
+                return;
+            }
+        };
+        let layers::Stepped { item: moved, doors, tile_layer, object_layer } = stepped;
+        // Layers are numbered in stack order, so a move renumbers them (a group's every
+        // layer): the tools keep the layers they had, wherever they went.
+        self.editor.layer = tile_layer.get(self.editor.layer).copied().unwrap_or(self.editor.layer);
+        self.editor.object_layer = self.editor.object_layer.map(|j| object_layer.get(j).copied().unwrap_or(j));
+        self.editor.set_current_item(moved);
+        if doors > 0 {
+            self.notice = Some(format!(
+                "{doors} {} now a different door on top (the one a player opens)",
+                if doors == 1 { "cell has" } else { "cells have" }
+            ));
         }
     }
 

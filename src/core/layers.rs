@@ -41,6 +41,8 @@ pub enum LayerEditError {
     AtTop(String),
     #[error("{0:?} is already at the bottom of the map")]
     AtBottom(String),
+    #[error("group {0:?} cannot go inside itself")]
+    IntoItself(String),
     #[error(
         "one more layer would make {cells} cells in all; a map holds at most {max} (eight layers of {side}×{side})",
         max = map::MAX_LAYER_CELLS,
@@ -419,22 +421,59 @@ fn step(map: &mut Map, item: StackItem, up: bool) -> Result<Stepped, LayerEditEr
     let mut entries = entries(map);
     let (first, last) = find(&entries, item)?;
     let name = || item_name(map, item).unwrap_or_default().to_owned();
-    let moving: Vec<Entry> = entries[first..=last].to_vec();
     // Past the neighbouring entry: a layer is stepped over, a group's end or start stepped out
     // of, a group's start or end stepped into.
     let at = if up {
         if last + 1 == entries.len() {
             return Err(LayerEditError::AtTop(name()));
         }
-        entries.drain(first..=last);
         first + 1
     } else {
         if first == 0 {
             return Err(LayerEditError::AtBottom(name()));
         }
-        entries.drain(first..=last);
         first - 1
     };
+    let moving: Vec<Entry> = entries.drain(first..=last).collect();
+    Ok(put(map, entries, moving, at))
+}
+
+/// Where [`move_item`] puts an item, as the Layers panel's drop shows it.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Place {
+    /// Just above this layer or group, beside it in its group.
+    Above(StackItem),
+    /// Just below it, beside it in its group.
+    Below(StackItem),
+    /// Inside this group, at its top.
+    IntoTop(usize),
+}
+
+/// Moves `item` (a layer, or a group with all it holds) to `place` at once, as a drag in
+/// Tiled's Layers panel does: the same map as the [`raise`] or [`lower`] steps that lead there,
+/// and the same report. A group cannot go inside itself; a place where the item already is
+/// moves nothing and reports so (its own index for every layer).
+pub fn move_item(map: &mut Map, item: StackItem, place: Place) -> Result<Stepped, LayerEditError> {
+    let mut entries = entries(map);
+    let (first, last) = find(&entries, item)?;
+    // The place as a gap between entries (bottom to top): the moving entries go in before the
+    // entry at `gap`.
+    let gap = match place {
+        Place::Above(target) => find(&entries, target)?.1 + 1,
+        Place::Below(target) => find(&entries, target)?.0,
+        Place::IntoTop(g) => find(&entries, StackItem::Group(g))?.1,
+    };
+    if gap > first && gap <= last {
+        return Err(LayerEditError::IntoItself(item_name(map, item).unwrap_or_default().to_owned()));
+    }
+    let moving: Vec<Entry> = entries.drain(first..=last).collect();
+    let at = if gap > last { gap - moving.len() } else { gap };
+    Ok(put(map, entries, moving, at))
+}
+
+/// Puts `moving` back into `entries` (which it was taken from) at `at`, rebuilds the map, and
+/// reports what the move did.
+fn put(map: &mut Map, mut entries: Vec<Entry>, moving: Vec<Entry>, at: usize) -> Stepped {
     // Only cells with a door on a moving tile layer can change their topmost door.
     let doors: Vec<usize> = (0..map.len())
         .filter(|&c| {
@@ -468,7 +507,7 @@ fn step(map: &mut Map, item: StackItem, up: bool) -> Result<Stepped, LayerEditEr
     }
     let moved = rebuild(map, &entries, at);
     let doors = doors.iter().zip(before).filter(|&(&i, b)| top_door(map, i) != b).count();
-    Ok(Stepped { item: moved, doors, tile_layer, object_layer })
+    Stepped { item: moved, doors, tile_layer, object_layer }
 }
 
 /// Whether `item` can be raised (`up`) or lowered: it is not already at the top (bottom) of
@@ -713,6 +752,68 @@ mod tests {
         map.validate().unwrap();
     }
 
+    #[test]
+    fn a_dragged_layer_or_group_lands_above_below_or_inside_what_it_is_dropped_on() {
+        let mut map = Map::new_standard(3, 2, 1).unwrap();
+        map.layers[0].name = "ground".into();
+        let trees = add_group(&mut map, Some(StackItem::Layer(LayerRef::Tiles(0))), "trees").unwrap();
+        let trunks = add_layer(&mut map, Some(StackItem::Group(trees)), "trunks").unwrap();
+        add_layer(&mut map, Some(StackItem::Layer(trunks)), "canopy").unwrap();
+        add_object_layer(&mut map, None, "spawns").unwrap();
+        let start = map.clone();
+        assert_eq!(tree(&map), "[spawns]\ntrees/\n  canopy\n  trunks\nground\n");
+        let find = |map: &Map, name: &str| {
+            listed(map).into_iter().map(|(item, _)| item).find(|&i| item_name(map, i) == Some(name)).unwrap()
+        };
+
+        // Out of the group, over the object layer: what two raises do, in one move.
+        let canopy = find(&map, "canopy");
+        let mut stepped = map.clone();
+        let once = raise(&mut stepped, canopy).unwrap();
+        let twice = raise(&mut stepped, once.item).unwrap();
+        let moved = {
+            let (item, target) = (canopy, find(&map, "spawns"));
+            move_item(&mut map, item, Place::Above(target))
+        }
+        .unwrap();
+        assert_eq!(tree(&map), "canopy\n[spawns]\ntrees/\n  trunks\nground\n");
+        assert_eq!((map.clone(), moved.item), (stepped, twice.item));
+
+        // The bottom layer into the group, at its top; the object layer below a layer in it.
+        {
+            let item = find(&map, "ground");
+            move_item(&mut map, item, Place::IntoTop(trees))
+        }
+        .unwrap();
+        assert_eq!(tree(&map), "canopy\n[spawns]\ntrees/\n  ground\n  trunks\n");
+        {
+            let (item, target) = (find(&map, "spawns"), find(&map, "trunks"));
+            move_item(&mut map, item, Place::Below(target))
+        }
+        .unwrap();
+        assert_eq!(tree(&map), "canopy\ntrees/\n  ground\n  trunks\n  [spawns]\n");
+        // The group, with what it holds, above the layer that was over it.
+        let (g, canopy) = (find(&map, "trees"), find(&map, "canopy"));
+        let moved = move_item(&mut map, g, Place::Above(canopy)).unwrap();
+        assert_eq!(tree(&map), "trees/\n  ground\n  trunks\n  [spawns]\ncanopy\n");
+        // Bottom to top, trunks and ground were 0 and 1 and canopy 2; now canopy is 0.
+        assert_eq!(moved.tile_layer, [1, 2, 0]);
+        map.validate().unwrap();
+
+        // Not into itself, nor beside what it holds; dropped where it is, it stays.
+        let g = find(&map, "trees");
+        let before = map.clone();
+        let into_itself = Err(LayerEditError::IntoItself("trees".into()));
+        let StackItem::Group(gi) = g else { unreachable!() };
+        assert_eq!(move_item(&mut map, g, Place::IntoTop(gi)), into_itself);
+        let trunks = find(&map, "trunks");
+        assert_eq!(move_item(&mut map, g, Place::Below(trunks)), into_itself);
+        assert_eq!(move_item(&mut map, g, Place::Above(g)).map(|s| s.item), Ok(g));
+        assert_eq!(move_item(&mut map, g, Place::Below(g)).map(|s| s.item), Ok(g));
+        assert_eq!(map, before);
+        assert_ne!(map, start);
+    }
+
     /// Random runs of every edit on random items keep the map valid (groups nested in their
     /// parents, side by side, within the stack), keep each layer once in the outline, and keep
     /// the objects with their layers; an edit that fails leaves the map as it was.
@@ -727,7 +828,8 @@ mod tests {
                 let before = map.clone();
                 let objects_before: Vec<(u32, String)> =
                     map.objects.iter().map(|o| (o.id, map.object_layers[o.layer].name.clone())).collect();
-                let op = rng.below(11);
+                let op = rng.below(12);
+                let target = items[rng.below(items.len() as u32) as usize];
                 let result = match op {
                     0 => add_layer(&mut map, Some(item), &format!("t{step}")).map(|_| ()),
                     1 => add_object_layer(&mut map, Some(item), &format!("o{step}")).map(|_| ()),
@@ -739,7 +841,20 @@ mod tests {
                     },
                     5 => duplicate(&mut map, item).map(|_| ()),
                     6 => remove(&mut map, item).map(|_| ()),
-                    7 | 8 => (if op == 7 { raise } else { lower })(&mut map, item).map(|stepped| {
+                    7 | 8 | 11 => match op {
+                        7 => raise(&mut map, item),
+                        8 => lower(&mut map, item),
+                        _ => move_item(
+                            &mut map,
+                            item,
+                            match (rng.below(3), target) {
+                                (0, _) => Place::Above(target),
+                                (1, _) | (_, StackItem::Layer(_)) => Place::Below(target),
+                                (_, StackItem::Group(g)) => Place::IntoTop(g),
+                            },
+                        ),
+                    }
+                    .map(|stepped| {
                         // Each layer is found where the step says it went.
                         for (i, &to) in stepped.tile_layer.iter().enumerate() {
                             assert_eq!(map.layers[to], before.layers[i], "run {run}, step {step}: tile layer {i}");
@@ -772,7 +887,7 @@ mod tests {
                 assert_eq!(layers, stack.len(), "{what}: each layer once");
                 assert_eq!(outline.len(), stack.len() + 2 * map.groups.len(), "{what}: each group opens and closes");
                 // Moving, grouping and adding keep every object on the layer it was on.
-                if matches!(op, 0..=5 | 7 | 8) && result.is_ok() {
+                if matches!(op, 0..=5 | 7 | 8 | 11) && result.is_ok() {
                     for (id, layer) in &objects_before {
                         let o = map.object_by_id(*id).unwrap_or_else(|| panic!("{what}: object {id} kept"));
                         assert_eq!(&map.object_layers[o.layer].name, layer, "{what}");
