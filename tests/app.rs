@@ -2077,11 +2077,9 @@ fn a_layers_and_a_groups_tint_offset_and_parallax_are_edited_in_the_panel() {
     assert_eq!(again.object_layers[0].offset, [0.0, -8.0]);
 }
 
-/// Layers are numbered in stack order, so undoing a move, or moving a group, renumbers them:
-/// the tools must stay on the layer the user chose, or the next stroke lands on another.
-#[test]
-fn the_current_layer_stays_itself_when_undo_or_a_group_moving_renumbers_the_layers() {
-    use sightline::core::Cell;
+/// pillars.ron with two new tile layers over its ground, made in the Layers panel: top first,
+/// objects, roof, trees, ground.
+fn pillars_with_trees_and_roof() -> Harness<'static, SightlineApp> {
     let mut h = harness();
     h.state_mut().commands.push(Command::Open(sample("pillars.ron")));
     h.run();
@@ -2092,6 +2090,15 @@ fn the_current_layer_stays_itself_when_undo_or_a_group_moving_renumbers_the_laye
         h.state_mut().commands.push(Command::RenameLayer(current, name.into()));
         h.run();
     }
+    h
+}
+
+/// Layers are numbered in stack order, so undoing a move, or moving a group, renumbers them:
+/// the tools must stay on the layer the user chose, or the next stroke lands on another.
+#[test]
+fn the_current_layer_stays_itself_when_undo_or_a_group_moving_renumbers_the_layers() {
+    use sightline::core::Cell;
+    let mut h = pillars_with_trees_and_roof();
     let current_name = |h: &Harness<'static, SightlineApp>| {
         let state = h.state();
         state.document.map.layers[state.editor.layer].name.clone()
@@ -2160,16 +2167,7 @@ fn drag_row(h: &mut Harness<'static, SightlineApp>, name: &str, to: egui::Pos2) 
 
 #[test]
 fn a_layer_dragged_by_its_name_drops_above_below_or_into_a_group_in_one_undo_step() {
-    let mut h = harness();
-    h.state_mut().commands.push(Command::Open(sample("pillars.ron")));
-    h.run();
-    for name in ["trees", "roof"] {
-        h.get_by_label("New layer").click();
-        h.run();
-        let current = h.state().editor.current_item();
-        h.state_mut().commands.push(Command::RenameLayer(current, name.into()));
-        h.run();
-    }
+    let mut h = pillars_with_trees_and_roof();
     assert_eq!(layer_rows(&h), ["objects (3)", "roof", "trees", "ground"]);
     let upper_half = |h: &Harness<'static, SightlineApp>, name: &str| {
         let r = h.get_by_label(name).rect();

@@ -478,16 +478,12 @@ fn text_object_ui(
     job.wrap.max_width = if text.wrap { box_width.max(1.0) } else { f32::INFINITY };
     job.justify = text.wrap && text.halign == HorizontalAlign::Justify;
     // egui aligns each row about x = 0: the galley's anchor goes at the box's left, middle or
-    // right.
-    let across = match text.halign {
-        HorizontalAlign::Left | HorizontalAlign::Justify => 0.0,
-        HorizontalAlign::Center => 0.5,
-        HorizontalAlign::Right => 1.0,
-    };
-    job.halign = match text.halign {
-        HorizontalAlign::Left | HorizontalAlign::Justify => egui::Align::LEFT,
-        HorizontalAlign::Center => egui::Align::Center,
-        HorizontalAlign::Right => egui::Align::RIGHT,
+    // right, `across` the box's width from its left.
+    let across;
+    (job.halign, across) = match text.halign {
+        HorizontalAlign::Left | HorizontalAlign::Justify => (egui::Align::LEFT, 0.0),
+        HorizontalAlign::Center => (egui::Align::Center, 0.5),
+        HorizontalAlign::Right => (egui::Align::RIGHT, 1.0),
     };
     let galley = painter.layout_job(job);
     let [top_left, top_right, bottom_left, _] = corners;

@@ -1233,17 +1233,22 @@ impl SightlineApp {
         self.continued == Some((edit, self.document.revision()))
     }
 
-    /// Applies a layer edit as one undo step; on refusal the map is untouched and the notice
-    /// says why.
+    /// Applies a layer edit as one undo step (none, and `None`, when it changed nothing); on
+    /// refusal the map is untouched and the notice says why.
     fn layer_edit<T>(
         &mut self,
         edit: impl FnOnce(&mut crate::core::Map) -> Result<T, layers::LayerEditError>,
     ) -> Option<T> {
         self.document.checkpoint();
         match edit(&mut self.document.map) {
-            Ok(value) => {
+            Ok(value) if self.document.undo.last() != Some(&self.document.map) => {
                 self.document.touch();
                 Some(value)
+            }
+            // Done, but nothing changed (a layer dropped where it was): no undo step.
+            Ok(_) => {
+                self.document.drop_checkpoint();
+                None
             }
             Err(e) => {
                 self.document.drop_checkpoint();
@@ -1258,19 +1263,7 @@ impl SightlineApp {
         &mut self,
         edit: impl FnOnce(&mut crate::core::Map) -> Result<layers::Stepped, layers::LayerEditError>,
     ) {
-        self.document.checkpoint();
-        let stepped = match edit(&mut self.document.map) {
-            Ok(stepped) if self.document.undo.last() != Some(&self.document.map) => {
-                self.document.touch();
-                stepped
-            }
-            Ok(_) => return self.document.drop_checkpoint(),
-            Err(e) => {
-                self.document.drop_checkpoint();
-                self.notice = Some(e.to_string());
-                return;
-            }
-        };
+        let Some(stepped) = self.layer_edit(edit) else { return };
         let layers::Stepped { item: moved, doors, tile_layer, object_layer } = stepped;
         // Layers are numbered in stack order, so a move renumbers them (a group's every
         // layer): the tools keep the layers they had, wherever they went.

@@ -728,7 +728,6 @@ pub fn info(map: &Map, path: &Path, format: OutputFormat) -> String {
     }
 }
 
-/// The built-in map, for the app and tests.
 /// How `info` names a layer's or group's drawing look, each only when not Tiled's default.
 fn look_flags(tint: Option<crate::core::Rgba>, offset: [f64; 2], parallax: [f64; 2]) -> Vec<String> {
     let mut flags = Vec::new();
@@ -744,6 +743,7 @@ fn look_flags(tint: Option<crate::core::Rgba>, offset: [f64; 2], parallax: [f64;
     flags
 }
 
+/// The built-in map, for the app and tests.
 pub fn default_map() -> Map {
     samples::default_map().expect("the built-in map is valid (tested)")
 }

@@ -5,6 +5,7 @@ use serde::{Deserialize, Serialize};
 
 use super::flip::Flip;
 use super::geometry::Cell;
+use super::serde_defaults::{is_default, is_no, is_yes, yes};
 use super::sheet_drawing::SheetDrawing;
 use super::tile::{Properties, Rgba, TileId};
 
@@ -143,19 +144,19 @@ pub struct ObjectText {
     #[serde(default = "default_pixel_size", skip_serializing_if = "is_default_pixel_size")]
     pub pixel_size: u32,
     /// Lines break at the box's width (else only at line breaks in the text).
-    #[serde(default, skip_serializing_if = "is_false")]
+    #[serde(default, skip_serializing_if = "is_no")]
     pub wrap: bool,
     #[serde(default = "black", skip_serializing_if = "is_black")]
     pub color: Rgba,
-    #[serde(default, skip_serializing_if = "is_false")]
+    #[serde(default, skip_serializing_if = "is_no")]
     pub bold: bool,
-    #[serde(default, skip_serializing_if = "is_false")]
+    #[serde(default, skip_serializing_if = "is_no")]
     pub italic: bool,
-    #[serde(default, skip_serializing_if = "is_false")]
+    #[serde(default, skip_serializing_if = "is_no")]
     pub underline: bool,
-    #[serde(default, skip_serializing_if = "is_false")]
+    #[serde(default, skip_serializing_if = "is_no")]
     pub strikeout: bool,
-    #[serde(default = "yes", skip_serializing_if = "is_true")]
+    #[serde(default = "yes", skip_serializing_if = "is_yes")]
     pub kerning: bool,
     #[serde(default, skip_serializing_if = "is_default")]
     pub halign: HorizontalAlign,
@@ -256,22 +257,6 @@ fn black() -> Rgba {
 
 fn is_black(c: &Rgba) -> bool {
     *c == black()
-}
-
-fn yes() -> bool {
-    true
-}
-
-fn is_true(b: &bool) -> bool {
-    *b
-}
-
-fn is_false(b: &bool) -> bool {
-    !*b
-}
-
-fn is_default<T: Default + PartialEq>(v: &T) -> bool {
-    *v == T::default()
 }
 
 impl ObjectShape {

@@ -22,3 +22,8 @@ pub(crate) fn is_yes(b: &bool) -> bool {
 pub(crate) fn is_no(b: &bool) -> bool {
     !*b
 }
+
+/// A value at its type's default (an enum's first variant, an empty collection) is not written.
+pub(crate) fn is_default<T: Default + PartialEq>(v: &T) -> bool {
+    *v == T::default()
+}

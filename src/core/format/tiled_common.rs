@@ -1029,6 +1029,51 @@ fn glyph_tileset_png(glyphs: &[Glyph], tw: u32, th: u32, columns: u32) -> Vec<u8
     encode_png_rgb(w, h, &rgb)
 }
 
+/// A value of a text object's layout, as TMX and TMJ write it in their own syntax.
+pub enum TextAttribute {
+    Text(String),
+    Number(u32),
+    Flag(bool),
+}
+
+/// A text object's layout as Tiled writes it (`<text>` in TMX, `text` in TMJ): each attribute
+/// that is not Tiled's default, by its Tiled name, in Tiled's order. The text itself is not
+/// among them.
+pub fn text_attributes(t: &crate::core::object::ObjectText) -> Vec<(&'static str, TextAttribute)> {
+    let defaults = crate::core::object::ObjectText::new("");
+    let mut attributes = Vec::new();
+    if t.font_family != defaults.font_family {
+        attributes.push(("fontfamily", TextAttribute::Text(t.font_family.clone())));
+    }
+    if t.pixel_size != defaults.pixel_size {
+        attributes.push(("pixelsize", TextAttribute::Number(t.pixel_size)));
+    }
+    for (on, name) in [
+        (t.wrap, "wrap"),
+        (t.bold, "bold"),
+        (t.italic, "italic"),
+        (t.underline, "underline"),
+        (t.strikeout, "strikeout"),
+    ] {
+        if on {
+            attributes.push((name, TextAttribute::Flag(true)));
+        }
+    }
+    if !t.kerning {
+        attributes.push(("kerning", TextAttribute::Flag(false)));
+    }
+    if t.color != defaults.color {
+        attributes.push(("color", TextAttribute::Text(crate::core::wang::tiled_color(t.color))));
+    }
+    if t.halign != defaults.halign {
+        attributes.push(("halign", TextAttribute::Text(t.halign.tiled_name().to_owned())));
+    }
+    if t.valign != defaults.valign {
+        attributes.push(("valign", TextAttribute::Text(t.valign.tiled_name().to_owned())));
+    }
+    attributes
+}
+
 /// A minimal PNG encoder (8-bit RGB, one IDAT, zlib from flate2).
 pub fn encode_png_rgb(width: u32, height: u32, rgb: &[u8]) -> Vec<u8> {
     use std::io::Write;

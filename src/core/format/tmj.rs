@@ -11,7 +11,7 @@ use serde_json::{Map as JsonObject, Value, json};
 
 use super::Loaded;
 use super::tiled_common::{
-    self, Doc, DocShape, Dropped, FrameDoc, ObjectDoc, TileDoc, TileLayerDoc, TilesetDoc, Written,
+    self, Doc, DocShape, Dropped, FrameDoc, ObjectDoc, TextAttribute, TileDoc, TileLayerDoc, TilesetDoc, Written,
 };
 use crate::core::error::{MapError, MapErrorKind};
 use crate::core::flip::Flip;
@@ -693,8 +693,8 @@ fn tile_layer_json(l: &TileLayerDoc, i: usize, id: usize) -> Value {
     v
 }
 
-/// What every kind of layer and groups write alike, each only when it is not Tiled's default: the lock,
-/// tint colour, offset, parallax factor and properties.
+/// What every layer and group writes alike, each only when it is not Tiled's default: the
+/// lock, tint colour, offset, parallax factor and properties.
 fn add_look_json(
     v: &mut Value,
     locked: bool,
@@ -755,36 +755,13 @@ fn object_text(o: &Obj) -> Result<ObjectText, MapError> {
 /// A text object's `text` as Tiled writes it: the text, and what of its layout is not Tiled's
 /// default.
 fn text_json(t: &ObjectText) -> Value {
-    let defaults = ObjectText::new("");
     let mut v = json!({ "text": t.text });
-    if t.font_family != defaults.font_family {
-        v["fontfamily"] = json!(t.font_family);
-    }
-    if t.pixel_size != defaults.pixel_size {
-        v["pixelsize"] = json!(t.pixel_size);
-    }
-    for (on, name) in [
-        (t.wrap, "wrap"),
-        (t.bold, "bold"),
-        (t.italic, "italic"),
-        (t.underline, "underline"),
-        (t.strikeout, "strikeout"),
-    ] {
-        if on {
-            v[name] = json!(true);
-        }
-    }
-    if !t.kerning {
-        v["kerning"] = json!(false);
-    }
-    if t.color != defaults.color {
-        v["color"] = json!(crate::core::wang::tiled_color(t.color));
-    }
-    if t.halign != defaults.halign {
-        v["halign"] = json!(t.halign.tiled_name());
-    }
-    if t.valign != defaults.valign {
-        v["valign"] = json!(t.valign.tiled_name());
+    for (name, value) in tiled_common::text_attributes(t) {
+        v[name] = match value {
+            TextAttribute::Text(text) => json!(text),
+            TextAttribute::Number(n) => json!(n),
+            TextAttribute::Flag(on) => json!(on),
+        };
     }
     v
 }

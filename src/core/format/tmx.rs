@@ -15,7 +15,7 @@ use std::rc::Rc;
 use quick_xml::events::Event;
 
 use super::tiled_common::{
-    self, Doc, DocShape, Dropped, FrameDoc, ObjectDoc, TileDoc, TileLayerDoc, TilesetDoc, Written,
+    self, Doc, DocShape, Dropped, FrameDoc, ObjectDoc, TextAttribute, TileDoc, TileLayerDoc, TilesetDoc, Written,
 };
 use super::{Loaded, MAX_FILE_BYTES};
 use crate::core::error::{MapError, MapErrorKind};
@@ -989,37 +989,17 @@ fn object_text(shape: &tiled::ObjectShape) -> ObjectText {
 
 /// A text object's `<text>` element as Tiled writes it: only what is not Tiled's default.
 fn text_element(t: &ObjectText) -> String {
-    let defaults = ObjectText::new("");
-    let mut attributes = String::new();
-    if t.font_family != defaults.font_family {
-        attributes += &format!(" fontfamily=\"{}\"", escape(&t.font_family));
-    }
-    if t.pixel_size != defaults.pixel_size {
-        attributes += &format!(" pixelsize=\"{}\"", t.pixel_size);
-    }
-    for (on, name) in [
-        (t.wrap, "wrap"),
-        (t.bold, "bold"),
-        (t.italic, "italic"),
-        (t.underline, "underline"),
-        (t.strikeout, "strikeout"),
-    ] {
-        if on {
-            attributes += &format!(" {name}=\"1\"");
-        }
-    }
-    if !t.kerning {
-        attributes += " kerning=\"0\"";
-    }
-    if t.color != defaults.color {
-        attributes += &format!(" color=\"{}\"", crate::core::wang::tiled_color(t.color));
-    }
-    if t.halign != defaults.halign {
-        attributes += &format!(" halign=\"{}\"", t.halign.tiled_name());
-    }
-    if t.valign != defaults.valign {
-        attributes += &format!(" valign=\"{}\"", t.valign.tiled_name());
-    }
+    let attributes: String = tiled_common::text_attributes(t)
+        .into_iter()
+        .map(|(name, value)| {
+            let value = match value {
+                TextAttribute::Text(text) => escape(&text),
+                TextAttribute::Number(n) => n.to_string(),
+                TextAttribute::Flag(on) => u8::from(on).to_string(),
+            };
+            format!(" {name}=\"{value}\"")
+        })
+        .collect();
     format!("<text{attributes}>{}</text>", escape(&t.text))
 }
 
