@@ -30,6 +30,12 @@ use super::map::Map;
 
 /// What an FOV algorithm needs to know of a map: which cells block sight.
 pub trait Opacity {
+    /// Whether a view may read cells its algorithm does not look at, to read a block at once
+    /// (MRPAS's small views read their whole square). A grid that records which cells a view
+    /// read (the LOS cache's) keeps `false`, so that a view reads only what its definition
+    /// looks at.
+    const BLOCK_READS: bool = false;
+
     fn width(&self) -> i32;
     fn height(&self) -> i32;
     /// Whether `(x, y)` blocks sight; out of bounds is opaque.
@@ -231,6 +237,8 @@ fn run_in_line(line: &[u64], len: i32, from: i32, to: i32) -> (bool, i32) {
 }
 
 impl Opacity for OpacityGrid {
+    const BLOCK_READS: bool = true;
+
     #[inline]
     fn width(&self) -> i32 {
         self.width

@@ -17,7 +17,9 @@
 //! square; we run the square of the radius and keep `dx² + dy² ≤ r²`. Cells off the map count as
 //! neither visible nor transparent.
 //!
-//! How it runs: views of a reach up to 30 (radius 30 and less) take [`short_view`]: the radius'
+//! How it runs: views of radius 1 to 4 whose square lies on the map take [`table_view`]: each
+//! octant's view looked up in a table made by running [`short_view`]'s octant on every pattern of
+//! its cells. Other views of a reach up to 30 (radius 30 and less) take [`short_view`]: the radius'
 //! square as rows of bits, which hold which cells were seen, and a line's candidates (below) found
 //! as words. Longer views: a line with no obstacle known yet is read and lit as words. Once
 //! obstacles exist, the "behind" test of a whole line is a word operation on the previous line's
@@ -39,6 +41,7 @@ use super::open_rows::{RowExtent, light_open_rows};
 use super::{Axis, FovContext, OctantLines, Opacity, RadiusCols, Ratio, with_radius_cols};
 
 mod short_view;
+mod table_view;
 
 /// In long views, obstructed lines of fewer cells than this are tested cell by cell.
 const SHORT_LINE: i64 = 12;
@@ -553,6 +556,9 @@ impl<O: Opacity> Run<'_, '_, O> {
 }
 
 pub(super) fn compute<O: Opacity>(ctx: &mut FovContext<'_, O>) {
+    if table_view::takes(ctx) && table_view::view(ctx) {
+        return;
+    }
     scan(ctx, true);
 }
 

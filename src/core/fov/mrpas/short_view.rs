@@ -52,6 +52,22 @@ pub(super) struct ShortBox {
     ends: Vec<i64>,
 }
 
+impl ShortBox {
+    /// Nothing seen, over a square of `side` words.
+    pub(super) fn clear(&mut self, side: usize) {
+        self.seen[..side].fill(0);
+        self.clear_rows[..side].fill(0);
+        self.clear_columns[..side].fill(0);
+    }
+
+    /// Records cell `(lx, ly)` of the square as seen and clear for the behind tests of the
+    /// octants after (without marking it seen).
+    pub(super) fn record_clear(&mut self, lx: i32, ly: i32) {
+        self.clear_rows[ly as usize] |= 1 << lx;
+        self.clear_columns[lx as usize] |= 1 << ly;
+    }
+}
+
 impl Default for ShortBox {
     fn default() -> Self {
         Self { seen: [0; 64], clear_rows: [0; 64], clear_columns: [0; 64], starts: Vec::new(), ends: Vec::new() }
@@ -70,9 +86,7 @@ pub(super) fn scan<O: Opacity>(
     debug_assert!((1..=MAX_REACH).contains(&reach));
     let side = 2 * reach + 3;
     let (x0, y0) = (ctx.ox - reach - 1, ctx.oy - reach - 1);
-    b.seen[..side as usize].fill(0);
-    b.clear_rows[..side as usize].fill(0);
-    b.clear_columns[..side as usize].fill(0);
+    b.clear(side as usize);
     // (Never asked about: an octant's line 1 is open, with no behind test.)
     b.seen[reach as usize + 1] = 1 << (reach + 1);
     for (dx, dy) in [(1, 1), (1, -1), (-1, 1), (-1, -1)] {
@@ -111,7 +125,7 @@ fn steps(c: i32, step: i32, from: i32, to: i32) -> u64 {
 ///
 /// In the octant's own terms, line `n` is word `c + dm · n` of the record along its lines (rows
 /// when `VERTICAL`, else columns), and its cell `k` is bit `c + dc · k`, `c` the origin's.
-fn octant<const VERTICAL: bool, O: Opacity>(
+pub(super) fn octant<const VERTICAL: bool, O: Opacity>(
     ctx: &FovContext<'_, O>,
     b: &mut ShortBox,
     dm: i32,

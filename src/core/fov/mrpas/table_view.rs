@@ -1,0 +1,507 @@
+//! MRPAS at radius 1 to [`MAX_RADIUS`] by lookup: each octant's view is read from a table
+//! instead of scanned.
+//!
+//! The same definition as the scan (the module above): the tables are made by running
+//! [`short_view::octant`] itself on every pattern of an octant's cells. At radius `r` an
+//! octant's lines `1..=r` hold `r(r + 3)/2` cells (14 at radius 4), so one table of `2^14`
+//! entries serves the eight octants: each reads its cells out of the square around the origin
+//! (`pext`), puts them in the table's order (two lookups of seven bits), looks up which of them
+//! it sees, and puts those back (two lookups and a `pdep`).
+//!
+//! An octant's scan is not quite on its own: the "behind" test of lines 2 and on reads the
+//! record of the cells seen and clear on the line before, and at the line's first two and last
+//! two cells that record also holds what the octants before it saw (the axis and the diagonal
+//! are shared; the cells just across them are theirs). Those are `4(r − 1)` cells of the record,
+//! the octant's *outside* cells. The table holds each pattern's view with no outside cell
+//! recorded, and the outside cells that would each, recorded alone, change it. When the octants
+//! before have recorded none of those, the view is the table's: a recorded outside cell can only
+//! make a cell a candidate that was not; a candidate that is hidden changes nothing, and one that
+//! is not is seen, which the lone cell would have done too (so it is one of those listed).
+//! Otherwise the whole view is left to the scan. That never happens on random maps of 0% to 60%
+//! walls, at every origin and radius (the tests assert it: no earlier octant's record changes a
+//! later one's view at these radii), but the check keeps the tables exact without a proof that
+//! it cannot.
+//!
+//! A view is taken here only when its square lies on the map and the grid lets a view read
+//! cells its algorithm does not look at ([`Opacity::BLOCK_READS`]): the LOS cache records which
+//! cells a view read, and reading the whole square would make every view depend on all of it.
+
+use std::sync::OnceLock;
+
+use super::super::{Axis, FovContext, Opacity, OpacityGrid, VisibleSet};
+use super::short_view::{self, ShortBox};
+
+/// The largest radius taken here (tables of `2^14` entries, 64 KB, and the square 9 cells wide).
+pub(super) const MAX_RADIUS: i32 = 4;
+
+/// The square's side at the largest radius: its cells are bits `9 · row + column` of the halves
+/// below, the origin at column 4.
+const SIDE: u32 = 9;
+
+/// The square is kept as two overlapping halves of six rows, each a word: the top (rows −4 to
+/// +1 from the origin) and the bottom (rows −1 to +4). Every octant's cells and outside cells lie
+/// within one of them.
+const HALF_ROWS: i32 = 6;
+
+/// The three rows both halves hold: the top's last three, the bottom's first three.
+const SHARED: u64 = (1 << (3 * SIDE)) - 1;
+
+/// Where an octant's cells lie in its half, and how its `pext` order maps to the table's.
+struct OctantPlace {
+    /// In the bottom half (else the top).
+    bottom: bool,
+    /// The octant's cells (lines `1..=r`, cells `0..=n`) in its half.
+    cells: u64,
+    /// Its outside cells in its half.
+    outside: u64,
+    /// The table's bits of the cells `pext` gives as bits 0–6 and 7–13.
+    cells_to_table: [[u16; 128]; 2],
+    /// The `pext` bits of the table's bits 0–6 and 7–13 (the inverse).
+    table_to_cells: [[u16; 128]; 2],
+    /// The table's outside bits of the outside cells `pext` gives as bits 0–5 and 6–11.
+    outside_to_table: [[u16; 64]; 2],
+}
+
+/// One radius' table and the octants' places.
+struct RadiusTable {
+    /// Per pattern of an octant's cells (bit `n(n + 1)/2 − 1 + k` for cell `k` of line `n`, set
+    /// when opaque): bits 0–13 the cells seen with no outside cell recorded, bits 16 and up the
+    /// outside cells that each, recorded alone, change that.
+    entries: Vec<u32>,
+    /// In the order the scan takes the octants.
+    octants: Vec<OctantPlace>,
+    /// Per row of the square (−4 to +4), the columns within the radius.
+    disc: [u64; SIDE as usize],
+}
+
+/// The scan's octants in its order: lines along y (`vertical`), `dm` the step along the main
+/// axis and `dc` the step across (see `short_view::scan`).
+const OCTANTS: [(bool, i32, i32); 8] = [
+    (true, 1, 1),
+    (false, 1, 1),
+    (true, -1, 1),
+    (false, 1, -1),
+    (true, 1, -1),
+    (false, -1, 1),
+    (true, -1, -1),
+    (false, -1, -1),
+];
+
+/// The map offset of cell `k` of line `n` of an octant.
+fn offset((vertical, dm, dc): (bool, i32, i32), n: i32, k: i32) -> (i32, i32) {
+    if vertical { (dc * k, dm * n) } else { (dm * n, dc * k) }
+}
+
+/// The table bit of cell `k` of line `n`.
+fn cell_bit(n: i32, k: i32) -> u32 {
+    (n * (n + 1) / 2 - 1 + k) as u32
+}
+
+/// The outside cells of radius `r` as (line, cell), in the order of their table bits: for each
+/// line `n` from 2, the cells of line `n − 1` its behind test reads beyond the octant's own
+/// record: the axis cell and the one across it, the diagonal cell and the one across it.
+fn outside_cells(r: i32) -> Vec<(i32, i32)> {
+    (2..=r).flat_map(|n| [(n - 1, 0), (n - 1, -1), (n - 1, n - 1), (n - 1, n)]).collect()
+}
+
+/// The bit of map offset `(dx, dy)` in a half.
+fn half_bit(bottom: bool, (dx, dy): (i32, i32)) -> u32 {
+    let row = if bottom { dy + 1 } else { dy + 4 };
+    debug_assert!((0..HALF_ROWS).contains(&row) && (-4..=4).contains(&dx));
+    row as u32 * SIDE + (dx + 4) as u32
+}
+
+/// For each value of `bits` bits (in two lookups of `bits / 2` rounded up), the bits `map[i]`
+/// of its bits `i`.
+fn permutation<const N: usize>(map: &[u32], half: usize) -> [[u16; N]; 2] {
+    let mut table = [[0; N]; 2];
+    for (part, entries) in table.iter_mut().enumerate() {
+        for (value, entry) in entries.iter_mut().enumerate() {
+            for (i, &to) in map.iter().enumerate().skip(part * half).take(half) {
+                if value >> (i - part * half) & 1 != 0 {
+                    *entry |= 1 << to;
+                }
+            }
+        }
+    }
+    table
+}
+
+impl OctantPlace {
+    fn new(r: i32, octant: (bool, i32, i32)) -> Self {
+        let cells: Vec<(i32, i32)> = (1..=r).flat_map(|n| (0..=n).map(move |k| (n, k))).collect();
+        let outside = outside_cells(r);
+        let offsets = cells.iter().chain(&outside).map(|&(n, k)| offset(octant, n, k));
+        let bottom = offsets.clone().all(|(_, dy)| dy >= -1);
+        debug_assert!(bottom || offsets.clone().all(|(_, dy)| dy <= 1));
+        let mask = |cells: &[(i32, i32)]| {
+            cells.iter().fold(0u64, |mask, &(n, k)| mask | 1 << half_bit(bottom, offset(octant, n, k)))
+        };
+        let (cells_mask, outside_mask) = (mask(&cells), mask(&outside));
+        // `pext` gives a mask's cells in the order of their bits in the half.
+        let in_half_order = |list: &[(i32, i32)], mask: u64| -> Vec<usize> {
+            let mut order: Vec<usize> = (0..list.len()).collect();
+            order.sort_by_key(|&i| half_bit(bottom, offset(octant, list[i].0, list[i].1)));
+            debug_assert_eq!(order.len(), mask.count_ones() as usize);
+            order
+        };
+        let cell_order = in_half_order(&cells, cells_mask);
+        let to_table: Vec<u32> = cell_order.iter().map(|&i| cell_bit(cells[i].0, cells[i].1)).collect();
+        let mut to_cells = vec![0; to_table.len()];
+        for (p, &t) in to_table.iter().enumerate() {
+            to_cells[t as usize] = p as u32;
+        }
+        let outside_order = in_half_order(&outside, outside_mask);
+        let outside_to_table: Vec<u32> = outside_order.iter().map(|&i| i as u32).collect();
+        Self {
+            bottom,
+            cells: cells_mask,
+            outside: outside_mask,
+            cells_to_table: permutation(&to_table, 7),
+            table_to_cells: permutation(&to_cells, 7),
+            outside_to_table: permutation(&outside_to_table, 6),
+        }
+    }
+}
+
+impl RadiusTable {
+    /// Runs the scan's octant on every pattern of its cells (the first octant of the scan, on a
+    /// map just large enough).
+    fn new(r: i32) -> Self {
+        let side = 2 * r + 3;
+        let c = r + 1;
+        let mut grid = OpacityGrid::new(side as u32, side as u32);
+        let mut visible = VisibleSet::new(side as u32, side as u32);
+        let cells: Vec<(i32, i32)> = (1..=r).flat_map(|n| (0..=n).map(move |k| (n, k))).collect();
+        let outside = outside_cells(r);
+        let mut b = ShortBox::default();
+        let mut entries = Vec::with_capacity(1 << cells.len());
+        for pattern in 0..1u32 << cells.len() {
+            for &(n, k) in &cells {
+                grid.set(c + k, c + n, pattern >> cell_bit(n, k) & 1 != 0);
+            }
+            let ctx = FovContext {
+                grid: &grid,
+                ox: c,
+                oy: c,
+                radius_squared: i64::from(r * r),
+                reach: r,
+                light_walls: true,
+                visible: &mut visible,
+            };
+            let mut seen_with = |recorded: Option<(i32, i32)>| -> u32 {
+                b.clear(side as usize);
+                if let Some((n, k)) = recorded {
+                    b.record_clear(c + k, c + n);
+                }
+                short_view::octant::<true, OpacityGrid>(&ctx, &mut b, 1, true, 1);
+                cells.iter().fold(0, |seen, &(n, k)| {
+                    seen | (((b.seen[(c + n) as usize] >> (c + k)) & 1) as u32) << cell_bit(n, k)
+                })
+            };
+            let alone = seen_with(None);
+            let mut changing = 0;
+            for (i, &cell) in outside.iter().enumerate() {
+                if seen_with(Some(cell)) != alone {
+                    changing |= 1 << i;
+                }
+            }
+            entries.push(alone | changing << 16);
+        }
+        let mut disc = [0; SIDE as usize];
+        for (row, columns) in disc.iter_mut().enumerate() {
+            let dy = row as i32 - 4;
+            for dx in -r..=r {
+                if dx * dx + dy * dy <= r * r {
+                    *columns |= 1 << (dx + 4);
+                }
+            }
+        }
+        let octants = OCTANTS.iter().map(|&octant| OctantPlace::new(r, octant)).collect();
+        Self { entries, octants, disc }
+    }
+}
+
+/// The table of radius `r` (1 to [`MAX_RADIUS`]), made on first use (radius 4: about
+/// 230 000 octant scans, a few tens of milliseconds).
+fn table(r: i32) -> &'static RadiusTable {
+    static TABLES: [OnceLock<RadiusTable>; MAX_RADIUS as usize] =
+        [OnceLock::new(), OnceLock::new(), OnceLock::new(), OnceLock::new()];
+    TABLES[(r - 1) as usize].get_or_init(|| RadiusTable::new(r))
+}
+
+/// Whether [`view`] may take this view: radius 1 to [`MAX_RADIUS`], its square on the map, and
+/// a grid that lets a view read the whole square.
+#[inline]
+pub(super) fn takes<O: Opacity>(ctx: &FovContext<'_, O>) -> bool {
+    let r = ctx.reach;
+    O::BLOCK_READS
+        && (1..=MAX_RADIUS).contains(&r)
+        && ctx.radius_squared == i64::from(r * r)
+        && ctx.ox >= r
+        && ctx.oy >= r
+        && ctx.ox + r < ctx.grid.width()
+        && ctx.oy + r < ctx.grid.height()
+}
+
+/// Lights the view (see the module's comment) and returns true, or returns false having lit
+/// nothing when an earlier octant's record would change a later one's view.
+pub(super) fn view<O: Opacity>(ctx: &mut FovContext<'_, O>) -> bool {
+    debug_assert!(takes(ctx));
+    #[cfg(target_arch = "x86_64")]
+    if std::arch::is_x86_feature_detected!("bmi2") {
+        // SAFETY: the processor has BMI2, the one feature `view_bmi2` is compiled for.
+        return unsafe { view_bmi2(ctx) };
+    }
+    view_with::<Portable, O>(ctx)
+}
+
+#[cfg(target_arch = "x86_64")]
+#[target_feature(enable = "bmi2")]
+fn view_bmi2<O: Opacity>(ctx: &mut FovContext<'_, O>) -> bool {
+    view_with::<Bmi2, O>(ctx)
+}
+
+/// Gathering a mask's bits to the bottom of a word, in order, and scattering them back.
+pub(super) trait BitGather {
+    fn gather(x: u64, mask: u64) -> u64;
+    fn scatter(x: u64, mask: u64) -> u64;
+}
+
+/// A bit at a time, for processors without BMI2.
+pub(super) struct Portable;
+
+impl BitGather for Portable {
+    #[inline]
+    fn gather(x: u64, mut mask: u64) -> u64 {
+        let mut out = 0;
+        let mut i = 0;
+        while mask != 0 {
+            out |= (x >> mask.trailing_zeros() & 1) << i;
+            mask &= mask - 1;
+            i += 1;
+        }
+        out
+    }
+
+    #[inline]
+    fn scatter(x: u64, mut mask: u64) -> u64 {
+        let mut out = 0;
+        let mut i = 0;
+        while mask != 0 {
+            out |= (x >> i & 1) << mask.trailing_zeros();
+            mask &= mask - 1;
+            i += 1;
+        }
+        out
+    }
+}
+
+/// BMI2's `pext` and `pdep`: only within a function compiled for BMI2.
+#[cfg(target_arch = "x86_64")]
+struct Bmi2;
+
+#[cfg(target_arch = "x86_64")]
+impl BitGather for Bmi2 {
+    #[inline(always)]
+    fn gather(x: u64, mask: u64) -> u64 {
+        // SAFETY: only called from `view_bmi2`, which runs on processors with BMI2.
+        unsafe { std::arch::x86_64::_pext_u64(x, mask) }
+    }
+
+    #[inline(always)]
+    fn scatter(x: u64, mask: u64) -> u64 {
+        // SAFETY: as above.
+        unsafe { std::arch::x86_64::_pdep_u64(x, mask) }
+    }
+}
+
+#[inline(always)]
+pub(super) fn view_with<G: BitGather, O: Opacity>(ctx: &mut FovContext<'_, O>) -> bool {
+    let r = ctx.reach;
+    let table = table(r);
+    let (ox, oy) = (ctx.ox, ctx.oy);
+    let width = 2 * r + 1;
+    // The square's opacity, row by row, centred on column 4.
+    let mut opacity = [0u64; SIDE as usize];
+    for dy in -r..=r {
+        let bits = ctx.grid.line_bits(Axis::Row, oy + dy, ox - r, width as u32) & ((1 << width) - 1);
+        opacity[(dy + 4) as usize] = bits << (4 - r);
+    }
+    let half = |first: usize| (0..HALF_ROWS as usize).fold(0, |half, i| half | opacity[first + i] << (i as u32 * SIDE));
+    let (opaque_top, opaque_bottom) = (half(0), half(3));
+    // The cells seen so far, in both halves (their shared rows kept alike).
+    let (mut seen_top, mut seen_bottom) = (0u64, 0u64);
+    for place in &table.octants {
+        let (opaque, seen) = if place.bottom { (opaque_bottom, seen_bottom) } else { (opaque_top, seen_top) };
+        let cells = G::gather(opaque, place.cells);
+        let pattern = place.cells_to_table[0][(cells & 127) as usize] | place.cells_to_table[1][(cells >> 7) as usize];
+        let entry = table.entries[pattern as usize];
+        let changing = entry >> 16;
+        if changing != 0 {
+            let recorded = G::gather(seen & !opaque, place.outside);
+            let recorded = place.outside_to_table[0][(recorded & 63) as usize]
+                | place.outside_to_table[1][(recorded >> 6) as usize];
+            if u32::from(recorded) & changing != 0 {
+                return false;
+            }
+        }
+        let lit = entry & 0x3fff;
+        let lit = place.table_to_cells[0][(lit & 127) as usize] | place.table_to_cells[1][(lit >> 7) as usize];
+        let lit = G::scatter(u64::from(lit), place.cells);
+        if place.bottom {
+            seen_bottom |= lit;
+            seen_top |= (lit & SHARED) << (3 * SIDE);
+        } else {
+            seen_top |= lit;
+            seen_bottom |= lit >> (3 * SIDE);
+        }
+    }
+    // The cells seen within the radius are lit (the clear ones only, when walls are not).
+    for dy in -r..=r {
+        let row = (dy + 4) as u32;
+        let seen = if row < HALF_ROWS as u32 { seen_top >> (row * SIDE) } else { seen_bottom >> ((row - 3) * SIDE) };
+        let mut lit = seen & table.disc[row as usize];
+        if !ctx.light_walls {
+            lit &= !opacity[row as usize];
+        }
+        ctx.visible.mark_row_bits(oy + dy, ox - r, (lit & 0x1ff) >> (4 - r));
+    }
+    true
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::core::Cell;
+    use crate::core::fov::FovParams;
+    use crate::core::fov::reference::{random_grid, view_of};
+    use crate::core::rng::Rng;
+
+    /// Every origin whose square lies on the map, radius 1 to 4, walls lit or not: the tables
+    /// (with BMI2 where the processor has it, and without) give the scan's view.
+    #[test]
+    fn table_views_are_the_scans() {
+        let mut rng = Rng::new(41);
+        let mut views = 0;
+        for (round, density) in [0.0, 0.1, 0.3, 0.45, 0.6].into_iter().cycle().take(15).enumerate() {
+            let grid = random_grid(&mut rng, 70, 40, density);
+            for r in 1..=MAX_RADIUS {
+                for oy in r..40 - r {
+                    for ox in r..70 - r {
+                        let params = FovParams {
+                            origin: Cell::new(ox, oy),
+                            radius: Some(r as u32),
+                            light_walls: round % 3 != 0,
+                        };
+                        let scanned = view_of(&grid, params, |ctx| super::super::scan(ctx, true));
+                        let tabled = view_of(&grid, params, |ctx| {
+                            assert!(takes(ctx));
+                            assert!(view(ctx), "no earlier octant's record changes a later one's view");
+                        });
+                        let portable = view_of(&grid, params, |ctx| assert!(view_with::<Portable, _>(ctx)));
+                        assert_eq!(tabled, scanned, "density {density}, radius {r}, {params:?}");
+                        assert_eq!(portable, scanned, "without BMI2: density {density}, radius {r}, {params:?}");
+                        views += 1;
+                    }
+                }
+            }
+        }
+        assert!(views > 100_000);
+    }
+
+    /// The views the tables do not take: the square off the map, radius 0 or over 4, no
+    /// radius, a grid that keeps block reads out.
+    #[test]
+    fn views_near_the_edge_or_of_other_radii_or_recorded_are_scanned() {
+        let grid = OpacityGrid::new(10, 10);
+        let takes_view = |x: i32, y: i32, radius: Option<u32>| {
+            let params = FovParams { origin: Cell::new(x, y), radius, light_walls: true };
+            let mut taken = false;
+            view_of(&grid, params, |ctx| taken = takes(ctx));
+            taken
+        };
+        assert!(takes_view(4, 4, Some(4)) && takes_view(5, 5, Some(4)));
+        assert!(!takes_view(3, 4, Some(4)) && !takes_view(4, 6, Some(4)), "the square leaves the map");
+        assert!(takes_view(1, 8, Some(1)) && !takes_view(0, 8, Some(1)) && !takes_view(5, 5, Some(0)));
+        assert!(!takes_view(5, 5, Some(5)) && !takes_view(5, 5, None));
+
+        /// Reads cell by cell, as a grid that records them does.
+        struct Recording<'a>(&'a OpacityGrid);
+        impl Opacity for Recording<'_> {
+            fn width(&self) -> i32 {
+                self.0.width()
+            }
+            fn height(&self) -> i32 {
+                self.0.height()
+            }
+            fn is_opaque(&self, x: i32, y: i32) -> bool {
+                self.0.is_opaque(x, y)
+            }
+        }
+        let mut visible = VisibleSet::new(10, 10);
+        let recording = Recording(&grid);
+        let ctx = FovContext {
+            grid: &recording,
+            ox: 5,
+            oy: 5,
+            radius_squared: 16,
+            reach: 4,
+            light_walls: true,
+            visible: &mut visible,
+        };
+        assert!(!takes(&ctx));
+    }
+
+    /// The table's promise: when none of the outside cells listed for a pattern is recorded,
+    /// recording any of the others (in any combination) leaves the octant's view as the table
+    /// has it. Random patterns of radius 4 and random records, against the scan's octant.
+    #[test]
+    fn outside_cells_not_listed_leave_the_tables_view() {
+        let r = MAX_RADIUS;
+        let table = table(r);
+        let (side, c) = (2 * r + 3, r + 1);
+        let cells: Vec<(i32, i32)> = (1..=r).flat_map(|n| (0..=n).map(move |k| (n, k))).collect();
+        let outside = outside_cells(r);
+        let mut grid = OpacityGrid::new(side as u32, side as u32);
+        let mut visible = VisibleSet::new(side as u32, side as u32);
+        let mut b = ShortBox::default();
+        let mut rng = Rng::new(5);
+        let (mut kept, mut listed) = (0, 0);
+        for _ in 0..20_000 {
+            let pattern = rng.below(1 << cells.len());
+            let recorded = rng.below(1 << outside.len());
+            for &(n, k) in &cells {
+                grid.set(c + k, c + n, pattern >> cell_bit(n, k) & 1 != 0);
+            }
+            let ctx = FovContext {
+                grid: &grid,
+                ox: c,
+                oy: c,
+                radius_squared: 16,
+                reach: r,
+                light_walls: true,
+                visible: &mut visible,
+            };
+            b.clear(side as usize);
+            for (i, &(n, k)) in outside.iter().enumerate() {
+                if recorded >> i & 1 != 0 {
+                    b.record_clear(c + k, c + n);
+                }
+            }
+            short_view::octant::<true, OpacityGrid>(&ctx, &mut b, 1, true, 1);
+            let seen = cells
+                .iter()
+                .fold(0, |seen, &(n, k)| seen | (((b.seen[(c + n) as usize] >> (c + k)) & 1) as u32) << cell_bit(n, k));
+            let entry = table.entries[pattern as usize];
+            if recorded & (entry >> 16) == 0 {
+                assert_eq!(seen, entry & 0x3fff, "pattern {pattern:#b}, recorded {recorded:#b}");
+                kept += usize::from(recorded != 0);
+            } else {
+                listed += 1;
+            }
+        }
+        // Both sides of the test are taken often.
+        assert!(kept > 1000 && listed > 200, "kept {kept}, listed {listed}");
+    }
+}
