@@ -2214,4 +2214,15 @@ fn a_layer_dragged_by_its_name_drops_above_below_or_into_a_group_in_one_undo_ste
     h.state_mut().commands.push(Command::Undo);
     h.run();
     assert_eq!(h.state().document.map.groups[0].end - h.state().document.map.groups[0].start, 1);
+
+    // Just under the list, below the open group's last layer: at the bottom, outside the group
+    // (its last row's lower half would keep it inside).
+    assert_eq!(layer_rows(&h), ["objects (3)", "ground", "roof", "trees"]);
+    let last = h.get_by_label("trees").rect();
+    let to = egui::pos2(last.center().x, last.bottom() + last.height() / 2.0);
+    drag_row(&mut h, "roof", to);
+    assert_eq!(layer_rows(&h), ["objects (3)", "ground", "trees", "roof"]);
+    let map = &h.state().document.map;
+    assert_eq!(map.groups[0].end - map.groups[0].start, 1, "the group still holds only trees");
+    assert_eq!(map.groups_around(StackItem::Layer(map.stack()[0])), Vec::<usize>::new(), "roof is in no group");
 }

@@ -287,6 +287,7 @@ pub fn layers_ui(app: &mut SightlineApp, ui: &mut egui::Ui) {
 }
 
 /// A row of the Layers panel's list, as laid out this frame.
+#[derive(Clone, Copy)]
 struct ListedRow {
     item: StackItem,
     depth: usize,
@@ -297,14 +298,25 @@ struct ListedRow {
 
 /// Where a layer or group dragged by its name would land (a line between rows, as Tiled draws
 /// it), and the move when it is dropped there: over a row's upper half, just above that row;
-/// over its lower half, just below it, or into an open group at its top.
+/// over its lower half, just below it, or into an open group at its top; just under the list,
+/// at the bottom of the stack, outside every group (where the last row's lower half, inside an
+/// open group, cannot put it).
 fn drop_layer_ui(app: &mut SightlineApp, ui: &mut egui::Ui, rows: &[ListedRow]) {
     let Some(dragged) = egui::DragAndDrop::payload::<StackItem>(ui.ctx()) else { return };
     let Some(pointer) = ui.ctx().pointer_latest_pos() else { return };
-    let Some(row) =
-        rows.iter().find(|row| row.rect.y_range().contains(pointer.y) && row.rect.x_range().contains(pointer.x))
-    else {
-        return;
+    let Some(last) = rows.last() else { return };
+    let under_list = egui::Rect::from_min_size(last.rect.left_bottom(), last.rect.size());
+    let row = if under_list.contains(pointer) {
+        // The stack's bottom item outside every group: the last row of depth 0.
+        let Some(bottom) = rows.iter().rev().find(|row| row.depth == 0) else { return };
+        ListedRow { item: bottom.item, depth: 0, rect: last.rect, open_group: false }
+    } else {
+        let Some(row) =
+            rows.iter().find(|row| row.rect.y_range().contains(pointer.y) && row.rect.x_range().contains(pointer.x))
+        else {
+            return;
+        };
+        *row
     };
     let map = &app.document.map;
     let upper = pointer.y < row.rect.center().y;
