@@ -97,6 +97,11 @@ fn cell_bit(n: i32, k: i32) -> u32 {
     (n * (n + 1) / 2 - 1 + k) as u32
 }
 
+/// An octant's cells at radius `r` as (line, cell): lines `1..=r`, cells `0..=n`.
+fn octant_cells(r: i32) -> Vec<(i32, i32)> {
+    (1..=r).flat_map(|n| (0..=n).map(move |k| (n, k))).collect()
+}
+
 /// The outside cells of radius `r` as (line, cell), in the order of their table bits: for each
 /// line `n` from 2, the cells of line `n − 1` its behind test reads beyond the octant's own
 /// record: the axis cell and the one across it, the diagonal cell and the one across it.
@@ -111,8 +116,8 @@ fn half_bit(bottom: bool, (dx, dy): (i32, i32)) -> u32 {
     row as u32 * SIDE + (dx + 4) as u32
 }
 
-/// For each value of `bits` bits (in two lookups of `bits / 2` rounded up), the bits `map[i]`
-/// of its bits `i`.
+/// Two lookups that move bit `i` of a value to bit `map[i]`: the first indexed by the value's
+/// bits `0..half`, the second by its bits `half..2 · half`.
 fn permutation<const N: usize>(map: &[u32], half: usize) -> [[u16; N]; 2] {
     let mut table = [[0; N]; 2];
     for (part, entries) in table.iter_mut().enumerate() {
@@ -129,7 +134,7 @@ fn permutation<const N: usize>(map: &[u32], half: usize) -> [[u16; N]; 2] {
 
 impl OctantPlace {
     fn new(r: i32, octant: (bool, i32, i32)) -> Self {
-        let cells: Vec<(i32, i32)> = (1..=r).flat_map(|n| (0..=n).map(move |k| (n, k))).collect();
+        let cells = octant_cells(r);
         let outside = outside_cells(r);
         let offsets = cells.iter().chain(&outside).map(|&(n, k)| offset(octant, n, k));
         let bottom = offsets.clone().all(|(_, dy)| dy >= -1);
@@ -172,7 +177,7 @@ impl RadiusTable {
         let c = r + 1;
         let mut grid = OpacityGrid::new(side as u32, side as u32);
         let mut visible = VisibleSet::new(side as u32, side as u32);
-        let cells: Vec<(i32, i32)> = (1..=r).flat_map(|n| (0..=n).map(move |k| (n, k))).collect();
+        let cells = octant_cells(r);
         let outside = outside_cells(r);
         let mut b = ShortBox::default();
         let mut entries = Vec::with_capacity(1 << cells.len());
@@ -461,7 +466,7 @@ mod tests {
         let r = MAX_RADIUS;
         let table = table(r);
         let (side, c) = (2 * r + 3, r + 1);
-        let cells: Vec<(i32, i32)> = (1..=r).flat_map(|n| (0..=n).map(move |k| (n, k))).collect();
+        let cells = octant_cells(r);
         let outside = outside_cells(r);
         let mut grid = OpacityGrid::new(side as u32, side as u32);
         let mut visible = VisibleSet::new(side as u32, side as u32);
