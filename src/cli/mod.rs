@@ -765,7 +765,7 @@ pub fn fov_report(map: &Map, algorithm: &str, params: FovParams, format: FovForm
         for a in Algorithm::ALL {
             // Enough repetitions for a stable figure on small views; a time, not a benchmark.
             // One call first, untimed: an algorithm may make its tables on its first view
-            // (MRPAS at radius 4 takes about 20 ms to, once).
+            // (MRPAS's radius-4 table takes about 20 ms to make, once).
             fov::compute(a, &grid, params, &mut visible);
             let started = std::time::Instant::now();
             let mut runs = 0u32;
