@@ -848,6 +848,22 @@ pub(crate) mod reference {
         visible.iter().map(|c| (c.x, c.y)).collect()
     }
 
+    /// A grid read through the trait's defaults, cell by cell, as one that records what a view
+    /// reads is (it keeps [`Opacity::BLOCK_READS`] false).
+    pub(crate) struct CellByCell<'a>(pub &'a OpacityGrid);
+
+    impl Opacity for CellByCell<'_> {
+        fn width(&self) -> i32 {
+            self.0.width()
+        }
+        fn height(&self) -> i32 {
+            self.0.height()
+        }
+        fn is_opaque(&self, x: i32, y: i32) -> bool {
+            self.0.is_opaque(x, y)
+        }
+    }
+
     /// A `w × h` map whose cells are walls with probability `density`, drawn row by row.
     pub(crate) fn random_grid(rng: &mut Rng, w: u32, h: u32, density: f64) -> OpacityGrid {
         let mut grid = OpacityGrid::new(w, h);
@@ -1134,23 +1150,9 @@ pub(crate) const OCTANTS: [(i32, i32, i32, i32); 8] = [
 
 #[cfg(test)]
 mod tests {
+    use super::reference::CellByCell;
     use super::*;
     use crate::core::rng::Rng;
-
-    /// The default, cell by cell.
-    struct CellByCell<'a>(&'a OpacityGrid);
-
-    impl Opacity for CellByCell<'_> {
-        fn width(&self) -> i32 {
-            self.0.width()
-        }
-        fn height(&self) -> i32 {
-            self.0.height()
-        }
-        fn is_opaque(&self, x: i32, y: i32) -> bool {
-            self.0.is_opaque(x, y)
-        }
-    }
 
     /// A set reused view after view holds what a fresh one does: its clearing covers every
     /// shape of rectangle (one word a row to most of a row, rows of one word to eleven).

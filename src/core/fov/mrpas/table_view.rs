@@ -169,48 +169,75 @@ impl OctantPlace {
     }
 }
 
-impl RadiusTable {
-    /// Runs the scan's octant on every pattern of its cells (the first octant of the scan, on a
-    /// map just large enough).
+/// The scan's first octant on a map just large enough, run on one pattern of its cells at a
+/// time: what the table is made of.
+struct CanonicalOctant {
+    r: i32,
+    grid: OpacityGrid,
+    visible: VisibleSet,
+    record: ShortBox,
+    cells: Vec<(i32, i32)>,
+    outside: Vec<(i32, i32)>,
+}
+
+impl CanonicalOctant {
     fn new(r: i32) -> Self {
-        let side = 2 * r + 3;
-        let c = r + 1;
-        let mut grid = OpacityGrid::new(side as u32, side as u32);
-        let mut visible = VisibleSet::new(side as u32, side as u32);
-        let cells = octant_cells(r);
-        let outside = outside_cells(r);
-        let mut b = ShortBox::default();
-        let mut entries = Vec::with_capacity(1 << cells.len());
-        for pattern in 0..1u32 << cells.len() {
-            for &(n, k) in &cells {
-                grid.set(c + k, c + n, pattern >> cell_bit(n, k) & 1 != 0);
+        let side = (2 * r + 3) as u32;
+        Self {
+            r,
+            grid: OpacityGrid::new(side, side),
+            visible: VisibleSet::new(side, side),
+            record: ShortBox::default(),
+            cells: octant_cells(r),
+            outside: outside_cells(r),
+        }
+    }
+
+    /// Makes the octant's cells opaque where `pattern` (table bits) is set.
+    fn set_pattern(&mut self, pattern: u32) {
+        let c = self.r + 1;
+        for &(n, k) in &self.cells {
+            self.grid.set(c + k, c + n, pattern >> cell_bit(n, k) & 1 != 0);
+        }
+    }
+
+    /// The cells the octant sees (table bits) when the earlier octants have recorded the
+    /// outside cells of `recorded` (table outside bits) as seen and clear.
+    fn seen_with(&mut self, recorded: u32) -> u32 {
+        let (r, c) = (self.r, self.r + 1);
+        self.record.clear((2 * r + 3) as usize);
+        for (i, &(n, k)) in self.outside.iter().enumerate() {
+            if recorded >> i & 1 != 0 {
+                self.record.record_clear(c + k, c + n);
             }
-            let ctx = FovContext {
-                grid: &grid,
-                ox: c,
-                oy: c,
-                radius_squared: i64::from(r * r),
-                reach: r,
-                light_walls: true,
-                visible: &mut visible,
-            };
-            let mut seen_with = |recorded: Option<(i32, i32)>| -> u32 {
-                b.clear(side as usize);
-                if let Some((n, k)) = recorded {
-                    b.record_clear(c + k, c + n);
-                }
-                short_view::octant::<true, OpacityGrid>(&ctx, &mut b, 1, true, 1);
-                cells.iter().fold(0, |seen, &(n, k)| {
-                    seen | (((b.seen[(c + n) as usize] >> (c + k)) & 1) as u32) << cell_bit(n, k)
-                })
-            };
-            let alone = seen_with(None);
-            let mut changing = 0;
-            for (i, &cell) in outside.iter().enumerate() {
-                if seen_with(Some(cell)) != alone {
-                    changing |= 1 << i;
-                }
-            }
+        }
+        let ctx = FovContext {
+            grid: &self.grid,
+            ox: c,
+            oy: c,
+            radius_squared: i64::from(r * r),
+            reach: r,
+            light_walls: true,
+            visible: &mut self.visible,
+        };
+        short_view::octant::<true, OpacityGrid>(&ctx, &mut self.record, 1, true, 1);
+        let seen = &self.record.seen;
+        self.cells
+            .iter()
+            .fold(0, |out, &(n, k)| out | (((seen[(c + n) as usize] >> (c + k)) & 1) as u32) << cell_bit(n, k))
+    }
+}
+
+impl RadiusTable {
+    /// Runs the scan's octant on every pattern of its cells.
+    fn new(r: i32) -> Self {
+        let mut octant = CanonicalOctant::new(r);
+        let (cells, outside) = (octant.cells.len(), octant.outside.len());
+        let mut entries = Vec::with_capacity(1 << cells);
+        for pattern in 0..1u32 << cells {
+            octant.set_pattern(pattern);
+            let alone = octant.seen_with(0);
+            let changing = (0..outside).filter(|&i| octant.seen_with(1 << i) != alone).fold(0, |bits, i| bits | 1 << i);
             entries.push(alone | changing << 16);
         }
         let mut disc = [0; SIDE as usize];
@@ -380,7 +407,7 @@ mod tests {
     use super::*;
     use crate::core::Cell;
     use crate::core::fov::FovParams;
-    use crate::core::fov::reference::{random_grid, view_of};
+    use crate::core::fov::reference::{CellByCell, random_grid, view_of};
     use crate::core::rng::Rng;
 
     /// Every origin whose square lies on the map, radius 1 to 4, walls lit or not: the tables
@@ -431,21 +458,8 @@ mod tests {
         assert!(takes_view(1, 8, Some(1)) && !takes_view(0, 8, Some(1)) && !takes_view(5, 5, Some(0)));
         assert!(!takes_view(5, 5, Some(5)) && !takes_view(5, 5, None));
 
-        /// Reads cell by cell, as a grid that records them does.
-        struct Recording<'a>(&'a OpacityGrid);
-        impl Opacity for Recording<'_> {
-            fn width(&self) -> i32 {
-                self.0.width()
-            }
-            fn height(&self) -> i32 {
-                self.0.height()
-            }
-            fn is_opaque(&self, x: i32, y: i32) -> bool {
-                self.0.is_opaque(x, y)
-            }
-        }
         let mut visible = VisibleSet::new(10, 10);
-        let recording = Recording(&grid);
+        let recording = CellByCell(&grid);
         let ctx = FovContext {
             grid: &recording,
             ox: 5,
@@ -463,41 +477,15 @@ mod tests {
     /// has it. Random patterns of radius 4 and random records, against the scan's octant.
     #[test]
     fn outside_cells_not_listed_leave_the_tables_view() {
-        let r = MAX_RADIUS;
-        let table = table(r);
-        let (side, c) = (2 * r + 3, r + 1);
-        let cells = octant_cells(r);
-        let outside = outside_cells(r);
-        let mut grid = OpacityGrid::new(side as u32, side as u32);
-        let mut visible = VisibleSet::new(side as u32, side as u32);
-        let mut b = ShortBox::default();
+        let table = table(MAX_RADIUS);
+        let mut octant = CanonicalOctant::new(MAX_RADIUS);
         let mut rng = Rng::new(5);
         let (mut kept, mut listed) = (0, 0);
         for _ in 0..20_000 {
-            let pattern = rng.below(1 << cells.len());
-            let recorded = rng.below(1 << outside.len());
-            for &(n, k) in &cells {
-                grid.set(c + k, c + n, pattern >> cell_bit(n, k) & 1 != 0);
-            }
-            let ctx = FovContext {
-                grid: &grid,
-                ox: c,
-                oy: c,
-                radius_squared: 16,
-                reach: r,
-                light_walls: true,
-                visible: &mut visible,
-            };
-            b.clear(side as usize);
-            for (i, &(n, k)) in outside.iter().enumerate() {
-                if recorded >> i & 1 != 0 {
-                    b.record_clear(c + k, c + n);
-                }
-            }
-            short_view::octant::<true, OpacityGrid>(&ctx, &mut b, 1, true, 1);
-            let seen = cells
-                .iter()
-                .fold(0, |seen, &(n, k)| seen | (((b.seen[(c + n) as usize] >> (c + k)) & 1) as u32) << cell_bit(n, k));
+            let pattern = rng.below(1 << octant.cells.len());
+            let recorded = rng.below(1 << octant.outside.len());
+            octant.set_pattern(pattern);
+            let seen = octant.seen_with(recorded);
             let entry = table.entries[pattern as usize];
             if recorded & (entry >> 16) == 0 {
                 assert_eq!(seen, entry & 0x3fff, "pattern {pattern:#b}, recorded {recorded:#b}");
