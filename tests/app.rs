@@ -4,7 +4,7 @@
 use std::path::Path;
 
 use egui_kittest::Harness;
-use egui_kittest::kittest::Queryable;
+use egui_kittest::kittest::{NodeT, Queryable};
 use sightline::app::{Command, SightlineApp};
 use sightline::core::edit::Turn;
 use sightline::core::flip::Flip;
@@ -1220,17 +1220,17 @@ fn saving_over_a_tiled_file_with_what_sightline_does_not_keep_asks_first() {
 <map version="1.10" orientation="orthogonal" width="2" height="1" tilewidth="8" tileheight="8" infinite="0">
  <tileset firstgid="1" name="t" tilewidth="8" tileheight="8" tilecount="2" columns="2">
   <image source="tiny.png" width="16" height="8"/>
+  <tile id="1"><properties><property name="cost" type="int" propertytype="Terrain" value="2"/></properties></tile>
  </tileset>
  <layer id="1" name="ground" width="2" height="1"><data encoding="csv">1,2</data></layer>
  <objectgroup id="2" name="o">
-  <properties><property name="spawns" type="list"><item type="int" value="1"/></property></properties>
  </objectgroup>
 </map>"#;
     std::fs::write(&path, original).unwrap();
     let mut h = harness();
     h.state_mut().commands.push(Command::Open(path.clone()));
     h.run();
-    h.get_by_label_contains("list-typed custom properties");
+    h.get_by_label_contains("the enum types of tile properties sightline reads");
     h.state_mut().commands.push(Command::SetLayerVisible(StackItem::Layer(LayerRef::Tiles(0)), false));
     h.run();
     h.key_press_modifiers(Modifiers::COMMAND, Key::S);
@@ -1446,6 +1446,87 @@ fn tiled_colour_file_object_and_class_properties_are_shown_edited_and_saved_with
         r#"<property name="target" type="object" value="3"/>"#,
         r#"<property name="stats" type="class" propertytype="Stats">"#,
         r#"<property name="level" value=""/>"#,
+    ] {
+        assert!(written.contains(line), "{line} in\n{written}");
+    }
+}
+
+#[test]
+fn tiled_enum_and_list_properties_are_edited_in_place_and_saved_with_their_types() {
+    use sightline::core::{EnumValue, PropertyValue};
+    let (_dir, path) = fixture_copy("typed_properties.tmx");
+    let mut h = harness();
+    h.state_mut().commands.push(Command::Open(path.clone()));
+    h.run();
+    click_menu_item(&mut h, "Edit", "Map properties…");
+    let props = |h: &Harness<'static, SightlineApp>| h.state().document.map.properties.clone();
+    let direction =
+        |name: &str| PropertyValue::Enum { enum_type: "Direction".into(), value: EnumValue::String(name.into()) };
+    // An enum value is edited as it is stored (here its name), its enum's name beside it.
+    h.get_by_label("Direction");
+    h.get_by_label("map property facing").click();
+    h.run();
+    h.key_press_modifiers(egui::Modifiers::COMMAND, egui::Key::A);
+    h.run();
+    h.get_by_label("map property facing").type_text("south");
+    h.run();
+    assert_eq!(props(&h)["facing"], direction("south"), "it keeps its enum type");
+    // A list unfolds into its items, each edited by its type.
+    assert!(h.query_by_label("map property route item 1").is_none(), "folded at first");
+    h.get_by_label("map property route").click();
+    h.run();
+    h.get_by_label("map property route item 1");
+    h.get_by_label("map property route item 2");
+    // An item of a chosen type is added at the end, moved up, and another removed.
+    h.get_by_label("map property route new item type").click();
+    h.run();
+    h.get_by_label("bool").click();
+    h.run();
+    h.get_by_label("add map property route item").click();
+    h.run();
+    let route = |h: &Harness<'static, SightlineApp>| match props(h).remove("route") {
+        Some(PropertyValue::List(items)) => items,
+        other => panic!("{other:?}"),
+    };
+    assert_eq!(route(&h), [PropertyValue::Int(4), direction("east"), PropertyValue::Bool(false)]);
+    h.get_by_label("map property route item 3").click();
+    h.run();
+    h.get_by_label("move up map property route item 3").click();
+    h.run();
+    assert_eq!(route(&h), [PropertyValue::Int(4), PropertyValue::Bool(true), direction("east")]);
+    h.get_by_label("remove map property route item 1").click();
+    h.run();
+    assert_eq!(route(&h), [PropertyValue::Bool(true), direction("east")]);
+    let first_up = h.get_by_label("move up map property route item 1");
+    assert!(first_up.accesskit_node().is_disabled(), "the first item is first");
+    // Each change is one undo step, and undo takes the list back.
+    let steps = h.state().document.undo.len();
+    h.key_press_modifiers(egui::Modifiers::COMMAND, egui::Key::Z);
+    h.run();
+    assert_eq!(route(&h), [PropertyValue::Int(4), PropertyValue::Bool(true), direction("east")]);
+    assert_eq!(h.state().document.undo.len(), steps - 1);
+    // Converting the enum drops its type, as Tiled's Convert To does.
+    h.get_by_label("facing").click_secondary();
+    h.run();
+    h.get_by_label("Convert to").click();
+    h.run();
+    h.get_by_label("string").click();
+    h.run();
+    assert_eq!(props(&h)["facing"], PropertyValue::String("south".into()));
+    h.key_press_modifiers(egui::Modifiers::COMMAND, egui::Key::Z);
+    h.run();
+    assert_eq!(props(&h)["facing"], direction("south"));
+    // Saved over the file, as Tiled writes them.
+    h.key_press_modifiers(egui::Modifiers::COMMAND, egui::Key::S);
+    h.run();
+    assert!(!h.state().document.dirty, "nothing to ask about: every property is kept");
+    let written = std::fs::read_to_string(&path).unwrap();
+    for line in [
+        r#"<property name="facing" propertytype="Direction" value="south"/>"#,
+        r#"<property name="route" type="list">"#,
+        r#"<item type="int" value="4"/>"#,
+        r#"<item type="bool" value="true"/>"#,
+        r#"<item propertytype="Direction" value="east"/>"#,
     ] {
         assert!(written.contains(line), "{line} in\n{written}");
     }

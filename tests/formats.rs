@@ -1077,6 +1077,7 @@ fn loading_says_once_which_tiled_features_a_save_would_drop() {
  <tileset firstgid="1" name="t" tilewidth="8" tileheight="8" tilecount="2" columns="2">
   <image source="tiny.png" width="16" height="8"/>
   <tile id="0"><animation><frame tileid="0" duration="100"/><frame tileid="1" duration="100"/></animation></tile>
+  <tile id="1"><properties><property name="cost" type="int" propertytype="Terrain" value="2"/></properties></tile>
   <wangsets><wangset name="ground" type="corner" tile="-1"/></wangsets>
  </tileset>
  <group id="3" name="g" offsetx="4" parallaxx="0.5">
@@ -1092,9 +1093,9 @@ fn loading_says_once_which_tiled_features_a_save_would_drop() {
     let warnings = format::load(&path).unwrap().warnings;
     let dropped: Vec<&String> = warnings.iter().filter(|w| w.contains("does not keep")).collect();
     assert_eq!(dropped.len(), 1, "one warning: {warnings:?}");
-    assert!(dropped[0].contains("list-typed custom properties"), "{}", dropped[0]);
+    assert!(dropped[0].contains("the enum types of tile properties sightline reads"), "{}", dropped[0]);
     // Groups are kept, with their offsets and parallax factors; text objects are kept.
-    for kept in ["tint", "animation", "Wang", "object layers", "groups", "offsets", "parallax", "text"] {
+    for kept in ["tint", "animation", "Wang", "object layers", "groups", "offsets", "parallax", "text", "list"] {
         assert!(!dropped[0].contains(kept), "{kept} in {}", dropped[0]);
     }
     // Both object layers are kept, the empty one too.
@@ -1248,48 +1249,191 @@ fn tiled_property_types_survive_every_tiled_and_ron_round_trip() {
     );
 }
 
-#[test]
-fn tiled_list_properties_are_named_in_the_load_warning() {
-    let dir = tempfile::tempdir().unwrap();
-    std::fs::copy(fixture("tiny.png"), dir.path().join("tiny.png")).unwrap();
-    let tmx = dir.path().join("lists.tmx");
-    std::fs::write(
-        &tmx,
-        r#"<?xml version="1.0"?>
-<map version="1.10" orientation="orthogonal" width="2" height="1" tilewidth="8" tileheight="8" infinite="0">
+/// A map with one `properties` element in the middle of its tile layer, in a Tiled file `ext`
+/// (tmx or tmj, the properties given in that format), loaded without a word about what a save
+/// would drop.
+fn load_with_layer_properties(dir: &Path, ext: &str, properties: &str) -> Map {
+    std::fs::copy(fixture("tiny.png"), dir.join("tiny.png")).unwrap();
+    let path = dir.join(format!("properties.{ext}"));
+    let text = match ext {
+        "tmx" => format!(
+            r#"<?xml version="1.0"?>
+<map version="1.12" orientation="orthogonal" width="2" height="1" tilewidth="8" tileheight="8" infinite="0">
  <tileset firstgid="1" name="t" tilewidth="8" tileheight="8" tilecount="2" columns="2">
   <image source="tiny.png" width="16" height="8"/>
  </tileset>
  <layer id="1" name="ground" width="2" height="1">
-  <properties>
-   <property name="spawns" type="list"><item type="int" value="1"/><item type="int" value="2"/></property>
-   <property name="depth" type="int" value="2"/>
-  </properties>
+  {properties}
   <data encoding="csv">1,2</data>
  </layer>
-</map>"#,
-    )
-    .unwrap();
-    let loaded = format::load(&tmx).unwrap();
-    let dropped = loaded.warnings.iter().find(|w| w.contains("does not keep")).expect("a warning");
-    assert!(dropped.contains("list-typed custom properties"), "{dropped}");
-    assert_eq!(loaded.map.layers[0].properties.keys().collect::<Vec<_>>(), ["depth"]);
-    // Tiled JSON: the same list, in the map's properties.
-    let json = dir.path().join("lists.tmj");
-    format::save(&loaded.map, &json).unwrap();
-    let mut value: serde_json::Value = serde_json::from_str(&std::fs::read_to_string(&json).unwrap()).unwrap();
-    value["properties"] = serde_json::json!([{"name": "spawns", "type": "list", "value": [1, 2]}]);
-    std::fs::write(&json, value.to_string()).unwrap();
-    let warnings = format::load(&json).unwrap().warnings;
-    assert!(warnings.iter().any(|w| w.contains("list-typed custom properties")), "{warnings:?}");
+</map>"#
+        ),
+        _ => format!(
+            r#"{{"width": 2, "height": 1, "tilewidth": 8, "tileheight": 8, "orientation": "orthogonal",
+                "tilesets": [{{"firstgid": 1, "name": "t", "tilewidth": 8, "tileheight": 8, "tilecount": 2,
+                    "columns": 2, "image": "tiny.png", "imagewidth": 16, "imageheight": 8}}],
+                "layers": [{{"type": "tilelayer", "name": "ground", "width": 2, "height": 1, "data": [1, 2],
+                    "properties": {properties}}}]}}"#
+        ),
+    };
+    std::fs::write(&path, text).unwrap();
+    let loaded = format::load(&path).unwrap_or_else(|e| panic!("{ext}: {e}"));
+    assert!(!loaded.warnings.iter().any(|w| w.contains("does not keep")), "{ext}: {:?}", loaded.warnings);
+    loaded.map
 }
 
 #[test]
-fn enum_type_names_are_named_in_the_load_warning_and_a_tsx_of_a_json_map_is_read_as_a_tmx_maps() {
-    use sightline::core::PropertyValue;
+fn tiled_list_properties_are_kept_with_their_items_types_through_every_format() {
+    use sightline::core::{EnumValue, Properties, PropertyValue};
+    let dir = tempfile::tempdir().unwrap();
+    // Tiled 1.12's example of a nested list, and items of every kind a list can hold: an enum
+    // (by name and by index), a class with members, an unset colour, an empty class, an empty
+    // list, and a string over two lines (which Tiled writes as the item's text).
+    let tmx = load_with_layer_properties(
+        dir.path(),
+        "tmx",
+        r##"<properties>
+   <property name="list property" type="list">
+    <item type="int" value="10"/>
+    <item value="text"/>
+    <item type="list">
+     <item type="bool" value="true"/>
+    </item>
+   </property>
+   <property name="waypoints" type="list">
+    <item propertytype="Direction" value="north"/>
+    <item type="int" propertytype="Speed" value="2"/>
+    <item type="class" propertytype="Spawn">
+     <properties><property name="hp" type="int" value="5"/><property name="kind" value="orc"/></properties>
+    </item>
+    <item type="color" value=""/>
+    <item type="class" propertytype="Marker"/>
+    <item type="list"/>
+    <item>two
+lines</item>
+   </property>
+   <property name="empty" type="list"/>
+  </properties>"##,
+    );
+    let spawn: Properties =
+        [("hp".to_owned(), PropertyValue::Int(5)), ("kind".to_owned(), PropertyValue::String("orc".into()))].into();
+    let expected: Properties = [
+        (
+            "list property".to_owned(),
+            PropertyValue::List(vec![
+                PropertyValue::Int(10),
+                PropertyValue::String("text".into()),
+                PropertyValue::List(vec![PropertyValue::Bool(true)]),
+            ]),
+        ),
+        (
+            "waypoints".to_owned(),
+            PropertyValue::List(vec![
+                PropertyValue::Enum { enum_type: "Direction".into(), value: EnumValue::String("north".into()) },
+                PropertyValue::Enum { enum_type: "Speed".into(), value: EnumValue::Int(2) },
+                PropertyValue::Class { class: "Spawn".into(), members: spawn },
+                PropertyValue::Color(None),
+                PropertyValue::Class { class: "Marker".into(), members: Properties::new() },
+                PropertyValue::List(Vec::new()),
+                PropertyValue::String("two\nlines".into()),
+            ]),
+        ),
+        ("empty".to_owned(), PropertyValue::List(Vec::new())),
+    ]
+    .into();
+    assert_eq!(tmx.layers[0].properties, expected);
+    // Saved in every format that keeps properties, and read back, they are the same (the class
+    // item's members are an int and a string: Tiled JSON writes members without their types).
+    for ext in ["tmx", "tmj", "ron"] {
+        assert_eq!(round_trip(&tmx, ext).layers[0].properties, expected, "{ext}");
+    }
+    // Written as Tiled writes them.
+    let out = dir.path().join("out.tmx");
+    format::save(&tmx, &out).unwrap();
+    let text = std::fs::read_to_string(&out).unwrap();
+    for line in [
+        r#"<property name="list property" type="list">"#,
+        r#"<item type="int" value="10"/>"#,
+        r#"<item value="text"/>"#,
+        r#"<item propertytype="Direction" value="north"/>"#,
+        r#"<item type="int" propertytype="Speed" value="2"/>"#,
+        r#"<item type="class" propertytype="Spawn">"#,
+        r#"<item type="color" value=""/>"#,
+        r#"<item type="class" propertytype="Marker"/>"#,
+        r#"<item type="list"/>"#,
+        r#"<item value="two&#10;lines"/>"#,
+        r#"<property name="empty" type="list"/>"#,
+    ] {
+        assert!(text.contains(line), "{line} in\n{text}");
+    }
+    let out = dir.path().join("out.tmj");
+    format::save(&tmx, &out).unwrap();
+    let json: serde_json::Value = serde_json::from_str(&std::fs::read_to_string(&out).unwrap()).unwrap();
+    let properties = json["layers"][0]["properties"].as_array().unwrap();
+    let property = |name: &str| properties.iter().find(|p| p["name"] == name).cloned();
+    assert_eq!(
+        property("list property"),
+        Some(serde_json::json!({"name": "list property", "type": "list", "value": [
+            {"type": "int", "value": 10},
+            {"type": "string", "value": "text"},
+            {"type": "list", "value": [{"type": "bool", "value": true}]},
+        ]}))
+    );
+    assert_eq!(
+        property("waypoints").unwrap()["value"].as_array().unwrap()[0..3],
+        serde_json::json!([
+            {"type": "string", "propertytype": "Direction", "value": "north"},
+            {"type": "int", "propertytype": "Speed", "value": 2},
+            {"type": "class", "propertytype": "Spawn", "value": {"hp": 5, "kind": "orc"}},
+        ])
+        .as_array()
+        .unwrap()[..]
+    );
+    // Tiled JSON's own lists: the same example, a list member of a class (whose items carry
+    // their types, though the members do not), and an item without a value.
+    let tmj = load_with_layer_properties(
+        dir.path(),
+        "tmj",
+        r#"[{"name": "list property", "type": "list", "value": [
+                {"type": "int", "value": 10}, {"type": "string", "value": "text"},
+                {"type": "list", "value": [{"type": "bool", "value": true}]}]},
+            {"name": "spawn", "type": "class", "propertytype": "Spawn",
+             "value": {"route": [{"type": "string", "propertytype": "Direction", "value": "east"}]}},
+            {"name": "marks", "type": "list", "value": [{"type": "class", "propertytype": "Marker"}]}]"#,
+    );
+    let p = &tmj.layers[0].properties;
+    assert_eq!(p["list property"], expected["list property"]);
+    let route = PropertyValue::List(vec![PropertyValue::Enum {
+        enum_type: "Direction".into(),
+        value: EnumValue::String("east".into()),
+    }]);
+    assert_eq!(
+        p["spawn"],
+        PropertyValue::Class { class: "Spawn".into(), members: [("route".to_owned(), route)].into() }
+    );
+    assert_eq!(
+        p["marks"],
+        PropertyValue::List(vec![PropertyValue::Class { class: "Marker".into(), members: Properties::new() }])
+    );
+    // A wrong item says where it is.
+    std::fs::write(
+        dir.path().join("bad.tmj"),
+        std::fs::read_to_string(dir.path().join("properties.tmj"))
+            .unwrap()
+            .replace(r#""value": 10"#, r#""value": "ten""#),
+    )
+    .unwrap();
+    let error = format::load(&dir.path().join("bad.tmj")).unwrap_err().to_string();
+    assert!(error.contains("property \"list property\", item 0") && error.contains("\"ten\""), "{error}");
+}
+
+#[test]
+fn enum_values_keep_their_type_names_and_a_tsx_of_a_json_map_is_read_as_a_tmx_maps() {
+    use sightline::core::{EnumValue, PropertyValue};
     let dir = tempfile::tempdir().unwrap();
     std::fs::copy(fixture("tiny.png"), dir.path().join("tiny.png")).unwrap();
-    // A TSX with an enum-typed tile property and an unset colour (which the `tiled` crate alone
+    // A TSX with enum-typed tile properties (a name, bit flags, and a name over two lines, which
+    // Tiled writes as the element's text) and an unset colour (which the `tiled` crate alone
     // refuses), named by a Tiled JSON map and by a TMX map.
     std::fs::write(
         dir.path().join("enum.tsx"),
@@ -1298,6 +1442,9 @@ fn enum_type_names_are_named_in_the_load_warning_and_a_tsx_of_a_json_map_is_read
  <image source="tiny.png" width="16" height="8"/>
  <tile id="1"><properties>
   <property name="facing" propertytype="Direction" value="north"/>
+  <property name="flags" type="int" propertytype="Elements" value="5"/>
+  <property name="note" propertytype="Mood">calm &amp;
+steady</property>
   <property name="glow" type="color" value=""/>
  </properties></tile>
 </tileset>"#,
@@ -1321,36 +1468,88 @@ fn enum_type_names_are_named_in_the_load_warning_and_a_tsx_of_a_json_map_is_read
 </map>"#,
     )
     .unwrap();
+    let an_enum = |enum_type: &str, value: EnumValue| PropertyValue::Enum { enum_type: enum_type.into(), value };
+    let tile_properties = |map: &Map| {
+        let tile = map.tiles.iter().find(|t| t.sprite.is_some_and(|s| s.index == 1)).unwrap();
+        tile.properties.clone()
+    };
     for path in [&tmj, &tmx] {
         let loaded = format::load(path).unwrap_or_else(|e| panic!("{e}"));
-        let dropped = loaded.warnings.iter().find(|w| w.contains("does not keep")).expect("a warning");
-        assert!(dropped.contains("the enum types of custom properties"), "{dropped}");
-        let tile = loaded.map.tiles.iter().find(|t| t.sprite.is_some_and(|s| s.index == 1)).unwrap();
-        assert_eq!(tile.properties["facing"], PropertyValue::String("north".into()), "the value stays");
-        assert_eq!(tile.properties["glow"], PropertyValue::Color(None));
+        assert!(!loaded.warnings.iter().any(|w| w.contains("does not keep")), "{:?}", loaded.warnings);
+        let p = tile_properties(&loaded.map);
+        assert_eq!(p["facing"], an_enum("Direction", EnumValue::String("north".into())));
+        assert_eq!(p["flags"], an_enum("Elements", EnumValue::Int(5)));
+        assert_eq!(p["note"], an_enum("Mood", EnumValue::String("calm &\nsteady".into())));
+        assert_eq!(p["glow"], PropertyValue::Color(None));
+        for ext in ["tmx", "tmj", "ron"] {
+            assert_eq!(tile_properties(&round_trip(&loaded.map, ext)), p, "{ext}");
+        }
     }
-    // In the map's own properties, TMX and JSON.
+    // Written as Tiled writes them.
+    let map = load(&tmx);
+    let out = dir.path().join("out.tmx");
+    format::save(&map, &out).unwrap();
+    let text = std::fs::read_to_string(&out).unwrap();
+    for line in [
+        r#"<property name="facing" propertytype="Direction" value="north"/>"#,
+        r#"<property name="flags" type="int" propertytype="Elements" value="5"/>"#,
+        r#"<property name="note" propertytype="Mood" value="calm &amp;&#10;steady"/>"#,
+    ] {
+        assert!(text.contains(line), "{line} in\n{text}");
+    }
+    // In the map's own properties, TMX and JSON, and written back to JSON as Tiled does.
     let text = std::fs::read_to_string(&tmx).unwrap().replace(
         " <tileset",
         " <properties><property name=\"level\" type=\"int\" propertytype=\"Difficulty\" value=\"2\"/></properties>\n <tileset",
     );
-    std::fs::write(dir.path().join("tiny.tsx"), std::fs::read(fixture("tiny.tsx")).unwrap()).unwrap();
-    let plain = dir.path().join("plain.tmx");
-    std::fs::write(&plain, text.replace("enum.tsx", "tiny.tsx")).unwrap();
-    let warnings = format::load(&plain).unwrap().warnings;
-    assert!(warnings.iter().any(|w| w.contains("enum types")), "{warnings:?}");
+    std::fs::write(&tmx, text).unwrap();
+    let level = an_enum("Difficulty", EnumValue::Int(2));
+    assert_eq!(load(&tmx).properties["level"], level);
     let mut value: serde_json::Value = serde_json::from_str(&std::fs::read_to_string(&tmj).unwrap()).unwrap();
-    value["tilesets"][0]["source"] = serde_json::json!("tiny.tsx");
     value["properties"] =
         serde_json::json!([{"name": "level", "type": "int", "propertytype": "Difficulty", "value": 2}]);
     std::fs::write(&tmj, value.to_string()).unwrap();
-    let warnings = format::load(&tmj).unwrap().warnings;
-    assert!(warnings.iter().any(|w| w.contains("enum types")), "{warnings:?}");
-    // Without them, nothing is said.
-    value["properties"] = serde_json::json!([{"name": "level", "type": "int", "value": 2}]);
-    std::fs::write(&tmj, value.to_string()).unwrap();
-    let warnings = format::load(&tmj).unwrap().warnings;
-    assert!(!warnings.iter().any(|w| w.contains("does not keep")), "{warnings:?}");
+    assert_eq!(load(&tmj).properties["level"], level);
+    let out = dir.path().join("out.tmj");
+    format::save(&load(&tmj), &out).unwrap();
+    let json: serde_json::Value = serde_json::from_str(&std::fs::read_to_string(&out).unwrap()).unwrap();
+    let level = json["properties"].as_array().unwrap().iter().find(|p| p["name"] == "level").cloned();
+    assert_eq!(
+        level,
+        Some(serde_json::json!({"name": "level", "type": "int", "propertytype": "Difficulty", "value": 2}))
+    );
+}
+
+#[test]
+fn a_rule_property_with_an_enum_type_is_read_by_its_value_and_the_type_named_in_the_load_warning() {
+    use sightline::core::PropertyValue;
+    let dir = tempfile::tempdir().unwrap();
+    std::fs::copy(fixture("tiny.png"), dir.path().join("tiny.png")).unwrap();
+    // A designer's project types the door's state and the cost with enums of its own.
+    let tmx = r#"<?xml version="1.0"?>
+<map version="1.10" orientation="orthogonal" width="2" height="1" tilewidth="8" tileheight="8" infinite="0">
+ <tileset firstgid="1" name="t" tilewidth="8" tileheight="8" tilecount="2" columns="2">
+  <image source="tiny.png" width="16" height="8"/>
+  <tile id="0"><properties><property name="walkable" type="bool" value="true"/></properties></tile>
+  <tile id="1"><properties>
+   <property name="door" propertytype="DoorState" value="open"/>
+   <property name="cost" type="int" propertytype="Terrain" value="3"/>
+   <property name="facing" propertytype="Direction" value="north"/>
+  </properties></tile>
+ </tileset>
+ <layer id="1" name="ground" width="2" height="1"><data encoding="csv">1,2</data></layer>
+</map>"#;
+    let path = dir.path().join("doors.tmx");
+    std::fs::write(&path, tmx).unwrap();
+    let loaded = format::load(&path).unwrap_or_else(|e| panic!("{e}"));
+    let door = loaded.map.tiles.iter().find(|t| t.sprite.is_some_and(|s| s.index == 1)).unwrap();
+    assert_eq!((door.door.map(|d| d.open), door.walkable, door.cost), (Some(true), true, 3.0));
+    // The rules' properties are the rules' (a save writes them plain); the others keep theirs.
+    assert!(!door.properties.contains_key("door"));
+    assert!(matches!(door.properties["facing"], PropertyValue::Enum { .. }));
+    let dropped: Vec<&String> = loaded.warnings.iter().filter(|w| w.contains("does not keep")).collect();
+    assert_eq!(dropped.len(), 1, "{:?}", loaded.warnings);
+    assert!(dropped[0].contains("the enum types of tile properties sightline reads"), "{}", dropped[0]);
 }
 
 #[test]

@@ -883,9 +883,10 @@ impl SightlineApp {
                     return;
                 }
                 // Typing in a text property sends a change a key: one undo step while it goes on.
-                // Adding or removing a property is a step of its own.
-                let same_names = current.keys().eq(properties.keys());
-                if !same_names || !self.continues(ContinuedEdit::Properties(owner)) {
+                // Adding, removing or converting a property, a member or a list item is a step of
+                // its own.
+                let same_shape = crate::core::tile::same_shape(current, &properties);
+                if !same_shape || !self.continues(ContinuedEdit::Properties(owner)) {
                     self.document.checkpoint();
                 }
                 let map = &mut self.document.map;
@@ -897,7 +898,7 @@ impl SightlineApp {
                     PropertiesOwner::Tile(id) => map.tiles[usize::from(id)].properties = properties,
                 }
                 self.document.touch();
-                self.continued = same_names.then_some((ContinuedEdit::Properties(owner), self.document.revision()));
+                self.continued = same_shape.then_some((ContinuedEdit::Properties(owner), self.document.revision()));
             }
             Command::ShowMapProperties(open) => self.map_properties_open = open,
             Command::AddLayer { above, kind } => {

@@ -3,19 +3,21 @@
 //! then a row to add one by name and type; a name is renamed by double-click and its value converted
 //! to another type from its context menu. The game rules do not read these; they are the
 //! designer's data, kept in RON and Tiled files with Tiled's types (a colour keeps its alpha, a
-//! class value its members, which unfold beneath it). ASCII and MovingAI have no place for them,
-//! and a save there says what it leaves out.
+//! class value its members and a list its items, which unfold beneath it; an enum value keeps
+//! its enum's name, shown beside it). ASCII and MovingAI have no place for them, and a save
+//! there says what it leaves out.
 
 use std::collections::BTreeSet;
 
 use super::panels::name_widget;
 use super::{Command, PropertiesOwner, SightlineApp};
 use crate::core::format::tiled_common::WRITER_PROPERTY;
-use crate::core::{MapObject, Properties, PropertyValue, Rgba};
+use crate::core::{EnumValue, MapObject, Properties, PropertyValue, Rgba};
 
-/// The types a new property can have, as Tiled names them. A class value needs its type defined
-/// in the designer's Tiled project, so it comes only from a file (its members can be added here).
-const TYPES: [&str; 7] = ["bool", "int", "float", "string", "color", "file", "object"];
+/// The types a new property or list item can have, as Tiled names them. A class or enum value
+/// needs its type defined in the designer's Tiled project, so it comes only from a file (a
+/// class's members can be added here, and an enum's value edited).
+const TYPES: [&str; 8] = ["bool", "int", "float", "string", "color", "file", "object", "list"];
 
 /// The type the add row starts with.
 const STRING_TYPE: usize = 3;
@@ -28,6 +30,7 @@ fn default_value(kind: usize) -> PropertyValue {
         4 => PropertyValue::Color(Some(Rgba(255, 255, 255, 255))),
         5 => PropertyValue::File(String::new()),
         6 => PropertyValue::Object(0),
+        7 => PropertyValue::List(Vec::new()),
         _ => PropertyValue::String(String::new()),
     }
 }
@@ -153,7 +156,8 @@ fn properties_grid_ui(
             match renaming.as_mut().filter(|r| &r.name == name) {
                 Some(r) => {
                     let new_name = r.draft.trim().to_owned();
-                    let refused = (new_name != *name).then(|| name_refused(&new_name, |n| names.contains(n), reserved)).flatten();
+                    let refused =
+                        (new_name != *name).then(|| name_refused(&new_name, |n| names.contains(n), reserved)).flatten();
                     let mut field = egui::TextEdit::singleline(&mut r.draft).id(field_id).desired_width(80.0);
                     if refused.is_some() {
                         field = field.text_color(ui.visuals().error_fg_color);
@@ -178,15 +182,20 @@ fn properties_grid_ui(
                 None => {
                     let response = ui
                         .add(egui::Label::new(name.as_str()).sense(egui::Sense::click()))
-                        .on_hover_text(format!("{}: double-click to rename; right-click for more", value.type_name()));
+                        .on_hover_text(format!("{}: double-click to rename; right-click for more", type_text(value)));
                     let mut start_renaming = response.double_clicked();
                     response.context_menu(|ui| {
                         if ui.button("Rename…").clicked() {
                             start_renaming = true;
                         }
-                        ui.add_enabled_ui(!matches!(value, PropertyValue::Class { .. }), |ui| {
+                        let convertible = !matches!(value, PropertyValue::Class { .. } | PropertyValue::List(_));
+                        ui.add_enabled_ui(convertible, |ui| {
                             ui.menu_button("Convert to", |ui| {
-                                for t in TYPES.iter().filter(|t| **t != value.type_name()) {
+                                // An enum value converts to its own storage type too: that
+                                // drops its enum type.
+                                let enum_value = matches!(value, PropertyValue::Enum { .. });
+                                let types = TYPES.iter().filter(|t| **t != "list");
+                                for t in types.filter(|t| enum_value || **t != value.type_name()) {
                                     if ui.button(*t).clicked()
                                         && let Some(v) = value.converted_to(t)
                                     {
@@ -196,7 +205,10 @@ fn properties_grid_ui(
                             })
                         })
                         .response
-                        .on_disabled_hover_text("A class's members are defined in the Tiled project, not here");
+                        .on_disabled_hover_text(
+                            "A class's members are defined in the Tiled project, and a list holds values of any type: \
+                             neither converts",
+                        );
                         if ui.button("Remove").clicked() {
                             *remove = Some(name.clone());
                         }
@@ -208,48 +220,7 @@ fn properties_grid_ui(
                 }
             }
             let label = format!("{owner} property {name}");
-            // A size of its own: in a grid a text field gets only the column's width so far.
-            let text_size = [140.0, ui.spacing().interact_size.y];
-            let r = match value {
-                PropertyValue::Bool(on) => ui.checkbox(on, ""),
-                PropertyValue::Int(n) => ui.add(egui::DragValue::new(n)),
-                PropertyValue::Float(x) => ui.add(egui::DragValue::new(x).speed(0.05)),
-                PropertyValue::String(text) => ui.add_sized(text_size, egui::TextEdit::singleline(text)),
-                PropertyValue::File(path) => ui
-                    .add_sized(text_size, egui::TextEdit::singleline(path).hint_text("path from the map's folder"))
-                    .on_hover_text("A file path (Tiled's file type), relative to the map's folder"),
-                PropertyValue::Color(Some(c)) => {
-                    let mut rgba = [c.0, c.1, c.2, c.3];
-                    let r = ui.color_edit_button_srgba_unmultiplied(&mut rgba).on_hover_text(c.to_hex());
-                    *c = Rgba(rgba[0], rgba[1], rgba[2], rgba[3]);
-                    r
-                }
-                // Tiled's unset colour: a click gives it one to edit.
-                PropertyValue::Color(None) => {
-                    let mut r = ui.button("unset").on_hover_text("No colour is set; click to set one");
-                    if r.clicked() {
-                        *value = PropertyValue::Color(Some(Rgba(255, 255, 255, 255)));
-                        r.mark_changed();
-                    }
-                    r
-                }
-                PropertyValue::Object(id) => object_choice_ui(ui, &label, id, objects),
-                PropertyValue::Class { class, members } => {
-                    let title = if class.is_empty() { "class".to_owned() } else { class.clone() };
-                    let mut member_edit = None;
-                    let shown = egui::CollapsingHeader::new(format!("{title} ({})", members.len()))
-                        .id_salt(("sightline class property", &label))
-                        .show(ui, |ui| member_edit = properties_ui(ui, &label, members, &[], objects));
-                    let mut r = shown.header_response.on_hover_text(
-                        "A value of a custom class from the designer's Tiled project: its members, as the file sets them",
-                    );
-                    if let Some(new_members) = member_edit {
-                        *members = new_members;
-                        r.mark_changed();
-                    }
-                    r
-                }
-            };
+            let r = value_ui(ui, &label, value, objects);
             name_widget(ui, &r, &label);
             *changed |= r.changed();
             let r = ui.small_button("x").on_hover_text("Remove this property");
@@ -276,6 +247,168 @@ fn properties_grid_ui(
         edited.insert(name, value);
         *changed = true;
     }
+}
+
+/// A value's type as the table's hover says it: Tiled's name, and an enum's name with it.
+fn type_text(value: &PropertyValue) -> String {
+    match value {
+        PropertyValue::Enum { enum_type, .. } => format!("{enum_type} (an enum, stored as {})", value.type_name()),
+        other => other.type_name().to_owned(),
+    }
+}
+
+/// The editor of one value, by its type; `label` names it (the widget's accessible label, and
+/// the owner of a class's members or a list's items). The response says whether it changed.
+fn value_ui(ui: &mut egui::Ui, label: &str, value: &mut PropertyValue, objects: &[MapObject]) -> egui::Response {
+    // A size of its own: in a grid a text field gets only the column's width so far.
+    let text_size = [140.0, ui.spacing().interact_size.y];
+    match value {
+        PropertyValue::Bool(on) => ui.checkbox(on, ""),
+        PropertyValue::Int(n) => ui.add(egui::DragValue::new(n)),
+        PropertyValue::Float(x) => ui.add(egui::DragValue::new(x).speed(0.05)),
+        PropertyValue::String(text) => ui.add_sized(text_size, egui::TextEdit::singleline(text)),
+        PropertyValue::File(path) => ui
+            .add_sized(text_size, egui::TextEdit::singleline(path).hint_text("path from the map's folder"))
+            .on_hover_text("A file path (Tiled's file type), relative to the map's folder"),
+        PropertyValue::Color(Some(c)) => {
+            let mut rgba = [c.0, c.1, c.2, c.3];
+            let r = ui.color_edit_button_srgba_unmultiplied(&mut rgba).on_hover_text(c.to_hex());
+            *c = Rgba(rgba[0], rgba[1], rgba[2], rgba[3]);
+            r
+        }
+        // Tiled's unset colour: a click gives it one to edit.
+        PropertyValue::Color(None) => {
+            let mut r = ui.button("unset").on_hover_text("No colour is set; click to set one");
+            if r.clicked() {
+                *value = PropertyValue::Color(Some(Rgba(255, 255, 255, 255)));
+                r.mark_changed();
+            }
+            r
+        }
+        PropertyValue::Object(id) => object_choice_ui(ui, label, id, objects),
+        PropertyValue::Class { class, members } => {
+            let title = if class.is_empty() { "class".to_owned() } else { class.clone() };
+            let mut member_edit = None;
+            let shown = egui::CollapsingHeader::new(format!("{title} ({})", members.len()))
+                .id_salt(("sightline class property", label))
+                .show(ui, |ui| member_edit = properties_ui(ui, label, members, &[], objects));
+            let mut r = shown.header_response.on_hover_text(
+                "A value of a custom class from the designer's Tiled project: its members, as the file sets them",
+            );
+            if let Some(new_members) = member_edit {
+                *members = new_members;
+                r.mark_changed();
+            }
+            r
+        }
+        // The enum's values are defined in the designer's Tiled project, which the map does not
+        // name: the stored value is edited as it is stored, with the enum's name beside it.
+        PropertyValue::Enum { enum_type, value } => {
+            let hover = format!(
+                "A value of the enum {enum_type} from the designer's Tiled project, stored as {}",
+                match value {
+                    EnumValue::String(_) => "its name (several joined by commas)",
+                    EnumValue::Int(_) => "its index (or bit flags)",
+                }
+            );
+            ui.horizontal(|ui| {
+                let r = match value {
+                    EnumValue::String(text) => ui.add_sized([100.0, text_size[1]], egui::TextEdit::singleline(text)),
+                    EnumValue::Int(n) => ui.add(egui::DragValue::new(n)),
+                };
+                ui.weak(enum_type.as_str()).on_hover_text(&hover);
+                r.on_hover_text(&hover)
+            })
+            .inner
+        }
+        PropertyValue::List(items) => {
+            let mut items_edit = None;
+            let count = match items.len() {
+                1 => "1 item".to_owned(),
+                n => format!("{n} items"),
+            };
+            let shown = egui::CollapsingHeader::new(format!("list ({count})"))
+                .id_salt(("sightline list property", label))
+                .show(ui, |ui| items_edit = list_items_ui(ui, label, items, objects));
+            let mut r = shown.header_response.on_hover_text("A list of values, each of its own type (Tiled 1.12)");
+            if let Some(new_items) = items_edit {
+                *items = new_items;
+                r.mark_changed();
+            }
+            r
+        }
+    }
+}
+
+/// A list's items for editing, as Tiled's list editor has them: each item's value (by its
+/// type), buttons to move it up or remove it, then a row to add an item of a chosen type.
+/// Returns the new items when the user changed them. `label` names the list ("map property
+/// waypoints"); its items are "… item 1", "… item 2" and so on.
+fn list_items_ui(
+    ui: &mut egui::Ui,
+    label: &str,
+    items: &[PropertyValue],
+    objects: &[MapObject],
+) -> Option<Vec<PropertyValue>> {
+    let mut edited = items.to_vec();
+    let mut changed = false;
+    let (mut remove, mut raise) = (None, None);
+    if edited.is_empty() {
+        ui.weak("No items.");
+    } else {
+        egui::Grid::new(("sightline list items", label)).num_columns(3).show(ui, |ui| {
+            for (k, item) in edited.iter_mut().enumerate() {
+                let item_label = format!("{label} item {}", k + 1);
+                ui.weak(format!("{}", k + 1)).on_hover_text(type_text(item));
+                let r = value_ui(ui, &item_label, item, objects);
+                name_widget(ui, &r, &item_label);
+                changed |= r.changed();
+                ui.horizontal(|ui| {
+                    let up = ui.add_enabled(k > 0, egui::Button::new("up").small()).on_hover_text("Move this item up");
+                    name_widget(ui, &up, &format!("move up {item_label}"));
+                    if up.clicked() {
+                        raise = Some(k);
+                    }
+                    let x = ui.small_button("x").on_hover_text("Remove this item");
+                    name_widget(ui, &x, &format!("remove {item_label}"));
+                    if x.clicked() {
+                        remove = Some(k);
+                    }
+                });
+                ui.end_row();
+            }
+        });
+    }
+    if let Some(k) = raise {
+        edited.swap(k - 1, k);
+        changed = true;
+    }
+    if let Some(k) = remove {
+        edited.remove(k);
+        changed = true;
+    }
+    // The add row's type lives in egui's memory.
+    let kind_id = egui::Id::unique(("sightline new list item type", label));
+    let mut kind = ui.data(|d| d.get_temp::<usize>(kind_id)).unwrap_or(STRING_TYPE);
+    ui.horizontal(|ui| {
+        let types = egui::ComboBox::from_id_salt(("sightline new list item type", label))
+            .selected_text(TYPES[kind.min(TYPES.len() - 1)])
+            .width(60.0)
+            .show_ui(ui, |ui| {
+                for (k, t) in TYPES.iter().enumerate() {
+                    ui.selectable_value(&mut kind, k, *t);
+                }
+            });
+        name_widget(ui, &types.response, &format!("{label} new item type"));
+        let add = ui.button("Add item").on_hover_text("Adds an item of the chosen type at the end");
+        name_widget(ui, &add, &format!("add {label} item"));
+        if add.clicked() {
+            edited.push(default_value(kind));
+            changed = true;
+        }
+    });
+    ui.data_mut(|d| d.insert_temp(kind_id, kind));
+    changed.then_some(edited)
 }
 
 /// Edit › Map properties…: the map's own custom properties (Tiled's Map Properties).

@@ -690,6 +690,7 @@ pub fn info(map: &Map, path: &Path, format: OutputFormat) -> String {
                         PropertyValue::Object(id) => {
                             format!("{name} → {}", crate::core::object::reference_text(*id, &map.objects))
                         }
+                        PropertyValue::Enum { enum_type, .. } => format!("{name} = {value} ({enum_type})"),
                         _ => format!("{name} = {value} ({})", value.type_name()),
                     })
                     .collect();

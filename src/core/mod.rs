@@ -30,4 +30,4 @@ pub use geometry::Cell;
 pub use map::{Anchor, Layer, LayerGroup, LayerRef, MAX_MAP_SIDE, Map, ObjectLayer, StackItem};
 pub use object::{MapObject, ObjectKind};
 pub use rules::{CellRules, RulesGrid};
-pub use tile::{Door, Glyph, Properties, PropertyValue, Rgb, Rgba, Sprite, SpriteSheet, TileId, TileKind};
+pub use tile::{Door, EnumValue, Glyph, Properties, PropertyValue, Rgb, Rgba, Sprite, SpriteSheet, TileId, TileKind};

@@ -153,7 +153,8 @@ impl Rgba {
 
 /// A free-form property value, as in Tiled's custom properties, with Tiled's types so that a
 /// Tiled file round-trips: a colour stays a colour (with its alpha), a file path a file, an
-/// object reference an object, and a class value keeps its class name and members.
+/// object reference an object, a class value keeps its class name and members, an enum value its
+/// enum's name, and a list its items.
 #[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
 pub enum PropertyValue {
     Bool(bool),
@@ -172,6 +173,23 @@ pub enum PropertyValue {
         class: String,
         members: Properties,
     },
+    /// A value of a custom enum type (since Tiled 1.8) defined in the designer's Tiled project,
+    /// kept as its type's name and the value the file stores: the value's name (or, for an enum
+    /// that allows several values, its names joined by commas) as a string, or its index (or
+    /// bit flags) as an int.
+    Enum {
+        enum_type: String,
+        value: EnumValue,
+    },
+    /// Tiled's `list` (since Tiled 1.12): values in order, each of any type, lists included.
+    List(Vec<PropertyValue>),
+}
+
+/// How an enum value is stored, as the enum's definition in the Tiled project chooses.
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+pub enum EnumValue {
+    String(String),
+    Int(i64),
 }
 
 impl PropertyValue {
@@ -186,6 +204,47 @@ impl PropertyValue {
             PropertyValue::File(_) => "file",
             PropertyValue::Object(_) => "object",
             PropertyValue::Class { .. } => "class",
+            PropertyValue::Enum { value: EnumValue::String(_), .. } => "string",
+            PropertyValue::Enum { value: EnumValue::Int(_), .. } => "int",
+            PropertyValue::List(_) => "list",
+        }
+    }
+
+    /// The name of the custom type from the designer's Tiled project that the value belongs to
+    /// (Tiled's `propertytype`): a class's or an enum's; `None` for the other values.
+    pub fn custom_type(&self) -> Option<&str> {
+        match self {
+            PropertyValue::Class { class, .. } => Some(class),
+            PropertyValue::Enum { enum_type, .. } => Some(enum_type),
+            _ => None,
+        }
+    }
+
+    /// Whether `other` differs from this value only in what a value editor edits in place: the
+    /// same type (and custom type), and for a class the same members, for a list as many items,
+    /// each of the same shape. (The app makes one undo step of a run of such edits.)
+    pub fn same_shape(&self, other: &PropertyValue) -> bool {
+        match (self, other) {
+            (PropertyValue::Class { class: a, members: m }, PropertyValue::Class { class: b, members: n }) => {
+                a == b && same_shape(m, n)
+            }
+            (PropertyValue::List(a), PropertyValue::List(b)) => {
+                a.len() == b.len() && a.iter().zip(b).all(|(x, y)| x.same_shape(y))
+            }
+            (a, b) => a.type_name() == b.type_name() && a.custom_type() == b.custom_type(),
+        }
+    }
+
+    /// The value without its enum type: an enum's stored string or int, as a plain one; any
+    /// other value as it is. What the game rules read, since a designer may give a rule
+    /// property (a door's `open`/`closed`, say) an enum type of their project.
+    pub fn without_enum_type(&self) -> std::borrow::Cow<'_, PropertyValue> {
+        match self {
+            PropertyValue::Enum { value: EnumValue::String(s), .. } => {
+                std::borrow::Cow::Owned(PropertyValue::String(s.clone()))
+            }
+            PropertyValue::Enum { value: EnumValue::Int(i), .. } => std::borrow::Cow::Owned(PropertyValue::Int(*i)),
+            other => std::borrow::Cow::Borrowed(other),
         }
     }
 }
@@ -193,11 +252,18 @@ impl PropertyValue {
 impl PropertyValue {
     /// The value converted to Tiled's type `type_name`, as Tiled's "Convert To" does: numbers
     /// and text carry over where they read as the new type (`"3"` → 3, 2.6 → 3, `"#ff0000"` → a
-    /// colour), and the new type's empty value stands in otherwise. `None` to or from a class
-    /// (whose members are defined in the designer's Tiled project), or for an unknown type name.
+    /// colour), and the new type's empty value stands in otherwise; an enum value converts as the
+    /// string or int it is stored as, and loses its enum type. `None` to or from a class (whose
+    /// members are defined in the designer's Tiled project) or a list, or for an unknown type
+    /// name.
     pub fn converted_to(&self, type_name: &str) -> Option<PropertyValue> {
+        if let PropertyValue::Enum { .. } = self {
+            // As Tiled does: the value loses its enum type and converts as the string or int
+            // it was stored as.
+            return self.without_enum_type().converted_to(type_name);
+        }
         let as_text = match self {
-            PropertyValue::Class { .. } => return None,
+            PropertyValue::Class { .. } | PropertyValue::List(_) => return None,
             PropertyValue::Color(None) => String::new(),
             PropertyValue::Object(id) => id.to_string(),
             other => other.to_string(),
@@ -254,11 +320,27 @@ impl std::fmt::Display for PropertyValue {
                 }
                 write!(f, " }}")
             }
+            // The value as Tiled shows it; its enum's name is in `custom_type`.
+            PropertyValue::Enum { value: EnumValue::String(s), .. } => write!(f, "{s}"),
+            PropertyValue::Enum { value: EnumValue::Int(i), .. } => write!(f, "{i}"),
+            PropertyValue::List(items) => {
+                write!(f, "[")?;
+                for (i, item) in items.iter().enumerate() {
+                    write!(f, "{}{item}", if i == 0 { "" } else { ", " })?;
+                }
+                write!(f, "]")
+            }
         }
     }
 }
 
 pub type Properties = BTreeMap<String, PropertyValue>;
+
+/// Whether two property tables have the same names, each value of the same shape
+/// ([`PropertyValue::same_shape`]).
+pub fn same_shape(a: &Properties, b: &Properties) -> bool {
+    a.len() == b.len() && a.iter().zip(b).all(|((k, v), (l, w))| k == l && v.same_shape(w))
+}
 
 /// One tile type of a map.
 #[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]

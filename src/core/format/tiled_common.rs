@@ -30,7 +30,9 @@ use crate::core::geometry::Cell;
 use crate::core::map::{self, Layer, LayerRef, Map, ObjectLayer};
 use crate::core::object::{DEFAULT_VISION_RADIUS, MapObject, ObjectKind, ObjectShape, ShapeKind};
 use crate::core::sheet_drawing::SheetDrawing;
-use crate::core::tile::{Door, Frame, Glyph, Properties, PropertyValue, Rgb, Sprite, SpriteSheet, TileId, TileKind};
+use crate::core::tile::{
+    Door, EnumValue, Frame, Glyph, Properties, PropertyValue, Rgb, Sprite, SpriteSheet, TileId, TileKind,
+};
 use crate::core::wang::WangSet;
 
 /// At most this many tiles over all tilesets of a map (our tile ids are 16-bit).
@@ -75,8 +77,7 @@ pub enum Dropped {
     WangSets,
     TileOffsets,
     ObjectShapes,
-    ListProperties,
-    EnumTypes,
+    RuleEnumTypes,
 }
 
 impl Dropped {
@@ -85,8 +86,10 @@ impl Dropped {
             Dropped::WangSets => "Wang sets (terrains) of tilesets without one image",
             Dropped::TileOffsets => "drawing offsets of tilesets without one image",
             Dropped::ObjectShapes => "template tile objects (kept as their rectangles)",
-            Dropped::ListProperties => "list-typed custom properties",
-            Dropped::EnumTypes => "the enum types of custom properties (their values stay, as plain strings or ints)",
+            Dropped::RuleEnumTypes => {
+                "the enum types of tile properties sightline reads (opaque, walkable, cost, door, toggles, name, \
+                 glyph, fg, bg: their values stay, as plain ones)"
+            }
         }
     }
 }
@@ -117,8 +120,6 @@ pub struct TilesetDoc {
     pub margin: u32,
     /// The image's transparent colour (`trans`, `transparentcolor`).
     pub transparent: Option<Rgb>,
-    /// What this tileset has that sightline does not keep.
-    pub dropped: Vec<Dropped>,
     /// Local id → the tile's class and properties (only tiles that have any).
     pub tiles: BTreeMap<u32, TileDoc>,
     pub properties: Properties,
@@ -240,8 +241,11 @@ fn property_error(what: &str, key: &str, expected: &str, found: &PropertyValue) 
     MapError::invalid(format!("{what}: property `{key}` must be {expected}, found {} {shown}", found.type_name()))
 }
 
+// The rule readers take an enum value (a designer may type a rule property with an enum of
+// their Tiled project) as the plain string or int it stores.
+
 fn bool_property(props: &Properties, what: &str, key: &str) -> Result<Option<bool>, MapError> {
-    match props.get(key) {
+    match props.get(key).map(PropertyValue::without_enum_type).as_deref() {
         None => Ok(None),
         Some(PropertyValue::Bool(b)) => Ok(Some(*b)),
         Some(PropertyValue::String(s)) if s == "true" || s == "false" => Ok(Some(s == "true")),
@@ -250,7 +254,7 @@ fn bool_property(props: &Properties, what: &str, key: &str) -> Result<Option<boo
 }
 
 fn number_property(props: &Properties, what: &str, key: &str) -> Result<Option<f64>, MapError> {
-    match props.get(key) {
+    match props.get(key).map(PropertyValue::without_enum_type).as_deref() {
         None => Ok(None),
         Some(PropertyValue::Int(v)) => Ok(Some(*v as f64)),
         Some(PropertyValue::Float(v)) => Ok(Some(*v)),
@@ -265,7 +269,7 @@ fn number_property(props: &Properties, what: &str, key: &str) -> Result<Option<f
 fn string_property<'a>(props: &'a Properties, what: &str, key: &str) -> Result<Option<&'a str>, MapError> {
     match props.get(key) {
         None => Ok(None),
-        Some(PropertyValue::String(s)) => Ok(Some(s)),
+        Some(PropertyValue::String(s) | PropertyValue::Enum { value: EnumValue::String(s), .. }) => Ok(Some(s)),
         Some(other) => Err(property_error(what, key, "a string", other)),
     }
 }
@@ -356,7 +360,16 @@ pub fn build_map(mut doc: Doc) -> Result<super::Loaded, MapError> {
             }
         }
     }
-    doc.dropped.extend(doc.tilesets.iter().flat_map(|t| t.dropped.iter().copied()));
+    // The rules read an enum-typed rule property by its value (see `bool_property`), and a
+    // save writes what the rules read, as a plain value.
+    if doc.tilesets.iter().flat_map(|t| t.tiles.values()).any(|tile| {
+        RULE_PROPERTIES
+            .iter()
+            .chain(LOOK_PROPERTIES.iter())
+            .any(|k| matches!(tile.properties.get(*k), Some(PropertyValue::Enum { .. })))
+    }) {
+        doc.dropped.insert(Dropped::RuleEnumTypes);
+    }
     let not_kept: Vec<&'static str> = doc.dropped.iter().map(|d| d.label()).collect();
     if !not_kept.is_empty() {
         warnings.push(format!("sightline does not keep this map's {}: saving the map drops them", not_kept.join(", ")));
@@ -421,7 +434,7 @@ pub fn build_map(mut doc: Doc) -> Result<super::Loaded, MapError> {
             let what = format!("tileset {:?}, tile {local}", ts.name);
             let p = &tile.properties;
             let opaque = bool_property(p, &what, "opaque")?.unwrap_or(false);
-            let door = match p.get("door") {
+            let door = match p.get("door").map(PropertyValue::without_enum_type).as_deref() {
                 None => None,
                 Some(PropertyValue::Bool(false)) => None,
                 Some(PropertyValue::Bool(true)) => Some(false),
@@ -465,7 +478,7 @@ pub fn build_map(mut doc: Doc) -> Result<super::Loaded, MapError> {
             };
             let id = tiles.len() as TileId;
             if let (Some(_), Some(t)) = (door, p.get("toggles")) {
-                pending_doors.push((id, ti, t.clone(), what.clone()));
+                pending_doors.push((id, ti, t.without_enum_type().into_owned(), what.clone()));
             }
             let mut properties = p.clone();
             for k in RULE_PROPERTIES.iter().chain(LOOK_PROPERTIES.iter()) {

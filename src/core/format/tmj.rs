@@ -3,7 +3,6 @@
 //! use chunks. External tilesets may be TSX (read through `tiled`) or TSJ/JSON.
 //! See [`super::tiled_common`] for the properties and rules.
 
-use std::collections::BTreeSet;
 use std::fmt::Write as _;
 use std::path::Path;
 
@@ -11,14 +10,14 @@ use serde_json::{Map as JsonObject, Value, json};
 
 use super::Loaded;
 use super::tiled_common::{
-    self, Doc, DocShape, Dropped, FrameDoc, ObjectDoc, TextAttribute, TileDoc, TileLayerDoc, TilesetDoc, Written,
+    self, Doc, DocShape, FrameDoc, ObjectDoc, TextAttribute, TileDoc, TileLayerDoc, TilesetDoc, Written,
 };
 use crate::core::error::{MapError, MapErrorKind};
 use crate::core::flip::Flip;
 use crate::core::map::{self, LayerGroup, LayerRef, MAX_MAP_SIDE, ObjectLayer, OutlineItem};
 use crate::core::object::{HorizontalAlign, ObjectText, VerticalAlign};
 use crate::core::sheet_drawing::{ObjectAlignment, SheetDrawing, TileTransformations};
-use crate::core::tile::{Properties, PropertyValue, Rgb, Rgba};
+use crate::core::tile::{EnumValue, Properties, PropertyValue, Rgb, Rgba};
 use crate::core::wang::{WangColor, WangKind, WangSet};
 
 fn json_error(e: serde_json::Error) -> MapError {
@@ -92,57 +91,109 @@ impl<'a> Obj<'a> {
         }
     }
 
-    /// The object's `properties`. A list value (Tiled 1.11) has no place in our model and is left
-    /// out, and an enum's type name (`propertytype` on a string or int) is not kept; `unkept`
-    /// gets them so the load can say so.
-    fn properties(&self, unkept: &mut BTreeSet<Dropped>) -> Result<Properties, MapError> {
+    /// The object's `properties`, each with its Tiled type; an enum's or class's type name
+    /// (`propertytype`) is kept with its value.
+    fn properties(&self) -> Result<Properties, MapError> {
         let mut out = Properties::new();
         for (i, p) in self.array("properties")?.iter().enumerate() {
             let p = Obj::new(p, format!("{}, property {i}", self.what))?;
             let name = p.string("name")?.ok_or_else(|| p.bad("name", "a string"))?.to_owned();
             let Some(value) = p.get("value") else { continue };
-            let ty = p.string("type")?.unwrap_or("string");
-            if ty != "class" && p.string("propertytype")?.is_some_and(|t| !t.is_empty()) {
-                unkept.insert(Dropped::EnumTypes);
+            out.insert(name.clone(), p.typed_value(&format!("property {name:?}"), value)?);
+        }
+        Ok(out)
+    }
+
+    /// The value of a property or list item (this object, whose `type` and `propertytype` say
+    /// what `value` is); `called` names it in messages.
+    fn typed_value(&self, called: &str, value: &Value) -> Result<PropertyValue, MapError> {
+        let ty = self.string("type")?.unwrap_or("string");
+        let custom_type = self.string("propertytype")?.unwrap_or("");
+        let plain = match (ty, value) {
+            ("bool", Value::Bool(b)) => PropertyValue::Bool(*b),
+            ("int", Value::Number(n)) if n.is_i64() => PropertyValue::Int(n.as_i64().unwrap_or(0)),
+            ("float" | "int", Value::Number(n)) => PropertyValue::Float(n.as_f64().unwrap_or(0.0)),
+            ("object", Value::Number(n)) if n.as_u64().is_some_and(|id| id <= u64::from(u32::MAX)) => {
+                PropertyValue::Object(n.as_u64().unwrap_or(0) as u32)
             }
-            let v = match (ty, value) {
-                ("bool", Value::Bool(b)) => PropertyValue::Bool(*b),
-                ("int", Value::Number(n)) if n.is_i64() => PropertyValue::Int(n.as_i64().unwrap_or(0)),
-                ("float" | "int", Value::Number(n)) => PropertyValue::Float(n.as_f64().unwrap_or(0.0)),
-                ("object", Value::Number(n)) if n.as_u64().is_some_and(|id| id <= u64::from(u32::MAX)) => {
-                    PropertyValue::Object(n.as_u64().unwrap_or(0) as u32)
-                }
-                ("color", Value::String(s)) => match Rgba::from_hex(s) {
-                    Some(c) => PropertyValue::Color(Some(c)),
-                    // Tiled writes an unset colour as "".
-                    None if s.is_empty() => PropertyValue::Color(None),
-                    None => {
-                        return Err(MapError::invalid(format!(
-                            "{}: property {name:?} of type \"color\" has value {s:?}: use #aarrggbb or #rrggbb",
-                            self.what
-                        )));
-                    }
-                },
-                ("string", Value::String(s)) => PropertyValue::String(s.clone()),
-                ("file", Value::String(s)) => PropertyValue::File(s.clone()),
-                ("class", Value::Object(members)) => PropertyValue::Class {
-                    class: p.string("propertytype")?.unwrap_or("").to_owned(),
-                    members: class_members(members, unkept),
-                },
-                ("list", Value::Array(_)) => {
-                    unkept.insert(Dropped::ListProperties);
-                    continue;
-                }
-                (ty, v) => {
+            ("color", Value::String(s)) => match Rgba::from_hex(s) {
+                Some(c) => PropertyValue::Color(Some(c)),
+                // Tiled writes an unset colour as "".
+                None if s.is_empty() => PropertyValue::Color(None),
+                None => {
                     return Err(MapError::invalid(format!(
-                        "{}: property {name:?} of type {ty:?} has value {v}",
+                        "{}: {called} of type \"color\" has value {s:?}: use #aarrggbb or #rrggbb",
                         self.what
                     )));
                 }
+            },
+            ("string", Value::String(s)) => PropertyValue::String(s.clone()),
+            ("file", Value::String(s)) => PropertyValue::File(s.clone()),
+            ("class", Value::Object(members)) => {
+                PropertyValue::Class { class: custom_type.to_owned(), members: self.class_members(called, members)? }
+            }
+            ("list", Value::Array(items)) => PropertyValue::List(self.list_items(called, items)?),
+            (ty, v) => {
+                return Err(MapError::invalid(format!("{}: {called} of type {ty:?} has value {v}", self.what)));
+            }
+        };
+        // An enum is a string or int that names its type; Tiled gives no other plain value one.
+        Ok(match plain {
+            PropertyValue::String(s) if !custom_type.is_empty() => {
+                PropertyValue::Enum { enum_type: custom_type.to_owned(), value: EnumValue::String(s) }
+            }
+            PropertyValue::Int(i) if !custom_type.is_empty() => {
+                PropertyValue::Enum { enum_type: custom_type.to_owned(), value: EnumValue::Int(i) }
+            }
+            other => other,
+        })
+    }
+
+    /// A class value's members. Tiled's JSON writes them untyped (the types are in the
+    /// designer's project file), so each takes the type its JSON value has: a whole number is an
+    /// int, an object a class of no name, an array a list (whose items carry their types, as in
+    /// a list property).
+    fn class_members(&self, called: &str, members: &JsonObject<String, Value>) -> Result<Properties, MapError> {
+        let mut out = Properties::new();
+        for (name, v) in members {
+            let called = format!("{called}, member {name:?}");
+            let value = match v {
+                Value::Bool(b) => PropertyValue::Bool(*b),
+                Value::Number(n) => match n.as_i64() {
+                    Some(i) => PropertyValue::Int(i),
+                    None => PropertyValue::Float(n.as_f64().unwrap_or(0.0)),
+                },
+                Value::String(s) => PropertyValue::String(s.clone()),
+                Value::Object(inner) => {
+                    PropertyValue::Class { class: String::new(), members: self.class_members(&called, inner)? }
+                }
+                Value::Array(items) => PropertyValue::List(self.list_items(&called, items)?),
+                Value::Null => continue,
             };
-            out.insert(name, v);
+            out.insert(name.clone(), value);
         }
         Ok(out)
+    }
+
+    /// A list's items, each an object `{type, value, propertytype}` like a property without a
+    /// name; an item without a value (Tiled writes none for an empty class) is its type's empty
+    /// value.
+    fn list_items(&self, called: &str, items: &[Value]) -> Result<Vec<PropertyValue>, MapError> {
+        items
+            .iter()
+            .enumerate()
+            .map(|(k, item)| {
+                let item = Obj::new(item, format!("{}, {called}, item {k}", self.what))?;
+                let empty = match item.string("type")?.unwrap_or("string") {
+                    "class" => Value::Object(JsonObject::new()),
+                    "list" => Value::Array(Vec::new()),
+                    "bool" => Value::Bool(false),
+                    "int" | "float" | "object" => json!(0),
+                    _ => json!(""),
+                };
+                item.typed_value("its value", item.get("value").unwrap_or(&empty))
+            })
+            .collect()
     }
 }
 
@@ -204,41 +255,12 @@ fn parse_tileset(v: &Value, index: usize, dir: &Path, doc_warnings: &mut Vec<Str
     parse_tileset_body(&o, first_gid, dir)
 }
 
-/// A class value's members. Tiled's JSON writes them untyped (the types are in the designer's
-/// project file), so each takes the type its JSON value has: a whole number is an int, an object
-/// a class of no name.
-fn class_members(members: &JsonObject<String, Value>, unkept: &mut BTreeSet<Dropped>) -> Properties {
-    members
-        .iter()
-        .filter_map(|(name, v)| {
-            let value = match v {
-                Value::Bool(b) => PropertyValue::Bool(*b),
-                Value::Number(n) => match n.as_i64() {
-                    Some(i) => PropertyValue::Int(i),
-                    None => PropertyValue::Float(n.as_f64().unwrap_or(0.0)),
-                },
-                Value::String(s) => PropertyValue::String(s.clone()),
-                Value::Object(inner) => {
-                    PropertyValue::Class { class: String::new(), members: class_members(inner, unkept) }
-                }
-                Value::Array(_) => {
-                    unkept.insert(Dropped::ListProperties);
-                    return None;
-                }
-                Value::Null => return None,
-            };
-            Some((name.clone(), value))
-        })
-        .collect()
-}
-
 fn parse_tileset_body(o: &Obj, first_gid: u32, dir: &Path) -> Result<TilesetDoc, MapError> {
     let tile_count = o.u32_or("tilecount", 0)?;
     if u64::from(tile_count) > tiled_common::MAX_TILES {
         return Err(o.bad("tilecount", &format!("at most {}", tiled_common::MAX_TILES)));
     }
     let mut tiles = std::collections::BTreeMap::new();
-    let mut unkept = BTreeSet::new();
     for (i, t) in o.array("tiles")?.iter().enumerate() {
         let t = Obj::new(t, format!("{}, tile entry {i}", o.what))?;
         let id = t.u32_or("id", 0)?;
@@ -255,9 +277,9 @@ fn parse_tileset_body(o: &Obj, first_gid: u32, dir: &Path) -> Result<TilesetDoc,
             None => None,
             Some(_) => Some(t.float("probability")? as f32),
         };
-        tiles.insert(id, TileDoc { class, properties: t.properties(&mut unkept)?, animation, probability });
+        tiles.insert(id, TileDoc { class, properties: t.properties()?, animation, probability });
     }
-    let properties = o.properties(&mut unkept)?;
+    let properties = o.properties()?;
     let offset = match o.get("tileoffset") {
         None => [0, 0],
         Some(t) => {
@@ -299,7 +321,7 @@ fn parse_tileset_body(o: &Obj, first_gid: u32, dir: &Path) -> Result<TilesetDoc,
     };
     let mut wang_sets = Vec::new();
     for (i, w) in o.array("wangsets")?.iter().enumerate() {
-        wang_sets.push(parse_wang_set(&Obj::new(w, format!("{}, Wang set {i}", o.what))?, &mut unkept)?);
+        wang_sets.push(parse_wang_set(&Obj::new(w, format!("{}, Wang set {i}", o.what))?)?);
     }
     Ok(TilesetDoc {
         name: o.string("name")?.unwrap_or("").to_owned(),
@@ -311,7 +333,6 @@ fn parse_tileset_body(o: &Obj, first_gid: u32, dir: &Path) -> Result<TilesetDoc,
         tile_count,
         spacing: o.u32_or("spacing", 0)?,
         margin: o.u32_or("margin", 0)?,
-        dropped: unkept.into_iter().collect(),
         transparent: match o.string("transparentcolor")? {
             None => None,
             Some(c) => Some(Rgb::from_hex(c).ok_or_else(|| o.bad("transparentcolor", "a colour like \"#ff00ff\""))?),
@@ -325,7 +346,7 @@ fn parse_tileset_body(o: &Obj, first_gid: u32, dir: &Path) -> Result<TilesetDoc,
 }
 
 /// A tileset's Wang set, as Tiled writes it in JSON.
-fn parse_wang_set(o: &Obj, unkept: &mut BTreeSet<Dropped>) -> Result<WangSet, MapError> {
+fn parse_wang_set(o: &Obj) -> Result<WangSet, MapError> {
     let kind = o.string("type")?.unwrap_or("mixed");
     let kind = WangKind::from_tiled_name(kind).ok_or_else(|| o.bad("type", "\"corner\", \"edge\" or \"mixed\""))?;
     // Tiled writes -1 for "no tile".
@@ -340,7 +361,7 @@ fn parse_wang_set(o: &Obj, unkept: &mut BTreeSet<Dropped>) -> Result<WangSet, Ma
             color: Rgba::from_hex(color).ok_or_else(|| c.bad("color", "a colour like \"#ff0000\""))?,
             tile: tile_of(&c)?,
             probability: if c.get("probability").is_some() { c.float("probability")? } else { 1.0 },
-            properties: c.properties(unkept)?,
+            properties: c.properties()?,
         });
     }
     let mut tiles = std::collections::BTreeMap::new();
@@ -364,7 +385,7 @@ fn parse_wang_set(o: &Obj, unkept: &mut BTreeSet<Dropped>) -> Result<WangSet, Ma
         tile: tile_of(o)?,
         colors,
         tiles,
-        properties: o.properties(unkept)?,
+        properties: o.properties()?,
     })
 }
 
@@ -423,7 +444,6 @@ fn parse_layers(
         let o = Obj::new(v, format!("layer {i}"))?;
         let name = o.string("name")?.unwrap_or("").to_owned();
         let o = Obj { what: format!("layer {name:?}"), o: o.o };
-        let mut unkept = BTreeSet::new();
         let number = |key: &str, default: f64| o.get(key).and_then(Value::as_f64).unwrap_or(default);
         // Every kind of layer keeps its look.
         let tint = match o.string("tintcolor")? {
@@ -442,7 +462,7 @@ fn parse_layers(
                         None => None,
                         Some(_) => Some(o.float("opacity")? as f32),
                     },
-                    properties: o.properties(&mut unkept)?,
+                    properties: o.properties()?,
                     offset,
                     parallax,
                     tint,
@@ -499,7 +519,7 @@ fn parse_layers(
                     tint,
                     offset,
                     parallax,
-                    properties: o.properties(&mut unkept)?,
+                    properties: o.properties()?,
                     tile_layers_below: doc.layers.len(),
                 });
                 for (oi, ov) in o.array("objects")?.iter().enumerate() {
@@ -540,7 +560,7 @@ fn parse_layers(
                         height: ob.float("height")?,
                         rotation: ob.float("rotation")?,
                         shape,
-                        properties: ob.properties(&mut unkept)?,
+                        properties: ob.properties()?,
                     });
                 }
             }
@@ -556,7 +576,7 @@ fn parse_layers(
                     tint,
                     offset,
                     parallax,
-                    properties: o.properties(&mut unkept)?,
+                    properties: o.properties()?,
                     ..LayerGroup::new(&name, parent, doc.layers.len() + doc.object_layers.len())
                 });
                 // A group may leave its layers out (Tiled writes none for an empty one).
@@ -572,7 +592,6 @@ fn parse_layers(
             }
             other => return Err(o.bad("type", &format!("tilelayer, objectgroup, group or imagelayer, not {other:?}"))),
         }
-        doc.dropped.extend(unkept);
     }
     Ok(())
 }
@@ -582,7 +601,6 @@ pub fn parse(text: &str, path: &Path) -> Result<Loaded, MapError> {
     let o = Obj::new(&value, "the map")?;
     let dir = path.parent().unwrap_or(Path::new(""));
     let infinite = o.bool_or("infinite", false)?;
-    let mut unkept = BTreeSet::new();
     let mut doc = Doc {
         width: o.u32_or("width", 0)?,
         height: o.u32_or("height", 0)?,
@@ -590,10 +608,9 @@ pub fn parse(text: &str, path: &Path) -> Result<Loaded, MapError> {
         tile_width: o.u32_or("tilewidth", 16)?,
         tile_height: o.u32_or("tileheight", 16)?,
         next_object_id: o.u32_or("nextobjectid", 0)?,
-        properties: o.properties(&mut unkept)?,
+        properties: o.properties()?,
         ..Doc::default()
     };
-    doc.dropped.extend(unkept);
     if !infinite {
         map::check_dimensions(doc.width.into(), doc.height.into())?;
     }
@@ -640,35 +657,47 @@ fn declared_cells(values: &[Value], infinite: bool, depth: usize) -> u64 {
     cells
 }
 
-/// Properties as Tiled's JSON writes them: an array of `{name, type, value}` (and `propertytype` for a class).
+/// Properties as Tiled's JSON writes them: an array of `{name, type, value}`, with
+/// `propertytype` for a class or an enum value.
 pub fn properties_json(props: &Properties) -> Value {
     Value::Array(
         props
             .iter()
             .map(|(k, v)| {
-                let mut property = json!({ "name": k, "type": v.type_name(), "value": json_value(v) });
-                if let PropertyValue::Class { class, .. } = v {
-                    property["propertytype"] = json!(class);
-                }
+                let mut property = typed_json(v);
+                property["name"] = json!(k);
                 property
             })
             .collect(),
     )
 }
 
-/// A property's `value` as Tiled's JSON writes it; a class value is an object of its members'
-/// bare values.
+/// A value with its type, as Tiled's JSON writes a property (without its name) or a list item:
+/// `{type, value}`, and `propertytype` when the value has a custom type.
+fn typed_json(v: &PropertyValue) -> Value {
+    let mut typed = json!({ "type": v.type_name(), "value": json_value(v) });
+    if let Some(custom_type) = v.custom_type() {
+        typed["propertytype"] = json!(custom_type);
+    }
+    typed
+}
+
+/// A property's `value` as Tiled's JSON writes it: a class value is an object of its members'
+/// bare values, a list an array of typed items.
 fn json_value(v: &PropertyValue) -> Value {
     match v {
         PropertyValue::Bool(b) => json!(b),
-        PropertyValue::Int(i) => json!(i),
+        PropertyValue::Int(i) | PropertyValue::Enum { value: EnumValue::Int(i), .. } => json!(i),
         PropertyValue::Float(f) => json!(f),
-        PropertyValue::String(s) | PropertyValue::File(s) => json!(s),
+        PropertyValue::String(s) | PropertyValue::File(s) | PropertyValue::Enum { value: EnumValue::String(s), .. } => {
+            json!(s)
+        }
         PropertyValue::Color(c) => json!(c.map_or_else(String::new, Rgba::to_hex)),
         PropertyValue::Object(id) => json!(id),
         PropertyValue::Class { members, .. } => {
             Value::Object(members.iter().map(|(name, m)| (name.clone(), json_value(m))).collect())
         }
+        PropertyValue::List(items) => Value::Array(items.iter().map(typed_json).collect()),
     }
 }
 

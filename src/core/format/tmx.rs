@@ -6,11 +6,8 @@
 //! making the parser allocate gigabytes. The pre-pass also reads each layer's `locked` flag, which
 //! `tiled` does not expose.
 
-use std::cell::Cell;
-use std::collections::BTreeSet;
 use std::io::Cursor;
 use std::path::{Path, PathBuf};
-use std::rc::Rc;
 
 use quick_xml::events::Event;
 
@@ -23,7 +20,7 @@ use crate::core::flip::Flip;
 use crate::core::map::{self, LayerGroup, LayerRef, MAX_MAP_SIDE, ObjectLayer, OutlineItem};
 use crate::core::object::{HorizontalAlign, ObjectText, VerticalAlign};
 use crate::core::sheet_drawing::{ObjectAlignment, SheetDrawing, TileTransformations};
-use crate::core::tile::{Properties, PropertyValue, Rgb, Rgba};
+use crate::core::tile::{EnumValue, Properties, PropertyValue, Rgb, Rgba};
 use crate::core::wang::{WangColor, WangKind, WangSet};
 
 /// A tile layer's data, decoded by the pre-pass.
@@ -50,9 +47,6 @@ struct Scan {
     /// to images that lack them (Tiled before 1.0 did not write them, and `tiled` requires them);
     /// `None` when nothing was missing.
     patched: Option<Vec<u8>>,
-    /// A property names an enum type (`propertytype` on a string or int): the `tiled` crate
-    /// drops the name.
-    enum_types: bool,
     /// The map's `nextobjectid` (0: none), which the `tiled` crate does not read.
     next_object_id: u32,
     /// Each object layer's `locked` flag, in document order (the `tiled` crate does not read
@@ -69,6 +63,18 @@ struct UncountedTileset {
     tile_height: i64,
     spacing: i64,
     margin: i64,
+}
+
+/// A `<property>` or `<item>` start tag (not self-closed) holding an enum value, waiting for
+/// its end tag to be patched whole (see [`enum_value_as_class`]).
+struct OpenEnum {
+    start: usize,
+    tag: String,
+    name: Option<String>,
+    storage: String,
+    enum_type: String,
+    value: Option<String>,
+    text: String,
 }
 
 /// The `<data>` (or `<chunk>`) being read.
@@ -125,6 +131,7 @@ fn scan(bytes: &[u8], dir: &Path) -> Result<Scan, MapError> {
     let mut infinite = false;
     // Cells of the layers (or, in an infinite map, of the chunks) met so far.
     let mut layer_cells = 0u64;
+    let mut open_enum: Option<OpenEnum> = None;
     loop {
         let pos = reader.buffer_position();
         let event = reader.read_event_into(&mut buf).map_err(|e| {
@@ -144,13 +151,33 @@ fn scan(bytes: &[u8], dir: &Path) -> Result<Scan, MapError> {
                     let text = t.unescape().map_err(|e| at(MapError::syntax("XML", e.to_string())))?;
                     d.text.push_str(&text);
                 }
+                if let Some(open) = &mut open_enum {
+                    let text = t.unescape().map_err(|e| at(MapError::syntax("XML", e.to_string())))?;
+                    open.text.push_str(&text);
+                }
             }
             Event::CData(t) => {
                 if let Some(d) = &mut data {
                     d.text.push_str(&String::from_utf8_lossy(t));
                 }
+                if let Some(open) = &mut open_enum {
+                    open.text.push_str(&String::from_utf8_lossy(t));
+                }
             }
             Event::End(e) => match e.name().as_ref() {
+                b"property" | b"item" if open_enum.is_some() => {
+                    if let Some(open) = open_enum.take() {
+                        let value = open.value.unwrap_or(open.text);
+                        let element = enum_value_as_class(
+                            &open.tag,
+                            open.name.as_deref(),
+                            &open.storage,
+                            &open.enum_type,
+                            &value,
+                        );
+                        patches.push((open.start..end, element));
+                    }
+                }
                 b"chunk" => {
                     if let Some(d) = &mut data
                         && let Some((x, y, w, h)) = d.chunk.take()
@@ -272,10 +299,33 @@ fn scan(bytes: &[u8], dir: &Path) -> Result<Scan, MapError> {
                                 "property {name:?} of type {kind:?} has value {value:?}: {fix}"
                             ))));
                         }
-                        if attr("type")?.as_deref() != Some("class")
-                            && attr("propertytype")?.is_some_and(|t| !t.is_empty())
+                        let storage = attr("type")?.unwrap_or_else(|| "string".to_owned());
+                        if let Some(enum_type) = attr("propertytype")?.filter(|t| !t.is_empty())
+                            && (storage == "string" || storage == "int")
+                            && bytes.get(pos) == Some(&b'<')
                         {
-                            scan.enum_types = true;
+                            let tag = String::from_utf8_lossy(e.name().as_ref()).into_owned();
+                            let (name, value) = (attr("name")?, attr("value")?);
+                            if is_start {
+                                open_enum = Some(OpenEnum {
+                                    start: pos,
+                                    tag,
+                                    name,
+                                    storage,
+                                    enum_type,
+                                    value,
+                                    text: String::new(),
+                                });
+                            } else {
+                                let element = enum_value_as_class(
+                                    &tag,
+                                    name.as_deref(),
+                                    &storage,
+                                    &enum_type,
+                                    &value.unwrap_or_default(),
+                                );
+                                patches.push((pos..end, element));
+                            }
                         }
                         // Tiled writes an unset colour as `value=""`, which the `tiled` crate
                         // refuses; it reads our mark as a string instead.
@@ -438,6 +488,25 @@ fn count_declared_cells(bytes: &[u8]) -> Result<(), MapError> {
     }
 }
 
+/// The member name that marks a class value patched in for an enum value (see
+/// [`enum_value_as_class`]): a name no Tiled file holds (it starts and ends with a character of
+/// Unicode's private use area).
+const ENUM_VALUE_MEMBER: &str = "\u{f8ff}sightline: enum value\u{f8ff}";
+
+/// An enum value's `<property>` (or list `<item>`) rewritten as a class value of the enum's name
+/// whose one member, [`ENUM_VALUE_MEMBER`], holds the value as stored (`storage`: `string` or
+/// `int`). The `tiled` crate drops a string's or int's `propertytype` but keeps a class's, and
+/// the conversion turns this class back into the enum value.
+fn enum_value_as_class(tag: &str, name: Option<&str>, storage: &str, enum_type: &str, value: &str) -> String {
+    let name = name.map_or_else(String::new, |n| format!(" name=\"{}\"", escape(n)));
+    format!(
+        "<{tag}{name} type=\"class\" propertytype=\"{}\"><properties><property name=\"{ENUM_VALUE_MEMBER}\" \
+         type=\"{storage}\" value=\"{}\"/></properties></{tag}>",
+        escape(enum_type),
+        escape(value)
+    )
+}
+
 /// What an unset colour property reads as from the patched file: a string no Tiled file holds
 /// (it starts and ends with a character of Unicode's private use area).
 const UNSET_COLOUR: &str = "\u{f8ff}sightline: unset colour\u{f8ff}";
@@ -482,14 +551,13 @@ fn image_size_from_file(path: &Path) -> Option<(u32, u32)> {
     None
 }
 
-/// Tiled's properties as ours. A list value (Tiled 1.11) has no place in our model and is left
-/// out: `unkept` gets it so the load can say so.
-fn convert_properties(props: &tiled::Properties, unkept: &mut BTreeSet<Dropped>) -> Properties {
-    props.iter().filter_map(|(k, v)| Some((k.clone(), convert_value(v, unkept)?))).collect()
+/// Tiled's properties as ours.
+fn convert_properties(props: &tiled::Properties) -> Properties {
+    props.iter().map(|(k, v)| (k.clone(), convert_value(v))).collect()
 }
 
-fn convert_value(v: &tiled::PropertyValue, unkept: &mut BTreeSet<Dropped>) -> Option<PropertyValue> {
-    Some(match v {
+fn convert_value(v: &tiled::PropertyValue) -> PropertyValue {
+    match v {
         tiled::PropertyValue::BoolValue(b) => PropertyValue::Bool(*b),
         // The `tiled` crate reads floats as f32; going through the f32's shortest text gives
         // back the f64 the file wrote ("0.1" stays 0.1, not 0.10000000149011612).
@@ -501,13 +569,19 @@ fn convert_value(v: &tiled::PropertyValue, unkept: &mut BTreeSet<Dropped>) -> Op
         tiled::PropertyValue::StringValue(s) => PropertyValue::String(s.clone()),
         tiled::PropertyValue::FileValue(s) => PropertyValue::File(s.clone()),
         tiled::PropertyValue::ClassValue { property_type, properties } => {
-            PropertyValue::Class { class: property_type.clone(), members: convert_properties(properties, unkept) }
+            // The scan's stand-in for an enum value (see `enum_value_as_class`).
+            let stored = match (properties.len(), properties.get(ENUM_VALUE_MEMBER)) {
+                (1, Some(tiled::PropertyValue::StringValue(s))) => Some(EnumValue::String(s.clone())),
+                (1, Some(tiled::PropertyValue::IntValue(i))) => Some(EnumValue::Int(i64::from(*i))),
+                _ => None,
+            };
+            match stored {
+                Some(value) => PropertyValue::Enum { enum_type: property_type.clone(), value },
+                None => PropertyValue::Class { class: property_type.clone(), members: convert_properties(properties) },
+            }
         }
-        tiled::PropertyValue::ListValue(_) => {
-            unkept.insert(Dropped::ListProperties);
-            return None;
-        }
-    })
+        tiled::PropertyValue::ListValue(items) => PropertyValue::List(items.iter().map(convert_value).collect()),
+    }
 }
 
 /// Tiled's object alignment, as the `tiled` crate reads it.
@@ -557,7 +631,6 @@ fn drawing_attributes(d: &SheetDrawing) -> String {
 
 /// Converts a tileset the `tiled` crate parsed (used for TSX files referenced from TMJ maps too).
 pub(crate) fn convert_tileset(ts: &tiled::Tileset, first_gid: u32) -> TilesetDoc {
-    let mut unkept = BTreeSet::new();
     // `tiled` gives a tile the file does not list probability 0, as it gives one listed with
     // probability="0" and nothing else; both are read as unlisted (1), the second wrongly.
     let bare = |t: &tiled::Tile| {
@@ -572,15 +645,15 @@ pub(crate) fn convert_tileset(ts: &tiled::Tileset, first_gid: u32) -> TilesetDoc
             let animation = t.animation.iter().flatten();
             let tile = TileDoc {
                 class: t.user_type.clone(),
-                properties: convert_properties(&t.properties, &mut unkept),
+                properties: convert_properties(&t.properties),
                 animation: animation.map(|f| FrameDoc { tile: f.tile_id, duration_ms: f.duration }).collect(),
                 probability: probability(&t),
             };
             (id, tile)
         })
         .collect();
-    let properties = convert_properties(&ts.properties, &mut unkept);
-    let wang_sets = ts.wang_sets.iter().map(|w| convert_wang_set(w, &mut unkept)).collect();
+    let properties = convert_properties(&ts.properties);
+    let wang_sets = ts.wang_sets.iter().map(convert_wang_set).collect();
     TilesetDoc {
         name: ts.name.clone(),
         first_gid,
@@ -592,7 +665,6 @@ pub(crate) fn convert_tileset(ts: &tiled::Tileset, first_gid: u32) -> TilesetDoc
         spacing: ts.spacing,
         margin: ts.margin,
         transparent: ts.image.as_ref().and_then(|i| i.transparent_colour).map(|c| Rgb(c.red, c.green, c.blue)),
-        dropped: unkept.into_iter().collect(),
         tiles,
         properties,
         wang_sets,
@@ -606,7 +678,7 @@ pub(crate) fn convert_tileset(ts: &tiled::Tileset, first_gid: u32) -> TilesetDoc
     }
 }
 
-fn convert_wang_set(w: &tiled::WangSet, unkept: &mut BTreeSet<Dropped>) -> WangSet {
+fn convert_wang_set(w: &tiled::WangSet) -> WangSet {
     let colors = w.wang_colors.iter().map(|c| WangColor {
         name: c.name.clone(),
         class: c.user_type.clone(),
@@ -614,7 +686,7 @@ fn convert_wang_set(w: &tiled::WangSet, unkept: &mut BTreeSet<Dropped>) -> WangS
         tile: c.tile,
         // Tiled wrote a decimal; `tiled` read it as an f32, whose shortest text is that decimal.
         probability: super::shortest_f64(c.probability),
-        properties: convert_properties(&c.properties, unkept),
+        properties: convert_properties(&c.properties),
     });
     WangSet {
         name: w.name.clone(),
@@ -627,17 +699,13 @@ fn convert_wang_set(w: &tiled::WangSet, unkept: &mut BTreeSet<Dropped>) -> WangS
         tile: w.tile,
         colors: colors.collect(),
         tiles: w.wang_tiles.iter().map(|(&id, t)| (id, t.wang_id.0)).collect(),
-        properties: convert_properties(&w.properties, unkept),
+        properties: convert_properties(&w.properties),
     }
 }
 
 /// Reads files for `tiled`: the map from memory, tilesets from disk after the size pre-pass
-/// (patched as the map is). `enum_types` is set when a tileset's scan finds an enum type name.
-fn resource_reader(
-    map_path: PathBuf,
-    map_bytes: Vec<u8>,
-    enum_types: Rc<Cell<bool>>,
-) -> impl Fn(&Path) -> std::io::Result<Cursor<Vec<u8>>> {
+/// (patched as the map is).
+fn resource_reader(map_path: PathBuf, map_bytes: Vec<u8>) -> impl Fn(&Path) -> std::io::Result<Cursor<Vec<u8>>> {
     move |path: &Path| {
         if path == map_path {
             return Ok(Cursor::new(map_bytes.clone()));
@@ -649,9 +717,6 @@ fn resource_reader(
         let bytes = std::fs::read(path)?;
         let scanned =
             scan(&bytes, path.parent().unwrap_or(Path::new(""))).map_err(|e| std::io::Error::other(e.to_string()))?;
-        if scanned.enum_types {
-            enum_types.set(true);
-        }
         Ok(Cursor::new(scanned.patched.unwrap_or(bytes)))
     }
 }
@@ -659,16 +724,11 @@ fn resource_reader(
 /// Loads an external TSX tileset (one a Tiled JSON map names) as a TMX map's tilesets are loaded:
 /// size-checked, scanned and patched before the `tiled` crate reads it.
 pub(crate) fn load_tsx(path: &Path, first_gid: u32) -> Result<TilesetDoc, MapError> {
-    let enum_types = Rc::new(Cell::new(false));
-    let mut loader = tiled::Loader::with_reader(resource_reader(PathBuf::new(), Vec::new(), enum_types.clone()));
+    let mut loader = tiled::Loader::with_reader(resource_reader(PathBuf::new(), Vec::new()));
     // `tiled` is third-party code fed untrusted input: a panic in it becomes an error here.
     let loaded = std::panic::catch_unwind(std::panic::AssertUnwindSafe(|| loader.load_tsx_tileset(path)))
         .map_err(|_| MapError::invalid("the Tiled parser failed on this tileset (it is corrupt)"))?;
-    let mut ts = convert_tileset(&loaded.map_err(tiled_error)?, first_gid);
-    if enum_types.get() {
-        ts.dropped.push(Dropped::EnumTypes);
-    }
-    Ok(ts)
+    Ok(convert_tileset(&loaded.map_err(tiled_error)?, first_gid))
 }
 
 fn tiled_error(e: tiled::Error) -> MapError {
@@ -695,16 +755,13 @@ pub fn parse(bytes: &[u8], path: &Path) -> Result<Loaded, MapError> {
     let mut scan = scan(bytes, path.parent().unwrap_or(Path::new("")))?;
     let map_path = path.to_owned();
     let map_bytes = scan.patched.take().unwrap_or_else(|| bytes.to_vec());
-    let tileset_enum_types = Rc::new(Cell::new(false));
-    let mut loader =
-        tiled::Loader::with_reader(resource_reader(map_path.clone(), map_bytes, tileset_enum_types.clone()));
+    let mut loader = tiled::Loader::with_reader(resource_reader(map_path.clone(), map_bytes));
     // `tiled` is third-party code fed untrusted input: a panic in it becomes an error here.
     let result = std::panic::catch_unwind(std::panic::AssertUnwindSafe(|| loader.load_tmx_map(&map_path)));
     let tmap = match result {
         Ok(r) => r.map_err(tiled_error)?,
         Err(_) => return Err(MapError::invalid("the Tiled parser failed on this file (it is corrupt)")),
     };
-    let mut unkept = BTreeSet::new();
     let mut doc = Doc {
         width: tmap.width,
         height: tmap.height,
@@ -712,7 +769,7 @@ pub fn parse(bytes: &[u8], path: &Path) -> Result<Loaded, MapError> {
         tile_width: tmap.tile_width,
         tile_height: tmap.tile_height,
         next_object_id: scan.next_object_id,
-        properties: convert_properties(&tmap.properties, &mut unkept),
+        properties: convert_properties(&tmap.properties),
         ..Doc::default()
     };
     if tmap.orientation != tiled::Orientation::Orthogonal {
@@ -762,7 +819,7 @@ pub fn parse(bytes: &[u8], path: &Path) -> Result<Loaded, MapError> {
                     visible: layer.visible,
                     locked: data.locked,
                     opacity: Some(layer.opacity),
-                    properties: convert_properties(&layer.properties, &mut unkept),
+                    properties: convert_properties(&layer.properties),
                     offset,
                     parallax,
                     tint,
@@ -796,7 +853,7 @@ pub fn parse(bytes: &[u8], path: &Path) -> Result<Loaded, MapError> {
                     tint,
                     offset,
                     parallax,
-                    properties: convert_properties(&layer.properties, &mut unkept),
+                    properties: convert_properties(&layer.properties),
                     tile_layers_below: doc.layers.len(),
                 });
                 for o in objects.objects() {
@@ -844,7 +901,7 @@ pub fn parse(bytes: &[u8], path: &Path) -> Result<Loaded, MapError> {
                         height,
                         rotation: exact(o.rotation),
                         shape,
-                        properties: convert_properties(&o.properties, &mut unkept),
+                        properties: convert_properties(&o.properties),
                     });
                 }
             }
@@ -861,7 +918,7 @@ pub fn parse(bytes: &[u8], path: &Path) -> Result<Loaded, MapError> {
                     tint,
                     offset,
                     parallax,
-                    properties: convert_properties(&layer.properties, &mut unkept),
+                    properties: convert_properties(&layer.properties),
                     ..LayerGroup::new(&name, parent, at)
                 });
                 stack.push(Pending::Close(g));
@@ -870,10 +927,6 @@ pub fn parse(bytes: &[u8], path: &Path) -> Result<Loaded, MapError> {
                 stack.extend(inner);
             }
         }
-    }
-    doc.dropped.extend(unkept);
-    if scan.enum_types || tileset_enum_types.get() {
-        doc.dropped.insert(Dropped::EnumTypes);
     }
     tiled_common::build_map(doc)
 }
@@ -911,7 +964,10 @@ fn escape(s: &str) -> String {
             '>' => out.push_str("&gt;"),
             '"' => out.push_str("&quot;"),
             '\'' => out.push_str("&apos;"),
+            // Escaped so that the XML reader's attribute normalisation keeps them.
             '\n' => out.push_str("&#10;"),
+            '\r' => out.push_str("&#13;"),
+            '\t' => out.push_str("&#9;"),
             c => out.push(c),
         }
     }
@@ -1057,34 +1113,56 @@ fn write_properties(out: &mut String, indent: &str, props: &Properties) {
         return;
     }
     out.push_str(&format!("{indent}<properties>\n"));
-    for (k, v) in props {
-        let name = escape(k);
-        let ty = v.type_name();
-        let ty_attr = if ty == "string" { String::new() } else { format!(" type=\"{ty}\"") };
-        let value = match v {
-            PropertyValue::Bool(b) => b.to_string(),
-            PropertyValue::Int(i) => i.to_string(),
-            PropertyValue::Float(f) => f.to_string(),
-            PropertyValue::String(s) | PropertyValue::File(s) => s.clone(),
-            PropertyValue::Color(c) => c.map_or_else(String::new, Rgba::to_hex),
-            PropertyValue::Object(id) => id.to_string(),
-            // Tiled writes a class value's members as a nested <properties>, and leaves it out
-            // when the file sets none.
-            PropertyValue::Class { class, members } => {
-                let open = format!("{indent} <property name=\"{name}\"{ty_attr} propertytype=\"{}\"", escape(class));
-                if members.is_empty() {
-                    out.push_str(&format!("{open}/>\n"));
-                } else {
-                    out.push_str(&format!("{open}>\n"));
-                    write_properties(out, &format!("{indent}  "), members);
-                    out.push_str(&format!("{indent} </property>\n"));
-                }
-                continue;
-            }
-        };
-        out.push_str(&format!("{indent} <property name=\"{name}\"{ty_attr} value=\"{}\"/>\n", escape(&value)));
+    for (name, v) in props {
+        write_typed_value(out, &format!("{indent} "), "property", Some(name), v);
     }
     out.push_str(&format!("{indent}</properties>\n"));
+}
+
+/// One value as Tiled writes it: a `<property>` (`tag`, with its `name`) or a list's `<item>`
+/// (no name), with its `type` (left out for a string), `propertytype` for a class or enum value,
+/// and its value: an attribute, a class's members as a nested `<properties>` (left out when the
+/// file sets none), or a list's items as nested `<item>`s.
+fn write_typed_value(out: &mut String, indent: &str, tag: &str, name: Option<&str>, v: &PropertyValue) {
+    let mut open = format!("{indent}<{tag}");
+    if let Some(name) = name {
+        open += &format!(" name=\"{}\"", escape(name));
+    }
+    if v.type_name() != "string" {
+        open += &format!(" type=\"{}\"", v.type_name());
+    }
+    if let Some(custom_type) = v.custom_type() {
+        open += &format!(" propertytype=\"{}\"", escape(custom_type));
+    }
+    let value = match v {
+        PropertyValue::Bool(b) => b.to_string(),
+        PropertyValue::Int(i) | PropertyValue::Enum { value: EnumValue::Int(i), .. } => i.to_string(),
+        PropertyValue::Float(f) => f.to_string(),
+        PropertyValue::String(s) | PropertyValue::File(s) | PropertyValue::Enum { value: EnumValue::String(s), .. } => {
+            s.clone()
+        }
+        PropertyValue::Color(c) => c.map_or_else(String::new, Rgba::to_hex),
+        PropertyValue::Object(id) => id.to_string(),
+        PropertyValue::Class { members, .. } if !members.is_empty() => {
+            out.push_str(&format!("{open}>\n"));
+            write_properties(out, &format!("{indent} "), members);
+            out.push_str(&format!("{indent}</{tag}>\n"));
+            return;
+        }
+        PropertyValue::List(items) if !items.is_empty() => {
+            out.push_str(&format!("{open}>\n"));
+            for item in items {
+                write_typed_value(out, &format!("{indent} "), "item", None, item);
+            }
+            out.push_str(&format!("{indent}</{tag}>\n"));
+            return;
+        }
+        PropertyValue::Class { .. } | PropertyValue::List(_) => {
+            out.push_str(&format!("{open}/>\n"));
+            return;
+        }
+    };
+    out.push_str(&format!("{open} value=\"{}\"/>\n", escape(&value)));
 }
 
 /// A layer's tint, offset and parallax attributes, as Tiled writes them (none when unset).
