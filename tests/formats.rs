@@ -1518,6 +1518,15 @@ steady</property>
         level,
         Some(serde_json::json!({"name": "level", "type": "int", "propertytype": "Difficulty", "value": 2}))
     );
+    // An enum's element that holds another is refused, saying where.
+    let text = std::fs::read_to_string(&tmx).unwrap().replace(
+        "<properties>",
+        "<properties>\n  <property name=\"mood\" propertytype=\"Mood\"><property name=\"inner\"/></property>",
+    );
+    std::fs::write(&tmx, text).unwrap();
+    let error = format::load(&tmx).unwrap_err().to_string();
+    assert!(error.contains("property \"mood\" of enum type \"Mood\" holds a <property> element"), "{error}");
+    assert!(error.contains("line 4"), "{error}");
 }
 
 #[test]

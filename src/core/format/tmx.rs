@@ -289,6 +289,16 @@ fn scan(bytes: &[u8], dir: &Path) -> Result<Scan, MapError> {
                         }
                     }
                     b"property" | b"item" => {
+                        if let Some(open) = &open_enum {
+                            // The enum's element is replaced whole: it cannot hold another.
+                            let held = open.name.as_deref().map_or(String::new(), |n| format!("property {n:?}"));
+                            return Err(at(MapError::invalid(format!(
+                                "{} of enum type {:?} holds a <{}> element; an enum's value is text",
+                                if held.is_empty() { "a list item" } else { &held },
+                                open.enum_type,
+                                String::from_utf8_lossy(e.name().as_ref())
+                            ))));
+                        }
                         // Checked here, where the line is known: the `tiled` crate's error names
                         // neither the property nor where it is.
                         if let (Some(kind), Some(value)) = (attr("type")?, attr("value")?)
