@@ -1562,6 +1562,161 @@ fn a_rule_property_with_an_enum_type_is_read_by_its_value_and_the_type_named_in_
 }
 
 #[test]
+fn tiled_template_instances_keep_the_templates_tiles_and_values_and_the_lost_link_is_named() {
+    use sightline::core::PropertyValue;
+    use sightline::core::object::ShapeKind;
+    let dir = tempfile::tempdir().unwrap();
+    std::fs::copy(fixture("tiny.png"), dir.path().join("tiny.png")).unwrap();
+    let tsx = std::fs::read_to_string(fixture("tiny.tsx")).unwrap();
+    std::fs::write(dir.path().join("tiny.tsx"), &tsx).unwrap();
+    std::fs::write(dir.path().join("statues.tsx"), tsx.replace("name=\"tiny\"", "name=\"statues\"")).unwrap();
+    // Templates in a folder of their own, as Tiled projects keep them: a chest tile from the
+    // map's own tileset, a statue tile from a tileset the map does not use, and a plain marker
+    // with a property.
+    std::fs::create_dir(dir.path().join("templates")).unwrap();
+    let template = |name: &str, body: &str| {
+        let text = format!("<?xml version=\"1.0\"?>\n<template>\n{body}\n</template>\n");
+        std::fs::write(dir.path().join("templates").join(name), text).unwrap();
+    };
+    template(
+        "chest.tx",
+        r#" <tileset firstgid="1" source="../tiny.tsx"/>
+ <object name="chest" gid="4" width="8" height="8">
+  <properties><property name="loot" value="gold"/></properties>
+ </object>"#,
+    );
+    template(
+        "statue.tx",
+        r#" <tileset firstgid="1" source="../statues.tsx"/>
+ <object name="statue" gid="2147483650" width="8" height="8"/>"#,
+    );
+    template(
+        "marker.tx",
+        r#" <object name="marker" type="Spawn" width="16" height="8">
+  <properties><property name="wave" type="int" value="1"/><property name="side" value="left"/></properties>
+ </object>"#,
+    );
+    let path = dir.path().join("templated.tmx");
+    std::fs::write(
+        &path,
+        r#"<?xml version="1.0"?>
+<map version="1.10" orientation="orthogonal" width="4" height="2" tilewidth="8" tileheight="8" infinite="0" nextobjectid="5">
+ <tileset firstgid="1" source="tiny.tsx"/>
+ <layer id="1" name="ground" width="4" height="2"><data encoding="csv">1,1,1,1,1,1,1,1</data></layer>
+ <objectgroup id="2" name="things">
+  <object id="1" template="templates/chest.tx" x="0" y="16"/>
+  <object id="2" template="templates/statue.tx" x="8" y="16"/>
+  <object id="3" template="templates/statue.tx" x="16" y="16"/>
+  <object id="4" template="templates/marker.tx" name="wave three" x="0" y="0">
+   <properties><property name="wave" type="int" value="3"/></properties>
+  </object>
+ </objectgroup>
+</map>"#,
+    )
+    .unwrap();
+    let loaded = format::load(&path).unwrap_or_else(|e| panic!("{e}"));
+    let dropped: Vec<&String> = loaded.warnings.iter().filter(|w| w.contains("does not keep")).collect();
+    assert_eq!(dropped.len(), 1, "{:?}", loaded.warnings);
+    assert!(dropped[0].contains("links of objects to their templates"), "{}", dropped[0]);
+    let added: Vec<&String> = loaded.warnings.iter().filter(|w| w.contains("of an object template")).collect();
+    assert_eq!(added.len(), 1, "the statues' tileset is added once: {:?}", loaded.warnings);
+    assert!(added[0].contains("\"statues\""), "{}", added[0]);
+    let map = loaded.map;
+    // Each instance has its template's tile (from the tileset the template names) and values.
+    let tile_of = |id: u32| {
+        let o = map.objects.iter().find(|o| o.id == id).unwrap();
+        match o.shape.as_ref().map(|s| &s.kind) {
+            Some(ShapeKind::Tile { tile, flip, .. }) => {
+                let kind = &map.tiles[usize::from(*tile)];
+                let sheet = &map.sheets[usize::from(kind.sprite.unwrap().sheet)];
+                (sheet.name.clone(), kind.sprite.unwrap().index, *flip)
+            }
+            other => panic!("object {id}: {other:?}"),
+        }
+    };
+    assert_eq!(tile_of(1), ("tiny".to_owned(), 3, Flip::NONE));
+    assert_eq!(tile_of(2), ("statues".to_owned(), 1, Flip::HORIZONTAL));
+    assert_eq!(tile_of(3), tile_of(2));
+    let by_id = |id: u32| map.objects.iter().find(|o| o.id == id).unwrap();
+    assert_eq!(by_id(1).name, "chest");
+    assert_eq!(by_id(1).properties["loot"], PropertyValue::String("gold".into()));
+    let marker = by_id(4);
+    assert_eq!(
+        (marker.name.as_str(), &marker.kind),
+        ("wave three", &sightline::core::ObjectKind::Other("Spawn".into()))
+    );
+    assert_eq!(marker.properties["wave"], PropertyValue::Int(3), "the instance's own value");
+    assert_eq!(marker.properties["side"], PropertyValue::String("left".into()), "the template's");
+    // Saved and read back, the objects are the same, tiles and all.
+    for ext in ["tmx", "tmj", "ron"] {
+        assert_same(&map, &round_trip(&map, ext), ext);
+    }
+    // The same map in Tiled JSON, with JSON templates, reads the same.
+    let json_template = |name: &str, tileset: &str, object: serde_json::Value| {
+        let mut t = serde_json::json!({"type": "template", "object": object});
+        if !tileset.is_empty() {
+            t["tileset"] = serde_json::json!({"firstgid": 1, "source": tileset});
+        }
+        std::fs::write(dir.path().join("templates").join(name), t.to_string()).unwrap();
+    };
+    json_template(
+        "chest.tj",
+        "../tiny.tsx",
+        serde_json::json!({"name": "chest", "gid": 4, "width": 8, "height": 8,
+            "properties": [{"name": "loot", "type": "string", "value": "gold"}]}),
+    );
+    json_template(
+        "statue.tj",
+        "../statues.tsx",
+        serde_json::json!({"name": "statue", "gid": 2147483650u32, "width": 8, "height": 8}),
+    );
+    json_template(
+        "marker.tj",
+        "",
+        serde_json::json!({"name": "marker", "type": "Spawn", "width": 16, "height": 8, "properties": [
+            {"name": "wave", "type": "int", "value": 1}, {"name": "side", "type": "string", "value": "left"}]}),
+    );
+    let tmj = |objects: serde_json::Value| {
+        serde_json::json!({"width": 4, "height": 2, "tilewidth": 8, "tileheight": 8, "orientation": "orthogonal",
+            "nextobjectid": 5, "tilesets": [{"firstgid": 1, "source": "tiny.tsx"}],
+            "layers": [
+                {"id": 1, "type": "tilelayer", "name": "ground", "width": 4, "height": 2, "data": [1, 1, 1, 1, 1, 1, 1, 1]},
+                {"id": 2, "type": "objectgroup", "name": "things", "objects": objects}]})
+        .to_string()
+    };
+    let json_path = dir.path().join("templated.tmj");
+    std::fs::write(
+        &json_path,
+        tmj(serde_json::json!([
+            {"id": 1, "template": "templates/chest.tj", "x": 0, "y": 16},
+            {"id": 2, "template": "templates/statue.tj", "x": 8, "y": 16},
+            {"id": 3, "template": "templates/statue.tj", "x": 16, "y": 16},
+            {"id": 4, "template": "templates/marker.tj", "name": "wave three", "x": 0, "y": 0,
+             "properties": [{"name": "wave", "type": "int", "value": 3}]}])),
+    )
+    .unwrap();
+    let from_json = format::load(&json_path).unwrap_or_else(|e| panic!("{e}"));
+    assert_same(&map, &from_json.map, "tmj with .tj templates");
+    let said = |w: &[String], what: &str| w.iter().filter(|w| w.contains(what)).count();
+    assert_eq!(said(&from_json.warnings, "links of objects to their templates"), 1, "{:?}", from_json.warnings);
+    assert_eq!(said(&from_json.warnings, "of an object template is added"), 1, "{:?}", from_json.warnings);
+    // An XML template from a JSON map is not read, and loading says so.
+    std::fs::write(&json_path, tmj(serde_json::json!([{"id": 1, "template": "templates/chest.tx", "x": 0, "y": 16}])))
+        .unwrap();
+    let warnings = format::load(&json_path).unwrap_or_else(|e| panic!("{e}")).warnings;
+    assert_eq!(
+        said(&warnings, "object 1: its template \"templates/chest.tx\" is not a JSON template"),
+        1,
+        "{warnings:?}"
+    );
+    // A missing template is an error that names it.
+    std::fs::write(&json_path, tmj(serde_json::json!([{"id": 1, "template": "templates/gone.tj", "x": 0, "y": 0}])))
+        .unwrap();
+    let error = format::load(&json_path).unwrap_err().to_string();
+    assert!(error.contains("templates/gone.tj"), "{error}");
+}
+
+#[test]
 fn tiled_object_ids_survive_a_save_so_object_properties_still_name_their_objects() {
     use sightline::core::tile::PropertyValue;
     // object_ids.tmx: the player (id 3), a gate (8) and a lever (11) whose `opens` property

@@ -11,6 +11,8 @@ pub enum Location {
     Layer(String),
     /// A tileset, by name or file.
     Tileset(String),
+    /// An object template, by file.
+    Template(String),
 }
 
 impl fmt::Display for Location {
@@ -18,6 +20,7 @@ impl fmt::Display for Location {
         match self {
             Location::Layer(name) => write!(f, "layer {name:?}"),
             Location::Tileset(name) => write!(f, "tileset {name:?}"),
+            Location::Template(file) => write!(f, "object template {file:?}"),
         }
     }
 }
@@ -99,6 +102,12 @@ impl MapError {
 
     pub fn in_tileset(mut self, name: &str) -> Self {
         self.location.get_or_insert(Location::Tileset(name.to_owned()));
+        self
+    }
+
+    /// Names the object template where the problem is, unless an inner step named a place.
+    pub fn in_template(mut self, file: &str) -> Self {
+        self.location.get_or_insert(Location::Template(file.to_owned()));
         self
     }
 

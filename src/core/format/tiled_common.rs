@@ -76,7 +76,7 @@ pub struct Doc {
 pub enum Dropped {
     WangSets,
     TileOffsets,
-    ObjectShapes,
+    TemplateLinks,
     RuleEnumTypes,
 }
 
@@ -85,7 +85,9 @@ impl Dropped {
         match self {
             Dropped::WangSets => "Wang sets (terrains) of tilesets without one image",
             Dropped::TileOffsets => "drawing offsets of tilesets without one image",
-            Dropped::ObjectShapes => "template tile objects (kept as their rectangles)",
+            Dropped::TemplateLinks => {
+                "links of objects to their templates (each keeps its template's values as its own)"
+            }
             Dropped::RuleEnumTypes => {
                 "the enum types of tile properties sightline reads (opaque, walkable, cost, door, toggles, name, \
                  glyph, fg, bg: their values stay, as plain ones)"
@@ -136,6 +138,11 @@ impl TilesetDoc {
     }
 
     /// Local ids of its tiles: all of an image tileset, the listed ones of a collection.
+    /// The GID after this tileset's last tile.
+    pub fn next_gid(&self) -> u32 {
+        self.first_gid.saturating_add(self.local_ids().last().map_or(1, |&l| l.saturating_add(1)))
+    }
+
     fn local_ids(&self) -> Vec<u32> {
         if self.image.is_some() || self.is_glyph_tileset() {
             (0..self.tile_count).collect()

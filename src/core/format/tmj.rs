@@ -597,38 +597,194 @@ fn parse_layers(
 }
 
 pub fn parse(text: &str, path: &Path) -> Result<Loaded, MapError> {
-    let value: Value = serde_json::from_str(text).map_err(json_error)?;
-    let o = Obj::new(&value, "the map")?;
+    let mut value: Value = serde_json::from_str(text).map_err(json_error)?;
     let dir = path.parent().unwrap_or(Path::new(""));
-    let infinite = o.bool_or("infinite", false)?;
-    let mut doc = Doc {
-        width: o.u32_or("width", 0)?,
-        height: o.u32_or("height", 0)?,
-        infinite,
-        tile_width: o.u32_or("tilewidth", 16)?,
-        tile_height: o.u32_or("tileheight", 16)?,
-        next_object_id: o.u32_or("nextobjectid", 0)?,
-        properties: o.properties()?,
-        ..Doc::default()
+    let (mut doc, sources) = {
+        let o = Obj::new(&value, "the map")?;
+        let infinite = o.bool_or("infinite", false)?;
+        let mut doc = Doc {
+            width: o.u32_or("width", 0)?,
+            height: o.u32_or("height", 0)?,
+            infinite,
+            tile_width: o.u32_or("tilewidth", 16)?,
+            tile_height: o.u32_or("tileheight", 16)?,
+            next_object_id: o.u32_or("nextobjectid", 0)?,
+            properties: o.properties()?,
+            ..Doc::default()
+        };
+        if !infinite {
+            map::check_dimensions(doc.width.into(), doc.height.into())?;
+        }
+        if let Some(orientation) = o.string("orientation")?
+            && orientation != "orthogonal"
+        {
+            doc.warnings.push(format!("the map is {orientation}; sightline shows it as orthogonal"));
+        }
+        let mut warnings = Vec::new();
+        let mut sources = Vec::new();
+        for (i, t) in o.array("tilesets")?.iter().enumerate() {
+            let ts = parse_tileset(t, i, dir, &mut warnings)?;
+            doc.tilesets.push(ts);
+            sources.push(t.get("source").and_then(Value::as_str).map(|s| dir.join(s)));
+        }
+        doc.warnings.extend(warnings);
+        (doc, sources)
     };
-    if !infinite {
-        map::check_dimensions(doc.width.into(), doc.height.into())?;
+    if let Some(layers) = value.get_mut("layers") {
+        let mut templates = Templates { map_dir: dir, sources, read: Vec::new(), added: Vec::new() };
+        templates.instantiate(layers, &mut doc, 0)?;
     }
-    if let Some(orientation) = o.string("orientation")?
-        && orientation != "orthogonal"
-    {
-        doc.warnings.push(format!("the map is {orientation}; sightline shows it as orthogonal"));
-    }
-    let mut warnings = Vec::new();
-    for (i, t) in o.array("tilesets")?.iter().enumerate() {
-        let ts = parse_tileset(t, i, dir, &mut warnings)?;
-        doc.tilesets.push(ts);
-    }
-    doc.warnings.extend(warnings);
+    let o = Obj::new(&value, "the map")?;
     let layers = o.array("layers")?;
-    map::count_layer_cells(&mut 0, declared_cells(layers, infinite, 0))?;
-    parse_layers(layers, None, infinite, &mut doc, 0)?;
+    map::count_layer_cells(&mut 0, declared_cells(layers, doc.infinite, 0))?;
+    parse_layers(layers, None, doc.infinite, &mut doc, 0)?;
     tiled_common::build_map(doc)
+}
+
+/// Tiled's object templates, for a JSON map: each instance (an object with a `template`) is
+/// given its template's values where it sets none of its own, as Tiled does, before the layers
+/// are read. The link itself is not kept (loading says so).
+struct Templates<'a> {
+    map_dir: &'a Path,
+    /// The map's tilesets' files, in order (`None`: embedded).
+    sources: Vec<Option<std::path::PathBuf>>,
+    /// Templates read so far: the file, its object (`None`: not a JSON template).
+    read: Vec<(std::path::PathBuf, Option<Value>)>,
+    /// Tilesets added for templates' tiles: the file, its index in the document.
+    added: Vec<(std::path::PathBuf, usize)>,
+}
+
+impl Templates<'_> {
+    /// Gives every instance among `layers` (a map's or a group's) its template's values.
+    fn instantiate(&mut self, layers: &mut Value, doc: &mut Doc, depth: usize) -> Result<(), MapError> {
+        let Some(layers) = layers.as_array_mut() else { return Ok(()) };
+        for layer in layers.iter_mut() {
+            // A group too deep is refused when the layers are read.
+            if depth < 64
+                && let Some(inner) = layer.get_mut("layers")
+            {
+                self.instantiate(inner, doc, depth + 1)?;
+            }
+            let Some(objects) = layer.get_mut("objects").and_then(Value::as_array_mut) else { continue };
+            for object in objects {
+                let Some(instance) = object.as_object_mut() else { continue };
+                let Some(source) = instance.get("template").and_then(Value::as_str).map(str::to_owned) else {
+                    continue;
+                };
+                doc.dropped.insert(tiled_common::Dropped::TemplateLinks);
+                let id = instance.get("id").and_then(Value::as_u64).unwrap_or(0);
+                let path = self.map_dir.join(&source);
+                let Some(template) = self.template(&path, &source)? else {
+                    doc.warnings.push(format!(
+                        "object {id}: its template {source:?} is not a JSON template (.tj); sightline reads \
+                         only those from a Tiled JSON map, so the object has only its own values"
+                    ));
+                    continue;
+                };
+                let what = format!("object {id}, template {source:?}");
+                *instance = self.merged(instance, &template, &path, &what, doc)?;
+            }
+        }
+        Ok(())
+    }
+
+    /// The JSON template at `path` (read once): `None` when it is not JSON.
+    fn template(&mut self, path: &Path, source: &str) -> Result<Option<Value>, MapError> {
+        if let Some((_, t)) = self.read.iter().find(|(p, _)| p == path) {
+            return Ok(t.clone());
+        }
+        let is_json = path
+            .extension()
+            .and_then(|e| e.to_str())
+            .is_some_and(|e| e.eq_ignore_ascii_case("tj") || e.eq_ignore_ascii_case("json"));
+        let template = if is_json {
+            let bytes = super::read_file(path).map_err(|e| MapError { file: None, ..e }.in_template(source))?;
+            let value: Value = serde_json::from_slice(&bytes).map_err(|e| json_error(e).in_template(source))?;
+            if !value.get("object").is_some_and(Value::is_object) {
+                return Err(MapError::invalid(format!("template {source:?} has no object")));
+            }
+            Some(value)
+        } else {
+            None
+        };
+        self.read.push((path.to_owned(), template.clone()));
+        Ok(template)
+    }
+
+    /// `instance` over its `template` (at `path`): the instance's own values, then the
+    /// template's for what it leaves out (properties by name), the template's tile placed in the
+    /// map's tileset that holds it.
+    fn merged(
+        &mut self,
+        instance: &JsonObject<String, Value>,
+        template: &Value,
+        path: &Path,
+        what: &str,
+        doc: &mut Doc,
+    ) -> Result<JsonObject<String, Value>, MapError> {
+        let mut merged = template["object"].as_object().cloned().unwrap_or_default();
+        if let Some(gid) = merged.get("gid").and_then(Value::as_u64).filter(|_| !instance.contains_key("gid")) {
+            let gid = self.map_gid(gid, template, path, what, doc)?;
+            merged.insert("gid".into(), json!(gid));
+        }
+        let inherited = merged.remove("properties");
+        for (key, value) in instance {
+            if key != "template" {
+                merged.insert(key.clone(), value.clone());
+            }
+        }
+        if let Some(Value::Array(inherited)) = inherited {
+            let own = merged.entry("properties").or_insert_with(|| json!([]));
+            if let Some(own) = own.as_array_mut() {
+                let named = |p: &Value| p.get("name").cloned();
+                let kept: Vec<Value> =
+                    inherited.into_iter().filter(|p| !own.iter().any(|o| named(o) == named(p))).collect();
+                own.extend(kept);
+            }
+        }
+        Ok(merged)
+    }
+
+    /// A template's tile GID (flip bits and all) as the map numbers it: in the map's tileset
+    /// when it is the template's file, else in that file added to the map's tilesets (once,
+    /// with a note, as Tiled adds it when an instance is detached).
+    fn map_gid(&mut self, gid: u64, template: &Value, path: &Path, what: &str, doc: &mut Doc) -> Result<u32, MapError> {
+        let gid = u32::try_from(gid).map_err(|_| MapError::invalid(format!("{what}: gid {gid} is out of range")))?;
+        let tileset = template.get("tileset");
+        let first_gid = tileset.and_then(|t| t.get("firstgid")).and_then(Value::as_u64).unwrap_or(1);
+        let Some(source) = tileset.and_then(|t| t.get("source")).and_then(Value::as_str) else {
+            return Err(MapError::invalid(format!("{what}: its tile object names no tileset")));
+        };
+        let local = u64::from(gid & !Flip::GID_MASK)
+            .checked_sub(first_gid)
+            .ok_or_else(|| MapError::invalid(format!("{what}: gid {gid} is before its tileset's first")))?;
+        let file = path.parent().unwrap_or(Path::new("")).join(source);
+        let same_file =
+            |a: &Path| a == file || a.canonicalize().ok().is_some_and(|a| file.canonicalize().ok() == Some(a));
+        let index = match self.sources.iter().position(|s| s.as_deref().is_some_and(same_file)) {
+            Some(i) => i,
+            None => match self.added.iter().find(|(p, _)| same_file(p)) {
+                Some((_, i)) => *i,
+                None => {
+                    let first = doc.tilesets.iter().map(TilesetDoc::next_gid).max().unwrap_or(1);
+                    let entry = json!({ "firstgid": first, "source": file.to_string_lossy() });
+                    let ts = parse_tileset(&entry, doc.tilesets.len(), Path::new(""), &mut doc.warnings)?;
+                    doc.warnings.push(format!(
+                        "tileset {:?} ({}) of an object template is added to the map's tilesets, for the \
+                         template's tile",
+                        ts.name,
+                        file.display()
+                    ));
+                    doc.tilesets.push(ts);
+                    self.added.push((file.clone(), doc.tilesets.len() - 1));
+                    doc.tilesets.len() - 1
+                }
+            },
+        };
+        let local =
+            u32::try_from(local).map_err(|_| MapError::invalid(format!("{what}: gid {gid} is out of range")))?;
+        Ok((doc.tilesets[index].first_gid + local) | (gid & Flip::GID_MASK))
+    }
 }
 
 /// The cells the tile layers declare (their chunks' in an infinite map), groups included, so that

@@ -52,6 +52,9 @@ struct Scan {
     /// Each object layer's `locked` flag, in document order (the `tiled` crate does not read
     /// it); a tile's collision shapes are not layers and do not count.
     object_layers_locked: Vec<bool>,
+    /// An object is an instance of a template (`<object template="…">`): the `tiled` crate gives
+    /// it the template's values, and the link is not kept.
+    template_instances: bool,
     /// Each `<group>`'s `locked`, in document order (`tiled` does not read it).
     groups_locked: Vec<bool>,
 }
@@ -360,6 +363,7 @@ fn scan(bytes: &[u8], dir: &Path) -> Result<Scan, MapError> {
                             d.tiles.push(gid);
                         }
                     }
+                    b"object" if attr("template")?.is_some() => scan.template_instances = true,
                     b"objectgroup" if !in_tileset => {
                         scan.object_layers_locked.push(number("locked")?.unwrap_or(0) != 0);
                     }
@@ -796,6 +800,7 @@ pub fn parse(bytes: &[u8], path: &Path) -> Result<Loaded, MapError> {
     for (ts, &first_gid) in tilesets.iter().zip(&scan.first_gids) {
         doc.tilesets.push(convert_tileset(ts, first_gid));
     }
+    let mut added_tilesets = Vec::new();
     // Tile data comes from our own scan, in the same (document) order as `tiled`'s layers.
     let mut scanned = scan.layers.into_iter();
     let mut object_layers_locked = scan.object_layers_locked.into_iter();
@@ -879,10 +884,13 @@ pub fn parse(bytes: &[u8], path: &Path) -> Result<Loaded, MapError> {
                                     (scan.first_gids.get(*i).copied().unwrap_or(1) + t.id()) | flip.gid_bits(),
                                 )
                             }
-                            // A template's own tileset is not among the map's.
-                            tiled::TilesetLocation::Template(_) => {
-                                doc.dropped.insert(Dropped::ObjectShapes);
-                                DocShape::Rectangle
+                            // The template's tile, in the template's tileset: the map's own when
+                            // it names the same file, else added to the map's.
+                            tiled::TilesetLocation::Template(ts) => {
+                                let bits = u8::from(t.flip_h) << 3 | u8::from(t.flip_v) << 2 | u8::from(t.flip_d) << 1;
+                                let flip = Flip::from_bits(bits).unwrap_or(Flip::NONE);
+                                let i = template_tileset(&mut doc, tilesets, &mut added_tilesets, ts);
+                                DocShape::Tile((doc.tilesets[i].first_gid + t.id()) | flip.gid_bits())
                             }
                         },
                         (tiled::ObjectShape::Rect { .. }, None) => DocShape::Rectangle,
@@ -938,7 +946,40 @@ pub fn parse(bytes: &[u8], path: &Path) -> Result<Loaded, MapError> {
             }
         }
     }
+    if scan.template_instances {
+        doc.dropped.insert(Dropped::TemplateLinks);
+    }
     tiled_common::build_map(doc)
+}
+
+/// Which of the document's tilesets holds the tiles of a template's tileset `ts`: the map's own
+/// when it is the same file (`tilesets`, the map's, are the document's first ones), else `ts`
+/// added after the others, once (`added` lists those added so far, by file), with a note (as
+/// Tiled adds it when an instance is detached).
+fn template_tileset(
+    doc: &mut Doc,
+    tilesets: &[std::sync::Arc<tiled::Tileset>],
+    added: &mut Vec<(PathBuf, usize)>,
+    ts: &tiled::Tileset,
+) -> usize {
+    let same_file =
+        |a: &Path, b: &Path| a == b || a.canonicalize().ok().is_some_and(|a| b.canonicalize().ok() == Some(a));
+    if let Some(i) = tilesets.iter().position(|m| same_file(&m.source, &ts.source)) {
+        return i;
+    }
+    if let Some((_, i)) = added.iter().find(|(source, _)| *source == ts.source) {
+        return *i;
+    }
+    let first_gid = doc.tilesets.iter().map(TilesetDoc::next_gid).max().unwrap_or(1);
+    let tileset = convert_tileset(ts, first_gid);
+    doc.warnings.push(format!(
+        "tileset {:?} ({}) of an object template is added to the map's tilesets, for the template's tile",
+        tileset.name,
+        ts.source.display()
+    ));
+    doc.tilesets.push(tileset);
+    added.push((ts.source.clone(), doc.tilesets.len() - 1));
+    doc.tilesets.len() - 1
 }
 
 /// Fills an infinite layer's dense rectangle from its non-empty tiles `(x, y, gid)`.
