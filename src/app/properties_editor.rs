@@ -66,15 +66,7 @@ pub fn properties_ui(
         let r = ui.add(egui::TextEdit::singleline(&mut name).hint_text("name").desired_width(80.0));
         name_widget(ui, &r, &format!("new {owner} property name"));
         let entered = r.lost_focus() && ui.input(|i| i.key_pressed(egui::Key::Enter));
-        let types = egui::ComboBox::from_id_salt(("sightline new property type", owner))
-            .selected_text(TYPES[kind.min(TYPES.len() - 1)])
-            .width(60.0)
-            .show_ui(ui, |ui| {
-                for (k, t) in TYPES.iter().enumerate() {
-                    ui.selectable_value(&mut kind, k, *t);
-                }
-            });
-        name_widget(ui, &types.response, &format!("new {owner} property type"));
+        type_choice_ui(ui, &mut kind, &format!("new {owner} property type"));
         let trimmed = name.trim();
         let why_not = name_refused(trimmed, |n| edited.contains_key(n), reserved);
         let add = ui
@@ -90,6 +82,19 @@ pub fn properties_ui(
     });
     ui.data_mut(|d| d.insert_temp(draft_id, (name, kind)));
     changed.then_some(edited)
+}
+
+/// The type of a value to add, an index into [`TYPES`], chosen from a list named `label`.
+fn type_choice_ui(ui: &mut egui::Ui, kind: &mut usize, label: &str) {
+    let types = egui::ComboBox::from_id_salt(("sightline type choice", label))
+        .selected_text(TYPES[(*kind).min(TYPES.len() - 1)])
+        .width(60.0)
+        .show_ui(ui, |ui| {
+            for (k, t) in TYPES.iter().enumerate() {
+                ui.selectable_value(kind, k, *t);
+            }
+        });
+    name_widget(ui, &types.response, label);
 }
 
 /// An `object` property's value, chosen from the map's objects (Tiled's object picker).
@@ -391,15 +396,7 @@ fn list_items_ui(
     let kind_id = egui::Id::unique(("sightline new list item type", label));
     let mut kind = ui.data(|d| d.get_temp::<usize>(kind_id)).unwrap_or(STRING_TYPE);
     ui.horizontal(|ui| {
-        let types = egui::ComboBox::from_id_salt(("sightline new list item type", label))
-            .selected_text(TYPES[kind.min(TYPES.len() - 1)])
-            .width(60.0)
-            .show_ui(ui, |ui| {
-                for (k, t) in TYPES.iter().enumerate() {
-                    ui.selectable_value(&mut kind, k, *t);
-                }
-            });
-        name_widget(ui, &types.response, &format!("{label} new item type"));
+        type_choice_ui(ui, &mut kind, &format!("{label} new item type"));
         let add = ui.button("Add item").on_hover_text("Adds an item of the chosen type at the end");
         name_widget(ui, &add, &format!("add {label} item"));
         if add.clicked() {

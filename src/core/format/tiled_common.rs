@@ -96,6 +96,53 @@ impl Dropped {
     }
 }
 
+/// Whether two paths name the same file: equal, or equal once resolved (`a/../b.tsx` and `b.tsx`).
+pub fn same_file(a: &Path, b: &Path) -> bool {
+    a == b || a.canonicalize().ok().is_some_and(|a| b.canonicalize().ok() == Some(a))
+}
+
+/// Where the tiles of object templates' tilesets are in a document: in the map's own tileset
+/// when the template names the same file, else in that file added after the others, once, with
+/// a note (as Tiled adds it when an instance is detached).
+pub struct TemplateTilesets {
+    /// The files of the map's tilesets, in order (`None`: embedded in the map).
+    map: Vec<Option<PathBuf>>,
+    /// Tilesets added so far: the file, the index in the document.
+    added: Vec<(PathBuf, usize)>,
+}
+
+impl TemplateTilesets {
+    pub fn new(map: Vec<Option<PathBuf>>) -> Self {
+        Self { map, added: Vec::new() }
+    }
+
+    /// The index in `doc.tilesets` of the tileset in `file`; `load` reads it, given its first
+    /// GID and the document's warnings, when neither the map has it nor a template added it.
+    pub fn index(
+        &mut self,
+        doc: &mut Doc,
+        file: &Path,
+        load: impl FnOnce(u32, &mut Vec<String>) -> Result<TilesetDoc, MapError>,
+    ) -> Result<usize, MapError> {
+        if let Some(i) = self.map.iter().position(|m| m.as_deref().is_some_and(|m| same_file(m, file))) {
+            return Ok(i);
+        }
+        if let Some((_, i)) = self.added.iter().find(|(added, _)| same_file(added, file)) {
+            return Ok(*i);
+        }
+        let first_gid = doc.tilesets.iter().map(TilesetDoc::next_gid).max().unwrap_or(1);
+        let tileset = load(first_gid, &mut doc.warnings)?;
+        doc.warnings.push(format!(
+            "tileset {:?} ({}) of an object template is added to the map's tilesets, for the template's tile",
+            tileset.name,
+            file.display()
+        ));
+        doc.tilesets.push(tileset);
+        self.added.push((file.to_owned(), doc.tilesets.len() - 1));
+        Ok(doc.tilesets.len() - 1)
+    }
+}
+
 impl Doc {
     /// The layers in the order a file lists them, bottom to top.
     pub fn stack(&self) -> Vec<LayerRef> {

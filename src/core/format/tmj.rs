@@ -631,7 +631,8 @@ pub fn parse(text: &str, path: &Path) -> Result<Loaded, MapError> {
         (doc, sources)
     };
     if let Some(layers) = value.get_mut("layers") {
-        let mut templates = Templates { map_dir: dir, sources, read: Vec::new(), added: Vec::new() };
+        let tilesets = tiled_common::TemplateTilesets::new(sources);
+        let mut templates = Templates { map_dir: dir, read: Vec::new(), tilesets };
         templates.instantiate(layers, &mut doc, 0)?;
     }
     let o = Obj::new(&value, "the map")?;
@@ -646,12 +647,9 @@ pub fn parse(text: &str, path: &Path) -> Result<Loaded, MapError> {
 /// are read. The link itself is not kept (loading says so).
 struct Templates<'a> {
     map_dir: &'a Path,
-    /// The map's tilesets' files, in order (`None`: embedded).
-    sources: Vec<Option<std::path::PathBuf>>,
     /// Templates read so far: the file, its object (`None`: not a JSON template).
     read: Vec<(std::path::PathBuf, Option<Value>)>,
-    /// Tilesets added for templates' tiles: the file, its index in the document.
-    added: Vec<(std::path::PathBuf, usize)>,
+    tilesets: tiled_common::TemplateTilesets,
 }
 
 impl Templates<'_> {
@@ -759,28 +757,11 @@ impl Templates<'_> {
             .checked_sub(first_gid)
             .ok_or_else(|| MapError::invalid(format!("{what}: gid {gid} is before its tileset's first")))?;
         let file = path.parent().unwrap_or(Path::new("")).join(source);
-        let same_file =
-            |a: &Path| a == file || a.canonicalize().ok().is_some_and(|a| file.canonicalize().ok() == Some(a));
-        let index = match self.sources.iter().position(|s| s.as_deref().is_some_and(same_file)) {
-            Some(i) => i,
-            None => match self.added.iter().find(|(p, _)| same_file(p)) {
-                Some((_, i)) => *i,
-                None => {
-                    let first = doc.tilesets.iter().map(TilesetDoc::next_gid).max().unwrap_or(1);
-                    let entry = json!({ "firstgid": first, "source": file.to_string_lossy() });
-                    let ts = parse_tileset(&entry, doc.tilesets.len(), Path::new(""), &mut doc.warnings)?;
-                    doc.warnings.push(format!(
-                        "tileset {:?} ({}) of an object template is added to the map's tilesets, for the \
-                         template's tile",
-                        ts.name,
-                        file.display()
-                    ));
-                    doc.tilesets.push(ts);
-                    self.added.push((file.clone(), doc.tilesets.len() - 1));
-                    doc.tilesets.len() - 1
-                }
-            },
-        };
+        let count = doc.tilesets.len();
+        let index = self.tilesets.index(doc, &file, |first, warnings| {
+            let entry = json!({ "firstgid": first, "source": file.to_string_lossy() });
+            parse_tileset(&entry, count, Path::new(""), warnings)
+        })?;
         let local =
             u32::try_from(local).map_err(|_| MapError::invalid(format!("{what}: gid {gid} is out of range")))?;
         Ok((doc.tilesets[index].first_gid + local) | (gid & Flip::GID_MASK))

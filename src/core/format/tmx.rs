@@ -800,7 +800,8 @@ pub fn parse(bytes: &[u8], path: &Path) -> Result<Loaded, MapError> {
     for (ts, &first_gid) in tilesets.iter().zip(&scan.first_gids) {
         doc.tilesets.push(convert_tileset(ts, first_gid));
     }
-    let mut added_tilesets = Vec::new();
+    let mut template_tilesets =
+        tiled_common::TemplateTilesets::new(tilesets.iter().map(|t| Some(t.source.clone())).collect());
     // Tile data comes from our own scan, in the same (document) order as `tiled`'s layers.
     let mut scanned = scan.layers.into_iter();
     let mut object_layers_locked = scan.object_layers_locked.into_iter();
@@ -876,23 +877,20 @@ pub fn parse(bytes: &[u8], path: &Path) -> Result<Loaded, MapError> {
                     let exact = super::shortest_f64;
                     let points = |p: &[(f32, f32)]| p.iter().map(|&(x, y)| [exact(x), exact(y)]).collect();
                     let shape = match (&o.shape, o.tile_data()) {
-                        (_, Some(t)) => match t.tileset_location() {
-                            tiled::TilesetLocation::Map(i) => {
-                                let bits = u8::from(t.flip_h) << 3 | u8::from(t.flip_v) << 2 | u8::from(t.flip_d) << 1;
-                                let flip = Flip::from_bits(bits).unwrap_or(Flip::NONE);
-                                DocShape::Tile(
-                                    (scan.first_gids.get(*i).copied().unwrap_or(1) + t.id()) | flip.gid_bits(),
-                                )
-                            }
-                            // The template's tile, in the template's tileset: the map's own when
-                            // it names the same file, else added to the map's.
-                            tiled::TilesetLocation::Template(ts) => {
-                                let bits = u8::from(t.flip_h) << 3 | u8::from(t.flip_v) << 2 | u8::from(t.flip_d) << 1;
-                                let flip = Flip::from_bits(bits).unwrap_or(Flip::NONE);
-                                let i = template_tileset(&mut doc, tilesets, &mut added_tilesets, ts);
-                                DocShape::Tile((doc.tilesets[i].first_gid + t.id()) | flip.gid_bits())
-                            }
-                        },
+                        (_, Some(t)) => {
+                            let bits = u8::from(t.flip_h) << 3 | u8::from(t.flip_v) << 2 | u8::from(t.flip_d) << 1;
+                            let flip = Flip::from_bits(bits).unwrap_or(Flip::NONE);
+                            let first_gid = match t.tileset_location() {
+                                tiled::TilesetLocation::Map(i) => scan.first_gids.get(*i).copied().unwrap_or(1),
+                                // The template's tile, in the template's tileset.
+                                tiled::TilesetLocation::Template(ts) => {
+                                    let i = template_tilesets
+                                        .index(&mut doc, &ts.source, |first, _| Ok(convert_tileset(ts, first)))?;
+                                    doc.tilesets[i].first_gid
+                                }
+                            };
+                            DocShape::Tile((first_gid + t.id()) | flip.gid_bits())
+                        }
                         (tiled::ObjectShape::Rect { .. }, None) => DocShape::Rectangle,
                         (tiled::ObjectShape::Ellipse { .. }, None) => DocShape::Ellipse,
                         (tiled::ObjectShape::Polygon { points: p }, None) => DocShape::Polygon(points(p)),
@@ -950,36 +948,6 @@ pub fn parse(bytes: &[u8], path: &Path) -> Result<Loaded, MapError> {
         doc.dropped.insert(Dropped::TemplateLinks);
     }
     tiled_common::build_map(doc)
-}
-
-/// Which of the document's tilesets holds the tiles of a template's tileset `ts`: the map's own
-/// when it is the same file (`tilesets`, the map's, are the document's first ones), else `ts`
-/// added after the others, once (`added` lists those added so far, by file), with a note (as
-/// Tiled adds it when an instance is detached).
-fn template_tileset(
-    doc: &mut Doc,
-    tilesets: &[std::sync::Arc<tiled::Tileset>],
-    added: &mut Vec<(PathBuf, usize)>,
-    ts: &tiled::Tileset,
-) -> usize {
-    let same_file =
-        |a: &Path, b: &Path| a == b || a.canonicalize().ok().is_some_and(|a| b.canonicalize().ok() == Some(a));
-    if let Some(i) = tilesets.iter().position(|m| same_file(&m.source, &ts.source)) {
-        return i;
-    }
-    if let Some((_, i)) = added.iter().find(|(source, _)| *source == ts.source) {
-        return *i;
-    }
-    let first_gid = doc.tilesets.iter().map(TilesetDoc::next_gid).max().unwrap_or(1);
-    let tileset = convert_tileset(ts, first_gid);
-    doc.warnings.push(format!(
-        "tileset {:?} ({}) of an object template is added to the map's tilesets, for the template's tile",
-        tileset.name,
-        ts.source.display()
-    ));
-    doc.tilesets.push(tileset);
-    added.push((ts.source.clone(), doc.tilesets.len() - 1));
-    doc.tilesets.len() - 1
 }
 
 /// Fills an infinite layer's dense rectangle from its non-empty tiles `(x, y, gid)`.
