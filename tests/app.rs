@@ -2307,3 +2307,81 @@ fn a_layer_dragged_by_its_name_drops_above_below_or_into_a_group_in_one_undo_ste
     assert_eq!(map.groups[0].end - map.groups[0].start, 1, "the group still holds only trees");
     assert_eq!(map.groups_around(StackItem::Layer(map.stack()[0])), Vec::<usize>::new(), "roof is in no group");
 }
+
+#[test]
+fn a_template_instance_says_what_it_sets_itself_and_is_reset_or_detached_in_the_inspector() {
+    use egui::{Key, Modifiers};
+    use sightline::core::Cell;
+    let (dir, path) = fixture_copy("tiny.tsx");
+    std::fs::create_dir(dir.path().join("templates")).unwrap();
+    std::fs::write(
+        dir.path().join("templates/marker.tx"),
+        r#"<?xml version="1.0" encoding="UTF-8"?>
+<template>
+ <object name="marker" type="Spawn">
+  <properties><property name="wave" type="int" value="1"/></properties>
+  <point/>
+ </object>
+</template>
+"#,
+    )
+    .unwrap();
+    let path = path.with_file_name("templated.tmx");
+    std::fs::write(
+        &path,
+        r#"<?xml version="1.0" encoding="UTF-8"?>
+<map version="1.10" orientation="orthogonal" width="3" height="3" tilewidth="8" tileheight="8" infinite="0" nextobjectid="2">
+ <tileset firstgid="1" source="tiny.tsx"/>
+ <layer id="1" name="ground" width="3" height="3"><data encoding="csv">1,1,1,1,1,1,1,1,1</data></layer>
+ <objectgroup id="2" name="things">
+  <object id="1" template="templates/marker.tx" x="12" y="12"/>
+ </objectgroup>
+</map>
+"#,
+    )
+    .unwrap();
+    let mut h = harness();
+    h.state_mut().commands.push(Command::Open(path.clone()));
+    h.run();
+    select_for_inspector(&mut h, Cell::new(1, 1));
+    // The instance names its template, and has all of its values.
+    h.get_by_label("instance of marker.tx");
+    h.get_by_label_contains("all the template's values");
+    assert!(h.get_by_label("Reset to template").accesskit_node().is_disabled(), "nothing to reset");
+    // Renamed, it says so, and a save writes the name beside the link, and nothing else.
+    h.get_by_label("name of Spawn").click();
+    h.run();
+    h.key_press_modifiers(Modifiers::COMMAND, Key::A);
+    h.get_by_label("name of Spawn").type_text("wave two");
+    h.run();
+    h.get_by_label_contains("its own: name");
+    h.key_press_modifiers(Modifiers::COMMAND, Key::S);
+    h.run();
+    let written = std::fs::read_to_string(&path).unwrap();
+    assert!(
+        written.contains(r#"<object id="1" template="templates/marker.tx" name="wave two" x="12" y="12"/>"#),
+        "{written}"
+    );
+    let object = |h: &Harness<'static, SightlineApp>| h.state().document.map.objects[0].clone();
+    // Reset takes the template's name back; Detach cuts the link, and undo restores it.
+    h.get_by_label("Reset to template").click();
+    h.run();
+    assert_eq!(object(&h).name, "marker");
+    h.get_by_label_contains("all the template's values");
+    h.get_by_label("Detach from template").click();
+    h.run();
+    assert!(object(&h).template.is_none());
+    assert!(h.query_by_label("instance of marker.tx").is_none());
+    h.key_press_modifiers(Modifiers::COMMAND, Key::Z);
+    h.run();
+    assert!(object(&h).template.is_some(), "undone");
+    h.get_by_label("Detach from template").click();
+    h.run();
+    // Detached, the object is written whole: its values are its own now.
+    h.key_press_modifiers(Modifiers::COMMAND, Key::S);
+    h.run();
+    let written = std::fs::read_to_string(&path).unwrap();
+    assert!(!written.contains("template="), "{written}");
+    assert!(written.contains(r#"<object id="1" name="marker" type="Spawn" x="12" y="12">"#), "{written}");
+    assert!(written.contains(r#"<property name="wave" type="int" value="1"/>"#), "{written}");
+}

@@ -125,6 +125,47 @@ fn a_missing_tileset_file_is_named() {
 }
 
 #[test]
+fn a_missing_or_broken_object_template_is_named_from_either_kind_of_map() {
+    // Each broken template, named by a TMX and by a Tiled JSON map: the message names the map,
+    // the template and what is wrong with it.
+    let cases: [(&str, &[u8], &[&str]); 4] = [
+        ("gone.tx", b"", &["No such file"]),
+        ("truncated.tx", b"<?xml version=\"1.0\"?>\n<template>\n <object name=\"x\" width=\"8\"", &["not valid XML"]),
+        ("truncated.tj", b"{\"type\": \"template\", \"object\": {\"name\"", &["not valid JSON"]),
+        ("objectless.tj", b"{\"type\": \"template\"}", &["no object"]),
+    ];
+    for (template, bytes, expected) in cases {
+        let dir = tempfile::tempdir().unwrap();
+        if !bytes.is_empty() {
+            std::fs::write(dir.path().join(template), bytes).unwrap();
+        }
+        let tmx = format!(
+            r#"{TMX_HEAD}
+ <layer id="1" name="ground" width="3" height="2"><data encoding="csv">1,1,1,1,1,1</data></layer>
+ <objectgroup id="2" name="things"><object id="1" template="{template}" x="4" y="4"/></objectgroup>
+</map>"#
+        );
+        let tmj = format!(
+            r#"{{"width": 3, "height": 2, "tilewidth": 8, "tileheight": 8, "tilesets": [], "layers": [
+                {{"id": 1, "type": "objectgroup", "name": "things", "objects": [{{"id": 1, "template": "{template}", "x": 4, "y": 4}}]}}]}}"#
+        );
+        for (name, text) in [("m.tmx", tmx), ("m.tmj", tmj)] {
+            let path = dir.path().join(name);
+            std::fs::write(&path, text).unwrap();
+            for f in ["tiny.tsx", "tiny.png"] {
+                std::fs::copy(fixture(f), dir.path().join(f)).unwrap();
+            }
+            let message = format::load(&path).map(|_| ()).unwrap_err().to_string();
+            assert!(message.contains(name), "{message}");
+            assert!(message.contains(&format!("object template \"{template}\"")), "{message}");
+            for e in expected {
+                assert!(message.contains(e), "{name}, {template}: expected {e:?} in: {message}");
+            }
+        }
+    }
+}
+
+#[test]
 fn wrong_properties_are_named() {
     let tmj = |props: &str| {
         format!(

@@ -955,11 +955,11 @@ fn tiled_object_shapes_and_tile_objects_are_read_and_written_in_tmx_tmj_and_ron(
     moved.objects.iter_mut().find(|o| o.name == "camp").unwrap().cell.x += 1;
     let (_, text) = save_text(&moved, "out.tmx");
     for written in [
-        r#"name="camp" type="Zone" x="12" y="6" width="20" height="12">"#,
+        r#"name="camp" type="Zone" x="12" y="6" width="20" height="12""#,
         r#"<polygon points="0,0 12.5,-6 20,8 4,12"/>"#,
         r#"<polyline points="0,0 8,8 16,0"/>"#,
-        r#"gid="2147483652" x="40" y="48" width="8" height="8">"#,
-        r#"rotation="30">"#,
+        r#"gid="2147483652" x="40" y="48" width="8" height="8"/>"#,
+        r#"rotation="30""#,
         "<ellipse/>",
     ] {
         assert!(text.contains(written), "{written} in\n{text}");
@@ -1561,8 +1561,24 @@ fn a_rule_property_with_an_enum_type_is_read_by_its_value_and_the_type_named_in_
     assert!(dropped[0].contains("the enum types of tile properties sightline reads"), "{}", dropped[0]);
 }
 
+/// The part of a TMX file from its first `<objectgroup` to the end of the last.
+fn object_groups(text: &str) -> &str {
+    let start = text.find(" <objectgroup").unwrap_or_else(|| panic!("no object layer: {text}"));
+    let end = text.rfind("</objectgroup>\n").unwrap() + "</objectgroup>\n".len();
+    &text[start..end]
+}
+
+/// The map with no object linked to a template (each keeps its values).
+fn without_links(map: &Map) -> Map {
+    let mut map = map.clone();
+    for o in &mut map.objects {
+        o.template = None;
+    }
+    map
+}
+
 #[test]
-fn tiled_template_instances_keep_the_templates_tiles_and_values_and_the_lost_link_is_named() {
+fn tiled_template_instances_keep_their_links_and_a_save_writes_only_what_each_sets_itself() {
     use sightline::core::PropertyValue;
     use sightline::core::object::ShapeKind;
     let dir = tempfile::tempdir().unwrap();
@@ -1596,31 +1612,34 @@ fn tiled_template_instances_keep_the_templates_tiles_and_values_and_the_lost_lin
   <properties><property name="wave" type="int" value="1"/><property name="side" value="left"/></properties>
  </object>"#,
     );
-    let path = dir.path().join("templated.tmx");
-    std::fs::write(
-        &path,
-        r#"<?xml version="1.0"?>
-<map version="1.10" orientation="orthogonal" width="4" height="2" tilewidth="8" tileheight="8" infinite="0" nextobjectid="5">
- <tileset firstgid="1" source="tiny.tsx"/>
- <layer id="1" name="ground" width="4" height="2"><data encoding="csv">1,1,1,1,1,1,1,1</data></layer>
- <objectgroup id="2" name="things">
+    let objects = r#" <objectgroup id="2" name="things">
   <object id="1" template="templates/chest.tx" x="0" y="16"/>
   <object id="2" template="templates/statue.tx" x="8" y="16"/>
   <object id="3" template="templates/statue.tx" x="16" y="16"/>
   <object id="4" template="templates/marker.tx" name="wave three" x="0" y="0">
-   <properties><property name="wave" type="int" value="3"/></properties>
+   <properties>
+    <property name="wave" type="int" value="3"/>
+   </properties>
   </object>
  </objectgroup>
-</map>"#,
-    )
-    .unwrap();
+"#;
+    let tmx = |objects: &str| {
+        format!(
+            r#"<?xml version="1.0"?>
+<map version="1.10" orientation="orthogonal" width="4" height="2" tilewidth="8" tileheight="8" infinite="0" nextobjectid="5">
+ <tileset firstgid="1" source="tiny.tsx"/>
+ <layer id="1" name="ground" width="4" height="2"><data encoding="csv">1,1,1,1,1,1,1,1</data></layer>
+{objects}</map>"#
+        )
+    };
+    let path = dir.path().join("templated.tmx");
+    std::fs::write(&path, tmx(objects)).unwrap();
     let loaded = format::load(&path).unwrap_or_else(|e| panic!("{e}"));
-    let dropped: Vec<&String> = loaded.warnings.iter().filter(|w| w.contains("does not keep")).collect();
-    assert_eq!(dropped.len(), 1, "{:?}", loaded.warnings);
-    assert!(dropped[0].contains("links of objects to their templates"), "{}", dropped[0]);
+    assert!(!loaded.warnings.iter().any(|w| w.contains("does not keep")), "{:?}", loaded.warnings);
     let added: Vec<&String> = loaded.warnings.iter().filter(|w| w.contains("of an object template")).collect();
     assert_eq!(added.len(), 1, "the statues' tileset is added once: {:?}", loaded.warnings);
-    assert!(added[0].contains("\"statues\""), "{}", added[0]);
+    let statues = dir.path().join("statues.tsx").canonicalize().unwrap();
+    assert!(added[0].contains(&format!("\"statues\" ({})", statues.display())), "a tidy path: {}", added[0]);
     let map = loaded.map;
     // Each instance has its template's tile (from the tileset the template names) and values.
     let tile_of = |id: u32| {
@@ -1637,21 +1656,87 @@ fn tiled_template_instances_keep_the_templates_tiles_and_values_and_the_lost_lin
     assert_eq!(tile_of(1), ("tiny".to_owned(), 3, Flip::NONE));
     assert_eq!(tile_of(2), ("statues".to_owned(), 1, Flip::HORIZONTAL));
     assert_eq!(tile_of(3), tile_of(2));
-    let by_id = |id: u32| map.objects.iter().find(|o| o.id == id).unwrap();
-    assert_eq!(by_id(1).name, "chest");
-    assert_eq!(by_id(1).properties["loot"], PropertyValue::String("gold".into()));
-    let marker = by_id(4);
-    assert_eq!(
-        (marker.name.as_str(), &marker.kind),
-        ("wave three", &sightline::core::ObjectKind::Other("Spawn".into()))
-    );
+    let by_id = |map: &Map, id: u32| map.objects.iter().find(|o| o.id == id).unwrap().clone();
+    assert_eq!(by_id(&map, 1).name, "chest");
+    assert_eq!(by_id(&map, 1).properties["loot"], PropertyValue::String("gold".into()));
+    let marker = by_id(&map, 4);
+    assert_eq!((marker.name.as_str(), &marker.kind), ("wave three", &ObjectKind::Other("Spawn".into())));
     assert_eq!(marker.properties["wave"], PropertyValue::Int(3), "the instance's own value");
     assert_eq!(marker.properties["side"], PropertyValue::String("left".into()), "the template's");
-    // Saved and read back, the objects are the same, tiles and all.
+    // ... and its link: the template's file, and what the instance sets itself.
+    let link = marker.template.as_ref().expect("object 4 keeps its template");
+    assert_eq!(link.path, dir.path().join("templates/marker.tx").canonicalize().unwrap());
+    assert_eq!(link.own_values(&marker), ["name", "wave"]);
+    assert_eq!(by_id(&map, 1).template.as_ref().unwrap().own_values(&by_id(&map, 1)), [] as [String; 0]);
+
+    // Saved beside the templates, each instance writes its link and what it sets itself: the
+    // file's object layer comes back as it was.
+    let saved = dir.path().join("saved.tmx");
+    let written = format::save(&map, &saved).unwrap_or_else(|e| panic!("{e}"));
+    assert!(written.warnings.is_empty(), "{:?}", written.warnings);
+    let text = std::fs::read_to_string(&saved).unwrap();
+    assert_eq!(object_groups(&text), objects);
+    assert_same(&map, &load(&saved), "saved tmx");
+    // Saved elsewhere, the links lead to the same files; in every format.
+    std::fs::create_dir(dir.path().join("out")).unwrap();
+    let text = save_in(&map, &dir.path().join("out/saved.tmx"));
+    assert!(text.contains(r#"<object id="1" template="../templates/chest.tx" x="0" y="16"/>"#), "{text}");
     for ext in ["tmx", "tmj", "ron"] {
         assert_same(&map, &round_trip(&map, ext), ext);
     }
-    // The same map in Tiled JSON, with JSON templates, reads the same.
+    let text = save_in(&map, &dir.path().join("saved.ron"));
+    assert!(text.contains(r#"path: "templates/marker.tx""#), "{text}");
+
+    // Edited: the chest renamed and moved, the marker's side changed. Only what differs from
+    // the template is written; the statue lost its flip, which its GID (in the map's numbering) says.
+    let mut edited = map.clone();
+    let index = |id: u32| edited.objects.iter().position(|o| o.id == id).unwrap();
+    let (chest, statue, marker) = (index(1), index(2), index(4));
+    edited.objects[chest].name = "big chest".into();
+    edited.objects[chest].cell = Cell::new(2, 1);
+    edited.objects[marker].properties.insert("side".into(), PropertyValue::String("right".into()));
+    if let Some(ShapeKind::Tile { flip, .. }) = edited.objects[statue].shape.as_mut().map(|s| &mut s.kind) {
+        *flip = Flip::NONE;
+    }
+    let text = save_in(&edited, &saved);
+    assert_eq!(
+        object_groups(&text),
+        r#" <objectgroup id="2" name="things">
+  <object id="1" template="templates/chest.tx" name="big chest" x="16" y="16"/>
+  <object id="2" template="templates/statue.tx" gid="6" x="8" y="16"/>
+  <object id="3" template="templates/statue.tx" x="16" y="16"/>
+  <object id="4" template="templates/marker.tx" name="wave three" x="0" y="0">
+   <properties>
+    <property name="side" value="right"/>
+    <property name="wave" type="int" value="3"/>
+   </properties>
+  </object>
+ </objectgroup>
+"#
+    );
+    assert_same(&edited, &load(&saved), "edited, saved");
+    // An instance without a property of its template cannot say so: it is saved whole, without
+    // its link, and the save says why.
+    let mut lacking = map.clone();
+    let chest = lacking.objects.iter_mut().find(|o| o.id == 1).unwrap();
+    chest.properties.remove("loot");
+    assert_eq!(chest.template.as_ref().unwrap().own_values(chest), ["no loot"]);
+    let written = format::save(&lacking, &saved).unwrap_or_else(|e| panic!("{e}"));
+    assert_eq!(
+        written.warnings,
+        ["object \"chest\" is saved without its link to template templates/chest.tx: it lacks its template's \
+             property \"loot\", which a Tiled file cannot say (it keeps all its values)"]
+    );
+    let text = std::fs::read_to_string(&saved).unwrap();
+    assert!(
+        text.contains(r#"<object id="1" name="chest" type="" gid="4" x="0" y="16" width="8" height="8"/>"#),
+        "{text}"
+    );
+    let back = load(&saved);
+    assert_same(&without_links(&lacking), &without_links(&back), "saved without the link");
+    assert!(by_id(&back, 1).template.is_none() && by_id(&back, 4).template.is_some());
+
+    // The same map in Tiled JSON, with JSON templates, reads the same, linked to those.
     let json_template = |name: &str, tileset: &str, object: serde_json::Value| {
         let mut t = serde_json::json!({"type": "template", "object": object});
         if !tileset.is_empty() {
@@ -1684,36 +1769,53 @@ fn tiled_template_instances_keep_the_templates_tiles_and_values_and_the_lost_lin
                 {"id": 2, "type": "objectgroup", "name": "things", "objects": objects}]})
         .to_string()
     };
+    let json_objects = serde_json::json!([
+        {"id": 1, "template": "templates/chest.tj", "x": 0.0, "y": 16.0},
+        {"id": 2, "template": "templates/statue.tj", "x": 8.0, "y": 16.0},
+        {"id": 3, "template": "templates/statue.tj", "x": 16.0, "y": 16.0},
+        {"id": 4, "template": "templates/marker.tj", "name": "wave three", "x": 0.0, "y": 0.0,
+         "properties": [{"name": "wave", "type": "int", "value": 3}]}]);
     let json_path = dir.path().join("templated.tmj");
-    std::fs::write(
-        &json_path,
-        tmj(serde_json::json!([
-            {"id": 1, "template": "templates/chest.tj", "x": 0, "y": 16},
-            {"id": 2, "template": "templates/statue.tj", "x": 8, "y": 16},
-            {"id": 3, "template": "templates/statue.tj", "x": 16, "y": 16},
-            {"id": 4, "template": "templates/marker.tj", "name": "wave three", "x": 0, "y": 0,
-             "properties": [{"name": "wave", "type": "int", "value": 3}]}])),
-    )
-    .unwrap();
+    std::fs::write(&json_path, tmj(json_objects.clone())).unwrap();
     let from_json = format::load(&json_path).unwrap_or_else(|e| panic!("{e}"));
-    assert_same(&map, &from_json.map, "tmj with .tj templates");
+    assert_same(&without_links(&map), &without_links(&from_json.map), "tmj with .tj templates");
     let said = |w: &[String], what: &str| w.iter().filter(|w| w.contains(what)).count();
-    assert_eq!(said(&from_json.warnings, "links of objects to their templates"), 1, "{:?}", from_json.warnings);
+    assert_eq!(said(&from_json.warnings, "does not keep"), 0, "{:?}", from_json.warnings);
     assert_eq!(said(&from_json.warnings, "of an object template is added"), 1, "{:?}", from_json.warnings);
-    // An XML template from a JSON map is not read, and loading says so.
+    let link = by_id(&from_json.map, 4).template.unwrap();
+    assert_eq!(link.path, dir.path().join("templates/marker.tj").canonicalize().unwrap());
+    // Saved as Tiled JSON beside them, its objects are the file's.
+    let text = save_in(&from_json.map, &dir.path().join("saved.tmj"));
+    let saved_json: serde_json::Value = serde_json::from_str(&text).unwrap();
+    assert_eq!(saved_json["layers"][1]["objects"], json_objects, "{text}");
+    // Tiled lets either kind of map name either kind of template: a JSON map an XML template,
+    // an XML map a JSON template.
     std::fs::write(&json_path, tmj(serde_json::json!([{"id": 1, "template": "templates/chest.tx", "x": 0, "y": 16}])))
         .unwrap();
-    let warnings = format::load(&json_path).unwrap_or_else(|e| panic!("{e}")).warnings;
+    let crossed = format::load(&json_path).unwrap_or_else(|e| panic!("{e}")).map;
+    assert_eq!(crossed.objects, [by_id(&map, 1)], "a JSON map naming an XML template");
+    let crossed_path = dir.path().join("crossed.tmx");
+    std::fs::write(&crossed_path, tmx(&objects.replace(".tx\"", ".tj\""))).unwrap();
+    let crossed = format::load(&crossed_path).unwrap_or_else(|e| panic!("{e}")).map;
+    assert_same(&without_links(&map), &without_links(&crossed), "an XML map naming JSON templates");
     assert_eq!(
-        said(&warnings, "object 1: its template \"templates/chest.tx\" is not a JSON template"),
-        1,
-        "{warnings:?}"
+        by_id(&crossed, 2).template.unwrap().path,
+        dir.path().join("templates/statue.tj").canonicalize().unwrap()
     );
-    // A missing template is an error that names it.
+    // A missing template is an error that names it, from either kind of map.
     std::fs::write(&json_path, tmj(serde_json::json!([{"id": 1, "template": "templates/gone.tj", "x": 0, "y": 0}])))
         .unwrap();
     let error = format::load(&json_path).unwrap_err().to_string();
     assert!(error.contains("templates/gone.tj"), "{error}");
+    std::fs::write(&crossed_path, tmx(&objects.replace("chest.tx", "gone.tx"))).unwrap();
+    let error = format::load(&crossed_path).unwrap_err().to_string();
+    assert!(error.contains("gone.tx"), "{error}");
+}
+
+/// Saves `map` at `path` and gives the file's text.
+fn save_in(map: &Map, path: &Path) -> String {
+    format::save(map, path).unwrap_or_else(|e| panic!("{e}"));
+    std::fs::read_to_string(path).unwrap()
 }
 
 #[test]

@@ -4,6 +4,7 @@ use egui::RichText;
 
 use super::play::PlayCommand;
 use super::{Command, ObjectChoice, OverlayCommand, OverlayKind, SightlineApp};
+use crate::core::MapObject;
 use crate::core::flip::Flip;
 use crate::core::sim::Preset;
 
@@ -306,6 +307,9 @@ fn inspector_ui(app: &mut SightlineApp, ui: &mut egui::Ui) {
         });
         if !editable {
             ui.label(format!("{} #{} {:?}{layer}", o.kind.type_name(), o.id, o.name));
+            if let Some(t) = &o.template {
+                ui.label(format!("  instance of {}", template_file_name(t)));
+            }
             if let Some(shape) = &o.shape {
                 ui.label(format!("  {}", shape.describe()));
             }
@@ -323,6 +327,9 @@ fn inspector_ui(app: &mut SightlineApp, ui: &mut egui::Ui) {
         });
         if map.object_layers.len() > 1 || !layer.is_empty() {
             ui.weak(layer.trim_start()).on_hover_text("The object layer it is on");
+        }
+        if let Some(template) = &o.template {
+            template_link_ui(ui, o, template, &mut edited);
         }
         if let Some(shape) = &o.shape {
             ui.label(format!("  {}", shape.describe()));
@@ -374,6 +381,52 @@ fn inspector_ui(app: &mut SightlineApp, ui: &mut egui::Ui) {
         }
     }
     app.commands.extend(commands);
+}
+
+/// A template's file name, as the inspector shows it (the whole path on hover).
+fn template_file_name(template: &crate::core::object::ObjectTemplate) -> String {
+    template.path.file_name().map_or_else(|| template.path.display().to_string(), |n| n.to_string_lossy().into_owned())
+}
+
+/// An instance's link to its Tiled template: the template, what the object sets itself (the
+/// rest is the template's, and follows it when the template is edited in Tiled), and buttons to
+/// take the template's values back or to cut the link (`edited` takes either).
+fn template_link_ui(
+    ui: &mut egui::Ui,
+    object: &MapObject,
+    template: &crate::core::object::ObjectTemplate,
+    edited: &mut MapObject,
+) {
+    let own = template.own_values(object);
+    ui.horizontal(|ui| {
+        ui.label(format!("instance of {}", template_file_name(template)))
+            .on_hover_text(format!("Tiled object template {}", template.path.display()));
+        let reset = ui
+            .add_enabled(!own.is_empty(), egui::Button::new("Reset"))
+            .on_hover_text("Take the template's values back: name, type, shape and properties (it stays where it is)")
+            .on_disabled_hover_text("It has all the template's values");
+        name_widget(ui, &reset, "Reset to template");
+        if reset.clicked() {
+            *edited = template.reset(object);
+        }
+        let detach =
+            ui.button("Detach").on_hover_text("Keep its values as its own, without the link: a save writes them all");
+        name_widget(ui, &detach, "Detach from template");
+        if detach.clicked() {
+            edited.template = None;
+        }
+    });
+    let own_text =
+        if own.is_empty() { "all the template's values".to_owned() } else { format!("its own: {}", own.join(", ")) };
+    let lacks = own.iter().any(|v| v.starts_with("no "));
+    let r = ui.weak(format!("  {own_text}"));
+    if lacks {
+        r.on_hover_text("A Tiled file cannot say that an instance lacks a property of its template: a save writes this object without its link");
+    } else {
+        r.on_hover_text(
+            "What the object sets itself; the rest is the template's, and follows it when the template changes",
+        );
+    }
 }
 
 /// A text object's text and layout, as Tiled's properties panel edits them: the text (several

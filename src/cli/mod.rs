@@ -474,10 +474,15 @@ pub fn info(map: &Map, path: &Path, format: OutputFormat) -> String {
                 .objects
                 .iter()
                 .map(|o| {
-                    serde_json::json!({
+                    let mut v = serde_json::json!({
                         "id": o.id, "layer": o.layer, "kind": o.kind.type_name(), "name": o.name,
                         "x": o.cell.x, "y": o.cell.y, "properties": format::tmj::properties_json(&o.properties),
-                    })
+                    });
+                    // The Tiled template it is an instance of, and what it sets itself.
+                    if let Some(t) = &o.template {
+                        v["template"] = serde_json::json!({"path": t.path, "own": t.own_values(o)});
+                    }
+                    v
                 })
                 .collect();
             let layers: Vec<_> = map
@@ -696,10 +701,14 @@ pub fn info(map: &Map, path: &Path, format: OutputFormat) -> String {
                     .collect();
                 let id = format!("#{}", o.id);
                 // Which layer, when there is a choice.
-                let on = match map.object_layers.get(o.layer) {
+                let mut on = match map.object_layers.get(o.layer) {
                     Some(l) if map.object_layers.len() > 1 => format!(" on {}", l.name),
                     _ => String::new(),
                 };
+                if let Some(t) = &o.template {
+                    let name = t.path.file_name().map(|n| n.to_string_lossy()).unwrap_or_default();
+                    on.push_str(&format!(" (template {name})"));
+                }
                 out.push_str(
                     format!(
                         "  {id:<5} {:<8} {:<16} at {:<8}{on} {}",

@@ -72,6 +72,101 @@ pub struct MapObject {
     /// `None`: a marker on its cell, as objects placed here are.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub shape: Option<ObjectShape>,
+    /// The Tiled template the object is an instance of, when a Tiled map made it one: a save
+    /// writes the link and only the values the object sets itself.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub template: Option<ObjectTemplate>,
+}
+
+/// A Tiled object template (a `.tx` or `.tj` file) that an object is an instance of. Tiled
+/// gives an instance the template's values wherever the instance sets none of its own, so an
+/// edit of the template reaches every instance; the file stays as it is, sightline only reads it.
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+pub struct ObjectTemplate {
+    /// The template's file: absolute once a map is read (a save writes it relative to the map).
+    pub path: std::path::PathBuf,
+    /// The template's object, as the instance would be with nothing of its own. Its id, layer,
+    /// cell and shape offset mean nothing: a template has no place.
+    pub object: Box<MapObject>,
+}
+
+impl ObjectTemplate {
+    /// `instance` with the template's values again: its name, type, shape and properties; its
+    /// id, layer and place stay (a shape keeps its position on the map).
+    pub fn reset(&self, instance: &MapObject) -> MapObject {
+        let base = &self.object;
+        let shape = match (&base.shape, &instance.shape) {
+            (Some(b), Some(s)) => Some(ObjectShape { offset: s.offset, ..b.clone() }),
+            // A marker taking a point (the template's, turned or not) stays in its cell's middle.
+            (Some(b), None) if b.kind == ShapeKind::Point && b.rotation == 0.0 => None,
+            (b, _) => b.clone(),
+        };
+        MapObject {
+            id: instance.id,
+            layer: instance.layer,
+            cell: instance.cell,
+            shape,
+            template: instance.template.clone(),
+            ..(**base).clone()
+        }
+    }
+
+    /// What `instance` sets itself instead of taking it from the template, in the words of the
+    /// inspector: "name", "type", "glyph", "vision", "radius", "size", "rotation", "tile",
+    /// "shape", then each property it adds or changes, and "no X" for each of the template's
+    /// properties it lacks (which a Tiled file cannot say: a save then detaches the object).
+    pub fn own_values(&self, instance: &MapObject) -> Vec<String> {
+        let base = &self.object;
+        let mut own = Vec::new();
+        let mut say = |differs: bool, what: &str| {
+            if differs {
+                own.push(what.to_owned());
+            }
+        };
+        say(instance.name != base.name, "name");
+        match (&instance.kind, &base.kind) {
+            (
+                ObjectKind::Monster { glyph: g, vision_radius: v },
+                ObjectKind::Monster { glyph: bg, vision_radius: bv },
+            ) => {
+                say(g != bg, "glyph");
+                say(v != bv, "vision");
+            }
+            (ObjectKind::Light { radius: r }, ObjectKind::Light { radius: br }) => say(r != br, "radius"),
+            (kind, base_kind) => say(kind != base_kind, "type"),
+        }
+        let shape = |o: &MapObject| o.shape.as_ref().map(|s| (s.rotation, s.kind.clone()));
+        match (shape(instance), shape(base)) {
+            (Some((rotation, kind)), Some((base_rotation, base_kind))) => {
+                say(rotation != base_rotation, "rotation");
+                match (kind, base_kind) {
+                    (
+                        ShapeKind::Tile { tile, flip, width, height },
+                        ShapeKind::Tile { tile: bt, flip: bf, width: bw, height: bh },
+                    ) => {
+                        say((tile, flip) != (bt, bf), "tile");
+                        say((width, height) != (bw, bh), "size");
+                    }
+                    (kind, base_kind) if std::mem::discriminant(&kind) == std::mem::discriminant(&base_kind) => {
+                        say(kind.size() != base_kind.size(), "size");
+                        say(kind.with_size([0.0; 2]) != base_kind.with_size([0.0; 2]), "shape");
+                    }
+                    _ => say(true, "shape"),
+                }
+            }
+            // A marker (no shape) is a point.
+            (None, None) => {}
+            (Some((r, ShapeKind::Point)), None) | (None, Some((r, ShapeKind::Point))) => say(r != 0.0, "rotation"),
+            _ => say(true, "shape"),
+        }
+        for (key, value) in &instance.properties {
+            say(base.properties.get(key) != Some(value), key);
+        }
+        for key in base.properties.keys() {
+            say(!instance.properties.contains_key(key), &format!("no {key}"));
+        }
+        own
+    }
 }
 
 /// A Tiled object's geometry, in map pixels, kept so that a Tiled map round-trips and drawn as
@@ -259,6 +354,33 @@ fn is_black(c: &Rgba) -> bool {
     *c == black()
 }
 
+impl ShapeKind {
+    /// The box's width and height of a shape that has one (not a point, polygon or path).
+    pub fn size(&self) -> Option<[f64; 2]> {
+        match *self {
+            ShapeKind::Rectangle { width, height }
+            | ShapeKind::Ellipse { width, height }
+            | ShapeKind::Capsule { width, height }
+            | ShapeKind::Text { width, height, .. }
+            | ShapeKind::Tile { width, height, .. } => Some([width, height]),
+            ShapeKind::Point | ShapeKind::Polygon(_) | ShapeKind::Polyline(_) => None,
+        }
+    }
+
+    /// The shape with its box `size` (unchanged when it has none).
+    pub fn with_size(mut self, size: [f64; 2]) -> Self {
+        if let ShapeKind::Rectangle { width, height }
+        | ShapeKind::Ellipse { width, height }
+        | ShapeKind::Capsule { width, height }
+        | ShapeKind::Text { width, height, .. }
+        | ShapeKind::Tile { width, height, .. } = &mut self
+        {
+            [*width, *height] = size;
+        }
+        self
+    }
+}
+
 impl ObjectShape {
     /// What it is, for the inspector: "rectangle 155 × 99 px", "path of 5 points", ….
     pub fn describe(&self) -> String {
@@ -360,7 +482,16 @@ fn capsule_outline(w: f64, h: f64) -> Vec<[f64; 2]> {
 
 impl MapObject {
     pub fn new(kind: ObjectKind, cell: Cell) -> Self {
-        Self { id: 0, layer: 0, kind, name: String::new(), cell, properties: Properties::new(), shape: None }
+        Self {
+            id: 0,
+            layer: 0,
+            kind,
+            name: String::new(),
+            cell,
+            properties: Properties::new(),
+            shape: None,
+            template: None,
+        }
     }
 
     pub fn named(mut self, name: &str) -> Self {

@@ -303,6 +303,7 @@ pub fn parse(text: &str) -> Result<Map, MapError> {
                         cell: Cell::new(x as i32, y as i32),
                         properties: Properties::new(),
                         shape: None,
+                        template: None,
                     });
                 }
             }

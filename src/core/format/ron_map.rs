@@ -289,7 +289,11 @@ pub fn parse(text: &str, path: &Path) -> Result<Map, MapError> {
         .collect();
     let next_object_id = doc.next_object_id.unwrap_or(0);
     let object_layers = doc.object_layers.unwrap_or_default();
-    let mut map = Map::from_parts(width, height, tiles, layers, object_layers, doc.objects, sheets, next_object_id)?;
+    let mut objects = doc.objects;
+    for t in objects.iter_mut().filter_map(|o| o.template.as_mut()) {
+        t.path = super::resolve_path(dir, &t.path);
+    }
+    let mut map = Map::from_parts(width, height, tiles, layers, object_layers, objects, sheets, next_object_id)?;
     if !doc.groups.is_empty() {
         map.groups = doc.groups;
         map.validate()?;
@@ -450,7 +454,14 @@ pub fn to_string(map: &Map, path: &Path) -> Result<String, MapError> {
             (!implied && !map.object_layers.is_empty()).then(|| map.object_layers.clone())
         },
         groups: map.groups.clone(),
-        objects: map.objects.clone(),
+        objects: {
+            // Templates, as images, relative to the map.
+            let mut objects = map.objects.clone();
+            for t in objects.iter_mut().filter_map(|o| o.template.as_mut()) {
+                t.path = super::relative_path(&t.path, dir);
+            }
+            objects
+        },
         properties: map.properties.clone(),
         tile_size: map.tile_size,
         next_object_id: {

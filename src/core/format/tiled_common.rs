@@ -28,7 +28,7 @@ use crate::core::error::{MapError, MapErrorKind};
 use crate::core::flip::Flip;
 use crate::core::geometry::Cell;
 use crate::core::map::{self, Layer, LayerRef, Map, ObjectLayer};
-use crate::core::object::{DEFAULT_VISION_RADIUS, MapObject, ObjectKind, ObjectShape, ShapeKind};
+use crate::core::object::{DEFAULT_VISION_RADIUS, MapObject, ObjectKind, ObjectShape, ObjectTemplate, ShapeKind};
 use crate::core::sheet_drawing::SheetDrawing;
 use crate::core::tile::{
     Door, EnumValue, Frame, Glyph, Properties, PropertyValue, Rgb, Sprite, SpriteSheet, TileId, TileKind,
@@ -102,10 +102,12 @@ pub fn same_file(a: &Path, b: &Path) -> bool {
 }
 
 /// Where the tiles of object templates' tilesets are in a document: in the map's own tileset
-/// when the template names the same file, else in that file added after the others, once, with
-/// a note (as Tiled adds it when an instance is detached).
+/// when the template names the same file, or when the map embeds a copy of it (as sightline's
+/// saves embed tilesets), else in that file added after the others, once, with a note (as Tiled
+/// adds it when an instance is detached).
 pub struct TemplateTilesets {
-    /// The files of the map's tilesets, in order (`None`: embedded in the map).
+    /// The files of the map's tilesets, in order (`None`: embedded in a JSON map; `tiled` gives
+    /// a TMX map's embedded tilesets the map's file).
     map: Vec<Option<PathBuf>>,
     /// Tilesets added so far: the file, the index in the document.
     added: Vec<(PathBuf, usize)>,
@@ -131,11 +133,17 @@ impl TemplateTilesets {
             return Ok(*i);
         }
         let first_gid = doc.tilesets.iter().map(TilesetDoc::next_gid).max().unwrap_or(1);
-        let tileset = load(first_gid, &mut doc.warnings)?;
+        let mut warnings = Vec::new();
+        let tileset = load(first_gid, &mut warnings)?;
+        if let Some(i) = (0..self.map.len()).find(|&i| doc.tilesets[i].is_copy_of(&tileset)) {
+            self.added.push((file.to_owned(), i));
+            return Ok(i);
+        }
+        doc.warnings.extend(warnings);
         doc.warnings.push(format!(
             "tileset {:?} ({}) of an object template is added to the map's tilesets, for the template's tile",
             tileset.name,
-            file.display()
+            normalize_path(file).display()
         ));
         doc.tilesets.push(tileset);
         self.added.push((file.to_owned(), doc.tilesets.len() - 1));
@@ -180,6 +188,16 @@ pub struct TilesetDoc {
 }
 
 impl TilesetDoc {
+    /// Whether it is `other` embedded in a map (its tiles' properties may have been edited
+    /// since): the same name, image and grid of tiles.
+    fn is_copy_of(&self, other: &TilesetDoc) -> bool {
+        let grid = |t: &TilesetDoc| (t.tile_width, t.tile_height, t.columns, t.tile_count, t.spacing, t.margin);
+        self.name == other.name
+            && self.image.as_deref().map(normalize_path) == other.image.as_deref().map(normalize_path)
+            && grid(self) == grid(other)
+            && (self.image.is_some() || self.local_ids() == other.local_ids())
+    }
+
     fn is_glyph_tileset(&self) -> bool {
         self.properties.get(GLYPH_TILESET_PROPERTY) == Some(&PropertyValue::Bool(true))
     }
@@ -269,6 +287,72 @@ pub struct ObjectDoc {
     pub rotation: f64,
     pub shape: DocShape,
     pub properties: Properties,
+    /// The template the object is an instance of.
+    pub template: Option<TemplateDoc>,
+}
+
+/// An object's template, as a Tiled document holds it.
+#[derive(Clone, Debug)]
+pub struct TemplateDoc {
+    /// Read: the template's file resolved against the map's folder. To write: the path the
+    /// map's file names it by (relative to the map's folder).
+    pub path: PathBuf,
+    /// The template's object: the instance's values where it sets none (its id, `x` and `y`
+    /// mean nothing).
+    pub object: Box<ObjectDoc>,
+}
+
+/// Which of an instance's values a Tiled file writes beside its `template` (its id and
+/// position are always written): those that differ from the template's.
+#[derive(Debug, Default, PartialEq)]
+pub struct Overrides {
+    pub name: bool,
+    pub class: bool,
+    /// `width` and `height`.
+    pub size: bool,
+    pub rotation: bool,
+    /// The shape's element or key: a tile object's `gid`, a polygon's points, a text.
+    pub shape: bool,
+    /// The properties the instance adds or changes.
+    pub properties: Properties,
+}
+
+impl ObjectDoc {
+    /// What the object writes beside its template link, such that Tiled (and sightline)
+    /// reading the instance over its template get the object back. `None` when it has no link,
+    /// or when a file cannot say how it differs: it lacks a property of the template (an
+    /// instance can only add and change them), or its shape is of another kind than the
+    /// template's (a rectangle has no element to say so, and in Tiled JSON the template's key,
+    /// such as `"ellipse": true`, would stay beside the instance's). Such an object is written
+    /// whole, without its link.
+    pub fn overrides(&self) -> Option<Overrides> {
+        let base = &self.template.as_ref()?.object;
+        if base.properties.keys().any(|k| !self.properties.contains_key(k)) {
+            return None;
+        }
+        let shape = match (&self.shape, &base.shape) {
+            (shape, base_shape) if shape == base_shape => false,
+            // A GID makes a tile object of any shape, in both formats.
+            (DocShape::Tile(_), _) => true,
+            (shape, base_shape) if std::mem::discriminant(shape) == std::mem::discriminant(base_shape) => true,
+            // Over a rectangle (which has no element or key), any other shape says itself.
+            (_, DocShape::Rectangle) => true,
+            _ => return None,
+        };
+        Some(Overrides {
+            name: self.name != base.name,
+            class: self.class != base.class,
+            size: [self.width, self.height] != [base.width, base.height],
+            rotation: self.rotation != base.rotation,
+            shape,
+            properties: self
+                .properties
+                .iter()
+                .filter(|(k, v)| base.properties.get(*k) != Some(*v))
+                .map(|(k, v)| (k.clone(), v.clone()))
+                .collect(),
+        })
+    }
 }
 
 /// An object's geometry as Tiled files hold it (its size is `ObjectDoc`'s `width`, `height`).
@@ -719,58 +803,31 @@ pub fn build_map(mut doc: Doc) -> Result<super::Loaded, MapError> {
             warnings.push(format!("{label} lies outside the map and is left out"));
             continue;
         }
-        let what = label.clone();
-        let mut properties = o.properties.clone();
-        let kind_name = if o.class.is_empty() { o.name.to_lowercase() } else { o.class.to_lowercase() };
-        let kind = match kind_name.as_str() {
-            "player" | "start" | "player_start" | "playerstart" => ObjectKind::PlayerStart,
-            "monster" | "enemy" | "npc" => {
-                let glyph = match string_property(&properties, &what, "glyph")? {
-                    Some(s) => s.chars().next().unwrap_or('m'),
-                    None => o.name.chars().find(|c| c.is_alphabetic()).unwrap_or('m'),
-                };
-                let vision = number_property(&properties, &what, "vision")?.unwrap_or(f64::from(DEFAULT_VISION_RADIUS));
-                properties.remove("glyph");
-                properties.remove("vision");
-                ObjectKind::Monster { glyph, vision_radius: vision.clamp(0.0, 1000.0) as u32 }
-            }
-            "item" | "pickup" => ObjectKind::Item,
-            "light" => {
-                let radius = number_property(&properties, &what, "radius")?.unwrap_or(6.0);
-                properties.remove("radius");
-                ObjectKind::Light { radius: radius.clamp(0.0, 1000.0) as u32 }
-            }
-            _ => ObjectKind::Other(o.class.clone()),
-        };
-        let (w, h) = (o.width, o.height);
-        // A tile object hangs from its bottom-left corner, a rectangle from its top-left.
-        let mut top_left_y = o.y;
-        let kind_of_shape = match &o.shape {
-            DocShape::Point => ShapeKind::Point,
-            DocShape::Rectangle => ShapeKind::Rectangle { width: w, height: h },
-            DocShape::Ellipse => ShapeKind::Ellipse { width: w, height: h },
-            DocShape::Capsule => ShapeKind::Capsule { width: w, height: h },
-            DocShape::Text(text) => ShapeKind::Text { width: w, height: h, text: text.clone() },
-            DocShape::Polygon(points) => ShapeKind::Polygon(points.clone()),
-            DocShape::Polyline(points) => ShapeKind::Polyline(points.clone()),
-            DocShape::Tile(gid) => match resolved.kind(&doc, gid & !Flip::GID_MASK) {
-                Ok(tile) => ShapeKind::Tile { tile, flip: Flip::from_gid(*gid), width: w, height: h },
-                Err(_) => {
-                    warnings.push(format!(
-                        "{label} shows tile GID {}, which no tileset has; it is kept as a rectangle",
-                        gid & !Flip::GID_MASK
-                    ));
-                    top_left_y = o.y - h;
-                    ShapeKind::Rectangle { width: w, height: h }
-                }
-            },
-        };
+        let (kind, properties, kind_of_shape, top_left_y) = object_values(o, &doc, &resolved, &label, &mut warnings)?;
         // The shape hangs from the object's cell, as the file placed it.
         let cell_px = ((cell_x + origin.0 as f64) * tw, (cell_y + origin.1 as f64) * th);
         let offset = [o.x - cell_px.0, top_left_y - cell_px.1];
         // A point in the middle of its cell is a marker, as sightline writes its own objects.
         let marker = kind_of_shape == ShapeKind::Point && offset == [tw / 2.0, th / 2.0] && o.rotation == 0.0;
         let shape = (!marker).then_some(ObjectShape { offset, rotation: o.rotation, kind: kind_of_shape });
+        let template = match &o.template {
+            Some(t) => {
+                let label = format!("{label}'s template {}", t.path.display());
+                let (kind, properties, kind_of_shape, top_left_y) =
+                    object_values(&t.object, &doc, &resolved, &label, &mut warnings)?;
+                // A template has no place: its shape hangs from the cell at the origin.
+                let shape =
+                    ObjectShape { offset: [t.object.x, top_left_y], rotation: t.object.rotation, kind: kind_of_shape };
+                let object = MapObject {
+                    name: t.object.name.clone(),
+                    properties,
+                    shape: Some(shape),
+                    ..MapObject::new(kind, Cell::new(0, 0))
+                };
+                Some(ObjectTemplate { path: t.path.clone(), object: Box::new(object) })
+            }
+            None => None,
+        };
         objects.push(MapObject {
             id: o.id,
             layer: o.layer,
@@ -779,6 +836,7 @@ pub fn build_map(mut doc: Doc) -> Result<super::Loaded, MapError> {
             cell: Cell::new(cell_x as i32, cell_y as i32),
             properties,
             shape,
+            template,
         });
     }
 
@@ -789,6 +847,64 @@ pub fn build_map(mut doc: Doc) -> Result<super::Loaded, MapError> {
     map.properties = doc.properties;
     map.tile_size = [doc.tile_width.max(1), doc.tile_height.max(1)];
     Ok(super::Loaded { map, warnings, not_kept })
+}
+
+/// A Tiled object's kind, properties (less those the kind holds) and shape as the map keeps
+/// them, with the y of its shape's top-left corner (a tile object's `y` is its bottom);
+/// `label` names it in warnings and errors.
+fn object_values(
+    o: &ObjectDoc,
+    doc: &Doc,
+    resolved: &Resolved,
+    label: &str,
+    warnings: &mut Vec<String>,
+) -> Result<(ObjectKind, Properties, ShapeKind, f64), MapError> {
+    let mut properties = o.properties.clone();
+    let kind_name = if o.class.is_empty() { o.name.to_lowercase() } else { o.class.to_lowercase() };
+    let kind = match kind_name.as_str() {
+        "player" | "start" | "player_start" | "playerstart" => ObjectKind::PlayerStart,
+        "monster" | "enemy" | "npc" => {
+            let glyph = match string_property(&properties, label, "glyph")? {
+                Some(s) => s.chars().next().unwrap_or('m'),
+                None => o.name.chars().find(|c| c.is_alphabetic()).unwrap_or('m'),
+            };
+            let vision = number_property(&properties, label, "vision")?.unwrap_or(f64::from(DEFAULT_VISION_RADIUS));
+            properties.remove("glyph");
+            properties.remove("vision");
+            ObjectKind::Monster { glyph, vision_radius: vision.clamp(0.0, 1000.0) as u32 }
+        }
+        "item" | "pickup" => ObjectKind::Item,
+        "light" => {
+            let radius = number_property(&properties, label, "radius")?.unwrap_or(6.0);
+            properties.remove("radius");
+            ObjectKind::Light { radius: radius.clamp(0.0, 1000.0) as u32 }
+        }
+        _ => ObjectKind::Other(o.class.clone()),
+    };
+    let (w, h) = (o.width, o.height);
+    // A tile object hangs from its bottom-left corner, a rectangle from its top-left.
+    let mut top_left_y = o.y;
+    let kind_of_shape = match &o.shape {
+        DocShape::Point => ShapeKind::Point,
+        DocShape::Rectangle => ShapeKind::Rectangle { width: w, height: h },
+        DocShape::Ellipse => ShapeKind::Ellipse { width: w, height: h },
+        DocShape::Capsule => ShapeKind::Capsule { width: w, height: h },
+        DocShape::Text(text) => ShapeKind::Text { width: w, height: h, text: text.clone() },
+        DocShape::Polygon(points) => ShapeKind::Polygon(points.clone()),
+        DocShape::Polyline(points) => ShapeKind::Polyline(points.clone()),
+        DocShape::Tile(gid) => match resolved.kind(doc, gid & !Flip::GID_MASK) {
+            Ok(tile) => ShapeKind::Tile { tile, flip: Flip::from_gid(*gid), width: w, height: h },
+            Err(_) => {
+                warnings.push(format!(
+                    "{label} shows tile GID {}, which no tileset has; it is kept as a rectangle",
+                    gid & !Flip::GID_MASK
+                ));
+                top_left_y = o.y - h;
+                ShapeKind::Rectangle { width: w, height: h }
+            }
+        },
+    };
+    Ok((kind, properties, kind_of_shape, top_left_y))
 }
 
 /// What a writer produces: the text, extra files to write beside it, and what it could not keep.
@@ -1003,70 +1119,32 @@ pub fn export_doc(map: &Map, target: &Path) -> Placement {
                 .collect(),
         });
     }
-    let [tw, th] = map.tile_size;
     for o in &map.objects {
-        let mut properties = o.properties.clone();
-        match o.kind {
-            ObjectKind::Monster { glyph, vision_radius } => {
-                properties.insert("glyph".into(), PropertyValue::String(glyph.to_string()));
-                properties.insert("vision".into(), PropertyValue::Int(i64::from(vision_radius)));
-            }
-            ObjectKind::Light { radius } => {
-                properties.insert("radius".into(), PropertyValue::Int(i64::from(radius)));
-            }
-            _ => {}
-        }
-        // An object placed here is a point in the middle of its cell; one from a Tiled map keeps
-        // its geometry, hanging from its cell.
-        let (x, y, width, height, rotation, shape) = match &o.shape {
-            None => (
-                (f64::from(o.cell.x) + 0.5) * f64::from(tw),
-                (f64::from(o.cell.y) + 0.5) * f64::from(th),
-                0.0,
-                0.0,
-                0.0,
-                DocShape::Point,
-            ),
-            Some(s) => {
-                // To the millionth of a pixel (Tiled writes fewer digits): the sum does not drift
-                // by a last bit from what was read.
-                let tidy = |x: f64| (x * 1e6).round() / 1e6;
-                let x = tidy(f64::from(o.cell.x) * f64::from(tw) + s.offset[0]);
-                let y = tidy(f64::from(o.cell.y) * f64::from(th) + s.offset[1]);
-                let (width, height, shape) = match &s.kind {
-                    ShapeKind::Point => (0.0, 0.0, DocShape::Point),
-                    ShapeKind::Rectangle { width, height } => (*width, *height, DocShape::Rectangle),
-                    ShapeKind::Ellipse { width, height } => (*width, *height, DocShape::Ellipse),
-                    ShapeKind::Capsule { width, height } => (*width, *height, DocShape::Capsule),
-                    ShapeKind::Text { width, height, text } => (*width, *height, DocShape::Text(text.clone())),
-                    ShapeKind::Polygon(points) => (0.0, 0.0, DocShape::Polygon(points.clone())),
-                    ShapeKind::Polyline(points) => (0.0, 0.0, DocShape::Polyline(points.clone())),
-                    ShapeKind::Tile { tile, flip, width, height } => {
-                        let gid = match placement.get(usize::from(*tile)) {
-                            Some(&(g, local)) if g != usize::MAX => {
-                                (doc.tilesets[g].first_gid + local) | flip.gid_bits()
-                            }
-                            _ => 0,
-                        };
-                        (*width, *height, if gid == 0 { DocShape::Rectangle } else { DocShape::Tile(gid) })
-                    }
+        let mut written = object_doc(o, &doc.tilesets, &placement, map.tile_size);
+        if let Some(t) = &o.template {
+            let base = object_doc(&t.object, &doc.tilesets, &placement, map.tile_size);
+            written.template = Some(TemplateDoc { path: super::relative_path(&t.path, &dir), object: Box::new(base) });
+            if written.overrides().is_none() {
+                let label = if o.name.is_empty() { format!("object {}", o.id) } else { format!("object {:?}", o.name) };
+                let lacks: Vec<String> =
+                    t.own_values(o).into_iter().filter_map(|v| v.strip_prefix("no ").map(str::to_owned)).collect();
+                let why = if lacks.is_empty() {
+                    "its shape is not its template's kind, which a Tiled file cannot say".to_owned()
+                } else {
+                    format!(
+                        "it lacks its template's {} {}, which a Tiled file cannot say",
+                        if lacks.len() == 1 { "property" } else { "properties" },
+                        super::listed_names(&lacks.iter().map(String::as_str).collect::<Vec<_>>())
+                    )
                 };
-                (x, y, width, height, s.rotation, shape)
+                doc.warnings.push(format!(
+                    "{label} is saved without its link to template {}: {why} (it keeps all its values)",
+                    written.template.as_ref().map_or(String::new(), |t| t.path.display().to_string())
+                ));
+                written.template = None;
             }
-        };
-        doc.objects.push(ObjectDoc {
-            id: o.id,
-            layer: o.layer,
-            name: o.name.clone(),
-            class: o.kind.type_name().to_owned(),
-            x,
-            y,
-            width,
-            height,
-            rotation,
-            shape,
-            properties,
-        });
+        }
+        doc.objects.push(written);
     }
     doc.object_layers = map.object_layers.clone();
     doc.groups = map.groups.clone();
@@ -1074,6 +1152,72 @@ pub fn export_doc(map: &Map, target: &Path) -> Placement {
     doc.properties = map.properties.clone();
     doc.properties.insert(WRITER_PROPERTY.into(), PropertyValue::Int(1));
     Placement { doc, glyph_image }
+}
+
+/// An object as a Tiled document holds it, its tiles numbered by `placement` in `tilesets`
+/// (its template link is set apart).
+fn object_doc(o: &MapObject, tilesets: &[TilesetDoc], placement: &[(usize, u32)], [tw, th]: [u32; 2]) -> ObjectDoc {
+    let mut properties = o.properties.clone();
+    match o.kind {
+        ObjectKind::Monster { glyph, vision_radius } => {
+            properties.insert("glyph".into(), PropertyValue::String(glyph.to_string()));
+            properties.insert("vision".into(), PropertyValue::Int(i64::from(vision_radius)));
+        }
+        ObjectKind::Light { radius } => {
+            properties.insert("radius".into(), PropertyValue::Int(i64::from(radius)));
+        }
+        _ => {}
+    }
+    // An object placed here is a point in the middle of its cell; one from a Tiled map keeps
+    // its geometry, hanging from its cell.
+    let (x, y, width, height, rotation, shape) = match &o.shape {
+        None => (
+            (f64::from(o.cell.x) + 0.5) * f64::from(tw),
+            (f64::from(o.cell.y) + 0.5) * f64::from(th),
+            0.0,
+            0.0,
+            0.0,
+            DocShape::Point,
+        ),
+        Some(s) => {
+            // To the millionth of a pixel (Tiled writes fewer digits): the sum does not drift
+            // by a last bit from what was read.
+            let tidy = |x: f64| (x * 1e6).round() / 1e6;
+            let x = tidy(f64::from(o.cell.x) * f64::from(tw) + s.offset[0]);
+            let y = tidy(f64::from(o.cell.y) * f64::from(th) + s.offset[1]);
+            let (width, height, shape) = match &s.kind {
+                ShapeKind::Point => (0.0, 0.0, DocShape::Point),
+                ShapeKind::Rectangle { width, height } => (*width, *height, DocShape::Rectangle),
+                ShapeKind::Ellipse { width, height } => (*width, *height, DocShape::Ellipse),
+                ShapeKind::Capsule { width, height } => (*width, *height, DocShape::Capsule),
+                ShapeKind::Text { width, height, text } => (*width, *height, DocShape::Text(text.clone())),
+                ShapeKind::Polygon(points) => (0.0, 0.0, DocShape::Polygon(points.clone())),
+                ShapeKind::Polyline(points) => (0.0, 0.0, DocShape::Polyline(points.clone())),
+                ShapeKind::Tile { tile, flip, width, height } => {
+                    let gid = match placement.get(usize::from(*tile)) {
+                        Some(&(g, local)) if g != usize::MAX => (tilesets[g].first_gid + local) | flip.gid_bits(),
+                        _ => 0,
+                    };
+                    (*width, *height, if gid == 0 { DocShape::Rectangle } else { DocShape::Tile(gid) })
+                }
+            };
+            (x, y, width, height, s.rotation, shape)
+        }
+    };
+    ObjectDoc {
+        id: o.id,
+        layer: o.layer,
+        name: o.name.clone(),
+        class: o.kind.type_name().to_owned(),
+        x,
+        y,
+        width,
+        height,
+        rotation,
+        shape,
+        properties,
+        template: None,
+    }
 }
 
 /// The glyph tileset's image: each tile its background colour with a block of its foreground

@@ -10,7 +10,7 @@ use serde_json::{Map as JsonObject, Value, json};
 
 use super::Loaded;
 use super::tiled_common::{
-    self, Doc, DocShape, FrameDoc, ObjectDoc, TextAttribute, TileDoc, TileLayerDoc, TilesetDoc, Written,
+    self, Doc, DocShape, FrameDoc, ObjectDoc, TemplateDoc, TextAttribute, TileDoc, TileLayerDoc, TilesetDoc, Written,
 };
 use crate::core::error::{MapError, MapErrorKind};
 use crate::core::flip::Flip;
@@ -435,6 +435,7 @@ fn parse_layers(
     parent: Option<usize>,
     infinite: bool,
     doc: &mut Doc,
+    templates: &[TemplateDoc],
     depth: usize,
 ) -> Result<(), MapError> {
     if depth > 64 {
@@ -524,44 +525,11 @@ fn parse_layers(
                 });
                 for (oi, ov) in o.array("objects")?.iter().enumerate() {
                     let ob = Obj::new(ov, format!("layer {name:?}, object {oi}"))?;
-                    let points = |key: &str| -> Result<Vec<[f64; 2]>, MapError> {
-                        let mut out = Vec::new();
-                        for (k, p) in ob.array(key)?.iter().enumerate() {
-                            let p = Obj::new(p, format!("{}, {key} point {k}", ob.what))?;
-                            out.push([p.float("x")?, p.float("y")?]);
-                        }
-                        Ok(out)
-                    };
-                    let shape = if let Some(gid) = ob.int("gid")? {
-                        DocShape::Tile(u32::try_from(gid).map_err(|_| ob.bad("gid", "a tile GID"))?)
-                    } else if ob.get("polygon").is_some() {
-                        DocShape::Polygon(points("polygon")?)
-                    } else if ob.get("polyline").is_some() {
-                        DocShape::Polyline(points("polyline")?)
-                    } else if ob.bool_or("ellipse", false)? {
-                        DocShape::Ellipse
-                    } else if ob.bool_or("point", false)? {
-                        DocShape::Point
-                    } else if ob.bool_or("capsule", false)? {
-                        DocShape::Capsule
-                    } else if let Some(text) = ob.get("text") {
-                        DocShape::Text(Box::new(object_text(&Obj::new(text, format!("{}, text", ob.what))?)?))
-                    } else {
-                        DocShape::Rectangle
-                    };
-                    doc.objects.push(ObjectDoc {
-                        id: ob.u32_or("id", 0)?,
-                        layer,
-                        name: ob.string("name")?.unwrap_or("").to_owned(),
-                        class: ob.string("class")?.or(ob.string("type")?).unwrap_or("").to_owned(),
-                        x: ob.float("x")?,
-                        y: ob.float("y")?,
-                        width: ob.float("width")?,
-                        height: ob.float("height")?,
-                        rotation: ob.float("rotation")?,
-                        shape,
-                        properties: ob.properties()?,
-                    });
+                    let mut object = object_doc(&ob, layer)?;
+                    if let Some(i) = ov.get(TEMPLATE_KEY).and_then(Value::as_u64) {
+                        object.template = templates.get(i as usize).cloned();
+                    }
+                    doc.objects.push(object);
                 }
             }
             "group" => {
@@ -584,7 +552,7 @@ fn parse_layers(
                     None => &[][..],
                     Some(_) => o.array("layers")?,
                 };
-                parse_layers(inner, Some(g), infinite, doc, depth + 1)?;
+                parse_layers(inner, Some(g), infinite, doc, templates, depth + 1)?;
                 doc.groups[g].end = doc.layers.len() + doc.object_layers.len();
             }
             "imagelayer" => {
@@ -594,6 +562,49 @@ fn parse_layers(
         }
     }
     Ok(())
+}
+
+/// A Tiled JSON object (or a template's object) as a document holds it, on object layer `layer`.
+fn object_doc(ob: &Obj, layer: usize) -> Result<ObjectDoc, MapError> {
+    let points = |key: &str| -> Result<Vec<[f64; 2]>, MapError> {
+        let mut out = Vec::new();
+        for (k, p) in ob.array(key)?.iter().enumerate() {
+            let p = Obj::new(p, format!("{}, {key} point {k}", ob.what))?;
+            out.push([p.float("x")?, p.float("y")?]);
+        }
+        Ok(out)
+    };
+    let shape = if let Some(gid) = ob.int("gid")? {
+        DocShape::Tile(u32::try_from(gid).map_err(|_| ob.bad("gid", "a tile GID"))?)
+    } else if ob.get("polygon").is_some() {
+        DocShape::Polygon(points("polygon")?)
+    } else if ob.get("polyline").is_some() {
+        DocShape::Polyline(points("polyline")?)
+    } else if ob.bool_or("ellipse", false)? {
+        DocShape::Ellipse
+    } else if ob.bool_or("point", false)? {
+        DocShape::Point
+    } else if ob.bool_or("capsule", false)? {
+        DocShape::Capsule
+    } else if let Some(text) = ob.get("text") {
+        DocShape::Text(Box::new(object_text(&Obj::new(text, format!("{}, text", ob.what))?)?))
+    } else {
+        DocShape::Rectangle
+    };
+    Ok(ObjectDoc {
+        id: ob.u32_or("id", 0)?,
+        layer,
+        name: ob.string("name")?.unwrap_or("").to_owned(),
+        class: ob.string("class")?.or(ob.string("type")?).unwrap_or("").to_owned(),
+        x: ob.float("x")?,
+        y: ob.float("y")?,
+        width: ob.float("width")?,
+        height: ob.float("height")?,
+        rotation: ob.float("rotation")?,
+        shape,
+        properties: ob.properties()?,
+        template: None,
+    })
 }
 
 pub fn parse(text: &str, path: &Path) -> Result<Loaded, MapError> {
@@ -630,27 +641,34 @@ pub fn parse(text: &str, path: &Path) -> Result<Loaded, MapError> {
         doc.warnings.extend(warnings);
         (doc, sources)
     };
+    let mut templates =
+        Templates { map_dir: dir, read: Vec::new(), tilesets: tiled_common::TemplateTilesets::new(sources) };
     if let Some(layers) = value.get_mut("layers") {
-        let tilesets = tiled_common::TemplateTilesets::new(sources);
-        let mut templates = Templates { map_dir: dir, read: Vec::new(), tilesets };
         templates.instantiate(layers, &mut doc, 0)?;
     }
     let o = Obj::new(&value, "the map")?;
     let layers = o.array("layers")?;
     map::count_layer_cells(&mut 0, declared_cells(layers, doc.infinite, 0))?;
-    parse_layers(layers, None, doc.infinite, &mut doc, 0)?;
+    let templates: Vec<TemplateDoc> = templates.read.into_iter().map(|(_, t)| t).collect();
+    parse_layers(layers, None, doc.infinite, &mut doc, &templates, 0)?;
     tiled_common::build_map(doc)
 }
 
 /// Tiled's object templates, for a JSON map: each instance (an object with a `template`) is
 /// given its template's values where it sets none of its own, as Tiled does, before the layers
-/// are read. The link itself is not kept (loading says so).
+/// are read, and keeps its link: [`TEMPLATE_KEY`] numbers its template in `read`. A template is
+/// JSON (`.tj`) or, as Tiled lets a JSON map name one, TMX's XML (`.tx`).
 struct Templates<'a> {
     map_dir: &'a Path,
-    /// Templates read so far: the file, its object (`None`: not a JSON template).
-    read: Vec<(std::path::PathBuf, Option<Value>)>,
+    /// Templates read so far: their object as JSON, its tile numbered as in the map, and as
+    /// the document keeps it.
+    read: Vec<(Value, TemplateDoc)>,
     tilesets: tiled_common::TemplateTilesets,
 }
+
+/// The key an instance's merged JSON holds the index of its template in [`Templates::read`]
+/// under (no Tiled key begins with a private-use character).
+const TEMPLATE_KEY: &str = "\u{f8ff}sightline: template";
 
 impl Templates<'_> {
     /// Gives every instance among `layers` (a map's or a group's) its template's values.
@@ -669,78 +687,39 @@ impl Templates<'_> {
                 let Some(source) = instance.get("template").and_then(Value::as_str).map(str::to_owned) else {
                     continue;
                 };
-                doc.dropped.insert(tiled_common::Dropped::TemplateLinks);
-                let id = instance.get("id").and_then(Value::as_u64).unwrap_or(0);
-                let path = self.map_dir.join(&source);
-                let Some(template) = self.template(&path, &source)? else {
-                    doc.warnings.push(format!(
-                        "object {id}: its template {source:?} is not a JSON template (.tj); sightline reads \
-                         only those from a Tiled JSON map, so the object has only its own values"
-                    ));
-                    continue;
-                };
-                let what = format!("object {id}, template {source:?}");
-                *instance = self.merged(instance, &template, &path, &what, doc)?;
+                let index = self.template(&source, doc)?;
+                *instance = merged(instance, &self.read[index].0);
+                instance.insert(TEMPLATE_KEY.into(), json!(index));
             }
         }
         Ok(())
     }
 
-    /// The JSON template at `path` (read once): `None` when it is not JSON.
-    fn template(&mut self, path: &Path, source: &str) -> Result<Option<Value>, MapError> {
-        if let Some((_, t)) = self.read.iter().find(|(p, _)| p == path) {
-            return Ok(t.clone());
+    /// The index in `read` of the template `source` names (read the first time).
+    fn template(&mut self, source: &str, doc: &mut Doc) -> Result<usize, MapError> {
+        let path = super::resolve_path(self.map_dir, Path::new(source));
+        if let Some(i) = self.read.iter().position(|(_, t)| t.path == path) {
+            return Ok(i);
         }
-        let is_json = path
-            .extension()
-            .and_then(|e| e.to_str())
-            .is_some_and(|e| e.eq_ignore_ascii_case("tj") || e.eq_ignore_ascii_case("json"));
-        let template = if is_json {
-            let bytes = super::read_file(path).map_err(|e| MapError { file: None, ..e }.in_template(source))?;
-            let value: Value = serde_json::from_slice(&bytes).map_err(|e| json_error(e).in_template(source))?;
-            if !value.get("object").is_some_and(Value::is_object) {
-                return Err(MapError::invalid(format!("template {source:?} has no object")));
+        let in_template = |e: MapError| MapError { file: None, ..e }.in_template(source);
+        let bytes = super::read_file(&path).map_err(in_template)?;
+        let object = if bytes.iter().find(|b| !b.is_ascii_whitespace()) == Some(&b'{') {
+            let value: Value = serde_json::from_slice(&bytes).map_err(|e| in_template(json_error(e)))?;
+            let Some(mut object) = value.get("object").and_then(Value::as_object).cloned() else {
+                return Err(in_template(MapError::invalid("the template has no object")));
+            };
+            if let Some(gid) = object.get("gid").and_then(Value::as_u64) {
+                let gid = self.map_gid(gid, &value, &path, &format!("template {source:?}"), doc)?;
+                object.insert("gid".into(), json!(gid));
             }
-            Some(value)
+            Value::Object(object)
         } else {
-            None
+            object_json(&super::tmx::load_tx(&path, &mut self.tilesets, doc).map_err(in_template)?)
         };
-        self.read.push((path.to_owned(), template.clone()));
-        Ok(template)
-    }
-
-    /// `instance` over its `template` (at `path`): the instance's own values, then the
-    /// template's for what it leaves out (properties by name), the template's tile placed in the
-    /// map's tileset that holds it.
-    fn merged(
-        &mut self,
-        instance: &JsonObject<String, Value>,
-        template: &Value,
-        path: &Path,
-        what: &str,
-        doc: &mut Doc,
-    ) -> Result<JsonObject<String, Value>, MapError> {
-        let mut merged = template["object"].as_object().cloned().unwrap_or_default();
-        if let Some(gid) = merged.get("gid").and_then(Value::as_u64).filter(|_| !instance.contains_key("gid")) {
-            let gid = self.map_gid(gid, template, path, what, doc)?;
-            merged.insert("gid".into(), json!(gid));
-        }
-        let inherited = merged.remove("properties");
-        for (key, value) in instance {
-            if key != "template" {
-                merged.insert(key.clone(), value.clone());
-            }
-        }
-        if let Some(Value::Array(inherited)) = inherited {
-            let own = merged.entry("properties").or_insert_with(|| json!([]));
-            if let Some(own) = own.as_array_mut() {
-                let named = |p: &Value| p.get("name").cloned();
-                let kept: Vec<Value> =
-                    inherited.into_iter().filter(|p| !own.iter().any(|o| named(o) == named(p))).collect();
-                own.extend(kept);
-            }
-        }
-        Ok(merged)
+        let what = format!("template {source:?}, its object");
+        let template = TemplateDoc { path, object: Box::new(object_doc(&Obj::new(&object, what)?, 0)?) };
+        self.read.push((object, template));
+        Ok(self.read.len() - 1)
     }
 
     /// A template's tile GID (flip bits and all) as the map numbers it: in the map's tileset
@@ -766,6 +745,62 @@ impl Templates<'_> {
             u32::try_from(local).map_err(|_| MapError::invalid(format!("{what}: gid {gid} is out of range")))?;
         Ok((doc.tilesets[index].first_gid + local) | (gid & Flip::GID_MASK))
     }
+}
+
+/// `instance` over its template's `object` (its tile numbered as in the map): the instance's
+/// own values, then the template's for what it leaves out (properties by name).
+fn merged(instance: &JsonObject<String, Value>, object: &Value) -> JsonObject<String, Value> {
+    let mut merged = object.as_object().cloned().unwrap_or_default();
+    let inherited = merged.remove("properties");
+    // Tiled 1.9 wrote `class` where other versions write `type`: the instance's either
+    // replaces the template's either.
+    if instance.contains_key("type") || instance.contains_key("class") {
+        merged.remove("type");
+        merged.remove("class");
+    }
+    for (key, value) in instance {
+        if key != "template" {
+            merged.insert(key.clone(), value.clone());
+        }
+    }
+    if let Some(Value::Array(inherited)) = inherited {
+        let own = merged.entry("properties").or_insert_with(|| json!([]));
+        if let Some(own) = own.as_array_mut() {
+            let named = |p: &Value| p.get("name").cloned();
+            let kept: Vec<Value> =
+                inherited.into_iter().filter(|p| !own.iter().any(|o| named(o) == named(p))).collect();
+            own.extend(kept);
+        }
+    }
+    merged
+}
+
+/// A JSON object template (`.tj`) as TMX's XML (`.tx`): its tileset's reference and its object;
+/// `None` for JSON that is not a template (a JSON tileset: `tiled` then says it is not XML).
+pub(crate) fn template_as_tx(bytes: &[u8]) -> Result<Option<String>, MapError> {
+    let value: Value = serde_json::from_slice(bytes).map_err(json_error)?;
+    let t = Obj::new(&value, "the template")?;
+    let object = match t.get("object") {
+        Some(object) => object,
+        None if t.string("type")? == Some("template") => {
+            return Err(MapError::invalid("the template has no object"));
+        }
+        None => return Ok(None),
+    };
+    let object = object_doc(&Obj::new(object, "the template's object")?, 0)?;
+    let mut out = String::from("<?xml version=\"1.0\" encoding=\"UTF-8\"?>\n<template>\n");
+    if let Some(tileset) = t.get("tileset") {
+        let ts = Obj::new(tileset, "the template's tileset")?;
+        let source = ts.string("source")?.ok_or_else(|| ts.bad("source", "the tileset's file"))?;
+        out.push_str(&format!(
+            " <tileset firstgid=\"{}\" source=\"{}\"/>\n",
+            ts.u32_or("firstgid", 1)?,
+            super::tmx::escape(source)
+        ));
+    }
+    super::tmx::write_object(&mut out, &object);
+    out.push_str("</template>\n");
+    Ok(Some(out))
 }
 
 /// The cells the tile layers declare (their chunks' in an infinite map), groups included, so that
@@ -948,40 +983,58 @@ fn group_json(g: &LayerGroup, id: usize, layers: Vec<Value>) -> Value {
     v
 }
 
+/// An object as Tiled JSON writes it: an instance (see [`ObjectDoc::overrides`]) its template and
+/// what it sets itself, any other object everything.
+fn object_json(o: &ObjectDoc) -> Value {
+    let mut v = json!({"id": o.id});
+    let own = o.overrides();
+    if let Some(t) = &o.template
+        && own.is_some()
+    {
+        v["template"] = json!(t.path.to_string_lossy().replace('\\', "/"));
+    }
+    let writes = |overridden: fn(&tiled_common::Overrides) -> bool| own.as_ref().is_none_or(overridden);
+    if writes(|w| w.name) {
+        v["name"] = json!(o.name);
+    }
+    if writes(|w| w.class) {
+        v["type"] = json!(o.class);
+    }
+    v["x"] = json!(o.x);
+    v["y"] = json!(o.y);
+    if writes(|w| w.size) {
+        v["width"] = json!(o.width);
+        v["height"] = json!(o.height);
+    }
+    if writes(|w| w.rotation) {
+        v["rotation"] = json!(o.rotation);
+    }
+    if own.is_none() {
+        v["visible"] = json!(true);
+    }
+    let points = |p: &[[f64; 2]]| p.iter().map(|[x, y]| json!({"x": x, "y": y})).collect::<Vec<_>>();
+    match &o.shape {
+        _ if !writes(|w| w.shape) => {}
+        DocShape::Point => v["point"] = json!(true),
+        DocShape::Ellipse => v["ellipse"] = json!(true),
+        DocShape::Capsule => v["capsule"] = json!(true),
+        DocShape::Text(t) => v["text"] = text_json(t),
+        DocShape::Polygon(p) => v["polygon"] = json!(points(p)),
+        DocShape::Polyline(p) => v["polyline"] = json!(points(p)),
+        DocShape::Tile(gid) => v["gid"] = json!(gid),
+        DocShape::Rectangle => {}
+    }
+    let properties = own.as_ref().map_or(&o.properties, |w| &w.properties);
+    if !properties.is_empty() {
+        v["properties"] = properties_json(properties);
+    }
+    v
+}
+
 /// Object layer `j` of a document, with its objects, as Tiled JSON, with layer id `id`.
 fn object_layer_json(doc: &Doc, j: usize, id: usize) -> Value {
     let layer = &doc.object_layers[j];
-    let objects: Vec<Value> = doc
-        .objects_on(j)
-        .map(|o| {
-            let mut v = json!({
-                "id": o.id,
-                "name": o.name,
-                "type": o.class,
-                "x": o.x,
-                "y": o.y,
-                "width": o.width,
-                "height": o.height,
-                "rotation": o.rotation,
-                "visible": true,
-            });
-            let points = |p: &[[f64; 2]]| p.iter().map(|[x, y]| json!({"x": x, "y": y})).collect::<Vec<_>>();
-            match &o.shape {
-                DocShape::Point => v["point"] = json!(true),
-                DocShape::Ellipse => v["ellipse"] = json!(true),
-                DocShape::Capsule => v["capsule"] = json!(true),
-                DocShape::Text(t) => v["text"] = text_json(t),
-                DocShape::Polygon(p) => v["polygon"] = json!(points(p)),
-                DocShape::Polyline(p) => v["polyline"] = json!(points(p)),
-                DocShape::Tile(gid) => v["gid"] = json!(gid),
-                DocShape::Rectangle => {}
-            }
-            if !o.properties.is_empty() {
-                v["properties"] = properties_json(&o.properties);
-            }
-            v
-        })
-        .collect();
+    let objects: Vec<Value> = doc.objects_on(j).map(object_json).collect();
     let mut v = json!({
         "id": id,
         "name": layer.name,

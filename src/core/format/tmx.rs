@@ -12,7 +12,8 @@ use std::path::{Path, PathBuf};
 use quick_xml::events::Event;
 
 use super::tiled_common::{
-    self, Doc, DocShape, Dropped, FrameDoc, ObjectDoc, TextAttribute, TileDoc, TileLayerDoc, TilesetDoc, Written,
+    self, Doc, DocShape, Dropped, FrameDoc, ObjectDoc, TemplateDoc, TextAttribute, TileDoc, TileLayerDoc, TilesetDoc,
+    Written,
 };
 use super::{Loaded, MAX_FILE_BYTES};
 use crate::core::error::{MapError, MapErrorKind};
@@ -52,9 +53,10 @@ struct Scan {
     /// Each object layer's `locked` flag, in document order (the `tiled` crate does not read
     /// it); a tile's collision shapes are not layers and do not count.
     object_layers_locked: Vec<bool>,
-    /// An object is an instance of a template (`<object template="…">`): the `tiled` crate gives
-    /// it the template's values, and the link is not kept.
-    template_instances: bool,
+    /// Each map object's `template` attribute (`None`: not an instance), in document order, as
+    /// `tiled` lists the objects; a tile's collision shapes are not map objects and do not count.
+    /// `tiled` gives an instance its template's values and forgets the link.
+    object_templates: Vec<Option<String>>,
     /// Each `<group>`'s `locked`, in document order (`tiled` does not read it).
     groups_locked: Vec<bool>,
 }
@@ -363,7 +365,7 @@ fn scan(bytes: &[u8], dir: &Path) -> Result<Scan, MapError> {
                             d.tiles.push(gid);
                         }
                     }
-                    b"object" if attr("template")?.is_some() => scan.template_instances = true,
+                    b"object" if !in_tileset => scan.object_templates.push(attr("template")?),
                     b"objectgroup" if !in_tileset => {
                         scan.object_layers_locked.push(number("locked")?.unwrap_or(0) != 0);
                     }
@@ -728,7 +730,13 @@ fn resource_reader(map_path: PathBuf, map_bytes: Vec<u8>) -> impl Fn(&Path) -> s
         if meta.len() > MAX_FILE_BYTES {
             return Err(std::io::Error::other(format!("{} is larger than {MAX_FILE_BYTES} bytes", path.display())));
         }
-        let bytes = std::fs::read(path)?;
+        let mut bytes = std::fs::read(path)?;
+        // A JSON template (`.tj`), which Tiled lets a TMX map name, read as the XML `tiled` knows.
+        if bytes.iter().find(|b| !b.is_ascii_whitespace()) == Some(&b'{')
+            && let Some(xml) = super::tmj::template_as_tx(&bytes).map_err(|e| std::io::Error::other(e.to_string()))?
+        {
+            bytes = xml.into_bytes();
+        }
         let scanned =
             scan(&bytes, path.parent().unwrap_or(Path::new(""))).map_err(|e| std::io::Error::other(e.to_string()))?;
         Ok(Cursor::new(scanned.patched.unwrap_or(bytes)))
@@ -745,11 +753,66 @@ pub(crate) fn load_tsx(path: &Path, first_gid: u32) -> Result<TilesetDoc, MapErr
     Ok(convert_tileset(&loaded.map_err(tiled_error)?, first_gid))
 }
 
+/// Reads an object template in TMX's form (a `.tx` file, which a Tiled JSON map may name): its
+/// object, its tile placed as [`object_doc`] places a template's.
+pub(crate) fn load_tx(
+    path: &Path,
+    template_tilesets: &mut tiled_common::TemplateTilesets,
+    doc: &mut Doc,
+) -> Result<ObjectDoc, MapError> {
+    let dir = path.parent().unwrap_or(Path::new(""));
+    let name = path.file_name().map(|n| n.to_string_lossy().into_owned()).unwrap_or_default();
+    // `tiled` reads a template only for a map's object: a map of one object, in memory, names it.
+    let host = dir.join("\u{f8ff}sightline: template host.tmx");
+    let xml = format!(
+        "<?xml version=\"1.0\"?>\n<map version=\"1.10\" orientation=\"orthogonal\" width=\"1\" height=\"1\" \
+         tilewidth=\"1\" tileheight=\"1\" infinite=\"0\">\n <objectgroup id=\"1\" name=\"template\">\n  \
+         <object id=\"1\" template=\"{}\"/>\n </objectgroup>\n</map>\n",
+        escape(&name)
+    );
+    let mut loader = tiled::Loader::with_reader(resource_reader(host.clone(), xml.into_bytes()));
+    // `tiled` is third-party code fed untrusted input: a panic in it becomes an error here.
+    std::panic::catch_unwind(std::panic::AssertUnwindSafe(|| loader.load_tmx_map(&host)))
+        .map_err(|_| MapError::invalid("the Tiled parser failed on this template (it is corrupt)"))?
+        .map_err(tiled_error)?;
+    let template = tiled::ResourceCache::get_template(loader.cache(), dir.join(&name))
+        .ok_or_else(|| MapError::invalid("the template could not be read"))?;
+    object_doc(&template.object, 0, &[], template_tilesets, doc)
+}
+
+/// The error of the first of a map's object templates (`template` attributes, resolved against
+/// `dir`) that fails when read on its own, naming it: when `tiled` fails on a map, it does not
+/// say whether the problem was in the map or in a template it read.
+fn failing_template(templates: &[Option<String>], dir: &Path) -> Option<MapError> {
+    let mut tried: Vec<&String> = Vec::new();
+    for attr in templates.iter().flatten() {
+        if tried.contains(&attr) {
+            continue;
+        }
+        tried.push(attr);
+        let mut tilesets = tiled_common::TemplateTilesets::new(Vec::new());
+        if let Err(e) = load_tx(&dir.join(attr), &mut tilesets, &mut Doc::default()) {
+            // Named as the map names it, not as `tiled` found it.
+            let e = match e.location {
+                Some(crate::core::error::Location::Template(_)) => MapError { location: None, ..e },
+                _ => e,
+            };
+            return Some(e.in_template(attr));
+        }
+    }
+    None
+}
+
 fn tiled_error(e: tiled::Error) -> MapError {
     match e {
         tiled::Error::ResourceLoadingError { path, err } => {
             let message = err.to_string();
-            if message.contains("No such file") {
+            // `tiled` reads tilesets and object templates (`.tx`, or `.tj` read as one).
+            let template =
+                path.extension().is_some_and(|e| e.eq_ignore_ascii_case("tx") || e.eq_ignore_ascii_case("tj"));
+            if template {
+                MapError::invalid(message).in_template(&path.display().to_string())
+            } else if message.contains("No such file") {
                 MapError::new(MapErrorKind::MissingTileset(path))
             } else {
                 MapError::invalid(message).in_tileset(&path.display().to_string())
@@ -772,9 +835,17 @@ pub fn parse(bytes: &[u8], path: &Path) -> Result<Loaded, MapError> {
     let mut loader = tiled::Loader::with_reader(resource_reader(map_path.clone(), map_bytes));
     // `tiled` is third-party code fed untrusted input: a panic in it becomes an error here.
     let result = std::panic::catch_unwind(std::panic::AssertUnwindSafe(|| loader.load_tmx_map(&map_path)));
+    let dir = path.parent().unwrap_or(Path::new(""));
     let tmap = match result {
-        Ok(r) => r.map_err(tiled_error)?,
-        Err(_) => return Err(MapError::invalid("the Tiled parser failed on this file (it is corrupt)")),
+        Ok(Ok(tmap)) => tmap,
+        Ok(Err(e)) => {
+            let error = tiled_error(e);
+            return Err(failing_template(&scan.object_templates, dir).unwrap_or(error));
+        }
+        Err(_) => {
+            let error = MapError::invalid("the Tiled parser failed on this file (it is corrupt)");
+            return Err(failing_template(&scan.object_templates, dir).unwrap_or(error));
+        }
     };
     let mut doc = Doc {
         width: tmap.width,
@@ -804,6 +875,7 @@ pub fn parse(bytes: &[u8], path: &Path) -> Result<Loaded, MapError> {
         tiled_common::TemplateTilesets::new(tilesets.iter().map(|t| Some(t.source.clone())).collect());
     // Tile data comes from our own scan, in the same (document) order as `tiled`'s layers.
     let mut scanned = scan.layers.into_iter();
+    let mut object_templates = scan.object_templates.into_iter();
     let mut object_layers_locked = scan.object_layers_locked.into_iter();
     let mut groups_locked = scan.groups_locked.into_iter();
     // Depth first, in document order; a group's end is met after what it holds.
@@ -873,52 +945,29 @@ pub fn parse(bytes: &[u8], path: &Path) -> Result<Loaded, MapError> {
                     tile_layers_below: doc.layers.len(),
                 });
                 for o in objects.objects() {
-                    // `tiled` reads the file's decimals as f32s: their shortest text is what Tiled wrote.
-                    let exact = super::shortest_f64;
-                    let points = |p: &[(f32, f32)]| p.iter().map(|&(x, y)| [exact(x), exact(y)]).collect();
-                    let shape = match (&o.shape, o.tile_data()) {
-                        (_, Some(t)) => {
-                            let bits = u8::from(t.flip_h) << 3 | u8::from(t.flip_v) << 2 | u8::from(t.flip_d) << 1;
-                            let flip = Flip::from_bits(bits).unwrap_or(Flip::NONE);
-                            let first_gid = match t.tileset_location() {
-                                tiled::TilesetLocation::Map(i) => scan.first_gids.get(*i).copied().unwrap_or(1),
-                                // The template's tile, in the template's tileset.
-                                tiled::TilesetLocation::Template(ts) => {
-                                    let i = template_tilesets
-                                        .index(&mut doc, &ts.source, |first, _| Ok(convert_tileset(ts, first)))?;
-                                    doc.tilesets[i].first_gid
-                                }
-                            };
-                            DocShape::Tile((first_gid + t.id()) | flip.gid_bits())
+                    let mut object = object_doc(&o, layer_index, &scan.first_gids, &mut template_tilesets, &mut doc)?;
+                    let attr = object_templates.next().flatten();
+                    let template =
+                        attr.as_ref().and_then(|a| tiled::ResourceCache::get_template(loader.cache(), dir.join(a)));
+                    match (attr, template) {
+                        (Some(attr), Some(template)) => {
+                            let base = object_doc(
+                                &template.object,
+                                layer_index,
+                                &scan.first_gids,
+                                &mut template_tilesets,
+                                &mut doc,
+                            )?;
+                            let path = super::resolve_path(dir, Path::new(&attr));
+                            object.template = Some(TemplateDoc { path, object: Box::new(base) });
                         }
-                        (tiled::ObjectShape::Rect { .. }, None) => DocShape::Rectangle,
-                        (tiled::ObjectShape::Ellipse { .. }, None) => DocShape::Ellipse,
-                        (tiled::ObjectShape::Polygon { points: p }, None) => DocShape::Polygon(points(p)),
-                        (tiled::ObjectShape::Polyline { points: p }, None) => DocShape::Polyline(points(p)),
-                        (tiled::ObjectShape::Point(..), None) => DocShape::Point,
-                        (tiled::ObjectShape::Capsule { .. }, None) => DocShape::Capsule,
-                        (shape @ tiled::ObjectShape::Text { .. }, None) => DocShape::Text(Box::new(object_text(shape))),
-                    };
-                    let (width, height) = match o.shape {
-                        tiled::ObjectShape::Rect { width, height }
-                        | tiled::ObjectShape::Ellipse { width, height }
-                        | tiled::ObjectShape::Capsule { width, height }
-                        | tiled::ObjectShape::Text { width, height, .. } => (exact(width), exact(height)),
-                        _ => (0.0, 0.0),
-                    };
-                    doc.objects.push(ObjectDoc {
-                        id: o.id(),
-                        layer: layer_index,
-                        name: o.name.clone(),
-                        class: o.user_type.clone(),
-                        x: exact(o.x),
-                        y: exact(o.y),
-                        width,
-                        height,
-                        rotation: exact(o.rotation),
-                        shape,
-                        properties: convert_properties(&o.properties),
-                    });
+                        // `tiled` read the template under another path: the values stay, the link goes.
+                        (Some(_), None) => {
+                            doc.dropped.insert(Dropped::TemplateLinks);
+                        }
+                        _ => {}
+                    }
+                    doc.objects.push(object);
                 }
             }
             tiled::LayerType::Image(_) => {
@@ -944,10 +993,65 @@ pub fn parse(bytes: &[u8], path: &Path) -> Result<Loaded, MapError> {
             }
         }
     }
-    if scan.template_instances {
-        doc.dropped.insert(Dropped::TemplateLinks);
-    }
     tiled_common::build_map(doc)
+}
+
+/// A map object (or a template's object) as a Tiled document holds it, on object layer
+/// `layer`; a tile of a template's tileset is placed in the map's tileset of the same file, or
+/// in that tileset added to the document.
+fn object_doc(
+    o: &tiled::ObjectData,
+    layer: usize,
+    first_gids: &[u32],
+    template_tilesets: &mut tiled_common::TemplateTilesets,
+    doc: &mut Doc,
+) -> Result<ObjectDoc, MapError> {
+    // `tiled` reads the file's decimals as f32s: their shortest text is what Tiled wrote.
+    let exact = super::shortest_f64;
+    let points = |p: &[(f32, f32)]| p.iter().map(|&(x, y)| [exact(x), exact(y)]).collect();
+    let shape = match (&o.shape, o.tile_data()) {
+        (_, Some(t)) => {
+            let bits = u8::from(t.flip_h) << 3 | u8::from(t.flip_v) << 2 | u8::from(t.flip_d) << 1;
+            let flip = Flip::from_bits(bits).unwrap_or(Flip::NONE);
+            let first_gid = match t.tileset_location() {
+                tiled::TilesetLocation::Map(i) => first_gids.get(*i).copied().unwrap_or(1),
+                // The template's tile, in the template's tileset.
+                tiled::TilesetLocation::Template(ts) => {
+                    let i = template_tilesets.index(doc, &ts.source, |first, _| Ok(convert_tileset(ts, first)))?;
+                    doc.tilesets[i].first_gid
+                }
+            };
+            DocShape::Tile((first_gid + t.id()) | flip.gid_bits())
+        }
+        (tiled::ObjectShape::Rect { .. }, None) => DocShape::Rectangle,
+        (tiled::ObjectShape::Ellipse { .. }, None) => DocShape::Ellipse,
+        (tiled::ObjectShape::Polygon { points: p }, None) => DocShape::Polygon(points(p)),
+        (tiled::ObjectShape::Polyline { points: p }, None) => DocShape::Polyline(points(p)),
+        (tiled::ObjectShape::Point(..), None) => DocShape::Point,
+        (tiled::ObjectShape::Capsule { .. }, None) => DocShape::Capsule,
+        (shape @ tiled::ObjectShape::Text { .. }, None) => DocShape::Text(Box::new(object_text(shape))),
+    };
+    let (width, height) = match o.shape {
+        tiled::ObjectShape::Rect { width, height }
+        | tiled::ObjectShape::Ellipse { width, height }
+        | tiled::ObjectShape::Capsule { width, height }
+        | tiled::ObjectShape::Text { width, height, .. } => (exact(width), exact(height)),
+        _ => (0.0, 0.0),
+    };
+    Ok(ObjectDoc {
+        id: o.id(),
+        layer,
+        name: o.name.clone(),
+        class: o.user_type.clone(),
+        x: exact(o.x),
+        y: exact(o.y),
+        width,
+        height,
+        rotation: exact(o.rotation),
+        shape,
+        properties: convert_properties(&o.properties),
+        template: None,
+    })
 }
 
 /// Fills an infinite layer's dense rectangle from its non-empty tiles `(x, y, gid)`.
@@ -974,7 +1078,7 @@ pub(crate) fn fill_sparse(l: &mut TileLayerDoc, tiles: &[(i64, i64, u32)]) -> Re
     Ok(())
 }
 
-fn escape(s: &str) -> String {
+pub(crate) fn escape(s: &str) -> String {
     let mut out = String::with_capacity(s.len());
     for c in s.chars() {
         match c {
@@ -1092,39 +1196,60 @@ fn write_object_layer(out: &mut String, doc: &Doc, j: usize, id: usize) {
     ));
     write_properties(out, "  ", &layer.properties);
     for o in doc.objects_on(j) {
-        let gid = match o.shape {
-            DocShape::Tile(gid) => format!(" gid=\"{gid}\""),
-            _ => String::new(),
-        };
-        let size = match o.shape {
-            DocShape::Rectangle | DocShape::Ellipse | DocShape::Capsule | DocShape::Text(_) | DocShape::Tile(_) => {
-                format!(" width=\"{}\" height=\"{}\"", o.width, o.height)
-            }
-            _ => String::new(),
-        };
-        let rotation = if o.rotation == 0.0 { String::new() } else { format!(" rotation=\"{}\"", o.rotation) };
-        out.push_str(&format!(
-            "  <object id=\"{}\" name=\"{}\" type=\"{}\"{gid} x=\"{}\" y=\"{}\"{size}{rotation}>\n",
-            o.id,
-            escape(&o.name),
-            escape(&o.class),
-            o.x,
-            o.y
-        ));
-        write_properties(out, "   ", &o.properties);
-        let points = |p: &[[f64; 2]]| p.iter().map(|[x, y]| format!("{x},{y}")).collect::<Vec<_>>().join(" ");
-        match &o.shape {
-            DocShape::Point => out.push_str("   <point/>\n"),
-            DocShape::Ellipse => out.push_str("   <ellipse/>\n"),
-            DocShape::Capsule => out.push_str("   <capsule/>\n"),
-            DocShape::Text(t) => out.push_str(&format!("   {}\n", text_element(t))),
-            DocShape::Polygon(p) => out.push_str(&format!("   <polygon points=\"{}\"/>\n", points(p))),
-            DocShape::Polyline(p) => out.push_str(&format!("   <polyline points=\"{}\"/>\n", points(p))),
-            DocShape::Rectangle | DocShape::Tile(_) => {}
-        }
-        out.push_str("  </object>\n");
+        write_object(out, o);
     }
     out.push_str(" </objectgroup>\n");
+}
+
+/// An object's element: an instance (see [`ObjectDoc::overrides`]) its template and what it sets
+/// itself, any other object everything.
+pub(crate) fn write_object(out: &mut String, o: &ObjectDoc) {
+    let (template, own) = match (&o.template, o.overrides()) {
+        (Some(t), Some(own)) => {
+            (format!(" template=\"{}\"", escape(&t.path.to_string_lossy().replace('\\', "/"))), Some(own))
+        }
+        _ => (String::new(), None),
+    };
+    let writes = |overridden: fn(&tiled_common::Overrides) -> bool| own.as_ref().is_none_or(overridden);
+    let gid = match o.shape {
+        DocShape::Tile(gid) if writes(|w| w.shape) => format!(" gid=\"{gid}\""),
+        _ => String::new(),
+    };
+    let size = match o.shape {
+        DocShape::Rectangle | DocShape::Ellipse | DocShape::Capsule | DocShape::Text(_) | DocShape::Tile(_)
+            if writes(|w| w.size) =>
+        {
+            format!(" width=\"{}\" height=\"{}\"", o.width, o.height)
+        }
+        _ => String::new(),
+    };
+    let rotation = match &own {
+        Some(w) if w.rotation => format!(" rotation=\"{}\"", o.rotation),
+        None if o.rotation != 0.0 => format!(" rotation=\"{}\"", o.rotation),
+        _ => String::new(),
+    };
+    let name = if writes(|w| w.name) { format!(" name=\"{}\"", escape(&o.name)) } else { String::new() };
+    let class = if writes(|w| w.class) { format!(" type=\"{}\"", escape(&o.class)) } else { String::new() };
+    let mut inner = String::new();
+    write_properties(&mut inner, "   ", own.as_ref().map_or(&o.properties, |w| &w.properties));
+    let points = |p: &[[f64; 2]]| p.iter().map(|[x, y]| format!("{x},{y}")).collect::<Vec<_>>().join(" ");
+    match &o.shape {
+        _ if !writes(|w| w.shape) => {}
+        DocShape::Point => inner.push_str("   <point/>\n"),
+        DocShape::Ellipse => inner.push_str("   <ellipse/>\n"),
+        DocShape::Capsule => inner.push_str("   <capsule/>\n"),
+        DocShape::Text(t) => inner.push_str(&format!("   {}\n", text_element(t))),
+        DocShape::Polygon(p) => inner.push_str(&format!("   <polygon points=\"{}\"/>\n", points(p))),
+        DocShape::Polyline(p) => inner.push_str(&format!("   <polyline points=\"{}\"/>\n", points(p))),
+        DocShape::Rectangle | DocShape::Tile(_) => {}
+    }
+    let start =
+        format!("  <object id=\"{}\"{template}{name}{class}{gid} x=\"{}\" y=\"{}\"{size}{rotation}", o.id, o.x, o.y);
+    if inner.is_empty() {
+        out.push_str(&format!("{start}/>\n"));
+    } else {
+        out.push_str(&format!("{start}>\n{inner}  </object>\n"));
+    }
 }
 
 fn write_properties(out: &mut String, indent: &str, props: &Properties) {
