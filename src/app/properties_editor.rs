@@ -374,7 +374,8 @@ fn list_items_ui(
                     if up.clicked() {
                         raise = Some(k);
                     }
-                    let x = ui.small_button("x").on_hover_text("Remove this item");
+                    // Spelled out: the property's own "x" stands at the end of the same row.
+                    let x = ui.small_button("remove").on_hover_text("Remove this item");
                     name_widget(ui, &x, &format!("remove {item_label}"));
                     if x.clicked() {
                         remove = Some(k);
