@@ -1735,6 +1735,16 @@ fn tiled_template_instances_keep_their_links_and_a_save_writes_only_what_each_se
     let back = load(&saved);
     assert_same(&without_links(&lacking), &without_links(&back), "saved without the link");
     assert!(by_id(&back, 1).template.is_none() && by_id(&back, 4).template.is_some());
+    // Nor can it say that its name is empty (Tiled then takes the template's).
+    let mut nameless = map.clone();
+    nameless.objects.iter_mut().find(|o| o.id == 1).unwrap().name.clear();
+    let written = format::save(&nameless, &saved).unwrap_or_else(|e| panic!("{e}"));
+    assert_eq!(
+        written.warnings,
+        ["object 1 is saved without its link to template templates/chest.tx: its name is empty where its \
+             template's is not, which a Tiled file cannot say (it keeps all its values)"]
+    );
+    assert_same(&without_links(&nameless), &without_links(&load(&saved)), "nameless, saved without the link");
 
     // The same map in Tiled JSON, with JSON templates, reads the same, linked to those.
     let json_template = |name: &str, tileset: &str, object: serde_json::Value| {

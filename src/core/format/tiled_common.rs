@@ -319,16 +319,38 @@ pub struct Overrides {
 
 impl ObjectDoc {
     /// What the object writes beside its template link, such that Tiled (and sightline)
-    /// reading the instance over its template get the object back. `None` when it has no link,
-    /// or when a file cannot say how it differs: it lacks a property of the template (an
-    /// instance can only add and change them), or its shape is of another kind than the
-    /// template's (a rectangle has no element to say so, and in Tiled JSON the template's key,
-    /// such as `"ellipse": true`, would stay beside the instance's). Such an object is written
-    /// whole, without its link.
-    pub fn overrides(&self) -> Option<Overrides> {
+    /// reading the instance over its template get the object back: `None` when it has no link,
+    /// `Err` (why) when a file cannot say how it differs, and the object is written whole,
+    /// without its link. Tiled takes an instance's name, type and size only when they are not
+    /// empty (its map readers' `setPropertyChanged(NameProperty, !name.isEmpty())`), adds and
+    /// changes properties but cannot remove one, and takes a shape from the instance's own
+    /// element or key, which a rectangle does not have (and in Tiled JSON, sightline's reader
+    /// would still see the template's key, such as `"ellipse": true`, beside the instance's).
+    pub fn overrides(&self) -> Option<Result<Overrides, String>> {
         let base = &self.template.as_ref()?.object;
-        if base.properties.keys().any(|k| !self.properties.contains_key(k)) {
-            return None;
+        Some(self.overrides_of(base))
+    }
+
+    fn overrides_of(&self, base: &ObjectDoc) -> Result<Overrides, String> {
+        let lacks: Vec<&str> =
+            base.properties.keys().filter(|k| !self.properties.contains_key(*k)).map(String::as_str).collect();
+        if !lacks.is_empty() {
+            let noun = if lacks.len() == 1 { "property" } else { "properties" };
+            return Err(format!("it lacks its template's {noun} {}", super::listed_names(&lacks)));
+        }
+        if self.name.is_empty() && !base.name.is_empty() {
+            return Err("its name is empty where its template's is not".into());
+        }
+        if self.class.is_empty() && !base.class.is_empty() {
+            return Err("its type is empty where its template's is not".into());
+        }
+        let size = [self.width, self.height] != [base.width, base.height];
+        let boxed = matches!(
+            self.shape,
+            DocShape::Rectangle | DocShape::Ellipse | DocShape::Capsule | DocShape::Text(_) | DocShape::Tile(_)
+        );
+        if size && boxed && (self.width <= 0.0 || self.height <= 0.0) {
+            return Err("its width or height is 0 where its template's are not".into());
         }
         let shape = match (&self.shape, &base.shape) {
             (shape, base_shape) if shape == base_shape => false,
@@ -337,12 +359,12 @@ impl ObjectDoc {
             (shape, base_shape) if std::mem::discriminant(shape) == std::mem::discriminant(base_shape) => true,
             // Over a rectangle (which has no element or key), any other shape says itself.
             (_, DocShape::Rectangle) => true,
-            _ => return None,
+            _ => return Err("its shape is not of its template's kind".into()),
         };
-        Some(Overrides {
+        Ok(Overrides {
             name: self.name != base.name,
             class: self.class != base.class,
-            size: [self.width, self.height] != [base.width, base.height],
+            size,
             rotation: self.rotation != base.rotation,
             shape,
             properties: self
@@ -1124,22 +1146,12 @@ pub fn export_doc(map: &Map, target: &Path) -> Placement {
         if let Some(t) = &o.template {
             let base = object_doc(&t.object, &doc.tilesets, &placement, map.tile_size);
             written.template = Some(TemplateDoc { path: super::relative_path(&t.path, &dir), object: Box::new(base) });
-            if written.overrides().is_none() {
+            if let Some(Err(why)) = written.overrides() {
                 let label = if o.name.is_empty() { format!("object {}", o.id) } else { format!("object {:?}", o.name) };
-                let lacks: Vec<String> =
-                    t.own_values(o).into_iter().filter_map(|v| v.strip_prefix("no ").map(str::to_owned)).collect();
-                let why = if lacks.is_empty() {
-                    "its shape is not its template's kind, which a Tiled file cannot say".to_owned()
-                } else {
-                    format!(
-                        "it lacks its template's {} {}, which a Tiled file cannot say",
-                        if lacks.len() == 1 { "property" } else { "properties" },
-                        super::listed_names(&lacks.iter().map(String::as_str).collect::<Vec<_>>())
-                    )
-                };
                 doc.warnings.push(format!(
-                    "{label} is saved without its link to template {}: {why} (it keeps all its values)",
-                    written.template.as_ref().map_or(String::new(), |t| t.path.display().to_string())
+                    "{label} is saved without its link to template {}: {why}, which a Tiled file cannot say (it \
+                     keeps all its values)",
+                    super::relative_path(&t.path, &dir).display()
                 ));
                 written.template = None;
             }

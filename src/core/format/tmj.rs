@@ -987,7 +987,7 @@ fn group_json(g: &LayerGroup, id: usize, layers: Vec<Value>) -> Value {
 /// what it sets itself, any other object everything.
 fn object_json(o: &ObjectDoc) -> Value {
     let mut v = json!({"id": o.id});
-    let own = o.overrides();
+    let own = o.overrides().and_then(Result::ok);
     if let Some(t) = &o.template
         && own.is_some()
     {

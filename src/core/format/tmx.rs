@@ -1204,7 +1204,7 @@ fn write_object_layer(out: &mut String, doc: &Doc, j: usize, id: usize) {
 /// An object's element: an instance (see [`ObjectDoc::overrides`]) its template and what it sets
 /// itself, any other object everything.
 pub(crate) fn write_object(out: &mut String, o: &ObjectDoc) {
-    let (template, own) = match (&o.template, o.overrides()) {
+    let (template, own) = match (&o.template, o.overrides().and_then(Result::ok)) {
         (Some(t), Some(own)) => {
             (format!(" template=\"{}\"", escape(&t.path.to_string_lossy().replace('\\', "/"))), Some(own))
         }
