@@ -2363,10 +2363,16 @@ fn a_template_instance_says_what_it_sets_itself_and_is_reset_or_detached_in_the_
         "{written}"
     );
     let object = |h: &Harness<'static, SightlineApp>| h.state().document.map.objects[0].clone();
-    // Reset takes the template's name back; Detach cuts the link, and undo restores it.
+    // Hidden, it is not drawn, and that is its own too.
+    h.get_by_label("visible Spawn").click();
+    h.run();
+    assert!(!object(&h).visible);
+    h.get_by_label_contains("its own: name, visible");
+    // Reset takes the template's name and visibility back; Detach cuts the link, and undo
+    // restores it.
     h.get_by_label("Reset to template").click();
     h.run();
-    assert_eq!(object(&h).name, "marker");
+    assert_eq!((object(&h).name.as_str(), object(&h).visible), ("marker", true));
     h.get_by_label_contains("all the template's values");
     h.get_by_label("Detach from template").click();
     h.run();

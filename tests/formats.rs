@@ -967,6 +967,57 @@ fn tiled_object_shapes_and_tile_objects_are_read_and_written_in_tmx_tmj_and_ron(
 }
 
 #[test]
+fn hidden_and_faded_tiled_objects_stay_so_through_tmx_tmj_and_ron() {
+    let dir = tempfile::tempdir().unwrap();
+    std::fs::copy(fixture("tiny.png"), dir.path().join("tiny.png")).unwrap();
+    std::fs::copy(fixture("tiny.tsx"), dir.path().join("tiny.tsx")).unwrap();
+    let path = dir.path().join("faded.tmx");
+    std::fs::write(
+        &path,
+        r#"<?xml version="1.0"?>
+<map version="1.10" orientation="orthogonal" width="4" height="2" tilewidth="8" tileheight="8" infinite="0" nextobjectid="4">
+ <tileset firstgid="1" source="tiny.tsx"/>
+ <layer id="1" name="ground" width="4" height="2"><data encoding="csv">1,1,1,1,1,1,1,1</data></layer>
+ <objectgroup id="2" name="things">
+  <object id="1" name="secret" x="0" y="0" width="8" height="8" visible="0"/>
+  <object id="2" name="ghost" x="8" y="0" width="8" height="8" opacity="0.25"/>
+  <object id="3" name="plain" x="16" y="0" width="8" height="8"/>
+ </objectgroup>
+</map>"#,
+    )
+    .unwrap();
+    let map = load(&path);
+    let look = |map: &Map, name: &str| {
+        let o = map.objects.iter().find(|o| o.name == name).unwrap();
+        (o.visible, o.opacity)
+    };
+    assert_eq!(
+        [look(&map, "secret"), look(&map, "ghost"), look(&map, "plain")],
+        [(false, 1.0), (true, 0.25), (true, 1.0)]
+    );
+    for ext in ["tmx", "tmj", "ron"] {
+        assert_same(&map, &round_trip(&map, ext), ext);
+    }
+    let (_, text) = save_text(&map, "out.tmx");
+    assert!(
+        text.contains(r#"<object id="1" name="secret" type="" x="0" y="0" width="8" height="8" visible="0"/>"#),
+        "{text}"
+    );
+    assert!(
+        text.contains(r#"<object id="2" name="ghost" type="" x="8" y="0" width="8" height="8" opacity="0.25"/>"#),
+        "{text}"
+    );
+    assert!(text.contains(r#"<object id="3" name="plain" type="" x="16" y="0" width="8" height="8"/>"#), "{text}");
+    let (_, text) = save_text(&map, "out.tmj");
+    let json: serde_json::Value = serde_json::from_str(&text).unwrap();
+    let objects = &json["layers"][1]["objects"];
+    assert_eq!((&objects[0]["visible"], &objects[0].get("opacity")), (&serde_json::json!(false), &None));
+    assert_eq!((&objects[1]["visible"], &objects[1]["opacity"]), (&serde_json::json!(true), &serde_json::json!(0.25)));
+    let (_, text) = save_text(&map, "out.ron");
+    assert!(text.contains("visible: false") && text.contains("opacity: 0.25"), "{text}");
+}
+
+#[test]
 fn text_and_capsule_objects_are_kept_with_their_layout_through_tmx_tmj_and_ron() {
     use sightline::core::Rgba;
     use sightline::core::object::{HorizontalAlign, ObjectText, ShapeKind, VerticalAlign};
@@ -1687,24 +1738,25 @@ fn tiled_template_instances_keep_their_links_and_a_save_writes_only_what_each_se
     let text = save_in(&map, &dir.path().join("saved.ron"));
     assert!(text.contains(r#"path: "templates/marker.tx""#), "{text}");
 
-    // Edited: the chest renamed and moved, the marker's side changed. Only what differs from
+    // Edited: the chest renamed and moved, the marker's side changed, a statue hidden. Only what differs from
     // the template is written; the statue lost its flip, which its GID (in the map's numbering) says.
     let mut edited = map.clone();
     let index = |id: u32| edited.objects.iter().position(|o| o.id == id).unwrap();
-    let (chest, statue, marker) = (index(1), index(2), index(4));
+    let (chest, statue, other_statue, marker) = (index(1), index(2), index(3), index(4));
     edited.objects[chest].name = "big chest".into();
     edited.objects[chest].cell = Cell::new(2, 1);
     edited.objects[marker].properties.insert("side".into(), PropertyValue::String("right".into()));
     if let Some(ShapeKind::Tile { flip, .. }) = edited.objects[statue].shape.as_mut().map(|s| &mut s.kind) {
         *flip = Flip::NONE;
     }
+    edited.objects[other_statue].visible = false;
     let text = save_in(&edited, &saved);
     assert_eq!(
         object_groups(&text),
         r#" <objectgroup id="2" name="things">
   <object id="1" template="templates/chest.tx" name="big chest" x="16" y="16"/>
   <object id="2" template="templates/statue.tx" gid="6" x="8" y="16"/>
-  <object id="3" template="templates/statue.tx" x="16" y="16"/>
+  <object id="3" template="templates/statue.tx" x="16" y="16" visible="0"/>
   <object id="4" template="templates/marker.tx" name="wave three" x="0" y="0">
    <properties>
     <property name="side" value="right"/>

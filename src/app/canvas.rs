@@ -556,11 +556,13 @@ fn object_layer_shapes_ui(
     let mut tile_objects = SpriteBatch::new(sheets, true);
     let tint = look_tint(look);
     let shift = look_shift(map, view, look);
-    for o in map.objects.iter().filter(|o| o.layer == j) {
+    // A hidden object is not drawn, as in Tiled.
+    for o in map.objects.iter().filter(|o| o.layer == j && o.visible) {
         if let Some(shape) = &o.shape {
             let colour = layer.color.map_or_else(|| object_colour(o), |c| Color32::from_rgb(c.0, c.1, c.2));
-            let colour = colour.gamma_multiply(look.opacity);
+            let colour = colour.gamma_multiply(look.opacity * o.opacity);
             let corner = view.screen_from_grid(o.cell) + shift;
+            let tint = tint.gamma_multiply(o.opacity);
             object_shape_ui(painter, map, sheets, view, corner, shape, colour, tint, &mut tile_objects);
         }
     }
@@ -800,7 +802,13 @@ pub fn canvas_ui(
         }
     }
     for o in &map.objects {
-        if o.cell.x < x0 || o.cell.x >= x1 || o.cell.y < y0 || o.cell.y >= y1 || !object_looks[o.layer].shown {
+        if o.cell.x < x0
+            || o.cell.x >= x1
+            || o.cell.y < y0
+            || o.cell.y >= y1
+            || !object_looks[o.layer].shown
+            || !o.visible
+        {
             continue;
         }
         // A tile object drawn as its tile has no marker (as in Tiled); without its image (tile
@@ -815,7 +823,7 @@ pub fn canvas_ui(
             continue;
         }
         let r = view.cell_rect(o.cell);
-        let opacity = object_looks[o.layer].opacity;
+        let opacity = object_looks[o.layer].opacity * o.opacity;
         let c = object_colour(o).gamma_multiply(opacity);
         if draw_glyphs {
             let backing = Color32::from_black_alpha(160).gamma_multiply(opacity);
@@ -1002,6 +1010,22 @@ mod tests {
         assert_eq!(Rect::from_points(&points), Rect::from_min_max(pos2(64.0, 0.0), pos2(80.0, 16.0)));
         let full = object_colour(&map.objects[0]);
         assert_eq!(colour, egui::epaint::ColorMode::Solid(full.gamma_multiply(0.5)), "faded by the group's opacity");
+        // The object's own opacity fades it further; hidden, it is not drawn at all.
+        let shapes = |map: &Map| {
+            let mut output = ctx.run_ui(egui::RawInput::default(), |ui| {
+                object_layer_shapes_ui(ui.painter(), map, &[], &view, 0, &look);
+            });
+            output.textures_delta.clear();
+            output.shapes.into_iter().map(|s| s.shape).collect::<Vec<_>>()
+        };
+        map.objects[0].opacity = 0.5;
+        let faded = shapes(&map).into_iter().find_map(|s| match s {
+            egui::Shape::Path(p) if p.closed && p.stroke.width > 0.0 => Some(p.stroke.color),
+            _ => None,
+        });
+        assert_eq!(faded, Some(egui::epaint::ColorMode::Solid(full.gamma_multiply(0.25))));
+        map.objects[0].visible = false;
+        assert_eq!(shapes(&map), [], "a hidden object");
     }
 
     #[test]

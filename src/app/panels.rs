@@ -306,7 +306,8 @@ fn inspector_ui(app: &mut SightlineApp, ui: &mut egui::Ui) {
             format!("  on {}{hidden}", l.name)
         });
         if !editable {
-            ui.label(format!("{} #{} {:?}{layer}", o.kind.type_name(), o.id, o.name));
+            let hidden = if o.visible { "" } else { " (hidden)" };
+            ui.label(format!("{} #{} {:?}{hidden}{layer}", o.kind.type_name(), o.id, o.name));
             if let Some(t) = &o.template {
                 ui.label(format!("  instance of {}", template_file_name(t)));
             }
@@ -328,6 +329,14 @@ fn inspector_ui(app: &mut SightlineApp, ui: &mut egui::Ui) {
         if map.object_layers.len() > 1 || !layer.is_empty() {
             ui.weak(layer.trim_start()).on_hover_text("The object layer it is on");
         }
+        ui.horizontal(|ui| {
+            let r = ui
+                .checkbox(&mut edited.visible, "Visible")
+                .on_hover_text("Drawn on the canvas; a hidden object is still in the game (Tiled's object visibility)");
+            name_widget(ui, &r, &format!("visible {}", o.kind.type_name()));
+            let r = ui.add(egui::Slider::new(&mut edited.opacity, 0.0..=1.0).text("opacity").fixed_decimals(2));
+            name_widget(ui, &r, &format!("opacity of {}", o.kind.type_name()));
+        });
         if let Some(template) = &o.template {
             template_link_ui(ui, o, template, &mut edited);
         }

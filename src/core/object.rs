@@ -5,7 +5,7 @@ use serde::{Deserialize, Serialize};
 
 use super::flip::Flip;
 use super::geometry::Cell;
-use super::serde_defaults::{is_default, is_no, is_yes, yes};
+use super::serde_defaults::{is_default, is_no, is_one, is_yes, one, yes};
 use super::sheet_drawing::SheetDrawing;
 use super::tile::{Properties, Rgba, TileId};
 
@@ -72,6 +72,13 @@ pub struct MapObject {
     /// `None`: a marker on its cell, as objects placed here are.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub shape: Option<ObjectShape>,
+    /// Drawn on the canvas (Tiled's object `visible`). A hidden object is still in the game:
+    /// like a hidden layer, it only leaves the editor's view.
+    #[serde(default = "yes", skip_serializing_if = "is_yes")]
+    pub visible: bool,
+    /// How opaque it is drawn, from 0 to 1 (Tiled's object `opacity`), times its layer's.
+    #[serde(default = "one", skip_serializing_if = "is_one")]
+    pub opacity: f32,
     /// The Tiled template the object is an instance of, when a Tiled map made it one: a save
     /// writes the link and only the values the object sets itself.
     #[serde(default, skip_serializing_if = "Option::is_none")]
@@ -112,7 +119,8 @@ impl ObjectTemplate {
     }
 
     /// What `instance` sets itself instead of taking it from the template, in the words of the
-    /// inspector: "name", "type", "glyph", "vision", "radius", "size", "rotation", "tile",
+    /// inspector: "name", "visible", "opacity", "type", "glyph", "vision", "radius", "size",
+    /// "rotation", "tile",
     /// "shape", then each property it adds or changes, and "no X" for each of the template's
     /// properties it lacks (which a Tiled file cannot say: a save then detaches the object).
     pub fn own_values(&self, instance: &MapObject) -> Vec<String> {
@@ -124,6 +132,8 @@ impl ObjectTemplate {
             }
         };
         say(instance.name != base.name, "name");
+        say(instance.visible != base.visible, "visible");
+        say(instance.opacity != base.opacity, "opacity");
         match (&instance.kind, &base.kind) {
             (
                 ObjectKind::Monster { glyph: g, vision_radius: v },
@@ -490,6 +500,8 @@ impl MapObject {
             cell,
             properties: Properties::new(),
             shape: None,
+            visible: true,
+            opacity: 1.0,
             template: None,
         }
     }

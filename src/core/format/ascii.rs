@@ -303,6 +303,8 @@ pub fn parse(text: &str) -> Result<Map, MapError> {
                         cell: Cell::new(x as i32, y as i32),
                         properties: Properties::new(),
                         shape: None,
+                        visible: true,
+                        opacity: 1.0,
                         template: None,
                     });
                 }

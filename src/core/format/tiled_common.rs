@@ -287,6 +287,10 @@ pub struct ObjectDoc {
     pub rotation: f64,
     pub shape: DocShape,
     pub properties: Properties,
+    /// Tiled's `visible` set to 0 (not drawn).
+    pub hidden: bool,
+    /// Tiled's object `opacity` (`None`: opaque, as a file that leaves it out says).
+    pub opacity: Option<f32>,
     /// The template the object is an instance of.
     pub template: Option<TemplateDoc>,
 }
@@ -307,6 +311,9 @@ pub struct TemplateDoc {
 #[derive(Debug, Default, PartialEq)]
 pub struct Overrides {
     pub name: bool,
+    /// `visible` and `opacity`, each on its own.
+    pub visible: bool,
+    pub opacity: bool,
     pub class: bool,
     /// `width` and `height`.
     pub size: bool,
@@ -318,6 +325,11 @@ pub struct Overrides {
 }
 
 impl ObjectDoc {
+    /// Its opacity, from 0 to 1.
+    pub fn opacity(&self) -> f32 {
+        self.opacity.unwrap_or(1.0)
+    }
+
     /// What the object writes beside its template link, such that Tiled (and sightline)
     /// reading the instance over its template get the object back: `None` when it has no link,
     /// `Err` (why) when a file cannot say how it differs, and the object is written whole,
@@ -363,6 +375,8 @@ impl ObjectDoc {
         };
         Ok(Overrides {
             name: self.name != base.name,
+            visible: self.hidden != base.hidden,
+            opacity: self.opacity() != base.opacity(),
             class: self.class != base.class,
             size,
             rotation: self.rotation != base.rotation,
@@ -844,6 +858,8 @@ pub fn build_map(mut doc: Doc) -> Result<super::Loaded, MapError> {
                     name: t.object.name.clone(),
                     properties,
                     shape: Some(shape),
+                    visible: !t.object.hidden,
+                    opacity: t.object.opacity().clamp(0.0, 1.0),
                     ..MapObject::new(kind, Cell::new(0, 0))
                 };
                 Some(ObjectTemplate { path: t.path.clone(), object: Box::new(object) })
@@ -858,6 +874,8 @@ pub fn build_map(mut doc: Doc) -> Result<super::Loaded, MapError> {
             cell: Cell::new(cell_x as i32, cell_y as i32),
             properties,
             shape,
+            visible: !o.hidden,
+            opacity: o.opacity().clamp(0.0, 1.0),
             template,
         });
     }
@@ -1145,13 +1163,14 @@ pub fn export_doc(map: &Map, target: &Path) -> Placement {
         let mut written = object_doc(o, &doc.tilesets, &placement, map.tile_size);
         if let Some(t) = &o.template {
             let base = object_doc(&t.object, &doc.tilesets, &placement, map.tile_size);
-            written.template = Some(TemplateDoc { path: super::relative_path(&t.path, &dir), object: Box::new(base) });
+            let path = super::relative_path(&t.path, &dir);
+            let shown = path.display().to_string();
+            written.template = Some(TemplateDoc { path, object: Box::new(base) });
             if let Some(Err(why)) = written.overrides() {
                 let label = if o.name.is_empty() { format!("object {}", o.id) } else { format!("object {:?}", o.name) };
                 doc.warnings.push(format!(
-                    "{label} is saved without its link to template {}: {why}, which a Tiled file cannot say (it \
-                     keeps all its values)",
-                    super::relative_path(&t.path, &dir).display()
+                    "{label} is saved without its link to template {shown}: {why}, which a Tiled file cannot say \
+                     (it keeps all its values)"
                 ));
                 written.template = None;
             }
@@ -1228,6 +1247,8 @@ fn object_doc(o: &MapObject, tilesets: &[TilesetDoc], placement: &[(usize, u32)]
         rotation,
         shape,
         properties,
+        hidden: !o.visible,
+        opacity: (o.opacity != 1.0).then_some(o.opacity),
         template: None,
     }
 }

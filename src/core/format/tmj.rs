@@ -603,6 +603,11 @@ fn object_doc(ob: &Obj, layer: usize) -> Result<ObjectDoc, MapError> {
         rotation: ob.float("rotation")?,
         shape,
         properties: ob.properties()?,
+        hidden: !ob.bool_or("visible", true)?,
+        opacity: match ob.get("opacity") {
+            None => None,
+            Some(_) => Some(ob.float("opacity")? as f32),
+        },
         template: None,
     })
 }
@@ -1009,8 +1014,11 @@ fn object_json(o: &ObjectDoc) -> Value {
     if writes(|w| w.rotation) {
         v["rotation"] = json!(o.rotation);
     }
-    if own.is_none() {
-        v["visible"] = json!(true);
+    if writes(|w| w.visible) {
+        v["visible"] = json!(!o.hidden);
+    }
+    if own.as_ref().map_or(o.opacity() != 1.0, |w| w.opacity) {
+        v["opacity"] = json!(super::shortest_f64(o.opacity()));
     }
     let points = |p: &[[f64; 2]]| p.iter().map(|[x, y]| json!({"x": x, "y": y})).collect::<Vec<_>>();
     match &o.shape {

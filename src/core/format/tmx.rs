@@ -1050,6 +1050,8 @@ fn object_doc(
         rotation: exact(o.rotation),
         shape,
         properties: convert_properties(&o.properties),
+        hidden: !o.visible,
+        opacity: (o.opacity != 1.0).then_some(o.opacity),
         template: None,
     })
 }
@@ -1229,6 +1231,16 @@ pub(crate) fn write_object(out: &mut String, o: &ObjectDoc) {
         _ => String::new(),
     };
     let name = if writes(|w| w.name) { format!(" name=\"{}\"", escape(&o.name)) } else { String::new() };
+    let visible = match &own {
+        Some(w) if w.visible => format!(" visible=\"{}\"", u8::from(!o.hidden)),
+        None if o.hidden => " visible=\"0\"".to_owned(),
+        _ => String::new(),
+    };
+    let opacity = match &own {
+        Some(w) if w.opacity => format!(" opacity=\"{}\"", o.opacity()),
+        None if o.opacity() != 1.0 => format!(" opacity=\"{}\"", o.opacity()),
+        _ => String::new(),
+    };
     let class = if writes(|w| w.class) { format!(" type=\"{}\"", escape(&o.class)) } else { String::new() };
     let mut inner = String::new();
     write_properties(&mut inner, "   ", own.as_ref().map_or(&o.properties, |w| &w.properties));
@@ -1243,8 +1255,10 @@ pub(crate) fn write_object(out: &mut String, o: &ObjectDoc) {
         DocShape::Polyline(p) => inner.push_str(&format!("   <polyline points=\"{}\"/>\n", points(p))),
         DocShape::Rectangle | DocShape::Tile(_) => {}
     }
-    let start =
-        format!("  <object id=\"{}\"{template}{name}{class}{gid} x=\"{}\" y=\"{}\"{size}{rotation}", o.id, o.x, o.y);
+    let start = format!(
+        "  <object id=\"{}\"{template}{name}{class}{gid} x=\"{}\" y=\"{}\"{size}{rotation}{visible}{opacity}",
+        o.id, o.x, o.y
+    );
     if inner.is_empty() {
         out.push_str(&format!("{start}/>\n"));
     } else {
