@@ -944,6 +944,8 @@ fn the_inspector_edits_a_text_objects_text_and_layout() {
     h.run();
     select_for_inspector(&mut h, Cell::new(1, 1));
     h.get_by_label_contains("text \"hello\" 40 × 16 px");
+    // Its Tiled type is empty: the inspector calls it an object.
+    assert_eq!(h.get_by_label("name of object").value().as_deref(), Some("sign"));
     let text = |h: &Harness<'static, SightlineApp>| {
         let o = h.state().document.map.objects.iter().find(|o| o.name == "sign").unwrap();
         match &o.shape.as_ref().unwrap().kind {

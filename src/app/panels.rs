@@ -305,9 +305,14 @@ fn inspector_ui(app: &mut SightlineApp, ui: &mut egui::Ui) {
             let hidden = if map.object_layer_visible(o.layer) { "" } else { ", hidden" };
             format!("  on {}{hidden}", l.name)
         });
+        // An object whose Tiled type is empty is called what it is.
+        let kind_name = match o.kind.type_name() {
+            "" => "object",
+            name => name,
+        };
         if !editable {
             let hidden = if o.visible { "" } else { " (hidden)" };
-            ui.label(format!("{} #{} {:?}{hidden}{layer}", o.kind.type_name(), o.id, o.name));
+            ui.label(format!("{kind_name} #{} {:?}{hidden}{layer}", o.id, o.name));
             if let Some(t) = &o.template {
                 ui.label(format!("  instance of {}", template_file_name(t)));
             }
@@ -321,9 +326,9 @@ fn inspector_ui(app: &mut SightlineApp, ui: &mut egui::Ui) {
         }
         let mut edited = o.clone();
         ui.horizontal(|ui| {
-            ui.label(o.kind.type_name());
+            ui.label(kind_name);
             let r = ui.add(egui::TextEdit::singleline(&mut edited.name).desired_width(120.0));
-            name_widget(ui, &r, &format!("name of {}", o.kind.type_name()));
+            name_widget(ui, &r, &format!("name of {kind_name}"));
             ui.weak(format!("#{}", o.id)).on_hover_text("The object's id, which `object` properties name");
         });
         if map.object_layers.len() > 1 || !layer.is_empty() {
@@ -333,9 +338,9 @@ fn inspector_ui(app: &mut SightlineApp, ui: &mut egui::Ui) {
             let r = ui
                 .checkbox(&mut edited.visible, "Visible")
                 .on_hover_text("Drawn on the canvas; a hidden object is still in the game (Tiled's object visibility)");
-            name_widget(ui, &r, &format!("visible {}", o.kind.type_name()));
+            name_widget(ui, &r, &format!("visible {kind_name}"));
             let r = ui.add(egui::Slider::new(&mut edited.opacity, 0.0..=1.0).text("opacity").fixed_decimals(2));
-            name_widget(ui, &r, &format!("opacity of {}", o.kind.type_name()));
+            name_widget(ui, &r, &format!("opacity of {kind_name}"));
         });
         if let Some(template) = &o.template {
             template_link_ui(ui, o, template, &mut edited);
