@@ -1773,6 +1773,7 @@ fn tiled_template_instances_keep_their_links_and_a_save_writes_only_what_each_se
     let chest = lacking.objects.iter_mut().find(|o| o.id == 1).unwrap();
     chest.properties.remove("loot");
     assert_eq!(chest.template.as_ref().unwrap().own_values(chest), ["no loot"]);
+    assert_eq!(chest.template.as_ref().unwrap().lacking(chest), ["loot"]);
     let written = format::save(&lacking, &saved).unwrap_or_else(|e| panic!("{e}"));
     assert_eq!(
         written.warnings,
@@ -1797,6 +1798,19 @@ fn tiled_template_instances_keep_their_links_and_a_save_writes_only_what_each_se
              template's is not, which a Tiled file cannot say (it keeps all its values)"]
     );
     assert_same(&without_links(&nameless), &without_links(&load(&saved)), "nameless, saved without the link");
+    // Nor that it is a rectangle over a template of another shape (a rectangle has no element).
+    let mut boxed = map.clone();
+    let chest = boxed.objects.iter_mut().find(|o| o.id == 1).unwrap();
+    let shape = chest.shape.as_mut().unwrap();
+    shape.kind = ShapeKind::Rectangle { width: 8.0, height: 8.0 };
+    shape.offset[1] -= 8.0;
+    let written = format::save(&boxed, &saved).unwrap_or_else(|e| panic!("{e}"));
+    assert_eq!(
+        written.warnings,
+        ["object \"chest\" is saved without its link to template templates/chest.tx: its shape is not of its \
+             template's kind, which a Tiled file cannot say (it keeps all its values)"]
+    );
+    assert_same(&without_links(&boxed), &without_links(&load(&saved)), "a rectangle, saved without the link");
 
     // The same map in Tiled JSON, with JSON templates, reads the same, linked to those.
     let json_template = |name: &str, tileset: &str, object: serde_json::Value| {

@@ -314,7 +314,7 @@ fn inspector_ui(app: &mut SightlineApp, ui: &mut egui::Ui) {
             let hidden = if o.visible { "" } else { " (hidden)" };
             ui.label(format!("{kind_name} #{} {:?}{hidden}{layer}", o.id, o.name));
             if let Some(t) = &o.template {
-                ui.label(format!("  instance of {}", template_file_name(t)));
+                ui.label(format!("  instance of {}", t.file_name()));
             }
             if let Some(shape) = &o.shape {
                 ui.label(format!("  {}", shape.describe()));
@@ -397,11 +397,6 @@ fn inspector_ui(app: &mut SightlineApp, ui: &mut egui::Ui) {
     app.commands.extend(commands);
 }
 
-/// A template's file name, as the inspector shows it (the whole path on hover).
-fn template_file_name(template: &crate::core::object::ObjectTemplate) -> String {
-    template.path.file_name().map_or_else(|| template.path.display().to_string(), |n| n.to_string_lossy().into_owned())
-}
-
 /// An instance's link to its Tiled template: the template, what the object sets itself (the
 /// rest is the template's, and follows it when the template is edited in Tiled), and buttons to
 /// take the template's values back or to cut the link (`edited` takes either).
@@ -413,7 +408,7 @@ fn template_link_ui(
 ) {
     let own = template.own_values(object);
     ui.horizontal(|ui| {
-        ui.label(format!("instance of {}", template_file_name(template)))
+        ui.label(format!("instance of {}", template.file_name()))
             .on_hover_text(format!("Tiled object template {}", template.path.display()));
         let reset = ui
             .add_enabled(!own.is_empty(), egui::Button::new("Reset"))
@@ -432,7 +427,7 @@ fn template_link_ui(
     });
     let own_text =
         if own.is_empty() { "all the template's values".to_owned() } else { format!("its own: {}", own.join(", ")) };
-    let lacks = own.iter().any(|v| v.starts_with("no "));
+    let lacks = !template.lacking(object).is_empty();
     let r = ui.weak(format!("  {own_text}"));
     if lacks {
         r.on_hover_text("A Tiled file cannot say that an instance lacks a property of its template: a save writes this object without its link");

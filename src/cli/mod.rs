@@ -706,8 +706,7 @@ pub fn info(map: &Map, path: &Path, format: OutputFormat) -> String {
                     _ => String::new(),
                 };
                 if let Some(t) = &o.template {
-                    let name = t.path.file_name().map(|n| n.to_string_lossy()).unwrap_or_default();
-                    on.push_str(&format!(" (template {name})"));
+                    on.push_str(&format!(" (template {})", t.file_name()));
                 }
                 out.push_str(
                     format!(

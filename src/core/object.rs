@@ -172,10 +172,22 @@ impl ObjectTemplate {
         for (key, value) in &instance.properties {
             say(base.properties.get(key) != Some(value), key);
         }
-        for key in base.properties.keys() {
-            say(!instance.properties.contains_key(key), &format!("no {key}"));
+        for key in self.lacking(instance) {
+            say(true, &format!("no {key}"));
         }
         own
+    }
+
+    /// The template's properties that `instance` lacks: a Tiled file cannot say so, and a save
+    /// writes such an object without its link.
+    pub fn lacking(&self, instance: &MapObject) -> Vec<&str> {
+        self.object.properties.keys().filter(|k| !instance.properties.contains_key(*k)).map(String::as_str).collect()
+    }
+
+    /// The template file's name (its whole path when it has none), as the inspector and
+    /// `sightline info` show it.
+    pub fn file_name(&self) -> String {
+        self.path.file_name().map_or_else(|| self.path.display().to_string(), |n| n.to_string_lossy().into_owned())
     }
 }
 

@@ -308,7 +308,7 @@ pub struct TemplateDoc {
 
 /// Which of an instance's values a Tiled file writes beside its `template` (its id and
 /// position are always written): those that differ from the template's.
-#[derive(Debug, Default, PartialEq)]
+#[derive(Debug)]
 pub struct Overrides {
     pub name: bool,
     /// `visible` and `opacity`, each on its own.

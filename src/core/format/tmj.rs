@@ -998,31 +998,35 @@ fn object_json(o: &ObjectDoc) -> Value {
     {
         v["template"] = json!(t.path.to_string_lossy().replace('\\', "/"));
     }
-    let writes = |overridden: fn(&tiled_common::Overrides) -> bool| own.as_ref().is_none_or(overridden);
-    if writes(|w| w.name) {
+    // An instance writes what it overrides; any other object, what is not Tiled's default
+    // (`not_default`: always, for what Tiled always writes).
+    let writes = |overridden: fn(&tiled_common::Overrides) -> bool, not_default: bool| {
+        own.as_ref().map_or(not_default, overridden)
+    };
+    if writes(|w| w.name, true) {
         v["name"] = json!(o.name);
     }
-    if writes(|w| w.class) {
+    if writes(|w| w.class, true) {
         v["type"] = json!(o.class);
     }
     v["x"] = json!(o.x);
     v["y"] = json!(o.y);
-    if writes(|w| w.size) {
+    if writes(|w| w.size, true) {
         v["width"] = json!(o.width);
         v["height"] = json!(o.height);
     }
-    if writes(|w| w.rotation) {
+    if writes(|w| w.rotation, true) {
         v["rotation"] = json!(o.rotation);
     }
-    if writes(|w| w.visible) {
+    if writes(|w| w.visible, true) {
         v["visible"] = json!(!o.hidden);
     }
-    if own.as_ref().map_or(o.opacity() != 1.0, |w| w.opacity) {
+    if writes(|w| w.opacity, o.opacity() != 1.0) {
         v["opacity"] = json!(super::shortest_f64(o.opacity()));
     }
     let points = |p: &[[f64; 2]]| p.iter().map(|[x, y]| json!({"x": x, "y": y})).collect::<Vec<_>>();
     match &o.shape {
-        _ if !writes(|w| w.shape) => {}
+        _ if !writes(|w| w.shape, true) => {}
         DocShape::Point => v["point"] = json!(true),
         DocShape::Ellipse => v["ellipse"] = json!(true),
         DocShape::Capsule => v["capsule"] = json!(true),

@@ -1212,41 +1212,36 @@ pub(crate) fn write_object(out: &mut String, o: &ObjectDoc) {
         }
         _ => (String::new(), None),
     };
-    let writes = |overridden: fn(&tiled_common::Overrides) -> bool| own.as_ref().is_none_or(overridden);
+    // An instance writes what it overrides; any other object, what is not Tiled's default
+    // (`not_default`: always, for what Tiled always writes).
+    let writes = |overridden: fn(&tiled_common::Overrides) -> bool, not_default: bool| {
+        own.as_ref().map_or(not_default, overridden)
+    };
     let gid = match o.shape {
-        DocShape::Tile(gid) if writes(|w| w.shape) => format!(" gid=\"{gid}\""),
+        DocShape::Tile(gid) if writes(|w| w.shape, true) => format!(" gid=\"{gid}\""),
         _ => String::new(),
     };
     let size = match o.shape {
         DocShape::Rectangle | DocShape::Ellipse | DocShape::Capsule | DocShape::Text(_) | DocShape::Tile(_)
-            if writes(|w| w.size) =>
+            if writes(|w| w.size, true) =>
         {
             format!(" width=\"{}\" height=\"{}\"", o.width, o.height)
         }
         _ => String::new(),
     };
-    let rotation = match &own {
-        Some(w) if w.rotation => format!(" rotation=\"{}\"", o.rotation),
-        None if o.rotation != 0.0 => format!(" rotation=\"{}\"", o.rotation),
-        _ => String::new(),
-    };
-    let name = if writes(|w| w.name) { format!(" name=\"{}\"", escape(&o.name)) } else { String::new() };
-    let visible = match &own {
-        Some(w) if w.visible => format!(" visible=\"{}\"", u8::from(!o.hidden)),
-        None if o.hidden => " visible=\"0\"".to_owned(),
-        _ => String::new(),
-    };
-    let opacity = match &own {
-        Some(w) if w.opacity => format!(" opacity=\"{}\"", o.opacity()),
-        None if o.opacity() != 1.0 => format!(" opacity=\"{}\"", o.opacity()),
-        _ => String::new(),
-    };
-    let class = if writes(|w| w.class) { format!(" type=\"{}\"", escape(&o.class)) } else { String::new() };
+    let rotation =
+        if writes(|w| w.rotation, o.rotation != 0.0) { format!(" rotation=\"{}\"", o.rotation) } else { String::new() };
+    let name = if writes(|w| w.name, true) { format!(" name=\"{}\"", escape(&o.name)) } else { String::new() };
+    let visible =
+        if writes(|w| w.visible, o.hidden) { format!(" visible=\"{}\"", u8::from(!o.hidden)) } else { String::new() };
+    let opacity =
+        if writes(|w| w.opacity, o.opacity() != 1.0) { format!(" opacity=\"{}\"", o.opacity()) } else { String::new() };
+    let class = if writes(|w| w.class, true) { format!(" type=\"{}\"", escape(&o.class)) } else { String::new() };
     let mut inner = String::new();
     write_properties(&mut inner, "   ", own.as_ref().map_or(&o.properties, |w| &w.properties));
     let points = |p: &[[f64; 2]]| p.iter().map(|[x, y]| format!("{x},{y}")).collect::<Vec<_>>().join(" ");
     match &o.shape {
-        _ if !writes(|w| w.shape) => {}
+        _ if !writes(|w| w.shape, true) => {}
         DocShape::Point => inner.push_str("   <point/>\n"),
         DocShape::Ellipse => inner.push_str("   <ellipse/>\n"),
         DocShape::Capsule => inner.push_str("   <capsule/>\n"),
