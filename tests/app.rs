@@ -2393,3 +2393,50 @@ fn a_template_instance_says_what_it_sets_itself_and_is_reset_or_detached_in_the_
     assert!(written.contains(r#"<object id="1" name="marker" type="Spawn" x="12" y="12">"#), "{written}");
     assert!(written.contains(r#"<property name="wave" type="int" value="1"/>"#), "{written}");
 }
+
+#[test]
+fn a_tileset_read_from_its_own_file_says_so_and_a_save_refers_to_it_until_it_is_changed_here() {
+    let dir = tempfile::tempdir().unwrap();
+    for f in ["tiny.tsx", "tiny.png"] {
+        std::fs::copy(Path::new("tests/fixtures").join(f), dir.path().join(f)).unwrap();
+    }
+    let path = dir.path().join("tiny.tmx");
+    std::fs::copy("tests/fixtures/external_tileset.tmx", &path).unwrap();
+    let mut h = harness();
+    h.state_mut().commands.push(Command::Open(path.clone()));
+    h.run();
+    h.get_by_label("tiny").click();
+    h.run();
+    let hover_file = |h: &mut egui_kittest::Harness<'_, sightline::app::SightlineApp>| {
+        h.get_by_label("file tiny.tsx").hover();
+        for _ in 0..20 {
+            h.step();
+        }
+    };
+    hover_file(&mut h);
+    assert!(h.query_by_label_contains("A save refers to this file").is_some());
+    let saved = || std::fs::read_to_string(dir.path().join("tiny.tmx")).unwrap();
+    h.state_mut().commands.push(Command::Save);
+    h.run();
+    assert!(saved().contains(r#"<tileset firstgid="1" source="tiny.tsx"/>"#), "{}", saved());
+    assert_eq!(h.state().notice, None);
+    // A tile type of the tileset made opaque in the tile types window.
+    h.state_mut().commands.push(Command::ShowTileTypes(true));
+    h.run();
+    h.get_by_label("opaque tiny 0").click();
+    h.run();
+    hover_file(&mut h);
+    assert!(h.query_by_label_contains("Changed here: a save writes this tileset into the map").is_some());
+    h.state_mut().commands.push(Command::Save);
+    h.run();
+    assert!(saved().contains(r#"<tileset firstgid="1" name="tiny""#), "{}", saved());
+    let notice = h.state().notice.clone().unwrap_or_default();
+    assert!(notice.contains(r#"tileset "tiny" is written into the map, not as a reference to tiny.tsx"#), "{notice}");
+    // Undone: a reference again; the tileset file was never written.
+    h.state_mut().commands.push(Command::Undo);
+    h.run();
+    h.state_mut().commands.push(Command::Save);
+    h.run();
+    assert!(saved().contains(r#"<tileset firstgid="1" source="tiny.tsx"/>"#), "{}", saved());
+    assert_eq!(std::fs::read(dir.path().join("tiny.tsx")).unwrap(), std::fs::read("tests/fixtures/tiny.tsx").unwrap());
+}

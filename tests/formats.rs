@@ -1536,8 +1536,10 @@ steady</property>
             assert_eq!(tile_properties(&round_trip(&loaded.map, ext)), p, "{ext}");
         }
     }
-    // Written as Tiled writes them.
-    let map = load(&tmx);
+    // Written as Tiled writes them, in a tileset written into the map (a save of the map as
+    // read refers to enum.tsx, which keeps them).
+    let mut map = load(&tmx);
+    map.sheets[0].file = None;
     let out = dir.path().join("out.tmx");
     format::save(&map, &out).unwrap();
     let text = std::fs::read_to_string(&out).unwrap();
@@ -2204,4 +2206,106 @@ fn deeply_nested_or_tangled_groups_load_or_are_refused_without_a_crash() {
     std::fs::write(&path, tangled).unwrap();
     let err = format::load(&path).unwrap_err().to_string();
     assert!(err.contains("deep.ron") && err.contains("layer group \"g1\" overlaps the group before it"), "{err}");
+}
+
+#[test]
+fn a_tileset_file_is_written_as_a_reference_while_the_tileset_is_unchanged_here() {
+    let dir = tempfile::tempdir().unwrap();
+    let (art, maps, out) = (dir.path().join("art"), dir.path().join("maps"), dir.path().join("out"));
+    for d in [&art, &maps, &out] {
+        std::fs::create_dir_all(d).unwrap();
+    }
+    std::fs::copy(fixture("tiny.tsx"), art.join("tiny.tsx")).unwrap();
+    std::fs::copy(fixture("tiny.png"), art.join("tiny.png")).unwrap();
+    let level = |tileset: &str| {
+        format!(
+            r#"<?xml version="1.0" encoding="UTF-8"?>
+<map version="1.10" orientation="orthogonal" width="2" height="2" tilewidth="8" tileheight="8" infinite="0">
+ <tileset firstgid="1" source="../art/{tileset}"/>
+ <layer id="1" name="ground" width="2" height="2"><data encoding="csv">1,2,3,4</data></layer>
+</map>"#
+        )
+    };
+    std::fs::write(maps.join("level.tmx"), level("tiny.tsx")).unwrap();
+    let map = load(&maps.join("level.tmx"));
+    assert_eq!(map.sheets[0].file.as_ref().map(|f| f.path.clone()), Some(art.join("tiny.tsx")));
+    let save = |map: &Map, path: &Path| {
+        let saved = format::save(map, path).unwrap_or_else(|e| panic!("{e}"));
+        (std::fs::read_to_string(path).unwrap(), saved.warnings)
+    };
+
+    // Saved elsewhere as it was read: the reference alone, relative to the saved file, in
+    // either Tiled format; RON keeps the file beside its copy of the tileset.
+    let (text, warnings) = save(&map, &out.join("level.tmx"));
+    assert_eq!(warnings, Vec::<String>::new());
+    let tilesets: Vec<&str> = text.lines().filter(|l| l.contains("<tileset")).collect();
+    assert_eq!(tilesets, [r#" <tileset firstgid="1" source="../art/tiny.tsx"/>"#], "{text}");
+    assert_same(&map, &load(&out.join("level.tmx")), "tmx");
+    let (text, warnings) = save(&map, &out.join("level.tmj"));
+    assert_eq!(warnings, Vec::<String>::new());
+    let json: serde_json::Value = serde_json::from_str(&text).unwrap();
+    assert_eq!(json["tilesets"], serde_json::json!([{"firstgid": 1, "source": "../art/tiny.tsx"}]));
+    assert_same(&map, &load(&out.join("level.tmj")), "tmj");
+    let (_, warnings) = save(&map, &out.join("level.ron"));
+    assert_eq!(warnings, Vec::<String>::new());
+    let from_ron = load(&out.join("level.ron"));
+    assert_same(&map, &from_ron, "ron");
+    let (text, _) = save(&from_ron, &out.join("from-ron.tmx"));
+    assert!(text.contains(r#"<tileset firstgid="1" source="../art/tiny.tsx"/>"#), "{text}");
+
+    // Changed here (a tile made opaque, or the sheet's drawing offset): the tileset is written
+    // into the map, and the save says why; the tileset file is left as it was.
+    let floor = map.tiles.iter().position(|t| t.sprite.is_some_and(|s| s.index == 0)).unwrap();
+    let mut changed = map.clone();
+    changed.tiles[floor].opaque = true;
+    let why = r#"tileset "tiny" is written into the map, not as a reference to tiny.tsx: it was changed here, and sightline does not write tileset files"#;
+    for ext in ["tmx", "tmj", "ron"] {
+        let path = out.join(format!("changed.{ext}"));
+        let (text, warnings) = save(&changed, &path);
+        assert_eq!(warnings, [why], "{ext}");
+        assert!(!text.contains("tiny.tsx"), "{ext}: {text}");
+        let reloaded = load(&path);
+        assert!(reloaded.tiles[floor].opaque, "{ext}");
+        assert_eq!(reloaded.sheets[0].file, None, "{ext}");
+    }
+    let (text, _) = save(&changed, &out.join("changed.tmx"));
+    assert!(
+        text.contains(r#"<tileset firstgid="1" name="tiny""#) && text.contains(r#"<image source="../art/tiny.png""#)
+    );
+    assert_eq!(std::fs::read(art.join("tiny.tsx")).unwrap(), std::fs::read(fixture("tiny.tsx")).unwrap());
+    let mut moved = map.clone();
+    moved.sheets[0].offset = [0, 4];
+    assert_eq!(save(&moved, &out.join("moved.tmx")).1, [why]);
+    // Changed back: the reference again.
+    changed.tiles[floor].opaque = false;
+    let (text, warnings) = save(&changed, &out.join("changed.tmx"));
+    assert_eq!(warnings, Vec::<String>::new());
+    assert!(text.contains(r#"<tileset firstgid="1" source="../art/tiny.tsx"/>"#), "{text}");
+
+    // A TMX map may name a JSON tileset, as Tiled allows: the same tiles as from the TSX, and
+    // a save refers to it.
+    let property = |name: &str, kind: &str, value: serde_json::Value| serde_json::json!({"name": name, "type": kind, "value": value});
+    let tsj = serde_json::json!({
+        "type": "tileset", "name": "tiny", "tilewidth": 8, "tileheight": 8, "tilecount": 4, "columns": 2,
+        "image": "tiny.png", "imagewidth": 16, "imageheight": 16,
+        "tiles": [
+            {"id": 1, "properties": [property("opaque", "bool", true.into()), property("walkable", "bool", false.into())]},
+            {"id": 2, "properties": [property("door", "string", "closed".into()), property("toggles", "int", 3.into()),
+                                     property("opaque", "bool", true.into())]},
+            {"id": 3, "properties": [property("door", "string", "open".into()), property("toggles", "int", 2.into()),
+                                     property("cost", "float", 2.5.into())]}]});
+    std::fs::write(art.join("tiny.tsj"), tsj.to_string()).unwrap();
+    std::fs::write(maps.join("json-tileset.tmx"), level("tiny.tsj")).unwrap();
+    let from_tsj = load(&maps.join("json-tileset.tmx"));
+    assert_eq!(from_tsj.tiles, map.tiles);
+    assert_eq!(from_tsj.layers[0].cells, map.layers[0].cells);
+    assert_eq!(from_tsj.sheets[0].file.as_ref().map(|f| f.path.clone()), Some(art.join("tiny.tsj")));
+    let (text, warnings) = save(&from_tsj, &out.join("json-tileset.tmx"));
+    assert_eq!(warnings, Vec::<String>::new());
+    assert!(text.contains(r#"<tileset firstgid="1" source="../art/tiny.tsj"/>"#), "{text}");
+    assert_same(&from_tsj, &load(&out.join("json-tileset.tmx")), "tmx naming a tsj");
+    // A broken one is named.
+    std::fs::write(art.join("tiny.tsj"), r#"{"type": "tileset", "name": "tiny", "tilewidth": "eight"}"#).unwrap();
+    let error = format::load(&maps.join("json-tileset.tmx")).unwrap_err().to_string();
+    assert!(error.contains("json-tileset.tmx") && error.contains("tiny.tsj") && error.contains("tilewidth"), "{error}");
 }

@@ -9,7 +9,8 @@ use egui::{Color32, Rect, Sense, Stroke, StrokeKind, vec2};
 use super::sprites::SheetTexture;
 use super::{Command, SightlineApp};
 use crate::core::edit::Stamp;
-use crate::core::tile::{EMPTY, SpriteSheet};
+use crate::core::format::tiled_common::sheets_as_read;
+use crate::core::tile::{EMPTY, SpriteSheet, TilesetFile};
 use crate::core::{Map, TileId};
 
 /// What the palette shows, and the drag in progress over a tileset.
@@ -109,6 +110,24 @@ pub fn palette_tabs_ui(app: &mut SightlineApp, ui: &mut egui::Ui) {
     });
 }
 
+/// The tileset file a sheet was read from; on hover, whether a save still refers to it (worked
+/// out only then: it compares the whole tileset).
+fn tileset_file_ui(ui: &mut egui::Ui, map: &Map, index: usize, file: &TilesetFile) {
+    let name = file.path.file_name().unwrap_or_default().to_string_lossy().into_owned();
+    ui.weak(format!("file {name}")).on_hover_ui(|ui| {
+        ui.label(file.path.display().to_string());
+        let (as_read, _) = sheets_as_read(map);
+        if as_read.get(index).copied().unwrap_or(false) {
+            ui.label("A save refers to this file: the tileset is as read from it.");
+        } else {
+            ui.label(
+                "Changed here: a save writes this tileset into the map instead of referring to the file \
+                 (sightline does not write tileset files). Undo the change to refer to it again.",
+            );
+        }
+    });
+}
+
 /// A tileset's tiles as its image shows them; `false` when it cannot be shown (the list is
 /// shown instead).
 pub fn tileset_ui(app: &mut SightlineApp, ui: &mut egui::Ui, sheets: &[Option<SheetTexture>], height: f32) -> bool {
@@ -125,6 +144,9 @@ pub fn tileset_ui(app: &mut SightlineApp, ui: &mut egui::Ui, sheets: &[Option<Sh
         super::panels::name_widget(ui, &r, "tileset zoom");
         if r.changed() {
             app.commands.push(Command::SetPaletteZoom(zoom));
+        }
+        if let Some(file) = &sheet.file {
+            tileset_file_ui(ui, map, index, file);
         }
     });
     let tiles = tiles_of_sheet(map, index);

@@ -724,6 +724,9 @@ pub fn info(map: &Map, path: &Path, format: OutputFormat) -> String {
                 out.push_str(&format!("tilesets  {}\n", map.sheets.len()));
                 for s in &map.sheets {
                     out.push_str(&format!("  {:<24}{} tiles  {}\n", s.name, s.tile_count, s.image.display()));
+                    if let Some(file) = &s.file {
+                        out.push_str(&format!("  {:<24}file {}\n", "", file.path.display()));
+                    }
                     if !s.drawing.is_default() {
                         out.push_str(&format!("  {:<24}{}\n", "", s.drawing.summary()));
                     }

@@ -473,6 +473,7 @@ mod tests {
             offset: [0, 0],
             wang_sets: vec![set],
             drawing: Default::default(),
+            file: None,
         };
         let grass = tiles.iter().position(|t| t.sprite.is_some_and(|s| s.index == 0)).unwrap() as TileId;
         let ground = crate::core::Layer::filled("ground", (width * height) as usize, grass);

@@ -77,6 +77,22 @@ pub struct SpriteSheet {
     /// tile object's image sits (Tiled's `tilerendersize`, `fillmode`, `objectalignment`).
     #[serde(default, skip_serializing_if = "SheetDrawing::is_default")]
     pub drawing: SheetDrawing,
+    /// The tileset file it was read from (Tiled's external `.tsx`/`.tsj` tileset), which a
+    /// save refers to instead of copying the tileset into the map, while the sheet is as read.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub file: Option<TilesetFile>,
+}
+
+/// A Tiled tileset file a sheet was read from.
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+pub struct TilesetFile {
+    /// The file, absolute (a RON map stores it relative to the map).
+    pub path: PathBuf,
+    /// The sheet and its tiles as a Tiled file would hold them, taken when the map was read
+    /// ([`crate::core::format::tiled_common::remember_tileset_files`]): a save refers to the
+    /// file only while they are still so, since sightline does not write tileset files.
+    #[serde(skip)]
+    pub as_read: Option<std::sync::Arc<crate::core::format::tiled_common::TilesetDoc>>,
 }
 
 fn is_origin(offset: &[i32; 2]) -> bool {
@@ -101,6 +117,7 @@ impl SpriteSheet {
             offset: [0, 0],
             wang_sets: Vec::new(),
             drawing: SheetDrawing::default(),
+            file: None,
         }
     }
 

@@ -175,7 +175,7 @@ pub fn load_bytes(bytes: &[u8], format: Format, path: &Path) -> Result<Loaded, M
     if bytes.iter().all(|b| b.is_ascii_whitespace()) {
         return Err(MapErrorKind::Empty.into());
     }
-    let loaded = match format {
+    let mut loaded = match format {
         Format::Ron => Loaded::clean(ron_map::parse(as_text(bytes, "RON")?, path)?),
         Format::Ascii => Loaded::clean(ascii::parse(as_text(bytes, "ASCII map")?)?),
         Format::Tmx => tmx::parse(bytes, path)?,
@@ -183,6 +183,7 @@ pub fn load_bytes(bytes: &[u8], format: Format, path: &Path) -> Result<Loaded, M
         Format::MovingAi => Loaded::clean(movingai::parse_map(as_text(bytes, "MovingAI map")?)?),
     };
     loaded.map.validate()?;
+    tiled_common::remember_tileset_files(&mut loaded.map);
     Ok(loaded)
 }
 
@@ -195,7 +196,11 @@ pub fn save(map: &Map, path: &Path) -> Result<Saved, MapError> {
 pub fn save_as(map: &Map, path: &Path, format: Format) -> Result<Saved, MapError> {
     let mut saved = Saved::default();
     let text = match format {
-        Format::Ron => ron_map::to_string(map, path)?,
+        Format::Ron => {
+            let (text, warnings) = ron_map::to_string(map, path)?;
+            saved.warnings = warnings;
+            text
+        }
         Format::Ascii => {
             let (text, warnings) = ascii::to_string(map)?;
             saved.warnings = warnings;

@@ -44,7 +44,7 @@ use crate::core::flip::Flip;
 use crate::core::map::{self, Layer, LayerGroup, Map, ObjectLayer};
 use crate::core::object::MapObject;
 use crate::core::serde_defaults::{is_one, one, yes};
-use crate::core::tile::{Door, Frame, Glyph, Properties, Rgba, Sprite, SpriteSheet, TileId, TileKind};
+use crate::core::tile::{Door, Frame, Glyph, Properties, Rgba, Sprite, SpriteSheet, TileId, TileKind, TilesetFile};
 
 pub const VERSION: u32 = 1;
 
@@ -284,6 +284,9 @@ pub fn parse(text: &str, path: &Path) -> Result<Map, MapError> {
         .into_iter()
         .map(|mut s| {
             s.image = super::resolve_path(dir, &s.image);
+            if let Some(f) = &mut s.file {
+                f.path = super::resolve_path(dir, &f.path);
+            }
             s
         })
         .collect();
@@ -392,8 +395,13 @@ pub(crate) fn assign_keys(tiles: &[TileKind]) -> Vec<char> {
 }
 
 /// Writes a map as RON for `path` (sprite sheet images are written relative to its folder).
-pub fn to_string(map: &Map, path: &Path) -> Result<String, MapError> {
+/// The map as RON text, with what the save should tell (a sheet that keeps no link to its
+/// tileset file).
+pub fn to_string(map: &Map, path: &Path) -> Result<(String, Vec<String>), MapError> {
     let dir = path.parent().unwrap_or(Path::new(""));
+    // A sheet keeps its tileset file only while it is as read, as in a Tiled save; its tiles
+    // are written whole either way.
+    let (links, warnings) = super::tiled_common::sheets_as_read(map);
     let keys = assign_keys(&map.tiles);
     let tiles = map
         .tiles
@@ -445,7 +453,16 @@ pub fn to_string(map: &Map, path: &Path) -> Result<String, MapError> {
         sheets: map
             .sheets
             .iter()
-            .map(|s| SpriteSheet { image: super::relative_path(&s.image, dir), ..s.clone() })
+            .zip(links)
+            .map(|(s, link)| SpriteSheet {
+                image: super::relative_path(&s.image, dir),
+                file: s
+                    .file
+                    .as_ref()
+                    .filter(|_| link)
+                    .map(|f| TilesetFile { path: super::relative_path(&f.path, dir), as_read: None }),
+                ..s.clone()
+            })
             .collect(),
         layers,
         object_layers: {
@@ -473,5 +490,5 @@ pub fn to_string(map: &Map, path: &Path) -> Result<String, MapError> {
     let mut text =
         ron::ser::to_string_pretty(&doc, config).map_err(|e| MapError::invalid(format!("cannot write RON: {e}")))?;
     text.push('\n');
-    Ok(text)
+    Ok((text, warnings))
 }

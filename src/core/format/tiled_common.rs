@@ -1,6 +1,15 @@
 //! What the TMX and TMJ formats share: both readers produce a [`Doc`], one function turns a
 //! [`Doc`] into our [`Map`], and one turns a [`Map`] into a [`Doc`] that both writers serialise.
 //!
+//! ## Tileset files
+//! A sheet read from a tileset file (Tiled's external tileset) keeps the file's path and, taken
+//! once the map is read, its tileset as a save would write it ([`remember_tileset_files`]). A
+//! save compares the two: the same, it writes a reference to the file, as Tiled does, so an edit
+//! of the file in Tiled still reaches the map and what sightline does not model in the file
+//! stays there; changed here, it writes the tileset into the map and says so, since sightline
+//! writes no tileset files. Comparing what a save would write, rather than tracking edits, makes
+//! every kind of edit count and an undone one not.
+//!
 //! ## Tile properties the rules read
 //! On a tile of a tileset: `opaque` (bool), `walkable` (bool), `cost` (number),
 //! `door` (`"open"` or `"closed"`, or a bool meaning closed) with `toggles` (the counterpart: an
@@ -31,7 +40,7 @@ use crate::core::map::{self, Layer, LayerRef, Map, ObjectLayer};
 use crate::core::object::{DEFAULT_VISION_RADIUS, MapObject, ObjectKind, ObjectShape, ObjectTemplate, ShapeKind};
 use crate::core::sheet_drawing::SheetDrawing;
 use crate::core::tile::{
-    Door, EnumValue, Frame, Glyph, Properties, PropertyValue, Rgb, Sprite, SpriteSheet, TileId, TileKind,
+    Door, EnumValue, Frame, Glyph, Properties, PropertyValue, Rgb, Sprite, SpriteSheet, TileId, TileKind, TilesetFile,
 };
 use crate::core::wang::WangSet;
 
@@ -163,10 +172,13 @@ impl Doc {
     }
 }
 
-#[derive(Clone, Debug, Default)]
+#[derive(Clone, Debug, Default, PartialEq)]
 pub struct TilesetDoc {
     pub name: String,
     pub first_gid: u32,
+    /// The tileset file the map names (an external tileset): absolute when read; relative to
+    /// the written map when a save refers to it, and then only it and `first_gid` are written.
+    pub source: Option<PathBuf>,
     /// The image, resolved against the map's folder; `None` for an image-collection tileset.
     pub image: Option<PathBuf>,
     pub tile_width: u32,
@@ -535,8 +547,10 @@ pub fn build_map(mut doc: Doc) -> Result<super::Loaded, MapError> {
         }
     }
     // The rules read an enum-typed rule property by its value (see `bool_property`), and a
-    // save writes what the rules read, as a plain value.
-    if doc.tilesets.iter().flat_map(|t| t.tiles.values()).any(|tile| {
+    // save writes what the rules read, as a plain value (but for a sheet's tileset file, which
+    // a save refers to while it is unchanged).
+    let kept_in_file = |t: &TilesetDoc| t.source.is_some() && t.image.is_some() && !t.is_glyph_tileset();
+    if doc.tilesets.iter().filter(|t| !kept_in_file(t)).flat_map(|t| t.tiles.values()).any(|tile| {
         RULE_PROPERTIES
             .iter()
             .chain(LOOK_PROPERTIES.iter())
@@ -591,6 +605,7 @@ pub fn build_map(mut doc: Doc) -> Result<super::Loaded, MapError> {
                     offset: ts.offset,
                     wang_sets: ts.wang_sets.clone(),
                     drawing: ts.drawing,
+                    file: ts.source.as_deref().map(|p| TilesetFile { path: normalize_path(p), as_read: None }),
                 });
                 Some((sheets.len() - 1) as u16)
             }
@@ -960,17 +975,23 @@ pub struct Placement {
     pub glyph_image: Option<(PathBuf, Vec<u8>)>,
 }
 
-/// Turns a map into a Tiled document to write at `target` (image paths are made relative to it).
-pub fn export_doc(map: &Map, target: &Path) -> Placement {
-    let dir = target.parent().map(Path::to_path_buf).unwrap_or_default();
-    let mut doc = Doc {
-        width: map.width(),
-        height: map.height(),
-        infinite: false,
-        tile_width: map.tile_size[0],
-        tile_height: map.tile_size[1],
-        ..Doc::default()
-    };
+/// A map's tile kinds as Tiled tilesets: each sheet's, then a glyph tileset for the kinds
+/// without a sprite of their own.
+struct TilesetsExport {
+    tilesets: Vec<TilesetDoc>,
+    /// Per tile kind: its tileset's index in `tilesets` and its local id there.
+    placement: Vec<(usize, u32)>,
+    /// Per sheet: its tileset's index in `tilesets`.
+    tileset_of_sheet: Vec<usize>,
+    glyph_image: Option<(PathBuf, Vec<u8>)>,
+    warnings: Vec<String>,
+}
+
+/// Turns a map's tile kinds into tilesets, image paths relative to `dir`; the glyph tileset's
+/// image is drawn when `glyph_image_path` says where it goes.
+fn export_tilesets(map: &Map, dir: &Path, glyph_image_path: Option<&Path>) -> TilesetsExport {
+    let mut tilesets: Vec<TilesetDoc> = Vec::new();
+    let mut warnings = Vec::new();
     // Assign each kind a tileset: its sprite sheet, or the glyph tileset.
     enum Group {
         Sheet(u16),
@@ -1002,7 +1023,7 @@ pub fn export_doc(map: &Map, target: &Path) -> Placement {
                 placement[id] = (g, glyph_kinds.len() as u32);
                 glyph_kinds.push(id);
                 if t.sprite.is_some() {
-                    doc.warnings.push(format!(
+                    warnings.push(format!(
                         "tile {:?} shares its sprite with another tile; it is written as a glyph tile",
                         t.name
                     ));
@@ -1017,8 +1038,6 @@ pub fn export_doc(map: &Map, target: &Path) -> Placement {
             groups.len() - 1
         });
     }
-    let stem = target.file_stem().and_then(|s| s.to_str()).unwrap_or("map");
-    let glyph_image_path = dir.join(format!("{stem}-glyphs.png"));
     let mut glyph_image = None;
     let mut first_gid = 1u32;
     for group in &groups {
@@ -1027,7 +1046,7 @@ pub fn export_doc(map: &Map, target: &Path) -> Placement {
                 let sheet = &map.sheets[usize::from(*s)];
                 TilesetDoc {
                     name: sheet.name.clone(),
-                    image: Some(super::relative_path(&sheet.image, &dir)),
+                    image: Some(super::relative_path(&sheet.image, dir)),
                     tile_width: sheet.tile_width,
                     tile_height: sheet.tile_height,
                     columns: sheet.columns,
@@ -1044,13 +1063,15 @@ pub fn export_doc(map: &Map, target: &Path) -> Placement {
             Group::Glyphs => {
                 let [tw, th] = map.tile_size;
                 let columns = (glyph_kinds.len() as u32).clamp(1, 16);
-                let colors: Vec<Glyph> = glyph_kinds.iter().map(|&k| map.tiles[k].glyph).collect();
-                glyph_image = Some((glyph_image_path.clone(), glyph_tileset_png(&colors, tw, th, columns)));
+                if let Some(path) = glyph_image_path {
+                    let colors: Vec<Glyph> = glyph_kinds.iter().map(|&k| map.tiles[k].glyph).collect();
+                    glyph_image = Some((path.to_path_buf(), glyph_tileset_png(&colors, tw, th, columns)));
+                }
                 let mut properties = Properties::new();
                 properties.insert(GLYPH_TILESET_PROPERTY.into(), PropertyValue::Bool(true));
                 TilesetDoc {
                     name: GLYPH_TILESET_NAME.into(),
-                    image: Some(PathBuf::from(glyph_image_path.file_name().unwrap_or_default())),
+                    image: glyph_image_path.map(|p| PathBuf::from(p.file_name().unwrap_or_default())),
                     tile_width: tw,
                     tile_height: th,
                     columns,
@@ -1062,12 +1083,12 @@ pub fn export_doc(map: &Map, target: &Path) -> Placement {
         };
         ts.first_gid = first_gid;
         first_gid += ts.tile_count.max(1);
-        doc.tilesets.push(ts);
+        tilesets.push(ts);
     }
     // Tile properties: only what import would not derive by itself.
     for (id, t) in map.tiles.iter().enumerate().skip(1) {
         let (g, local) = placement[id];
-        let ts_name = doc.tilesets[g].name.clone();
+        let ts_name = tilesets[g].name.clone();
         let mut p = t.properties.clone();
         if t.opaque {
             p.insert("opaque".into(), PropertyValue::Bool(true));
@@ -1085,7 +1106,7 @@ pub fn export_doc(map: &Map, target: &Path) -> Placement {
             let toggles = if tg == g {
                 PropertyValue::Int(i64::from(tl))
             } else {
-                PropertyValue::String(format!("{}#{tl}", doc.tilesets[tg].name))
+                PropertyValue::String(format!("{}#{tl}", tilesets[tg].name))
             };
             p.insert("toggles".into(), toggles);
         }
@@ -1114,7 +1135,7 @@ pub fn export_doc(map: &Map, target: &Path) -> Placement {
             })
             .collect();
         if animation.len() != t.animation.len() {
-            doc.warnings.push(format!(
+            warnings.push(format!(
                 "tile {:?}: {} of its animation frames are tiles of another tileset, which Tiled cannot animate; \
                  they are left out",
                 t.name,
@@ -1124,7 +1145,86 @@ pub fn export_doc(map: &Map, target: &Path) -> Placement {
         let probability = (t.probability != 1.0).then_some(t.probability);
         if !p.is_empty() || !animation.is_empty() || probability.is_some() || !t.class.is_empty() {
             let tile = TileDoc { class: t.class.clone(), properties: p, animation, probability };
-            doc.tilesets[g].tiles.insert(local, tile);
+            tilesets[g].tiles.insert(local, tile);
+        }
+    }
+    let tileset_of_sheet = (0..map.sheets.len() as u16).map(|s| group_of_sheet[&s]).collect();
+    TilesetsExport { tilesets, placement, tileset_of_sheet, glyph_image, warnings }
+}
+
+/// A sheet's tileset as [`TilesetFile::as_read`] holds it: its image absolute, whatever file it
+/// is written beside, and without the numbers a map gives it.
+fn as_in_file(ts: &TilesetDoc, sheet: &SpriteSheet) -> TilesetDoc {
+    TilesetDoc { first_gid: 0, source: None, image: Some(normalize_path(&sheet.image)), ..ts.clone() }
+}
+
+/// Notes what each sheet read from a tileset file holds as read, so that a save can tell
+/// whether it still refers to the file (see [`TilesetFile`]). Called on every map loaded.
+pub fn remember_tileset_files(map: &mut Map) {
+    if map.sheets.iter().all(|s| s.file.is_none()) {
+        return;
+    }
+    let export = export_tilesets(map, Path::new(""), None);
+    for (sheet, &t) in map.sheets.iter_mut().zip(&export.tileset_of_sheet) {
+        let ts = as_in_file(&export.tilesets[t], sheet);
+        if let Some(file) = &mut sheet.file {
+            file.as_read = Some(std::sync::Arc::new(ts));
+        }
+    }
+}
+
+/// Per sheet, whether a save may refer to its tileset file: it has one and is as read. A
+/// warning for each sheet that has a file but was changed since.
+fn tileset_file_links(map: &Map, export: &TilesetsExport, warnings: &mut Vec<String>) -> Vec<bool> {
+    map.sheets
+        .iter()
+        .zip(&export.tileset_of_sheet)
+        .map(|(sheet, &t)| {
+            let Some(file) = &sheet.file else { return false };
+            let as_read = file.as_read.as_deref() == Some(&as_in_file(&export.tilesets[t], sheet));
+            if !as_read {
+                warnings.push(format!(
+                    "tileset {:?} is written into the map, not as a reference to {}: it was changed here, \
+                     and sightline does not write tileset files",
+                    sheet.name,
+                    file.path.file_name().unwrap_or_default().to_string_lossy()
+                ));
+            }
+            as_read
+        })
+        .collect()
+}
+
+/// Per sheet, whether a save may refer to its tileset file (see [`tileset_file_links`]), for a
+/// writer that keeps each sheet whole (RON); with the warnings for those that may not.
+pub fn sheets_as_read(map: &Map) -> (Vec<bool>, Vec<String>) {
+    let export = export_tilesets(map, Path::new(""), None);
+    let mut warnings = Vec::new();
+    let links = tileset_file_links(map, &export, &mut warnings);
+    (links, warnings)
+}
+
+/// Turns a map into a Tiled document to write at `target` (image paths are made relative to it).
+/// A sheet read from a tileset file and unchanged since is written as a reference to the file.
+pub fn export_doc(map: &Map, target: &Path) -> Placement {
+    let dir = target.parent().map(Path::to_path_buf).unwrap_or_default();
+    let stem = target.file_stem().and_then(|s| s.to_str()).unwrap_or("map");
+    let export = export_tilesets(map, &dir, Some(&dir.join(format!("{stem}-glyphs.png"))));
+    let mut doc = Doc {
+        width: map.width(),
+        height: map.height(),
+        infinite: false,
+        tile_width: map.tile_size[0],
+        tile_height: map.tile_size[1],
+        ..Doc::default()
+    };
+    let links = tileset_file_links(map, &export, &mut doc.warnings);
+    let TilesetsExport { tilesets, placement, tileset_of_sheet, glyph_image, warnings } = export;
+    doc.warnings.splice(0..0, warnings);
+    doc.tilesets = tilesets;
+    for ((sheet, &t), link) in map.sheets.iter().zip(&tileset_of_sheet).zip(links) {
+        if link && let Some(file) = &sheet.file {
+            doc.tilesets[t].source = Some(super::relative_path(&file.path, &dir));
         }
     }
     for l in &map.layers {

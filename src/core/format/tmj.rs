@@ -247,6 +247,7 @@ fn parse_tileset(v: &Value, index: usize, dir: &Path, doc_warnings: &mut Vec<Str
             parse_tileset_body(&Obj::new(&value, format!("tileset {source:?}"))?, first_gid, ts_dir)?
         };
         ts.first_gid = first_gid;
+        ts.source = Some(path);
         if ts.tile_count as u64 > tiled_common::MAX_TILES {
             doc_warnings.push(format!("tileset {source:?} is very large"));
         }
@@ -326,6 +327,7 @@ fn parse_tileset_body(o: &Obj, first_gid: u32, dir: &Path) -> Result<TilesetDoc,
     Ok(TilesetDoc {
         name: o.string("name")?.unwrap_or("").to_owned(),
         first_gid,
+        source: None,
         image: o.string("image")?.map(|i| super::resolve_path(dir, Path::new(i))),
         tile_width: o.u32_or("tilewidth", 0)?,
         tile_height: o.u32_or("tileheight", 0)?,
@@ -808,6 +810,17 @@ pub(crate) fn template_as_tx(bytes: &[u8]) -> Result<Option<String>, MapError> {
     Ok(Some(out))
 }
 
+/// A JSON tileset (`.tsj`) as a TSX file, its image made absolute from `dir` (the tileset's
+/// folder); `None` for JSON that is not a tileset.
+pub(crate) fn tileset_as_tsx(bytes: &[u8], dir: &Path) -> Result<Option<String>, MapError> {
+    let value: Value = serde_json::from_slice(bytes).map_err(json_error)?;
+    let o = Obj::new(&value, "the tileset")?;
+    if o.string("type")?.is_some_and(|t| t != "tileset") || o.get("tilewidth").is_none() {
+        return Ok(None);
+    }
+    Ok(Some(super::tmx::tileset_file(&parse_tileset_body(&o, 1, dir)?)))
+}
+
 /// The cells the tile layers declare (their chunks' in an infinite map), groups included, so that
 /// a map past [`map::MAX_LAYER_CELLS`] is refused before any data is decoded. Sizes that are
 /// missing or not numbers count as 0 here: reading the layers reports them.
@@ -1125,6 +1138,9 @@ pub fn to_string(map: &crate::core::Map, path: &Path) -> Result<Written, MapErro
         .tilesets
         .iter()
         .map(|ts| {
+            if let Some(source) = &ts.source {
+                return json!({ "firstgid": ts.first_gid, "source": source.to_string_lossy().replace('\\', "/") });
+            }
             let mut t = json!({
                 "firstgid": ts.first_gid,
                 "name": ts.name,

@@ -673,6 +673,8 @@ pub(crate) fn convert_tileset(ts: &tiled::Tileset, first_gid: u32) -> TilesetDoc
     TilesetDoc {
         name: ts.name.clone(),
         first_gid,
+        // Set by the map's reader: `tiled` gives an embedded tileset the map's own file.
+        source: None,
         image: ts.image.as_ref().map(|i| super::resolve_path(Path::new(""), &i.source)),
         tile_width: ts.tile_width,
         tile_height: ts.tile_height,
@@ -731,11 +733,16 @@ fn resource_reader(map_path: PathBuf, map_bytes: Vec<u8>) -> impl Fn(&Path) -> s
             return Err(std::io::Error::other(format!("{} is larger than {MAX_FILE_BYTES} bytes", path.display())));
         }
         let mut bytes = std::fs::read(path)?;
-        // A JSON template (`.tj`), which Tiled lets a TMX map name, read as the XML `tiled` knows.
-        if bytes.iter().find(|b| !b.is_ascii_whitespace()) == Some(&b'{')
-            && let Some(xml) = super::tmj::template_as_tx(&bytes).map_err(|e| std::io::Error::other(e.to_string()))?
-        {
-            bytes = xml.into_bytes();
+        // A JSON template (`.tj`) or tileset (`.tsj`), which Tiled lets a TMX map name, read as
+        // the XML `tiled` knows.
+        if bytes.iter().find(|b| !b.is_ascii_whitespace()) == Some(&b'{') {
+            let dir = path.parent().unwrap_or(Path::new(""));
+            let xml = super::tmj::template_as_tx(&bytes)
+                .and_then(|template| template.map_or_else(|| super::tmj::tileset_as_tsx(&bytes, dir), |t| Ok(Some(t))))
+                .map_err(|e| std::io::Error::other(e.to_string()))?;
+            if let Some(xml) = xml {
+                bytes = xml.into_bytes();
+            }
         }
         let scanned =
             scan(&bytes, path.parent().unwrap_or(Path::new(""))).map_err(|e| std::io::Error::other(e.to_string()))?;
@@ -807,6 +814,7 @@ fn tiled_error(e: tiled::Error) -> MapError {
     match e {
         tiled::Error::ResourceLoadingError { path, err } => {
             let message = err.to_string();
+            let path = tiled_common::normalize_path(&path);
             // `tiled` reads tilesets and object templates (`.tx`, or `.tj` read as one).
             let template =
                 path.extension().is_some_and(|e| e.eq_ignore_ascii_case("tx") || e.eq_ignore_ascii_case("tj"));
@@ -869,7 +877,9 @@ pub fn parse(bytes: &[u8], path: &Path) -> Result<Loaded, MapError> {
         )));
     }
     for (ts, &first_gid) in tilesets.iter().zip(&scan.first_gids) {
-        doc.tilesets.push(convert_tileset(ts, first_gid));
+        let mut converted = convert_tileset(ts, first_gid);
+        converted.source = (ts.source != map_path).then(|| ts.source.clone());
+        doc.tilesets.push(converted);
     }
     let mut template_tilesets =
         tiled_common::TemplateTilesets::new(tilesets.iter().map(|t| Some(t.source.clone())).collect());
@@ -1017,7 +1027,11 @@ fn object_doc(
                 tiled::TilesetLocation::Map(i) => first_gids.get(*i).copied().unwrap_or(1),
                 // The template's tile, in the template's tileset.
                 tiled::TilesetLocation::Template(ts) => {
-                    let i = template_tilesets.index(doc, &ts.source, |first, _| Ok(convert_tileset(ts, first)))?;
+                    // (A template names its tileset's file: Tiled writes no tileset into one.)
+                    let load = |first, _: &mut Vec<String>| {
+                        Ok(TilesetDoc { source: Some(ts.source.clone()), ..convert_tileset(ts, first) })
+                    };
+                    let i = template_tilesets.index(doc, &ts.source, load)?;
                     doc.tilesets[i].first_gid
                 }
             };
@@ -1399,6 +1413,67 @@ pub(crate) fn image_size(ts: &TilesetDoc) -> (u32, u32) {
     )
 }
 
+/// A tileset's element, whole (`first_gid`: its `firstgid` attribute and a space, in a map).
+fn write_tileset(out: &mut String, ts: &TilesetDoc, first_gid: &str) {
+    out.push_str(&format!(
+        " <tileset {first_gid}name=\"{}\" tilewidth=\"{}\" tileheight=\"{}\" spacing=\"{}\" margin=\"{}\" tilecount=\"{}\" columns=\"{}\"{}>\n",
+        escape(&ts.name),
+        ts.tile_width,
+        ts.tile_height,
+        ts.spacing,
+        ts.margin,
+        ts.tile_count,
+        ts.columns,
+        drawing_attributes(&ts.drawing)
+    ));
+    if ts.offset != [0, 0] {
+        out.push_str(&format!("  <tileoffset x=\"{}\" y=\"{}\"/>\n", ts.offset[0], ts.offset[1]));
+    }
+    write_properties(out, "  ", &ts.properties);
+    if let Some(t) = ts.drawing.transformations {
+        out.push_str(&format!(
+            "  <transformations hflip=\"{}\" vflip=\"{}\" rotate=\"{}\" preferuntransformed=\"{}\"/>\n",
+            u8::from(t.hflip),
+            u8::from(t.vflip),
+            u8::from(t.rotate),
+            u8::from(t.prefer_untransformed)
+        ));
+    }
+    if let Some(image) = &ts.image {
+        let (w, h) = image_size(ts);
+        out.push_str(&format!(
+            "  <image source=\"{}\"{} width=\"{w}\" height=\"{h}\"/>\n",
+            escape(&image.to_string_lossy().replace('\\', "/")),
+            // Tiled writes `trans` without the '#'.
+            ts.transparent.map(|c| format!(" trans=\"{}\"", &c.to_hex()[1..])).unwrap_or_default()
+        ));
+    }
+    for (id, tile) in &ts.tiles {
+        let probability = tile.probability.map(|p| format!(" probability=\"{p}\"")).unwrap_or_default();
+        // Tiled 1.10 writes a tile's class as `type` again, as 1.8 did.
+        let class = if tile.class.is_empty() { String::new() } else { format!(" type=\"{}\"", escape(&tile.class)) };
+        out.push_str(&format!("  <tile id=\"{id}\"{class}{probability}>\n"));
+        write_properties(out, "   ", &tile.properties);
+        if !tile.animation.is_empty() {
+            out.push_str("   <animation>\n");
+            for f in &tile.animation {
+                out.push_str(&format!("    <frame tileid=\"{}\" duration=\"{}\"/>\n", f.tile, f.duration_ms));
+            }
+            out.push_str("   </animation>\n");
+        }
+        out.push_str("  </tile>\n");
+    }
+    write_wang_sets(out, &ts.wang_sets);
+    out.push_str(" </tileset>\n");
+}
+
+/// A tileset as a TSX file holds it (its image path as the document has it).
+pub(crate) fn tileset_file(ts: &TilesetDoc) -> String {
+    let mut out = String::from("<?xml version=\"1.0\" encoding=\"UTF-8\"?>\n");
+    write_tileset(&mut out, ts, "version=\"1.10\" tiledversion=\"1.10.2\" ");
+    out
+}
+
 pub fn to_string(map: &crate::core::Map, path: &Path) -> Result<Written, MapError> {
     let placement = tiled_common::export_doc(map, path);
     let doc = placement.doc;
@@ -1415,58 +1490,15 @@ pub fn to_string(map: &crate::core::Map, path: &Path) -> Result<Written, MapErro
     ));
     write_properties(&mut out, " ", &doc.properties);
     for ts in &doc.tilesets {
-        out.push_str(&format!(
-            " <tileset firstgid=\"{}\" name=\"{}\" tilewidth=\"{}\" tileheight=\"{}\" spacing=\"{}\" margin=\"{}\" tilecount=\"{}\" columns=\"{}\"{}>\n",
-            ts.first_gid,
-            escape(&ts.name),
-            ts.tile_width,
-            ts.tile_height,
-            ts.spacing,
-            ts.margin,
-            ts.tile_count,
-            ts.columns,
-            drawing_attributes(&ts.drawing)
-        ));
-        if ts.offset != [0, 0] {
-            out.push_str(&format!("  <tileoffset x=\"{}\" y=\"{}\"/>\n", ts.offset[0], ts.offset[1]));
-        }
-        write_properties(&mut out, "  ", &ts.properties);
-        if let Some(t) = ts.drawing.transformations {
+        if let Some(source) = &ts.source {
             out.push_str(&format!(
-                "  <transformations hflip=\"{}\" vflip=\"{}\" rotate=\"{}\" preferuntransformed=\"{}\"/>\n",
-                u8::from(t.hflip),
-                u8::from(t.vflip),
-                u8::from(t.rotate),
-                u8::from(t.prefer_untransformed)
+                " <tileset firstgid=\"{}\" source=\"{}\"/>\n",
+                ts.first_gid,
+                escape(&source.to_string_lossy().replace('\\', "/"))
             ));
+        } else {
+            write_tileset(&mut out, ts, &format!("firstgid=\"{}\" ", ts.first_gid));
         }
-        if let Some(image) = &ts.image {
-            let (w, h) = image_size(ts);
-            out.push_str(&format!(
-                "  <image source=\"{}\"{} width=\"{w}\" height=\"{h}\"/>\n",
-                escape(&image.to_string_lossy().replace('\\', "/")),
-                // Tiled writes `trans` without the '#'.
-                ts.transparent.map(|c| format!(" trans=\"{}\"", &c.to_hex()[1..])).unwrap_or_default()
-            ));
-        }
-        for (id, tile) in &ts.tiles {
-            let probability = tile.probability.map(|p| format!(" probability=\"{p}\"")).unwrap_or_default();
-            // Tiled 1.10 writes a tile's class as `type` again, as 1.8 did.
-            let class =
-                if tile.class.is_empty() { String::new() } else { format!(" type=\"{}\"", escape(&tile.class)) };
-            out.push_str(&format!("  <tile id=\"{id}\"{class}{probability}>\n"));
-            write_properties(&mut out, "   ", &tile.properties);
-            if !tile.animation.is_empty() {
-                out.push_str("   <animation>\n");
-                for f in &tile.animation {
-                    out.push_str(&format!("    <frame tileid=\"{}\" duration=\"{}\"/>\n", f.tile, f.duration_ms));
-                }
-                out.push_str("   </animation>\n");
-            }
-            out.push_str("  </tile>\n");
-        }
-        write_wang_sets(&mut out, &ts.wang_sets);
-        out.push_str(" </tileset>\n");
     }
     // Layers in stack order, numbered from 1 in it (Tiled's layer ids), then the groups.
     let stack = doc.stack();
