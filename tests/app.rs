@@ -2439,4 +2439,21 @@ fn a_tileset_read_from_its_own_file_says_so_and_a_save_refers_to_it_until_it_is_
     h.run();
     assert!(saved().contains(r#"<tileset firstgid="1" source="tiny.tsx"/>"#), "{}", saved());
     assert_eq!(std::fs::read(dir.path().join("tiny.tsx")).unwrap(), std::fs::read("tests/fixtures/tiny.tsx").unwrap());
+    // The tileset's own properties, under its tiles: one added is a change of the tileset too.
+    h.get_by_label("Tileset properties (0)").click();
+    h.run();
+    h.get_by_label("new tileset tiny property name").click();
+    h.run();
+    h.get_by_label("new tileset tiny property name").type_text("biome");
+    h.run();
+    h.get_by_label("add tileset tiny property").click();
+    h.run();
+    let sheet = &h.state().document.map.sheets[0];
+    assert_eq!(sheet.properties.keys().collect::<Vec<_>>(), ["biome"]);
+    h.state_mut().commands.push(Command::Save);
+    h.run();
+    assert!(saved().contains(r#"<property name="biome" value=""/>"#), "{}", saved());
+    h.state_mut().commands.push(Command::Undo);
+    h.run();
+    assert!(h.state().document.map.sheets[0].properties.is_empty());
 }

@@ -2309,3 +2309,61 @@ fn a_tileset_file_is_written_as_a_reference_while_the_tileset_is_unchanged_here(
     let error = format::load(&maps.join("json-tileset.tmx")).unwrap_err().to_string();
     assert!(error.contains("json-tileset.tmx") && error.contains("tiny.tsj") && error.contains("tilewidth"), "{error}");
 }
+
+#[test]
+fn a_tilesets_own_properties_are_kept_and_changing_them_is_a_change_of_the_tileset() {
+    use sightline::core::PropertyValue;
+    let dir = tempfile::tempdir().unwrap();
+    std::fs::copy(fixture("tiny.png"), dir.path().join("tiny.png")).unwrap();
+    let tmx = dir.path().join("embedded.tmx");
+    std::fs::write(
+        &tmx,
+        r#"<?xml version="1.0" encoding="UTF-8"?>
+<map version="1.10" orientation="orthogonal" width="2" height="1" tilewidth="8" tileheight="8" infinite="0">
+ <tileset firstgid="1" name="tiny" tilewidth="8" tileheight="8" tilecount="4" columns="2">
+  <properties>
+   <property name="biome" value="swamp"/>
+   <property name="danger" type="int" value="3"/>
+  </properties>
+  <image source="tiny.png" width="16" height="16"/>
+ </tileset>
+ <layer id="1" name="ground" width="2" height="1"><data encoding="csv">1,2</data></layer>
+</map>"#,
+    )
+    .unwrap();
+    let map = load(&tmx);
+    let expected = sightline::core::Properties::from([
+        ("biome".to_owned(), PropertyValue::String("swamp".into())),
+        ("danger".to_owned(), PropertyValue::Int(3)),
+    ]);
+    assert_eq!(map.sheets[0].properties, expected);
+    for ext in ["tmx", "tmj", "ron"] {
+        assert_same(&map, &round_trip(&map, ext), ext);
+    }
+    let text = save_in(&map, &dir.path().join("out.tmx"));
+    let written: Vec<&str> = text.lines().skip_while(|l| !l.contains("<tileset")).take(5).collect();
+    assert_eq!(
+        written[1..],
+        [
+            r#"  <properties>"#,
+            r#"   <property name="biome" value="swamp"/>"#,
+            r#"   <property name="danger" type="int" value="3"/>"#,
+            r#"  </properties>"#,
+        ],
+        "{text}"
+    );
+    // From a tileset file, a property set here is a change of the tileset: it is written into
+    // the map, with its properties.
+    for f in ["tiny.tsx", "external_tileset.tmx"] {
+        std::fs::copy(fixture(f), dir.path().join(f)).unwrap();
+    }
+    let mut from_file = load(&dir.path().join("external_tileset.tmx"));
+    assert!(save_in(&from_file, &dir.path().join("plain.tmx")).contains(r#"source="tiny.tsx""#));
+    from_file.sheets[0].properties.insert("biome".into(), PropertyValue::String("crypt".into()));
+    let saved = format::save(&from_file, &dir.path().join("crypt.tmx")).unwrap();
+    assert_eq!(saved.warnings.len(), 1, "{:?}", saved.warnings);
+    assert_eq!(
+        load(&dir.path().join("crypt.tmx")).sheets[0].properties["biome"],
+        PropertyValue::String("crypt".into())
+    );
+}

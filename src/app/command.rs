@@ -10,6 +10,8 @@ pub enum PropertiesOwner {
     ObjectLayer(usize),
     Group(usize),
     Tile(crate::core::TileId),
+    /// A tileset: the map's sprite sheet of that index.
+    Tileset(usize),
 }
 
 #[derive(Clone, Debug, PartialEq)]

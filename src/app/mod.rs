@@ -877,6 +877,7 @@ impl SightlineApp {
                     // Tile 0 is the empty tile: it has no properties.
                     PropertiesOwner::Tile(0) => None,
                     PropertiesOwner::Tile(id) => map.tiles.get(usize::from(id)).map(|t| &t.properties),
+                    PropertiesOwner::Tileset(s) => map.sheets.get(s).map(|s| &s.properties),
                 };
                 let Some(current) = current else { return };
                 if *current == properties {
@@ -896,6 +897,7 @@ impl SightlineApp {
                     PropertiesOwner::ObjectLayer(layer) => map.object_layers[layer].properties = properties,
                     PropertiesOwner::Group(g) => map.groups[g].properties = properties,
                     PropertiesOwner::Tile(id) => map.tiles[usize::from(id)].properties = properties,
+                    PropertiesOwner::Tileset(s) => map.sheets[s].properties = properties,
                 }
                 self.document.touch();
                 self.continued = same_shape.then_some((ContinuedEdit::Properties(owner), self.document.revision()));

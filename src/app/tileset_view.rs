@@ -7,7 +7,7 @@ use std::collections::HashMap;
 use egui::{Color32, Rect, Sense, Stroke, StrokeKind, vec2};
 
 use super::sprites::SheetTexture;
-use super::{Command, SightlineApp};
+use super::{Command, PropertiesOwner, SightlineApp};
 use crate::core::edit::Stamp;
 use crate::core::format::tiled_common::sheets_as_read;
 use crate::core::tile::{EMPTY, SpriteSheet, TilesetFile};
@@ -246,6 +246,18 @@ pub fn tileset_ui(app: &mut SightlineApp, ui: &mut egui::Ui, sheets: &[Option<Sh
             }
         }
     });
+    // The tileset's own properties, as Tiled's Tileset Properties show them (one fold for every
+    // tileset, as the tab changes).
+    egui::CollapsingHeader::new(format!("Tileset properties ({})", sheet.properties.len()))
+        .id_salt("sightline tileset properties")
+        .show(ui, |ui| {
+            let owner = format!("tileset {}", sheet.name);
+            if let Some(edited) =
+                super::properties_editor::properties_ui(ui, &owner, &sheet.properties, &[], &map.objects)
+            {
+                commands.push(Command::SetProperties(PropertiesOwner::Tileset(index), edited));
+            }
+        });
     app.palette.drag_from = drag_from;
     app.palette.stamp = stamp;
     app.commands.extend(commands);

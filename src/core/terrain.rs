@@ -473,6 +473,7 @@ mod tests {
             offset: [0, 0],
             wang_sets: vec![set],
             drawing: Default::default(),
+            properties: Properties::new(),
             file: None,
         };
         let grass = tiles.iter().position(|t| t.sprite.is_some_and(|s| s.index == 0)).unwrap() as TileId;

@@ -77,6 +77,9 @@ pub struct SpriteSheet {
     /// tile object's image sits (Tiled's `tilerendersize`, `fillmode`, `objectalignment`).
     #[serde(default, skip_serializing_if = "SheetDrawing::is_default")]
     pub drawing: SheetDrawing,
+    /// The tileset's own custom properties (the designer's, as Tiled keeps them).
+    #[serde(default, skip_serializing_if = "Properties::is_empty")]
+    pub properties: Properties,
     /// The tileset file it was read from (Tiled's external `.tsx`/`.tsj` tileset), which a
     /// save refers to instead of copying the tileset into the map, while the sheet is as read.
     #[serde(default, skip_serializing_if = "Option::is_none")]
@@ -117,6 +120,7 @@ impl SpriteSheet {
             offset: [0, 0],
             wang_sets: Vec::new(),
             drawing: SheetDrawing::default(),
+            properties: Properties::new(),
             file: None,
         }
     }

@@ -605,6 +605,7 @@ pub fn build_map(mut doc: Doc) -> Result<super::Loaded, MapError> {
                     offset: ts.offset,
                     wang_sets: ts.wang_sets.clone(),
                     drawing: ts.drawing,
+                    properties: ts.properties.clone(),
                     file: ts.source.as_deref().map(|p| TilesetFile { path: normalize_path(p), as_read: None }),
                 });
                 Some((sheets.len() - 1) as u16)
@@ -1057,6 +1058,7 @@ fn export_tilesets(map: &Map, dir: &Path, glyph_image_path: Option<&Path>) -> Ti
                     offset: sheet.offset,
                     wang_sets: sheet.wang_sets.clone(),
                     drawing: sheet.drawing,
+                    properties: sheet.properties.clone(),
                     ..TilesetDoc::default()
                 }
             }
