@@ -2044,7 +2044,13 @@ fn object_layers_keep_their_place_among_the_tile_layers_their_flags_and_their_ob
         std::fs::copy(fixture(name), dir.path().join(name)).unwrap();
     }
     let loaded = format::load(&dir.path().join("object_layers.tmx")).unwrap();
-    assert!(!loaded.warnings.iter().any(|w| w.contains("does not keep")), "{:?}", loaded.warnings);
+    // Nothing of the object layers is dropped; only the tile's collision shapes (below).
+    let dropped: Vec<&String> = loaded.warnings.iter().filter(|w| w.contains("does not keep")).collect();
+    assert_eq!(
+        dropped,
+        ["sightline does not keep this map's collision shapes of tiles (from Tiled's tile collision editor): \
+          saving the map drops them"]
+    );
     let map = loaded.map;
     // A tile's collision shapes (an object group inside the tileset, locked) are not a layer.
     assert_eq!(
@@ -2281,6 +2287,17 @@ fn a_tileset_file_is_written_as_a_reference_while_the_tileset_is_unchanged_here(
     let (text, warnings) = save(&changed, &out.join("changed.tmx"));
     assert_eq!(warnings, Vec::<String>::new());
     assert!(text.contains(r#"<tileset firstgid="1" source="../art/tiny.tsx"/>"#), "{text}");
+    // A file gone since the map was read: the tileset is written into the map rather than lost.
+    std::fs::rename(art.join("tiny.tsx"), art.join("old.tsx")).unwrap();
+    let (text, warnings) = save(&map, &out.join("gone.tmx"));
+    assert_eq!(
+        warnings,
+        [r#"tileset "tiny" is written into the map, not as a reference to tiny.tsx: the file is no longer there"#]
+    );
+    let gone = load(&out.join("gone.tmx"));
+    assert_eq!((&gone.tiles, &gone.sheets[0].file), (&map.tiles, &None));
+    assert!(text.contains(r#"<tileset firstgid="1" name="tiny""#), "{text}");
+    std::fs::rename(art.join("old.tsx"), art.join("tiny.tsx")).unwrap();
 
     // A TMX map may name a JSON tileset, as Tiled allows: the same tiles as from the TSX, and
     // a save refers to it.
@@ -2365,5 +2382,57 @@ fn a_tilesets_own_properties_are_kept_and_changing_them_is_a_change_of_the_tiles
     assert_eq!(
         load(&dir.path().join("crypt.tmx")).sheets[0].properties["biome"],
         PropertyValue::String("crypt".into())
+    );
+}
+
+#[test]
+fn tile_collision_shapes_and_collection_images_are_named_as_dropped_unless_a_tileset_file_keeps_them() {
+    let dir = tempfile::tempdir().unwrap();
+    std::fs::copy(fixture("tiny.png"), dir.path().join("tiny.png")).unwrap();
+    let shaped = r#"<tileset firstgid="1" name="t" tilewidth="8" tileheight="8" tilecount="2" columns="2">
+  <image source="tiny.png" width="16" height="8"/>
+  <tile id="0"><objectgroup draworder="index" id="2"><object id="1" x="0" y="0" width="8" height="4"/></objectgroup></tile>
+ </tileset>"#;
+    let map = |tilesets: &str| {
+        format!(
+            r#"<?xml version="1.0"?>
+<map version="1.10" orientation="orthogonal" width="2" height="1" tilewidth="8" tileheight="8" infinite="0">
+ {tilesets}
+ <layer id="1" name="ground" width="2" height="1"><data encoding="csv">1,2</data></layer>
+</map>"#
+        )
+    };
+    let dropped = |name: &str, text: &str| {
+        let path = dir.path().join(name);
+        std::fs::write(&path, text).unwrap();
+        let warnings = format::load(&path).unwrap_or_else(|e| panic!("{e}")).warnings;
+        warnings.into_iter().filter(|w| w.contains("does not keep")).collect::<Vec<_>>()
+    };
+    let shapes = "sightline does not keep this map's collision shapes of tiles (from Tiled's tile collision \
+                  editor): saving the map drops them";
+    assert_eq!(dropped("shaped.tmx", &map(shaped)), [shapes]);
+    // The same in a tileset file, which a save refers to: nothing dropped.
+    std::fs::write(
+        dir.path().join("shaped.tsx"),
+        format!("<?xml version=\"1.0\"?>\n{}", shaped.replace(r#"firstgid="1" "#, "")),
+    )
+    .unwrap();
+    assert_eq!(dropped("shaped-file.tmx", &map(r#"<tileset firstgid="1" source="shaped.tsx"/>"#)), [""; 0]);
+    // Tiled JSON says the same.
+    let json = serde_json::json!({"width": 2, "height": 1, "tilewidth": 8, "tileheight": 8, "orientation": "orthogonal",
+        "tilesets": [{"firstgid": 1, "name": "t", "tilewidth": 8, "tileheight": 8, "tilecount": 2, "columns": 2,
+                      "image": "tiny.png", "imagewidth": 16, "imageheight": 8,
+                      "tiles": [{"id": 0, "objectgroup": {"type": "objectgroup", "objects": []}}]}],
+        "layers": [{"type": "tilelayer", "name": "ground", "width": 2, "height": 1, "data": [1, 2]}]});
+    assert_eq!(dropped("shaped.tmj", &json.to_string()), [shapes]);
+    // A collection of images: its tiles are kept as glyph tiles, its images are not.
+    let collection = r#"<tileset firstgid="1" name="c" tilewidth="8" tileheight="8" tilecount="2" columns="0">
+  <tile id="0"><image source="tiny.png" width="16" height="16"/></tile>
+  <tile id="1"><image source="tiny.png" width="16" height="16"/></tile>
+ </tileset>"#;
+    assert_eq!(
+        dropped("collection.tmx", &map(collection)),
+        ["sightline does not keep this map's images of image-collection tilesets (their tiles stay, as glyph tiles): \
+          saving the map drops them"]
     );
 }

@@ -119,6 +119,8 @@ fn tileset_file_ui(ui: &mut egui::Ui, map: &Map, index: usize, file: &TilesetFil
         let (as_read, _) = sheets_as_read(map);
         if as_read.get(index).copied().unwrap_or(false) {
             ui.label("A save refers to this file: the tileset is as read from it.");
+        } else if !file.path.is_file() {
+            ui.label("The file is no longer there: a save writes this tileset into the map.");
         } else {
             ui.label(
                 "Changed here: a save writes this tileset into the map instead of referring to the file \

@@ -87,6 +87,8 @@ pub enum Dropped {
     TileOffsets,
     TemplateLinks,
     RuleEnumTypes,
+    TileShapes,
+    CollectionImages,
 }
 
 impl Dropped {
@@ -97,6 +99,8 @@ impl Dropped {
             Dropped::TemplateLinks => {
                 "links of objects to their templates (each keeps its template's values as its own)"
             }
+            Dropped::TileShapes => "collision shapes of tiles (from Tiled's tile collision editor)",
+            Dropped::CollectionImages => "images of image-collection tilesets (their tiles stay, as glyph tiles)",
             Dropped::RuleEnumTypes => {
                 "the enum types of tile properties sightline reads (opaque, walkable, cost, door, toggles, name, \
                  glyph, fg, bg: their values stay, as plain ones)"
@@ -197,6 +201,9 @@ pub struct TilesetDoc {
     pub offset: [i32; 2],
     /// Tiled's `tilerendersize`, `fillmode`, `objectalignment` and `<transformations>`.
     pub drawing: SheetDrawing,
+    /// Whether a tile has collision shapes (Tiled's tile collision editor), which sightline
+    /// does not keep.
+    pub tile_shapes: bool,
 }
 
 impl TilesetDoc {
@@ -550,6 +557,14 @@ pub fn build_map(mut doc: Doc) -> Result<super::Loaded, MapError> {
     // save writes what the rules read, as a plain value (but for a sheet's tileset file, which
     // a save refers to while it is unchanged).
     let kept_in_file = |t: &TilesetDoc| t.source.is_some() && t.image.is_some() && !t.is_glyph_tileset();
+    // Neither are a tile's collision shapes, nor a collection's images (its tiles become glyph
+    // tiles), but in a tileset file a save refers to.
+    if doc.tilesets.iter().any(|t| t.tile_shapes && !kept_in_file(t)) {
+        doc.dropped.insert(Dropped::TileShapes);
+    }
+    if doc.tilesets.iter().any(|t| t.image.is_none() && !t.is_glyph_tileset() && !t.local_ids().is_empty()) {
+        doc.dropped.insert(Dropped::CollectionImages);
+    }
     if doc.tilesets.iter().filter(|t| !kept_in_file(t)).flat_map(|t| t.tiles.values()).any(|tile| {
         RULE_PROPERTIES
             .iter()
@@ -1183,16 +1198,18 @@ fn tileset_file_links(map: &Map, export: &TilesetsExport, warnings: &mut Vec<Str
         .zip(&export.tileset_of_sheet)
         .map(|(sheet, &t)| {
             let Some(file) = &sheet.file else { return false };
-            let as_read = file.as_read.as_deref() == Some(&as_in_file(&export.tilesets[t], sheet));
-            if !as_read {
-                warnings.push(format!(
-                    "tileset {:?} is written into the map, not as a reference to {}: it was changed here, \
-                     and sightline does not write tileset files",
-                    sheet.name,
-                    file.path.file_name().unwrap_or_default().to_string_lossy()
-                ));
-            }
-            as_read
+            let name = file.path.file_name().unwrap_or_default().to_string_lossy();
+            let why = if file.as_read.as_deref() != Some(&as_in_file(&export.tilesets[t], sheet)) {
+                "it was changed here, and sightline does not write tileset files"
+            } else if !file.path.is_file() {
+                // A reference to a file that is gone would lose the tileset.
+                "the file is no longer there"
+            } else {
+                return true;
+            };
+            warnings
+                .push(format!("tileset {:?} is written into the map, not as a reference to {name}: {why}", sheet.name));
+            false
         })
         .collect()
 }

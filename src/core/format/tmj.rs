@@ -262,8 +262,10 @@ fn parse_tileset_body(o: &Obj, first_gid: u32, dir: &Path) -> Result<TilesetDoc,
         return Err(o.bad("tilecount", &format!("at most {}", tiled_common::MAX_TILES)));
     }
     let mut tiles = std::collections::BTreeMap::new();
+    let mut tile_shapes = false;
     for (i, t) in o.array("tiles")?.iter().enumerate() {
         let t = Obj::new(t, format!("{}, tile entry {i}", o.what))?;
+        tile_shapes |= t.get("objectgroup").is_some();
         let id = t.u32_or("id", 0)?;
         if u64::from(id) > tiled_common::MAX_TILES {
             return Err(t.bad("id", "a tile id within the tileset"));
@@ -344,6 +346,7 @@ fn parse_tileset_body(o: &Obj, first_gid: u32, dir: &Path) -> Result<TilesetDoc,
         wang_sets,
         offset,
         drawing,
+        tile_shapes,
     })
 }
 

@@ -687,6 +687,7 @@ pub(crate) fn convert_tileset(ts: &tiled::Tileset, first_gid: u32) -> TilesetDoc
         properties,
         wang_sets,
         offset: [ts.offset_x, ts.offset_y],
+        tile_shapes: ts.tiles().any(|(_, t)| t.collision.is_some()),
         drawing: SheetDrawing {
             grid_size: ts.tile_render_size == tiled::TileRenderSize::Grid,
             preserve_aspect: ts.fill_mode == tiled::FillMode::PreserveAspectFit,
