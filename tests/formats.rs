@@ -2436,3 +2436,76 @@ fn tile_collision_shapes_and_collection_images_are_named_as_dropped_unless_a_til
           saving the map drops them"]
     );
 }
+
+#[test]
+fn an_instance_takes_its_templates_name_class_and_size_where_its_own_are_empty_as_tiled_reads_it() {
+    use sightline::core::ObjectKind;
+    let dir = tempfile::tempdir().unwrap();
+    std::fs::write(
+        dir.path().join("crate.tx"),
+        r#"<?xml version="1.0" encoding="UTF-8"?>
+<template>
+ <object name="crate" type="loot" width="16" height="8"/>
+</template>"#,
+    )
+    .unwrap();
+    // Name, class (Tiled 1.9's `class`, else `type`) and size of each instance, as Tiled reads
+    // them: an empty one (or a size with a side of 0) is the template's.
+    let instances = [
+        (r#"class="mimic""#, ("crate", "mimic", [16.0, 8.0])),
+        (r#"name="" type="""#, ("crate", "loot", [16.0, 8.0])),
+        (r#"name="big crate" class="" type="cache" width="32" height="16""#, ("big crate", "cache", [32.0, 16.0])),
+        (r#"width="0" height="16""#, ("crate", "loot", [16.0, 8.0])),
+    ];
+    let expected: Vec<(String, String, [f64; 2])> =
+        instances.iter().map(|(_, (n, c, s))| (n.to_string(), c.to_string(), *s)).collect();
+    let read = |map: &Map| -> Vec<(String, String, [f64; 2])> {
+        map.objects
+            .iter()
+            .map(|o| {
+                let ObjectKind::Other(class) = &o.kind else { panic!("{:?}", o.kind) };
+                (o.name.clone(), class.clone(), o.shape.as_ref().and_then(|s| s.kind.size()).unwrap())
+            })
+            .collect()
+    };
+    let tmx_objects: String = instances
+        .iter()
+        .enumerate()
+        .map(|(i, (attrs, _))| format!("  <object id=\"{}\" template=\"crate.tx\" {attrs} x=\"0\" y=\"0\"/>\n", i + 1))
+        .collect();
+    let tmx = dir.path().join("instances.tmx");
+    std::fs::write(
+        &tmx,
+        format!(
+            r#"<?xml version="1.0"?>
+<map version="1.10" orientation="orthogonal" width="4" height="2" tilewidth="8" tileheight="8" infinite="0">
+ <objectgroup id="1" name="things">
+{tmx_objects} </objectgroup>
+</map>"#
+        ),
+    )
+    .unwrap();
+    assert_eq!(read(&load(&tmx)), expected, "tmx");
+    // The same instances in Tiled JSON, attribute for key.
+    let json_objects: Vec<serde_json::Value> = instances
+        .iter()
+        .enumerate()
+        .map(|(i, (attrs, _))| {
+            let mut o = serde_json::json!({"id": i + 1, "template": "crate.tx", "x": 0, "y": 0});
+            for pair in attrs.split("\" ") {
+                let (key, value) = pair.split_once("=\"").unwrap();
+                let value = value.trim_end_matches('"');
+                o[key] = match value.parse::<f64>() {
+                    Ok(n) => n.into(),
+                    Err(_) => value.into(),
+                };
+            }
+            o
+        })
+        .collect();
+    let tmj = dir.path().join("instances.tmj");
+    let map = serde_json::json!({"width": 4, "height": 2, "tilewidth": 8, "tileheight": 8, "orientation": "orthogonal",
+        "tilesets": [], "layers": [{"type": "objectgroup", "name": "things", "objects": json_objects}]});
+    std::fs::write(&tmj, map.to_string()).unwrap();
+    assert_eq!(read(&load(&tmj)), expected, "tmj");
+}

@@ -314,6 +314,20 @@ pub struct ObjectDoc {
     pub template: Option<TemplateDoc>,
 }
 
+/// Gives an instance its template's name, class and size where its own are empty, as Tiled
+/// reads an instance (`mapreader.cpp` and `varianttomapconverter.cpp` mark them set only when
+/// not empty); `class` is the instance's own (`class`, else `type`), `None` when empty.
+pub fn take_unset_from_template(instance: &mut ObjectDoc, template: &ObjectDoc, class: Option<String>) {
+    if instance.name.is_empty() {
+        instance.name = template.name.clone();
+    }
+    instance.class = class.unwrap_or_else(|| template.class.clone());
+    // Qt's empty size: either side not above zero.
+    if !(instance.width > 0.0 && instance.height > 0.0) {
+        (instance.width, instance.height) = (template.width, template.height);
+    }
+}
+
 /// An object's template, as a Tiled document holds it.
 #[derive(Clone, Debug)]
 pub struct TemplateDoc {

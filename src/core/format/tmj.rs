@@ -531,8 +531,11 @@ fn parse_layers(
                 for (oi, ov) in o.array("objects")?.iter().enumerate() {
                     let ob = Obj::new(ov, format!("layer {name:?}, object {oi}"))?;
                     let mut object = object_doc(&ob, layer)?;
-                    if let Some(i) = ov.get(TEMPLATE_KEY).and_then(Value::as_u64) {
-                        object.template = templates.get(i as usize).cloned();
+                    if let Some(template) = ov.get(TEMPLATE_KEY).and_then(|i| templates.get(i.as_u64()? as usize)) {
+                        // (`merged` kept the template's class unless the instance has one.)
+                        let class = Some(object.class.clone()).filter(|c| !c.is_empty());
+                        tiled_common::take_unset_from_template(&mut object, &template.object, class);
+                        object.template = Some(template.clone());
                     }
                     doc.objects.push(object);
                 }
@@ -600,7 +603,8 @@ fn object_doc(ob: &Obj, layer: usize) -> Result<ObjectDoc, MapError> {
         id: ob.u32_or("id", 0)?,
         layer,
         name: ob.string("name")?.unwrap_or("").to_owned(),
-        class: ob.string("class")?.or(ob.string("type")?).unwrap_or("").to_owned(),
+        // As Tiled reads it: `class`, else (an empty one too) `type`.
+        class: ob.string("class")?.filter(|c| !c.is_empty()).or(ob.string("type")?).unwrap_or("").to_owned(),
         x: ob.float("x")?,
         y: ob.float("y")?,
         width: ob.float("width")?,
@@ -763,8 +767,9 @@ fn merged(instance: &JsonObject<String, Value>, object: &Value) -> JsonObject<St
     let mut merged = object.as_object().cloned().unwrap_or_default();
     let inherited = merged.remove("properties");
     // Tiled 1.9 wrote `class` where other versions write `type`: the instance's either
-    // replaces the template's either.
-    if instance.contains_key("type") || instance.contains_key("class") {
+    // replaces the template's either, unless empty (Tiled then takes the template's).
+    let named = |key: &str| instance.get(key).and_then(Value::as_str).is_some_and(|c| !c.is_empty());
+    if named("type") || named("class") {
         merged.remove("type");
         merged.remove("class");
     }

@@ -57,6 +57,9 @@ struct Scan {
     /// `tiled` lists the objects; a tile's collision shapes are not map objects and do not count.
     /// `tiled` gives an instance its template's values and forgets the link.
     object_templates: Vec<Option<String>>,
+    /// Each map object's class as Tiled reads it (`class`, else `type`; `None`: empty), in the
+    /// same order: `tiled` gives an instance that names only a `class` its template's `type`.
+    object_classes: Vec<Option<String>>,
     /// Each `<group>`'s `locked`, in document order (`tiled` does not read it).
     groups_locked: Vec<bool>,
 }
@@ -365,7 +368,11 @@ fn scan(bytes: &[u8], dir: &Path) -> Result<Scan, MapError> {
                             d.tiles.push(gid);
                         }
                     }
-                    b"object" if !in_tileset => scan.object_templates.push(attr("template")?),
+                    b"object" if !in_tileset => {
+                        scan.object_templates.push(attr("template")?);
+                        let class = attr("class")?.filter(|c| !c.is_empty());
+                        scan.object_classes.push(class.or(attr("type")?).filter(|c| !c.is_empty()));
+                    }
                     b"objectgroup" if !in_tileset => {
                         scan.object_layers_locked.push(number("locked")?.unwrap_or(0) != 0);
                     }
@@ -887,6 +894,7 @@ pub fn parse(bytes: &[u8], path: &Path) -> Result<Loaded, MapError> {
     // Tile data comes from our own scan, in the same (document) order as `tiled`'s layers.
     let mut scanned = scan.layers.into_iter();
     let mut object_templates = scan.object_templates.into_iter();
+    let mut object_classes = scan.object_classes.into_iter();
     let mut object_layers_locked = scan.object_layers_locked.into_iter();
     let mut groups_locked = scan.groups_locked.into_iter();
     // Depth first, in document order; a group's end is met after what it holds.
@@ -958,6 +966,7 @@ pub fn parse(bytes: &[u8], path: &Path) -> Result<Loaded, MapError> {
                 for o in objects.objects() {
                     let mut object = object_doc(&o, layer_index, &scan.first_gids, &mut template_tilesets, &mut doc)?;
                     let attr = object_templates.next().flatten();
+                    let class = object_classes.next().flatten();
                     let template =
                         attr.as_ref().and_then(|a| tiled::ResourceCache::get_template(loader.cache(), dir.join(a)));
                     match (attr, template) {
@@ -970,6 +979,7 @@ pub fn parse(bytes: &[u8], path: &Path) -> Result<Loaded, MapError> {
                                 &mut doc,
                             )?;
                             let path = super::resolve_path(dir, Path::new(&attr));
+                            tiled_common::take_unset_from_template(&mut object, &base, class);
                             object.template = Some(TemplateDoc { path, object: Box::new(base) });
                         }
                         // `tiled` read the template under another path: the values stay, the link goes.
