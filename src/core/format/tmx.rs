@@ -58,7 +58,8 @@ struct Scan {
     /// `tiled` gives an instance its template's values and forgets the link.
     object_templates: Vec<Option<String>>,
     /// Each map object's class as Tiled reads it (`class`, else `type`; `None`: empty), in the
-    /// same order: `tiled` gives an instance that names only a `class` its template's `type`.
+    /// same order: `tiled` prefers `type`, and gives an instance that names only a `class` its
+    /// template's `type`.
     object_classes: Vec<Option<String>>,
     /// Each `<group>`'s `locked`, in document order (`tiled` does not read it).
     groups_locked: Vec<bool>,
@@ -967,6 +968,10 @@ pub fn parse(bytes: &[u8], path: &Path) -> Result<Loaded, MapError> {
                     let mut object = object_doc(&o, layer_index, &scan.first_gids, &mut template_tilesets, &mut doc)?;
                     let attr = object_templates.next().flatten();
                     let class = object_classes.next().flatten();
+                    // (`tiled` prefers `type` to `class`; Tiled, a non-empty `class`.)
+                    if let Some(class) = &class {
+                        object.class = class.clone();
+                    }
                     let template =
                         attr.as_ref().and_then(|a| tiled::ResourceCache::get_template(loader.cache(), dir.join(a)));
                     match (attr, template) {
