@@ -2439,6 +2439,11 @@ fn a_tileset_read_from_its_own_file_says_so_and_a_save_refers_to_it_until_it_is_
     h.run();
     assert!(saved().contains(r#"<tileset firstgid="1" source="tiny.tsx"/>"#), "{}", saved());
     assert_eq!(std::fs::read(dir.path().join("tiny.tsx")).unwrap(), std::fs::read("tests/fixtures/tiny.tsx").unwrap());
+    // A file gone since the map was read: said on hover too.
+    std::fs::rename(dir.path().join("tiny.tsx"), dir.path().join("old.tsx")).unwrap();
+    hover_file(&mut h);
+    assert!(h.query_by_label_contains("The file is no longer there").is_some());
+    std::fs::rename(dir.path().join("old.tsx"), dir.path().join("tiny.tsx")).unwrap();
     // The tileset's own properties, under its tiles: one added is a change of the tileset too.
     h.get_by_label("Tileset properties (0)").click();
     h.run();

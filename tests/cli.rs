@@ -335,6 +335,13 @@ fn info_lists_object_layers_in_their_place_among_the_tile_layers() {
 }
 
 #[test]
+fn info_names_the_file_a_tileset_was_read_from() {
+    let (code, out, err) = sightline(&["info", "tests/fixtures/external_tileset.tmx"]);
+    assert_eq!(code, 0, "{err}");
+    assert!(out.contains("\n                          file tests/fixtures/tiny.tsx\n"), "{out}");
+}
+
+#[test]
 fn info_lists_a_tilesets_wang_sets() {
     let (code, out, err) = sightline(&["info", "tests/fixtures/terrain.tmx"]);
     assert_eq!(code, 0, "{err}");

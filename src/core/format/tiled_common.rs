@@ -1242,19 +1242,20 @@ pub fn sheets_as_read(map: &Map) -> (Vec<bool>, Vec<String>) {
 pub fn export_doc(map: &Map, target: &Path) -> Placement {
     let dir = target.parent().map(Path::to_path_buf).unwrap_or_default();
     let stem = target.file_stem().and_then(|s| s.to_str()).unwrap_or("map");
-    let export = export_tilesets(map, &dir, Some(&dir.join(format!("{stem}-glyphs.png"))));
+    let mut export = export_tilesets(map, &dir, Some(&dir.join(format!("{stem}-glyphs.png"))));
+    let mut warnings = std::mem::take(&mut export.warnings);
+    let links = tileset_file_links(map, &export, &mut warnings);
+    let TilesetsExport { tilesets, placement, tileset_of_sheet, glyph_image, .. } = export;
     let mut doc = Doc {
         width: map.width(),
         height: map.height(),
         infinite: false,
         tile_width: map.tile_size[0],
         tile_height: map.tile_size[1],
+        tilesets,
+        warnings,
         ..Doc::default()
     };
-    let links = tileset_file_links(map, &export, &mut doc.warnings);
-    let TilesetsExport { tilesets, placement, tileset_of_sheet, glyph_image, warnings } = export;
-    doc.warnings.splice(0..0, warnings);
-    doc.tilesets = tilesets;
     for ((sheet, &t), link) in map.sheets.iter().zip(&tileset_of_sheet).zip(links) {
         if link && let Some(file) = &sheet.file {
             doc.tilesets[t].source = Some(super::relative_path(&file.path, &dir));
