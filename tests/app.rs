@@ -2462,3 +2462,65 @@ fn a_tileset_read_from_its_own_file_says_so_and_a_save_refers_to_it_until_it_is_
     h.run();
     assert!(h.state().document.map.sheets[0].properties.is_empty());
 }
+
+#[test]
+fn save_tileset_writes_the_tileset_file_and_asks_first_when_the_file_was_changed_since() {
+    let dir = tempfile::tempdir().unwrap();
+    for f in ["tiny.tsx", "tiny.png"] {
+        std::fs::copy(Path::new("tests/fixtures").join(f), dir.path().join(f)).unwrap();
+    }
+    let path = dir.path().join("tiny.tmx");
+    std::fs::copy("tests/fixtures/external_tileset.tmx", &path).unwrap();
+    let tsx = dir.path().join("tiny.tsx");
+    let mut h = harness();
+    h.state_mut().commands.push(Command::Open(path.clone()));
+    h.run();
+    h.get_by_label("tiny").click();
+    h.run();
+    assert!(h.get_by_label("Save tileset").accesskit_node().is_disabled(), "the file holds the tileset as it is");
+    // Tile 0 made opaque in the tile types window: the tileset differs from its file.
+    h.state_mut().commands.push(Command::ShowTileTypes(true));
+    h.run();
+    h.get_by_label("opaque tiny 0").click();
+    h.run();
+    h.state_mut().commands.push(Command::ShowTileTypes(false));
+    h.run();
+    assert!(!h.get_by_label("Save tileset").accesskit_node().is_disabled());
+    h.get_by_label("Save tileset").click();
+    h.run();
+    let written = std::fs::read_to_string(&tsx).unwrap();
+    assert!(written.contains(" <tile id=\"0\">\n  <properties>\n   <property name=\"bg\""), "{written}");
+    assert!(written.contains(r#"<property name="opaque" type="bool" value="true"/>"#), "{written}");
+    let notice = h.state().notice.clone().unwrap_or_default();
+    assert!(notice.starts_with("saved tileset file ") && notice.contains("tiny.tsx"), "{notice}");
+    assert!(h.get_by_label("Save tileset").accesskit_node().is_disabled(), "the file holds it now");
+    // The map's save refers to the file, which has the change.
+    h.state_mut().commands.push(Command::Save);
+    h.run();
+    let saved = std::fs::read_to_string(&path).unwrap();
+    assert!(saved.contains(r#"<tileset firstgid="1" source="tiny.tsx"/>"#), "{saved}");
+    assert_eq!(h.state().notice, None);
+    // Undo brings the tile back as it was, which the file no longer holds: Save tileset again.
+    h.state_mut().commands.push(Command::Undo);
+    h.run();
+    assert!(!h.state().document.map.tiles[1].opaque);
+    assert!(!h.get_by_label("Save tileset").accesskit_node().is_disabled());
+    // Meanwhile the file was edited elsewhere: writing it asks first, and Cancel keeps it.
+    let elsewhere = written.replace(r#"value="2.5""#, r#"value="4""#);
+    std::fs::write(&tsx, &elsewhere).unwrap();
+    h.get_by_label("Save tileset").click();
+    h.run();
+    assert!(
+        h.query_by_label_contains("tiny.tsx was changed since this map read it (in Tiled, perhaps)").is_some(),
+        "asked"
+    );
+    h.get_by_label("Cancel").click();
+    h.run();
+    assert_eq!(std::fs::read_to_string(&tsx).unwrap(), elsewhere);
+    h.get_by_label("Save tileset").click();
+    h.run();
+    h.get_by_label("Save tileset anyway").click();
+    h.run();
+    let rewritten = std::fs::read_to_string(&tsx).unwrap();
+    assert!(!rewritten.contains(r#"<tile id="0">"#) && rewritten.contains(r#"value="2.5""#), "{rewritten}");
+}

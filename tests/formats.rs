@@ -344,10 +344,11 @@ fn real_tiled_maps_from_the_corpus_load() {
         assert_eq!(sets[0].tiles.len(), tiles, "{name}");
     }
     assert!(!desert.warnings.iter().any(|w| w.contains("Wang")), "{:?}", desert.warnings);
-    // desert's TSX makes seven tiles rare for Tiled's random brush (and one never picked, which
-    // the `tiled` crate cannot tell from a tile the file does not list: read as 1).
+    // desert's TSX makes seven tiles rare for Tiled's random brush, and tile 45 never picked
+    // (probability="0", which the `tiled` crate alone reads as a tile the file does not list).
     let rare: Vec<f32> = desert.map.tiles.iter().map(|t| t.probability).filter(|&p| p != 1.0).collect();
-    assert_eq!(rare, [0.01; 7]);
+    assert_eq!(rare, [0.01, 0.01, 0.01, 0.01, 0.01, 0.0, 0.01, 0.01]);
+    assert_eq!(desert.map.tiles[1 + 45].probability, 0.0);
     // perspective_walls: 64-pixel tiles on a 31-pixel grid, moved 32 pixels left (Tiled's
     // tileoffset), kept by the round trips above.
     let walls = format::load(&tiled.join("perspective_walls.tmx")).unwrap();
@@ -1993,7 +1994,7 @@ fn a_tiles_tiled_class_is_kept_as_its_class() {
     }
     // Written as Tiled 1.10 writes it, the name only where the class does not give it.
     let (_, written) = save_text(&map, "out.tmx");
-    assert!(written.contains(r#"<tile id="0" type="Water">"#), "{written}");
+    assert!(written.contains(r#"<tile id="0" type="Water"/>"#), "{written}");
     assert!(!written.contains(r#"value="Water""#), "no `name` property repeats the class: {written}");
     assert!(written.contains(r#"<tile id="1" type="Wall">"#) && written.contains(r#"value="granite""#), "{written}");
     // `info` names a class the name does not give.
@@ -2264,7 +2265,7 @@ fn a_tileset_file_is_written_as_a_reference_while_the_tileset_is_unchanged_here(
     let floor = map.tiles.iter().position(|t| t.sprite.is_some_and(|s| s.index == 0)).unwrap();
     let mut changed = map.clone();
     changed.tiles[floor].opaque = true;
-    let why = r#"tileset "tiny" is written into the map, not as a reference to tiny.tsx: it was changed here, and sightline does not write tileset files"#;
+    let why = r#"tileset "tiny" is written into the map, not as a reference to tiny.tsx: it was changed here and the file was not saved (Save tileset, on its tab of the palette, writes it)"#;
     for ext in ["tmx", "tmj", "ron"] {
         let path = out.join(format!("changed.{ext}"));
         let (text, warnings) = save(&changed, &path);
@@ -2328,7 +2329,7 @@ fn a_tileset_file_is_written_as_a_reference_while_the_tileset_is_unchanged_here(
 }
 
 #[test]
-fn a_tilesets_own_properties_are_kept_and_changing_them_is_a_change_of_the_tileset() {
+fn a_tilesets_own_properties_and_class_are_kept_and_changing_them_is_a_change_of_the_tileset() {
     use sightline::core::PropertyValue;
     let dir = tempfile::tempdir().unwrap();
     std::fs::copy(fixture("tiny.png"), dir.path().join("tiny.png")).unwrap();
@@ -2337,7 +2338,7 @@ fn a_tilesets_own_properties_are_kept_and_changing_them_is_a_change_of_the_tiles
         &tmx,
         r#"<?xml version="1.0" encoding="UTF-8"?>
 <map version="1.10" orientation="orthogonal" width="2" height="1" tilewidth="8" tileheight="8" infinite="0">
- <tileset firstgid="1" name="tiny" tilewidth="8" tileheight="8" tilecount="4" columns="2">
+ <tileset firstgid="1" name="tiny" class="terrain" tilewidth="8" tileheight="8" tilecount="4" columns="2">
   <properties>
    <property name="biome" value="swamp"/>
    <property name="danger" type="int" value="3"/>
@@ -2354,11 +2355,18 @@ fn a_tilesets_own_properties_are_kept_and_changing_them_is_a_change_of_the_tiles
         ("danger".to_owned(), PropertyValue::Int(3)),
     ]);
     assert_eq!(map.sheets[0].properties, expected);
+    assert_eq!(map.sheets[0].class, "terrain");
     for ext in ["tmx", "tmj", "ron"] {
-        assert_same(&map, &round_trip(&map, ext), ext);
+        let again = round_trip(&map, ext);
+        assert_eq!(again.sheets[0].class, "terrain", "{ext}");
+        assert_same(&map, &again, ext);
     }
     let text = save_in(&map, &dir.path().join("out.tmx"));
     let written: Vec<&str> = text.lines().skip_while(|l| !l.contains("<tileset")).take(5).collect();
+    assert_eq!(
+        written[0],
+        r#" <tileset firstgid="1" name="tiny" class="terrain" tilewidth="8" tileheight="8" spacing="0" margin="0" tilecount="4" columns="2">"#
+    );
     assert_eq!(
         written[1..],
         [
@@ -2509,3 +2517,151 @@ fn an_instance_takes_its_templates_name_class_and_size_where_its_own_are_empty_a
     std::fs::write(&tmj, map.to_string()).unwrap();
     assert_eq!(read(&load(&tmj)), expected, "tmj");
 }
+
+#[test]
+fn a_tileset_saved_to_its_file_is_what_every_map_using_it_reads_and_a_save_refers_to_it_again() {
+    use sightline::core::format::tileset_file;
+    let dir = tempfile::tempdir().unwrap();
+    let (art, maps) = (dir.path().join("art"), dir.path().join("maps"));
+    for d in [&art, &maps] {
+        std::fs::create_dir_all(d).unwrap();
+    }
+    std::fs::copy(fixture("tiny.tsx"), art.join("tiny.tsx")).unwrap();
+    std::fs::copy(fixture("tiny.png"), art.join("tiny.png")).unwrap();
+    let level = |tileset: &str| {
+        format!(
+            r#"<?xml version="1.0" encoding="UTF-8"?>
+<map version="1.10" orientation="orthogonal" width="2" height="2" tilewidth="8" tileheight="8" infinite="0">
+ <tileset firstgid="1" source="../art/{tileset}"/>
+ <layer id="1" name="ground" width="2" height="2"><data encoding="csv">1,2,3,4</data></layer>
+</map>"#
+        )
+    };
+    for name in ["level.tmx", "other.tmx"] {
+        std::fs::write(maps.join(name), level("tiny.tsx")).unwrap();
+    }
+    let mut map = load(&maps.join("level.tmx"));
+    // Tile 0 (kind 1), a floor, made a wall; the tileset given a class.
+    assert!(!map.tiles[1].opaque && map.tiles[1].walkable);
+    map.tiles[1].opaque = true;
+    map.tiles[1].walkable = false;
+    map.sheets[0].class = "dungeon".into();
+    let write = tileset_file::prepare(&map, 0).unwrap_or_else(|e| panic!("{e}"));
+    assert_eq!(write.concerns, Vec::<String>::new());
+    write.write().unwrap();
+    assert_eq!(
+        std::fs::read_to_string(art.join("tiny.tsx")).unwrap(),
+        EXPECTED_TSX,
+        "the image stays relative to the tileset's folder"
+    );
+    // Every map that uses the file reads the tile as a wall now.
+    let other = load(&maps.join("other.tmx"));
+    assert!(other.tiles[1].opaque && !other.tiles[1].walkable);
+    assert_eq!(other.sheets[0].class, "dungeon");
+    // This map, told what the file now holds (as the app does), refers to it again on save,
+    // and writing it again would change nothing nor ask anything.
+    map.sheets[0].file.as_mut().unwrap().as_read = Some(write.as_read.clone());
+    let saved = format::save(&map, &maps.join("level.tmx")).unwrap();
+    assert_eq!(saved.warnings, Vec::<String>::new());
+    let text = std::fs::read_to_string(maps.join("level.tmx")).unwrap();
+    assert!(text.contains(r#"<tileset firstgid="1" source="../art/tiny.tsx"/>"#), "{text}");
+    let again = tileset_file::prepare(&map, 0).unwrap();
+    assert_eq!((again.concerns.len(), again.as_read), (0, write.as_read.clone()));
+
+    // Changed in Tiled since: a tile's rule, collision shapes and the grid, all named before
+    // anything is written.
+    let edited = std::fs::read_to_string(art.join("tiny.tsx"))
+        .unwrap()
+        .replace(r#"<property name="cost" type="float" value="2.5"/>"#, r#"<property name="cost" type="float" value="4"/>"#)
+        .replace(
+            " <image ",
+            " <grid orientation=\"orthogonal\" width=\"8\" height=\"8\"/>\n <image ",
+        )
+        .replace(
+            "  <properties>\n   <property name=\"door\" value=\"closed\"/>",
+            "  <objectgroup draworder=\"index\"><object id=\"1\" x=\"0\" y=\"0\" width=\"8\" height=\"8\"/></objectgroup>\n  <properties>\n   <property name=\"door\" value=\"closed\"/>",
+        );
+    std::fs::write(art.join("tiny.tsx"), &edited).unwrap();
+    assert_eq!(
+        tileset_file::prepare(&map, 0).unwrap().concerns,
+        [
+            "tiny.tsx was changed since this map read it (in Tiled, perhaps): writing it replaces those changes",
+            "tiny.tsx has collision shapes of tiles (from Tiled's tile collision editor), its grid settings \
+             (orientation and cell size, for isometric tiles), which sightline does not keep: writing it drops them",
+        ]
+    );
+    // A file that no longer reads is said to be replaced; one that is gone is written again,
+    // with nothing to ask.
+    std::fs::write(art.join("tiny.tsx"), "<tileset").unwrap();
+    let concerns = tileset_file::prepare(&map, 0).unwrap().concerns;
+    assert!(concerns.len() == 1 && concerns[0].starts_with("tiny.tsx cannot be read now ("), "{concerns:?}");
+    std::fs::remove_file(art.join("tiny.tsx")).unwrap();
+    let write = tileset_file::prepare(&map, 0).unwrap();
+    assert_eq!(write.concerns, Vec::<String>::new());
+    write.write().unwrap();
+    assert_eq!(std::fs::read_to_string(art.join("tiny.tsx")).unwrap(), EXPECTED_TSX);
+
+    // A JSON tileset file is written as JSON, read back the same.
+    let tsj = serde_json::json!({
+        "type": "tileset", "name": "tiny", "tilewidth": 8, "tileheight": 8, "tilecount": 4, "columns": 2,
+        "image": "tiny.png", "imagewidth": 16, "imageheight": 16,
+    });
+    std::fs::write(art.join("tiny.tsj"), tsj.to_string()).unwrap();
+    std::fs::write(maps.join("json.tmx"), level("tiny.tsj")).unwrap();
+    let mut map = load(&maps.join("json.tmx"));
+    map.tiles[2].cost = 3.0;
+    let write = tileset_file::prepare(&map, 0).unwrap();
+    assert_eq!(write.concerns, Vec::<String>::new());
+    write.write().unwrap();
+    let written: serde_json::Value =
+        serde_json::from_str(&std::fs::read_to_string(art.join("tiny.tsj")).unwrap()).unwrap();
+    assert_eq!(
+        (&written["type"], &written["image"], &written["tiles"]),
+        (
+            &serde_json::json!("tileset"),
+            &serde_json::json!("tiny.png"),
+            &serde_json::json!([{"id": 1, "properties": [{"name": "cost", "type": "float", "value": 3.0}]}])
+        )
+    );
+    assert_eq!(load(&maps.join("json.tmx")).tiles[2].cost, 3.0);
+    // A tileset not read from a file has none to write.
+    map.sheets[0].file = None;
+    let err = tileset_file::prepare(&map, 0).map(|_| ()).unwrap_err();
+    assert_eq!(err.to_string(), r#"tileset "tiny" was not read from a tileset file"#);
+}
+
+/// tests/fixtures/tiny.tsx with its tile 0 made a wall (keeping its floor glyph) and the
+/// tileset's class set, as sightline writes it.
+const EXPECTED_TSX: &str = r##"<?xml version="1.0" encoding="UTF-8"?>
+<tileset version="1.10" tiledversion="1.10.2" name="tiny" class="dungeon" tilewidth="8" tileheight="8" spacing="0" margin="0" tilecount="4" columns="2">
+ <image source="tiny.png" width="16" height="16"/>
+ <tile id="0">
+  <properties>
+   <property name="bg" value="#14141c"/>
+   <property name="glyph" value="."/>
+   <property name="opaque" type="bool" value="true"/>
+   <property name="walkable" type="bool" value="false"/>
+  </properties>
+ </tile>
+ <tile id="1">
+  <properties>
+   <property name="opaque" type="bool" value="true"/>
+   <property name="walkable" type="bool" value="false"/>
+  </properties>
+ </tile>
+ <tile id="2">
+  <properties>
+   <property name="door" value="closed"/>
+   <property name="opaque" type="bool" value="true"/>
+   <property name="toggles" type="int" value="3"/>
+  </properties>
+ </tile>
+ <tile id="3">
+  <properties>
+   <property name="cost" type="float" value="2.5"/>
+   <property name="door" value="open"/>
+   <property name="toggles" type="int" value="2"/>
+  </properties>
+ </tile>
+</tileset>
+"##;

@@ -36,6 +36,13 @@ pub enum Command {
     /// Answers to "saving over this file drops …": save anyway, or not.
     ConfirmOverwrite,
     CancelOverwrite,
+    /// Write a tileset, as the map has it, to the tileset file it was read from (sheet index).
+    /// When that loses something (changes made to the file since, or what sightline does not
+    /// keep), this asks first.
+    SaveTileset(usize),
+    /// Answers to "writing this tileset file loses …".
+    ConfirmTilesetWrite,
+    CancelTilesetWrite,
     /// Show the save dialog, then save.
     PickSaveAs,
     /// Write a copy (any format, by extension: Tiled TMX/TMJ, ASCII, MovingAI, RON); the document

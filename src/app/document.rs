@@ -150,6 +150,27 @@ impl Document {
         self.clean_depth = Some(self.undo.len());
     }
 
+    /// A tileset file was written with `as_read`: every sheet read from that file, in the map
+    /// and in every state undo and redo reach, now compares with what the file holds. (Undo
+    /// changes the map, not files on disk: a state undone to still differs from the file in
+    /// what it differs, and a save then writes its tileset into the map.) Not an edit of the
+    /// map, but what a save of it writes changes, so views of it are stale.
+    pub fn tileset_file_written(
+        &mut self,
+        path: &std::path::Path,
+        as_read: &std::sync::Arc<crate::core::format::tiled_common::TilesetDoc>,
+    ) {
+        let states = std::iter::once(&mut self.map).chain(self.undo.iter_mut()).chain(self.redo.iter_mut());
+        for map in states {
+            for sheet in &mut map.sheets {
+                if let Some(file) = sheet.file.as_mut().filter(|f| f.path == path) {
+                    file.as_read = Some(as_read.clone());
+                }
+            }
+        }
+        self.revision = next_revision();
+    }
+
     pub fn file_name(&self) -> String {
         self.path
             .as_ref()

@@ -153,6 +153,11 @@ pub struct SightlineApp {
     continued: Option<(ContinuedEdit, u64)>,
     /// A save over the map's own file waiting for "drop what sightline does not keep?".
     pub confirm_overwrite: Option<PathBuf>,
+    /// A tileset file write waiting for "writing it loses …" (its concerns).
+    pub confirm_tileset_write: Option<format::tileset_file::TilesetFileWrite>,
+    /// Per sheet, whether a save of the map refers to its tileset file (it is as the file
+    /// holds it), for the palette's Save tileset, and the map revision it was worked out for.
+    sheets_as_read: (u64, Vec<bool>),
     /// The Map properties window is open.
     pub map_properties_open: bool,
     /// The fill tool's hover preview and what it was computed for.
@@ -214,6 +219,8 @@ impl SightlineApp {
             continued: None,
             map_properties_open: false,
             confirm_overwrite: None,
+            confirm_tileset_write: None,
+            sheets_as_read: (0, Vec::new()),
             commands: Vec::new(),
             error: None,
             notice: None,
@@ -317,6 +324,34 @@ impl SightlineApp {
         self.overlays.wait_for_jobs(&self.document.map, self.document.revision());
     }
 
+    /// Writes a tileset file; the map's sheets read from it then compare with what it holds.
+    fn write_tileset_file(&mut self, write: &format::tileset_file::TilesetFileWrite) {
+        match write.write() {
+            Ok(()) => {
+                self.document.tileset_file_written(&write.path, &write.as_read);
+                self.notice = Some(format!(
+                    "saved tileset file {}: every map that uses it reads its tiles as they are here, and a save \
+                     of this map refers to it",
+                    write.path.display()
+                ));
+            }
+            Err(e) => {
+                self.error = Some(ErrorDialog { title: "Cannot save the tileset".into(), message: e.to_string() })
+            }
+        }
+    }
+
+    /// Per sheet, whether a save of the map refers to its tileset file (see
+    /// [`format::tiled_common::sheets_as_read`]), worked out once per map revision.
+    pub fn sheets_as_read(&mut self) -> &[bool] {
+        let revision = self.document.revision();
+        if self.sheets_as_read.0 != revision {
+            let (links, _) = format::tiled_common::sheets_as_read(&self.document.map);
+            self.sheets_as_read = (revision, links);
+        }
+        &self.sheets_as_read.1
+    }
+
     fn apply(&mut self, command: Command) {
         match command {
             Command::Open(path) => self.request(PendingAction::Open(path)),
@@ -369,6 +404,19 @@ impl SightlineApp {
                 }
             }
             Command::CancelOverwrite => self.confirm_overwrite = None,
+            Command::SaveTileset(sheet) => match format::tileset_file::prepare(&self.document.map, sheet) {
+                Ok(write) if write.concerns.is_empty() => self.write_tileset_file(&write),
+                Ok(write) => self.confirm_tileset_write = Some(write),
+                Err(e) => {
+                    self.error = Some(ErrorDialog { title: "Cannot save the tileset".into(), message: e.to_string() })
+                }
+            },
+            Command::ConfirmTilesetWrite => {
+                if let Some(write) = self.confirm_tileset_write.take() {
+                    self.write_tileset_file(&write);
+                }
+            }
+            Command::CancelTilesetWrite => self.confirm_tileset_write = None,
             Command::SaveAs(path) => match format::save(&self.document.map, &path) {
                 Ok(saved) => {
                     self.notice = (!saved.warnings.is_empty()).then(|| saved.warnings.join("; "));
@@ -1681,6 +1729,7 @@ impl SightlineApp {
         panels::error_dialog_ui(self, ui);
         panels::unsaved_changes_ui(self, ui);
         panels::overwrite_ui(self, ui);
+        panels::tileset_write_ui(self, ui);
         panels::recovery_ui(self, ui);
         panels::shortcuts(self, ui);
         self.last_frame_time = started.elapsed().as_secs_f32();

@@ -9,7 +9,6 @@ use egui::{Color32, Rect, Sense, Stroke, StrokeKind, vec2};
 use super::sprites::SheetTexture;
 use super::{Command, PropertiesOwner, SightlineApp};
 use crate::core::edit::Stamp;
-use crate::core::format::tiled_common::sheets_as_read;
 use crate::core::tile::{EMPTY, SpriteSheet, TilesetFile};
 use crate::core::{Map, TileId};
 
@@ -110,30 +109,47 @@ pub fn palette_tabs_ui(app: &mut SightlineApp, ui: &mut egui::Ui) {
     });
 }
 
-/// The tileset file a sheet was read from; on hover, whether a save still refers to it (worked
-/// out only then: it compares the whole tileset).
-fn tileset_file_ui(ui: &mut egui::Ui, map: &Map, index: usize, file: &TilesetFile) {
+/// The tileset file a sheet was read from, whether a save of the map refers to it (`as_read`:
+/// the sheet is as the file held it when last read or written) and, when not, Save tileset,
+/// which writes it.
+fn tileset_file_ui(ui: &mut egui::Ui, index: usize, file: &TilesetFile, as_read: bool, commands: &mut Vec<Command>) {
     let name = file.path.file_name().unwrap_or_default().to_string_lossy().into_owned();
+    // Looked at each frame (one `stat`), not once per revision: files go without the map changing.
+    let gone = !file.path.is_file();
+    let as_read = as_read && !gone;
     ui.weak(format!("file {name}")).on_hover_ui(|ui| {
         ui.label(file.path.display().to_string());
-        let (as_read, _) = sheets_as_read(map);
-        if as_read.get(index).copied().unwrap_or(false) {
-            ui.label("A save refers to this file: the tileset is as read from it.");
-        } else if !file.path.is_file() {
-            ui.label("The file is no longer there: a save writes this tileset into the map.");
+        if as_read {
+            ui.label("A save refers to this file: the tileset is as the file holds it.");
+        } else if gone {
+            ui.label("The file is no longer there: a save writes this tileset into the map. Save tileset writes the file again.");
         } else {
             ui.label(
-                "Changed here: a save writes this tileset into the map instead of referring to the file \
-                 (sightline does not write tileset files). Undo the change to refer to it again.",
+                "Changed here: a save writes this tileset into the map instead of referring to the file. \
+                 Save tileset writes the file (every map that uses it then has the change); undoing the change \
+                 refers to it again.",
             );
         }
     });
+    let hover = if as_read {
+        format!("{name} holds this tileset as it is here")
+    } else {
+        format!("Write this tileset, as it is here, to {name}")
+    };
+    let r = ui
+        .add_enabled(!as_read, egui::Button::new("Save tileset"))
+        .on_hover_text(hover.clone())
+        .on_disabled_hover_text(hover);
+    if r.clicked() {
+        commands.push(Command::SaveTileset(index));
+    }
 }
 
 /// A tileset's tiles as its image shows them; `false` when it cannot be shown (the list is
 /// shown instead).
 pub fn tileset_ui(app: &mut SightlineApp, ui: &mut egui::Ui, sheets: &[Option<SheetTexture>], height: f32) -> bool {
     let Some(index) = app.palette.sheet else { return false };
+    let as_read = app.sheets_as_read().get(index).copied().unwrap_or(false);
     let map = &app.document.map;
     let Some(sheet) = map.sheets.get(index) else { return false };
     let Some(Some(texture)) = sheets.get(index) else {
@@ -148,7 +164,9 @@ pub fn tileset_ui(app: &mut SightlineApp, ui: &mut egui::Ui, sheets: &[Option<Sh
             app.commands.push(Command::SetPaletteZoom(zoom));
         }
         if let Some(file) = &sheet.file {
-            tileset_file_ui(ui, map, index, file);
+            let mut commands = Vec::new();
+            tileset_file_ui(ui, index, file, as_read, &mut commands);
+            app.commands.extend(commands);
         }
     });
     let tiles = tiles_of_sheet(map, index);

@@ -462,6 +462,7 @@ mod tests {
         };
         let sheet = SpriteSheet {
             name: "ground".into(),
+            class: String::new(),
             image: PathBuf::from("ground.png"),
             tile_width: 8,
             tile_height: 8,

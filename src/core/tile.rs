@@ -52,6 +52,9 @@ pub struct Sprite {
 #[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
 pub struct SpriteSheet {
     pub name: String,
+    /// The tileset's class (Tiled 1.9's `class`: the designer's type for it).
+    #[serde(default, skip_serializing_if = "String::is_empty")]
+    pub class: String,
     /// The image, relative to the map file's folder (or absolute).
     pub image: PathBuf,
     pub tile_width: u32,
@@ -92,8 +95,9 @@ pub struct TilesetFile {
     /// The file, absolute (a RON map stores it relative to the map).
     pub path: PathBuf,
     /// The sheet and its tiles as a Tiled file would hold them, taken when the map was read
-    /// ([`crate::core::format::tiled_common::remember_tileset_files`]): a save refers to the
-    /// file only while they are still so, since sightline does not write tileset files.
+    /// ([`crate::core::format::tiled_common::remember_tileset_files`]), or when the file was
+    /// last written ([`crate::core::format::tileset_file`]): a save refers to the file only
+    /// while they are still so.
     #[serde(skip)]
     pub as_read: Option<std::sync::Arc<crate::core::format::tiled_common::TilesetDoc>>,
 }
@@ -109,6 +113,7 @@ impl SpriteSheet {
     pub fn new(name: &str, image: &str, [tile_width, tile_height]: [u32; 2], columns: u32, tile_count: u32) -> Self {
         Self {
             name: name.to_owned(),
+            class: String::new(),
             image: PathBuf::from(image),
             tile_width,
             tile_height,

@@ -14,6 +14,7 @@ pub mod ascii;
 pub mod movingai;
 pub mod ron_map;
 pub mod tiled_common;
+pub mod tileset_file;
 pub mod tmj;
 pub mod tmx;
 

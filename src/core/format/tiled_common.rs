@@ -6,9 +6,10 @@
 //! once the map is read, its tileset as a save would write it ([`remember_tileset_files`]). A
 //! save compares the two: the same, it writes a reference to the file, as Tiled does, so an edit
 //! of the file in Tiled still reaches the map and what sightline does not model in the file
-//! stays there; changed here, it writes the tileset into the map and says so, since sightline
-//! writes no tileset files. Comparing what a save would write, rather than tracking edits, makes
-//! every kind of edit count and an undone one not.
+//! stays there; changed here, it writes the tileset into the map and says so, unless the
+//! tileset file is written first ([`super::tileset_file`], the palette's Save tileset), which
+//! makes the file's content the new "as read". Comparing what a save would write, rather than
+//! tracking edits, makes every kind of edit count and an undone one not.
 //!
 //! ## Tile properties the rules read
 //! On a tile of a tileset: `opaque` (bool), `walkable` (bool), `cost` (number),
@@ -92,7 +93,7 @@ pub enum Dropped {
 }
 
 impl Dropped {
-    fn label(self) -> &'static str {
+    pub(crate) fn label(self) -> &'static str {
         match self {
             Dropped::WangSets => "Wang sets (terrains) of tilesets without one image",
             Dropped::TileOffsets => "drawing offsets of tilesets without one image",
@@ -179,6 +180,8 @@ impl Doc {
 #[derive(Clone, Debug, Default, PartialEq)]
 pub struct TilesetDoc {
     pub name: String,
+    /// Tiled 1.9's `class` of the tileset.
+    pub class: String,
     pub first_gid: u32,
     /// The tileset file the map names (an external tileset): absolute when read; relative to
     /// the written map when a save refers to it, and then only it and `first_gid` are written.
@@ -623,6 +626,7 @@ pub fn build_map(mut doc: Doc) -> Result<super::Loaded, MapError> {
                 }
                 sheets.push(SpriteSheet {
                     name: ts.name.clone(),
+                    class: ts.class.clone(),
                     image: image.clone(),
                     tile_width: ts.tile_width,
                     tile_height: ts.tile_height,
@@ -1076,6 +1080,7 @@ fn export_tilesets(map: &Map, dir: &Path, glyph_image_path: Option<&Path>) -> Ti
                 let sheet = &map.sheets[usize::from(*s)];
                 TilesetDoc {
                     name: sheet.name.clone(),
+                    class: sheet.class.clone(),
                     image: Some(super::relative_path(&sheet.image, dir)),
                     tile_width: sheet.tile_width,
                     tile_height: sheet.tile_height,
@@ -1204,6 +1209,40 @@ pub fn remember_tileset_files(map: &mut Map) {
     }
 }
 
+/// Sheet `sheet`'s tileset as its file would hold it, its image relative to `dir` (the file's
+/// folder), and as [`TilesetFile::as_read`] holds it.
+pub(crate) fn sheet_tileset(map: &Map, sheet: usize, dir: &Path) -> (TilesetDoc, TilesetDoc) {
+    let export = export_tilesets(map, dir, None);
+    let ts = &export.tilesets[export.tileset_of_sheet[sheet]];
+    (TilesetDoc { first_gid: 0, source: None, ..ts.clone() }, as_in_file(ts, &map.sheets[sheet]))
+}
+
+/// A tileset file as it reads now: as its reader gives it, and as [`TilesetFile::as_read`]
+/// would hold it (read as the only tileset of a map, then exported as a save would), so that it
+/// compares with what a map read from it earlier. A door toggling to a tile of another tileset
+/// (`"Other#3"`) cannot be read alone: an error.
+pub(crate) fn tileset_file_now(path: &Path) -> Result<(TilesetDoc, TilesetDoc), MapError> {
+    let extension = path.extension().and_then(|e| e.to_str()).unwrap_or("").to_ascii_lowercase();
+    let called = path.file_name().unwrap_or_default().to_string_lossy().into_owned();
+    let raw = if extension == "tsx" { super::tmx::load_tsx(path, 1)? } else { super::tmj::load_tsj(path, &called)? };
+    let doc = Doc {
+        width: 1,
+        height: 1,
+        tile_width: raw.tile_width.max(1),
+        tile_height: raw.tile_height.max(1),
+        tilesets: vec![TilesetDoc { first_gid: 1, source: Some(path.to_path_buf()), ..raw.clone() }],
+        layers: vec![TileLayerDoc { width: 1, height: 1, gids: vec![0], ..TileLayerDoc::default() }],
+        ..Doc::default()
+    };
+    let map = build_map(doc)?.map;
+    if map.sheets.is_empty() {
+        return Err(MapError::invalid("it is not a tileset of one image").in_file(path));
+    }
+    let export = export_tilesets(&map, Path::new(""), None);
+    let now = as_in_file(&export.tilesets[export.tileset_of_sheet[0]], &map.sheets[0]);
+    Ok((raw, now))
+}
+
 /// Per sheet, whether a save may refer to its tileset file: it has one and is as read. A
 /// warning for each sheet that has a file but was changed since.
 fn tileset_file_links(map: &Map, export: &TilesetsExport, warnings: &mut Vec<String>) -> Vec<bool> {
@@ -1214,7 +1253,7 @@ fn tileset_file_links(map: &Map, export: &TilesetsExport, warnings: &mut Vec<Str
             let Some(file) = &sheet.file else { return false };
             let name = file.path.file_name().unwrap_or_default().to_string_lossy();
             let why = if file.as_read.as_deref() != Some(&as_in_file(&export.tilesets[t], sheet)) {
-                "it was changed here, and sightline does not write tileset files"
+                "it was changed here and the file was not saved (Save tileset, on its tab of the palette, writes it)"
             } else if !file.path.is_file() {
                 // A reference to a file that is gone would lose the tileset.
                 "the file is no longer there"

@@ -238,13 +238,12 @@ fn parse_tileset(v: &Value, index: usize, dir: &Path, doc_warnings: &mut Vec<Str
                 _ => MapError { file: None, ..e }.in_tileset(source),
             })?
         } else {
-            let bytes = super::read_file(&path).map_err(|e| match e.kind {
+            load_tsj(&path, source).map_err(|e| match e.kind {
                 MapErrorKind::Io(_) => MapError::new(MapErrorKind::MissingTileset(path.clone())),
-                _ => MapError { file: None, ..e }.in_tileset(source),
-            })?;
-            let value: Value = serde_json::from_slice(&bytes).map_err(|e| json_error(e).in_tileset(source))?;
-            let ts_dir = path.parent().unwrap_or(Path::new(""));
-            parse_tileset_body(&Obj::new(&value, format!("tileset {source:?}"))?, first_gid, ts_dir)?
+                // Reading's own refusal (a file too large) names the file: named as the tileset here.
+                _ if e.file.is_some() => MapError { file: None, ..e }.in_tileset(source),
+                _ => e,
+            })?
         };
         ts.first_gid = first_gid;
         ts.source = Some(path);
@@ -254,6 +253,15 @@ fn parse_tileset(v: &Value, index: usize, dir: &Path, doc_warnings: &mut Vec<Str
         return Ok(ts);
     }
     parse_tileset_body(&o, first_gid, dir)
+}
+
+/// Reads a JSON tileset file (`.tsj`), named `called` in errors; its image resolved against its
+/// own folder.
+pub(crate) fn load_tsj(path: &Path, called: &str) -> Result<TilesetDoc, MapError> {
+    let bytes = super::read_file(path)?;
+    let value: Value = serde_json::from_slice(&bytes).map_err(|e| json_error(e).in_tileset(called))?;
+    let dir = path.parent().unwrap_or(Path::new(""));
+    parse_tileset_body(&Obj::new(&value, format!("tileset {called:?}"))?, 1, dir)
 }
 
 fn parse_tileset_body(o: &Obj, first_gid: u32, dir: &Path) -> Result<TilesetDoc, MapError> {
@@ -328,6 +336,8 @@ fn parse_tileset_body(o: &Obj, first_gid: u32, dir: &Path) -> Result<TilesetDoc,
     }
     Ok(TilesetDoc {
         name: o.string("name")?.unwrap_or("").to_owned(),
+        // Tiled 1.9's class; a tileset file's `type` says what the file is ("tileset").
+        class: o.string("class")?.unwrap_or("").to_owned(),
         first_gid,
         source: None,
         image: o.string("image")?.map(|i| super::resolve_path(dir, Path::new(i))),
@@ -1139,6 +1149,98 @@ fn write_data_rows(text: &str, layers: &[TileLayerDoc]) -> Result<String, MapErr
     Ok(out)
 }
 
+/// A tileset's JSON object, whole, as a map embeds it (without its `firstgid`) or a `.tsj` file
+/// holds it (image path as the document has it).
+fn tileset_json(ts: &TilesetDoc) -> Value {
+    let mut t = json!({
+        "name": ts.name,
+        "tilewidth": ts.tile_width,
+        "tileheight": ts.tile_height,
+        "tilecount": ts.tile_count,
+        "columns": ts.columns,
+        "spacing": ts.spacing,
+        "margin": ts.margin,
+    });
+    if !ts.class.is_empty() {
+        t["class"] = json!(ts.class);
+    }
+    if let Some(image) = &ts.image {
+        let (w, h) = super::tmx::image_size(ts);
+        t["image"] = json!(image.to_string_lossy().replace('\\', "/"));
+        t["imagewidth"] = json!(w);
+        t["imageheight"] = json!(h);
+        if let Some(c) = ts.transparent {
+            t["transparentcolor"] = json!(c.to_hex());
+        }
+    }
+    if !ts.properties.is_empty() {
+        t["properties"] = properties_json(&ts.properties);
+    }
+    let d = &ts.drawing;
+    if d.object_alignment != ObjectAlignment::Unspecified {
+        t["objectalignment"] = json!(d.object_alignment.name());
+    }
+    if d.grid_size {
+        t["tilerendersize"] = json!(d.render_size_name());
+    }
+    if d.preserve_aspect {
+        t["fillmode"] = json!(d.fill_mode_name());
+    }
+    if let Some(x) = d.transformations {
+        t["transformations"] = json!({
+            "hflip": x.hflip,
+            "vflip": x.vflip,
+            "rotate": x.rotate,
+            "preferuntransformed": x.prefer_untransformed,
+        });
+    }
+    if !ts.tiles.is_empty() {
+        t["tiles"] = Value::Array(
+            ts.tiles
+                .iter()
+                .map(|(id, tile)| {
+                    let mut v = json!({ "id": id });
+                    if !tile.class.is_empty() {
+                        v["type"] = json!(tile.class);
+                    }
+                    if let Some(p) = tile.probability {
+                        v["probability"] = json!(super::shortest_f64(p));
+                    }
+                    if !tile.properties.is_empty() {
+                        v["properties"] = properties_json(&tile.properties);
+                    }
+                    if !tile.animation.is_empty() {
+                        let frames = tile.animation.iter();
+                        v["animation"] = frames
+                            .map(|f| json!({ "tileid": f.tile, "duration": f.duration_ms }))
+                            .collect::<Vec<_>>()
+                            .into();
+                    }
+                    v
+                })
+                .collect(),
+        );
+    }
+    if !ts.wang_sets.is_empty() {
+        t["wangsets"] = wang_sets_json(&ts.wang_sets);
+    }
+    if ts.offset != [0, 0] {
+        t["tileoffset"] = json!({ "x": ts.offset[0], "y": ts.offset[1] });
+    }
+    t
+}
+
+/// A tileset as a `.tsj` file holds it.
+pub(crate) fn tileset_file(ts: &TilesetDoc) -> String {
+    let mut t = tileset_json(ts);
+    t["type"] = json!("tileset");
+    t["version"] = json!("1.10");
+    t["tiledversion"] = json!("1.10.2");
+    let mut text = serde_json::to_string_pretty(&t).unwrap_or_default();
+    text.push('\n');
+    text
+}
+
 pub fn to_string(map: &crate::core::Map, path: &Path) -> Result<Written, MapError> {
     let placement = tiled_common::export_doc(map, path);
     let doc = placement.doc;
@@ -1149,79 +1251,8 @@ pub fn to_string(map: &crate::core::Map, path: &Path) -> Result<Written, MapErro
             if let Some(source) = &ts.source {
                 return json!({ "firstgid": ts.first_gid, "source": source.to_string_lossy().replace('\\', "/") });
             }
-            let mut t = json!({
-                "firstgid": ts.first_gid,
-                "name": ts.name,
-                "tilewidth": ts.tile_width,
-                "tileheight": ts.tile_height,
-                "tilecount": ts.tile_count,
-                "columns": ts.columns,
-                "spacing": ts.spacing,
-                "margin": ts.margin,
-            });
-            if let Some(image) = &ts.image {
-                let (w, h) = super::tmx::image_size(ts);
-                t["image"] = json!(image.to_string_lossy().replace('\\', "/"));
-                t["imagewidth"] = json!(w);
-                t["imageheight"] = json!(h);
-                if let Some(c) = ts.transparent {
-                    t["transparentcolor"] = json!(c.to_hex());
-                }
-            }
-            if !ts.properties.is_empty() {
-                t["properties"] = properties_json(&ts.properties);
-            }
-            let d = &ts.drawing;
-            if d.object_alignment != ObjectAlignment::Unspecified {
-                t["objectalignment"] = json!(d.object_alignment.name());
-            }
-            if d.grid_size {
-                t["tilerendersize"] = json!(d.render_size_name());
-            }
-            if d.preserve_aspect {
-                t["fillmode"] = json!(d.fill_mode_name());
-            }
-            if let Some(x) = d.transformations {
-                t["transformations"] = json!({
-                    "hflip": x.hflip,
-                    "vflip": x.vflip,
-                    "rotate": x.rotate,
-                    "preferuntransformed": x.prefer_untransformed,
-                });
-            }
-            if !ts.tiles.is_empty() {
-                t["tiles"] = Value::Array(
-                    ts.tiles
-                        .iter()
-                        .map(|(id, tile)| {
-                            let mut v = json!({ "id": id });
-                            if !tile.class.is_empty() {
-                                v["type"] = json!(tile.class);
-                            }
-                            if let Some(p) = tile.probability {
-                                v["probability"] = json!(super::shortest_f64(p));
-                            }
-                            if !tile.properties.is_empty() {
-                                v["properties"] = properties_json(&tile.properties);
-                            }
-                            if !tile.animation.is_empty() {
-                                let frames = tile.animation.iter();
-                                v["animation"] = frames
-                                    .map(|f| json!({ "tileid": f.tile, "duration": f.duration_ms }))
-                                    .collect::<Vec<_>>()
-                                    .into();
-                            }
-                            v
-                        })
-                        .collect(),
-                );
-            }
-            if !ts.wang_sets.is_empty() {
-                t["wangsets"] = wang_sets_json(&ts.wang_sets);
-            }
-            if ts.offset != [0, 0] {
-                t["tileoffset"] = json!({ "x": ts.offset[0], "y": ts.offset[1] });
-            }
+            let mut t = tileset_json(ts);
+            t["firstgid"] = json!(ts.first_gid);
             t
         })
         .collect();

@@ -380,6 +380,30 @@ fn scan(bytes: &[u8], dir: &Path) -> Result<Scan, MapError> {
                     b"group" if !in_tileset => {
                         scan.groups_locked.push(number("locked")?.unwrap_or(0) != 0);
                     }
+                    // `tiled` reads a tile's probability="0" as it reads a tile the file does
+                    // not list, which a save would then drop: "-0" reads as 0 with its sign set,
+                    // which `convert_tileset` takes for a 0 the file gives.
+                    b"tile" if in_tileset && bytes.get(pos) == Some(&b'<') => {
+                        let zero = attr("probability")?.and_then(|p| p.trim().parse::<f32>().ok()) == Some(0.0);
+                        if zero {
+                            let mut tag = String::from("<tile");
+                            for a in e.attributes() {
+                                let a = a.map_err(|err| at(MapError::syntax("XML", err.to_string())))?;
+                                let key = String::from_utf8_lossy(a.key.as_ref()).into_owned();
+                                let value = if key == "probability" {
+                                    "-0".to_owned()
+                                } else {
+                                    let v = a
+                                        .unescape_value()
+                                        .map_err(|err| at(MapError::syntax("XML", err.to_string())))?;
+                                    escape(&v)
+                                };
+                                tag.push_str(&format!(" {key}=\"{value}\""));
+                            }
+                            tag.push_str(if is_start { ">" } else { "/>" });
+                            patches.push((pos..end, tag));
+                        }
+                    }
                     b"tileset" => {
                         in_tileset = is_start;
                         if depth_in_map == 2 {
@@ -656,12 +680,16 @@ fn drawing_attributes(d: &SheetDrawing) -> String {
 /// Converts a tileset the `tiled` crate parsed (used for TSX files referenced from TMJ maps too).
 pub(crate) fn convert_tileset(ts: &tiled::Tileset, first_gid: u32) -> TilesetDoc {
     // `tiled` gives a tile the file does not list probability 0, as it gives one listed with
-    // probability="0" and nothing else; both are read as unlisted (1), the second wrongly.
+    // probability="0"; the scan wrote the second as "-0" (see `scan`), so a 0 with its sign
+    // set is one the file gives, and one without is unlisted (1).
     let bare = |t: &tiled::Tile| {
         t.properties.is_empty() && t.user_type.is_empty() && t.image.is_none() && t.animation.is_none()
     };
-    let probability =
-        |t: &tiled::Tile| (t.probability != 1.0 && !(t.probability == 0.0 && bare(t))).then_some(t.probability);
+    let probability = |t: &tiled::Tile| match t.probability {
+        0.0 => t.probability.is_sign_negative().then_some(0.0),
+        1.0 => None,
+        p => Some(p),
+    };
     let tiles = ts
         .tiles()
         .filter(|(_, t)| !bare(t) || probability(t).is_some())
@@ -680,6 +708,7 @@ pub(crate) fn convert_tileset(ts: &tiled::Tileset, first_gid: u32) -> TilesetDoc
     let wang_sets = ts.wang_sets.iter().map(convert_wang_set).collect();
     TilesetDoc {
         name: ts.name.clone(),
+        class: ts.user_type.clone(),
         first_gid,
         // Set by the map's reader: `tiled` gives an embedded tileset the map's own file.
         source: None,
@@ -1431,8 +1460,9 @@ pub(crate) fn image_size(ts: &TilesetDoc) -> (u32, u32) {
 
 /// A tileset's element, whole (`first_gid`: its `firstgid` attribute and a space, in a map).
 fn write_tileset(out: &mut String, ts: &TilesetDoc, first_gid: &str) {
+    let class = if ts.class.is_empty() { String::new() } else { format!(" class=\"{}\"", escape(&ts.class)) };
     out.push_str(&format!(
-        " <tileset {first_gid}name=\"{}\" tilewidth=\"{}\" tileheight=\"{}\" spacing=\"{}\" margin=\"{}\" tilecount=\"{}\" columns=\"{}\"{}>\n",
+        " <tileset {first_gid}name=\"{}\"{class} tilewidth=\"{}\" tileheight=\"{}\" spacing=\"{}\" margin=\"{}\" tilecount=\"{}\" columns=\"{}\"{}>\n",
         escape(&ts.name),
         ts.tile_width,
         ts.tile_height,
@@ -1468,6 +1498,10 @@ fn write_tileset(out: &mut String, ts: &TilesetDoc, first_gid: &str) {
         let probability = tile.probability.map(|p| format!(" probability=\"{p}\"")).unwrap_or_default();
         // Tiled 1.10 writes a tile's class as `type` again, as 1.8 did.
         let class = if tile.class.is_empty() { String::new() } else { format!(" type=\"{}\"", escape(&tile.class)) };
+        if tile.properties.is_empty() && tile.animation.is_empty() {
+            out.push_str(&format!("  <tile id=\"{id}\"{class}{probability}/>\n"));
+            continue;
+        }
         out.push_str(&format!("  <tile id=\"{id}\"{class}{probability}>\n"));
         write_properties(out, "   ", &tile.properties);
         if !tile.animation.is_empty() {
@@ -1483,10 +1517,16 @@ fn write_tileset(out: &mut String, ts: &TilesetDoc, first_gid: &str) {
     out.push_str(" </tileset>\n");
 }
 
-/// A tileset as a TSX file holds it (its image path as the document has it).
+/// A tileset as a TSX file holds it (its image path as the document has it): the element a map
+/// embeds, one level out.
 pub(crate) fn tileset_file(ts: &TilesetDoc) -> String {
+    let mut element = String::new();
+    write_tileset(&mut element, ts, "version=\"1.10\" tiledversion=\"1.10.2\" ");
     let mut out = String::from("<?xml version=\"1.0\" encoding=\"UTF-8\"?>\n");
-    write_tileset(&mut out, ts, "version=\"1.10\" tiledversion=\"1.10.2\" ");
+    for line in element.lines() {
+        out.push_str(line.strip_prefix(' ').unwrap_or(line));
+        out.push('\n');
+    }
     out
 }
 
