@@ -2524,3 +2524,36 @@ fn save_tileset_writes_the_tileset_file_and_asks_first_when_the_file_was_changed
     let rewritten = std::fs::read_to_string(&tsx).unwrap();
     assert!(!rewritten.contains(r#"<tile id="0">"#) && rewritten.contains(r#"value="2.5""#), "{rewritten}");
 }
+
+#[test]
+fn the_map_properties_window_sets_the_maps_class_and_background_colour_in_one_undo_step_each() {
+    use sightline::core::Rgba;
+    let mut h = harness();
+    click_menu_item(&mut h, "Edit", "Map properties…");
+    h.get_by_label("map class").click();
+    h.run();
+    h.get_by_label("map class").type_text("level");
+    h.run();
+    assert_eq!(h.state().document.map.class, "level");
+    assert_eq!(h.state().document.undo.len(), 1, "typed in one undo step");
+    // Another edit between: the background is an undo step of its own.
+    h.state_mut().commands.push(Command::SetProperties(
+        sightline::app::PropertiesOwner::Map,
+        sightline::core::Properties::from([("a".to_owned(), sightline::core::PropertyValue::Int(1))]),
+    ));
+    h.run();
+    assert!(h.query_by_label("map background colour").is_none(), "no colour until the box is ticked");
+    h.get_by_label("map background").click();
+    h.run();
+    assert_eq!(h.state().document.map.background, Some(Rgba(0x20, 0x20, 0x20, 255)));
+    h.get_by_label("map background colour");
+    assert_eq!(h.state().document.undo.len(), 3);
+    h.state_mut().commands.push(Command::Undo);
+    h.run();
+    assert_eq!((h.state().document.map.class.as_str(), h.state().document.map.background), ("level", None));
+    h.get_by_label("map background").click();
+    h.run();
+    h.get_by_label("map background").click();
+    h.run();
+    assert_eq!(h.state().document.map.background, None, "unticked: no colour");
+}

@@ -2665,3 +2665,46 @@ const EXPECTED_TSX: &str = r##"<?xml version="1.0" encoding="UTF-8"?>
  </tile>
 </tileset>
 "##;
+
+#[test]
+fn a_maps_class_and_background_colour_are_kept_and_an_ascii_save_says_it_drops_them() {
+    use sightline::core::Rgba;
+    let dir = tempfile::tempdir().unwrap();
+    let tmx = dir.path().join("level.tmx");
+    std::fs::write(
+        &tmx,
+        r##"<?xml version="1.0" encoding="UTF-8"?>
+<map version="1.10" class="level" orientation="orthogonal" width="2" height="1" tilewidth="8" tileheight="8" infinite="0" backgroundcolor="#80203040">
+ <layer id="1" name="ground" width="2" height="1"><data encoding="csv">0,0</data></layer>
+</map>"##,
+    )
+    .unwrap();
+    let map = load(&tmx);
+    assert_eq!((map.class.as_str(), map.background), ("level", Some(Rgba(0x20, 0x30, 0x40, 0x80))));
+    for ext in ["tmx", "tmj", "ron"] {
+        let again = round_trip(&map, ext);
+        assert_eq!((again.class.as_str(), again.background), ("level", map.background), "{ext}");
+        assert_same(&map, &again, ext);
+    }
+    let (_, text) = save_text(&map, "out.tmx");
+    let map_line = text.lines().find(|l| l.starts_with("<map ")).unwrap();
+    assert!(
+        map_line.contains(r#" class="level" "#) && map_line.contains(r##" backgroundcolor="#80203040" "##),
+        "{map_line}"
+    );
+    let (_, text) = save_text(&map, "out.tmj");
+    let json: serde_json::Value = serde_json::from_str(&text).unwrap();
+    assert_eq!(
+        (&json["class"], &json["backgroundcolor"]),
+        (&serde_json::json!("level"), &serde_json::json!("#80203040"))
+    );
+    let (warnings, _) = save_text(&map, "out.txt");
+    assert!(
+        warnings.contains(&"the map's class and background colour are not kept in ASCII".to_owned()),
+        "{warnings:?}"
+    );
+    // An opaque colour is written as Tiled writes it, without the alpha.
+    let mut opaque = map.clone();
+    opaque.background = Some(Rgba(0x20, 0x30, 0x40, 255));
+    assert!(save_text(&opaque, "out.tmx").1.contains(r##" backgroundcolor="#203040" "##));
+}

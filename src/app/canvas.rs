@@ -661,6 +661,14 @@ pub fn canvas_ui(
 
     let painter = ui.painter_at(rect);
     painter.rect_filled(rect, 0.0, Color32::from_gray(CANVAS_GREY));
+    // Tiled's background colour, where no tile covers the map.
+    if let Some(c) = map.background {
+        let whole = Rect::from_min_size(
+            view.screen_from_grid(Cell::new(0, 0)),
+            vec2(map.width() as f32, map.height() as f32) * view.cell_px,
+        );
+        painter.rect_filled(whole, 0.0, Color32::from_rgba_unmultiplied(c.0, c.1, c.2, c.3));
+    }
     // The visible range of cells.
     let top_left = view.grid_from_screen(rect.min);
     let bottom_right = view.grid_from_screen(rect.max);

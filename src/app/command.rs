@@ -45,6 +45,12 @@ pub enum Command {
     CancelTilesetWrite,
     /// Show the save dialog, then save.
     PickSaveAs,
+    /// Set the map's class and background colour (Tiled's); successive changes, as a drag in
+    /// the colour picker sends them, are one undo step.
+    SetMapLook {
+        class: String,
+        background: Option<crate::core::Rgba>,
+    },
     /// Write a copy (any format, by extension: Tiled TMX/TMJ, ASCII, MovingAI, RON); the document
     /// keeps its file.
     ExportCopy(PathBuf),

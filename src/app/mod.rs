@@ -101,6 +101,7 @@ enum ContinuedEdit {
     Opacity(crate::core::StackItem),
     ObjectLayerColor(usize),
     Look(crate::core::StackItem),
+    MapLook,
     Properties(PropertiesOwner),
 }
 
@@ -520,6 +521,19 @@ impl SightlineApp {
                 (*tint, *offset, *parallax) = (look.tint, look.offset, look.parallax);
                 self.document.touch();
                 self.continued = Some((ContinuedEdit::Look(item), self.document.revision()));
+            }
+            Command::SetMapLook { class, background } => {
+                let map = &self.document.map;
+                if map.class == class && map.background == background {
+                    return;
+                }
+                if !self.continues(ContinuedEdit::MapLook) {
+                    self.document.checkpoint();
+                }
+                self.document.map.class = class;
+                self.document.map.background = background;
+                self.document.touch();
+                self.continued = Some((ContinuedEdit::MapLook, self.document.revision()));
             }
             Command::SetObjectLayerColor(j, color) => {
                 if self.document.map.object_layers.get(j).is_none_or(|l| l.color == color) {

@@ -410,6 +410,39 @@ fn list_items_ui(
 }
 
 /// Edit › Map properties…: the map's own custom properties (Tiled's Map Properties).
+/// The map's class and background colour, as Tiled's map properties have them.
+fn map_look_ui(ui: &mut egui::Ui, map: &crate::core::Map, commands: &mut Vec<Command>) {
+    let (mut class, mut background) = (map.class.clone(), map.background);
+    ui.horizontal(|ui| {
+        ui.label("Class");
+        let r = ui
+            .add(egui::TextEdit::singleline(&mut class).hint_text("none").desired_width(160.0))
+            .on_hover_text("The map's class (Tiled's custom type), kept for the designer's Tiled project");
+        super::panels::name_widget(ui, &r, "map class");
+    });
+    ui.horizontal(|ui| {
+        let mut coloured = background.is_some();
+        let r = ui
+            .checkbox(&mut coloured, "Background colour")
+            .on_hover_text("The colour behind the map's tiles, where no tile covers it (Tiled's background colour)");
+        super::panels::name_widget(ui, &r, "map background");
+        if r.changed() {
+            background = coloured.then_some(crate::core::Rgba(0x20, 0x20, 0x20, 255));
+        }
+        if let Some(c) = background {
+            let mut rgba = [c.0, c.1, c.2, c.3];
+            let r = ui.color_edit_button_srgba_unmultiplied(&mut rgba);
+            super::panels::name_widget(ui, &r, "map background colour");
+            if r.changed() {
+                background = Some(crate::core::Rgba(rgba[0], rgba[1], rgba[2], rgba[3]));
+            }
+        }
+    });
+    if class != map.class || background != map.background {
+        commands.push(Command::SetMapLook { class, background });
+    }
+}
+
 pub fn map_properties_window_ui(app: &mut SightlineApp, ui: &mut egui::Ui) {
     if !app.map_properties_open {
         return;
@@ -425,6 +458,8 @@ pub fn map_properties_window_ui(app: &mut SightlineApp, ui: &mut egui::Ui) {
                 app.document.file_name()
             ));
             let map = &app.document.map;
+            map_look_ui(ui, map, &mut app.commands);
+            ui.separator();
             edited = properties_ui(ui, "map", &map.properties, &[WRITER_PROPERTY], &map.objects);
         },
     );

@@ -538,6 +538,7 @@ pub fn info(map: &Map, path: &Path, format: OutputFormat) -> String {
                 "cells": map.len(), "opaque": opaque, "walkable": walkable, "doors": doors,
                 "layers": layers, "object_layers": object_layers, "groups": groups, "tiles": tiles, "objects": objects,
                 "properties": format::tmj::properties_json(&map.properties),
+                "class": map.class, "background": map.background.map(crate::core::wang::tiled_color),
             });
             format!("{}\n", serde_json::to_string_pretty(&v).unwrap_or_default())
         }
@@ -553,6 +554,12 @@ pub fn info(map: &Map, path: &Path, format: OutputFormat) -> String {
                 walkable,
                 doors
             ));
+            if !map.class.is_empty() {
+                out.push_str(&format!("class     {}\n", map.class));
+            }
+            if let Some(c) = map.background {
+                out.push_str(&format!("background {}\n", crate::core::wang::tiled_color(c)));
+            }
             match map.object_layers.len() {
                 0 => out.push_str(&format!("layers    {}\n", map.layers.len())),
                 n => out.push_str(&format!(

@@ -376,6 +376,10 @@ pub struct Map {
     pub objects: Vec<MapObject>,
     pub sheets: Vec<SpriteSheet>,
     pub properties: Properties,
+    /// The map's class (Tiled 1.9's `class`: the designer's type for it).
+    pub class: String,
+    /// The colour behind the map's tiles (Tiled's `backgroundcolor`; `None`: the editor's own).
+    pub background: Option<Rgba>,
     /// Pixel size of a grid cell in Tiled (`tilewidth`, `tileheight`); kept for export.
     pub tile_size: [u32; 2],
     /// The id the next new object gets (Tiled's `nextobjectid`): above every object's, and
@@ -487,6 +491,8 @@ impl Map {
             objects: Vec::new(),
             sheets: Vec::new(),
             properties: Properties::new(),
+            class: String::new(),
+            background: None,
             tile_size: DEFAULT_TILE_SIZE,
             next_object_id: 1,
         };
@@ -524,6 +530,8 @@ impl Map {
             objects,
             sheets,
             properties: Properties::new(),
+            class: String::new(),
+            background: None,
             tile_size: DEFAULT_TILE_SIZE,
             next_object_id: next_object_id.max(1),
         };

@@ -117,13 +117,22 @@ pub fn shortest_f64(x: f32) -> f64 {
 }
 
 /// Warnings for a format that keeps no custom data (ASCII, MovingAI): the map's custom
-/// properties, flipped tiles, layer groups, and the layers' opacity, look and custom properties, named so
+/// properties, class and background colour, flipped tiles, layer groups, and the layers' opacity, look and custom properties, named so
 /// that a save says what it leaves out.
 pub(crate) fn custom_data_warnings(map: &Map, format: &str) -> Vec<String> {
     let mut warnings = Vec::new();
     if !map.properties.is_empty() {
         let names: Vec<&str> = map.properties.keys().map(String::as_str).collect();
         warnings.push(format!("the map's custom properties ({}) are not kept in {format}", listed_names(&names)));
+    }
+    let look = match (!map.class.is_empty(), map.background.is_some()) {
+        (true, true) => Some("class and background colour are"),
+        (true, false) => Some("class is"),
+        (false, true) => Some("background colour is"),
+        (false, false) => None,
+    };
+    if let Some(what) = look {
+        warnings.push(format!("the map's {what} not kept in {format}"));
     }
     let flipped: usize = map.layers.iter().map(|l| l.flips.count()).sum();
     if flipped > 0 {

@@ -73,6 +73,12 @@ struct RonMap {
     objects: Vec<MapObject>,
     #[serde(default, skip_serializing_if = "Properties::is_empty")]
     properties: Properties,
+    /// The map's class (Tiled's).
+    #[serde(default, skip_serializing_if = "String::is_empty")]
+    class: String,
+    /// The colour behind the map's tiles (Tiled's background colour).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    background: Option<Rgba>,
     #[serde(default = "default_tile_size")]
     tile_size: [u32; 2],
     /// The id the next new object gets, written only when it is not one past the largest (an
@@ -302,6 +308,8 @@ pub fn parse(text: &str, path: &Path) -> Result<Map, MapError> {
         map.validate()?;
     }
     map.properties = doc.properties;
+    map.class = doc.class;
+    map.background = doc.background;
     map.tile_size = doc.tile_size;
     Ok(map)
 }
@@ -480,6 +488,8 @@ pub fn to_string(map: &Map, path: &Path) -> Result<(String, Vec<String>), MapErr
             objects
         },
         properties: map.properties.clone(),
+        class: map.class.clone(),
+        background: map.background,
         tile_size: map.tile_size,
         next_object_id: {
             let past_largest = map.objects.iter().map(|o| o.id).max().unwrap_or(0) + 1;

@@ -68,6 +68,10 @@ pub struct Doc {
     pub layers: Vec<TileLayerDoc>,
     pub objects: Vec<ObjectDoc>,
     pub properties: Properties,
+    /// Tiled 1.9's `class` of the map.
+    pub class: String,
+    /// Tiled's `backgroundcolor`.
+    pub background: Option<crate::core::tile::Rgba>,
     pub warnings: Vec<String>,
     /// What the file has that sightline does not keep (a save drops it), named for the warning:
     /// see [`Dropped`].
@@ -934,6 +938,8 @@ pub fn build_map(mut doc: Doc) -> Result<super::Loaded, MapError> {
     map.groups = doc.groups;
     map.validate()?;
     map.properties = doc.properties;
+    map.class = doc.class;
+    map.background = doc.background;
     map.tile_size = [doc.tile_width.max(1), doc.tile_height.max(1)];
     Ok(super::Loaded { map, warnings, not_kept })
 }
@@ -1354,6 +1360,8 @@ pub fn export_doc(map: &Map, target: &Path) -> Placement {
     doc.groups = map.groups.clone();
     doc.next_object_id = map.next_object_id();
     doc.properties = map.properties.clone();
+    doc.class = map.class.clone();
+    doc.background = map.background;
     doc.properties.insert(WRITER_PROPERTY.into(), PropertyValue::Int(1));
     Placement { doc, glyph_image }
 }

@@ -645,6 +645,13 @@ pub fn parse(text: &str, path: &Path) -> Result<Loaded, MapError> {
             tile_height: o.u32_or("tileheight", 16)?,
             next_object_id: o.u32_or("nextobjectid", 0)?,
             properties: o.properties()?,
+            class: o.string("class")?.unwrap_or("").to_owned(),
+            background: match o.string("backgroundcolor")? {
+                None => None,
+                Some(c) => {
+                    Some(Rgba::from_hex(c).ok_or_else(|| o.bad("backgroundcolor", "a colour like \"#202020\""))?)
+                }
+            },
             ..Doc::default()
         };
         if !infinite {
@@ -1297,6 +1304,12 @@ pub fn to_string(map: &crate::core::Map, path: &Path) -> Result<Written, MapErro
     });
     if !doc.properties.is_empty() {
         root["properties"] = properties_json(&doc.properties);
+    }
+    if !doc.class.is_empty() {
+        root["class"] = json!(doc.class);
+    }
+    if let Some(c) = doc.background {
+        root["backgroundcolor"] = json!(crate::core::wang::tiled_color(c));
     }
     let mut text =
         serde_json::to_string_pretty(&root).map_err(|e| MapError::invalid(format!("cannot write JSON: {e}")))?;

@@ -901,6 +901,8 @@ pub fn parse(bytes: &[u8], path: &Path) -> Result<Loaded, MapError> {
         tile_height: tmap.tile_height,
         next_object_id: scan.next_object_id,
         properties: convert_properties(&tmap.properties),
+        class: tmap.user_type.clone(),
+        background: tmap.background_color.map(|c| Rgba(c.red, c.green, c.blue, c.alpha)),
         ..Doc::default()
     };
     if tmap.orientation != tiled::Orientation::Orthogonal {
@@ -1534,9 +1536,15 @@ pub fn to_string(map: &crate::core::Map, path: &Path) -> Result<Written, MapErro
     let placement = tiled_common::export_doc(map, path);
     let doc = placement.doc;
     let mut out = String::from("<?xml version=\"1.0\" encoding=\"UTF-8\"?>\n");
+    // Where Tiled writes them: the class after the version, the colour after the ids.
+    let class = if doc.class.is_empty() { String::new() } else { format!(" class=\"{}\"", escape(&doc.class)) };
+    let background = doc
+        .background
+        .map(|c| format!(" backgroundcolor=\"{}\"", crate::core::wang::tiled_color(c)))
+        .unwrap_or_default();
     out.push_str(&format!(
-        "<map version=\"1.10\" tiledversion=\"1.10.2\" orientation=\"orthogonal\" renderorder=\"right-down\" \
-         width=\"{}\" height=\"{}\" tilewidth=\"{}\" tileheight=\"{}\" infinite=\"0\" nextlayerid=\"{}\" nextobjectid=\"{}\">\n",
+        "<map version=\"1.10\" tiledversion=\"1.10.2\"{class} orientation=\"orthogonal\" renderorder=\"right-down\" \
+         width=\"{}\" height=\"{}\" tilewidth=\"{}\" tileheight=\"{}\" infinite=\"0\"{background} nextlayerid=\"{}\" nextobjectid=\"{}\">\n",
         doc.width,
         doc.height,
         doc.tile_width,
