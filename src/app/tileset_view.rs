@@ -149,7 +149,9 @@ fn tileset_file_ui(ui: &mut egui::Ui, index: usize, file: &TilesetFile, as_read:
 /// shown instead).
 pub fn tileset_ui(app: &mut SightlineApp, ui: &mut egui::Ui, sheets: &[Option<SheetTexture>], height: f32) -> bool {
     let Some(index) = app.palette.sheet else { return false };
-    let as_read = app.sheets_as_read().get(index).copied().unwrap_or(false);
+    // Worked out (once a revision) only for a sheet with a file: it exports every tile type.
+    let has_file = app.document.map.sheets.get(index).is_some_and(|s| s.file.is_some());
+    let as_read = has_file && app.sheets_as_read().get(index).copied().unwrap_or(false);
     let map = &app.document.map;
     let Some(sheet) = map.sheets.get(index) else { return false };
     let Some(Some(texture)) = sheets.get(index) else {
