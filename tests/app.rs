@@ -92,6 +92,15 @@ fn fixture_copy(name: &str) -> (tempfile::TempDir, std::path::PathBuf) {
     (dir, path)
 }
 
+/// A copy of tests/fixtures/external_tileset.tmx (as tiny.tmx) beside copies of the tileset file
+/// it names, tiny.tsx, and its image, so that tests may write any of them.
+fn external_tileset_copy() -> (tempfile::TempDir, std::path::PathBuf) {
+    let (dir, _) = fixture_copy("tiny.tsx");
+    let path = dir.path().join("tiny.tmx");
+    std::fs::copy(Path::new(env!("CARGO_MANIFEST_DIR")).join("tests/fixtures/external_tileset.tmx"), &path).unwrap();
+    (dir, path)
+}
+
 /// Selects `cell` with the Select tool and moves the pointer off the canvas, so that the
 /// inspector shows the selected cell for editing.
 fn select_for_inspector(h: &mut Harness<'static, SightlineApp>, cell: sightline::core::Cell) {
@@ -2396,12 +2405,7 @@ fn a_template_instance_says_what_it_sets_itself_and_is_reset_or_detached_in_the_
 
 #[test]
 fn a_tileset_read_from_its_own_file_says_so_and_a_save_refers_to_it_until_it_is_changed_here() {
-    let dir = tempfile::tempdir().unwrap();
-    for f in ["tiny.tsx", "tiny.png"] {
-        std::fs::copy(Path::new("tests/fixtures").join(f), dir.path().join(f)).unwrap();
-    }
-    let path = dir.path().join("tiny.tmx");
-    std::fs::copy("tests/fixtures/external_tileset.tmx", &path).unwrap();
+    let (dir, path) = external_tileset_copy();
     let mut h = harness();
     h.state_mut().commands.push(Command::Open(path.clone()));
     h.run();
@@ -2443,6 +2447,7 @@ fn a_tileset_read_from_its_own_file_says_so_and_a_save_refers_to_it_until_it_is_
     std::fs::rename(dir.path().join("tiny.tsx"), dir.path().join("old.tsx")).unwrap();
     hover_file(&mut h);
     assert!(h.query_by_label_contains("The file is no longer there").is_some());
+    assert!(!h.get_by_label("Save tileset").accesskit_node().is_disabled(), "it writes the file again");
     std::fs::rename(dir.path().join("old.tsx"), dir.path().join("tiny.tsx")).unwrap();
     // The tileset's own properties, under its tiles: one added is a change of the tileset too.
     h.get_by_label("Tileset properties (0)").click();
@@ -2465,12 +2470,7 @@ fn a_tileset_read_from_its_own_file_says_so_and_a_save_refers_to_it_until_it_is_
 
 #[test]
 fn save_tileset_writes_the_tileset_file_and_asks_first_when_the_file_was_changed_since() {
-    let dir = tempfile::tempdir().unwrap();
-    for f in ["tiny.tsx", "tiny.png"] {
-        std::fs::copy(Path::new("tests/fixtures").join(f), dir.path().join(f)).unwrap();
-    }
-    let path = dir.path().join("tiny.tmx");
-    std::fs::copy("tests/fixtures/external_tileset.tmx", &path).unwrap();
+    let (dir, path) = external_tileset_copy();
     let tsx = dir.path().join("tiny.tsx");
     let mut h = harness();
     h.state_mut().commands.push(Command::Open(path.clone()));

@@ -432,3 +432,23 @@ fn info_lists_each_layers_flags_opacity_and_properties_and_the_maps_properties()
     let marks = json["object_layers"].as_array().unwrap().iter().find(|l| l["name"] == "marks").unwrap();
     assert_eq!(marks["parallax"], serde_json::json!([0.5, 1.0]));
 }
+
+#[test]
+fn info_gives_a_maps_class_and_background_colour() {
+    let dir = tempfile::tempdir().unwrap();
+    let path = dir.path().join("level.tmx");
+    std::fs::write(
+        &path,
+        r##"<?xml version="1.0" encoding="UTF-8"?>
+<map version="1.10" class="level" orientation="orthogonal" width="1" height="1" tilewidth="8" tileheight="8" backgroundcolor="#3a6ea5">
+ <layer id="1" name="ground" width="1" height="1"><data encoding="csv">0</data></layer>
+</map>"##,
+    )
+    .unwrap();
+    let (code, out, err) = sightline(&["info", path.to_str().unwrap()]);
+    assert_eq!(code, 0, "{err}");
+    assert!(out.contains("\nclass     level\nbackground #3a6ea5\n"), "{out}");
+    let (_, json, _) = sightline(&["info", path.to_str().unwrap(), "--format", "json"]);
+    let v: serde_json::Value = serde_json::from_str(&json).unwrap();
+    assert_eq!((&v["class"], &v["background"]), (&serde_json::json!("level"), &serde_json::json!("#3a6ea5")));
+}

@@ -2568,15 +2568,18 @@ fn a_tileset_saved_to_its_file_is_what_every_map_using_it_reads_and_a_save_refer
     let again = tileset_file::prepare(&map, 0).unwrap();
     assert_eq!((again.concerns.len(), again.as_read), (0, write.as_read.clone()));
 
-    // Changed in Tiled since: a tile's rule, collision shapes and the grid, all named before
-    // anything is written.
+    // Changed in Tiled since: a tile's rule, collision shapes, an enum type on a rule, the grid,
+    // background colour and export settings, all named before anything is written.
     let edited = std::fs::read_to_string(art.join("tiny.tsx"))
         .unwrap()
         .replace(r#"<property name="cost" type="float" value="2.5"/>"#, r#"<property name="cost" type="float" value="4"/>"#)
         .replace(
             " <image ",
-            " <grid orientation=\"orthogonal\" width=\"8\" height=\"8\"/>\n <image ",
+            " <editorsettings><export target=\"tiny.lua\" format=\"lua\"/></editorsettings>\n \
+             <grid orientation=\"orthogonal\" width=\"8\" height=\"8\"/>\n <image ",
         )
+        .replace(r#"columns="2">"#, r##"columns="2" backgroundcolor="#102030">"##)
+        .replace(r#"<property name="door" value="open"/>"#, r#"<property name="door" propertytype="DoorState" value="open"/>"#)
         .replace(
             "  <properties>\n   <property name=\"door\" value=\"closed\"/>",
             "  <objectgroup draworder=\"index\"><object id=\"1\" x=\"0\" y=\"0\" width=\"8\" height=\"8\"/></objectgroup>\n  <properties>\n   <property name=\"door\" value=\"closed\"/>",
@@ -2586,8 +2589,11 @@ fn a_tileset_saved_to_its_file_is_what_every_map_using_it_reads_and_a_save_refer
         tileset_file::prepare(&map, 0).unwrap().concerns,
         [
             "tiny.tsx was changed since this map read it (in Tiled, perhaps): writing it replaces those changes",
-            "tiny.tsx has collision shapes of tiles (from Tiled's tile collision editor), its grid settings \
-             (orientation and cell size, for isometric tiles), which sightline does not keep: writing it drops them",
+            "tiny.tsx has collision shapes of tiles (from Tiled's tile collision editor), the enum types of tile \
+             properties sightline reads (opaque, walkable, cost, door, toggles, name, glyph, fg, bg: their values \
+             stay, as plain ones), its grid settings (orientation and cell size, for isometric tiles), its \
+             background colour, its editor settings (export target and format), which sightline does not keep: \
+             writing it drops them",
         ]
     );
     // A file that no longer reads is said to be replaced; one that is gone is written again,
@@ -2624,6 +2630,15 @@ fn a_tileset_saved_to_its_file_is_what_every_map_using_it_reads_and_a_save_refer
         )
     );
     assert_eq!(load(&maps.join("json.tmx")).tiles[2].cost, 3.0);
+    // What a JSON file holds that sightline does not keep is looked for among its keys.
+    let mut edited = written.clone();
+    edited["backgroundcolor"] = serde_json::json!("#102030");
+    std::fs::write(art.join("tiny.tsj"), edited.to_string()).unwrap();
+    map.sheets[0].file.as_mut().unwrap().as_read = Some(write.as_read.clone());
+    assert_eq!(
+        tileset_file::prepare(&map, 0).unwrap().concerns,
+        ["tiny.tsj has its background colour, which sightline does not keep: writing it drops them"]
+    );
     // A tileset not read from a file has none to write.
     map.sheets[0].file = None;
     let err = tileset_file::prepare(&map, 0).map(|_| ()).unwrap_err();

@@ -1141,6 +1141,11 @@ pub(crate) fn fill_sparse(l: &mut TileLayerDoc, tiles: &[(i64, i64, u32)]) -> Re
     Ok(())
 }
 
+/// ` name="value"`, escaped, or nothing for an empty value (as Tiled leaves out an unset class).
+fn text_attribute(name: &str, value: &str) -> String {
+    if value.is_empty() { String::new() } else { format!(" {name}=\"{}\"", escape(value)) }
+}
+
 pub(crate) fn escape(s: &str) -> String {
     let mut out = String::with_capacity(s.len());
     for c in s.chars() {
@@ -1414,7 +1419,7 @@ fn write_wang_sets(out: &mut String, sets: &[WangSet]) {
     }
     out.push_str("  <wangsets>\n");
     for set in sets {
-        let class = if set.class.is_empty() { String::new() } else { format!(" class=\"{}\"", escape(&set.class)) };
+        let class = text_attribute("class", &set.class);
         out.push_str(&format!(
             "   <wangset name=\"{}\"{class} type=\"{}\" tile=\"{}\">\n",
             escape(&set.name),
@@ -1423,7 +1428,7 @@ fn write_wang_sets(out: &mut String, sets: &[WangSet]) {
         ));
         write_properties(out, "    ", &set.properties);
         for c in &set.colors {
-            let class = if c.class.is_empty() { String::new() } else { format!(" class=\"{}\"", escape(&c.class)) };
+            let class = text_attribute("class", &c.class);
             let attributes = format!(
                 "name=\"{}\"{class} color=\"{}\" tile=\"{}\" probability=\"{}\"",
                 escape(&c.name),
@@ -1462,7 +1467,7 @@ pub(crate) fn image_size(ts: &TilesetDoc) -> (u32, u32) {
 
 /// A tileset's element, whole (`first_gid`: its `firstgid` attribute and a space, in a map).
 fn write_tileset(out: &mut String, ts: &TilesetDoc, first_gid: &str) {
-    let class = if ts.class.is_empty() { String::new() } else { format!(" class=\"{}\"", escape(&ts.class)) };
+    let class = text_attribute("class", &ts.class);
     out.push_str(&format!(
         " <tileset {first_gid}name=\"{}\"{class} tilewidth=\"{}\" tileheight=\"{}\" spacing=\"{}\" margin=\"{}\" tilecount=\"{}\" columns=\"{}\"{}>\n",
         escape(&ts.name),
@@ -1499,7 +1504,7 @@ fn write_tileset(out: &mut String, ts: &TilesetDoc, first_gid: &str) {
     for (id, tile) in &ts.tiles {
         let probability = tile.probability.map(|p| format!(" probability=\"{p}\"")).unwrap_or_default();
         // Tiled 1.10 writes a tile's class as `type` again, as 1.8 did.
-        let class = if tile.class.is_empty() { String::new() } else { format!(" type=\"{}\"", escape(&tile.class)) };
+        let class = text_attribute("type", &tile.class);
         if tile.properties.is_empty() && tile.animation.is_empty() {
             out.push_str(&format!("  <tile id=\"{id}\"{class}{probability}/>\n"));
             continue;
@@ -1537,7 +1542,7 @@ pub fn to_string(map: &crate::core::Map, path: &Path) -> Result<Written, MapErro
     let doc = placement.doc;
     let mut out = String::from("<?xml version=\"1.0\" encoding=\"UTF-8\"?>\n");
     // Where Tiled writes them: the class after the version, the colour after the ids.
-    let class = if doc.class.is_empty() { String::new() } else { format!(" class=\"{}\"", escape(&doc.class)) };
+    let class = text_attribute("class", &doc.class);
     let background = doc
         .background
         .map(|c| format!(" backgroundcolor=\"{}\"", crate::core::wang::tiled_color(c)))
