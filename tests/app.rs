@@ -446,7 +446,8 @@ fn select_copy_flip_and_paste_a_block() {
     h.get_by_label("Select").click();
     h.run();
     drag_through(&mut h, &[Cell::new(2, 2), Cell::new(3, 3)]);
-    assert_eq!(h.state().editor.selection, Some((Cell::new(2, 2), Cell::new(3, 3))));
+    let selection = h.state().editor.selection.clone().unwrap();
+    assert_eq!((selection.bounds(), selection.len()), (Some((Cell::new(2, 2), Cell::new(3, 3))), 4));
     assert!(!h.state().document.dirty, "selecting is not an edit");
     h.state_mut().commands.push(Command::Copy);
     h.run();
@@ -461,10 +462,16 @@ fn select_copy_flip_and_paste_a_block() {
     assert_eq!(map.flipped_tile(0, Cell::new(20, 21)), Some((STANDARD_WALL, Flip::HORIZONTAL)));
     assert_eq!(map.tile(0, Cell::new(21, 21)), Some(STANDARD_FLOOR));
     assert_eq!(h.state().document.undo.len(), 1);
-    // Cut erases the selection on the layer.
-    h.state_mut().commands.extend([Command::CancelSelection, Command::Cut]);
+    // The paste dropped the selection (as in Tiled). Selected again, Cut erases it on the layer
+    // and, as in Tiled, leaves nothing selected.
+    assert!(h.state().editor.selection.is_none());
+    h.state_mut().commands.push(Command::CancelSelection);
+    h.run();
+    drag_through(&mut h, &[Cell::new(2, 2), Cell::new(3, 3)]);
+    h.state_mut().commands.push(Command::Cut);
     h.run();
     assert_eq!(h.state().document.map.tile(0, Cell::new(3, 3)), Some(0));
+    assert!(h.state().editor.selection.is_none());
 }
 
 #[test]
@@ -482,10 +489,11 @@ fn a_drag_lays_the_stamp_side_by_side_and_a_shift_drag_lays_a_line_of_them() {
     drag_through(&mut h, &[Cell::new(0, 0), Cell::new(1, 1)]);
     h.state_mut().commands.extend([Command::Copy, Command::Paste]);
     h.run();
-    // A drag along the third row lays a whole copy every second cell, not a smear, and does
-    // not select.
+    // As in Tiled, pasting drops the selection (which would keep the stamp inside it). A drag
+    // along the third row lays a whole copy every second cell, not a smear, and does not select.
+    assert!(h.state().editor.selection.is_none());
     drag_through(&mut h, &(0..8).map(|x| Cell::new(x, 2)).collect::<Vec<_>>());
-    assert_eq!(h.state().editor.selection, Some((Cell::new(0, 0), Cell::new(1, 1))));
+    assert!(h.state().editor.selection.is_none());
     assert_eq!(
         common::glyph_rows(&h.state().document.map, 0),
         ["#+........", ".#........", "#+#+#+#+..", ".#.#.#.#..", "..........", ".........."]
@@ -1727,6 +1735,29 @@ fn the_terrain_brush_paints_a_terrain_and_the_tiles_around_join_it() {
 }
 
 #[test]
+fn the_terrain_brush_lays_its_transitions_only_inside_the_selection() {
+    use sightline::core::Cell;
+    let mut h = sand_on_corners_tmx(true);
+    // Columns 1 and 2 selected; the brush's sand patch and its rim would reach column 3.
+    h.get_by_label("Select").click();
+    h.run();
+    drag_through(&mut h, &[Cell::new(1, 0), Cell::new(2, 3)]);
+    h.get_by_label("Terrain").click();
+    h.run();
+    h.hover_at(cell_centre(&h, Cell::new(2, 1)));
+    h.run();
+    assert_eq!(h.state().previewed_tiles().len(), 6, "the preview shows what lands: 9 tiles less column 3");
+    click_cell(&mut h, Cell::new(2, 1));
+    assert_eq!(
+        sprite_rows(&h.state().document.map, 0),
+        "026000\n\
+         03f000\n\
+         019000\n\
+         000000\n"
+    );
+}
+
+#[test]
 fn the_terrain_brush_at_size_one_paints_the_corner_nearest_the_pointer_as_tileds_does() {
     use sightline::core::Cell;
     use sightline::core::terrain::Part;
@@ -2556,4 +2587,165 @@ fn the_map_properties_window_sets_the_maps_class_and_background_colour_in_one_un
     h.get_by_label("map background").click();
     h.run();
     assert_eq!(h.state().document.map.background, None, "unticked: no colour");
+}
+
+/// Opens an ASCII map written to a temporary folder (kept alive by the returned guard).
+fn open_ascii(h: &mut Harness<'static, SightlineApp>, text: &str) -> tempfile::TempDir {
+    let dir = tempfile::tempdir().unwrap();
+    let path = dir.path().join("rooms.txt");
+    std::fs::write(&path, text).unwrap();
+    h.state_mut().commands.push(Command::Open(path));
+    h.run();
+    dir
+}
+
+#[test]
+fn the_magic_wand_selects_like_tiles_keys_combine_picks_and_painting_stays_inside() {
+    use common::{drag_through_holding, glyph_rows, selection_rows};
+    use egui::Modifiers;
+    use sightline::core::Cell;
+    let mut h = harness();
+    let _dir = open_ascii(&mut h, "...#...\n...#...\n####...\n.......\n");
+    // A click with the magic wand: the floor joined to the cell, not the floor past the walls.
+    h.get_by_label("Magic wand").click();
+    h.run();
+    click_cell(&mut h, Cell::new(0, 0));
+    assert_eq!(selection_rows(h.state()), ["###....", "###....", ".......", "......."]);
+    h.get_by_label("selected 6 cells in 3 × 2 from 0, 0");
+    assert!(!h.state().document.dirty, "selecting is not an edit");
+    // The brush paints water across the row, but only inside the selection.
+    h.get_by_label("~  water").click();
+    h.get_by_label("Brush").click();
+    h.run();
+    drag_through(&mut h, &(0..7).map(|x| Cell::new(x, 1)).collect::<Vec<_>>());
+    assert_eq!(glyph_rows(&h.state().document.map, 0), ["...#...", "~~~#...", "####...", "......."]);
+    // Shift adds the floor beyond; Ctrl takes the bottom row's region away again.
+    h.get_by_label("Magic wand").click();
+    h.run();
+    drag_through_holding(&mut h, &[Cell::new(4, 0)], Modifiers::SHIFT);
+    assert_eq!(selection_rows(h.state()), ["###.###", "###.###", "....###", "#######"]);
+    drag_through_holding(&mut h, &[Cell::new(0, 3)], Modifiers::COMMAND);
+    assert_eq!(selection_rows(h.state()), ["###....", "###....", ".......", "......."]);
+    // A drag from floor onto wall takes both tiles in: everything but the water joins up.
+    h.get_by_label("selection mode").click();
+    h.run();
+    h.get_by_label("replace").click();
+    h.run();
+    drag_through(&mut h, &[Cell::new(0, 0), Cell::new(0, 2)]);
+    assert_eq!(selection_rows(h.state()), ["#######", "...####", "#######", "#######"]);
+    // Esc drops it: the tools paint anywhere again.
+    h.key_press(egui::Key::Escape);
+    h.run();
+    assert!(h.state().editor.selection.is_none());
+    assert!(h.query_by_label_contains("selected 6 cells").is_none());
+}
+
+#[test]
+fn same_tile_invert_copy_and_crop_to_selection() {
+    use common::selection_rows;
+    use sightline::core::Cell;
+    use sightline::core::tile::{EMPTY, STANDARD_FLOOR};
+    let mut h = harness();
+    let _dir = open_ascii(&mut h, "#######\n#..#..#\n#..#..#\n#######\n");
+    // Same tile: every wall, joined or not.
+    h.get_by_label("Same tile").click();
+    h.run();
+    click_cell(&mut h, Cell::new(3, 1));
+    assert_eq!(selection_rows(h.state()), ["#######", "#..#..#", "#..#..#", "#######"]);
+    // Ctrl+I: every floor cell instead. Ctrl+C copies their shape: the wall between is empty.
+    h.key_press_modifiers(egui::Modifiers::COMMAND, egui::Key::I);
+    h.run();
+    assert_eq!(selection_rows(h.state()), [".......", ".##.##.", ".##.##.", "......."]);
+    h.state_mut().commands.push(Command::Copy);
+    h.run();
+    let stamp = h.state().editor.clipboard.clone().unwrap();
+    let (f, e) = (STANDARD_FLOOR, EMPTY);
+    assert_eq!((stamp.width, stamp.height), (5, 2));
+    assert_eq!(stamp.cells, [f, f, e, f, f, f, f, e, f, f]);
+    // Crop to selection: the map is the selection's bounds, the selection moves with it.
+    click_menu_item(&mut h, "Edit", "Crop to selection");
+    h.get_by_label("5 × 2");
+    assert_eq!(common::glyph_rows(&h.state().document.map, 0), ["..#..", "..#.."]);
+    assert_eq!(selection_rows(h.state()), ["##.##", "##.##"]);
+    // One undo step brings the whole map back.
+    h.key_press_modifiers(egui::Modifiers::COMMAND, egui::Key::Z);
+    h.run();
+    h.get_by_label("7 × 4");
+    // Select all and none by the menu and by their keys; a right-click with a selection tool
+    // selects none too, as in Tiled.
+    click_menu_item(&mut h, "Edit", "Select all  (Ctrl+A)");
+    assert_eq!(h.state().editor.selection.as_ref().map(|s| s.len()), Some(28));
+    click_menu_item(&mut h, "Edit", "Select none  (Ctrl+Shift+A)");
+    assert!(h.state().editor.selection.is_none());
+    h.key_press_modifiers(egui::Modifiers::COMMAND, egui::Key::A);
+    h.run();
+    assert_eq!(h.state().editor.selection.as_ref().map(|s| s.len()), Some(28));
+    h.key_press_modifiers(egui::Modifiers::COMMAND | egui::Modifiers::SHIFT, egui::Key::A);
+    h.run();
+    assert!(h.state().editor.selection.is_none());
+    h.key_press_modifiers(egui::Modifiers::COMMAND, egui::Key::A);
+    h.run();
+    let p = cell_centre(&h, Cell::new(1, 1));
+    h.hover_at(p);
+    h.run();
+    h.event(egui::Event::PointerButton {
+        pos: p,
+        button: egui::PointerButton::Secondary,
+        pressed: true,
+        modifiers: egui::Modifiers::NONE,
+    });
+    h.event(egui::Event::PointerButton {
+        pos: p,
+        button: egui::PointerButton::Secondary,
+        pressed: false,
+        modifiers: egui::Modifiers::NONE,
+    });
+    h.run();
+    assert!(h.state().editor.selection.is_none());
+}
+
+#[test]
+fn a_shift_fill_fills_the_selection_and_a_plain_fill_stops_at_its_edge() {
+    use common::{drag_through_holding, glyph_rows};
+    use sightline::core::Cell;
+    let mut h = harness();
+    let _dir = open_ascii(&mut h, "......\n..##..\n......\n");
+    h.get_by_label("Select").click();
+    h.run();
+    drag_through(&mut h, &[Cell::new(1, 0), Cell::new(3, 2)]);
+    h.get_by_label("~  water").click();
+    h.get_by_label("Fill").click();
+    h.run();
+    // A fill from a floor cell: the floor region, cut to the selection.
+    click_cell(&mut h, Cell::new(1, 1));
+    assert_eq!(glyph_rows(&h.state().document.map, 0), [".~~~..", ".~##..", ".~~~.."]);
+    // Shift: the whole selection, walls too (Tiled's Fill Selection).
+    drag_through_holding(&mut h, &[Cell::new(2, 1)], egui::Modifiers::SHIFT);
+    assert_eq!(glyph_rows(&h.state().document.map, 0), [".~~~..", ".~~~..", ".~~~.."]);
+    assert_eq!(h.state().document.undo.len(), 2);
+    // Delete erases the selection only.
+    h.key_press(egui::Key::Delete);
+    h.run();
+    let map = &h.state().document.map;
+    let cells = (0..3).flat_map(|y| (0..6).map(move |x| Cell::new(x, y)));
+    let empty: Vec<Cell> = cells.filter(|&c| map.tile(0, c) == Some(0)).collect();
+    assert_eq!(empty, sightline::core::edit::rect_cells(Cell::new(1, 0), Cell::new(3, 2), true));
+}
+
+#[test]
+fn the_tools_keys_are_tileds_and_shift_s_is_same_tile() {
+    use sightline::app::Tool;
+    let mut h = harness();
+    h.run();
+    for (modifiers, key, tool) in [
+        (egui::Modifiers::NONE, egui::Key::W, Tool::MagicWand),
+        (egui::Modifiers::SHIFT, egui::Key::S, Tool::SameTile),
+        (egui::Modifiers::NONE, egui::Key::S, Tool::Select),
+        (egui::Modifiers::NONE, egui::Key::B, Tool::Brush),
+        (egui::Modifiers::NONE, egui::Key::F, Tool::Fill),
+    ] {
+        h.key_press_modifiers(modifiers, key);
+        h.run();
+        assert_eq!(h.state().editor.tool, tool, "{modifiers:?} {key:?}");
+    }
 }

@@ -150,3 +150,93 @@ fn flipped_tiles_stay_flipped_through_resizes_merges_and_door_toggles() {
     assert_eq!(paint(&mut two, 0, &[Cell::new(1, 0)], STANDARD_WATER), 1, "the same tile, now unflipped");
     assert_eq!(flip_art(&two, 0)[0], "......");
 }
+
+/// A map's ground layer as ASCII rows.
+fn drawn(map: &sightline::core::Map) -> Vec<String> {
+    ascii::to_string(map).unwrap().0.lines().map(str::to_owned).collect()
+}
+
+/// A selection drawn as the map is: `#` selected, `.` not.
+fn selection_art(s: &sightline::core::selection::Selection) -> Vec<String> {
+    (0..s.height() as i32)
+        .map(|y| (0..s.width() as i32).map(|x| if s.contains(Cell::new(x, y)) { '#' } else { '.' }).collect())
+        .collect()
+}
+
+#[test]
+fn the_magic_wand_takes_the_like_tiles_joined_to_a_cell_and_same_tile_takes_them_all() {
+    use sightline::core::flip::Flip;
+    use sightline::core::selection::Selection;
+    use sightline::core::tile::{STANDARD_FLOOR, STANDARD_WALL};
+    let mut map = ascii::parse(
+        "..#~~\n\
+         ..#..\n\
+         ###..\n\
+         .~~..\n",
+    )
+    .unwrap();
+    let floor = (STANDARD_FLOOR, Flip::NONE);
+    // Edge-joined floor only: the top-left room, not the floor beyond the wall's corner.
+    let wand = Selection::contiguous(&map, 0, Cell::new(0, 0), &[floor]);
+    assert_eq!(selection_art(&wand), ["##...", "##...", ".....", "....."]);
+    // A drag that crossed water too joins through it.
+    let water = (STANDARD_WATER, Flip::NONE);
+    let wider = Selection::contiguous(&map, 0, Cell::new(4, 3), &[floor, water]);
+    assert_eq!(selection_art(&wider), ["...##", "...##", "...##", "#####"]);
+    // Same tile: every floor cell, joined or not.
+    let same = Selection::same_tile(&map, 0, &[floor]);
+    assert_eq!(selection_art(&same), ["##...", "##.##", "...##", "#..##"]);
+    // A mirrored floor is another tile to both, as in Tiled.
+    assert!(map.set_flipped_tile(0, Cell::new(1, 1), STANDARD_FLOOR, Flip::HORIZONTAL));
+    let wand = Selection::contiguous(&map, 0, Cell::new(0, 0), &[floor]);
+    assert_eq!(selection_art(&wand), ["##...", "#....", ".....", "....."]);
+    assert!(!Selection::same_tile(&map, 0, &[floor]).contains(Cell::new(1, 1)));
+    // A cell of none of the tiles, or off the map, selects nothing.
+    assert!(Selection::contiguous(&map, 0, Cell::new(2, 0), &[floor]).is_empty());
+    assert!(Selection::contiguous(&map, 0, Cell::new(9, 0), &[floor]).is_empty());
+    assert!(Selection::same_tile(&map, 0, &[(STANDARD_WALL, Flip::VERTICAL)]).is_empty());
+}
+
+#[test]
+fn a_copied_selection_pastes_its_shape_and_a_paste_stays_inside_a_selection() {
+    use sightline::core::edit::Stamp;
+    use sightline::core::selection::Selection;
+    let map = ascii::parse(
+        "#~#..\n\
+         ~#~..\n\
+         .....\n",
+    )
+    .unwrap();
+    // An L of three cells: its stamp is the 2 × 2 bounds with the fourth cell empty.
+    let l = Selection::from_cells(5, 3, [Cell::new(0, 0), Cell::new(0, 1), Cell::new(1, 1)]);
+    let stamp = Stamp::copy_selection(&map, 0, &l).unwrap();
+    assert_eq!((stamp.width, stamp.height), (2, 2));
+    let mut pasted = map.clone();
+    assert_eq!(stamp.paste(&mut pasted, 0, Cell::new(3, 1), None), 3);
+    assert_eq!(drawn(&pasted), ["#~#..", "~#~#.", "...~#"]);
+    // Inside a selection of the right column only, one cell of the three lands.
+    let mut masked = map.clone();
+    let column = Selection::rect(5, 3, Cell::new(4, 0), Cell::new(4, 2));
+    assert_eq!(stamp.paste(&mut masked, 0, Cell::new(3, 1), Some(&column)), 1);
+    assert_eq!(drawn(&masked), ["#~#..", "~#~..", "....#"]);
+    assert_eq!(Stamp::copy_selection(&map, 0, &Selection::empty(5, 3)), None);
+}
+
+#[test]
+fn cropping_keeps_a_rectangle_and_the_objects_inside_it() {
+    let map = ascii::parse(
+        "######\n\
+         #.@..#\n\
+         #..g.#\n\
+         ######\n",
+    )
+    .unwrap();
+    // Corners in either order; the goblin outside is dropped, the player moves with its cell.
+    let cropped = map.cropped(Cell::new(2, 3), Cell::new(1, 1)).unwrap();
+    assert_eq!(drawn(&cropped), [".@", "..", "##"]);
+    assert_eq!(cropped.objects.len(), 1);
+    assert_eq!(cropped.objects[0].cell, Cell::new(1, 0));
+    // Clipped to the map; a rectangle off it is refused.
+    assert_eq!(drawn(&map.cropped(Cell::new(4, 2), Cell::new(9, 9)).unwrap()), [".#", "##"]);
+    assert!(map.cropped(Cell::new(7, 0), Cell::new(9, 2)).is_err());
+}

@@ -149,6 +149,19 @@ pub enum Command {
     CancelSelection,
     /// Erase the selection on the current layer.
     DeleteSelection,
+    /// Select every cell (Ctrl+A), none (Ctrl+Shift+A), or every cell not selected (Ctrl+I).
+    SelectAll,
+    SelectNone,
+    InvertSelection,
+    /// Cut the map down to the selection's bounding rectangle (one undo step).
+    CropToSelection,
+    /// How the selection tools combine their pick with the selection (the tools bar).
+    SetSelectionMode(crate::core::selection::SelectionMode),
+    /// The mode the keys held as a selection drag begins ask for (sent before its
+    /// `StrokeBegin`).
+    HoldSelectionMode(Option<crate::core::selection::SelectionMode>),
+    /// Shift held as a fill begins: it fills the whole selection (Tiled's Fill Selection).
+    SetFillSelection(bool),
     PlaceObject(crate::core::Cell),
     /// The inspector: set one cell's tile on one layer, and how it is flipped.
     SetCellTile {

@@ -3,6 +3,7 @@
 
 use crate::core::edit;
 use crate::core::flip::Flip;
+use crate::core::selection::{Selection, SelectionMode, TileLook};
 use crate::core::{Cell, LayerRef, Map, StackItem, TileId};
 
 /// The painting tools, with Tiled's keys.
@@ -24,6 +25,11 @@ pub enum Tool {
     Picker,
     /// Rectangular selection (S): drag to select; Ctrl+C, Ctrl+X, Ctrl+V, Delete.
     Select,
+    /// Magic wand (W): a click selects the region of like tiles around the cell on the current
+    /// layer; a drag takes in the tiles of every cell it crosses.
+    MagicWand,
+    /// Select same tile (Shift+S): every cell of the current layer with the clicked cell's tile.
+    SameTile,
     /// Object placement (O): click places the chosen object, a drag from an object moves it,
     /// right-click removes objects.
     Object,
@@ -33,7 +39,7 @@ pub enum Tool {
 }
 
 impl Tool {
-    pub const ALL: [Tool; 10] = [
+    pub const ALL: [Tool; 12] = [
         Tool::Brush,
         Tool::Eraser,
         Tool::Rectangle,
@@ -42,6 +48,8 @@ impl Tool {
         Tool::Terrain,
         Tool::Picker,
         Tool::Select,
+        Tool::MagicWand,
+        Tool::SameTile,
         Tool::Object,
         Tool::Probe,
     ];
@@ -56,12 +64,21 @@ impl Tool {
             Tool::Terrain => "Terrain",
             Tool::Picker => "Picker",
             Tool::Select => "Select",
+            Tool::MagicWand => "Magic wand",
+            Tool::SameTile => "Same tile",
             Tool::Object => "Object",
             Tool::Probe => "Probe",
         }
     }
 
-    pub fn key(self) -> egui::Key {
+    /// The key that chooses the tool, as Tiled's (Select Same Tile takes Shift+S here: S is the
+    /// rectangular selection's, as in sightline before).
+    pub fn shortcut(self) -> egui::KeyboardShortcut {
+        let shift = if self == Tool::SameTile { egui::Modifiers::SHIFT } else { egui::Modifiers::NONE };
+        egui::KeyboardShortcut::new(shift, self.key())
+    }
+
+    fn key(self) -> egui::Key {
         match self {
             Tool::Brush => egui::Key::B,
             Tool::Eraser => egui::Key::E,
@@ -70,10 +87,16 @@ impl Tool {
             Tool::Fill => egui::Key::F,
             Tool::Terrain => egui::Key::T,
             Tool::Picker => egui::Key::I,
-            Tool::Select => egui::Key::S,
+            Tool::Select | Tool::SameTile => egui::Key::S,
+            Tool::MagicWand => egui::Key::W,
             Tool::Object => egui::Key::O,
             Tool::Probe => egui::Key::P,
         }
+    }
+
+    /// The tool makes a selection (rectangle, magic wand, same tile).
+    pub fn selects(self) -> bool {
+        matches!(self, Tool::Select | Tool::MagicWand | Tool::SameTile)
     }
 }
 
@@ -102,11 +125,25 @@ pub struct EditorState {
     pub rect_filled: bool,
     /// The bucket fill spreads diagonally too.
     pub fill_eight: bool,
+    /// The fill in progress fills the whole selection, or the whole layer when there is none
+    /// (Shift held as it began: Tiled's Fill Selection).
+    pub fill_selection: bool,
     /// Groups folded in the Layers panel (what they hold is not listed), by their path of
     /// names ("forest/canopy"), so that the fold survives edits that renumber the groups.
     pub folded_groups: std::collections::BTreeSet<String>,
-    /// The selected rectangle (corners, as dragged).
-    pub selection: Option<(Cell, Cell)>,
+    /// The selected cells, never empty (no selection is `None`). While one exists the tools
+    /// paint only inside it.
+    pub selection: Option<Selection>,
+    /// Where the last selection gesture began: the inspector edits this cell while it is
+    /// selected and the pointer is off the canvas.
+    pub selection_origin: Option<Cell>,
+    /// How the selection tools combine their pick with the selection (the tools bar's choice).
+    pub selection_mode: SelectionMode,
+    /// The mode the keys held when the drag in progress began ask for (Shift adds, Ctrl
+    /// subtracts, both intersect), over `selection_mode`.
+    pub held_selection_mode: Option<SelectionMode>,
+    /// The selection drag in progress.
+    pub selection_drag: Option<SelectionDrag>,
     /// What Ctrl+C or Ctrl+X took.
     pub clipboard: Option<edit::Stamp>,
     /// Ctrl+V (or a drag over a tileset): the clipboard follows the pointer, and clicks and
@@ -139,6 +176,32 @@ pub struct EditorState {
     pub terrain_spot: Option<crate::core::terrain::Part>,
     /// The last corner or edge the terrain stroke in progress painted (painted once per visit).
     pub terrain_spot_painted: Option<crate::core::terrain::Part>,
+}
+
+/// A selection drag in progress: what was selected when it began, how its pick combines with
+/// that, and (for the magic wand and same tile) the tiles of the cells it has crossed.
+#[derive(Clone, Debug)]
+pub struct SelectionDrag {
+    pub before: Option<Selection>,
+    pub mode: SelectionMode,
+    pub like: Vec<TileLook>,
+}
+
+impl SelectionDrag {
+    /// The selection with the drag's pick from `start` to `end` on `layer` combined in.
+    pub fn selection(&mut self, tool: Tool, map: &Map, layer: usize, start: Cell, end: Cell) -> Option<Selection> {
+        if let Some(look) = map.flipped_tile(layer, end).filter(|t| !self.like.contains(t)) {
+            self.like.push(look);
+        }
+        let (w, h) = (map.width(), map.height());
+        let pick = match tool {
+            Tool::MagicWand => Selection::contiguous(map, layer, end, &self.like),
+            Tool::SameTile => Selection::same_tile(map, layer, &self.like),
+            _ => Selection::rect(w, h, start, end),
+        };
+        let before = self.before.as_ref().map_or_else(|| Selection::empty(w, h), |s| s.sized(w, h));
+        Some(before.combined(self.mode, &pick)).filter(|s| !s.is_empty())
+    }
 }
 
 /// The objects the object tool places.
@@ -180,8 +243,13 @@ impl Default for EditorState {
             brush_size: 1,
             rect_filled: true,
             fill_eight: false,
+            fill_selection: false,
             folded_groups: std::collections::BTreeSet::new(),
             selection: None,
+            selection_origin: None,
+            selection_mode: SelectionMode::Replace,
+            held_selection_mode: None,
+            selection_drag: None,
             clipboard: None,
             pasting: false,
             stamp_stroke: None,
@@ -296,7 +364,7 @@ impl EditorState {
 
     /// Whether the tool paints tiles (and so needs a tile layer).
     pub fn paints_tiles(&self) -> bool {
-        !matches!(self.tool, Tool::Picker | Tool::Select | Tool::Object | Tool::Probe)
+        !matches!(self.tool, Tool::Picker | Tool::Object | Tool::Probe) && !self.tool.selects()
     }
     /// The cells the stroke from `start` to `end` covers with the current tool (for drawing the
     /// preview and for applying it).
@@ -305,17 +373,42 @@ impl EditorState {
             Tool::Rectangle => edit::rect_cells(start, end, self.rect_filled),
             Tool::Line => edit::stamp_along(&edit::line_cells(start, end), self.brush_size),
             Tool::Brush if self.line_stroke => edit::stamp_along(&edit::line_cells(start, end), self.brush_size),
-            Tool::Fill => {
-                if map.in_bounds(end) {
-                    edit::fill_cells(map, self.layer, end, self.fill_eight)
+            Tool::Fill => self.fill_region(map, end, self.fill_selection),
+            Tool::Brush | Tool::Eraser | Tool::Terrain => edit::square_around(end, self.brush_size),
+            Tool::Picker => vec![end],
+            Tool::Probe | Tool::Select | Tool::MagicWand | Tool::SameTile | Tool::Object => Vec::new(),
+        }
+    }
+
+    /// The cells a fill from `at` reaches: the region of its tile (inside the selection, if
+    /// any), or with `whole_selection` (Shift) the whole selection it is in, or the whole layer
+    /// when nothing is selected (Tiled's Fill Selection).
+    pub fn fill_region(&self, map: &Map, at: Cell, whole_selection: bool) -> Vec<Cell> {
+        if !map.in_bounds(at) {
+            return Vec::new();
+        }
+        match &self.selection {
+            Some(s) if whole_selection => {
+                if s.contains(at) {
+                    s.cells().collect()
                 } else {
                     Vec::new()
                 }
             }
-            Tool::Brush | Tool::Eraser | Tool::Terrain => edit::square_around(end, self.brush_size),
-            Tool::Picker => vec![end],
-            Tool::Probe | Tool::Select | Tool::Object => Vec::new(),
+            None if whole_selection => {
+                edit::rect_cells(Cell::new(0, 0), Cell::new(map.width() as i32 - 1, map.height() as i32 - 1), true)
+            }
+            _ => edit::fill_cells(map, self.layer, at, self.fill_eight)
+                .into_iter()
+                .filter(|&c| self.paints_at(c))
+                .collect(),
         }
+    }
+
+    /// Whether painting may change `cell`: while a selection exists, only its cells (Tiled's
+    /// `TilePainter::paintableRegion`).
+    pub fn paints_at(&self, cell: Cell) -> bool {
+        self.selection.as_ref().is_none_or(|s| s.contains(cell))
     }
 
     /// Whether the tool paints its shape when the stroke ends (rectangle, line, Shift+brush)

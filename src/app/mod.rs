@@ -22,12 +22,13 @@ pub mod tileset_view;
 pub use canvas::{PointerAction, View};
 pub use command::{Command, DrawnLook, NewLayer, PropertiesOwner};
 pub use document::Document;
-pub use editor::{EditorState, ObjectChoice, Tool};
+pub use editor::{EditorState, ObjectChoice, SelectionDrag, Tool};
 pub use overlays::{OverlayCommand, OverlayKind, Overlays};
 
 use std::path::PathBuf;
 
 use crate::cli::{AppLaunch, OverlayName};
+use crate::core::selection::Selection;
 use crate::core::{Cell, LayerRef, StackItem, TileId, format, layers};
 
 /// Starts the native window.
@@ -76,8 +77,9 @@ pub fn run(launch: AppLaunch) -> anyhow::Result<()> {
     .map_err(|e| anyhow::anyhow!("cannot start the window: {e}"))
 }
 
-/// What a fill preview was computed for: the hovered cell, the map revision, the layer, 8-way.
-type FillPreviewKey = (Cell, u64, usize, bool);
+/// What a fill preview was computed for: the hovered cell, the map revision, the layer, 8-way,
+/// Shift (the whole selection) and the selection.
+type FillPreviewKey = (Cell, u64, usize, bool, bool, Option<Selection>);
 
 /// What the terrain brush's preview was planned for: the hovered cell, the map's revision, the
 /// layer, the terrain, the brush size and the random state a click would paint with.
@@ -171,6 +173,8 @@ pub struct SightlineApp {
     /// Warnings of the last load, shown in the status bar.
     pub notice: Option<String>,
     pub hovered: Option<crate::core::Cell>,
+    /// Shift was held over the canvas last frame (a Shift fill's preview is the selection).
+    shift_held: bool,
     /// An action held back until the user answers the unsaved-changes prompt.
     pub confirm: Option<PendingAction>,
     /// A PNG export asked for: the screenshot is requested in the next `ui`.
@@ -226,6 +230,7 @@ impl SightlineApp {
             error: None,
             notice: None,
             hovered: None,
+            shift_held: false,
             confirm: None,
             export_requested: None,
             export_waiting: None,
@@ -244,6 +249,13 @@ impl SightlineApp {
     pub fn apply_commands(&mut self) {
         for command in std::mem::take(&mut self.commands) {
             self.apply(command);
+        }
+        // A resize, or an undo of one, leaves the selection the cells the map still has.
+        let map = &self.document.map;
+        if let Some(s) = &self.editor.selection
+            && (s.width(), s.height()) != (map.width(), map.height())
+        {
+            self.editor.selection = Some(s.sized(map.width(), map.height())).filter(|s| !s.is_empty());
         }
     }
 
@@ -651,6 +663,11 @@ impl SightlineApp {
                 let fill = if spec.fill_with_brush { self.editor.tile } else { crate::core::tile::EMPTY };
                 match self.document.map.resized(spec.width, spec.height, spec.anchor, fill) {
                     Ok(map) if map != self.document.map => {
+                        // The selection moves with the cells it holds, as in Tiled.
+                        let old = (self.document.map.width(), self.document.map.height());
+                        let (dx, dy) = spec.anchor.offset(old, (spec.width, spec.height));
+                        let moved = self.editor.selection.as_ref().map(|s| s.moved((dx, dy), spec.width, spec.height));
+                        self.editor.selection = moved.filter(|s| !s.is_empty());
                         self.document.checkpoint();
                         self.document.map = map;
                         self.document.touch();
@@ -663,21 +680,29 @@ impl SightlineApp {
                 }
             }
             Command::Copy | Command::Cut => {
-                let Some((a, b)) = self.editor.selection else { return };
+                let Some(selection) = &self.editor.selection else { return };
                 let layer = self.editor.layer;
-                self.editor.clipboard = crate::core::edit::Stamp::copy(&self.document.map, layer, a, b);
-                if matches!(command, Command::Cut) {
-                    self.erase_selection();
+                self.editor.clipboard = crate::core::edit::Stamp::copy_selection(&self.document.map, layer, selection);
+                // As in Tiled, a cut leaves nothing selected, so the paste can go anywhere.
+                if matches!(command, Command::Cut) && self.erase_selection() {
+                    self.editor.selection = None;
                 }
             }
-            Command::Paste => self.editor.pasting = self.editor.clipboard.is_some(),
+            Command::Paste => {
+                self.editor.pasting = self.editor.clipboard.is_some();
+                // As in Tiled: pasting drops the selection, which would otherwise keep the stamp
+                // inside the cells it was copied from.
+                if self.editor.pasting {
+                    self.editor.selection = None;
+                }
+            }
             Command::PasteAt(cell) => {
                 let Some(stamp) = self.editor.clipboard.clone() else { return };
                 if self.layer_locked() {
                     return;
                 }
                 self.document.checkpoint();
-                if stamp.paste(&mut self.document.map, self.editor.layer, cell) > 0 {
+                if stamp.paste(&mut self.document.map, self.editor.layer, cell, self.editor.selection.as_ref()) > 0 {
                     self.document.touch();
                 } else {
                     self.document.drop_checkpoint();
@@ -702,11 +727,34 @@ impl SightlineApp {
             Command::CancelSelection => {
                 if self.editor.pasting {
                     self.editor.pasting = false;
+                } else if let Some(drag) = self.editor.selection_drag.take() {
+                    // Esc in the middle of a selection drag: what was selected before.
+                    self.editor.selection = drag.before;
+                    self.editor.stroke = None;
                 } else {
                     self.editor.selection = None;
                 }
             }
-            Command::DeleteSelection => self.erase_selection(),
+            Command::DeleteSelection => {
+                self.erase_selection();
+            }
+            Command::SelectAll => {
+                let map = &self.document.map;
+                self.editor.selection = Some(Selection::all(map.width(), map.height()));
+            }
+            Command::SelectNone => self.editor.selection = None,
+            Command::InvertSelection => {
+                let map = &self.document.map;
+                let inverted = match &self.editor.selection {
+                    Some(s) => s.sized(map.width(), map.height()).inverted(),
+                    None => Selection::all(map.width(), map.height()),
+                };
+                self.editor.selection = Some(inverted).filter(|s| !s.is_empty());
+            }
+            Command::CropToSelection => self.crop_to_selection(),
+            Command::SetSelectionMode(mode) => self.editor.selection_mode = mode,
+            Command::HoldSelectionMode(mode) => self.editor.held_selection_mode = mode,
+            Command::SetFillSelection(on) => self.editor.fill_selection = on,
             Command::PlaceObject(cell) => self.place_object(cell),
             Command::SetCellTile { layer, cell, tile, flip } => {
                 if usize::from(tile) >= self.document.map.tiles.len() || self.layer_locked_at(layer) {
@@ -830,9 +878,14 @@ impl SightlineApp {
                 if self.editor.tool == Tool::Probe {
                     return;
                 }
-                if self.editor.tool == Tool::Select {
-                    self.editor.selection = Some((cell, cell));
-                    self.editor.stroke = Some((cell, cell));
+                if self.editor.tool.selects() {
+                    let e = &mut self.editor;
+                    let mode = e.held_selection_mode.take().unwrap_or(e.selection_mode);
+                    let mut drag = SelectionDrag { before: e.selection.take(), mode, like: Vec::new() };
+                    e.selection = drag.selection(e.tool, &self.document.map, e.layer, cell, cell);
+                    e.selection_drag = Some(drag);
+                    e.selection_origin = Some(cell);
+                    e.stroke = Some((cell, cell));
                     return;
                 }
                 if self.layer_locked() {
@@ -859,8 +912,9 @@ impl SightlineApp {
                     }
                     return;
                 }
-                if self.editor.tool == Tool::Select {
-                    self.editor.selection = Some((start, cell));
+                let e = &mut self.editor;
+                if let Some(drag) = &mut e.selection_drag {
+                    e.selection = drag.selection(e.tool, &self.document.map, e.layer, start, cell);
                     return;
                 }
                 if let Some(id) = self.editor.moving_object {
@@ -896,12 +950,13 @@ impl SightlineApp {
                         self.lay_stamps(&crate::core::edit::line_cells(start, last));
                     }
                     self.editor.stamp_stroke = None;
-                } else if self.editor.tool == Tool::Select {
+                } else if self.editor.selection_drag.take().is_some() {
                     return;
                 } else if self.editor.paints_at_end() {
                     self.paint_shape(start, last);
                 }
                 self.editor.line_stroke = false;
+                self.editor.fill_selection = false;
                 // A stroke that changed nothing leaves no undo step.
                 if self.document.undo.last() == Some(&self.document.map) {
                     self.document.drop_checkpoint();
@@ -1139,10 +1194,10 @@ impl SightlineApp {
                 right.dropped_file = right.dropped_file.or(left.dropped_file);
                 right
             } else {
-                let selection = self.editor.selection;
+                let selection = self.editor.selection.as_ref();
                 let mut draw = |p: &egui::Painter, v: &View, c: canvas::VisibleCells| {
                     overlays.draw(p, v, c, None);
-                    draw_selection(p, v, selection);
+                    draw_selection(p, v, c, selection);
                 };
                 canvas::canvas_ui(ui, map, revision, sheets, view, &preview, &mut draw)
             };
@@ -1159,8 +1214,9 @@ impl SightlineApp {
             if let Some(path) = response.dropped_file {
                 self.commands.push(Command::Open(path));
             }
-            let shift = ui.input(|i| i.modifiers.shift);
-            self.pointer_action(response.pointer, shift);
+            let modifiers = ui.input(|i| i.modifiers);
+            self.shift_held = modifiers.shift;
+            self.pointer_action(response.pointer, modifiers);
             if press_spot.is_some() && press_spot != spot {
                 self.commands.push(Command::TerrainSpot(spot));
             }
@@ -1180,8 +1236,20 @@ impl SightlineApp {
 
     /// Turns the canvas' pointer action into commands: marker drags for the pathfinding overlay,
     /// probe clicks for the overlays, strokes for the painting tools.
-    fn pointer_action(&mut self, pointer: Option<PointerAction>, shift: bool) {
+    fn pointer_action(&mut self, pointer: Option<PointerAction>, modifiers: egui::Modifiers) {
         let probe = self.editor.tool == Tool::Probe;
+        let shift = modifiers.shift;
+        // The keys held as a press or click begins: Shift draws a brush line or fills the whole
+        // selection; with a selection tool, Shift, Ctrl or both choose how the pick combines.
+        if matches!(pointer, Some(PointerAction::Pressed { .. } | PointerAction::Clicked(_))) {
+            if self.editor.tool == Tool::Fill {
+                self.commands.push(Command::SetFillSelection(shift));
+            }
+            if self.editor.tool.selects() {
+                let held = crate::core::selection::SelectionMode::from_keys(shift, modifiers.command || modifiers.ctrl);
+                self.commands.push(Command::HoldSelectionMode(held));
+            }
+        }
         match pointer {
             Some(PointerAction::Pressed { origin, current }) => {
                 if self.editor.tool == Tool::Brush || self.editor.pasting {
@@ -1224,6 +1292,9 @@ impl SightlineApp {
                     self.commands.push(Command::CancelSelection);
                 } else if self.editor.tool == Tool::Object {
                     self.commands.push(Command::RemoveObjectsAt(c));
+                } else if self.editor.tool.selects() {
+                    // As in Tiled, a right-click with a selection tool selects nothing.
+                    self.commands.push(Command::SelectNone);
                 } else {
                     self.commands.push(Command::PickAt(c));
                 }
@@ -1404,18 +1475,39 @@ impl SightlineApp {
             .map(|(_, o)| o)
     }
 
-    /// Erases the selection on the current layer (one undo step).
-    fn erase_selection(&mut self) {
-        let Some((a, b)) = self.editor.selection else { return };
+    /// Erases the selection on the current layer (one undo step); false when the layer is
+    /// locked (or nothing is selected), so nothing could be erased.
+    fn erase_selection(&mut self) -> bool {
+        let Some(selection) = &self.editor.selection else { return false };
+        let cells: Vec<Cell> = selection.cells().collect();
         if self.layer_locked() {
-            return;
+            return false;
         }
-        let cells = crate::core::edit::rect_cells(a, b, true);
         self.document.checkpoint();
         if crate::core::edit::paint(&mut self.document.map, self.editor.layer, &cells, crate::core::tile::EMPTY) > 0 {
             self.document.touch();
         } else {
             self.document.drop_checkpoint();
+        }
+        true
+    }
+
+    /// Cuts the map down to the selection's bounding rectangle (Tiled's Crop to Selection; one
+    /// undo step); the selection moves with the cells it holds.
+    fn crop_to_selection(&mut self) {
+        let Some((a, b)) = self.editor.selection.as_ref().and_then(|s| s.bounds()) else { return };
+        match self.document.map.cropped(a, b) {
+            Ok(map) if map != self.document.map => {
+                let moved = self.editor.selection.as_ref().map(|s| s.moved((-a.x, -a.y), map.width(), map.height()));
+                self.document.checkpoint();
+                self.document.map = map;
+                self.document.touch();
+                self.editor.selection = moved;
+                self.editor.selection_origin = None;
+                self.view.fit_pending = true;
+            }
+            Ok(_) => {}
+            Err(e) => self.error = Some(ErrorDialog { title: "Cannot crop the map".into(), message: e.to_string() }),
         }
     }
 
@@ -1539,7 +1631,7 @@ impl SightlineApp {
         let (Some(stroke), Some(stamp)) = (&mut self.editor.stamp_stroke, &self.editor.clipboard) else { return };
         let mut changed = 0;
         for at in stroke.extend(path) {
-            changed += stamp.paste(&mut self.document.map, self.editor.layer, at);
+            changed += stamp.paste(&mut self.document.map, self.editor.layer, at, self.editor.selection.as_ref());
         }
         if changed > 0 {
             self.document.touch();
@@ -1550,6 +1642,14 @@ impl SightlineApp {
     /// size 1 paints the corner or edge nearest the pointer instead, once per visit.
     fn paint_cells(&mut self, cells: &[Cell]) {
         let layer = self.editor.layer;
+        // While a selection exists, painting stays inside it.
+        let inside: Vec<Cell>;
+        let cells = if self.editor.selection.is_some() {
+            inside = cells.iter().copied().filter(|&c| self.editor.paints_at(c)).collect();
+            &inside[..]
+        } else {
+            cells
+        };
         let changed = if self.editor.paints_terrain() {
             let e = &mut self.editor;
             let Some(brush) = e.terrain else {
@@ -1572,12 +1672,19 @@ impl SightlineApp {
                         _ => vec![part],
                     };
                     e.terrain_spot_painted = Some(part);
-                    crate::core::terrain::paint_terrain_parts(&mut self.document.map, layer, brush, &parts, &mut e.rng)
+                    crate::core::terrain::plan_terrain_parts(&self.document.map, layer, brush, &parts, &mut e.rng)
                 }
-                None => crate::core::terrain::paint_terrain(&mut self.document.map, layer, brush, cells, &mut e.rng),
+                None => crate::core::terrain::plan_terrain(&self.document.map, layer, brush, cells, &mut e.rng),
             };
             match painted {
-                Ok(changed) => changed,
+                // The transitions too stay inside the selection.
+                Ok(planned) => planned
+                    .into_iter()
+                    .filter(|&(c, tile)| {
+                        self.editor.paints_at(c)
+                            && self.document.map.set_flipped_tile(layer, c, tile, crate::core::flip::Flip::NONE)
+                    })
+                    .count(),
                 Err(error) => {
                     self.notice = Some(format!("cannot paint the terrain: {error}"));
                     return;
@@ -1602,8 +1709,19 @@ impl SightlineApp {
     }
 
     /// What the stroke in progress, a click, or the stamp being pasted would paint, drawn over
-    /// the canvas.
+    /// the canvas: inside the selection only, as the paint is.
     fn preview(&self) -> canvas::Preview {
+        let mut preview = self.unmasked_preview();
+        let e = &self.editor;
+        if e.selection.is_some() && (e.paints_tiles() || e.pasting) {
+            preview.cells.retain(|&c| e.paints_at(c));
+            preview.tiles.retain(|&(c, _, _)| e.paints_at(c));
+        }
+        preview
+    }
+
+    /// What [`Self::preview`] shows before the selection masks it.
+    fn unmasked_preview(&self) -> canvas::Preview {
         // On an object layer the tile tools paint nothing, so they show nothing either.
         if (self.editor.object_layer.is_some() || self.editor.group.is_some())
             && (self.editor.paints_tiles() || self.editor.pasting)
@@ -1676,11 +1794,12 @@ impl SightlineApp {
             self.fill_preview = None;
             return;
         };
-        let key = (at, self.document.revision(), self.editor.layer, self.editor.fill_eight);
+        let e = &self.editor;
+        let key = (at, self.document.revision(), e.layer, e.fill_eight, self.shift_held, e.selection.clone());
         if self.fill_preview.as_ref().is_some_and(|(k, _)| *k == key) || !self.document.map.in_bounds(at) {
             return;
         }
-        let cells = crate::core::edit::fill_cells(&self.document.map, self.editor.layer, at, self.editor.fill_eight);
+        let cells = e.fill_region(&self.document.map, at, self.shift_held);
         self.fill_preview = Some((key, cells));
     }
 
@@ -1816,19 +1935,43 @@ impl eframe::App for SightlineApp {
     }
 }
 
-/// The selected rectangle's outline.
-fn draw_selection(painter: &egui::Painter, view: &View, selection: Option<(Cell, Cell)>) {
-    let Some((a, b)) = selection else { return };
-    let min = view.cell_rect(Cell::new(a.x.min(b.x), a.y.min(b.y))).min;
-    let max = view.cell_rect(Cell::new(a.x.max(b.x), a.y.max(b.y))).max;
-    let rect = egui::Rect::from_min_max(min, max);
-    painter.rect_filled(rect, 0.0, egui::Color32::from_rgba_unmultiplied(120, 180, 255, 30));
-    painter.rect_stroke(
-        rect,
-        0.0,
-        egui::Stroke::new(1.5, egui::Color32::from_rgb(120, 180, 255)),
-        egui::StrokeKind::Inside,
-    );
+/// The selection over the visible cells: a light wash over its cells and a line along its
+/// outline, drawn a row of cells at a time (a run of selected cells is one rectangle), so a
+/// whole selected map zoomed out is a rectangle a row.
+fn draw_selection(painter: &egui::Painter, view: &View, visible: canvas::VisibleCells, selection: Option<&Selection>) {
+    use crate::core::selection::runs_minus;
+    let Some(s) = selection else { return };
+    let fill = egui::Color32::from_rgba_unmultiplied(120, 180, 255, 30);
+    let stroke = egui::Stroke::new(1.5, egui::Color32::from_rgb(120, 180, 255));
+    let (x0, x1) = (visible.x0, visible.x1 - 1);
+    let span = |y: i32, (a, b): (i32, i32)| {
+        egui::Rect::from_min_max(view.cell_rect(Cell::new(a, y)).min, view.cell_rect(Cell::new(b, y)).max)
+    };
+    let mut above = s.runs_in_row(visible.y0 - 1, x0, x1);
+    let mut row = s.runs_in_row(visible.y0, x0, x1);
+    for y in visible.y0..visible.y1 {
+        let below = s.runs_in_row(y + 1, x0, x1);
+        for &run in &row {
+            let r = span(y, run);
+            painter.rect_filled(r, 0.0, fill);
+            // A run's ends are the outline, unless the view cuts the run.
+            if !s.contains(Cell::new(run.0 - 1, y)) {
+                painter.line_segment([r.left_top(), r.left_bottom()], stroke);
+            }
+            if !s.contains(Cell::new(run.1 + 1, y)) {
+                painter.line_segment([r.right_top(), r.right_bottom()], stroke);
+            }
+        }
+        for run in runs_minus(&row, &above) {
+            let r = span(y, run);
+            painter.line_segment([r.left_top(), r.right_top()], stroke);
+        }
+        for run in runs_minus(&row, &below) {
+            let r = span(y, run);
+            painter.line_segment([r.left_bottom(), r.right_bottom()], stroke);
+        }
+        above = std::mem::replace(&mut row, below);
+    }
 }
 
 /// "A: Dijkstra" in the corner of a split canvas.

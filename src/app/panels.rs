@@ -11,8 +11,9 @@ use crate::core::sim::Preset;
 /// The Help menu: every key.
 const HELP: &[&str] = &[
     "Canvas: wheel zooms, middle-drag or Space+drag pans, arrows pan, +/- zoom, G grid",
-    "Tools: B brush, E eraser, R rectangle, L line, F fill, T terrain (at size 1 the nearest corner or edge), I picker (or right-click), S select, O object (drag one to move it), P probe",
-    "Selection: Ctrl+C copy, Ctrl+X cut, Ctrl+V paste (click or drag lays it, Shift+drag a line, Esc drops it), Delete erases; Ctrl+N new map",
+    "Tools: B brush, E eraser, R rectangle, L line, F fill (Shift: the whole selection), T terrain (at size 1 the nearest corner or edge), I picker (or right-click), O object (drag one to move it), P probe",
+    "Select: S rectangle, W magic wand, Shift+S same tile; Shift adds, Ctrl subtracts, Ctrl+Shift intersects; the tools paint only inside a selection",
+    "Selection: Ctrl+A all, Ctrl+Shift+A or Esc none, Ctrl+I invert; Ctrl+C copy, Ctrl+X cut, Ctrl+V paste (click or drag lays it, Shift+drag a line, Esc drops it), Delete erases; Ctrl+N new map",
     "Turn: X, Y flip, Z, Shift+Z rotate the stamp being placed, else the brush's tile",
     "Edit: Ctrl+Z undo, Ctrl+Shift+Z or Ctrl+Y redo; Ctrl+O open, Ctrl+S save, Ctrl+Shift+S save as",
     "Layers: Ctrl+Shift+N new, Ctrl+Shift+D duplicate, Ctrl+Shift+Up/Down raise/lower, Ctrl+G group, Ctrl+Shift+G ungroup, Ctrl+PgUp/PgDown select",
@@ -77,6 +78,9 @@ pub fn menu_bar_ui(app: &mut SightlineApp, ui: &mut egui::Ui) {
                     ("Copy  (Ctrl+C)", selected, Command::Copy),
                     ("Paste  (Ctrl+V)", stamp, Command::Paste),
                     ("Erase selection  (Delete)", selected, Command::DeleteSelection),
+                    ("Select all  (Ctrl+A)", true, Command::SelectAll),
+                    ("Select none  (Ctrl+Shift+A)", selected, Command::SelectNone),
+                    ("Invert selection  (Ctrl+I)", true, Command::InvertSelection),
                 ] {
                     if ui.add_enabled(enabled, egui::Button::new(label)).clicked() {
                         app.commands.push(command);
@@ -95,6 +99,13 @@ pub fn menu_bar_ui(app: &mut SightlineApp, ui: &mut egui::Ui) {
                 }
                 if ui.button("Resize map…").clicked() {
                     app.commands.push(Command::ShowResize);
+                }
+                let crop = ui
+                    .add_enabled(selected, egui::Button::new("Crop to selection"))
+                    .on_hover_text("Cut the map down to the selection's bounding rectangle")
+                    .on_disabled_hover_text("Select cells first (S, W or Shift+S)");
+                if crop.clicked() {
+                    app.commands.push(Command::CropToSelection);
                 }
                 if ui.button("Map properties…").clicked() {
                     app.commands.push(Command::ShowMapProperties(true));
@@ -188,6 +199,16 @@ pub fn status_bar_ui(app: &mut SightlineApp, ui: &mut egui::Ui) {
             ui.label(format!("zoom {:.0}%", app.view.cell_px / 16.0 * 100.0));
             ui.separator();
             ui.label(format!("frame {:.1} ms", app.last_frame_time * 1000.0));
+            if let Some(s) = &app.editor.selection
+                && let Some((min, max)) = s.bounds()
+            {
+                let n = s.len();
+                ui.separator();
+                let (w, h) = (max.x - min.x + 1, max.y - min.y + 1);
+                let cells = if n == 1 { "1 cell".to_owned() } else { format!("{n} cells") };
+                ui.label(format!("selected {cells} in {w} × {h} from {}, {}", min.x, min.y))
+                    .on_hover_text("The tools paint only inside the selection; Esc or Ctrl+Shift+A selects none");
+            }
             if let Some(notice) = &app.notice {
                 ui.separator();
                 ui.label(RichText::new(notice).color(ui.visuals().warn_fg_color));
@@ -219,7 +240,9 @@ pub fn side_panel_ui(app: &mut SightlineApp, ui: &mut egui::Ui) {
 /// The inspector: the hovered cell, or (when the pointer is off the canvas) the selected one,
 /// which can then be edited: the tile on each layer, and the objects standing there.
 fn inspector_ui(app: &mut SightlineApp, ui: &mut egui::Ui) {
-    let selected = app.editor.selection.map(|(a, _)| a);
+    // The cell where the selection began, while it is selected.
+    let selected =
+        app.editor.selection_origin.filter(|&c| app.editor.selection.as_ref().is_some_and(|s| s.contains(c)));
     let (cell, editable) = match (app.hovered, selected) {
         (Some(c), _) => (c, false),
         (None, Some(c)) if app.document.map.in_bounds(c) => (c, true),
@@ -506,6 +529,9 @@ pub fn shortcuts(app: &mut SightlineApp, ui: &mut egui::Ui) {
     let copy = KeyboardShortcut::new(Modifiers::COMMAND, Key::C);
     let cut = KeyboardShortcut::new(Modifiers::COMMAND, Key::X);
     let paste = KeyboardShortcut::new(Modifiers::COMMAND, Key::V);
+    let select_all = KeyboardShortcut::new(Modifiers::COMMAND, Key::A);
+    let select_none = KeyboardShortcut::new(Modifiers::COMMAND | Modifiers::SHIFT, Key::A);
+    let invert_selection = KeyboardShortcut::new(Modifiers::COMMAND, Key::I);
     let typing = ui.ctx().egui_wants_keyboard_input();
     ui.input_mut(|i| {
         if !typing {
@@ -528,6 +554,16 @@ pub fn shortcuts(app: &mut SightlineApp, ui: &mut egui::Ui) {
         }
         if (for_map && i.consume_shortcut(&paste)) || paste_event {
             app.commands.push(Command::Paste);
+        }
+        // Ctrl+A in a text field selects its text.
+        if for_map && i.consume_shortcut(&select_none) {
+            app.commands.push(Command::SelectNone);
+        }
+        if for_map && i.consume_shortcut(&select_all) {
+            app.commands.push(Command::SelectAll);
+        }
+        if for_map && i.consume_shortcut(&invert_selection) {
+            app.commands.push(Command::InvertSelection);
         }
         if i.consume_shortcut(&save_as) {
             app.commands.push(Command::PickSaveAs);
@@ -582,11 +618,10 @@ pub fn shortcuts(app: &mut SightlineApp, ui: &mut egui::Ui) {
                     app.commands.push(Command::TurnStamp(turn));
                 }
             }
-            if i.modifiers.is_none() {
-                for tool in super::editor::Tool::ALL {
-                    if i.key_pressed(tool.key()) {
-                        app.commands.push(Command::SelectTool(tool));
-                    }
+            for tool in super::editor::Tool::ALL {
+                let shortcut = tool.shortcut();
+                if i.modifiers.matches_exact(shortcut.modifiers) && i.key_pressed(shortcut.logical_key) {
+                    app.commands.push(Command::SelectTool(tool));
                 }
             }
         });
@@ -600,7 +635,8 @@ pub fn tools_bar_ui(app: &mut SightlineApp, ui: &mut egui::Ui) {
         ui.horizontal(|ui| {
             for tool in Tool::ALL {
                 let selected = app.editor.tool == tool;
-                if ui.selectable_label(selected, tool.label()).on_hover_text(format!("{:?}", tool.key())).clicked() {
+                let key = ui.ctx().format_shortcut(&tool.shortcut());
+                if ui.selectable_label(selected, tool.label()).on_hover_text(key).clicked() {
                     app.commands.push(Command::SelectTool(tool));
                 }
             }
@@ -670,8 +706,25 @@ pub fn tools_bar_ui(app: &mut SightlineApp, ui: &mut egui::Ui) {
                         }
                     }
                 }
-                Tool::Select => {
-                    ui.weak("drag to select · Ctrl+C, Ctrl+X, Ctrl+V · Delete erases");
+                tool @ (Tool::Select | Tool::MagicWand | Tool::SameTile) => {
+                    use crate::core::selection::SelectionMode;
+                    let mut mode = app.editor.selection_mode;
+                    let options: Vec<_> = SelectionMode::ALL.iter().map(|&m| (m, m.label())).collect();
+                    super::overlays::choice_ui(ui, "selection mode", &mut mode, &options);
+                    if mode != app.editor.selection_mode {
+                        app.commands.push(Command::SetSelectionMode(mode));
+                    }
+                    let pick = match tool {
+                        Tool::MagicWand => "Click a cell: the cells joined to it with its tile are picked.",
+                        Tool::SameTile => "Click a cell: every cell of the layer with its tile is picked.",
+                        _ => "Drag: the rectangle is picked.",
+                    };
+                    ui.weak("Shift + · Ctrl −").on_hover_text(format!(
+                        "{pick} Shift adds to the selection, Ctrl takes away, Ctrl+Shift keeps what both have; a drag \
+                         over several tiles takes them all. While cells are selected, the tools paint only there. \
+                         Ctrl+C, Ctrl+X copy and cut them, Delete erases them; Ctrl+A selects all, Ctrl+I \
+                         inverts, Esc or a right-click selects none."
+                    ));
                 }
                 Tool::Object => {
                     let mut choice = app.editor.object;

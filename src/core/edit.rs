@@ -68,10 +68,18 @@ pub fn rect_cells(a: Cell, b: Cell, filled: bool) -> Vec<Cell> {
 /// holding the same tile as `start`.
 pub fn fill_cells(map: &Map, layer: usize, start: Cell, eight: bool) -> Vec<Cell> {
     let Some(target) = map.tile(layer, start) else { return Vec::new() };
+    flood_cells(map, start, eight, |c| map.tile(layer, c) == Some(target))
+}
+
+/// The cells of the map joined to `start` through cells for which `joins` holds (`start`
+/// included when it holds there), breadth first; edge-adjacent steps, or king moves when
+/// `eight`. The bucket fill's region and the magic wand's selection.
+pub fn flood_cells(map: &Map, start: Cell, eight: bool, joins: impl Fn(Cell) -> bool) -> Vec<Cell> {
+    let Some(first) = map.index(start).filter(|_| joins(start)) else { return Vec::new() };
     let mut seen = vec![false; map.len()];
     let mut out = Vec::new();
     let mut queue = VecDeque::from([start]);
-    seen[map.index(start).expect("in bounds")] = true;
+    seen[first] = true;
     let steps: &[(i32, i32)] = if eight {
         &[(1, 0), (-1, 0), (0, 1), (0, -1), (1, 1), (1, -1), (-1, 1), (-1, -1)]
     } else {
@@ -83,7 +91,7 @@ pub fn fill_cells(map: &Map, layer: usize, start: Cell, eight: bool) -> Vec<Cell
             let n = Cell::new(c.x + dx, c.y + dy);
             if let Some(i) = map.index(n)
                 && !seen[i]
-                && map.tile(layer, n) == Some(target)
+                && joins(n)
             {
                 seen[i] = true;
                 queue.push_back(n);
@@ -329,6 +337,22 @@ impl Stamp {
         Some(Stamp { width: (x1 - x0 + 1) as u32, height: (y1 - y0 + 1) as u32, cells, flips })
     }
 
+    /// The tiles of `layer` in `selection`, over its bounding rectangle; the cells around that
+    /// are not selected are empty in the stamp, so it pastes the selection's shape (Tiled's copy
+    /// of a selected area). `None` when nothing is selected.
+    pub fn copy_selection(map: &Map, layer: usize, selection: &super::selection::Selection) -> Option<Stamp> {
+        let (a, b) = selection.bounds()?;
+        let mut stamp = Stamp::copy(map, layer, a, b)?;
+        let width = stamp.width as i32;
+        for (i, (tile, flip)) in stamp.cells.iter_mut().zip(&mut stamp.flips).enumerate() {
+            if !selection.contains(Cell::new(a.x + i as i32 % width, a.y + i as i32 / width)) {
+                *tile = super::tile::EMPTY;
+                *flip = Flip::NONE;
+            }
+        }
+        Some(stamp)
+    }
+
     /// This stamp laid out again: cell (x, y) of the result is cell `from(x, y)` of this one,
     /// its tile flipped by `turn`. `width` and `height` are the result's.
     fn rearranged(
@@ -398,13 +422,16 @@ impl Stamp {
             .collect()
     }
 
-    /// Pastes onto `layer` with the top-left corner at `at`; cells off the map are dropped.
+    /// Pastes onto `layer` with the top-left corner at `at`; cells off the map are dropped, and
+    /// so are cells outside `inside` when it is given (painting stays inside a selection).
     /// Returns how many cells changed.
-    pub fn paste(&self, map: &mut Map, layer: usize, at: Cell) -> usize {
+    pub fn paste(&self, map: &mut Map, layer: usize, at: Cell, inside: Option<&super::selection::Selection>) -> usize {
         self.placed(at)
             .into_iter()
             .filter(|&(c, t, f)| {
-                map.flipped_tile(layer, c).is_some_and(|old| old != (t, f)) && map.set_flipped_tile(layer, c, t, f)
+                inside.is_none_or(|s| s.contains(c))
+                    && map.flipped_tile(layer, c).is_some_and(|old| old != (t, f))
+                    && map.set_flipped_tile(layer, c, t, f)
             })
             .count()
     }

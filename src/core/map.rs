@@ -730,8 +730,25 @@ impl Map {
     /// This map resized to `width × height`, its content placed by `anchor`. New cells get `fill`
     /// on the bottom layer and nothing above; content and objects that fall off are dropped.
     pub fn resized(&self, width: u32, height: u32, anchor: Anchor, fill: TileId) -> Result<Map, MapError> {
-        check_dimensions(width.into(), height.into())?;
         let (dx, dy) = anchor.offset((self.width, self.height), (width, height));
+        self.resized_by(width, height, (dx, dy), fill)
+    }
+
+    /// The rectangle with corners `a` and `b` (in either order, clipped to the map) as a map of
+    /// its own, its top-left cell now (0, 0): what Tiled's Map › Crop to Selection makes of the
+    /// selection's bounding rectangle. Objects outside it are dropped.
+    pub fn cropped(&self, a: Cell, b: Cell) -> Result<Map, MapError> {
+        let (x0, y0) = (a.x.min(b.x).max(0), a.y.min(b.y).max(0));
+        let x1 = a.x.max(b.x).min(self.width as i32 - 1);
+        let y1 = a.y.max(b.y).min(self.height as i32 - 1);
+        let (width, height) = (i64::from(x1 - x0 + 1), i64::from(y1 - y0 + 1));
+        let (width, height) = check_dimensions(width, height)?;
+        self.resized_by(width, height, (-x0, -y0), tile::EMPTY)
+    }
+
+    /// This map resized to `width × height`, its cell (x, y) moved to (x + dx, y + dy).
+    fn resized_by(&self, width: u32, height: u32, (dx, dy): (i32, i32), fill: TileId) -> Result<Map, MapError> {
+        check_dimensions(width.into(), height.into())?;
         let len = width as usize * height as usize;
         let mut out = self.clone();
         out.width = width;

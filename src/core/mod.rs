@@ -17,6 +17,7 @@ pub mod path;
 pub mod rng;
 pub mod rules;
 pub mod samples;
+pub mod selection;
 pub(crate) mod serde_defaults;
 pub mod sheet_drawing;
 pub mod sim;

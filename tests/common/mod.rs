@@ -74,26 +74,35 @@ pub fn drag_between(h: &mut Harness<'static, SightlineApp>, from: egui::Pos2, to
 /// A drag with Shift held through `cells`, as a hand makes it: press on the first, move
 /// through the others, release on the last.
 pub fn shift_drag_through(h: &mut Harness<'static, SightlineApp>, cells: &[Cell]) {
-    let shift = egui::Modifiers::SHIFT;
-    let button = |pos, pressed| egui::Event::PointerButton {
-        pos,
-        button: egui::PointerButton::Primary,
-        pressed,
-        modifiers: shift,
-    };
+    drag_through_holding(h, cells, egui::Modifiers::SHIFT);
+}
+
+/// A drag through `cells` (a click, for one cell) with `modifiers` held throughout.
+pub fn drag_through_holding(h: &mut Harness<'static, SightlineApp>, cells: &[Cell], modifiers: egui::Modifiers) {
+    let button =
+        |pos, pressed| egui::Event::PointerButton { pos, button: egui::PointerButton::Primary, pressed, modifiers };
     let first = cell_centre(h, cells[0]);
     h.hover_at(first);
     h.run();
-    h.event_modifiers(button(first, true), shift);
+    h.event_modifiers(button(first, true), modifiers);
     h.run();
     for &c in &cells[1..] {
         let p = cell_centre(h, c);
-        h.event_modifiers(egui::Event::PointerMoved(p), shift);
+        h.event_modifiers(egui::Event::PointerMoved(p), modifiers);
         h.run();
     }
     let last = cell_centre(h, *cells.last().unwrap());
-    h.event_modifiers(button(last, false), shift);
+    h.event_modifiers(button(last, false), modifiers);
     h.run();
+}
+
+/// The map's selection drawn as the map is: `#` selected, `.` not (all `.` when none).
+pub fn selection_rows(app: &SightlineApp) -> Vec<String> {
+    let map = &app.document.map;
+    let selected = |c| app.editor.selection.as_ref().is_some_and(|s| s.contains(c));
+    (0..map.height() as i32)
+        .map(|y| (0..map.width() as i32).map(|x| if selected(Cell::new(x, y)) { '#' } else { '.' }).collect())
+        .collect()
 }
 
 /// The tiles of `layer` drawn by their glyphs, one string a row.
