@@ -19,9 +19,9 @@ pub const MAX_CELL_PX: f32 = 96.0;
 const MIN_GLYPH_PX: f32 = 7.0;
 /// Below this many pixels a cell, the map is drawn from a texture (one texel a cell) instead of
 /// a rectangle per cell: a 1024×1024 map zoomed out is a million cells on screen.
-const MIN_MESH_PX: f32 = 6.0;
+pub const MIN_MESH_PX: f32 = 6.0;
 /// Texture side limit: bigger maps are sampled (every n-th cell).
-const MAX_TEXTURE_SIDE: u32 = 2048;
+pub const MAX_TEXTURE_SIDE: u32 = 2048;
 
 /// The canvas behind the map.
 const CANVAS_GREY: u8 = 12;

@@ -173,6 +173,9 @@ pub struct SightlineApp {
     /// Warnings of the last load, shown in the status bar.
     pub notice: Option<String>,
     pub hovered: Option<crate::core::Cell>,
+    /// The selection as a texture (one texel a cell, or a block of cells on maps wider than a
+    /// texture), for the zoomed-out canvas, and the selection it shows.
+    selection_picture: Option<(Selection, egui::TextureHandle)>,
     /// Shift was held over the canvas last frame (a Shift fill's preview is the selection).
     shift_held: bool,
     /// An action held back until the user answers the unsaved-changes prompt.
@@ -231,6 +234,7 @@ impl SightlineApp {
             notice: None,
             hovered: None,
             shift_held: false,
+            selection_picture: None,
             confirm: None,
             export_requested: None,
             export_waiting: None,
@@ -1158,6 +1162,7 @@ impl SightlineApp {
     /// overlays; the rest of the window is drawn around it by [`SightlineApp::ui_frame`].
     pub fn central_ui(&mut self, ui: &mut egui::Ui) {
         let preview = self.preview();
+        self.update_selection_picture(ui.ctx());
         egui::CentralPanel::default().frame(egui::Frame::NONE).show(ui, |ui| {
             self.central_rect = ui.max_rect();
             let revision = self.document.revision();
@@ -1195,9 +1200,15 @@ impl SightlineApp {
                 right
             } else {
                 let selection = self.editor.selection.as_ref();
+                // Only a picture of this selection (one made before it changed is not shown).
+                let picture = self
+                    .selection_picture
+                    .as_ref()
+                    .filter(|(shown, _)| Some(shown) == selection)
+                    .map(|(_, texture)| texture.id());
                 let mut draw = |p: &egui::Painter, v: &View, c: canvas::VisibleCells| {
                     overlays.draw(p, v, c, None);
-                    draw_selection(p, v, c, selection);
+                    draw_selection(p, v, c, selection, picture);
                 };
                 canvas::canvas_ui(ui, map, revision, sheets, view, &preview, &mut draw)
             };
@@ -1787,6 +1798,20 @@ impl SightlineApp {
         }
     }
 
+    /// Keeps the selection's picture (for the zoomed-out canvas) up to date: made again only
+    /// when the selection changes while zoomed out, and let go when there is none.
+    fn update_selection_picture(&mut self, ctx: &egui::Context) {
+        let Some(selection) = &self.editor.selection else {
+            self.selection_picture = None;
+            return;
+        };
+        let stale = self.selection_picture.as_ref().is_none_or(|(shown, _)| shown != selection);
+        if self.view.cell_px < canvas::MIN_MESH_PX && stale {
+            let texture = ctx.load_texture("selection", selection_image(selection), egui::TextureOptions::NEAREST);
+            self.selection_picture = Some((selection.clone(), texture));
+        }
+    }
+
     /// The cells a fill would reach from the hovered cell, recomputed only when the hovered
     /// cell, the map, the layer or the connectivity change (`logic`).
     fn update_fill_preview(&mut self) {
@@ -1935,13 +1960,38 @@ impl eframe::App for SightlineApp {
     }
 }
 
+/// The light blue the selection is washed with.
+const SELECTION_WASH: egui::Color32 = egui::Color32::from_rgba_premultiplied(14, 21, 30, 30);
+
 /// The selection over the visible cells: a light wash over its cells and a line along its
-/// outline, drawn a row of cells at a time (a run of selected cells is one rectangle), so a
-/// whole selected map zoomed out is a rectangle a row.
-fn draw_selection(painter: &egui::Painter, view: &View, visible: canvas::VisibleCells, selection: Option<&Selection>) {
+/// outline, drawn a row of cells at a time (a run of selected cells is one rectangle). Zoomed
+/// out, where a cell is a few pixels and a ragged selection would be millions of runs, it is
+/// its `picture` instead, the wash without the outline, as the map is its texture there.
+fn draw_selection(
+    painter: &egui::Painter,
+    view: &View,
+    visible: canvas::VisibleCells,
+    selection: Option<&Selection>,
+    picture: Option<egui::TextureId>,
+) {
     use crate::core::selection::runs_minus;
     let Some(s) = selection else { return };
-    let fill = egui::Color32::from_rgba_unmultiplied(120, 180, 255, 30);
+    if view.cell_px < canvas::MIN_MESH_PX
+        && let Some(texture) = picture
+    {
+        let step = selection_picture_step(s);
+        let covered = egui::vec2(s.width().div_ceil(step) as f32, s.height().div_ceil(step) as f32) * step as f32;
+        let rect = egui::Rect::from_min_size(view.screen_from_grid(Cell::new(0, 0)), covered * view.cell_px);
+        let uv = egui::Rect::from_min_max(egui::pos2(0.0, 0.0), egui::pos2(1.0, 1.0));
+        // The texels are opaque; the tint makes them the wash.
+        painter.image(texture, rect, uv, egui::Color32::from_white_alpha(90));
+        return;
+    }
+    // The wash is one mesh of plain quads: rectangles painted one by one are each feathered
+    // at their edges, which showed a seam between rows.
+    let mut wash = egui::Mesh::default();
+    // Under the outline, which is painted as the rows go.
+    let wash_slot = painter.add(egui::Shape::Noop);
     let stroke = egui::Stroke::new(1.5, egui::Color32::from_rgb(120, 180, 255));
     let (x0, x1) = (visible.x0, visible.x1 - 1);
     let span = |y: i32, (a, b): (i32, i32)| {
@@ -1953,7 +2003,7 @@ fn draw_selection(painter: &egui::Painter, view: &View, visible: canvas::Visible
         let below = s.runs_in_row(y + 1, x0, x1);
         for &run in &row {
             let r = span(y, run);
-            painter.rect_filled(r, 0.0, fill);
+            wash.add_colored_rect(r, SELECTION_WASH);
             // A run's ends are the outline, unless the view cuts the run.
             if !s.contains(Cell::new(run.0 - 1, y)) {
                 painter.line_segment([r.left_top(), r.left_bottom()], stroke);
@@ -1972,6 +2022,25 @@ fn draw_selection(painter: &egui::Painter, view: &View, visible: canvas::Visible
         }
         above = std::mem::replace(&mut row, below);
     }
+    painter.set(wash_slot, egui::Shape::mesh(wash));
+}
+
+/// How many cells a side of one texel of the selection's picture covers.
+fn selection_picture_step(s: &Selection) -> u32 {
+    s.width().max(s.height()).div_ceil(canvas::MAX_TEXTURE_SIDE).max(1)
+}
+
+/// The selection's picture: a light blue texel where any cell of its block is selected,
+/// transparent elsewhere.
+fn selection_image(s: &Selection) -> egui::ColorImage {
+    let step = selection_picture_step(s);
+    let (w, h) = (s.width().div_ceil(step) as usize, s.height().div_ceil(step) as usize);
+    let mut pixels = vec![egui::Color32::TRANSPARENT; w * h];
+    for c in s.cells() {
+        pixels[(c.y as usize / step as usize) * w + c.x as usize / step as usize] =
+            egui::Color32::from_rgb(120, 180, 255);
+    }
+    egui::ColorImage::new([w, h], pixels)
 }
 
 /// "A: Dijkstra" in the corner of a split canvas.

@@ -194,16 +194,42 @@ impl Selection {
     }
 
     /// The top-left and bottom-right corners of the smallest rectangle holding every selected
-    /// cell; `None` when nothing is.
+    /// cell; `None` when nothing is. Word by word, and a row's first and last selected cells by
+    /// scanning in from its ends (the status bar asks every frame, of up to 4096² cells).
     pub fn bounds(&self) -> Option<(Cell, Cell)> {
-        let mut cells = self.cells();
-        let first = cells.next()?;
-        let (mut min, mut max) = (first, first);
-        for c in cells {
-            min = Cell::new(min.x.min(c.x), min.y.min(c.y));
-            max = Cell::new(max.x.max(c.x), max.y.max(c.y));
+        let w = self.width as usize;
+        let first = self.words.iter().position(|&x| x != 0)?;
+        let last = self.words.iter().rposition(|&x| x != 0)?;
+        let first_bit = first * 64 + self.words[first].trailing_zeros() as usize;
+        let last_bit = last * 64 + 63 - self.words[last].leading_zeros() as usize;
+        let (y0, y1) = (first_bit / w, last_bit / w);
+        let (mut x0, mut x1) = (w, 0);
+        for y in y0..=y1 {
+            let (start, end) = (y * w, y * w + w);
+            let left = self.next_with(start, end, true);
+            if left < end {
+                x0 = x0.min(left - start);
+                x1 = x1.max(self.last_set_before(end, start) - start);
+            }
         }
-        Some((min, max))
+        Some((Cell::new(x0 as i32, y0 as i32), Cell::new(x1 as i32, y1 as i32)))
+    }
+
+    /// The last set bit before `end` (and from `start`), which must exist.
+    fn last_set_before(&self, end: usize, start: usize) -> usize {
+        let mut i = end;
+        while i > start {
+            let word = (i - 1) / 64;
+            // The bits of this word below `i`.
+            let below = i - word * 64;
+            let mask = if below == 64 { u64::MAX } else { (1u64 << below) - 1 };
+            let bits = self.words[word] & mask;
+            if bits != 0 {
+                return word * 64 + 63 - bits.leading_zeros() as usize;
+            }
+            i = word * 64;
+        }
+        start
     }
 
     /// This selection combined with `pick` the way `mode` says. A pick of a map of another size
@@ -362,6 +388,9 @@ mod tests {
         assert_eq!(s.runs_in_row(1, 65, 99), [(65, 70)]);
         assert_eq!(s.runs_in_row(1, 0, 62), [(60, 62)]);
         assert_eq!(s.runs_in_row(3, 0, 99), []);
+        assert_eq!(s.bounds(), Some((Cell::new(60, 0), Cell::new(70, 2))));
+        let corners = Selection::from_cells(100, 3, [Cell::new(99, 0), Cell::new(1, 2), Cell::new(64, 1)]);
+        assert_eq!(corners.bounds(), Some((Cell::new(1, 0), Cell::new(99, 2))));
         let ragged = drawn(&["##.#..##"]);
         assert_eq!(ragged.runs_in_row(0, 0, 7), [(0, 1), (3, 3), (6, 7)]);
         assert_eq!(ragged.runs_in_row(0, 1, 6), [(1, 1), (3, 3), (6, 6)]);
