@@ -2749,3 +2749,36 @@ fn the_tools_keys_are_tileds_and_shift_s_is_same_tile() {
         assert_eq!(h.state().editor.tool, tool, "{modifiers:?} {key:?}");
     }
 }
+
+#[test]
+fn paste_in_place_lays_the_copy_where_it_came_from_on_another_layer() {
+    use common::glyph_rows;
+    use sightline::core::Cell;
+    let mut h = harness();
+    let _dir = open_ascii(&mut h, "#~#.\n~#~.\n....\n");
+    // The wand's pick of the water, copied on the ground.
+    h.get_by_label("Magic wand").click();
+    h.run();
+    click_cell(&mut h, Cell::new(1, 0));
+    h.key_press_modifiers(egui::Modifiers::COMMAND | egui::Modifiers::SHIFT, egui::Key::V);
+    h.run();
+    assert_eq!(h.state().document.undo.len(), 0, "nothing copied yet: nothing to paste");
+    h.key_press_modifiers(egui::Modifiers::COMMAND, egui::Key::C);
+    h.run();
+    // On a new layer, Ctrl+Shift+V lays it on the cell it came from, as one undo step; it does
+    // not start a paste that follows the pointer.
+    h.get_by_label("New layer").click();
+    h.run();
+    let undo = h.state().document.undo.len();
+    h.key_press_modifiers(egui::Modifiers::COMMAND | egui::Modifiers::SHIFT, egui::Key::V);
+    h.run();
+    assert_eq!(glyph_rows(&h.state().document.map, 1), [" ~  ", "    ", "    "]);
+    assert_eq!(h.state().document.undo.len(), undo + 1);
+    assert!(!h.state().editor.pasting);
+    // A stamp picked in a tileset has no place it came from: the menu item is off.
+    h.state_mut().commands.push(Command::StampFromTileset(sightline::core::edit::Stamp::new(1, vec![1])));
+    h.run();
+    h.get_by_label("Edit").click();
+    h.run();
+    assert!(h.get_by_label("Paste in place  (Ctrl+Shift+V)").accesskit_node().is_disabled());
+}

@@ -135,6 +135,9 @@ pub enum Command {
     Copy,
     Cut,
     Paste,
+    /// Lay the clipboard's stamp where it was copied from, on the current layer (Tiled's Paste
+    /// in Place, Ctrl+Shift+V; one undo step).
+    PasteInPlace,
     PasteAt(crate::core::Cell),
     /// The palette shows a tileset's image (`Some(sheet)`) or the list of every tile type.
     ShowPaletteSheet(Option<usize>),

@@ -146,6 +146,9 @@ pub struct EditorState {
     pub selection_drag: Option<SelectionDrag>,
     /// What Ctrl+C or Ctrl+X took.
     pub clipboard: Option<edit::Stamp>,
+    /// Where the clipboard's stamp was copied from (its top-left cell), for Paste in place;
+    /// `None` for a stamp picked in a tileset.
+    pub clipboard_origin: Option<Cell>,
     /// Ctrl+V (or a drag over a tileset): the clipboard follows the pointer, and clicks and
     /// drags lay it down, until Esc (X, Y flip, Z turns).
     pub pasting: bool,
@@ -251,6 +254,7 @@ impl Default for EditorState {
             held_selection_mode: None,
             selection_drag: None,
             clipboard: None,
+            clipboard_origin: None,
             pasting: false,
             stamp_stroke: None,
             object: ObjectChoice::Monster,

@@ -687,6 +687,7 @@ impl SightlineApp {
                 let Some(selection) = &self.editor.selection else { return };
                 let layer = self.editor.layer;
                 self.editor.clipboard = crate::core::edit::Stamp::copy_selection(&self.document.map, layer, selection);
+                self.editor.clipboard_origin = selection.bounds().map(|(corner, _)| corner);
                 // As in Tiled, a cut leaves nothing selected, so the paste can go anywhere.
                 if matches!(command, Command::Cut) && self.erase_selection() {
                     self.editor.selection = None;
@@ -698,6 +699,11 @@ impl SightlineApp {
                 // inside the cells it was copied from.
                 if self.editor.pasting {
                     self.editor.selection = None;
+                }
+            }
+            Command::PasteInPlace => {
+                if let Some(origin) = self.editor.clipboard_origin.filter(|_| self.editor.clipboard.is_some()) {
+                    self.apply(Command::PasteAt(origin));
                 }
             }
             Command::PasteAt(cell) => {
@@ -719,6 +725,7 @@ impl SightlineApp {
             Command::SetPaletteZoom(zoom) => self.palette.zoom = zoom.clamp(0.5, 4.0),
             Command::StampFromTileset(stamp) => {
                 self.editor.clipboard = Some(stamp);
+                self.editor.clipboard_origin = None;
                 self.editor.pasting = true;
                 if !matches!(self.editor.tool, Tool::Brush | Tool::Select) {
                     self.editor.tool = Tool::Brush;

@@ -13,7 +13,7 @@ const HELP: &[&str] = &[
     "Canvas: wheel zooms, middle-drag or Space+drag pans, arrows pan, +/- zoom, G grid",
     "Tools: B brush, E eraser, R rectangle, L line, F fill (Shift: the whole selection), T terrain (at size 1 the nearest corner or edge), I picker (or right-click), O object (drag one to move it), P probe",
     "Select: S rectangle, W magic wand, Shift+S same tile; Shift adds, Ctrl subtracts, Ctrl+Shift intersects; the tools paint only inside a selection",
-    "Selection: Ctrl+A all, Ctrl+Shift+A or Esc none, Ctrl+I invert; Ctrl+C copy, Ctrl+X cut, Ctrl+V paste (click or drag lays it, Shift+drag a line, Esc drops it), Delete erases; Ctrl+N new map",
+    "Selection: Ctrl+A all, Ctrl+Shift+A or Esc none, Ctrl+I invert; Ctrl+C copy, Ctrl+X cut, Ctrl+V paste (click or drag lays it, Shift+drag a line, Esc drops it), Ctrl+Shift+V paste in place, Delete erases; Ctrl+N new map",
     "Turn: X, Y flip, Z, Shift+Z rotate the stamp being placed, else the brush's tile",
     "Edit: Ctrl+Z undo, Ctrl+Shift+Z or Ctrl+Y redo; Ctrl+O open, Ctrl+S save, Ctrl+Shift+S save as",
     "Layers: Ctrl+Shift+N new, Ctrl+Shift+D duplicate, Ctrl+Shift+Up/Down raise/lower, Ctrl+G group, Ctrl+Shift+G ungroup, Ctrl+PgUp/PgDown select",
@@ -77,6 +77,11 @@ pub fn menu_bar_ui(app: &mut SightlineApp, ui: &mut egui::Ui) {
                     ("Cut  (Ctrl+X)", selected, Command::Cut),
                     ("Copy  (Ctrl+C)", selected, Command::Copy),
                     ("Paste  (Ctrl+V)", stamp, Command::Paste),
+                    (
+                        "Paste in place  (Ctrl+Shift+V)",
+                        app.editor.clipboard_origin.is_some() && stamp,
+                        Command::PasteInPlace,
+                    ),
                     ("Erase selection  (Delete)", selected, Command::DeleteSelection),
                     ("Select all  (Ctrl+A)", true, Command::SelectAll),
                     ("Select none  (Ctrl+Shift+A)", selected, Command::SelectNone),
@@ -529,6 +534,7 @@ pub fn shortcuts(app: &mut SightlineApp, ui: &mut egui::Ui) {
     let copy = KeyboardShortcut::new(Modifiers::COMMAND, Key::C);
     let cut = KeyboardShortcut::new(Modifiers::COMMAND, Key::X);
     let paste = KeyboardShortcut::new(Modifiers::COMMAND, Key::V);
+    let paste_in_place = KeyboardShortcut::new(Modifiers::COMMAND | Modifiers::SHIFT, Key::V);
     let select_all = KeyboardShortcut::new(Modifiers::COMMAND, Key::A);
     let select_none = KeyboardShortcut::new(Modifiers::COMMAND | Modifiers::SHIFT, Key::A);
     let invert_selection = KeyboardShortcut::new(Modifiers::COMMAND, Key::I);
@@ -551,6 +557,10 @@ pub fn shortcuts(app: &mut SightlineApp, ui: &mut egui::Ui) {
         }
         if (for_map && i.consume_shortcut(&cut)) || cut_event {
             app.commands.push(Command::Cut);
+        }
+        // Before Ctrl+V, which Ctrl+Shift+V would match too.
+        if for_map && i.consume_shortcut(&paste_in_place) {
+            app.commands.push(Command::PasteInPlace);
         }
         if (for_map && i.consume_shortcut(&paste)) || paste_event {
             app.commands.push(Command::Paste);
