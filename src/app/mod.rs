@@ -1177,6 +1177,13 @@ impl SightlineApp {
             let map = &self.document.map;
             let overlays = &self.overlays;
             let view = &mut self.view;
+            let selection = self.editor.selection.as_ref();
+            // Only a picture of this selection (one made before it changed is not shown).
+            let picture = self
+                .selection_picture
+                .as_ref()
+                .filter(|(shown, _)| Some(shown) == selection)
+                .map(|(_, texture)| texture.id());
             let response = if overlays.split() {
                 // Side A left, side B right: one View, so pan and zoom stay in step.
                 let size = ui.available_size();
@@ -1188,6 +1195,8 @@ impl SightlineApp {
                         ui.allocate_ui(half, |ui| {
                             let mut draw = |p: &egui::Painter, v: &View, c: canvas::VisibleCells| {
                                 overlays.draw(p, v, c, Some(side));
+                                // The selection keeps the paint inside it on both sides.
+                                draw_selection(p, v, c, selection, picture);
                                 side_label(p, v, side, overlays);
                             };
                             responses.push(canvas::canvas_ui(ui, map, revision, sheets, view, &preview, &mut draw));
@@ -1206,13 +1215,6 @@ impl SightlineApp {
                 right.dropped_file = right.dropped_file.or(left.dropped_file);
                 right
             } else {
-                let selection = self.editor.selection.as_ref();
-                // Only a picture of this selection (one made before it changed is not shown).
-                let picture = self
-                    .selection_picture
-                    .as_ref()
-                    .filter(|(shown, _)| Some(shown) == selection)
-                    .map(|(_, texture)| texture.id());
                 let mut draw = |p: &egui::Painter, v: &View, c: canvas::VisibleCells| {
                     overlays.draw(p, v, c, None);
                     draw_selection(p, v, c, selection, picture);
