@@ -2782,3 +2782,43 @@ fn paste_in_place_lays_the_copy_where_it_came_from_on_another_layer() {
     h.run();
     assert!(h.get_by_label("Paste in place  (Ctrl+Shift+V)").accesskit_node().is_disabled());
 }
+
+#[test]
+fn a_resize_moves_the_selection_with_its_cells_and_esc_in_a_drag_restores_it() {
+    use common::selection_rows;
+    use sightline::app::map_dialogs::ResizeSpec;
+    use sightline::core::{Anchor, Cell};
+    let mut h = harness();
+    let _dir = open_ascii(&mut h, "..~\n.#.\n");
+    // The wand's drag goes floor, wall, floor again: both tiles, everything joined to the last
+    // cell through them, not the water.
+    h.get_by_label("Magic wand").click();
+    h.run();
+    drag_through(&mut h, &[Cell::new(0, 0), Cell::new(1, 1), Cell::new(1, 0)]);
+    assert_eq!(selection_rows(h.state()), ["##.", "###"]);
+    // Grown by a column on the left and a row on top: the selection moves with its cells.
+    let spec = ResizeSpec { width: 4, height: 3, anchor: Anchor::BottomRight, fill_with_brush: false };
+    h.state_mut().commands.push(Command::ResizeMap(spec));
+    h.run();
+    assert_eq!(selection_rows(h.state()), ["....", ".##.", ".###"]);
+    // Undone, the map is 3 × 2 again and the selection keeps the cells it still has there.
+    h.key_press_modifiers(egui::Modifiers::COMMAND, egui::Key::Z);
+    h.run();
+    assert_eq!(selection_rows(h.state()), ["...", ".##"]);
+    // Esc in the middle of a drag: what was selected before it.
+    h.get_by_label("Select").click();
+    h.run();
+    let (from, to) = (cell_centre(&h, Cell::new(0, 0)), cell_centre(&h, Cell::new(2, 1)));
+    h.hover_at(from);
+    h.run();
+    h.drag_at(from);
+    h.run();
+    h.hover_at(to);
+    h.run();
+    assert_eq!(selection_rows(h.state()), ["###", "###"]);
+    h.key_press(egui::Key::Escape);
+    h.run();
+    h.drop_at(to);
+    h.run();
+    assert_eq!(selection_rows(h.state()), ["...", ".##"]);
+}

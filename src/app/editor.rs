@@ -188,22 +188,39 @@ pub struct SelectionDrag {
     pub before: Option<Selection>,
     pub mode: SelectionMode,
     pub like: Vec<TileLook>,
+    /// The drag's last pick. A magic wand or same tile drag keeps it while the pointer crosses
+    /// no new tile (and, for the wand, stays inside it): it would be the same cells again, and
+    /// same tile reads the whole layer.
+    pick: Option<Selection>,
 }
 
 impl SelectionDrag {
+    pub fn new(before: Option<Selection>, mode: SelectionMode) -> Self {
+        Self { before, mode, like: Vec::new(), pick: None }
+    }
+
     /// The selection with the drag's pick from `start` to `end` on `layer` combined in.
     pub fn selection(&mut self, tool: Tool, map: &Map, layer: usize, start: Cell, end: Cell) -> Option<Selection> {
+        let mut crossed_new_tile = false;
         if let Some(look) = map.flipped_tile(layer, end).filter(|t| !self.like.contains(t)) {
             self.like.push(look);
+            crossed_new_tile = true;
         }
         let (w, h) = (map.width(), map.height());
-        let pick = match tool {
-            Tool::MagicWand => Selection::contiguous(map, layer, end, &self.like),
-            Tool::SameTile => Selection::same_tile(map, layer, &self.like),
+        let kept = tool != Tool::Select
+            && !crossed_new_tile
+            && self.pick.as_ref().is_some_and(|p| tool == Tool::SameTile || p.contains(end));
+        if !kept {
+            self.pick = None;
+        }
+        let like = &self.like;
+        let pick = self.pick.get_or_insert_with(|| match tool {
+            Tool::MagicWand => Selection::contiguous(map, layer, end, like),
+            Tool::SameTile => Selection::same_tile(map, layer, like),
             _ => Selection::rect(w, h, start, end),
-        };
+        });
         let before = self.before.as_ref().map_or_else(|| Selection::empty(w, h), |s| s.sized(w, h));
-        Some(before.combined(self.mode, &pick)).filter(|s| !s.is_empty())
+        Some(before.combined(self.mode, pick)).filter(|s| !s.is_empty())
     }
 }
 

@@ -79,7 +79,7 @@ pub fn run(launch: AppLaunch) -> anyhow::Result<()> {
 
 /// What a fill preview was computed for: the hovered cell, the map revision, the layer, 8-way,
 /// Shift (the whole selection) and the selection.
-type FillPreviewKey = (Cell, u64, usize, bool, bool, Option<Selection>);
+type FillPreviewKey = ((Cell, u64, usize, bool, bool), Option<Selection>);
 
 /// What the terrain brush's preview was planned for: the hovered cell, the map's revision, the
 /// layer, the terrain, the brush size and the random state a click would paint with.
@@ -892,7 +892,7 @@ impl SightlineApp {
                 if self.editor.tool.selects() {
                     let e = &mut self.editor;
                     let mode = e.held_selection_mode.take().unwrap_or(e.selection_mode);
-                    let mut drag = SelectionDrag { before: e.selection.take(), mode, like: Vec::new() };
+                    let mut drag = SelectionDrag::new(e.selection.take(), mode);
                     e.selection = drag.selection(e.tool, &self.document.map, e.layer, cell, cell);
                     e.selection_drag = Some(drag);
                     e.selection_origin = Some(cell);
@@ -1799,7 +1799,7 @@ impl SightlineApp {
                 }
                 Tool::Rectangle => vec![at],
                 Tool::Fill => {
-                    self.fill_preview.as_ref().filter(|(k, _)| k.0 == at).map_or_else(Vec::new, |(_, c)| c.clone())
+                    self.fill_preview.as_ref().filter(|(k, _)| k.0.0 == at).map_or_else(Vec::new, |(_, c)| c.clone())
                 }
                 _ => Vec::new(),
             },
@@ -1829,12 +1829,15 @@ impl SightlineApp {
             return;
         };
         let e = &self.editor;
-        let key = (at, self.document.revision(), e.layer, e.fill_eight, self.shift_held, e.selection.clone());
-        if self.fill_preview.as_ref().is_some_and(|(k, _)| *k == key) || !self.document.map.in_bounds(at) {
+        let key = (at, self.document.revision(), e.layer, e.fill_eight, self.shift_held);
+        // The selection is compared where it is, not copied into a key every frame.
+        let fresh =
+            self.fill_preview.as_ref().is_some_and(|((k, selection), _)| *k == key && *selection == e.selection);
+        if fresh || !self.document.map.in_bounds(at) {
             return;
         }
         let cells = e.fill_region(&self.document.map, at, self.shift_held);
-        self.fill_preview = Some((key, cells));
+        self.fill_preview = Some(((key, e.selection.clone()), cells));
     }
 
     /// Plans what a click of the terrain brush on the hovered cell would paint, again only when

@@ -319,13 +319,11 @@ impl Stamp {
     /// The tiles of `layer` in the rectangle with corners `a` and `b` (clipped to the map);
     /// `None` if the rectangle misses the map.
     pub fn copy(map: &Map, layer: usize, a: Cell, b: Cell) -> Option<Stamp> {
-        let x0 = a.x.min(b.x).max(0);
-        let y0 = a.y.min(b.y).max(0);
-        let x1 = a.x.max(b.x).min(map.width() as i32 - 1);
-        let y1 = a.y.max(b.y).min(map.height() as i32 - 1);
-        if x0 > x1 || y0 > y1 || layer >= map.layers.len() {
+        let (min, max) = super::geometry::clipped_rect(a, b, map.width(), map.height())?;
+        if layer >= map.layers.len() {
             return None;
         }
+        let (x0, y0, x1, y1) = (min.x, min.y, max.x, max.y);
         let (mut cells, mut flips) = (Vec::new(), Vec::new());
         for y in y0..=y1 {
             for x in x0..=x1 {

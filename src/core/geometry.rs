@@ -27,6 +27,15 @@ impl Cell {
     }
 }
 
+/// The rectangle with corners `a` and `b` (in either order) cut to a `width × height` map, as
+/// its top-left and bottom-right cells; `None` when it misses the map. The rectangle a copy,
+/// a rectangular selection and a crop take.
+pub fn clipped_rect(a: Cell, b: Cell, width: u32, height: u32) -> Option<(Cell, Cell)> {
+    let min = Cell::new(a.x.min(b.x).max(0), a.y.min(b.y).max(0));
+    let max = Cell::new(a.x.max(b.x).min(width as i32 - 1), a.y.max(b.y).min(height as i32 - 1));
+    (min.x <= max.x && min.y <= max.y).then_some((min, max))
+}
+
 impl std::fmt::Display for Cell {
     fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
         write!(f, "{},{}", self.x, self.y)

@@ -738,12 +738,12 @@ impl Map {
     /// its own, its top-left cell now (0, 0): what Tiled's Map › Crop to Selection makes of the
     /// selection's bounding rectangle. Objects outside it are dropped.
     pub fn cropped(&self, a: Cell, b: Cell) -> Result<Map, MapError> {
-        let (x0, y0) = (a.x.min(b.x).max(0), a.y.min(b.y).max(0));
-        let x1 = a.x.max(b.x).min(self.width as i32 - 1);
-        let y1 = a.y.max(b.y).min(self.height as i32 - 1);
-        let (width, height) = (i64::from(x1 - x0 + 1), i64::from(y1 - y0 + 1));
-        let (width, height) = check_dimensions(width, height)?;
-        self.resized_by(width, height, (-x0, -y0), tile::EMPTY)
+        // A rectangle off the map would crop it to no cells: a map cannot be 0 × 0.
+        let Some((min, max)) = super::geometry::clipped_rect(a, b, self.width, self.height) else {
+            return Err(MapErrorKind::Dimensions { width: 0, height: 0 }.into());
+        };
+        let (width, height) = ((max.x - min.x + 1) as u32, (max.y - min.y + 1) as u32);
+        self.resized_by(width, height, (-min.x, -min.y), tile::EMPTY)
     }
 
     /// This map resized to `width × height`, its cell (x, y) moved to (x + dx, y + dy).

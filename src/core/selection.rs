@@ -84,14 +84,10 @@ impl Selection {
     /// The cells of the rectangle with corners `a` and `b` (in either order) that lie on the map.
     pub fn rect(width: u32, height: u32, a: Cell, b: Cell) -> Selection {
         let mut s = Selection::empty(width, height);
-        let x0 = a.x.min(b.x).max(0);
-        let y0 = a.y.min(b.y).max(0);
-        let x1 = a.x.max(b.x).min(width as i32 - 1);
-        let y1 = a.y.max(b.y).min(height as i32 - 1);
-        for y in y0..=y1 {
-            if x0 <= x1 {
+        if let Some((min, max)) = super::geometry::clipped_rect(a, b, width, height) {
+            for y in min.y..=max.y {
                 let row = y as usize * width as usize;
-                s.set_range(row + x0 as usize, row + x1 as usize + 1);
+                s.set_range(row + min.x as usize, row + max.x as usize + 1);
             }
         }
         s
