@@ -2822,3 +2822,208 @@ fn a_resize_moves_the_selection_with_its_cells_and_esc_in_a_drag_restores_it() {
     h.run();
     assert_eq!(selection_rows(h.state()), ["...", ".##"]);
 }
+
+/// A press at grid point `points[0]` (in cells from the map's top-left corner), moves through
+/// the rest, a release at the last, with `modifiers` held throughout.
+fn drag_grid_holding(h: &mut Harness<'static, SightlineApp>, points: &[(f32, f32)], modifiers: egui::Modifiers) {
+    let points: Vec<egui::Pos2> = points.iter().map(|&(x, y)| grid_point(h, x, y)).collect();
+    let button =
+        |pos, pressed| egui::Event::PointerButton { pos, button: egui::PointerButton::Primary, pressed, modifiers };
+    h.event_modifiers(egui::Event::PointerMoved(points[0]), modifiers);
+    h.run();
+    h.event_modifiers(button(points[0], true), modifiers);
+    h.run();
+    for &p in &points[1..] {
+        h.event_modifiers(egui::Event::PointerMoved(p), modifiers);
+        h.run();
+    }
+    h.event_modifiers(button(*points.last().unwrap(), false), modifiers);
+    h.run();
+}
+
+/// A grid point on screen: `x`, `y` in cells from the map's top-left corner.
+fn grid_point(h: &Harness<'static, SightlineApp>, x: f32, y: f32) -> egui::Pos2 {
+    let view = &h.state().view;
+    view.screen_from_grid(sightline::core::Cell::new(0, 0)) + egui::vec2(x, y) * view.cell_px
+}
+
+/// The objects as `(cell, shape)`, newest last.
+fn drawn_shapes(
+    h: &Harness<'static, SightlineApp>,
+) -> Vec<(sightline::core::Cell, Option<sightline::core::object::ShapeKind>)> {
+    h.state().document.map.objects.iter().map(|o| (o.cell, o.shape.as_ref().map(|s| s.kind.clone()))).collect()
+}
+
+#[test]
+fn the_object_tool_draws_tileds_rectangles_ellipses_and_points_snapped_to_the_grid() {
+    use egui::Modifiers;
+    use sightline::core::object::ShapeKind;
+    use sightline::core::{Cell, ObjectKind};
+    let mut h = harness();
+    let _dir = open_ascii(&mut h, "..........\n..........\n..........\n..........\n..........\n..........\n");
+    let [tw, th] = h.state().document.map.tile_size.map(f64::from);
+    assert!(h.state().document.map.object_layers.is_empty());
+    h.get_by_label("Object").click();
+    h.run();
+    h.get_by_label("what to place").click();
+    h.run();
+    h.get_by_label("rectangle").click();
+    h.run();
+    // A drag from near grid point (1, 1) to near (4, 3): snapped to the grid, the box of
+    // 3 × 2 cells between them, standing on the cell under its centre (2.5, 2).
+    drag_grid_holding(&mut h, &[(1.2, 0.9), (2.5, 2.0), (3.8, 3.1)], Modifiers::NONE);
+    let map = &h.state().document.map;
+    let o = map.objects.last().expect("a rectangle");
+    assert_eq!((o.cell, &o.kind, o.name.as_str()), (Cell::new(2, 2), &ObjectKind::Other(String::new()), ""));
+    let shape = o.shape.as_ref().unwrap();
+    assert_eq!(shape.kind, ShapeKind::Rectangle { width: 3.0 * tw, height: 2.0 * th });
+    assert_eq!(shape.position(o.cell, map.tile_size), [tw, th]);
+    // It went on a new object layer, and the status bar says what was made.
+    assert_eq!(map.object_layers.len(), 1);
+    let added = format!("added rectangle {} × {} px as object #{}", 3.0 * tw, 2.0 * th, o.id);
+    assert!(h.state().notice.as_deref().is_some_and(|n| n.starts_with(&added)), "{:?}", h.state().notice);
+    // A drag up and to the left with Shift held: a square, its side the longer drag.
+    h.get_by_label("what to place").click();
+    h.run();
+    h.get_by_label("ellipse").click();
+    h.run();
+    drag_grid_holding(&mut h, &[(8.0, 5.0), (7.0, 4.0), (6.1, 4.2)], Modifiers::SHIFT);
+    let (cell, kind) = drawn_shapes(&h).pop().unwrap();
+    assert_eq!((cell, kind), (Cell::new(7, 4), Some(ShapeKind::Ellipse { width: 2.0 * tw, height: 2.0 * th })));
+    // A click covers the cell (Tiled would make a box of no size).
+    click_cell(&mut h, Cell::new(0, 5));
+    assert_eq!(drawn_shapes(&h).pop().unwrap(), (Cell::new(0, 5), Some(ShapeKind::Ellipse { width: tw, height: th })));
+    // A drag that snaps to one point draws nothing, and says so.
+    let before = h.state().document.map.objects.len();
+    drag_grid_holding(&mut h, &[(5.1, 1.1), (5.3, 1.3)], Modifiers::NONE);
+    assert_eq!(h.state().document.map.objects.len(), before);
+    assert!(h.state().notice.as_deref().is_some_and(|n| n.starts_with("nothing drawn")));
+    // Ctrl turns snapping off while held: the box ends where the pointer does.
+    drag_grid_holding(&mut h, &[(5.0, 1.0), (6.5, 1.75)], Modifiers::COMMAND);
+    let Some(ShapeKind::Ellipse { width, height }) = drawn_shapes(&h).pop().unwrap().1 else { panic!("an ellipse") };
+    assert!((width - 1.5 * tw).abs() < 0.01 && (height - 0.75 * th).abs() < 0.01, "{width} × {height}");
+    // Esc in the middle of a drag drops the shape.
+    let before = h.state().document.map.objects.len();
+    h.hover_at(grid_point(&h, 1.0, 4.0));
+    h.run();
+    h.drag_at(grid_point(&h, 1.0, 4.0));
+    h.run();
+    h.hover_at(grid_point(&h, 3.0, 5.0));
+    h.run();
+    assert!(h.state().editor.shape_draft.is_some());
+    h.key_press(egui::Key::Escape);
+    h.run();
+    h.drop_at(grid_point(&h, 3.0, 5.0));
+    h.run();
+    assert_eq!(h.state().document.map.objects.len(), before);
+    // A point goes where the click is, snapped to the nearest grid point (the fine grid here).
+    h.get_by_label("what to place").click();
+    h.run();
+    h.get_by_label("point").click();
+    h.run();
+    h.get_by_label("snap").click();
+    h.run();
+    h.get_by_label("fine grid").click();
+    h.run();
+    click_cell(&mut h, Cell::new(9, 0));
+    assert_eq!(drawn_shapes(&h).pop().unwrap(), (Cell::new(9, 0), Some(ShapeKind::Point)));
+    let map = &h.state().document.map;
+    let point = map.objects.last().unwrap();
+    assert_eq!(point.shape.as_ref().unwrap().position(point.cell, map.tile_size), [9.5 * tw, 0.5 * th]);
+    // Each is one undo step.
+    let n = h.state().document.map.objects.len();
+    h.state_mut().commands.push(Command::Undo);
+    h.run();
+    assert_eq!(h.state().document.map.objects.len(), n - 1);
+}
+
+#[test]
+fn the_polygon_tool_closes_on_its_first_point_and_ends_a_path_on_enter() {
+    use sightline::core::Cell;
+    use sightline::core::object::ShapeKind;
+    let mut h = harness();
+    let _dir = open_ascii(&mut h, "..........\n..........\n..........\n..........\n..........\n..........\n");
+    let [tw, th] = h.state().document.map.tile_size.map(f64::from);
+    h.get_by_label("Object").click();
+    h.run();
+    h.get_by_label("what to place").click();
+    h.run();
+    h.get_by_label("polygon or path").click();
+    h.run();
+    let click_at = |h: &mut Harness<'static, SightlineApp>, x: f32, y: f32| {
+        let p = grid_point(h, x, y);
+        h.hover_at(p);
+        h.run();
+        h.drag_at(p);
+        h.run();
+        h.drop_at(p);
+        h.run();
+    };
+    // Three points, then a click on the first: a triangle.
+    click_at(&mut h, 1.0, 1.0);
+    click_at(&mut h, 4.0, 1.0);
+    click_at(&mut h, 1.0, 4.0);
+    assert!(h.state().document.map.objects.is_empty(), "not made before it is closed: {:?}", drawn_shapes(&h));
+    click_at(&mut h, 1.1, 0.9);
+    let triangle = vec![[0.0, 0.0], [3.0 * tw, 0.0], [0.0, 3.0 * th]];
+    // A polygon stands on the cell of its first point.
+    assert_eq!(drawn_shapes(&h), [(Cell::new(1, 1), Some(ShapeKind::Polygon(triangle)))]);
+    // Three points, one taken back with Backspace, then Enter: a path of two.
+    click_at(&mut h, 6.0, 5.0);
+    click_at(&mut h, 8.0, 5.0);
+    click_at(&mut h, 8.0, 2.0);
+    h.key_press(egui::Key::Backspace);
+    h.run();
+    h.key_press(egui::Key::Enter);
+    h.run();
+    let path = vec![[0.0, 0.0], [2.0 * tw, 0.0]];
+    assert_eq!(drawn_shapes(&h).pop().unwrap(), (Cell::new(6, 5), Some(ShapeKind::Polyline(path))));
+    // A right-click ends a path too; one point alone makes nothing.
+    click_at(&mut h, 2.0, 5.0);
+    click_at(&mut h, 3.0, 5.0);
+    right_click_cell(&mut h, Cell::new(3, 5));
+    assert_eq!(h.state().document.map.objects.len(), 3);
+    let (cell, kind) = drawn_shapes(&h).pop().unwrap();
+    assert_eq!((cell, kind), (Cell::new(2, 5), Some(ShapeKind::Polyline(vec![[0.0, 0.0], [tw, 0.0]]))));
+    click_at(&mut h, 2.0, 2.0);
+    h.key_press(egui::Key::Enter);
+    h.run();
+    assert_eq!(h.state().document.map.objects.len(), 3);
+    assert!(h.state().editor.shape_draft.is_none());
+}
+
+#[test]
+fn a_text_click_makes_hello_world_and_the_inspector_edits_the_new_object() {
+    use sightline::core::Cell;
+    use sightline::core::object::ShapeKind;
+    let mut h = harness();
+    let _dir = open_ascii(&mut h, "..........\n..........\n..........\n..........\n..........\n..........\n");
+    h.get_by_label("Object").click();
+    h.run();
+    h.get_by_label("what to place").click();
+    h.run();
+    h.get_by_label("text").click();
+    h.run();
+    click_cell(&mut h, Cell::new(4, 2));
+    let map = &h.state().document.map;
+    let o = map.objects.last().expect("a text object");
+    let Some(ShapeKind::Text { width, height, text }) = o.shape.as_ref().map(|s| &s.kind) else {
+        panic!("a text: {o:?}")
+    };
+    assert_eq!(text.text, "Hello World");
+    assert!(*width > 40.0 && *height >= 16.0, "its own size: {width} × {height}");
+    let cell = o.cell;
+    // Off the canvas, the inspector edits it: its text is a field to type in.
+    h.hover_at(egui::pos2(1190.0, 790.0));
+    h.run();
+    h.get_by_label(&format!("Cell {}, {} (the object tool's)", cell.x, cell.y));
+    assert_eq!(h.get_by_label("text of the object").value().as_deref(), Some("Hello World"));
+    h.get_by_label("text of the object").click();
+    h.run();
+    h.key_press(egui::Key::End);
+    h.get_by_label("text of the object").type_text("!");
+    h.run();
+    let o = h.state().document.map.objects.last().unwrap();
+    let Some(ShapeKind::Text { text, .. }) = o.shape.as_ref().map(|s| &s.kind) else { panic!("a text") };
+    assert_eq!(text.text, "Hello World!");
+}

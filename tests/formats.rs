@@ -2723,3 +2723,50 @@ fn a_maps_class_and_background_colour_are_kept_and_an_ascii_save_says_it_drops_t
     opaque.background = Some(Rgba(0x20, 0x30, 0x40, 255));
     assert!(save_text(&opaque, "out.tmx").1.contains(r##" backgroundcolor="#203040" "##));
 }
+
+/// The object tool draws Tiled geometry: each shape stands on the cell under its centre (a
+/// point's, polygon's or path's position), and a save and a load in every Tiled format and in
+/// RON give the same cell and the same pixels back, as a file written by Tiled would.
+#[test]
+fn a_drawn_shape_stands_on_the_cell_under_its_centre_and_survives_every_format() {
+    use sightline::core::MapObject;
+    use sightline::core::object::{ObjectShape, ObjectText, ShapeKind, dragged_box};
+    let mut map = Map::new_standard(10, 6, STANDARD_FLOOR).unwrap();
+    map.tile_size = [16, 16];
+    // A drag up and to the left from (80, 48) to (32, 16): the box 48 × 32 from (32, 16).
+    let (top_left, size) = dragged_box([80.0, 48.0], [32.0, 16.0], false);
+    assert_eq!((top_left, size), ([32.0, 16.0], [48.0, 32.0]));
+    // Shift: a square, its side the longer one, still reaching toward the pointer.
+    assert_eq!(dragged_box([80.0, 48.0], [72.0, 16.0], true), ([48.0, 16.0], [32.0, 32.0]));
+    let rectangle = ShapeKind::Rectangle { width: size[0], height: size[1] };
+    let drawn = [
+        // Centre (56, 32): the corner of four cells, so the cell below and right of it.
+        (rectangle, top_left, Cell::new(3, 2)),
+        (ShapeKind::Ellipse { width: 16.0, height: 16.0 }, [0.0, 80.0], Cell::new(0, 5)),
+        (ShapeKind::Point, [159.0, 0.0], Cell::new(9, 0)),
+        (ShapeKind::Polygon(vec![[0.0, 0.0], [32.0, 0.0], [0.0, 32.0]]), [100.0, 40.0], Cell::new(6, 2)),
+        (ShapeKind::Polyline(vec![[0.0, 0.0], [-40.0, 8.0]]), [40.0, 90.0], Cell::new(2, 5)),
+        (
+            ShapeKind::Text { width: 90.0, height: 20.0, text: Box::new(ObjectText::new("Hello World")) },
+            [4.0, 4.0],
+            Cell::new(3, 0),
+        ),
+    ];
+    for (kind, position, cell) in drawn {
+        let (on, shape) = ObjectShape::on_map(kind, position, 0.0, map.tile_size, 10, 6).expect("on the map");
+        assert_eq!(on, cell, "{}", shape.describe());
+        assert_eq!(shape.position(on, map.tile_size), position, "{}", shape.describe());
+        let object = MapObject { shape: Some(shape), ..MapObject::new(ObjectKind::Other(String::new()), on) };
+        map.add_object(object);
+    }
+    // A centre off the map is refused: the object would be dropped on loading.
+    assert!(ObjectShape::on_map(ShapeKind::Point, [160.0, 0.0], 0.0, map.tile_size, 10, 6).is_none());
+    assert!(ObjectShape::on_map(ShapeKind::Point, [-0.5, 0.0], 0.0, map.tile_size, 10, 6).is_none());
+    for ext in ["tmx", "tmj", "ron"] {
+        let back = round_trip(&map, ext);
+        let placed = |m: &Map| -> Vec<_> {
+            m.objects.iter().map(|o| (o.id, o.cell, o.kind.clone(), o.name.clone(), o.shape.clone())).collect()
+        };
+        assert_eq!(placed(&back), placed(&map), "{ext}");
+    }
+}

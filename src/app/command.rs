@@ -166,6 +166,22 @@ pub enum Command {
     /// Shift held as a fill begins: it fills the whole selection (Tiled's Fill Selection).
     SetFillSelection(bool),
     PlaceObject(crate::core::Cell),
+    /// The shape the object tool is drawing, as the pointer moves (`None`: Esc drops it).
+    SetShapeDraft(Option<super::editor::ShapeDraft>),
+    /// A click of the polygon tool: one more point (map pixels, snapped).
+    AddShapePoint([f64; 2]),
+    /// Backspace: the polygon being drawn loses its last point (and is dropped with its first).
+    RemoveShapePoint,
+    /// The drawn shape becomes an object (one undo step): a drag's box at its release, a
+    /// polygon closed by a click on its first point, or a path ended by Enter or a right-click.
+    FinishShape {
+        closed: bool,
+    },
+    /// A click's shape (a cell's box, a point, a text at its own size), at this position in map
+    /// pixels: an object on the cell under its centre (one undo step).
+    AddShape(crate::core::object::ShapeKind, [f64; 2]),
+    /// How drawn shapes snap (the tools bar).
+    SetSnap(crate::core::geometry::Snap),
     /// The inspector: set one cell's tile on one layer, and how it is flipped.
     SetCellTile {
         layer: usize,

@@ -3,6 +3,7 @@
 
 use crate::core::edit;
 use crate::core::flip::Flip;
+use crate::core::object::{ObjectText, ShapeKind, dragged_box};
 use crate::core::selection::{Selection, SelectionMode, TileLook};
 use crate::core::{Cell, LayerRef, Map, StackItem, TileId};
 
@@ -158,6 +159,13 @@ pub struct EditorState {
     pub object: ObjectChoice,
     /// The id of the object the object tool's drag is moving.
     pub moving_object: Option<u32>,
+    /// The shape being drawn (a drag in progress, or a polygon's points so far).
+    pub shape_draft: Option<ShapeDraft>,
+    /// How drawn shapes snap (the tools bar's choice; Ctrl and Ctrl+Shift toggle it while held).
+    pub snap: crate::core::geometry::Snap,
+    /// The object last drawn, placed or moved with the object tool, by id: with the pointer off
+    /// the canvas, the inspector edits it (Tiled selects a new object).
+    pub focused_object: Option<u32>,
     pub monster_glyph: char,
     pub monster_vision: u32,
     pub light_radius: u32,
@@ -224,7 +232,8 @@ impl SelectionDrag {
     }
 }
 
-/// The objects the object tool places.
+/// The objects the object tool places: the game's own, on a cell, and Tiled's shapes, drawn
+/// (zones, paths, points, text; an empty name and class, as Tiled's insert tools make them).
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub enum ObjectChoice {
     PlayerStart,
@@ -233,11 +242,35 @@ pub enum ObjectChoice {
     Light,
     /// A closed door tile, painted on the current layer.
     Door,
+    /// Tiled's Insert Rectangle: a drag draws it, a click covers the cell.
+    Rectangle,
+    /// Tiled's Insert Ellipse.
+    Ellipse,
+    /// Tiled's Insert Capsule.
+    Capsule,
+    /// Tiled's Insert Point: where a click (or a drag's release) is.
+    Point,
+    /// Tiled's Insert Polygon: clicks lay its points; a click on the first point closes it as
+    /// a polygon, Enter or a right-click ends it as a path (a polyline).
+    Polygon,
+    /// Tiled's Insert Text: "Hello World" at its size where a click is, or filling a dragged box.
+    Text,
 }
 
 impl ObjectChoice {
-    pub const ALL: [ObjectChoice; 5] =
-        [ObjectChoice::PlayerStart, ObjectChoice::Monster, ObjectChoice::Item, ObjectChoice::Light, ObjectChoice::Door];
+    pub const ALL: [ObjectChoice; 11] = [
+        ObjectChoice::PlayerStart,
+        ObjectChoice::Monster,
+        ObjectChoice::Item,
+        ObjectChoice::Light,
+        ObjectChoice::Door,
+        ObjectChoice::Rectangle,
+        ObjectChoice::Ellipse,
+        ObjectChoice::Capsule,
+        ObjectChoice::Point,
+        ObjectChoice::Polygon,
+        ObjectChoice::Text,
+    ];
 
     pub fn label(self) -> &'static str {
         match self {
@@ -246,8 +279,85 @@ impl ObjectChoice {
             ObjectChoice::Item => "item",
             ObjectChoice::Light => "light",
             ObjectChoice::Door => "door",
+            ObjectChoice::Rectangle => "rectangle",
+            ObjectChoice::Ellipse => "ellipse",
+            ObjectChoice::Capsule => "capsule",
+            ObjectChoice::Point => "point",
+            ObjectChoice::Polygon => "polygon or path",
+            ObjectChoice::Text => "text",
         }
     }
+
+    /// It is a Tiled shape drawn in map pixels, not a game object placed on a cell.
+    pub fn draws_shape(self) -> bool {
+        !matches!(
+            self,
+            ObjectChoice::PlayerStart
+                | ObjectChoice::Monster
+                | ObjectChoice::Item
+                | ObjectChoice::Light
+                | ObjectChoice::Door
+        )
+    }
+
+    /// It is drawn as a box from a drag's press to its release.
+    pub fn draws_box(self) -> bool {
+        matches!(self, ObjectChoice::Rectangle | ObjectChoice::Ellipse | ObjectChoice::Capsule | ObjectChoice::Text)
+    }
+}
+
+/// The text Tiled's Insert Text gives a new text object.
+pub const DEFAULT_OBJECT_TEXT: &str = "Hello World";
+
+impl ShapeDraft {
+    /// The shape it makes as `choice`, and where (map pixels: a box's top-left corner, a
+    /// point's or polygon's origin): a drag's box, or its end for a point; clicked points as a
+    /// polygon when `closed` (three at least), else as a path (two at least; fewer make
+    /// nothing, as in Tiled). The error says why nothing is made.
+    pub fn shape(&self, choice: ObjectChoice, closed: bool) -> Result<(ShapeKind, [f64; 2]), &'static str> {
+        match self {
+            ShapeDraft::Box { end, .. } if choice == ObjectChoice::Point => Ok((ShapeKind::Point, *end)),
+            ShapeDraft::Box { start, end, square } => {
+                let (top_left, [width, height]) = dragged_box(*start, *end, *square);
+                if width == 0.0 || height == 0.0 {
+                    // A box of no area could be neither seen nor picked (Tiled keeps it).
+                    return Err("nothing drawn: drag across at least one snapping step");
+                }
+                let kind = match choice {
+                    ObjectChoice::Ellipse => ShapeKind::Ellipse { width, height },
+                    ObjectChoice::Capsule => ShapeKind::Capsule { width, height },
+                    // A dragged box: its text wraps at the box's width.
+                    ObjectChoice::Text => ShapeKind::Text {
+                        width,
+                        height,
+                        text: Box::new(ObjectText { wrap: true, ..ObjectText::new(DEFAULT_OBJECT_TEXT) }),
+                    },
+                    _ => ShapeKind::Rectangle { width, height },
+                };
+                Ok((kind, top_left))
+            }
+            ShapeDraft::Points { points, .. } => {
+                let &first = points.first().ok_or("nothing drawn")?;
+                let relative = points.iter().map(|p| [p[0] - first[0], p[1] - first[1]]).collect();
+                match points.len() {
+                    n if closed && n >= 3 => Ok((ShapeKind::Polygon(relative), first)),
+                    n if n >= 2 => Ok((ShapeKind::Polyline(relative), first)),
+                    _ => Err("nothing drawn: a path needs two points, a polygon three"),
+                }
+            }
+        }
+    }
+}
+
+/// A shape the object tool is drawing, in map pixels (snapped), before it becomes an object.
+#[derive(Clone, Debug, PartialEq)]
+pub enum ShapeDraft {
+    /// A box (or a point) being dragged: where the drag began and where the pointer is; with
+    /// `square`, a square or a circle (Shift held).
+    Box { start: [f64; 2], end: [f64; 2], square: bool },
+    /// A polygon or path being clicked out: its points so far, and where the pointer is (the
+    /// rubber band's end).
+    Points { points: Vec<[f64; 2]>, pointer: [f64; 2] },
 }
 
 impl Default for EditorState {
@@ -276,6 +386,9 @@ impl Default for EditorState {
             stamp_stroke: None,
             object: ObjectChoice::Monster,
             moving_object: None,
+            shape_draft: None,
+            snap: crate::core::geometry::Snap::default(),
+            focused_object: None,
             monster_glyph: 'g',
             monster_vision: crate::core::object::DEFAULT_VISION_RADIUS,
             light_radius: 6,

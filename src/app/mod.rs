@@ -22,7 +22,7 @@ pub mod tileset_view;
 pub use canvas::{PointerAction, View};
 pub use command::{Command, DrawnLook, NewLayer, PropertiesOwner};
 pub use document::Document;
-pub use editor::{EditorState, ObjectChoice, SelectionDrag, Tool};
+pub use editor::{DEFAULT_OBJECT_TEXT, EditorState, ObjectChoice, SelectionDrag, ShapeDraft, Tool};
 pub use overlays::{OverlayCommand, OverlayKind, Overlays};
 
 use std::path::PathBuf;
@@ -736,7 +736,10 @@ impl SightlineApp {
                 _ => self.editor.flip = turn.of(self.editor.flip),
             },
             Command::CancelSelection => {
-                if self.editor.pasting {
+                if self.editor.shape_draft.is_some() {
+                    // Esc drops the shape being drawn (Tiled's `cancelNewMapObject`).
+                    self.editor.shape_draft = None;
+                } else if self.editor.pasting {
                     self.editor.pasting = false;
                 } else if let Some(drag) = self.editor.selection_drag.take() {
                     // Esc in the middle of a selection drag: what was selected before.
@@ -767,6 +770,28 @@ impl SightlineApp {
             Command::HoldSelectionMode(mode) => self.editor.held_selection_mode = mode,
             Command::SetFillSelection(on) => self.editor.fill_selection = on,
             Command::PlaceObject(cell) => self.place_object(cell),
+            Command::SetShapeDraft(draft) => self.editor.shape_draft = draft,
+            Command::AddShapePoint(p) => match &mut self.editor.shape_draft {
+                // A press where the last point is adds nothing (Tiled's `applySegment`).
+                Some(ShapeDraft::Points { points, pointer }) => {
+                    if points.last() != Some(&p) {
+                        points.push(p);
+                    }
+                    *pointer = p;
+                }
+                _ => self.editor.shape_draft = Some(ShapeDraft::Points { points: vec![p], pointer: p }),
+            },
+            Command::RemoveShapePoint => {
+                if let Some(ShapeDraft::Points { points, .. }) = &mut self.editor.shape_draft {
+                    points.pop();
+                    if points.is_empty() {
+                        self.editor.shape_draft = None;
+                    }
+                }
+            }
+            Command::FinishShape { closed } => self.finish_shape(closed),
+            Command::AddShape(kind, position) => self.add_shape(kind, position),
+            Command::SetSnap(snap) => self.editor.snap = snap,
             Command::SetCellTile { layer, cell, tile, flip } => {
                 if usize::from(tile) >= self.document.map.tiles.len() || self.layer_locked_at(layer) {
                     return;
@@ -818,7 +843,10 @@ impl SightlineApp {
                     self.notice = Some(format!("object layer \"{name}\" is {why} to remove its objects"));
                 }
             }
-            Command::SetObjectChoice(choice) => self.editor.object = choice,
+            Command::SetObjectChoice(choice) => {
+                self.editor.object = choice;
+                self.editor.shape_draft = None;
+            }
             Command::SetMonster { glyph, vision } => {
                 self.editor.monster_glyph = glyph;
                 self.editor.monster_vision = vision.clamp(1, 64);
@@ -881,6 +909,7 @@ impl SightlineApp {
                         let (id, layer) = (o.id, o.layer);
                         self.document.checkpoint();
                         self.editor.moving_object = Some(id);
+                        self.editor.focused_object = Some(id);
                         self.editor.stroke = Some((cell, cell));
                         self.editor.set_current_layer(LayerRef::Objects(layer));
                     }
@@ -1178,6 +1207,7 @@ impl SightlineApp {
             let overlays = &self.overlays;
             let view = &mut self.view;
             let selection = self.editor.selection.as_ref();
+            let draft = self.editor.shape_draft.as_ref().map(|d| (d, self.editor.object));
             // Only a picture of this selection (one made before it changed is not shown).
             let picture = self
                 .selection_picture
@@ -1197,6 +1227,7 @@ impl SightlineApp {
                                 overlays.draw(p, v, c, Some(side));
                                 // The selection keeps the paint inside it on both sides.
                                 draw_selection(p, v, c, selection, picture);
+                                draw_shape_draft(p, v, map.tile_size, draft);
                                 side_label(p, v, side, overlays);
                             };
                             responses.push(canvas::canvas_ui(ui, map, revision, sheets, view, &preview, &mut draw));
@@ -1218,6 +1249,7 @@ impl SightlineApp {
                 let mut draw = |p: &egui::Painter, v: &View, c: canvas::VisibleCells| {
                     overlays.draw(p, v, c, None);
                     draw_selection(p, v, c, selection, picture);
+                    draw_shape_draft(p, v, map.tile_size, draft);
                 };
                 canvas::canvas_ui(ui, map, revision, sheets, view, &preview, &mut draw)
             };
@@ -1231,12 +1263,20 @@ impl SightlineApp {
             } else if spot != self.editor.terrain_spot {
                 self.commands.push(Command::TerrainSpot(spot));
             }
-            if let Some(path) = response.dropped_file {
+            if let Some(path) = response.dropped_file.clone() {
                 self.commands.push(Command::Open(path));
             }
             let modifiers = ui.input(|i| i.modifiers);
             self.shift_held = modifiers.shift;
-            self.pointer_action(response.pointer, modifiers);
+            if self.editor.tool == Tool::Object && self.editor.object.draws_shape() && !self.editor.pasting {
+                // "Hello World" at Tiled's 16 px: a text object's own size, in map pixels.
+                let font = egui::FontId::proportional(crate::core::object::ObjectText::new("").pixel_size as f32);
+                let text = ui.painter().layout_no_wrap(DEFAULT_OBJECT_TEXT.into(), font, egui::Color32::BLACK);
+                let text_size = [f64::from(text.size().x.ceil()), f64::from(text.size().y.ceil())];
+                self.shape_pointer_action(&response, modifiers, text_size);
+            } else {
+                self.pointer_action(response.pointer, modifiers);
+            }
             if press_spot.is_some() && press_spot != spot {
                 self.commands.push(Command::TerrainSpot(spot));
             }
@@ -1252,6 +1292,108 @@ impl SightlineApp {
         let map = &self.document.map;
         let on_map = p.x >= 0.0 && p.y >= 0.0 && p.x <= map.width() as f32 && p.y <= map.height() as f32;
         on_map.then(|| crate::core::terrain::Part::nearest(set.kind, p.x, p.y))
+    }
+
+    /// Turns the canvas' pointer into commands for the object tool drawing Tiled shapes, as
+    /// Tiled's insert tools do: a box drags from press to release (Shift: a square or a
+    /// circle), a click covers the cell (Tiled makes a box of no size), places a point, or a
+    /// text at its own size; the polygon tool's clicks lay points, a click on the first point
+    /// closes it, a right-click ends it as a path. Points snap as the tools bar says, Ctrl and
+    /// Ctrl+Shift toggling it (Tiled's `SnapHelper`). A right-click with no shape being
+    /// drawn removes the objects on the cell, as with the other objects.
+    fn shape_pointer_action(
+        &mut self,
+        response: &canvas::CanvasResponse,
+        modifiers: egui::Modifiers,
+        text_size: [f64; 2],
+    ) {
+        use crate::core::object::ShapeKind;
+        let map = &self.document.map;
+        let [tw, th] = map.tile_size.map(|t| f64::from(t.max(1)));
+        let snap = self.editor.snap.toggled(modifiers.command || modifiers.ctrl, modifiers.shift);
+        let snapped = |g: egui::Pos2| snap.point([f64::from(g.x) * tw, f64::from(g.y) * th], map.tile_size);
+        let choice = self.editor.object;
+        let draft = self.editor.shape_draft.as_ref();
+        let Some(pointer) = response.grid_point.map(snapped) else { return };
+        if choice == ObjectChoice::Polygon {
+            // Within a few screen pixels of the first point (three points down), a click closes.
+            let closes = match draft {
+                Some(ShapeDraft::Points { points, .. }) if points.len() >= 3 => {
+                    let first = points[0];
+                    let screen = |p: [f64; 2]| egui::vec2((p[0] / tw) as f32, (p[1] / th) as f32) * self.view.cell_px;
+                    (screen(first) - screen(pointer)).length() <= POLYGON_CLOSE_PX
+                }
+                _ => false,
+            };
+            match response.pointer {
+                Some(PointerAction::Clicked(_) | PointerAction::Pressed { .. }) if closes => {
+                    self.commands.push(Command::FinishShape { closed: true });
+                }
+                Some(PointerAction::Clicked(_) | PointerAction::Pressed { .. }) => {
+                    self.commands.push(Command::AddShapePoint(pointer));
+                }
+                Some(PointerAction::SecondaryClicked(_)) if draft.is_some() => {
+                    self.commands.push(Command::FinishShape { closed: false });
+                }
+                Some(PointerAction::SecondaryClicked(c)) => self.commands.push(Command::RemoveObjectsAt(c)),
+                _ => {
+                    // The rubber band follows the pointer (onto the first point when it would close).
+                    if let Some(ShapeDraft::Points { points, pointer: shown }) = draft {
+                        let to = if closes { points[0] } else { pointer };
+                        if *shown != to {
+                            let points = points.clone();
+                            self.commands
+                                .push(Command::SetShapeDraft(Some(ShapeDraft::Points { points, pointer: to })));
+                        }
+                    }
+                }
+            }
+            return;
+        }
+        let square = modifiers.shift;
+        match response.pointer {
+            Some(PointerAction::Pressed { .. }) => {
+                let start = response.press_point.map_or(pointer, snapped);
+                let draft = ShapeDraft::Box { start, end: pointer, square };
+                self.commands.push(Command::SetShapeDraft(Some(draft)));
+            }
+            Some(PointerAction::Dragged(_)) => {
+                if let Some(&ShapeDraft::Box { start, end, square: was }) = draft
+                    && (end != pointer || was != square)
+                {
+                    self.commands.push(Command::SetShapeDraft(Some(ShapeDraft::Box { start, end: pointer, square })));
+                }
+            }
+            Some(PointerAction::Released) => self.commands.push(Command::FinishShape { closed: false }),
+            Some(PointerAction::Clicked(c)) => {
+                let cell_box = [f64::from(c.x) * tw, f64::from(c.y) * th];
+                let (kind, position) = match choice {
+                    ObjectChoice::Point => (ShapeKind::Point, pointer),
+                    ObjectChoice::Ellipse => (ShapeKind::Ellipse { width: tw, height: th }, cell_box),
+                    ObjectChoice::Capsule => (ShapeKind::Capsule { width: tw, height: th }, cell_box),
+                    ObjectChoice::Text => {
+                        // Centred on the pointer, its corner snapped (Tiled's Insert Text).
+                        let [w, h] = text_size;
+                        let raw =
+                            response.grid_point.map_or([0.0, 0.0], |g| [f64::from(g.x) * tw, f64::from(g.y) * th]);
+                        let corner = snap.point([raw[0] - w / 2.0, raw[1] - h / 2.0], map.tile_size);
+                        let text = Box::new(crate::core::object::ObjectText::new(DEFAULT_OBJECT_TEXT));
+                        (ShapeKind::Text { width: w, height: h, text }, corner)
+                    }
+                    _ => (ShapeKind::Rectangle { width: tw, height: th }, cell_box),
+                };
+                self.commands.push(Command::AddShape(kind, position));
+            }
+            Some(PointerAction::SecondaryClicked(c)) => {
+                if draft.is_some() {
+                    // Tiled: a right-click in the middle of a drag drops the shape.
+                    self.commands.push(Command::SetShapeDraft(None));
+                } else {
+                    self.commands.push(Command::RemoveObjectsAt(c));
+                }
+            }
+            None => {}
+        }
     }
 
     /// Turns the canvas' pointer action into commands: marker drags for the pathfinding overlay,
@@ -1565,6 +1707,13 @@ impl SightlineApp {
                 }
                 return;
             }
+            // Drawn in map pixels, not placed on a cell (`shape_pointer_action`).
+            ObjectChoice::Rectangle
+            | ObjectChoice::Ellipse
+            | ObjectChoice::Capsule
+            | ObjectChoice::Point
+            | ObjectChoice::Polygon
+            | ObjectChoice::Text => return,
         };
         let map = &self.document.map;
         // The object goes on the current object layer, else on the topmost (a new one if the
@@ -1575,16 +1724,8 @@ impl SightlineApp {
             Some(i) => Some(map.objects[i].layer),
             None => e.object_layer.or(map.object_layers.len().checked_sub(1)),
         };
-        if let Some(j) = target.filter(|&j| j < map.object_layers.len())
-            && let look = map.look(LayerRef::Objects(j))
-            && (look.locked || !look.shown)
-        {
-            let why = if look.locked {
-                "locked (or in a locked group): unlock it"
-            } else {
-                "hidden (or in a hidden group): show it"
-            };
-            self.notice = Some(format!("object layer \"{}\" is {why} to place objects", map.object_layers[j].name));
+        if let Some(refusal) = target.and_then(|j| self.object_layer_refusal(j)) {
+            self.notice = Some(refusal);
             return;
         }
         // What stands on the cell on that layer is replaced; a Tiled zone, path or tile object
@@ -1612,16 +1753,74 @@ impl SightlineApp {
             Some(i) => {
                 let mut player = map.objects.remove(i);
                 player.cell = cell;
+                self.editor.focused_object = Some(player.id);
                 map.objects.retain(|o| !replaced(o));
                 map.objects.push(player);
             }
             None => {
                 map.objects.retain(|o| !replaced(o));
                 let layer = target.unwrap_or_else(|| map.default_object_layer());
-                map.add_object(object.on_layer(layer));
+                self.editor.focused_object = Some(map.add_object(object.on_layer(layer)));
             }
         }
         self.document.touch();
+    }
+
+    /// Why new objects cannot go on object layer `j`: it is hidden or locked (or in such a
+    /// group), as Tiled's object tools refuse it.
+    fn object_layer_refusal(&self, j: usize) -> Option<String> {
+        let map = &self.document.map;
+        let layer = map.object_layers.get(j)?;
+        let look = map.look(LayerRef::Objects(j));
+        let why = if look.locked {
+            "locked (or in a locked group): unlock it"
+        } else if !look.shown {
+            "hidden (or in a hidden group): show it"
+        } else {
+            return None;
+        };
+        Some(format!("object layer \"{}\" is {why} to place objects", layer.name))
+    }
+
+    /// The shape being drawn becomes an object: a drag's box (or point) as the object tool's
+    /// choice says; clicked points as a polygon when `closed` (three at least), else as a path
+    /// (two at least; fewer are dropped, as in Tiled).
+    fn finish_shape(&mut self, closed: bool) {
+        let Some(draft) = self.editor.shape_draft.take() else { return };
+        match draft.shape(self.editor.object, closed) {
+            Ok((kind, position)) => self.add_shape(kind, position),
+            Err(why) => self.notice = Some(why.into()),
+        }
+    }
+
+    /// Adds an object of shape `kind` at `position` (map pixels: its box's top-left corner, a
+    /// point's, polygon's or path's origin), with an empty name and class as Tiled's insert
+    /// tools make it, on the current object layer (else the topmost, or a new one): one undo
+    /// step. It stands on the cell under its centre; the inspector then edits it.
+    fn add_shape(&mut self, kind: crate::core::object::ShapeKind, position: [f64; 2]) {
+        use crate::core::object::ObjectShape;
+        use crate::core::{MapObject, ObjectKind};
+        let map = &self.document.map;
+        let target = self.editor.object_layer.or(map.object_layers.len().checked_sub(1));
+        if let Some(refusal) = target.and_then(|j| self.object_layer_refusal(j)) {
+            self.notice = Some(refusal);
+            return;
+        }
+        let Some((cell, shape)) = ObjectShape::on_map(kind, position, 0.0, map.tile_size, map.width(), map.height())
+        else {
+            self.notice = Some("nothing drawn: the shape's centre is off the map".into());
+            return;
+        };
+        let what = shape.describe();
+        self.document.checkpoint();
+        let map = &mut self.document.map;
+        let layer = target.unwrap_or_else(|| map.default_object_layer());
+        let object = MapObject { shape: Some(shape), ..MapObject::new(ObjectKind::Other(String::new()), cell) };
+        let id = map.add_object(object.on_layer(layer));
+        self.document.touch();
+        self.editor.focused_object = Some(id);
+        let layer_name = &self.document.map.object_layers[layer].name;
+        self.notice = Some(format!("added {what} as object #{id} on \"{layer_name}\" at {cell}"));
     }
 
     /// Paints the current tool's shape from `start` to `end` with its tile.
@@ -1979,6 +2178,73 @@ const SELECTION_WASH: egui::Color32 = egui::Color32::from_rgba_premultiplied(14,
 /// outline, drawn a row of cells at a time (a run of selected cells is one rectangle). Zoomed
 /// out, where a cell is a few pixels and a ragged selection would be millions of runs, it is
 /// its `picture` instead, the wash without the outline, as the map is its texture there.
+/// How near (screen pixels) the polygon tool's click must be to the first point to close it.
+const POLYGON_CLOSE_PX: f32 = 8.0;
+
+/// The shape the object tool is drawing, as it will be made (`draft` as `choice`): its outline
+/// (a text's box, a point's ring), and a polygon's points with the rubber band to the pointer.
+fn draw_shape_draft(
+    painter: &egui::Painter,
+    view: &View,
+    tile_size: [u32; 2],
+    draft: Option<(&ShapeDraft, ObjectChoice)>,
+) {
+    use crate::core::object::{ObjectShape, ShapeKind};
+    let Some((draft, choice)) = draft else { return };
+    let [tw, th] = tile_size.map(|t| t.max(1) as f32);
+    let origin = view.screen_from_grid(Cell::new(0, 0));
+    let screen = |p: [f64; 2]| origin + egui::vec2(p[0] as f32 / tw, p[1] as f32 / th) * view.cell_px;
+    let colour = egui::Color32::from_rgb(255, 200, 60);
+    let stroke = egui::Stroke::new(1.5, colour);
+    let handle = |p: egui::Pos2| {
+        painter.circle(p, 3.5, egui::Color32::BLACK, stroke);
+    };
+    if let ShapeDraft::Points { points, pointer } = draft {
+        let mut line: Vec<egui::Pos2> = points.iter().map(|&p| screen(p)).collect();
+        line.push(screen(*pointer));
+        painter.add(egui::Shape::line(line, stroke));
+        for &p in points {
+            handle(screen(p));
+        }
+        // The first point, ringed once a click there would close the polygon.
+        if points.len() >= 3 {
+            painter.circle_stroke(screen(points[0]), POLYGON_CLOSE_PX, stroke);
+        }
+        return;
+    }
+    let Ok((kind, position)) = draft.shape(choice, false) else {
+        // A box of no area yet: its corner.
+        if let ShapeDraft::Box { start, .. } = draft {
+            handle(screen(*start));
+        }
+        return;
+    };
+    let shape = ObjectShape { offset: position, rotation: 0.0, kind };
+    match (&shape.kind, shape.outline(), shape.text_corners()) {
+        (_, Some((points, closed)), _) => {
+            let points: Vec<egui::Pos2> = points.into_iter().map(screen).collect();
+            painter.add(if closed {
+                egui::Shape::closed_line(points, stroke)
+            } else {
+                egui::Shape::line(points, stroke)
+            });
+        }
+        (_, None, Some([top_left, _, _, bottom_right])) => {
+            let rect = egui::Rect::from_two_pos(screen(top_left), screen(bottom_right));
+            painter.rect_stroke(rect, 0.0, stroke, egui::StrokeKind::Middle);
+            painter.text(
+                rect.left_top(),
+                egui::Align2::LEFT_TOP,
+                DEFAULT_OBJECT_TEXT,
+                egui::FontId::proportional(12.0),
+                colour,
+            );
+        }
+        (ShapeKind::Point, ..) => handle(screen(position)),
+        _ => {}
+    }
+}
+
 fn draw_selection(
     painter: &egui::Painter,
     view: &View,

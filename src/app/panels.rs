@@ -248,16 +248,23 @@ fn inspector_ui(app: &mut SightlineApp, ui: &mut egui::Ui) {
     // The cell where the selection began, while it is selected.
     let selected =
         app.editor.selection_origin.filter(|&c| app.editor.selection.as_ref().is_some_and(|s| s.contains(c)));
-    let (cell, editable) = match (app.hovered, selected) {
-        (Some(c), _) => (c, false),
-        (None, Some(c)) if app.document.map.in_bounds(c) => (c, true),
+    // With the object tool out, the object it last drew, placed or moved (Tiled selects it).
+    let focused = app
+        .editor
+        .focused_object
+        .filter(|_| app.editor.tool == super::Tool::Object)
+        .and_then(|id| app.document.map.object_by_id(id));
+    let (cell, editable, why) = match (app.hovered, focused, selected) {
+        (Some(c), ..) => (c, false, ""),
+        (None, Some(o), _) => (o.cell, true, " (the object tool's)"),
+        (None, None, Some(c)) if app.document.map.in_bounds(c) => (c, true, " (selected)"),
         _ => {
             ui.label("Hover a cell to see it; select one (S) to edit it here.");
             return;
         }
     };
     let map = &app.document.map;
-    ui.label(format!("Cell {}, {}{}", cell.x, cell.y, if editable { " (selected)" } else { "" }));
+    ui.label(format!("Cell {}, {}{why}", cell.x, cell.y));
     let rules = map.rules_at(cell);
     egui::Grid::new("cell_rules").num_columns(2).show(ui, |ui| {
         ui.label("opaque");
@@ -614,6 +621,16 @@ pub fn shortcuts(app: &mut SightlineApp, ui: &mut egui::Ui) {
             if i.key_pressed(Key::Delete) {
                 app.commands.push(Command::DeleteSelection);
             }
+            // The polygon being drawn: Enter ends it as a path, Backspace takes its last point
+            // back (Tiled's Insert Polygon).
+            if let Some(super::ShapeDraft::Points { .. }) = app.editor.shape_draft {
+                if i.key_pressed(Key::Enter) {
+                    app.commands.push(Command::FinishShape { closed: false });
+                }
+                if i.key_pressed(Key::Backspace) {
+                    app.commands.push(Command::RemoveShapePoint);
+                }
+            }
             // Tiled's keys: X and Y flip, Z and Shift+Z turn the stamp being pasted, else the
             // brush's tile.
             use crate::core::edit::Turn;
@@ -739,7 +756,7 @@ pub fn tools_bar_ui(app: &mut SightlineApp, ui: &mut egui::Ui) {
                 Tool::Object => {
                     let mut choice = app.editor.object;
                     let options: Vec<_> = ObjectChoice::ALL.iter().map(|&o| (o, o.label())).collect();
-                    super::overlays::choice_ui(ui, "object", &mut choice, &options);
+                    super::overlays::choice_ui(ui, "what to place", &mut choice, &options);
                     if choice != app.editor.object {
                         app.commands.push(Command::SetObjectChoice(choice));
                     }
@@ -769,7 +786,33 @@ pub fn tools_bar_ui(app: &mut SightlineApp, ui: &mut egui::Ui) {
                         }
                         _ => {}
                     }
-                    ui.weak("drag one to move it · right-click removes");
+                    if app.editor.object.draws_shape() {
+                        let mut snap = app.editor.snap;
+                        let options: Vec<_> =
+                            crate::core::geometry::Snap::ALL.iter().map(|&s| (s, s.label())).collect();
+                        ui.label("snap to");
+                        super::overlays::choice_ui(ui, "snap", &mut snap, &options);
+                        if snap != app.editor.snap {
+                            app.commands.push(Command::SetSnap(snap));
+                        }
+                        let how = match app.editor.object {
+                            ObjectChoice::Polygon => {
+                                "click lays points · click the first to close · Enter or right-click ends a path · \
+                                 Backspace takes one back"
+                            }
+                            ObjectChoice::Point => "click places a point",
+                            ObjectChoice::Text => "click places a text · drag draws its box",
+                            _ => "drag draws it (Shift: square) · click covers the cell",
+                        };
+                        ui.weak(how).on_hover_text(
+                            "Ctrl toggles snapping to the grid while held, Ctrl+Shift the fine grid (a quarter \
+                             cell). Esc drops the shape being drawn; a right-click with none removes the objects \
+                             on the cell. The new object stands on the cell under its centre; with the pointer \
+                             off the map, the inspector edits it.",
+                        );
+                    } else {
+                        ui.weak("drag one to move it · right-click removes");
+                    }
                 }
                 Tool::Picker | Tool::Probe => {}
             }

@@ -472,11 +472,62 @@ impl ObjectShape {
         Some([[0.0, 0.0], [w, 0.0], [0.0, h], [w, h]].map(|p| self.placed(p)))
     }
 
+    /// `kind` turned `rotation` degrees about `position` (map pixels: Tiled's `x`, `y`, a box's
+    /// top-left corner, a point's, polygon's or path's origin, a tile object's bottom-left
+    /// corner), on a `width` × `height` map of `tile_size` cells: the cell the object stands
+    /// on and the shape hung from it. The cell is the one under the shape's centre (unturned;
+    /// a point's, polygon's or path's position), as a Tiled map's objects are read
+    /// (`tiled_common`), so what is drawn here is where a save and a load put it. `None` when
+    /// that centre is off the map.
+    pub fn on_map(
+        kind: ShapeKind,
+        position: [f64; 2],
+        rotation: f64,
+        tile_size: [u32; 2],
+        width: u32,
+        height: u32,
+    ) -> Option<(Cell, ObjectShape)> {
+        let [cx, cy] = match (&kind, kind.size()) {
+            (ShapeKind::Tile { .. }, Some([w, h])) => [position[0] + w / 2.0, position[1] - h / 2.0],
+            (_, Some([w, h])) => [position[0] + w / 2.0, position[1] + h / 2.0],
+            (_, None) => position,
+        };
+        let [tw, th] = tile_size.map(|t| f64::from(t.max(1)));
+        let (x, y) = ((cx / tw).floor(), (cy / th).floor());
+        let on_map = x >= 0.0 && y >= 0.0 && x < f64::from(width) && y < f64::from(height);
+        if !on_map {
+            return None;
+        }
+        let cell = Cell::new(x as i32, y as i32);
+        let offset = [position[0] - x * tw, position[1] - y * th];
+        Some((cell, ObjectShape { offset, rotation, kind }))
+    }
+
+    /// Tiled's `x`, `y` of the shape (map pixels; see [`ObjectShape::on_map`]) when its object
+    /// stands on `cell`.
+    pub fn position(&self, cell: Cell, tile_size: [u32; 2]) -> [f64; 2] {
+        let [tw, th] = tile_size.map(|t| f64::from(t.max(1)));
+        [f64::from(cell.x) * tw + self.offset[0], f64::from(cell.y) * th + self.offset[1]]
+    }
+
     /// Point `p` of the shape (relative to the object's `x`, `y`, unturned) on the map.
     fn placed(&self, [x, y]: [f64; 2]) -> [f64; 2] {
         let (sin, cos) = self.rotation.to_radians().sin_cos();
         [self.offset[0] + x * cos - y * sin, self.offset[1] + x * sin + y * cos]
     }
+}
+
+/// The box a drag from `start` to `end` (map pixels) draws: its top-left corner and its size.
+/// With `square`, both sides take the longer one's length, each still reaching toward the
+/// pointer (Tiled's Shift while inserting a rectangle or an ellipse).
+pub fn dragged_box(start: [f64; 2], end: [f64; 2], square: bool) -> ([f64; 2], [f64; 2]) {
+    let [mut w, mut h] = [end[0] - start[0], end[1] - start[1]];
+    if square {
+        let side = w.abs().max(h.abs());
+        [w, h] = [side.copysign(w), side.copysign(h)];
+    }
+    let top_left = [start[0].min(start[0] + w), start[1].min(start[1] + h)];
+    (top_left, [w.abs(), h.abs()])
 }
 
 /// A stadium filling `w` × `h` from its top-left corner, clockwise from the start of its top

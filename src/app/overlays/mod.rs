@@ -270,6 +270,8 @@ pub fn choice_ui<T: PartialEq + Copy>(ui: &mut egui::Ui, name: &str, value: &mut
     let selected = options.iter().find(|(v, _)| v == value).map_or("", |(_, t)| t);
     let response = egui::ComboBox::from_id_salt(name)
         .selected_text(selected)
+        // Every option in view (egui's default height scrolls past about ten).
+        .height(480.0)
         .show_ui(ui, |ui| {
             for (v, t) in options {
                 ui.selectable_value(value, *v, *t);
