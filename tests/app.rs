@@ -2013,6 +2013,10 @@ fn the_object_tool_drags_an_object_to_another_cell_keeping_its_id_in_one_undo_st
     h.drop_at(q);
     h.run();
     assert_eq!(gate(&h).1, Cell::new(4, 2));
+    // The pointer on the map: the inspector shows the cell under it, not the moved object's
+    // layers (whose names the layers panel shows too).
+    h.hover_at(p);
+    h.run();
     h.get_by_label("ground").click();
     h.get_by_label("Brush").click();
     h.run();
@@ -2994,8 +2998,8 @@ fn the_polygon_tool_closes_on_its_first_point_and_ends_a_path_on_enter() {
 
 #[test]
 fn a_text_click_makes_hello_world_and_the_inspector_edits_the_new_object() {
-    use sightline::core::Cell;
     use sightline::core::object::ShapeKind;
+    use sightline::core::{Cell, ObjectKind};
     let mut h = harness();
     let _dir = open_ascii(&mut h, "..........\n..........\n..........\n..........\n..........\n..........\n");
     h.get_by_label("Object").click();
@@ -3026,4 +3030,50 @@ fn a_text_click_makes_hello_world_and_the_inspector_edits_the_new_object() {
     let o = h.state().document.map.objects.last().unwrap();
     let Some(ShapeKind::Text { text, .. }) = o.shape.as_ref().map(|s| &s.kind) else { panic!("a text") };
     assert_eq!(text.text, "Hello World!");
+    // Its place and size typed in map pixels, as in Tiled's Properties: it moves to the cell
+    // under its new centre, and the inspector follows it.
+    let tw = f64::from(h.state().document.map.tile_size[0]);
+    let undo = h.state().document.undo.len();
+    for (field, value) in [("x of the object", "0"), ("y of the object", "0"), ("width of the object", "1")] {
+        h.get_by_label(field).click();
+        h.run();
+        h.key_press_modifiers(egui::Modifiers::COMMAND, egui::Key::A);
+        h.get_by_label(field).type_text(&format!("{}", value.parse::<f64>().unwrap() * tw));
+        h.key_press(egui::Key::Enter);
+        h.run();
+    }
+    let map = &h.state().document.map;
+    let o = map.objects.last().unwrap();
+    let shape = o.shape.as_ref().unwrap();
+    assert_eq!((o.cell, shape.position(o.cell, map.tile_size)), (Cell::new(0, 0), [0.0, 0.0]));
+    assert_eq!(shape.kind.size().map(|s| s[0]), Some(tw));
+    h.get_by_label("Cell 0, 0 (the object tool's)");
+    // Past the map's edge it stays where it is.
+    h.get_by_label("x of the object").click();
+    h.run();
+    h.key_press_modifiers(egui::Modifiers::COMMAND, egui::Key::A);
+    h.get_by_label("x of the object").type_text(&format!("{}", 20.0 * tw));
+    h.key_press(egui::Key::Enter);
+    h.run();
+    assert_eq!(h.state().document.map.objects.last().unwrap().cell, Cell::new(0, 0));
+    assert!(h.state().notice.as_deref().is_some_and(|n| n.contains("off the map")), "{:?}", h.state().notice);
+    // Its class typed: the designer's own, kept as written; one the game knows makes it that.
+    let id = h.state().document.map.objects.last().unwrap().id;
+    let class_field = format!("class of object #{id}");
+    h.get_by_label(&class_field).click();
+    h.run();
+    h.get_by_label(&class_field).type_text("Trigger");
+    h.run();
+    assert_eq!(h.state().document.map.objects.last().unwrap().kind, ObjectKind::Other(String::new()), "not yet");
+    h.key_press(egui::Key::Enter);
+    h.run();
+    assert_eq!(h.state().document.map.objects.last().unwrap().kind, ObjectKind::Other("Trigger".into()));
+    h.state_mut().commands.push(Command::Undo);
+    h.run();
+    // The fields typed one after another are one undo step, apart from the text's.
+    assert_eq!(h.state().document.undo.len(), undo + 1);
+    h.state_mut().commands.push(Command::Undo);
+    h.run();
+    let o = h.state().document.map.objects.last().unwrap();
+    assert_eq!(o.cell, cell, "back where the click put it");
 }

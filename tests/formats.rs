@@ -2730,7 +2730,7 @@ fn a_maps_class_and_background_colour_are_kept_and_an_ascii_save_says_it_drops_t
 #[test]
 fn a_drawn_shape_stands_on_the_cell_under_its_centre_and_survives_every_format() {
     use sightline::core::MapObject;
-    use sightline::core::object::{ObjectShape, ObjectText, ShapeKind, dragged_box};
+    use sightline::core::object::{ObjectText, ShapeKind, dragged_box};
     let mut map = Map::new_standard(10, 6, STANDARD_FLOOR).unwrap();
     map.tile_size = [16, 16];
     // A drag up and to the left from (80, 48) to (32, 16): the box 48 × 32 from (32, 16).
@@ -2751,17 +2751,24 @@ fn a_drawn_shape_stands_on_the_cell_under_its_centre_and_survives_every_format()
             [4.0, 4.0],
             Cell::new(3, 0),
         ),
+        // A tile object hangs from its bottom-left corner (its tileset's alignment unless set):
+        // centre (40, 40).
+        (
+            ShapeKind::Tile { tile: STANDARD_WALL, flip: Flip::NONE, width: 16.0, height: 16.0 },
+            [32.0, 48.0],
+            Cell::new(2, 2),
+        ),
     ];
     for (kind, position, cell) in drawn {
-        let (on, shape) = ObjectShape::on_map(kind, position, 0.0, map.tile_size, 10, 6).expect("on the map");
+        let (on, shape) = map.placed_shape(kind, position, 0.0).expect("on the map");
         assert_eq!(on, cell, "{}", shape.describe());
         assert_eq!(shape.position(on, map.tile_size), position, "{}", shape.describe());
         let object = MapObject { shape: Some(shape), ..MapObject::new(ObjectKind::Other(String::new()), on) };
         map.add_object(object);
     }
     // A centre off the map is refused: the object would be dropped on loading.
-    assert!(ObjectShape::on_map(ShapeKind::Point, [160.0, 0.0], 0.0, map.tile_size, 10, 6).is_none());
-    assert!(ObjectShape::on_map(ShapeKind::Point, [-0.5, 0.0], 0.0, map.tile_size, 10, 6).is_none());
+    assert!(map.placed_shape(ShapeKind::Point, [160.0, 0.0], 0.0).is_none());
+    assert!(map.placed_shape(ShapeKind::Point, [-0.5, 0.0], 0.0).is_none());
     for ext in ["tmx", "tmj", "ron"] {
         let back = round_trip(&map, ext);
         let placed = |m: &Map| -> Vec<_> {

@@ -192,6 +192,15 @@ pub enum Command {
     /// The inspector: replace object `n` (its name, glyph, vision, radius).
     EditObject(usize, crate::core::MapObject),
     RemoveObject(usize),
+    /// The inspector: object `id`'s shape to `position` (map pixels, Tiled's `x`, `y`), its box
+    /// to `size` (when it has one), turned `rotation` degrees; it stands on the cell under its
+    /// new centre (a drag of the fields is one undo step).
+    SetObjectGeometry {
+        id: u32,
+        position: [f64; 2],
+        size: Option<[f64; 2]>,
+        rotation: f64,
+    },
     RemoveObjectsAt(crate::core::Cell),
     SetObjectChoice(super::editor::ObjectChoice),
     SetMonster {

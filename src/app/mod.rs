@@ -100,6 +100,7 @@ type TerrainPreviewKey = (
 enum ContinuedEdit {
     TileRules(TileId),
     Object(usize),
+    ObjectGeometry(usize),
     Opacity(crate::core::StackItem),
     ObjectLayerColor(usize),
     Look(crate::core::StackItem),
@@ -815,6 +816,32 @@ impl SightlineApp {
                 self.document.map.objects[index] = object;
                 self.document.touch();
                 self.continued = Some((ContinuedEdit::Object(index), self.document.revision()));
+            }
+            Command::SetObjectGeometry { id, position, size, rotation } => {
+                let map = &self.document.map;
+                let Some(index) = map.objects.iter().position(|o| o.id == id) else { return };
+                let Some(shape) = &map.objects[index].shape else { return };
+                let kind = match size {
+                    Some(size) => shape.kind.clone().with_size(size.map(|v| v.max(0.0))),
+                    None => shape.kind.clone(),
+                };
+                let Some((cell, shape)) = map.placed_shape(kind, position, rotation) else {
+                    self.notice = Some(format!("object #{id} stays: its centre would be off the map"));
+                    return;
+                };
+                let o = &map.objects[index];
+                if o.cell == cell && o.shape.as_ref() == Some(&shape) {
+                    return;
+                }
+                // Dragging a field: one undo step while it goes on.
+                if !self.continues(ContinuedEdit::ObjectGeometry(index)) {
+                    self.document.checkpoint();
+                }
+                let o = &mut self.document.map.objects[index];
+                o.cell = cell;
+                o.shape = Some(shape);
+                self.document.touch();
+                self.continued = Some((ContinuedEdit::ObjectGeometry(index), self.document.revision()));
             }
             Command::RemoveObject(index) => {
                 if index < self.document.map.objects.len() {
@@ -1798,7 +1825,6 @@ impl SightlineApp {
     /// tools make it, on the current object layer (else the topmost, or a new one): one undo
     /// step. It stands on the cell under its centre; the inspector then edits it.
     fn add_shape(&mut self, kind: crate::core::object::ShapeKind, position: [f64; 2]) {
-        use crate::core::object::ObjectShape;
         use crate::core::{MapObject, ObjectKind};
         let map = &self.document.map;
         let target = self.editor.object_layer.or(map.object_layers.len().checked_sub(1));
@@ -1806,8 +1832,7 @@ impl SightlineApp {
             self.notice = Some(refusal);
             return;
         }
-        let Some((cell, shape)) = ObjectShape::on_map(kind, position, 0.0, map.tile_size, map.width(), map.height())
-        else {
+        let Some((cell, shape)) = map.placed_shape(kind, position, 0.0) else {
             self.notice = Some("nothing drawn: the shape's centre is off the map".into());
             return;
         };

@@ -366,6 +366,30 @@ fn inspector_ui(app: &mut SightlineApp, ui: &mut egui::Ui) {
             name_widget(ui, &r, &format!("name of {kind_name}"));
             ui.weak(format!("#{}", o.id)).on_hover_text("The object's id, which `object` properties name");
         });
+        if let crate::core::ObjectKind::Other(class) = &o.kind {
+            // The class the designer's game reads (Tiled's class), edited in a draft applied
+            // when the field is left (Esc drops it), as a layer's name is: a class the game
+            // knows ("monster", "light", …) makes it that object, as loading a map would, and
+            // must not do so halfway through typing "lighthouse".
+            ui.horizontal(|ui| {
+                ui.label("class");
+                let draft_id = egui::Id::unique(("sightline object class draft", o.id));
+                let mut text = ui.data(|d| d.get_temp::<String>(draft_id)).unwrap_or_else(|| class.clone());
+                let r = ui.add(egui::TextEdit::singleline(&mut text).desired_width(120.0)).on_hover_text(
+                    "Tiled's class: what the game takes the object for. player, monster, item and light are \
+                     sightline's own objects; any other class is the designer's (a zone, a trigger)",
+                );
+                name_widget(ui, &r, &format!("class of object #{}", o.id));
+                if r.lost_focus() {
+                    ui.data_mut(|d| d.remove::<String>(draft_id));
+                    if !ui.input(|i| i.key_pressed(egui::Key::Escape)) && text.trim() != class {
+                        edited.kind = crate::core::ObjectKind::of_class(text.trim(), &o.name);
+                    }
+                } else if r.has_focus() {
+                    ui.data_mut(|d| d.insert_temp(draft_id, text));
+                }
+            });
+        }
         if map.object_layers.len() > 1 || !layer.is_empty() {
             ui.weak(layer.trim_start()).on_hover_text("The object layer it is on");
         }
@@ -382,6 +406,11 @@ fn inspector_ui(app: &mut SightlineApp, ui: &mut egui::Ui) {
         }
         if let Some(shape) = &o.shape {
             ui.label(format!("  {}", shape.describe()));
+            ui.push_id(("object geometry", o.id), |ui| {
+                if let Some(command) = object_geometry_ui(ui, o.id, o.cell, shape, map.tile_size) {
+                    commands.push(command);
+                }
+            });
         }
         if let Some(crate::core::object::ShapeKind::Text { text, .. }) = edited.shape.as_mut().map(|s| &mut s.kind) {
             // Two text objects may stand on one cell: their combo boxes apart.
@@ -513,6 +542,43 @@ fn object_text_ui(ui: &mut egui::Ui, text: &mut crate::core::object::ObjectText)
             name_widget(ui, &r, &format!("{} text", label.to_lowercase()));
         }
     });
+}
+
+/// A shaped object's place, size and turn in map pixels and degrees, as Tiled's Properties
+/// panel shows them (X, Y, Width, Height, Rotation); the command that applies an edit.
+fn object_geometry_ui(
+    ui: &mut egui::Ui,
+    id: u32,
+    cell: crate::core::Cell,
+    shape: &crate::core::object::ObjectShape,
+    tile_size: [u32; 2],
+) -> Option<Command> {
+    let mut position = shape.position(cell, tile_size);
+    let mut size = shape.kind.size();
+    let mut rotation = shape.rotation;
+    let mut changed = false;
+    let mut field = |ui: &mut egui::Ui, value: &mut f64, label: &str, name: &str, range| {
+        let r = ui.add(egui::DragValue::new(value).speed(1.0).range(range).prefix(label).max_decimals(2));
+        name_widget(ui, &r, name);
+        changed |= r.changed();
+    };
+    let far = 1.0e7;
+    ui.horizontal(|ui| {
+        field(ui, &mut position[0], "x ", "x of the object", -far..=far);
+        field(ui, &mut position[1], "y ", "y of the object", -far..=far);
+        if let Some([w, h]) = &mut size {
+            field(ui, w, "w ", "width of the object", 0.0..=far);
+            field(ui, h, "h ", "height of the object", 0.0..=far);
+        }
+    });
+    ui.horizontal(|ui| {
+        field(ui, &mut rotation, "turned ", "rotation of the object", -360.0..=360.0);
+        ui.weak("° · map pixels").on_hover_text(
+            "Tiled's X, Y (a box's top-left corner, a tile object's bottom-left, a path's first point), \
+             width, height and rotation. The object stands on the cell under its centre.",
+        );
+    });
+    changed.then_some(Command::SetObjectGeometry { id, position, size, rotation })
 }
 
 pub fn error_dialog_ui(app: &mut SightlineApp, ui: &mut egui::Ui) {
@@ -795,21 +861,28 @@ pub fn tools_bar_ui(app: &mut SightlineApp, ui: &mut egui::Ui) {
                         if snap != app.editor.snap {
                             app.commands.push(Command::SetSnap(snap));
                         }
-                        let how = match app.editor.object {
-                            ObjectChoice::Polygon => {
-                                "click lays points · click the first to close · Enter or right-click ends a path · \
-                                 Backspace takes one back"
+                        // Short, for the bar to fit 1280 pixels; the whole of it on hover.
+                        let (how, more) = match app.editor.object {
+                            ObjectChoice::Polygon => (
+                                "click points · first closes · Enter ends",
+                                "Each click lays a point; a click on the first point closes a polygon, Enter or a \
+                                 right-click ends a path there, Backspace takes the last point back.",
+                            ),
+                            ObjectChoice::Point => ("click places", "A click places a point."),
+                            ObjectChoice::Text => {
+                                ("click or drag", "A click places \"Hello World\" at its size; a drag draws its box.")
                             }
-                            ObjectChoice::Point => "click places a point",
-                            ObjectChoice::Text => "click places a text · drag draws its box",
-                            _ => "drag draws it (Shift: square) · click covers the cell",
+                            _ => (
+                                "drag · Shift: square",
+                                "A drag draws it, Shift making a square (a circle); a click covers the cell.",
+                            ),
                         };
-                        ui.weak(how).on_hover_text(
-                            "Ctrl toggles snapping to the grid while held, Ctrl+Shift the fine grid (a quarter \
-                             cell). Esc drops the shape being drawn; a right-click with none removes the objects \
-                             on the cell. The new object stands on the cell under its centre; with the pointer \
-                             off the map, the inspector edits it.",
-                        );
+                        ui.weak(how).on_hover_text(format!(
+                            "{more} Ctrl toggles snapping to the grid while held, Ctrl+Shift the fine grid (a \
+                             quarter cell). Esc drops the shape being drawn; a right-click with none removes the \
+                             objects on the cell. The new object stands on the cell under its centre; with the \
+                             pointer off the map, the inspector edits it (its class, place, size)."
+                        ));
                     } else {
                         ui.weak("drag one to move it · right-click removes");
                     }

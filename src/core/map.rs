@@ -7,7 +7,7 @@ use serde::{Deserialize, Serialize};
 use super::error::{MapError, MapErrorKind};
 use super::flip::{Flip, Flips};
 use super::geometry::Cell;
-use super::object::MapObject;
+use super::object::{MapObject, ObjectShape, ShapeKind};
 use super::serde_defaults::{is_no, is_one, is_yes, one, yes};
 use super::tile::{self, Properties, Rgba, SpriteSheet, TileId, TileKind};
 
@@ -586,6 +586,35 @@ impl Map {
         let id = object.id;
         self.objects.push(object);
         id
+    }
+
+    /// `kind` turned `rotation` degrees about `position` (map pixels: Tiled's `x`, `y`, a box's
+    /// top-left corner, a point's, polygon's or path's origin, a tile object's point where its
+    /// tileset's object alignment says, bottom-left unless set): the cell an object of that
+    /// shape stands on, and the shape hung from it. The cell is the one under the shape's
+    /// centre (unturned; a point's, polygon's or path's position), as a Tiled map's objects
+    /// are read (`format::tiled_common`), so a shape drawn or moved here is where a save and
+    /// a load put it. `None` when that centre is off the map.
+    pub fn placed_shape(&self, kind: ShapeKind, position: [f64; 2], rotation: f64) -> Option<(Cell, ObjectShape)> {
+        let [ax, ay] = match &kind {
+            ShapeKind::Tile { tile, .. } => self
+                .tiles
+                .get(usize::from(*tile))
+                .and_then(|t| t.sprite)
+                .and_then(|s| self.sheets.get(usize::from(s.sheet)))
+                .map_or([0.0, 1.0], |sheet| sheet.drawing.object_alignment.anchor()),
+            _ => [0.0, 0.0],
+        };
+        let [w, h] = kind.size().unwrap_or([0.0, 0.0]);
+        let (cx, cy) = (position[0] + (0.5 - ax) * w, position[1] + (0.5 - ay) * h);
+        let [tw, th] = self.tile_size.map(|t| f64::from(t.max(1)));
+        let (x, y) = ((cx / tw).floor(), (cy / th).floor());
+        let on_map = x >= 0.0 && y >= 0.0 && x < f64::from(self.width()) && y < f64::from(self.height());
+        if !on_map {
+            return None;
+        }
+        let offset = [position[0] - x * tw, position[1] - y * th];
+        Some((Cell::new(x as i32, y as i32), ObjectShape { offset, rotation, kind }))
     }
 
     /// The object whose id is `id`.

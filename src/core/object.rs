@@ -12,6 +12,9 @@ use super::tile::{Properties, Rgba, TileId};
 /// Vision radius a monster gets when its file does not say.
 pub const DEFAULT_VISION_RADIUS: u32 = 8;
 
+/// Radius a light gets when its file does not say.
+pub const DEFAULT_LIGHT_RADIUS: u32 = 6;
+
 #[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
 pub enum ObjectKind {
     PlayerStart,
@@ -37,6 +40,24 @@ impl ObjectKind {
             ObjectKind::Item => "item",
             ObjectKind::Light { .. } => "light",
             ObjectKind::Other(name) => name,
+        }
+    }
+
+    /// What an object of Tiled class (or type) `class` is to the game, as a map is read: the
+    /// player start (`player`, `start`, `player_start`), a monster (`monster`, `enemy`, `npc`;
+    /// drawn with `name`'s first letter, else `m`, seeing [`DEFAULT_VISION_RADIUS`]), an item
+    /// (`item`, `pickup`) or a light (`light`, radius [`DEFAULT_LIGHT_RADIUS`]), in any case;
+    /// anything else is kept by its class as written.
+    pub fn of_class(class: &str, name: &str) -> ObjectKind {
+        match class.to_lowercase().as_str() {
+            "player" | "start" | "player_start" | "playerstart" => ObjectKind::PlayerStart,
+            "monster" | "enemy" | "npc" => ObjectKind::Monster {
+                glyph: name.chars().find(|c| c.is_alphabetic()).unwrap_or('m'),
+                vision_radius: DEFAULT_VISION_RADIUS,
+            },
+            "item" | "pickup" => ObjectKind::Item,
+            "light" => ObjectKind::Light { radius: DEFAULT_LIGHT_RADIUS },
+            _ => ObjectKind::Other(class.to_owned()),
         }
     }
 
@@ -472,38 +493,7 @@ impl ObjectShape {
         Some([[0.0, 0.0], [w, 0.0], [0.0, h], [w, h]].map(|p| self.placed(p)))
     }
 
-    /// `kind` turned `rotation` degrees about `position` (map pixels: Tiled's `x`, `y`, a box's
-    /// top-left corner, a point's, polygon's or path's origin, a tile object's bottom-left
-    /// corner), on a `width` × `height` map of `tile_size` cells: the cell the object stands
-    /// on and the shape hung from it. The cell is the one under the shape's centre (unturned;
-    /// a point's, polygon's or path's position), as a Tiled map's objects are read
-    /// (`tiled_common`), so what is drawn here is where a save and a load put it. `None` when
-    /// that centre is off the map.
-    pub fn on_map(
-        kind: ShapeKind,
-        position: [f64; 2],
-        rotation: f64,
-        tile_size: [u32; 2],
-        width: u32,
-        height: u32,
-    ) -> Option<(Cell, ObjectShape)> {
-        let [cx, cy] = match (&kind, kind.size()) {
-            (ShapeKind::Tile { .. }, Some([w, h])) => [position[0] + w / 2.0, position[1] - h / 2.0],
-            (_, Some([w, h])) => [position[0] + w / 2.0, position[1] + h / 2.0],
-            (_, None) => position,
-        };
-        let [tw, th] = tile_size.map(|t| f64::from(t.max(1)));
-        let (x, y) = ((cx / tw).floor(), (cy / th).floor());
-        let on_map = x >= 0.0 && y >= 0.0 && x < f64::from(width) && y < f64::from(height);
-        if !on_map {
-            return None;
-        }
-        let cell = Cell::new(x as i32, y as i32);
-        let offset = [position[0] - x * tw, position[1] - y * th];
-        Some((cell, ObjectShape { offset, rotation, kind }))
-    }
-
-    /// Tiled's `x`, `y` of the shape (map pixels; see [`ObjectShape::on_map`]) when its object
+    /// Tiled's `x`, `y` of the shape (map pixels; see [`Map::placed_shape`](crate::core::Map::placed_shape)) when its object
     /// stands on `cell`.
     pub fn position(&self, cell: Cell, tile_size: [u32; 2]) -> [f64; 2] {
         let [tw, th] = tile_size.map(|t| f64::from(t.max(1)));
@@ -597,6 +587,17 @@ pub fn reference_text(id: u32, objects: &[MapObject]) -> String {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn a_class_the_game_knows_makes_its_object_in_any_case_and_any_other_is_kept_as_written() {
+        assert_eq!(ObjectKind::of_class("Player", ""), ObjectKind::PlayerStart);
+        assert_eq!(ObjectKind::of_class("enemy", "orc chief"), ObjectKind::Monster { glyph: 'o', vision_radius: 8 });
+        assert_eq!(ObjectKind::of_class("NPC", ""), ObjectKind::Monster { glyph: 'm', vision_radius: 8 });
+        assert_eq!(ObjectKind::of_class("pickup", ""), ObjectKind::Item);
+        assert_eq!(ObjectKind::of_class("light", ""), ObjectKind::Light { radius: DEFAULT_LIGHT_RADIUS });
+        assert_eq!(ObjectKind::of_class("Lighthouse", ""), ObjectKind::Other("Lighthouse".into()));
+        assert_eq!(ObjectKind::of_class("", "player"), ObjectKind::Other(String::new()));
+    }
     use crate::core::sheet_drawing::ObjectAlignment;
 
     #[test]

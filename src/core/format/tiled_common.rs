@@ -38,7 +38,7 @@ use crate::core::error::{MapError, MapErrorKind};
 use crate::core::flip::Flip;
 use crate::core::geometry::Cell;
 use crate::core::map::{self, Layer, LayerRef, Map, ObjectLayer};
-use crate::core::object::{DEFAULT_VISION_RADIUS, MapObject, ObjectKind, ObjectShape, ObjectTemplate, ShapeKind};
+use crate::core::object::{MapObject, ObjectKind, ObjectShape, ObjectTemplate, ShapeKind};
 use crate::core::sheet_drawing::SheetDrawing;
 use crate::core::tile::{
     Door, EnumValue, Frame, Glyph, Properties, PropertyValue, Rgb, Sprite, SpriteSheet, TileId, TileKind, TilesetFile,
@@ -956,25 +956,26 @@ fn object_values(
 ) -> Result<(ObjectKind, Properties, ShapeKind, f64), MapError> {
     let mut properties = o.properties.clone();
     let kind_name = if o.class.is_empty() { o.name.to_lowercase() } else { o.class.to_lowercase() };
-    let kind = match kind_name.as_str() {
-        "player" | "start" | "player_start" | "playerstart" => ObjectKind::PlayerStart,
-        "monster" | "enemy" | "npc" => {
+    // The kind by the one rule (`ObjectKind::of_class`), its fields from the properties.
+    let kind = match ObjectKind::of_class(&kind_name, &o.name) {
+        ObjectKind::Monster { glyph, vision_radius } => {
             let glyph = match string_property(&properties, label, "glyph")? {
                 Some(s) => s.chars().next().unwrap_or('m'),
-                None => o.name.chars().find(|c| c.is_alphabetic()).unwrap_or('m'),
+                None => glyph,
             };
-            let vision = number_property(&properties, label, "vision")?.unwrap_or(f64::from(DEFAULT_VISION_RADIUS));
+            let vision = number_property(&properties, label, "vision")?.unwrap_or(f64::from(vision_radius));
             properties.remove("glyph");
             properties.remove("vision");
             ObjectKind::Monster { glyph, vision_radius: vision.clamp(0.0, 1000.0) as u32 }
         }
-        "item" | "pickup" => ObjectKind::Item,
-        "light" => {
-            let radius = number_property(&properties, label, "radius")?.unwrap_or(6.0);
+        ObjectKind::Light { radius } => {
+            let radius = number_property(&properties, label, "radius")?.unwrap_or(f64::from(radius));
             properties.remove("radius");
             ObjectKind::Light { radius: radius.clamp(0.0, 1000.0) as u32 }
         }
-        _ => ObjectKind::Other(o.class.clone()),
+        // Kept by its class as the file has it (its name does not make it a class).
+        ObjectKind::Other(_) => ObjectKind::Other(o.class.clone()),
+        kind => kind,
     };
     let (w, h) = (o.width, o.height);
     // A tile object hangs from its bottom-left corner, a rectangle from its top-left.
