@@ -2886,6 +2886,33 @@ fn the_object_tool_draws_tileds_rectangles_ellipses_and_points_snapped_to_the_gr
     assert_eq!(map.object_layers.len(), 1);
     let added = format!("added rectangle {} × {} px as object #{}", 3.0 * tw, 2.0 * th, o.id);
     assert!(h.state().notice.as_deref().is_some_and(|n| n.starts_with(&added)), "{:?}", h.state().notice);
+    // A drag from inside it moves it, by whole cells, as far as the pointer goes; one undo
+    // step. With Alt held, the drag draws a box over it instead.
+    let (id, undo) = (o.id, h.state().document.undo.len());
+    drag_grid_holding(&mut h, &[(3.5, 1.5), (4.5, 2.0), (5.5, 2.5)], Modifiers::NONE);
+    let map = &h.state().document.map;
+    let o = map.objects.last().unwrap();
+    assert_eq!((o.id, o.cell, map.objects.len()), (id, Cell::new(4, 3), 1));
+    assert_eq!(o.shape.as_ref().unwrap().position(o.cell, map.tile_size), [3.0 * tw, 2.0 * th]);
+    assert_eq!(h.state().document.undo.len(), undo + 1);
+    drag_grid_holding(&mut h, &[(4.0, 3.0), (5.0, 4.0)], Modifiers::ALT);
+    assert_eq!(
+        drawn_shapes(&h).pop().unwrap(),
+        (Cell::new(4, 3), Some(ShapeKind::Rectangle { width: tw, height: th }))
+    );
+    h.state_mut().commands.push(Command::Undo);
+    h.run();
+    // A click on it gives it to the inspector.
+    h.state_mut().editor.focused_object = None;
+    click_cell(&mut h, Cell::new(5, 3));
+    assert_eq!(h.state().editor.focused_object, Some(id));
+    assert_eq!(h.state().document.map.objects.len(), 1, "a click on it draws nothing");
+    // A right-click inside it (not on its own cell, 4, 3) removes it; undo brings it back.
+    right_click_cell(&mut h, Cell::new(5, 3));
+    assert!(h.state().document.map.objects.is_empty());
+    h.state_mut().commands.push(Command::Undo);
+    h.run();
+    assert_eq!(h.state().document.map.objects.len(), 1);
     // A drag up and to the left with Shift held: a square, its side the longer drag.
     h.get_by_label("what to place").click();
     h.run();
@@ -2927,7 +2954,7 @@ fn the_object_tool_draws_tileds_rectangles_ellipses_and_points_snapped_to_the_gr
     h.run();
     h.get_by_label("snap").click();
     h.run();
-    h.get_by_label("fine grid").click();
+    h.get_by_label("snap to fine grid").click();
     h.run();
     click_cell(&mut h, Cell::new(9, 0));
     assert_eq!(drawn_shapes(&h).pop().unwrap(), (Cell::new(9, 0), Some(ShapeKind::Point)));

@@ -825,7 +825,10 @@ pub fn canvas_ui(
             ShapeKind::Tile { tile, .. } => view.show_sprites && tile_sprite(map, sheets, tile).is_some(),
             // A text object is its text, as in Tiled.
             ShapeKind::Text { .. } => true,
-            _ => false,
+            // A designer's zone or path is its outline, as in Tiled (a drag from inside it
+            // moves it); the game's own objects keep their marker on their cell.
+            ShapeKind::Point => false,
+            _ => matches!(o.kind, ObjectKind::Other(_)),
         };
         if o.shape.as_ref().is_some_and(drawn_as_itself) {
             continue;

@@ -166,6 +166,11 @@ pub enum Command {
     /// Shift held as a fill begins: it fills the whole selection (Tiled's Fill Selection).
     SetFillSelection(bool),
     PlaceObject(crate::core::Cell),
+    /// Where the object tool's press is (map pixels) and the slack its pick allows there (sent
+    /// before its `StrokeBegin`): a drag from inside a zone, on a path or a text moves it.
+    GrabAt([f64; 2], f64),
+    /// A click of the object tool on an object: the inspector edits it (Tiled selects it).
+    FocusObject(u32),
     /// The shape the object tool is drawing, as the pointer moves (`None`: Esc drops it).
     SetShapeDraft(Option<super::editor::ShapeDraft>),
     /// A click of the polygon tool: one more point (map pixels, snapped).

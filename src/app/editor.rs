@@ -157,8 +157,12 @@ pub struct EditorState {
     pub stamp_stroke: Option<edit::StampStroke>,
     /// What the object tool places.
     pub object: ObjectChoice,
-    /// The id of the object the object tool's drag is moving.
-    pub moving_object: Option<u32>,
+    /// The object the object tool's drag is moving: its id, and its cell when the drag began
+    /// (it moves as far as the pointer has from the stroke's start).
+    pub moving_object: Option<(u32, Cell)>,
+    /// Where (map pixels) and how loosely (pixels) the object tool's press in progress picks a
+    /// zone, path or text to move, besides the objects on the pressed cell.
+    pub grab: Option<([f64; 2], f64)>,
     /// The shape being drawn (a drag in progress, or a polygon's points so far).
     pub shape_draft: Option<ShapeDraft>,
     /// How drawn shapes snap (the tools bar's choice; Ctrl and Ctrl+Shift toggle it while held).
@@ -386,6 +390,7 @@ impl Default for EditorState {
             stamp_stroke: None,
             object: ObjectChoice::Monster,
             moving_object: None,
+            grab: None,
             shape_draft: None,
             snap: crate::core::geometry::Snap::default(),
             focused_object: None,

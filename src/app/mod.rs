@@ -771,6 +771,8 @@ impl SightlineApp {
             Command::HoldSelectionMode(mode) => self.editor.held_selection_mode = mode,
             Command::SetFillSelection(on) => self.editor.fill_selection = on,
             Command::PlaceObject(cell) => self.place_object(cell),
+            Command::GrabAt(at, slack) => self.editor.grab = Some((at, slack)),
+            Command::FocusObject(id) => self.editor.focused_object = Some(id),
             Command::SetShapeDraft(draft) => self.editor.shape_draft = draft,
             Command::AddShapePoint(p) => match &mut self.editor.shape_draft {
                 // A press where the last point is adds nothing (Tiled's `applySegment`).
@@ -855,7 +857,15 @@ impl SightlineApp {
                 let map = &self.document.map;
                 let looks = map.object_looks();
                 let open = |o: &crate::core::MapObject| looks.get(o.layer).is_some_and(|l| l.shown && !l.locked);
-                let gone: Vec<u32> = map.objects.iter().filter(|o| o.cell == cell && open(o)).map(|o| o.id).collect();
+                let mut gone: Vec<u32> =
+                    map.objects.iter().filter(|o| o.cell == cell && open(o)).map(|o| o.id).collect();
+                // None stands on the cell: the zone, path or text under the right-click goes.
+                if gone.is_empty()
+                    && let Some(o) = self.movable_object_at(cell, self.editor.grab)
+                {
+                    gone.push(o.id);
+                }
+                self.editor.grab = None;
                 if !gone.is_empty() {
                     self.document.checkpoint();
                     self.document.map.objects.retain(|o| !gone.contains(&o.id));
@@ -932,10 +942,11 @@ impl SightlineApp {
                 if self.editor.tool == Tool::Object {
                     // A drag from an object moves it (Tiled's object dragging), keeping its id,
                     // layer and properties; its layer becomes the current one.
-                    if let Some(o) = self.movable_object_at(cell) {
+                    let grab = self.editor.grab.take();
+                    if let Some(o) = self.movable_object_at(cell, grab) {
                         let (id, layer) = (o.id, o.layer);
+                        self.editor.moving_object = Some((id, o.cell));
                         self.document.checkpoint();
-                        self.editor.moving_object = Some(id);
                         self.editor.focused_object = Some(id);
                         self.editor.stroke = Some((cell, cell));
                         self.editor.set_current_layer(LayerRef::Objects(layer));
@@ -984,12 +995,15 @@ impl SightlineApp {
                     e.selection = drag.selection(e.tool, &self.document.map, e.layer, start, cell);
                     return;
                 }
-                if let Some(id) = self.editor.moving_object {
+                if let Some((id, from)) = self.editor.moving_object {
+                    // As far as the pointer has gone from where the drag began.
+                    let to = Cell::new(from.x + cell.x - start.x, from.y + cell.y - start.y);
                     let map = &mut self.document.map;
-                    if map.in_bounds(cell)
+                    if map.in_bounds(to)
                         && let Some(o) = map.objects.iter_mut().find(|o| o.id == id)
+                        && o.cell != to
                     {
-                        o.cell = cell;
+                        o.cell = to;
                         self.document.touch();
                     }
                     return;
@@ -1295,6 +1309,20 @@ impl SightlineApp {
             }
             let modifiers = ui.input(|i| i.modifiers);
             self.shift_held = modifiers.shift;
+            // Where the object tool's press or right-click is, for picking a zone, path or
+            // text by its shape: the slack is a few screen pixels.
+            let grab_point = match response.pointer {
+                Some(PointerAction::Pressed { .. }) => response.press_point,
+                Some(PointerAction::SecondaryClicked(_)) => response.grid_point,
+                _ => None,
+            };
+            if self.editor.tool == Tool::Object
+                && let Some(g) = grab_point
+            {
+                let [tw, th] = self.document.map.tile_size.map(|t| f64::from(t.max(1)));
+                let at = [f64::from(g.x) * tw, f64::from(g.y) * th];
+                self.commands.push(Command::GrabAt(at, f64::from(GRAB_SLACK_PX / self.view.cell_px) * tw));
+            }
             if self.editor.tool == Tool::Object && self.editor.object.draws_shape() && !self.editor.pasting {
                 // "Hello World" at Tiled's 16 px: a text object's own size, in map pixels.
                 let font = egui::FontId::proportional(crate::core::object::ObjectText::new("").pixel_size as f32);
@@ -1378,7 +1406,34 @@ impl SightlineApp {
             return;
         }
         let square = modifiers.shift;
+        // A press on an object picks it, as LDtk's entity layers do: a drag moves it, a click
+        // gives it to the inspector; Alt draws over it instead.
+        let raw = |g: egui::Pos2| [f64::from(g.x) * tw, f64::from(g.y) * th];
+        let slack = f64::from(GRAB_SLACK_PX / self.view.cell_px) * tw;
+        let picked = |at: Option<egui::Pos2>, cell: Cell| {
+            let grab = at.map(|g| (raw(g), slack));
+            self.movable_object_at(cell, grab).filter(|_| !modifiers.alt).map(|o| o.id)
+        };
+        if self.editor.moving_object.is_some() {
+            match response.pointer {
+                Some(PointerAction::Dragged(c)) => self.commands.push(Command::StrokeMove(c)),
+                Some(PointerAction::Released) => self.commands.push(Command::StrokeEnd),
+                _ => {}
+            }
+            return;
+        }
         match response.pointer {
+            Some(PointerAction::Pressed { origin, current })
+                if draft.is_none() && picked(response.press_point, origin).is_some() =>
+            {
+                // `GrabAt` is sent: `StrokeBegin` picks the same object.
+                self.commands.extend([Command::StrokeBegin(origin), Command::StrokeMove(current)]);
+            }
+            Some(PointerAction::Clicked(c)) if picked(response.grid_point, c).is_some() => {
+                if let Some(id) = picked(response.grid_point, c) {
+                    self.commands.push(Command::FocusObject(id));
+                }
+            }
             Some(PointerAction::Pressed { .. }) => {
                 let start = response.press_point.map_or(pointer, snapped);
                 let draft = ShapeDraft::Box { start, end: pointer, square };
@@ -1649,19 +1704,35 @@ impl SightlineApp {
         false
     }
 
-    /// The object a drag from `cell` would move: of the objects standing there on shown,
-    /// unlocked object layers, the one drawn on top (the highest layer, the last on it).
-    fn movable_object_at(&self, cell: Cell) -> Option<&crate::core::MapObject> {
+    /// The object a drag from `cell` would move, of those on shown, unlocked object layers:
+    /// one standing on the cell, else a zone, path or text whose shape the press at `grab`
+    /// (map pixels, and the slack allowed) picks; the one drawn on top (the highest layer, the
+    /// last on it).
+    fn movable_object_at(&self, cell: Cell, grab: Option<([f64; 2], f64)>) -> Option<&crate::core::MapObject> {
         let map = &self.document.map;
         let stack = map.stack();
         let height = |layer: usize| stack.iter().position(|&r| r == LayerRef::Objects(layer));
         let looks = map.object_looks();
-        map.objects
-            .iter()
-            .enumerate()
-            .filter(|(_, o)| o.cell == cell && looks.get(o.layer).is_some_and(|l| l.shown && !l.locked))
-            .max_by_key(|&(k, o)| (height(o.layer), k))
-            .map(|(_, o)| o)
+        let open = |o: &crate::core::MapObject| looks.get(o.layer).is_some_and(|l| l.shown && !l.locked);
+        let topmost = |found: &dyn Fn(&crate::core::MapObject) -> bool| {
+            map.objects
+                .iter()
+                .enumerate()
+                .filter(|(_, o)| open(o) && found(o))
+                .max_by_key(|&(k, o)| (height(o.layer), k))
+                .map(|(_, o)| o)
+        };
+        // The objects standing on the cell first; then a zone, path or text under the press,
+        // by its shape (in map pixels from its own cell), as Tiled picks objects.
+        let [tw, th] = map.tile_size.map(|t| f64::from(t.max(1)));
+        let covers = |o: &crate::core::MapObject| {
+            let (Some(shape), Some((at, slack))) = (&o.shape, grab) else { return false };
+            // Drawn moved by its layer's offset (and its groups').
+            let shift = looks[o.layer].offset;
+            let local = [at[0] - f64::from(o.cell.x) * tw - shift[0], at[1] - f64::from(o.cell.y) * th - shift[1]];
+            o.visible && shape.covers(local, slack)
+        };
+        topmost(&|o| o.cell == cell).or_else(|| topmost(&covers))
     }
 
     /// Erases the selection on the current layer (one undo step); false when the layer is
@@ -2203,6 +2274,9 @@ const SELECTION_WASH: egui::Color32 = egui::Color32::from_rgba_premultiplied(14,
 /// outline, drawn a row of cells at a time (a run of selected cells is one rectangle). Zoomed
 /// out, where a cell is a few pixels and a ragged selection would be millions of runs, it is
 /// its `picture` instead, the wash without the outline, as the map is its texture there.
+/// How near (screen pixels) a press must be to a path or a point to pick it for a move.
+const GRAB_SLACK_PX: f32 = 5.0;
+
 /// How near (screen pixels) the polygon tool's click must be to the first point to close it.
 const POLYGON_CLOSE_PX: f32 = 8.0;
 

@@ -14,6 +14,7 @@ const HELP: &[&str] = &[
     "Tools: B brush, E eraser, R rectangle, L line, F fill (Shift: the whole selection), T terrain (at size 1 the nearest corner or edge), I picker (or right-click), O object (drag one to move it), P probe",
     "Select: S rectangle, W magic wand, Shift+S same tile; Shift adds, Ctrl subtracts, Ctrl+Shift intersects; the tools paint only inside a selection",
     "Selection: Ctrl+A all, Ctrl+Shift+A or Esc none, Ctrl+I invert; Ctrl+C copy, Ctrl+X cut, Ctrl+V paste (click or drag lays it, Shift+drag a line, Esc drops it), Ctrl+Shift+V paste in place, Delete erases; Ctrl+N new map",
+    "Objects: O, then a game object (click places, drag one moves it, right-click removes) or a Tiled shape: rectangle, ellipse, capsule (drag; Shift square), point, text (click), polygon or path (clicks; the first point closes, Enter or right-click ends a path, Backspace takes one back); Ctrl, Ctrl+Shift toggle snapping; Alt draws over an object; Esc drops the shape",
     "Turn: X, Y flip, Z, Shift+Z rotate the stamp being placed, else the brush's tile",
     "Edit: Ctrl+Z undo, Ctrl+Shift+Z or Ctrl+Y redo; Ctrl+O open, Ctrl+S save, Ctrl+Shift+S save as",
     "Layers: Ctrl+Shift+N new, Ctrl+Shift+D duplicate, Ctrl+Shift+Up/Down raise/lower, Ctrl+G group, Ctrl+Shift+G ungroup, Ctrl+PgUp/PgDown select",
@@ -856,7 +857,6 @@ pub fn tools_bar_ui(app: &mut SightlineApp, ui: &mut egui::Ui) {
                         let mut snap = app.editor.snap;
                         let options: Vec<_> =
                             crate::core::geometry::Snap::ALL.iter().map(|&s| (s, s.label())).collect();
-                        ui.label("snap to");
                         super::overlays::choice_ui(ui, "snap", &mut snap, &options);
                         if snap != app.editor.snap {
                             app.commands.push(Command::SetSnap(snap));
@@ -864,17 +864,19 @@ pub fn tools_bar_ui(app: &mut SightlineApp, ui: &mut egui::Ui) {
                         // Short, for the bar to fit 1280 pixels; the whole of it on hover.
                         let (how, more) = match app.editor.object {
                             ObjectChoice::Polygon => (
-                                "click points · first closes · Enter ends",
+                                "first point closes · Enter ends",
                                 "Each click lays a point; a click on the first point closes a polygon, Enter or a \
                                  right-click ends a path there, Backspace takes the last point back.",
                             ),
-                            ObjectChoice::Point => ("click places", "A click places a point."),
+                            ObjectChoice::Point => ("click", "A click places a point."),
                             ObjectChoice::Text => {
                                 ("click or drag", "A click places \"Hello World\" at its size; a drag draws its box.")
                             }
                             _ => (
-                                "drag · Shift: square",
-                                "A drag draws it, Shift making a square (a circle); a click covers the cell.",
+                                "drag · Shift square",
+                                "A drag draws it, Shift making a square (a circle); a click covers the cell. A press \
+                                 on an object picks it instead: a drag moves it, a click shows it in the \
+                                 inspector; hold Alt to draw over it.",
                             ),
                         };
                         ui.weak(how).on_hover_text(format!(
@@ -884,7 +886,7 @@ pub fn tools_bar_ui(app: &mut SightlineApp, ui: &mut egui::Ui) {
                              pointer off the map, the inspector edits it (its class, place, size)."
                         ));
                     } else {
-                        ui.weak("drag one to move it · right-click removes");
+                        ui.weak("drag moves · right-click removes");
                     }
                 }
                 Tool::Picker | Tool::Probe => {}

@@ -73,12 +73,13 @@ impl Snap {
     /// Steps a cell of the fine grid (Tiled's default "fine grid divisions").
     pub const FINE_DIVISIONS: u32 = 4;
 
+    /// What the tools bar calls it.
     pub fn label(self) -> &'static str {
         match self {
-            Snap::Off => "off",
-            Snap::Pixels => "pixels",
-            Snap::Grid => "grid",
-            Snap::FineGrid => "fine grid",
+            Snap::Off => "snap off",
+            Snap::Pixels => "snap to pixels",
+            Snap::Grid => "snap to grid",
+            Snap::FineGrid => "snap to fine grid",
         }
     }
 

@@ -493,6 +493,45 @@ impl ObjectShape {
         Some([[0.0, 0.0], [w, 0.0], [0.0, h], [w, h]].map(|p| self.placed(p)))
     }
 
+    /// Whether a press at `p` (map pixels from its object's cell's top-left corner) picks the
+    /// shape, as Tiled's object selection does: inside a closed outline (a rectangle, an
+    /// ellipse, a capsule, a polygon) or a text's box, or within `slack` pixels of a path or
+    /// a point. A tile object is picked by its cell (its image's size is its tileset's).
+    pub fn covers(&self, p: [f64; 2], slack: f64) -> bool {
+        let near_segment = |a: [f64; 2], b: [f64; 2]| {
+            let (dx, dy) = (b[0] - a[0], b[1] - a[1]);
+            let length = dx * dx + dy * dy;
+            let t =
+                if length > 0.0 { (((p[0] - a[0]) * dx + (p[1] - a[1]) * dy) / length).clamp(0.0, 1.0) } else { 0.0 };
+            let (ex, ey) = (a[0] + t * dx - p[0], a[1] + t * dy - p[1]);
+            ex * ex + ey * ey <= slack * slack
+        };
+        // Even-odd: a ray to the right crosses the outline an odd number of times.
+        let inside = |points: &[[f64; 2]]| {
+            let mut inside = false;
+            for (k, &a) in points.iter().enumerate() {
+                let b = points[(k + 1) % points.len()];
+                if (a[1] > p[1]) != (b[1] > p[1]) && p[0] < a[0] + (p[1] - a[1]) / (b[1] - a[1]) * (b[0] - a[0]) {
+                    inside = !inside;
+                }
+            }
+            inside
+        };
+        match &self.kind {
+            ShapeKind::Point => near_segment(self.offset, self.offset),
+            ShapeKind::Tile { .. } => false,
+            ShapeKind::Text { .. } => self.text_corners().is_some_and(|[a, b, c, d]| inside(&[a, b, d, c])),
+            _ => match self.outline() {
+                Some((points, true)) => {
+                    inside(&points)
+                        || points.iter().zip(points.iter().cycle().skip(1)).any(|(&a, &b)| near_segment(a, b))
+                }
+                Some((points, false)) => points.windows(2).any(|w| near_segment(w[0], w[1])),
+                None => false,
+            },
+        }
+    }
+
     /// Tiled's `x`, `y` of the shape (map pixels; see [`Map::placed_shape`](crate::core::Map::placed_shape)) when its object
     /// stands on `cell`.
     pub fn position(&self, cell: Cell, tile_size: [u32; 2]) -> [f64; 2] {
@@ -587,6 +626,29 @@ pub fn reference_text(id: u32, objects: &[MapObject]) -> String {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn a_press_picks_a_shape_inside_its_outline_or_near_its_path_or_point() {
+        let shape = |kind| ObjectShape { offset: [10.0, 10.0], rotation: 0.0, kind };
+        let rectangle = shape(ShapeKind::Rectangle { width: 20.0, height: 10.0 });
+        assert!(rectangle.covers([15.0, 15.0], 0.0) && rectangle.covers([29.0, 19.0], 0.0));
+        assert!(!rectangle.covers([31.0, 15.0], 0.0) && rectangle.covers([31.0, 15.0], 2.0), "its edge, with slack");
+        // Turned a quarter clockwise about (10, 10): it hangs down and to the left.
+        let turned = ObjectShape { rotation: 90.0, ..rectangle.clone() };
+        assert!(turned.covers([5.0, 25.0], 0.0) && !turned.covers([15.0, 15.0], 0.0));
+        let ellipse = shape(ShapeKind::Ellipse { width: 20.0, height: 20.0 });
+        assert!(ellipse.covers([20.0, 20.0], 0.0) && !ellipse.covers([11.0, 11.0], 0.0), "not its box's corner");
+        // A concave polygon (an L): not in the notch.
+        let l =
+            shape(ShapeKind::Polygon(vec![[0.0, 0.0], [20.0, 0.0], [20.0, 5.0], [5.0, 5.0], [5.0, 20.0], [0.0, 20.0]]));
+        assert!(l.covers([12.0, 25.0], 0.0) && l.covers([25.0, 12.0], 0.0) && !l.covers([25.0, 25.0], 0.0));
+        let path = shape(ShapeKind::Polyline(vec![[0.0, 0.0], [20.0, 0.0]]));
+        assert!(path.covers([20.0, 12.0], 3.0) && !path.covers([20.0, 14.0], 3.0) && !path.covers([35.0, 10.0], 3.0));
+        let point = shape(ShapeKind::Point);
+        assert!(point.covers([12.0, 10.0], 3.0) && !point.covers([14.0, 10.0], 3.0));
+        let text = shape(ShapeKind::Text { width: 30.0, height: 8.0, text: Box::new(ObjectText::new("sign")) });
+        assert!(text.covers([39.0, 17.0], 0.0) && !text.covers([41.0, 17.0], 0.0));
+    }
 
     #[test]
     fn a_class_the_game_knows_makes_its_object_in_any_case_and_any_other_is_kept_as_written() {
