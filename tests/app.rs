@@ -2913,6 +2913,28 @@ fn the_object_tool_draws_tileds_rectangles_ellipses_and_points_snapped_to_the_gr
     h.state_mut().commands.push(Command::Undo);
     h.run();
     assert_eq!(h.state().document.map.objects.len(), 1);
+    // In hand, it has handles: its bottom-right corner's, at grid point (6, 4), dragged to
+    // (7, 5) makes it 4 × 3 cells, its top-left staying; an edge's moves that edge alone.
+    let undo = h.state().document.undo.len();
+    drag_grid_holding(&mut h, &[(6.0, 4.0), (6.5, 4.5), (7.1, 4.9)], Modifiers::NONE);
+    let map = &h.state().document.map;
+    let o = map.objects.last().unwrap();
+    let shape = o.shape.as_ref().unwrap();
+    assert_eq!(shape.kind, ShapeKind::Rectangle { width: 4.0 * tw, height: 3.0 * th });
+    assert_eq!((shape.position(o.cell, map.tile_size), o.cell), ([3.0 * tw, 2.0 * th], Cell::new(5, 3)));
+    assert_eq!(h.state().document.undo.len(), undo + 1, "a resize is one undo step");
+    drag_grid_holding(&mut h, &[(3.0, 3.5), (2.0, 3.5), (1.0, 3.2)], Modifiers::NONE);
+    let o = h.state().document.map.objects.last().unwrap();
+    assert_eq!(o.shape.as_ref().unwrap().kind, ShapeKind::Rectangle { width: 6.0 * tw, height: 3.0 * th });
+    // Delete removes the object in hand; undo brings it back.
+    h.key_press(egui::Key::Delete);
+    h.run();
+    assert!(h.state().document.map.objects.is_empty());
+    for _ in 0..3 {
+        h.state_mut().commands.push(Command::Undo);
+        h.run();
+    }
+    assert_eq!(drawn_shapes(&h), [(Cell::new(4, 3), Some(ShapeKind::Rectangle { width: 3.0 * tw, height: 2.0 * th }))]);
     // A drag up and to the left with Shift held: a square, its side the longer drag.
     h.get_by_label("what to place").click();
     h.run();

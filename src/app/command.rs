@@ -169,6 +169,10 @@ pub enum Command {
     /// Where the object tool's press is (map pixels) and the slack its pick allows there (sent
     /// before its `StrokeBegin`): a drag from inside a zone, on a path or a text moves it.
     GrabAt([f64; 2], f64),
+    /// A drag of one of the focused object's handles begins (its moves send
+    /// `SetObjectGeometry`, one undo step), and ends.
+    BeginResize(super::editor::Resize),
+    EndResize,
     /// A click of the object tool on an object: the inspector edits it (Tiled selects it).
     FocusObject(u32),
     /// The shape the object tool is drawing, as the pointer moves (`None`: Esc drops it).

@@ -163,6 +163,8 @@ pub struct EditorState {
     /// Where (map pixels) and how loosely (pixels) the object tool's press in progress picks a
     /// zone, path or text to move, besides the objects on the pressed cell.
     pub grab: Option<([f64; 2], f64)>,
+    /// The resize the object tool's drag of a handle is making.
+    pub resizing: Option<Resize>,
     /// The shape being drawn (a drag in progress, or a polygon's points so far).
     pub shape_draft: Option<ShapeDraft>,
     /// How drawn shapes snap (the tools bar's choice; Ctrl and Ctrl+Shift toggle it while held).
@@ -310,6 +312,17 @@ impl ObjectChoice {
     }
 }
 
+/// A box-shaped object being resized by one of its handles (Tiled's Select Objects): the box
+/// as it was when the drag began (map pixels, its layer's offset left out), and which handle,
+/// each coordinate −1, 0 or 1 (see [`crate::core::object::resized_box`]).
+#[derive(Clone, Copy, Debug, PartialEq)]
+pub struct Resize {
+    pub id: u32,
+    pub handle: [i8; 2],
+    pub top_left: [f64; 2],
+    pub size: [f64; 2],
+}
+
 /// The text Tiled's Insert Text gives a new text object.
 pub const DEFAULT_OBJECT_TEXT: &str = "Hello World";
 
@@ -391,6 +404,7 @@ impl Default for EditorState {
             object: ObjectChoice::Monster,
             moving_object: None,
             grab: None,
+            resizing: None,
             shape_draft: None,
             snap: crate::core::geometry::Snap::default(),
             focused_object: None,

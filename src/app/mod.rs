@@ -22,7 +22,7 @@ pub mod tileset_view;
 pub use canvas::{PointerAction, View};
 pub use command::{Command, DrawnLook, NewLayer, PropertiesOwner};
 pub use document::Document;
-pub use editor::{DEFAULT_OBJECT_TEXT, EditorState, ObjectChoice, SelectionDrag, ShapeDraft, Tool};
+pub use editor::{DEFAULT_OBJECT_TEXT, EditorState, ObjectChoice, Resize, SelectionDrag, ShapeDraft, Tool};
 pub use overlays::{OverlayCommand, OverlayKind, Overlays};
 
 use std::path::PathBuf;
@@ -751,7 +751,24 @@ impl SightlineApp {
                 }
             }
             Command::DeleteSelection => {
-                self.erase_selection();
+                // With the object tool out, Delete removes the object in hand (Tiled's Delete
+                // of selected objects); else it erases the selected cells.
+                match self.focus().map(|hand| (hand.object.id, hand.object.layer)) {
+                    Some((id, layer)) => match self.object_layer_refusal(layer) {
+                        Some(refusal) => {
+                            self.notice = Some(refusal.replace("to place objects", "to remove its objects"))
+                        }
+                        None => {
+                            self.document.checkpoint();
+                            self.document.map.objects.retain(|o| o.id != id);
+                            self.document.touch();
+                            self.editor.focused_object = None;
+                        }
+                    },
+                    None => {
+                        self.erase_selection();
+                    }
+                }
             }
             Command::SelectAll => {
                 let map = &self.document.map;
@@ -773,6 +790,15 @@ impl SightlineApp {
             Command::PlaceObject(cell) => self.place_object(cell),
             Command::GrabAt(at, slack) => self.editor.grab = Some((at, slack)),
             Command::FocusObject(id) => self.editor.focused_object = Some(id),
+            // Each resize is its own undo step, however many moves it has.
+            Command::BeginResize(resize) => {
+                self.editor.resizing = Some(resize);
+                self.continued = None;
+            }
+            Command::EndResize => {
+                self.editor.resizing = None;
+                self.continued = None;
+            }
             Command::SetShapeDraft(draft) => self.editor.shape_draft = draft,
             Command::AddShapePoint(p) => match &mut self.editor.shape_draft {
                 // A press where the last point is adds nothing (Tiled's `applySegment`).
@@ -1249,6 +1275,7 @@ impl SightlineApp {
             let view = &mut self.view;
             let selection = self.editor.selection.as_ref();
             let draft = self.editor.shape_draft.as_ref().map(|d| (d, self.editor.object));
+            let focus = object_focus(&self.editor, map);
             // Only a picture of this selection (one made before it changed is not shown).
             let picture = self
                 .selection_picture
@@ -1269,6 +1296,9 @@ impl SightlineApp {
                                 // The selection keeps the paint inside it on both sides.
                                 draw_selection(p, v, c, selection, picture);
                                 draw_shape_draft(p, v, map.tile_size, draft);
+                                if let Some(hand) = &focus {
+                                    draw_object_focus(p, v, map, hand);
+                                }
                                 side_label(p, v, side, overlays);
                             };
                             responses.push(canvas::canvas_ui(ui, map, revision, sheets, view, &preview, &mut draw));
@@ -1291,6 +1321,9 @@ impl SightlineApp {
                     overlays.draw(p, v, c, None);
                     draw_selection(p, v, c, selection, picture);
                     draw_shape_draft(p, v, map.tile_size, draft);
+                    if let Some(hand) = &focus {
+                        draw_object_focus(p, v, map, hand);
+                    }
                 };
                 canvas::canvas_ui(ui, map, revision, sheets, view, &preview, &mut draw)
             };
@@ -1309,6 +1342,12 @@ impl SightlineApp {
             }
             let modifiers = ui.input(|i| i.modifiers);
             self.shift_held = modifiers.shift;
+            if self.editor.tool == Tool::Object
+                && !self.editor.pasting
+                && self.resize_pointer_action(&response, modifiers)
+            {
+                return;
+            }
             // Where the object tool's press or right-click is, for picking a zone, path or
             // text by its shape: the slack is a few screen pixels.
             let grab_point = match response.pointer {
@@ -1347,6 +1386,59 @@ impl SightlineApp {
         let map = &self.document.map;
         let on_map = p.x >= 0.0 && p.y >= 0.0 && p.x <= map.width() as f32 && p.y <= map.height() as f32;
         on_map.then(|| crate::core::terrain::Part::nearest(set.kind, p.x, p.y))
+    }
+
+    /// The focused object's handles (Tiled's Select Objects): a press on one begins a resize,
+    /// whose drag moves that corner or edge to the pointer (snapped as the tools bar says) and
+    /// whose release ends it. True when the pointer went to a resize.
+    fn resize_pointer_action(&mut self, response: &canvas::CanvasResponse, modifiers: egui::Modifiers) -> bool {
+        let map = &self.document.map;
+        let [tw, th] = map.tile_size.map(|t| f64::from(t.max(1)));
+        let snap = self.editor.snap.toggled(modifiers.command || modifiers.ctrl, modifiers.shift);
+        if let Some(resize) = self.editor.resizing {
+            match response.pointer {
+                Some(PointerAction::Dragged(_)) => {
+                    let Some(ObjectInHand { object: o, shift, .. }) = self.focus() else { return true };
+                    let Some(g) = response.grid_point else { return true };
+                    // The pointer on the layer's own grid (it is drawn moved by its offset).
+                    let at = [f64::from(g.x) * tw - shift[0], f64::from(g.y) * th - shift[1]];
+                    let to = snap.point(at, map.tile_size);
+                    let (position, size) =
+                        crate::core::object::resized_box(resize.top_left, resize.size, resize.handle, to);
+                    let now = o.shape.as_ref().map(|s| (s.position(o.cell, map.tile_size), s.kind.size()));
+                    if now != Some((position, Some(size))) {
+                        let id = resize.id;
+                        self.commands.push(Command::SetObjectGeometry {
+                            id,
+                            position,
+                            size: Some(size),
+                            rotation: 0.0,
+                        });
+                    }
+                }
+                Some(PointerAction::Released) => self.commands.push(Command::EndResize),
+                _ => {}
+            }
+            return true;
+        }
+        let (Some(PointerAction::Pressed { .. }), Some(press)) = (response.pointer, response.press_point) else {
+            return false;
+        };
+        let Some(ObjectInHand { object: o, handles: Some((top_left, size)), shift }) = self.focus() else {
+            return false;
+        };
+        let origin = self.view.screen_from_grid(Cell::new(0, 0));
+        let screen = |p: [f64; 2]| {
+            origin + egui::vec2(((p[0] + shift[0]) / tw) as f32, ((p[1] + shift[1]) / th) as f32) * self.view.cell_px
+        };
+        let pressed = origin + press.to_vec2() * self.view.cell_px;
+        let handle = object_handles(top_left, size)
+            .into_iter()
+            .find(|&(_, p)| (screen(p) - pressed).length() <= HANDLE_PICK_PX)
+            .map(|(h, _)| h);
+        let Some(handle) = handle else { return false };
+        self.commands.push(Command::BeginResize(Resize { id: o.id, handle, top_left, size }));
+        true
     }
 
     /// Turns the canvas' pointer into commands for the object tool drawing Tiled shapes, as
@@ -1864,6 +1956,14 @@ impl SightlineApp {
         self.document.touch();
     }
 
+    /// The object the object tool last made, moved or clicked, with the box its handles
+    /// resize (map pixels: its top-left and size) when it has one it may change: a rectangle,
+    /// ellipse, capsule or text, not turned, on a shown, unlocked layer. And its layer's offset
+    /// (its groups' added), which it is drawn moved by.
+    fn focus(&self) -> Option<ObjectInHand<'_>> {
+        object_focus(&self.editor, &self.document.map)
+    }
+
     /// Why new objects cannot go on object layer `j`: it is hidden or locked (or in such a
     /// group), as Tiled's object tools refuse it.
     fn object_layer_refusal(&self, j: usize) -> Option<String> {
@@ -2274,6 +2374,100 @@ const SELECTION_WASH: egui::Color32 = egui::Color32::from_rgba_premultiplied(14,
 /// outline, drawn a row of cells at a time (a run of selected cells is one rectangle). Zoomed
 /// out, where a cell is a few pixels and a ragged selection would be millions of runs, it is
 /// its `picture` instead, the wash without the outline, as the map is its texture there.
+/// The object the object tool has in hand (see [`SightlineApp::focus`]).
+#[derive(Clone, Copy)]
+struct ObjectInHand<'a> {
+    object: &'a crate::core::MapObject,
+    /// The box its handles resize (map pixels: top-left, size), when it has one it may change.
+    handles: Option<([f64; 2], [f64; 2])>,
+    /// Its layer's offset (its groups' added): it is drawn moved by it.
+    shift: [f64; 2],
+}
+
+/// [`SightlineApp::focus`], of `editor` on `map`.
+fn object_focus<'a>(editor: &EditorState, map: &'a crate::core::Map) -> Option<ObjectInHand<'a>> {
+    use crate::core::object::ShapeKind;
+    let o = map.object_by_id(editor.focused_object.filter(|_| editor.tool == Tool::Object)?)?;
+    let look = map.object_looks().get(o.layer).copied()?;
+    let boxed = o
+        .shape
+        .as_ref()
+        .filter(|s| s.rotation == 0.0 && !matches!(s.kind, ShapeKind::Tile { .. }) && look.shown && !look.locked);
+    let handles = boxed.and_then(|s| Some((s.position(o.cell, map.tile_size), s.kind.size()?)));
+    Some(ObjectInHand { object: o, handles, shift: look.offset })
+}
+
+/// How near (screen pixels) a press must be to a handle of the focused object to resize it.
+const HANDLE_PICK_PX: f32 = 6.0;
+
+/// A box's eight handles (map pixels): its corners and its edges' middles, each with its place
+/// as [`Resize::handle`] says it.
+fn object_handles(top_left: [f64; 2], size: [f64; 2]) -> Vec<([i8; 2], [f64; 2])> {
+    let mut handles = Vec::with_capacity(8);
+    for hy in -1i8..=1 {
+        for hx in -1i8..=1 {
+            if [hx, hy] != [0, 0] {
+                let along = |h: i8, axis: usize| top_left[axis] + size[axis] * f64::from(h + 1) / 2.0;
+                handles.push(([hx, hy], [along(hx, 0), along(hy, 1)]));
+            }
+        }
+    }
+    handles
+}
+
+/// The object the object tool has in hand, ringed: its outline (or its text's box, its tile's
+/// image, its cell), and the handles that resize its box. `shift`: its layer's offset.
+fn draw_object_focus(painter: &egui::Painter, view: &View, map: &crate::core::Map, hand: &ObjectInHand) {
+    let ObjectInHand { object: o, handles, shift } = *hand;
+    let [tw, th] = map.tile_size.map(|t| t.max(1) as f32);
+    let origin = view.screen_from_grid(Cell::new(0, 0));
+    let screen =
+        |p: [f64; 2]| origin + egui::vec2((p[0] + shift[0]) as f32 / tw, (p[1] + shift[1]) as f32 / th) * view.cell_px;
+    let cell_px = [f64::from(o.cell.x) * f64::from(tw), f64::from(o.cell.y) * f64::from(th)];
+    let placed = |p: [f64; 2]| screen([p[0] + cell_px[0], p[1] + cell_px[1]]);
+    // White over a dark rim: seen on any tile.
+    let strokes =
+        [egui::Stroke::new(4.0, egui::Color32::from_black_alpha(160)), egui::Stroke::new(1.5, egui::Color32::WHITE)];
+    let sheet_corners = |s: &crate::core::object::ObjectShape| {
+        let crate::core::object::ShapeKind::Tile { tile, .. } = s.kind else { return None };
+        let sprite = map.tiles.get(usize::from(tile))?.sprite?;
+        let sheet = map.sheets.get(usize::from(sprite.sheet))?;
+        let image = [f64::from(sheet.tile_width), f64::from(sheet.tile_height)];
+        s.tile_corners(&sheet.drawing, image, sheet.offset.map(f64::from))
+    };
+    let outline: Option<(Vec<egui::Pos2>, bool)> = o.shape.as_ref().and_then(|s| {
+        if let Some((points, closed)) = s.outline() {
+            return Some((points.into_iter().map(placed).collect(), closed));
+        }
+        let [a, b, c, d] = s.text_corners().or_else(|| sheet_corners(s))?;
+        Some(([a, b, d, c].into_iter().map(placed).collect(), true))
+    });
+    for stroke in strokes {
+        match &outline {
+            Some((points, true)) => {
+                painter.add(egui::Shape::closed_line(points.clone(), stroke));
+            }
+            Some((points, false)) => {
+                painter.add(egui::Shape::line(points.clone(), stroke));
+            }
+            // A point or a game object: its cell.
+            None => {
+                painter.rect_stroke(view.cell_rect(o.cell), 0.0, stroke, egui::StrokeKind::Outside);
+            }
+        }
+    }
+    for (_, p) in handles.map(|(at, size)| object_handles(at, size)).unwrap_or_default() {
+        let rect = egui::Rect::from_center_size(screen(p), egui::vec2(7.0, 7.0));
+        painter.rect(
+            rect,
+            0.0,
+            egui::Color32::WHITE,
+            egui::Stroke::new(1.0, egui::Color32::BLACK),
+            egui::StrokeKind::Outside,
+        );
+    }
+}
+
 /// How near (screen pixels) a press must be to a path or a point to pick it for a move.
 const GRAB_SLACK_PX: f32 = 5.0;
 

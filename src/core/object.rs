@@ -559,6 +559,25 @@ pub fn dragged_box(start: [f64; 2], end: [f64; 2], square: bool) -> ([f64; 2], [
     (top_left, [w.abs(), h.abs()])
 }
 
+/// The box `top_left`, `size` (map pixels) after its handle `handle` is dragged to `to`, as
+/// Tiled's Select Objects tool resizes: the handle is a corner or an edge's middle, each
+/// coordinate −1 (left or top), 0 (middle) or 1 (right or bottom); the opposite handle stays
+/// put, an edge's handle moves that edge alone, and a handle dragged past the opposite side
+/// turns the box over (its size stays positive).
+pub fn resized_box(top_left: [f64; 2], size: [f64; 2], handle: [i8; 2], to: [f64; 2]) -> ([f64; 2], [f64; 2]) {
+    let mut min = top_left;
+    let mut max = [top_left[0] + size[0], top_left[1] + size[1]];
+    for axis in 0..2 {
+        match handle[axis] {
+            -1 => min[axis] = to[axis],
+            1 => max[axis] = to[axis],
+            _ => {}
+        }
+    }
+    let corner = [min[0].min(max[0]), min[1].min(max[1])];
+    (corner, [(max[0] - min[0]).abs(), (max[1] - min[1]).abs()])
+}
+
 /// A stadium filling `w` × `h` from its top-left corner, clockwise from the start of its top
 /// straight edge (a wide one's; a tall one's right half-disc comes first). A square's is a circle.
 fn capsule_outline(w: f64, h: f64) -> Vec<[f64; 2]> {
@@ -648,6 +667,17 @@ mod tests {
         assert!(point.covers([12.0, 10.0], 3.0) && !point.covers([14.0, 10.0], 3.0));
         let text = shape(ShapeKind::Text { width: 30.0, height: 8.0, text: Box::new(ObjectText::new("sign")) });
         assert!(text.covers([39.0, 17.0], 0.0) && !text.covers([41.0, 17.0], 0.0));
+    }
+
+    #[test]
+    fn a_handle_moves_its_corner_or_edge_and_the_opposite_stays() {
+        let (at, size) = ([10.0, 20.0], [30.0, 40.0]);
+        // The bottom-right corner: the top-left stays.
+        assert_eq!(resized_box(at, size, [1, 1], [50.0, 70.0]), ([10.0, 20.0], [40.0, 50.0]));
+        // The top edge's middle: only the top moves, whatever the pointer's x.
+        assert_eq!(resized_box(at, size, [0, -1], [999.0, 10.0]), ([10.0, 10.0], [30.0, 50.0]));
+        // The left edge dragged past the right one: the box turns over.
+        assert_eq!(resized_box(at, size, [-1, 0], [60.0, 0.0]), ([40.0, 20.0], [20.0, 40.0]));
     }
 
     #[test]
