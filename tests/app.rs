@@ -2926,6 +2926,11 @@ fn the_object_tool_draws_tileds_rectangles_ellipses_and_points_snapped_to_the_gr
     drag_grid_holding(&mut h, &[(3.0, 3.5), (2.0, 3.5), (1.0, 3.2)], Modifiers::NONE);
     let o = h.state().document.map.objects.last().unwrap();
     assert_eq!(o.shape.as_ref().unwrap().kind, ShapeKind::Rectangle { width: 6.0 * tw, height: 3.0 * th });
+    // Esc lets it go (Delete then removes nothing), a click takes it again.
+    h.key_press(egui::Key::Escape);
+    h.run();
+    assert_eq!(h.state().editor.focused_object, None);
+    click_cell(&mut h, Cell::new(5, 3));
     // Delete removes the object in hand; undo brings it back.
     h.key_press(egui::Key::Delete);
     h.run();

@@ -740,6 +740,9 @@ impl SightlineApp {
                 if self.editor.shape_draft.is_some() {
                     // Esc drops the shape being drawn (Tiled's `cancelNewMapObject`).
                     self.editor.shape_draft = None;
+                } else if self.focus().is_some() {
+                    // Then the object in hand, as Tiled's Esc clears the object selection.
+                    self.editor.focused_object = None;
                 } else if self.editor.pasting {
                     self.editor.pasting = false;
                 } else if let Some(drag) = self.editor.selection_drag.take() {
@@ -2388,11 +2391,10 @@ struct ObjectInHand<'a> {
 fn object_focus<'a>(editor: &EditorState, map: &'a crate::core::Map) -> Option<ObjectInHand<'a>> {
     use crate::core::object::ShapeKind;
     let o = map.object_by_id(editor.focused_object.filter(|_| editor.tool == Tool::Object)?)?;
-    let look = map.object_looks().get(o.layer).copied()?;
-    let boxed = o
-        .shape
-        .as_ref()
-        .filter(|s| s.rotation == 0.0 && !matches!(s.kind, ShapeKind::Tile { .. }) && look.shown && !look.locked);
+    // Not on a hidden layer (or in a hidden group): Tiled picks only what it shows.
+    let look = map.object_looks().get(o.layer).copied().filter(|l| l.shown)?;
+    let boxed =
+        o.shape.as_ref().filter(|s| s.rotation == 0.0 && !matches!(s.kind, ShapeKind::Tile { .. }) && !look.locked);
     let handles = boxed.and_then(|s| Some((s.position(o.cell, map.tile_size), s.kind.size()?)));
     Some(ObjectInHand { object: o, handles, shift: look.offset })
 }
