@@ -2851,6 +2851,26 @@ fn grid_point(h: &Harness<'static, SightlineApp>, x: f32, y: f32) -> egui::Pos2 
     view.screen_from_grid(sightline::core::Cell::new(0, 0)) + egui::vec2(x, y) * view.cell_px
 }
 
+/// A click at grid point `x`, `y` (in cells from the map's top-left corner).
+fn click_grid(h: &mut Harness<'static, SightlineApp>, x: f32, y: f32) {
+    let p = grid_point(h, x, y);
+    common::click_at(h, p);
+}
+
+/// A 10 × 6 floor with no objects, the object tool out and `choice` (its drop-down's label)
+/// chosen; the map's tile size.
+fn object_tool_on_floor(h: &mut Harness<'static, SightlineApp>, choice: &str) -> (tempfile::TempDir, [f64; 2]) {
+    let dir = open_ascii(h, &"..........\n".repeat(6));
+    assert!(h.state().document.map.objects.is_empty());
+    h.get_by_label("Object").click();
+    h.run();
+    h.get_by_label("what to place").click();
+    h.run();
+    h.get_by_label(choice).click();
+    h.run();
+    (dir, h.state().document.map.tile_size.map(f64::from))
+}
+
 /// The objects as `(cell, shape)`, newest last.
 fn drawn_shapes(
     h: &Harness<'static, SightlineApp>,
@@ -2864,15 +2884,8 @@ fn the_object_tool_draws_tileds_rectangles_ellipses_and_points_snapped_to_the_gr
     use sightline::core::object::ShapeKind;
     use sightline::core::{Cell, ObjectKind};
     let mut h = harness();
-    let _dir = open_ascii(&mut h, "..........\n..........\n..........\n..........\n..........\n..........\n");
-    let [tw, th] = h.state().document.map.tile_size.map(f64::from);
+    let (_dir, [tw, th]) = object_tool_on_floor(&mut h, "rectangle");
     assert!(h.state().document.map.object_layers.is_empty());
-    h.get_by_label("Object").click();
-    h.run();
-    h.get_by_label("what to place").click();
-    h.run();
-    h.get_by_label("rectangle").click();
-    h.run();
     // A drag from near grid point (1, 1) to near (4, 3): snapped to the grid, the box of
     // 3 × 2 cells between them, standing on the cell under its centre (2.5, 2).
     drag_grid_holding(&mut h, &[(1.2, 0.9), (2.5, 2.0), (3.8, 3.1)], Modifiers::NONE);
@@ -2983,11 +2996,14 @@ fn the_object_tool_draws_tileds_rectangles_ellipses_and_points_snapped_to_the_gr
     h.run();
     h.get_by_label("snap to fine grid").click();
     h.run();
-    click_cell(&mut h, Cell::new(9, 0));
+    click_grid(&mut h, 9.3, 0.2);
     assert_eq!(drawn_shapes(&h).pop().unwrap(), (Cell::new(9, 0), Some(ShapeKind::Point)));
     let map = &h.state().document.map;
     let point = map.objects.last().unwrap();
-    assert_eq!(point.shape.as_ref().unwrap().position(point.cell, map.tile_size), [9.5 * tw, 0.5 * th]);
+    assert_eq!(point.shape.as_ref().unwrap().position(point.cell, map.tile_size), [9.25 * tw, 0.25 * th]);
+    // In the very middle of its cell, a point is a marker, as a save and a load make it.
+    click_cell(&mut h, Cell::new(9, 5));
+    assert_eq!(drawn_shapes(&h).pop().unwrap(), (Cell::new(9, 5), None));
     // Each is one undo step.
     let n = h.state().document.map.objects.len();
     h.state_mut().commands.push(Command::Undo);
@@ -3000,36 +3016,20 @@ fn the_polygon_tool_closes_on_its_first_point_and_ends_a_path_on_enter() {
     use sightline::core::Cell;
     use sightline::core::object::ShapeKind;
     let mut h = harness();
-    let _dir = open_ascii(&mut h, "..........\n..........\n..........\n..........\n..........\n..........\n");
-    let [tw, th] = h.state().document.map.tile_size.map(f64::from);
-    h.get_by_label("Object").click();
-    h.run();
-    h.get_by_label("what to place").click();
-    h.run();
-    h.get_by_label("polygon or path").click();
-    h.run();
-    let click_at = |h: &mut Harness<'static, SightlineApp>, x: f32, y: f32| {
-        let p = grid_point(h, x, y);
-        h.hover_at(p);
-        h.run();
-        h.drag_at(p);
-        h.run();
-        h.drop_at(p);
-        h.run();
-    };
+    let (_dir, [tw, th]) = object_tool_on_floor(&mut h, "polygon or path");
     // Three points, then a click on the first: a triangle.
-    click_at(&mut h, 1.0, 1.0);
-    click_at(&mut h, 4.0, 1.0);
-    click_at(&mut h, 1.0, 4.0);
+    click_grid(&mut h, 1.0, 1.0);
+    click_grid(&mut h, 4.0, 1.0);
+    click_grid(&mut h, 1.0, 4.0);
     assert!(h.state().document.map.objects.is_empty(), "not made before it is closed: {:?}", drawn_shapes(&h));
-    click_at(&mut h, 1.1, 0.9);
+    click_grid(&mut h, 1.1, 0.9);
     let triangle = vec![[0.0, 0.0], [3.0 * tw, 0.0], [0.0, 3.0 * th]];
     // A polygon stands on the cell of its first point.
     assert_eq!(drawn_shapes(&h), [(Cell::new(1, 1), Some(ShapeKind::Polygon(triangle)))]);
     // Three points, one taken back with Backspace, then Enter: a path of two.
-    click_at(&mut h, 6.0, 5.0);
-    click_at(&mut h, 8.0, 5.0);
-    click_at(&mut h, 8.0, 2.0);
+    click_grid(&mut h, 6.0, 5.0);
+    click_grid(&mut h, 8.0, 5.0);
+    click_grid(&mut h, 8.0, 2.0);
     h.key_press(egui::Key::Backspace);
     h.run();
     h.key_press(egui::Key::Enter);
@@ -3037,13 +3037,13 @@ fn the_polygon_tool_closes_on_its_first_point_and_ends_a_path_on_enter() {
     let path = vec![[0.0, 0.0], [2.0 * tw, 0.0]];
     assert_eq!(drawn_shapes(&h).pop().unwrap(), (Cell::new(6, 5), Some(ShapeKind::Polyline(path))));
     // A right-click ends a path too; one point alone makes nothing.
-    click_at(&mut h, 2.0, 5.0);
-    click_at(&mut h, 3.0, 5.0);
+    click_grid(&mut h, 2.0, 5.0);
+    click_grid(&mut h, 3.0, 5.0);
     right_click_cell(&mut h, Cell::new(3, 5));
     assert_eq!(h.state().document.map.objects.len(), 3);
     let (cell, kind) = drawn_shapes(&h).pop().unwrap();
     assert_eq!((cell, kind), (Cell::new(2, 5), Some(ShapeKind::Polyline(vec![[0.0, 0.0], [tw, 0.0]]))));
-    click_at(&mut h, 2.0, 2.0);
+    click_grid(&mut h, 2.0, 2.0);
     h.key_press(egui::Key::Enter);
     h.run();
     assert_eq!(h.state().document.map.objects.len(), 3);
@@ -3055,13 +3055,7 @@ fn a_text_click_makes_hello_world_and_the_inspector_edits_the_new_object() {
     use sightline::core::object::ShapeKind;
     use sightline::core::{Cell, ObjectKind};
     let mut h = harness();
-    let _dir = open_ascii(&mut h, "..........\n..........\n..........\n..........\n..........\n..........\n");
-    h.get_by_label("Object").click();
-    h.run();
-    h.get_by_label("what to place").click();
-    h.run();
-    h.get_by_label("text").click();
-    h.run();
+    let (_dir, [tw, _]) = object_tool_on_floor(&mut h, "text");
     click_cell(&mut h, Cell::new(4, 2));
     let map = &h.state().document.map;
     let o = map.objects.last().expect("a text object");
@@ -3086,7 +3080,6 @@ fn a_text_click_makes_hello_world_and_the_inspector_edits_the_new_object() {
     assert_eq!(text.text, "Hello World!");
     // Its place and size typed in map pixels, as in Tiled's Properties: it moves to the cell
     // under its new centre, and the inspector follows it.
-    let tw = f64::from(h.state().document.map.tile_size[0]);
     let undo = h.state().document.undo.len();
     for (field, value) in [("x of the object", "0"), ("y of the object", "0"), ("width of the object", "1")] {
         h.get_by_label(field).click();
@@ -3124,10 +3117,84 @@ fn a_text_click_makes_hello_world_and_the_inspector_edits_the_new_object() {
     assert_eq!(h.state().document.map.objects.last().unwrap().kind, ObjectKind::Other("Trigger".into()));
     h.state_mut().commands.push(Command::Undo);
     h.run();
-    // The fields typed one after another are one undo step, apart from the text's.
-    assert_eq!(h.state().document.undo.len(), undo + 1);
-    h.state_mut().commands.push(Command::Undo);
-    h.run();
+    // Each field typed is its own undo step (x, y, width; the class was undone).
+    assert_eq!(h.state().document.undo.len(), undo + 3);
+    for _ in 0..3 {
+        h.state_mut().commands.push(Command::Undo);
+        h.run();
+    }
     let o = h.state().document.map.objects.last().unwrap();
     assert_eq!(o.cell, cell, "back where the click put it");
+}
+
+/// The object tool's gestures end with it: on a layer drawn moved by its offset, a shape lands
+/// where it is drawn; a tool change drops a polygon half laid; an undo in the middle of a move
+/// leaves the tool drawing again; a resize's handle, dragged out and back, leaves no step.
+#[test]
+fn shapes_land_where_drawn_on_an_offset_layer_and_gestures_end_with_a_tool_change_or_an_undo() {
+    use egui::Modifiers;
+    use sightline::app::DrawnLook;
+    use sightline::core::object::ShapeKind;
+    use sightline::core::{LayerRef, StackItem};
+    let mut h = harness();
+    let (_dir, [tw, th]) = object_tool_on_floor(&mut h, "rectangle");
+    // An object layer drawn half a cell right and down.
+    // The Layers panel's button (its menu item has the same name).
+    h.get_all_by_label("New object layer").next().unwrap().click();
+    h.run();
+    assert_eq!(h.state().editor.object_layer, Some(0));
+    let look = DrawnLook { tint: None, offset: [tw / 2.0, th / 2.0], parallax: [1.0, 1.0] };
+    h.state_mut().commands.push(Command::SetLayerLook(StackItem::Layer(LayerRef::Objects(0)), look));
+    h.run();
+    // A drag between the grid points (1.5, 1.5) and (3.5, 2.5) of the screen: the layer's
+    // (1, 1) and (3, 2), snapped to the layer's own grid.
+    drag_grid_holding(&mut h, &[(1.6, 1.4), (2.5, 2.0), (3.4, 2.6)], Modifiers::NONE);
+    let map = &h.state().document.map;
+    let o = map.objects.last().expect("a rectangle");
+    let shape = o.shape.as_ref().unwrap();
+    assert_eq!(shape.position(o.cell, map.tile_size), [tw, th]);
+    assert_eq!(shape.kind, ShapeKind::Rectangle { width: 2.0 * tw, height: th });
+    // Three points of a polygon, then the eraser: nothing is left half laid, and Enter makes
+    // nothing.
+    h.get_by_label("what to place").click();
+    h.run();
+    h.get_by_label("polygon or path").click();
+    h.run();
+    for (x, y) in [(6.0, 1.0), (8.0, 1.0), (8.0, 3.0)] {
+        click_grid(&mut h, x, y);
+    }
+    assert!(h.state().editor.shape_draft.is_some());
+    h.get_by_label("Eraser").click();
+    h.run();
+    h.key_press(egui::Key::Enter);
+    h.run();
+    assert!(h.state().editor.shape_draft.is_none());
+    assert_eq!(h.state().document.map.objects.len(), 1);
+    // An undo in the middle of a move of the rectangle; then the tool draws again.
+    h.get_by_label("Object").click();
+    h.run();
+    h.get_by_label("what to place").click();
+    h.run();
+    h.get_by_label("rectangle").click();
+    h.run();
+    h.hover_at(grid_point(&h, 2.0, 2.0));
+    h.run();
+    h.drag_at(grid_point(&h, 2.0, 2.0));
+    h.run();
+    h.hover_at(grid_point(&h, 4.0, 3.0));
+    h.run();
+    assert!(h.state().editor.moving_object.is_some());
+    h.state_mut().commands.push(Command::Undo);
+    h.run();
+    h.drop_at(grid_point(&h, 4.0, 3.0));
+    h.run();
+    assert!(h.state().editor.moving_object.is_none());
+    let before = h.state().document.map.objects.len();
+    drag_grid_holding(&mut h, &[(6.5, 4.5), (8.5, 5.5)], Modifiers::NONE);
+    assert_eq!(h.state().document.map.objects.len(), before + 1, "the tool draws again");
+    // The new one's bottom-right handle, at screen grid point (8.5, 5.5), out and back: no step.
+    let undo = h.state().document.undo.len();
+    drag_grid_holding(&mut h, &[(8.5, 5.5), (9.5, 5.5), (8.5, 5.5)], Modifiers::NONE);
+    assert_eq!(h.state().document.undo.len(), undo);
+    assert_eq!(drawn_shapes(&h).pop().unwrap().1, Some(ShapeKind::Rectangle { width: 2.0 * tw, height: th }));
 }

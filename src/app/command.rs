@@ -201,6 +201,15 @@ pub enum Command {
     /// The inspector: replace object `n` (its name, glyph, vision, radius).
     EditObject(usize, crate::core::MapObject),
     RemoveObject(usize),
+    /// A field the inspector was editing was left (or its drag ended): the next edit is a new
+    /// undo step.
+    EndContinuedEdit,
+    /// The inspector: object `id`'s class, which makes it what loading a map would (a monster,
+    /// a light, …; see `MapObject::reclassed`); one undo step.
+    ReclassObject {
+        id: u32,
+        class: String,
+    },
     /// The inspector: object `id`'s shape to `position` (map pixels, Tiled's `x`, `y`), its box
     /// to `size` (when it has one), turned `rotation` degrees; it stands on the cell under its
     /// new centre (a drag of the fields is one undo step).

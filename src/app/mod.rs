@@ -483,7 +483,14 @@ impl SightlineApp {
             Command::AnimateTiles(on) => self.view.animate_tiles = on,
             Command::ZoomBy(factor) => self.view.zoom_about_centre(factor),
             Command::DismissError => self.error = None,
-            Command::SelectTool(tool) => self.editor.tool = tool,
+            Command::SelectTool(tool) => {
+                // What the object tool was in the middle of ends with it.
+                if tool != self.editor.tool {
+                    self.editor.shape_draft = None;
+                    self.end_object_gesture();
+                }
+                self.editor.tool = tool;
+            }
             Command::SelectTile(tile) => {
                 if usize::from(tile) < self.document.map.tiles.len() {
                     self.editor.tile = tile;
@@ -700,6 +707,9 @@ impl SightlineApp {
                 // inside the cells it was copied from.
                 if self.editor.pasting {
                     self.editor.selection = None;
+                    // The stamp takes the pointer: a shape being drawn is dropped.
+                    self.editor.shape_draft = None;
+                    self.end_object_gesture();
                 }
             }
             Command::PasteInPlace => {
@@ -728,6 +738,8 @@ impl SightlineApp {
                 self.editor.clipboard = Some(stamp);
                 self.editor.clipboard_origin = None;
                 self.editor.pasting = true;
+                self.editor.shape_draft = None;
+                self.end_object_gesture();
                 if !matches!(self.editor.tool, Tool::Brush | Tool::Select) {
                     self.editor.tool = Tool::Brush;
                 }
@@ -740,11 +752,11 @@ impl SightlineApp {
                 if self.editor.shape_draft.is_some() {
                     // Esc drops the shape being drawn (Tiled's `cancelNewMapObject`).
                     self.editor.shape_draft = None;
+                } else if self.editor.pasting {
+                    self.editor.pasting = false;
                 } else if self.focus().is_some() {
                     // Then the object in hand, as Tiled's Esc clears the object selection.
                     self.editor.focused_object = None;
-                } else if self.editor.pasting {
-                    self.editor.pasting = false;
                 } else if let Some(drag) = self.editor.selection_drag.take() {
                     // Esc in the middle of a selection drag: what was selected before.
                     self.editor.selection = drag.before;
@@ -757,10 +769,8 @@ impl SightlineApp {
                 // With the object tool out, Delete removes the object in hand (Tiled's Delete
                 // of selected objects); else it erases the selected cells.
                 match self.focus().map(|hand| (hand.object.id, hand.object.layer)) {
-                    Some((id, layer)) => match self.object_layer_refusal(layer) {
-                        Some(refusal) => {
-                            self.notice = Some(refusal.replace("to place objects", "to remove its objects"))
-                        }
+                    Some((id, layer)) => match self.object_layer_refusal(layer, "to remove its objects") {
+                        Some(refusal) => self.notice = Some(refusal),
                         None => {
                             self.document.checkpoint();
                             self.document.map.objects.retain(|o| o.id != id);
@@ -798,10 +808,7 @@ impl SightlineApp {
                 self.editor.resizing = Some(resize);
                 self.continued = None;
             }
-            Command::EndResize => {
-                self.editor.resizing = None;
-                self.continued = None;
-            }
+            Command::EndResize => self.end_object_gesture(),
             Command::SetShapeDraft(draft) => self.editor.shape_draft = draft,
             Command::AddShapePoint(p) => match &mut self.editor.shape_draft {
                 // A press where the last point is adds nothing (Tiled's `applySegment`).
@@ -848,9 +855,31 @@ impl SightlineApp {
                 self.document.touch();
                 self.continued = Some((ContinuedEdit::Object(index), self.document.revision()));
             }
+            Command::EndContinuedEdit => self.continued = None,
+            Command::ReclassObject { id, class } => {
+                let map = &self.document.map;
+                let Some(index) = map.objects.iter().position(|o| o.id == id) else { return };
+                if let Some(refusal) = self.object_layer_refusal(map.objects[index].layer, "to change its objects") {
+                    self.notice = Some(refusal);
+                    return;
+                }
+                match map.objects[index].reclassed(class.trim()) {
+                    Ok(o) if o == map.objects[index] => {}
+                    Ok(o) => {
+                        self.document.checkpoint();
+                        self.document.map.objects[index] = o;
+                        self.document.touch();
+                    }
+                    Err(why) => self.notice = Some(format!("object #{id} keeps its class: {why}")),
+                }
+            }
             Command::SetObjectGeometry { id, position, size, rotation } => {
                 let map = &self.document.map;
                 let Some(index) = map.objects.iter().position(|o| o.id == id) else { return };
+                if let Some(refusal) = self.object_layer_refusal(map.objects[index].layer, "to change its objects") {
+                    self.notice = Some(refusal);
+                    return;
+                }
                 let Some(shape) = &map.objects[index].shape else { return };
                 let kind = match size {
                     Some(size) => shape.kind.clone().with_size(size.map(|v| v.max(0.0))),
@@ -860,8 +889,10 @@ impl SightlineApp {
                     self.notice = Some(format!("object #{id} stays: its centre would be off the map"));
                     return;
                 };
+                // A point moved to the middle of its cell is a marker, as a load would read it.
+                let shape = Some(shape).filter(|s| !s.is_marker(map.tile_size));
                 let o = &map.objects[index];
-                if o.cell == cell && o.shape.as_ref() == Some(&shape) {
+                if o.cell == cell && o.shape == shape {
                     return;
                 }
                 // Dragging a field: one undo step while it goes on.
@@ -870,7 +901,7 @@ impl SightlineApp {
                 }
                 let o = &mut self.document.map.objects[index];
                 o.cell = cell;
-                o.shape = Some(shape);
+                o.shape = shape;
                 self.document.touch();
                 self.continued = Some((ContinuedEdit::ObjectGeometry(index), self.document.revision()));
             }
@@ -1052,9 +1083,9 @@ impl SightlineApp {
                 }
             }
             Command::StrokeEnd => {
-                let Some((start, last)) = self.editor.stroke.take() else { return };
                 // A move's changes are in; the step is kept below if it changed anything.
                 self.editor.moving_object = None;
+                let Some((start, last)) = self.editor.stroke.take() else { return };
                 if self.editor.stamp_stroke.is_some() {
                     if self.editor.line_stroke {
                         self.lay_stamps(&crate::core::edit::line_cells(start, last));
@@ -1224,6 +1255,8 @@ impl SightlineApp {
             }
             Command::Undo | Command::Redo => {
                 self.editor.stroke = None;
+                // A move or resize cut short moves nothing more.
+                self.end_object_gesture();
                 let current = editor::CurrentByName::of(&self.editor, &self.document.map);
                 if matches!(command, Command::Undo) {
                     self.document.undo()
@@ -1272,6 +1305,7 @@ impl SightlineApp {
         egui::CentralPanel::default().frame(egui::Frame::NONE).show(ui, |ui| {
             self.central_rect = ui.max_rect();
             let revision = self.document.revision();
+            let draft_shift = self.new_object_shift();
             let sheets = &self.sheets;
             let map = &self.document.map;
             let overlays = &self.overlays;
@@ -1298,7 +1332,7 @@ impl SightlineApp {
                                 overlays.draw(p, v, c, Some(side));
                                 // The selection keeps the paint inside it on both sides.
                                 draw_selection(p, v, c, selection, picture);
-                                draw_shape_draft(p, v, map.tile_size, draft);
+                                draw_shape_draft(p, v, map.tile_size, draft, draft_shift);
                                 if let Some(hand) = &focus {
                                     draw_object_focus(p, v, map, hand);
                                 }
@@ -1323,7 +1357,7 @@ impl SightlineApp {
                 let mut draw = |p: &egui::Painter, v: &View, c: canvas::VisibleCells| {
                     overlays.draw(p, v, c, None);
                     draw_selection(p, v, c, selection, picture);
-                    draw_shape_draft(p, v, map.tile_size, draft);
+                    draw_shape_draft(p, v, map.tile_size, draft, draft_shift);
                     if let Some(hand) = &focus {
                         draw_object_focus(p, v, map, hand);
                     }
@@ -1420,7 +1454,13 @@ impl SightlineApp {
                     }
                 }
                 Some(PointerAction::Released) => self.commands.push(Command::EndResize),
-                _ => {}
+                // A press while a resize is on: its release was lost (Space held, say). It
+                // ends, and the press goes on to the tool.
+                Some(_) => {
+                    self.commands.push(Command::EndResize);
+                    return false;
+                }
+                None => {}
             }
             return true;
         }
@@ -1461,7 +1501,11 @@ impl SightlineApp {
         let map = &self.document.map;
         let [tw, th] = map.tile_size.map(|t| f64::from(t.max(1)));
         let snap = self.editor.snap.toggled(modifiers.command || modifiers.ctrl, modifiers.shift);
-        let snapped = |g: egui::Pos2| snap.point([f64::from(g.x) * tw, f64::from(g.y) * th], map.tile_size);
+        // The pointer on the new object's layer, which is drawn moved by its offset: the shape
+        // lands where it is drawn, and snaps to that layer's grid.
+        let shift = self.new_object_shift();
+        let local = |g: egui::Pos2| [f64::from(g.x) * tw - shift[0], f64::from(g.y) * th - shift[1]];
+        let snapped = |g: egui::Pos2| snap.point(local(g), map.tile_size);
         let choice = self.editor.object;
         let draft = self.editor.shape_draft.as_ref();
         let Some(pointer) = response.grid_point.map(snapped) else { return };
@@ -1505,29 +1549,32 @@ impl SightlineApp {
         // gives it to the inspector; Alt draws over it instead.
         let raw = |g: egui::Pos2| [f64::from(g.x) * tw, f64::from(g.y) * th];
         let slack = f64::from(GRAB_SLACK_PX / self.view.cell_px) * tw;
-        let picked = |at: Option<egui::Pos2>, cell: Cell| {
+        let pick = |at: Option<egui::Pos2>, cell: Cell| {
             let grab = at.map(|g| (raw(g), slack));
             self.movable_object_at(cell, grab).filter(|_| !modifiers.alt).map(|o| o.id)
         };
+        let picked = match response.pointer {
+            Some(PointerAction::Pressed { origin, .. }) => pick(response.press_point, origin),
+            Some(PointerAction::Clicked(c)) => pick(response.grid_point, c),
+            _ => None,
+        };
         if self.editor.moving_object.is_some() {
             match response.pointer {
-                Some(PointerAction::Dragged(c)) => self.commands.push(Command::StrokeMove(c)),
-                Some(PointerAction::Released) => self.commands.push(Command::StrokeEnd),
-                _ => {}
+                Some(PointerAction::Dragged(c)) => return self.commands.push(Command::StrokeMove(c)),
+                Some(PointerAction::Released) => return self.commands.push(Command::StrokeEnd),
+                None => return,
+                // A press while a move is on: its release was lost. It ends, and the press
+                // goes on.
+                Some(_) => self.commands.push(Command::StrokeEnd),
             }
-            return;
         }
         match response.pointer {
-            Some(PointerAction::Pressed { origin, current })
-                if draft.is_none() && picked(response.press_point, origin).is_some() =>
-            {
+            Some(PointerAction::Pressed { origin, current }) if draft.is_none() && picked.is_some() => {
                 // `GrabAt` is sent: `StrokeBegin` picks the same object.
                 self.commands.extend([Command::StrokeBegin(origin), Command::StrokeMove(current)]);
             }
-            Some(PointerAction::Clicked(c)) if picked(response.grid_point, c).is_some() => {
-                if let Some(id) = picked(response.grid_point, c) {
-                    self.commands.push(Command::FocusObject(id));
-                }
+            Some(PointerAction::Clicked(_)) if let Some(id) = picked => {
+                self.commands.push(Command::FocusObject(id));
             }
             Some(PointerAction::Pressed { .. }) => {
                 let start = response.press_point.map_or(pointer, snapped);
@@ -1542,8 +1589,10 @@ impl SightlineApp {
                 }
             }
             Some(PointerAction::Released) => self.commands.push(Command::FinishShape { closed: false }),
-            Some(PointerAction::Clicked(c)) => {
-                let cell_box = [f64::from(c.x) * tw, f64::from(c.y) * th];
+            Some(PointerAction::Clicked(_)) => {
+                // The layer's cell under the pointer.
+                let at = response.grid_point.map_or([0.0, 0.0], local);
+                let cell_box = [(at[0] / tw).floor() * tw, (at[1] / th).floor() * th];
                 let (kind, position) = match choice {
                     ObjectChoice::Point => (ShapeKind::Point, pointer),
                     ObjectChoice::Ellipse => (ShapeKind::Ellipse { width: tw, height: th }, cell_box),
@@ -1551,9 +1600,7 @@ impl SightlineApp {
                     ObjectChoice::Text => {
                         // Centred on the pointer, its corner snapped (Tiled's Insert Text).
                         let [w, h] = text_size;
-                        let raw =
-                            response.grid_point.map_or([0.0, 0.0], |g| [f64::from(g.x) * tw, f64::from(g.y) * th]);
-                        let corner = snap.point([raw[0] - w / 2.0, raw[1] - h / 2.0], map.tile_size);
+                        let corner = snap.point([at[0] - w / 2.0, at[1] - h / 2.0], map.tile_size);
                         let text = Box::new(crate::core::object::ObjectText::new(DEFAULT_OBJECT_TEXT));
                         (ShapeKind::Text { width: w, height: h, text }, corner)
                     }
@@ -1917,7 +1964,7 @@ impl SightlineApp {
             Some(i) => Some(map.objects[i].layer),
             None => e.object_layer.or(map.object_layers.len().checked_sub(1)),
         };
-        if let Some(refusal) = target.and_then(|j| self.object_layer_refusal(j)) {
+        if let Some(refusal) = target.and_then(|j| self.object_layer_refusal(j, "to place objects")) {
             self.notice = Some(refusal);
             return;
         }
@@ -1967,9 +2014,33 @@ impl SightlineApp {
         object_focus(&self.editor, &self.document.map)
     }
 
+    /// The offset (map pixels, its groups' added) of the object layer a new object goes on:
+    /// the current one, else the topmost; none for a new one.
+    fn new_object_shift(&self) -> [f64; 2] {
+        let map = &self.document.map;
+        let target = self.editor.object_layer.or(map.object_layers.len().checked_sub(1));
+        target.and_then(|j| map.object_looks().get(j).map(|l| l.offset)).unwrap_or([0.0, 0.0])
+    }
+
+    /// Ends a move or resize of the object tool's (a release, a tool change, an undo): later
+    /// moves change nothing, and a resize that came back to where it began leaves no undo
+    /// step.
+    fn end_object_gesture(&mut self) {
+        self.editor.moving_object = None;
+        self.editor.grab = None;
+        if self.editor.resizing.take().is_some() {
+            if self.continued.is_some_and(|(edit, _)| matches!(edit, ContinuedEdit::ObjectGeometry(_)))
+                && self.document.undo.last() == Some(&self.document.map)
+            {
+                self.document.drop_checkpoint();
+            }
+            self.continued = None;
+        }
+    }
+
     /// Why new objects cannot go on object layer `j`: it is hidden or locked (or in such a
     /// group), as Tiled's object tools refuse it.
-    fn object_layer_refusal(&self, j: usize) -> Option<String> {
+    fn object_layer_refusal(&self, j: usize, doing: &str) -> Option<String> {
         let map = &self.document.map;
         let layer = map.object_layers.get(j)?;
         let look = map.look(LayerRef::Objects(j));
@@ -1980,7 +2051,7 @@ impl SightlineApp {
         } else {
             return None;
         };
-        Some(format!("object layer \"{}\" is {why} to place objects", layer.name))
+        Some(format!("object layer \"{}\" is {why} {doing}", layer.name))
     }
 
     /// The shape being drawn becomes an object: a drag's box (or point) as the object tool's
@@ -2002,7 +2073,7 @@ impl SightlineApp {
         use crate::core::{MapObject, ObjectKind};
         let map = &self.document.map;
         let target = self.editor.object_layer.or(map.object_layers.len().checked_sub(1));
-        if let Some(refusal) = target.and_then(|j| self.object_layer_refusal(j)) {
+        if let Some(refusal) = target.and_then(|j| self.object_layer_refusal(j, "to place objects")) {
             self.notice = Some(refusal);
             return;
         }
@@ -2011,14 +2082,17 @@ impl SightlineApp {
             return;
         };
         let what = shape.describe();
+        // A point in the middle of its cell is a marker, as a save and a load would make it.
+        let shape = Some(shape).filter(|s| !s.is_marker(map.tile_size));
         self.document.checkpoint();
         let map = &mut self.document.map;
         let layer = target.unwrap_or_else(|| map.default_object_layer());
-        let object = MapObject { shape: Some(shape), ..MapObject::new(ObjectKind::Other(String::new()), cell) };
+        let object = MapObject { shape, ..MapObject::new(ObjectKind::Other(String::new()), cell) };
         let id = map.add_object(object.on_layer(layer));
         self.document.touch();
         self.editor.focused_object = Some(id);
-        let layer_name = &self.document.map.object_layers[layer].name;
+        let map = &self.document.map;
+        let layer_name = map.object_by_id(id).and_then(|o| map.object_layers.get(o.layer)).map_or("", |l| &l.name);
         self.notice = Some(format!("added {what} as object #{id} on \"{layer_name}\" at {cell}"));
     }
 
@@ -2379,8 +2453,8 @@ const SELECTION_WASH: egui::Color32 = egui::Color32::from_rgba_premultiplied(14,
 /// its `picture` instead, the wash without the outline, as the map is its texture there.
 /// The object the object tool has in hand (see [`SightlineApp::focus`]).
 #[derive(Clone, Copy)]
-struct ObjectInHand<'a> {
-    object: &'a crate::core::MapObject,
+pub(super) struct ObjectInHand<'a> {
+    pub object: &'a crate::core::MapObject,
     /// The box its handles resize (map pixels: top-left, size), when it has one it may change.
     handles: Option<([f64; 2], [f64; 2])>,
     /// Its layer's offset (its groups' added): it is drawn moved by it.
@@ -2388,7 +2462,7 @@ struct ObjectInHand<'a> {
 }
 
 /// [`SightlineApp::focus`], of `editor` on `map`.
-fn object_focus<'a>(editor: &EditorState, map: &'a crate::core::Map) -> Option<ObjectInHand<'a>> {
+pub(super) fn object_focus<'a>(editor: &EditorState, map: &'a crate::core::Map) -> Option<ObjectInHand<'a>> {
     use crate::core::object::ShapeKind;
     let o = map.object_by_id(editor.focused_object.filter(|_| editor.tool == Tool::Object)?)?;
     // Not on a hidden layer (or in a hidden group): Tiled picks only what it shows.
@@ -2483,12 +2557,14 @@ fn draw_shape_draft(
     view: &View,
     tile_size: [u32; 2],
     draft: Option<(&ShapeDraft, ObjectChoice)>,
+    shift: [f64; 2],
 ) {
     use crate::core::object::{ObjectShape, ShapeKind};
     let Some((draft, choice)) = draft else { return };
     let [tw, th] = tile_size.map(|t| t.max(1) as f32);
     let origin = view.screen_from_grid(Cell::new(0, 0));
-    let screen = |p: [f64; 2]| origin + egui::vec2(p[0] as f32 / tw, p[1] as f32 / th) * view.cell_px;
+    let screen =
+        |p: [f64; 2]| origin + egui::vec2((p[0] + shift[0]) as f32 / tw, (p[1] + shift[1]) as f32 / th) * view.cell_px;
     let colour = egui::Color32::from_rgb(255, 200, 60);
     let stroke = egui::Stroke::new(1.5, colour);
     let handle = |p: egui::Pos2| {

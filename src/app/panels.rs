@@ -14,7 +14,7 @@ const HELP: &[&str] = &[
     "Tools: B brush, E eraser, R rectangle, L line, F fill (Shift: the whole selection), T terrain (at size 1 the nearest corner or edge), I picker (or right-click), O object (drag one to move it), P probe",
     "Select: S rectangle, W magic wand, Shift+S same tile; Shift adds, Ctrl subtracts, Ctrl+Shift intersects; the tools paint only inside a selection",
     "Selection: Ctrl+A all, Ctrl+Shift+A or Esc none, Ctrl+I invert; Ctrl+C copy, Ctrl+X cut, Ctrl+V paste (click or drag lays it, Shift+drag a line, Esc drops it), Ctrl+Shift+V paste in place, Delete erases; Ctrl+N new map",
-    "Objects: O, then a game object (click places, drag one moves it, right-click removes) or a Tiled shape: rectangle, ellipse, capsule (drag; Shift square), point, text (click), polygon or path (clicks; the first point closes, Enter or right-click ends a path, Backspace takes one back); Ctrl, Ctrl+Shift toggle snapping; Alt draws over an object; Esc drops the shape; the object in hand: drag a handle to resize it, Delete removes it",
+    "Objects: O, then a game object (click places, drag one moves it, right-click removes) or a Tiled shape: rectangle, ellipse, capsule (drag; Shift square), point (click), text (click or drag), polygon or path (clicks; the first point closes, Enter or right-click ends a path, Backspace takes one back); Ctrl, Ctrl+Shift toggle snapping; Alt draws over an object; Esc drops the shape; the object in hand (ringed): drag a handle to resize it, Delete removes it, Esc lets it go",
     "Turn: X, Y flip, Z, Shift+Z rotate the stamp being placed, else the brush's tile",
     "Edit: Ctrl+Z undo, Ctrl+Shift+Z or Ctrl+Y redo; Ctrl+O open, Ctrl+S save, Ctrl+Shift+S save as",
     "Layers: Ctrl+Shift+N new, Ctrl+Shift+D duplicate, Ctrl+Shift+Up/Down raise/lower, Ctrl+G group, Ctrl+Shift+G ungroup, Ctrl+PgUp/PgDown select",
@@ -250,11 +250,7 @@ fn inspector_ui(app: &mut SightlineApp, ui: &mut egui::Ui) {
     let selected =
         app.editor.selection_origin.filter(|&c| app.editor.selection.as_ref().is_some_and(|s| s.contains(c)));
     // With the object tool out, the object it last drew, placed or moved (Tiled selects it).
-    let focused = app
-        .editor
-        .focused_object
-        .filter(|_| app.editor.tool == super::Tool::Object)
-        .and_then(|id| app.document.map.object_by_id(id));
+    let focused = super::object_focus(&app.editor, &app.document.map).map(|hand| hand.object);
     let (cell, editable, why) = match (app.hovered, focused, selected) {
         (Some(c), ..) => (c, false, ""),
         (None, Some(o), _) => (o.cell, true, " (the object tool's)"),
@@ -384,12 +380,23 @@ fn inspector_ui(app: &mut SightlineApp, ui: &mut egui::Ui) {
                 if r.lost_focus() {
                     ui.data_mut(|d| d.remove::<String>(draft_id));
                     if !ui.input(|i| i.key_pressed(egui::Key::Escape)) && text.trim() != class {
-                        edited.kind = crate::core::ObjectKind::of_class(text.trim(), &o.name);
+                        commands.push(Command::ReclassObject { id: o.id, class: text.trim().to_owned() });
                     }
                 } else if r.has_focus() {
                     ui.data_mut(|d| d.insert_temp(draft_id, text));
                 }
             });
+            // With no class, loading a map reads the kind from the name (a Tiled map's
+            // objects named "player" are the player's start): say so before it surprises.
+            if let Ok(read) = o.reclassed("").map(|r| r.kind)
+                && class.is_empty()
+                && !matches!(read, crate::core::ObjectKind::Other(_))
+            {
+                ui.colored_label(
+                    ui.visuals().warn_fg_color,
+                    format!("named as a {}: loading makes it one; a class keeps it as it is", read.type_name()),
+                );
+            }
         }
         if map.object_layers.len() > 1 || !layer.is_empty() {
             ui.weak(layer.trim_start()).on_hover_text("The object layer it is on");
@@ -408,9 +415,7 @@ fn inspector_ui(app: &mut SightlineApp, ui: &mut egui::Ui) {
         if let Some(shape) = &o.shape {
             ui.label(format!("  {}", shape.describe()));
             ui.push_id(("object geometry", o.id), |ui| {
-                if let Some(command) = object_geometry_ui(ui, o.id, o.cell, shape, map.tile_size) {
-                    commands.push(command);
-                }
+                commands.extend(object_geometry_ui(ui, o.id, o.cell, shape, map.tile_size));
             });
         }
         if let Some(crate::core::object::ShapeKind::Text { text, .. }) = edited.shape.as_mut().map(|s| &mut s.kind) {
@@ -553,15 +558,16 @@ fn object_geometry_ui(
     cell: crate::core::Cell,
     shape: &crate::core::object::ObjectShape,
     tile_size: [u32; 2],
-) -> Option<Command> {
+) -> Vec<Command> {
     let mut position = shape.position(cell, tile_size);
     let mut size = shape.kind.size();
     let mut rotation = shape.rotation;
-    let mut changed = false;
+    let (mut changed, mut left) = (false, false);
     let mut field = |ui: &mut egui::Ui, value: &mut f64, label: &str, name: &str, range| {
         let r = ui.add(egui::DragValue::new(value).speed(1.0).range(range).prefix(label).max_decimals(2));
         name_widget(ui, &r, name);
         changed |= r.changed();
+        left |= r.lost_focus() || r.drag_stopped();
     };
     let far = 1.0e7;
     ui.horizontal(|ui| {
@@ -579,7 +585,13 @@ fn object_geometry_ui(
              width, height and rotation. The object stands on the cell under its centre.",
         );
     });
-    changed.then_some(Command::SetObjectGeometry { id, position, size, rotation })
+    // A drag of a field, or typing in one, is one undo step; the next field's is another.
+    let mut commands: Vec<Command> =
+        changed.then_some(Command::SetObjectGeometry { id, position, size, rotation }).into_iter().collect();
+    if left {
+        commands.push(Command::EndContinuedEdit);
+    }
+    commands
 }
 
 pub fn error_dialog_ui(app: &mut SightlineApp, ui: &mut egui::Ui) {

@@ -7,7 +7,7 @@ use super::flip::Flip;
 use super::geometry::Cell;
 use super::serde_defaults::{is_default, is_no, is_one, is_yes, one, yes};
 use super::sheet_drawing::SheetDrawing;
-use super::tile::{Properties, Rgba, TileId};
+use super::tile::{Properties, PropertyValue, Rgba, TileId};
 
 /// Vision radius a monster gets when its file does not say.
 pub const DEFAULT_VISION_RADIUS: u32 = 8;
@@ -532,6 +532,13 @@ impl ObjectShape {
         }
     }
 
+    /// A point in the middle of its cell, not turned: a marker, as sightline writes its own
+    /// objects, and as loading reads it back (with no shape), on `tile_size` cells.
+    pub fn is_marker(&self, tile_size: [u32; 2]) -> bool {
+        let middle = tile_size.map(|t| f64::from(t.max(1)) / 2.0);
+        self.kind == ShapeKind::Point && self.offset == middle && self.rotation == 0.0
+    }
+
     /// Tiled's `x`, `y` of the shape (map pixels; see [`Map::placed_shape`](crate::core::Map::placed_shape)) when its object
     /// stands on `cell`.
     pub fn position(&self, cell: Cell, tile_size: [u32; 2]) -> [f64; 2] {
@@ -622,6 +629,42 @@ impl MapObject {
         self
     }
 
+    /// The object as loading a map would make it were its Tiled class `class`: its kind by
+    /// [`ObjectKind::of_class`] (by its name when `class` is empty), a monster's glyph and
+    /// vision and a light's radius taken from its custom properties of those names (which
+    /// then leave them), as `format::tiled_common` reads them. The error says which property
+    /// a load would refuse (a light's `radius` that is not a number, say).
+    pub fn reclassed(&self, class: &str) -> Result<MapObject, String> {
+        let mut o = self.clone();
+        let name_or_class = if class.is_empty() { self.name.as_str() } else { class };
+        let mut take = |key: &str, number: bool| -> Result<Option<PropertyValue>, String> {
+            let Some(value) = o.properties.get(key) else { return Ok(None) };
+            let readable = if number { value.as_number().is_some() } else { value.as_text().is_some() };
+            if !readable {
+                let wanted = if number { "a number" } else { "text" };
+                return Err(format!("its property {key} is {value}, where a {class} reads {wanted}"));
+            }
+            Ok(o.properties.remove(key))
+        };
+        o.kind = match ObjectKind::of_class(name_or_class, &self.name) {
+            ObjectKind::Monster { glyph, vision_radius } => {
+                let glyph = match take("glyph", false)? {
+                    Some(v) => v.as_text().and_then(|t| t.chars().next()).unwrap_or('m'),
+                    None => glyph,
+                };
+                let vision = take("vision", true)?.and_then(|v| v.as_number()).unwrap_or(f64::from(vision_radius));
+                ObjectKind::Monster { glyph, vision_radius: vision.clamp(0.0, 1000.0) as u32 }
+            }
+            ObjectKind::Light { radius } => {
+                let radius = take("radius", true)?.and_then(|v| v.as_number()).unwrap_or(f64::from(radius));
+                ObjectKind::Light { radius: radius.clamp(0.0, 1000.0) as u32 }
+            }
+            ObjectKind::Other(_) => ObjectKind::Other(class.to_owned()),
+            kind => kind,
+        };
+        Ok(o)
+    }
+
     /// On object layer `layer` (an index into [`Map::object_layers`](crate::core::Map::object_layers)).
     pub fn on_layer(mut self, layer: usize) -> Self {
         self.layer = layer;
@@ -678,6 +721,25 @@ mod tests {
         assert_eq!(resized_box(at, size, [0, -1], [999.0, 10.0]), ([10.0, 10.0], [30.0, 50.0]));
         // The left edge dragged past the right one: the box turns over.
         assert_eq!(resized_box(at, size, [-1, 0], [60.0, 0.0]), ([40.0, 20.0], [20.0, 40.0]));
+    }
+
+    #[test]
+    fn reclassing_reads_the_kinds_fields_from_the_properties_as_loading_does() {
+        let mut zone = MapObject::new(ObjectKind::Other(String::new()), Cell::new(2, 3)).named("lamp");
+        zone.properties.insert("radius".into(), PropertyValue::String("3".into()));
+        zone.properties.insert("note".into(), PropertyValue::String("by the door".into()));
+        let light = zone.reclassed("Light").unwrap();
+        assert_eq!(light.kind, ObjectKind::Light { radius: 3 });
+        assert_eq!(light.properties.keys().collect::<Vec<_>>(), ["note"], "radius is the light's own now");
+        // Another class keeps the properties, and its case.
+        let trigger = zone.reclassed("Trigger").unwrap();
+        assert_eq!((trigger.kind, trigger.properties.len()), (ObjectKind::Other("Trigger".into()), 2));
+        // A radius that is no number: a load would refuse it, so the class is refused too.
+        zone.properties.insert("radius".into(), PropertyValue::Bool(true));
+        assert!(zone.reclassed("light").unwrap_err().contains("radius"));
+        // No class: the name says, as loading reads it.
+        let orc = MapObject::new(ObjectKind::Other("x".into()), Cell::new(0, 0)).named("enemy");
+        assert_eq!(orc.reclassed("").unwrap().kind, ObjectKind::Monster { glyph: 'e', vision_radius: 8 });
     }
 
     #[test]

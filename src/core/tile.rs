@@ -273,6 +273,25 @@ impl PropertyValue {
             other => std::borrow::Cow::Borrowed(other),
         }
     }
+
+    /// The value as a number, as the game's fields (a monster's `vision`, a light's `radius`)
+    /// are read: an int, a float, or a string holding one, with or without an enum type.
+    pub fn as_number(&self) -> Option<f64> {
+        match self.without_enum_type().as_ref() {
+            PropertyValue::Int(v) => Some(*v as f64),
+            PropertyValue::Float(v) => Some(*v),
+            PropertyValue::String(s) => s.trim().parse().ok(),
+            _ => None,
+        }
+    }
+
+    /// The value as text (a monster's `glyph`): a string, or an enum's stored name.
+    pub fn as_text(&self) -> Option<&str> {
+        match self {
+            PropertyValue::String(s) | PropertyValue::Enum { value: EnumValue::String(s), .. } => Some(s),
+            _ => None,
+        }
+    }
 }
 
 impl PropertyValue {

@@ -49,6 +49,11 @@ pub fn cell_centre(h: &Harness<'static, SightlineApp>, c: Cell) -> egui::Pos2 {
 /// A click on a cell, as a hand does it: move there, press, release.
 pub fn click_cell(h: &mut Harness<'static, SightlineApp>, c: Cell) {
     let p = cell_centre(h, c);
+    click_at(h, p);
+}
+
+/// A click at a screen position, as a hand does it: move there, press, release.
+pub fn click_at(h: &mut Harness<'static, SightlineApp>, p: egui::Pos2) {
     h.hover_at(p);
     h.run();
     h.drag_at(p);

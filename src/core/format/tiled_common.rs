@@ -41,7 +41,7 @@ use crate::core::map::{self, Layer, LayerRef, Map, ObjectLayer};
 use crate::core::object::{MapObject, ObjectKind, ObjectShape, ObjectTemplate, ShapeKind};
 use crate::core::sheet_drawing::SheetDrawing;
 use crate::core::tile::{
-    Door, EnumValue, Frame, Glyph, Properties, PropertyValue, Rgb, Sprite, SpriteSheet, TileId, TileKind, TilesetFile,
+    Door, Frame, Glyph, Properties, PropertyValue, Rgb, Sprite, SpriteSheet, TileId, TileKind, TilesetFile,
 };
 use crate::core::wang::WangSet;
 
@@ -468,24 +468,11 @@ fn bool_property(props: &Properties, what: &str, key: &str) -> Result<Option<boo
 }
 
 fn number_property(props: &Properties, what: &str, key: &str) -> Result<Option<f64>, MapError> {
-    match props.get(key).map(PropertyValue::without_enum_type).as_deref() {
-        None => Ok(None),
-        Some(PropertyValue::Int(v)) => Ok(Some(*v as f64)),
-        Some(PropertyValue::Float(v)) => Ok(Some(*v)),
-        Some(PropertyValue::String(s)) => match s.trim().parse::<f64>() {
-            Ok(v) => Ok(Some(v)),
-            Err(_) => Err(property_error(what, key, "a number", &PropertyValue::String(s.clone()))),
-        },
-        Some(other) => Err(property_error(what, key, "a number", other)),
-    }
+    props.get(key).map(|v| v.as_number().ok_or_else(|| property_error(what, key, "a number", v))).transpose()
 }
 
 fn string_property<'a>(props: &'a Properties, what: &str, key: &str) -> Result<Option<&'a str>, MapError> {
-    match props.get(key) {
-        None => Ok(None),
-        Some(PropertyValue::String(s) | PropertyValue::Enum { value: EnumValue::String(s), .. }) => Ok(Some(s)),
-        Some(other) => Err(property_error(what, key, "a string", other)),
-    }
+    props.get(key).map(|v| v.as_text().ok_or_else(|| property_error(what, key, "a string", v))).transpose()
 }
 
 /// A colour as text (`#rrggbb`) or as Tiled's colour type, whose alpha the glyph has no use for.
@@ -896,9 +883,8 @@ pub fn build_map(mut doc: Doc) -> Result<super::Loaded, MapError> {
         // The shape hangs from the object's cell, as the file placed it.
         let cell_px = ((cell_x + origin.0 as f64) * tw, (cell_y + origin.1 as f64) * th);
         let offset = [o.x - cell_px.0, top_left_y - cell_px.1];
-        // A point in the middle of its cell is a marker, as sightline writes its own objects.
-        let marker = kind_of_shape == ShapeKind::Point && offset == [tw / 2.0, th / 2.0] && o.rotation == 0.0;
-        let shape = (!marker).then_some(ObjectShape { offset, rotation: o.rotation, kind: kind_of_shape });
+        let shape = Some(ObjectShape { offset, rotation: o.rotation, kind: kind_of_shape })
+            .filter(|s| !s.is_marker([doc.tile_width, doc.tile_height]));
         let template = match &o.template {
             Some(t) => {
                 let label = format!("{label}'s template {}", t.path.display());
