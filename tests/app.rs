@@ -3026,6 +3026,13 @@ fn the_polygon_tool_closes_on_its_first_point_and_ends_a_path_on_enter() {
     let triangle = vec![[0.0, 0.0], [3.0 * tw, 0.0], [0.0, 3.0 * th]];
     // A polygon stands on the cell of its first point.
     assert_eq!(drawn_shapes(&h), [(Cell::new(1, 1), Some(ShapeKind::Polygon(triangle)))]);
+    // In hand, its points are grips: the third dragged from (1, 4) to (2, 5) moves alone,
+    // its origin (the first point) staying; one undo step.
+    let undo = h.state().document.undo.len();
+    drag_grid_holding(&mut h, &[(1.0, 4.0), (1.5, 4.5), (2.1, 4.9)], egui::Modifiers::NONE);
+    let moved = vec![[0.0, 0.0], [3.0 * tw, 0.0], [tw, 4.0 * th]];
+    assert_eq!(drawn_shapes(&h), [(Cell::new(1, 1), Some(ShapeKind::Polygon(moved)))]);
+    assert_eq!(h.state().document.undo.len(), undo + 1);
     // Three points, one taken back with Backspace, then Enter: a path of two.
     click_grid(&mut h, 6.0, 5.0);
     click_grid(&mut h, 8.0, 5.0);
@@ -3197,4 +3204,39 @@ fn shapes_land_where_drawn_on_an_offset_layer_and_gestures_end_with_a_tool_chang
     drag_grid_holding(&mut h, &[(8.5, 5.5), (9.5, 5.5), (8.5, 5.5)], Modifiers::NONE);
     assert_eq!(h.state().document.undo.len(), undo);
     assert_eq!(drawn_shapes(&h).pop().unwrap().1, Some(ShapeKind::Rectangle { width: 2.0 * tw, height: th }));
+}
+
+/// A cut of a locked layer cuts nothing and copies nothing (it says why), as the wand and
+/// same tile pick nothing while an object layer is current.
+#[test]
+fn a_cut_of_a_locked_layer_is_refused_whole_and_the_wand_needs_a_tile_layer() {
+    use common::selection_rows;
+    use egui::{Key, Modifiers};
+    use sightline::core::Cell;
+    let mut h = harness();
+    let _dir = open_ascii(&mut h, "..#\n..#\n");
+    h.get_by_label("Select").click();
+    h.run();
+    drag_through(&mut h, &[Cell::new(0, 0), Cell::new(1, 1)]);
+    h.get_by_label("lock ground").click();
+    h.run();
+    let before = h.state().document.map.clone();
+    h.key_press_modifiers(Modifiers::COMMAND, Key::X);
+    h.run();
+    assert_eq!(h.state().document.map, before);
+    assert!(h.state().editor.clipboard.is_none(), "nothing copied either");
+    assert_eq!(selection_rows(h.state()), ["##.", "##."], "the selection stays");
+    h.get_by_label_contains("is locked: unlock it to paint");
+    // Copy still copies a locked layer.
+    h.key_press_modifiers(Modifiers::COMMAND, Key::C);
+    h.run();
+    assert!(h.state().editor.clipboard.is_some());
+    // An object layer current: the magic wand picks nothing, and says why.
+    h.get_all_by_label("New object layer").next().unwrap().click();
+    h.run();
+    h.get_by_label("Magic wand").click();
+    h.run();
+    click_cell(&mut h, Cell::new(2, 0));
+    assert_eq!(selection_rows(h.state()), ["##.", "##."]);
+    h.get_by_label_contains("picks by a tile layer's tiles");
 }

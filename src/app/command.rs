@@ -210,6 +210,12 @@ pub enum Command {
         id: u32,
         class: String,
     },
+    /// A drag of a grip of a polygon or path: object `id`'s points (from its origin, which
+    /// stays) become `points` (one undo step a drag).
+    SetObjectPoints {
+        id: u32,
+        points: Vec<[f64; 2]>,
+    },
     /// The inspector: object `id`'s shape to `position` (map pixels, Tiled's `x`, `y`), its box
     /// to `size` (when it has one), turned `rotation` degrees; it stands on the cell under its
     /// new centre (a drag of the fields is one undo step).

@@ -163,7 +163,7 @@ pub struct EditorState {
     /// Where (map pixels) and how loosely (pixels) the object tool's press in progress picks a
     /// zone, path or text to move, besides the objects on the pressed cell.
     pub grab: Option<([f64; 2], f64)>,
-    /// The resize the object tool's drag of a handle is making.
+    /// The reshape the object tool's drag of a grip (a handle, a polygon's point) is making.
     pub resizing: Option<Resize>,
     /// The shape being drawn (a drag in progress, or a polygon's points so far).
     pub shape_draft: Option<ShapeDraft>,
@@ -312,15 +312,24 @@ impl ObjectChoice {
     }
 }
 
-/// A box-shaped object being resized by one of its handles (Tiled's Select Objects): the box
-/// as it was when the drag began (map pixels, its layer's offset left out), and which handle,
-/// each coordinate −1, 0 or 1 (see [`crate::core::object::resized_box`]).
+/// The object in hand being reshaped by one of its grips (Tiled's Select Objects and Edit
+/// Polygons), from the drag of that grip.
 #[derive(Clone, Copy, Debug, PartialEq)]
 pub struct Resize {
     pub id: u32,
-    pub handle: [i8; 2],
-    pub top_left: [f64; 2],
-    pub size: [f64; 2],
+    pub grip: Grip,
+}
+
+/// What a grip of the object in hand changes, as it was when its drag began (map pixels, the
+/// layer's offset left out).
+#[derive(Clone, Copy, Debug, PartialEq)]
+pub enum Grip {
+    /// One of a box's eight handles, each coordinate −1, 0 or 1 (see
+    /// [`crate::core::object::resized_box`]), and the box.
+    Box { handle: [i8; 2], top_left: [f64; 2], size: [f64; 2] },
+    /// Point `index` of a polygon or path, and the shape's origin (Tiled's `x`, `y`), which
+    /// stays: the point moves alone.
+    Point { index: usize, origin: [f64; 2] },
 }
 
 /// The text Tiled's Insert Text gives a new text object.

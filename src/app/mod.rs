@@ -22,7 +22,7 @@ pub mod tileset_view;
 pub use canvas::{PointerAction, View};
 pub use command::{Command, DrawnLook, NewLayer, PropertiesOwner};
 pub use document::Document;
-pub use editor::{DEFAULT_OBJECT_TEXT, EditorState, ObjectChoice, Resize, SelectionDrag, ShapeDraft, Tool};
+pub use editor::{DEFAULT_OBJECT_TEXT, EditorState, Grip, ObjectChoice, Resize, SelectionDrag, ShapeDraft, Tool};
 pub use overlays::{OverlayCommand, OverlayKind, Overlays};
 
 use std::path::PathBuf;
@@ -692,6 +692,10 @@ impl SightlineApp {
                 }
             }
             Command::Copy | Command::Cut => {
+                // A cut of a layer that cannot be erased is no cut (nor a copy): it says why.
+                if self.editor.selection.is_none() || matches!(command, Command::Cut) && self.layer_locked() {
+                    return;
+                }
                 let Some(selection) = &self.editor.selection else { return };
                 let layer = self.editor.layer;
                 self.editor.clipboard = crate::core::edit::Stamp::copy_selection(&self.document.map, layer, selection);
@@ -873,6 +877,33 @@ impl SightlineApp {
                     Err(why) => self.notice = Some(format!("object #{id} keeps its class: {why}")),
                 }
             }
+            Command::SetObjectPoints { id, points } => {
+                use crate::core::object::ShapeKind;
+                let map = &self.document.map;
+                let Some(index) = map.objects.iter().position(|o| o.id == id) else { return };
+                if let Some(refusal) = self.object_layer_refusal(map.objects[index].layer, "to change its objects") {
+                    self.notice = Some(refusal);
+                    return;
+                }
+                let now = match map.objects[index].shape.as_ref().map(|s| &s.kind) {
+                    Some(ShapeKind::Polygon(now) | ShapeKind::Polyline(now)) => now,
+                    _ => return,
+                };
+                // The same number of points, moved: a drag reshapes, it adds or takes none.
+                if now.len() != points.len() || *now == points || points.iter().flatten().any(|v| !v.is_finite()) {
+                    return;
+                }
+                if !self.continues(ContinuedEdit::ObjectGeometry(index)) {
+                    self.document.checkpoint();
+                }
+                if let Some(ShapeKind::Polygon(now) | ShapeKind::Polyline(now)) =
+                    self.document.map.objects[index].shape.as_mut().map(|s| &mut s.kind)
+                {
+                    *now = points;
+                }
+                self.document.touch();
+                self.continued = Some((ContinuedEdit::ObjectGeometry(index), self.document.revision()));
+            }
             Command::SetObjectGeometry { id, position, size, rotation } => {
                 let map = &self.document.map;
                 let Some(index) = map.objects.iter().position(|o| o.id == id) else { return };
@@ -1017,6 +1048,18 @@ impl SightlineApp {
                     return;
                 }
                 if self.editor.tool.selects() {
+                    // The magic wand and same tile pick by a tile layer's tiles: with an object
+                    // layer or a group current, they pick nothing (Tiled disables them there).
+                    if matches!(self.editor.tool, Tool::MagicWand | Tool::SameTile)
+                        && (self.editor.object_layer.is_some() || self.editor.group.is_some())
+                    {
+                        self.editor.held_selection_mode = None;
+                        self.notice = Some(format!(
+                            "the {} picks by a tile layer's tiles: select a tile layer",
+                            self.editor.tool.label().to_lowercase()
+                        ));
+                        return;
+                    }
                     let e = &mut self.editor;
                     let mode = e.held_selection_mode.take().unwrap_or(e.selection_mode);
                     let mut drag = SelectionDrag::new(e.selection.take(), mode);
@@ -1425,9 +1468,10 @@ impl SightlineApp {
         on_map.then(|| crate::core::terrain::Part::nearest(set.kind, p.x, p.y))
     }
 
-    /// The focused object's handles (Tiled's Select Objects): a press on one begins a resize,
-    /// whose drag moves that corner or edge to the pointer (snapped as the tools bar says) and
-    /// whose release ends it. True when the pointer went to a resize.
+    /// The grips of the object in hand (Tiled's Select Objects handles, Edit Polygons points):
+    /// a press on one begins a reshape, whose drag moves that corner, edge or point to the
+    /// pointer (snapped as the tools bar says) and whose release ends it. True when the
+    /// pointer went to a reshape.
     fn resize_pointer_action(&mut self, response: &canvas::CanvasResponse, modifiers: egui::Modifiers) -> bool {
         let map = &self.document.map;
         let [tw, th] = map.tile_size.map(|t| f64::from(t.max(1)));
@@ -1440,17 +1484,28 @@ impl SightlineApp {
                     // The pointer on the layer's own grid (it is drawn moved by its offset).
                     let at = [f64::from(g.x) * tw - shift[0], f64::from(g.y) * th - shift[1]];
                     let to = snap.point(at, map.tile_size);
-                    let (position, size) =
-                        crate::core::object::resized_box(resize.top_left, resize.size, resize.handle, to);
-                    let now = o.shape.as_ref().map(|s| (s.position(o.cell, map.tile_size), s.kind.size()));
-                    if now != Some((position, Some(size))) {
-                        let id = resize.id;
-                        self.commands.push(Command::SetObjectGeometry {
-                            id,
-                            position,
-                            size: Some(size),
-                            rotation: 0.0,
-                        });
+                    let Some(shape) = &o.shape else { return true };
+                    let id = resize.id;
+                    match resize.grip {
+                        Grip::Box { handle, top_left, size } => {
+                            let (position, size) = crate::core::object::resized_box(top_left, size, handle, to);
+                            if (shape.position(o.cell, map.tile_size), shape.kind.size()) != (position, Some(size)) {
+                                let (size, rotation) = (Some(size), 0.0);
+                                self.commands.push(Command::SetObjectGeometry { id, position, size, rotation });
+                            }
+                        }
+                        Grip::Point { index, origin } => {
+                            use crate::core::object::ShapeKind;
+                            let (ShapeKind::Polygon(now) | ShapeKind::Polyline(now)) = &shape.kind else {
+                                return true;
+                            };
+                            let moved = [to[0] - origin[0], to[1] - origin[1]];
+                            if now.get(index).is_some_and(|p| *p != moved) {
+                                let mut points = now.clone();
+                                points[index] = moved;
+                                self.commands.push(Command::SetObjectPoints { id, points });
+                            }
+                        }
                     }
                 }
                 Some(PointerAction::Released) => self.commands.push(Command::EndResize),
@@ -1467,20 +1522,21 @@ impl SightlineApp {
         let (Some(PointerAction::Pressed { .. }), Some(press)) = (response.pointer, response.press_point) else {
             return false;
         };
-        let Some(ObjectInHand { object: o, handles: Some((top_left, size)), shift }) = self.focus() else {
-            return false;
-        };
+        let Some(ObjectInHand { object: o, grips, shift }) = self.focus() else { return false };
         let origin = self.view.screen_from_grid(Cell::new(0, 0));
         let screen = |p: [f64; 2]| {
             origin + egui::vec2(((p[0] + shift[0]) / tw) as f32, ((p[1] + shift[1]) / th) as f32) * self.view.cell_px
         };
         let pressed = origin + press.to_vec2() * self.view.cell_px;
-        let handle = object_handles(top_left, size)
-            .into_iter()
-            .find(|&(_, p)| (screen(p) - pressed).length() <= HANDLE_PICK_PX)
-            .map(|(h, _)| h);
-        let Some(handle) = handle else { return false };
-        self.commands.push(Command::BeginResize(Resize { id: o.id, handle, top_left, size }));
+        // The nearest grip within reach (a path's points may lie close together).
+        let grip = grips
+            .iter()
+            .map(|&(grip, p)| (grip, (screen(p) - pressed).length()))
+            .filter(|&(_, d)| d <= HANDLE_PICK_PX)
+            .min_by(|a, b| a.1.total_cmp(&b.1))
+            .map(|(grip, _)| grip);
+        let Some(grip) = grip else { return false };
+        self.commands.push(Command::BeginResize(Resize { id: o.id, grip }));
         true
     }
 
@@ -2006,10 +2062,10 @@ impl SightlineApp {
         self.document.touch();
     }
 
-    /// The object the object tool last made, moved or clicked, with the box its handles
-    /// resize (map pixels: its top-left and size) when it has one it may change: a rectangle,
-    /// ellipse, capsule or text, not turned, on a shown, unlocked layer. And its layer's offset
-    /// (its groups' added), which it is drawn moved by.
+    /// The object the object tool last made, moved or clicked (on a shown layer), with its
+    /// grips when it may change: a rectangle's, ellipse's, capsule's or text's eight handles,
+    /// a polygon's or path's points, when it is not turned and its layer is not locked. And
+    /// its layer's offset (its groups' added), which it is drawn moved by.
     fn focus(&self) -> Option<ObjectInHand<'_>> {
         object_focus(&self.editor, &self.document.map)
     }
@@ -2452,11 +2508,12 @@ const SELECTION_WASH: egui::Color32 = egui::Color32::from_rgba_premultiplied(14,
 /// out, where a cell is a few pixels and a ragged selection would be millions of runs, it is
 /// its `picture` instead, the wash without the outline, as the map is its texture there.
 /// The object the object tool has in hand (see [`SightlineApp::focus`]).
-#[derive(Clone, Copy)]
+#[derive(Clone)]
 pub(super) struct ObjectInHand<'a> {
     pub object: &'a crate::core::MapObject,
-    /// The box its handles resize (map pixels: top-left, size), when it has one it may change.
-    handles: Option<([f64; 2], [f64; 2])>,
+    /// Its grips and where they are (map pixels, the layer's offset left out): a box's eight
+    /// handles, a polygon's or path's points; none when it may not change or is turned.
+    grips: Vec<(Grip, [f64; 2])>,
     /// Its layer's offset (its groups' added): it is drawn moved by it.
     shift: [f64; 2],
 }
@@ -2467,10 +2524,26 @@ pub(super) fn object_focus<'a>(editor: &EditorState, map: &'a crate::core::Map) 
     let o = map.object_by_id(editor.focused_object.filter(|_| editor.tool == Tool::Object)?)?;
     // Not on a hidden layer (or in a hidden group): Tiled picks only what it shows.
     let look = map.object_looks().get(o.layer).copied().filter(|l| l.shown)?;
-    let boxed =
-        o.shape.as_ref().filter(|s| s.rotation == 0.0 && !matches!(s.kind, ShapeKind::Tile { .. }) && !look.locked);
-    let handles = boxed.and_then(|s| Some((s.position(o.cell, map.tile_size), s.kind.size()?)));
-    Some(ObjectInHand { object: o, handles, shift: look.offset })
+    let shape = o.shape.as_ref().filter(|s| s.rotation == 0.0 && !look.locked);
+    let grips = match shape.map(|s| (s, s.position(o.cell, map.tile_size))) {
+        Some((s, origin)) => match &s.kind {
+            ShapeKind::Polygon(points) | ShapeKind::Polyline(points) => points
+                .iter()
+                .enumerate()
+                .map(|(index, p)| (Grip::Point { index, origin }, [origin[0] + p[0], origin[1] + p[1]]))
+                .collect(),
+            ShapeKind::Tile { .. } => Vec::new(),
+            kind => match kind.size() {
+                Some(size) => object_handles(origin, size)
+                    .into_iter()
+                    .map(|(handle, p)| (Grip::Box { handle, top_left: origin, size }, p))
+                    .collect(),
+                None => Vec::new(),
+            },
+        },
+        None => Vec::new(),
+    };
+    Some(ObjectInHand { object: o, grips, shift: look.offset })
 }
 
 /// How near (screen pixels) a press must be to a handle of the focused object to resize it.
@@ -2494,7 +2567,8 @@ fn object_handles(top_left: [f64; 2], size: [f64; 2]) -> Vec<([i8; 2], [f64; 2])
 /// The object the object tool has in hand, ringed: its outline (or its text's box, its tile's
 /// image, its cell), and the handles that resize its box. `shift`: its layer's offset.
 fn draw_object_focus(painter: &egui::Painter, view: &View, map: &crate::core::Map, hand: &ObjectInHand) {
-    let ObjectInHand { object: o, handles, shift } = *hand;
+    let ObjectInHand { object: o, grips, shift } = hand;
+    let shift = *shift;
     let [tw, th] = map.tile_size.map(|t| t.max(1) as f32);
     let origin = view.screen_from_grid(Cell::new(0, 0));
     let screen =
@@ -2532,15 +2606,18 @@ fn draw_object_focus(painter: &egui::Painter, view: &View, map: &crate::core::Ma
             }
         }
     }
-    for (_, p) in handles.map(|(at, size)| object_handles(at, size)).unwrap_or_default() {
-        let rect = egui::Rect::from_center_size(screen(p), egui::vec2(7.0, 7.0));
-        painter.rect(
-            rect,
-            0.0,
-            egui::Color32::WHITE,
-            egui::Stroke::new(1.0, egui::Color32::BLACK),
-            egui::StrokeKind::Outside,
-        );
+    let rim = egui::Stroke::new(1.0, egui::Color32::BLACK);
+    for &(grip, p) in grips {
+        match grip {
+            // A box's handles are squares, a polygon's points discs, as in Tiled.
+            Grip::Box { .. } => {
+                let rect = egui::Rect::from_center_size(screen(p), egui::vec2(7.0, 7.0));
+                painter.rect(rect, 0.0, egui::Color32::WHITE, rim, egui::StrokeKind::Outside);
+            }
+            Grip::Point { .. } => {
+                painter.circle(screen(p), 4.0, egui::Color32::WHITE, rim);
+            }
+        }
     }
 }
 
