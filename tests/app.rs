@@ -3240,3 +3240,39 @@ fn a_cut_of_a_locked_layer_is_refused_whole_and_the_wand_needs_a_tile_layer() {
     assert_eq!(selection_rows(h.state()), ["##.", "##."]);
     h.get_by_label_contains("picks by a tile layer's tiles");
 }
+
+/// Tiled's Insert Tile: a click lays the brush's tile, turned as the brush is, as a tile
+/// object at its image's size, centred on the pointer and snapped: on a grid of the tile's
+/// size, over the clicked cell.
+#[test]
+fn a_tile_object_is_the_brushs_tile_turned_as_it_is_over_the_clicked_cell() {
+    use sightline::core::Cell;
+    use sightline::core::object::ShapeKind;
+    let mut h = harness();
+    h.state_mut().commands.push(Command::Open(Path::new("tests/fixtures/corners.tmx").to_path_buf()));
+    h.run();
+    let map = &h.state().document.map;
+    let tile = (1..map.tiles.len()).find(|&t| map.tiles[t].sprite.is_some()).expect("a tile with an image") as u16;
+    let sheet = &map.sheets[usize::from(map.tiles[usize::from(tile)].sprite.unwrap().sheet)];
+    let (w, h_px) = (f64::from(sheet.tile_width), f64::from(sheet.tile_height));
+    assert_eq!([w, h_px], map.tile_size.map(f64::from), "this sample's tiles fill a cell");
+    let objects = map.objects.len();
+    h.state_mut().commands.push(Command::SelectTile(tile));
+    h.run();
+    h.get_by_label("Object").click();
+    h.run();
+    h.get_by_label("what to place").click();
+    h.run();
+    h.get_by_label("tile").click();
+    h.run();
+    h.key_press(egui::Key::X);
+    h.run();
+    click_cell(&mut h, Cell::new(3, 2));
+    let map = &h.state().document.map;
+    assert_eq!(map.objects.len(), objects + 1);
+    let o = map.objects.last().unwrap();
+    let shape = o.shape.as_ref().unwrap();
+    assert_eq!(shape.kind, ShapeKind::Tile { tile, flip: Flip::HORIZONTAL, width: w, height: h_px });
+    // Its position is its bottom-left corner (the tileset's alignment): the cell's.
+    assert_eq!((o.cell, shape.position(o.cell, map.tile_size)), (Cell::new(3, 2), [3.0 * w, 3.0 * h_px]));
+}

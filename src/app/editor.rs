@@ -261,10 +261,13 @@ pub enum ObjectChoice {
     Polygon,
     /// Tiled's Insert Text: "Hello World" at its size where a click is, or filling a dragged box.
     Text,
+    /// Tiled's Insert Tile: the brush's tile (flipped as it is) as a tile object at its
+    /// image's size, centred where a click is.
+    TileObject,
 }
 
 impl ObjectChoice {
-    pub const ALL: [ObjectChoice; 11] = [
+    pub const ALL: [ObjectChoice; 12] = [
         ObjectChoice::PlayerStart,
         ObjectChoice::Monster,
         ObjectChoice::Item,
@@ -276,6 +279,7 @@ impl ObjectChoice {
         ObjectChoice::Point,
         ObjectChoice::Polygon,
         ObjectChoice::Text,
+        ObjectChoice::TileObject,
     ];
 
     pub fn label(self) -> &'static str {
@@ -291,6 +295,7 @@ impl ObjectChoice {
             ObjectChoice::Point => "point",
             ObjectChoice::Polygon => "polygon or path",
             ObjectChoice::Text => "text",
+            ObjectChoice::TileObject => "tile",
         }
     }
 

@@ -1632,6 +1632,9 @@ impl SightlineApp {
             Some(PointerAction::Clicked(_)) if let Some(id) = picked => {
                 self.commands.push(Command::FocusObject(id));
             }
+            // A tile object is placed by a click; a drag places nothing.
+            Some(PointerAction::Pressed { .. } | PointerAction::Dragged(_) | PointerAction::Released)
+                if choice == ObjectChoice::TileObject => {}
             Some(PointerAction::Pressed { .. }) => {
                 let start = response.press_point.map_or(pointer, snapped);
                 let draft = ShapeDraft::Box { start, end: pointer, square };
@@ -1659,6 +1662,15 @@ impl SightlineApp {
                         let corner = snap.point([at[0] - w / 2.0, at[1] - h / 2.0], map.tile_size);
                         let text = Box::new(crate::core::object::ObjectText::new(DEFAULT_OBJECT_TEXT));
                         (ShapeKind::Text { width: w, height: h, text }, corner)
+                    }
+                    ObjectChoice::TileObject => {
+                        // The brush's tile at its image's size, centred on the pointer, its
+                        // corner snapped (Tiled's Insert Tile); its position is where its
+                        // tileset's alignment says on its box.
+                        let (tile, flip) = (self.editor.tile, self.editor.flip);
+                        let ([ax, ay], [w, h]) = map.tile_object_anchor(tile);
+                        let corner = snap.point([at[0] - w / 2.0, at[1] - h / 2.0], map.tile_size);
+                        (ShapeKind::Tile { tile, flip, width: w, height: h }, [corner[0] + ax * w, corner[1] + ay * h])
                     }
                     _ => (ShapeKind::Rectangle { width: tw, height: th }, cell_box),
                 };
@@ -2009,7 +2021,8 @@ impl SightlineApp {
             | ObjectChoice::Capsule
             | ObjectChoice::Point
             | ObjectChoice::Polygon
-            | ObjectChoice::Text => return,
+            | ObjectChoice::Text
+            | ObjectChoice::TileObject => return,
         };
         let map = &self.document.map;
         // The object goes on the current object layer, else on the topmost (a new one if the

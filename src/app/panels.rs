@@ -14,7 +14,7 @@ const HELP: &[&str] = &[
     "Tools: B brush, E eraser, R rectangle, L line, F fill (Shift: the whole selection), T terrain (at size 1 the nearest corner or edge), I picker (or right-click), O object (drag one to move it), P probe",
     "Select: S rectangle, W magic wand, Shift+S same tile; Shift adds, Ctrl subtracts, Ctrl+Shift intersects; the tools paint only inside a selection",
     "Selection: Ctrl+A all, Ctrl+Shift+A or Esc none, Ctrl+I invert; Ctrl+C copy, Ctrl+X cut, Ctrl+V paste (click or drag lays it, Shift+drag a line, Esc drops it), Ctrl+Shift+V paste in place, Delete erases; Ctrl+N new map",
-    "Objects: O, then a game object (click places, drag one moves it, right-click removes) or a Tiled shape: rectangle, ellipse, capsule (drag; Shift square), point (click), text (click or drag), polygon or path (clicks; the first point closes, Enter or right-click ends a path, Backspace takes one back); Ctrl, Ctrl+Shift toggle snapping; Alt draws over an object; Esc drops the shape; the object in hand (ringed): drag a handle to resize it or a polygon's point to move it, Delete removes it, Esc lets it go",
+    "Objects: O, then a game object (click places, drag one moves it, right-click removes) or a Tiled shape: rectangle, ellipse, capsule (drag; Shift square), point (click), text (click or drag), tile (click; the brush's tile), polygon or path (clicks; the first point closes, Enter or right-click ends a path, Backspace takes one back); Ctrl, Ctrl+Shift toggle snapping; Alt draws over an object; Esc drops the shape; the object in hand (ringed): drag a handle to resize it or a polygon's point to move it, Delete removes it, Esc lets it go",
     "Turn: X, Y flip, Z, Shift+Z rotate the stamp being placed, else the brush's tile",
     "Edit: Ctrl+Z undo, Ctrl+Shift+Z or Ctrl+Y redo; Ctrl+O open, Ctrl+S save, Ctrl+Shift+S save as",
     "Layers: Ctrl+Shift+N new, Ctrl+Shift+D duplicate, Ctrl+Shift+Up/Down raise/lower, Ctrl+G group, Ctrl+Shift+G ungroup, Ctrl+PgUp/PgDown select",
@@ -881,6 +881,11 @@ pub fn tools_bar_ui(app: &mut SightlineApp, ui: &mut egui::Ui) {
                                  right-click ends a path there, Backspace takes the last point back.",
                             ),
                             ObjectChoice::Point => ("click", "A click places a point."),
+                            ObjectChoice::TileObject => (
+                                "click · X Y Z turn",
+                                "A click places the brush's tile (chosen in the palette) as a tile object at its \
+                                 image's size, centred on the pointer; X, Y flip it and Z turns it first.",
+                            ),
                             ObjectChoice::Text => {
                                 ("click or drag", "A click places \"Hello World\" at its size; a drag draws its box.")
                             }

@@ -588,6 +588,23 @@ impl Map {
         id
     }
 
+    /// Where a tile object of `tile` has its position on its box, as fractions of its width
+    /// and height (its tileset's object alignment; bottom-left unless set), and the size of
+    /// its box as Tiled gives a new one: its tileset's tile size, else the map's grid.
+    pub fn tile_object_anchor(&self, tile: TileId) -> ([f64; 2], [f64; 2]) {
+        let sheet = self
+            .tiles
+            .get(usize::from(tile))
+            .and_then(|t| t.sprite)
+            .and_then(|s| self.sheets.get(usize::from(s.sheet)));
+        match sheet {
+            Some(sheet) => {
+                (sheet.drawing.object_alignment.anchor(), [f64::from(sheet.tile_width), f64::from(sheet.tile_height)])
+            }
+            None => ([0.0, 1.0], self.tile_size.map(|t| f64::from(t.max(1)))),
+        }
+    }
+
     /// `kind` turned `rotation` degrees about `position` (map pixels: Tiled's `x`, `y`, a box's
     /// top-left corner, a point's, polygon's or path's origin, a tile object's point where its
     /// tileset's object alignment says, bottom-left unless set): the cell an object of that
@@ -597,12 +614,7 @@ impl Map {
     /// a load put it. `None` when that centre is off the map.
     pub fn placed_shape(&self, kind: ShapeKind, position: [f64; 2], rotation: f64) -> Option<(Cell, ObjectShape)> {
         let [ax, ay] = match &kind {
-            ShapeKind::Tile { tile, .. } => self
-                .tiles
-                .get(usize::from(*tile))
-                .and_then(|t| t.sprite)
-                .and_then(|s| self.sheets.get(usize::from(s.sheet)))
-                .map_or([0.0, 1.0], |sheet| sheet.drawing.object_alignment.anchor()),
+            ShapeKind::Tile { tile, .. } => self.tile_object_anchor(*tile).0,
             _ => [0.0, 0.0],
         };
         let [w, h] = kind.size().unwrap_or([0.0, 0.0]);
