@@ -3013,6 +3013,7 @@ fn the_object_tool_draws_tileds_rectangles_ellipses_and_points_snapped_to_the_gr
 
 #[test]
 fn the_polygon_tool_closes_on_its_first_point_and_ends_a_path_on_enter() {
+    use sightline::app::ShapeDraft;
     use sightline::core::Cell;
     use sightline::core::object::ShapeKind;
     let mut h = harness();
@@ -3031,8 +3032,19 @@ fn the_polygon_tool_closes_on_its_first_point_and_ends_a_path_on_enter() {
     let undo = h.state().document.undo.len();
     drag_grid_holding(&mut h, &[(1.0, 4.0), (1.5, 4.5), (2.1, 4.9)], egui::Modifiers::NONE);
     let moved = vec![[0.0, 0.0], [3.0 * tw, 0.0], [tw, 4.0 * th]];
-    assert_eq!(drawn_shapes(&h), [(Cell::new(1, 1), Some(ShapeKind::Polygon(moved)))]);
+    assert_eq!(drawn_shapes(&h), [(Cell::new(1, 1), Some(ShapeKind::Polygon(moved.clone())))]);
     assert_eq!(h.state().document.undo.len(), undo + 1);
+    // A new polygon begun on the grip of the one in hand lays its first point there.
+    click_grid(&mut h, 4.0, 1.0);
+    assert!(matches!(&h.state().editor.shape_draft, Some(ShapeDraft::Points { points, .. }) if points.len() == 1));
+    drag_grid_holding(&mut h, &[(1.0, 1.0), (1.5, 1.5)], egui::Modifiers::NONE);
+    assert_eq!(
+        drawn_shapes(&h),
+        [(Cell::new(1, 1), Some(ShapeKind::Polygon(moved)))],
+        "the drag near a grip laid a point, it did not reshape"
+    );
+    h.key_press(egui::Key::Escape);
+    h.run();
     // Three points, one taken back with Backspace, then Enter: a path of two.
     click_grid(&mut h, 6.0, 5.0);
     click_grid(&mut h, 8.0, 5.0);
@@ -3275,4 +3287,10 @@ fn a_tile_object_is_the_brushs_tile_turned_as_it_is_over_the_clicked_cell() {
     assert_eq!(shape.kind, ShapeKind::Tile { tile, flip: Flip::HORIZONTAL, width: w, height: h_px });
     // Its position is its bottom-left corner (the tileset's alignment): the cell's.
     assert_eq!((o.cell, shape.position(o.cell, map.tile_size)), (Cell::new(3, 2), [3.0 * w, 3.0 * h_px]));
+    // The empty tile is no tile object.
+    h.state_mut().commands.push(Command::SelectTile(sightline::core::tile::EMPTY));
+    h.run();
+    click_cell(&mut h, Cell::new(1, 1));
+    assert_eq!(h.state().document.map.objects.len(), objects + 1);
+    assert!(h.state().notice.as_deref().is_some_and(|n| n.starts_with("choose a tile")));
 }

@@ -1522,6 +1522,10 @@ impl SightlineApp {
         let (Some(PointerAction::Pressed { .. }), Some(press)) = (response.pointer, response.press_point) else {
             return false;
         };
+        // A press while a shape is being drawn goes on drawing it, near a grip or not.
+        if self.editor.shape_draft.is_some() {
+            return false;
+        }
         let Some(ObjectInHand { object: o, grips, shift }) = self.focus() else { return false };
         let origin = self.view.screen_from_grid(Cell::new(0, 0));
         let screen = |p: [f64; 2]| {
@@ -2141,6 +2145,12 @@ impl SightlineApp {
     fn add_shape(&mut self, kind: crate::core::object::ShapeKind, position: [f64; 2]) {
         use crate::core::{MapObject, ObjectKind};
         let map = &self.document.map;
+        if let crate::core::object::ShapeKind::Tile { tile, .. } = kind
+            && (tile == crate::core::tile::EMPTY || usize::from(tile) >= map.tiles.len())
+        {
+            self.notice = Some("choose a tile in the palette to lay it as a tile object".into());
+            return;
+        }
         let target = self.editor.object_layer.or(map.object_layers.len().checked_sub(1));
         if let Some(refusal) = target.and_then(|j| self.object_layer_refusal(j, "to place objects")) {
             self.notice = Some(refusal);
