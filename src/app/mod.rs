@@ -861,12 +861,8 @@ impl SightlineApp {
             }
             Command::EndContinuedEdit => self.continued = None,
             Command::ReclassObject { id, class } => {
+                let Some(index) = self.changeable_object(id) else { return };
                 let map = &self.document.map;
-                let Some(index) = map.objects.iter().position(|o| o.id == id) else { return };
-                if let Some(refusal) = self.object_layer_refusal(map.objects[index].layer, "to change its objects") {
-                    self.notice = Some(refusal);
-                    return;
-                }
                 match map.objects[index].reclassed(class.trim()) {
                     Ok(o) if o == map.objects[index] => {}
                     Ok(o) => {
@@ -879,12 +875,8 @@ impl SightlineApp {
             }
             Command::SetObjectPoints { id, points } => {
                 use crate::core::object::ShapeKind;
+                let Some(index) = self.changeable_object(id) else { return };
                 let map = &self.document.map;
-                let Some(index) = map.objects.iter().position(|o| o.id == id) else { return };
-                if let Some(refusal) = self.object_layer_refusal(map.objects[index].layer, "to change its objects") {
-                    self.notice = Some(refusal);
-                    return;
-                }
                 let now = match map.objects[index].shape.as_ref().map(|s| &s.kind) {
                     Some(ShapeKind::Polygon(now) | ShapeKind::Polyline(now)) => now,
                     _ => return,
@@ -905,12 +897,8 @@ impl SightlineApp {
                 self.continued = Some((ContinuedEdit::ObjectGeometry(index), self.document.revision()));
             }
             Command::SetObjectGeometry { id, position, size, rotation } => {
+                let Some(index) = self.changeable_object(id) else { return };
                 let map = &self.document.map;
-                let Some(index) = map.objects.iter().position(|o| o.id == id) else { return };
-                if let Some(refusal) = self.object_layer_refusal(map.objects[index].layer, "to change its objects") {
-                    self.notice = Some(refusal);
-                    return;
-                }
                 let Some(shape) = &map.objects[index].shape else { return };
                 let kind = match size {
                     Some(size) => shape.kind.clone().with_size(size.map(|v| v.max(0.0))),
@@ -2108,6 +2096,20 @@ impl SightlineApp {
                 self.document.drop_checkpoint();
             }
             self.continued = None;
+        }
+    }
+
+    /// Where object `id` is in the map's list, when its layer lets it change (else the notice
+    /// says why, and `None`).
+    fn changeable_object(&mut self, id: u32) -> Option<usize> {
+        let index = self.document.map.objects.iter().position(|o| o.id == id)?;
+        let refusal = self.object_layer_refusal(self.document.map.objects[index].layer, "to change its objects");
+        match refusal {
+            Some(refusal) => {
+                self.notice = Some(refusal);
+                None
+            }
+            None => Some(index),
         }
     }
 
