@@ -3034,6 +3034,29 @@ fn the_polygon_tool_closes_on_its_first_point_and_ends_a_path_on_enter() {
     let moved = vec![[0.0, 0.0], [3.0 * tw, 0.0], [tw, 4.0 * th]];
     assert_eq!(drawn_shapes(&h), [(Cell::new(1, 1), Some(ShapeKind::Polygon(moved.clone())))]);
     assert_eq!(h.state().document.undo.len(), undo + 1);
+    // A drag of a segment's middle, (2.5, 1), lays a point there and moves it to (3, 0); one
+    // undo step. A right-click on a point takes it away again, its own step; but a polygon
+    // keeps three points, and says so.
+    drag_grid_holding(&mut h, &[(2.5, 1.0), (2.7, 0.5), (2.9, 0.1)], egui::Modifiers::NONE);
+    let four = vec![[0.0, 0.0], [2.0 * tw, -th], [3.0 * tw, 0.0], [tw, 4.0 * th]];
+    assert_eq!(drawn_shapes(&h), [(Cell::new(1, 1), Some(ShapeKind::Polygon(four)))]);
+    assert_eq!(h.state().document.undo.len(), undo + 2);
+    let right_click_grid = |h: &mut Harness<'static, SightlineApp>, x: f32, y: f32| {
+        let pos = grid_point(h, x, y);
+        h.hover_at(pos);
+        h.run();
+        for pressed in [true, false] {
+            let button = egui::PointerButton::Secondary;
+            h.event(egui::Event::PointerButton { pos, button, pressed, modifiers: egui::Modifiers::NONE });
+        }
+        h.run();
+    };
+    right_click_grid(&mut h, 3.0, 0.0);
+    assert_eq!(drawn_shapes(&h), [(Cell::new(1, 1), Some(ShapeKind::Polygon(moved.clone())))]);
+    assert_eq!(h.state().document.undo.len(), undo + 3);
+    right_click_grid(&mut h, 4.0, 1.0);
+    assert_eq!(drawn_shapes(&h), [(Cell::new(1, 1), Some(ShapeKind::Polygon(moved.clone())))]);
+    assert!(h.state().notice.as_deref().is_some_and(|n| n.contains("keeps 3 points")), "{:?}", h.state().notice);
     // A new polygon begun on the grip of the one in hand lays its first point there.
     click_grid(&mut h, 4.0, 1.0);
     assert!(matches!(&h.state().editor.shape_draft, Some(ShapeDraft::Points { points, .. }) if points.len() == 1));

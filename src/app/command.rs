@@ -210,8 +210,9 @@ pub enum Command {
         id: u32,
         class: String,
     },
-    /// A drag of a grip of a polygon or path: object `id`'s points (from its origin, which
-    /// stays) become `points` (one undo step a drag).
+    /// A polygon's or path's points (from its origin, which stays) become `points`: a drag
+    /// of a point moves it, of a segment's middle adds one there (one undo step a drag), a
+    /// right-click on a point takes it away. A polygon keeps three, a path two.
     SetObjectPoints {
         id: u32,
         points: Vec<[f64; 2]>,

@@ -335,6 +335,9 @@ pub enum Grip {
     /// Point `index` of a polygon or path, and the shape's origin (Tiled's `x`, `y`), which
     /// stays: the point moves alone.
     Point { index: usize, origin: [f64; 2] },
+    /// The middle of the segment from point `after` to the next (a polygon's last to its
+    /// first): a drag of it lays a new point there and moves it.
+    Midpoint { after: usize, origin: [f64; 2] },
 }
 
 /// The text Tiled's Insert Text gives a new text object.

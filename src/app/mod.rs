@@ -877,12 +877,19 @@ impl SightlineApp {
                 use crate::core::object::ShapeKind;
                 let Some(index) = self.changeable_object(id) else { return };
                 let map = &self.document.map;
-                let now = match map.objects[index].shape.as_ref().map(|s| &s.kind) {
-                    Some(ShapeKind::Polygon(now) | ShapeKind::Polyline(now)) => now,
+                let (now, fewest) = match map.objects[index].shape.as_ref().map(|s| &s.kind) {
+                    Some(ShapeKind::Polygon(now)) => (now, 3),
+                    Some(ShapeKind::Polyline(now)) => (now, 2),
                     _ => return,
                 };
-                // The same number of points, moved: a drag reshapes, it adds or takes none.
-                if now.len() != points.len() || *now == points || points.iter().flatten().any(|v| !v.is_finite()) {
+                if points.len() < fewest {
+                    self.notice = Some(format!(
+                        "a {} keeps {fewest} points at least",
+                        if fewest == 3 { "polygon" } else { "path" }
+                    ));
+                    return;
+                }
+                if *now == points || points.iter().flatten().any(|v| !v.is_finite()) {
                     return;
                 }
                 if !self.continues(ContinuedEdit::ObjectGeometry(index)) {
@@ -1482,6 +1489,8 @@ impl SightlineApp {
                                 self.commands.push(Command::SetObjectGeometry { id, position, size, rotation });
                             }
                         }
+                        // A middle's press became a point's (below).
+                        Grip::Midpoint { .. } => {}
                         Grip::Point { index, origin } => {
                             use crate::core::object::ShapeKind;
                             let (ShapeKind::Polygon(now) | ShapeKind::Polyline(now)) = &shape.kind else {
@@ -1507,9 +1516,12 @@ impl SightlineApp {
             }
             return true;
         }
-        let (Some(PointerAction::Pressed { .. }), Some(press)) = (response.pointer, response.press_point) else {
-            return false;
+        let (right, press) = match response.pointer {
+            Some(PointerAction::Pressed { .. }) => (false, response.press_point),
+            Some(PointerAction::SecondaryClicked(_)) => (true, response.grid_point),
+            _ => return false,
         };
+        let Some(press) = press else { return false };
         // A press while a shape is being drawn goes on drawing it, near a grip or not.
         if self.editor.shape_draft.is_some() {
             return false;
@@ -1528,7 +1540,30 @@ impl SightlineApp {
             .min_by(|a, b| a.1.total_cmp(&b.1))
             .map(|(grip, _)| grip);
         let Some(grip) = grip else { return false };
-        self.commands.push(Command::BeginResize(Resize { id: o.id, grip }));
+        let points = match o.shape.as_ref().map(|s| &s.kind) {
+            Some(crate::core::object::ShapeKind::Polygon(p) | crate::core::object::ShapeKind::Polyline(p)) => p.clone(),
+            _ => Vec::new(),
+        };
+        let id = o.id;
+        match (right, grip) {
+            // A right-click on a point takes it away (Tiled's Delete Nodes), its own undo step.
+            (true, Grip::Point { index, .. }) => {
+                let mut points = points;
+                points.remove(index);
+                self.commands.extend([Command::SetObjectPoints { id, points }, Command::EndContinuedEdit]);
+            }
+            (true, _) => return false,
+            // A middle's drag lays a point there, then moves it: one undo step.
+            (false, Grip::Midpoint { after, origin }) => {
+                let (a, b) = (points[after], points[(after + 1) % points.len()]);
+                let mut points = points;
+                points.insert(after + 1, [(a[0] + b[0]) / 2.0, (a[1] + b[1]) / 2.0]);
+                let grip = Grip::Point { index: after + 1, origin };
+                self.commands
+                    .extend([Command::BeginResize(Resize { id, grip }), Command::SetObjectPoints { id, points }]);
+            }
+            (false, grip) => self.commands.push(Command::BeginResize(Resize { id, grip })),
+        }
         true
     }
 
@@ -2552,11 +2587,19 @@ pub(super) fn object_focus<'a>(editor: &EditorState, map: &'a crate::core::Map) 
     let shape = o.shape.as_ref().filter(|s| s.rotation == 0.0 && !look.locked);
     let grips = match shape.map(|s| (s, s.position(o.cell, map.tile_size))) {
         Some((s, origin)) => match &s.kind {
-            ShapeKind::Polygon(points) | ShapeKind::Polyline(points) => points
-                .iter()
-                .enumerate()
-                .map(|(index, p)| (Grip::Point { index, origin }, [origin[0] + p[0], origin[1] + p[1]]))
-                .collect(),
+            ShapeKind::Polygon(points) | ShapeKind::Polyline(points) => {
+                let at = |p: [f64; 2]| [origin[0] + p[0], origin[1] + p[1]];
+                let closed = matches!(s.kind, ShapeKind::Polygon(_));
+                let segments = if closed { points.len() } else { points.len().saturating_sub(1) };
+                let middles = (0..segments).map(|after| {
+                    let (a, b) = (points[after], points[(after + 1) % points.len()]);
+                    (Grip::Midpoint { after, origin }, at([(a[0] + b[0]) / 2.0, (a[1] + b[1]) / 2.0]))
+                });
+                // The points after the middles: where they meet (a short segment), a point wins.
+                middles
+                    .chain(points.iter().enumerate().map(|(index, &p)| (Grip::Point { index, origin }, at(p))))
+                    .collect()
+            }
             ShapeKind::Tile { .. } => Vec::new(),
             kind => match kind.size() {
                 Some(size) => object_handles(origin, size)
@@ -2641,6 +2684,15 @@ fn draw_object_focus(painter: &egui::Painter, view: &View, map: &crate::core::Ma
             }
             Grip::Point { .. } => {
                 painter.circle(screen(p), 4.0, egui::Color32::WHITE, rim);
+            }
+            // A segment's middle: a hollow ring, to drag a new point out of.
+            Grip::Midpoint { .. } => {
+                painter.circle(
+                    screen(p),
+                    3.0,
+                    egui::Color32::from_black_alpha(120),
+                    egui::Stroke::new(1.0, egui::Color32::WHITE),
+                );
             }
         }
     }
