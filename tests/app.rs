@@ -2920,6 +2920,20 @@ fn the_object_tool_draws_tileds_rectangles_ellipses_and_points_snapped_to_the_gr
     click_cell(&mut h, Cell::new(5, 3));
     assert_eq!(h.state().editor.focused_object, Some(id));
     assert_eq!(h.state().document.map.objects.len(), 1, "a click on it draws nothing");
+    // A stamp pasted over it: Esc drops the paste first, the object stays in hand.
+    h.get_by_label("Select").click();
+    h.run();
+    drag_through(&mut h, &[Cell::new(0, 0), Cell::new(1, 0)]);
+    h.key_press_modifiers(Modifiers::COMMAND, egui::Key::C);
+    h.get_by_label("Object").click();
+    h.run();
+    h.key_press_modifiers(Modifiers::COMMAND, egui::Key::V);
+    h.run();
+    assert!(h.state().editor.pasting);
+    h.key_press(egui::Key::Escape);
+    h.run();
+    assert!(!h.state().editor.pasting);
+    assert_eq!(h.state().editor.focused_object, Some(id));
     // A right-click inside it (not on its own cell, 4, 3) removes it; undo brings it back.
     right_click_cell(&mut h, Cell::new(5, 3));
     assert!(h.state().document.map.objects.is_empty());
@@ -3177,7 +3191,7 @@ fn shapes_land_where_drawn_on_an_offset_layer_and_gestures_end_with_a_tool_chang
     use egui::Modifiers;
     use sightline::app::DrawnLook;
     use sightline::core::object::ShapeKind;
-    use sightline::core::{LayerRef, StackItem};
+    use sightline::core::{Cell, LayerRef, StackItem};
     let mut h = harness();
     let (_dir, [tw, th]) = object_tool_on_floor(&mut h, "rectangle");
     // An object layer drawn half a cell right and down.
@@ -3239,6 +3253,26 @@ fn shapes_land_where_drawn_on_an_offset_layer_and_gestures_end_with_a_tool_chang
     drag_grid_holding(&mut h, &[(8.5, 5.5), (9.5, 5.5), (8.5, 5.5)], Modifiers::NONE);
     assert_eq!(h.state().document.undo.len(), undo);
     assert_eq!(drawn_shapes(&h).pop().unwrap().1, Some(ShapeKind::Rectangle { width: 2.0 * tw, height: th }));
+    // The layer locked: nothing is drawn on it, and its objects are neither reshaped, moved,
+    // reclassed nor removed; each refusal says why.
+    let objects = StackItem::Layer(LayerRef::Objects(0));
+    h.state_mut().commands.push(Command::SetLayerLocked(objects, true));
+    h.run();
+    let before = h.state().document.map.clone();
+    let id = before.objects.last().unwrap().id;
+    drag_grid_holding(&mut h, &[(1.5, 4.5), (3.5, 5.5)], Modifiers::NONE);
+    assert!(h.state().notice.as_deref().is_some_and(|n| n.contains("is locked")), "{:?}", h.state().notice);
+    drag_grid_holding(&mut h, &[(8.5, 5.5), (9.5, 5.5)], Modifiers::NONE);
+    drag_grid_holding(&mut h, &[(7.5, 5.0), (5.5, 3.0)], Modifiers::NONE);
+    h.state_mut().commands.extend([
+        Command::SetObjectGeometry { id, position: [0.0, 0.0], size: None, rotation: 0.0 },
+        Command::ReclassObject { id, class: "trigger".into() },
+    ]);
+    h.run();
+    right_click_cell(&mut h, Cell::new(7, 5));
+    h.key_press(egui::Key::Delete);
+    h.run();
+    assert_eq!(h.state().document.map, before);
 }
 
 /// A cut of a locked layer cuts nothing and copies nothing (it says why), as the wand and

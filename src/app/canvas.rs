@@ -110,6 +110,12 @@ impl View {
         Cell::new(g.x.floor() as i32, g.y.floor() as i32)
     }
 
+    /// A point in map pixels (Tiled's coordinates: `tile_size` pixels a cell) on screen.
+    pub fn screen_from_pixels(&self, [x, y]: [f64; 2], tile_size: [u32; 2]) -> Pos2 {
+        let [tw, th] = tile_size.map(|t| f64::from(t.max(1)));
+        self.screen_from_grid(Cell::new(0, 0)) + vec2((x / tw) as f32, (y / th) as f32) * self.cell_px
+    }
+
     pub fn cell_rect(&self, cell: Cell) -> Rect {
         Rect::from_min_size(self.screen_from_grid(cell), Vec2::splat(self.cell_px))
     }
@@ -142,6 +148,13 @@ impl View {
 
 pub fn color(c: Rgb) -> Color32 {
     Color32::from_rgb(c.0, c.1, c.2)
+}
+
+/// A point in cells (as [`CanvasResponse::grid_point`] gives it) in map pixels, on a map of
+/// `tile_size` pixels a cell, less `shift` (a layer's offset: the point on that layer's grid).
+pub fn pixels_from_grid(g: Pos2, tile_size: [u32; 2], shift: [f64; 2]) -> [f64; 2] {
+    let [tw, th] = tile_size.map(|t| f64::from(t.max(1)));
+    [f64::from(g.x) * tw - shift[0], f64::from(g.y) * th - shift[1]]
 }
 
 /// What the primary and secondary buttons did on the canvas this frame.

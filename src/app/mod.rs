@@ -870,7 +870,11 @@ impl SightlineApp {
                         self.document.map.objects[index] = o;
                         self.document.touch();
                     }
-                    Err(why) => self.notice = Some(format!("object #{id} keeps its class: {why}")),
+                    Err(e) => {
+                        let what =
+                            format!("its property {} is {}, where a {class} needs {}", e.key, e.found, e.expected);
+                        self.notice = Some(format!("object #{id} keeps its class: {what}"));
+                    }
                 }
             }
             Command::SetObjectPoints { id, points } => {
@@ -957,13 +961,7 @@ impl SightlineApp {
                     self.document.map.objects.retain(|o| !gone.contains(&o.id));
                     self.document.touch();
                 } else if let Some(o) = map.objects.iter().find(|o| o.cell == cell) {
-                    let why = if looks[o.layer].locked {
-                        "locked (or in a locked group): unlock it"
-                    } else {
-                        "hidden (or in a hidden group): show it"
-                    };
-                    let name = &map.object_layers[o.layer].name;
-                    self.notice = Some(format!("object layer \"{name}\" is {why} to remove its objects"));
+                    self.notice = self.object_layer_refusal(o.layer, "to remove its objects");
                 }
             }
             Command::SetObjectChoice(choice) => {
@@ -1433,15 +1431,23 @@ impl SightlineApp {
             if self.editor.tool == Tool::Object
                 && let Some(g) = grab_point
             {
-                let [tw, th] = self.document.map.tile_size.map(|t| f64::from(t.max(1)));
-                let at = [f64::from(g.x) * tw, f64::from(g.y) * th];
-                self.commands.push(Command::GrabAt(at, f64::from(GRAB_SLACK_PX / self.view.cell_px) * tw));
+                let tile_size = self.document.map.tile_size;
+                let at = canvas::pixels_from_grid(g, tile_size, [0.0, 0.0]);
+                let slack = f64::from(GRAB_SLACK_PX / self.view.cell_px) * f64::from(tile_size[0].max(1));
+                self.commands.push(Command::GrabAt(at, slack));
             }
             if self.editor.tool == Tool::Object && self.editor.object.draws_shape() && !self.editor.pasting {
-                // "Hello World" at Tiled's 16 px: a text object's own size, in map pixels.
-                let font = egui::FontId::proportional(crate::core::object::ObjectText::new("").pixel_size as f32);
-                let text = ui.painter().layout_no_wrap(DEFAULT_OBJECT_TEXT.into(), font, egui::Color32::BLACK);
-                let text_size = [f64::from(text.size().x.ceil()), f64::from(text.size().y.ceil())];
+                // "Hello World" at Tiled's 16 px: a text object's own size, in map pixels (laid
+                // out for the click that places one, not every frame).
+                let text_size = if self.editor.object == ObjectChoice::Text
+                    && matches!(response.pointer, Some(PointerAction::Clicked(_)))
+                {
+                    let font = egui::FontId::proportional(crate::core::object::ObjectText::new("").pixel_size as f32);
+                    let text = ui.painter().layout_no_wrap(DEFAULT_OBJECT_TEXT.into(), font, egui::Color32::BLACK);
+                    [f64::from(text.size().x.ceil()), f64::from(text.size().y.ceil())]
+                } else {
+                    [0.0, 0.0]
+                };
                 self.shape_pointer_action(&response, modifiers, text_size);
             } else {
                 self.pointer_action(response.pointer, modifiers);
@@ -1469,7 +1475,6 @@ impl SightlineApp {
     /// pointer went to a reshape.
     fn resize_pointer_action(&mut self, response: &canvas::CanvasResponse, modifiers: egui::Modifiers) -> bool {
         let map = &self.document.map;
-        let [tw, th] = map.tile_size.map(|t| f64::from(t.max(1)));
         let snap = self.editor.snap.toggled(modifiers.command || modifiers.ctrl, modifiers.shift);
         if let Some(resize) = self.editor.resizing {
             match response.pointer {
@@ -1477,8 +1482,7 @@ impl SightlineApp {
                     let Some(ObjectInHand { object: o, shift, .. }) = self.focus() else { return true };
                     let Some(g) = response.grid_point else { return true };
                     // The pointer on the layer's own grid (it is drawn moved by its offset).
-                    let at = [f64::from(g.x) * tw - shift[0], f64::from(g.y) * th - shift[1]];
-                    let to = snap.point(at, map.tile_size);
+                    let to = snap.point(canvas::pixels_from_grid(g, map.tile_size, shift), map.tile_size);
                     let Some(shape) = &o.shape else { return true };
                     let id = resize.id;
                     match resize.grip {
@@ -1527,11 +1531,9 @@ impl SightlineApp {
             return false;
         }
         let Some(ObjectInHand { object: o, grips, shift }) = self.focus() else { return false };
-        let origin = self.view.screen_from_grid(Cell::new(0, 0));
-        let screen = |p: [f64; 2]| {
-            origin + egui::vec2(((p[0] + shift[0]) / tw) as f32, ((p[1] + shift[1]) / th) as f32) * self.view.cell_px
-        };
-        let pressed = origin + press.to_vec2() * self.view.cell_px;
+        let screen = |p: [f64; 2]| self.view.screen_from_pixels([p[0] + shift[0], p[1] + shift[1]], map.tile_size);
+        let pressed =
+            self.view.screen_from_pixels(canvas::pixels_from_grid(press, map.tile_size, [0.0, 0.0]), map.tile_size);
         // The nearest grip within reach (a path's points may lie close together).
         let grip = grips
             .iter()
@@ -1587,7 +1589,7 @@ impl SightlineApp {
         // The pointer on the new object's layer, which is drawn moved by its offset: the shape
         // lands where it is drawn, and snaps to that layer's grid.
         let shift = self.new_object_shift();
-        let local = |g: egui::Pos2| [f64::from(g.x) * tw - shift[0], f64::from(g.y) * th - shift[1]];
+        let local = |g: egui::Pos2| canvas::pixels_from_grid(g, map.tile_size, shift);
         let snapped = |g: egui::Pos2| snap.point(local(g), map.tile_size);
         let choice = self.editor.object;
         let draft = self.editor.shape_draft.as_ref();
@@ -1597,7 +1599,7 @@ impl SightlineApp {
             let closes = match draft {
                 Some(ShapeDraft::Points { points, .. }) if points.len() >= 3 => {
                     let first = points[0];
-                    let screen = |p: [f64; 2]| egui::vec2((p[0] / tw) as f32, (p[1] / th) as f32) * self.view.cell_px;
+                    let screen = |p: [f64; 2]| self.view.screen_from_pixels(p, map.tile_size);
                     (screen(first) - screen(pointer)).length() <= POLYGON_CLOSE_PX
                 }
                 _ => false,
@@ -1630,7 +1632,7 @@ impl SightlineApp {
         let square = modifiers.shift;
         // A press on an object picks it, as LDtk's entity layers do: a drag moves it, a click
         // gives it to the inspector; Alt draws over it instead.
-        let raw = |g: egui::Pos2| [f64::from(g.x) * tw, f64::from(g.y) * th];
+        let raw = |g: egui::Pos2| canvas::pixels_from_grid(g, map.tile_size, [0.0, 0.0]);
         let slack = f64::from(GRAB_SLACK_PX / self.view.cell_px) * tw;
         let pick = |at: Option<egui::Pos2>, cell: Cell| {
             let grab = at.map(|g| (raw(g), slack));
@@ -2637,11 +2639,8 @@ fn object_handles(top_left: [f64; 2], size: [f64; 2]) -> Vec<([i8; 2], [f64; 2])
 fn draw_object_focus(painter: &egui::Painter, view: &View, map: &crate::core::Map, hand: &ObjectInHand) {
     let ObjectInHand { object: o, grips, shift } = hand;
     let shift = *shift;
-    let [tw, th] = map.tile_size.map(|t| t.max(1) as f32);
-    let origin = view.screen_from_grid(Cell::new(0, 0));
-    let screen =
-        |p: [f64; 2]| origin + egui::vec2((p[0] + shift[0]) as f32 / tw, (p[1] + shift[1]) as f32 / th) * view.cell_px;
-    let cell_px = [f64::from(o.cell.x) * f64::from(tw), f64::from(o.cell.y) * f64::from(th)];
+    let screen = |p: [f64; 2]| view.screen_from_pixels([p[0] + shift[0], p[1] + shift[1]], map.tile_size);
+    let cell_px = canvas::pixels_from_grid(egui::pos2(o.cell.x as f32, o.cell.y as f32), map.tile_size, [0.0, 0.0]);
     let placed = |p: [f64; 2]| screen([p[0] + cell_px[0], p[1] + cell_px[1]]);
     // White over a dark rim: seen on any tile.
     let strokes =
@@ -2715,10 +2714,7 @@ fn draw_shape_draft(
 ) {
     use crate::core::object::{ObjectShape, ShapeKind};
     let Some((draft, choice)) = draft else { return };
-    let [tw, th] = tile_size.map(|t| t.max(1) as f32);
-    let origin = view.screen_from_grid(Cell::new(0, 0));
-    let screen =
-        |p: [f64; 2]| origin + egui::vec2((p[0] + shift[0]) as f32 / tw, (p[1] + shift[1]) as f32 / th) * view.cell_px;
+    let screen = |p: [f64; 2]| view.screen_from_pixels([p[0] + shift[0], p[1] + shift[1]], tile_size);
     let colour = egui::Color32::from_rgb(255, 200, 60);
     let stroke = egui::Stroke::new(1.5, colour);
     let handle = |p: egui::Pos2| {

@@ -106,6 +106,16 @@ pub struct MapObject {
     pub template: Option<ObjectTemplate>,
 }
 
+/// A custom property a game object takes a field from (a monster's `glyph` or `vision`, a
+/// light's `radius`) that does not hold what the field needs: see [`MapObject::reclassed`].
+#[derive(Clone, Debug, PartialEq)]
+pub struct FieldError {
+    pub key: &'static str,
+    /// "a number" or "a string".
+    pub expected: &'static str,
+    pub found: PropertyValue,
+}
+
 /// A Tiled object template (a `.tx` or `.tj` file) that an object is an instance of. Tiled
 /// gives an instance the template's values wherever the instance sets none of its own, so an
 /// edit of the template reaches every instance; the file stays as it is, sightline only reads it.
@@ -632,17 +642,17 @@ impl MapObject {
     /// The object as loading a map would make it were its Tiled class `class`: its kind by
     /// [`ObjectKind::of_class`] (by its name when `class` is empty), a monster's glyph and
     /// vision and a light's radius taken from its custom properties of those names (which
-    /// then leave them), as `format::tiled_common` reads them. The error says which property
-    /// a load would refuse (a light's `radius` that is not a number, say).
-    pub fn reclassed(&self, class: &str) -> Result<MapObject, String> {
+    /// then leave them). This is the rule `format::tiled_common` reads a Tiled object by. The
+    /// error names the property a load refuses (a light's `radius` that is not a number, say).
+    pub fn reclassed(&self, class: &str) -> Result<MapObject, FieldError> {
         let mut o = self.clone();
         let name_or_class = if class.is_empty() { self.name.as_str() } else { class };
-        let mut take = |key: &str, number: bool| -> Result<Option<PropertyValue>, String> {
+        let mut take = |key: &'static str, number: bool| -> Result<Option<PropertyValue>, FieldError> {
             let Some(value) = o.properties.get(key) else { return Ok(None) };
             let readable = if number { value.as_number().is_some() } else { value.as_text().is_some() };
             if !readable {
-                let wanted = if number { "a number" } else { "text" };
-                return Err(format!("its property {key} is {value}, where a {class} reads {wanted}"));
+                let expected = if number { "a number" } else { "a string" };
+                return Err(FieldError { key, expected, found: value.clone() });
             }
             Ok(o.properties.remove(key))
         };
@@ -736,7 +746,7 @@ mod tests {
         assert_eq!((trigger.kind, trigger.properties.len()), (ObjectKind::Other("Trigger".into()), 2));
         // A radius that is no number: a load would refuse it, so the class is refused too.
         zone.properties.insert("radius".into(), PropertyValue::Bool(true));
-        assert!(zone.reclassed("light").unwrap_err().contains("radius"));
+        assert_eq!(zone.reclassed("light").unwrap_err().key, "radius");
         // No class: the name says, as loading reads it.
         let orc = MapObject::new(ObjectKind::Other("x".into()), Cell::new(0, 0)).named("enemy");
         assert_eq!(orc.reclassed("").unwrap().kind, ObjectKind::Monster { glyph: 'e', vision_radius: 8 });

@@ -940,29 +940,14 @@ fn object_values(
     label: &str,
     warnings: &mut Vec<String>,
 ) -> Result<(ObjectKind, Properties, ShapeKind, f64), MapError> {
-    let mut properties = o.properties.clone();
-    let kind_name = if o.class.is_empty() { o.name.to_lowercase() } else { o.class.to_lowercase() };
-    // The kind by the one rule (`ObjectKind::of_class`), its fields from the properties.
-    let kind = match ObjectKind::of_class(&kind_name, &o.name) {
-        ObjectKind::Monster { glyph, vision_radius } => {
-            let glyph = match string_property(&properties, label, "glyph")? {
-                Some(s) => s.chars().next().unwrap_or('m'),
-                None => glyph,
-            };
-            let vision = number_property(&properties, label, "vision")?.unwrap_or(f64::from(vision_radius));
-            properties.remove("glyph");
-            properties.remove("vision");
-            ObjectKind::Monster { glyph, vision_radius: vision.clamp(0.0, 1000.0) as u32 }
-        }
-        ObjectKind::Light { radius } => {
-            let radius = number_property(&properties, label, "radius")?.unwrap_or(f64::from(radius));
-            properties.remove("radius");
-            ObjectKind::Light { radius: radius.clamp(0.0, 1000.0) as u32 }
-        }
-        // Kept by its class as the file has it (its name does not make it a class).
-        ObjectKind::Other(_) => ObjectKind::Other(o.class.clone()),
-        kind => kind,
+    // The kind, and its fields from the properties, by the editor's one rule.
+    let named = MapObject {
+        name: o.name.clone(),
+        properties: o.properties.clone(),
+        ..MapObject::new(ObjectKind::Other(String::new()), Cell::new(0, 0))
     };
+    let read = named.reclassed(&o.class).map_err(|e| property_error(label, e.key, e.expected, &e.found))?;
+    let (kind, properties) = (read.kind, read.properties);
     let (w, h) = (o.width, o.height);
     // A tile object hangs from its bottom-left corner, a rectangle from its top-left.
     let mut top_left_y = o.y;
