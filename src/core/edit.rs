@@ -7,7 +7,8 @@ use std::collections::VecDeque;
 use super::flip::Flip;
 use super::geometry::Cell;
 use super::map::Map;
-use super::tile::TileId;
+use super::object::{MapObject, ObjectKind, ObjectShape, cell_under};
+use super::tile::{PropertyValue, TileId};
 
 /// The cells of a straight line from `a` to `b`, both included (Bresenham, every step a king
 /// move), for strokes that skip cells when the pointer moves fast and for the line tool.
@@ -298,8 +299,9 @@ impl Turn {
     }
 }
 
-/// A rectangle of tiles from one layer, flipped as they were, for copy, cut and paste.
-#[derive(Clone, Debug, PartialEq, Eq)]
+/// A rectangle of tiles from one layer, flipped as they were, or the objects of an object
+/// layer standing in such a rectangle, for copy, cut and paste.
+#[derive(Clone, Debug, PartialEq)]
 pub struct Stamp {
     pub width: u32,
     pub height: u32,
@@ -307,13 +309,116 @@ pub struct Stamp {
     pub cells: Vec<TileId>,
     /// How each cell's tile is flipped, row-major like `cells`.
     pub flips: Vec<Flip>,
+    /// The objects copied from an object layer (its tiles are then empty); none for tiles.
+    pub objects: Vec<StampObject>,
+    /// The pixels of a cell of the map the objects were copied from, for turning them.
+    pub grid: [f64; 2],
+}
+
+/// An object a [`Stamp`] carries.
+#[derive(Clone, Debug, PartialEq)]
+pub struct StampObject {
+    /// The object, its cell counted from the stamp's top-left corner and its id the one it had
+    /// where it was copied (a paste numbers the copies anew and points the `object` properties
+    /// between them at each other).
+    pub object: MapObject,
+    /// Where it hangs on its box ([`Map::object_anchor`]), for turning it.
+    pub anchor: [f64; 2],
+}
+
+/// What [`Stamp::paste_objects`] did.
+#[derive(Clone, Debug, Default, PartialEq, Eq)]
+pub struct PastedObjects {
+    /// The copies' ids, in the stamp's order.
+    pub ids: Vec<u32>,
+    /// Objects left out because their cell was off the map or outside the selection.
+    pub outside: usize,
+    /// A player start was left out: the map has one already.
+    pub player_start_left_out: bool,
 }
 
 impl Stamp {
     /// Unflipped tiles, `width` a row.
     pub fn new(width: u32, cells: Vec<TileId>) -> Stamp {
         let height = (cells.len() / width.max(1) as usize) as u32;
-        Stamp { width, height, flips: vec![Flip::NONE; cells.len()], cells }
+        Stamp { width, height, flips: vec![Flip::NONE; cells.len()], cells, objects: Vec::new(), grid: [1.0, 1.0] }
+    }
+
+    /// The objects of object layer `layer` that stand on the cells of `selection` (an object
+    /// stands on one cell: see [`MapObject::cell`]), in a stamp over the selection's bounding
+    /// rectangle, so that they paste where they stood in it. `None` when nothing is selected;
+    /// a stamp with no objects when none stands there.
+    pub fn copy_objects(map: &Map, layer: usize, selection: &super::selection::Selection) -> Option<Stamp> {
+        let (a, b) = selection.bounds()?;
+        let standing = map.objects.iter().filter(|o| o.layer == layer && selection.contains(o.cell));
+        Some(Stamp::of_objects(map, a, b, standing))
+    }
+
+    /// `objects` of `map` in a stamp over the rectangle with corners `a` (top left) and `b`:
+    /// each on its cell counted from `a`.
+    pub fn of_objects<'a>(map: &Map, a: Cell, b: Cell, objects: impl IntoIterator<Item = &'a MapObject>) -> Stamp {
+        let (width, height) = ((b.x - a.x + 1).max(1) as u32, (b.y - a.y + 1).max(1) as u32);
+        let mut stamp = Stamp::new(width, vec![super::tile::EMPTY; (width * height) as usize]);
+        stamp.grid = map.tile_size.map(|t| f64::from(t.max(1)));
+        stamp.objects = objects
+            .into_iter()
+            .map(|o| StampObject {
+                object: MapObject { cell: Cell::new(o.cell.x - a.x, o.cell.y - a.y), ..o.clone() },
+                anchor: o.shape.as_ref().map_or([0.0, 0.0], |s| map.object_anchor(&s.kind)),
+            })
+            .collect();
+        stamp
+    }
+
+    /// Adds copies of the stamp's objects to object layer `layer` of `map`, the stamp's
+    /// top-left corner at `at`. Each copy has a new id, and an `object` property of one that
+    /// named another of the copied objects names that one's copy (as Tiled's paste does).
+    /// Objects whose cell is off the map, or outside `inside` when it is given, are left out;
+    /// so is a player start when the map has one (a game has one player).
+    pub fn paste_objects(
+        &self,
+        map: &mut Map,
+        layer: usize,
+        at: Cell,
+        inside: Option<&super::selection::Selection>,
+    ) -> PastedObjects {
+        let mut pasted = PastedObjects::default();
+        let mut has_player = map.objects.iter().any(|o| o.kind == ObjectKind::PlayerStart);
+        let mut renumbered = std::collections::HashMap::new();
+        for StampObject { object, .. } in &self.objects {
+            let cell = Cell::new(at.x + object.cell.x, at.y + object.cell.y);
+            if !map.in_bounds(cell) || inside.is_some_and(|s| !s.contains(cell)) {
+                pasted.outside += 1;
+                continue;
+            }
+            if object.kind == ObjectKind::PlayerStart {
+                if has_player {
+                    pasted.player_start_left_out = true;
+                    continue;
+                }
+                has_player = true;
+            }
+            let id = map.add_object(MapObject { cell, ..object.clone() }.on_layer(layer));
+            renumbered.insert(object.id, id);
+            pasted.ids.push(id);
+        }
+        fn renumber(properties: &mut super::tile::Properties, to: &std::collections::HashMap<u32, u32>) {
+            for value in properties.values_mut() {
+                match value {
+                    PropertyValue::Object(id) => {
+                        if let Some(&new) = to.get(id) {
+                            *id = new;
+                        }
+                    }
+                    PropertyValue::Class { members, .. } => renumber(members, to),
+                    _ => {}
+                }
+            }
+        }
+        for o in map.objects.iter_mut().filter(|o| pasted.ids.contains(&o.id)) {
+            renumber(&mut o.properties, &renumbered);
+        }
+        pasted
     }
 
     /// The tiles of `layer` in the rectangle with corners `a` and `b` (clipped to the map);
@@ -332,7 +437,9 @@ impl Stamp {
                 flips.push(flip);
             }
         }
-        Some(Stamp { width: (x1 - x0 + 1) as u32, height: (y1 - y0 + 1) as u32, cells, flips })
+        let mut stamp = Stamp::new((x1 - x0 + 1) as u32, cells);
+        stamp.flips = flips;
+        Some(stamp)
     }
 
     /// The tiles of `layer` in `selection`, over its bounding rectangle; the cells around that
@@ -360,7 +467,8 @@ impl Stamp {
         from: impl Fn(u32, u32) -> (u32, u32),
         turn: fn(Flip) -> Flip,
     ) -> Stamp {
-        let mut out = Stamp { width, height, cells: Vec::new(), flips: Vec::new() };
+        let mut out = Stamp::new(width, Vec::new());
+        out.height = height;
         for y in 0..height {
             for x in 0..width {
                 let (fx, fy) = from(x, y);
@@ -372,39 +480,80 @@ impl Stamp {
         out
     }
 
-    /// Mirrored left to right, each tile with it (Tiled's X).
+    /// Mirrored left to right, each tile and object with it (Tiled's X).
     pub fn flipped_horizontally(&self) -> Stamp {
-        let (w, h) = (self.width, self.height);
-        self.rearranged(w, h, |x, y| (w - 1 - x, y), Flip::mirrored_horizontally)
+        self.turned(Turn::FlipHorizontally)
     }
 
-    /// Mirrored top to bottom, each tile with it (Tiled's Y).
+    /// Mirrored top to bottom, each tile and object with it (Tiled's Y).
     pub fn flipped_vertically(&self) -> Stamp {
-        let (w, h) = (self.width, self.height);
-        self.rearranged(w, h, |x, y| (x, h - 1 - y), Flip::mirrored_vertically)
+        self.turned(Turn::FlipVertically)
     }
 
-    /// Turned a quarter clockwise, each tile with it (Tiled's Z).
+    /// Turned a quarter clockwise, each tile and object with it (Tiled's Z).
     pub fn rotated_clockwise(&self) -> Stamp {
-        let h = self.height;
-        // The result's row y is this stamp's column y, read bottom to top.
-        self.rearranged(h, self.width, |x, y| (y, h - 1 - x), Flip::rotated_clockwise)
+        self.turned(Turn::RotateClockwise)
     }
 
-    /// Turned a quarter counterclockwise, each tile with it (Tiled's Shift+Z).
+    /// Turned a quarter counterclockwise, each tile and object with it (Tiled's Shift+Z).
     pub fn rotated_counterclockwise(&self) -> Stamp {
-        let w = self.width;
-        self.rearranged(self.height, w, |x, y| (w - 1 - y, x), Flip::rotated_counterclockwise)
+        self.turned(Turn::RotateCounterclockwise)
     }
 
-    /// This stamp turned `turn`'s way.
+    /// This stamp turned `turn`'s way: its cells rearranged, each tile flipped with them, and
+    /// each object moved and turned ([`ObjectShape::turned`]) to stand where the turn takes it.
     pub fn turned(&self, turn: Turn) -> Stamp {
-        match turn {
-            Turn::FlipHorizontally => self.flipped_horizontally(),
-            Turn::FlipVertically => self.flipped_vertically(),
-            Turn::RotateClockwise => self.rotated_clockwise(),
-            Turn::RotateCounterclockwise => self.rotated_counterclockwise(),
-        }
+        let (w, h) = (self.width, self.height);
+        let mut out = match turn {
+            Turn::FlipHorizontally => self.rearranged(w, h, |x, y| (w - 1 - x, y), Flip::mirrored_horizontally),
+            Turn::FlipVertically => self.rearranged(w, h, |x, y| (x, h - 1 - y), Flip::mirrored_vertically),
+            // The result's row y is this stamp's column y, read bottom to top.
+            Turn::RotateClockwise => self.rearranged(h, w, |x, y| (y, h - 1 - x), Flip::rotated_clockwise),
+            Turn::RotateCounterclockwise => {
+                self.rearranged(h, w, |x, y| (w - 1 - y, x), Flip::rotated_counterclockwise)
+            }
+        };
+        out.grid = self.grid;
+        out.objects = self.objects.iter().map(|o| self.turned_object(o, turn)).collect();
+        out
+    }
+
+    /// Object `o` of this stamp as [`Stamp::turned`] leaves it. A game object with no shape
+    /// goes to the cell its cell goes to, as a tile would. A shape's position moves with the
+    /// stamp's pixels (a mirror of them, or a quarter turn about the stamp's middle onto the
+    /// turned stamp's middle: on square cells, every cell's middle onto its new cell's); it
+    /// then stands on the cell under its centre, as every shape does ([`cell_under`]).
+    fn turned_object(&self, o: &StampObject, turn: Turn) -> StampObject {
+        let object = &o.object;
+        let (w, h) = (self.width as i32, self.height as i32);
+        let Some(shape) = &object.shape else {
+            let Cell { x, y } = object.cell;
+            let cell = match turn {
+                Turn::FlipHorizontally => Cell::new(w - 1 - x, y),
+                Turn::FlipVertically => Cell::new(x, h - 1 - y),
+                Turn::RotateClockwise => Cell::new(h - 1 - y, x),
+                Turn::RotateCounterclockwise => Cell::new(y, w - 1 - x),
+            };
+            return StampObject { object: MapObject { cell, ..object.clone() }, anchor: o.anchor };
+        };
+        let [tw, th] = self.grid;
+        let (width, height) = (f64::from(self.width) * tw, f64::from(self.height) * th);
+        let (turned_width, turned_height) = (f64::from(self.height) * tw, f64::from(self.width) * th);
+        let [x, y] = [f64::from(object.cell.x) * tw + shape.offset[0], f64::from(object.cell.y) * th + shape.offset[1]];
+        let moved = match turn {
+            Turn::FlipHorizontally => [width - x, y],
+            Turn::FlipVertically => [x, height - y],
+            Turn::RotateClockwise => [turned_width / 2.0 - (y - height / 2.0), turned_height / 2.0 + (x - width / 2.0)],
+            Turn::RotateCounterclockwise => {
+                [turned_width / 2.0 + (y - height / 2.0), turned_height / 2.0 - (x - width / 2.0)]
+            }
+        };
+        let (kind, rotation, slide) = shape.turned(turn, o.anchor);
+        let position = [moved[0] + slide[0], moved[1] + slide[1]];
+        let cell = cell_under(&kind, position, o.anchor, self.grid);
+        let offset = [position[0] - f64::from(cell.x) * tw, position[1] - f64::from(cell.y) * th];
+        let shape = Some(ObjectShape { offset, rotation, kind });
+        StampObject { object: MapObject { cell, shape, ..object.clone() }, anchor: o.anchor }
     }
 
     /// The cells the stamp covers with its top-left corner at `at`, and their tiles and flips
@@ -559,5 +708,206 @@ mod tests {
         let mut stroke = StampStroke::new(&dot);
         assert_eq!(stroke.extend(&out).len(), 6);
         assert_eq!(stroke.extend(&back), []);
+    }
+
+    /// A stamp object of `kind` on `cell` of a stamp, with shape `shape` (`None`: a marker).
+    fn stamp_object(name: &str, cell: Cell, shape: Option<ObjectShape>, anchor: [f64; 2]) -> StampObject {
+        let object = MapObject { name: name.into(), shape, ..MapObject::new(ObjectKind::Other(String::new()), cell) };
+        StampObject { object, anchor }
+    }
+
+    /// Where a stamp's object is, in the stamp's pixels: a box's four corners, a polygon's or
+    /// path's points, a point, a marker's cell middle; in millionths of a pixel, sorted.
+    fn footprint(s: &Stamp, o: &StampObject) -> Vec<[i64; 2]> {
+        use crate::core::object::ShapeKind;
+        let [tw, th] = s.grid;
+        let cell = [f64::from(o.object.cell.x) * tw, f64::from(o.object.cell.y) * th];
+        let mut points = match &o.object.shape {
+            None => vec![[cell[0] + tw / 2.0, cell[1] + th / 2.0]],
+            Some(shape) => {
+                let local: Vec<[f64; 2]> = match (&shape.kind, shape.kind.size()) {
+                    (ShapeKind::Polygon(p) | ShapeKind::Polyline(p), _) => p.clone(),
+                    (kind, Some([w, h])) => {
+                        let [ax, ay] = if matches!(kind, ShapeKind::Tile { .. }) { o.anchor } else { [0.0, 0.0] };
+                        let (us, vs) = ([-ax * w, (1.0 - ax) * w], [-ay * h, (1.0 - ay) * h]);
+                        us.iter().flat_map(|&u| vs.iter().map(move |&v| [u, v])).collect()
+                    }
+                    _ => vec![[0.0, 0.0]],
+                };
+                let (sin, cos) = shape.rotation.to_radians().sin_cos();
+                let origin = [cell[0] + shape.offset[0], cell[1] + shape.offset[1]];
+                local.iter().map(|&[u, v]| [origin[0] + u * cos - v * sin, origin[1] + u * sin + v * cos]).collect()
+            }
+        };
+        points.sort_by(|a, b| a.partial_cmp(b).unwrap());
+        let mut out: Vec<[i64; 2]> = points.iter().map(|p| p.map(|x| (x * 1e6).round() as i64)).collect();
+        out.sort();
+        out
+    }
+
+    #[test]
+    fn a_stamps_objects_turn_and_mirror_with_it_each_covering_its_image() {
+        use crate::core::object::{ObjectText, ShapeKind};
+        let shape = |offset: [f64; 2], rotation: f64, kind: ShapeKind| Some(ObjectShape { offset, rotation, kind });
+        let tile = ShapeKind::Tile { tile: 1, flip: Flip::NONE, width: 16.0, height: 16.0 };
+        let text = ShapeKind::Text { width: 30.0, height: 12.0, text: Box::new(ObjectText::new("Hello")) };
+        let mut s = Stamp::new(3, vec![0; 6]);
+        s.grid = [16.0, 16.0];
+        s.objects = vec![
+            stamp_object(
+                "zone",
+                Cell::new(0, 0),
+                shape([2.0, 3.0], 0.0, ShapeKind::Rectangle { width: 20.0, height: 10.0 }),
+                [0.0, 0.0],
+            ),
+            stamp_object(
+                "turned",
+                Cell::new(2, 1),
+                shape([1.0, 1.0], 30.0, ShapeKind::Ellipse { width: 10.0, height: 6.0 }),
+                [0.0, 0.0],
+            ),
+            stamp_object(
+                "poly",
+                Cell::new(1, 0),
+                shape([8.0, 8.0], 0.0, ShapeKind::Polygon(vec![[0.0, 0.0], [12.0, 0.0], [0.0, 9.0]])),
+                [0.0, 0.0],
+            ),
+            stamp_object(
+                "path",
+                Cell::new(1, 1),
+                shape([4.0, 4.0], 45.0, ShapeKind::Polyline(vec![[0.0, 0.0], [5.0, 7.0]])),
+                [0.0, 0.0],
+            ),
+            stamp_object("tile", Cell::new(0, 1), shape([0.0, 16.0], 0.0, tile.clone()), [0.0, 1.0]),
+            stamp_object("centred tile", Cell::new(2, 0), shape([8.0, 8.0], 0.0, tile), [0.5, 0.5]),
+            stamp_object("text", Cell::new(1, 0), shape([0.0, 2.0], 0.0, text), [0.0, 0.0]),
+            stamp_object("point", Cell::new(2, 0), shape([3.0, 5.0], 0.0, ShapeKind::Point), [0.0, 0.0]),
+            stamp_object("monster", Cell::new(0, 1), None, [0.0, 0.0]),
+        ];
+        let (w, h) = (48.0, 32.0);
+        // Each turn as a map of the stamp's pixels, written out on their own.
+        let turns: [(Turn, fn([f64; 2], f64, f64) -> [f64; 2]); 4] = [
+            (Turn::FlipHorizontally, |[x, y], w, _| [w - x, y]),
+            (Turn::FlipVertically, |[x, y], _, h| [x, h - y]),
+            (Turn::RotateClockwise, |[x, y], _, h| [h - y, x]),
+            (Turn::RotateCounterclockwise, |[x, y], w, _| [y, w - x]),
+        ];
+        for (turn, image) in turns {
+            let turned = s.turned(turn);
+            for (before, after) in s.objects.iter().zip(&turned.objects) {
+                let mut expected: Vec<[i64; 2]> = footprint(&s, before)
+                    .iter()
+                    .map(|p| image(p.map(|x| x as f64 / 1e6), w, h).map(|x| (x * 1e6).round() as i64))
+                    .collect();
+                expected.sort();
+                let found = footprint(&turned, after);
+                let near =
+                    expected.iter().zip(&found).all(|(a, b)| (a[0] - b[0]).abs() <= 2 && (a[1] - b[1]).abs() <= 2);
+                assert!(
+                    near && expected.len() == found.len(),
+                    "{} {turn:?}: {found:?}, not {expected:?}",
+                    before.object.name
+                );
+                // It stands on the cell under its centre, as a load would put it.
+                if let Some(shape) = &after.object.shape {
+                    let position = [
+                        f64::from(after.object.cell.x) * 16.0 + shape.offset[0],
+                        f64::from(after.object.cell.y) * 16.0 + shape.offset[1],
+                    ];
+                    assert_eq!(cell_under(&shape.kind, position, after.anchor, turned.grid), after.object.cell);
+                }
+            }
+        }
+        // A mirror mirrors a tile object's image; a text keeps its letters.
+        let mirrored = s.flipped_horizontally();
+        let flip_of = |st: &Stamp, name: &str| match st
+            .objects
+            .iter()
+            .find(|o| o.object.name == name)
+            .and_then(|o| o.object.shape.clone())
+        {
+            Some(ObjectShape { kind: ShapeKind::Tile { flip, .. }, .. }) => flip,
+            _ => panic!("no tile object {name}"),
+        };
+        assert_eq!(flip_of(&mirrored, "tile"), Flip::HORIZONTAL);
+        assert_eq!(flip_of(&s.flipped_vertically(), "centred tile"), Flip::VERTICAL);
+        // Four quarter turns, or two mirrors, bring every object back.
+        let back = s.rotated_clockwise().rotated_clockwise().rotated_clockwise().rotated_clockwise();
+        let twice = mirrored.flipped_horizontally();
+        for other in [back, twice] {
+            for (a, b) in s.objects.iter().zip(&other.objects) {
+                assert_eq!(a.object.cell, b.object.cell, "{}", a.object.name);
+                assert_eq!(footprint(&s, a).len(), footprint(&other, b).len());
+                let (fa, fb) = (footprint(&s, a), footprint(&other, b));
+                assert!(
+                    fa.iter().zip(&fb).all(|(p, q)| (p[0] - q[0]).abs() <= 2 && (p[1] - q[1]).abs() <= 2),
+                    "{}",
+                    a.object.name
+                );
+            }
+        }
+        // A marker goes where a tile on its cell goes.
+        let mut marked = Stamp::new(3, vec![0, 0, 0, 1, 0, 0]);
+        marked.objects = vec![stamp_object("monster", Cell::new(0, 1), None, [0.0, 0.0])];
+        for (turn, _) in turns {
+            let t = marked.turned(turn);
+            let at = t.cells.iter().position(|&c| c == 1).unwrap() as i32;
+            assert_eq!(t.objects[0].object.cell, Cell::new(at % t.width as i32, at / t.width as i32), "{turn:?}");
+        }
+    }
+
+    /// The objects of object layer 0, each drawn as its name's first letter on its cell.
+    fn objects_picture(map: &Map) -> Vec<String> {
+        let mut rows = vec![vec!['.'; map.width() as usize]; map.height() as usize];
+        for o in map.objects.iter().filter(|o| o.layer == 0) {
+            rows[o.cell.y as usize][o.cell.x as usize] = o.name.chars().next().unwrap_or('?');
+        }
+        rows.into_iter().map(String::from_iter).collect()
+    }
+
+    #[test]
+    fn objects_copied_from_a_selection_paste_where_they_stood_in_it_with_their_references() {
+        use crate::core::selection::Selection;
+        let mut map = Map::new_standard(8, 4, 1).unwrap();
+        let add = |map: &mut Map, name: &str, kind: ObjectKind, cell: Cell| {
+            map.add_object(MapObject { name: name.into(), ..MapObject::new(kind, cell) }.on_layer(0))
+        };
+        add(&mut map, "player", ObjectKind::PlayerStart, Cell::new(0, 0));
+        add(&mut map, "goblin", ObjectKind::Monster { glyph: 'g', vision_radius: 6 }, Cell::new(1, 1));
+        let door = add(&mut map, "door", ObjectKind::Other("gate".into()), Cell::new(1, 2));
+        let key = add(&mut map, "key", ObjectKind::Item, Cell::new(2, 2));
+        let elsewhere = add(&mut map, "xtra", ObjectKind::Item, Cell::new(4, 0));
+        let key_object = map.objects.iter_mut().find(|o| o.id == key).unwrap();
+        key_object.properties.insert("opens".into(), PropertyValue::Object(door));
+        key_object.properties.insert("far".into(), PropertyValue::Object(elsewhere));
+        assert_eq!(objects_picture(&map), ["p...x...", ".g......", ".dk.....", "........"]);
+
+        let selection = Selection::rect(8, 4, Cell::new(0, 0), Cell::new(2, 2));
+        let stamp = Stamp::copy_objects(&map, 0, &selection).unwrap();
+        assert_eq!((stamp.width, stamp.height, stamp.objects.len()), (3, 3, 4));
+        let pasted = stamp.paste_objects(&mut map, 0, Cell::new(5, 1), None);
+        // The player start is left out: the map has one.
+        assert_eq!(objects_picture(&map), ["p...x...", ".g......", ".dk...g.", "......dk"]);
+        assert!(pasted.player_start_left_out);
+        assert_eq!((pasted.ids.len(), pasted.outside), (3, 0));
+        let copy = |name: &str| map.objects.iter().find(|o| o.name == name && pasted.ids.contains(&o.id)).unwrap();
+        // The key's copy opens the door's copy; what it named outside the copy it still names.
+        assert_eq!(copy("key").properties["opens"], PropertyValue::Object(copy("door").id));
+        assert_eq!(copy("key").properties["far"], PropertyValue::Object(elsewhere));
+        assert!(pasted.ids.iter().all(|&id| id > elsewhere), "new ids");
+
+        // Off the map, or outside the selection given, an object is left out.
+        let mut map2 = Map::new_standard(8, 4, 1).unwrap();
+        let pasted = stamp.paste_objects(&mut map2, 0, Cell::new(6, 2), None);
+        assert_eq!(objects_picture(&map2), ["........", "........", "......p.", ".......g"]);
+        assert_eq!((pasted.ids.len(), pasted.outside, pasted.player_start_left_out), (2, 2, false));
+        let only = Selection::from_cells(8, 4, [Cell::new(1, 2)]);
+        let mut map3 = Map::new_standard(8, 4, 1).unwrap();
+        stamp.paste_objects(&mut map3, 0, Cell::new(0, 0), Some(&only));
+        assert_eq!(objects_picture(&map3), ["........", "........", ".d......", "........"]);
+
+        // Nothing standing on the selection: a stamp with no objects.
+        let empty = Selection::from_cells(8, 4, [Cell::new(7, 3)]);
+        assert!(Stamp::copy_objects(&map3, 0, &empty).unwrap().objects.is_empty());
     }
 }

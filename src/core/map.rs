@@ -613,20 +613,23 @@ impl Map {
     /// are read (`format::tiled_common`), so a shape drawn or moved here is where a save and
     /// a load put it. `None` when that centre is off the map.
     pub fn placed_shape(&self, kind: ShapeKind, position: [f64; 2], rotation: f64) -> Option<(Cell, ObjectShape)> {
-        let [ax, ay] = match &kind {
-            ShapeKind::Tile { tile, .. } => self.tile_object_anchor(*tile).0,
-            _ => [0.0, 0.0],
-        };
-        let [w, h] = kind.size().unwrap_or([0.0, 0.0]);
-        let (cx, cy) = (position[0] + (0.5 - ax) * w, position[1] + (0.5 - ay) * h);
-        let [tw, th] = self.tile_size.map(|t| f64::from(t.max(1)));
-        let (x, y) = ((cx / tw).floor(), (cy / th).floor());
-        let on_map = x >= 0.0 && y >= 0.0 && x < f64::from(self.width()) && y < f64::from(self.height());
-        if !on_map {
+        let grid = self.tile_size.map(|t| f64::from(t.max(1)));
+        let cell = super::object::cell_under(&kind, position, self.object_anchor(&kind), grid);
+        if !self.in_bounds(cell) {
             return None;
         }
-        let offset = [position[0] - x * tw, position[1] - y * th];
-        Some((Cell::new(x as i32, y as i32), ObjectShape { offset, rotation, kind }))
+        let offset = [position[0] - f64::from(cell.x) * grid[0], position[1] - f64::from(cell.y) * grid[1]];
+        Some((cell, ObjectShape { offset, rotation, kind }))
+    }
+
+    /// Where an object of shape `kind` hangs on its box, as fractions of its size: a tile
+    /// object's tileset's object alignment ([`Map::tile_object_anchor`]); the top-left corner
+    /// (0, 0) for every other kind.
+    pub fn object_anchor(&self, kind: &ShapeKind) -> [f64; 2] {
+        match kind {
+            ShapeKind::Tile { tile, .. } => self.tile_object_anchor(*tile).0,
+            _ => [0.0, 0.0],
+        }
     }
 
     /// The object whose id is `id`.

@@ -563,6 +563,69 @@ impl ObjectShape {
     }
 }
 
+/// The cell an object of shape `kind` with its position (Tiled's `x`, `y`) at `position`
+/// stands on, on a grid of `grid` pixels a cell (off the map too): the one under its box's
+/// centre, unturned, or under a point's, polygon's or path's position. `anchor` is where a
+/// tile object hangs on its box, as fractions of its size (its tileset's object alignment);
+/// every other box hangs from its top-left corner. This is the rule a Tiled map's objects are
+/// read by (see [`Map::placed_shape`](crate::core::Map::placed_shape)).
+pub fn cell_under(kind: &ShapeKind, position: [f64; 2], anchor: [f64; 2], grid: [f64; 2]) -> Cell {
+    let [ax, ay] = if matches!(kind, ShapeKind::Tile { .. }) { anchor } else { [0.0, 0.0] };
+    let [w, h] = kind.size().unwrap_or([0.0, 0.0]);
+    let centre = [position[0] + (0.5 - ax) * w, position[1] + (0.5 - ay) * h];
+    let column = (centre[0] / grid[0]).floor().clamp(f64::from(i32::MIN), f64::from(i32::MAX));
+    let row = (centre[1] / grid[1]).floor().clamp(f64::from(i32::MIN), f64::from(i32::MAX));
+    Cell::new(column as i32, row as i32)
+}
+
+impl ObjectShape {
+    /// The shape as a stamp's `turn` leaves it (a mirror, or a quarter turn of the plane):
+    /// its kind, its new rotation, and how far its position must slide from where the turn
+    /// takes it. A quarter turn adds ±90° to the rotation (Tiled's objects turn about their
+    /// position). A mirror negates the rotation, mirrors a polygon's or path's points and a
+    /// tile object's image, and, since a box hangs from one corner (a tile object from its
+    /// alignment's point, `anchor`), slides the position across the box along its own axis so
+    /// that the box covers its mirror image; a text's letters are not mirrored, as in Tiled.
+    pub fn turned(&self, turn: super::edit::Turn, anchor: [f64; 2]) -> (ShapeKind, f64, [f64; 2]) {
+        use super::edit::Turn;
+        let quarter = |degrees: f64| (self.rotation + degrees).rem_euclid(360.0);
+        let mut kind = self.kind.clone();
+        let horizontal = match turn {
+            Turn::RotateClockwise => return (kind, quarter(90.0), [0.0, 0.0]),
+            Turn::RotateCounterclockwise => return (kind, quarter(-90.0), [0.0, 0.0]),
+            Turn::FlipHorizontally => true,
+            Turn::FlipVertically => false,
+        };
+        let axis = if horizontal { 0 } else { 1 };
+        let rotation = (-self.rotation).rem_euclid(360.0);
+        let is_tile = matches!(kind, ShapeKind::Tile { .. });
+        match &mut kind {
+            ShapeKind::Polygon(points) | ShapeKind::Polyline(points) => {
+                for p in points {
+                    p[axis] = -p[axis];
+                }
+            }
+            ShapeKind::Tile { flip, .. } => {
+                *flip = if horizontal { flip.mirrored_horizontally() } else { flip.mirrored_vertically() }
+            }
+            _ => {}
+        }
+        // The box spans [-a·size, (1 - a)·size] along the axis from its position; mirrored it
+        // spans [-(1 - a)·size, a·size], so the position moves by (2a - 1)·size.
+        let slide = match kind.size() {
+            Some(size) => {
+                let a = if is_tile { anchor[axis] } else { 0.0 };
+                let mut local = [0.0, 0.0];
+                local[axis] = (2.0 * a - 1.0) * size[axis];
+                let (sin, cos) = rotation.to_radians().sin_cos();
+                [local[0] * cos - local[1] * sin, local[0] * sin + local[1] * cos]
+            }
+            None => [0.0, 0.0],
+        };
+        (kind, rotation, slide)
+    }
+}
+
 /// The box a drag from `start` to `end` (map pixels) draws: its top-left corner and its size.
 /// With `square`, both sides take the longer one's length, each still reaching toward the
 /// pointer (Tiled's Shift while inserting a rectangle or an ellipse).
