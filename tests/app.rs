@@ -2920,10 +2920,11 @@ fn the_object_tool_draws_tileds_rectangles_ellipses_and_points_snapped_to_the_gr
     click_cell(&mut h, Cell::new(5, 3));
     assert_eq!(h.state().editor.focused_object, Some(id));
     assert_eq!(h.state().document.map.objects.len(), 1, "a click on it draws nothing");
-    // A stamp pasted over it: Esc drops the paste first, the object stays in hand.
+    // A copy of it pasted over it (its layer is current: the selection copies its objects):
+    // Esc drops the paste first, the object stays in hand.
     h.get_by_label("Select").click();
     h.run();
-    drag_through(&mut h, &[Cell::new(0, 0), Cell::new(1, 0)]);
+    drag_through(&mut h, &[Cell::new(4, 3), Cell::new(5, 3)]);
     h.key_press_modifiers(Modifiers::COMMAND, egui::Key::C);
     h.get_by_label("Object").click();
     h.run();
@@ -3350,4 +3351,165 @@ fn a_tile_object_is_the_brushs_tile_turned_as_it_is_over_the_clicked_cell() {
     click_cell(&mut h, Cell::new(1, 1));
     assert_eq!(h.state().document.map.objects.len(), objects + 1);
     assert!(h.state().notice.as_deref().is_some_and(|n| n.starts_with("choose a tile")));
+}
+
+/// Chooses what the object tool places, by its drop-down's label.
+fn choose_object(h: &mut Harness<'static, SightlineApp>, choice: &str) {
+    h.get_by_label("what to place").click();
+    h.run();
+    h.get_by_label(choice).click();
+    h.run();
+}
+
+/// The map's objects, each drawn as its glyph on its cell (a later one over an earlier one).
+fn object_picture(h: &Harness<'static, SightlineApp>) -> Vec<String> {
+    let map = &h.state().document.map;
+    let mut rows = vec![vec!['.'; map.width() as usize]; map.height() as usize];
+    for o in &map.objects {
+        rows[o.cell.y as usize][o.cell.x as usize] = o.kind.glyph();
+    }
+    rows.into_iter().map(String::from_iter).collect()
+}
+
+#[test]
+fn the_objects_on_the_selected_cells_of_an_object_layer_copy_cut_paste_turn_and_delete() {
+    use egui::{Key, Modifiers};
+    use sightline::core::Cell;
+    let mut h = harness();
+    let (_dir, _) = object_tool_on_floor(&mut h, "monster");
+    click_cell(&mut h, Cell::new(1, 1));
+    choose_object(&mut h, "item");
+    click_cell(&mut h, Cell::new(2, 2));
+    choose_object(&mut h, "rectangle");
+    drag_grid_holding(&mut h, &[(3.1, 0.1), (3.6, 0.6), (4.0, 1.0)], Modifiers::NONE);
+    choose_object(&mut h, "player start");
+    click_cell(&mut h, Cell::new(0, 0));
+    let start = ["@..?......", ".g........", "..*.......", "..........", "..........", ".........."];
+    assert_eq!(object_picture(&h), start);
+
+    // The selection of 4 × 3 cells on the object layer: Ctrl+C copies the objects on it.
+    h.get_by_label("Select").click();
+    h.run();
+    drag_through(&mut h, &[Cell::new(0, 0), Cell::new(3, 2)]);
+    h.get_by_label("objects (4 objects)").click();
+    h.run();
+    h.key_press_modifiers(Modifiers::COMMAND, Key::C);
+    h.run();
+    assert!(h_notice(&h).starts_with("copied 4 objects"), "{}", h_notice(&h));
+    let stamp = h.state().editor.clipboard.clone().unwrap();
+    assert_eq!((stamp.width, stamp.height, stamp.objects.len()), (4, 3, 4));
+    // Ctrl+V: a click lays them where they stood in the selection, one undo step, the player
+    // start left out (the map has one).
+    h.key_press_modifiers(Modifiers::COMMAND, Key::V);
+    h.run();
+    h.get_by_label("4 objects");
+    let undo = h.state().document.undo.len();
+    click_cell(&mut h, Cell::new(5, 2));
+    assert_eq!(
+        object_picture(&h),
+        ["@..?......", ".g........", "..*.....?.", "......g...", ".......*..", ".........."]
+    );
+    assert_eq!(h.state().document.undo.len(), undo + 1);
+    assert_eq!(h_notice(&h), "pasted 3 objects on \"objects\"; the player start left out: the map has one");
+    // Undone; X mirrors the stamp, its objects with it: the box goes to the other side.
+    h.key_press_modifiers(Modifiers::COMMAND, Key::Z);
+    h.run();
+    assert_eq!(object_picture(&h), start);
+    h.key_press(Key::X);
+    h.run();
+    click_cell(&mut h, Cell::new(5, 2));
+    assert_eq!(
+        object_picture(&h),
+        ["@..?......", ".g........", "..*..?....", ".......g..", "......*...", ".........."]
+    );
+    h.key_press(Key::Escape);
+    h.run();
+    assert!(!h.state().editor.pasting);
+
+    // Ctrl+X: the objects on the selection go (one undo step) and the selection with them;
+    // Ctrl+Shift+V lays them back where they were.
+    drag_through(&mut h, &[Cell::new(0, 0), Cell::new(3, 2)]);
+    let undo = h.state().document.undo.len();
+    h.key_press_modifiers(Modifiers::COMMAND, Key::X);
+    h.run();
+    let pasted_only = ["..........", "..........", ".....?....", ".......g..", "......*...", ".........."];
+    assert_eq!(object_picture(&h), pasted_only);
+    assert_eq!(h.state().document.undo.len(), undo + 1);
+    assert!(h.state().editor.selection.is_none());
+    h.key_press_modifiers(Modifiers::COMMAND | Modifiers::SHIFT, Key::V);
+    h.run();
+    assert_eq!(
+        object_picture(&h),
+        ["@..?......", ".g........", "..*..?....", ".......g..", "......*...", ".........."]
+    );
+    // Delete: the objects on the selected cells of the object layer.
+    h.get_by_label("Edit").click();
+    h.run();
+    h.get_by_label("Delete objects  (Delete)");
+    h.key_press(Key::Escape);
+    h.run();
+    drag_through(&mut h, &[Cell::new(5, 2), Cell::new(9, 5)]);
+    h.key_press(Key::Delete);
+    h.run();
+    assert_eq!(object_picture(&h), start);
+    // Nothing there: it says so.
+    h.key_press(Key::Delete);
+    h.run();
+    assert_eq!(h_notice(&h), "no object of \"objects\" stands on the selected cells");
+
+    // The object in hand copies alone; a pasted one is in hand.
+    h.get_by_label("Object").click();
+    h.run();
+    choose_object(&mut h, "rectangle");
+    click_cell(&mut h, Cell::new(1, 1));
+    let goblin = h.state().editor.focused_object.unwrap();
+    h.key_press_modifiers(Modifiers::COMMAND, Key::C);
+    h.run();
+    assert_eq!(h_notice(&h), format!("copied object #{goblin}: Ctrl+V pastes it"));
+    h.key_press_modifiers(Modifiers::COMMAND, Key::V);
+    h.run();
+    click_cell(&mut h, Cell::new(9, 5));
+    h.key_press(Key::Escape);
+    h.run();
+    let rows = object_picture(&h);
+    assert_eq!(rows[5], ".........g", "{}", h_notice(&h));
+    let copy = h.state().document.map.objects.last().unwrap().id;
+    assert!(copy > goblin);
+    assert_eq!(h.state().editor.focused_object, Some(copy));
+
+    // A locked layer: a cut, a delete and a paste are refused whole.
+    h.key_press(Key::Escape);
+    h.run();
+    h.get_by_label("Select").click();
+    h.run();
+    drag_through(&mut h, &[Cell::new(0, 0), Cell::new(9, 5)]);
+    h.get_by_label("lock objects").click();
+    h.run();
+    let before = h.state().document.map.clone();
+    h.key_press_modifiers(Modifiers::COMMAND, Key::X);
+    h.run();
+    assert!(h_notice(&h).contains("\"objects\" is locked"), "{}", h_notice(&h));
+    assert!(h.state().editor.selection.is_some(), "a refused cut keeps the selection");
+    h.key_press(Key::Delete);
+    h.run();
+    h.key_press_modifiers(Modifiers::COMMAND, Key::V);
+    h.run();
+    click_cell(&mut h, Cell::new(4, 4));
+    h.key_press(Key::Escape);
+    h.run();
+    assert_eq!(h.state().document.map.objects, before.objects);
+    // Unlocked, with the tile layer current: the objects go on the object layer.
+    h.get_by_label("lock objects").click();
+    h.run();
+    h.get_by_label("ground").click();
+    h.run();
+    h.key_press_modifiers(Modifiers::COMMAND, Key::V);
+    h.run();
+    click_cell(&mut h, Cell::new(4, 4));
+    assert_eq!(object_picture(&h)[4], "....g.....");
+    assert!(h.state().document.map.objects.iter().all(|o| o.layer == 0));
+}
+
+fn h_notice(h: &Harness<'static, SightlineApp>) -> String {
+    h.state().notice.clone().unwrap_or_default()
 }

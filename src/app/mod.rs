@@ -93,6 +93,13 @@ type TerrainPreviewKey = (
     crate::core::rng::Rng,
 );
 
+/// Where the stamp being pasted goes (see [`SightlineApp::stamp_target`]).
+#[derive(Clone, Copy, Debug)]
+enum StampTarget {
+    Tiles(usize),
+    Objects(Option<usize>),
+}
+
 /// Edits that arrive a change a frame (dragging a cost, a radius or an opacity; typing a name or
 /// a property's value): while one thing changes with no other edit between, the changes are one
 /// undo step.
@@ -128,6 +135,8 @@ pub struct SightlineApp {
     pub document: Document,
     pub view: View,
     pub editor: EditorState,
+    /// Text for the system clipboard, put there in the next frame (`logic` has no context).
+    pub system_clipboard: Option<String>,
     pub overlays: Overlays,
     /// The preview pane and play mode.
     pub play: play::PlayState,
@@ -209,6 +218,7 @@ impl SightlineApp {
             document: Document::untitled(crate::cli::default_map(), crate::core::samples::DEFAULT_MAP_NAME),
             view: View::default(),
             editor: EditorState::default(),
+            system_clipboard: None,
             overlays: Overlays::default(),
             play: play::PlayState::default(),
             tile_types_open: false,
@@ -692,13 +702,39 @@ impl SightlineApp {
                 }
             }
             Command::Copy | Command::Cut => {
+                let cut = matches!(command, Command::Cut);
+                // The object in hand, else the objects standing on the selected cells of the
+                // current object layer, are what Tiled's copy of selected objects takes.
+                if let Some(id) = self.focus().map(|hand| hand.object.id) {
+                    self.copy_objects(&[id], None, cut);
+                    return;
+                }
+                if let (Some(j), Some(selection)) = (self.editor.object_layer, &self.editor.selection) {
+                    let map = &self.document.map;
+                    let standing: Vec<u32> = map
+                        .objects
+                        .iter()
+                        .filter(|o| o.layer == j && selection.contains(o.cell))
+                        .map(|o| o.id)
+                        .collect();
+                    if standing.is_empty() {
+                        let name = map.object_layers.get(j).map_or("", |l| l.name.as_str());
+                        self.notice =
+                            Some(format!("no object of \"{name}\" stands on the selected cells: nothing copied"));
+                    } else {
+                        let bounds = selection.bounds();
+                        self.copy_objects(&standing, bounds, cut);
+                    }
+                    return;
+                }
                 // A cut of a layer that cannot be erased is no cut (nor a copy): it says why.
-                if self.editor.selection.is_none() || matches!(command, Command::Cut) && self.layer_locked() {
+                if self.editor.selection.is_none() || cut && self.layer_locked() {
                     return;
                 }
                 let Some(selection) = &self.editor.selection else { return };
                 let layer = self.editor.layer;
                 self.editor.clipboard = crate::core::edit::Stamp::copy_selection(&self.document.map, layer, selection);
+                self.system_clipboard = self.editor.clipboard.as_ref().map(|s| s.as_text(&self.document.map));
                 self.editor.clipboard_origin = selection.bounds().map(|(corner, _)| corner);
                 // As in Tiled, a cut leaves nothing selected, so the paste can go anywhere.
                 if matches!(command, Command::Cut) && self.erase_selection() {
@@ -722,12 +758,9 @@ impl SightlineApp {
                 }
             }
             Command::PasteAt(cell) => {
-                let Some(stamp) = self.editor.clipboard.clone() else { return };
-                if self.layer_locked() {
-                    return;
-                }
+                let Some(target) = self.stamp_target() else { return };
                 self.document.checkpoint();
-                if stamp.paste(&mut self.document.map, self.editor.layer, cell, self.editor.selection.as_ref()) > 0 {
+                if self.lay_stamp(target, cell) > 0 {
                     self.document.touch();
                 } else {
                     self.document.drop_checkpoint();
@@ -771,20 +804,25 @@ impl SightlineApp {
             }
             Command::DeleteSelection => {
                 // With the object tool out, Delete removes the object in hand (Tiled's Delete
-                // of selected objects); else it erases the selected cells.
-                match self.focus().map(|hand| (hand.object.id, hand.object.layer)) {
-                    Some((id, layer)) => match self.object_layer_refusal(layer, "to remove its objects") {
-                        Some(refusal) => self.notice = Some(refusal),
-                        None => {
-                            self.document.checkpoint();
-                            self.document.map.objects.retain(|o| o.id != id);
-                            self.document.touch();
-                            self.editor.focused_object = None;
-                        }
-                    },
-                    None => {
-                        self.erase_selection();
+                // of selected objects); with an object layer current, the objects standing on
+                // the selected cells; else it erases the selected cells.
+                if let Some(id) = self.focus().map(|hand| hand.object.id) {
+                    self.remove_objects(&[id]);
+                } else if let (Some(j), Some(selection)) = (self.editor.object_layer, &self.editor.selection) {
+                    let map = &self.document.map;
+                    let standing: Vec<u32> = map
+                        .objects
+                        .iter()
+                        .filter(|o| o.layer == j && selection.contains(o.cell))
+                        .map(|o| o.id)
+                        .collect();
+                    if standing.is_empty() {
+                        let name = map.object_layers.get(j).map_or("", |l| l.name.as_str());
+                        self.notice = Some(format!("no object of \"{name}\" stands on the selected cells"));
                     }
+                    self.remove_objects(&standing);
+                } else {
+                    self.erase_selection();
                 }
             }
             Command::SelectAll => {
@@ -1342,6 +1380,7 @@ impl SightlineApp {
             self.central_rect = ui.max_rect();
             let revision = self.document.revision();
             let draft_shift = self.new_object_shift();
+            let pasted = self.pasted_objects_preview();
             let sheets = &self.sheets;
             let map = &self.document.map;
             let overlays = &self.overlays;
@@ -1349,6 +1388,15 @@ impl SightlineApp {
             let selection = self.editor.selection.as_ref();
             let draft = self.editor.shape_draft.as_ref().map(|d| (d, self.editor.object));
             let focus = object_focus(&self.editor, map);
+            let selected = selected_objects(&self.editor, map);
+            let selected_shift = self.editor.object_layer.and_then(|j| map.object_looks().get(j).map(|l| l.offset));
+            let selected_shift = selected_shift.unwrap_or([0.0, 0.0]);
+            let draw_objects = |p: &egui::Painter, v: &View| {
+                for o in &selected {
+                    draw_object_ring(p, v, map, o, selected_shift, &RING_STROKES);
+                }
+                draw_pasted_objects(p, v, map, &pasted, draft_shift);
+            };
             // Only a picture of this selection (one made before it changed is not shown).
             let picture = self
                 .selection_picture
@@ -1369,6 +1417,7 @@ impl SightlineApp {
                                 // The selection keeps the paint inside it on both sides.
                                 draw_selection(p, v, c, selection, picture);
                                 draw_shape_draft(p, v, map.tile_size, draft, draft_shift);
+                                draw_objects(p, v);
                                 if let Some(hand) = &focus {
                                     draw_object_focus(p, v, map, hand);
                                 }
@@ -1394,6 +1443,7 @@ impl SightlineApp {
                     overlays.draw(p, v, c, None);
                     draw_selection(p, v, c, selection, picture);
                     draw_shape_draft(p, v, map.tile_size, draft, draft_shift);
+                    draw_objects(p, v);
                     if let Some(hand) = &focus {
                         draw_object_focus(p, v, map, hand);
                     }
@@ -2225,7 +2275,7 @@ impl SightlineApp {
     fn begin_stamp_stroke(&mut self, cell: Cell) {
         let Some(stamp) = &self.editor.clipboard else { return };
         let stroke = crate::core::edit::StampStroke::new(stamp);
-        if self.layer_locked() {
+        if self.stamp_target().is_none() {
             return;
         }
         self.document.checkpoint();
@@ -2238,13 +2288,123 @@ impl SightlineApp {
 
     /// Lays copies of the stamp along `path` where they overlap none the stroke laid before.
     fn lay_stamps(&mut self, path: &[Cell]) {
-        let (Some(stroke), Some(stamp)) = (&mut self.editor.stamp_stroke, &self.editor.clipboard) else { return };
-        let mut changed = 0;
-        for at in stroke.extend(path) {
-            changed += stamp.paste(&mut self.document.map, self.editor.layer, at, self.editor.selection.as_ref());
-        }
+        let Some(stroke) = &mut self.editor.stamp_stroke else { return };
+        let corners = stroke.extend(path);
+        let Some(target) = self.stamp_target() else { return };
+        let changed: usize = corners.into_iter().map(|at| self.lay_stamp(target, at)).sum();
         if changed > 0 {
             self.document.touch();
+        }
+    }
+
+    /// Where the clipboard's stamp goes: its tiles on the current tile layer, its objects on
+    /// the current object layer (else the topmost, or a new one: `Objects(None)`), as placing
+    /// an object does. `None` when there is no stamp or that layer refuses it (the notice
+    /// says why).
+    fn stamp_target(&mut self) -> Option<StampTarget> {
+        let objects = !self.editor.clipboard.as_ref()?.objects.is_empty();
+        if !objects {
+            return (!self.layer_locked()).then_some(StampTarget::Tiles(self.editor.layer));
+        }
+        let target = self.editor.object_layer.or(self.document.map.object_layers.len().checked_sub(1));
+        if let Some(refusal) = target.and_then(|j| self.object_layer_refusal(j, "to paste objects")) {
+            self.notice = Some(refusal);
+            return None;
+        }
+        Some(StampTarget::Objects(target))
+    }
+
+    /// Lays the clipboard's stamp with its top-left corner at `at` on `target`, inside the
+    /// selection when there is one (no undo step of its own): how many cells it painted or
+    /// objects it added. What a paste of objects left out is said in the notice.
+    fn lay_stamp(&mut self, target: StampTarget, at: Cell) -> usize {
+        let Some(stamp) = &self.editor.clipboard else { return 0 };
+        let map = &mut self.document.map;
+        let inside = self.editor.selection.as_ref();
+        let layer = match target {
+            StampTarget::Tiles(layer) => return stamp.paste(map, layer, at, inside),
+            StampTarget::Objects(layer) => layer.unwrap_or_else(|| map.default_object_layer()),
+        };
+        let pasted = stamp.paste_objects(map, layer, at, inside);
+        let name = map.object_layers.get(layer).map_or("", |l| l.name.as_str());
+        let mut said = match pasted.ids.as_slice() {
+            [] => "nothing pasted".to_owned(),
+            [id] => format!("pasted object #{id} on \"{name}\""),
+            ids => format!("pasted {} objects on \"{name}\"", ids.len()),
+        };
+        if pasted.outside > 0 {
+            let place = if inside.is_some() { "off the map or the selection" } else { "off the map" };
+            said += &format!("; {} {place} left out", pasted.outside);
+        }
+        if pasted.player_start_left_out {
+            said += "; the player start left out: the map has one";
+        }
+        self.notice = Some(said);
+        // One pasted object is in hand, as Tiled selects what it pastes.
+        if let [id] = pasted.ids[..] {
+            self.editor.focused_object = Some(id);
+        }
+        pasted.ids.len()
+    }
+
+    /// Copies objects `ids` to the clipboard, as a stamp over `frame` (the selection's
+    /// bounding rectangle, when they are the ones standing in the selection) or else the
+    /// cells they stand on; with `cut` it removes them too (one undo step; refused whole when
+    /// a layer of theirs is locked or hidden). A paste then lays them where they stood in it.
+    fn copy_objects(&mut self, ids: &[u32], frame: Option<(Cell, Cell)>, cut: bool) {
+        let map = &self.document.map;
+        let objects: Vec<&crate::core::MapObject> = map.objects.iter().filter(|o| ids.contains(&o.id)).collect();
+        let cells = || objects.iter().map(|o| o.cell);
+        let (a, b) = match frame {
+            Some(bounds) => bounds,
+            None => {
+                let (Some(x0), Some(y0)) = (cells().map(|c| c.x).min(), cells().map(|c| c.y).min()) else { return };
+                let (x1, y1) = (cells().map(|c| c.x).max().unwrap_or(x0), cells().map(|c| c.y).max().unwrap_or(y0));
+                (Cell::new(x0, y0), Cell::new(x1, y1))
+            }
+        };
+        if cut
+            && let Some(refusal) = objects.iter().find_map(|o| self.object_layer_refusal(o.layer, "to cut its objects"))
+        {
+            self.notice = Some(refusal);
+            return;
+        }
+        let stamp = crate::core::edit::Stamp::of_objects(map, a, b, objects.iter().copied());
+        let what = match ids {
+            [id] => format!("object #{id}"),
+            _ => format!("{} objects", ids.len()),
+        };
+        self.system_clipboard = Some(stamp.as_text(map));
+        self.editor.clipboard = Some(stamp);
+        self.editor.clipboard_origin = Some(a);
+        if cut {
+            self.remove_objects(ids);
+            // As in Tiled, a cut leaves nothing selected, so the paste can go anywhere.
+            self.editor.selection = None;
+            self.notice = Some(format!("cut {what}: Ctrl+V pastes it"));
+        } else {
+            self.notice = Some(format!("copied {what}: Ctrl+V pastes it"));
+        }
+    }
+
+    /// Removes objects `ids`, one undo step; refused whole (the notice says why) when a layer
+    /// of theirs is locked or hidden.
+    fn remove_objects(&mut self, ids: &[u32]) {
+        let map = &self.document.map;
+        let layers = map.objects.iter().filter(|o| ids.contains(&o.id)).map(|o| o.layer);
+        let layers: std::collections::BTreeSet<usize> = layers.collect();
+        if let Some(refusal) = layers.iter().find_map(|&j| self.object_layer_refusal(j, "to remove its objects")) {
+            self.notice = Some(refusal);
+            return;
+        }
+        if layers.is_empty() {
+            return;
+        }
+        self.document.checkpoint();
+        self.document.map.objects.retain(|o| !ids.contains(&o.id));
+        self.document.touch();
+        if self.editor.focused_object.is_some_and(|id| ids.contains(&id)) {
+            self.editor.focused_object = None;
         }
     }
 
@@ -2339,14 +2499,7 @@ impl SightlineApp {
             return canvas::Preview::default();
         }
         if let Some(stamp) = &self.editor.clipboard {
-            // A Shift drag: the line of copies it will lay; else the copy a click would lay.
-            let corners = match (self.editor.stroke, self.hovered) {
-                (Some((start, last)), _) if self.editor.stamp_stroke.is_some() && self.editor.line_stroke => {
-                    crate::core::edit::StampStroke::new(stamp).extend(&crate::core::edit::line_cells(start, last))
-                }
-                (_, Some(at)) if self.editor.pasting => vec![at],
-                _ => Vec::new(),
-            };
+            let corners = self.stamp_corners();
             if !corners.is_empty() {
                 let tiles: Vec<_> = corners.into_iter().flat_map(|at| stamp.placed(at)).collect();
                 return canvas::Preview { cells: tiles.iter().map(|&(c, _, _)| c).collect(), tiles, spot: None };
@@ -2373,6 +2526,39 @@ impl SightlineApp {
             Vec::new()
         };
         canvas::Preview { cells, tiles, spot: None }
+    }
+
+    /// Where the stamp being pasted would go (its top-left corners): the line of copies a
+    /// Shift drag will lay, else the copy a click would lay.
+    fn stamp_corners(&self) -> Vec<Cell> {
+        let Some(stamp) = &self.editor.clipboard else { return Vec::new() };
+        match (self.editor.stroke, self.hovered) {
+            (Some((start, last)), _) if self.editor.stamp_stroke.is_some() && self.editor.line_stroke => {
+                crate::core::edit::StampStroke::new(stamp).extend(&crate::core::edit::line_cells(start, last))
+            }
+            (_, Some(at)) if self.editor.pasting => vec![at],
+            _ => Vec::new(),
+        }
+    }
+
+    /// The objects the paste would lay where the pointer is (or along a Shift drag), as they
+    /// would stand, inside the selection when there is one.
+    fn pasted_objects_preview(&self) -> Vec<crate::core::MapObject> {
+        let Some(stamp) = self.editor.clipboard.as_ref().filter(|s| !s.objects.is_empty()) else { return Vec::new() };
+        let map = &self.document.map;
+        let inside = |c: Cell| map.in_bounds(c) && self.editor.selection.as_ref().is_none_or(|s| s.contains(c));
+        // A paste leaves a second player start out (`Stamp::paste_objects`).
+        let has_player = map.objects.iter().any(|o| o.kind == crate::core::ObjectKind::PlayerStart);
+        let mut objects = Vec::new();
+        for at in self.stamp_corners() {
+            for s in &stamp.objects {
+                let cell = Cell::new(at.x + s.object.cell.x, at.y + s.object.cell.y);
+                if inside(cell) && !(has_player && s.object.kind == crate::core::ObjectKind::PlayerStart) {
+                    objects.push(crate::core::MapObject { cell, ..s.object.clone() });
+                }
+            }
+        }
+        objects
     }
 
     /// The cells the stroke in progress (or a click, when hovering) would paint.
@@ -2457,6 +2643,12 @@ impl SightlineApp {
     /// Draws the whole window into `ui`.
     pub fn ui_frame(&mut self, ui: &mut egui::Ui) {
         let started = std::time::Instant::now();
+        // What a copy took goes on the system clipboard too, as text. Besides being readable
+        // elsewhere, this keeps Ctrl+V working: egui-winit sends no key for Ctrl+V, only a
+        // paste event, and that only when the system clipboard holds something.
+        if let Some(text) = self.system_clipboard.take() {
+            ui.ctx().copy_text(text);
+        }
         // The map does not change while the frame is drawn: commands apply in `logic`.
         self.refresh_sheet_textures(ui.ctx());
         panels::menu_bar_ui(self, ui);
@@ -2634,45 +2826,29 @@ fn object_handles(top_left: [f64; 2], size: [f64; 2]) -> Vec<([i8; 2], [f64; 2])
     handles
 }
 
+/// The objects standing on the selected cells of `editor`'s current object layer (when it is
+/// shown): what Ctrl+C, Ctrl+X and Delete take there, ringed on the canvas.
+fn selected_objects<'a>(editor: &EditorState, map: &'a crate::core::Map) -> Vec<&'a crate::core::MapObject> {
+    let (Some(j), Some(selection)) = (editor.object_layer, &editor.selection) else { return Vec::new() };
+    if !map.object_looks().get(j).is_some_and(|l| l.shown) {
+        return Vec::new();
+    }
+    map.objects.iter().filter(|o| o.layer == j && selection.contains(o.cell)).collect()
+}
+
+/// White over a dark rim: a ring seen on any tile.
+const RING_STROKES: [egui::Stroke; 2] = [
+    egui::Stroke { width: 4.0, color: egui::Color32::from_rgba_premultiplied(0, 0, 0, 160) },
+    egui::Stroke { width: 1.5, color: egui::Color32::WHITE },
+];
+
 /// The object the object tool has in hand, ringed: its outline (or its text's box, its tile's
 /// image, its cell), and the handles that resize its box. `shift`: its layer's offset.
 fn draw_object_focus(painter: &egui::Painter, view: &View, map: &crate::core::Map, hand: &ObjectInHand) {
     let ObjectInHand { object: o, grips, shift } = hand;
+    draw_object_ring(painter, view, map, o, *shift, &RING_STROKES);
     let shift = *shift;
     let screen = |p: [f64; 2]| view.screen_from_pixels([p[0] + shift[0], p[1] + shift[1]], map.tile_size);
-    let cell_px = canvas::pixels_from_grid(egui::pos2(o.cell.x as f32, o.cell.y as f32), map.tile_size, [0.0, 0.0]);
-    let placed = |p: [f64; 2]| screen([p[0] + cell_px[0], p[1] + cell_px[1]]);
-    // White over a dark rim: seen on any tile.
-    let strokes =
-        [egui::Stroke::new(4.0, egui::Color32::from_black_alpha(160)), egui::Stroke::new(1.5, egui::Color32::WHITE)];
-    let sheet_corners = |s: &crate::core::object::ObjectShape| {
-        let crate::core::object::ShapeKind::Tile { tile, .. } = s.kind else { return None };
-        let sprite = map.tiles.get(usize::from(tile))?.sprite?;
-        let sheet = map.sheets.get(usize::from(sprite.sheet))?;
-        let image = [f64::from(sheet.tile_width), f64::from(sheet.tile_height)];
-        s.tile_corners(&sheet.drawing, image, sheet.offset.map(f64::from))
-    };
-    let outline: Option<(Vec<egui::Pos2>, bool)> = o.shape.as_ref().and_then(|s| {
-        if let Some((points, closed)) = s.outline() {
-            return Some((points.into_iter().map(placed).collect(), closed));
-        }
-        let [a, b, c, d] = s.text_corners().or_else(|| sheet_corners(s))?;
-        Some(([a, b, d, c].into_iter().map(placed).collect(), true))
-    });
-    for stroke in strokes {
-        match &outline {
-            Some((points, true)) => {
-                painter.add(egui::Shape::closed_line(points.clone(), stroke));
-            }
-            Some((points, false)) => {
-                painter.add(egui::Shape::line(points.clone(), stroke));
-            }
-            // A point or a game object: its cell.
-            None => {
-                painter.rect_stroke(view.cell_rect(o.cell), 0.0, stroke, egui::StrokeKind::Outside);
-            }
-        }
-    }
     let rim = egui::Stroke::new(1.0, egui::Color32::BLACK);
     for &(grip, p) in grips {
         match grip {
@@ -2692,6 +2868,79 @@ fn draw_object_focus(painter: &egui::Painter, view: &View, map: &crate::core::Ma
                     egui::Color32::from_black_alpha(120),
                     egui::Stroke::new(1.0, egui::Color32::WHITE),
                 );
+            }
+        }
+    }
+}
+
+/// The colour of what a click would add: a shape being drawn, the objects a paste would lay.
+const TO_BE_ADDED: egui::Color32 = egui::Color32::from_rgb(255, 200, 60);
+
+/// The objects a click of the paste would lay, where they would stand: each one's outline (its
+/// text's box, its tile's image) or, for a game object, its cell and its glyph. `shift`: the
+/// offset of the layer they would go on.
+fn draw_pasted_objects(
+    painter: &egui::Painter,
+    view: &View,
+    map: &crate::core::Map,
+    objects: &[crate::core::MapObject],
+    shift: [f64; 2],
+) {
+    let strokes = [egui::Stroke::new(3.0, egui::Color32::from_black_alpha(120)), egui::Stroke::new(1.5, TO_BE_ADDED)];
+    for o in objects {
+        draw_object_ring(painter, view, map, o, shift, &strokes);
+        if o.shape.is_none() {
+            let font = egui::FontId::monospace((view.cell_px * 0.8).clamp(6.0, 40.0));
+            painter.text(
+                view.cell_rect(o.cell).center(),
+                egui::Align2::CENTER_CENTER,
+                o.kind.glyph(),
+                font,
+                TO_BE_ADDED,
+            );
+        }
+    }
+}
+
+/// Object `o` ringed with `strokes` (drawn in turn): its outline, its text's box or its tile's
+/// image, else its cell. `shift`: its layer's offset.
+fn draw_object_ring(
+    painter: &egui::Painter,
+    view: &View,
+    map: &crate::core::Map,
+    o: &crate::core::MapObject,
+    shift: [f64; 2],
+    strokes: &[egui::Stroke],
+) {
+    let screen = |p: [f64; 2]| view.screen_from_pixels([p[0] + shift[0], p[1] + shift[1]], map.tile_size);
+    let cell_px = canvas::pixels_from_grid(egui::pos2(o.cell.x as f32, o.cell.y as f32), map.tile_size, [0.0, 0.0]);
+    let placed = |p: [f64; 2]| screen([p[0] + cell_px[0], p[1] + cell_px[1]]);
+    let sheet_corners = |s: &crate::core::object::ObjectShape| {
+        let crate::core::object::ShapeKind::Tile { tile, .. } = s.kind else { return None };
+        let sprite = map.tiles.get(usize::from(tile))?.sprite?;
+        let sheet = map.sheets.get(usize::from(sprite.sheet))?;
+        let image = [f64::from(sheet.tile_width), f64::from(sheet.tile_height)];
+        s.tile_corners(&sheet.drawing, image, sheet.offset.map(f64::from))
+    };
+    let outline: Option<(Vec<egui::Pos2>, bool)> = o.shape.as_ref().and_then(|s| {
+        if let Some((points, closed)) = s.outline() {
+            return Some((points.into_iter().map(placed).collect(), closed));
+        }
+        let [a, b, c, d] = s.text_corners().or_else(|| sheet_corners(s))?;
+        Some(([a, b, d, c].into_iter().map(placed).collect(), true))
+    });
+    for &stroke in strokes {
+        match &outline {
+            Some((points, true)) => {
+                painter.add(egui::Shape::closed_line(points.clone(), stroke));
+            }
+            Some((points, false)) => {
+                painter.add(egui::Shape::line(points.clone(), stroke));
+            }
+            // A point or a game object: its cell (a marker stays on its cell, whatever its
+            // layer's offset).
+            None => {
+                painter.rect_stroke(view.cell_rect(o.cell), 0.0, stroke, egui::StrokeKind::Outside);
             }
         }
     }

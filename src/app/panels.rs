@@ -13,7 +13,7 @@ const HELP: &[&str] = &[
     "Canvas: wheel zooms, middle-drag or Space+drag pans, arrows pan, +/- zoom, G grid",
     "Tools: B brush, E eraser, R rectangle, L line, F fill (Shift: the whole selection), T terrain (at size 1 the nearest corner or edge), I picker (or right-click), O object (drag one to move it), P probe",
     "Select: S rectangle, W magic wand, Shift+S same tile; Shift adds, Ctrl subtracts, Ctrl+Shift intersects; the tools paint only inside a selection",
-    "Selection: Ctrl+A all, Ctrl+Shift+A or Esc none, Ctrl+I invert; Ctrl+C copy, Ctrl+X cut, Ctrl+V paste (click or drag lays it, Shift+drag a line, Esc drops it), Ctrl+Shift+V paste in place, Delete erases; Ctrl+N new map",
+    "Selection: Ctrl+A all, Ctrl+Shift+A or Esc none, Ctrl+I invert; Ctrl+C copy, Ctrl+X cut, Ctrl+V paste (click or drag lays it, Shift+drag a line, Esc drops it), Ctrl+Shift+V paste in place, Delete erases; on an object layer these take the objects on the selected cells (or the object in hand); Ctrl+N new map",
     "Objects: O, then a game object (click places, drag one moves it, right-click removes) or a Tiled shape: rectangle, ellipse, capsule (drag; Shift square), point (click), text (click or drag), tile (click; the brush's tile), polygon or path (clicks; the first point closes, Enter or right-click ends a path, Backspace takes one back); Ctrl, Ctrl+Shift toggle snapping; Alt draws over an object; Esc drops the shape; the object in hand (ringed): drag a handle to resize it, a polygon's point to move it or a segment's middle to add one, right-click a point to take it away, Delete removes it, Esc lets it go",
     "Turn: X, Y flip, Z, Shift+Z rotate the stamp being placed, else the brush's tile",
     "Edit: Ctrl+Z undo, Ctrl+Shift+Z or Ctrl+Y redo; Ctrl+O open, Ctrl+S save, Ctrl+Shift+S save as",
@@ -73,17 +73,24 @@ pub fn menu_bar_ui(app: &mut SightlineApp, ui: &mut egui::Ui) {
                 }
                 ui.separator();
                 let selected = app.editor.selection.is_some();
+                // The object in hand is copied, cut and deleted as a selection is.
+                let in_hand = super::object_focus(&app.editor, &app.document.map).is_some();
                 let stamp = app.editor.clipboard.is_some();
+                let erase = if in_hand || app.editor.object_layer.is_some() {
+                    "Delete objects  (Delete)"
+                } else {
+                    "Erase selection  (Delete)"
+                };
                 for (label, enabled, command) in [
-                    ("Cut  (Ctrl+X)", selected, Command::Cut),
-                    ("Copy  (Ctrl+C)", selected, Command::Copy),
+                    ("Cut  (Ctrl+X)", selected || in_hand, Command::Cut),
+                    ("Copy  (Ctrl+C)", selected || in_hand, Command::Copy),
                     ("Paste  (Ctrl+V)", stamp, Command::Paste),
                     (
                         "Paste in place  (Ctrl+Shift+V)",
                         app.editor.clipboard_origin.is_some() && stamp,
                         Command::PasteInPlace,
                     ),
-                    ("Erase selection  (Delete)", selected, Command::DeleteSelection),
+                    (erase, selected || in_hand, Command::DeleteSelection),
                     ("Select all  (Ctrl+A)", true, Command::SelectAll),
                     ("Select none  (Ctrl+Shift+A)", selected, Command::SelectNone),
                     ("Invert selection  (Ctrl+I)", true, Command::InvertSelection),
@@ -752,7 +759,11 @@ pub fn tools_bar_ui(app: &mut SightlineApp, ui: &mut egui::Ui) {
                 // The stamp on the pointer is what any tool lays until Esc.
                 _ if app.editor.pasting => {
                     if let Some(stamp) = &app.editor.clipboard {
-                        ui.label(format!("stamp {} × {}", stamp.width, stamp.height));
+                        match stamp.objects.len() {
+                            0 => ui.label(format!("stamp {} × {}", stamp.width, stamp.height)),
+                            1 => ui.label("1 object"),
+                            n => ui.label(format!("{n} objects")),
+                        };
                     }
                     ui.weak("click or drag lays it · Shift+drag lays a line · X, Y flip · Z, Shift+Z rotate · Esc drops it");
                 }
@@ -828,7 +839,8 @@ pub fn tools_bar_ui(app: &mut SightlineApp, ui: &mut egui::Ui) {
                     ui.weak("Shift + · Ctrl −").on_hover_text(format!(
                         "{pick} Shift adds to the selection, Ctrl takes away, Ctrl+Shift keeps what both have; a drag \
                          over several tiles takes them all. While cells are selected, the tools paint only there. \
-                         Ctrl+C, Ctrl+X copy and cut them, Delete erases them; Ctrl+A selects all, Ctrl+I \
+                         Ctrl+C, Ctrl+X copy and cut them, Delete erases them (with an object layer current: the \
+                         objects standing on them); Ctrl+A selects all, Ctrl+I \
                          inverts, Esc or a right-click selects none."
                     ));
                 }

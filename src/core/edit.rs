@@ -370,6 +370,56 @@ impl Stamp {
         stamp
     }
 
+    /// The stamp as ASCII, as sightline's tests draw maps: a row of glyphs a line (`map`'s
+    /// tiles' glyphs, a space for an empty cell), each game object's glyph over its cell, then
+    /// a line for each object. It goes on the system clipboard with a copy, for a bug report
+    /// or a test.
+    ///
+    /// ```
+    /// use sightline::core::{Cell, Map, MapObject, ObjectKind, edit::Stamp};
+    /// let mut map = Map::new_standard(3, 2, 1).unwrap(); // floor
+    /// map.add_object(MapObject::new(ObjectKind::PlayerStart, Cell::new(1, 1)).named("hero"));
+    /// let stamp = Stamp::of_objects(&map, Cell::new(0, 0), Cell::new(2, 1), &map.objects);
+    /// assert_eq!(stamp.as_text(&map), "   \n @ \n@ hero (player) on 1, 1\n");
+    /// ```
+    pub fn as_text(&self, map: &Map) -> String {
+        let w = self.width.max(1) as usize;
+        let mut rows: Vec<Vec<char>> = self
+            .cells
+            .chunks(w)
+            .map(|row| {
+                row.iter()
+                    .map(|&t| match map.tiles.get(usize::from(t)) {
+                        Some(kind) if t != super::tile::EMPTY => kind.glyph.ch,
+                        _ => ' ',
+                    })
+                    .collect()
+            })
+            .collect();
+        for StampObject { object, .. } in &self.objects {
+            let (x, y) = (object.cell.x, object.cell.y);
+            if object.shape.is_none()
+                && let Some(c) =
+                    usize::try_from(y).ok().and_then(|y| rows.get_mut(y)).and_then(|r| r.get_mut(x as usize))
+            {
+                *c = object.kind.glyph();
+            }
+        }
+        let mut text: String = rows.into_iter().map(|r| String::from_iter(r) + "\n").collect();
+        for StampObject { object, .. } in &self.objects {
+            let what = object.shape.as_ref().map_or_else(String::new, |s| format!(", {}", s.describe()));
+            text += &format!(
+                "{} {} ({}) on {}, {}{what}\n",
+                object.kind.glyph(),
+                object.name,
+                object.kind.type_name(),
+                object.cell.x,
+                object.cell.y
+            );
+        }
+        text
+    }
+
     /// Adds copies of the stamp's objects to object layer `layer` of `map`, the stamp's
     /// top-left corner at `at`. Each copy has a new id, and an `object` property of one that
     /// named another of the copied objects names that one's copy (as Tiled's paste does).
@@ -786,7 +836,9 @@ mod tests {
         ];
         let (w, h) = (48.0, 32.0);
         // Each turn as a map of the stamp's pixels, written out on their own.
-        let turns: [(Turn, fn([f64; 2], f64, f64) -> [f64; 2]); 4] = [
+        /// A turn as a map of the stamp's pixels, given the stamp's width and height.
+        type PixelMap = fn([f64; 2], f64, f64) -> [f64; 2];
+        let turns: [(Turn, PixelMap); 4] = [
             (Turn::FlipHorizontally, |[x, y], w, _| [w - x, y]),
             (Turn::FlipVertically, |[x, y], _, h| [x, h - y]),
             (Turn::RotateClockwise, |[x, y], _, h| [h - y, x]),
