@@ -3457,6 +3457,39 @@ fn the_objects_on_the_selected_cells_of_an_object_layer_copy_cut_paste_turn_and_
     h.run();
     assert_eq!(h_notice(&h), "no object of \"objects\" stands on the selected cells");
 
+    // The object tool's drag of one of the selected objects moves them all, and the selection
+    // with them, one undo step; only as far as keeps them all on the map.
+    drag_through(&mut h, &[Cell::new(0, 0), Cell::new(2, 2)]);
+    h.get_by_label("Object").click();
+    h.run();
+    choose_object(&mut h, "rectangle");
+    let undo = h.state().document.undo.len();
+    drag_through(&mut h, &[Cell::new(1, 1), Cell::new(2, 2), Cell::new(4, 3)]);
+    assert_eq!(
+        object_picture(&h),
+        ["...?......", "..........", "...@......", "....g.....", ".....*....", ".........."]
+    );
+    assert_eq!(
+        common::selection_rows(h.state()),
+        ["..........", "..........", "...###....", "...###....", "...###....", ".........."]
+    );
+    assert_eq!(h.state().document.undo.len(), undo + 1);
+    drag_through(&mut h, &[Cell::new(4, 3), Cell::new(8, 3), Cell::new(9, 3)]);
+    assert_eq!(
+        object_picture(&h),
+        ["...?......", "..........", ".......@..", "........g.", ".........*", ".........."]
+    );
+    // An object outside the selection moves alone.
+    drag_through(&mut h, &[Cell::new(3, 0), Cell::new(3, 1)]);
+    assert_eq!(object_picture(&h)[..2], ["..........", "...?......"]);
+    for _ in 0..3 {
+        h.key_press_modifiers(Modifiers::COMMAND, Key::Z);
+        h.run();
+    }
+    assert_eq!(object_picture(&h), start);
+    h.get_by_label("Select").click();
+    h.run();
+
     // The object in hand copies alone; a pasted one is in hand.
     h.get_by_label("Object").click();
     h.run();

@@ -160,6 +160,11 @@ pub struct EditorState {
     /// The object the object tool's drag is moving: its id, and its cell when the drag began
     /// (it moves as far as the pointer has from the stroke's start).
     pub moving_object: Option<(u32, Cell)>,
+    /// When the object moved is one of those standing on the selected cells of its layer, the
+    /// others, each with its cell when the drag began, and the selection as it was then: they
+    /// all move with it, the selection too.
+    pub moving_along: Vec<(u32, Cell)>,
+    pub moving_selection: Option<Selection>,
     /// Where (map pixels) and how loosely (pixels) the object tool's press in progress picks a
     /// zone, path or text to move, besides the objects on the pressed cell.
     pub grab: Option<([f64; 2], f64)>,
@@ -420,6 +425,8 @@ impl Default for EditorState {
             stamp_stroke: None,
             object: ObjectChoice::Monster,
             moving_object: None,
+            moving_along: Vec::new(),
+            moving_selection: None,
             grab: None,
             resizing: None,
             shape_draft: None,
@@ -496,6 +503,13 @@ fn find_key<'a>(mut names: impl Iterator<Item = &'a str>, (name, nth): &(String,
 }
 
 impl EditorState {
+    /// The object tool's move ends: later pointer moves move nothing.
+    pub fn end_move(&mut self) {
+        self.moving_object = None;
+        self.moving_along.clear();
+        self.moving_selection = None;
+    }
+
     /// The current layer (the Layers panel's highlighted one).
     pub fn current_layer(&self) -> LayerRef {
         match self.object_layer {

@@ -1051,7 +1051,7 @@ impl SightlineApp {
             }
             Command::StrokeBegin(cell) => {
                 // A move cut short (an undo in the middle of the drag) moves nothing more.
-                self.editor.moving_object = None;
+                self.editor.end_move();
                 self.editor.terrain_spot_painted = None;
                 if self.editor.pasting {
                     self.begin_stamp_stroke(cell);
@@ -1068,6 +1068,15 @@ impl SightlineApp {
                     if let Some(o) = self.movable_object_at(cell, grab) {
                         let (id, layer) = (o.id, o.layer);
                         self.editor.moving_object = Some((id, o.cell));
+                        // One of the objects on the selected cells of the current object
+                        // layer: they all move, and the selection with them (Tiled moves the
+                        // selected objects together).
+                        let selected = selected_objects(&self.editor, &self.document.map);
+                        if selected.iter().any(|s| s.id == id) {
+                            self.editor.moving_along =
+                                selected.iter().filter(|s| s.id != id).map(|s| (s.id, s.cell)).collect();
+                            self.editor.moving_selection = self.editor.selection.clone();
+                        }
                         self.document.checkpoint();
                         self.editor.focused_object = Some(id);
                         self.editor.stroke = Some((cell, cell));
@@ -1129,16 +1138,33 @@ impl SightlineApp {
                     e.selection = drag.selection(e.tool, &self.document.map, e.layer, start, cell);
                     return;
                 }
-                if let Some((id, from)) = self.editor.moving_object {
-                    // As far as the pointer has gone from where the drag began.
-                    let to = Cell::new(from.x + cell.x - start.x, from.y + cell.y - start.y);
+                if let Some(first) = self.editor.moving_object {
+                    // As far as the pointer has gone from where the drag began; with objects
+                    // moving along, only as far as keeps every one of them on the map.
+                    let (dx, dy) = (cell.x - start.x, cell.y - start.y);
+                    let moves: Vec<(u32, Cell)> = std::iter::once(first)
+                        .chain(self.editor.moving_along.iter().copied())
+                        .map(|(id, from)| (id, Cell::new(from.x + dx, from.y + dy)))
+                        .collect();
                     let map = &mut self.document.map;
-                    if map.in_bounds(to)
-                        && let Some(o) = map.objects.iter_mut().find(|o| o.id == id)
-                        && o.cell != to
-                    {
-                        o.cell = to;
+                    if !moves.iter().all(|&(_, to)| map.in_bounds(to)) {
+                        return;
+                    }
+                    let mut moved = false;
+                    for o in map.objects.iter_mut() {
+                        if let Some(&(_, to)) = moves.iter().find(|(id, _)| *id == o.id)
+                            && o.cell != to
+                        {
+                            o.cell = to;
+                            moved = true;
+                        }
+                    }
+                    if moved {
+                        let (w, h) = (map.width(), map.height());
                         self.document.touch();
+                        if let Some(before) = &self.editor.moving_selection {
+                            self.editor.selection = Some(before.moved((dx, dy), w, h)).filter(|s| !s.is_empty());
+                        }
                     }
                     return;
                 }
@@ -1158,7 +1184,7 @@ impl SightlineApp {
             }
             Command::StrokeEnd => {
                 // A move's changes are in; the step is kept below if it changed anything.
-                self.editor.moving_object = None;
+                self.editor.end_move();
                 let Some((start, last)) = self.editor.stroke.take() else { return };
                 if self.editor.stamp_stroke.is_some() {
                     if self.editor.line_stroke {
@@ -2174,7 +2200,7 @@ impl SightlineApp {
     /// moves change nothing, and a resize that came back to where it began leaves no undo
     /// step.
     fn end_object_gesture(&mut self) {
-        self.editor.moving_object = None;
+        self.editor.end_move();
         self.editor.grab = None;
         if self.editor.resizing.take().is_some() {
             if self.continued.is_some_and(|(edit, _)| matches!(edit, ContinuedEdit::ObjectGeometry(_)))
