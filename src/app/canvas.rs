@@ -521,6 +521,17 @@ fn text_object_ui(
     let painter = painter.with_clip_rect(clip);
     let angle = degrees.to_radians();
     let shapes = if text.bold { [Vec2::ZERO, along * (size / 18.0).max(0.5)].to_vec() } else { vec![Vec2::ZERO] };
+    // A rim of the contrasting shade, a pixel around the letters: Tiled's default black text
+    // is lost on a dark canvas (and light text on light tiles) without it.
+    let luminance = 0.2126 * f32::from(r) + 0.7152 * f32::from(g) + 0.0722 * f32::from(b);
+    let rim = if luminance < 110.0 { Color32::from_gray(225) } else { Color32::from_gray(15) };
+    let rim = rim.gamma_multiply(0.6 * f32::from(a) / 255.0 * f32::from(alpha) / 255.0);
+    for offset in [vec2(-1.0, -1.0), vec2(1.0, -1.0), vec2(-1.0, 1.0), vec2(1.0, 1.0)] {
+        for &shift in &shapes {
+            let shape = egui::epaint::TextShape::new(anchor + shift + offset, galley.clone(), rim);
+            painter.add(shape.with_override_text_color(rim).with_angle(angle));
+        }
+    }
     for shift in shapes {
         painter.add(egui::epaint::TextShape::new(anchor + shift, galley.clone(), color).with_angle(angle));
     }
