@@ -3546,3 +3546,52 @@ fn the_objects_on_the_selected_cells_of_an_object_layer_copy_cut_paste_turn_and_
 fn h_notice(h: &Harness<'static, SightlineApp>) -> String {
     h.state().notice.clone().unwrap_or_default()
 }
+
+#[test]
+fn a_click_on_an_end_of_the_path_in_hand_goes_on_from_it_and_its_other_end_closes_it() {
+    use egui::Key;
+    use sightline::core::Cell;
+    use sightline::core::object::ShapeKind;
+    let mut h = harness();
+    let (_dir, [tw, th]) = object_tool_on_floor(&mut h, "polygon or path");
+    click_grid(&mut h, 1.0, 1.0);
+    click_grid(&mut h, 3.0, 1.0);
+    h.key_press(Key::Enter);
+    h.run();
+    let id = h.state().editor.focused_object.expect("the new path in hand");
+    let path = |points: Vec<[f64; 2]>| vec![(Cell::new(1, 1), Some(ShapeKind::Polyline(points)))];
+    assert_eq!(drawn_shapes(&h), path(vec![[0.0, 0.0], [2.0 * tw, 0.0]]));
+    // A click on its last point goes on from there: the same object, one undo step.
+    let undo = h.state().document.undo.len();
+    click_grid(&mut h, 3.0, 1.0);
+    assert!(h_notice(&h).contains("goes on from its last point"), "{}", h_notice(&h));
+    click_grid(&mut h, 3.0, 3.0);
+    h.key_press(Key::Enter);
+    h.run();
+    assert_eq!(drawn_shapes(&h), path(vec![[0.0, 0.0], [2.0 * tw, 0.0], [2.0 * tw, 2.0 * th]]));
+    assert_eq!((h.state().document.map.objects[0].id, h.state().document.undo.len()), (id, undo + 1));
+    // From its first point: the new points go before it, the path keeps its direction and
+    // its cell (the cell of its position).
+    click_grid(&mut h, 1.0, 1.0);
+    click_grid(&mut h, 1.0, 3.0);
+    h.key_press(Key::Enter);
+    h.run();
+    let four = vec![[0.0, 2.0 * th], [0.0, 0.0], [2.0 * tw, 0.0], [2.0 * tw, 2.0 * th]];
+    assert_eq!(drawn_shapes(&h), path(four.clone()));
+    // Esc leaves it as it was, with no undo step.
+    let undo = h.state().document.undo.len();
+    click_grid(&mut h, 3.0, 3.0);
+    click_grid(&mut h, 5.0, 5.0);
+    h.key_press(Key::Escape);
+    h.run();
+    assert_eq!(drawn_shapes(&h), path(four.clone()));
+    assert_eq!(h.state().document.undo.len(), undo);
+    // From one end, a click on the other closes it into a polygon; undo makes it a path again.
+    click_grid(&mut h, 3.0, 3.0);
+    click_grid(&mut h, 1.0, 3.0);
+    assert_eq!(drawn_shapes(&h), vec![(Cell::new(1, 1), Some(ShapeKind::Polygon(four.clone())))]);
+    assert_eq!(h.state().document.undo.len(), undo + 1);
+    h.key_press_modifiers(egui::Modifiers::COMMAND, Key::Z);
+    h.run();
+    assert_eq!(drawn_shapes(&h), path(four));
+}

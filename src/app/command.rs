@@ -179,6 +179,9 @@ pub enum Command {
     SetShapeDraft(Option<super::editor::ShapeDraft>),
     /// A click of the polygon tool: one more point (map pixels, snapped).
     AddShapePoint([f64; 2]),
+    /// A click of the polygon tool on an end of the path in hand: the tool goes on from it
+    /// (Tiled's extending of a polyline).
+    ExtendPath(super::editor::PathEnd),
     /// Backspace: the polygon being drawn loses its last point (and is dropped with its first).
     RemoveShapePoint,
     /// The drawn shape becomes an object (one undo step): a drag's box at its release, a

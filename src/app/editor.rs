@@ -395,8 +395,17 @@ pub enum ShapeDraft {
     /// `square`, a square or a circle (Shift held).
     Box { start: [f64; 2], end: [f64; 2], square: bool },
     /// A polygon or path being clicked out: its points so far, and where the pointer is (the
-    /// rubber band's end).
-    Points { points: Vec<[f64; 2]>, pointer: [f64; 2] },
+    /// rubber band's end); `extends`: the path in hand it goes on from, when it does.
+    Points { points: Vec<[f64; 2]>, pointer: [f64; 2], extends: Option<PathEnd> },
+}
+
+/// The end of a path that a click of the polygon tool goes on from (Tiled's extending of a
+/// polyline): the path's id, and whether it is its first point (the draft then holds the
+/// path's points in reverse, the new ones going before its first).
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct PathEnd {
+    pub id: u32,
+    pub from_start: bool,
 }
 
 impl Default for EditorState {

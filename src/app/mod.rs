@@ -22,7 +22,9 @@ pub mod tileset_view;
 pub use canvas::{PointerAction, View};
 pub use command::{Command, DrawnLook, NewLayer, PropertiesOwner};
 pub use document::Document;
-pub use editor::{DEFAULT_OBJECT_TEXT, EditorState, Grip, ObjectChoice, Resize, SelectionDrag, ShapeDraft, Tool};
+pub use editor::{
+    DEFAULT_OBJECT_TEXT, EditorState, Grip, ObjectChoice, PathEnd, Resize, SelectionDrag, ShapeDraft, Tool,
+};
 pub use overlays::{OverlayCommand, OverlayKind, Overlays};
 
 use std::path::PathBuf;
@@ -854,14 +856,15 @@ impl SightlineApp {
             Command::SetShapeDraft(draft) => self.editor.shape_draft = draft,
             Command::AddShapePoint(p) => match &mut self.editor.shape_draft {
                 // A press where the last point is adds nothing (Tiled's `applySegment`).
-                Some(ShapeDraft::Points { points, pointer }) => {
+                Some(ShapeDraft::Points { points, pointer, .. }) => {
                     if points.last() != Some(&p) {
                         points.push(p);
                     }
                     *pointer = p;
                 }
-                _ => self.editor.shape_draft = Some(ShapeDraft::Points { points: vec![p], pointer: p }),
+                _ => self.editor.shape_draft = Some(ShapeDraft::Points { points: vec![p], pointer: p, extends: None }),
             },
+            Command::ExtendPath(end) => self.extend_path(end),
             Command::RemoveShapePoint => {
                 if let Some(ShapeDraft::Points { points, .. }) = &mut self.editor.shape_draft {
                     points.pop();
@@ -1681,6 +1684,12 @@ impl SightlineApp {
                 _ => false,
             };
             match response.pointer {
+                // A click on either end of the path in hand goes on from it.
+                Some(PointerAction::Clicked(_))
+                    if let Some(end) = draft.is_none().then(|| self.path_end_at(response)).flatten() =>
+                {
+                    self.commands.push(Command::ExtendPath(end));
+                }
                 Some(PointerAction::Clicked(_) | PointerAction::Pressed { .. }) if closes => {
                     self.commands.push(Command::FinishShape { closed: true });
                 }
@@ -1693,12 +1702,12 @@ impl SightlineApp {
                 Some(PointerAction::SecondaryClicked(c)) => self.commands.push(Command::RemoveObjectsAt(c)),
                 _ => {
                     // The rubber band follows the pointer (onto the first point when it would close).
-                    if let Some(ShapeDraft::Points { points, pointer: shown }) = draft {
+                    if let Some(ShapeDraft::Points { points, pointer: shown, extends }) = draft {
                         let to = if closes { points[0] } else { pointer };
                         if *shown != to {
-                            let points = points.clone();
-                            self.commands
-                                .push(Command::SetShapeDraft(Some(ShapeDraft::Points { points, pointer: to })));
+                            let (points, extends) = (points.clone(), *extends);
+                            let draft = ShapeDraft::Points { points, pointer: to, extends };
+                            self.commands.push(Command::SetShapeDraft(Some(draft)));
                         }
                     }
                 }
@@ -2242,11 +2251,95 @@ impl SightlineApp {
         Some(format!("object layer \"{}\" is {why} {doing}", layer.name))
     }
 
+    /// The end of the path in hand (its first or last point) under the pointer, when there is
+    /// such a path and it may change.
+    fn path_end_at(&self, response: &canvas::CanvasResponse) -> Option<PathEnd> {
+        let map = &self.document.map;
+        let at = response.grid_point?;
+        let ObjectInHand { object: o, grips, shift } = self.focus()?;
+        let crate::core::object::ShapeKind::Polyline(points) = &o.shape.as_ref()?.kind else { return None };
+        let last = points.len().checked_sub(1)?;
+        let screen = |p: [f64; 2]| self.view.screen_from_pixels([p[0] + shift[0], p[1] + shift[1]], map.tile_size);
+        let pointer =
+            self.view.screen_from_pixels(canvas::pixels_from_grid(at, map.tile_size, [0.0, 0.0]), map.tile_size);
+        grips.iter().find_map(|&(grip, p)| match grip {
+            Grip::Point { index, .. }
+                if (index == 0 || index == last) && (screen(p) - pointer).length() <= HANDLE_PICK_PX =>
+            {
+                Some(PathEnd { id: o.id, from_start: index == 0 && last > 0 })
+            }
+            _ => None,
+        })
+    }
+
+    /// The polygon tool goes on from an end of path `end.id`: its points become the shape being
+    /// drawn (in reverse from its first point), its layer the current one; Enter or a
+    /// right-click ends it (the path changed in one undo step), a click on its other end closes
+    /// it into a polygon, Esc leaves it as it was.
+    fn extend_path(&mut self, end: PathEnd) {
+        let Some(index) = self.changeable_object(end.id) else { return };
+        let map = &self.document.map;
+        let o = &map.objects[index];
+        let Some(shape) = o.shape.as_ref().filter(|s| s.rotation == 0.0) else { return };
+        let crate::core::object::ShapeKind::Polyline(relative) = &shape.kind else { return };
+        let origin = shape.position(o.cell, map.tile_size);
+        let mut points: Vec<[f64; 2]> = relative.iter().map(|p| [origin[0] + p[0], origin[1] + p[1]]).collect();
+        if end.from_start {
+            points.reverse();
+        }
+        let Some(&pointer) = points.last() else { return };
+        let layer = o.layer;
+        self.editor.set_current_layer(LayerRef::Objects(layer));
+        self.editor.shape_draft = Some(ShapeDraft::Points { points, pointer, extends: Some(end) });
+        let which = if end.from_start { "first" } else { "last" };
+        self.notice = Some(format!(
+            "path #{} goes on from its {which} point: clicks add points, Enter or a right-click ends it, a click \
+             on its other end closes it, Esc leaves it as it was",
+            end.id
+        ));
+    }
+
+    /// The path a polygon draft went on from takes the draft's points (in their order again),
+    /// as a polygon when `closed`: one undo step.
+    fn finish_extension(&mut self, mut points: Vec<[f64; 2]>, end: PathEnd, closed: bool) {
+        use crate::core::object::ShapeKind;
+        let Some(index) = self.changeable_object(end.id) else { return };
+        if end.from_start {
+            points.reverse();
+        }
+        let map = &self.document.map;
+        let o = &map.objects[index];
+        let Some(shape) = &o.shape else { return };
+        let origin = shape.position(o.cell, map.tile_size);
+        let relative: Vec<[f64; 2]> = points.iter().map(|p| [p[0] - origin[0], p[1] - origin[1]]).collect();
+        let kind = match relative.len() {
+            n if closed && n >= 3 => ShapeKind::Polygon(relative),
+            n if n >= 2 => ShapeKind::Polyline(relative),
+            _ => {
+                self.notice = Some("the path keeps its points: a path needs two".into());
+                return;
+            }
+        };
+        if kind == shape.kind {
+            return;
+        }
+        self.document.checkpoint();
+        let shape = self.document.map.objects[index].shape.as_mut().expect("checked above");
+        shape.kind = kind;
+        let what = shape.describe();
+        self.document.touch();
+        self.editor.focused_object = Some(end.id);
+        self.notice = Some(format!("object #{} is now a {what}", end.id));
+    }
+
     /// The shape being drawn becomes an object: a drag's box (or point) as the object tool's
     /// choice says; clicked points as a polygon when `closed` (three at least), else as a path
     /// (two at least; fewer are dropped, as in Tiled).
     fn finish_shape(&mut self, closed: bool) {
         let Some(draft) = self.editor.shape_draft.take() else { return };
+        if let ShapeDraft::Points { points, extends: Some(end), .. } = draft {
+            return self.finish_extension(points, end, closed);
+        }
         match draft.shape(self.editor.object, closed) {
             Ok((kind, position)) => self.add_shape(kind, position),
             Err(why) => self.notice = Some(why.into()),
@@ -2995,7 +3088,7 @@ fn draw_shape_draft(
     let handle = |p: egui::Pos2| {
         painter.circle(p, 3.5, egui::Color32::BLACK, stroke);
     };
-    if let ShapeDraft::Points { points, pointer } = draft {
+    if let ShapeDraft::Points { points, pointer, .. } = draft {
         let mut line: Vec<egui::Pos2> = points.iter().map(|&p| screen(p)).collect();
         line.push(screen(*pointer));
         painter.add(egui::Shape::line(line, stroke));
