@@ -745,7 +745,7 @@ pub fn shortcuts(app: &mut SightlineApp, ui: &mut egui::Ui) {
 pub fn tools_bar_ui(app: &mut SightlineApp, ui: &mut egui::Ui) {
     use super::editor::Tool;
     egui::Panel::top("tools_bar").show(ui, |ui| {
-        ui.horizontal(|ui| {
+        ui.horizontal_wrapped(|ui| {
             for tool in Tool::ALL {
                 let selected = app.editor.tool == tool;
                 let key = ui.ctx().format_shortcut(&tool.shortcut());
