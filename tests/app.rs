@@ -3595,3 +3595,52 @@ fn a_click_on_an_end_of_the_path_in_hand_goes_on_from_it_and_its_other_end_close
     h.run();
     assert_eq!(drawn_shapes(&h), path(four));
 }
+
+#[test]
+fn the_objects_list_filters_by_name_class_or_id_and_a_click_holds_and_centres_an_object() {
+    let (_dir, path) = fixture_copy("object_layers.tmx");
+    let mut h = harness();
+    h.state_mut().commands.push(Command::Open(path));
+    h.run();
+    h.get_by_label("Objects (4)");
+    // Every object, its layer's heading above it, top layer first.
+    for label in ["zones (1)", "spawns (2)", "under (1)"] {
+        h.get_by_label(label);
+    }
+    h.get_by_label_contains("#8 exit · 5, 3 · rectangle 8 × 8 px");
+    h.get_by_label_contains("#5 goblin · monster");
+    // Typed into the filter: only what matches, by class here, then by id.
+    h.get_by_label("filter objects").click();
+    h.run();
+    h.get_by_label("filter objects").type_text("monst");
+    h.run();
+    assert!(h.query_by_label_contains("#8 exit").is_none());
+    h.get_by_label_contains("#5 goblin");
+    h.get_by_label("spawns (1)");
+    h.state_mut().object_filter = "#8".into();
+    h.run();
+    assert!(h.query_by_label_contains("#5 goblin").is_none());
+    // A click: the object tool holds it, and the view centres on its cell.
+    let exit = h.state().document.map.object_by_id(8).unwrap().cell;
+    h.get_by_label_contains("#8 exit").click();
+    h.run();
+    h.run();
+    assert_eq!(h.state().editor.tool, sightline::app::Tool::Object);
+    assert_eq!(h.state().editor.focused_object, Some(8));
+    let view = &h.state().view;
+    let centre = view.screen_from_grid(exit) + egui::vec2(0.5, 0.5) * view.cell_px;
+    // The canvas's middle is on its cell (the tools bar may have grown a little since).
+    let off = centre - view.canvas.center();
+    assert!(off.x.abs().max(off.y.abs()) < view.cell_px / 2.0, "{centre:?} {:?}", view.canvas.center());
+    // Its checkbox hides it (an edit, undone as one).
+    h.get_by_label("show object #8").click();
+    h.run();
+    assert!(!h.state().document.map.object_by_id(8).unwrap().visible);
+    h.state_mut().commands.push(Command::Undo);
+    h.run();
+    assert!(h.state().document.map.object_by_id(8).unwrap().visible);
+    // Nothing matches: it says so.
+    h.state_mut().object_filter = "dragon".into();
+    h.run();
+    h.get_by_label("No object matches \"dragon\".");
+}

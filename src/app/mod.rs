@@ -9,6 +9,7 @@ mod far_colours;
 mod layers_panel;
 pub mod map_dialogs;
 mod minimap;
+mod objects_panel;
 pub mod overlays;
 mod panels;
 pub mod play;
@@ -184,6 +185,8 @@ pub struct SightlineApp {
     pub error: Option<ErrorDialog>,
     /// Warnings of the last load, shown in the status bar.
     pub notice: Option<String>,
+    /// What the Objects list is filtered by (typed in its field).
+    pub object_filter: String,
     pub hovered: Option<crate::core::Cell>,
     /// The selection as a texture (one texel a cell, or a block of cells on maps wider than a
     /// texture), for the zoomed-out canvas, and the selection it shows.
@@ -245,6 +248,7 @@ impl SightlineApp {
             commands: Vec::new(),
             error: None,
             notice: None,
+            object_filter: String::new(),
             hovered: None,
             shift_held: false,
             selection_picture: None,
