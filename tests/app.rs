@@ -960,7 +960,7 @@ fn the_inspector_edits_a_text_objects_text_and_layout() {
     h.state_mut().commands.push(Command::Open(path.clone()));
     h.run();
     select_for_inspector(&mut h, Cell::new(1, 1));
-    h.get_by_label_contains("text \"hello\" 40 × 16 px");
+    h.get_by_label("  text \"hello\" 40 × 16 px");
     // Its Tiled type is empty: the inspector calls it an object.
     assert_eq!(h.get_by_label("name of object").value().as_deref(), Some("sign"));
     let text = |h: &Harness<'static, SightlineApp>| {
@@ -3474,6 +3474,13 @@ fn the_objects_on_the_selected_cells_of_an_object_layer_copy_cut_paste_turn_and_
         ["..........", "..........", "...###....", "...###....", "...###....", ".........."]
     );
     assert_eq!(h.state().document.undo.len(), undo + 1);
+    // The goblin is in hand now, but it is one of the ringed: Delete takes them all (one step).
+    assert!(h.state().editor.focused_object.is_some());
+    h.key_press(Key::Delete);
+    h.run();
+    assert_eq!(object_picture(&h)[2..5], ["..........", "..........", ".........."]);
+    h.key_press_modifiers(Modifiers::COMMAND, Key::Z);
+    h.run();
     drag_through(&mut h, &[Cell::new(4, 3), Cell::new(8, 3), Cell::new(9, 3)]);
     assert_eq!(
         object_picture(&h),
@@ -3482,15 +3489,32 @@ fn the_objects_on_the_selected_cells_of_an_object_layer_copy_cut_paste_turn_and_
     // An object outside the selection moves alone.
     drag_through(&mut h, &[Cell::new(3, 0), Cell::new(3, 1)]);
     assert_eq!(object_picture(&h)[..2], ["..........", "...?......"]);
-    for _ in 0..3 {
-        h.key_press_modifiers(Modifiers::COMMAND, Key::Z);
-        h.run();
-    }
+    // Undone, the ringed ones go back, and the selection with them (selecting is no edit, but
+    // it follows the objects it moved with); redone, it goes with them again.
+    h.key_press_modifiers(Modifiers::COMMAND, Key::Z);
+    h.run();
+    h.key_press_modifiers(Modifiers::COMMAND, Key::Z);
+    h.run();
+    let moved_once = ["..........", "..........", "...###....", "...###....", "...###....", ".........."];
+    assert_eq!(common::selection_rows(h.state()), moved_once);
+    h.key_press_modifiers(Modifiers::COMMAND | Modifiers::SHIFT, Key::Z);
+    h.run();
+    assert_eq!(common::selection_rows(h.state())[2], ".......###");
+    h.key_press_modifiers(Modifiers::COMMAND, Key::Z);
+    h.run();
+    h.key_press_modifiers(Modifiers::COMMAND, Key::Z);
+    h.run();
     assert_eq!(object_picture(&h), start);
+    assert_eq!(
+        common::selection_rows(h.state()),
+        ["###.......", "###.......", "###.......", "..........", "..........", ".........."]
+    );
     h.get_by_label("Select").click();
     h.run();
 
-    // The object in hand copies alone; a pasted one is in hand.
+    // With nothing selected, the object in hand copies alone; a pasted one is in hand.
+    h.key_press_modifiers(Modifiers::COMMAND | Modifiers::SHIFT, Key::A);
+    h.run();
     h.get_by_label("Object").click();
     h.run();
     choose_object(&mut h, "rectangle");
@@ -3510,6 +3534,19 @@ fn the_objects_on_the_selected_cells_of_an_object_layer_copy_cut_paste_turn_and_
     assert!(copy > goblin);
     assert_eq!(h.state().editor.focused_object, Some(copy));
 
+    // A hidden layer: nothing is ringed, and nothing is taken.
+    h.get_by_label("Select").click();
+    h.run();
+    drag_through(&mut h, &[Cell::new(0, 0), Cell::new(9, 5)]);
+    h.get_by_label("show objects").click();
+    h.run();
+    let clipboard = h.state().editor.clipboard.clone();
+    h.key_press_modifiers(Modifiers::COMMAND, Key::C);
+    h.run();
+    assert!(h_notice(&h).contains("\"objects\" is hidden"), "{}", h_notice(&h));
+    assert_eq!(h.state().editor.clipboard, clipboard);
+    h.get_by_label("show objects").click();
+    h.run();
     // A locked layer: a cut, a delete and a paste are refused whole.
     h.key_press(Key::Escape);
     h.run();
@@ -3560,6 +3597,14 @@ fn a_click_on_an_end_of_the_path_in_hand_goes_on_from_it_and_its_other_end_close
     h.run();
     let id = h.state().editor.focused_object.expect("the new path in hand");
     let path = |points: Vec<[f64; 2]>| vec![(Cell::new(1, 1), Some(ShapeKind::Polyline(points)))];
+    assert_eq!(drawn_shapes(&h), path(vec![[0.0, 0.0], [2.0 * tw, 0.0]]));
+    // Gone on from its last point, a click on its first cannot close two points: it says so
+    // and lays nothing (no path doubling back).
+    click_grid(&mut h, 3.0, 1.0);
+    click_grid(&mut h, 1.0, 1.0);
+    assert!(h_notice(&h).contains("needs three points"), "{}", h_notice(&h));
+    h.key_press(Key::Enter);
+    h.run();
     assert_eq!(drawn_shapes(&h), path(vec![[0.0, 0.0], [2.0 * tw, 0.0]]));
     // A click on its last point goes on from there: the same object, one undo step.
     let undo = h.state().document.undo.len();
@@ -3633,12 +3678,18 @@ fn the_objects_list_filters_by_name_class_or_id_and_a_click_holds_and_centres_an
     let off = centre - view.canvas.center();
     assert!(off.x.abs().max(off.y.abs()) < view.cell_px / 2.0, "{centre:?} {:?}", view.canvas.center());
     // Its checkbox hides it (an edit, undone as one).
+    let undo = h.state().document.undo.len();
     h.get_by_label("show object #8").click();
     h.run();
     assert!(!h.state().document.map.object_by_id(8).unwrap().visible);
-    h.state_mut().commands.push(Command::Undo);
+    // Shown again: each click is its own undo step.
+    h.get_by_label("show object #8").click();
     h.run();
     assert!(h.state().document.map.object_by_id(8).unwrap().visible);
+    assert_eq!(h.state().document.undo.len(), undo + 2);
+    h.state_mut().commands.push(Command::Undo);
+    h.run();
+    assert!(!h.state().document.map.object_by_id(8).unwrap().visible);
     // Nothing matches: it says so.
     h.state_mut().object_filter = "dragon".into();
     h.run();

@@ -96,6 +96,18 @@ type TerrainPreviewKey = (
     crate::core::rng::Rng,
 );
 
+/// A rectangle of cells: its top-left and bottom-right corners.
+type CellSpan = (Cell, Cell);
+
+/// A drag of ringed objects that moved the selection with them: the selection before and
+/// after, and each object's id with its cell before and after.
+#[derive(Clone, Debug)]
+struct MovedSelection {
+    before: Option<Selection>,
+    after: Option<Selection>,
+    objects: Vec<(u32, Cell, Cell)>,
+}
+
 /// Where the stamp being pasted goes (see [`SightlineApp::stamp_target`]).
 #[derive(Clone, Copy, Debug)]
 enum StampTarget {
@@ -140,6 +152,11 @@ pub struct SightlineApp {
     pub editor: EditorState,
     /// Text for the system clipboard, put there in the next frame (`logic` has no context).
     pub system_clipboard: Option<String>,
+    /// What the paste's click, or its drag so far, laid of the stamp's objects.
+    pasted: crate::core::edit::PastedObjects,
+    /// The selections the object tool's drags of ringed objects moved with them (the last
+    /// few), each put back when its move is undone (and forward when redone).
+    moved_selections: Vec<MovedSelection>,
     pub overlays: Overlays,
     /// The preview pane and play mode.
     pub play: play::PlayState,
@@ -224,6 +241,8 @@ impl SightlineApp {
             view: View::default(),
             editor: EditorState::default(),
             system_clipboard: None,
+            pasted: Default::default(),
+            moved_selections: Vec::new(),
             overlays: Overlays::default(),
             play: play::PlayState::default(),
             tile_types_open: false,
@@ -709,27 +728,10 @@ impl SightlineApp {
             }
             Command::Copy | Command::Cut => {
                 let cut = matches!(command, Command::Cut);
-                // The object in hand, else the objects standing on the selected cells of the
-                // current object layer, are what Tiled's copy of selected objects takes.
-                if let Some(id) = self.focus().map(|hand| hand.object.id) {
-                    self.copy_objects(&[id], None, cut);
-                    return;
-                }
-                if let (Some(j), Some(selection)) = (self.editor.object_layer, &self.editor.selection) {
-                    let map = &self.document.map;
-                    let standing: Vec<u32> = map
-                        .objects
-                        .iter()
-                        .filter(|o| o.layer == j && selection.contains(o.cell))
-                        .map(|o| o.id)
-                        .collect();
-                    if standing.is_empty() {
-                        let name = map.object_layers.get(j).map_or("", |l| l.name.as_str());
-                        self.notice =
-                            Some(format!("no object of \"{name}\" stands on the selected cells: nothing copied"));
-                    } else {
-                        let bounds = selection.bounds();
-                        self.copy_objects(&standing, bounds, cut);
+                // Objects, as Tiled's copy of selected objects takes them (see `objects_taken`).
+                if let Some((ids, frame)) = self.objects_taken() {
+                    if !ids.is_empty() {
+                        self.copy_objects(&ids, frame, cut);
                     }
                     return;
                 }
@@ -765,6 +767,7 @@ impl SightlineApp {
             }
             Command::PasteAt(cell) => {
                 let Some(target) = self.stamp_target() else { return };
+                self.pasted = Default::default();
                 self.document.checkpoint();
                 if self.lay_stamp(target, cell) > 0 {
                     self.document.touch();
@@ -809,26 +812,13 @@ impl SightlineApp {
                 }
             }
             Command::DeleteSelection => {
-                // With the object tool out, Delete removes the object in hand (Tiled's Delete
-                // of selected objects); with an object layer current, the objects standing on
-                // the selected cells; else it erases the selected cells.
-                if let Some(id) = self.focus().map(|hand| hand.object.id) {
-                    self.remove_objects(&[id]);
-                } else if let (Some(j), Some(selection)) = (self.editor.object_layer, &self.editor.selection) {
-                    let map = &self.document.map;
-                    let standing: Vec<u32> = map
-                        .objects
-                        .iter()
-                        .filter(|o| o.layer == j && selection.contains(o.cell))
-                        .map(|o| o.id)
-                        .collect();
-                    if standing.is_empty() {
-                        let name = map.object_layers.get(j).map_or("", |l| l.name.as_str());
-                        self.notice = Some(format!("no object of \"{name}\" stands on the selected cells"));
+                // Objects, as Tiled's Delete of selected objects (see `objects_taken`); else the
+                // selected cells are erased.
+                match self.objects_taken() {
+                    Some((ids, _)) => self.remove_objects(&ids),
+                    None => {
+                        self.erase_selection();
                     }
-                    self.remove_objects(&standing);
-                } else {
-                    self.erase_selection();
                 }
             }
             Command::SelectAll => {
@@ -1149,17 +1139,17 @@ impl SightlineApp {
                     // As far as the pointer has gone from where the drag began; with objects
                     // moving along, only as far as keeps every one of them on the map.
                     let (dx, dy) = (cell.x - start.x, cell.y - start.y);
-                    let moves: Vec<(u32, Cell)> = std::iter::once(first)
+                    let moves: std::collections::HashMap<u32, Cell> = std::iter::once(first)
                         .chain(self.editor.moving_along.iter().copied())
                         .map(|(id, from)| (id, Cell::new(from.x + dx, from.y + dy)))
                         .collect();
                     let map = &mut self.document.map;
-                    if !moves.iter().all(|&(_, to)| map.in_bounds(to)) {
+                    if !moves.values().all(|&to| map.in_bounds(to)) {
                         return;
                     }
                     let mut moved = false;
                     for o in map.objects.iter_mut() {
-                        if let Some(&(_, to)) = moves.iter().find(|(id, _)| *id == o.id)
+                        if let Some(&to) = moves.get(&o.id)
                             && o.cell != to
                         {
                             o.cell = to;
@@ -1191,6 +1181,7 @@ impl SightlineApp {
             }
             Command::StrokeEnd => {
                 // A move's changes are in; the step is kept below if it changed anything.
+                self.record_moved_selection();
                 self.editor.end_move();
                 let Some((start, last)) = self.editor.stroke.take() else { return };
                 if self.editor.stamp_stroke.is_some() {
@@ -1364,14 +1355,20 @@ impl SightlineApp {
                 self.editor.stroke = None;
                 // A move or resize cut short moves nothing more.
                 self.end_object_gesture();
+                // A path being extended was measured from the path as it was.
+                if matches!(self.editor.shape_draft, Some(ShapeDraft::Points { extends: Some(_), .. })) {
+                    self.editor.shape_draft = None;
+                }
                 let current = editor::CurrentByName::of(&self.editor, &self.document.map);
-                if matches!(command, Command::Undo) {
+                let undo = matches!(command, Command::Undo);
+                if undo {
                     self.document.undo()
                 } else {
                     self.document.redo()
                 };
                 current.restore(&mut self.editor, &self.document.map);
                 self.clamp_layer();
+                self.follow_moved_selection(undo);
             }
             Command::Overlay(c) => {
                 let was_split = self.overlays.split();
@@ -1678,16 +1675,21 @@ impl SightlineApp {
         let draft = self.editor.shape_draft.as_ref();
         let Some(pointer) = response.grid_point.map(snapped) else { return };
         if choice == ObjectChoice::Polygon {
-            // Within a few screen pixels of the first point (three points down), a click closes.
-            let closes = match draft {
-                Some(ShapeDraft::Points { points, .. }) if points.len() >= 3 => {
-                    let first = points[0];
+            // Within a few screen pixels of the first point, a click closes (three points down).
+            let (on_first, count) = match draft {
+                Some(ShapeDraft::Points { points, .. }) => {
                     let screen = |p: [f64; 2]| self.view.screen_from_pixels(p, map.tile_size);
-                    (screen(first) - screen(pointer)).length() <= POLYGON_CLOSE_PX
+                    ((screen(points[0]) - screen(pointer)).length() <= POLYGON_CLOSE_PX, points.len())
                 }
-                _ => false,
+                _ => (false, 0),
             };
+            let closes = on_first && count >= 3;
             match response.pointer {
+                // Two points and a click on the first: no polygon yet, and no path that doubles
+                // back on itself either.
+                Some(PointerAction::Clicked(_) | PointerAction::Pressed { .. }) if on_first && count == 2 => {
+                    self.notice = Some("a polygon needs three points: lay one more before closing it".into());
+                }
                 // A click on either end of the path in hand goes on from it.
                 Some(PointerAction::Clicked(_))
                     if let Some(end) = draft.is_none().then(|| self.path_end_at(response)).flatten() =>
@@ -2225,6 +2227,45 @@ impl SightlineApp {
         }
     }
 
+    /// Remembers the selection a drag of ringed objects moved (at its release), so that an
+    /// undo of the move puts it back over them (the last 32 such drags).
+    fn record_moved_selection(&mut self) {
+        let (Some(before), Some((id, from))) = (&self.editor.moving_selection, self.editor.moving_object) else {
+            return;
+        };
+        let map = &self.document.map;
+        let objects: Vec<(u32, Cell, Cell)> = std::iter::once((id, from))
+            .chain(self.editor.moving_along.iter().copied())
+            .filter_map(|(id, from)| map.object_by_id(id).map(|o| (id, from, o.cell)))
+            .collect();
+        if objects.iter().any(|&(_, from, to)| from != to) {
+            let after = self.editor.selection.clone();
+            self.moved_selections.push(MovedSelection { before: Some(before.clone()), after, objects });
+            if self.moved_selections.len() > 32 {
+                self.moved_selections.remove(0);
+            }
+        }
+    }
+
+    /// After an undo (`undo`) or a redo: when it took the last drag of ringed objects back (or
+    /// forth) and the selection is still as that drag left it (or found it), the selection
+    /// goes with them.
+    fn follow_moved_selection(&mut self, undo: bool) {
+        let map = &self.document.map;
+        let selection = &self.editor.selection;
+        let followed = self.moved_selections.iter().rev().find_map(|moved| {
+            let at = |pick: fn(&(u32, Cell, Cell)) -> Cell| {
+                moved.objects.iter().all(|m| map.object_by_id(m.0).is_some_and(|o| o.cell == pick(m)))
+            };
+            let (from, to) = if undo { (&moved.after, &moved.before) } else { (&moved.before, &moved.after) };
+            let there = if undo { at(|m| m.1) } else { at(|m| m.2) };
+            (there && selection == from).then(|| to.clone())
+        });
+        if let Some(selection) = followed {
+            self.editor.selection = selection;
+        }
+    }
+
     /// Where object `id` is in the map's list, when its layer lets it change (else the notice
     /// says why, and `None`).
     fn changeable_object(&mut self, id: u32) -> Option<usize> {
@@ -2401,6 +2442,7 @@ impl SightlineApp {
         if self.stamp_target().is_none() {
             return;
         }
+        self.pasted = Default::default();
         self.document.checkpoint();
         self.editor.stroke = Some((cell, cell));
         self.editor.stamp_stroke = Some(stroke);
@@ -2444,11 +2486,21 @@ impl SightlineApp {
         let Some(stamp) = &self.editor.clipboard else { return 0 };
         let map = &mut self.document.map;
         let inside = self.editor.selection.as_ref();
+        let created = matches!(target, StampTarget::Objects(None)) && map.object_layers.is_empty();
         let layer = match target {
             StampTarget::Tiles(layer) => return stamp.paste(map, layer, at, inside),
             StampTarget::Objects(layer) => layer.unwrap_or_else(|| map.default_object_layer()),
         };
-        let pasted = stamp.paste_objects(map, layer, at, inside);
+        let now = stamp.paste_objects(map, layer, at, inside);
+        // A layer made for objects that all fell outside is no layer.
+        if created && now.ids.is_empty() {
+            map.object_layers.pop();
+        }
+        // What the click, or the drag so far, has laid.
+        let pasted = &mut self.pasted;
+        pasted.ids.extend(&now.ids);
+        pasted.outside += now.outside;
+        pasted.player_start_left_out |= now.player_start_left_out;
         let name = map.object_layers.get(layer).map_or("", |l| l.name.as_str());
         let mut said = match pasted.ids.as_slice() {
             [] => "nothing pasted".to_owned(),
@@ -2462,21 +2514,48 @@ impl SightlineApp {
         if pasted.player_start_left_out {
             said += "; the player start left out: the map has one";
         }
-        self.notice = Some(said);
         // One pasted object is in hand, as Tiled selects what it pastes.
         if let [id] = pasted.ids[..] {
             self.editor.focused_object = Some(id);
         }
-        pasted.ids.len()
+        self.notice = Some(said);
+        now.ids.len()
+    }
+
+    /// The objects Ctrl+C, Ctrl+X and Delete take, and the rectangle a copy of them spans (the
+    /// selection's bounds, when they are the selection's): the object tool's object in hand
+    /// alone, unless it is one of those standing on the selected cells of the current object
+    /// layer (ringed), which then go together; else those. `None` when neither applies (the
+    /// selected cells of a tile layer are what they take); no ids when nothing stands there or
+    /// the layer is hidden (the notice says so).
+    fn objects_taken(&mut self) -> Option<(Vec<u32>, Option<CellSpan>)> {
+        let map = &self.document.map;
+        let hand = self.focus().map(|hand| hand.object.id);
+        let selected: Vec<u32> = selected_objects(&self.editor, map).iter().map(|o| o.id).collect();
+        if let Some(id) = hand.filter(|id| !selected.contains(id)) {
+            return Some((vec![id], None));
+        }
+        let (Some(j), Some(selection)) = (self.editor.object_layer, &self.editor.selection) else { return None };
+        if selected.is_empty() {
+            let name = map.object_layers.get(j).map_or("", |l| l.name.as_str());
+            let shown = map.object_looks().get(j).is_some_and(|l| l.shown);
+            self.notice = Some(if shown {
+                format!("no object of \"{name}\" stands on the selected cells")
+            } else {
+                format!("object layer \"{name}\" is hidden (or in a hidden group): show it to take its objects")
+            });
+        }
+        Some((selected, selection.bounds()))
     }
 
     /// Copies objects `ids` to the clipboard, as a stamp over `frame` (the selection's
     /// bounding rectangle, when they are the ones standing in the selection) or else the
     /// cells they stand on; with `cut` it removes them too (one undo step; refused whole when
     /// a layer of theirs is locked or hidden). A paste then lays them where they stood in it.
-    fn copy_objects(&mut self, ids: &[u32], frame: Option<(Cell, Cell)>, cut: bool) {
+    fn copy_objects(&mut self, ids: &[u32], frame: Option<CellSpan>, cut: bool) {
         let map = &self.document.map;
-        let objects: Vec<&crate::core::MapObject> = map.objects.iter().filter(|o| ids.contains(&o.id)).collect();
+        let wanted: std::collections::HashSet<u32> = ids.iter().copied().collect();
+        let objects: Vec<&crate::core::MapObject> = map.objects.iter().filter(|o| wanted.contains(&o.id)).collect();
         let cells = || objects.iter().map(|o| o.cell);
         let (a, b) = match frame {
             Some(bounds) => bounds,
@@ -2514,7 +2593,8 @@ impl SightlineApp {
     /// of theirs is locked or hidden.
     fn remove_objects(&mut self, ids: &[u32]) {
         let map = &self.document.map;
-        let layers = map.objects.iter().filter(|o| ids.contains(&o.id)).map(|o| o.layer);
+        let wanted: std::collections::HashSet<u32> = ids.iter().copied().collect();
+        let layers = map.objects.iter().filter(|o| wanted.contains(&o.id)).map(|o| o.layer);
         let layers: std::collections::BTreeSet<usize> = layers.collect();
         if let Some(refusal) = layers.iter().find_map(|&j| self.object_layer_refusal(j, "to remove its objects")) {
             self.notice = Some(refusal);
@@ -2524,9 +2604,9 @@ impl SightlineApp {
             return;
         }
         self.document.checkpoint();
-        self.document.map.objects.retain(|o| !ids.contains(&o.id));
+        self.document.map.objects.retain(|o| !wanted.contains(&o.id));
         self.document.touch();
-        if self.editor.focused_object.is_some_and(|id| ids.contains(&id)) {
+        if self.editor.focused_object.is_some_and(|id| wanted.contains(&id)) {
             self.editor.focused_object = None;
         }
     }
@@ -2671,12 +2751,14 @@ impl SightlineApp {
         let map = &self.document.map;
         let inside = |c: Cell| map.in_bounds(c) && self.editor.selection.as_ref().is_none_or(|s| s.contains(c));
         // A paste leaves a second player start out (`Stamp::paste_objects`).
-        let has_player = map.objects.iter().any(|o| o.kind == crate::core::ObjectKind::PlayerStart);
+        let mut has_player = map.objects.iter().any(|o| o.kind == crate::core::ObjectKind::PlayerStart);
         let mut objects = Vec::new();
         for at in self.stamp_corners() {
             for s in &stamp.objects {
                 let cell = Cell::new(at.x + s.object.cell.x, at.y + s.object.cell.y);
-                if inside(cell) && !(has_player && s.object.kind == crate::core::ObjectKind::PlayerStart) {
+                let player = s.object.kind == crate::core::ObjectKind::PlayerStart;
+                if inside(cell) && !(has_player && player) {
+                    has_player |= player;
                     objects.push(crate::core::MapObject { cell, ..s.object.clone() });
                 }
             }

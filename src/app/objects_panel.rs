@@ -46,12 +46,16 @@ pub fn objects_ui(app: &mut SightlineApp, ui: &mut egui::Ui) {
     let needle = app.object_filter.trim().to_lowercase();
     let focused = super::object_focus(&app.editor, map).map(|hand| hand.object.id);
     // Top layer first, as the Layers panel lists them.
+    let mut by_layer = vec![Vec::new(); map.object_layers.len()];
+    for (i, o) in map.objects.iter().enumerate() {
+        if let Some(listed) = by_layer.get_mut(o.layer).filter(|_| matches(o, &needle)) {
+            listed.push(i);
+        }
+    }
     let mut rows = Vec::new();
     for layer in map.stack().into_iter().rev() {
         let LayerRef::Objects(j) = layer else { continue };
-        let listed: Vec<usize> = (0..map.objects.len())
-            .filter(|&i| map.objects[i].layer == j && matches(&map.objects[i], &needle))
-            .collect();
+        let listed = by_layer.get_mut(j).map(std::mem::take).unwrap_or_default();
         if !listed.is_empty() {
             rows.push(Row::Layer(j, listed.len()));
             rows.extend(listed.into_iter().map(Row::Object));
@@ -83,7 +87,11 @@ pub fn objects_ui(app: &mut SightlineApp, ui: &mut egui::Ui) {
                                 .on_hover_text("Shown on the canvas (Tiled's object visibility)");
                             name_widget(ui, &r, &format!("show object #{}", o.id));
                             if r.changed() {
-                                commands.push(Command::EditObject(i, MapObject { visible: shown, ..o.clone() }));
+                                // Each click its own undo step (EditObject joins a run of edits).
+                                commands.extend([
+                                    Command::EditObject(i, MapObject { visible: shown, ..o.clone() }),
+                                    Command::EndContinuedEdit,
+                                ]);
                             }
                             let line = object_line(o);
                             let r = ui.selectable_label(focused == Some(o.id), &line).on_hover_text(

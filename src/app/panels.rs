@@ -235,10 +235,6 @@ pub fn side_panel_ui(app: &mut SightlineApp, ui: &mut egui::Ui) {
     egui::Panel::right("side_panel").default_size(300.0).show(ui, |ui| {
         egui::ScrollArea::vertical().show(ui, |ui| {
             egui::CollapsingHeader::new("Inspector").default_open(true).show(ui, |ui| inspector_ui(app, ui));
-            egui::CollapsingHeader::new(format!("Objects ({})", app.document.map.objects.len()))
-                .id_salt("objects list header")
-                .default_open(true)
-                .show(ui, |ui| super::objects_panel::objects_ui(app, ui));
             let mut commands = Vec::new();
             app.overlays.panel_ui(ui, &mut commands);
             if app.overlays.numbers_text().is_empty() {
@@ -250,6 +246,12 @@ pub fn side_panel_ui(app: &mut SightlineApp, ui: &mut egui::Ui) {
                 ui.ctx().copy_text(app.overlays.numbers_text());
             }
             app.commands.extend(commands);
+            // Below the overlays' panels, which a developer watches while probing the map.
+            ui.separator();
+            egui::CollapsingHeader::new(format!("Objects ({})", app.document.map.objects.len()))
+                .id_salt("objects list header")
+                .default_open(true)
+                .show(ui, |ui| super::objects_panel::objects_ui(app, ui));
         });
     });
 }

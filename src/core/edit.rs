@@ -344,21 +344,13 @@ impl Stamp {
         Stamp { width, height, flips: vec![Flip::NONE; cells.len()], cells, objects: Vec::new(), grid: [1.0, 1.0] }
     }
 
-    /// The objects of object layer `layer` that stand on the cells of `selection` (an object
-    /// stands on one cell: see [`MapObject::cell`]), in a stamp over the selection's bounding
-    /// rectangle, so that they paste where they stood in it. `None` when nothing is selected;
-    /// a stamp with no objects when none stands there.
-    pub fn copy_objects(map: &Map, layer: usize, selection: &super::selection::Selection) -> Option<Stamp> {
-        let (a, b) = selection.bounds()?;
-        let standing = map.objects.iter().filter(|o| o.layer == layer && selection.contains(o.cell));
-        Some(Stamp::of_objects(map, a, b, standing))
-    }
-
-    /// `objects` of `map` in a stamp over the rectangle with corners `a` (top left) and `b`:
-    /// each on its cell counted from `a`.
+    /// `objects` of `map` in a stamp over the rectangle with corners `a` (top left) and `b`
+    /// (the selection's bounds, say, so that they paste where they stood in it): each on its
+    /// cell counted from `a`. It has no tiles (`cells` is empty).
     pub fn of_objects<'a>(map: &Map, a: Cell, b: Cell, objects: impl IntoIterator<Item = &'a MapObject>) -> Stamp {
-        let (width, height) = ((b.x - a.x + 1).max(1) as u32, (b.y - a.y + 1).max(1) as u32);
-        let mut stamp = Stamp::new(width, vec![super::tile::EMPTY; (width * height) as usize]);
+        let span = |from: i32, to: i32| (i64::from(to) - i64::from(from) + 1).clamp(1, i64::from(u32::MAX)) as u32;
+        let mut stamp = Stamp::new(span(a.x, b.x), Vec::new());
+        stamp.height = span(a.y, b.y);
         stamp.grid = map.tile_size.map(|t| f64::from(t.max(1)));
         stamp.objects = objects
             .into_iter()
@@ -384,8 +376,14 @@ impl Stamp {
     /// ```
     pub fn as_text(&self, map: &Map) -> String {
         let w = self.width.max(1) as usize;
-        let mut rows: Vec<Vec<char>> = self
-            .cells
+        // A stamp of objects is drawn on a grid of its size (not a huge one: its lines say it).
+        let blank = if self.cells.is_empty() && u64::from(self.width) * u64::from(self.height) <= 256 * 256 {
+            vec![super::tile::EMPTY; (self.width * self.height) as usize]
+        } else {
+            Vec::new()
+        };
+        let cells = if self.cells.is_empty() { &blank } else { &self.cells };
+        let mut rows: Vec<Vec<char>> = cells
             .chunks(w)
             .map(|row| {
                 row.iter()
@@ -436,7 +434,7 @@ impl Stamp {
         let mut has_player = map.objects.iter().any(|o| o.kind == ObjectKind::PlayerStart);
         let mut renumbered = std::collections::HashMap::new();
         for StampObject { object, .. } in &self.objects {
-            let cell = Cell::new(at.x + object.cell.x, at.y + object.cell.y);
+            let cell = Cell::new(at.x.saturating_add(object.cell.x), at.y.saturating_add(object.cell.y));
             if !map.in_bounds(cell) || inside.is_some_and(|s| !s.contains(cell)) {
                 pasted.outside += 1;
                 continue;
@@ -465,7 +463,8 @@ impl Stamp {
                 }
             }
         }
-        for o in map.objects.iter_mut().filter(|o| pasted.ids.contains(&o.id)) {
+        let copies: std::collections::HashSet<u32> = renumbered.values().copied().collect();
+        for o in map.objects.iter_mut().filter(|o| copies.contains(&o.id)) {
             renumber(&mut o.properties, &renumbered);
         }
         pasted
@@ -519,6 +518,10 @@ impl Stamp {
     ) -> Stamp {
         let mut out = Stamp::new(width, Vec::new());
         out.height = height;
+        // A stamp of objects has no tiles to lay out.
+        if self.cells.is_empty() {
+            return out;
+        }
         for y in 0..height {
             for x in 0..width {
                 let (fx, fy) = from(x, y);
@@ -578,11 +581,12 @@ impl Stamp {
         let (w, h) = (self.width as i32, self.height as i32);
         let Some(shape) = &object.shape else {
             let Cell { x, y } = object.cell;
+            let back = |side: i32, at: i32| side.saturating_sub(1).saturating_sub(at);
             let cell = match turn {
-                Turn::FlipHorizontally => Cell::new(w - 1 - x, y),
-                Turn::FlipVertically => Cell::new(x, h - 1 - y),
-                Turn::RotateClockwise => Cell::new(h - 1 - y, x),
-                Turn::RotateCounterclockwise => Cell::new(y, w - 1 - x),
+                Turn::FlipHorizontally => Cell::new(back(w, x), y),
+                Turn::FlipVertically => Cell::new(x, back(h, y)),
+                Turn::RotateClockwise => Cell::new(back(h, y), x),
+                Turn::RotateCounterclockwise => Cell::new(y, back(w, x)),
             };
             return StampObject { object: MapObject { cell, ..object.clone() }, anchor: o.anchor };
         };
@@ -935,7 +939,8 @@ mod tests {
         assert_eq!(objects_picture(&map), ["p...x...", ".g......", ".dk.....", "........"]);
 
         let selection = Selection::rect(8, 4, Cell::new(0, 0), Cell::new(2, 2));
-        let stamp = Stamp::copy_objects(&map, 0, &selection).unwrap();
+        let standing = map.objects.iter().filter(|o| selection.contains(o.cell));
+        let stamp = Stamp::of_objects(&map, Cell::new(0, 0), Cell::new(2, 2), standing);
         assert_eq!((stamp.width, stamp.height, stamp.objects.len()), (3, 3, 4));
         let pasted = stamp.paste_objects(&mut map, 0, Cell::new(5, 1), None);
         // The player start is left out: the map has one.
@@ -958,8 +963,9 @@ mod tests {
         stamp.paste_objects(&mut map3, 0, Cell::new(0, 0), Some(&only));
         assert_eq!(objects_picture(&map3), ["........", "........", ".d......", "........"]);
 
-        // Nothing standing on the selection: a stamp with no objects.
-        let empty = Selection::from_cells(8, 4, [Cell::new(7, 3)]);
-        assert!(Stamp::copy_objects(&map3, 0, &empty).unwrap().objects.is_empty());
+        // Its text: the grid with the game objects' glyphs, then a line an object.
+        let text = stamp.as_text(&map);
+        assert_eq!(text.lines().take(3).collect::<Vec<_>>(), ["@  ", " g ", " ?*"]);
+        assert!(text.contains("g goblin (monster) on 1, 1\n"), "{text}");
     }
 }

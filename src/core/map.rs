@@ -613,6 +613,9 @@ impl Map {
     /// are read (`format::tiled_common`), so a shape drawn or moved here is where a save and
     /// a load put it. `None` when that centre is off the map.
     pub fn placed_shape(&self, kind: ShapeKind, position: [f64; 2], rotation: f64) -> Option<(Cell, ObjectShape)> {
+        if !position.iter().chain(kind.size().iter().flatten()).all(|x| x.is_finite()) {
+            return None;
+        }
         let grid = self.tile_size.map(|t| f64::from(t.max(1)));
         let cell = super::object::cell_under(&kind, position, self.object_anchor(&kind), grid);
         if !self.in_bounds(cell) {

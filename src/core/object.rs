@@ -563,6 +563,13 @@ impl ObjectShape {
     }
 }
 
+/// The middle of a box of `size` hung at `position` from its point `anchor` (fractions of its
+/// size: (0, 0) its top-left corner, a tile object's alignment): what decides the cell an object
+/// stands on ([`cell_under`]; the Tiled loader's rule).
+pub fn box_centre(position: [f64; 2], size: [f64; 2], anchor: [f64; 2]) -> [f64; 2] {
+    [position[0] + (0.5 - anchor[0]) * size[0], position[1] + (0.5 - anchor[1]) * size[1]]
+}
+
 /// The cell an object of shape `kind` with its position (Tiled's `x`, `y`) at `position`
 /// stands on, on a grid of `grid` pixels a cell (off the map too): the one under its box's
 /// centre, unturned, or under a point's, polygon's or path's position. `anchor` is where a
@@ -570,9 +577,8 @@ impl ObjectShape {
 /// every other box hangs from its top-left corner. This is the rule a Tiled map's objects are
 /// read by (see [`Map::placed_shape`](crate::core::Map::placed_shape)).
 pub fn cell_under(kind: &ShapeKind, position: [f64; 2], anchor: [f64; 2], grid: [f64; 2]) -> Cell {
-    let [ax, ay] = if matches!(kind, ShapeKind::Tile { .. }) { anchor } else { [0.0, 0.0] };
-    let [w, h] = kind.size().unwrap_or([0.0, 0.0]);
-    let centre = [position[0] + (0.5 - ax) * w, position[1] + (0.5 - ay) * h];
+    let anchor = if matches!(kind, ShapeKind::Tile { .. }) { anchor } else { [0.0, 0.0] };
+    let centre = box_centre(position, kind.size().unwrap_or([0.0, 0.0]), anchor);
     let column = (centre[0] / grid[0]).floor().clamp(f64::from(i32::MIN), f64::from(i32::MAX));
     let row = (centre[1] / grid[1]).floor().clamp(f64::from(i32::MIN), f64::from(i32::MAX));
     Cell::new(column as i32, row as i32)

@@ -868,7 +868,7 @@ pub fn build_map(mut doc: Doc) -> Result<super::Loaded, MapError> {
                 .map_or([0.0, 1.0], |ts| ts.drawing.object_alignment.anchor()),
             _ => [0.0, 0.0],
         };
-        let (cx, cy) = (o.x + (0.5 - ax) * o.width, o.y + (0.5 - ay) * o.height);
+        let [cx, cy] = crate::core::object::box_centre([o.x, o.y], [o.width, o.height], [ax, ay]);
         let cell_x = (cx / tw).floor() - origin.0 as f64;
         let cell_y = (cy / th).floor() - origin.1 as f64;
         let label = if o.name.is_empty() { format!("object {}", o.id) } else { format!("object {:?}", o.name) };
