@@ -201,9 +201,58 @@ pub fn menu_bar_ui(app: &mut SightlineApp, ui: &mut egui::Ui) {
     });
 }
 
+/// The brush's tile (as it will be painted, with a button that resets its turn) and the
+/// current layer, at the status bar's left.
+fn brush_and_layer_ui(app: &mut SightlineApp, ui: &mut egui::Ui) {
+    let sheets = &app.sheets;
+    let map = &app.document.map;
+    if let Some(t) = map.tiles.get(usize::from(app.editor.tile)).filter(|_| !app.editor.pasting) {
+        ui.label("tile:");
+        // The brush's tile as it will be painted: its image turned as the brush has it.
+        if let Some((_, texture, uv)) = super::canvas::tile_sprite(map, sheets, app.editor.tile) {
+            let (rect, _) = ui.allocate_exact_size(egui::vec2(18.0, 18.0), egui::Sense::hover());
+            let mut mesh = egui::Mesh::with_texture(texture.id);
+            super::canvas::add_flipped_sprite(&mut mesh, rect, uv, app.editor.flip, egui::Color32::WHITE);
+            ui.painter().add(egui::Shape::mesh(mesh));
+            ui.label(&t.name);
+        } else {
+            ui.label(format!("{} '{}'", t.name, t.glyph.ch));
+        }
+        let flip = app.editor.flip;
+        if !flip.is_none() {
+            let r = ui.button(format!("{} ×", flip.describe())).on_hover_text(
+                "The brush paints its tile turned this way (X, Y flip; Z, Shift+Z rotate). Click to paint it as \
+                     drawn",
+            );
+            if r.clicked() {
+                app.commands.push(Command::SetBrushFlip(Flip::NONE));
+            }
+        }
+    }
+    match app.editor.current_item() {
+        crate::core::StackItem::Group(g) => {
+            if let Some(group) = map.groups.get(g) {
+                ui.label(format!("layer group: {}", group.name));
+            }
+        }
+        crate::core::StackItem::Layer(crate::core::LayerRef::Objects(j)) => {
+            if let Some(l) = map.object_layers.get(j) {
+                ui.label(format!("object layer: {}", l.name));
+            }
+        }
+        crate::core::StackItem::Layer(crate::core::LayerRef::Tiles(i)) => {
+            if let Some(l) = map.layers.get(i) {
+                ui.label(format!("layer: {}", l.name));
+            }
+        }
+    }
+}
+
 pub fn status_bar_ui(app: &mut SightlineApp, ui: &mut egui::Ui) {
     egui::Panel::bottom("status_bar").show(ui, |ui| {
         ui.horizontal(|ui| {
+            brush_and_layer_ui(app, ui);
+            ui.separator();
             let cursor = app.hovered.map_or_else(|| "–".to_owned(), |c| format!("{}, {}", c.x, c.y));
             ui.label(format!("cell {cursor}"));
             ui.separator();
@@ -751,7 +800,7 @@ pub fn shortcuts(app: &mut SightlineApp, ui: &mut egui::Ui) {
 pub fn tools_bar_ui(app: &mut SightlineApp, ui: &mut egui::Ui) {
     use super::editor::Tool;
     egui::Panel::top("tools_bar").show(ui, |ui| {
-        ui.horizontal_wrapped(|ui| {
+        ui.horizontal(|ui| {
             for tool in Tool::ALL {
                 let selected = app.editor.tool == tool;
                 let key = ui.ctx().format_shortcut(&tool.shortcut());
@@ -771,7 +820,9 @@ pub fn tools_bar_ui(app: &mut SightlineApp, ui: &mut egui::Ui) {
                             n => ui.label(format!("{n} objects")),
                         };
                     }
-                    ui.weak("click or drag lays it · Shift+drag lays a line · X, Y flip · Z, Shift+Z rotate · Esc drops it");
+                    ui.weak(
+                        "click or drag lays it · Shift+drag lays a line · X, Y flip · Z, Shift+Z rotate · Esc drops it",
+                    );
                 }
                 Tool::Brush | Tool::Eraser | Tool::Line | Tool::Terrain => {
                     let mut size = app.editor.brush_size;
@@ -933,49 +984,6 @@ pub fn tools_bar_ui(app: &mut SightlineApp, ui: &mut egui::Ui) {
                 .clicked()
             {
                 app.commands.push(Command::Play(PlayCommand::SetActive(!app.play.active)));
-            }
-            ui.separator();
-            let sheets = &app.sheets;
-            let map = &app.document.map;
-            if let Some(t) = map.tiles.get(usize::from(app.editor.tile)).filter(|_| !app.editor.pasting) {
-                ui.label("tile:");
-                // The brush's tile as it will be painted: its image turned as the brush has it.
-                if let Some((_, texture, uv)) = super::canvas::tile_sprite(map, sheets, app.editor.tile) {
-                    let (rect, _) = ui.allocate_exact_size(egui::vec2(18.0, 18.0), egui::Sense::hover());
-                    let mut mesh = egui::Mesh::with_texture(texture.id);
-                    super::canvas::add_flipped_sprite(&mut mesh, rect, uv, app.editor.flip, egui::Color32::WHITE);
-                    ui.painter().add(egui::Shape::mesh(mesh));
-                    ui.label(&t.name);
-                } else {
-                    ui.label(format!("{} '{}'", t.name, t.glyph.ch));
-                }
-                let flip = app.editor.flip;
-                if !flip.is_none() {
-                    let r = ui.button(format!("{} ×", flip.describe())).on_hover_text(
-                        "The brush paints its tile turned this way (X, Y flip; Z, Shift+Z rotate). Click to paint it as \
-                         drawn",
-                    );
-                    if r.clicked() {
-                        app.commands.push(Command::SetBrushFlip(Flip::NONE));
-                    }
-                }
-            }
-            match app.editor.current_item() {
-                crate::core::StackItem::Group(g) => {
-                    if let Some(group) = map.groups.get(g) {
-                        ui.label(format!("layer group: {}", group.name));
-                    }
-                }
-                crate::core::StackItem::Layer(crate::core::LayerRef::Objects(j)) => {
-                    if let Some(l) = map.object_layers.get(j) {
-                        ui.label(format!("object layer: {}", l.name));
-                    }
-                }
-                crate::core::StackItem::Layer(crate::core::LayerRef::Tiles(i)) => {
-                    if let Some(l) = map.layers.get(i) {
-                        ui.label(format!("layer: {}", l.name));
-                    }
-                }
             }
         });
     });
