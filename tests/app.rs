@@ -3606,9 +3606,10 @@ fn a_click_on_an_end_of_the_path_in_hand_goes_on_from_it_and_its_other_end_close
     h.key_press(Key::Enter);
     h.run();
     assert_eq!(drawn_shapes(&h), path(vec![[0.0, 0.0], [2.0 * tw, 0.0]]));
-    // A click on its last point goes on from there: the same object, one undo step.
+    // A click on its last point (or where it snaps there) goes on from there: the same
+    // object, one undo step.
     let undo = h.state().document.undo.len();
-    click_grid(&mut h, 3.0, 1.0);
+    click_grid(&mut h, 3.4, 1.3);
     assert!(h_notice(&h).contains("goes on from its last point"), "{}", h_notice(&h));
     click_grid(&mut h, 3.0, 3.0);
     h.key_press(Key::Enter);

@@ -1692,7 +1692,7 @@ impl SightlineApp {
                 }
                 // A click on either end of the path in hand goes on from it.
                 Some(PointerAction::Clicked(_))
-                    if let Some(end) = draft.is_none().then(|| self.path_end_at(response)).flatten() =>
+                    if let Some(end) = draft.is_none().then(|| self.path_end_at(response, pointer)).flatten() =>
                 {
                     self.commands.push(Command::ExtendPath(end));
                 }
@@ -2296,9 +2296,10 @@ impl SightlineApp {
         Some(format!("object layer \"{}\" is {why} {doing}", layer.name))
     }
 
-    /// The end of the path in hand (its first or last point) under the pointer, when there is
-    /// such a path and it may change.
-    fn path_end_at(&self, response: &canvas::CanvasResponse) -> Option<PathEnd> {
+    /// The end of the path in hand (its first or last point) under the pointer, or where the
+    /// pointer snaps (`snapped`, on the layer's own grid), when there is such a path and it may
+    /// change.
+    fn path_end_at(&self, response: &canvas::CanvasResponse, snapped: [f64; 2]) -> Option<PathEnd> {
         let map = &self.document.map;
         let at = response.grid_point?;
         let ObjectInHand { object: o, grips, shift } = self.focus()?;
@@ -2309,7 +2310,8 @@ impl SightlineApp {
             self.view.screen_from_pixels(canvas::pixels_from_grid(at, map.tile_size, [0.0, 0.0]), map.tile_size);
         grips.iter().find_map(|&(grip, p)| match grip {
             Grip::Point { index, .. }
-                if (index == 0 || index == last) && (screen(p) - pointer).length() <= HANDLE_PICK_PX =>
+                if (index == 0 || index == last)
+                    && (p == snapped || (screen(p) - pointer).length() <= HANDLE_PICK_PX) =>
             {
                 Some(PathEnd { id: o.id, from_start: index == 0 && last > 0 })
             }
