@@ -116,6 +116,17 @@ impl View {
         self.screen_from_grid(Cell::new(0, 0)) + vec2((x / tw) as f32, (y / th) as f32) * self.cell_px
     }
 
+    /// A point in the map pixels of a layer drawn moved by `shift` (its offset, its groups'
+    /// added) on screen.
+    pub fn screen_from_layer_pixels(&self, p: [f64; 2], shift: [f64; 2], tile_size: [u32; 2]) -> Pos2 {
+        self.screen_from_pixels([p[0] + shift[0], p[1] + shift[1]], tile_size)
+    }
+
+    /// A grid point (in cells from the map's top-left corner, between cells too) on screen.
+    pub fn screen_from_grid_point(&self, g: Pos2) -> Pos2 {
+        self.screen_from_grid(Cell::new(0, 0)) + g.to_vec2() * self.cell_px
+    }
+
     pub fn cell_rect(&self, cell: Cell) -> Rect {
         Rect::from_min_size(self.screen_from_grid(cell), Vec2::splat(self.cell_px))
     }

@@ -992,6 +992,7 @@ impl SightlineApp {
                 }
                 self.editor.grab = None;
                 if !gone.is_empty() {
+                    // Not `remove_objects`: the object in hand stays in hand for an undo.
                     self.document.checkpoint();
                     self.document.map.objects.retain(|o| !gone.contains(&o.id));
                     self.document.touch();
@@ -1611,9 +1612,8 @@ impl SightlineApp {
             return false;
         }
         let Some(ObjectInHand { object: o, grips, shift }) = self.focus() else { return false };
-        let screen = |p: [f64; 2]| self.view.screen_from_pixels([p[0] + shift[0], p[1] + shift[1]], map.tile_size);
-        let pressed =
-            self.view.screen_from_pixels(canvas::pixels_from_grid(press, map.tile_size, [0.0, 0.0]), map.tile_size);
+        let screen = |p: [f64; 2]| self.view.screen_from_layer_pixels(p, shift, map.tile_size);
+        let pressed = self.view.screen_from_grid_point(press);
         // The nearest grip within reach (a path's points may lie close together).
         let grip = grips
             .iter()
@@ -2305,9 +2305,8 @@ impl SightlineApp {
         let ObjectInHand { object: o, grips, shift } = self.focus()?;
         let crate::core::object::ShapeKind::Polyline(points) = &o.shape.as_ref()?.kind else { return None };
         let last = points.len().checked_sub(1)?;
-        let screen = |p: [f64; 2]| self.view.screen_from_pixels([p[0] + shift[0], p[1] + shift[1]], map.tile_size);
-        let pointer =
-            self.view.screen_from_pixels(canvas::pixels_from_grid(at, map.tile_size, [0.0, 0.0]), map.tile_size);
+        let screen = |p: [f64; 2]| self.view.screen_from_layer_pixels(p, shift, map.tile_size);
+        let pointer = self.view.screen_from_grid_point(at);
         grips.iter().find_map(|&(grip, p)| match grip {
             Grip::Point { index, .. }
                 if (index == 0 || index == last)
@@ -3055,7 +3054,7 @@ fn draw_object_focus(painter: &egui::Painter, view: &View, map: &crate::core::Ma
     let ObjectInHand { object: o, grips, shift } = hand;
     draw_object_ring(painter, view, map, o, *shift, &RING_STROKES);
     let shift = *shift;
-    let screen = |p: [f64; 2]| view.screen_from_pixels([p[0] + shift[0], p[1] + shift[1]], map.tile_size);
+    let screen = |p: [f64; 2]| view.screen_from_layer_pixels(p, shift, map.tile_size);
     let rim = egui::Stroke::new(1.0, egui::Color32::BLACK);
     for &(grip, p) in grips {
         match grip {
@@ -3119,7 +3118,7 @@ fn draw_object_ring(
     shift: [f64; 2],
     strokes: &[egui::Stroke],
 ) {
-    let screen = |p: [f64; 2]| view.screen_from_pixels([p[0] + shift[0], p[1] + shift[1]], map.tile_size);
+    let screen = |p: [f64; 2]| view.screen_from_layer_pixels(p, shift, map.tile_size);
     let cell_px = canvas::pixels_from_grid(egui::pos2(o.cell.x as f32, o.cell.y as f32), map.tile_size, [0.0, 0.0]);
     let placed = |p: [f64; 2]| screen([p[0] + cell_px[0], p[1] + cell_px[1]]);
     let sheet_corners = |s: &crate::core::object::ObjectShape| {
@@ -3170,9 +3169,8 @@ fn draw_shape_draft(
 ) {
     use crate::core::object::{ObjectShape, ShapeKind};
     let Some((draft, choice)) = draft else { return };
-    let screen = |p: [f64; 2]| view.screen_from_pixels([p[0] + shift[0], p[1] + shift[1]], tile_size);
-    let colour = egui::Color32::from_rgb(255, 200, 60);
-    let stroke = egui::Stroke::new(1.5, colour);
+    let screen = |p: [f64; 2]| view.screen_from_layer_pixels(p, shift, tile_size);
+    let stroke = egui::Stroke::new(1.5, TO_BE_ADDED);
     let handle = |p: egui::Pos2| {
         painter.circle(p, 3.5, egui::Color32::BLACK, stroke);
     };
@@ -3214,7 +3212,7 @@ fn draw_shape_draft(
                 egui::Align2::LEFT_TOP,
                 DEFAULT_OBJECT_TEXT,
                 egui::FontId::proportional(12.0),
-                colour,
+                TO_BE_ADDED,
             );
         }
         (ShapeKind::Point, ..) => handle(screen(position)),

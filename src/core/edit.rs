@@ -788,9 +788,9 @@ mod tests {
                     }
                     _ => vec![[0.0, 0.0]],
                 };
-                let (sin, cos) = shape.rotation.to_radians().sin_cos();
                 let origin = [cell[0] + shape.offset[0], cell[1] + shape.offset[1]];
-                local.iter().map(|&[u, v]| [origin[0] + u * cos - v * sin, origin[1] + u * sin + v * cos]).collect()
+                let turned = local.iter().map(|&p| crate::core::object::rotated(p, shape.rotation));
+                turned.map(|[u, v]| [origin[0] + u, origin[1] + v]).collect()
             }
         };
         points.sort_by(|a, b| a.partial_cmp(b).unwrap());

@@ -557,10 +557,16 @@ impl ObjectShape {
     }
 
     /// Point `p` of the shape (relative to the object's `x`, `y`, unturned) on the map.
-    fn placed(&self, [x, y]: [f64; 2]) -> [f64; 2] {
-        let (sin, cos) = self.rotation.to_radians().sin_cos();
-        [self.offset[0] + x * cos - y * sin, self.offset[1] + x * sin + y * cos]
+    fn placed(&self, p: [f64; 2]) -> [f64; 2] {
+        let [x, y] = rotated(p, self.rotation);
+        [self.offset[0] + x, self.offset[1] + y]
     }
+}
+
+/// Point `p` turned `degrees` clockwise about the origin (y down, as Tiled turns objects).
+pub fn rotated([x, y]: [f64; 2], degrees: f64) -> [f64; 2] {
+    let (sin, cos) = degrees.to_radians().sin_cos();
+    [x * cos - y * sin, x * sin + y * cos]
 }
 
 /// The middle of a box of `size` hung at `position` from its point `anchor` (fractions of its
@@ -572,12 +578,11 @@ pub fn box_centre(position: [f64; 2], size: [f64; 2], anchor: [f64; 2]) -> [f64;
 
 /// The cell an object of shape `kind` with its position (Tiled's `x`, `y`) at `position`
 /// stands on, on a grid of `grid` pixels a cell (off the map too): the one under its box's
-/// centre, unturned, or under a point's, polygon's or path's position. `anchor` is where a
-/// tile object hangs on its box, as fractions of its size (its tileset's object alignment);
-/// every other box hangs from its top-left corner. This is the rule a Tiled map's objects are
-/// read by (see [`Map::placed_shape`](crate::core::Map::placed_shape)).
+/// centre, unturned, or under a point's, polygon's or path's position. `anchor` is where it
+/// hangs on its box, as fractions of its size ([`Map::object_anchor`](crate::core::Map::object_anchor):
+/// a tile object's tileset's object alignment, else its top-left corner). This is the rule a
+/// Tiled map's objects are read by (see [`Map::placed_shape`](crate::core::Map::placed_shape)).
 pub fn cell_under(kind: &ShapeKind, position: [f64; 2], anchor: [f64; 2], grid: [f64; 2]) -> Cell {
-    let anchor = if matches!(kind, ShapeKind::Tile { .. }) { anchor } else { [0.0, 0.0] };
     let centre = box_centre(position, kind.size().unwrap_or([0.0, 0.0]), anchor);
     let column = (centre[0] / grid[0]).floor().clamp(f64::from(i32::MIN), f64::from(i32::MAX));
     let row = (centre[1] / grid[1]).floor().clamp(f64::from(i32::MIN), f64::from(i32::MAX));
@@ -589,9 +594,10 @@ impl ObjectShape {
     /// its kind, its new rotation, and how far its position must slide from where the turn
     /// takes it. A quarter turn adds ±90° to the rotation (Tiled's objects turn about their
     /// position). A mirror negates the rotation, mirrors a polygon's or path's points and a
-    /// tile object's image, and, since a box hangs from one corner (a tile object from its
-    /// alignment's point, `anchor`), slides the position across the box along its own axis so
-    /// that the box covers its mirror image; a text's letters are not mirrored, as in Tiled.
+    /// tile object's image, and, since a box hangs from one point of it (`anchor`, as
+    /// [`Map::object_anchor`](crate::core::Map::object_anchor) gives it: a corner, or a tile
+    /// object's alignment), slides the position across the box along its own axis so that the
+    /// box covers its mirror image; a text's letters are not mirrored, as in Tiled.
     pub fn turned(&self, turn: super::edit::Turn, anchor: [f64; 2]) -> (ShapeKind, f64, [f64; 2]) {
         use super::edit::Turn;
         let quarter = |degrees: f64| (self.rotation + degrees).rem_euclid(360.0);
@@ -604,7 +610,6 @@ impl ObjectShape {
         };
         let axis = if horizontal { 0 } else { 1 };
         let rotation = (-self.rotation).rem_euclid(360.0);
-        let is_tile = matches!(kind, ShapeKind::Tile { .. });
         match &mut kind {
             ShapeKind::Polygon(points) | ShapeKind::Polyline(points) => {
                 for p in points {
@@ -620,11 +625,9 @@ impl ObjectShape {
         // spans [-(1 - a)·size, a·size], so the position moves by (2a - 1)·size.
         let slide = match kind.size() {
             Some(size) => {
-                let a = if is_tile { anchor[axis] } else { 0.0 };
                 let mut local = [0.0, 0.0];
-                local[axis] = (2.0 * a - 1.0) * size[axis];
-                let (sin, cos) = rotation.to_radians().sin_cos();
-                [local[0] * cos - local[1] * sin, local[0] * sin + local[1] * cos]
+                local[axis] = (2.0 * anchor[axis] - 1.0) * size[axis];
+                rotated(local, rotation)
             }
             None => [0.0, 0.0],
         };
