@@ -3696,3 +3696,46 @@ fn the_objects_list_filters_by_name_class_or_id_and_a_click_holds_and_centres_an
     h.run();
     h.get_by_label("No object matches \"dragon\".");
 }
+
+#[test]
+fn a_drag_of_a_paste_lays_objects_in_one_step_and_a_paste_off_the_map_adds_no_layer() {
+    use egui::{Key, Modifiers};
+    use sightline::core::{Cell, LayerRef, StackItem};
+    let mut h = harness();
+    let (_dir, _) = object_tool_on_floor(&mut h, "monster");
+    click_cell(&mut h, Cell::new(3, 3));
+    // The 4 × 4 cells from the corner, the goblin in their far corner, copied.
+    h.get_by_label("Select").click();
+    h.run();
+    drag_through(&mut h, &[Cell::new(0, 0), Cell::new(3, 3)]);
+    h.get_by_label("objects (1 object)").click();
+    h.run();
+    h.key_press_modifiers(Modifiers::COMMAND, Key::C);
+    h.run();
+    // A drag lays a copy at each step that fits (one undo step); the notice counts them all.
+    h.key_press_modifiers(Modifiers::COMMAND, Key::V);
+    h.run();
+    let undo = h.state().document.undo.len();
+    drag_through(&mut h, &[Cell::new(0, 0), Cell::new(2, 0), Cell::new(4, 0), Cell::new(6, 0)]);
+    assert_eq!(object_picture(&h)[3], "...g...g..");
+    assert_eq!(h.state().document.undo.len(), undo + 1);
+    assert_eq!(h_notice(&h), "pasted 2 objects on \"objects\"");
+    h.key_press(Key::Escape);
+    h.run();
+    // With no object layer left, a paste whose objects all fall off the map makes none.
+    h.state_mut().commands.push(Command::RemoveLayer(StackItem::Layer(LayerRef::Objects(0))));
+    h.run();
+    assert!(h.state().document.map.object_layers.is_empty());
+    let undo = h.state().document.undo.len();
+    h.key_press_modifiers(Modifiers::COMMAND, Key::V);
+    h.run();
+    click_cell(&mut h, Cell::new(8, 4));
+    assert!(h.state().document.map.object_layers.is_empty(), "no layer for nothing");
+    assert_eq!(h.state().document.undo.len(), undo, "no undo step for nothing");
+    assert!(h_notice(&h).contains("1 off the map left out"), "{}", h_notice(&h));
+    // Where it fits, the layer is made and the object laid, one step.
+    click_cell(&mut h, Cell::new(0, 0));
+    assert_eq!(object_picture(&h)[3], "...g......");
+    assert_eq!(h.state().document.map.object_layers.len(), 1);
+    assert_eq!(h.state().document.undo.len(), undo + 1);
+}
