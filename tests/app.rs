@@ -3739,3 +3739,144 @@ fn a_drag_of_a_paste_lays_objects_in_one_step_and_a_paste_off_the_map_adds_no_la
     assert_eq!(h.state().document.map.object_layers.len(), 1);
     assert_eq!(h.state().document.undo.len(), undo + 1);
 }
+
+/// Each cell of `layer` as its sprite's index in its sheet (a hex digit), or its glyph for a
+/// tile with no sprite: one string a row.
+fn look_rows(map: &sightline::core::Map, layer: usize) -> Vec<String> {
+    let look = |t: sightline::core::TileId| {
+        let kind = &map.tiles[usize::from(t)];
+        kind.sprite.map_or(kind.glyph.ch, |s| char::from_digit(s.index, 16).unwrap_or('?'))
+    };
+    (0..map.height() as i32)
+        .map(|y| {
+            (0..map.width() as i32).map(|x| look(map.tile(layer, sightline::core::Cell::new(x, y)).unwrap())).collect()
+        })
+        .collect()
+}
+
+#[test]
+fn a_stamp_copied_in_one_map_pastes_into_the_next_bringing_the_tile_types_it_lacks() {
+    use sightline::core::Cell;
+    let (dir, tiny) = external_tileset_copy();
+    let room = dir.path().join("room.txt");
+    std::fs::write(&room, "##########\n#........#\n#........#\n#........#\n##########\n").unwrap();
+    let mut h = harness();
+    h.state_mut().commands.push(Command::Open(tiny.clone()));
+    h.run();
+    assert_eq!(look_rows(&h.state().document.map, 0), ["1111", "1021", "1131"]);
+    let source_tiles = h.state().document.map.tiles.clone();
+    // The tileset's doors and the floor beside them, copied; then another map is opened.
+    h.get_by_label("Select").click();
+    h.run();
+    drag_through(&mut h, &[Cell::new(1, 1), Cell::new(2, 2)]);
+    h.state_mut().commands.push(Command::Copy);
+    h.run();
+    h.state_mut().commands.push(Command::Open(room.clone()));
+    h.run();
+    assert_eq!(h.state().document.file_name(), "room.txt");
+    assert_eq!((h.state().document.map.tiles.len(), h.state().document.map.sheets.len()), (7, 0));
+
+    // The stamp is still there: it says where it is from and what a paste brings.
+    h.state_mut().commands.push(Command::Paste);
+    h.run();
+    h.get_by_label("stamp 2 × 2 from tiny.tmx, bringing 4 tile types this map lacks");
+    assert!(!h.state().document.dirty, "holding the stamp is no edit");
+    click_cell(&mut h, Cell::new(5, 1));
+    let map = &h.state().document.map;
+    assert_eq!(
+        look_rows(map, 0),
+        [
+            "##########", //
+            "#....02..#",
+            "#....13..#",
+            "#........#",
+            "##########",
+        ]
+    );
+    // The tileset came whole, its four tile types after the room's seven, the same as in
+    // tiny.tmx: the doors still open into each other.
+    assert_eq!(h_notice(&h), "added tileset tiny and its 4 tile types");
+    assert_eq!(map.sheets.len(), 1);
+    assert_eq!(map.sheets[0].image, dir.path().join("tiny.png"));
+    let doorless = |t: &[sightline::core::TileKind]| {
+        t.iter().map(|k| sightline::core::TileKind { door: None, ..k.clone() }).collect::<Vec<_>>()
+    };
+    assert_eq!(doorless(&map.tiles[7..]), doorless(&source_tiles[1..]));
+    assert_eq!(map.tiles[9].door.map(|d| d.toggles_to), Some(10));
+    assert_eq!(map.tiles[10].door.map(|d| d.toggles_to), Some(9));
+    // A second copy finds them there: nothing more is added.
+    click_cell(&mut h, Cell::new(1, 2));
+    let map = &h.state().document.map;
+    assert_eq!(
+        look_rows(map, 0),
+        [
+            "##########", //
+            "#....02..#",
+            "#02..13..#",
+            "#13......#",
+            "##########",
+        ]
+    );
+    assert_eq!((map.tiles.len(), map.sheets.len()), (11, 1));
+    assert_eq!(h.state().document.undo.len(), 2, "each paste one undo step");
+    h.get_by_label("stamp 2 × 2 from tiny.tmx");
+
+    // Undone, the room is as it was, types and tileset gone; redone and saved elsewhere, the
+    // map reads back with the tileset's image found.
+    h.state_mut().commands.extend([Command::Undo, Command::Undo]);
+    h.run();
+    assert_eq!((h.state().document.map.tiles.len(), h.state().document.map.sheets.len()), (7, 0));
+    assert!(!h.state().document.dirty);
+    h.state_mut().commands.extend([Command::Redo, Command::Redo]);
+    h.run();
+    let elsewhere = tempfile::tempdir().unwrap();
+    let saved = elsewhere.path().join("room.tmx");
+    h.state_mut().commands.push(Command::SaveAs(saved.clone()));
+    h.run();
+    assert!(h.state().error.is_none(), "{:?}", h.state().error);
+    let reloaded = sightline::core::format::load(&saved).unwrap().map;
+    assert_eq!(look_rows(&reloaded, 0), look_rows(&h.state().document.map, 0));
+    assert!(std::path::absolute(&reloaded.sheets[0].image).unwrap().exists());
+
+    // Back in tiny.tmx, the stamp is its own again: it lays the very ids it was copied as.
+    h.state_mut().commands.push(Command::Open(tiny));
+    h.run();
+    let ids = h.state().document.map.layers[0].cells.clone();
+    // (Its ground layer is locked in the file.)
+    h.state_mut().commands.extend([
+        Command::SetLayerLocked(StackItem::Layer(LayerRef::Tiles(0)), false),
+        Command::PasteAt(Cell::new(2, 0)),
+    ]);
+    h.run();
+    let map = &h.state().document.map;
+    assert_eq!(map.tiles.len(), 5, "nothing added");
+    assert_eq!(look_rows(map, 0), ["1102", "1013", "1131"]);
+    assert_eq!(map.tile(0, Cell::new(2, 0)), Some(ids[5]));
+    // A copy made here is this map's: it no longer says where it is from.
+    h.get_by_label("Select").click();
+    h.run();
+    drag_through(&mut h, &[Cell::new(0, 0), Cell::new(1, 1)]);
+    h.state_mut().commands.extend([Command::Copy, Command::Paste]);
+    h.run();
+    h.get_by_label("stamp 2 × 2");
+    assert!(h.state().editor.clipboard_from.is_none());
+
+    // The room's own walls and floor, pasted into tiny.tmx, are not its tileset's walls and
+    // floor (tiles with no image): they come in by themselves.
+    h.state_mut().commands.extend([Command::CancelSelection, Command::OpenNow(saved)]);
+    h.run();
+    h.get_by_label("Select").click();
+    h.run();
+    drag_through(&mut h, &[Cell::new(0, 0), Cell::new(1, 1)]);
+    h.state_mut().commands.push(Command::Copy);
+    h.run();
+    h.state_mut().commands.push(Command::OpenNow(dir.path().join("tiny.tmx")));
+    h.run();
+    h.state_mut().commands.extend([
+        Command::SetLayerLocked(StackItem::Layer(LayerRef::Tiles(0)), false),
+        Command::PasteAt(Cell::new(2, 1)),
+    ]);
+    h.run();
+    assert_eq!(h_notice(&h), "added 2 tile types this map lacked (floor, wall)");
+    assert_eq!(look_rows(&h.state().document.map, 0), ["1111", "10##", "11#."]);
+}

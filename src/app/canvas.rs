@@ -244,6 +244,9 @@ pub struct Preview {
     pub tiles: Vec<(Cell, TileId, Flip)>,
     /// The corner or edge the terrain brush paints, marked over the tiles.
     pub spot: Option<crate::core::terrain::Part>,
+    /// The tile types and sheets (with their textures) `tiles` are drawn with, when not the
+    /// map's: a paste from another map brings some (see `StampTransferCache`).
+    pub palette: Option<(std::sync::Arc<Map>, Vec<Option<SheetTexture>>)>,
 }
 
 /// Image tiles waiting to be drawn, in meshes of one texture each (a mesh has one). Tiles that
@@ -892,7 +895,10 @@ pub fn canvas_ui(
     }
     let visible = VisibleCells { x0, y0, x1, y1, map_width: map.width() as i32, map_height: map.height() as i32 };
     overlay(&painter, view, visible);
-    preview_ui(&painter, map, sheets, view, visible, preview);
+    match &preview.palette {
+        Some((palette, textures)) => preview_ui(&painter, palette, textures, view, visible, preview),
+        None => preview_ui(&painter, map, sheets, view, visible, preview),
+    }
     let hovered = response.hover_pos().map(|p| view.grid_from_screen(p)).filter(|c| map.in_bounds(*c));
     if let Some(cell) = hovered {
         painter.rect_stroke(view.cell_rect(cell), 0.0, Stroke::new(1.5, Color32::WHITE), egui::StrokeKind::Inside);

@@ -171,6 +171,11 @@ impl Document {
         self.revision = next_revision();
     }
 
+    /// The folder of its file, where the map's relative paths start (`None` without a file).
+    pub fn folder(&self) -> Option<&std::path::Path> {
+        self.path.as_deref().and_then(|p| p.parent())
+    }
+
     pub fn file_name(&self) -> String {
         self.path
             .as_ref()

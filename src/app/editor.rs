@@ -5,6 +5,7 @@ use crate::core::edit;
 use crate::core::flip::Flip;
 use crate::core::object::{ObjectText, ShapeKind, dragged_box};
 use crate::core::selection::{Selection, SelectionMode, TileLook};
+use crate::core::tile_transfer::TileSource;
 use crate::core::{Cell, LayerRef, Map, StackItem, TileId};
 
 /// The painting tools, with Tiled's keys.
@@ -150,6 +151,9 @@ pub struct EditorState {
     /// Where the clipboard's stamp was copied from (its top-left cell), for Paste in place;
     /// `None` for a stamp picked in a tileset.
     pub clipboard_origin: Option<Cell>,
+    /// The tile types of the map the clipboard was copied from, once another map is open: a
+    /// paste brings over those this map lacks. `None` while it is this map's.
+    pub clipboard_from: Option<std::sync::Arc<TileSource>>,
     /// Ctrl+V (or a drag over a tileset): the clipboard follows the pointer, and clicks and
     /// drags lay it down, until Esc (X, Y flip, Z turns).
     pub pasting: bool,
@@ -430,6 +434,7 @@ impl Default for EditorState {
             selection_drag: None,
             clipboard: None,
             clipboard_origin: None,
+            clipboard_from: None,
             pasting: false,
             stamp_stroke: None,
             object: ObjectChoice::Monster,
@@ -517,6 +522,14 @@ impl EditorState {
         self.moving_object = None;
         self.moving_along.clear();
         self.moving_selection = None;
+    }
+
+    /// Puts `stamp`, taken from this map, on the clipboard (`origin`: where it was copied
+    /// from, for Paste in place).
+    pub fn hold(&mut self, stamp: Option<edit::Stamp>, origin: Option<Cell>) {
+        self.clipboard = stamp;
+        self.clipboard_origin = origin;
+        self.clipboard_from = None;
     }
 
     /// The current layer (the Layers panel's highlighted one).

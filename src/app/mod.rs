@@ -32,6 +32,7 @@ use std::path::PathBuf;
 
 use crate::cli::{AppLaunch, OverlayName};
 use crate::core::selection::Selection;
+use crate::core::tile_transfer::{TileSource, TileTransfer};
 use crate::core::{Cell, LayerRef, StackItem, TileId, format, layers};
 
 /// Starts the native window.
@@ -108,6 +109,72 @@ struct MovedSelection {
     objects: Vec<(u32, Cell, Cell)>,
 }
 
+/// The clipboard's stamp in the open map's tile ids (see [`SightlineApp::stamp_here`]).
+struct StampHere<'a> {
+    stamp: std::borrow::Cow<'a, crate::core::edit::Stamp>,
+    /// What the map must be given first, for a stamp from another map.
+    transfer: Option<TileTransfer>,
+}
+
+/// How the stamp being pasted from another map maps into the open map, planned once per map
+/// revision (`logic`), for drawing it.
+#[derive(Default)]
+struct StampTransferCache {
+    /// The map's revision and the stamp's source (its address) it was planned for.
+    key: Option<(u64, usize)>,
+    transfer: Option<TileTransfer>,
+    /// The tile types and sheets the map would have after a paste (a map of one cell), which
+    /// the paste's preview draws its tiles with, and their textures (`ui`).
+    palette: Option<(std::sync::Arc<crate::core::Map>, Vec<Option<sprites::SheetTexture>>)>,
+}
+
+/// What a paste's click, or its drag so far, laid and brought, for the status bar.
+#[derive(Default)]
+struct PasteReport {
+    /// What it laid of the stamp's objects.
+    objects: crate::core::edit::PastedObjects,
+    /// The object layer they went on.
+    layer: String,
+    /// The tile types it brought from the map the stamp was copied from, but for those that
+    /// came with a tileset (a sprite sheet, its name and how many types came with it).
+    tiles: Vec<String>,
+    sheets: Vec<(String, usize)>,
+}
+
+impl PasteReport {
+    /// The notice: what a paste of objects laid and left out (`inside`: a selection kept
+    /// them in), and what any paste brought; `None` for tiles that brought nothing.
+    fn said(&self, objects: bool, inside: bool) -> Option<String> {
+        let mut said = Vec::new();
+        if objects {
+            let (pasted, name) = (&self.objects, &self.layer);
+            said.push(match pasted.ids.as_slice() {
+                [] => "nothing pasted".to_owned(),
+                [id] => format!("pasted object #{id} on \"{name}\""),
+                ids => format!("pasted {} objects on \"{name}\"", ids.len()),
+            });
+            if pasted.outside > 0 {
+                let place = if inside { "off the map or the selection" } else { "off the map" };
+                said.push(format!("{} {place} left out", pasted.outside));
+            }
+            if pasted.player_start_left_out {
+                said.push("the player start left out: the map has one".into());
+            }
+        }
+        let types = |n: usize| if n == 1 { "1 tile type".to_owned() } else { format!("{n} tile types") };
+        for (sheet, n) in &self.sheets {
+            said.push(format!("added tileset {sheet} and its {}", types(*n)));
+        }
+        if !self.tiles.is_empty() {
+            let shown: Vec<&str> = self.tiles.iter().take(4).map(String::as_str).collect();
+            let more = self.tiles.len() - shown.len();
+            let more = if more > 0 { format!(" and {more} more") } else { String::new() };
+            said.push(format!("added {} this map lacked ({}{more})", types(self.tiles.len()), shown.join(", ")));
+        }
+        (!said.is_empty()).then(|| said.join("; "))
+    }
+}
+
 /// Where the stamp being pasted goes (see [`SightlineApp::stamp_target`]).
 #[derive(Clone, Copy, Debug)]
 enum StampTarget {
@@ -152,8 +219,8 @@ pub struct SightlineApp {
     pub editor: EditorState,
     /// Text for the system clipboard, put there in the next frame (`logic` has no context).
     pub system_clipboard: Option<String>,
-    /// What the paste's click, or its drag so far, laid of the stamp's objects.
-    pasted: crate::core::edit::PastedObjects,
+    /// What the paste's click, or its drag so far, laid and brought.
+    pasted: PasteReport,
     /// The selections the object tool's drags of ringed objects moved with them (the last
     /// few), each put back when its move is undone (and forward when redone).
     moved_selections: Vec<MovedSelection>,
@@ -195,6 +262,9 @@ pub struct SightlineApp {
     pub map_properties_open: bool,
     /// The fill tool's hover preview and what it was computed for.
     fill_preview: Option<(FillPreviewKey, Vec<Cell>)>,
+    /// How the stamp being pasted, copied from another map, maps into this one, for drawing
+    /// it (see [`StampTransferCache`]).
+    stamp_transfer: StampTransferCache,
     /// The terrain brush's hover preview (the tiles a click would put) and its key.
     terrain_preview: Option<(TerrainPreviewKey, Vec<(Cell, TileId)>)>,
     /// Commands the UI issued this frame, applied in `logic`.
@@ -258,6 +328,7 @@ impl SightlineApp {
             recovery_offer_file: None,
             autosave_timer: 0.0,
             fill_preview: None,
+            stamp_transfer: StampTransferCache::default(),
             terrain_preview: None,
             continued: None,
             map_properties_open: false,
@@ -364,6 +435,7 @@ impl SightlineApp {
         self.apply_commands();
         self.update_fill_preview();
         self.update_terrain_preview();
+        self.update_stamp_transfer();
         self.autosave_timer += dt;
         if self.autosave_timer >= recovery::AUTOSAVE_SECONDS {
             self.autosave_now();
@@ -431,14 +503,9 @@ impl SightlineApp {
                 Ok(loaded) => {
                     self.notice = (!loaded.warnings.is_empty()).then(|| loaded.warnings.join("; "));
                     recovery::remember_recent(&mut self.recent, &path);
-                    self.document = Document::open(loaded.map, path);
-                    self.palette.show_first_tileset(&self.document.map);
-                    self.document.not_kept = loaded.not_kept;
-                    self.editor = EditorState::default();
-                    self.overlays.map_replaced();
-                    // A new map: the game restarts on it (if the pane is open).
-                    self.play.world = None;
-                    self.view.fit_pending = true;
+                    let mut document = Document::open(loaded.map, path);
+                    document.not_kept = loaded.not_kept;
+                    self.replace_document(document);
                 }
                 Err(e) => {
                     // The open map stays as it was.
@@ -678,14 +745,10 @@ impl SightlineApp {
                         .as_ref()
                         .and_then(|p| p.file_name())
                         .map_or_else(|| "recovered.ron".to_owned(), |n| n.to_string_lossy().into_owned());
-                    self.document = Document::untitled(found.map, &name);
-                    self.palette.show_first_tileset(&self.document.map);
-                    self.document.path = found.source;
+                    let mut document = Document::untitled(found.map, &name);
+                    document.path = found.source;
+                    self.replace_document(document);
                     self.document.touch();
-                    self.editor = EditorState::default();
-                    self.overlays.map_replaced();
-                    self.play.world = None;
-                    self.view.fit_pending = true;
                     self.notice = Some("recovered the unsaved work of the last session: save it".into());
                 }
             }
@@ -741,9 +804,10 @@ impl SightlineApp {
                 }
                 let Some(selection) = &self.editor.selection else { return };
                 let layer = self.editor.layer;
-                self.editor.clipboard = crate::core::edit::Stamp::copy_selection(&self.document.map, layer, selection);
-                self.system_clipboard = self.editor.clipboard.as_ref().map(|s| s.as_text(&self.document.map));
-                self.editor.clipboard_origin = selection.bounds().map(|(corner, _)| corner);
+                let origin = selection.bounds().map(|(corner, _)| corner);
+                let stamp = crate::core::edit::Stamp::copy_selection(&self.document.map, layer, selection);
+                self.system_clipboard = stamp.as_ref().map(|s| s.as_text(&self.document.map));
+                self.editor.hold(stamp, origin);
                 // As in Tiled, a cut leaves nothing selected, so the paste can go anywhere.
                 if matches!(command, Command::Cut) && self.erase_selection() {
                     self.editor.selection = None;
@@ -781,8 +845,7 @@ impl SightlineApp {
             }
             Command::SetPaletteZoom(zoom) => self.palette.zoom = zoom.clamp(0.5, 4.0),
             Command::StampFromTileset(stamp) => {
-                self.editor.clipboard = Some(stamp);
-                self.editor.clipboard_origin = None;
+                self.editor.hold(Some(stamp), None);
                 self.editor.pasting = true;
                 self.editor.shape_draft = None;
                 self.end_object_gesture();
@@ -1395,7 +1458,12 @@ impl SightlineApp {
     fn refresh_sheet_textures(&mut self, ctx: &egui::Context) {
         // Tileset images are found beside the map file (or the working folder for a new map).
         let folder = self.document.path.as_deref().and_then(|p| p.parent()).unwrap_or(std::path::Path::new("."));
-        let (sheets, errors) = self.sprites.sheets(ctx, &self.document.map, folder);
+        let (sheets, mut errors) = self.sprites.sheets(ctx, &self.document.map, folder);
+        // Those of a paste from another map too (loaded once each, as the map's are).
+        if let Some((palette, textures)) = &mut self.stamp_transfer.palette {
+            let (loaded, more) = self.sprites.sheets(ctx, palette, folder);
+            (*textures, errors) = (loaded, [errors, more].concat());
+        }
         if !errors.is_empty() {
             self.notice = Some(format!("tile images not shown: {}", errors.join("; ")));
         }
@@ -1426,7 +1494,9 @@ impl SightlineApp {
                 for o in &selected {
                     draw_object_ring(p, v, map, o, selected_shift, &RING_STROKES);
                 }
-                draw_pasted_objects(p, v, map, &pasted, draft_shift);
+                // Drawn with the tile types they bring from another map, if any.
+                let palette = preview.palette.as_ref().map_or(map, |(palette, _)| palette);
+                draw_pasted_objects(p, v, palette, &pasted, draft_shift);
             };
             // Only a picture of this selection (one made before it changed is not shown).
             let picture = self
@@ -1910,17 +1980,34 @@ impl SightlineApp {
         }
     }
 
+    /// Puts `document` in place of the open map: the editor starts afresh on it, but for the
+    /// clipboard, which a paste can lay in the new map (Tiled's copy between maps). It then
+    /// holds the old map's tile types, to bring those the new map lacks
+    /// ([`crate::core::tile_transfer`]).
+    fn replace_document(&mut self, document: Document) {
+        let old = std::mem::replace(&mut self.document, document);
+        let editor = std::mem::take(&mut self.editor);
+        if editor.clipboard.is_some() {
+            self.editor.clipboard_from = editor.clipboard_from.or_else(|| {
+                let from = TileSource::of(&old.map, old.folder(), &old.file_name());
+                Some(std::sync::Arc::new(from))
+            });
+            self.editor.clipboard = editor.clipboard;
+            self.editor.clipboard_origin = editor.clipboard_origin;
+        }
+        self.palette.show_first_tileset(&self.document.map);
+        self.overlays.map_replaced();
+        // A new map: the game restarts on it (if the pane is open).
+        self.play.world = None;
+        self.view.fit_pending = true;
+    }
+
     fn proceed(&mut self, action: PendingAction) {
         match action {
             PendingAction::Open(path) => self.apply(Command::OpenNow(path)),
             PendingAction::New(spec) => match spec.build() {
                 Ok(map) => {
-                    self.document = Document::untitled(map, "untitled.ron");
-                    self.palette.show_first_tileset(&self.document.map);
-                    self.editor = EditorState::default();
-                    self.overlays.map_replaced();
-                    self.play.world = None;
-                    self.view.fit_pending = true;
+                    self.replace_document(Document::untitled(map, "untitled.ron"));
                 }
                 Err(e) => {
                     self.error = Some(ErrorDialog { title: "Cannot create the map".into(), message: e.to_string() })
@@ -2480,47 +2567,88 @@ impl SightlineApp {
         Some(StampTarget::Objects(target))
     }
 
+    /// The clipboard's stamp in this map's tile ids, with what must be added to the map for
+    /// them: the stamp as it is while it is this map's; else its tile types are carried over
+    /// from the map it was copied from ([`crate::core::tile_transfer`]).
+    fn stamp_here(&self) -> Option<Result<StampHere<'_>, String>> {
+        let stamp = self.editor.clipboard.as_ref()?;
+        let Some(from) = &self.editor.clipboard_from else {
+            return Some(Ok(StampHere { stamp: std::borrow::Cow::Borrowed(stamp), transfer: None }));
+        };
+        let planned = TileTransfer::plan(from, stamp.used_tiles(), &self.document.map, self.document.folder());
+        Some(match planned {
+            Ok(transfer) => Ok(StampHere {
+                stamp: std::borrow::Cow::Owned(stamp.with_tile_ids(|t| transfer.id(t))),
+                transfer: Some(transfer),
+            }),
+            Err(e) => Err(format!("cannot paste what was copied from {}: {e}", from.name)),
+        })
+    }
+
     /// Lays the clipboard's stamp with its top-left corner at `at` on `target`, inside the
     /// selection when there is one (no undo step of its own): how many cells it painted or
-    /// objects it added. What a paste of objects left out is said in the notice.
+    /// objects it added. The notice says what a paste of objects left out, and the tile types
+    /// a paste from another map brought.
     fn lay_stamp(&mut self, target: StampTarget, at: Cell) -> usize {
-        let Some(stamp) = &self.editor.clipboard else { return 0 };
+        let here = match self.stamp_here() {
+            None => return 0,
+            Some(Ok(here)) => here,
+            Some(Err(refusal)) => {
+                self.notice = Some(refusal);
+                return 0;
+            }
+        };
+        let StampHere { stamp, transfer } = here;
+        let stamp = stamp.into_owned();
         let map = &mut self.document.map;
+        if let Some(transfer) = &transfer {
+            transfer.apply(map);
+        }
         let inside = self.editor.selection.as_ref();
         let created = matches!(target, StampTarget::Objects(None)) && map.object_layers.is_empty();
-        let layer = match target {
-            StampTarget::Tiles(layer) => return stamp.paste(map, layer, at, inside),
-            StampTarget::Objects(layer) => layer.unwrap_or_else(|| map.default_object_layer()),
+        let laid = match target {
+            StampTarget::Tiles(layer) => stamp.paste(map, layer, at, inside),
+            StampTarget::Objects(layer) => {
+                let layer = layer.unwrap_or_else(|| map.default_object_layer());
+                let now = stamp.paste_objects(map, layer, at, inside);
+                // A layer made for objects that all fell outside is no layer.
+                if created && now.ids.is_empty() {
+                    map.object_layers.pop();
+                }
+                self.pasted.layer = map.object_layers.get(layer).map_or_else(String::new, |l| l.name.clone());
+                self.pasted.objects.ids.extend(&now.ids);
+                self.pasted.objects.outside += now.outside;
+                self.pasted.objects.player_start_left_out |= now.player_start_left_out;
+                now.ids.len()
+            }
         };
-        let now = stamp.paste_objects(map, layer, at, inside);
-        // A layer made for objects that all fell outside is no layer.
-        if created && now.ids.is_empty() {
-            map.object_layers.pop();
+        // What the paste brought over from another map stays only if it laid something.
+        if let Some(transfer) = transfer {
+            if laid == 0 {
+                transfer.undo(map);
+            } else {
+                // Those that came with a whole tileset are counted with it.
+                let first_new_sheet = map.sheets.len() - transfer.new_sheets().len();
+                let mut sheets: Vec<(String, usize)> =
+                    transfer.new_sheets().iter().map(|s| (s.name.clone(), 0)).collect();
+                for t in transfer.new_tiles() {
+                    match t.sprite.and_then(|s| usize::from(s.sheet).checked_sub(first_new_sheet)) {
+                        Some(sheet) => sheets[sheet].1 += 1,
+                        None => self.pasted.tiles.push(t.name.clone()),
+                    }
+                }
+                self.pasted.sheets.extend(sheets);
+            }
         }
-        // What the click, or the drag so far, has laid.
-        let pasted = &mut self.pasted;
-        pasted.ids.extend(&now.ids);
-        pasted.outside += now.outside;
-        pasted.player_start_left_out |= now.player_start_left_out;
-        let name = map.object_layers.get(layer).map_or("", |l| l.name.as_str());
-        let mut said = match pasted.ids.as_slice() {
-            [] => "nothing pasted".to_owned(),
-            [id] => format!("pasted object #{id} on \"{name}\""),
-            ids => format!("pasted {} objects on \"{name}\"", ids.len()),
-        };
-        if pasted.outside > 0 {
-            let place = if inside.is_some() { "off the map or the selection" } else { "off the map" };
-            said += &format!("; {} {place} left out", pasted.outside);
-        }
-        if pasted.player_start_left_out {
-            said += "; the player start left out: the map has one";
+        let objects = matches!(target, StampTarget::Objects(_));
+        if let Some(said) = self.pasted.said(objects, inside.is_some()) {
+            self.notice = Some(said);
         }
         // One pasted object is in hand, as Tiled selects what it pastes.
-        if let [id] = pasted.ids[..] {
+        if let [id] = self.pasted.objects.ids[..] {
             self.editor.focused_object = Some(id);
         }
-        self.notice = Some(said);
-        now.ids.len()
+        laid
     }
 
     /// The objects Ctrl+C, Ctrl+X and Delete take, and the rectangle a copy of them spans (the
@@ -2578,8 +2706,7 @@ impl SightlineApp {
             _ => format!("{} objects", ids.len()),
         };
         self.system_clipboard = Some(stamp.as_text(map));
-        self.editor.clipboard = Some(stamp);
-        self.editor.clipboard_origin = Some(a);
+        self.editor.hold(Some(stamp), Some(a));
         if cut {
             self.remove_objects(ids);
             // As in Tiled, a cut leaves nothing selected, so the paste can go anywhere.
@@ -2705,8 +2832,14 @@ impl SightlineApp {
         if let Some(stamp) = &self.editor.clipboard {
             let corners = self.stamp_corners();
             if !corners.is_empty() {
-                let tiles: Vec<_> = corners.into_iter().flat_map(|at| stamp.placed(at)).collect();
-                return canvas::Preview { cells: tiles.iter().map(|&(c, _, _)| c).collect(), tiles, spot: None };
+                let placed: Vec<_> = corners.into_iter().flat_map(|at| stamp.placed(at)).collect();
+                let tiles = placed.iter().filter_map(|&(c, t, f)| Some((c, self.stamp_tile_here(t)?, f))).collect();
+                return canvas::Preview {
+                    cells: placed.iter().map(|&(c, _, _)| c).collect(),
+                    tiles,
+                    spot: None,
+                    palette: self.stamp_transfer.palette.clone(),
+                };
             }
         }
         let cells = self.preview_cells();
@@ -2715,8 +2848,8 @@ impl SightlineApp {
             let tiles = planned.iter().map(|&(c, t)| (c, t, crate::core::flip::Flip::NONE)).collect();
             // A corner or edge is marked itself, not the cell it is on.
             return match self.editor.terrain_part() {
-                Some(spot) => canvas::Preview { cells: Vec::new(), tiles, spot: Some(spot) },
-                None => canvas::Preview { cells, tiles, spot: None },
+                Some(spot) => canvas::Preview { cells: Vec::new(), tiles, spot: Some(spot), palette: None },
+                None => canvas::Preview { cells, tiles, spot: None, palette: None },
             };
         }
         // The brush's tile where it would go, turned as it is (a random brush's tiles are not
@@ -2729,7 +2862,7 @@ impl SightlineApp {
         } else {
             Vec::new()
         };
-        canvas::Preview { cells, tiles, spot: None }
+        canvas::Preview { cells, tiles, spot: None, palette: None }
     }
 
     /// Where the stamp being pasted would go (its top-left corners): the line of copies a
@@ -2760,7 +2893,14 @@ impl SightlineApp {
                 let player = s.object.kind == crate::core::ObjectKind::PlayerStart;
                 if inside(cell) && !(has_player && player) {
                     has_player |= player;
-                    objects.push(crate::core::MapObject { cell, ..s.object.clone() });
+                    let mut object = crate::core::MapObject { cell, ..s.object.clone() };
+                    // In this map's tile ids (the preview's palette has those a paste adds).
+                    if let Some(crate::core::object::ShapeKind::Tile { tile, .. }) =
+                        object.shape.as_mut().map(|s| &mut s.kind)
+                    {
+                        *tile = self.stamp_tile_here(*tile).unwrap_or(crate::core::tile::EMPTY);
+                    }
+                    objects.push(object);
                 }
             }
         }
@@ -2820,6 +2960,34 @@ impl SightlineApp {
         }
         let cells = e.fill_region(&self.document.map, at, self.shift_held);
         self.fill_preview = Some(((key, e.selection.clone()), cells));
+    }
+
+    /// Plans how the stamp being pasted from another map maps into this one, when the map or
+    /// the stamp's source changed (`logic`).
+    fn update_stamp_transfer(&mut self) {
+        let from = self.editor.clipboard_from.as_ref().filter(|_| self.editor.pasting);
+        let key = from.map(|f| (self.document.revision(), std::sync::Arc::as_ptr(f) as usize));
+        if key == self.stamp_transfer.key {
+            return;
+        }
+        let transfer = key.and_then(|_| self.stamp_here()?.ok()?.transfer);
+        let palette = transfer.as_ref().filter(|t| !t.adds_nothing()).and_then(|t| {
+            let map = &self.document.map;
+            let mut palette = crate::core::Map::new(1, 1, vec![crate::core::TileKind::empty()], 0).ok()?;
+            (palette.tiles, palette.sheets, palette.tile_size) = (map.tiles.clone(), map.sheets.clone(), map.tile_size);
+            t.apply(&mut palette).then(|| (std::sync::Arc::new(palette), Vec::new()))
+        });
+        self.stamp_transfer = StampTransferCache { key, transfer, palette };
+    }
+
+    /// A tile id of the clipboard's stamp as this map's, for drawing the paste (an id past the
+    /// map's for a tile type from another map that a paste would add: the preview's palette
+    /// has it).
+    fn stamp_tile_here(&self, tile: TileId) -> Option<TileId> {
+        if self.editor.clipboard_from.is_none() {
+            return Some(tile);
+        }
+        self.stamp_transfer.transfer.as_ref().map(|t| t.id(tile))
     }
 
     /// Plans what a click of the terrain brush on the hovered cell would paint, again only when

@@ -13,7 +13,7 @@ const HELP: &[&str] = &[
     "Canvas: wheel zooms, middle-drag or Space+drag pans, arrows pan, +/- zoom, G grid",
     "Tools: B brush, E eraser, R rectangle, L line, F fill (Shift: the whole selection), T terrain (at size 1 the nearest corner or edge), I picker (or right-click), O object (drag one to move it), P probe",
     "Select: S rectangle, W magic wand, Shift+S same tile; Shift adds, Ctrl subtracts, Ctrl+Shift intersects; the tools paint only inside a selection",
-    "Selection: Ctrl+A all, Ctrl+Shift+A or Esc none, Ctrl+I invert; Ctrl+C copy, Ctrl+X cut, Ctrl+V paste (click or drag lays it, Shift+drag a line, Esc drops it), Ctrl+Shift+V paste in place, Delete erases; on an object layer these take the objects on the selected cells (or the object in hand), and the object tool drags them together; Ctrl+N new map",
+    "Selection: Ctrl+A all, Ctrl+Shift+A or Esc none, Ctrl+I invert; Ctrl+C copy, Ctrl+X cut, Ctrl+V paste (click or drag lays it, Shift+drag a line, Esc drops it), Ctrl+Shift+V paste in place, Delete erases; on an object layer these take the objects on the selected cells (or the object in hand), and the object tool drags them together; the clipboard stays when another map is opened, and a paste there brings the tile types and tilesets it lacks; Ctrl+N new map",
     "Objects: O, then a game object (click places, drag one moves it, right-click removes) or a Tiled shape: rectangle, ellipse, capsule (drag; Shift square), point (click), text (click or drag), tile (click; the brush's tile), polygon or path (clicks; the first point closes, Enter or right-click ends a path, Backspace takes one back); Ctrl, Ctrl+Shift toggle snapping; Alt draws over an object; Esc drops the shape; the object in hand (ringed): drag a handle to resize it, a polygon's point to move it or a segment's middle to add one, right-click a point to take it away, click an end of a path (polygon or path chosen) to go on from it, Delete removes it, Esc lets it go",
     "Turn: X, Y flip, Z, Shift+Z rotate the stamp being placed, else the brush's tile",
     "Edit: Ctrl+Z undo, Ctrl+Shift+Z or Ctrl+Y redo; Ctrl+O open, Ctrl+S save, Ctrl+Shift+S save as",
@@ -814,11 +814,21 @@ pub fn tools_bar_ui(app: &mut SightlineApp, ui: &mut egui::Ui) {
                 // The stamp on the pointer is what any tool lays until Esc.
                 _ if app.editor.pasting => {
                     if let Some(stamp) = &app.editor.clipboard {
-                        match stamp.objects.len() {
-                            0 => ui.label(format!("stamp {} × {}", stamp.width, stamp.height)),
-                            1 => ui.label("1 object"),
-                            n => ui.label(format!("{n} objects")),
+                        let mut what = match stamp.objects.len() {
+                            0 => format!("stamp {} × {}", stamp.width, stamp.height),
+                            1 => "1 object".to_owned(),
+                            n => format!("{n} objects"),
                         };
+                        // From another map: where from, and what a paste adds to this one.
+                        if let Some(from) = &app.editor.clipboard_from {
+                            what += &format!(" from {}", from.name);
+                            let brings = app.stamp_transfer.transfer.as_ref().map_or(0, |t| t.new_tiles().len());
+                            if brings > 0 {
+                                let types = if brings == 1 { "tile type" } else { "tile types" };
+                                what += &format!(", bringing {brings} {types} this map lacks");
+                            }
+                        }
+                        ui.label(what);
                     }
                     ui.weak(
                         "click or drag lays it · Shift+drag lays a line · X, Y flip · Z, Shift+Z rotate · Esc drops it",

@@ -18,7 +18,7 @@ const MAX_IMAGE_SIDE: u32 = 16_384;
 
 /// A loaded sheet: its texture, its size in pixels, and each tile's average colour (by tile
 /// index; premultiplied alpha), which the map shows from afar.
-#[derive(Clone)]
+#[derive(Clone, Debug)]
 pub struct SheetTexture {
     pub id: TextureId,
     pub size: [f32; 2],

@@ -362,6 +362,30 @@ impl Stamp {
         stamp
     }
 
+    /// The tile ids the stamp lays: its cells' and its tile objects' (not the empty tile).
+    pub fn used_tiles(&self) -> std::collections::BTreeSet<TileId> {
+        let objects = self.objects.iter().filter_map(|s| match s.object.shape.as_ref()?.kind {
+            super::object::ShapeKind::Tile { tile, .. } => Some(tile),
+            _ => None,
+        });
+        self.cells.iter().copied().chain(objects).filter(|&t| t != super::tile::EMPTY).collect()
+    }
+
+    /// The stamp with each tile id `t` (of cells and tile objects) made `to(t)`: a stamp from
+    /// another map, in this map's ids (see [`super::tile_transfer::TileTransfer`]).
+    pub fn with_tile_ids(&self, to: impl Fn(TileId) -> TileId) -> Stamp {
+        let mut stamp = self.clone();
+        for t in stamp.cells.iter_mut().filter(|t| **t != super::tile::EMPTY) {
+            *t = to(*t);
+        }
+        for s in &mut stamp.objects {
+            if let Some(super::object::ShapeKind::Tile { tile, .. }) = s.object.shape.as_mut().map(|s| &mut s.kind) {
+                *tile = to(*tile);
+            }
+        }
+        stamp
+    }
+
     /// The stamp as ASCII, as sightline's tests draw maps: a row of glyphs a line (`map`'s
     /// tiles' glyphs, a space for an empty cell), each game object's glyph over its cell, then
     /// a line for each object. It goes on the system clipboard with a copy, for a bug report

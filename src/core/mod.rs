@@ -24,6 +24,7 @@ pub mod sim;
 pub mod symmetry;
 pub mod terrain;
 pub mod tile;
+pub mod tile_transfer;
 pub mod wang;
 
 pub use error::{MapError, MapErrorKind};
