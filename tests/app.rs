@@ -3880,3 +3880,28 @@ fn a_stamp_copied_in_one_map_pastes_into_the_next_bringing_the_tile_types_it_lac
     assert_eq!(h_notice(&h), "added 2 tile types this map lacked (floor, wall)");
     assert_eq!(look_rows(&h.state().document.map, 0), ["1111", "10##", "11#."]);
 }
+
+#[test]
+fn open_recent_tells_same_named_files_apart_and_greys_out_one_that_is_gone() {
+    let dir = tempfile::tempdir().unwrap();
+    for folder in ["east", "west"] {
+        std::fs::create_dir(dir.path().join(folder)).unwrap();
+    }
+    let east = dir.path().join("east/room.txt");
+    std::fs::write(&east, "#####\n#...#\n#####\n").unwrap();
+    let west = dir.path().join("west/room.txt");
+    let mut h = harness();
+    h.state_mut().recent = vec![east.clone(), west.clone()];
+    h.run();
+    h.get_by_label("File").click();
+    h.run();
+    h.get_by_label("Open recent").hover();
+    h.run();
+    // The west room was never written: it is listed, but cannot be chosen.
+    assert!(h.get_by_label("room.txt — west").accesskit_node().is_disabled());
+    assert!(!h.get_by_label("room.txt — east").accesskit_node().is_disabled());
+    h.get_by_label("room.txt — east").click();
+    h.run();
+    assert_eq!(h.state().document.path.as_deref(), Some(east.as_path()));
+    h.get_by_label("5 × 3");
+}

@@ -37,11 +37,16 @@ pub fn menu_bar_ui(app: &mut SightlineApp, ui: &mut egui::Ui) {
                     if app.recent.is_empty() {
                         ui.weak("(none yet)");
                     }
-                    for path in app.recent.clone() {
-                        let label = path
-                            .file_name()
-                            .map_or_else(|| path.display().to_string(), |n| n.to_string_lossy().into_owned());
-                        if ui.button(label).on_hover_text(path.display().to_string()).clicked() {
+                    let labels = super::recovery::recent_labels(&app.recent);
+                    for (path, label) in app.recent.clone().into_iter().zip(labels) {
+                        // A file moved or deleted since is shown, greyed, for what it was.
+                        let found = path.exists();
+                        if ui
+                            .add_enabled(found, egui::Button::new(label))
+                            .on_hover_text(path.display().to_string())
+                            .on_disabled_hover_text(format!("not found: {}", path.display()))
+                            .clicked()
+                        {
                             app.commands.push(Command::Open(path));
                         }
                     }

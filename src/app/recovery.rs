@@ -95,3 +95,60 @@ pub fn remember_recent(recent: &mut Vec<PathBuf>, path: &Path) {
     recent.insert(0, path);
     recent.truncate(RECENT_LIMIT);
 }
+
+/// What File › Open recent calls each of `recent`: its file name, and as many of its folders
+/// as tell it from another of the same name (`desert.tmx — shot`, `desert.tmx — s34`), as
+/// editors label same-named tabs.
+pub fn recent_labels(recent: &[PathBuf]) -> Vec<String> {
+    let parts: Vec<Vec<String>> = recent
+        .iter()
+        .map(|p| p.components().rev().map(|c| c.as_os_str().to_string_lossy().into_owned()).collect())
+        .collect();
+    // Each path's label is its last `depth` parts; raise it while another label is the same.
+    let mut depth = vec![1usize; recent.len()];
+    let label = |i: usize, d: usize| parts[i].iter().take(d).cloned().collect::<Vec<_>>();
+    loop {
+        // All that clash are raised together, so that each sees the others as they were.
+        let raise: Vec<usize> = (0..recent.len())
+            .filter(|&i| depth[i] < parts[i].len())
+            .filter(|&i| (0..recent.len()).any(|j| j != i && label(j, depth[j]) == label(i, depth[i])))
+            .collect();
+        if raise.is_empty() {
+            break;
+        }
+        for i in raise {
+            depth[i] += 1;
+        }
+    }
+    (0..recent.len())
+        .map(|i| {
+            let l = label(i, depth[i]);
+            match l.split_first() {
+                Some((name, [])) => name.clone(),
+                Some((name, folders)) => {
+                    let folders: Vec<&str> = folders.iter().rev().map(String::as_str).collect();
+                    format!("{name} — {}", folders.join("/").replace("//", "/"))
+                }
+                None => recent[i].display().to_string(),
+            }
+        })
+        .collect()
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn same_named_recent_files_are_told_apart_by_their_folders() {
+        let recent: Vec<PathBuf> =
+            ["/maps/dungeon.ron", "/tmp/shot/desert.tmx", "/tmp/s34/desert.tmx", "/a/x/cave.tmx", "/b/x/cave.tmx"]
+                .iter()
+                .map(PathBuf::from)
+                .collect();
+        assert_eq!(
+            recent_labels(&recent),
+            ["dungeon.ron", "desert.tmx — shot", "desert.tmx — s34", "cave.tmx — a/x", "cave.tmx — b/x"]
+        );
+    }
+}
