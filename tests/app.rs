@@ -3905,3 +3905,37 @@ fn open_recent_tells_same_named_files_apart_and_greys_out_one_that_is_gone() {
     assert_eq!(h.state().document.path.as_deref(), Some(east.as_path()));
     h.get_by_label("5 × 3");
 }
+
+#[test]
+fn the_map_properties_window_sets_how_a_tiled_save_writes_the_layers_each_change_one_undo_step() {
+    use sightline::core::tiled_settings::{LayerFormat, RenderOrder};
+    let (_dir, path) = fixture_copy("tile_drawing.tmx");
+    let mut h = harness();
+    h.state_mut().commands.push(Command::Open(path.clone()));
+    h.run();
+    click_menu_item(&mut h, "Edit", "Map properties…");
+    // The file's layer is CSV: so is the choice, and a level has nothing to compress.
+    assert_eq!(h.state().document.map.tiled.layer_format, LayerFormat::Csv);
+    assert!(h.get_by_label("compression level").accesskit_node().is_disabled());
+    h.get_by_label("tile layer format").click();
+    h.run();
+    h.get_by_label("Base64 (zlib compressed)").click();
+    h.run();
+    assert_eq!(h.state().document.map.tiled.layer_format, LayerFormat::Base64Zlib);
+    assert!(!h.get_by_label("compression level").accesskit_node().is_disabled());
+    h.get_by_label("tile render order").click();
+    h.run();
+    h.get_by_label("left-up").click();
+    h.run();
+    assert_eq!(h.state().document.map.tiled.render_order, RenderOrder::LeftUp);
+    assert_eq!(h.state().document.undo.len(), 2);
+    // Saved, the file is written so; an undo takes the order back.
+    h.state_mut().commands.push(Command::Save);
+    h.run();
+    let text = std::fs::read_to_string(&path).unwrap();
+    assert!(text.contains(r#"renderorder="left-up""#) && text.contains(r#"compression="zlib""#), "{text}");
+    h.state_mut().commands.push(Command::Undo);
+    h.run();
+    assert_eq!(h.state().document.map.tiled.render_order, RenderOrder::RightDown);
+    assert_eq!(h.state().document.map.tiled.layer_format, LayerFormat::Base64Zlib);
+}

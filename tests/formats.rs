@@ -245,8 +245,15 @@ fn tmj_reads_csv_and_base64_with_every_compression_and_keeps_flip_bits() {
     let flips: Vec<Flip> = (0..6).map(|i| first.layers[0].flip(i)).collect();
     assert_eq!(flips, [Flip::NONE, Flip::NONE, Flip::HORIZONTAL, Flip::NONE, Flip::NONE, Flip::NONE]);
     assert!(first.rules_at(Cell::new(2, 0)).opaque);
-    for v in &variants[1..] {
-        assert_same(&load_tmj_text(dir.path(), v).unwrap().map, &first, "base64 variant");
+    // Each reads as the same map, kept in the format it came in (Tiled's layer format).
+    use sightline::core::tiled_settings::LayerFormat;
+    assert_eq!(first.tiled.layer_format, LayerFormat::Csv);
+    let formats = [LayerFormat::Base64, LayerFormat::Base64Zlib, LayerFormat::Base64Gzip, LayerFormat::Base64Zstd];
+    for (v, format) in variants[1..].iter().zip(formats) {
+        let mut map = load_tmj_text(dir.path(), v).unwrap().map;
+        assert_eq!(map.tiled.layer_format, format);
+        map.tiled.layer_format = LayerFormat::Csv;
+        assert_same(&map, &first, "base64 variant");
     }
 }
 
@@ -529,7 +536,12 @@ fn tmx_with_several_tilesets_compressions_flips_and_groups() {
     );
     assert!(!map.rules_at(Cell::new(0, 0)).opaque);
     assert_same(&round_trip(&map, "tmx"), &map, "several tilesets through .tmx");
-    // The flips are written back as Tiled writes them: in the GIDs' top bits.
+    // The map's layer format is its last layer's, as Tiled takes it; written as CSV, the flips
+    // are written back as Tiled writes them: in the GIDs' top bits.
+    use sightline::core::tiled_settings::LayerFormat;
+    assert_eq!(map.tiled.layer_format, LayerFormat::Base64Zstd);
+    let mut map = map;
+    map.tiled.layer_format = LayerFormat::Csv;
     let (_, tmj) = save_text(&map, "several.tmj");
     let json: serde_json::Value = serde_json::from_str(&tmj).unwrap();
     assert_eq!(json["layers"][0]["data"], serde_json::json!([1, 2, 1, 6 | 0x4000_0000_u32]));
@@ -2776,4 +2788,56 @@ fn a_drawn_shape_stands_on_the_cell_under_its_centre_and_survives_every_format()
         };
         assert_eq!(placed(&back), placed(&map), "{ext}");
     }
+}
+
+#[test]
+fn a_tiled_maps_layer_format_render_order_and_compression_level_are_written_as_they_came() {
+    use sightline::core::tiled_settings::{LayerFormat, RenderOrder, TiledSettings};
+    let mut map = ascii(
+        "#+'.\n\
+         .~\"#\n",
+    );
+    map.layers[0].set(1, STANDARD_CLOSED_DOOR, Flip::HORIZONTAL);
+    for layer_format in LayerFormat::ALL {
+        let compression_level = if layer_format.compressed() { 5 } else { -1 };
+        map.tiled = TiledSettings { layer_format, render_order: RenderOrder::LeftUp, compression_level };
+        let (encoding, compression) = layer_format.attributes();
+        // As Tiled writes them: the order and level on the map, the format on each layer.
+        let (_, tmx) = save_text(&map, "m.tmx");
+        let data = match compression {
+            Some(c) => format!(r#"<data encoding="{encoding}" compression="{c}">"#),
+            None => format!(r#"<data encoding="{encoding}">"#),
+        };
+        assert!(tmx.contains(&data), "{layer_format:?}: {tmx}");
+        assert!(tmx.contains(r#" renderorder="left-up" "#), "{tmx}");
+        assert_eq!(tmx.contains(r#" compressionlevel="5" "#), layer_format.compressed(), "{tmx}");
+        let (_, tmj) = save_text(&map, "m.tmj");
+        let json: serde_json::Value = serde_json::from_str(&tmj).unwrap();
+        let layer = &json["layers"][0];
+        assert_eq!(layer["data"].is_string(), layer_format != LayerFormat::Csv, "{layer_format:?}");
+        assert_eq!(layer["encoding"].as_str(), (layer_format != LayerFormat::Csv).then_some(encoding));
+        assert_eq!(layer["compression"].as_str(), compression);
+        assert_eq!(
+            (json["renderorder"].as_str(), json["compressionlevel"].as_i64()),
+            (Some("left-up"), Some(compression_level.into()))
+        );
+        // Each reads back the same, settings and flipped door included, and so does RON.
+        for ext in ["tmx", "tmj", "ron"] {
+            assert_same(&round_trip(&map, ext), &map, &format!("{layer_format:?} as {ext}"));
+        }
+    }
+}
+
+#[test]
+fn a_real_zlib_compressed_tiled_map_saves_zlib_compressed() {
+    use sightline::core::tiled_settings::{LayerFormat, RenderOrder};
+    let Some(corpus) = corpus() else { return };
+    let desert = load(&corpus.join("tiled/desert.tmx"));
+    assert_eq!(
+        (desert.tiled.layer_format, desert.tiled.render_order),
+        (LayerFormat::Base64Zlib, RenderOrder::RightDown)
+    );
+    let (_, text) = save_text(&desert, "desert.tmx");
+    assert!(text.contains(r#"<data encoding="base64" compression="zlib">"#), "{}", &text[..text.len().min(2000)]);
+    assert_same(&round_trip(&desert, "tmx"), &desert, "desert.tmx saved");
 }

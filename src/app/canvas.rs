@@ -783,7 +783,7 @@ pub fn canvas_ui(
                 })
                 .collect();
             // Tiled's order: layer by layer, bottom to top (object layers' shapes among them);
-            // within a layer, rows top to bottom.
+            // within a layer, as its render order says (rows top to bottom by default).
             shapes_drawn = true;
             for entry in map.stack() {
                 let (layer, look) = match entry {
@@ -803,7 +803,11 @@ pub fn canvas_ui(
                 // Tiled's layer tint multiplies the images; its offset moves the whole layer.
                 let tint = look_tint(&look);
                 let shift = look_shift(map, view, &look);
-                for (k, cell) in (ey0..ey1).flat_map(|y| (ex0..ex1).map(move |x| Cell::new(x, y))).enumerate() {
+                // In the map's render order (Tiled's), which decides which overlapping tile
+                // is on top.
+                let row = (ex1 - ex0).max(0) as usize;
+                for cell in map.tiled.render_order.cells(ex0..ex1, ey0..ey1) {
+                    let k = (cell.y - ey0) as usize * row + (cell.x - ex0) as usize;
                     if !in_sprite_cell[k] {
                         continue;
                     }

@@ -45,6 +45,9 @@ pub enum Command {
     CancelTilesetWrite,
     /// Show the save dialog, then save.
     PickSaveAs,
+    /// Set how a Tiled save writes the map and the order its tiles are drawn in (Tiled's tile
+    /// layer format, render order and compression level); one undo step.
+    SetTiledSettings(crate::core::tiled_settings::TiledSettings),
     /// Set the map's class and background colour (Tiled's); successive changes, as a drag in
     /// the colour picker sends them, are one undo step.
     SetMapLook {

@@ -648,6 +648,13 @@ impl SightlineApp {
                 self.document.touch();
                 self.continued = Some((ContinuedEdit::Look(item), self.document.revision()));
             }
+            Command::SetTiledSettings(settings) => {
+                if self.document.map.tiled != settings {
+                    self.document.checkpoint();
+                    self.document.map.tiled = settings;
+                    self.document.touch();
+                }
+            }
             Command::SetMapLook { class, background } => {
                 let map = &self.document.map;
                 if map.class == class && map.background == background {

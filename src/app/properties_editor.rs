@@ -443,6 +443,57 @@ fn map_look_ui(ui: &mut egui::Ui, map: &crate::core::Map, commands: &mut Vec<Com
     }
 }
 
+/// Tiled's map settings a Tiled save writes (Tiled's Map Properties): how tile layers are
+/// encoded and compressed, and the order tiles are drawn in.
+fn tiled_settings_ui(ui: &mut egui::Ui, map: &crate::core::Map, commands: &mut Vec<Command>) {
+    use crate::core::tiled_settings::{LayerFormat, RenderOrder};
+    let mut settings = map.tiled;
+    egui::Grid::new("tiled settings").num_columns(2).show(ui, |ui| {
+        ui.label("Tile layer format").on_hover_text(
+            "How a save as TMX or TMJ writes the tile layers (Tiled's Tile Layer Format): kept from the file read",
+        );
+        let r = egui::ComboBox::from_id_salt("tile layer format")
+            .selected_text(settings.layer_format.label())
+            .show_ui(ui, |ui| {
+                for format in LayerFormat::ALL {
+                    ui.selectable_value(&mut settings.layer_format, format, format.label());
+                }
+            })
+            .response;
+        super::panels::name_widget(ui, &r, "tile layer format");
+        ui.end_row();
+        ui.label("Compression level").on_hover_text(
+            "How hard a compressed format compresses (zlib and gzip 0–9, Zstandard 1–22); -1: the compressor's default",
+        );
+        ui.add_enabled_ui(settings.layer_format.compressed(), |ui| {
+            let most = if settings.layer_format == LayerFormat::Base64Zstd { 22 } else { 9 };
+            let r = ui.add(
+                egui::DragValue::new(&mut settings.compression_level)
+                    .range(-1..=most)
+                    .custom_formatter(|v, _| if v < 0.0 { "default".into() } else { format!("{v}") }),
+            );
+            super::panels::name_widget(ui, &r, "compression level");
+        });
+        ui.end_row();
+        ui.label("Tile render order").on_hover_text(
+            "The order tiles are drawn in, which decides which of two overlapping tiles is on top (tiles larger              than the grid, or moved by their tileset's offset)",
+        );
+        let r = egui::ComboBox::from_id_salt("tile render order")
+            .selected_text(settings.render_order.name())
+            .show_ui(ui, |ui| {
+                for order in RenderOrder::ALL {
+                    ui.selectable_value(&mut settings.render_order, order, order.name());
+                }
+            })
+            .response;
+        super::panels::name_widget(ui, &r, "tile render order");
+        ui.end_row();
+    });
+    if settings != map.tiled {
+        commands.push(Command::SetTiledSettings(settings));
+    }
+}
+
 pub fn map_properties_window_ui(app: &mut SightlineApp, ui: &mut egui::Ui) {
     if !app.map_properties_open {
         return;
@@ -459,6 +510,7 @@ pub fn map_properties_window_ui(app: &mut SightlineApp, ui: &mut egui::Ui) {
             ));
             let map = &app.document.map;
             map_look_ui(ui, map, &mut app.commands);
+            tiled_settings_ui(ui, map, &mut app.commands);
             ui.separator();
             edited = properties_ui(ui, "map", &map.properties, &[WRITER_PROPERTY], &map.objects);
         },

@@ -382,6 +382,8 @@ pub struct Map {
     pub background: Option<Rgba>,
     /// Pixel size of a grid cell in Tiled (`tilewidth`, `tileheight`); kept for export.
     pub tile_size: [u32; 2],
+    /// How a Tiled save writes it and the order its tiles are drawn in (Tiled's map settings).
+    pub tiled: super::tiled_settings::TiledSettings,
     /// The id the next new object gets (Tiled's `nextobjectid`): above every object's, and
     /// never lowered, so that a deleted object's id is not given again while an `object`
     /// property may still name it.
@@ -493,6 +495,7 @@ impl Map {
             properties: Properties::new(),
             class: String::new(),
             background: None,
+            tiled: Default::default(),
             tile_size: DEFAULT_TILE_SIZE,
             next_object_id: 1,
         };
@@ -532,6 +535,7 @@ impl Map {
             properties: Properties::new(),
             class: String::new(),
             background: None,
+            tiled: Default::default(),
             tile_size: DEFAULT_TILE_SIZE,
             next_object_id: next_object_id.max(1),
         };
@@ -1111,6 +1115,9 @@ impl Map {
         }
         if self.tile_size != other.tile_size {
             return Some(format!("tile size {:?} vs {:?}", self.tile_size, other.tile_size));
+        }
+        if self.tiled != other.tiled {
+            return Some(format!("Tiled settings {:?} vs {:?}", self.tiled, other.tiled));
         }
         if self.next_object_id != other.next_object_id {
             return Some(format!("next object id {} vs {}", self.next_object_id, other.next_object_id));

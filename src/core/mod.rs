@@ -25,6 +25,7 @@ pub mod symmetry;
 pub mod terrain;
 pub mod tile;
 pub mod tile_transfer;
+pub mod tiled_settings;
 pub mod wang;
 
 pub use error::{MapError, MapErrorKind};

@@ -45,6 +45,7 @@ use crate::core::map::{self, Layer, LayerGroup, Map, ObjectLayer};
 use crate::core::object::MapObject;
 use crate::core::serde_defaults::{is_one, one, yes};
 use crate::core::tile::{Door, Frame, Glyph, Properties, Rgba, Sprite, SpriteSheet, TileId, TileKind, TilesetFile};
+use crate::core::tiled_settings::TiledSettings;
 
 pub const VERSION: u32 = 1;
 
@@ -79,6 +80,9 @@ struct RonMap {
     /// The colour behind the map's tiles (Tiled's background colour).
     #[serde(default, skip_serializing_if = "Option::is_none")]
     background: Option<Rgba>,
+    /// How a Tiled save writes the map (kept from a Tiled file it was converted from).
+    #[serde(default, skip_serializing_if = "TiledSettings::is_default")]
+    tiled: TiledSettings,
     #[serde(default = "default_tile_size")]
     tile_size: [u32; 2],
     /// The id the next new object gets, written only when it is not one past the largest (an
@@ -310,6 +314,7 @@ pub fn parse(text: &str, path: &Path) -> Result<Map, MapError> {
     map.properties = doc.properties;
     map.class = doc.class;
     map.background = doc.background;
+    map.tiled = doc.tiled;
     map.tile_size = doc.tile_size;
     Ok(map)
 }
@@ -490,6 +495,7 @@ pub fn to_string(map: &Map, path: &Path) -> Result<(String, Vec<String>), MapErr
         properties: map.properties.clone(),
         class: map.class.clone(),
         background: map.background,
+        tiled: map.tiled,
         tile_size: map.tile_size,
         next_object_id: {
             let past_largest = map.objects.iter().map(|o| o.id).max().unwrap_or(0) + 1;

@@ -43,6 +43,7 @@ use crate::core::sheet_drawing::SheetDrawing;
 use crate::core::tile::{
     Door, Frame, Glyph, Properties, PropertyValue, Rgb, Sprite, SpriteSheet, TileId, TileKind, TilesetFile,
 };
+use crate::core::tiled_settings::LayerFormat;
 use crate::core::wang::WangSet;
 
 /// At most this many tiles over all tilesets of a map (our tile ids are 16-bit).
@@ -72,6 +73,9 @@ pub struct Doc {
     pub class: String,
     /// Tiled's `backgroundcolor`.
     pub background: Option<crate::core::tile::Rgba>,
+    /// Tiled's layer format (of the first tile layer, as Tiled takes it), `renderorder` and
+    /// `compressionlevel`.
+    pub settings: crate::core::tiled_settings::TiledSettings,
     pub warnings: Vec<String>,
     /// What the file has that sightline does not keep (a save drops it), named for the warning:
     /// see [`Dropped`].
@@ -926,6 +930,7 @@ pub fn build_map(mut doc: Doc) -> Result<super::Loaded, MapError> {
     map.properties = doc.properties;
     map.class = doc.class;
     map.background = doc.background;
+    map.tiled = doc.settings;
     map.tile_size = [doc.tile_width.max(1), doc.tile_height.max(1)];
     Ok(super::Loaded { map, warnings, not_kept })
 }
@@ -1334,6 +1339,7 @@ pub fn export_doc(map: &Map, target: &Path) -> Placement {
     doc.properties = map.properties.clone();
     doc.class = map.class.clone();
     doc.background = map.background;
+    doc.settings = map.tiled;
     doc.properties.insert(WRITER_PROPERTY.into(), PropertyValue::Int(1));
     Placement { doc, glyph_image }
 }
@@ -1519,6 +1525,40 @@ pub fn normalize_path(path: &Path) -> PathBuf {
         }
     }
     out
+}
+
+/// A layer's GIDs as Tiled writes them in a base64 `format` (little-endian 32-bit, then
+/// compressed at `level`, -1 being the compressor's default, as Tiled's `compressionlevel`);
+/// the text of its data. For CSV it gives the ids comma-separated, a row of `width` a line.
+pub fn encode_gids(gids: &[u32], width: u32, format: LayerFormat, level: i32) -> Result<String, MapError> {
+    use base64::Engine;
+    use std::io::Write;
+    if format == LayerFormat::Csv {
+        let rows: Vec<String> = gids
+            .chunks(width.max(1) as usize)
+            .map(|row| row.iter().map(u32::to_string).collect::<Vec<_>>().join(","))
+            .collect();
+        return Ok(rows.join(",\n"));
+    }
+    let raw: Vec<u8> = gids.iter().flat_map(|g| g.to_le_bytes()).collect();
+    let failed = |e: std::io::Error| MapError::invalid(format!("cannot compress a layer: {e}"));
+    // flate2 levels are 0 to 9 (Tiled's -1 is zlib's default, 6); zstd's 1 to 22 (-1: its 3).
+    let flate = || flate2::Compression::new(if level < 0 { 6 } else { level.min(9) as u32 });
+    let packed = match format {
+        LayerFormat::Csv | LayerFormat::Base64 => raw,
+        LayerFormat::Base64Zlib => {
+            let mut e = flate2::write::ZlibEncoder::new(Vec::new(), flate());
+            e.write_all(&raw).and_then(|()| e.finish()).map_err(failed)?
+        }
+        LayerFormat::Base64Gzip => {
+            let mut e = flate2::write::GzEncoder::new(Vec::new(), flate());
+            e.write_all(&raw).and_then(|()| e.finish()).map_err(failed)?
+        }
+        LayerFormat::Base64Zstd => {
+            zstd::encode_all(&raw[..], if level < 0 { 0 } else { level.clamp(1, 22) }).map_err(failed)?
+        }
+    };
+    Ok(base64::engine::general_purpose::STANDARD.encode(packed))
 }
 
 /// Decodes Tiled's base64 layer data (optionally zlib, gzip or zstd compressed) into GIDs.

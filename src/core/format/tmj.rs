@@ -18,6 +18,7 @@ use crate::core::map::{self, LayerGroup, LayerRef, MAX_MAP_SIDE, ObjectLayer, Ou
 use crate::core::object::{HorizontalAlign, ObjectText, VerticalAlign};
 use crate::core::sheet_drawing::{ObjectAlignment, SheetDrawing, TileTransformations};
 use crate::core::tile::{EnumValue, Properties, PropertyValue, Rgb, Rgba};
+use crate::core::tiled_settings::{LayerFormat, RenderOrder, TiledSettings};
 use crate::core::wang::{WangColor, WangKind, WangSet};
 
 fn json_error(e: serde_json::Error) -> MapError {
@@ -486,6 +487,10 @@ fn parse_layers(
                 };
                 let encoding = o.string("encoding")?;
                 let compression = o.string("compression")?;
+                // The last tile layer's format is the map's, as Tiled takes it.
+                if let Some(format) = LayerFormat::from_attributes(encoding, compression) {
+                    doc.settings.layer_format = format;
+                }
                 if infinite {
                     let mut tiles = Vec::new();
                     for (ci, c) in o.array("chunks")?.iter().enumerate() {
@@ -657,6 +662,10 @@ pub fn parse(text: &str, path: &Path) -> Result<Loaded, MapError> {
         if !infinite {
             map::check_dimensions(doc.width.into(), doc.height.into())?;
         }
+        // An order Tiled does not know reads as its default, as Tiled reads it.
+        doc.settings.render_order = o.string("renderorder")?.and_then(RenderOrder::from_name).unwrap_or_default();
+        let level = o.get("compressionlevel").and_then(Value::as_i64).unwrap_or(-1);
+        doc.settings.compression_level = level.clamp(-1, 22) as i32;
         if let Some(orientation) = o.string("orientation")?
             && orientation != "orthogonal"
         {
@@ -920,7 +929,13 @@ fn json_value(v: &PropertyValue) -> Value {
 /// no map holds (it starts and ends with a control character, escaped in the JSON text).
 /// Tile layer `i` of a document as Tiled JSON, with layer id `id`; its data is a mark that
 /// `write_data_rows` replaces with rows.
-fn tile_layer_json(l: &TileLayerDoc, i: usize, id: usize) -> Value {
+fn tile_layer_json(l: &TileLayerDoc, i: usize, id: usize, settings: TiledSettings) -> Result<Value, MapError> {
+    // CSV is an array, written in rows in place of the mark; base64 a string, written here.
+    let (encoding, compression) = settings.layer_format.attributes();
+    let data = match settings.layer_format {
+        LayerFormat::Csv => json!(data_mark(i)),
+        format => json!(tiled_common::encode_gids(&l.gids, l.width, format, settings.compression_level)?),
+    };
     let mut v = json!({
         "id": id,
         "name": l.name,
@@ -931,10 +946,16 @@ fn tile_layer_json(l: &TileLayerDoc, i: usize, id: usize) -> Value {
         "height": l.height,
         "opacity": l.opacity.map_or(json!(1), |o| json!(super::shortest_f64(o))),
         "visible": l.visible,
-        "data": data_mark(i),
+        "data": data,
     });
+    if settings.layer_format != LayerFormat::Csv {
+        v["encoding"] = json!(encoding);
+    }
+    if let Some(c) = compression {
+        v["compression"] = json!(c);
+    }
     add_look_json(&mut v, l.locked, l.tint, l.offset, l.parallax, &l.properties);
-    v
+    Ok(v)
 }
 
 /// What every layer and group writes alike, each only when it is not Tiled's default: the
@@ -1277,7 +1298,7 @@ pub fn to_string(map: &crate::core::Map, path: &Path) -> Result<Written, MapErro
             }
             OutlineItem::Layer(k) => {
                 let layer = match stack[k] {
-                    LayerRef::Tiles(i) => tile_layer_json(&doc.layers[i], i, k + 1),
+                    LayerRef::Tiles(i) => tile_layer_json(&doc.layers[i], i, k + 1, doc.settings)?,
                     LayerRef::Objects(j) => object_layer_json(&doc, j, k + 1),
                 };
                 open.last_mut().expect("the map's own layers stay open").push(layer);
@@ -1290,7 +1311,7 @@ pub fn to_string(map: &crate::core::Map, path: &Path) -> Result<Written, MapErro
         "version": "1.10",
         "tiledversion": "1.10.2",
         "orientation": "orthogonal",
-        "renderorder": "right-down",
+        "renderorder": doc.settings.render_order.name(),
         "infinite": false,
         "width": doc.width,
         "height": doc.height,
@@ -1298,7 +1319,7 @@ pub fn to_string(map: &crate::core::Map, path: &Path) -> Result<Written, MapErro
         "tileheight": doc.tile_height,
         "nextlayerid": stack.len() + doc.groups.len() + 1,
         "nextobjectid": doc.next_object_id,
-        "compressionlevel": -1,
+        "compressionlevel": doc.settings.compression_level,
         "tilesets": tilesets,
         "layers": layers,
     });
@@ -1313,7 +1334,9 @@ pub fn to_string(map: &crate::core::Map, path: &Path) -> Result<Written, MapErro
     }
     let mut text =
         serde_json::to_string_pretty(&root).map_err(|e| MapError::invalid(format!("cannot write JSON: {e}")))?;
-    text = write_data_rows(&text, &doc.layers)?;
+    if doc.settings.layer_format == LayerFormat::Csv {
+        text = write_data_rows(&text, &doc.layers)?;
+    }
     text.push('\n');
     Ok(Written { text, extra_files: placement.glyph_image.into_iter().collect(), warnings: doc.warnings })
 }

@@ -22,6 +22,7 @@ use crate::core::map::{self, LayerGroup, LayerRef, MAX_MAP_SIDE, ObjectLayer, Ou
 use crate::core::object::{HorizontalAlign, ObjectText, VerticalAlign};
 use crate::core::sheet_drawing::{ObjectAlignment, SheetDrawing, TileTransformations};
 use crate::core::tile::{EnumValue, Properties, PropertyValue, Rgb, Rgba};
+use crate::core::tiled_settings::{LayerFormat, RenderOrder, TiledSettings};
 use crate::core::wang::{WangColor, WangKind, WangSet};
 
 /// A tile layer's data, decoded by the pre-pass.
@@ -63,6 +64,9 @@ struct Scan {
     object_classes: Vec<Option<String>>,
     /// Each `<group>`'s `locked`, in document order (`tiled` does not read it).
     groups_locked: Vec<bool>,
+    /// The map's `renderorder` and `compressionlevel`, and its layer format: the last tile
+    /// layer's data's, as Tiled takes it.
+    settings: TiledSettings,
 }
 
 /// A `<tileset>` start tag without `tilecount`, waiting for its `<image>` to size it.
@@ -236,6 +240,11 @@ fn scan(bytes: &[u8], dir: &Path) -> Result<Scan, MapError> {
                         depth_in_map = 1;
                         infinite = number("infinite")?.unwrap_or(0) != 0;
                         scan.next_object_id = u32::try_from(number("nextobjectid")?.unwrap_or(0)).unwrap_or(0);
+                        // Tiled reads an order it does not know as its default, and so do we.
+                        let order = attr("renderorder")?.and_then(|o| RenderOrder::from_name(&o));
+                        scan.settings.render_order = order.unwrap_or_default();
+                        let level = number("compressionlevel")?.unwrap_or(-1);
+                        scan.settings.compression_level = level.clamp(-1, 22) as i32;
                         if !infinite {
                             map::check_dimensions(number("width")?.unwrap_or(0), number("height")?.unwrap_or(0))
                                 .map_err(at)?;
@@ -260,10 +269,15 @@ fn scan(bytes: &[u8], dir: &Path) -> Result<Scan, MapError> {
                         layer_open = is_start;
                     }
                     b"data" if layer_open => {
+                        let (encoding, compression) = (attr("encoding")?, attr("compression")?);
+                        if let Some(format) = LayerFormat::from_attributes(encoding.as_deref(), compression.as_deref())
+                        {
+                            scan.settings.layer_format = format;
+                        }
                         if is_start {
                             data = Some(OpenData {
-                                encoding: attr("encoding")?,
-                                compression: attr("compression")?,
+                                encoding,
+                                compression,
                                 text: String::new(),
                                 tiles: Vec::new(),
                                 chunk: None,
@@ -903,6 +917,7 @@ pub fn parse(bytes: &[u8], path: &Path) -> Result<Loaded, MapError> {
         properties: convert_properties(&tmap.properties),
         class: tmap.user_type.clone(),
         background: tmap.background_color.map(|c| Rgba(c.red, c.green, c.blue, c.alpha)),
+        settings: scan.settings,
         ..Doc::default()
     };
     if tmap.orientation != tiled::Orientation::Orthogonal {
@@ -1165,8 +1180,8 @@ pub(crate) fn escape(s: &str) -> String {
     out
 }
 
-/// Writes a tile layer as a `<layer>` with layer id `id`, its data as CSV.
-fn write_tile_layer(out: &mut String, l: &TileLayerDoc, id: usize) {
+/// Writes a tile layer as a `<layer>` with layer id `id`, its data in the map's layer format.
+fn write_tile_layer(out: &mut String, l: &TileLayerDoc, id: usize, settings: TiledSettings) -> Result<(), MapError> {
     out.push_str(&format!(
         " <layer id=\"{}\" name=\"{}\" width=\"{}\" height=\"{}\"{}{}{}>\n",
         id,
@@ -1179,14 +1194,17 @@ fn write_tile_layer(out: &mut String, l: &TileLayerDoc, id: usize) {
             + &layer_look_attributes(l.tint, l.offset, l.parallax)
     ));
     write_properties(out, "  ", &l.properties);
-    out.push_str("  <data encoding=\"csv\">\n");
-    let rows: Vec<String> = l
-        .gids
-        .chunks(l.width.max(1) as usize)
-        .map(|row| row.iter().map(u32::to_string).collect::<Vec<_>>().join(","))
-        .collect();
-    out.push_str(&rows.join(",\n"));
-    out.push_str("\n</data>\n </layer>\n");
+    let format = settings.layer_format;
+    let (encoding, compression) = format.attributes();
+    let compression = compression.map(|c| format!(" compression=\"{c}\"")).unwrap_or_default();
+    let text = tiled_common::encode_gids(&l.gids, l.width, format, settings.compression_level)?;
+    // As Tiled lays them out: CSV rows on lines of their own, base64 indented on one.
+    if format == LayerFormat::Csv {
+        out.push_str(&format!("  <data encoding=\"{encoding}\"{compression}>\n{text}\n</data>\n </layer>\n"));
+    } else {
+        out.push_str(&format!("  <data encoding=\"{encoding}\"{compression}>\n   {text}\n  </data>\n </layer>\n"));
+    }
+    Ok(())
 }
 
 /// A text object's text and layout as the `tiled` crate read them.
@@ -1547,8 +1565,14 @@ pub fn to_string(map: &crate::core::Map, path: &Path) -> Result<Written, MapErro
         .background
         .map(|c| format!(" backgroundcolor=\"{}\"", crate::core::wang::tiled_color(c)))
         .unwrap_or_default();
+    let order = doc.settings.render_order.name();
+    // Tiled writes the level only when it is not the default.
+    let level = match doc.settings.compression_level {
+        -1 => String::new(),
+        level => format!(" compressionlevel=\"{level}\""),
+    };
     out.push_str(&format!(
-        "<map version=\"1.10\" tiledversion=\"1.10.2\"{class} orientation=\"orthogonal\" renderorder=\"right-down\" \
+        "<map version=\"1.10\" tiledversion=\"1.10.2\"{class} orientation=\"orthogonal\" renderorder=\"{order}\"{level} \
          width=\"{}\" height=\"{}\" tilewidth=\"{}\" tileheight=\"{}\" infinite=\"0\"{background} nextlayerid=\"{}\" nextobjectid=\"{}\">\n",
         doc.width,
         doc.height,
@@ -1576,7 +1600,7 @@ pub fn to_string(map: &crate::core::Map, path: &Path) -> Result<Written, MapErro
             OutlineItem::Open(g) => write_group_start(&mut out, &doc.groups[g], stack.len() + g + 1),
             OutlineItem::Close(_) => out.push_str(" </group>\n"),
             OutlineItem::Layer(k) => match stack[k] {
-                LayerRef::Tiles(i) => write_tile_layer(&mut out, &doc.layers[i], k + 1),
+                LayerRef::Tiles(i) => write_tile_layer(&mut out, &doc.layers[i], k + 1, doc.settings)?,
                 LayerRef::Objects(j) => write_object_layer(&mut out, &doc, j, k + 1),
             },
         }
