@@ -2841,3 +2841,25 @@ fn a_real_zlib_compressed_tiled_map_saves_zlib_compressed() {
     assert!(text.contains(r#"<data encoding="base64" compression="zlib">"#), "{}", &text[..text.len().min(2000)]);
     assert_same(&round_trip(&desert, "tmx"), &desert, "desert.tmx saved");
 }
+
+#[test]
+fn a_tmx_map_without_a_version_opens_as_tiled_opens_it() {
+    let dir = tempfile::tempdir().unwrap();
+    let path = dir.path().join("old.tmx");
+    std::fs::write(
+        &path,
+        r#"<?xml version="1.0"?>
+<map orientation="orthogonal" width="3" height="1" tilewidth="8" tileheight="8">
+ <tileset firstgid="1" name="t" tilewidth="8" tileheight="8" tilecount="2" columns="2">
+  <image source="t.png" width="16" height="8"/>
+  <tile id="1"><properties><property name="opaque" type="bool" value="true"/></properties></tile>
+ </tileset>
+ <layer name="walls" width="3" height="1"><data encoding="csv">1,2,0</data></layer>
+</map>
+"#,
+    )
+    .unwrap();
+    let map = load(&path);
+    assert_eq!((map.width(), map.height()), (3, 1));
+    assert!(!map.rules_at(Cell::new(0, 0)).opaque && map.rules_at(Cell::new(1, 0)).opaque);
+}

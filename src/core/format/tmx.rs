@@ -238,6 +238,10 @@ fn scan(bytes: &[u8], dir: &Path) -> Result<Scan, MapError> {
                 match e.name().as_ref() {
                     b"map" => {
                         depth_in_map = 1;
+                        // Tiled opens a map without a `version`; the `tiled` crate does not.
+                        if attr("version")?.is_none() && bytes[pos..].starts_with(b"<map") {
+                            patches.push((pos + "<map".len()..pos + "<map".len(), " version=\"1.0\"".into()));
+                        }
                         infinite = number("infinite")?.unwrap_or(0) != 0;
                         scan.next_object_id = u32::try_from(number("nextobjectid")?.unwrap_or(0)).unwrap_or(0);
                         // Tiled reads an order it does not know as its default, and so do we.
