@@ -2791,7 +2791,7 @@ fn a_drawn_shape_stands_on_the_cell_under_its_centre_and_survives_every_format()
 }
 
 #[test]
-fn a_tiled_maps_layer_format_render_order_and_compression_level_are_written_as_they_came() {
+fn a_tiled_maps_layer_format_render_order_compression_level_and_parallax_origin_are_written_as_they_came() {
     use sightline::core::tiled_settings::{LayerFormat, RenderOrder, TiledSettings};
     let mut map = ascii(
         "#+'.\n\
@@ -2800,7 +2800,9 @@ fn a_tiled_maps_layer_format_render_order_and_compression_level_are_written_as_t
     map.layers[0].set(1, STANDARD_CLOSED_DOOR, Flip::HORIZONTAL);
     for layer_format in LayerFormat::ALL {
         let compression_level = if layer_format.compressed() { 5 } else { -1 };
-        map.tiled = TiledSettings { layer_format, render_order: RenderOrder::LeftUp, compression_level };
+        let parallax_origin = [12.5, -3.0];
+        map.tiled =
+            TiledSettings { layer_format, render_order: RenderOrder::LeftUp, compression_level, parallax_origin };
         let (encoding, compression) = layer_format.attributes();
         // As Tiled writes them: the order and level on the map, the format on each layer.
         let (_, tmx) = save_text(&map, "m.tmx");
@@ -2811,6 +2813,7 @@ fn a_tiled_maps_layer_format_render_order_and_compression_level_are_written_as_t
         assert!(tmx.contains(&data), "{layer_format:?}: {tmx}");
         assert!(tmx.contains(r#" renderorder="left-up" "#), "{tmx}");
         assert_eq!(tmx.contains(r#" compressionlevel="5" "#), layer_format.compressed(), "{tmx}");
+        assert!(tmx.contains(r#" parallaxoriginx="12.5" parallaxoriginy="-3" "#), "{tmx}");
         let (_, tmj) = save_text(&map, "m.tmj");
         let json: serde_json::Value = serde_json::from_str(&tmj).unwrap();
         let layer = &json["layers"][0];
@@ -2821,6 +2824,7 @@ fn a_tiled_maps_layer_format_render_order_and_compression_level_are_written_as_t
             (json["renderorder"].as_str(), json["compressionlevel"].as_i64()),
             (Some("left-up"), Some(compression_level.into()))
         );
+        assert_eq!((json["parallaxoriginx"].as_f64(), json["parallaxoriginy"].as_f64()), (Some(12.5), Some(-3.0)));
         // Each reads back the same, settings and flipped door included, and so does RON.
         for ext in ["tmx", "tmj", "ron"] {
             assert_same(&round_trip(&map, ext), &map, &format!("{layer_format:?} as {ext}"));

@@ -488,6 +488,17 @@ fn tiled_settings_ui(ui: &mut egui::Ui, map: &crate::core::Map, commands: &mut V
             .response;
         super::panels::name_widget(ui, &r, "tile render order");
         ui.end_row();
+        ui.label("Parallax origin").on_hover_text(
+            "The point, in map pixels, that layers with a parallax factor scroll about (Tiled's parallax origin), \
+             kept for the game that scrolls them",
+        );
+        ui.horizontal(|ui| {
+            for (k, axis) in ["x", "y"].into_iter().enumerate() {
+                let r = ui.add(egui::DragValue::new(&mut settings.parallax_origin[k]).prefix(format!("{axis} ")));
+                super::panels::name_widget(ui, &r, &format!("parallax origin {axis}"));
+            }
+        });
+        ui.end_row();
     });
     if settings != map.tiled {
         commands.push(Command::SetTiledSettings(settings));

@@ -1,5 +1,6 @@
 //! Tiled's map settings that say how its file is written and in what order its tiles are drawn
-//! (Tiled's Map Properties: Tile Layer Format, Tile Render Order, Compression Level). A map
+//! (Tiled's Map Properties: Tile Layer Format, Tile Render Order, Compression Level, Parallax
+//! Origin). A map
 //! keeps those of the file it was read from, so that a save writes it back as it came: a game
 //! whose loader reads only zlib-compressed layers, or a repository that diffs CSV, is not
 //! surprised by a save from sightline.
@@ -7,7 +8,7 @@
 use serde::{Deserialize, Serialize};
 
 /// How a Tiled save writes the map (see the module's doc). The default is Tiled's for a new map.
-#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize)]
+#[derive(Clone, Copy, Debug, PartialEq, Serialize, Deserialize)]
 pub struct TiledSettings {
     #[serde(default)]
     pub layer_format: LayerFormat,
@@ -16,6 +17,10 @@ pub struct TiledSettings {
     /// The compressor's level; -1 is its default (Tiled's `compressionlevel`).
     #[serde(default = "default_level")]
     pub compression_level: i32,
+    /// The point, in map pixels, that parallax layers scroll about (Tiled's
+    /// `parallaxoriginx`, `parallaxoriginy`); kept for the game that scrolls them.
+    #[serde(default)]
+    pub parallax_origin: [f64; 2],
 }
 
 fn default_level() -> i32 {
@@ -24,7 +29,12 @@ fn default_level() -> i32 {
 
 impl Default for TiledSettings {
     fn default() -> Self {
-        TiledSettings { layer_format: LayerFormat::Csv, render_order: RenderOrder::RightDown, compression_level: -1 }
+        TiledSettings {
+            layer_format: LayerFormat::Csv,
+            render_order: RenderOrder::RightDown,
+            compression_level: -1,
+            parallax_origin: [0.0, 0.0],
+        }
     }
 }
 

@@ -666,6 +666,12 @@ pub fn parse(text: &str, path: &Path) -> Result<Loaded, MapError> {
         doc.settings.render_order = o.string("renderorder")?.and_then(RenderOrder::from_name).unwrap_or_default();
         let level = o.get("compressionlevel").and_then(Value::as_i64).unwrap_or(-1);
         doc.settings.compression_level = level.clamp(-1, 22) as i32;
+        for (k, name) in ["parallaxoriginx", "parallaxoriginy"].into_iter().enumerate() {
+            if let Some(v) = o.get(name) {
+                doc.settings.parallax_origin[k] =
+                    v.as_f64().filter(|v| v.is_finite()).ok_or_else(|| o.bad(name, "a number"))?;
+            }
+        }
         if let Some(orientation) = o.string("orientation")?
             && orientation != "orthogonal"
         {
@@ -1331,6 +1337,11 @@ pub fn to_string(map: &crate::core::Map, path: &Path) -> Result<Written, MapErro
     }
     if let Some(c) = doc.background {
         root["backgroundcolor"] = json!(crate::core::wang::tiled_color(c));
+    }
+    for (name, v) in ["parallaxoriginx", "parallaxoriginy"].into_iter().zip(doc.settings.parallax_origin) {
+        if v != 0.0 {
+            root[name] = json!(v);
+        }
     }
     let mut text =
         serde_json::to_string_pretty(&root).map_err(|e| MapError::invalid(format!("cannot write JSON: {e}")))?;

@@ -249,6 +249,14 @@ fn scan(bytes: &[u8], dir: &Path) -> Result<Scan, MapError> {
                         scan.settings.render_order = order.unwrap_or_default();
                         let level = number("compressionlevel")?.unwrap_or(-1);
                         scan.settings.compression_level = level.clamp(-1, 22) as i32;
+                        for (k, name) in ["parallaxoriginx", "parallaxoriginy"].into_iter().enumerate() {
+                            if let Some(v) = attr(name)? {
+                                scan.settings.parallax_origin[k] =
+                                    v.trim().parse::<f64>().ok().filter(|v| v.is_finite()).ok_or_else(|| {
+                                        at(MapError::invalid(format!("attribute {name}={v:?} is not a number")))
+                                    })?;
+                            }
+                        }
                         if !infinite {
                             map::check_dimensions(number("width")?.unwrap_or(0), number("height")?.unwrap_or(0))
                                 .map_err(at)?;
@@ -1575,9 +1583,16 @@ pub fn to_string(map: &crate::core::Map, path: &Path) -> Result<Written, MapErro
         -1 => String::new(),
         level => format!(" compressionlevel=\"{level}\""),
     };
+    // And the parallax origin only when it is not the map's corner.
+    let [ox, oy] = doc.settings.parallax_origin;
+    let origin = [("parallaxoriginx", ox), ("parallaxoriginy", oy)]
+        .iter()
+        .filter(|(_, v)| *v != 0.0)
+        .map(|(name, v)| format!(" {name}=\"{v}\""))
+        .collect::<String>();
     out.push_str(&format!(
         "<map version=\"1.10\" tiledversion=\"1.10.2\"{class} orientation=\"orthogonal\" renderorder=\"{order}\"{level} \
-         width=\"{}\" height=\"{}\" tilewidth=\"{}\" tileheight=\"{}\" infinite=\"0\"{background} nextlayerid=\"{}\" nextobjectid=\"{}\">\n",
+         width=\"{}\" height=\"{}\" tilewidth=\"{}\" tileheight=\"{}\" infinite=\"0\"{origin}{background} nextlayerid=\"{}\" nextobjectid=\"{}\">\n",
         doc.width,
         doc.height,
         doc.tile_width,
