@@ -3859,7 +3859,7 @@ fn a_stamp_copied_in_one_map_pastes_into_the_next_bringing_the_tile_types_it_lac
     h.state_mut().commands.extend([Command::Copy, Command::Paste]);
     h.run();
     h.get_by_label("stamp 2 × 2");
-    assert!(h.state().editor.clipboard_from.is_none());
+    assert!(!h.state().editor.clipboard_elsewhere);
 
     // The room's own walls and floor, pasted into tiny.tmx, are not its tileset's walls and
     // floor (tiles with no image): they come in by themselves.
@@ -3910,18 +3910,28 @@ fn open_recent_tells_same_named_files_apart_and_greys_out_one_that_is_gone() {
 fn the_map_properties_window_sets_how_a_tiled_save_writes_the_layers_each_change_one_undo_step() {
     use sightline::core::tiled_settings::{LayerFormat, RenderOrder};
     let (_dir, path) = fixture_copy("tile_drawing.tmx");
+    // A level above zlib's 9, as a file once written with Zstandard may carry.
+    let text =
+        std::fs::read_to_string(&path).unwrap().replace("infinite=\"0\"", "infinite=\"0\" compressionlevel=\"15\"");
+    std::fs::write(&path, text).unwrap();
     let mut h = harness();
     h.state_mut().commands.push(Command::Open(path.clone()));
     h.run();
     click_menu_item(&mut h, "Edit", "Map properties…");
-    // The file's layer is CSV: so is the choice, and a level has nothing to compress.
+    // The file's layer is CSV: so is the choice, and a level has nothing to compress. Showing
+    // the level changes nothing.
     assert_eq!(h.state().document.map.tiled.layer_format, LayerFormat::Csv);
     assert!(h.get_by_label("compression level").accesskit_node().is_disabled());
+    assert_eq!(h.state().document.map.tiled.compression_level, 15);
+    assert!(!h.state().document.dirty && h.state().document.undo.is_empty());
+    // Zlib compresses up to 9: the level comes down with the choice, in its one undo step.
     h.get_by_label("tile layer format").click();
     h.run();
     h.get_by_label("Base64 (zlib compressed)").click();
     h.run();
     assert_eq!(h.state().document.map.tiled.layer_format, LayerFormat::Base64Zlib);
+    assert_eq!(h.state().document.map.tiled.compression_level, 9);
+    assert_eq!(h.state().document.undo.len(), 1);
     assert!(!h.get_by_label("compression level").accesskit_node().is_disabled());
     h.get_by_label("tile render order").click();
     h.run();
@@ -3929,6 +3939,17 @@ fn the_map_properties_window_sets_how_a_tiled_save_writes_the_layers_each_change
     h.run();
     assert_eq!(h.state().document.map.tiled.render_order, RenderOrder::LeftUp);
     assert_eq!(h.state().document.undo.len(), 2);
+    // A drag on the parallax origin, a change a frame, is one undo step.
+    for x in [1.0, 2.0, 3.0] {
+        let mut settings = h.state().document.map.tiled;
+        settings.parallax_origin[0] = x;
+        h.state_mut().commands.push(Command::SetTiledSettings(settings));
+        h.run();
+    }
+    assert_eq!(h.state().document.undo.len(), 3);
+    h.state_mut().commands.push(Command::Undo);
+    h.run();
+    assert_eq!(h.state().document.map.tiled.parallax_origin, [0.0, 0.0]);
     // Saved, the file is written so; an undo takes the order back.
     h.state_mut().commands.push(Command::Save);
     h.run();
@@ -3938,4 +3959,36 @@ fn the_map_properties_window_sets_how_a_tiled_save_writes_the_layers_each_change
     h.run();
     assert_eq!(h.state().document.map.tiled.render_order, RenderOrder::RightDown);
     assert_eq!(h.state().document.map.tiled.layer_format, LayerFormat::Base64Zlib);
+}
+
+#[test]
+fn a_stamp_whose_tile_type_an_undo_took_away_brings_it_back_when_pasted() {
+    use sightline::core::Cell;
+    let mut h = harness();
+    h.run();
+    // A new tile type, painted, then copied.
+    h.state_mut().commands.push(Command::AddTile);
+    h.run();
+    let added = h.state().editor.tile;
+    assert_eq!(usize::from(added), h.state().document.map.tiles.len() - 1);
+    click_cell(&mut h, Cell::new(5, 3));
+    assert_eq!(h.state().document.map.tile(0, Cell::new(5, 3)), Some(added));
+    h.get_by_label("Select").click();
+    h.run();
+    drag_through(&mut h, &[Cell::new(4, 3), Cell::new(5, 3)]);
+    h.state_mut().commands.push(Command::Copy);
+    h.run();
+    // Both edits undone: the map no longer has the type the stamp lays.
+    h.state_mut().commands.extend([Command::Undo, Command::Undo]);
+    h.run();
+    let types = h.state().document.map.tiles.len();
+    assert_eq!(types, usize::from(added));
+    assert_eq!(h.state().editor.clipboard.as_ref().map(|s| s.cells.clone()), Some(vec![1, added]));
+    h.state_mut().commands.extend([Command::CancelSelection, Command::PasteAt(Cell::new(10, 3))]);
+    h.run();
+    let map = &h.state().document.map;
+    assert_eq!(map.tiles.len(), types + 1, "the type came back");
+    assert_eq!(map.tiles[usize::from(added)].name, "new tile");
+    assert_eq!(map.tile(0, Cell::new(11, 3)), Some(added));
+    assert_eq!(h_notice(&h), "added 1 tile type this map lacked (new tile)");
 }

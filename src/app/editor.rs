@@ -151,9 +151,11 @@ pub struct EditorState {
     /// Where the clipboard's stamp was copied from (its top-left cell), for Paste in place;
     /// `None` for a stamp picked in a tileset.
     pub clipboard_origin: Option<Cell>,
-    /// The tile types of the map the clipboard was copied from, once another map is open: a
-    /// paste brings over those this map lacks. `None` while it is this map's.
+    /// The tile types of the map the clipboard was copied from, as they were then: a paste in
+    /// another map brings over those it lacks, and a paste here those an undo took away since.
     pub clipboard_from: Option<std::sync::Arc<TileSource>>,
+    /// Another map has been opened since the copy.
+    pub clipboard_elsewhere: bool,
     /// Ctrl+V (or a drag over a tileset): the clipboard follows the pointer, and clicks and
     /// drags lay it down, until Esc (X, Y flip, Z turns).
     pub pasting: bool,
@@ -435,6 +437,7 @@ impl Default for EditorState {
             clipboard: None,
             clipboard_origin: None,
             clipboard_from: None,
+            clipboard_elsewhere: false,
             pasting: false,
             stamp_stroke: None,
             object: ObjectChoice::Monster,
@@ -524,12 +527,13 @@ impl EditorState {
         self.moving_selection = None;
     }
 
-    /// Puts `stamp`, taken from this map, on the clipboard (`origin`: where it was copied
-    /// from, for Paste in place).
-    pub fn hold(&mut self, stamp: Option<edit::Stamp>, origin: Option<Cell>) {
+    /// Puts `stamp`, taken from this map, whose tile types are `from`, on the clipboard
+    /// (`origin`: where it was copied from, for Paste in place).
+    pub fn hold(&mut self, stamp: Option<edit::Stamp>, origin: Option<Cell>, from: std::sync::Arc<TileSource>) {
         self.clipboard = stamp;
         self.clipboard_origin = origin;
-        self.clipboard_from = None;
+        self.clipboard_from = Some(from);
+        self.clipboard_elsewhere = false;
     }
 
     /// The current layer (the Layers panel's highlighted one).

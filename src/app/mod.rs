@@ -109,19 +109,16 @@ struct MovedSelection {
     objects: Vec<(u32, Cell, Cell)>,
 }
 
-/// The clipboard's stamp in the open map's tile ids (see [`SightlineApp::stamp_here`]).
-struct StampHere<'a> {
-    stamp: std::borrow::Cow<'a, crate::core::edit::Stamp>,
-    /// What the map must be given first, for a stamp from another map.
-    transfer: Option<TileTransfer>,
-}
-
 /// How the stamp being pasted from another map maps into the open map, planned once per map
 /// revision (`logic`), for drawing it.
 #[derive(Default)]
 struct StampTransferCache {
-    /// The map's revision and the stamp's source (its address) it was planned for.
-    key: Option<(u64, usize)>,
+    /// The map's revision, the stamp's source (its address) and whether another map has been
+    /// opened since the copy, it was planned for.
+    key: Option<(u64, usize, bool)>,
+    /// Whether the stamp's tile types must be carried over ([`SightlineApp::stamp_needs_transfer`]),
+    /// and how (`None` when they cannot be).
+    needed: bool,
     transfer: Option<TileTransfer>,
     /// The tile types and sheets the map would have after a paste (a map of one cell), which
     /// the paste's preview draws its tiles with, and their textures (`ui`).
@@ -194,6 +191,8 @@ enum ContinuedEdit {
     ObjectLayerColor(usize),
     Look(crate::core::StackItem),
     MapLook,
+    /// A drag on the compression level (`true`) or the parallax origin (`false`).
+    TiledNumber(bool),
     Properties(PropertiesOwner),
 }
 
@@ -649,11 +648,25 @@ impl SightlineApp {
                 self.continued = Some((ContinuedEdit::Look(item), self.document.revision()));
             }
             Command::SetTiledSettings(settings) => {
-                if self.document.map.tiled != settings {
-                    self.document.checkpoint();
-                    self.document.map.tiled = settings;
-                    self.document.touch();
+                let now = self.document.map.tiled;
+                if now == settings {
+                    return;
                 }
+                // A drag on a number sends a change a frame: one undo step for the drag.
+                let dragged = if (now.layer_format, now.render_order) != (settings.layer_format, settings.render_order)
+                {
+                    None
+                } else if now.parallax_origin == settings.parallax_origin {
+                    Some(ContinuedEdit::TiledNumber(true))
+                } else {
+                    Some(ContinuedEdit::TiledNumber(false))
+                };
+                if !dragged.is_some_and(|edit| self.continues(edit)) {
+                    self.document.checkpoint();
+                }
+                self.document.map.tiled = settings;
+                self.document.touch();
+                self.continued = dragged.map(|edit| (edit, self.document.revision()));
             }
             Command::SetMapLook { class, background } => {
                 let map = &self.document.map;
@@ -814,7 +827,8 @@ impl SightlineApp {
                 let origin = selection.bounds().map(|(corner, _)| corner);
                 let stamp = crate::core::edit::Stamp::copy_selection(&self.document.map, layer, selection);
                 self.system_clipboard = stamp.as_ref().map(|s| s.as_text(&self.document.map));
-                self.editor.hold(stamp, origin);
+                let from = self.tile_source();
+                self.editor.hold(stamp, origin, from);
                 // As in Tiled, a cut leaves nothing selected, so the paste can go anywhere.
                 if matches!(command, Command::Cut) && self.erase_selection() {
                     self.editor.selection = None;
@@ -852,7 +866,8 @@ impl SightlineApp {
             }
             Command::SetPaletteZoom(zoom) => self.palette.zoom = zoom.clamp(0.5, 4.0),
             Command::StampFromTileset(stamp) => {
-                self.editor.hold(Some(stamp), None);
+                let from = self.tile_source();
+                self.editor.hold(Some(stamp), None, from);
                 self.editor.pasting = true;
                 self.editor.shape_draft = None;
                 self.end_object_gesture();
@@ -1992,13 +2007,11 @@ impl SightlineApp {
     /// holds the old map's tile types, to bring those the new map lacks
     /// ([`crate::core::tile_transfer`]).
     fn replace_document(&mut self, document: Document) {
-        let old = std::mem::replace(&mut self.document, document);
+        self.document = document;
         let editor = std::mem::take(&mut self.editor);
         if editor.clipboard.is_some() {
-            self.editor.clipboard_from = editor.clipboard_from.or_else(|| {
-                let from = TileSource::of(&old.map, old.folder(), &old.file_name());
-                Some(std::sync::Arc::new(from))
-            });
+            self.editor.clipboard_from = editor.clipboard_from;
+            self.editor.clipboard_elsewhere = true;
             self.editor.clipboard = editor.clipboard;
             self.editor.clipboard_origin = editor.clipboard_origin;
         }
@@ -2574,22 +2587,29 @@ impl SightlineApp {
         Some(StampTarget::Objects(target))
     }
 
-    /// The clipboard's stamp in this map's tile ids, with what must be added to the map for
-    /// them: the stamp as it is while it is this map's; else its tile types are carried over
-    /// from the map it was copied from ([`crate::core::tile_transfer`]).
-    fn stamp_here(&self) -> Option<Result<StampHere<'_>, String>> {
-        let stamp = self.editor.clipboard.as_ref()?;
-        let Some(from) = &self.editor.clipboard_from else {
-            return Some(Ok(StampHere { stamp: std::borrow::Cow::Borrowed(stamp), transfer: None }));
-        };
+    /// The open map's tile types, as a copy's clipboard keeps them.
+    fn tile_source(&self) -> std::sync::Arc<TileSource> {
+        let d = &self.document;
+        std::sync::Arc::new(TileSource::of(&d.map, d.folder(), &d.file_name()))
+    }
+
+    /// Whether the clipboard's stamp must have its tile types carried into the open map: it
+    /// was copied in another, or this one lacks some of them now (an undo took them away).
+    fn stamp_needs_transfer(&self) -> bool {
+        let e = &self.editor;
+        let lacks = |s: &crate::core::edit::Stamp| usize::from(s.highest_tile()) >= self.document.map.tiles.len();
+        e.clipboard_from.is_some() && (e.clipboard_elsewhere || e.clipboard.as_ref().is_some_and(lacks))
+    }
+
+    /// How the clipboard's stamp's tile types carry into the open map
+    /// ([`crate::core::tile_transfer`]), when they must; `Err` says why they cannot.
+    fn stamp_transfer_plan(&self) -> Option<Result<TileTransfer, String>> {
+        if !self.stamp_needs_transfer() {
+            return None;
+        }
+        let (stamp, from) = (self.editor.clipboard.as_ref()?, self.editor.clipboard_from.as_ref()?);
         let planned = TileTransfer::plan(from, stamp.used_tiles(), &self.document.map, self.document.folder());
-        Some(match planned {
-            Ok(transfer) => Ok(StampHere {
-                stamp: std::borrow::Cow::Owned(stamp.with_tile_ids(|t| transfer.id(t))),
-                transfer: Some(transfer),
-            }),
-            Err(e) => Err(format!("cannot paste what was copied from {}: {e}", from.name)),
-        })
+        Some(planned.map_err(|e| format!("cannot paste what was copied from {}: {e}", from.name)))
     }
 
     /// Lays the clipboard's stamp with its top-left corner at `at` on `target`, inside the
@@ -2597,16 +2617,20 @@ impl SightlineApp {
     /// objects it added. The notice says what a paste of objects left out, and the tile types
     /// a paste from another map brought.
     fn lay_stamp(&mut self, target: StampTarget, at: Cell) -> usize {
-        let here = match self.stamp_here() {
-            None => return 0,
-            Some(Ok(here)) => here,
+        let transfer = match self.stamp_transfer_plan() {
+            None => None,
+            Some(Ok(transfer)) => Some(transfer),
             Some(Err(refusal)) => {
                 self.notice = Some(refusal);
                 return 0;
             }
         };
-        let StampHere { stamp, transfer } = here;
-        let stamp = stamp.into_owned();
+        // The stamp in this map's tile ids: as it is, unless its types are carried over.
+        let translated = match (&transfer, &self.editor.clipboard) {
+            (Some(transfer), Some(stamp)) => Some(stamp.with_tile_ids(|t| transfer.id(t))),
+            _ => None,
+        };
+        let Some(stamp) = translated.as_ref().or(self.editor.clipboard.as_ref()) else { return 0 };
         let map = &mut self.document.map;
         if let Some(transfer) = &transfer {
             transfer.apply(map);
@@ -2713,7 +2737,8 @@ impl SightlineApp {
             _ => format!("{} objects", ids.len()),
         };
         self.system_clipboard = Some(stamp.as_text(map));
-        self.editor.hold(Some(stamp), Some(a));
+        let from = self.tile_source();
+        self.editor.hold(Some(stamp), Some(a), from);
         if cut {
             self.remove_objects(ids);
             // As in Tiled, a cut leaves nothing selected, so the paste can go anywhere.
@@ -2973,25 +2998,27 @@ impl SightlineApp {
     /// the stamp's source changed (`logic`).
     fn update_stamp_transfer(&mut self) {
         let from = self.editor.clipboard_from.as_ref().filter(|_| self.editor.pasting);
-        let key = from.map(|f| (self.document.revision(), std::sync::Arc::as_ptr(f) as usize));
+        let key = from
+            .map(|f| (self.document.revision(), std::sync::Arc::as_ptr(f) as usize, self.editor.clipboard_elsewhere));
         if key == self.stamp_transfer.key {
             return;
         }
-        let transfer = key.and_then(|_| self.stamp_here()?.ok()?.transfer);
+        let needed = key.is_some() && self.stamp_needs_transfer();
+        let transfer = if needed { self.stamp_transfer_plan().and_then(Result::ok) } else { None };
         let palette = transfer.as_ref().filter(|t| !t.adds_nothing()).and_then(|t| {
             let map = &self.document.map;
             let mut palette = crate::core::Map::new(1, 1, vec![crate::core::TileKind::empty()], 0).ok()?;
             (palette.tiles, palette.sheets, palette.tile_size) = (map.tiles.clone(), map.sheets.clone(), map.tile_size);
             t.apply(&mut palette).then(|| (std::sync::Arc::new(palette), Vec::new()))
         });
-        self.stamp_transfer = StampTransferCache { key, transfer, palette };
+        self.stamp_transfer = StampTransferCache { key, needed, transfer, palette };
     }
 
     /// A tile id of the clipboard's stamp as this map's, for drawing the paste (an id past the
     /// map's for a tile type from another map that a paste would add: the preview's palette
     /// has it).
     fn stamp_tile_here(&self, tile: TileId) -> Option<TileId> {
-        if self.editor.clipboard_from.is_none() {
+        if !self.stamp_transfer.needed {
             return Some(tile);
         }
         self.stamp_transfer.transfer.as_ref().map(|t| t.id(tile))

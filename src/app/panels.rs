@@ -38,9 +38,20 @@ pub fn menu_bar_ui(app: &mut SightlineApp, ui: &mut egui::Ui) {
                         ui.weak("(none yet)");
                     }
                     let labels = super::recovery::recent_labels(&app.recent);
-                    for (path, label) in app.recent.clone().into_iter().zip(labels) {
-                        // A file moved or deleted since is shown, greyed, for what it was.
-                        let found = path.exists();
+                    // A file moved or deleted since is shown, greyed, for what it was. The disk is
+                    // asked again every two seconds while the menu is open, not every frame.
+                    let id = ui.scope_id().with("recent files found");
+                    let now = ui.input(|i| i.time);
+                    let checked = ui.data(|d| d.get_temp::<(f64, Vec<bool>)>(id));
+                    let found = match checked {
+                        Some((at, found)) if now - at < 2.0 && found.len() == app.recent.len() => found,
+                        _ => {
+                            let found: Vec<bool> = app.recent.iter().map(|p| p.exists()).collect();
+                            ui.data_mut(|d| d.insert_temp(id, (now, found.clone())));
+                            found
+                        }
+                    };
+                    for ((path, label), found) in app.recent.clone().into_iter().zip(labels).zip(found) {
                         if ui
                             .add_enabled(found, egui::Button::new(label))
                             .on_hover_text(path.display().to_string())
@@ -825,7 +836,9 @@ pub fn tools_bar_ui(app: &mut SightlineApp, ui: &mut egui::Ui) {
                             n => format!("{n} objects"),
                         };
                         // From another map: where from, and what a paste adds to this one.
-                        if let Some(from) = &app.editor.clipboard_from {
+                        if let Some(from) =
+                            app.editor.clipboard_from.as_ref().filter(|_| app.editor.clipboard_elsewhere)
+                        {
                             what += &format!(" from {}", from.name);
                             let brings = app.stamp_transfer.transfer.as_ref().map_or(0, |t| t.new_tiles().len());
                             if brings > 0 {

@@ -466,17 +466,19 @@ fn tiled_settings_ui(ui: &mut egui::Ui, map: &crate::core::Map, commands: &mut V
             "How hard a compressed format compresses (zlib and gzip 0–9, Zstandard 1–22); -1: the compressor's default",
         );
         ui.add_enabled_ui(settings.layer_format.compressed(), |ui| {
-            let most = if settings.layer_format == LayerFormat::Base64Zstd { 22 } else { 9 };
+            // The range bounds a drag; a level read from a file is shown as it is.
             let r = ui.add(
                 egui::DragValue::new(&mut settings.compression_level)
-                    .range(-1..=most)
+                    .range(-1..=most_level(settings.layer_format))
+                    .clamp_existing_to_range(false)
                     .custom_formatter(|v, _| if v < 0.0 { "default".into() } else { format!("{v}") }),
             );
             super::panels::name_widget(ui, &r, "compression level");
         });
         ui.end_row();
         ui.label("Tile render order").on_hover_text(
-            "The order tiles are drawn in, which decides which of two overlapping tiles is on top (tiles larger              than the grid, or moved by their tileset's offset)",
+            "The order tiles are drawn in, which decides which of two overlapping tiles is on top (tiles larger \
+             than the grid, or moved by their tileset's offset)",
         );
         let r = egui::ComboBox::from_id_salt("tile render order")
             .selected_text(settings.render_order.name())
@@ -500,9 +502,18 @@ fn tiled_settings_ui(ui: &mut egui::Ui, map: &crate::core::Map, commands: &mut V
         });
         ui.end_row();
     });
+    // A format whose compressor stops lower takes the level down with it, in the same step.
+    if settings.layer_format != map.tiled.layer_format {
+        settings.compression_level = settings.compression_level.min(most_level(settings.layer_format));
+    }
     if settings != map.tiled {
         commands.push(Command::SetTiledSettings(settings));
     }
+}
+
+/// The highest compression level of `format`'s compressor (Zstandard's 22, zlib's and gzip's 9).
+fn most_level(format: crate::core::tiled_settings::LayerFormat) -> i32 {
+    if format == crate::core::tiled_settings::LayerFormat::Base64Zstd { 22 } else { 9 }
 }
 
 pub fn map_properties_window_ui(app: &mut SightlineApp, ui: &mut egui::Ui) {

@@ -102,7 +102,11 @@ pub fn remember_recent(recent: &mut Vec<PathBuf>, path: &Path) {
 pub fn recent_labels(recent: &[PathBuf]) -> Vec<String> {
     let parts: Vec<Vec<String>> = recent
         .iter()
-        .map(|p| p.components().rev().map(|c| c.as_os_str().to_string_lossy().into_owned()).collect())
+        .map(|p| {
+            // Folder and file names only: a root or drive prefix tells nothing apart.
+            let names = p.components().filter(|c| matches!(c, std::path::Component::Normal(_)));
+            names.rev().map(|c| c.as_os_str().to_string_lossy().into_owned()).collect()
+        })
         .collect();
     // Each path's label is its last `depth` parts; raise it while another label is the same.
     let mut depth = vec![1usize; recent.len()];
@@ -127,7 +131,7 @@ pub fn recent_labels(recent: &[PathBuf]) -> Vec<String> {
                 Some((name, [])) => name.clone(),
                 Some((name, folders)) => {
                     let folders: Vec<&str> = folders.iter().rev().map(String::as_str).collect();
-                    format!("{name} — {}", folders.join("/").replace("//", "/"))
+                    format!("{name} — {}", folders.join("/"))
                 }
                 None => recent[i].display().to_string(),
             }

@@ -11,17 +11,19 @@
 //! read of them is equal (name, class, glyph, sprite, opaque, walkable, door, cost, properties,
 //! animation, probability), where a sprite's sheet and the tile ids a type names (a door's
 //! counterpart, an animation's frames) are compared by what they mean, not by their number:
-//! - two sheets are the same sheet when they cut the same image file (its absolute, normalised
-//!   path) into the same tiles (tile size, columns, count, spacing, margin);
+//! - two sheets are the same sheet when they are the same image file (its absolute, normalised
+//!   path) cut and drawn the same way, with the same name, terrains and properties;
 //! - a tile id named by a type matches when the type it names in the source maps to the type
 //!   it names in the map.
 //!
 //! The map keeps every type it has. A type of the source with a same type in the map becomes
 //! that one (the one with the same id first, so that a map pasted into itself, or into a copy
-//! of itself, is left as it is); the others are added at the end, in the source's order. A
-//! sheet the map lacks is added whole, with all its source tile types, as Tiled adds a whole
-//! tileset. Door pairs and animations stay closed: the counterpart or frames of a type carried
-//! over are carried over too.
+//! of itself, is left as it is, trying the next same type when what one names does not match);
+//! the others are added at the end, in the source's order. A sheet the map lacks is added
+//! whole, with all its source tile types, as Tiled adds a whole tileset; so is a sheet the map
+//! has when a needed type of it differs from the map's (two types on one image is more than a
+//! Tiled file can hold). Door pairs and animations stay closed: the counterpart or frames of a
+//! type carried over are carried over too.
 
 use std::collections::{BTreeSet, HashMap};
 use std::path::{Path, PathBuf};
@@ -63,6 +65,8 @@ pub enum TransferError {
     TooManySheets(usize),
     #[error("tile id {0} is not one of the copied map's tile types")]
     UnknownTile(TileId),
+    #[error("a copied tile type names sprite sheet {0}, which the copied map does not have")]
+    UnknownSheet(u16),
 }
 
 /// How the tile ids of a stamp from a [`TileSource`] translate into one map, and what must be
@@ -105,26 +109,61 @@ impl TileTransfer {
         map: &Map,
         folder: Option<&Path>,
     ) -> Result<TileTransfer, TransferError> {
-        let kind = |id: TileId| source.tiles.get(usize::from(id)).ok_or(TransferError::UnknownTile(id));
-        // Each source sheet the map has already, by its index there.
-        let here: HashMap<PathBuf, Vec<usize>> =
-            map.sheets.iter().enumerate().fold(HashMap::new(), |mut by, (i, s)| {
-                by.entry(image_path(&s.image, folder)).or_default().push(i);
-                by
-            });
-        let sheet_here: Vec<Option<u16>> = source
-            .sheets
-            .iter()
-            .map(|s| {
-                let candidates = here.get(&image_path(&s.image, source.folder.as_deref()))?;
-                candidates.iter().find(|&&i| same_cutting(s, &map.sheets[i])).map(|&i| i as u16)
-            })
-            .collect();
+        let used: Vec<TileId> = used.into_iter().filter(|&t| t != EMPTY).collect();
+        // The map's sheets by their image, for finding the source's among them.
+        let mut here: HashMap<PathBuf, Vec<usize>> = HashMap::new();
+        for (i, s) in map.sheets.iter().enumerate() {
+            here.entry(image_path(&s.image, folder)).or_default().push(i);
+        }
+        // A source sheet the map has, but with a tile type the map's differs on, comes in whole
+        // as another tileset, as Tiled adds a tileset that differs: were its types added on the
+        // map's sheet, two types would share an image, which a Tiled file cannot hold.
+        let mut refused: BTreeSet<u16> = BTreeSet::new();
+        loop {
+            let sheet_here: Vec<Option<u16>> = source
+                .sheets
+                .iter()
+                .enumerate()
+                .map(|(i, s)| {
+                    if refused.contains(&(i as u16)) {
+                        return None;
+                    }
+                    let candidates = here.get(&image_path(&s.image, source.folder.as_deref()))?;
+                    candidates.iter().find(|&&j| same_sheet(s, &map.sheets[j])).map(|&j| j as u16)
+                })
+                .collect();
+            let plan = Self::plan_with_sheets(source, &used, map, &sheet_here)?;
+            // The source sheets the map has whose needed types did not all match.
+            let unmatched: BTreeSet<u16> = plan
+                .1
+                .iter()
+                .filter_map(|&id| source.tiles[usize::from(id)].sprite.map(|s| s.sheet))
+                .filter(|&sheet| sheet_here.get(usize::from(sheet)).is_some_and(Option::is_some))
+                .collect();
+            if unmatched.is_empty() {
+                return Ok(plan.0);
+            }
+            refused.extend(unmatched);
+        }
+    }
 
+    /// [`TileTransfer::plan`] with the source's sheets the map has (by source sheet, its
+    /// index in the map) settled, and the source types that had no match.
+    fn plan_with_sheets(
+        source: &TileSource,
+        used: &[TileId],
+        map: &Map,
+        sheet_here: &[Option<u16>],
+    ) -> Result<(TileTransfer, Vec<TileId>), TransferError> {
+        let kind = |id: TileId| source.tiles.get(usize::from(id)).ok_or(TransferError::UnknownTile(id));
+        let sheet_of = |k: &TileKind| match k.sprite {
+            Some(s) if usize::from(s.sheet) >= source.sheets.len() => Err(TransferError::UnknownSheet(s.sheet)),
+            sprite => Ok(sprite.map(|s| s.sheet)),
+        };
         // The source types to carry: those used, those they name, and every type of a sheet
         // that comes in whole.
         let mut needed: BTreeSet<TileId> = BTreeSet::new();
-        let mut queue: Vec<TileId> = used.into_iter().filter(|&t| t != EMPTY).collect();
+        let mut queue: Vec<TileId> = used.to_vec();
         let mut sheets_in: BTreeSet<u16> = BTreeSet::new();
         while let Some(id) = queue.pop() {
             if !needed.insert(id) {
@@ -132,18 +171,15 @@ impl TileTransfer {
             }
             let k = kind(id)?;
             queue.extend(named_ids(k).filter(|&t| t != EMPTY));
-            if let Some(sprite) = k.sprite {
-                let new_sheet = sheet_here.get(usize::from(sprite.sheet)).is_none_or(Option::is_none);
-                if new_sheet && sheets_in.insert(sprite.sheet) {
-                    queue.extend(
-                        source
-                            .tiles
-                            .iter()
-                            .enumerate()
-                            .filter(|(_, t)| t.sprite.is_some_and(|s| s.sheet == sprite.sheet))
-                            .map(|(i, _)| i as TileId),
-                    );
-                }
+            if let Some(sheet) = sheet_of(k)?
+                && sheet_here[usize::from(sheet)].is_none()
+                && sheets_in.insert(sheet)
+            {
+                queue.extend(
+                    (0..source.tiles.len())
+                        .filter(|&i| source.tiles[i].sprite.is_some_and(|s| s.sheet == sheet))
+                        .map(|i| i as TileId),
+                );
             }
         }
 
@@ -151,7 +187,7 @@ impl TileTransfer {
         let mut sheet_ids: HashMap<u16, u16> = HashMap::new();
         let mut new_sheets = Vec::new();
         for (i, s) in source.sheets.iter().enumerate() {
-            if let Some(&Some(j)) = sheet_here.get(i) {
+            if let Some(j) = sheet_here[i] {
                 sheet_ids.insert(i as u16, j);
             } else if sheets_in.contains(&(i as u16)) {
                 let n = map.sheets.len() + new_sheets.len();
@@ -163,28 +199,64 @@ impl TileTransfer {
             }
         }
 
-        // Each needed type's match in the map by what it is apart from the ids it names
-        // (the same id first), then dropped while an id it names does not match too.
+        // Each needed type's candidates in the map: the types equal to it but for the ids they
+        // name (the one in the same slot first).
         let mut by_name: HashMap<&str, Vec<usize>> = HashMap::new();
         for (i, t) in map.tiles.iter().enumerate().skip(1) {
             by_name.entry(t.name.as_str()).or_default().push(i);
         }
-        let mut ids: HashMap<TileId, TileId> = HashMap::new();
+        let mut candidates: HashMap<TileId, Vec<usize>> = HashMap::new();
         for &id in &needed {
             let k = kind(id)?;
             // A type on a sheet that comes in has no match: the map has none of its tiles.
-            let sheet =
-                k.sprite.map(|s| sheet_ids.get(&s.sheet).copied().filter(|&j| usize::from(j) < map.sheets.len()));
+            let sheet = sheet_of(k)?.map(|s| sheet_here[usize::from(s)]);
             if sheet == Some(None) {
                 continue;
             }
             let bare = unnamed(k, sheet.flatten());
-            let alike = |&i: &usize| unnamed(&map.tiles[i], None) == bare;
-            let same_slot = Some(usize::from(id)).filter(|i| *i < map.tiles.len() && *i != 0).filter(alike);
-            if let Some(i) = same_slot.or_else(|| by_name.get(k.name.as_str())?.iter().copied().find(alike)) {
-                ids.insert(id, i as TileId);
+            let alike = |i: &usize| unnamed(&map.tiles[*i], None) == bare;
+            let same_slot = Some(usize::from(id)).filter(|&i| i != 0 && i < map.tiles.len());
+            let named = by_name.get(k.name.as_str()).into_iter().flatten().copied().filter(|&i| Some(i) != same_slot);
+            let found: Vec<usize> = same_slot.into_iter().chain(named).filter(alike).collect();
+            if !found.is_empty() {
+                candidates.insert(id, found);
             }
         }
+        // A candidate stays while every id the type names has, among its own candidates, the
+        // one the candidate names (repeated until none goes: the largest such matching).
+        let holds = |candidates: &HashMap<TileId, Vec<usize>>, a: TileId, b: usize| {
+            named_ids(&source.tiles[usize::from(a)])
+                .zip(named_ids(&map.tiles[b]))
+                .all(|(x, y)| x == EMPTY || candidates.get(&x).is_some_and(|c| c.contains(&usize::from(y))))
+        };
+        loop {
+            let before: usize = candidates.values().map(Vec::len).sum();
+            let kept: HashMap<TileId, Vec<usize>> = candidates
+                .iter()
+                .map(|(&a, c)| (a, c.iter().copied().filter(|&b| holds(&candidates, a, b)).collect::<Vec<_>>()))
+                .filter(|(_, c)| !c.is_empty())
+                .collect();
+            let after: usize = kept.values().map(Vec::len).sum();
+            candidates = kept;
+            if after == before {
+                break;
+            }
+        }
+        // Each takes its first candidate, and what it names takes what that names.
+        let mut ids: HashMap<TileId, TileId> = HashMap::new();
+        for &a in &needed {
+            let Some(&b) = candidates.get(&a).and_then(|c| c.first()) else { continue };
+            let mut follow = vec![(a, b)];
+            while let Some((x, y)) = follow.pop() {
+                if ids.contains_key(&x) {
+                    continue;
+                }
+                ids.insert(x, y as TileId);
+                let named = named_ids(&source.tiles[usize::from(x)]).zip(named_ids(&map.tiles[y]));
+                follow.extend(named.filter(|&(n, _)| n != EMPTY).map(|(n, m)| (n, usize::from(m))));
+            }
+        }
+        // Two types naming one another's differently can still disagree: those go.
         loop {
             let broken: Vec<TileId> = ids
                 .iter()
@@ -211,6 +283,7 @@ impl TileTransfer {
         for (n, &id) in coming.iter().enumerate() {
             ids.insert(id, (map.tiles.len() + n) as TileId);
         }
+        // Every id named by a needed type is needed, so it has a place now.
         let to = |t: TileId| if t == EMPTY { EMPTY } else { ids[&t] };
         let new_tiles = coming
             .iter()
@@ -228,7 +301,16 @@ impl TileTransfer {
                 k
             })
             .collect();
-        Ok(TileTransfer { ids, new_tiles, new_sheets, base: (map.tiles.len(), map.sheets.len()) })
+        // Those that came in on a sheet the map has: the caller brings that sheet in whole.
+        let unmatched = coming
+            .iter()
+            .copied()
+            .filter(|&id| {
+                source.tiles[usize::from(id)].sprite.is_some_and(|s| sheet_here[usize::from(s.sheet)].is_some())
+            })
+            .collect();
+        let base = (map.tiles.len(), map.sheets.len());
+        Ok((TileTransfer { ids, new_tiles, new_sheets, base }, unmatched))
     }
 
     /// The map's id for source id `id` (the empty tile for the empty tile and for an id not
@@ -305,10 +387,12 @@ fn image_path(image: &Path, folder: Option<&Path>) -> PathBuf {
     }
 }
 
-/// Whether two sheets cut their image into the same tiles.
-fn same_cutting(a: &SpriteSheet, b: &SpriteSheet) -> bool {
-    (a.tile_width, a.tile_height, a.columns, a.tile_count, a.spacing, a.margin)
-        == (b.tile_width, b.tile_height, b.columns, b.tile_count, b.spacing, b.margin)
+/// Whether two sheets are the same tileset but for how their image's path is written (the
+/// caller compares the images' absolute paths) and the file they were read from: the same
+/// cutting, drawing, offset, terrains and properties.
+fn same_sheet(a: &SpriteSheet, b: &SpriteSheet) -> bool {
+    let bare = |s: &SpriteSheet| SpriteSheet { image: PathBuf::new(), file: None, ..s.clone() };
+    bare(a) == bare(b)
 }
 
 #[cfg(test)]
@@ -511,6 +595,53 @@ mod tests {
     }
 
     #[test]
+    fn a_sheet_the_map_has_with_a_tile_type_that_differs_comes_in_whole_as_another_tileset() {
+        let mut source = Map::new(2, 1, vec![TileKind::empty()], 0).unwrap();
+        source.sheets.push(SpriteSheet::new("dungeon", "/art/dungeon.png", [16, 16], 2, 3));
+        source.tiles.extend(sheet_tiles(0));
+        source.tiles[2].opaque = true; // the source's tile 1 is a wall
+        let mut target = Map::new(2, 1, vec![TileKind::empty()], 0).unwrap();
+        target.sheets.push(SpriteSheet::new("dungeon", "/art/dungeon.png", [16, 16], 2, 3));
+        target.tiles.extend(sheet_tiles(0));
+        let from = TileSource::of(&source, None, "a.tmx");
+        // Tile 0 is the same in both: it maps, nothing comes in.
+        assert!(TileTransfer::plan(&from, [1], &target, None).unwrap().adds_nothing());
+        // Tile 1 differs: the source's sheet comes in as a second tileset with its three types,
+        // rather than a second type on the target's image.
+        let transfer = TileTransfer::plan(&from, [2], &target, None).unwrap();
+        assert_eq!(transfer.new_sheets().len(), 1);
+        assert_eq!(transfer.new_tiles().len(), 3);
+        assert_eq!(transfer.id(2), 5);
+        assert_eq!(transfer.new_tiles()[1].sprite, Some(Sprite { sheet: 1, index: 1 }));
+        assert!(transfer.new_tiles()[1].opaque);
+        // So does a sheet the map has drawn otherwise.
+        target.sheets[0].offset = [0, 4];
+        let transfer = TileTransfer::plan(&from, [1], &target, None).unwrap();
+        assert_eq!((transfer.new_sheets().len(), transfer.id(1)), (1, 4));
+    }
+
+    #[test]
+    fn a_door_matches_the_same_door_whose_counterpart_matches_too() {
+        // The target has the closed door twice: in slot 3 opening into a look-alike open door
+        // that differs (slot 7), in slot 8 into the standard one (slot 4).
+        let source = drawn(tile::standard_tiles(), &["+"]);
+        let mut tiles =
+            [tile::standard_tiles(), vec![tile::standard_tiles()[4].clone(), tile::standard_tiles()[3].clone()]]
+                .concat();
+        tiles[7].cost = 2.0;
+        tiles[7].door = Some(Door { open: true, toggles_to: 3 });
+        tiles[3].door = Some(Door { open: false, toggles_to: 7 });
+        tiles[8].door = Some(Door { open: false, toggles_to: 4 });
+        tiles[4].door = Some(Door { open: true, toggles_to: 8 });
+        let target = drawn(tiles, &["."]);
+        let transfer =
+            TileTransfer::plan(&TileSource::of(&source, None, "a.ron"), [tile::STANDARD_CLOSED_DOOR], &target, None)
+                .unwrap();
+        assert!(transfer.adds_nothing());
+        assert_eq!((transfer.id(tile::STANDARD_CLOSED_DOOR), transfer.id(tile::STANDARD_OPEN_DOOR)), (8, 4));
+    }
+
+    #[test]
     fn what_does_not_fit_or_is_not_there_is_refused() {
         let source = drawn([tile::standard_tiles(), vec![lava()]].concat(), &["="]);
         let from = TileSource::of(&source, None, "a.ron");
@@ -518,6 +649,9 @@ mod tests {
         full.tiles.resize(usize::from(TileId::MAX) + 1, tile::standard_tiles()[1].clone());
         assert_eq!(TileTransfer::plan(&from, [7], &full, None), Err(TransferError::TooManyTiles(65537)));
         assert_eq!(TileTransfer::plan(&from, [8], &full, None), Err(TransferError::UnknownTile(8)));
+        let mut broken = from.clone();
+        broken.tiles[7].sprite = Some(Sprite { sheet: 3, index: 0 });
+        assert_eq!(TileTransfer::plan(&broken, [7], &full, None), Err(TransferError::UnknownSheet(3)));
         // A map changed since the plan is not added to.
         let mut target = drawn(tile::standard_tiles(), &["."]);
         let transfer = TileTransfer::plan(&from, [7], &target, None).unwrap();

@@ -73,8 +73,8 @@ pub struct Doc {
     pub class: String,
     /// Tiled's `backgroundcolor`.
     pub background: Option<crate::core::tile::Rgba>,
-    /// Tiled's layer format (of the first tile layer, as Tiled takes it), `renderorder` and
-    /// `compressionlevel`.
+    /// Tiled's layer format (of the last tile layer read, as Tiled takes it), `renderorder`,
+    /// `compressionlevel` and parallax origin.
     pub settings: crate::core::tiled_settings::TiledSettings,
     pub warnings: Vec<String>,
     /// What the file has that sightline does not keep (a save drops it), named for the warning:
@@ -1542,7 +1542,8 @@ pub fn encode_gids(gids: &[u32], width: u32, format: LayerFormat, level: i32) ->
     }
     let raw: Vec<u8> = gids.iter().flat_map(|g| g.to_le_bytes()).collect();
     let failed = |e: std::io::Error| MapError::invalid(format!("cannot compress a layer: {e}"));
-    // flate2 levels are 0 to 9 (Tiled's -1 is zlib's default, 6); zstd's 1 to 22 (-1: its 3).
+    // flate2 levels are 0 to 9 (Tiled's -1 is zlib's default, 6); zstd's 1 to 22 (-1 and 0:
+    // its default, 3).
     let flate = || flate2::Compression::new(if level < 0 { 6 } else { level.min(9) as u32 });
     let packed = match format {
         LayerFormat::Csv | LayerFormat::Base64 => raw,
@@ -1555,7 +1556,8 @@ pub fn encode_gids(gids: &[u32], width: u32, format: LayerFormat, level: i32) ->
             e.write_all(&raw).and_then(|()| e.finish()).map_err(failed)?
         }
         LayerFormat::Base64Zstd => {
-            zstd::encode_all(&raw[..], if level < 0 { 0 } else { level.clamp(1, 22) }).map_err(failed)?
+            // (zstd's 0 is its default level too.)
+            zstd::encode_all(&raw[..], level.clamp(0, 22)).map_err(failed)?
         }
     };
     Ok(base64::engine::general_purpose::STANDARD.encode(packed))
