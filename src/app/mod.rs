@@ -113,9 +113,9 @@ struct MovedSelection {
 /// revision (`logic`), for drawing it.
 #[derive(Default)]
 struct StampTransferCache {
-    /// The map's revision, the stamp's source (its address) and whether another map has been
-    /// opened since the copy, it was planned for.
-    key: Option<(u64, usize, bool)>,
+    /// The map's revision, the stamp's source and whether another map has been opened since
+    /// the copy, it was planned for.
+    key: Option<(u64, std::sync::Arc<TileSource>, bool)>,
     /// Whether the stamp's tile types must be carried over ([`SightlineApp::stamp_needs_transfer`]),
     /// and how (`None` when they cannot be).
     needed: bool,
@@ -2998,9 +2998,17 @@ impl SightlineApp {
     /// the stamp's source changed (`logic`).
     fn update_stamp_transfer(&mut self) {
         let from = self.editor.clipboard_from.as_ref().filter(|_| self.editor.pasting);
-        let key = from
-            .map(|f| (self.document.revision(), std::sync::Arc::as_ptr(f) as usize, self.editor.clipboard_elsewhere));
-        if key == self.stamp_transfer.key {
+        let key = from.map(|f| (self.document.revision(), std::sync::Arc::clone(f), self.editor.clipboard_elsewhere));
+        // The source compares by identity (the cache holds it, so its address is not reused).
+        let same = |a: &(u64, std::sync::Arc<TileSource>, bool), b: &(u64, std::sync::Arc<TileSource>, bool)| {
+            a.0 == b.0 && std::sync::Arc::ptr_eq(&a.1, &b.1) && a.2 == b.2
+        };
+        let fresh = match (&key, &self.stamp_transfer.key) {
+            (Some(a), Some(b)) => same(a, b),
+            (None, None) => true,
+            _ => false,
+        };
+        if fresh {
             return;
         }
         let needed = key.is_some() && self.stamp_needs_transfer();
