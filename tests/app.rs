@@ -3991,4 +3991,33 @@ fn a_stamp_whose_tile_type_an_undo_took_away_brings_it_back_when_pasted() {
     assert_eq!(map.tiles[usize::from(added)].name, "new tile");
     assert_eq!(map.tile(0, Cell::new(11, 3)), Some(added));
     assert_eq!(h_notice(&h), "added 1 tile type this map lacked (new tile)");
+
+    // Undone again, and another type takes the slot ("ice"): the paste brings the copied type
+    // back after it, and lays that, not ice.
+    h.state_mut().commands.push(Command::Undo);
+    h.run();
+    h.state_mut().commands.push(Command::AddTile);
+    h.run();
+    let mut ice = sightline::core::edit::TileRules::of(&h.state().document.map.tiles[usize::from(added)]);
+    ice.name = "ice".into();
+    h.state_mut().commands.push(Command::SetTileRules(added, ice));
+    h.run();
+    h.state_mut().commands.push(Command::PasteAt(Cell::new(10, 5)));
+    h.run();
+    let map = &h.state().document.map;
+    assert_eq!(map.tiles[usize::from(added)].name, "ice");
+    let laid = map.tile(0, Cell::new(11, 5)).expect("a tile laid");
+    assert_eq!((usize::from(laid), map.tiles[usize::from(laid)].name.as_str()), (types + 1, "new tile"));
+
+    // A type only edited since the copy (its look) is the same type: laid as it is now.
+    let mut red = sightline::core::edit::TileRules::of(&map.tiles[1]);
+    red.glyph.fg = sightline::core::Rgb(200, 0, 0);
+    h.state_mut().commands.push(Command::SetTileRules(1, red));
+    h.run();
+    let types = h.state().document.map.tiles.len();
+    h.state_mut().commands.push(Command::PasteAt(Cell::new(10, 7)));
+    h.run();
+    let map = &h.state().document.map;
+    assert_eq!(map.tiles.len(), types, "nothing came in");
+    assert_eq!(map.tile(0, Cell::new(10, 7)), Some(1));
 }

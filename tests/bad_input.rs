@@ -386,6 +386,21 @@ fn bad_flips_are_named() {
 }
 
 #[test]
+fn a_parallax_origin_no_tiled_file_can_hold_is_named() {
+    let ron = |origin: &str| {
+        format!(
+            "(version: 1, width: 1, height: 1, tiles: [(key: '.', name: \"floor\", glyph: (ch: '.', fg: (1, 1, 1), \
+             bg: (0, 0, 0)), opaque: false, walkable: true)], layers: [(name: \"ground\", rows: [\".\"])], \
+             tiled: (parallax_origin: {origin}))"
+        )
+    };
+    assert!(load_text("ok.ron", ron("(8.0, -2.5)").as_bytes()).is_ok());
+    for origin in ["(inf, 0.0)", "(0.0, NaN)"] {
+        assert_error("origin.ron", &ron(origin), &["origin.ron", "parallax origin must be two finite numbers"]);
+    }
+}
+
+#[test]
 fn an_animation_frame_of_no_tile_is_named() {
     // sightline's RON names frames by key; a key no tile has is refused, naming the tile.
     let ron = |frames: &str| {

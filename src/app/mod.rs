@@ -647,8 +647,15 @@ impl SightlineApp {
                 self.document.touch();
                 self.continued = Some((ContinuedEdit::Look(item), self.document.revision()));
             }
-            Command::SetTiledSettings(settings) => {
+            Command::SetTiledSettings(mut settings) => {
                 let now = self.document.map.tiled;
+                // "inf" or "nan" typed into a number field: no Tiled file can hold it, so it
+                // leaves the value as it was.
+                for (k, v) in settings.parallax_origin.iter_mut().enumerate() {
+                    if !v.is_finite() {
+                        *v = now.parallax_origin[k];
+                    }
+                }
                 if now == settings {
                     return;
                 }
@@ -2594,11 +2601,19 @@ impl SightlineApp {
     }
 
     /// Whether the clipboard's stamp must have its tile types carried into the open map: it
-    /// was copied in another, or this one lacks some of them now (an undo took them away).
+    /// was copied in another, or this one no longer has some of them at their ids (an undo took
+    /// them away, and perhaps another type took the slot since). A type edited since the copy
+    /// (its look or rules) is still the same type: the paste lays it as it is now, as Tiled's
+    /// paste lays the tileset's tile as it is now.
     fn stamp_needs_transfer(&self) -> bool {
         let e = &self.editor;
-        let lacks = |s: &crate::core::edit::Stamp| usize::from(s.highest_tile()) >= self.document.map.tiles.len();
-        e.clipboard_from.is_some() && (e.clipboard_elsewhere || e.clipboard.as_ref().is_some_and(lacks))
+        let (Some(from), Some(stamp)) = (e.clipboard_from.as_ref(), e.clipboard.as_ref()) else { return false };
+        let map = &self.document.map;
+        let gone = |t: TileId| {
+            let name = |tiles: &[crate::core::TileKind]| tiles.get(usize::from(t)).map(|k| k.name.clone());
+            name(&map.tiles) != name(&from.tiles)
+        };
+        e.clipboard_elsewhere || stamp.used_tiles().into_iter().any(gone)
     }
 
     /// How the clipboard's stamp's tile types carry into the open map
@@ -2608,7 +2623,20 @@ impl SightlineApp {
             return None;
         }
         let (stamp, from) = (self.editor.clipboard.as_ref()?, self.editor.clipboard_from.as_ref()?);
-        let planned = TileTransfer::plan(from, stamp.used_tiles(), &self.document.map, self.document.folder());
+        let map = &self.document.map;
+        let planned = if self.editor.clipboard_elsewhere {
+            TileTransfer::plan(from, stamp.used_tiles(), map, self.document.folder())
+        } else {
+            // Copied in this map: a type still in its slot under its name is the same type, as
+            // edited since (`stamp_needs_transfer`); only the others are carried over.
+            let mut here = (**from).clone();
+            for (t, kind) in here.tiles.iter_mut().enumerate() {
+                if let Some(now) = map.tiles.get(t).filter(|now| now.name == kind.name) {
+                    kind.clone_from(now);
+                }
+            }
+            TileTransfer::plan(&here, stamp.used_tiles(), map, self.document.folder())
+        };
         Some(planned.map_err(|e| format!("cannot paste what was copied from {}: {e}", from.name)))
     }
 

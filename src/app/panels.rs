@@ -42,12 +42,14 @@ pub fn menu_bar_ui(app: &mut SightlineApp, ui: &mut egui::Ui) {
                     // asked again every two seconds while the menu is open, not every frame.
                     let id = ui.scope_id().with("recent files found");
                     let now = ui.input(|i| i.time);
-                    let checked = ui.data(|d| d.get_temp::<(f64, Vec<bool>)>(id));
+                    // Kept with the paths it is about: a reopened file reorders the list.
+                    type Checked = (f64, Vec<std::path::PathBuf>, Vec<bool>);
+                    let checked = ui.data(|d| d.get_temp::<Checked>(id));
                     let found = match checked {
-                        Some((at, found)) if now - at < 2.0 && found.len() == app.recent.len() => found,
+                        Some((at, paths, found)) if now - at < 2.0 && paths == app.recent => found,
                         _ => {
                             let found: Vec<bool> = app.recent.iter().map(|p| p.exists()).collect();
-                            ui.data_mut(|d| d.insert_temp(id, (now, found.clone())));
+                            ui.data_mut(|d| d.insert_temp(id, (now, app.recent.clone(), found.clone())));
                             found
                         }
                     };

@@ -371,16 +371,6 @@ impl Stamp {
         self.cells.iter().copied().chain(objects).filter(|&t| t != super::tile::EMPTY).collect()
     }
 
-    /// The highest tile id the stamp lays (the empty tile's, 0, for none): whether a map has
-    /// all its tile types is whether it has this many.
-    pub fn highest_tile(&self) -> TileId {
-        let objects = self.objects.iter().filter_map(|s| match s.object.shape.as_ref()?.kind {
-            super::object::ShapeKind::Tile { tile, .. } => Some(tile),
-            _ => None,
-        });
-        self.cells.iter().copied().chain(objects).max().unwrap_or(super::tile::EMPTY)
-    }
-
     /// The stamp with each tile id `t` (of cells and tile objects) made `to(t)`: a stamp from
     /// another map, in this map's ids (see [`super::tile_transfer::TileTransfer`]).
     pub fn with_tile_ids(&self, to: impl Fn(TileId) -> TileId) -> Stamp {

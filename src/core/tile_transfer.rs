@@ -118,27 +118,29 @@ impl TileTransfer {
         // A source sheet the map has, but with a tile type the map's differs on, comes in whole
         // as another tileset, as Tiled adds a tileset that differs: were its types added on the
         // map's sheet, two types would share an image, which a Tiled file cannot hold.
-        let mut refused: BTreeSet<u16> = BTreeSet::new();
+        // Refused as (source sheet, map sheet): the next same sheet of the map is tried (one a
+        // paste brought in before, say) before the sheet comes in whole.
+        let mut refused: BTreeSet<(u16, u16)> = BTreeSet::new();
         loop {
             let sheet_here: Vec<Option<u16>> = source
                 .sheets
                 .iter()
                 .enumerate()
                 .map(|(i, s)| {
-                    if refused.contains(&(i as u16)) {
-                        return None;
-                    }
                     let candidates = here.get(&image_path(&s.image, source.folder.as_deref()))?;
-                    candidates.iter().find(|&&j| same_sheet(s, &map.sheets[j])).map(|&j| j as u16)
+                    candidates
+                        .iter()
+                        .map(|&j| j as u16)
+                        .find(|&j| !refused.contains(&(i as u16, j)) && same_sheet(s, &map.sheets[usize::from(j)]))
                 })
                 .collect();
             let plan = Self::plan_with_sheets(source, &used, map, &sheet_here)?;
             // The source sheets the map has whose needed types did not all match.
-            let unmatched: BTreeSet<u16> = plan
+            let unmatched: BTreeSet<(u16, u16)> = plan
                 .1
                 .iter()
                 .filter_map(|&id| source.tiles[usize::from(id)].sprite.map(|s| s.sheet))
-                .filter(|&sheet| sheet_here.get(usize::from(sheet)).is_some_and(Option::is_some))
+                .filter_map(|sheet| Some((sheet, (*sheet_here.get(usize::from(sheet))?)?)))
                 .collect();
             if unmatched.is_empty() {
                 return Ok(plan.0);
@@ -378,13 +380,11 @@ fn unnamed(kind: &TileKind, sheet: Option<u16>) -> TileKind {
     k
 }
 
-/// A sheet's image as an absolute, normalised path (relative ones start from `folder`).
+/// A sheet's image as an absolute, normalised path (relative ones start from `folder`, or from
+/// the working folder when the map has no file).
 fn image_path(image: &Path, folder: Option<&Path>) -> PathBuf {
-    match folder {
-        Some(folder) => super::format::resolve_path(folder, image),
-        None if image.is_absolute() => super::format::tiled_common::normalize_path(image),
-        None => image.to_path_buf(),
-    }
+    // A map with no file finds its images from the working folder, as the app loads them.
+    super::format::resolve_path(folder.unwrap_or(Path::new(".")), image)
 }
 
 /// Whether two sheets are the same tileset but for how their image's path is written (the
@@ -614,6 +614,13 @@ mod tests {
         assert_eq!(transfer.id(2), 5);
         assert_eq!(transfer.new_tiles()[1].sprite, Some(Sprite { sheet: 1, index: 1 }));
         assert!(transfer.new_tiles()[1].opaque);
+        // Once it is in, the next paste finds it there (the second sheet of that image), and
+        // adds nothing more.
+        let mut pasted = target.clone();
+        assert!(transfer.apply(&mut pasted));
+        let again = TileTransfer::plan(&from, [1, 2], &pasted, None).unwrap();
+        assert!(again.adds_nothing(), "{:?}", again.new_sheets());
+        assert_eq!((again.id(1), again.id(2)), (4, 5), "the whole sheet maps to the one that came in");
         // So does a sheet the map has drawn otherwise.
         target.sheets[0].offset = [0, 4];
         let transfer = TileTransfer::plan(&from, [1], &target, None).unwrap();

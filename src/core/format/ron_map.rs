@@ -314,6 +314,9 @@ pub fn parse(text: &str, path: &Path) -> Result<Map, MapError> {
     map.properties = doc.properties;
     map.class = doc.class;
     map.background = doc.background;
+    if doc.tiled.parallax_origin.iter().any(|v| !v.is_finite()) {
+        return Err(MapError::invalid("the parallax origin must be two finite numbers"));
+    }
     map.tiled = doc.tiled;
     map.tile_size = doc.tile_size;
     Ok(map)
