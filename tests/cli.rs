@@ -452,3 +452,38 @@ fn info_gives_a_maps_class_and_background_colour() {
     let v: serde_json::Value = serde_json::from_str(&json).unwrap();
     assert_eq!((&v["class"], &v["background"]), (&serde_json::json!("level"), &serde_json::json!("#3a6ea5")));
 }
+
+#[test]
+fn lights_draws_what_the_lights_light_and_what_a_viewer_sees_by_them() {
+    let dir = tempfile::tempdir().unwrap();
+    let hall = dir.path().join("hall.txt");
+    std::fs::write(
+        &hall,
+        "legend:\n! = light radius=3\n---\n#######\n#.....#########\n#..!..'.......#\n#.....#########\n#######\n",
+    )
+    .unwrap();
+    let hall = hall.to_str().unwrap();
+    let (code, out, err) = sightline(&["lights", hall]);
+    assert_eq!(code, 0, "{err}");
+    assert_eq!(
+        out,
+        " #####\n .....\n#..!..'\n .....\n #####\nlight #1 at 3,2 (radius 3): 27 cells lit\n1 light (shadowcast): 27 cells lit\n"
+    );
+    // From the corridor's far end with a vision of 2: the lit hall as far as the corridor lets
+    // the view spread into it, its far wall (lit on the face turned to the viewer), and the
+    // corridor's last cells; its dark middle is not seen.
+    let (code, out, err) = sightline(&["lights", hall, "--from", "13,2", "--vision", "2"]);
+    assert_eq!(code, 0, "{err}");
+    assert_eq!(
+        out,
+        "\n .....      ###\n#.....'    ..@#\n .....      ###\n\nshadowcast from 13,2, vision 2: 27 cells seen, 10 in its own view, 17 by light\n"
+    );
+    let (code, out, _) = sightline(&["lights", hall, "--format", "json"]);
+    assert_eq!(code, 0);
+    let v: serde_json::Value = serde_json::from_str(&out).unwrap();
+    assert_eq!(v["lights"][0]["radius"], 3);
+    assert_eq!(v["lit"].as_array().unwrap().len(), 27);
+    let (code, _, err) = sightline(&["lights", hall, "--from", "40,2"]);
+    assert_eq!(code, 1);
+    assert!(err.contains("--from 40,2 is outside the 15×5 map"), "{err}");
+}

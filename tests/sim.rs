@@ -2,10 +2,10 @@
 //! ASCII (`v` visible, `r` remembered, blank unknown) or the believed map (glyphs as the player
 //! believes them, blank unknown).
 
-use sightline::core::Cell;
 use sightline::core::format::ascii;
 use sightline::core::fov::Algorithm;
 use sightline::core::sim::{Action, Event, Knowledge, MemoryModel, Preset, SimConfig, TravelPolicy, World};
+use sightline::core::{Cell, MapObject, ObjectKind};
 
 fn world(rows: &[&str], config: SimConfig) -> World {
     let map = ascii::parse(&rows.join("\n")).expect("scenario map");
@@ -13,7 +13,7 @@ fn world(rows: &[&str], config: SimConfig) -> World {
 }
 
 fn config(fov: Algorithm, radius: Option<u32>, memory: MemoryModel) -> SimConfig {
-    SimConfig { fov, radius, memory, smooth: false, seed: 7 }
+    SimConfig { fov, radius, memory, smooth: false, seed: 7, lights: true }
 }
 
 /// `v` visible, `r` remembered, blank unknown.
@@ -432,4 +432,130 @@ fn an_editor_edit_reaches_the_game_without_undoing_what_was_played() {
     assert_eq!(w.map.top_tile(Cell::new(5, 1)).map(|t| t.1), Some(sightline::core::tile::STANDARD_WATER));
     assert_eq!(w.map.flipped_tile(0, Cell::new(0, 0)), Some((wall, flip)), "the flip reaches the game too");
     assert!(!w.map.rules_at(Cell::new(3, 1)).opaque, "the door opened in play stays open");
+}
+
+/// A guard in a lit hall, the player at the end of a dark corridor with a vision of 2.
+const LIT_HALL: [&str; 9] = [
+    "legend:",
+    "! = light radius=5",
+    "g = monster name=guard vision=3",
+    "---",
+    "#######",
+    "#.....#########",
+    "#..!..#########",
+    "#..g...'......@",
+    "#.....#########",
+];
+
+#[test]
+fn a_lit_hall_and_the_guard_in_it_are_seen_from_the_dark_and_the_guard_sees_the_player_in_the_light() {
+    let mut w = world(&LIT_HALL, config(Algorithm::Symmetric, Some(2), MemoryModel::LastSeen));
+    w.frozen_monsters = true;
+    // From the corridor's end the player sees down the corridor the hall's row in line with it,
+    // the guard there, the hall's far wall and the door's frame (their lit faces turned to the
+    // player), and the cells within 2; the guard, with a vision of 3, does not see the player in
+    // the dark.
+    assert_eq!(knowledge(&w), ["", "", "v     v      vv", "vvvvvvvv    vvv", "v     v      vv"]);
+    assert_eq!(w.visible_monsters().count(), 1);
+    assert!(w.log.iter().any(|(_, e)| *e == Event::Spotted { monster: 1 }));
+    assert!(!w.visible_of(1).contains_cell(w.player().cell));
+    // The lights off: only the player's own view.
+    w.set_lights(false);
+    assert_eq!(knowledge(&w), ["", "", "r     r      vv", "rrrrrrrr    vvv", "r     r      vv"]);
+    assert_eq!(w.visible_monsters().count(), 0);
+    w.set_lights(true);
+    // The dark stretch of the corridor is unknown, so no travel crosses it: the player walks.
+    w.act(Action::Travel(Cell::new(7, 3)));
+    assert!(w.log.iter().any(|(_, e)| *e == Event::TravelBlocked));
+    run(&mut w, &[Action::Move(-1, 0); 7]);
+    // In the doorway, lit, the player is seen by the guard four cells away.
+    assert_eq!(w.player().cell, Cell::new(7, 3));
+    assert!(w.is_lit(w.player().cell));
+    assert!(w.visible_of(1).contains_cell(w.player().cell));
+    // One step back into the dark, it is not.
+    w.act(Action::Move(1, 0));
+    assert!(!w.is_lit(w.player().cell));
+    assert!(!w.visible_of(1).contains_cell(w.player().cell));
+}
+
+#[test]
+fn a_door_closed_in_front_of_a_light_darkens_what_it_lit_beyond() {
+    let rows = ["legend:", "! = light radius=6", "---", "#########", "#!.'....#", "#########"];
+    let mut w = world(&rows, config(Algorithm::Shadowcast, Some(1), MemoryModel::LastSeen));
+    assert!(w.is_lit(Cell::new(6, 1)), "through the open door");
+    assert!(w.toggle_door(Cell::new(3, 1)));
+    assert!(!w.is_lit(Cell::new(6, 1)), "the closed door stops the light");
+    assert!(w.is_lit(Cell::new(3, 1)), "and is lit itself, on its side");
+}
+
+#[test]
+fn items_are_seen_remembered_where_seen_and_picked_up() {
+    let rows = ["legend:", "p = item name=potion", "---", "############", "#...@..p...#", "############"];
+    let mut w = world(&rows, config(Algorithm::Shadowcast, Some(3), MemoryModel::LastSeen));
+    let potion = |w: &World| w.known_items_of(0).map(|(i, k)| (i.cell, k)).collect::<Vec<_>>();
+    assert_eq!(potion(&w), [(Cell::new(7, 1), Knowledge::Visible)]);
+    assert_eq!(w.describe(&w.log[0].1), "you see the potion at 7, 1");
+    // Two steps away it is out of view, and remembered where it was seen.
+    run(&mut w, &[Action::Move(-1, 0), Action::Move(-1, 0)]);
+    assert_eq!(potion(&w), [(Cell::new(7, 1), Knowledge::Remembered)]);
+    // Walked to, it is picked up.
+    w.act(Action::Travel(Cell::new(7, 1)));
+    while w.walking() {
+        w.act(Action::Continue);
+    }
+    assert_eq!((w.carried(), potion(&w)), (1, vec![]));
+    let picked = w.log.iter().find(|(_, e)| matches!(e, Event::PickedUp { .. })).expect("picked up");
+    assert_eq!(w.describe(&picked.1), "you pick up the potion");
+    // Without memory, an item out of view is not known.
+    let mut w = world(&rows, config(Algorithm::Shadowcast, Some(3), MemoryModel::None));
+    run(&mut w, &[Action::Move(-1, 0), Action::Move(-1, 0)]);
+    assert_eq!(potion(&w), []);
+}
+
+#[test]
+fn autoexplore_fetches_the_items_it_sees() {
+    let mut w = world(
+        &[
+            "legend:",
+            "p = item name=potion",
+            "---",
+            "##########",
+            "#@...#...#",
+            "#....+.p.#",
+            "#.*..#...#",
+            "##########",
+        ],
+        config(Algorithm::Shadowcast, None, MemoryModel::LastSeen),
+    );
+    w.act(Action::Explore);
+    let mut turns = 0;
+    while w.walking() && turns < 200 {
+        w.act(Action::Continue);
+        turns += 1;
+    }
+    assert!(w.log.iter().any(|(_, e)| *e == Event::ExploreDone));
+    assert_eq!(w.carried(), 2, "the item in sight, then the potion behind the door");
+    let order: Vec<String> =
+        w.log.iter().filter(|(_, e)| matches!(e, Event::PickedUp { .. })).map(|(_, e)| w.describe(e)).collect();
+    assert_eq!(order, ["you pick up the item", "you pick up the potion"]);
+}
+
+#[test]
+fn an_edit_moves_a_light_and_adds_an_item_in_the_running_game() {
+    let rows = ["legend:", "! = light radius=2", "---", "###########", "#@.......!#", "###########"];
+    let before = ascii::parse(&rows.join("\n")).unwrap();
+    let mut w = World::new(&before, config(Algorithm::Shadowcast, Some(1), MemoryModel::LastSeen)).unwrap();
+    assert!(w.is_lit(Cell::new(8, 1)) && !w.is_lit(Cell::new(4, 1)));
+    // The designer moves the light to (4, 1) and lays an item at (3, 1).
+    let mut after = before.clone();
+    let light = after.objects.iter_mut().find(|o| matches!(o.kind, ObjectKind::Light { .. })).unwrap();
+    light.cell = Cell::new(4, 1);
+    after.add_object(MapObject::new(ObjectKind::Item, Cell::new(3, 1)).named("coin"));
+    w.apply_edit(&before, &after);
+    assert!(w.is_lit(Cell::new(4, 1)) && !w.is_lit(Cell::new(8, 1)));
+    // The coin lies in the light, three cells away: seen.
+    assert_eq!(w.known_items_of(0).map(|(i, _)| i.name.as_str()).collect::<Vec<_>>(), ["coin"]);
+    // Taken off the map again, it is gone from the game.
+    w.apply_edit(&after, &before);
+    assert_eq!(w.known_items_of(0).count(), 0);
 }

@@ -97,6 +97,23 @@ pub enum Command {
         #[arg(long, value_enum, default_value_t = FovFormat::Ascii)]
         format: FovFormat,
     },
+    /// What the map's lights light (ascii: the map with the lit cells; json: the cells), or,
+    /// with --from, what a viewer there sees by the game's rule: its own view, and lit cells
+    /// within 20 cells.
+    Lights {
+        map: PathBuf,
+        /// The FOV algorithm light and sight go by.
+        #[arg(long, default_value = "shadowcast")]
+        algorithm: String,
+        /// A viewer's cell: report what it sees instead.
+        #[arg(long, value_name = "X,Y")]
+        from: Option<Cell>,
+        /// The viewer's own vision radius (the Grass preset's, 8, by default).
+        #[arg(long, default_value_t = 8)]
+        vision: u32,
+        #[arg(long, value_enum, default_value_t = FovFormat::Ascii)]
+        format: FovFormat,
+    },
     /// Whole-map analyses of an FOV algorithm.
     Audit {
         #[command(subcommand)]
@@ -377,6 +394,19 @@ fn run_command(command: Command) -> anyhow::Result<()> {
             let algorithms =
                 if algorithm == "all" { Algorithm::ALL.to_vec() } else { vec![parse_algorithm(&algorithm)?] };
             write!(out, "{}", symmetry_report(&grid, &algorithms, radius, format, &map)?)?;
+            Ok(())
+        }
+        Command::Lights { map, algorithm, from, vision, format } => {
+            let loaded = load_for_command(&map)?;
+            if let Some(c) = from {
+                anyhow::ensure!(
+                    loaded.in_bounds(c),
+                    "--from {c} is outside the {}×{} map",
+                    loaded.width(),
+                    loaded.height()
+                );
+            }
+            write!(out, "{}", lights_report(&loaded, &algorithm, from, vision, format)?)?;
             Ok(())
         }
         Command::Audit { analysis: AuditCommand::Cache { map, algorithm, radius, toggle, format } } => {
@@ -821,6 +851,95 @@ pub fn fov_report(map: &Map, algorithm: &str, params: FovParams, format: FovForm
         }
         FovFormat::Ascii => render_visible(map, &visible, params.origin),
     })
+}
+
+/// The `lights` report: what the map's lights light, or (`from`) what a viewer there with a
+/// vision of `vision` sees by the game's rule ([`crate::core::sim::lighting`]).
+pub fn lights_report(
+    map: &Map,
+    algorithm: &str,
+    from: Option<Cell>,
+    vision: u32,
+    format: FovFormat,
+) -> anyhow::Result<String> {
+    use crate::core::sim::Lighting;
+    let algorithm = Algorithm::from_name(algorithm).with_context(|| {
+        let names: Vec<_> = Algorithm::ALL.iter().map(|a| a.name()).collect();
+        format!("unknown algorithm {algorithm:?}: use one of {}", names.join(", "))
+    })?;
+    let grid = OpacityGrid::from_map(map);
+    let lighting = Lighting::of_map(map, algorithm, &grid);
+    if let Some(origin) = from {
+        let (mut seen, mut far) =
+            (VisibleSet::new(map.width(), map.height()), VisibleSet::new(map.width(), map.height()));
+        let mut own = VisibleSet::new(map.width(), map.height());
+        fov::compute(algorithm, &grid, FovParams::new(origin, Some(vision)), &mut own);
+        lighting.sight(&grid, origin, Some(vision), &mut seen, &mut far);
+        let (all, own) = (seen.count(), own.count());
+        return Ok(match format {
+            FovFormat::Json => {
+                let cells: Vec<[i32; 2]> = seen.iter().map(|c| [c.x, c.y]).collect();
+                format!("{}\n", serde_json::json!({"visible": cells, "own_view": own, "by_light": all - own}))
+            }
+            FovFormat::Ascii => format!(
+                "{}{algorithm} from {origin}, vision {vision}: {all} cells seen, {own} in its own view, {} by light\n",
+                render_visible(map, &seen, origin),
+                all - own
+            ),
+        });
+    }
+    let lights: Vec<serde_json::Value> = lighting
+        .lights()
+        .iter()
+        .enumerate()
+        .map(|(k, l)| {
+            serde_json::json!({"object": l.object, "cell": [l.cell.x, l.cell.y], "radius": l.radius, "lit": lighting.view_of(k).len()})
+        })
+        .collect();
+    Ok(match format {
+        FovFormat::Json => {
+            let cells: Vec<[i32; 2]> = lighting.lit().iter().map(|c| [c.x, c.y]).collect();
+            format!("{}\n", serde_json::json!({"lights": lights, "lit": cells}))
+        }
+        FovFormat::Ascii => {
+            let mut out = render_lit(map, &lighting);
+            for (k, l) in lighting.lights().iter().enumerate() {
+                out += &format!(
+                    "light #{} at {} (radius {}): {} cells lit\n",
+                    l.object,
+                    l.cell,
+                    l.radius,
+                    lighting.view_of(k).len()
+                );
+            }
+            let n = lighting.lights().len();
+            let plural = if n == 1 { "" } else { "s" };
+            out += &format!("{n} light{plural} ({algorithm}): {} cells lit\n", lighting.lit().count());
+            out
+        }
+    })
+}
+
+/// The map with its lit cells as their glyphs (a light's own cell `!`), the others blank.
+fn render_lit(map: &Map, lighting: &crate::core::sim::Lighting) -> String {
+    let mut out = String::new();
+    for y in 0..map.height() as i32 {
+        let row: String = (0..map.width() as i32)
+            .map(|x| {
+                let cell = Cell::new(x, y);
+                if lighting.lights().iter().any(|l| l.cell == cell) {
+                    '!'
+                } else if lighting.is_lit(cell) {
+                    map.top_tile(cell).map_or(' ', |(_, t)| map.tiles[usize::from(t)].glyph.ch)
+                } else {
+                    ' '
+                }
+            })
+            .collect();
+        out.push_str(row.trim_end());
+        out.push('\n');
+    }
+    out
 }
 
 /// The map as the viewer sees it: visible cells show their glyph (the origin `@`), others a space.

@@ -10,13 +10,19 @@
 //! - below 40% of its hit points it **flees** down a flee map (a Dijkstra map from the player
 //!   scaled by −1.2 and relaxed again, "The Incredible Power of Dijkstra Maps").
 //!
-//! Then the player's view is recomputed and remembered by the [`Memory`] model. Randomness comes
+//! Then the player's view is recomputed and remembered by the [`Memory`] model. Everyone sees
+//! by the same rule: its own view within its vision radius, and farther the cells the map's
+//! lights light ([`lighting`]), so a lit hall is seen from its doorway, and a player standing in
+//! it is seen by the monsters across it. The map's items lie where they were placed: the player
+//! picks one up by stepping onto it, remembers where it saw the others, and autoexplore goes for
+//! those too. Randomness comes
 //! from one seeded [`Rng`], drawn in a fixed order: the same map, seed and actions give the same
 //! events, always.
 //!
 //! Movement: 8 directions; a diagonal step needs only its target free; costs are Chebyshev with
 //! the 1 + 1/16 diagonal tie-break, so walkers prefer the straighter of equally short routes.
 
+pub mod lighting;
 pub mod memory;
 pub mod travel;
 
@@ -29,6 +35,7 @@ use crate::core::path::{
 use crate::core::rng::Rng;
 use crate::core::{Cell, Map, ObjectKind};
 
+pub use lighting::{Light, Lighting, SIGHT_RANGE};
 pub use memory::{Knowledge, Memory, MemoryModel, Remembered};
 pub use travel::TravelPolicy;
 
@@ -54,6 +61,8 @@ pub struct SimConfig {
     /// Draw FOV changes as a smooth transition (read by the renderer).
     pub smooth: bool,
     pub seed: u64,
+    /// Lit cells are seen from afar ([`lighting`]); off, everyone sees its own view alone.
+    pub lights: bool,
 }
 
 impl Default for SimConfig {
@@ -99,7 +108,7 @@ impl Preset {
             Preset::Jsrlt => (FovAlgorithm::Shadowline, MemoryModel::Revealed, false, 8),
             Preset::Grass => (FovAlgorithm::Shadowcast, MemoryModel::LastSeen, true, 8),
         };
-        SimConfig { fov, radius: Some(radius), memory, smooth, seed: 1 }
+        SimConfig { fov, radius: Some(radius), memory, smooth, seed: 1, lights: true }
     }
 }
 
@@ -127,6 +136,48 @@ pub struct Actor {
 impl Actor {
     pub fn alive(&self) -> bool {
         self.hp > 0
+    }
+}
+
+/// An item lying on the map (an item object), until the player picks it up.
+#[derive(Clone, Debug, PartialEq)]
+pub struct Item {
+    /// The map object it comes from.
+    pub object: u32,
+    /// Its object's name ("" when it has none).
+    pub name: String,
+    pub cell: Cell,
+    /// Picked up by the player.
+    pub taken: bool,
+    /// The player has seen it (and so knows where it lies, as memory allows).
+    pub seen: bool,
+    /// Its object was taken off the map in the editor while the game ran.
+    pub removed: bool,
+}
+
+impl Item {
+    /// The glyph items are drawn with (the ASCII maps' `*`).
+    pub const GLYPH: char = '*';
+
+    fn of(object: &crate::core::MapObject) -> Item {
+        Item {
+            object: object.id,
+            name: object.name.clone(),
+            cell: object.cell,
+            taken: false,
+            seen: false,
+            removed: false,
+        }
+    }
+
+    /// Whether it lies on the map: neither picked up nor taken off the map.
+    pub fn lying(&self) -> bool {
+        !self.taken && !self.removed
+    }
+
+    /// What the messages call it.
+    pub fn title(&self) -> String {
+        if self.name.is_empty() { "an item".into() } else { format!("the {}", self.name) }
     }
 }
 
@@ -205,6 +256,13 @@ pub enum Event {
     },
     ExploreDone,
     NothingHappens,
+    /// The player saw an item for the first time (by index into [`World::items`]).
+    ItemSeen {
+        item: usize,
+    },
+    PickedUp {
+        item: usize,
+    },
 }
 
 impl World {
@@ -238,6 +296,13 @@ impl World {
             Event::ExploreInterrupted { monster } => format!("you stop exploring: {} is in view", name(monster)),
             Event::ExploreDone => "nothing left to explore".into(),
             Event::NothingHappens => "nothing happens".into(),
+            Event::ItemSeen { item } => match self.items.get(item) {
+                Some(i) => format!("you see {} at {}, {}", i.title(), i.cell.x, i.cell.y),
+                None => "you see an item".into(),
+            },
+            Event::PickedUp { item } => {
+                format!("you pick up {}", self.items.get(item).map_or("an item".into(), Item::title))
+            }
         }
     }
 }
@@ -276,9 +341,14 @@ pub struct World {
     /// Each monster's own perspective: its view this turn and its memory (index 0, the
     /// player, is unused: the player's are `visible` and `memory`).
     monster_views: Vec<Perspective>,
+    /// The map's items, in the order of their objects (entries stay, so events can name them).
+    pub items: Vec<Item>,
     rng: Rng,
     opacity: OpacityGrid,
+    lighting: Lighting,
     visible: VisibleSet,
+    /// Scratch space for the far view of [`Lighting::sight`].
+    far: VisibleSet,
     walk: Option<Walk>,
 }
 
@@ -322,6 +392,10 @@ impl World {
             }
         }
         let (w, h) = (map.width(), map.height());
+        let opacity = OpacityGrid::from_map(map);
+        let lighting = Lighting::of_map(map, config.fov, &opacity);
+        let items =
+            map.objects.iter().filter(|o| o.kind == ObjectKind::Item && map.in_bounds(o.cell)).map(Item::of).collect();
         let mut world = World {
             map: map.clone(),
             config,
@@ -338,12 +412,16 @@ impl World {
             memory: Memory::new(config.memory, w, h),
             travel_policy: TravelPolicy::Commit,
             frozen_monsters: false,
+            items,
             rng: Rng::new(config.seed),
-            opacity: OpacityGrid::from_map(map),
+            opacity,
+            lighting,
             visible: VisibleSet::new(w, h),
+            far: VisibleSet::new(w, h),
             walk: None,
         };
         world.look();
+        world.pick_up(start);
         Some(world)
     }
 
@@ -362,6 +440,38 @@ impl World {
 
     pub fn knowledge(&self, c: Cell) -> Knowledge {
         self.knowledge_of(0, c)
+    }
+
+    /// The map's lights and what they light.
+    pub fn lighting(&self) -> &Lighting {
+        &self.lighting
+    }
+
+    /// Whether `c` is lit and the game's lights are on.
+    pub fn is_lit(&self, c: Cell) -> bool {
+        self.config.lights && self.lighting.is_lit(c)
+    }
+
+    /// Turns seeing by light on or off ([`SimConfig::lights`]), and looks again.
+    pub fn set_lights(&mut self, on: bool) {
+        self.config.lights = on;
+        self.look();
+    }
+
+    /// The items actor `who` knows to lie on the map, with how: in its view now, or, for the
+    /// player, remembered where it saw them (as its memory model keeps cells). Monsters take no
+    /// items, so where the player saw one is where it lies.
+    pub fn known_items_of(&self, who: usize) -> impl Iterator<Item = (&Item, Knowledge)> + '_ {
+        self.items.iter().filter(|i| i.lying()).filter_map(move |i| match self.knowledge_of(who, i.cell) {
+            Knowledge::Visible => Some((i, Knowledge::Visible)),
+            Knowledge::Remembered if who == 0 && i.seen => Some((i, Knowledge::Remembered)),
+            _ => None,
+        })
+    }
+
+    /// How many items the player carries.
+    pub fn carried(&self) -> usize {
+        self.items.iter().filter(|i| i.taken).count()
     }
 
     /// What actor `who` knows of a cell: every actor has its own view and memory (the player's
@@ -518,7 +628,40 @@ impl World {
             p.memory.forget_tiles_from(n);
         }
         self.opacity = OpacityGrid::from_map(&self.map);
+        // Lights and items follow the edit's objects (a light moved, an item added).
+        self.lighting = Lighting::of_map(after, self.config.fov, &self.opacity);
+        self.sync_items(after);
         self.look();
+    }
+
+    /// The items after an edit of the map to `after`: each keeps its entry (events name it),
+    /// moved where its object now is; those whose object is gone are off the map, new objects
+    /// are new items. What the player picked up stays picked up.
+    fn sync_items(&mut self, after: &Map) {
+        let objects: std::collections::HashMap<u32, &crate::core::MapObject> = after
+            .objects
+            .iter()
+            .filter(|o| o.kind == ObjectKind::Item && after.in_bounds(o.cell))
+            .map(|o| (o.id, o))
+            .collect();
+        for item in &mut self.items {
+            match objects.get(&item.object) {
+                Some(o) if !item.taken => {
+                    if item.cell != o.cell {
+                        // Moved by the editor: where the player saw it no longer holds.
+                        item.seen = false;
+                    }
+                    (item.cell, item.name, item.removed) = (o.cell, o.name.clone(), false);
+                }
+                Some(_) => {}
+                None => item.removed = true,
+            }
+        }
+        for o in after.objects.iter().filter(|o| objects.contains_key(&o.id)) {
+            if self.items.iter().all(|i| i.object != o.id) {
+                self.items.push(Item::of(o));
+            }
+        }
     }
 
     /// Remembers every cell of the map as it is now, as if explored before (scenarios, and the
@@ -530,6 +673,9 @@ impl World {
             all.insert(c.x, c.y);
         }
         self.memory.see(&self.map, &all, self.turn);
+        for item in &mut self.items {
+            item.seen = true;
+        }
     }
 
     /// Changes how the player remembers, keeping what the game knows so far where it can.
@@ -547,6 +693,7 @@ impl World {
         let changed = self.map.toggle_door(c).is_some();
         if changed {
             self.opacity = OpacityGrid::from_map(&self.map);
+            self.lighting.opacity_changed(c, &self.opacity);
         }
         changed
     }
@@ -683,7 +830,18 @@ impl World {
         }
         self.actors[0].cell = to;
         self.emit(Event::Moved { actor: 0, to });
+        self.pick_up(to);
         true
+    }
+
+    /// The player picks up what lies at `at`.
+    fn pick_up(&mut self, at: Cell) {
+        for i in 0..self.items.len() {
+            if self.items[i].lying() && self.items[i].cell == at {
+                (self.items[i].taken, self.items[i].seen) = (true, true);
+                self.emit(Event::PickedUp { item: i });
+            }
+        }
     }
 
     fn door_next_to_player(&mut self, open: bool) -> bool {
@@ -733,9 +891,16 @@ impl World {
     fn monster_turn(&mut self, m: usize) {
         let here = self.actors[m].cell;
         let player = self.player().cell;
-        let params = FovParams::new(here, Some(self.actors[m].vision));
         let view = &mut self.monster_views[m];
-        fov::compute(self.config.fov, &self.opacity, params, &mut view.visible);
+        sight(
+            &self.config,
+            &self.lighting,
+            &self.opacity,
+            here,
+            Some(self.actors[m].vision),
+            &mut view.visible,
+            &mut self.far,
+        );
         view.memory.see(&self.map, &view.visible, self.turn);
         let sees_player = view.visible.contains_cell(player);
         let hurt = self.actors[m].hp * 100 < self.actors[m].max_hp * 40;
@@ -836,15 +1001,29 @@ impl World {
     fn look(&mut self) {
         for m in 1..self.actors.len() {
             if self.actors[m].alive() {
-                let params = FovParams::new(self.actors[m].cell, Some(self.actors[m].vision));
+                let (origin, vision) = (self.actors[m].cell, Some(self.actors[m].vision));
                 let view = &mut self.monster_views[m];
-                fov::compute(self.config.fov, &self.opacity, params, &mut view.visible);
+                sight(&self.config, &self.lighting, &self.opacity, origin, vision, &mut view.visible, &mut self.far);
                 view.memory.see(&self.map, &view.visible, self.turn);
             }
         }
-        let params = FovParams::new(self.player().cell, self.config.radius);
-        fov::compute(self.config.fov, &self.opacity, params, &mut self.visible);
+        let origin = self.player().cell;
+        sight(
+            &self.config,
+            &self.lighting,
+            &self.opacity,
+            origin,
+            self.config.radius,
+            &mut self.visible,
+            &mut self.far,
+        );
         self.memory.see(&self.map, &self.visible, self.turn);
+        for i in 0..self.items.len() {
+            if self.items[i].lying() && !self.items[i].seen && self.visible.contains_cell(self.items[i].cell) {
+                self.items[i].seen = true;
+                self.emit(Event::ItemSeen { item: i });
+            }
+        }
         for m in 1..self.actors.len() {
             let a = &self.actors[m];
             if a.alive() && self.visible.contains_cell(a.cell) {
@@ -861,6 +1040,24 @@ impl World {
                 self.was_visible[m] = false;
             }
         }
+    }
+}
+
+/// What an actor at `origin` with vision radius `vision` sees, into `seen`: by light when the
+/// game's lights are on ([`Lighting::sight`]), else its own view. `far` is scratch space.
+fn sight(
+    config: &SimConfig,
+    lighting: &Lighting,
+    opacity: &OpacityGrid,
+    origin: Cell,
+    vision: Option<u32>,
+    seen: &mut VisibleSet,
+    far: &mut VisibleSet,
+) {
+    if config.lights {
+        lighting.sight(opacity, origin, vision, seen, far);
+    } else {
+        fov::compute(config.fov, opacity, FovParams::new(origin, vision), seen);
     }
 }
 

@@ -10,9 +10,9 @@
 //! disappearing elsewhere changes nothing, so the walk cannot oscillate. [`TravelPolicy::Replan`]
 //! keeps the naive behaviour to show the difference.
 //!
-//! Autoexplore walks a Dijkstra map whose sources are the frontier: known passable cells next to
-//! an unknown cell (Brogue's and DCSS's `x`). It stops when a monster comes into view, or when no
-//! frontier is reachable.
+//! Autoexplore walks a Dijkstra map whose sources are the frontier, known passable cells next to
+//! an unknown cell, and the items the player knows of (Brogue's and DCSS's `x`, which go to pick
+//! up what they see). It stops when a monster comes into view, or when neither is reachable.
 
 use super::World;
 use super::memory::{Knowledge, MemoryModel};
@@ -119,10 +119,12 @@ pub fn frontier(world: &World, grid: &CostGrid) -> Vec<Cell> {
     out
 }
 
-/// The next step of autoexplore, or `None` when no frontier cell can be reached.
+/// The next step of autoexplore, or `None` when no frontier cell and no known item can be
+/// reached.
 pub fn explore_step(world: &World) -> Option<Cell> {
     let grid = knowledge_grid(world, true);
-    let sources: Vec<(Cell, f64)> = frontier(world, &grid).into_iter().map(|c| (c, 0.0)).collect();
+    let items = world.known_items_of(0).map(|(item, _)| item.cell).filter(|c| grid.passable(c.x, c.y));
+    let sources: Vec<(Cell, f64)> = frontier(world, &grid).into_iter().chain(items).map(|c| (c, 0.0)).collect();
     if sources.is_empty() {
         return None;
     }

@@ -1,0 +1,353 @@
+//! Light sources, and seeing by their light.
+//!
+//! **Lit cells.** A light at cell `L` with radius `r` lights exactly the cells of the field of
+//! view from `L` with radius `r` under the game's FOV algorithm, the walls bounding it included
+//! ([`fov::compute`] with `light_walls`): light goes where sight goes, as in Angband, where a
+//! light source lights the grids within its radius to which it has line of sight (Angband 4.2,
+//! `src/cave-view.c`, `add_light`). A cell is lit when at least one light lights it.
+//!
+//! **Seeing by light** ([`Lighting::sight`]). An actor with vision radius `v` sees the cells of
+//! its own view, the FOV from its cell with radius `v` (what it sees without lights: its own
+//! light, or eyes used to the dark), and beyond that the cells of its view with radius
+//! [`SIGHT_RANGE`] that are lit *as seen from where it stands*: a transparent cell that is lit;
+//! an opaque cell (a wall, a closed door) that is lit only when the cell one step from it toward
+//! the actor is lit too, so that a lit room's walls do not shine into the dark corridor outside
+//! (Angband 4.2, `become_viewable`: "for walls, check for a lit grid closer to the player"). So a
+//! lit hall is seen from its dark doorway, a monster standing in it is seen from across it, and
+//! a player standing in the light is seen by monsters from as far. The rule is the same for the
+//! player and the monsters (Hauberk's hero sees what is in view and lit, `lighting.dart`).
+//!
+//! **Cache.** Each light keeps its view. An opacity change (a door opened or closed) is a named
+//! event, [`Lighting::opacity_changed`], after Hauberk's `Lighting.dirtyFloorLight`: only the
+//! lights whose view can have read the cell are computed again (those within their radius of it
+//! plus one, on each axis: an FOV of radius `r` reads no cell farther than that), and the lit set
+//! is rebuilt from the lights' views. The tests compare it with a fresh computation after random
+//! door changes.
+
+use crate::core::fov::{self, Algorithm, FovParams, Opacity, OpacityGrid, VisibleSet};
+use crate::core::{Cell, Map, ObjectKind};
+
+/// How far a lit cell can be seen, in cells (Angband's `max-sight`, 20 in 4.2's
+/// `constants.txt`). An actor's own view is not limited by it.
+pub const SIGHT_RANGE: u32 = 20;
+
+/// A light source on the map: where, and how far it lights.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct Light {
+    /// The map object it comes from.
+    pub object: u32,
+    pub cell: Cell,
+    pub radius: u32,
+}
+
+/// The lit cells of a map and each light's view (see the module's documentation).
+#[derive(Clone, Debug)]
+pub struct Lighting {
+    algorithm: Algorithm,
+    lights: Vec<Light>,
+    /// Each light's view, by light.
+    views: Vec<Vec<Cell>>,
+    lit: VisibleSet,
+    scratch: VisibleSet,
+}
+
+impl Lighting {
+    /// The lights of `map` (its light objects on the map), lit through `opacity` by `algorithm`.
+    pub fn of_map(map: &Map, algorithm: Algorithm, opacity: &OpacityGrid) -> Self {
+        let lights = map
+            .objects
+            .iter()
+            .filter_map(|o| match o.kind {
+                ObjectKind::Light { radius } if map.in_bounds(o.cell) => {
+                    Some(Light { object: o.id, cell: o.cell, radius })
+                }
+                _ => None,
+            })
+            .collect();
+        Self::new(lights, algorithm, opacity)
+    }
+
+    /// `lights` (those off the grid are left out) lit through `opacity` by `algorithm`.
+    pub fn new(lights: Vec<Light>, algorithm: Algorithm, opacity: &OpacityGrid) -> Self {
+        let (w, h) = (opacity.width() as u32, opacity.height() as u32);
+        let lights: Vec<Light> = lights.into_iter().filter(|l| opacity.in_bounds(l.cell.x, l.cell.y)).collect();
+        let mut lighting = Self {
+            algorithm,
+            views: vec![Vec::new(); lights.len()],
+            lights,
+            lit: VisibleSet::new(w, h),
+            scratch: VisibleSet::new(w, h),
+        };
+        for k in 0..lighting.lights.len() {
+            lighting.light(k, opacity);
+        }
+        lighting.rebuild_lit();
+        lighting
+    }
+
+    pub fn algorithm(&self) -> Algorithm {
+        self.algorithm
+    }
+
+    pub fn lights(&self) -> &[Light] {
+        &self.lights
+    }
+
+    /// The cells light `k` lights, row by row.
+    pub fn view_of(&self, k: usize) -> &[Cell] {
+        &self.views[k]
+    }
+
+    /// Whether some light lights `c`.
+    pub fn is_lit(&self, c: Cell) -> bool {
+        self.lit.contains_cell(c)
+    }
+
+    /// Every lit cell.
+    pub fn lit(&self) -> &VisibleSet {
+        &self.lit
+    }
+
+    /// The lights that light `c`, by index.
+    pub fn lights_at(&self, c: Cell) -> impl Iterator<Item = usize> + '_ {
+        (0..self.lights.len()).filter(move |&k| self.views[k].binary_search_by(|v| (v.y, v.x).cmp(&(c.y, c.x))).is_ok())
+    }
+
+    /// The opacity of `cell` changed (`opacity` is the grid after the change): the lights whose
+    /// view can have read it are lit again. Returns how many were.
+    pub fn opacity_changed(&mut self, cell: Cell, opacity: &OpacityGrid) -> usize {
+        let mut relit = 0;
+        for k in 0..self.lights.len() {
+            let Light { cell: at, radius, .. } = self.lights[k];
+            let reach = i64::from(radius) + 1;
+            if i64::from((cell.x - at.x).abs()) <= reach && i64::from((cell.y - at.y).abs()) <= reach {
+                self.light(k, opacity);
+                relit += 1;
+            }
+        }
+        if relit > 0 {
+            self.rebuild_lit();
+        }
+        relit
+    }
+
+    /// Computes light `k`'s view.
+    fn light(&mut self, k: usize, opacity: &OpacityGrid) {
+        let Light { cell, radius, .. } = self.lights[k];
+        fov::compute(self.algorithm, opacity, FovParams::new(cell, Some(radius)), &mut self.scratch);
+        self.views[k].clear();
+        self.views[k].extend(self.scratch.iter());
+    }
+
+    fn rebuild_lit(&mut self) {
+        self.lit.clear();
+        for view in &self.views {
+            for c in view {
+                self.lit.insert(c.x, c.y);
+            }
+        }
+    }
+
+    /// Whether `c` is lit as seen from `viewer`: a lit transparent cell; a lit opaque cell only
+    /// when the cell one step from it toward the viewer is lit too (its lit face is the one
+    /// turned to the viewer).
+    pub fn lit_as_seen_from(&self, c: Cell, viewer: Cell, opacity: &OpacityGrid) -> bool {
+        if !self.is_lit(c) {
+            return false;
+        }
+        if !opacity.is_opaque(c.x, c.y) {
+            return true;
+        }
+        let toward = Cell::new(c.x + (viewer.x - c.x).signum(), c.y + (viewer.y - c.y).signum());
+        toward == c || self.is_lit(toward)
+    }
+
+    /// What an actor at `origin` with vision radius `vision` (`None`: unlimited) sees, into
+    /// `seen`: its own view, and the cells lit as seen from it within [`SIGHT_RANGE`] that it
+    /// has in view (the module's documentation). Without lights, or when its vision reaches as
+    /// far, that is its own view alone. `far` is scratch space of the map's size.
+    pub fn sight(
+        &self,
+        opacity: &OpacityGrid,
+        origin: Cell,
+        vision: Option<u32>,
+        seen: &mut VisibleSet,
+        far: &mut VisibleSet,
+    ) {
+        fov::compute(self.algorithm, opacity, FovParams::new(origin, vision), seen);
+        if self.lights.is_empty() || vision.is_none_or(|v| v >= SIGHT_RANGE) {
+            return;
+        }
+        fov::compute(self.algorithm, opacity, FovParams::new(origin, Some(SIGHT_RANGE)), far);
+        for c in far.iter() {
+            if !seen.contains_cell(c) && self.lit_as_seen_from(c, origin, opacity) {
+                seen.insert(c.x, c.y);
+            }
+        }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::core::rng::Rng;
+
+    fn cells(rows: &[&str], ch: char) -> Vec<Cell> {
+        let mut out = Vec::new();
+        for (y, row) in rows.iter().enumerate() {
+            for (x, c) in row.chars().enumerate() {
+                if c == ch {
+                    out.push(Cell::new(x as i32, y as i32));
+                }
+            }
+        }
+        out
+    }
+
+    /// The cells of `rows` in a set, as drawn there; blank the others.
+    fn drawn(rows: &[&str], lit: impl Fn(Cell) -> bool) -> Vec<String> {
+        rows.iter()
+            .enumerate()
+            .map(|(y, row)| {
+                row.chars()
+                    .enumerate()
+                    .map(|(x, ch)| if lit(Cell::new(x as i32, y as i32)) { ch } else { ' ' })
+                    .collect::<String>()
+                    .trim_end()
+                    .to_owned()
+            })
+            .collect()
+    }
+
+    fn lights(rows: &[&str], radius: u32) -> Vec<Light> {
+        cells(rows, '!').into_iter().enumerate().map(|(k, cell)| Light { object: k as u32 + 1, cell, radius }).collect()
+    }
+
+    #[test]
+    fn a_light_lights_its_room_and_the_walls_around_it_not_past_them() {
+        let rows = [
+            "##########", //
+            "#....#...#",
+            "#.!..#...#",
+            "#....'...#",
+            "##########",
+        ];
+        let opacity = OpacityGrid::from_ascii(&rows);
+        let lighting = Lighting::new(lights(&rows, 6), Algorithm::Symmetric, &opacity);
+        // Through the open door, the cells in line with it and the walls beside them, as far as
+        // the radius.
+        assert_eq!(
+            drawn(&rows, |c| lighting.is_lit(c)),
+            [
+                "######", //
+                "#....#", "#.!..#", "#....'..", "########",
+            ]
+        );
+        assert_eq!(lighting.lights_at(Cell::new(4, 2)).collect::<Vec<_>>(), [0]);
+        assert_eq!(lighting.lights_at(Cell::new(8, 2)).count(), 0);
+    }
+
+    /// The player at the east end of a dark corridor, vision 2, a lit room to the west: the room
+    /// is seen from afar through its door, its far wall too (lit on the face turned to the
+    /// player); the corridor is seen only within 2. Without lights, the player's own view alone.
+    #[test]
+    fn a_lit_room_is_seen_from_the_end_of_a_dark_corridor() {
+        let rows = [
+            "#######", //
+            "#.....#",
+            "#..!..############",
+            "#......'.........@",
+            "#.....############",
+            "#######",
+        ];
+        let opacity = OpacityGrid::from_ascii(&rows);
+        let lighting = Lighting::new(lights(&rows, 4), Algorithm::Symmetric, &opacity);
+        let (w, h) = (opacity.width() as u32, opacity.height() as u32);
+        let (mut seen, mut far) = (VisibleSet::new(w, h), VisibleSet::new(w, h));
+        let player = Cell::new(17, 3);
+        lighting.sight(&opacity, player, Some(2), &mut seen, &mut far);
+        assert_eq!(
+            drawn(&rows, |c| seen.contains_cell(c)),
+            [
+                "", //
+                "",
+                "#               ##",
+                "#......        ..@",
+                "#               ##",
+                "",
+            ]
+        );
+        let dark = Lighting::new(Vec::new(), Algorithm::Symmetric, &opacity);
+        dark.sight(&opacity, player, Some(2), &mut seen, &mut far);
+        let mut own = VisibleSet::new(w, h);
+        fov::compute(Algorithm::Symmetric, &opacity, FovParams::new(player, Some(2)), &mut own);
+        assert_eq!(seen.iter().collect::<Vec<_>>(), own.iter().collect::<Vec<_>>());
+    }
+
+    /// A lit room's north wall seen from the dark outside: lit, in view, but its lit face is
+    /// turned away, so it is not seen; from inside the room it is.
+    #[test]
+    fn a_wall_is_seen_by_light_only_from_its_lit_side() {
+        let rows = [
+            "..........", //
+            "..........",
+            "..........",
+            "##########",
+            "#..!.....#",
+            "#........#",
+            "##########",
+        ];
+        let opacity = OpacityGrid::from_ascii(&rows);
+        let lighting = Lighting::new(lights(&rows, 9), Algorithm::Symmetric, &opacity);
+        let (w, h) = (opacity.width() as u32, opacity.height() as u32);
+        let (mut seen, mut far) = (VisibleSet::new(w, h), VisibleSet::new(w, h));
+        let wall = Cell::new(5, 3);
+        assert!(lighting.is_lit(wall));
+        let outside = Cell::new(5, 0);
+        lighting.sight(&opacity, outside, Some(1), &mut seen, &mut far);
+        assert!(far.contains_cell(wall), "in view from outside");
+        assert!(!seen.contains_cell(wall));
+        assert_eq!(seen.count(), 4, "the viewer's own view alone: the cell and its three neighbours on the map");
+        let inside = Cell::new(8, 5);
+        lighting.sight(&opacity, inside, Some(1), &mut seen, &mut far);
+        assert!(seen.contains_cell(wall));
+    }
+
+    /// After random doors open and close, the lights lit again by the event equal lights lit from
+    /// scratch, for every algorithm; and a change far from every light lights nothing again.
+    #[test]
+    fn opacity_changes_leave_the_lighting_a_fresh_one_would_have() {
+        let mut rng = Rng::new(11);
+        for round in 0..60 {
+            let algorithm = Algorithm::ALL[round % Algorithm::ALL.len()];
+            let (w, h) = (20 + rng.below(30) as i32, 10 + rng.below(20) as i32);
+            let mut opacity = OpacityGrid::new(w as u32, h as u32);
+            for y in 0..h {
+                for x in 0..w {
+                    if rng.chance(0.3) {
+                        opacity.set(x, y, true);
+                    }
+                }
+            }
+            let lights: Vec<Light> = (0..1 + rng.below(5))
+                .map(|k| Light {
+                    object: k + 1,
+                    cell: Cell::new(rng.below(w as u32) as i32, rng.below(h as u32) as i32),
+                    radius: 1 + rng.below(9),
+                })
+                .collect();
+            let mut lighting = Lighting::new(lights.clone(), algorithm, &opacity);
+            for _ in 0..20 {
+                let c = Cell::new(rng.below(w as u32) as i32, rng.below(h as u32) as i32);
+                opacity.set(c.x, c.y, !opacity.is_opaque(c.x, c.y));
+                let relit = lighting.opacity_changed(c, &opacity);
+                let fresh = Lighting::new(lights.clone(), algorithm, &opacity);
+                assert_eq!(lighting.views, fresh.views, "{algorithm} round {round} after {c}");
+                assert_eq!(lighting.lit.iter().collect::<Vec<_>>(), fresh.lit.iter().collect::<Vec<_>>());
+                let near =
+                    lights.iter().filter(|l| (l.cell.x - c.x).abs().max((l.cell.y - c.y).abs()) as u32 <= l.radius + 1);
+                assert_eq!(relit, near.count());
+            }
+        }
+    }
+}
