@@ -380,3 +380,60 @@ fn cache_overlay_shows_the_three_regions_of_a_toggle_and_of_a_painted_wall() {
     assert_eq!(last.cells, vec![wall]);
     assert!(last.changed > 0);
 }
+
+#[test]
+fn lighting_shows_what_the_lights_light_and_what_a_viewer_sees_by_them() {
+    use sightline::core::sim::Lighting;
+    use sightline::core::{MapObject, ObjectKind};
+    let mut h = harness();
+    open(&mut h, "dungeon.ron");
+    show_from_menu(&mut h, OverlayKind::Lighting);
+    let lit = |h: &Harness<'static, SightlineApp>, algorithm: fov::Algorithm| {
+        let map = &h.state().document.map;
+        Lighting::of_map(map, algorithm, &OpacityGrid::from_map(map))
+    };
+    // The dungeon's one light, in the grass room: what the core lights is what the panel says.
+    let lighting = lit(&h, fov::Algorithm::Shadowcast);
+    h.get_by_label(&format!("lit: {} cells (deeper where lights overlap)", lighting.lit().count()));
+    h.get_by_label("#6 at 10, 16");
+    // A viewer in the middle room, west of its centre, sees the lit room through two doors
+    // beyond its own vision of 8: the counts are the core's.
+    let viewer = Cell::new(26, 15);
+    h.hover_at(cell_centre(&h, viewer));
+    h.run();
+    h.run();
+    assert_eq!(h.state().overlays.lighting.viewer, Some(viewer));
+    let grid = OpacityGrid::from_map(&h.state().document.map);
+    let (mut own, mut seen, mut far) = (VisibleSet::new(63, 31), VisibleSet::new(63, 31), VisibleSet::new(63, 31));
+    fov::compute(fov::Algorithm::Shadowcast, &grid, FovParams::new(viewer, Some(8)), &mut own);
+    lighting.sight(&grid, viewer, Some(8), &mut seen, &mut far);
+    let by_light = seen.count() - own.count();
+    assert!(by_light > 0, "the lit room is seen from afar");
+    h.get_by_label(&format!("its own view: {}", own.count()));
+    h.get_by_label(&format!("seen only by light: {by_light}"));
+    // Pinned with the probe, it stays when the pointer moves on.
+    h.get_by_label("Probe").click();
+    h.run();
+    click_cell(&mut h, viewer);
+    h.hover_at(cell_centre(&h, Cell::new(50, 25)));
+    h.run();
+    h.get_by_label("viewer 26, 15 (pinned)");
+    // A second light, placed in the editor, is lit at once.
+    h.state_mut().document.checkpoint();
+    h.state_mut().document.map.add_object(MapObject::new(ObjectKind::Light { radius: 4 }, Cell::new(28, 13)));
+    h.state_mut().document.touch();
+    h.run();
+    h.run();
+    let lighting = lit(&h, fov::Algorithm::Shadowcast);
+    assert_eq!(lighting.lights().len(), 2);
+    h.get_by_label(&format!("lit: {} cells (deeper where lights overlap)", lighting.lit().count()));
+    h.get_by_label("#10 at 28, 13");
+    // Another algorithm: its lighting.
+    let mut settings = h.state().overlays.lighting.settings.clone();
+    settings.algorithm = fov::Algorithm::Symmetric;
+    h.state_mut().commands.push(Command::Overlay(OverlayCommand::LightingSettings(settings)));
+    h.run();
+    h.run();
+    let symmetric = lit(&h, fov::Algorithm::Symmetric);
+    h.get_by_label(&format!("lit: {} cells (deeper where lights overlap)", symmetric.lit().count()));
+}

@@ -90,3 +90,43 @@ fn presets_switch_the_game_from_the_play_menu() {
     assert_eq!(world.config, Preset::CavesOfZircon.config());
     h.get_by_label_contains("ray FOV");
 }
+
+#[test]
+fn the_player_picks_items_up_and_the_lights_checkbox_turns_seeing_by_light_off() {
+    let dir = tempfile::tempdir().unwrap();
+    let path = dir.path().join("hall.txt");
+    // A lit hall at the west end of a corridor, the player at its east end with the Grass
+    // preset's vision of 8, a potion two steps west.
+    std::fs::write(
+        &path,
+        "legend:\n! = light radius=4\np = item name=potion\n---\n#######\n#.....#############\n#..!..'.........p.@#\n\
+         #.....#############\n#######\n",
+    )
+    .unwrap();
+    let mut h = harness_sized(1500.0, 900.0);
+    h.state_mut().commands.push(Command::Open(path));
+    h.run();
+    h.get_by_label("Play (F5)").click();
+    h.run();
+    h.get_by_label("items 0");
+    let hall = Cell::new(2, 2);
+    let world = |h: &Harness<'static, SightlineApp>| h.state().play.world.as_ref().unwrap().knowledge(hall);
+    assert_eq!(world(&h), Knowledge::Visible, "the lit hall, 16 cells away, is seen by its light");
+    h.get_by_label_contains("you see the potion at 16, 2");
+    h.key_press(egui::Key::ArrowLeft);
+    h.run();
+    h.key_press(egui::Key::ArrowLeft);
+    h.run();
+    h.get_by_label("items 1");
+    h.get_by_label_contains("you pick up the potion");
+    // Lights off: the hall, out of the player's own view, is only remembered.
+    h.get_by_label("Lights").click();
+    h.run();
+    assert!(!h.state().play.world.as_ref().unwrap().config.lights);
+    assert_eq!(world(&h), Knowledge::Remembered);
+    // And it stays off across a restart.
+    h.get_by_label("Restart").click();
+    h.run();
+    assert!(!h.state().play.world.as_ref().unwrap().config.lights);
+    assert_eq!(world(&h), Knowledge::Unknown);
+}

@@ -553,7 +553,12 @@ fn text_object_ui(
 
 /// The colour an object's marker and shape are drawn in, by its kind.
 fn object_colour(o: &crate::core::MapObject) -> Color32 {
-    match o.kind {
+    kind_colour(&o.kind)
+}
+
+/// The colour the objects of a kind are drawn in (on the canvas and in the play pane).
+pub fn kind_colour(kind: &ObjectKind) -> Color32 {
+    match kind {
         ObjectKind::PlayerStart => Color32::from_rgb(255, 230, 90),
         ObjectKind::Monster { .. } => Color32::from_rgb(240, 80, 70),
         ObjectKind::Item => Color32::from_rgb(120, 220, 255),

@@ -68,6 +68,7 @@ pub fn run(launch: AppLaunch) -> anyhow::Result<()> {
                     OverlayName::Fov => OverlayKind::FovCompare,
                     OverlayName::Symmetry => OverlayKind::Symmetry,
                     OverlayName::Cache => OverlayKind::Cache,
+                    OverlayName::Lighting => OverlayKind::Lighting,
                 };
                 app.commands.push(Command::Overlay(OverlayCommand::Show(kind, true)));
             }

@@ -6,14 +6,19 @@
 use egui::{Align2, Color32, FontId, Pos2, Rect, Sense, Stroke, Vec2};
 
 use super::View;
-use super::canvas::{SpriteBatch, add_flipped_sprite, color, shown_frame, sprite_reach, sprite_rect, tile_sprite};
+use super::canvas::{
+    SpriteBatch, add_flipped_sprite, color, kind_colour, shown_frame, sprite_reach, sprite_rect, tile_sprite,
+};
 use super::sprites::SheetTexture;
 use crate::core::flip::Flip;
-use crate::core::sim::{Action, Knowledge, MemoryModel, Preset, World};
-use crate::core::{Cell, Map, TileId};
+use crate::core::sim::{Action, Item, Knowledge, MemoryModel, Preset, SIGHT_RANGE, SimConfig, World};
+use crate::core::{Cell, Map, ObjectKind, TileId};
 
 /// Brightness of a remembered cell (Grass: unknown 0, remembered 0.4, visible 1).
 pub const REMEMBERED_ALPHA: f32 = 0.4;
+
+/// The warm wash over a cell seen lit by the map's lights.
+const LIGHT_WASH: Color32 = Color32::from_rgba_premultiplied(60, 44, 10, 60);
 
 /// What the UI asks of the game.
 #[derive(Clone, Debug, PartialEq)]
@@ -31,6 +36,8 @@ pub enum PlayCommand {
     RevealMap,
     SetLiveEdits(bool),
     SetGhosts(bool),
+    /// Seeing by the map's lights on or off ([`crate::core::sim::SimConfig::lights`]).
+    SetLights(bool),
     /// Length of the smooth transition, in seconds.
     SetTransition(f32),
     /// Look through an actor's eyes (0: the player): its view and its memory.
@@ -56,6 +63,8 @@ pub struct PlayState {
     pub live_edits: bool,
     /// Draw monsters out of view at their last known cell, greyed.
     pub ghosts: bool,
+    /// Lit cells are seen from afar (kept across restarts and presets).
+    pub lights: bool,
     /// Seconds a smooth transition takes.
     pub transition_seconds: f32,
     /// The map revision the game runs on.
@@ -79,6 +88,7 @@ impl Default for PlayState {
             world: None,
             live_edits: true,
             ghosts: true,
+            lights: true,
             transition_seconds: 0.15,
             revision: 0,
             transition: None,
@@ -93,7 +103,7 @@ impl Default for PlayState {
 
 impl PlayState {
     fn start(&mut self, map: &Map, revision: u64) {
-        self.world = World::new(map, self.preset.config());
+        self.world = World::new(map, SimConfig { lights: self.lights, ..self.preset.config() });
         self.edited = Some(map.clone());
         self.perspective = 0;
         self.revision = revision;
@@ -143,6 +153,12 @@ impl PlayState {
             }
             PlayCommand::SetLiveEdits(on) => self.live_edits = on,
             PlayCommand::SetGhosts(on) => self.ghosts = on,
+            PlayCommand::SetLights(on) => {
+                self.lights = on;
+                if let Some(w) = &mut self.world {
+                    w.set_lights(on);
+                }
+            }
             PlayCommand::SetTransition(s) => self.transition_seconds = s.clamp(0.0, 3.0),
             PlayCommand::SeeAs(who) => self.perspective = who,
         }
@@ -331,6 +347,18 @@ impl PlayState {
             {
                 send(commands, PlayCommand::SetGhosts(ghosts));
             }
+            let mut lights = self.lights;
+            let lit_hint = if world.lighting().lights().is_empty() {
+                "This map has no lights (place one with the object tool)".to_owned()
+            } else {
+                format!(
+                    "Lit cells are seen from up to {SIGHT_RANGE} cells away, by you and by the monsters; off, \
+                     everyone sees its own view alone"
+                )
+            };
+            if ui.checkbox(&mut lights, "Lights").on_hover_text(lit_hint).changed() {
+                send(commands, PlayCommand::SetLights(lights));
+            }
             if ui.button("Reveal map").clicked() {
                 send(commands, PlayCommand::RevealMap);
             }
@@ -359,6 +387,10 @@ impl PlayState {
             ui.separator();
             ui.label(format!("hp {}/{}", p.hp.max(0), p.max_hp));
             ui.separator();
+            if !world.items.is_empty() {
+                ui.label(format!("items {}", world.carried()));
+                ui.separator();
+            }
             ui.label(format!("{} · {} FOV", self.preset.name(), world.config.fov));
             if world.is_over() {
                 ui.separator();
@@ -432,21 +464,30 @@ impl PlayState {
         // Cells whose believed top tile has an image: drawn layer by layer below, as the canvas
         // draws them, each at its brightness.
         let mut image_cells: Vec<ShownCell> = Vec::new();
+        // How bright a cell is drawn, moving from its knowledge before the turn to its knowledge now.
+        let alpha_at = |c: Cell| {
+            let now = alpha_of(world.knowledge_of(who, c));
+            let before =
+                transition.map_or(now, |tr| match tr.from_knowledge.get((c.y * map.width() as i32 + c.x) as usize) {
+                    Some(2) => 1.0,
+                    Some(1) => REMEMBERED_ALPHA,
+                    _ => 0.0,
+                });
+            before + (now - before) * t
+        };
+        // Cells seen lit by the map's lights, washed warm over their tiles.
+        let mut light_wash = egui::Mesh::default();
         for y in top_left.y.max(0)..=bottom_right.y.min(map.height() as i32 - 1) {
             for x in top_left.x.max(0)..=bottom_right.x.min(map.width() as i32 - 1) {
                 let c = Cell::new(x, y);
-                let now = alpha_of(world.knowledge_of(who, c));
-                let before =
-                    transition.map_or(now, |tr| match tr.from_knowledge.get((y * map.width() as i32 + x) as usize) {
-                        Some(2) => 1.0,
-                        Some(1) => REMEMBERED_ALPHA,
-                        _ => 0.0,
-                    });
-                let alpha = before + (now - before) * t;
+                let alpha = alpha_at(c);
                 if alpha <= 0.01 {
                     continue;
                 }
                 let Some(top) = world.believed_tile_of(who, c) else { continue };
+                if world.knowledge_of(who, c) == Knowledge::Visible && world.lit_for(who, c) {
+                    light_wash.add_colored_rect(view.cell_rect(c), LIGHT_WASH.gamma_multiply(alpha));
+                }
                 if images.shown && tile_sprite(map, images.sheets, top).is_some() {
                     image_cells.push((c, alpha, world.believed_layers_of(who, c)));
                     continue;
@@ -466,8 +507,25 @@ impl PlayState {
                 ui.ctx().request_repaint_after(std::time::Duration::from_millis(wait));
             }
         }
+        painter.add(egui::Shape::mesh(light_wash));
         for (pos, ch, fg) in glyphs {
             painter.text(pos, Align2::CENTER_CENTER, ch, font.clone(), fg);
+        }
+        // The lights themselves, where their cell is known (scenery, remembered as the cell is),
+        // then the items known to lie there: in view, or dim where they were seen.
+        for light in world.lighting().lights() {
+            let a = alpha_at(light.cell);
+            if a > 0.01 {
+                let colour = kind_colour(&ObjectKind::Light { radius: light.radius });
+                draw_actor(&painter, view.cell_rect(light.cell).center(), px, '!', colour.gamma_multiply(a));
+            }
+        }
+        for (item, _) in world.known_items_of(who) {
+            let a = alpha_at(item.cell);
+            if a > 0.01 {
+                let colour = kind_colour(&ObjectKind::Item).gamma_multiply(a);
+                draw_actor(&painter, view.cell_rect(item.cell).center(), px, Item::GLYPH, colour);
+            }
         }
         // The route of a travel in progress.
         if who == 0 {
@@ -534,8 +592,27 @@ impl PlayState {
     }
 }
 
-/// What actor `who` knows of a cell, in words.
+/// What actor `who` knows of a cell, in words: the tile, a light there, an item known to lie
+/// there, whether it is lit (in view), a monster there (in view).
 pub fn knowledge_text(world: &World, who: usize, c: Cell) -> String {
+    let mut text = tile_knowledge_text(world, who, c);
+    if world.knowledge_of(who, c) == Knowledge::Unknown {
+        return text;
+    }
+    if let Some(light) = world.lighting().lights().iter().find(|l| l.cell == c) {
+        text += &format!(", a light (radius {})", light.radius);
+    }
+    for (item, _) in world.known_items_of(who).filter(|(i, _)| i.cell == c) {
+        text += &format!(", {}", item.title());
+    }
+    if world.knowledge_of(who, c) == Knowledge::Visible && world.lit_for(who, c) {
+        text += ", lit";
+    }
+    text
+}
+
+/// What actor `who` knows of a cell's tile (and a monster in view there), in words.
+fn tile_knowledge_text(world: &World, who: usize, c: Cell) -> String {
     let tile_name = |t: crate::core::TileId| world.map.tiles.get(usize::from(t)).map_or("?".into(), |k| k.name.clone());
     match world.knowledge_of(who, c) {
         Knowledge::Unknown => format!("{}, {}: unknown", c.x, c.y),

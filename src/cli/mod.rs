@@ -208,6 +208,7 @@ pub enum OverlayName {
     Fov,
     Symmetry,
     Cache,
+    Lighting,
 }
 
 /// Parses the command line and runs it. Exit code 0 on success, 1 when the command failed,

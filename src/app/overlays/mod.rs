@@ -9,6 +9,7 @@
 pub mod cache_view;
 pub mod fov_compare;
 pub mod job;
+pub mod lighting_view;
 pub mod pathfinding;
 pub mod symmetry_view;
 
@@ -18,6 +19,7 @@ use egui::{Color32, Painter};
 
 pub use cache_view::{CacheSettings, CacheView};
 pub use fov_compare::{FovCompare, FovSettings};
+pub use lighting_view::{LightingSettings, LightingView};
 pub use pathfinding::{Marker, PathMode, PathOverlay, PathSettings};
 pub use symmetry_view::{SymmetrySettings, SymmetryView};
 
@@ -26,18 +28,24 @@ use super::{Command, View};
 use crate::core::fov::OpacityGrid;
 use crate::core::{Cell, Map};
 
-/// The four overlays.
+/// The five overlays.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
 pub enum OverlayKind {
     Pathfinding,
     FovCompare,
     Symmetry,
     Cache,
+    Lighting,
 }
 
 impl OverlayKind {
-    pub const ALL: [OverlayKind; 4] =
-        [OverlayKind::Pathfinding, OverlayKind::FovCompare, OverlayKind::Symmetry, OverlayKind::Cache];
+    pub const ALL: [OverlayKind; 5] = [
+        OverlayKind::Pathfinding,
+        OverlayKind::FovCompare,
+        OverlayKind::Symmetry,
+        OverlayKind::Cache,
+        OverlayKind::Lighting,
+    ];
 
     /// The name in the Overlays menu.
     pub fn label(self) -> &'static str {
@@ -46,6 +54,7 @@ impl OverlayKind {
             OverlayKind::FovCompare => "FOV comparison",
             OverlayKind::Symmetry => "Symmetry violations",
             OverlayKind::Cache => "Cache invalidation",
+            OverlayKind::Lighting => "Lighting",
         }
     }
 
@@ -80,6 +89,10 @@ pub enum OverlayCommand {
     CacheSettings(CacheSettings),
     ToggleWhatIf(Cell),
     ClearWhatIf,
+    LightingSettings(LightingSettings),
+    /// Pin the lighting overlay's viewer to a cell (again: unpin).
+    PinViewer(Cell),
+    UnpinViewer,
 }
 
 #[derive(Default)]
@@ -88,6 +101,7 @@ pub struct Overlays {
     pub fov: FovCompare,
     pub symmetry: SymmetryView,
     pub cache: CacheView,
+    pub lighting: LightingView,
     /// The map's opacity, shared with the background jobs.
     grid: Option<(u64, Arc<OpacityGrid>)>,
 }
@@ -99,6 +113,7 @@ impl Overlays {
             OverlayKind::FovCompare => self.fov.on,
             OverlayKind::Symmetry => self.symmetry.on,
             OverlayKind::Cache => self.cache.on,
+            OverlayKind::Lighting => self.lighting.on,
         }
     }
 
@@ -119,6 +134,7 @@ impl Overlays {
                 OverlayKind::FovCompare => self.fov.on = on,
                 OverlayKind::Symmetry => self.symmetry.on = on,
                 OverlayKind::Cache => self.cache.on = on,
+                OverlayKind::Lighting => self.lighting.on = on,
             },
             OverlayCommand::Probe(cell) => {
                 if !map.in_bounds(cell) {
@@ -140,6 +156,9 @@ impl Overlays {
                 if self.cache.on {
                     self.cache.apply(OverlayCommand::ToggleWhatIf(cell));
                 }
+                if self.lighting.on {
+                    self.lighting.apply(OverlayCommand::PinViewer(cell));
+                }
             }
             c @ (OverlayCommand::PathSettings(_)
             | OverlayCommand::MoveMarker(..)
@@ -158,6 +177,9 @@ impl Overlays {
             c @ (OverlayCommand::CacheSettings(_) | OverlayCommand::ToggleWhatIf(_) | OverlayCommand::ClearWhatIf) => {
                 self.cache.apply(c)
             }
+            c @ (OverlayCommand::LightingSettings(_) | OverlayCommand::PinViewer(_) | OverlayCommand::UnpinViewer) => {
+                self.lighting.apply(c)
+            }
         }
     }
 
@@ -169,6 +191,7 @@ impl Overlays {
         self.fov.pinned = None;
         self.symmetry.selected = None;
         self.cache.apply(OverlayCommand::ClearWhatIf);
+        self.lighting.pinned = None;
     }
 
     fn opacity_grid(&mut self, map: &Map, revision: u64) -> Arc<OpacityGrid> {
@@ -186,11 +209,12 @@ impl Overlays {
     pub fn update(&mut self, map: &Map, revision: u64, hovered: Option<Cell>, dt: f32) {
         self.path.advance(dt);
         self.path.update(map, revision);
-        if self.fov.on || self.symmetry.on || self.cache.on {
+        if self.fov.on || self.symmetry.on || self.cache.on || self.lighting.on {
             let grid = self.opacity_grid(map, revision);
             self.fov.update(&grid, revision, hovered);
             self.symmetry.update(&grid, revision);
             self.cache.update(&grid, revision);
+            self.lighting.update(map, &grid, revision, hovered);
         }
     }
 
@@ -211,6 +235,9 @@ impl Overlays {
 
     /// Draws the overlays that are on; `side` picks one pathfinding side in a split view.
     pub fn draw(&self, painter: &Painter, view: &View, cells: VisibleCells, side: Option<usize>) {
+        if self.lighting.on {
+            self.lighting.draw(painter, view, cells);
+        }
         if self.cache.on {
             self.cache.draw(painter, view, cells);
         }
@@ -240,6 +267,9 @@ impl Overlays {
         if self.cache.on {
             out += &self.cache.numbers_text();
         }
+        if self.lighting.on {
+            out += &self.lighting.numbers_text();
+        }
         out
     }
 
@@ -255,6 +285,7 @@ impl Overlays {
                     OverlayKind::FovCompare => self.fov.settings_ui(ui, commands),
                     OverlayKind::Symmetry => self.symmetry.settings_ui(ui, commands),
                     OverlayKind::Cache => self.cache.settings_ui(ui, commands),
+                    OverlayKind::Lighting => self.lighting.settings_ui(ui, commands),
                 }
                 if ui.button("Close overlay").on_hover_text(kind.label()).clicked() {
                     commands.push(Command::Overlay(OverlayCommand::Show(kind, false)));

@@ -452,6 +452,13 @@ impl World {
         self.config.lights && self.lighting.is_lit(c)
     }
 
+    /// Whether actor `who` sees `c` lit, by the rule of [`Lighting::sight`] (a wall only on its
+    /// lit side), with the game's lights on.
+    pub fn lit_for(&self, who: usize, c: Cell) -> bool {
+        let Some(actor) = self.actors.get(who) else { return false };
+        self.config.lights && self.lighting.lit_as_seen_from(c, actor.cell, &self.opacity)
+    }
+
     /// Turns seeing by light on or off ([`SimConfig::lights`]), and looks again.
     pub fn set_lights(&mut self, on: bool) {
         self.config.lights = on;

@@ -1,0 +1,228 @@
+//! The lighting overlay: what the map's lights light, by the game's own rule
+//! ([`crate::core::sim::lighting`]), under one FOV algorithm. Lit cells are washed amber, deeper
+//! where lights overlap, each light's radius ringed; and a viewer (the hovered cell, or one a
+//! Probe click pins) with a vision radius shows what it would see in play: its own view, and the
+//! cells it sees only because they are lit (within 20 cells, a wall only from its lit side).
+
+use egui::{Color32, Painter, Stroke};
+
+use super::{LegendEntry, OverlayCommand, legend_ui, with_alpha};
+use crate::app::canvas::VisibleCells;
+use crate::app::{Command, View};
+use crate::core::fov::{self, Algorithm, FovParams, Opacity, OpacityGrid, VisibleSet};
+use crate::core::sim::{Lighting, SIGHT_RANGE};
+use crate::core::{Cell, Map};
+
+#[derive(Clone, Debug, PartialEq)]
+pub struct LightingSettings {
+    /// The FOV algorithm light and sight go by (the Grass preset's by default).
+    pub algorithm: Algorithm,
+    /// Show a viewer's sight, from the hovered or pinned cell.
+    pub sight: bool,
+    /// The viewer's own vision radius.
+    pub vision: u32,
+    pub opacity: f32,
+}
+
+impl Default for LightingSettings {
+    fn default() -> Self {
+        Self { algorithm: Algorithm::Shadowcast, sight: true, vision: 8, opacity: 0.7 }
+    }
+}
+
+/// A viewer's sight: what it sees in its own view, and by light beyond it.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+pub struct SightCounts {
+    pub own: usize,
+    pub by_light: usize,
+}
+
+#[derive(Default)]
+pub struct LightingView {
+    pub on: bool,
+    pub settings: LightingSettings,
+    /// The viewer a Probe click fixed; otherwise it follows the pointer.
+    pub pinned: Option<Cell>,
+    /// The viewer whose sight is shown.
+    pub viewer: Option<Cell>,
+    lighting: Option<Lighting>,
+    /// How many lights light each cell (the wash's depth), row-major.
+    overlap: Vec<u8>,
+    width: i32,
+    own: VisibleSet,
+    seen: VisibleSet,
+    far: VisibleSet,
+    pub counts: SightCounts,
+    key: Option<(u64, Algorithm)>,
+    sight_key: Option<(u64, Algorithm, Cell, u32)>,
+}
+
+const LIT: Color32 = Color32::from_rgb(255, 176, 40);
+const OWN: Color32 = Color32::from_rgb(90, 160, 255);
+const BY_LIGHT: Color32 = Color32::from_rgb(255, 240, 120);
+
+impl LightingView {
+    pub fn apply(&mut self, command: OverlayCommand) {
+        match command {
+            OverlayCommand::LightingSettings(s) => self.settings = s,
+            OverlayCommand::PinViewer(cell) => {
+                self.pinned = if self.pinned == Some(cell) { None } else { Some(cell) };
+            }
+            OverlayCommand::UnpinViewer => self.pinned = None,
+            _ => {}
+        }
+    }
+
+    /// The lights (again when the map or the algorithm changed) and the viewer's sight (again
+    /// when it moved, or its vision changed).
+    pub fn update(&mut self, map: &Map, grid: &OpacityGrid, revision: u64, hovered: Option<Cell>) {
+        if !self.on {
+            return;
+        }
+        let algorithm = self.settings.algorithm;
+        if self.key != Some((revision, algorithm)) {
+            let lighting = Lighting::of_map(map, algorithm, grid);
+            self.width = grid.width();
+            self.overlap = vec![0; grid.width() as usize * grid.height() as usize];
+            for k in 0..lighting.lights().len() {
+                for c in lighting.view_of(k) {
+                    let i = (c.y * self.width + c.x) as usize;
+                    self.overlap[i] = self.overlap[i].saturating_add(1);
+                }
+            }
+            let (w, h) = (grid.width() as u32, grid.height() as u32);
+            (self.own, self.seen, self.far) = (VisibleSet::new(w, h), VisibleSet::new(w, h), VisibleSet::new(w, h));
+            self.lighting = Some(lighting);
+            self.key = Some((revision, algorithm));
+            self.sight_key = None;
+        }
+        let in_bounds = |c: &Cell| grid.in_bounds(c.x, c.y);
+        self.viewer = self.pinned.filter(in_bounds).or(hovered.filter(in_bounds)).or(self.viewer.filter(in_bounds));
+        let (Some(viewer), Some(lighting), true) = (self.viewer, &self.lighting, self.settings.sight) else { return };
+        let vision = self.settings.vision;
+        let sight_key = (revision, algorithm, viewer, vision);
+        if self.sight_key == Some(sight_key) {
+            return;
+        }
+        fov::compute(algorithm, grid, FovParams::new(viewer, Some(vision)), &mut self.own);
+        lighting.sight(grid, viewer, Some(vision), &mut self.seen, &mut self.far);
+        let own = self.own.count();
+        self.counts = SightCounts { own, by_light: self.seen.count() - own };
+        self.sight_key = Some(sight_key);
+    }
+
+    fn sight_shown(&self) -> Option<Cell> {
+        self.viewer.filter(|_| self.settings.sight && self.sight_key.is_some())
+    }
+
+    pub fn draw(&self, painter: &Painter, view: &View, cells: VisibleCells) {
+        let Some(lighting) = &self.lighting else { return };
+        let alpha = self.settings.opacity;
+        let sight = self.sight_shown();
+        let mut mesh = egui::Mesh::default();
+        for c in cells.iter() {
+            let r = view.cell_rect(c);
+            let overlap = self.overlap.get((c.y * self.width + c.x) as usize).copied().unwrap_or(0);
+            if overlap > 0 {
+                // Deeper where more lights reach, up to three.
+                let depth = 0.3 + 0.15 * f32::from(overlap.min(3));
+                mesh.add_colored_rect(r, with_alpha(LIT, alpha * depth));
+            }
+            if sight.is_some() && self.seen.contains_cell(c) {
+                let (colour, a) = if self.own.contains_cell(c) { (OWN, 0.35) } else { (BY_LIGHT, 0.6) };
+                mesh.add_colored_rect(r.shrink(view.cell_px * 0.25), with_alpha(colour, alpha * a));
+            }
+        }
+        painter.add(egui::Shape::mesh(mesh));
+        for light in lighting.lights() {
+            let centre = view.cell_rect(light.cell).center();
+            let ring = Stroke::new(1.0, with_alpha(LIT, 0.8));
+            painter.circle_stroke(centre, (light.radius as f32 + 0.5) * view.cell_px, ring);
+            painter.circle_filled(centre, (view.cell_px * 0.18).max(2.0), LIT);
+        }
+        if let Some(viewer) = sight {
+            let r = view.cell_rect(viewer);
+            painter.rect_stroke(r, 0.0, Stroke::new(2.5, BY_LIGHT), egui::StrokeKind::Inside);
+            let ring = Stroke::new(1.0, with_alpha(OWN, 0.6));
+            painter.circle_stroke(r.center(), (self.settings.vision as f32 + 0.5) * view.cell_px, ring);
+        }
+    }
+
+    pub fn numbers_text(&self) -> String {
+        let Some(lighting) = &self.lighting else { return String::new() };
+        let s = &self.settings;
+        let mut out = format!(
+            "lighting {}: {} lights, {} cells lit\nlight\tcell\tradius\tlit\n",
+            s.algorithm,
+            lighting.lights().len(),
+            lighting.lit().count()
+        );
+        for (k, l) in lighting.lights().iter().enumerate() {
+            out += &format!("#{}\t{}\t{}\t{}\n", l.object, l.cell, l.radius, lighting.view_of(k).len());
+        }
+        if let Some(v) = self.sight_shown() {
+            out += &format!(
+                "viewer {v} vision {}: own view {}, by light {}\n",
+                s.vision, self.counts.own, self.counts.by_light
+            );
+        }
+        out
+    }
+
+    pub fn settings_ui(&self, ui: &mut egui::Ui, commands: &mut Vec<Command>) {
+        let mut s = self.settings.clone();
+        ui.horizontal(|ui| {
+            ui.label("FOV");
+            super::choice_ui(ui, "lighting algorithm", &mut s.algorithm, &super::fov_options());
+        });
+        ui.checkbox(&mut s.sight, "A viewer's sight").on_hover_text(format!(
+            "What a viewer at the hovered cell (a Probe click pins it) sees in play: its own view, and lit cells \
+             up to {SIGHT_RANGE} away"
+        ));
+        ui.add_enabled(s.sight, egui::Slider::new(&mut s.vision, 0..=30).text("vision"));
+        ui.add(egui::Slider::new(&mut s.opacity, 0.0..=1.0).text("opacity"));
+        if s != self.settings {
+            commands.push(Command::Overlay(OverlayCommand::LightingSettings(s)));
+        }
+        let Some(lighting) = &self.lighting else { return };
+        if lighting.lights().is_empty() {
+            ui.label("This map has no lights: place one with the object tool (O, light).");
+            return;
+        }
+        let mut legend = vec![LegendEntry::new(
+            LIT,
+            &format!("lit: {} cells (deeper where lights overlap)", lighting.lit().count()),
+        )];
+        if let Some(v) = self.sight_shown() {
+            match self.pinned {
+                Some(_) => {
+                    ui.horizontal(|ui| {
+                        ui.label(format!("viewer {}, {} (pinned)", v.x, v.y));
+                        if ui.button("Unpin").clicked() {
+                            commands.push(Command::Overlay(OverlayCommand::UnpinViewer));
+                        }
+                    });
+                }
+                None => {
+                    ui.label(format!("viewer {}, {} (follows the pointer; Probe-click pins it)", v.x, v.y));
+                }
+            }
+            legend.push(LegendEntry::new(OWN, &format!("its own view: {}", self.counts.own)));
+            legend.push(LegendEntry::new(BY_LIGHT, &format!("seen only by light: {}", self.counts.by_light)));
+        }
+        legend_ui(ui, &legend);
+        ui.separator();
+        egui::Grid::new("lights_table").num_columns(3).striped(true).show(ui, |ui| {
+            ui.strong("light");
+            ui.strong("radius");
+            ui.strong("cells lit");
+            ui.end_row();
+            for (k, l) in lighting.lights().iter().enumerate() {
+                ui.label(format!("#{} at {}, {}", l.object, l.cell.x, l.cell.y));
+                ui.label(l.radius.to_string());
+                ui.label(lighting.view_of(k).len().to_string());
+                ui.end_row();
+            }
+        });
+    }
+}
