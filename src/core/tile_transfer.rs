@@ -244,9 +244,14 @@ impl TileTransfer {
                 break;
             }
         }
-        // Each takes its first candidate, and what it names takes what that names.
+        // Each takes its first candidate, and what it names takes what that names. Types that
+        // name others choose first, so that what they name follows their choice (an animation's
+        // frames become the frames of the animation it matched) instead of taking the first
+        // look-alike before it.
+        let mut order: Vec<TileId> = needed.iter().copied().collect();
+        order.sort_by_key(|&id| named_ids(&source.tiles[usize::from(id)]).next().is_none());
         let mut ids: HashMap<TileId, TileId> = HashMap::new();
-        for &a in &needed {
+        for &a in &order {
             let Some(&b) = candidates.get(&a).and_then(|c| c.first()) else { continue };
             let mut follow = vec![(a, b)];
             while let Some((x, y)) = follow.pop() {
@@ -548,6 +553,23 @@ mod tests {
             [Frame { tile: 7, duration_ms: 100 }, Frame { tile: 8, duration_ms: 100 }]
         );
         assert_eq!(target.tiles[8].glyph.ch, '%');
+    }
+
+    #[test]
+    fn an_animation_matches_the_same_animation_whose_frames_are_another_look_alike() {
+        let frames = |tile| vec![Frame { tile, duration_ms: 100 }];
+        let mut flow = lava();
+        (flow.name, flow.glyph.ch) = ("lava flow".into(), '%');
+        let mut tiles = [tile::standard_tiles(), vec![lava(), flow.clone()]].concat();
+        tiles[8].animation = frames(7);
+        let source = drawn(tiles, &["%"]);
+        // The target has lava twice, in slots 7 and 9, and its flow animates the second.
+        let mut tiles = [tile::standard_tiles(), vec![lava(), flow, lava()]].concat();
+        tiles[8].animation = frames(9);
+        let target = drawn(tiles, &["."]);
+        let transfer = TileTransfer::plan(&TileSource::of(&source, None, "a.ron"), [8], &target, None).unwrap();
+        assert!(transfer.adds_nothing(), "{:?}", transfer.new_tiles());
+        assert_eq!((transfer.id(8), transfer.id(7)), (8, 9));
     }
 
     /// Three tile types cut from `image`, 16 pixels a side, 2 a row.
