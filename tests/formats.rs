@@ -640,7 +640,8 @@ fn the_large_sample_is_the_dungeon_its_readme_says_and_the_generator_still_makes
     let generated = sightline::core::generate::dungeon(512, 512, 42).unwrap();
     assert!(generated == load(&maps_dir().join("large.ron")), "the generator no longer makes maps/large.ron");
     // A small one drawn out: rooms in the order placed, each joined to the next by an L-shaped
-    // corridor, doors (`+` closed, `'` open) where corridors meet rooms, the player in the first.
+    // corridor, doors (`+` closed, `'` open) where corridors meet rooms, the player in the first,
+    // an item in a room's south-east corner.
     let small = sightline::core::generate::dungeon(30, 14, 2).unwrap();
     let drawn = format::ascii::to_string(&small).unwrap().0;
     let expected = [
@@ -649,7 +650,7 @@ fn the_large_sample_is_the_dungeon_its_readme_says_and_the_generator_still_makes
         "####.......#############....##",
         "####.......#############....##",
         "####........'......+...#....##",
-        "####........'...r..+...+....##",
+        "####........'...r..+...+...*##",
         "####.......##......###.#######",
         "####.......###########.#######",
         "######################+#######",

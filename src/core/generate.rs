@@ -20,7 +20,9 @@ pub fn noise(width: u32, height: u32, density: f64, seed: u64) -> Result<Map, Ma
 }
 
 /// Rooms joined by L-shaped corridors, with doors where corridors enter rooms, a player start in
-/// the first room and a monster in some others.
+/// the first room and a monster in some others; some rooms are lit, as Angband lights some of
+/// its rooms (a light on the middle of the room's west side, reaching the whole room), and some
+/// have an item in their south-east corner.
 pub fn dungeon(width: u32, height: u32, seed: u64) -> Result<Map, MapError> {
     let mut map = Map::new_standard(width, height, STANDARD_WALL)?;
     let mut rng = Rng::new(seed);
@@ -104,6 +106,19 @@ pub fn dungeon(width: u32, height: u32, seed: u64) -> Result<Map, MapError> {
                 MapObject::new(ObjectKind::Monster { glyph, vision_radius: DEFAULT_VISION_RADIUS }, cell)
                     .named(super::format::ascii::monster_name(glyph)),
             );
+        }
+    }
+    // Drawn after everything above, so that the rooms, corridors and monsters of a seed are what
+    // they were before rooms had lights and items (the benchmarks' maps come from here).
+    for &(x, y, rw, rh) in &rooms {
+        if rng.chance(0.3) {
+            let cell = Cell::new(x, y + rh / 2);
+            // From the west side to the farthest corner of the room.
+            let far = f64::from(rw - 1).hypot(f64::from((rh / 2).max(rh - 1 - rh / 2)));
+            objects.push(MapObject::new(ObjectKind::Light { radius: far.ceil() as u32 }, cell).named("light"));
+        }
+        if rng.chance(0.3) {
+            objects.push(MapObject::new(ObjectKind::Item, Cell::new(x + rw - 1, y + rh - 1)).named("item"));
         }
     }
     // Reading order, as an ASCII map lists them, numbered in that order.
