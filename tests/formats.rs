@@ -441,6 +441,19 @@ fn ascii_legend_redefines_and_adds_glyphs() {
 }
 
 #[test]
+fn ascii_keeps_lights_and_items_of_other_settings_under_glyphs_of_their_own() {
+    let map = ascii("legend:\nL = light name=torch radius=3\np = item name=potion\n---\n#######\n#!L.Lp#\n#######\n");
+    let (text, warnings) = format::ascii::to_string(&map).unwrap();
+    assert_eq!(warnings, Vec::<String>::new());
+    // The built-in light keeps '!'; the torches share one new glyph, the potion another.
+    assert_eq!(
+        text,
+        "legend:\n$ = light name=\"torch\" radius=3\n% = item name=\"potion\"\n---\n#######\n#!$.$%#\n#######\n"
+    );
+    assert_same(&round_trip(&map, "txt"), &map, "lights and items through .txt");
+}
+
+#[test]
 fn ragged_ascii_rows_are_padded_with_void() {
     let map = ascii("###\n#.\n###\n");
     assert_eq!(map.width(), 3);

@@ -469,11 +469,22 @@ pub fn to_string(map: &Map) -> Result<(String, Vec<String>), MapError> {
     let w = map.width() as usize;
     let mut grid: Vec<char> =
         (0..map.len()).map(|i| map.top_tile(map.cell_at(i)).map_or(VOID, |(_, t)| glyph_of[usize::from(t)])).collect();
+    // Lights and items whose settings are not their built-in glyph's (a radius of 8, a name)
+    // get a glyph of their own, one for each kind and name, defined in the legend; from the
+    // glyphs no tile and no built-in meaning has.
+    let mut taken = used.clone();
+    taken.extend(glyph_of.iter().copied());
+    let mut free = ('!'..='~')
+        .chain('\u{00c0}'..='\u{024f}')
+        .chain('\u{4e00}'..='\u{9fff}')
+        .filter(move |c| !taken.contains(c) && !is_object_glyph(*c));
+    let mut object_glyphs: Vec<((ObjectKind, String), char)> = Vec::new();
+    let mut has_object = vec![false; map.len()];
     for o in &map.objects {
         let Some(i) = map.index(o.cell) else { continue };
         let on_floor = map.top_tile(o.cell).map(|(_, t)| t) == Some(tile::STANDARD_FLOOR)
             && map.tiles.get(usize::from(tile::STANDARD_FLOOR)) == standard.get(usize::from(tile::STANDARD_FLOOR));
-        if !on_floor || is_object_glyph(grid[i]) {
+        if !on_floor || has_object[i] {
             warnings.push(format!(
                 "object {:?} at {} is not kept: ASCII holds one object per cell, on floor",
                 o.name, o.cell
@@ -484,7 +495,7 @@ pub fn to_string(map: &Map) -> Result<(String, Vec<String>), MapError> {
             warnings.push(format!("object {:?} of type {type_name:?} is not kept: ASCII has no glyph for it", o.name));
             continue;
         }
-        let ch = o.kind.glyph();
+        let mut ch = o.kind.glyph();
         let default_name = match standard_meaning(ch) {
             Some(Meaning::Object(kind, name)) if kind == o.kind => Some(name),
             _ => None,
@@ -504,6 +515,22 @@ pub fn to_string(map: &Map) -> Result<(String, Vec<String>), MapError> {
                         }
                     }
                 }
+                ObjectKind::Light { .. } | ObjectKind::Item => {
+                    let key = (o.kind.clone(), o.name.clone());
+                    if let Some(&(_, g)) = object_glyphs.iter().find(|(k, _)| *k == key) {
+                        ch = g;
+                    } else if let Some(g) = free.next() {
+                        let name = o.name.replace('"', "'");
+                        legend_lines.push(match o.kind {
+                            ObjectKind::Light { radius } => format!("{g} = light name=\"{name}\" radius={radius}"),
+                            _ => format!("{g} = item name=\"{name}\""),
+                        });
+                        object_glyphs.push((key, g));
+                        ch = g;
+                    } else {
+                        warnings.push(format!("object {:?}: its name and settings are not kept in ASCII", o.name));
+                    }
+                }
                 _ => warnings.push(format!("object {:?}: its name and settings are not kept in ASCII", o.name)),
             }
         }
@@ -511,6 +538,7 @@ pub fn to_string(map: &Map) -> Result<(String, Vec<String>), MapError> {
             warnings.push(format!("object {:?}: its properties are not kept in ASCII", o.name));
         }
         grid[i] = ch;
+        has_object[i] = true;
     }
     if !map.objects.windows(2).all(|w| (w[0].cell.y, w[0].cell.x) <= (w[1].cell.y, w[1].cell.x)) {
         warnings.push("objects are listed in reading order (ASCII keeps no other order)".into());
