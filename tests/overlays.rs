@@ -395,7 +395,7 @@ fn lighting_shows_what_the_lights_light_and_what_a_viewer_sees_by_them() {
     // The dungeon's one light, in the grass room: what the core lights is what the panel says.
     let lighting = lit(&h, fov::Algorithm::Shadowcast);
     h.get_by_label(&format!("lit: {} cells (deeper where lights overlap)", lighting.lit().count()));
-    h.get_by_label("#6 at 10, 16");
+    h.get_by_label(&format!("#6 at 10, 16: radius 6, {} lit", lighting.lit_by(0)));
     // A viewer in the middle room, west of its centre, sees the lit room through two doors
     // beyond its own vision of 8: the counts are the core's.
     let viewer = Cell::new(26, 15);
@@ -418,6 +418,10 @@ fn lighting_shows_what_the_lights_light_and_what_a_viewer_sees_by_them() {
     h.hover_at(cell_centre(&h, Cell::new(50, 25)));
     h.run();
     h.get_by_label("viewer 26, 15 (pinned)");
+    // The overlay's lit cells, against a fresh lighting of the map as it is.
+    let shown = |h: &Harness<'static, SightlineApp>| {
+        h.state().overlays.lighting.lighting().expect("lit").lit().iter().collect::<Vec<_>>()
+    };
     // A second light, placed in the editor, is lit at once.
     h.state_mut().document.checkpoint();
     h.state_mut().document.map.add_object(MapObject::new(ObjectKind::Light { radius: 4 }, Cell::new(28, 13)));
@@ -426,14 +430,32 @@ fn lighting_shows_what_the_lights_light_and_what_a_viewer_sees_by_them() {
     h.run();
     let lighting = lit(&h, fov::Algorithm::Shadowcast);
     assert_eq!(lighting.lights().len(), 2);
+    assert_eq!(shown(&h), lighting.lit().iter().collect::<Vec<_>>());
     h.get_by_label(&format!("lit: {} cells (deeper where lights overlap)", lighting.lit().count()));
-    h.get_by_label("#10 at 28, 13");
-    // Another algorithm: its lighting.
+    h.get_by_label(&format!("#10 at 28, 13: radius 4, {} lit", lighting.lit_by(1)));
+    // A wall painted in the grass room shadows part of it: only the lights near it are lit
+    // again, and what the overlay shows is what a fresh lighting gives.
+    h.state_mut().document.checkpoint();
+    sightline::core::edit::paint(
+        &mut h.state_mut().document.map,
+        0,
+        &[Cell::new(8, 16)],
+        sightline::core::tile::STANDARD_WALL,
+    );
+    h.state_mut().document.touch();
+    h.run();
+    h.run();
+    let walled = lit(&h, fov::Algorithm::Shadowcast);
+    assert_ne!(walled.lit().count(), lighting.lit().count(), "the wall changed what is lit");
+    assert_eq!(shown(&h), walled.lit().iter().collect::<Vec<_>>());
+    // Another algorithm, which lights this map otherwise: its lighting.
+    let symmetric = lit(&h, fov::Algorithm::Symmetric);
+    assert_ne!(symmetric.lit().iter().collect::<Vec<_>>(), shown(&h));
     let mut settings = h.state().overlays.lighting.settings.clone();
     settings.algorithm = fov::Algorithm::Symmetric;
     h.state_mut().commands.push(Command::Overlay(OverlayCommand::LightingSettings(settings)));
     h.run();
     h.run();
-    let symmetric = lit(&h, fov::Algorithm::Symmetric);
+    assert_eq!(shown(&h), symmetric.lit().iter().collect::<Vec<_>>());
     h.get_by_label(&format!("lit: {} cells (deeper where lights overlap)", symmetric.lit().count()));
 }

@@ -3,8 +3,8 @@
 //! believes them, blank unknown).
 
 use sightline::core::format::ascii;
-use sightline::core::fov::Algorithm;
-use sightline::core::sim::{Action, Event, Knowledge, MemoryModel, Preset, SimConfig, TravelPolicy, World};
+use sightline::core::fov::{Algorithm, OpacityGrid};
+use sightline::core::sim::{Action, Event, Knowledge, Lighting, MemoryModel, Preset, SimConfig, TravelPolicy, World};
 use sightline::core::{Cell, MapObject, ObjectKind};
 
 fn world(rows: &[&str], config: SimConfig) -> World {
@@ -553,9 +553,25 @@ fn an_edit_moves_a_light_and_adds_an_item_in_the_running_game() {
     after.add_object(MapObject::new(ObjectKind::Item, Cell::new(3, 1)).named("coin"));
     w.apply_edit(&before, &after);
     assert!(w.is_lit(Cell::new(4, 1)) && !w.is_lit(Cell::new(8, 1)));
+    let fresh = |map: &sightline::core::Map| {
+        let lighting = Lighting::of_map(map, Algorithm::Shadowcast, &OpacityGrid::from_map(map));
+        lighting.lit().iter().collect::<Vec<_>>()
+    };
+    assert_eq!(w.lighting().lit().iter().collect::<Vec<_>>(), fresh(&after));
     // The coin lies in the light, three cells away: seen.
     assert_eq!(w.known_items_of(0).map(|(i, _)| i.name.as_str()).collect::<Vec<_>>(), ["coin"]);
-    // Taken off the map again, it is gone from the game.
-    w.apply_edit(&after, &before);
+    // A wall painted beside the light shadows what lies behind it.
+    let mut walled = after.clone();
+    sightline::core::edit::paint(&mut walled, 0, &[Cell::new(5, 1)], sightline::core::tile::STANDARD_WALL);
+    w.apply_edit(&after, &walled);
+    assert!(!w.is_lit(Cell::new(6, 1)));
+    assert_eq!(w.lighting().lit().iter().collect::<Vec<_>>(), fresh(&walled));
+    // Taken off the map again, the coin is gone from the game; one laid under the player is
+    // picked up.
+    let mut under = before.clone();
+    under.add_object(MapObject::new(ObjectKind::Item, w.player().cell).named("ring"));
+    w.apply_edit(&walled, &under);
     assert_eq!(w.known_items_of(0).count(), 0);
+    assert_eq!(w.carried(), 1);
+    assert_eq!(w.describe(&w.log.last().unwrap().1), "you pick up the ring");
 }

@@ -2603,9 +2603,10 @@ impl SightlineApp {
 
     /// Whether the clipboard's stamp must have its tile types carried into the open map: it
     /// was copied in another, or this one no longer has some of them at their ids (an undo took
-    /// them away, and perhaps another type took the slot since). A type edited since the copy
-    /// (its look or rules) is still the same type: the paste lays it as it is now, as Tiled's
-    /// paste lays the tileset's tile as it is now.
+    /// them away, and perhaps another type took the slot since). A type is told by its name: one
+    /// whose look or rules were edited since the copy is still the same type, and the paste lays
+    /// it as it is now, as Tiled's paste lays the tileset's tile as it is now; one renamed since
+    /// counts as another, and the paste brings the copied one back beside it.
     fn stamp_needs_transfer(&self) -> bool {
         let e = &self.editor;
         let (Some(from), Some(stamp)) = (e.clipboard_from.as_ref(), e.clipboard.as_ref()) else { return false };

@@ -304,11 +304,10 @@ pub fn side_panel_ui(app: &mut SightlineApp, ui: &mut egui::Ui) {
             egui::CollapsingHeader::new("Inspector").default_open(true).show(ui, |ui| inspector_ui(app, ui));
             let mut commands = Vec::new();
             app.overlays.panel_ui(ui, &mut commands);
-            if app.overlays.numbers_text().is_empty() {
-                if !OverlayKind::ALL.iter().any(|k| app.overlays.is_on(*k)) {
-                    ui.separator();
-                    ui.weak("Overlays: see the Overlays menu.");
-                }
+            // The numbers are put together on a click, not every frame (a line a light, say).
+            if !OverlayKind::ALL.iter().any(|k| app.overlays.is_on(*k)) {
+                ui.separator();
+                ui.weak("Overlays: see the Overlays menu.");
             } else if ui.button("Copy numbers").clicked() {
                 ui.ctx().copy_text(app.overlays.numbers_text());
             }

@@ -513,14 +513,16 @@ impl PlayState {
         }
         // The lights themselves, where their cell is known (scenery, remembered as the cell is),
         // then the items known to lie there: in view, or dim where they were seen.
-        for light in world.lighting().lights() {
+        let on_screen =
+            |c: Cell| (top_left.x..=bottom_right.x).contains(&c.x) && (top_left.y..=bottom_right.y).contains(&c.y);
+        for light in world.lighting().lights().iter().filter(|l| on_screen(l.cell)) {
             let a = alpha_at(light.cell);
             if a > 0.01 {
                 let colour = kind_colour(&ObjectKind::Light { radius: light.radius });
                 draw_actor(&painter, view.cell_rect(light.cell).center(), px, '!', colour.gamma_multiply(a));
             }
         }
-        for (item, _) in world.known_items_of(who) {
+        for item in world.items.iter().filter(|i| on_screen(i.cell) && world.item_knowledge(who, i).is_some()) {
             let a = alpha_at(item.cell);
             if a > 0.01 {
                 let colour = kind_colour(&ObjectKind::Item).gamma_multiply(a);

@@ -894,7 +894,7 @@ pub fn lights_report(
         .iter()
         .enumerate()
         .map(|(k, l)| {
-            serde_json::json!({"object": l.object, "cell": [l.cell.x, l.cell.y], "radius": l.radius, "lit": lighting.view_of(k).len()})
+            serde_json::json!({"object": l.object, "cell": [l.cell.x, l.cell.y], "radius": l.radius, "lit": lighting.lit_by(k)})
         })
         .collect();
     Ok(match format {
@@ -910,7 +910,7 @@ pub fn lights_report(
                     l.object,
                     l.cell,
                     l.radius,
-                    lighting.view_of(k).len()
+                    lighting.lit_by(k)
                 );
             }
             let n = lighting.lights().len();
@@ -923,12 +923,13 @@ pub fn lights_report(
 
 /// The map with its lit cells as their glyphs (a light's own cell `!`), the others blank.
 fn render_lit(map: &Map, lighting: &crate::core::sim::Lighting) -> String {
+    let lights: std::collections::HashSet<Cell> = lighting.lights().iter().map(|l| l.cell).collect();
     let mut out = String::new();
     for y in 0..map.height() as i32 {
         let row: String = (0..map.width() as i32)
             .map(|x| {
                 let cell = Cell::new(x, y);
-                if lighting.lights().iter().any(|l| l.cell == cell) {
+                if lights.contains(&cell) {
                     '!'
                 } else if lighting.is_lit(cell) {
                     map.top_tile(cell).map_or(' ', |(_, t)| map.tiles[usize::from(t)].glyph.ch)

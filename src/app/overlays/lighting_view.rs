@@ -53,7 +53,10 @@ pub struct LightingView {
     seen: VisibleSet,
     far: VisibleSet,
     pub counts: SightCounts,
+    /// The map revision and algorithm the lights were lit for, and the opacity then (an edit
+    /// relights only the lights near the cells whose opacity it changed).
     key: Option<(u64, Algorithm)>,
+    grid: Option<std::sync::Arc<OpacityGrid>>,
     sight_key: Option<(u64, Algorithm, Cell, u32)>,
 }
 
@@ -73,26 +76,35 @@ impl LightingView {
         }
     }
 
-    /// The lights (again when the map or the algorithm changed) and the viewer's sight (again
-    /// when it moved, or its vision changed).
-    pub fn update(&mut self, map: &Map, grid: &OpacityGrid, revision: u64, hovered: Option<Cell>) {
+    /// The lights (when the map or the algorithm changed: after an edit, only the lights near
+    /// what it changed) and the viewer's sight (again when it moved, or its vision changed).
+    pub fn update(&mut self, map: &Map, grid: &std::sync::Arc<OpacityGrid>, revision: u64, hovered: Option<Cell>) {
         if !self.on {
             return;
         }
         let algorithm = self.settings.algorithm;
         if self.key != Some((revision, algorithm)) {
-            let lighting = Lighting::of_map(map, algorithm, grid);
-            self.width = grid.width();
-            self.overlap = vec![0; grid.width() as usize * grid.height() as usize];
-            for k in 0..lighting.lights().len() {
-                for c in lighting.view_of(k) {
-                    let i = (c.y * self.width + c.x) as usize;
-                    self.overlap[i] = self.overlap[i].saturating_add(1);
+            let same_size =
+                self.grid.as_ref().is_some_and(|g| (g.width(), g.height()) == (grid.width(), grid.height()));
+            let same_algorithm = self.lighting.as_ref().is_some_and(|l| l.algorithm() == algorithm);
+            match self.grid.clone() {
+                Some(before) if same_size && same_algorithm => {
+                    self.count_overlap(false);
+                    let lighting = self.lighting.as_mut().expect("lit before");
+                    lighting.opacity_changed(&before.changed_cells(grid), grid);
+                    lighting.set_lights(Lighting::lights_of(map), grid);
+                }
+                _ => {
+                    let (w, h) = (grid.width() as u32, grid.height() as u32);
+                    self.width = grid.width();
+                    self.overlap = vec![0; w as usize * h as usize];
+                    (self.own, self.seen, self.far) =
+                        (VisibleSet::new(w, h), VisibleSet::new(w, h), VisibleSet::new(w, h));
+                    self.lighting = Some(Lighting::of_map(map, algorithm, grid));
                 }
             }
-            let (w, h) = (grid.width() as u32, grid.height() as u32);
-            (self.own, self.seen, self.far) = (VisibleSet::new(w, h), VisibleSet::new(w, h), VisibleSet::new(w, h));
-            self.lighting = Some(lighting);
+            self.count_overlap(true);
+            self.grid = Some(std::sync::Arc::clone(grid));
             self.key = Some((revision, algorithm));
             self.sight_key = None;
         }
@@ -104,11 +116,28 @@ impl LightingView {
         if self.sight_key == Some(sight_key) {
             return;
         }
-        fov::compute(algorithm, grid, FovParams::new(viewer, Some(vision)), &mut self.own);
+        fov::compute(algorithm, &**grid, FovParams::new(viewer, Some(vision)), &mut self.own);
         lighting.sight(grid, viewer, Some(vision), &mut self.seen, &mut self.far);
         let own = self.own.count();
         self.counts = SightCounts { own, by_light: self.seen.count() - own };
         self.sight_key = Some(sight_key);
+    }
+
+    /// Adds the lights' cells to the overlap counts, or takes them away (what the lights lit
+    /// before an edit), a cell at a time: the counts cost what the lights light, not the map.
+    fn count_overlap(&mut self, add: bool) {
+        let Some(lighting) = &self.lighting else { return };
+        for k in 0..lighting.lights().len() {
+            for c in lighting.view_of(k) {
+                let n = &mut self.overlap[(c.y * self.width + c.x) as usize];
+                *n = if add { n.saturating_add(1) } else { n.saturating_sub(1) };
+            }
+        }
+    }
+
+    /// The lighting shown (none before the overlay first ran).
+    pub fn lighting(&self) -> Option<&Lighting> {
+        self.lighting.as_ref()
     }
 
     fn sight_shown(&self) -> Option<Cell> {
@@ -136,8 +165,13 @@ impl LightingView {
         painter.add(egui::Shape::mesh(mesh));
         for light in lighting.lights() {
             let centre = view.cell_rect(light.cell).center();
-            let ring = Stroke::new(1.0, with_alpha(LIT, 0.8));
-            painter.circle_stroke(centre, (light.radius as f32 + 0.5) * view.cell_px, ring);
+            // At most the map's size: a radius past it lights no more, and draws no wider.
+            let radius = light.radius.min(2 * cells.map_width.max(cells.map_height) as u32);
+            let r = (radius as f32 + 0.5) * view.cell_px;
+            if !view.canvas.intersects(egui::Rect::from_center_size(centre, egui::Vec2::splat(2.0 * r))) {
+                continue;
+            }
+            painter.circle_stroke(centre, r, Stroke::new(1.0, with_alpha(LIT, 0.8)));
             painter.circle_filled(centre, (view.cell_px * 0.18).max(2.0), LIT);
         }
         if let Some(viewer) = sight {
@@ -158,7 +192,7 @@ impl LightingView {
             lighting.lit().count()
         );
         for (k, l) in lighting.lights().iter().enumerate() {
-            out += &format!("#{}\t{}\t{}\t{}\n", l.object, l.cell, l.radius, lighting.view_of(k).len());
+            out += &format!("#{}\t{}\t{}\t{}\n", l.object, l.cell, l.radius, lighting.lit_by(k));
         }
         if let Some(v) = self.sight_shown() {
             out += &format!(
@@ -212,17 +246,26 @@ impl LightingView {
         }
         legend_ui(ui, &legend);
         ui.separator();
-        egui::Grid::new("lights_table").num_columns(3).striped(true).show(ui, |ui| {
-            ui.strong("light");
-            ui.strong("radius");
-            ui.strong("cells lit");
-            ui.end_row();
-            for (k, l) in lighting.lights().iter().enumerate() {
-                ui.label(format!("#{} at {}, {}", l.object, l.cell.x, l.cell.y));
-                ui.label(l.radius.to_string());
-                ui.label(lighting.view_of(k).len().to_string());
-                ui.end_row();
-            }
-        });
+        ui.label(format!("{} lights: light, radius, cells lit", lighting.lights().len()));
+        // Only the rows in view are laid out: a generated dungeon has hundreds of lights.
+        let row_height = ui.text_style_height(&egui::TextStyle::Body);
+        egui::ScrollArea::vertical().id_salt("lights_table").max_height(160.0).show_rows(
+            ui,
+            row_height,
+            lighting.lights().len(),
+            |ui, rows| {
+                for k in rows {
+                    let l = &lighting.lights()[k];
+                    ui.label(format!(
+                        "#{} at {}, {}: radius {}, {} lit",
+                        l.object,
+                        l.cell.x,
+                        l.cell.y,
+                        l.radius,
+                        lighting.lit_by(k)
+                    ));
+                }
+            },
+        );
     }
 }

@@ -189,6 +189,25 @@ impl OpacityGrid {
     pub fn in_bounds(&self, x: i32, y: i32) -> bool {
         (x as u32) < self.width as u32 && (y as u32) < self.height as u32
     }
+
+    /// The cells whose opacity differs in `other`, row by row (a word of 64 cells at a time);
+    /// every cell when the two grids differ in size.
+    pub fn changed_cells(&self, other: &OpacityGrid) -> Vec<Cell> {
+        if (self.width, self.height) != (other.width, other.height) {
+            return (0..self.height).flat_map(|y| (0..self.width).map(move |x| Cell::new(x, y))).collect();
+        }
+        let mut changed = Vec::new();
+        for (i, (&a, &b)) in self.rows.iter().zip(&other.rows).enumerate() {
+            let mut differ = a ^ b;
+            while differ != 0 {
+                let bit = differ.trailing_zeros() as usize;
+                differ &= differ - 1;
+                let (y, w) = (i / self.row_words, i % self.row_words);
+                changed.push(Cell::new((w * 64 + bit) as i32, y as i32));
+            }
+        }
+        changed
+    }
 }
 
 /// 64 cells of a line of a bitset of `len` cells (padding bits set) from `from`, off the line

@@ -33,15 +33,17 @@
 use super::search::NEIGHBOURS;
 use super::{CostGrid, DiagonalPolicy, MoveRules, Moves};
 
-/// What walls and the border hold in the padded values (see the module's documentation): a
-/// quiet NaN, which differs from +∞ (an unreached floor) in one bit.
-const WALL: f64 = f64::NAN;
+/// What walls and the border hold in the padded values (see the module's documentation): the
+/// quiet NaN that differs from +∞ (an unreached floor) in one bit, the top one of the mantissa
+/// (spelt out: `f64::NAN`'s bits are not promised).
+const WALL: f64 = f64::from_bits(0x7ff8_0000_0000_0000);
+const _: () = assert!((WALL.to_bits() ^ f64::INFINITY.to_bits()).count_ones() == 1);
 
 /// Whether a padded value is a floor's (reached or not), not a wall's.
 #[inline(always)]
 fn open(value: f64) -> bool {
-    // Not NaN: a comparison the loops vectorise.
-    value == value
+    // One comparison (of the value with itself), which the loops vectorise.
+    !value.is_nan()
 }
 
 /// Which diagonal steps a flood takes (a const parameter, so that each rule gets its own loop).
@@ -115,9 +117,7 @@ impl Padded {
         let mut cells = vec![WALL; stride * (height + 2)];
         let bits = grid.passable_bits();
         // +∞ and the wall's NaN differ in the top bit of the mantissa alone.
-        let differ = WALL.to_bits() ^ f64::INFINITY.to_bits();
-        debug_assert_eq!(differ.count_ones(), 1);
-        let shift = differ.trailing_zeros();
+        let shift = (WALL.to_bits() ^ f64::INFINITY.to_bits()).trailing_zeros();
         for (y, padded) in cells.chunks_exact_mut(stride).skip(1).take(height).enumerate() {
             // The bit row has the same border: bit b is padded column b. A cell is the wall with
             // that bit cleared when passable.

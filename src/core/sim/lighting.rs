@@ -40,13 +40,66 @@ pub struct Light {
     pub radius: u32,
 }
 
+/// One light's view: a bit a cell over the square its radius reaches (cut to the map), a row of
+/// words a line, so that a light of any radius costs a bit a cell of its square at most.
+#[derive(Clone, Debug, PartialEq, Eq)]
+struct View {
+    x0: i32,
+    y0: i32,
+    width: i32,
+    height: i32,
+    words: usize,
+    bits: Vec<u64>,
+}
+
+impl View {
+    /// The cells of `set` in the square of `radius` around `cell`, on a map `w` × `h`.
+    fn of(set: &VisibleSet, cell: Cell, radius: u32, (w, h): (i32, i32)) -> View {
+        let r = i64::from(radius).min(i64::from(w.max(h))) as i32;
+        let (x0, y0) = ((cell.x - r).max(0), (cell.y - r).max(0));
+        let (x1, y1) = ((cell.x + r).min(w - 1), (cell.y + r).min(h - 1));
+        let (width, height) = (x1 - x0 + 1, y1 - y0 + 1);
+        let words = (width as usize).div_ceil(64);
+        let mut bits = vec![0u64; words * height as usize];
+        for (row, line) in bits.chunks_exact_mut(words).enumerate() {
+            for (k, word) in line.iter_mut().enumerate() {
+                let from = x0 + 64 * k as i32;
+                let cells = (width - 64 * k as i32).min(64);
+                let mask = if cells == 64 { u64::MAX } else { (1 << cells) - 1 };
+                *word = set.row_bits(y0 + row as i32, from) & mask;
+            }
+        }
+        View { x0, y0, width, height, words, bits }
+    }
+
+    fn contains(&self, c: Cell) -> bool {
+        let (x, y) = (c.x - self.x0, c.y - self.y0);
+        (0..self.width).contains(&x)
+            && (0..self.height).contains(&y)
+            && self.bits[y as usize * self.words + x as usize / 64] >> (x % 64) & 1 != 0
+    }
+
+    /// Its cells, row by row.
+    fn cells(&self) -> impl Iterator<Item = Cell> + '_ {
+        self.bits.iter().enumerate().flat_map(move |(i, &word)| {
+            let (y, k) = ((i / self.words) as i32, (i % self.words) as i32);
+            std::iter::successors((word != 0).then_some(word), |w| Some(w & (w - 1)).filter(|&w| w != 0))
+                .map(move |w| Cell::new(self.x0 + 64 * k + w.trailing_zeros() as i32, self.y0 + y))
+        })
+    }
+
+    fn len(&self) -> usize {
+        self.bits.iter().map(|w| w.count_ones() as usize).sum()
+    }
+}
+
 /// The lit cells of a map and each light's view (see the module's documentation).
 #[derive(Clone, Debug)]
 pub struct Lighting {
     algorithm: Algorithm,
     lights: Vec<Light>,
     /// Each light's view, by light.
-    views: Vec<Vec<Cell>>,
+    views: Vec<View>,
     lit: VisibleSet,
     scratch: VisibleSet,
 }
@@ -54,8 +107,12 @@ pub struct Lighting {
 impl Lighting {
     /// The lights of `map` (its light objects on the map), lit through `opacity` by `algorithm`.
     pub fn of_map(map: &Map, algorithm: Algorithm, opacity: &OpacityGrid) -> Self {
-        let lights = map
-            .objects
+        Self::new(Self::lights_of(map), algorithm, opacity)
+    }
+
+    /// The light objects of `map` that stand on it, as lights.
+    pub fn lights_of(map: &Map) -> Vec<Light> {
+        map.objects
             .iter()
             .filter_map(|o| match o.kind {
                 ObjectKind::Light { radius } if map.in_bounds(o.cell) => {
@@ -63,25 +120,20 @@ impl Lighting {
                 }
                 _ => None,
             })
-            .collect();
-        Self::new(lights, algorithm, opacity)
+            .collect()
     }
 
     /// `lights` (those off the grid are left out) lit through `opacity` by `algorithm`.
     pub fn new(lights: Vec<Light>, algorithm: Algorithm, opacity: &OpacityGrid) -> Self {
         let (w, h) = (opacity.width() as u32, opacity.height() as u32);
-        let lights: Vec<Light> = lights.into_iter().filter(|l| opacity.in_bounds(l.cell.x, l.cell.y)).collect();
         let mut lighting = Self {
             algorithm,
-            views: vec![Vec::new(); lights.len()],
-            lights,
+            views: Vec::new(),
+            lights: Vec::new(),
             lit: VisibleSet::new(w, h),
             scratch: VisibleSet::new(w, h),
         };
-        for k in 0..lighting.lights.len() {
-            lighting.light(k, opacity);
-        }
-        lighting.rebuild_lit();
+        lighting.set_lights(lights, opacity);
         lighting
     }
 
@@ -94,8 +146,13 @@ impl Lighting {
     }
 
     /// The cells light `k` lights, row by row.
-    pub fn view_of(&self, k: usize) -> &[Cell] {
-        &self.views[k]
+    pub fn view_of(&self, k: usize) -> impl Iterator<Item = Cell> + '_ {
+        self.views[k].cells()
+    }
+
+    /// How many cells light `k` lights.
+    pub fn lit_by(&self, k: usize) -> usize {
+        self.views[k].len()
     }
 
     /// Whether some light lights `c`.
@@ -110,17 +167,17 @@ impl Lighting {
 
     /// The lights that light `c`, by index.
     pub fn lights_at(&self, c: Cell) -> impl Iterator<Item = usize> + '_ {
-        (0..self.lights.len()).filter(move |&k| self.views[k].binary_search_by(|v| (v.y, v.x).cmp(&(c.y, c.x))).is_ok())
+        (0..self.lights.len()).filter(move |&k| self.views[k].contains(c))
     }
 
-    /// The opacity of `cell` changed (`opacity` is the grid after the change): the lights whose
-    /// view can have read it are lit again. Returns how many were.
-    pub fn opacity_changed(&mut self, cell: Cell, opacity: &OpacityGrid) -> usize {
+    /// The opacity of `cells` changed (`opacity` is the grid after the change): the lights whose
+    /// view can have read one of them are lit again. Returns how many were.
+    pub fn opacity_changed(&mut self, cells: &[Cell], opacity: &OpacityGrid) -> usize {
         let mut relit = 0;
         for k in 0..self.lights.len() {
             let Light { cell: at, radius, .. } = self.lights[k];
             let reach = i64::from(radius) + 1;
-            if i64::from((cell.x - at.x).abs()) <= reach && i64::from((cell.y - at.y).abs()) <= reach {
+            if cells.iter().any(|c| i64::from(c.chebyshev(at)) <= reach) {
                 self.light(k, opacity);
                 relit += 1;
             }
@@ -131,21 +188,56 @@ impl Lighting {
         relit
     }
 
+    /// The lights are now `lights` (an edit moved, added or took some away): those unchanged
+    /// keep their views (lit through `opacity` already), the others are lit.
+    pub fn set_lights(&mut self, lights: Vec<Light>, opacity: &OpacityGrid) {
+        let lights: Vec<Light> = lights.into_iter().filter(|l| opacity.in_bounds(l.cell.x, l.cell.y)).collect();
+        if lights == self.lights {
+            return;
+        }
+        let mut old: Vec<Option<(Light, View)>> = self.lights.drain(..).zip(self.views.drain(..)).map(Some).collect();
+        for light in lights {
+            let kept = old.iter_mut().find(|o| o.as_ref().is_some_and(|(l, _)| *l == light)).and_then(Option::take);
+            self.lights.push(light);
+            match kept {
+                Some((_, view)) => self.views.push(view),
+                None => {
+                    self.views.push(View { x0: 0, y0: 0, width: 0, height: 0, words: 0, bits: Vec::new() });
+                    self.light(self.lights.len() - 1, opacity);
+                }
+            }
+        }
+        self.rebuild_lit();
+    }
+
     /// Computes light `k`'s view.
     fn light(&mut self, k: usize, opacity: &OpacityGrid) {
         let Light { cell, radius, .. } = self.lights[k];
         fov::compute(self.algorithm, opacity, FovParams::new(cell, Some(radius)), &mut self.scratch);
-        self.views[k].clear();
-        self.views[k].extend(self.scratch.iter());
+        self.views[k] = View::of(&self.scratch, cell, radius, (opacity.width(), opacity.height()));
     }
 
     fn rebuild_lit(&mut self) {
         self.lit.clear();
         for view in &self.views {
-            for c in view {
+            for c in view.cells() {
                 self.lit.insert(c.x, c.y);
             }
         }
+    }
+
+    /// Whether some cell within `range` of `c` (on each axis) is lit.
+    fn lit_near(&self, c: Cell, range: i32) -> bool {
+        let (w, h) = (self.lit.width(), self.lit.height());
+        let (x0, x1) = ((c.x - range).max(0), (c.x + range).min(w - 1));
+        (c.y - range).max(0) <= (c.y + range).min(h - 1)
+            && ((c.y - range).max(0)..=(c.y + range).min(h - 1)).any(|y| {
+                (x0..=x1).step_by(64).any(|x| {
+                    let cells = (x1 - x + 1).min(64);
+                    let mask = if cells == 64 { u64::MAX } else { (1u64 << cells) - 1 };
+                    self.lit.row_bits(y, x) & mask != 0
+                })
+            })
     }
 
     /// Whether `c` is lit as seen from `viewer`: a lit transparent cell; a lit opaque cell only
@@ -164,8 +256,9 @@ impl Lighting {
 
     /// What an actor at `origin` with vision radius `vision` (`None`: unlimited) sees, into
     /// `seen`: its own view, and the cells lit as seen from it within [`SIGHT_RANGE`] that it
-    /// has in view (the module's documentation). Without lights, or when its vision reaches as
-    /// far, that is its own view alone. `far` is scratch space of the map's size.
+    /// has in view (the module's documentation). Without a lit cell within that range, or when
+    /// its vision reaches as far, that is its own view alone. `far` is scratch space of the
+    /// map's size.
     pub fn sight(
         &self,
         opacity: &OpacityGrid,
@@ -175,7 +268,7 @@ impl Lighting {
         far: &mut VisibleSet,
     ) {
         fov::compute(self.algorithm, opacity, FovParams::new(origin, vision), seen);
-        if self.lights.is_empty() || vision.is_none_or(|v| v >= SIGHT_RANGE) {
+        if vision.is_none_or(|v| v >= SIGHT_RANGE) || !self.lit_near(origin, SIGHT_RANGE as i32) {
             return;
         }
         fov::compute(self.algorithm, opacity, FovParams::new(origin, Some(SIGHT_RANGE)), far);
@@ -314,7 +407,8 @@ mod tests {
     }
 
     /// After random doors open and close, the lights lit again by the event equal lights lit from
-    /// scratch, for every algorithm; and a change far from every light lights nothing again.
+    /// scratch, for every algorithm, and a change far from every light lights nothing again; so
+    /// after lights are moved, added and taken away.
     #[test]
     fn opacity_changes_leave_the_lighting_a_fresh_one_would_have() {
         let mut rng = Rng::new(11);
@@ -336,11 +430,25 @@ mod tests {
                     radius: 1 + rng.below(9),
                 })
                 .collect();
+            let mut lights = lights;
             let mut lighting = Lighting::new(lights.clone(), algorithm, &opacity);
-            for _ in 0..20 {
+            for step in 0..20 {
+                if step % 5 == 4 {
+                    // An edit of the lights: one moved, one added, the first taken away.
+                    let k = rng.below(lights.len() as u32) as usize;
+                    lights[k].cell = Cell::new(rng.below(w as u32) as i32, rng.below(h as u32) as i32);
+                    lights.push(Light { object: 100 + step, cell: Cell::new(0, 0), radius: rng.below(6) });
+                    if lights.len() > 2 {
+                        lights.remove(0);
+                    }
+                    lighting.set_lights(lights.clone(), &opacity);
+                    let fresh = Lighting::new(lights.clone(), algorithm, &opacity);
+                    assert_eq!(lighting.views, fresh.views, "{algorithm} round {round} after the lights changed");
+                    continue;
+                }
                 let c = Cell::new(rng.below(w as u32) as i32, rng.below(h as u32) as i32);
                 opacity.set(c.x, c.y, !opacity.is_opaque(c.x, c.y));
-                let relit = lighting.opacity_changed(c, &opacity);
+                let relit = lighting.opacity_changed(&[c], &opacity);
                 let fresh = Lighting::new(lights.clone(), algorithm, &opacity);
                 assert_eq!(lighting.views, fresh.views, "{algorithm} round {round} after {c}");
                 assert_eq!(lighting.lit.iter().collect::<Vec<_>>(), fresh.lit.iter().collect::<Vec<_>>());

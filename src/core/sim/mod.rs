@@ -420,8 +420,9 @@ impl World {
             far: VisibleSet::new(w, h),
             walk: None,
         };
-        world.look();
+        // An item at the start is in hand before the first look.
         world.pick_up(start);
+        world.look();
         Some(world)
     }
 
@@ -469,11 +470,20 @@ impl World {
     /// player, remembered where it saw them (as its memory model keeps cells). Monsters take no
     /// items, so where the player saw one is where it lies.
     pub fn known_items_of(&self, who: usize) -> impl Iterator<Item = (&Item, Knowledge)> + '_ {
-        self.items.iter().filter(|i| i.lying()).filter_map(move |i| match self.knowledge_of(who, i.cell) {
-            Knowledge::Visible => Some((i, Knowledge::Visible)),
-            Knowledge::Remembered if who == 0 && i.seen => Some((i, Knowledge::Remembered)),
+        self.items.iter().filter_map(move |i| Some((i, self.item_knowledge(who, i)?)))
+    }
+
+    /// How actor `who` knows of `item` lying on the map (see [`World::known_items_of`]); `None`
+    /// when it does not, or the item no longer lies there.
+    pub fn item_knowledge(&self, who: usize, item: &Item) -> Option<Knowledge> {
+        if !item.lying() {
+            return None;
+        }
+        match self.knowledge_of(who, item.cell) {
+            Knowledge::Visible => Some(Knowledge::Visible),
+            Knowledge::Remembered if who == 0 && item.seen => Some(Knowledge::Remembered),
             _ => None,
-        })
+        }
     }
 
     /// How many items the player carries.
@@ -634,10 +644,14 @@ impl World {
         for p in &mut self.monster_views {
             p.memory.forget_tiles_from(n);
         }
-        self.opacity = OpacityGrid::from_map(&self.map);
-        // Lights and items follow the edit's objects (a light moved, an item added).
-        self.lighting = Lighting::of_map(after, self.config.fov, &self.opacity);
+        let before = std::mem::replace(&mut self.opacity, OpacityGrid::from_map(&self.map));
+        // The lights near the cells whose opacity changed are lit again, then the lights follow
+        // the edit's objects (a light moved, added or taken away); the others keep their views.
+        self.lighting.opacity_changed(&before.changed_cells(&self.opacity), &self.opacity);
+        self.lighting.set_lights(Lighting::lights_of(after), &self.opacity);
         self.sync_items(after);
+        // An item laid under the player is picked up, as stepping there would.
+        self.pick_up(self.player().cell);
         self.look();
     }
 
@@ -664,10 +678,9 @@ impl World {
                 None => item.removed = true,
             }
         }
-        for o in after.objects.iter().filter(|o| objects.contains_key(&o.id)) {
-            if self.items.iter().all(|i| i.object != o.id) {
-                self.items.push(Item::of(o));
-            }
+        let known: std::collections::HashSet<u32> = self.items.iter().map(|i| i.object).collect();
+        for o in after.objects.iter().filter(|o| objects.contains_key(&o.id) && !known.contains(&o.id)) {
+            self.items.push(Item::of(o));
         }
     }
 
@@ -700,7 +713,7 @@ impl World {
         let changed = self.map.toggle_door(c).is_some();
         if changed {
             self.opacity = OpacityGrid::from_map(&self.map);
-            self.lighting.opacity_changed(c, &self.opacity);
+            self.lighting.opacity_changed(&[c], &self.opacity);
         }
         changed
     }

@@ -123,7 +123,8 @@ pub fn frontier(world: &World, grid: &CostGrid) -> Vec<Cell> {
 /// reached.
 pub fn explore_step(world: &World) -> Option<Cell> {
     let grid = knowledge_grid(world, true);
-    let items = world.known_items_of(0).map(|(item, _)| item.cell).filter(|c| grid.passable(c.x, c.y));
+    let player = world.player().cell;
+    let items = world.known_items_of(0).map(|(item, _)| item.cell).filter(|&c| c != player && grid.passable(c.x, c.y));
     let sources: Vec<(Cell, f64)> = frontier(world, &grid).into_iter().chain(items).map(|c| (c, 0.0)).collect();
     if sources.is_empty() {
         return None;
