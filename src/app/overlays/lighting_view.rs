@@ -246,7 +246,8 @@ impl LightingView {
         }
         legend_ui(ui, &legend);
         ui.separator();
-        ui.label(format!("{} lights: light, radius, cells lit", lighting.lights().len()));
+        let n = lighting.lights().len();
+        ui.label(format!("{n} light{}, by id:", if n == 1 { "" } else { "s" }));
         // Only the rows in view are laid out: a generated dungeon has hundreds of lights.
         let row_height = ui.text_style_height(&egui::TextStyle::Body);
         egui::ScrollArea::vertical().id_salt("lights_table").max_height(160.0).show_rows(
