@@ -442,13 +442,19 @@ fn ascii_legend_redefines_and_adds_glyphs() {
 
 #[test]
 fn ascii_keeps_lights_and_items_of_other_settings_under_glyphs_of_their_own() {
-    let map = ascii("legend:\nL = light name=torch radius=3\np = item name=potion\n---\n#######\n#!L.Lp#\n#######\n");
+    let map = ascii(
+        "legend:\nL = light name=torch radius=3\np = item name=potion\no = monster name=orc vision=8 light=2\n---\n\
+         ########\n#!L.Lpo#\n########\n",
+    );
+    assert_eq!(map.objects.last().unwrap().carried_light(), Some(2), "the orc carries a light");
     let (text, warnings) = format::ascii::to_string(&map).unwrap();
     assert_eq!(warnings, Vec::<String>::new());
-    // The built-in light keeps '!'; the torches share one new glyph, the potion another.
+    // The built-in light keeps '!'; the torches share one new glyph, the potion another; the
+    // orc's light is a setting of its glyph.
     assert_eq!(
         text,
-        "legend:\n$ = light name=\"torch\" radius=3\n% = item name=\"potion\"\n---\n#######\n#!$.$%#\n#######\n"
+        "legend:\n$ = light name=\"torch\" radius=3\n% = item name=\"potion\"\no = monster name=\"orc\" vision=8 light=2\n\
+         ---\n########\n#!$.$%o#\n########\n"
     );
     assert_same(&round_trip(&map, "txt"), &map, "lights and items through .txt");
 }

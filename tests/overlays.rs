@@ -392,10 +392,13 @@ fn lighting_shows_what_the_lights_light_and_what_a_viewer_sees_by_them() {
         let map = &h.state().document.map;
         Lighting::of_map(map, algorithm, &OpacityGrid::from_map(map))
     };
-    // The dungeon's one light, in the grass room: what the core lights is what the panel says.
+    // The dungeon's light in the grass room, and the torch its kobold carries, where it stands:
+    // what the core lights is what the panel says.
     let lighting = lit(&h, fov::Algorithm::Shadowcast);
     h.get_by_label(&format!("lit: {} cells (deeper where lights overlap)", lighting.lit().count()));
+    h.get_by_label("2 lights, by id:");
     h.get_by_label(&format!("#6 at 10, 16: radius 6, {} lit", lighting.lit_by(0)));
+    h.get_by_label(&format!("#8 at 51, 24: radius 3, {} lit", lighting.lit_by(1)));
     // A viewer in the middle room, west of its centre, sees the lit room through two doors
     // beyond its own vision of 8: the counts are the core's.
     let viewer = Cell::new(26, 15);
@@ -429,10 +432,10 @@ fn lighting_shows_what_the_lights_light_and_what_a_viewer_sees_by_them() {
     h.run();
     h.run();
     let lighting = lit(&h, fov::Algorithm::Shadowcast);
-    assert_eq!(lighting.lights().len(), 2);
+    assert_eq!(lighting.lights().len(), 3);
     assert_eq!(shown(&h), lighting.lit().iter().collect::<Vec<_>>());
     h.get_by_label(&format!("lit: {} cells (deeper where lights overlap)", lighting.lit().count()));
-    h.get_by_label(&format!("#10 at 28, 13: radius 4, {} lit", lighting.lit_by(1)));
+    h.get_by_label(&format!("#10 at 28, 13: radius 4, {} lit", lighting.lit_by(2)));
     // A wall painted in the grass room shadows part of it: only the lights near it are lit
     // again, and what the overlay shows is what a fresh lighting gives.
     h.state_mut().document.checkpoint();

@@ -575,3 +575,38 @@ fn an_edit_moves_a_light_and_adds_an_item_in_the_running_game() {
     assert_eq!(w.carried(), 1);
     assert_eq!(w.describe(&w.log.last().unwrap().1), "you pick up the ring");
 }
+
+#[test]
+fn a_monster_carrying_a_light_is_seen_in_the_dark_and_its_light_goes_with_it() {
+    let mut w = world(
+        &[
+            "legend:",
+            "o = monster name=orc vision=3 light=1",
+            "---",
+            "##################",
+            "#@.............o.#",
+            "##################",
+        ],
+        config(Algorithm::Symmetric, Some(2), MemoryModel::None),
+    );
+    w.frozen_monsters = true;
+    // Thirteen cells down the dark corridor, beyond the player's vision of 2: the torch-bearer
+    // and the cells its torch (radius 1) lights, the walls above and below it (lit on the side
+    // facing the player).
+    w.actors[1].cell = Cell::new(14, 1);
+    w.act(Action::Wait);
+    assert_eq!(knowledge(&w), ["vvv           v", "vvvv         vvv", "vvv           v"]);
+    assert_eq!(w.visible_monsters().count(), 1);
+    assert_eq!(w.lighting().lights().iter().map(|l| (l.cell, l.radius)).collect::<Vec<_>>(), [(Cell::new(14, 1), 1)]);
+    // It steps nearer: the light comes with it, lit as a fresh lighting would light it.
+    w.actors[1].cell = Cell::new(10, 1);
+    w.act(Action::Wait);
+    assert_eq!(knowledge(&w), ["vvv       v", "vvvv     vvv", "vvv       v"]);
+    let fresh = Lighting::new(w.lighting().lights().to_vec(), Algorithm::Symmetric, &OpacityGrid::from_map(&w.map));
+    assert_eq!(w.lighting().lit().iter().collect::<Vec<_>>(), fresh.lit().iter().collect::<Vec<_>>());
+    // Killed, its light goes out.
+    w.actors[1].hp = 0;
+    w.act(Action::Wait);
+    assert!(w.lighting().lights().is_empty());
+    assert_eq!(knowledge(&w), ["vvv", "vvvv", "vvv"]);
+}

@@ -637,7 +637,11 @@ fn tile_knowledge_text(world: &World, who: usize, c: Cell) -> String {
                 .enumerate()
                 .find(|(i, a)| a.alive() && a.cell == c && *i != who && seen.contains_cell(a.cell));
             match actor {
-                Some((_, a)) => format!("{}, {}: {name}, {} ({} hp)", c.x, c.y, a.name, a.hp),
+                Some((_, a)) => {
+                    let light =
+                        if a.light > 0 { format!(", carrying a light (radius {})", a.light) } else { String::new() };
+                    format!("{}, {}: {name}, {} ({} hp){light}", c.x, c.y, a.name, a.hp)
+                }
                 None => format!("{}, {}: {name}, in view", c.x, c.y),
             }
         }

@@ -15,6 +15,13 @@ pub const DEFAULT_VISION_RADIUS: u32 = 8;
 /// Radius a light gets when its file does not say.
 pub const DEFAULT_LIGHT_RADIUS: u32 = 6;
 
+/// The property of a monster that makes it carry a light of that radius (a number of cells),
+/// which goes where it goes (Angband's light-carrying monsters).
+pub const CARRIED_LIGHT: &str = "light";
+
+/// The largest radius a carried light is given (a larger `light` property is read as this).
+pub const MAX_CARRIED_LIGHT: u32 = 1000;
+
 #[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
 pub enum ObjectKind {
     PlayerStart,
@@ -691,6 +698,16 @@ fn capsule_outline(w: f64, h: f64) -> Vec<[f64; 2]> {
 }
 
 impl MapObject {
+    /// The radius of the light a monster carries: its [`CARRIED_LIGHT`] property, a number of
+    /// at least one cell (at most [`MAX_CARRIED_LIGHT`]); `None` for any other object.
+    pub fn carried_light(&self) -> Option<u32> {
+        if !matches!(self.kind, ObjectKind::Monster { .. }) {
+            return None;
+        }
+        let radius = self.properties.get(CARRIED_LIGHT)?.as_number()?;
+        (radius >= 1.0).then(|| radius.min(f64::from(MAX_CARRIED_LIGHT)) as u32)
+    }
+
     pub fn new(kind: ObjectKind, cell: Cell) -> Self {
         Self {
             id: 0,
@@ -803,6 +820,29 @@ mod tests {
         assert_eq!(resized_box(at, size, [0, -1], [999.0, 10.0]), ([10.0, 10.0], [30.0, 50.0]));
         // The left edge dragged past the right one: the box turns over.
         assert_eq!(resized_box(at, size, [-1, 0], [60.0, 0.0]), ([40.0, 20.0], [20.0, 40.0]));
+    }
+
+    #[test]
+    fn a_monster_carries_the_light_its_light_property_says() {
+        let monster = MapObject::new(ObjectKind::Monster { glyph: 'o', vision_radius: 8 }, Cell::new(0, 0));
+        let with = |value: PropertyValue| {
+            let mut o = monster.clone();
+            o.properties.insert(CARRIED_LIGHT.into(), value);
+            o.carried_light()
+        };
+        assert_eq!(monster.carried_light(), None);
+        assert_eq!(with(PropertyValue::Int(3)), Some(3));
+        assert_eq!(with(PropertyValue::Float(2.5)), Some(2));
+        assert_eq!(with(PropertyValue::String(" 4 ".into())), Some(4));
+        assert_eq!(with(PropertyValue::Int(0)), None, "no light");
+        assert_eq!(with(PropertyValue::Int(-5)), None);
+        assert_eq!(with(PropertyValue::Float(f64::NAN)), None);
+        assert_eq!(with(PropertyValue::Int(i64::MAX)), Some(MAX_CARRIED_LIGHT));
+        assert_eq!(with(PropertyValue::Bool(true)), None);
+        // Only monsters carry lights.
+        let mut item = MapObject::new(ObjectKind::Item, Cell::new(0, 0));
+        item.properties.insert(CARRIED_LIGHT.into(), PropertyValue::Int(3));
+        assert_eq!(item.carried_light(), None);
     }
 
     #[test]

@@ -23,15 +23,16 @@
 //! Kinds: a built-in tile name with spaces written as `-` (`floor`, `wall`, `closed-door`,
 //! `open-door`, `water`, `tall-grass`); `tile` with `name=`, flags `opaque` and `walkable`,
 //! `cost=`, `fg=`, `bg=`, `door=open|closed` and `toggles=C` (the counterpart's glyph);
-//! `monster` with `name=` and `vision=`; `item` and `player` with `name=`; `light` with `radius=`.
+//! `monster` with `name=`, `vision=` and `light=` (the radius of a light it carries: its `light`
+//! property); `item` and `player` with `name=`; `light` with `radius=`.
 
 use std::collections::HashMap;
 
 use crate::core::error::MapError;
 use crate::core::geometry::Cell;
 use crate::core::map::{self, Layer, Map};
-use crate::core::object::{DEFAULT_VISION_RADIUS, MapObject, ObjectKind};
-use crate::core::tile::{self, Door, Properties, Rgb, TileId, TileKind, standard_tiles};
+use crate::core::object::{CARRIED_LIGHT, DEFAULT_VISION_RADIUS, MapObject, ObjectKind};
+use crate::core::tile::{self, Door, Properties, PropertyValue, Rgb, TileId, TileKind, standard_tiles};
 
 const VOID: char = ' ';
 const DEFAULT_LIGHT_RADIUS: u32 = 6;
@@ -40,8 +41,8 @@ const DEFAULT_LIGHT_RADIUS: u32 = 6;
 #[derive(Clone, Debug)]
 enum Meaning {
     Tile(TileId),
-    /// An object standing on floor.
-    Object(ObjectKind, String),
+    /// An object standing on floor, with its name and properties.
+    Object(ObjectKind, String, Properties),
 }
 
 fn standard_meaning(ch: char) -> Option<Meaning> {
@@ -53,13 +54,17 @@ fn standard_meaning(ch: char) -> Option<Meaning> {
         '\'' => tile::STANDARD_OPEN_DOOR,
         '~' => tile::STANDARD_WATER,
         '"' => tile::STANDARD_GRASS,
-        '@' => return Some(Meaning::Object(ObjectKind::PlayerStart, "player".into())),
-        '*' => return Some(Meaning::Object(ObjectKind::Item, "item".into())),
-        '!' => return Some(Meaning::Object(ObjectKind::Light { radius: DEFAULT_LIGHT_RADIUS }, "light".into())),
+        '@' => return Some(Meaning::Object(ObjectKind::PlayerStart, "player".into(), Properties::new())),
+        '*' => return Some(Meaning::Object(ObjectKind::Item, "item".into(), Properties::new())),
+        '!' => {
+            let light = ObjectKind::Light { radius: DEFAULT_LIGHT_RADIUS };
+            return Some(Meaning::Object(light, "light".into(), Properties::new()));
+        }
         c if c.is_ascii_alphabetic() => {
             return Some(Meaning::Object(
                 ObjectKind::Monster { glyph: c, vision_radius: DEFAULT_VISION_RADIUS },
                 monster_name(c).to_owned(),
+                Properties::new(),
             ));
         }
         _ => return None,
@@ -198,19 +203,29 @@ impl Legend {
                 self.tiles.push(t);
                 Meaning::Tile(id)
             }
-            "monster" => Meaning::Object(
-                ObjectKind::Monster {
-                    glyph: ch,
-                    vision_radius: value("vision")
-                        .map(|v| parse_number("vision", v))
-                        .transpose()
-                        .map_err(err)?
-                        .unwrap_or(DEFAULT_VISION_RADIUS),
-                },
-                name.unwrap_or_else(|| monster_name(ch).to_owned()),
-            ),
-            "item" => Meaning::Object(ObjectKind::Item, name.unwrap_or_else(|| "item".into())),
-            "player" => Meaning::Object(ObjectKind::PlayerStart, name.unwrap_or_else(|| "player".into())),
+            "monster" => {
+                let mut properties = Properties::new();
+                if let Some(light) = value("light") {
+                    let radius: u32 = parse_number("light", light).map_err(err)?;
+                    properties.insert(CARRIED_LIGHT.into(), PropertyValue::Int(i64::from(radius)));
+                }
+                Meaning::Object(
+                    ObjectKind::Monster {
+                        glyph: ch,
+                        vision_radius: value("vision")
+                            .map(|v| parse_number("vision", v))
+                            .transpose()
+                            .map_err(err)?
+                            .unwrap_or(DEFAULT_VISION_RADIUS),
+                    },
+                    name.unwrap_or_else(|| monster_name(ch).to_owned()),
+                    properties,
+                )
+            }
+            "item" => Meaning::Object(ObjectKind::Item, name.unwrap_or_else(|| "item".into()), Properties::new()),
+            "player" => {
+                Meaning::Object(ObjectKind::PlayerStart, name.unwrap_or_else(|| "player".into()), Properties::new())
+            }
             "light" => Meaning::Object(
                 ObjectKind::Light {
                     radius: value("radius")
@@ -220,6 +235,7 @@ impl Legend {
                         .unwrap_or(DEFAULT_LIGHT_RADIUS),
                 },
                 name.unwrap_or_else(|| "light".into()),
+                Properties::new(),
             ),
             builtin => {
                 let wanted = builtin.replace('-', " ");
@@ -293,7 +309,7 @@ pub fn parse(text: &str) -> Result<Map, MapError> {
             let i = y * width as usize + x;
             match meaning {
                 Meaning::Tile(t) => cells[i] = t,
-                Meaning::Object(kind, name) => {
+                Meaning::Object(kind, name, properties) => {
                     cells[i] = tile::STANDARD_FLOOR;
                     objects.push(MapObject {
                         id: 0,
@@ -301,7 +317,7 @@ pub fn parse(text: &str) -> Result<Map, MapError> {
                         kind,
                         name,
                         cell: Cell::new(x as i32, y as i32),
-                        properties: Properties::new(),
+                        properties,
                         shape: None,
                         visible: true,
                         opacity: 1.0,
@@ -497,13 +513,21 @@ pub fn to_string(map: &Map) -> Result<(String, Vec<String>), MapError> {
         }
         let mut ch = o.kind.glyph();
         let default_name = match standard_meaning(ch) {
-            Some(Meaning::Object(kind, name)) if kind == o.kind => Some(name),
+            Some(Meaning::Object(kind, name, _)) if kind == o.kind => Some(name),
             _ => None,
         };
-        if default_name.as_deref() != Some(o.name.as_str()) {
+        // A monster's carried light is a legend setting; other properties are not kept.
+        let carried = match o.properties.get(CARRIED_LIGHT) {
+            Some(&PropertyValue::Int(r)) if matches!(o.kind, ObjectKind::Monster { .. }) && o.properties.len() == 1 => {
+                u32::try_from(r).ok()
+            }
+            _ => None,
+        };
+        if default_name.as_deref() != Some(o.name.as_str()) || carried.is_some() {
             match &o.kind {
                 ObjectKind::Monster { glyph, vision_radius } => {
-                    let line = format!("{glyph} = monster name=\"{}\" vision={vision_radius}", o.name);
+                    let light = carried.map_or(String::new(), |r| format!(" light={r}"));
+                    let line = format!("{glyph} = monster name=\"{}\" vision={vision_radius}{light}", o.name);
                     if !legend_lines.contains(&line) {
                         if legend_lines.iter().any(|l| l.starts_with(&format!("{glyph} = "))) {
                             warnings.push(format!(
@@ -534,7 +558,7 @@ pub fn to_string(map: &Map) -> Result<(String, Vec<String>), MapError> {
                 _ => warnings.push(format!("object {:?}: its name and settings are not kept in ASCII", o.name)),
             }
         }
-        if !o.properties.is_empty() {
+        if !o.properties.is_empty() && carried.is_none() {
             warnings.push(format!("object {:?}: its properties are not kept in ASCII", o.name));
         }
         grid[i] = ch;

@@ -4,7 +4,9 @@
 //! view from `L` with radius `r` under the game's FOV algorithm, the walls bounding it included
 //! ([`fov::compute`] with `light_walls`): light goes where sight goes, as in Angband, where a
 //! light source lights the grids within its radius to which it has line of sight (Angband 4.2,
-//! `src/cave-view.c`, `add_light`). A cell is lit when at least one light lights it.
+//! `src/cave-view.c`, `add_light`). A cell is lit when at least one light lights it. The lights
+//! are the map's light objects and the lights its monsters carry (a `light` property: Angband's
+//! light-carrying monsters), which move with them.
 //!
 //! **Seeing by light** ([`Lighting::sight`]). An actor with vision radius `v` sees the cells of
 //! its own view, the FOV from its cell with radius `v` (what it sees without lights: its own
@@ -21,8 +23,9 @@
 //! event, [`Lighting::opacity_changed`], after Hauberk's `Lighting.dirtyFloorLight`: only the
 //! lights whose view can have read the cell are computed again (those within their radius of it
 //! plus one, on each axis: an FOV of radius `r` reads no cell farther than that), and the lit set
-//! is rebuilt from the lights' views. The tests compare it with a fresh computation after random
-//! door changes.
+//! is rebuilt from the lights' views. A light moved (carried, or by an edit) is the other event,
+//! [`Lighting::set_lights`]: only the lights that moved are computed again. The tests compare both
+//! with a fresh computation after random changes.
 
 use crate::core::fov::{self, Algorithm, FovParams, Opacity, OpacityGrid, VisibleSet};
 use crate::core::{Cell, Map, ObjectKind};
@@ -110,8 +113,24 @@ impl Lighting {
         Self::new(Self::lights_of(map), algorithm, opacity)
     }
 
-    /// The light objects of `map` that stand on it, as lights.
+    /// The lights of `map` as placed: its light objects, and the lights its monsters carry
+    /// ([`MapObject::carried_light`](crate::core::MapObject::carried_light)), on their cells.
     pub fn lights_of(map: &Map) -> Vec<Light> {
+        map.objects
+            .iter()
+            .filter(|o| map.in_bounds(o.cell))
+            .filter_map(|o| {
+                let radius = match o.kind {
+                    ObjectKind::Light { radius } => radius,
+                    _ => o.carried_light()?,
+                };
+                Some(Light { object: o.id, cell: o.cell, radius })
+            })
+            .collect()
+    }
+
+    /// The light objects of `map` alone: the lights that stay where they are.
+    pub fn fixed_lights_of(map: &Map) -> Vec<Light> {
         map.objects
             .iter()
             .filter_map(|o| match o.kind {

@@ -131,6 +131,10 @@ pub struct Actor {
     pub max_hp: i32,
     pub vision: u32,
     pub mind: Mind,
+    /// The map object it comes from (0: the player started on no object).
+    pub object: u32,
+    /// The radius of the light it carries (0: none), which lights around it wherever it goes.
+    pub light: u32,
 }
 
 impl Actor {
@@ -343,6 +347,8 @@ pub struct World {
     monster_views: Vec<Perspective>,
     /// The map's items, in the order of their objects (entries stay, so events can name them).
     pub items: Vec<Item>,
+    /// The map's light objects (the lights monsters carry are in [`World::actors`]).
+    fixed_lights: Vec<Light>,
     rng: Rng,
     opacity: OpacityGrid,
     lighting: Lighting,
@@ -356,12 +362,10 @@ impl World {
     /// A game on `map`: the player at the map's player start (or the first walkable cell), a
     /// monster for each monster object.
     pub fn new(map: &Map, config: SimConfig) -> Option<World> {
-        let start = map
-            .objects
-            .iter()
-            .find(|o| o.kind == ObjectKind::PlayerStart)
+        let placed =
+            map.objects.iter().find(|o| o.kind == ObjectKind::PlayerStart).filter(|o| map.rules_at(o.cell).walkable);
+        let start = placed
             .map(|o| o.cell)
-            .filter(|&c| map.rules_at(c).walkable)
             .or_else(|| (0..map.len()).map(|i| map.cell_at(i)).find(|&c| map.rules_at(c).walkable))?;
         let mut actors = vec![Actor {
             name: "you".into(),
@@ -371,6 +375,8 @@ impl World {
             max_hp: PLAYER_HP,
             vision: config.radius.unwrap_or(u32::MAX),
             mind: Mind::Wander,
+            object: placed.map_or(0, |o| o.id),
+            light: 0,
         }];
         for o in &map.objects {
             if let ObjectKind::Monster { glyph, vision_radius } = o.kind {
@@ -388,12 +394,15 @@ impl World {
                     max_hp: hp,
                     vision: vision_radius,
                     mind: Mind::Wander,
+                    object: o.id,
+                    light: o.carried_light().unwrap_or(0),
                 });
             }
         }
         let (w, h) = (map.width(), map.height());
         let opacity = OpacityGrid::from_map(map);
-        let lighting = Lighting::of_map(map, config.fov, &opacity);
+        let fixed_lights = Lighting::fixed_lights_of(map);
+        let lighting = Lighting::new(lights_now(&fixed_lights, &actors), config.fov, &opacity);
         let items =
             map.objects.iter().filter(|o| o.kind == ObjectKind::Item && map.in_bounds(o.cell)).map(Item::of).collect();
         let mut world = World {
@@ -413,6 +422,7 @@ impl World {
             travel_policy: TravelPolicy::Commit,
             frozen_monsters: false,
             items,
+            fixed_lights,
             rng: Rng::new(config.seed),
             opacity,
             lighting,
@@ -648,7 +658,8 @@ impl World {
         // The lights near the cells whose opacity changed are lit again, then the lights follow
         // the edit's objects (a light moved, added or taken away); the others keep their views.
         self.lighting.opacity_changed(&before.changed_cells(&self.opacity), &self.opacity);
-        self.lighting.set_lights(Lighting::lights_of(after), &self.opacity);
+        self.fixed_lights = Lighting::fixed_lights_of(after);
+        self.relight();
         self.sync_items(after);
         // An item laid under the player is picked up, as stepping there would.
         self.pick_up(self.player().cell);
@@ -895,17 +906,29 @@ impl World {
         }
     }
 
-    /// The monsters act, then the player looks.
+    /// The monsters act, the lights they carry go with them (and go out with them), then the
+    /// player looks.
     fn end_turn(&mut self) {
         self.turn += 1;
         if !self.frozen_monsters {
             for m in 1..self.actors.len() {
                 if self.actors[m].alive() && self.player().alive() {
                     self.monster_turn(m);
+                    // The monsters after it see by its light where it now is.
+                    if self.actors[m].light > 0 {
+                        self.relight();
+                    }
                 }
             }
         }
+        // And those killed this turn are dark.
+        self.relight();
         self.look();
+    }
+
+    /// The lights carried follow their carriers (the lights that did not move keep their views).
+    fn relight(&mut self) {
+        self.lighting.set_lights(lights_now(&self.fixed_lights, &self.actors), &self.opacity);
     }
 
     fn monster_turn(&mut self, m: usize) {
@@ -1061,6 +1084,13 @@ impl World {
             }
         }
     }
+}
+
+/// The lights as they stand: the map's fixed lights, then those the living actors carry, where
+/// they are.
+fn lights_now(fixed: &[Light], actors: &[Actor]) -> Vec<Light> {
+    let carried = actors.iter().filter(|a| a.alive() && a.light > 0);
+    fixed.iter().copied().chain(carried.map(|a| Light { object: a.object, cell: a.cell, radius: a.light })).collect()
 }
 
 /// What an actor at `origin` with vision radius `vision` sees, into `seen`: by light when the
