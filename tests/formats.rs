@@ -457,6 +457,26 @@ fn ascii_keeps_lights_and_items_of_other_settings_under_glyphs_of_their_own() {
          ---\n########\n#!$.$%o#\n########\n"
     );
     assert_same(&round_trip(&map, "txt"), &map, "lights and items through .txt");
+    // A second orc without the first one's light shares its letter: it says so, rather than
+    // come back carrying a light; a name with a quote or a line break is written without them.
+    let mut two = map.clone();
+    let orc = two.objects.last().unwrap().clone();
+    let mut plain = sightline::core::MapObject::new(orc.kind.clone(), Cell::new(3, 1)).named("orc");
+    plain.properties.clear();
+    two.add_object(plain);
+    two.objects[0].name = "a \"lamp\"\nhere".into();
+    let (text, warnings) = format::ascii::to_string(&two).unwrap();
+    assert!(text.contains("o = monster name=\"orc\" vision=8 light=2\n"), "{text}");
+    assert!(text.contains("= light name=\"a 'lamp' here\" radius=6\n"), "{text}");
+    assert_eq!(
+        warnings,
+        [
+            "name \"a \\\"lamp\\\"\\nhere\" is written as \"a 'lamp' here\": an ASCII legend holds no quotes or line breaks in a name",
+            "monster \"orc\" shares glyph 'o' with another of other settings (name, vision, light): it is written as that one",
+            "objects are listed in reading order (ASCII keeps no other order)",
+        ]
+    );
+    assert!(format::ascii::parse(&text).is_ok(), "it reads back");
 }
 
 #[test]

@@ -602,7 +602,8 @@ fn a_monster_carrying_a_light_is_seen_in_the_dark_and_its_light_goes_with_it() {
     w.actors[1].cell = Cell::new(10, 1);
     w.act(Action::Wait);
     assert_eq!(knowledge(&w), ["vvv       v", "vvvv     vvv", "vvv       v"]);
-    let fresh = Lighting::new(w.lighting().lights().to_vec(), Algorithm::Symmetric, &OpacityGrid::from_map(&w.map));
+    let torch = sightline::core::sim::Light { object: w.actors[1].object, cell: w.actors[1].cell, radius: 1 };
+    let fresh = Lighting::new(vec![torch], Algorithm::Symmetric, &OpacityGrid::from_map(&w.map));
     assert_eq!(w.lighting().lit().iter().collect::<Vec<_>>(), fresh.lit().iter().collect::<Vec<_>>());
     // Killed, its light goes out.
     w.actors[1].hp = 0;

@@ -511,11 +511,12 @@ impl PlayState {
         for (pos, ch, fg) in glyphs {
             painter.text(pos, Align2::CENTER_CENTER, ch, font.clone(), fg);
         }
-        // The lights themselves, where their cell is known (scenery, remembered as the cell is),
-        // then the items known to lie there: in view, or dim where they were seen.
+        // The map's lights themselves, where their cell is known (scenery, remembered as the cell
+        // is; a monster's torch shows only as the light around it), then the items known to lie
+        // there: in view, or dim where they were seen.
         let on_screen =
             |c: Cell| (top_left.x..=bottom_right.x).contains(&c.x) && (top_left.y..=bottom_right.y).contains(&c.y);
-        for light in world.lighting().lights().iter().filter(|l| on_screen(l.cell)) {
+        for light in world.fixed_lights().iter().filter(|l| on_screen(l.cell)) {
             let a = alpha_at(light.cell);
             if a > 0.01 {
                 let colour = kind_colour(&ObjectKind::Light { radius: light.radius });
@@ -601,7 +602,7 @@ pub fn knowledge_text(world: &World, who: usize, c: Cell) -> String {
     if world.knowledge_of(who, c) == Knowledge::Unknown {
         return text;
     }
-    if let Some(light) = world.lighting().lights().iter().find(|l| l.cell == c) {
+    if let Some(light) = world.fixed_lights().iter().find(|l| l.cell == c) {
         text += &format!(", a light (radius {})", light.radius);
     }
     for (item, _) in world.known_items_of(who).filter(|(i, _)| i.cell == c) {

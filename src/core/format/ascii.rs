@@ -363,6 +363,29 @@ fn assign_glyphs(map: &Map, custom: &[usize], mut used: std::collections::HashSe
         .collect()
 }
 
+/// `name` as a legend line can hold it: a quote as an apostrophe, a line break or another control
+/// character as a space (the change named in `warnings`).
+fn legend_name(name: &str, warnings: &mut Vec<String>) -> String {
+    let written: String = name
+        .chars()
+        .map(|c| {
+            if c == '"' {
+                '\''
+            } else if c.is_control() {
+                ' '
+            } else {
+                c
+            }
+        })
+        .collect();
+    if written != name {
+        warnings.push(format!(
+            "name {name:?} is written as {written:?}: an ASCII legend holds no quotes or line breaks in a name"
+        ));
+    }
+    written
+}
+
 /// Writes a map as ASCII. Returns the text and what it could not keep (ASCII holds one tile and
 /// at most one object per cell, and objects only on floor), or why it cannot be written (a map
 /// that uses more tile types than there are glyphs).
@@ -422,7 +445,7 @@ pub fn to_string(map: &Map) -> Result<(String, Vec<String>), MapError> {
     let mut lossy_tiles = Vec::new();
     for &id in &custom {
         let t = &map.tiles[id];
-        let mut line = format!("{} = tile name=\"{}\"", glyph_of[id], t.name.replace('"', "'"));
+        let mut line = format!("{} = tile name=\"{}\"", glyph_of[id], legend_name(&t.name, &mut warnings));
         if t.opaque {
             line.push_str(" opaque");
         }
@@ -495,6 +518,7 @@ pub fn to_string(map: &Map) -> Result<(String, Vec<String>), MapError> {
         .chain('\u{4e00}'..='\u{9fff}')
         .filter(move |c| !taken.contains(c) && !is_object_glyph(*c));
     let mut object_glyphs: Vec<((ObjectKind, String), char)> = Vec::new();
+    let mut letters: HashMap<char, (String, u32, Option<u32>)> = HashMap::new();
     let mut has_object = vec![false; map.len()];
     for o in &map.objects {
         let Some(i) = map.index(o.cell) else { continue };
@@ -517,34 +541,36 @@ pub fn to_string(map: &Map) -> Result<(String, Vec<String>), MapError> {
             _ => None,
         };
         // A monster's carried light is a legend setting; other properties are not kept.
-        let carried = match o.properties.get(CARRIED_LIGHT) {
-            Some(&PropertyValue::Int(r)) if matches!(o.kind, ObjectKind::Monster { .. }) && o.properties.len() == 1 => {
-                u32::try_from(r).ok()
-            }
-            _ => None,
-        };
-        if default_name.as_deref() != Some(o.name.as_str()) || carried.is_some() {
-            match &o.kind {
-                ObjectKind::Monster { glyph, vision_radius } => {
-                    let light = carried.map_or(String::new(), |r| format!(" light={r}"));
-                    let line = format!("{glyph} = monster name=\"{}\" vision={vision_radius}{light}", o.name);
-                    if !legend_lines.contains(&line) {
-                        if legend_lines.iter().any(|l| l.starts_with(&format!("{glyph} = "))) {
-                            warnings.push(format!(
-                                "monster {:?} shares glyph {glyph:?} with another; its name is not kept",
-                                o.name
-                            ));
-                        } else {
-                            legend_lines.push(line);
-                        }
+        let carried = o.carried_light();
+        if let ObjectKind::Monster { glyph, vision_radius } = o.kind {
+            // The first monster of a letter settles what the letter means (the built-in monster
+            // when its settings are the built-in ones); another of other settings is written as
+            // that one, and says so.
+            let settings = (o.name.clone(), vision_radius, carried);
+            match letters.get(&glyph) {
+                Some(first) if *first != settings => warnings.push(format!(
+                    "monster {:?} shares glyph {glyph:?} with another of other settings (name, vision, light): \
+                     it is written as that one",
+                    o.name
+                )),
+                Some(_) => {}
+                None => {
+                    if settings != (monster_name(glyph).to_owned(), DEFAULT_VISION_RADIUS, None) {
+                        let light = carried.map_or(String::new(), |r| format!(" light={r}"));
+                        let name = legend_name(&o.name, &mut warnings);
+                        legend_lines.push(format!("{glyph} = monster name=\"{name}\" vision={vision_radius}{light}"));
                     }
+                    letters.insert(glyph, settings);
                 }
+            }
+        } else if default_name.as_deref() != Some(o.name.as_str()) {
+            match &o.kind {
                 ObjectKind::Light { .. } | ObjectKind::Item => {
                     let key = (o.kind.clone(), o.name.clone());
                     if let Some(&(_, g)) = object_glyphs.iter().find(|(k, _)| *k == key) {
                         ch = g;
                     } else if let Some(g) = free.next() {
-                        let name = o.name.replace('"', "'");
+                        let name = legend_name(&o.name, &mut warnings);
                         legend_lines.push(match o.kind {
                             ObjectKind::Light { radius } => format!("{g} = light name=\"{name}\" radius={radius}"),
                             _ => format!("{g} = item name=\"{name}\""),
@@ -558,7 +584,7 @@ pub fn to_string(map: &Map) -> Result<(String, Vec<String>), MapError> {
                 _ => warnings.push(format!("object {:?}: its name and settings are not kept in ASCII", o.name)),
             }
         }
-        if !o.properties.is_empty() && carried.is_none() {
+        if o.properties.keys().any(|k| k != CARRIED_LIGHT || carried.is_none()) {
             warnings.push(format!("object {:?}: its properties are not kept in ASCII", o.name));
         }
         grid[i] = ch;

@@ -190,8 +190,9 @@ impl OpacityGrid {
         (x as u32) < self.width as u32 && (y as u32) < self.height as u32
     }
 
-    /// The cells whose opacity differs in `other`, row by row (a word of 64 cells at a time);
-    /// every cell when the two grids differ in size.
+    /// The cells whose opacity differs in `other`, row by row (a word of 64 cells at a time).
+    /// Grids of two sizes have no cells to compare: then every cell of this one is listed, and
+    /// what was computed on it (a lighting, say) is better computed again for the other.
     pub fn changed_cells(&self, other: &OpacityGrid) -> Vec<Cell> {
         if (self.width, self.height) != (other.width, other.height) {
             return (0..self.height).flat_map(|y| (0..self.width).map(move |x| Cell::new(x, y))).collect();

@@ -108,7 +108,8 @@ pub struct Lighting {
 }
 
 impl Lighting {
-    /// The lights of `map` (its light objects on the map), lit through `opacity` by `algorithm`.
+    /// The lights of `map` as placed ([`Lighting::lights_of`]), lit through `opacity` by
+    /// `algorithm`.
     pub fn of_map(map: &Map, algorithm: Algorithm, opacity: &OpacityGrid) -> Self {
         Self::new(Self::lights_of(map), algorithm, opacity)
     }
@@ -433,7 +434,13 @@ mod tests {
         let mut rng = Rng::new(11);
         for round in 0..60 {
             let algorithm = Algorithm::ALL[round % Algorithm::ALL.len()];
-            let (w, h) = (20 + rng.below(30) as i32, 10 + rng.below(20) as i32);
+            // Every fourth map wide and lights far-reaching: views of several words a row.
+            let wide = round % 4 == 3;
+            let (w, h) = if wide {
+                (100 + rng.below(100) as i32, 20 + rng.below(40) as i32)
+            } else {
+                (20 + rng.below(30) as i32, 10 + rng.below(20) as i32)
+            };
             let mut opacity = OpacityGrid::new(w as u32, h as u32);
             for y in 0..h {
                 for x in 0..w {
@@ -446,7 +453,7 @@ mod tests {
                 .map(|k| Light {
                     object: k + 1,
                     cell: Cell::new(rng.below(w as u32) as i32, rng.below(h as u32) as i32),
-                    radius: 1 + rng.below(9),
+                    radius: if wide { 40 + rng.below(60) } else { 1 + rng.below(9) },
                 })
                 .collect();
             let mut lights = lights;
@@ -463,12 +470,20 @@ mod tests {
                     lighting.set_lights(lights.clone(), &opacity);
                     let fresh = Lighting::new(lights.clone(), algorithm, &opacity);
                     assert_eq!(lighting.views, fresh.views, "{algorithm} round {round} after the lights changed");
+                    assert_eq!(lighting.lit.iter().collect::<Vec<_>>(), fresh.lit.iter().collect::<Vec<_>>());
                     continue;
                 }
                 let c = Cell::new(rng.below(w as u32) as i32, rng.below(h as u32) as i32);
                 opacity.set(c.x, c.y, !opacity.is_opaque(c.x, c.y));
                 let relit = lighting.opacity_changed(&[c], &opacity);
                 let fresh = Lighting::new(lights.clone(), algorithm, &opacity);
+                // A view is its light's FOV, every cell of it (the view's words, cut to the map).
+                let k = rng.below(lights.len() as u32) as usize;
+                let mut fov_cells = VisibleSet::new(w as u32, h as u32);
+                let l = lighting.lights()[k];
+                fov::compute(algorithm, &opacity, FovParams::new(l.cell, Some(l.radius)), &mut fov_cells);
+                assert_eq!(lighting.view_of(k).collect::<Vec<_>>(), fov_cells.iter().collect::<Vec<_>>());
+                assert_eq!(lighting.lit_by(k), fov_cells.count());
                 assert_eq!(lighting.views, fresh.views, "{algorithm} round {round} after {c}");
                 assert_eq!(lighting.lit.iter().collect::<Vec<_>>(), fresh.lit.iter().collect::<Vec<_>>());
                 let near =

@@ -453,9 +453,15 @@ impl World {
         self.knowledge_of(0, c)
     }
 
-    /// The map's lights and what they light.
+    /// The lights and what they light (the map's light objects, and the lights monsters carry).
     pub fn lighting(&self) -> &Lighting {
         &self.lighting
+    }
+
+    /// The map's light objects: the lights that stay where they are (scenery, known as the cells
+    /// they stand on are; a light a monster carries is not one of them).
+    pub fn fixed_lights(&self) -> &[Light] {
+        &self.fixed_lights
     }
 
     /// Whether `c` is lit and the game's lights are on.
@@ -662,7 +668,9 @@ impl World {
         self.relight();
         self.sync_items(after);
         // An item laid under the player is picked up, as stepping there would.
-        self.pick_up(self.player().cell);
+        if !self.is_over() {
+            self.pick_up(self.player().cell);
+        }
         self.look();
     }
 
@@ -910,6 +918,8 @@ impl World {
     /// player looks.
     fn end_turn(&mut self) {
         self.turn += 1;
+        // A carrier the player has just killed is dark before the others look.
+        self.relight();
         if !self.frozen_monsters {
             for m in 1..self.actors.len() {
                 if self.actors[m].alive() && self.player().alive() {
