@@ -464,9 +464,10 @@ impl PlayState {
         // Cells whose believed top tile has an image: drawn layer by layer below, as the canvas
         // draws them, each at its brightness.
         let mut image_cells: Vec<ShownCell> = Vec::new();
-        // How bright a cell is drawn, moving from its knowledge before the turn to its knowledge now.
-        let alpha_at = |c: Cell| {
-            let now = alpha_of(world.knowledge_of(who, c));
+        // How bright a cell is drawn, moving from its knowledge before the turn to its knowledge
+        // now (`known`).
+        let alpha_from = |c: Cell, known: Knowledge| {
+            let now = alpha_of(known);
             let before =
                 transition.map_or(now, |tr| match tr.from_knowledge.get((c.y * map.width() as i32 + c.x) as usize) {
                     Some(2) => 1.0,
@@ -475,17 +476,19 @@ impl PlayState {
                 });
             before + (now - before) * t
         };
+        let alpha_at = |c: Cell| alpha_from(c, world.knowledge_of(who, c));
         // Cells seen lit by the map's lights, washed warm over their tiles.
         let mut light_wash = egui::Mesh::default();
         for y in top_left.y.max(0)..=bottom_right.y.min(map.height() as i32 - 1) {
             for x in top_left.x.max(0)..=bottom_right.x.min(map.width() as i32 - 1) {
                 let c = Cell::new(x, y);
-                let alpha = alpha_at(c);
+                let known = world.knowledge_of(who, c);
+                let alpha = alpha_from(c, known);
                 if alpha <= 0.01 {
                     continue;
                 }
                 let Some(top) = world.believed_tile_of(who, c) else { continue };
-                if world.knowledge_of(who, c) == Knowledge::Visible && world.lit_for(who, c) {
+                if known == Knowledge::Visible && world.lit_for(who, c) {
                     light_wash.add_colored_rect(view.cell_rect(c), LIGHT_WASH.gamma_multiply(alpha));
                 }
                 if images.shown && tile_sprite(map, images.sheets, top).is_some() {

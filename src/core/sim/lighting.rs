@@ -117,29 +117,24 @@ impl Lighting {
     /// The lights of `map` as placed: its light objects, and the lights its monsters carry
     /// ([`MapObject::carried_light`](crate::core::MapObject::carried_light)), on their cells.
     pub fn lights_of(map: &Map) -> Vec<Light> {
-        map.objects
-            .iter()
-            .filter(|o| map.in_bounds(o.cell))
-            .filter_map(|o| {
-                let radius = match o.kind {
-                    ObjectKind::Light { radius } => radius,
-                    _ => o.carried_light()?,
-                };
-                Some(Light { object: o.id, cell: o.cell, radius })
-            })
-            .collect()
+        Self::placed(map, |o| o.carried_light())
     }
 
     /// The light objects of `map` alone: the lights that stay where they are.
     pub fn fixed_lights_of(map: &Map) -> Vec<Light> {
+        Self::placed(map, |_| None)
+    }
+
+    /// The light objects of `map` on it, and the other objects `carried` gives a radius.
+    fn placed(map: &Map, carried: impl Fn(&crate::core::MapObject) -> Option<u32>) -> Vec<Light> {
+        let radius = |o: &crate::core::MapObject| match o.kind {
+            ObjectKind::Light { radius } => Some(radius),
+            _ => carried(o),
+        };
         map.objects
             .iter()
-            .filter_map(|o| match o.kind {
-                ObjectKind::Light { radius } if map.in_bounds(o.cell) => {
-                    Some(Light { object: o.id, cell: o.cell, radius })
-                }
-                _ => None,
-            })
+            .filter(|o| map.in_bounds(o.cell))
+            .filter_map(|o| Some(Light { object: o.id, cell: o.cell, radius: radius(o)? }))
             .collect()
     }
 

@@ -731,7 +731,8 @@ impl World {
     pub fn toggle_door(&mut self, c: Cell) -> bool {
         let changed = self.map.toggle_door(c).is_some();
         if changed {
-            self.opacity = OpacityGrid::from_map(&self.map);
+            // One cell changed: its opacity, by the same rules `OpacityGrid::from_map` reads.
+            self.opacity.set(c.x, c.y, self.map.rules_at(c).opaque);
             self.lighting.opacity_changed(&[c], &self.opacity);
         }
         changed
