@@ -367,19 +367,26 @@ fn sweeps<const POLICY: u8>(padded: &mut Padded, seeds: &[u32], steps: [f64; 2])
 }
 
 /// [`sweeps_portable`] compiled for AVX2: four values an instruction in the steps between rows
-/// and the checks, instead of two (about 20% less time for a whole map, measured on 1000²).
+/// and the checks, instead of two (about 20% less time for a whole map, measured on 1000²), and
+/// a row's own steps taken sixteen stretches at once in the lanes of vectors ([`scan`]).
 #[cfg(target_arch = "x86_64")]
 #[target_feature(enable = "avx2")]
 fn sweeps_avx2<const POLICY: u8>(padded: &mut Padded, seeds: &[u32], steps: [f64; 2]) {
-    sweeps_portable::<POLICY>(padded, seeds, steps);
+    sweeps_with::<POLICY, true>(padded, seeds, steps);
 }
 
 #[inline(always)]
 fn sweeps_portable<const POLICY: u8>(padded: &mut Padded, seeds: &[u32], steps: [f64; 2]) {
+    sweeps_with::<POLICY, false>(padded, seeds, steps);
+}
+
+/// The sweeps then the queues; `AVX2`: only ever instantiated inside [`sweeps_avx2`].
+#[inline(always)]
+fn sweeps_with<const POLICY: u8, const AVX2: bool>(padded: &mut Padded, seeds: &[u32], steps: [f64; 2]) {
     let Some(mut sweep) = Sweep::new(seeds, padded.stride) else {
         return;
     };
-    sweep.up_down_up::<POLICY>(padded, steps);
+    sweep.up_down_up::<POLICY, AVX2>(padded, steps);
     if !sweep.to_queue.is_empty() {
         step_queues::<POLICY>(padded, sweep.to_queue, steps);
     }
@@ -409,17 +416,21 @@ impl Sweep {
 
     /// The three sweeps, leaving in `to_queue` the cells that can still lower a neighbour.
     #[inline(always)]
-    fn up_down_up<const POLICY: u8>(&mut self, padded: &mut Padded, steps: [f64; 2]) {
-        self.run::<POLICY, true, false>(padded, steps);
-        self.run::<POLICY, false, false>(padded, steps);
-        self.run::<POLICY, true, true>(padded, steps);
+    fn up_down_up<const POLICY: u8, const AVX2: bool>(&mut self, padded: &mut Padded, steps: [f64; 2]) {
+        self.run::<POLICY, true, false, AVX2>(padded, steps);
+        self.run::<POLICY, false, false, AVX2>(padded, steps);
+        self.run::<POLICY, true, true, AVX2>(padded, steps);
     }
 
     /// One sweep, up (from the band's last row to the first row) or down, stopping at the first
     /// row beyond the band that it does not reach; with `CHECK`, each row's steps into the row
     /// before it are checked once the row is done.
     #[inline(always)]
-    fn run<const POLICY: u8, const UP: bool, const CHECK: bool>(&mut self, padded: &mut Padded, steps: [f64; 2]) {
+    fn run<const POLICY: u8, const UP: bool, const CHECK: bool, const AVX2: bool>(
+        &mut self,
+        padded: &mut Padded,
+        steps: [f64; 2],
+    ) {
         let (width, height, stride) = (padded.width, padded.height, padded.stride);
         let (top, bottom) = self.band;
         let mut r = if UP { bottom } else { top };
@@ -440,7 +451,7 @@ impl Sweep {
                 }
                 self.band = (self.band.0.min(r), self.band.1.max(r));
             }
-            scan_row(&self.relaxed, row, steps[0], width);
+            scan_row::<AVX2>(&self.relaxed, row, steps[0], width);
             if CHECK && (1..=height).contains(&before) {
                 check_row::<POLICY>(row, previous, steps, r * stride, &mut self.checked, &mut self.to_queue);
             }
@@ -462,8 +473,19 @@ fn relax_row<const POLICY: u8>(previous: &[f64], row: &[f64], relaxed: &mut [f64
         // Branch-free, so that the loop is vectorised: `&`, not `&&`, and selects.
         let straight = previous[x];
         let straight_open = open(straight);
-        let mut least = select(straight_open, straight + steps[0], f64::INFINITY);
-        if POLICY != NO_DIAGONALS {
+        let mut least = straight + steps[0];
+        if POLICY == NO_CORNER_CUT {
+            // A wall straight ahead blocks both diagonals too, so its NaN may stand as the least
+            // (it lowers nothing); a diagonal from a wall is NaN and never less; only the wall
+            // beside the row's own cell is selected out.
+            let from_left = select(open(row[x - 1]), previous[x - 1] + steps[1], f64::INFINITY);
+            let from_right = select(open(row[x + 1]), previous[x + 1] + steps[1], f64::INFINITY);
+            least = if from_left < least { from_left } else { least };
+            least = if from_right < least { from_right } else { least };
+        } else if POLICY != NO_DIAGONALS {
+            // A diagonal may be open past a wall straight ahead: that wall's NaN must not stand
+            // as the least.
+            least = select(straight_open, least, f64::INFINITY);
             let (left, right) = (previous[x - 1], previous[x + 1]);
             let left_open = open(left) & corner_open::<POLICY>(straight_open, open(row[x - 1]));
             let right_open = open(right) & corner_open::<POLICY>(straight_open, open(row[x + 1]));
@@ -490,51 +512,138 @@ fn select(condition: bool, a: f64, b: f64) -> f64 {
 
 /// The straight steps along a row, left to right then right to left, from `relaxed` into `row`.
 #[inline(always)]
-fn scan_row(relaxed: &[f64], row: &mut [f64], step: f64, width: usize) {
-    row[1..=width].copy_from_slice(&relaxed[1..=width]);
-    scan::<false>(row, step, width);
-    scan::<true>(row, step, width);
+fn scan_row<const AVX2: bool>(relaxed: &[f64], row: &mut [f64], step: f64, width: usize) {
+    scan::<false, AVX2>(relaxed, row, step, width);
+    scan::<true, AVX2>(relaxed, row, step, width);
 }
 
 /// The straight steps along `row[1..=width]` in one direction. Each step waits for the one
-/// before (a comparison and an addition, about 8 cycles), so eight stretches of the row are
-/// taken at once, as eight independent chains (four measured 16% slower over the whole flood,
-/// sixteen 10% slower: their carries no longer fit in registers); then each stretch's first
-/// cells are lowered from the end of the stretch before it, for as long as that lowers them
-/// (the same sums, in the same order, as one pass along the row), and the cells left over after
-/// the last stretch are taken last.
+/// before (a comparison and an addition, about 8 cycles), so stretches of the row are taken at
+/// once, as independent chains: eight in scalar registers (four measured 16% slower over the
+/// whole flood, sixteen 10% slower: their carries no longer fit in registers), or with `AVX2`
+/// sixteen, four to a vector ([`stretches_avx2`]). Then each stretch's first cells are lowered
+/// from the end of the stretch before it, for as long as that lowers them (the same sums, in the
+/// same order, as one pass along the row), and the cells left over after the last stretch are
+/// taken last. Left to right, the values are read from `relaxed` (which the row is then
+/// written over, without a copy first); right to left, from the row.
 #[inline(always)]
-fn scan<const BACKWARDS: bool>(row: &mut [f64], step: f64, width: usize) {
-    const S: usize = 8;
-    let len = width / S;
-    // The i-th cell of stretch k (stretch S holds the cells left over).
+fn scan<const BACKWARDS: bool, const AVX2: bool>(relaxed: &[f64], row: &mut [f64], step: f64, width: usize) {
+    let stretches = if AVX2 { 4 * GROUPS } else { 8 };
+    let len = width / stretches;
+    // The i-th cell of stretch k (stretch `stretches` holds the cells left over).
     let at = |k: usize, i: usize| if BACKWARDS { width - (k * len + i) } else { 1 + k * len + i };
     // What a cell passes on: a wall's NaN plus the step is NaN, which lowers nothing.
     let carry = |value: f64| value + step;
-    let mut carried = [f64::INFINITY; S];
-    for i in 0..len {
+    let mut carried = [f64::INFINITY; 4 * GROUPS];
+    let carried = &mut carried[..stretches];
+    // SAFETY: `AVX2` is true only in the sweeps compiled for AVX2, which run only on a
+    // processor that has it (see `sweeps`).
+    #[cfg(target_arch = "x86_64")]
+    let done = if AVX2 { unsafe { stretches_avx2::<BACKWARDS>(relaxed, row, step, width, len, carried) } } else { 0 };
+    #[cfg(not(target_arch = "x86_64"))]
+    let done = 0;
+    for i in done..len {
         for (k, carried) in carried.iter_mut().enumerate() {
             let x = at(k, i);
-            let value = if *carried < row[x] { *carried } else { row[x] };
+            let old = if BACKWARDS { row[x] } else { relaxed[x] };
+            let value = if *carried < old { *carried } else { old };
             row[x] = value;
             *carried = carry(value);
         }
     }
-    for k in 1..=S {
-        let count = if k == S { width - S * len } else { len };
+    if !BACKWARDS {
+        row[1 + stretches * len..=width].copy_from_slice(&relaxed[1 + stretches * len..=width]);
+    }
+    for k in 1..=stretches {
+        let count = if k == stretches { width - stretches * len } else { len };
         let first = at(k, 0);
         let mut carried = carry(row[if BACKWARDS { first + 1 } else { first - 1 }]);
         for i in 0..count {
             let x = at(k, i);
             if carried < row[x] {
                 row[x] = carried;
-            } else if k < S {
+            } else if k < stretches {
                 // The rest of the stretch already holds what the join would give it.
                 break;
             }
             carried = carry(row[x]);
         }
     }
+}
+
+/// How many vectors of four stretches [`stretches_avx2`] carries at once: four (sixteen
+/// stretches) measured fastest over the whole flood on 1000², against two (3% slower) and six or
+/// eight (4–5% slower: their carries and blocks no longer fit in the sixteen registers).
+const GROUPS: usize = 4;
+
+/// The first part of [`scan`] for sixteen stretches of `len` cells (`carried`: what each
+/// carries in), four stretches to a vector: four cells of each of four stretches are read
+/// (from `relaxed` left to right, else from `row`),
+/// turned so that each vector holds one cell of each stretch, carried along (a `min` and an
+/// addition a vector: `_mm256_min_pd(a, b)` is `a < b ? a : b`, the scalar comparison, NaN
+/// included), turned back and written. Returns how many cells of each stretch it took (a
+/// multiple of four); the scalar loop takes the rest, from `carried`.
+#[cfg(target_arch = "x86_64")]
+#[target_feature(enable = "avx2")]
+fn stretches_avx2<const BACKWARDS: bool>(
+    relaxed: &[f64],
+    row: &mut [f64],
+    step: f64,
+    width: usize,
+    len: usize,
+    carried: &mut [f64],
+) -> usize {
+    use std::arch::x86_64::*;
+    /// A 4×4 block turned over its diagonal (its own inverse).
+    #[inline]
+    #[target_feature(enable = "avx2")]
+    fn transpose(r: [__m256d; 4]) -> [__m256d; 4] {
+        let (t0, t1) = (_mm256_unpacklo_pd(r[0], r[1]), _mm256_unpackhi_pd(r[0], r[1]));
+        let (t2, t3) = (_mm256_unpacklo_pd(r[2], r[3]), _mm256_unpackhi_pd(r[2], r[3]));
+        [
+            _mm256_permute2f128_pd::<0x20>(t0, t2),
+            _mm256_permute2f128_pd::<0x20>(t1, t3),
+            _mm256_permute2f128_pd::<0x31>(t0, t2),
+            _mm256_permute2f128_pd::<0x31>(t1, t3),
+        ]
+    }
+    assert!(carried.len() == 4 * GROUPS && 4 * GROUPS * len <= width);
+    let blocks = len / 4;
+    let steps = _mm256_set1_pd(step);
+    let mut carry: [__m256d; GROUPS] = std::array::from_fn(|g| {
+        // SAFETY: four of the sixteen carried values.
+        unsafe { _mm256_loadu_pd(carried[4 * g..4 * g + 4].as_ptr()) }
+    });
+    // Where the four cells `4b .. 4b + 4` of stretch k start in the row (the lowest address).
+    let start = |k: usize, b: usize| if BACKWARDS { width - (k * len + 4 * b + 3) } else { 1 + k * len + 4 * b };
+    for b in 0..blocks {
+        for (g, carry) in carry.iter_mut().enumerate() {
+            let cells: [__m256d; 4] = std::array::from_fn(|j| {
+                let at = start(4 * g + j, b);
+                let from = if BACKWARDS { &row[at..at + 4] } else { &relaxed[at..at + 4] };
+                // SAFETY: four values (a bounds-checked slice).
+                unsafe { _mm256_loadu_pd(from.as_ptr()) }
+            });
+            // Lane j of `cells[i]`: cell i of the four read from stretch 4g + j, lowest
+            // address first (backwards, the stretch's own order is 3, 2, 1, 0).
+            let mut cells = transpose(cells);
+            for i in 0..4 {
+                let cell = &mut cells[if BACKWARDS { 3 - i } else { i }];
+                *cell = _mm256_min_pd(*carry, *cell);
+                *carry = _mm256_add_pd(*cell, steps);
+            }
+            for (j, cells) in transpose(cells).into_iter().enumerate() {
+                let at = start(4 * g + j, b);
+                // SAFETY: as the read.
+                unsafe { _mm256_storeu_pd(row[at..at + 4].as_mut_ptr(), cells) };
+            }
+        }
+    }
+    for (g, carry) in carry.into_iter().enumerate() {
+        // SAFETY: four of the sixteen carried values.
+        unsafe { _mm256_storeu_pd(carried[4 * g..4 * g + 4].as_mut_ptr(), carry) };
+    }
+    4 * blocks
 }
 
 /// Adds to `to_queue` the cells of `row` (as padded indices, the row starting at `start`) from
@@ -551,16 +660,16 @@ fn check_row<const POLICY: u8>(
     let n = row.len();
     let (row, before, checked) = (&row[..n], &before[..n], &mut checked[..n]);
     for x in 1..n - 1 {
+        // A wall's NaN plus a step is NaN, less than nothing.
         let value = row[x];
-        let from_open = open(value);
-        let mut lowers = from_open & (value + steps[0] < before[x]);
+        let mut lowers = value + steps[0] < before[x];
         if POLICY != NO_DIAGONALS {
             let straight_open = open(before[x]);
             let diagonal = value + steps[1];
             let left = corner_open::<POLICY>(open(row[x - 1]), straight_open);
             let right = corner_open::<POLICY>(open(row[x + 1]), straight_open);
-            lowers |= from_open & left & (diagonal < before[x - 1]);
-            lowers |= from_open & right & (diagonal < before[x + 1]);
+            lowers |= left & (diagonal < before[x - 1]);
+            lowers |= right & (diagonal < before[x + 1]);
         }
         checked[x] = u8::from(lowers);
     }
@@ -603,7 +712,7 @@ mod tests {
         let mut left = 0;
         flooded(grid, seeds, |padded, starts| {
             let mut sweep = Sweep::new(&starts, padded.stride).expect("seeds");
-            sweep.up_down_up::<POLICY>(padded, steps);
+            sweep.up_down_up::<POLICY, false>(padded, steps);
             left = sweep.to_queue.len();
         });
         left
