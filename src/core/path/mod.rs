@@ -13,9 +13,9 @@
 //! 1 this is the MovingAI convention (orthogonal 1, diagonal √2, no corner cutting).
 
 pub mod dijkstra_map;
+mod increment_queues;
 pub mod jps;
 pub(crate) mod neighbourhood;
-pub(crate) mod radix_heap;
 pub mod search;
 pub mod trace;
 mod uniform;

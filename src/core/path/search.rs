@@ -374,7 +374,7 @@ mod tests {
         assert!(found > 20, "only {found} paths found");
     }
 
-    /// The uniform-cost engine (fixed point, radix heap) finds paths of the same cost as the
+    /// The uniform-cost engine (fixed point, increment queues) finds paths of the same cost as the
     /// general engine (f64, 4-ary heap), valid under the rules, on random uniform grids, for
     /// every rule, diagonal length and consistent estimate; and says "unreachable" when it does.
     #[test]
