@@ -940,6 +940,35 @@ fn the_inspector_edits_the_selected_cell_and_its_objects() {
     assert!(h.state().document.map.objects.iter().all(|o| o.cell != Cell::new(2, 2)));
 }
 
+/// The inspector gives a monster, or the player start, a light it carries (its `light`
+/// property, which play reads as a torch), and takes it away at 0.
+#[test]
+fn the_inspector_gives_a_monster_a_light_to_carry() {
+    use sightline::core::Cell;
+    use sightline::core::object::CARRIED_LIGHT;
+    let mut h = harness();
+    h.state_mut().commands.push(Command::Open(sample("pillars.ron")));
+    h.run();
+    select_for_inspector(&mut h, Cell::new(2, 2));
+    let goblin = |h: &Harness<'static, SightlineApp>| {
+        h.state().document.map.objects.iter().find(|o| o.cell == Cell::new(2, 2)).unwrap().clone()
+    };
+    assert_eq!(goblin(&h).carried_light(), None);
+    let set_light = |h: &mut Harness<'static, SightlineApp>, text: &str| {
+        h.get_by_label("light it carries").click();
+        h.run();
+        h.key_press_modifiers(egui::Modifiers::COMMAND, egui::Key::A);
+        h.get_by_label("light it carries").type_text(text);
+        h.key_press(egui::Key::Enter);
+        h.run();
+    };
+    set_light(&mut h, "3");
+    assert_eq!(goblin(&h).carried_light(), Some(3));
+    assert_eq!(goblin(&h).properties.get(CARRIED_LIGHT), Some(&sightline::core::PropertyValue::Int(3)));
+    set_light(&mut h, "0");
+    assert_eq!(goblin(&h).properties.get(CARRIED_LIGHT), None, "0: no light, no property");
+}
+
 #[test]
 fn the_inspector_edits_a_text_objects_text_and_layout() {
     use egui::{Key, Modifiers};

@@ -479,6 +479,33 @@ fn ascii_keeps_lights_and_items_of_other_settings_under_glyphs_of_their_own() {
     assert!(format::ascii::parse(&text).is_ok(), "it reads back");
 }
 
+/// The player's torch (the player start's `light`) and name are legend settings of `@`; a
+/// second player start of other settings is written as the first, and says so.
+#[test]
+fn ascii_keeps_the_players_torch_and_name() {
+    let map = ascii("legend:\n@ = player name=hero light=3\n---\n#####\n#@..#\n#####\n");
+    let start = map.objects.iter().find(|o| o.kind == sightline::core::ObjectKind::PlayerStart).unwrap();
+    assert_eq!((start.name.as_str(), start.carried_light()), ("hero", Some(3)));
+    let (text, warnings) = format::ascii::to_string(&map).unwrap();
+    assert_eq!(warnings, Vec::<String>::new());
+    assert_eq!(text, "legend:\n@ = player name=\"hero\" light=3\n---\n#####\n#@..#\n#####\n");
+    assert_same(&round_trip(&map, "txt"), &map, "the player's torch through .txt");
+    // A plain player start writes no legend line.
+    let (plain, _) = format::ascii::to_string(&ascii("#@#\n")).unwrap();
+    assert_eq!(plain, "#@#\n");
+    let mut two = map.clone();
+    two.add_object(
+        sightline::core::MapObject::new(sightline::core::ObjectKind::PlayerStart, Cell::new(3, 1)).named("player"),
+    );
+    let (_, warnings) = format::ascii::to_string(&two).unwrap();
+    assert_eq!(
+        warnings,
+        ["player start \"player\" has other settings (name, light) than the first: it is written as that one"]
+    );
+    let err = format::ascii::parse("legend:\n@ = player light=bright\n---\n@\n").unwrap_err().to_string();
+    assert!(err.contains("light=\"bright\" is not a valid number"), "{err}");
+}
+
 #[test]
 fn ragged_ascii_rows_are_padded_with_void() {
     let map = ascii("###\n#.\n###\n");

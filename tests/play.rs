@@ -130,3 +130,30 @@ fn the_player_picks_items_up_and_the_lights_checkbox_turns_seeing_by_light_off()
     assert!(!h.state().play.world.as_ref().unwrap().config.lights);
     assert_eq!(world(&h), Knowledge::Unknown);
 }
+
+/// A player start with a `light` gives the player a torch: the bar says so, the hover on the
+/// player's cell too, and its light goes where the player goes.
+#[test]
+fn the_player_carries_the_player_starts_torch() {
+    let dir = tempfile::tempdir().unwrap();
+    let path = dir.path().join("torch.txt");
+    std::fs::write(&path, "legend:\n@ = player light=2\n---\n#######\n#@....#\n#######\n").unwrap();
+    let mut h = harness_sized(1500.0, 900.0);
+    h.state_mut().commands.push(Command::Open(path));
+    h.run();
+    h.get_by_label("Play (F5)").click();
+    h.run();
+    h.get_by_label("torch 2");
+    let lights = |h: &Harness<'static, SightlineApp>| {
+        h.state().play.world.as_ref().unwrap().lighting().lights().iter().map(|l| l.cell).collect::<Vec<_>>()
+    };
+    assert_eq!(lights(&h), [Cell::new(1, 1)]);
+    h.key_press(egui::Key::ArrowRight);
+    h.run();
+    assert_eq!(lights(&h), [Cell::new(2, 1)]);
+    // The pointer over the player, in the play pane.
+    let at = h.state().play.view.cell_rect(Cell::new(2, 1)).center();
+    h.hover_at(at);
+    h.run();
+    assert!(h.query_all_by_label_contains("1: floor, carrying a light (radius 2)").next().is_some());
+}

@@ -611,3 +611,49 @@ fn a_monster_carrying_a_light_is_seen_in_the_dark_and_its_light_goes_with_it() {
     assert!(w.lighting().lights().is_empty());
     assert_eq!(knowledge(&w), ["vvv", "vvvv", "vvv"]);
 }
+
+/// The player start's `light` is the player's torch: it lights around the player wherever they
+/// go, so a monster whose own vision (2) ends far short of the player sees them down a dark
+/// corridor, and one without the torch does not. A torch given in the editor is lit at once.
+#[test]
+fn the_players_torch_shows_them_to_a_monster_down_a_dark_corridor() {
+    fn corridor(player: &str) -> [&str; 7] {
+        [
+            "legend:",
+            player,
+            "o = monster name=orc vision=2",
+            "---",
+            "##################",
+            "#@.............o.#",
+            "##################",
+        ]
+    }
+    let dark = config(Algorithm::Symmetric, Some(2), MemoryModel::None);
+    let mut w = world(&corridor("@ = player light=1"), dark);
+    assert_eq!(w.player().light, 1);
+    w.act(Action::Wait);
+    let player = w.player().cell;
+    assert!(w.visible_of(1).contains_cell(player), "the orc sees the lit player, 14 cells away");
+    assert_eq!(w.lighting().lights().iter().map(|l| (l.cell, l.radius)).collect::<Vec<_>>(), [(player, 1)]);
+    // The torch goes with the player: two cells east was dark, and is lit once they step east.
+    assert!(w.is_lit(player) && !w.is_lit(Cell::new(3, 1)));
+    w.act(Action::Move(1, 0));
+    assert_eq!(w.lighting().lights()[0].cell, Cell::new(2, 1));
+    assert!(w.is_lit(Cell::new(3, 1)));
+
+    // Without a torch the player stays unseen in the dark.
+    let mut unlit = world(&corridor("@ = player"), dark);
+    assert_eq!(unlit.player().light, 0);
+    unlit.act(Action::Wait);
+    assert!(!unlit.visible_of(1).contains_cell(unlit.player().cell));
+    assert!(unlit.lighting().lights().is_empty());
+
+    // A torch given to the player start in the editor is lit in the running game.
+    let before = ascii::parse(&corridor("@ = player").join("\n")).unwrap();
+    let mut after = before.clone();
+    let start = after.objects.iter_mut().find(|o| o.kind == ObjectKind::PlayerStart).unwrap();
+    start.properties.insert("light".into(), sightline::core::PropertyValue::Int(2));
+    unlit.apply_edit(&before, &after);
+    assert_eq!(unlit.player().light, 2);
+    assert_eq!(unlit.lighting().lights().iter().map(|l| l.radius).collect::<Vec<_>>(), [2]);
+}

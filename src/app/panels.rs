@@ -520,6 +520,22 @@ fn inspector_ui(app: &mut SightlineApp, ui: &mut egui::Ui) {
             }
             _ => {}
         }
+        if matches!(o.kind, crate::core::ObjectKind::Monster { .. } | crate::core::ObjectKind::PlayerStart) {
+            // Its `light` property (also in the table below), which play reads as a torch.
+            let mut light = o.carried_light().unwrap_or(0);
+            let r = ui.add(egui::DragValue::new(&mut light).range(0..=64).prefix("carries a light ")).on_hover_text(
+                "The radius of a light it carries wherever it goes in play (0: none): its 'light' property",
+            );
+            name_widget(ui, &r, "light it carries");
+            if r.changed() {
+                let key = crate::core::object::CARRIED_LIGHT;
+                if light == 0 {
+                    edited.properties.remove(key);
+                } else {
+                    edited.properties.insert(key.into(), crate::core::PropertyValue::Int(i64::from(light)));
+                }
+            }
+        }
         egui::CollapsingHeader::new(format!("Custom properties ({})", o.properties.len()))
             .id_salt(("sightline object properties", o.id))
             .default_open(true)

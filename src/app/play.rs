@@ -391,6 +391,13 @@ impl PlayState {
                 ui.label(format!("items {}", world.carried()));
                 ui.separator();
             }
+            if p.light > 0 {
+                ui.label(format!("torch {}", p.light)).on_hover_text(
+                    "The light you carry (the player start's 'light'): it lights around you, and shows you to \
+                     monsters that see it",
+                );
+                ui.separator();
+            }
             ui.label(format!("{} · {} FOV", self.preset.name(), world.config.fov));
             if world.is_over() {
                 ui.separator();
@@ -645,6 +652,9 @@ fn tile_knowledge_text(world: &World, who: usize, c: Cell) -> String {
                     let light =
                         if a.light > 0 { format!(", carrying a light (radius {})", a.light) } else { String::new() };
                     format!("{}, {}: {name}, {} ({} hp){light}", c.x, c.y, a.name, a.hp)
+                }
+                None if c == world.actors[who].cell && world.actors[who].light > 0 => {
+                    format!("{}, {}: {name}, carrying a light (radius {})", c.x, c.y, world.actors[who].light)
                 }
                 None => format!("{}, {}: {name}, in view", c.x, c.y),
             }

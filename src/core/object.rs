@@ -15,8 +15,9 @@ pub const DEFAULT_VISION_RADIUS: u32 = 8;
 /// Radius a light gets when its file does not say.
 pub const DEFAULT_LIGHT_RADIUS: u32 = 6;
 
-/// The property of a monster that makes it carry a light of that radius (a number of cells),
-/// which goes where it goes (Angband's light-carrying monsters).
+/// The property of a monster, or of the player start, that makes it carry a light of that radius
+/// (a number of cells), which goes where it goes (Angband's light-carrying monsters, and the
+/// player's torch).
 pub const CARRIED_LIGHT: &str = "light";
 
 /// The largest radius a carried light is given (a larger `light` property is read as this).
@@ -698,10 +699,11 @@ fn capsule_outline(w: f64, h: f64) -> Vec<[f64; 2]> {
 }
 
 impl MapObject {
-    /// The radius of the light a monster carries: its [`CARRIED_LIGHT`] property, a number of
-    /// at least one cell (at most [`MAX_CARRIED_LIGHT`]); `None` for any other object.
+    /// The radius of the light a monster or the player carries: its [`CARRIED_LIGHT`] property
+    /// (on the player start for the player), a number of at least one cell (at most
+    /// [`MAX_CARRIED_LIGHT`]); `None` for any other object.
     pub fn carried_light(&self) -> Option<u32> {
-        if !matches!(self.kind, ObjectKind::Monster { .. }) {
+        if !matches!(self.kind, ObjectKind::Monster { .. } | ObjectKind::PlayerStart) {
             return None;
         }
         let radius = self.properties.get(CARRIED_LIGHT)?.as_number()?;
@@ -823,7 +825,7 @@ mod tests {
     }
 
     #[test]
-    fn a_monster_carries_the_light_its_light_property_says() {
+    fn a_monster_or_the_player_carries_the_light_its_light_property_says() {
         let monster = MapObject::new(ObjectKind::Monster { glyph: 'o', vision_radius: 8 }, Cell::new(0, 0));
         let with = |value: PropertyValue| {
             let mut o = monster.clone();
@@ -839,7 +841,10 @@ mod tests {
         assert_eq!(with(PropertyValue::Float(f64::NAN)), None);
         assert_eq!(with(PropertyValue::Int(i64::MAX)), Some(MAX_CARRIED_LIGHT));
         assert_eq!(with(PropertyValue::Bool(true)), None);
-        // Only monsters carry lights.
+        // Monsters and the player carry lights; an item does not.
+        let mut player = MapObject::new(ObjectKind::PlayerStart, Cell::new(0, 0));
+        player.properties.insert(CARRIED_LIGHT.into(), PropertyValue::Int(2));
+        assert_eq!(player.carried_light(), Some(2));
         let mut item = MapObject::new(ObjectKind::Item, Cell::new(0, 0));
         item.properties.insert(CARRIED_LIGHT.into(), PropertyValue::Int(3));
         assert_eq!(item.carried_light(), None);

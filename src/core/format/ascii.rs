@@ -24,7 +24,8 @@
 //! `open-door`, `water`, `tall-grass`); `tile` with `name=`, flags `opaque` and `walkable`,
 //! `cost=`, `fg=`, `bg=`, `door=open|closed` and `toggles=C` (the counterpart's glyph);
 //! `monster` with `name=`, `vision=` and `light=` (the radius of a light it carries: its `light`
-//! property); `item` and `player` with `name=`; `light` with `radius=`.
+//! property); `player` with `name=` and `light=` (the player's torch); `item` with `name=`;
+//! `light` with `radius=`.
 
 use std::collections::HashMap;
 
@@ -128,6 +129,16 @@ fn parse_number<T: std::str::FromStr>(key: &str, v: &str) -> Result<T, String> {
     v.parse().map_err(|_| format!("{key}={v:?} is not a valid number"))
 }
 
+/// The properties of a monster or player whose legend says `light=` (`light`), or none.
+fn carried(light: Option<&str>) -> Result<Properties, String> {
+    let mut properties = Properties::new();
+    if let Some(light) = light {
+        let radius: u32 = parse_number("light", light)?;
+        properties.insert(CARRIED_LIGHT.into(), PropertyValue::Int(i64::from(radius)));
+    }
+    Ok(properties)
+}
+
 struct Legend {
     meanings: HashMap<char, Meaning>,
     tiles: Vec<TileKind>,
@@ -204,11 +215,7 @@ impl Legend {
                 Meaning::Tile(id)
             }
             "monster" => {
-                let mut properties = Properties::new();
-                if let Some(light) = value("light") {
-                    let radius: u32 = parse_number("light", light).map_err(err)?;
-                    properties.insert(CARRIED_LIGHT.into(), PropertyValue::Int(i64::from(radius)));
-                }
+                let properties = carried(value("light")).map_err(err)?;
                 Meaning::Object(
                     ObjectKind::Monster {
                         glyph: ch,
@@ -224,7 +231,8 @@ impl Legend {
             }
             "item" => Meaning::Object(ObjectKind::Item, name.unwrap_or_else(|| "item".into()), Properties::new()),
             "player" => {
-                Meaning::Object(ObjectKind::PlayerStart, name.unwrap_or_else(|| "player".into()), Properties::new())
+                let properties = carried(value("light")).map_err(err)?;
+                Meaning::Object(ObjectKind::PlayerStart, name.unwrap_or_else(|| "player".into()), properties)
             }
             "light" => Meaning::Object(
                 ObjectKind::Light {
@@ -519,6 +527,8 @@ pub fn to_string(map: &Map) -> Result<(String, Vec<String>), MapError> {
         .filter(move |c| !taken.contains(c) && !is_object_glyph(*c));
     let mut object_glyphs: Vec<((ObjectKind, String), char)> = Vec::new();
     let mut letters: HashMap<char, (String, u32, Option<u32>)> = HashMap::new();
+    // The first player start's name and light (`@` means one player start; others are written as it).
+    let mut player: Option<(String, Option<u32>)> = None;
     let mut has_object = vec![false; map.len()];
     for o in &map.objects {
         let Some(i) = map.index(o.cell) else { continue };
@@ -540,7 +550,8 @@ pub fn to_string(map: &Map) -> Result<(String, Vec<String>), MapError> {
             Some(Meaning::Object(kind, name, _)) if kind == o.kind => Some(name),
             _ => None,
         };
-        // A monster's carried light is a legend setting; other properties are not kept.
+        // A monster's or the player's carried light is a legend setting; other properties are
+        // not kept.
         let carried = o.carried_light();
         if let ObjectKind::Monster { glyph, vision_radius } = o.kind {
             // The first monster of a letter settles what the letter means (the built-in monster
@@ -561,6 +572,24 @@ pub fn to_string(map: &Map) -> Result<(String, Vec<String>), MapError> {
                         legend_lines.push(format!("{glyph} = monster name=\"{name}\" vision={vision_radius}{light}"));
                     }
                     letters.insert(glyph, settings);
+                }
+            }
+        } else if o.kind == ObjectKind::PlayerStart {
+            // As a monster's letter: the first player start settles what `@` means.
+            let settings = (o.name.clone(), carried);
+            match &player {
+                Some(first) if *first != settings => warnings.push(format!(
+                    "player start {:?} has other settings (name, light) than the first: it is written as that one",
+                    o.name
+                )),
+                Some(_) => {}
+                None => {
+                    if settings != ("player".to_owned(), None) {
+                        let light = carried.map_or(String::new(), |r| format!(" light={r}"));
+                        let name = legend_name(&o.name, &mut warnings);
+                        legend_lines.push(format!("@ = player name=\"{name}\"{light}"));
+                    }
+                    player = Some(settings);
                 }
             }
         } else if default_name.as_deref() != Some(o.name.as_str()) {

@@ -376,7 +376,8 @@ impl World {
             vision: config.radius.unwrap_or(u32::MAX),
             mind: Mind::Wander,
             object: placed.map_or(0, |o| o.id),
-            light: 0,
+            // The player start's `light`: a torch that goes where the player goes.
+            light: placed.and_then(|o| o.carried_light()).unwrap_or(0),
         }];
         for o in &map.objects {
             if let ObjectKind::Monster { glyph, vision_radius } = o.kind {
@@ -665,6 +666,13 @@ impl World {
         // the edit's objects (a light moved, added or taken away); the others keep their views.
         self.lighting.opacity_changed(&before.changed_cells(&self.opacity), &self.opacity);
         self.fixed_lights = Lighting::fixed_lights_of(after);
+        // A light given to (or taken from) a monster or the player start in the editor goes
+        // with its actor from now on.
+        for actor in &mut self.actors {
+            if let Some(o) = after.object_by_id(actor.object).filter(|_| actor.object != 0) {
+                actor.light = o.carried_light().unwrap_or(0);
+            }
+        }
         self.relight();
         self.sync_items(after);
         // An item laid under the player is picked up, as stepping there would.
