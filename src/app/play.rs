@@ -11,6 +11,7 @@ use super::canvas::{
 };
 use super::sprites::SheetTexture;
 use crate::core::flip::Flip;
+use crate::core::object::ShapeKind;
 use crate::core::sim::{Action, Item, Knowledge, MemoryModel, Preset, SIGHT_RANGE, SimConfig, World};
 use crate::core::{Cell, Map, ObjectKind, TileId};
 
@@ -533,11 +534,19 @@ impl PlayState {
                 draw_actor(&painter, view.cell_rect(light.cell).center(), px, '!', colour.gamma_multiply(a));
             }
         }
+        // An object drawn as a tile in Tiled (a tile object) shows that tile's image, as on the
+        // canvas, when tile images are shown; any other as its glyph.
+        let image_of = |object: u32| images.shown.then(|| object_image(map, images.sheets, object)).flatten();
         for item in world.items.iter().filter(|i| on_screen(i.cell) && world.item_knowledge(who, i).is_some()) {
             let a = alpha_at(item.cell);
             if a > 0.01 {
-                let colour = kind_colour(&ObjectKind::Item).gamma_multiply(a);
-                draw_actor(&painter, view.cell_rect(item.cell).center(), px, Item::GLYPH, colour);
+                let centre = view.cell_rect(item.cell).center();
+                if let Some(image) = image_of(item.object) {
+                    draw_image(&painter, centre, px, image, Color32::WHITE.gamma_multiply(a));
+                } else {
+                    let colour = kind_colour(&ObjectKind::Item).gamma_multiply(a);
+                    draw_actor(&painter, centre, px, Item::GLYPH, colour);
+                }
             }
         }
         // The route of a travel in progress.
@@ -560,32 +569,34 @@ impl PlayState {
             let a = f32::from(u8::from(seen_before)) * (1.0 - t) + f32::from(u8::from(seen_now)) * t;
             let colour = if i == who { Color32::from_rgb(255, 140, 60) } else { Color32::from_rgb(240, 80, 70) };
             if a > 0.01 {
-                draw_actor(&painter, screen(lerp_cell(from_cell, m.cell, t)), px, m.glyph, colour.gamma_multiply(a));
+                let centre = screen(lerp_cell(from_cell, m.cell, t));
+                match image_of(m.object) {
+                    Some(image) => draw_image(&painter, centre, px, image, Color32::WHITE.gamma_multiply(a)),
+                    None => draw_actor(&painter, centre, px, m.glyph, colour.gamma_multiply(a)),
+                }
             } else if who == 0
                 && self.ghosts
                 && m.alive()
                 && let Some(last) = world.last_seen[i]
             {
-                draw_actor(
-                    &painter,
-                    view.cell_rect(last).center(),
-                    px,
-                    m.glyph,
-                    Color32::from_gray(120).gamma_multiply(0.6),
-                );
+                let (centre, grey) = (view.cell_rect(last).center(), Color32::from_gray(120).gamma_multiply(0.6));
+                match image_of(m.object) {
+                    Some(image) => draw_image(&painter, centre, px, image, grey),
+                    None => draw_actor(&painter, centre, px, m.glyph, grey),
+                }
             }
         }
         // The player: always from their own eyes; from a monster's, only when it sees them.
-        if who == 0 {
-            draw_actor(&painter, screen(focus), px, '@', Color32::from_rgb(255, 230, 90));
-        } else if sees(world.player().cell) {
-            draw_actor(
-                &painter,
-                view.cell_rect(world.player().cell).center(),
-                px,
-                '@',
-                Color32::from_rgb(255, 230, 90),
-            );
+        let player_at = if who == 0 {
+            Some(screen(focus))
+        } else {
+            sees(world.player().cell).then(|| view.cell_rect(world.player().cell).center())
+        };
+        if let Some(centre) = player_at {
+            match image_of(world.player().object) {
+                Some(image) => draw_image(&painter, centre, px, image, Color32::WHITE),
+                None => draw_actor(&painter, centre, px, '@', Color32::from_rgb(255, 230, 90)),
+            }
         }
         if self.active {
             painter.rect_stroke(rect, 0.0, Stroke::new(2.0, Color32::from_rgb(255, 230, 90)), egui::StrokeKind::Inside);
@@ -739,6 +750,28 @@ fn tile_images_ui(
     next_frame_in
 }
 
+/// The image of object `id` when it is a tile object whose tile has one (loaded): its texture,
+/// where in it, and how the object flips it.
+fn object_image(map: &Map, sheets: &[Option<SheetTexture>], id: u32) -> Option<(egui::TextureId, Rect, Flip)> {
+    let object = map.object_by_id(id).filter(|_| id != 0)?;
+    let Some(ShapeKind::Tile { tile, flip, .. }) = object.shape.as_ref().map(|s| &s.kind) else { return None };
+    let (_, texture, uv) = tile_sprite(map, sheets, *tile)?;
+    Some((texture.id, uv, *flip))
+}
+
+/// An object's tile image filling the cell around `centre`, tinted (`tint`'s alpha: how bright).
+fn draw_image(
+    painter: &egui::Painter,
+    centre: Pos2,
+    px: f32,
+    (texture, uv, flip): (egui::TextureId, Rect, Flip),
+    tint: Color32,
+) {
+    let mut mesh = egui::Mesh::with_texture(texture);
+    add_flipped_sprite(&mut mesh, Rect::from_center_size(centre, Vec2::splat(px)), uv, flip, tint);
+    painter.add(egui::Shape::mesh(mesh));
+}
+
 fn draw_actor(painter: &egui::Painter, centre: Pos2, px: f32, glyph: char, colour: Color32) {
     let r = Rect::from_center_size(centre, Vec2::splat(px));
     painter.rect_filled(
@@ -756,6 +789,44 @@ mod tests {
     use super::*;
     use crate::core::Layer;
     use crate::core::tile::{Rgb, Sprite, SpriteSheet, TileKind};
+
+    /// A monster, item or player start placed as a tile object in Tiled is drawn in play as its
+    /// tile's image, flipped as the object is; any other object (or a tile without an image)
+    /// keeps its glyph.
+    #[test]
+    fn a_tile_object_shows_its_tiles_image_in_play() {
+        use crate::core::MapObject;
+        use crate::core::object::ObjectShape;
+        let black = Rgb(0, 0, 0);
+        let kinds = vec![
+            TileKind::new("floor", '.', black, black, false, true),
+            TileKind::new("orc", 'o', black, black, false, true),
+            TileKind::new("plain", 'p', black, black, false, true),
+        ];
+        let mut map = Map::new(3, 1, kinds, 1).unwrap();
+        map.sheets.push(SpriteSheet::new("monsters", "monsters.png", [8, 8], 2, 1));
+        map.tiles[1].sprite = Some(Sprite { sheet: 0, index: 1 });
+        let texture = egui::TextureId::Managed(9);
+        let sheets = [Some(SheetTexture { id: texture, size: [16.0, 8.0], tile_colours: Arc::new(Vec::new()) })];
+        let tile_object = |tile: TileId, flip: Flip| {
+            let mut o = MapObject::new(ObjectKind::Monster { glyph: 'o', vision_radius: 4 }, Cell::new(0, 0));
+            let kind = ShapeKind::Tile { tile, flip, width: 8.0, height: 8.0 };
+            o.shape = Some(ObjectShape { offset: [0.0, 8.0], rotation: 0.0, kind });
+            o
+        };
+        let flip = Flip::HORIZONTAL;
+        let orc = map.add_object(tile_object(1, flip));
+        let plain = map.add_object(tile_object(2, Flip::default()));
+        let marker = map.add_object(MapObject::new(ObjectKind::Item, Cell::new(2, 0)));
+        let (id, uv, flipped) = object_image(&map, &sheets, orc).expect("the orc's tile has an image");
+        assert_eq!((id, flipped), (texture, flip));
+        assert_eq!(uv, tile_sprite(&map, &sheets, 1).unwrap().2, "as the canvas draws the tile");
+        assert!(uv.min.x >= 0.5, "the sheet's second tile");
+        assert!(object_image(&map, &sheets, plain).is_none(), "a tile without an image");
+        assert!(object_image(&map, &sheets, marker).is_none(), "a marker, not a tile object");
+        assert!(object_image(&map, &sheets, 0).is_none(), "no object");
+        assert!(object_image(&map, &[None], orc).is_none(), "its sheet not loaded");
+    }
 
     #[test]
     fn image_tiles_are_drawn_layer_by_layer_and_a_dim_cell_is_darkened_not_see_through() {
