@@ -146,7 +146,7 @@ fn paint_with_the_brush_then_undo_redo_save_and_reload() {
         row.iter().all(|&c| h.state().document.map.tile(0, c) == Some(STANDARD_WALL)),
         "the stroke painted the row"
     );
-    assert_eq!(h.state().document.undo.len(), 1, "one stroke, one undo step");
+    assert_eq!(h.state().document.edits(), 1, "one stroke, one undo step");
     assert!(h.state().document.dirty);
     h.key_press_modifiers(egui::Modifiers::COMMAND, egui::Key::Z);
     h.run();
@@ -189,7 +189,7 @@ fn rectangle_and_fill_tools() {
     click_cell(&mut h, Cell::new(1, 1));
     let map = &h.state().document.map;
     assert!([Cell::new(1, 1), Cell::new(2, 2)].iter().all(|&c| map.tile(0, c) == Some(STANDARD_FLOOR)));
-    assert_eq!(h.state().document.undo.len(), 2);
+    assert_eq!(h.state().document.edits(), 2);
 }
 
 #[test]
@@ -283,7 +283,7 @@ fn a_wider_brush_paints_a_square() {
             assert_eq!(h.state().document.map.tile(0, Cell::new(x, y)), Some(STANDARD_WALL), "({x}, {y})");
         }
     }
-    assert_eq!(h.state().document.undo.len(), 1, "one stroke, one undo step");
+    assert_eq!(h.state().document.edits(), 1, "one stroke, one undo step");
 }
 
 #[test]
@@ -461,7 +461,7 @@ fn select_copy_flip_and_paste_a_block() {
     let map = &h.state().document.map;
     assert_eq!(map.flipped_tile(0, Cell::new(20, 21)), Some((STANDARD_WALL, Flip::HORIZONTAL)));
     assert_eq!(map.tile(0, Cell::new(21, 21)), Some(STANDARD_FLOOR));
-    assert_eq!(h.state().document.undo.len(), 1);
+    assert_eq!(h.state().document.edits(), 1);
     // The paste dropped the selection (as in Tiled). Selected again, Cut erases it on the layer
     // and, as in Tiled, leaves nothing selected.
     assert!(h.state().editor.selection.is_none());
@@ -498,7 +498,7 @@ fn a_drag_lays_the_stamp_side_by_side_and_a_shift_drag_lays_a_line_of_them() {
         common::glyph_rows(&h.state().document.map, 0),
         ["#+........", ".#........", "#+#+#+#+..", ".#.#.#.#..", "..........", ".........."]
     );
-    assert_eq!(h.state().document.undo.len(), 1, "one drag, one undo step");
+    assert_eq!(h.state().document.edits(), 1, "one drag, one undo step");
     // With Shift, the copies go along the line from press to release, laid at the release
     // whatever way the pointer went.
     let detour = [Cell::new(0, 4), Cell::new(3, 1), Cell::new(9, 4)];
@@ -507,7 +507,7 @@ fn a_drag_lays_the_stamp_side_by_side_and_a_shift_drag_lays_a_line_of_them() {
         common::glyph_rows(&h.state().document.map, 0),
         ["#+........", ".#........", "#+#+#+#+..", ".#.#.#.#..", "#+#+#+#+#+", ".#.#.#.#.#"]
     );
-    assert_eq!(h.state().document.undo.len(), 2);
+    assert_eq!(h.state().document.edits(), 2);
     assert!(h.state().editor.pasting, "the stamp stays on the pointer until Esc");
     h.key_press(egui::Key::Escape);
     h.run();
@@ -585,7 +585,7 @@ fn tiles_are_flipped_and_turned_with_tileds_keys_picked_edited_in_the_inspector_
     assert_eq!(h.state().editor.flip, Flip::HORIZONTAL);
     click_cell(&mut h, Cell::new(5, 5));
     assert_eq!(h.state().document.map.flipped_tile(0, Cell::new(5, 5)), Some((STANDARD_WALL, Flip::HORIZONTAL)));
-    assert_eq!(h.state().document.undo.len(), 2);
+    assert_eq!(h.state().document.edits(), 2);
     // The reset button paints it as drawn again; the picker takes a cell's flip back.
     h.get_by_label("flipped horizontally ×").click();
     h.run();
@@ -610,7 +610,7 @@ fn tiles_are_flipped_and_turned_with_tileds_keys_picked_edited_in_the_inspector_
     h.run();
     let rotated_180 = Flip::NONE.rotated_clockwise().rotated_clockwise();
     assert_eq!(h.state().document.map.flipped_tile(0, Cell::new(5, 5)), Some((STANDARD_WALL, rotated_180)));
-    assert_eq!(h.state().document.undo.len(), 3);
+    assert_eq!(h.state().document.edits(), 3);
     // Saved and read back, in sightline's format and Tiled's.
     let dir = tempfile::tempdir().unwrap();
     for name in ["flipped.ron", "flipped.tmx"] {
@@ -661,7 +661,7 @@ fn a_tilesets_image_is_the_palette_a_click_picks_a_tile_and_a_drag_picks_a_stamp
     let row = |y: i32| (0..4).map(|x| map.tile(0, Cell::new(x, y)).unwrap()).collect::<Vec<_>>();
     let (a, b, c, d) = (tiles[0], tiles[1], tiles[2], tiles[3]);
     assert_eq!([row(0), row(1), row(2)], [vec![b, a, b, b], vec![a, b, d, b], vec![c, d, d, b]]);
-    assert_eq!(h.state().document.undo.len(), 2);
+    assert_eq!(h.state().document.edits(), 2);
     // The list of tile types is a tab away.
     h.get_by_label("List").click();
     h.run();
@@ -880,14 +880,14 @@ fn review_fixes_hold() {
     click_cell(&mut h, cell); // floor onto floor: nothing changes
     assert_eq!(h.state().document.redo.len(), 1, "the redo step survives a no-op stroke");
     // Dragging a tile's cost is one undo step, not one a frame.
-    let undo_before = h.state().document.undo.len();
+    let undo_before = h.state().document.edits();
     for cost in [2.0, 3.0, 4.0] {
         let mut r = TileRules::of(&h.state().document.map.tiles[usize::from(STANDARD_FLOOR)]);
         r.cost = cost;
         h.state_mut().commands.push(Command::SetTileRules(STANDARD_FLOOR, r));
         h.run();
     }
-    assert_eq!(h.state().document.undo.len(), undo_before + 1);
+    assert_eq!(h.state().document.edits(), undo_before + 1);
     assert_eq!(h.state().document.map.tiles[usize::from(STANDARD_FLOOR)].cost, 4.0);
     // The pathfinding overlay survives a switch to a much bigger map (searched in the background).
     h.state_mut()
@@ -923,7 +923,7 @@ fn the_inspector_edits_the_selected_cell_and_its_objects() {
     h.run();
     assert_eq!(h.state().document.map.tile(0, Cell::new(2, 2)), Some(STANDARD_WATER));
     // The monster standing there: its vision radius, as one undo step.
-    let undo = h.state().document.undo.len();
+    let undo = h.state().document.edits();
     let index = h.state().document.map.objects.iter().position(|o| o.cell == Cell::new(2, 2)).unwrap();
     let mut goblin = h.state().document.map.objects[index].clone();
     goblin.kind = ObjectKind::Monster { glyph: 'g', vision_radius: 3 };
@@ -934,7 +934,7 @@ fn the_inspector_edits_the_selected_cell_and_its_objects() {
     h.run();
     let o = &h.state().document.map.objects[index];
     assert_eq!((o.name.as_str(), &o.kind), ("grunt", &ObjectKind::Monster { glyph: 'g', vision_radius: 3 }));
-    assert_eq!(h.state().document.undo.len(), undo + 1);
+    assert_eq!(h.state().document.edits(), undo + 1);
     h.get_by_label("Remove").click();
     h.run();
     assert!(h.state().document.map.objects.iter().all(|o| o.cell != Cell::new(2, 2)));
@@ -999,14 +999,14 @@ fn the_inspector_edits_a_text_objects_text_and_layout() {
             other => panic!("{other:?}"),
         }
     };
-    let undo = h.state().document.undo.len();
+    let undo = h.state().document.edits();
     h.get_by_label("text of the object").click();
     h.run();
     h.key_press_modifiers(Modifiers::COMMAND, Key::A);
     h.get_by_label("text of the object").type_text("Gate ahead");
     h.run();
     assert_eq!(text(&h).text, "Gate ahead");
-    assert_eq!(h.state().document.undo.len(), undo + 1, "typing is one undo step");
+    assert_eq!(h.state().document.edits(), undo + 1, "typing is one undo step");
     h.get_by_label("bold text").click();
     h.run();
     h.get_by_label("text alignment across").click();
@@ -1208,7 +1208,7 @@ fn layers_are_added_painted_renamed_reordered_merged_and_removed_each_one_undo_s
 
     // Each action was one undo step: new, paint, rename, collision, duplicate, lower, new,
     // remove, merge, remove.
-    assert_eq!(h.state().document.undo.len(), 10);
+    assert_eq!(h.state().document.edits(), 10);
     for _ in 0..10 {
         h.key_press_modifiers(Modifiers::COMMAND, Key::Z);
         h.run();
@@ -1251,7 +1251,7 @@ fn a_layers_opacity_slider_drag_is_one_undo_step() {
     }
     assert_eq!(h.state().document.map.layers[0].opacity, 0.5);
     h.get_by_label("ground (50% opacity)");
-    assert_eq!(h.state().document.undo.len(), 1, "a drag is one step");
+    assert_eq!(h.state().document.edits(), 1, "a drag is one step");
     h.state_mut().commands.push(Command::Undo);
     h.run();
     assert_eq!(h.state().document.map.layers[0].opacity, 1.0);
@@ -1337,7 +1337,7 @@ fn a_layers_custom_properties_are_added_edited_removed_and_saved() {
     h.run();
     let props = |h: &Harness<'static, SightlineApp>| h.state().document.map.layers[0].properties.clone();
     assert_eq!(props(&h).get("note"), Some(&PropertyValue::String("cellar".into())));
-    let undo_steps = h.state().document.undo.len();
+    let undo_steps = h.state().document.edits();
     assert_eq!(undo_steps, 2, "adding is one step and the typing another (one for all its keys)");
     // A bool, chosen in the type list, then ticked.
     h.get_by_label("new layer ground property name").click();
@@ -1407,13 +1407,13 @@ fn the_map_and_tile_types_have_custom_properties_too() {
     h.run();
     h.get_by_label("Class and custom properties of wall (the palette's tile)");
     // Its Tiled class, typed in one undo step.
-    let undo = h.state().document.undo.len();
+    let undo = h.state().document.edits();
     h.get_by_label("class of wall").click();
     h.run();
     h.get_by_label("class of wall").type_text("Stone");
     h.run();
     assert_eq!(h.state().document.map.tiles[usize::from(wall)].class, "Stone");
-    assert_eq!(h.state().document.undo.len(), undo + 1);
+    assert_eq!(h.state().document.edits(), undo + 1);
     add(&mut h, "tile wall", "opaque");
     assert!(h.state().document.map.tiles[usize::from(wall)].properties.is_empty(), "a rule is not a custom property");
     add(&mut h, "tile wall", "material");
@@ -1465,7 +1465,7 @@ fn tiled_colour_file_object_and_class_properties_are_shown_edited_and_saved_with
     let PropertyValue::Class { class, members } = &props(&h)["stats"] else { panic!("{:?}", props(&h)) };
     assert_eq!(class, "Stats");
     assert_eq!(members.keys().collect::<Vec<_>>(), ["aura", "hp", "inner", "level"]);
-    assert_eq!(h.state().document.undo.len(), 1, "adding a member is one undo step");
+    assert_eq!(h.state().document.edits(), 1, "adding a member is one undo step");
     // A new colour property, chosen in the type list.
     h.get_by_label("new map property name").click();
     h.run();
@@ -1548,11 +1548,11 @@ fn tiled_enum_and_list_properties_are_edited_in_place_and_saved_with_their_types
     let first_up = h.get_by_label("move up map property route item 1");
     assert!(first_up.accesskit_node().is_disabled(), "the first item is first");
     // Each change is one undo step, and undo takes the list back.
-    let steps = h.state().document.undo.len();
+    let steps = h.state().document.edits();
     h.key_press_modifiers(egui::Modifiers::COMMAND, egui::Key::Z);
     h.run();
     assert_eq!(route(&h), [PropertyValue::Int(4), PropertyValue::Bool(true), direction("east")]);
-    assert_eq!(h.state().document.undo.len(), steps - 1);
+    assert_eq!(h.state().document.edits(), steps - 1);
     // Converting the enum drops its type, as Tiled's Convert To does.
     h.get_by_label("facing").click_secondary();
     h.run();
@@ -1594,7 +1594,7 @@ fn a_property_is_renamed_and_converted_from_its_names_context_menu() {
     h.get_by_label("Custom properties (2)").click();
     h.run();
     let props = |h: &Harness<'static, SightlineApp>| h.state().document.map.layers[0].properties.clone();
-    let steps = h.state().document.undo.len();
+    let steps = h.state().document.edits();
     // Rename "dark" to "lit": Enter applies.
     h.get_by_label("dark").click_secondary();
     h.run();
@@ -1608,7 +1608,7 @@ fn a_property_is_renamed_and_converted_from_its_names_context_menu() {
     h.run();
     assert_eq!(props(&h).keys().collect::<Vec<_>>(), ["lit", "note"]);
     assert_eq!(props(&h)["lit"], PropertyValue::Bool(true), "the value goes with the name");
-    assert_eq!(h.state().document.undo.len(), steps + 1, "one undo step");
+    assert_eq!(h.state().document.edits(), steps + 1, "one undo step");
     // A name in use is refused: Enter keeps the field, Esc keeps the old name.
     h.get_by_label("lit").click_secondary();
     h.run();
@@ -1717,7 +1717,7 @@ fn the_terrain_brush_paints_a_terrain_and_the_tiles_around_join_it() {
     let mut h = sand_on_corners_tmx(true);
     assert_eq!(h.state().editor.tool, Tool::Terrain);
     h.get_by_label("terrain sand (ground)");
-    let undo = h.state().document.undo.len();
+    let undo = h.state().document.edits();
     // Hovering shows the tiles a click puts, transitions included.
     h.hover_at(cell_centre(&h, Cell::new(2, 1)));
     h.run();
@@ -1744,7 +1744,7 @@ fn the_terrain_brush_paints_a_terrain_and_the_tiles_around_join_it() {
          019998\n\
          000000\n"
     );
-    assert_eq!(h.state().document.undo.len(), undo + 2);
+    assert_eq!(h.state().document.edits(), undo + 2);
     // Grass painted in the middle of the patch splits it in two.
     h.get_by_label("terrain grass").click();
     h.run();
@@ -1791,7 +1791,7 @@ fn the_terrain_brush_at_size_one_paints_the_corner_nearest_the_pointer_as_tileds
     use sightline::core::Cell;
     use sightline::core::terrain::Part;
     let mut h = sand_on_corners_tmx(false);
-    let undo = h.state().document.undo.len();
+    let undo = h.state().document.edits();
     // Just inside cell (3, 2), by its top-left corner: the corner the four cells share.
     let near_corner = |h: &Harness<'static, SightlineApp>, x, y| {
         h.state().view.screen_from_grid(Cell::new(x, y)) + egui::vec2(2.0, 2.0)
@@ -1832,7 +1832,7 @@ fn the_terrain_brush_at_size_one_paints_the_corner_nearest_the_pointer_as_tileds
          001998\n\
          000000\n"
     );
-    assert_eq!(h.state().document.undo.len(), undo + 2);
+    assert_eq!(h.state().document.edits(), undo + 2);
     h.key_press_modifiers(egui::Modifiers::COMMAND, egui::Key::Z);
     h.run();
     assert_eq!(sprite_rows(&h.state().document.map, 0).lines().nth(1), Some("002400"));
@@ -2011,21 +2011,21 @@ fn the_object_tool_drags_an_object_to_another_cell_keeping_its_id_in_one_undo_st
     };
     assert_eq!(gate(&h), (8, Cell::new(4, 2)));
     let objects = h.state().document.map.objects.len();
-    let steps = h.state().document.undo.len();
+    let steps = h.state().document.edits();
     drag_through(&mut h, &[Cell::new(4, 2), Cell::new(5, 2), Cell::new(5, 3)]);
     // Moved, not copied: the lever's `opens` still names it.
     assert_eq!(gate(&h), (8, Cell::new(5, 3)));
     assert_eq!(h.state().document.map.objects.len(), objects);
-    assert_eq!(h.state().document.undo.len(), steps + 1, "one undo step");
+    assert_eq!(h.state().document.edits(), steps + 1, "one undo step");
     h.state_mut().commands.push(Command::Undo);
     h.run();
     assert_eq!(gate(&h), (8, Cell::new(4, 2)));
     // A drag from a cell with no object moves nothing and leaves no step.
     let before = h.state().document.map.clone();
-    let steps = h.state().document.undo.len();
+    let steps = h.state().document.edits();
     drag_through(&mut h, &[Cell::new(2, 1), Cell::new(3, 1)]);
     assert_eq!(h.state().document.map, before);
-    assert_eq!(h.state().document.undo.len(), steps);
+    assert_eq!(h.state().document.edits(), steps);
     // An undo in the middle of a drag ends the move: a brush stroke after it paints and moves
     // no object.
     let p = cell_centre(&h, Cell::new(4, 2));
@@ -2335,17 +2335,17 @@ fn a_layer_dragged_by_its_name_drops_above_below_or_into_a_group_in_one_undo_ste
     };
 
     // Ground, dropped on roof's upper half, goes just above roof: one step, and it is current.
-    let steps = h.state().document.undo.len();
+    let steps = h.state().document.edits();
     let to = upper_half(&h, "roof");
     drag_row(&mut h, "ground", to);
     assert_eq!(layer_rows(&h), ["objects (3)", "ground", "roof", "trees"]);
-    assert_eq!(h.state().document.undo.len(), steps + 1);
+    assert_eq!(h.state().document.edits(), steps + 1);
     h.get_by_label("layer: ground");
     // On the lower half of the object layer's row: just below it, where it is. Nothing changes.
     let to = lower_half(&h, "objects (3 objects)");
     drag_row(&mut h, "ground", to);
     assert_eq!(layer_rows(&h), ["objects (3)", "ground", "roof", "trees"]);
-    assert_eq!(h.state().document.undo.len(), steps + 1, "a drop where it was is no step");
+    assert_eq!(h.state().document.edits(), steps + 1, "a drop where it was is no step");
 
     // Into an open group, on its row's lower half: at its top. The group cannot go into itself.
     h.state_mut().commands.push(Command::GroupLayer(StackItem::Layer(LayerRef::Tiles(0))));
@@ -2599,7 +2599,7 @@ fn the_map_properties_window_sets_the_maps_class_and_background_colour_in_one_un
     h.get_by_label("map class").type_text("level");
     h.run();
     assert_eq!(h.state().document.map.class, "level");
-    assert_eq!(h.state().document.undo.len(), 1, "typed in one undo step");
+    assert_eq!(h.state().document.edits(), 1, "typed in one undo step");
     // Another edit between: the background is an undo step of its own.
     h.state_mut().commands.push(Command::SetProperties(
         sightline::app::PropertiesOwner::Map,
@@ -2611,7 +2611,7 @@ fn the_map_properties_window_sets_the_maps_class_and_background_colour_in_one_un
     h.run();
     assert_eq!(h.state().document.map.background, Some(Rgba(0x20, 0x20, 0x20, 255)));
     h.get_by_label("map background colour");
-    assert_eq!(h.state().document.undo.len(), 3);
+    assert_eq!(h.state().document.edits(), 3);
     h.state_mut().commands.push(Command::Undo);
     h.run();
     assert_eq!((h.state().document.map.class.as_str(), h.state().document.map.background), ("level", None));
@@ -2755,7 +2755,7 @@ fn a_shift_fill_fills_the_selection_and_a_plain_fill_stops_at_its_edge() {
     // Shift: the whole selection, walls too (Tiled's Fill Selection).
     drag_through_holding(&mut h, &[Cell::new(2, 1)], egui::Modifiers::SHIFT);
     assert_eq!(glyph_rows(&h.state().document.map, 0), [".~~~..", ".~~~..", ".~~~.."]);
-    assert_eq!(h.state().document.undo.len(), 2);
+    assert_eq!(h.state().document.edits(), 2);
     // Delete erases the selection only.
     h.key_press(egui::Key::Delete);
     h.run();
@@ -2795,18 +2795,18 @@ fn paste_in_place_lays_the_copy_where_it_came_from_on_another_layer() {
     click_cell(&mut h, Cell::new(1, 0));
     h.key_press_modifiers(egui::Modifiers::COMMAND | egui::Modifiers::SHIFT, egui::Key::V);
     h.run();
-    assert_eq!(h.state().document.undo.len(), 0, "nothing copied yet: nothing to paste");
+    assert_eq!(h.state().document.edits(), 0, "nothing copied yet: nothing to paste");
     h.key_press_modifiers(egui::Modifiers::COMMAND, egui::Key::C);
     h.run();
     // On a new layer, Ctrl+Shift+V lays it on the cell it came from, as one undo step; it does
     // not start a paste that follows the pointer.
     h.get_by_label("New layer").click();
     h.run();
-    let undo = h.state().document.undo.len();
+    let undo = h.state().document.edits();
     h.key_press_modifiers(egui::Modifiers::COMMAND | egui::Modifiers::SHIFT, egui::Key::V);
     h.run();
     assert_eq!(glyph_rows(&h.state().document.map, 1), [" ~  ", "    ", "    "]);
-    assert_eq!(h.state().document.undo.len(), undo + 1);
+    assert_eq!(h.state().document.edits(), undo + 1);
     assert!(!h.state().editor.pasting);
     // A stamp picked in a tileset has no place it came from: the menu item is off.
     h.state_mut().commands.push(Command::StampFromTileset(sightline::core::edit::Stamp::new(1, vec![1])));
@@ -2814,6 +2814,44 @@ fn paste_in_place_lays_the_copy_where_it_came_from_on_another_layer() {
     h.get_by_label("Edit").click();
     h.run();
     assert!(h.get_by_label("Paste in place  (Ctrl+Shift+V)").accesskit_node().is_disabled());
+}
+
+/// A selection lost to a stray Select None (or a click, or Select All) comes back with Ctrl+Z,
+/// as in Tiled: each change of the selection is an undo step, which leaves the map saved.
+#[test]
+fn undo_brings_back_a_selection_dropped_by_mistake() {
+    use common::selection_rows;
+    use sightline::core::Cell;
+    let mut h = harness();
+    let _dir = open_ascii(&mut h, "...\n.#.\n");
+    h.get_by_label("Select").click();
+    h.run();
+    drag_through(&mut h, &[Cell::new(0, 0), Cell::new(1, 1)]);
+    assert_eq!(selection_rows(h.state()), ["##.", "##."]);
+    h.key_press_modifiers(egui::Modifiers::COMMAND | egui::Modifiers::SHIFT, egui::Key::A);
+    h.run();
+    assert_eq!(selection_rows(h.state()), ["...", "..."]);
+    assert!(!h.state().document.dirty, "selecting changes nothing to save");
+    h.key_press_modifiers(egui::Modifiers::COMMAND, egui::Key::Z);
+    h.run();
+    assert_eq!(selection_rows(h.state()), ["##.", "##."]);
+    // Select All, undone and redone.
+    h.key_press_modifiers(egui::Modifiers::COMMAND, egui::Key::A);
+    h.run();
+    assert_eq!(selection_rows(h.state()), ["###", "###"]);
+    h.key_press_modifiers(egui::Modifiers::COMMAND, egui::Key::Z);
+    h.run();
+    assert_eq!(selection_rows(h.state()), ["##.", "##."]);
+    h.key_press_modifiers(egui::Modifiers::COMMAND | egui::Modifiers::SHIFT, egui::Key::Z);
+    h.run();
+    assert_eq!(selection_rows(h.state()), ["###", "###"]);
+    // Undone back to the start: nothing selected, nothing edited, nothing unsaved.
+    while !h.state().document.undo.is_empty() {
+        h.key_press_modifiers(egui::Modifiers::COMMAND, egui::Key::Z);
+        h.run();
+    }
+    assert_eq!(selection_rows(h.state()), ["...", "..."]);
+    assert!(!h.state().document.dirty);
 }
 
 #[test]
@@ -2834,10 +2872,11 @@ fn a_resize_moves_the_selection_with_its_cells_and_esc_in_a_drag_restores_it() {
     h.state_mut().commands.push(Command::ResizeMap(spec));
     h.run();
     assert_eq!(selection_rows(h.state()), ["....", ".##.", ".###"]);
-    // Undone, the map is 3 × 2 again and the selection keeps the cells it still has there.
+    // Undone, the map is 3 × 2 again and the selection what it was before the resize (the
+    // undo step keeps it).
     h.key_press_modifiers(egui::Modifiers::COMMAND, egui::Key::Z);
     h.run();
-    assert_eq!(selection_rows(h.state()), ["...", ".##"]);
+    assert_eq!(selection_rows(h.state()), ["##.", "###"]);
     // Esc in the middle of a drag: what was selected before it.
     h.get_by_label("Select").click();
     h.run();
@@ -2853,7 +2892,7 @@ fn a_resize_moves_the_selection_with_its_cells_and_esc_in_a_drag_restores_it() {
     h.run();
     h.drop_at(to);
     h.run();
-    assert_eq!(selection_rows(h.state()), ["...", ".##"]);
+    assert_eq!(selection_rows(h.state()), ["##.", "###"]);
 }
 
 /// A press at grid point `points[0]` (in cells from the map's top-left corner), moves through
@@ -2930,13 +2969,13 @@ fn the_object_tool_draws_tileds_rectangles_ellipses_and_points_snapped_to_the_gr
     assert!(h.state().notice.as_deref().is_some_and(|n| n.starts_with(&added)), "{:?}", h.state().notice);
     // A drag from inside it moves it, by whole cells, as far as the pointer goes; one undo
     // step. With Alt held, the drag draws a box over it instead.
-    let (id, undo) = (o.id, h.state().document.undo.len());
+    let (id, undo) = (o.id, h.state().document.edits());
     drag_grid_holding(&mut h, &[(3.5, 1.5), (4.5, 2.0), (5.5, 2.5)], Modifiers::NONE);
     let map = &h.state().document.map;
     let o = map.objects.last().unwrap();
     assert_eq!((o.id, o.cell, map.objects.len()), (id, Cell::new(4, 3), 1));
     assert_eq!(o.shape.as_ref().unwrap().position(o.cell, map.tile_size), [3.0 * tw, 2.0 * th]);
-    assert_eq!(h.state().document.undo.len(), undo + 1);
+    assert_eq!(h.state().document.edits(), undo + 1);
     drag_grid_holding(&mut h, &[(4.0, 3.0), (5.0, 4.0)], Modifiers::ALT);
     assert_eq!(
         drawn_shapes(&h).pop().unwrap(),
@@ -2972,14 +3011,14 @@ fn the_object_tool_draws_tileds_rectangles_ellipses_and_points_snapped_to_the_gr
     assert_eq!(h.state().document.map.objects.len(), 1);
     // In hand, it has handles: its bottom-right corner's, at grid point (6, 4), dragged to
     // (7, 5) makes it 4 × 3 cells, its top-left staying; an edge's moves that edge alone.
-    let undo = h.state().document.undo.len();
+    let undo = h.state().document.edits();
     drag_grid_holding(&mut h, &[(6.0, 4.0), (6.5, 4.5), (7.1, 4.9)], Modifiers::NONE);
     let map = &h.state().document.map;
     let o = map.objects.last().unwrap();
     let shape = o.shape.as_ref().unwrap();
     assert_eq!(shape.kind, ShapeKind::Rectangle { width: 4.0 * tw, height: 3.0 * th });
     assert_eq!((shape.position(o.cell, map.tile_size), o.cell), ([3.0 * tw, 2.0 * th], Cell::new(5, 3)));
-    assert_eq!(h.state().document.undo.len(), undo + 1, "a resize is one undo step");
+    assert_eq!(h.state().document.edits(), undo + 1, "a resize is one undo step");
     drag_grid_holding(&mut h, &[(3.0, 3.5), (2.0, 3.5), (1.0, 3.2)], Modifiers::NONE);
     let o = h.state().document.map.objects.last().unwrap();
     assert_eq!(o.shape.as_ref().unwrap().kind, ShapeKind::Rectangle { width: 6.0 * tw, height: 3.0 * th });
@@ -3073,18 +3112,18 @@ fn the_polygon_tool_closes_on_its_first_point_and_ends_a_path_on_enter() {
     assert_eq!(drawn_shapes(&h), [(Cell::new(1, 1), Some(ShapeKind::Polygon(triangle)))]);
     // In hand, its points are grips: the third dragged from (1, 4) to (2, 5) moves alone,
     // its origin (the first point) staying; one undo step.
-    let undo = h.state().document.undo.len();
+    let undo = h.state().document.edits();
     drag_grid_holding(&mut h, &[(1.0, 4.0), (1.5, 4.5), (2.1, 4.9)], egui::Modifiers::NONE);
     let moved = vec![[0.0, 0.0], [3.0 * tw, 0.0], [tw, 4.0 * th]];
     assert_eq!(drawn_shapes(&h), [(Cell::new(1, 1), Some(ShapeKind::Polygon(moved.clone())))]);
-    assert_eq!(h.state().document.undo.len(), undo + 1);
+    assert_eq!(h.state().document.edits(), undo + 1);
     // A drag of a segment's middle, (2.5, 1), lays a point there and moves it to (3, 0); one
     // undo step. A right-click on a point takes it away again, its own step; but a polygon
     // keeps three points, and says so.
     drag_grid_holding(&mut h, &[(2.5, 1.0), (2.7, 0.5), (2.9, 0.1)], egui::Modifiers::NONE);
     let four = vec![[0.0, 0.0], [2.0 * tw, -th], [3.0 * tw, 0.0], [tw, 4.0 * th]];
     assert_eq!(drawn_shapes(&h), [(Cell::new(1, 1), Some(ShapeKind::Polygon(four)))]);
-    assert_eq!(h.state().document.undo.len(), undo + 2);
+    assert_eq!(h.state().document.edits(), undo + 2);
     let right_click_grid = |h: &mut Harness<'static, SightlineApp>, x: f32, y: f32| {
         let pos = grid_point(h, x, y);
         h.hover_at(pos);
@@ -3097,7 +3136,7 @@ fn the_polygon_tool_closes_on_its_first_point_and_ends_a_path_on_enter() {
     };
     right_click_grid(&mut h, 3.0, 0.0);
     assert_eq!(drawn_shapes(&h), [(Cell::new(1, 1), Some(ShapeKind::Polygon(moved.clone())))]);
-    assert_eq!(h.state().document.undo.len(), undo + 3);
+    assert_eq!(h.state().document.edits(), undo + 3);
     right_click_grid(&mut h, 4.0, 1.0);
     assert_eq!(drawn_shapes(&h), [(Cell::new(1, 1), Some(ShapeKind::Polygon(moved.clone())))]);
     assert!(h.state().notice.as_deref().is_some_and(|n| n.contains("keeps 3 points")), "{:?}", h.state().notice);
@@ -3166,7 +3205,7 @@ fn a_text_click_makes_hello_world_and_the_inspector_edits_the_new_object() {
     assert_eq!(text.text, "Hello World!");
     // Its place and size typed in map pixels, as in Tiled's Properties: it moves to the cell
     // under its new centre, and the inspector follows it.
-    let undo = h.state().document.undo.len();
+    let undo = h.state().document.edits();
     for (field, value) in [("x of the object", "0"), ("y of the object", "0"), ("width of the object", "1")] {
         h.get_by_label(field).click();
         h.run();
@@ -3204,7 +3243,7 @@ fn a_text_click_makes_hello_world_and_the_inspector_edits_the_new_object() {
     h.state_mut().commands.push(Command::Undo);
     h.run();
     // Each field typed is its own undo step (x, y, width; the class was undone).
-    assert_eq!(h.state().document.undo.len(), undo + 3);
+    assert_eq!(h.state().document.edits(), undo + 3);
     for _ in 0..3 {
         h.state_mut().commands.push(Command::Undo);
         h.run();
@@ -3279,9 +3318,9 @@ fn shapes_land_where_drawn_on_an_offset_layer_and_gestures_end_with_a_tool_chang
     drag_grid_holding(&mut h, &[(6.5, 4.5), (8.5, 5.5)], Modifiers::NONE);
     assert_eq!(h.state().document.map.objects.len(), before + 1, "the tool draws again");
     // The new one's bottom-right handle, at screen grid point (8.5, 5.5), out and back: no step.
-    let undo = h.state().document.undo.len();
+    let undo = h.state().document.edits();
     drag_grid_holding(&mut h, &[(8.5, 5.5), (9.5, 5.5), (8.5, 5.5)], Modifiers::NONE);
-    assert_eq!(h.state().document.undo.len(), undo);
+    assert_eq!(h.state().document.edits(), undo);
     assert_eq!(drawn_shapes(&h).pop().unwrap().1, Some(ShapeKind::Rectangle { width: 2.0 * tw, height: th }));
     // The layer locked: nothing is drawn on it, and its objects are neither reshaped, moved,
     // reclassed nor removed; each refusal says why.
@@ -3432,13 +3471,13 @@ fn the_objects_on_the_selected_cells_of_an_object_layer_copy_cut_paste_turn_and_
     h.key_press_modifiers(Modifiers::COMMAND, Key::V);
     h.run();
     h.get_by_label("4 objects");
-    let undo = h.state().document.undo.len();
+    let undo = h.state().document.edits();
     click_cell(&mut h, Cell::new(5, 2));
     assert_eq!(
         object_picture(&h),
         ["@..?......", ".g........", "..*.....?.", "......g...", ".......*..", ".........."]
     );
-    assert_eq!(h.state().document.undo.len(), undo + 1);
+    assert_eq!(h.state().document.edits(), undo + 1);
     assert_eq!(h_notice(&h), "pasted 3 objects on \"objects\"; the player start left out: the map has one");
     // Undone; X mirrors the stamp, its objects with it: the box goes to the other side.
     h.key_press_modifiers(Modifiers::COMMAND, Key::Z);
@@ -3458,12 +3497,12 @@ fn the_objects_on_the_selected_cells_of_an_object_layer_copy_cut_paste_turn_and_
     // Ctrl+X: the objects on the selection go (one undo step) and the selection with them;
     // Ctrl+Shift+V lays them back where they were.
     drag_through(&mut h, &[Cell::new(0, 0), Cell::new(3, 2)]);
-    let undo = h.state().document.undo.len();
+    let undo = h.state().document.edits();
     h.key_press_modifiers(Modifiers::COMMAND, Key::X);
     h.run();
     let pasted_only = ["..........", "..........", ".....?....", ".......g..", "......*...", ".........."];
     assert_eq!(object_picture(&h), pasted_only);
-    assert_eq!(h.state().document.undo.len(), undo + 1);
+    assert_eq!(h.state().document.edits(), undo + 1);
     assert!(h.state().editor.selection.is_none());
     h.key_press_modifiers(Modifiers::COMMAND | Modifiers::SHIFT, Key::V);
     h.run();
@@ -3492,7 +3531,7 @@ fn the_objects_on_the_selected_cells_of_an_object_layer_copy_cut_paste_turn_and_
     h.get_by_label("Object").click();
     h.run();
     choose_object(&mut h, "rectangle");
-    let undo = h.state().document.undo.len();
+    let undo = h.state().document.edits();
     drag_through(&mut h, &[Cell::new(1, 1), Cell::new(2, 2), Cell::new(4, 3)]);
     assert_eq!(
         object_picture(&h),
@@ -3502,7 +3541,7 @@ fn the_objects_on_the_selected_cells_of_an_object_layer_copy_cut_paste_turn_and_
         common::selection_rows(h.state()),
         ["..........", "..........", "...###....", "...###....", "...###....", ".........."]
     );
-    assert_eq!(h.state().document.undo.len(), undo + 1);
+    assert_eq!(h.state().document.edits(), undo + 1);
     // The goblin is in hand now, but it is one of the ringed: Delete takes them all (one step).
     assert!(h.state().editor.focused_object.is_some());
     h.key_press(Key::Delete);
@@ -3518,8 +3557,8 @@ fn the_objects_on_the_selected_cells_of_an_object_layer_copy_cut_paste_turn_and_
     // An object outside the selection moves alone.
     drag_through(&mut h, &[Cell::new(3, 0), Cell::new(3, 1)]);
     assert_eq!(object_picture(&h)[..2], ["..........", "...?......"]);
-    // Undone, the ringed ones go back, and the selection with them (selecting is no edit, but
-    // it follows the objects it moved with); redone, it goes with them again.
+    // Undone, the ringed ones go back, and the selection with them (the move's undo step keeps
+    // the selection as it was); redone, it goes with them again.
     h.key_press_modifiers(Modifiers::COMMAND, Key::Z);
     h.run();
     h.key_press_modifiers(Modifiers::COMMAND, Key::Z);
@@ -3637,14 +3676,14 @@ fn a_click_on_an_end_of_the_path_in_hand_goes_on_from_it_and_its_other_end_close
     assert_eq!(drawn_shapes(&h), path(vec![[0.0, 0.0], [2.0 * tw, 0.0]]));
     // A click on its last point (or where it snaps there) goes on from there: the same
     // object, one undo step.
-    let undo = h.state().document.undo.len();
+    let undo = h.state().document.edits();
     click_grid(&mut h, 3.4, 1.3);
     assert!(h_notice(&h).contains("goes on from its last point"), "{}", h_notice(&h));
     click_grid(&mut h, 3.0, 3.0);
     h.key_press(Key::Enter);
     h.run();
     assert_eq!(drawn_shapes(&h), path(vec![[0.0, 0.0], [2.0 * tw, 0.0], [2.0 * tw, 2.0 * th]]));
-    assert_eq!((h.state().document.map.objects[0].id, h.state().document.undo.len()), (id, undo + 1));
+    assert_eq!((h.state().document.map.objects[0].id, h.state().document.edits()), (id, undo + 1));
     // From its first point: the new points go before it, the path keeps its direction and
     // its cell (the cell of its position).
     click_grid(&mut h, 1.0, 1.0);
@@ -3654,18 +3693,18 @@ fn a_click_on_an_end_of_the_path_in_hand_goes_on_from_it_and_its_other_end_close
     let four = vec![[0.0, 2.0 * th], [0.0, 0.0], [2.0 * tw, 0.0], [2.0 * tw, 2.0 * th]];
     assert_eq!(drawn_shapes(&h), path(four.clone()));
     // Esc leaves it as it was, with no undo step.
-    let undo = h.state().document.undo.len();
+    let undo = h.state().document.edits();
     click_grid(&mut h, 3.0, 3.0);
     click_grid(&mut h, 5.0, 5.0);
     h.key_press(Key::Escape);
     h.run();
     assert_eq!(drawn_shapes(&h), path(four.clone()));
-    assert_eq!(h.state().document.undo.len(), undo);
+    assert_eq!(h.state().document.edits(), undo);
     // From one end, a click on the other closes it into a polygon; undo makes it a path again.
     click_grid(&mut h, 3.0, 3.0);
     click_grid(&mut h, 1.0, 3.0);
     assert_eq!(drawn_shapes(&h), vec![(Cell::new(1, 1), Some(ShapeKind::Polygon(four.clone())))]);
-    assert_eq!(h.state().document.undo.len(), undo + 1);
+    assert_eq!(h.state().document.edits(), undo + 1);
     h.key_press_modifiers(egui::Modifiers::COMMAND, Key::Z);
     h.run();
     assert_eq!(drawn_shapes(&h), path(four));
@@ -3708,7 +3747,7 @@ fn the_objects_list_filters_by_name_class_or_id_and_a_click_holds_and_centres_an
     let off = centre - view.canvas.center();
     assert!(off.x.abs().max(off.y.abs()) < view.cell_px / 2.0, "{centre:?} {:?}", view.canvas.center());
     // Its checkbox hides it (an edit, undone as one).
-    let undo = h.state().document.undo.len();
+    let undo = h.state().document.edits();
     h.get_by_label("show object #8").click();
     h.run();
     assert!(!h.state().document.map.object_by_id(8).unwrap().visible);
@@ -3716,7 +3755,7 @@ fn the_objects_list_filters_by_name_class_or_id_and_a_click_holds_and_centres_an
     h.get_by_label("show object #8").click();
     h.run();
     assert!(h.state().document.map.object_by_id(8).unwrap().visible);
-    assert_eq!(h.state().document.undo.len(), undo + 2);
+    assert_eq!(h.state().document.edits(), undo + 2);
     h.state_mut().commands.push(Command::Undo);
     h.run();
     assert!(!h.state().document.map.object_by_id(8).unwrap().visible);
@@ -3744,10 +3783,10 @@ fn a_drag_of_a_paste_lays_objects_in_one_step_and_a_paste_off_the_map_adds_no_la
     // A drag lays a copy at each step that fits (one undo step); the notice counts them all.
     h.key_press_modifiers(Modifiers::COMMAND, Key::V);
     h.run();
-    let undo = h.state().document.undo.len();
+    let undo = h.state().document.edits();
     drag_through(&mut h, &[Cell::new(0, 0), Cell::new(2, 0), Cell::new(4, 0), Cell::new(6, 0)]);
     assert_eq!(object_picture(&h)[3], "...g...g..");
-    assert_eq!(h.state().document.undo.len(), undo + 1);
+    assert_eq!(h.state().document.edits(), undo + 1);
     assert_eq!(h_notice(&h), "pasted 2 objects on \"objects\"");
     h.key_press(Key::Escape);
     h.run();
@@ -3755,18 +3794,18 @@ fn a_drag_of_a_paste_lays_objects_in_one_step_and_a_paste_off_the_map_adds_no_la
     h.state_mut().commands.push(Command::RemoveLayer(StackItem::Layer(LayerRef::Objects(0))));
     h.run();
     assert!(h.state().document.map.object_layers.is_empty());
-    let undo = h.state().document.undo.len();
+    let undo = h.state().document.edits();
     h.key_press_modifiers(Modifiers::COMMAND, Key::V);
     h.run();
     click_cell(&mut h, Cell::new(8, 4));
     assert!(h.state().document.map.object_layers.is_empty(), "no layer for nothing");
-    assert_eq!(h.state().document.undo.len(), undo, "no undo step for nothing");
+    assert_eq!(h.state().document.edits(), undo, "no undo step for nothing");
     assert!(h_notice(&h).contains("1 off the map left out"), "{}", h_notice(&h));
     // Where it fits, the layer is made and the object laid, one step.
     click_cell(&mut h, Cell::new(0, 0));
     assert_eq!(object_picture(&h)[3], "...g......");
     assert_eq!(h.state().document.map.object_layers.len(), 1);
-    assert_eq!(h.state().document.undo.len(), undo + 1);
+    assert_eq!(h.state().document.edits(), undo + 1);
 }
 
 /// Each cell of `layer` as its sprite's index in its sheet (a hex digit), or its glyph for a
@@ -3847,7 +3886,7 @@ fn a_stamp_copied_in_one_map_pastes_into_the_next_bringing_the_tile_types_it_lac
         ]
     );
     assert_eq!((map.tiles.len(), map.sheets.len()), (11, 1));
-    assert_eq!(h.state().document.undo.len(), 2, "each paste one undo step");
+    assert_eq!(h.state().document.edits(), 2, "each paste one undo step");
     h.get_by_label("stamp 2 × 2 from tiny.tmx");
 
     // Undone, the room is as it was, types and tileset gone; redone and saved elsewhere, the
@@ -3960,14 +3999,14 @@ fn the_map_properties_window_sets_how_a_tiled_save_writes_the_layers_each_change
     h.run();
     assert_eq!(h.state().document.map.tiled.layer_format, LayerFormat::Base64Zlib);
     assert_eq!(h.state().document.map.tiled.compression_level, 9);
-    assert_eq!(h.state().document.undo.len(), 1);
+    assert_eq!(h.state().document.edits(), 1);
     assert!(!h.get_by_label("compression level").accesskit_node().is_disabled());
     h.get_by_label("tile render order").click();
     h.run();
     h.get_by_label("left-up").click();
     h.run();
     assert_eq!(h.state().document.map.tiled.render_order, RenderOrder::LeftUp);
-    assert_eq!(h.state().document.undo.len(), 2);
+    assert_eq!(h.state().document.edits(), 2);
     // A drag on the parallax origin, a change a frame, is one undo step.
     for x in [1.0, 2.0, 3.0] {
         let mut settings = h.state().document.map.tiled;
@@ -3975,7 +4014,7 @@ fn the_map_properties_window_sets_how_a_tiled_save_writes_the_layers_each_change
         h.state_mut().commands.push(Command::SetTiledSettings(settings));
         h.run();
     }
-    assert_eq!(h.state().document.undo.len(), 3);
+    assert_eq!(h.state().document.edits(), 3);
     h.state_mut().commands.push(Command::Undo);
     h.run();
     assert_eq!(h.state().document.map.tiled.parallax_origin, [0.0, 0.0]);
@@ -4007,8 +4046,8 @@ fn a_stamp_whose_tile_type_an_undo_took_away_brings_it_back_when_pasted() {
     drag_through(&mut h, &[Cell::new(4, 3), Cell::new(5, 3)]);
     h.state_mut().commands.push(Command::Copy);
     h.run();
-    // Both edits undone: the map no longer has the type the stamp lays.
-    h.state_mut().commands.extend([Command::Undo, Command::Undo]);
+    // The selection and both edits undone: the map no longer has the type the stamp lays.
+    h.state_mut().commands.extend([Command::Undo, Command::Undo, Command::Undo]);
     h.run();
     let types = h.state().document.map.tiles.len();
     assert_eq!(types, usize::from(added));

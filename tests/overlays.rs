@@ -426,7 +426,7 @@ fn lighting_shows_what_the_lights_light_and_what_a_viewer_sees_by_them() {
         h.state().overlays.lighting.lighting().expect("lit").lit().iter().collect::<Vec<_>>()
     };
     // A second light, placed in the editor, is lit at once.
-    h.state_mut().document.checkpoint();
+    h.state_mut().document.checkpoint(&None);
     h.state_mut().document.map.add_object(MapObject::new(ObjectKind::Light { radius: 4 }, Cell::new(28, 13)));
     h.state_mut().document.touch();
     h.run();
@@ -438,7 +438,7 @@ fn lighting_shows_what_the_lights_light_and_what_a_viewer_sees_by_them() {
     h.get_by_label(&format!("#10 at 28, 13: radius 4, {} lit", lighting.lit_by(2)));
     // A wall painted in the grass room shadows part of it: only the lights near it are lit
     // again, and what the overlay shows is what a fresh lighting gives.
-    h.state_mut().document.checkpoint();
+    h.state_mut().document.checkpoint(&None);
     sightline::core::edit::paint(
         &mut h.state_mut().document.map,
         0,

@@ -4,6 +4,7 @@ use std::path::PathBuf;
 use std::sync::atomic::{AtomicU64, Ordering};
 
 use crate::core::Map;
+use crate::core::selection::Selection;
 
 /// A number no map state had before: documents and edits draw from one counter, so a revision
 /// never repeats even across documents (overlays key their results on it).
@@ -20,22 +21,42 @@ pub const UNDO_LIMIT: usize = 200;
 /// first. The last edit can always be undone, however large the map.
 pub const UNDO_BYTES: usize = 1 << 30;
 
+/// One step of the undo history: the map as it was before an edit, with the selection then, or
+/// (`map: None`) the selection before a change of the selection alone, as Tiled keeps selection
+/// changes in its history.
+#[derive(Clone, Debug, PartialEq)]
+pub struct Step {
+    pub map: Option<Map>,
+    pub selection: Option<Selection>,
+    /// Which state of the map `map` is (see `Document::state`); the current one's for a
+    /// selection step.
+    state: u64,
+}
+
+impl Step {
+    fn approx_bytes(&self) -> usize {
+        self.map.as_ref().map_or(0, Map::approx_bytes) + self.selection.as_ref().map_or(0, Selection::approx_bytes)
+    }
+}
+
 pub struct Document {
     pub map: Map,
-    /// Snapshots before each edit, oldest first (at most `UNDO_LIMIT`).
-    pub undo: Vec<Map>,
-    /// Snapshots undone, most recent last.
-    pub redo: Vec<Map>,
+    /// The steps before each edit or selection change, oldest first (at most `UNDO_LIMIT`).
+    pub undo: Vec<Step>,
+    /// Steps undone, most recent last.
+    pub redo: Vec<Step>,
     /// The file it was opened from or saved to; `None` for the built-in map and new maps.
     pub path: Option<PathBuf>,
     /// Name shown when there is no file.
     pub untitled_name: String,
     /// Unsaved changes.
     pub dirty: bool,
-    /// How many undo steps the saved (or opened) state is from the start of the history, while
-    /// undo or redo can still reach it: undoing back to it clears `dirty`, as in Tiled. `None`
-    /// once an edit replaced it (an edit after undoing past it, or the history's trimming).
-    clean_depth: Option<usize>,
+    /// Which state the map is in: a number no other state had, given by each edit and carried
+    /// through undo and redo with the map, so that undoing back to the saved state clears
+    /// `dirty`, as in Tiled, and a selection step (the map unchanged) leaves it as it is.
+    state: u64,
+    /// The state saved (or opened).
+    saved_state: u64,
     /// Changes whenever the map does (see [`Document::touch`]).
     revision: u64,
     /// What the file on disk holds that a save over it drops (see `format::Loaded::not_kept`);
@@ -54,7 +75,8 @@ impl Document {
             path: None,
             untitled_name: name.to_owned(),
             dirty: false,
-            clean_depth: Some(0),
+            state: 0,
+            saved_state: 0,
             revision: next_revision(),
             not_kept: Vec::new(),
             undo_budget: UNDO_BYTES,
@@ -69,17 +91,18 @@ impl Document {
             path: Some(path),
             untitled_name: String::new(),
             dirty: false,
-            clean_depth: Some(0),
+            state: 0,
+            saved_state: 0,
             revision: next_revision(),
             not_kept: Vec::new(),
             undo_budget: UNDO_BYTES,
         }
     }
 
-    /// Remembers the map as it is, before an edit. (The redo history goes only when the edit
-    /// does change the map: see [`Document::touch`].)
-    pub fn checkpoint(&mut self) {
-        self.undo.push(self.map.clone());
+    /// Remembers the map as it is, and the `selection`, before an edit. (The redo history goes
+    /// only when the edit does change the map: see [`Document::touch`].)
+    pub fn checkpoint(&mut self, selection: &Option<Selection>) {
+        self.undo.push(Step { map: Some(self.map.clone()), selection: selection.clone(), state: self.state });
     }
 
     /// Forgets the last checkpoint (an edit that changed nothing).
@@ -87,31 +110,74 @@ impl Document {
         self.undo.pop();
     }
 
-    pub fn undo(&mut self) -> bool {
-        let Some(previous) = self.undo.pop() else { return false };
-        self.redo.push(std::mem::replace(&mut self.map, previous));
-        self.changed();
+    /// How many of the undo steps are edits of the map (the others change the selection alone).
+    pub fn edits(&self) -> usize {
+        self.undo.iter().filter(|s| s.map.is_some()).count()
+    }
+
+    /// Whether the map is as the last checkpoint holds it (an edit that changed nothing).
+    pub fn unchanged_since_checkpoint(&self) -> bool {
+        self.undo.last().and_then(|s| s.map.as_ref()) == Some(&self.map)
+    }
+
+    /// A change of the selection alone, from `before` to `now`: one undo step (none when it
+    /// did not change). What was undone can no longer be redone, as after an edit; the map and
+    /// whether it is saved stay as they are.
+    pub fn selection_changed(&mut self, before: Option<Selection>, now: &Option<Selection>) {
+        if before == *now {
+            return;
+        }
+        self.undo.push(Step { map: None, selection: before, state: self.state });
+        self.redo.clear();
+        self.trim();
+    }
+
+    /// Takes the last step back: the map and `selection` become what it holds (a selection
+    /// step: the selection alone).
+    pub fn undo(&mut self, selection: &mut Option<Selection>) -> bool {
+        let Some(step) = self.undo.pop() else { return false };
+        let undone = self.swap(step, selection);
+        self.redo.push(undone);
         true
     }
 
-    pub fn redo(&mut self) -> bool {
-        let Some(next) = self.redo.pop() else { return false };
-        self.undo.push(std::mem::replace(&mut self.map, next));
-        self.changed();
+    pub fn redo(&mut self, selection: &mut Option<Selection>) -> bool {
+        let Some(step) = self.redo.pop() else { return false };
+        let redone = self.swap(step, selection);
+        self.undo.push(redone);
         true
+    }
+
+    /// Puts `step` in place, returning what it replaced as a step.
+    fn swap(&mut self, step: Step, selection: &mut Option<Selection>) -> Step {
+        let Step { map, selection: to, state } = step;
+        let selection = std::mem::replace(selection, to);
+        match map {
+            Some(map) => {
+                let replaced = Step { map: Some(std::mem::replace(&mut self.map, map)), selection, state: self.state };
+                self.state = state;
+                self.changed();
+                replaced
+            }
+            None => Step { map: None, selection, state: self.state },
+        }
     }
 
     /// Records an edit: the map changed, so it is unsaved, everything computed from it is stale,
     /// and what was undone can no longer be redone.
     pub fn touch(&mut self) {
-        // The new state sits at the history's current depth: a clean state there or in the
-        // redo history (now dropped) can no longer be reached.
-        if self.clean_depth.is_some_and(|d| d >= self.undo.len()) {
-            self.clean_depth = None;
-        }
+        // A state no other had (a saved state in the redo history, now dropped, can no longer
+        // be reached).
+        self.state = next_revision();
         self.redo.clear();
-        // The history is bounded in steps and in memory; the oldest steps go (only now, so an
-        // edit that changed nothing and dropped its checkpoint cost no history).
+        self.trim();
+        self.changed();
+    }
+
+    /// The history is bounded in steps and in memory; the oldest steps go (only after an edit
+    /// or a selection change, so an edit that changed nothing and dropped its checkpoint cost
+    /// no history).
+    fn trim(&mut self) {
         let mut bytes = 0usize;
         let keep = self
             .undo
@@ -126,14 +192,12 @@ impl Document {
             .max(1);
         let excess = self.undo.len().saturating_sub(keep);
         self.undo.drain(..excess);
-        self.clean_depth = self.clean_depth.and_then(|d| d.checked_sub(excess));
-        self.changed();
     }
 
     /// The map changed (an edit, an undo, a redo): unsaved, unless undo or redo came back to
     /// the saved state.
     fn changed(&mut self) {
-        self.dirty = self.clean_depth != Some(self.undo.len());
+        self.dirty = self.saved_state != self.state;
         self.revision = next_revision();
     }
 
@@ -147,7 +211,7 @@ impl Document {
         self.not_kept.clear();
         self.path = Some(path);
         self.dirty = false;
-        self.clean_depth = Some(self.undo.len());
+        self.saved_state = self.state;
     }
 
     /// A tileset file was written with `as_read`: every sheet read from that file, in the map
@@ -160,7 +224,8 @@ impl Document {
         path: &std::path::Path,
         as_read: &std::sync::Arc<crate::core::format::tiled_common::TilesetDoc>,
     ) {
-        let states = std::iter::once(&mut self.map).chain(self.undo.iter_mut()).chain(self.redo.iter_mut());
+        let steps = self.undo.iter_mut().chain(self.redo.iter_mut()).filter_map(|s| s.map.as_mut());
+        let states = std::iter::once(&mut self.map).chain(steps);
         for map in states {
             for sheet in &mut map.sheets {
                 if let Some(file) = sheet.file.as_mut().filter(|f| f.path == path) {
@@ -193,7 +258,7 @@ mod tests {
     /// Paints `n` edits, one cell each, as the app does (checkpoint, change, touch).
     fn edit(doc: &mut Document, n: usize) {
         for i in 0..n {
-            doc.checkpoint();
+            doc.checkpoint(&None);
             doc.map.set_tile(0, Cell::new((i % 8) as i32, 0), 1 + (i % 2) as crate::core::TileId);
             doc.touch();
         }
@@ -204,37 +269,78 @@ mod tests {
         let mut doc = Document::open(Map::new_standard(8, 2, 1).unwrap(), "m.ron".into());
         edit(&mut doc, 2);
         assert!(doc.dirty);
-        doc.undo();
-        doc.undo();
+        doc.undo(&mut None);
+        doc.undo(&mut None);
         assert!(!doc.dirty, "back where the file is");
-        doc.redo();
+        doc.redo(&mut None);
         assert!(doc.dirty);
         doc.saved_as("m.ron".into());
-        doc.undo();
+        doc.undo(&mut None);
         assert!(doc.dirty, "one step before the save");
-        doc.redo();
+        doc.redo(&mut None);
         assert!(!doc.dirty, "redone to the saved state");
         // Undo past the save, then edit: the saved state is gone from the history.
-        doc.undo();
+        doc.undo(&mut None);
         edit(&mut doc, 1);
         assert!(doc.dirty);
-        doc.undo();
+        doc.undo(&mut None);
         assert!(doc.dirty, "the state one step before the save was never saved");
-        while doc.redo() {}
+        while doc.redo(&mut None) {}
         assert!(doc.dirty, "and the saved state cannot be redone to");
         // An edit with no checkpoint of its own (a name being typed) changes the saved state.
         doc.saved_as("m.ron".into());
         doc.map.set_tile(0, Cell::new(0, 1), 2);
         doc.touch();
         assert!(doc.dirty);
-        doc.undo();
+        doc.undo(&mut None);
         assert!(doc.dirty, "the state before was not saved either");
         // The history trimmed past the saved state: it is gone too.
         let mut doc = Document::open(Map::new_standard(8, 2, 1).unwrap(), "m.ron".into());
         doc.undo_budget = doc.map.approx_bytes() * 3;
         edit(&mut doc, 5);
-        while doc.undo() {}
+        while doc.undo(&mut None) {}
         assert!(doc.dirty, "the opened state fell out of the history");
+    }
+
+    /// A change of the selection alone is an undo step of its own, which leaves the map and its
+    /// saved state as they are; an edit's step keeps the selection as it was before it.
+    #[test]
+    fn selection_changes_are_undone_in_turn_with_edits_and_leave_the_map_saved() {
+        let mut doc = Document::open(Map::new_standard(8, 2, 1).unwrap(), "m.ron".into());
+        let some = |x: i32| {
+            let mut s = Selection::empty(8, 2);
+            s.insert(Cell::new(x, 0));
+            Some(s)
+        };
+        let mut selection = None;
+        // Select, edit, select again.
+        doc.selection_changed(std::mem::replace(&mut selection, some(1)), &selection);
+        assert!(!doc.dirty, "a selection is not an unsaved change");
+        doc.checkpoint(&selection);
+        doc.map.set_tile(0, Cell::new(1, 0), 2);
+        doc.touch();
+        selection = some(5);
+        doc.selection_changed(some(1), &selection);
+        assert_eq!(doc.undo.len(), 3);
+        // The same selection again is no step.
+        doc.selection_changed(some(5), &selection);
+        assert_eq!(doc.undo.len(), 3);
+        // Undo: the selection first, then the edit (the map back, saved again), then the first
+        // selection.
+        assert!(doc.undo(&mut selection));
+        assert_eq!((selection.clone(), doc.dirty), (some(1), true));
+        assert!(doc.undo(&mut selection));
+        assert_eq!((selection.clone(), doc.dirty, doc.map.tile(0, Cell::new(1, 0))), (some(1), false, Some(1)));
+        assert!(doc.undo(&mut selection));
+        assert_eq!((selection.clone(), doc.dirty), (None, false));
+        assert!(!doc.undo(&mut selection));
+        // And redo all of it.
+        while doc.redo(&mut selection) {}
+        assert_eq!((selection.clone(), doc.dirty, doc.map.tile(0, Cell::new(1, 0))), (some(5), true, Some(2)));
+        // A selection change after undoing drops what could be redone, as an edit does.
+        doc.undo(&mut selection);
+        doc.selection_changed(selection.take(), &selection);
+        assert!(doc.redo.is_empty());
     }
 
     #[test]
@@ -250,7 +356,7 @@ mod tests {
         edit(&mut doc, 25);
         assert_eq!(doc.undo.len(), 10, "ten copies fit in the budget");
         // Undo and redo move copies between the two histories, so the whole stays bounded.
-        while doc.undo() {}
+        while doc.undo(&mut None) {}
         edit(&mut doc, 1);
         assert_eq!(doc.undo.len(), 1);
         assert!(doc.redo.is_empty());
@@ -260,7 +366,7 @@ mod tests {
         edit(&mut doc, 3);
         assert_eq!(doc.undo.len(), 1, "the last edit can be undone, whatever the budget");
         let before = doc.undo[0].clone();
-        assert!(doc.undo());
-        assert_eq!(doc.map, before);
+        assert!(doc.undo(&mut None));
+        assert_eq!(Some(doc.map), before.map);
     }
 }

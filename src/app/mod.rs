@@ -101,15 +101,6 @@ type TerrainPreviewKey = (
 /// A rectangle of cells: its top-left and bottom-right corners.
 type CellSpan = (Cell, Cell);
 
-/// A drag of ringed objects that moved the selection with them: the selection before and
-/// after, and each object's id with its cell before and after.
-#[derive(Clone, Debug)]
-struct MovedSelection {
-    before: Option<Selection>,
-    after: Option<Selection>,
-    objects: Vec<(u32, Cell, Cell)>,
-}
-
 /// How the stamp being pasted from another map maps into the open map, planned once per map
 /// revision (`logic`), for drawing it.
 #[derive(Default)]
@@ -221,9 +212,6 @@ pub struct SightlineApp {
     pub system_clipboard: Option<String>,
     /// What the paste's click, or its drag so far, laid and brought.
     pasted: PasteReport,
-    /// The selections the object tool's drags of ringed objects moved with them (the last
-    /// few), each put back when its move is undone (and forward when redone).
-    moved_selections: Vec<MovedSelection>,
     pub overlays: Overlays,
     /// The preview pane and play mode.
     pub play: play::PlayState,
@@ -312,7 +300,6 @@ impl SightlineApp {
             editor: EditorState::default(),
             system_clipboard: None,
             pasted: Default::default(),
-            moved_selections: Vec::new(),
             overlays: Overlays::default(),
             play: play::PlayState::default(),
             tile_types_open: false,
@@ -354,6 +341,12 @@ impl SightlineApp {
             window_title: String::new(),
             last_frame_time: 0.0,
         }
+    }
+
+    /// Makes `selection` the selection, as one undo step (none when it is the same).
+    fn select(&mut self, selection: Option<Selection>) {
+        let before = std::mem::replace(&mut self.editor.selection, selection);
+        self.document.selection_changed(before, &self.editor.selection);
     }
 
     /// Applies the commands queued by the last `ui` pass.
@@ -615,7 +608,7 @@ impl SightlineApp {
                 if layer_flag(&mut self.document.map, item, visible).is_none_or(|flag| *flag == on) {
                     return;
                 }
-                self.document.checkpoint();
+                self.document.checkpoint(&self.editor.selection);
                 if let Some(flag) = layer_flag(&mut self.document.map, item, visible) {
                     *flag = on;
                 }
@@ -627,7 +620,7 @@ impl SightlineApp {
                     return;
                 }
                 if !self.continues(ContinuedEdit::Look(item)) {
-                    self.document.checkpoint();
+                    self.document.checkpoint(&self.editor.selection);
                 }
                 let map = &mut self.document.map;
                 let (tint, offset, parallax) = match item {
@@ -670,7 +663,7 @@ impl SightlineApp {
                     Some(ContinuedEdit::TiledNumber(false))
                 };
                 if !dragged.is_some_and(|edit| self.continues(edit)) {
-                    self.document.checkpoint();
+                    self.document.checkpoint(&self.editor.selection);
                 }
                 self.document.map.tiled = settings;
                 self.document.touch();
@@ -682,7 +675,7 @@ impl SightlineApp {
                     return;
                 }
                 if !self.continues(ContinuedEdit::MapLook) {
-                    self.document.checkpoint();
+                    self.document.checkpoint(&self.editor.selection);
                 }
                 self.document.map.class = class;
                 self.document.map.background = background;
@@ -695,7 +688,7 @@ impl SightlineApp {
                 }
                 // Dragging in the colour picker sends a colour a frame: one undo step.
                 if !self.continues(ContinuedEdit::ObjectLayerColor(j)) {
-                    self.document.checkpoint();
+                    self.document.checkpoint(&self.editor.selection);
                 }
                 self.document.map.object_layers[j].color = color;
                 self.document.touch();
@@ -713,7 +706,7 @@ impl SightlineApp {
                 if flag(l) == on {
                     return;
                 }
-                self.document.checkpoint();
+                self.document.checkpoint(&self.editor.selection);
                 let l = &mut self.document.map.layers[layer];
                 match command {
                     Command::SetLayerVisible(..) => l.visible = on,
@@ -727,7 +720,7 @@ impl SightlineApp {
                 // tile, with no other edit between, are one undo step.
                 let continuing = self.continues(ContinuedEdit::TileRules(id));
                 if !continuing {
-                    self.document.checkpoint();
+                    self.document.checkpoint(&self.editor.selection);
                 }
                 match crate::core::edit::set_tile_rules(&mut self.document.map, id, rules) {
                     Ok(()) => {
@@ -743,7 +736,7 @@ impl SightlineApp {
                 }
             }
             Command::AddTile => {
-                self.document.checkpoint();
+                self.document.checkpoint(&self.editor.selection);
                 match crate::core::edit::add_tile(&mut self.document.map, "new tile") {
                     Ok(id) => {
                         self.document.touch();
@@ -804,9 +797,9 @@ impl SightlineApp {
                         // The selection moves with the cells it holds, as in Tiled.
                         let old = (self.document.map.width(), self.document.map.height());
                         let (dx, dy) = spec.anchor.offset(old, (spec.width, spec.height));
+                        self.document.checkpoint(&self.editor.selection);
                         let moved = self.editor.selection.as_ref().map(|s| s.moved((dx, dy), spec.width, spec.height));
                         self.editor.selection = moved.filter(|s| !s.is_empty());
-                        self.document.checkpoint();
                         self.document.map = map;
                         self.document.touch();
                         self.view.fit_pending = true;
@@ -847,7 +840,8 @@ impl SightlineApp {
                 // As in Tiled: pasting drops the selection, which would otherwise keep the stamp
                 // inside the cells it was copied from.
                 if self.editor.pasting {
-                    self.editor.selection = None;
+                    let before = self.editor.selection.take();
+                    self.document.selection_changed(before, &None);
                     // The stamp takes the pointer: a shape being drawn is dropped.
                     self.editor.shape_draft = None;
                     self.end_object_gesture();
@@ -861,7 +855,7 @@ impl SightlineApp {
             Command::PasteAt(cell) => {
                 let Some(target) = self.stamp_target() else { return };
                 self.pasted = Default::default();
-                self.document.checkpoint();
+                self.document.checkpoint(&self.editor.selection);
                 if self.lay_stamp(target, cell) > 0 {
                     self.document.touch();
                 } else {
@@ -901,7 +895,7 @@ impl SightlineApp {
                     self.editor.selection = drag.before;
                     self.editor.stroke = None;
                 } else {
-                    self.editor.selection = None;
+                    self.select(None);
                 }
             }
             Command::DeleteSelection => {
@@ -916,16 +910,16 @@ impl SightlineApp {
             }
             Command::SelectAll => {
                 let map = &self.document.map;
-                self.editor.selection = Some(Selection::all(map.width(), map.height()));
+                self.select(Some(Selection::all(map.width(), map.height())));
             }
-            Command::SelectNone => self.editor.selection = None,
+            Command::SelectNone => self.select(None),
             Command::InvertSelection => {
                 let map = &self.document.map;
                 let inverted = match &self.editor.selection {
                     Some(s) => s.sized(map.width(), map.height()).inverted(),
                     None => Selection::all(map.width(), map.height()),
                 };
-                self.editor.selection = Some(inverted).filter(|s| !s.is_empty());
+                self.select(Some(inverted).filter(|s| !s.is_empty()));
             }
             Command::CropToSelection => self.crop_to_selection(),
             Command::SetSelectionMode(mode) => self.editor.selection_mode = mode,
@@ -967,7 +961,7 @@ impl SightlineApp {
                 if usize::from(tile) >= self.document.map.tiles.len() || self.layer_locked_at(layer) {
                     return;
                 }
-                self.document.checkpoint();
+                self.document.checkpoint(&self.editor.selection);
                 let flip = if tile == crate::core::tile::EMPTY { crate::core::flip::Flip::NONE } else { flip };
                 if crate::core::edit::paint_flipped(&mut self.document.map, layer, &[cell], tile, flip) > 0 {
                     self.document.touch();
@@ -981,7 +975,7 @@ impl SightlineApp {
                 }
                 // Typing a name or dragging a radius: one undo step while it goes on.
                 if !self.continues(ContinuedEdit::Object(index)) {
-                    self.document.checkpoint();
+                    self.document.checkpoint(&self.editor.selection);
                 }
                 self.document.map.objects[index] = object;
                 self.document.touch();
@@ -994,7 +988,7 @@ impl SightlineApp {
                 match map.objects[index].reclassed(class.trim()) {
                     Ok(o) if o == map.objects[index] => {}
                     Ok(o) => {
-                        self.document.checkpoint();
+                        self.document.checkpoint(&self.editor.selection);
                         self.document.map.objects[index] = o;
                         self.document.touch();
                     }
@@ -1025,7 +1019,7 @@ impl SightlineApp {
                     return;
                 }
                 if !self.continues(ContinuedEdit::ObjectGeometry(index)) {
-                    self.document.checkpoint();
+                    self.document.checkpoint(&self.editor.selection);
                 }
                 if let Some(ShapeKind::Polygon(now) | ShapeKind::Polyline(now)) =
                     self.document.map.objects[index].shape.as_mut().map(|s| &mut s.kind)
@@ -1055,7 +1049,7 @@ impl SightlineApp {
                 }
                 // Dragging a field: one undo step while it goes on.
                 if !self.continues(ContinuedEdit::ObjectGeometry(index)) {
-                    self.document.checkpoint();
+                    self.document.checkpoint(&self.editor.selection);
                 }
                 let o = &mut self.document.map.objects[index];
                 o.cell = cell;
@@ -1065,7 +1059,7 @@ impl SightlineApp {
             }
             Command::RemoveObject(index) => {
                 if index < self.document.map.objects.len() {
-                    self.document.checkpoint();
+                    self.document.checkpoint(&self.editor.selection);
                     self.document.map.objects.remove(index);
                     self.document.touch();
                 }
@@ -1086,7 +1080,7 @@ impl SightlineApp {
                 self.editor.grab = None;
                 if !gone.is_empty() {
                     // Not `remove_objects`: the object in hand stays in hand for an undo.
-                    self.document.checkpoint();
+                    self.document.checkpoint(&self.editor.selection);
                     self.document.map.objects.retain(|o| !gone.contains(&o.id));
                     self.document.touch();
                 } else if let Some(o) = map.objects.iter().find(|o| o.cell == cell) {
@@ -1168,7 +1162,7 @@ impl SightlineApp {
                                 selected.iter().filter(|s| s.id != id).map(|s| (s.id, s.cell)).collect();
                             self.editor.moving_selection = self.editor.selection.clone();
                         }
-                        self.document.checkpoint();
+                        self.document.checkpoint(&self.editor.selection);
                         self.editor.focused_object = Some(id);
                         self.editor.stroke = Some((cell, cell));
                         self.editor.set_current_layer(LayerRef::Objects(layer));
@@ -1203,7 +1197,7 @@ impl SightlineApp {
                 if self.layer_locked() {
                     return;
                 }
-                self.document.checkpoint();
+                self.document.checkpoint(&self.editor.selection);
                 self.editor.stroke = Some((cell, cell));
                 if matches!(self.editor.tool, Tool::Brush | Tool::Eraser | Tool::Fill | Tool::Terrain)
                     && !self.editor.paints_at_end()
@@ -1275,7 +1269,6 @@ impl SightlineApp {
             }
             Command::StrokeEnd => {
                 // A move's changes are in; the step is kept below if it changed anything.
-                self.record_moved_selection();
                 self.editor.end_move();
                 let Some((start, last)) = self.editor.stroke.take() else { return };
                 if self.editor.stamp_stroke.is_some() {
@@ -1283,7 +1276,9 @@ impl SightlineApp {
                         self.lay_stamps(&crate::core::edit::line_cells(start, last));
                     }
                     self.editor.stamp_stroke = None;
-                } else if self.editor.selection_drag.take().is_some() {
+                } else if let Some(drag) = self.editor.selection_drag.take() {
+                    // The drag's pick, whatever it combined, is one undo step.
+                    self.document.selection_changed(drag.before, &self.editor.selection);
                     return;
                 } else if self.editor.paints_at_end() {
                     self.paint_shape(start, last);
@@ -1291,7 +1286,7 @@ impl SightlineApp {
                 self.editor.line_stroke = false;
                 self.editor.fill_selection = false;
                 // A stroke that changed nothing leaves no undo step.
-                if self.document.undo.last() == Some(&self.document.map) {
+                if self.document.unchanged_since_checkpoint() {
                     self.document.drop_checkpoint();
                 }
             }
@@ -1306,7 +1301,7 @@ impl SightlineApp {
                     return;
                 }
                 if !self.continues(ContinuedEdit::Opacity(layer)) {
-                    self.document.checkpoint();
+                    self.document.checkpoint(&self.editor.selection);
                 }
                 let map = &mut self.document.map;
                 match layer {
@@ -1338,7 +1333,7 @@ impl SightlineApp {
                 // its own.
                 let same_shape = crate::core::tile::same_shape(current, &properties);
                 if !same_shape || !self.continues(ContinuedEdit::Properties(owner)) {
-                    self.document.checkpoint();
+                    self.document.checkpoint(&self.editor.selection);
                 }
                 let map = &mut self.document.map;
                 match owner {
@@ -1447,6 +1442,10 @@ impl SightlineApp {
             }
             Command::Undo | Command::Redo => {
                 self.editor.stroke = None;
+                // A selection drag cut short selects nothing.
+                if let Some(drag) = self.editor.selection_drag.take() {
+                    self.editor.selection = drag.before;
+                }
                 // A move or resize cut short moves nothing more.
                 self.end_object_gesture();
                 // A path being extended was measured from the path as it was.
@@ -1456,13 +1455,12 @@ impl SightlineApp {
                 let current = editor::CurrentByName::of(&self.editor, &self.document.map);
                 let undo = matches!(command, Command::Undo);
                 if undo {
-                    self.document.undo()
+                    self.document.undo(&mut self.editor.selection)
                 } else {
-                    self.document.redo()
+                    self.document.redo(&mut self.editor.selection)
                 };
                 current.restore(&mut self.editor, &self.document.map);
                 self.clamp_layer();
-                self.follow_moved_selection(undo);
             }
             Command::Overlay(c) => {
                 let was_split = self.overlays.split();
@@ -2064,9 +2062,9 @@ impl SightlineApp {
         &mut self,
         edit: impl FnOnce(&mut crate::core::Map) -> Result<T, layers::LayerEditError>,
     ) -> Option<T> {
-        self.document.checkpoint();
+        self.document.checkpoint(&self.editor.selection);
         match edit(&mut self.document.map) {
-            Ok(value) if self.document.undo.last() != Some(&self.document.map) => {
+            Ok(value) if !self.document.unchanged_since_checkpoint() => {
                 self.document.touch();
                 Some(value)
             }
@@ -2188,7 +2186,7 @@ impl SightlineApp {
         if self.layer_locked() {
             return false;
         }
-        self.document.checkpoint();
+        self.document.checkpoint(&self.editor.selection);
         if crate::core::edit::paint(&mut self.document.map, self.editor.layer, &cells, crate::core::tile::EMPTY) > 0 {
             self.document.touch();
         } else {
@@ -2204,7 +2202,7 @@ impl SightlineApp {
         match self.document.map.cropped(a, b) {
             Ok(map) if map != self.document.map => {
                 let moved = self.editor.selection.as_ref().map(|s| s.moved((-a.x, -a.y), map.width(), map.height()));
-                self.document.checkpoint();
+                self.document.checkpoint(&self.editor.selection);
                 self.document.map = map;
                 self.document.touch();
                 self.editor.selection = moved;
@@ -2237,7 +2235,7 @@ impl SightlineApp {
                 let door = map.tiles.iter().position(|t| t.door.is_some_and(|d| !d.open));
                 match door {
                     Some(t) if !self.layer_locked() => {
-                        self.document.checkpoint();
+                        self.document.checkpoint(&self.editor.selection);
                         if crate::core::edit::paint(&mut self.document.map, self.editor.layer, &[cell], t as TileId) > 0
                         {
                             self.document.touch();
@@ -2291,7 +2289,7 @@ impl SightlineApp {
         if unchanged {
             return;
         }
-        self.document.checkpoint();
+        self.document.checkpoint(&self.editor.selection);
         let map = &mut self.document.map;
         match moving_start {
             Some(i) => {
@@ -2334,50 +2332,11 @@ impl SightlineApp {
         self.editor.grab = None;
         if self.editor.resizing.take().is_some() {
             if self.continued.is_some_and(|(edit, _)| matches!(edit, ContinuedEdit::ObjectGeometry(_)))
-                && self.document.undo.last() == Some(&self.document.map)
+                && self.document.unchanged_since_checkpoint()
             {
                 self.document.drop_checkpoint();
             }
             self.continued = None;
-        }
-    }
-
-    /// Remembers the selection a drag of ringed objects moved (at its release), so that an
-    /// undo of the move puts it back over them (the last 32 such drags).
-    fn record_moved_selection(&mut self) {
-        let (Some(before), Some((id, from))) = (&self.editor.moving_selection, self.editor.moving_object) else {
-            return;
-        };
-        let map = &self.document.map;
-        let objects: Vec<(u32, Cell, Cell)> = std::iter::once((id, from))
-            .chain(self.editor.moving_along.iter().copied())
-            .filter_map(|(id, from)| map.object_by_id(id).map(|o| (id, from, o.cell)))
-            .collect();
-        if objects.iter().any(|&(_, from, to)| from != to) {
-            let after = self.editor.selection.clone();
-            self.moved_selections.push(MovedSelection { before: Some(before.clone()), after, objects });
-            if self.moved_selections.len() > 32 {
-                self.moved_selections.remove(0);
-            }
-        }
-    }
-
-    /// After an undo (`undo`) or a redo: when it took the last drag of ringed objects back (or
-    /// forth) and the selection is still as that drag left it (or found it), the selection
-    /// goes with them.
-    fn follow_moved_selection(&mut self, undo: bool) {
-        let map = &self.document.map;
-        let selection = &self.editor.selection;
-        let followed = self.moved_selections.iter().rev().find_map(|moved| {
-            let at = |pick: fn(&(u32, Cell, Cell)) -> Cell| {
-                moved.objects.iter().all(|m| map.object_by_id(m.0).is_some_and(|o| o.cell == pick(m)))
-            };
-            let (from, to) = if undo { (&moved.after, &moved.before) } else { (&moved.before, &moved.after) };
-            let there = if undo { at(|m| m.1) } else { at(|m| m.2) };
-            (there && selection == from).then(|| to.clone())
-        });
-        if let Some(selection) = followed {
-            self.editor.selection = selection;
         }
     }
 
@@ -2484,7 +2443,7 @@ impl SightlineApp {
         if kind == shape.kind {
             return;
         }
-        self.document.checkpoint();
+        self.document.checkpoint(&self.editor.selection);
         let shape = self.document.map.objects[index].shape.as_mut().expect("checked above");
         shape.kind = kind;
         let what = shape.describe();
@@ -2532,7 +2491,7 @@ impl SightlineApp {
         let what = shape.describe();
         // A point in the middle of its cell is a marker, as a save and a load would make it.
         let shape = Some(shape).filter(|s| !s.is_marker(map.tile_size));
-        self.document.checkpoint();
+        self.document.checkpoint(&self.editor.selection);
         let map = &mut self.document.map;
         let layer = target.unwrap_or_else(|| map.default_object_layer());
         let object = MapObject { shape, ..MapObject::new(ObjectKind::Other(String::new()), cell) };
@@ -2559,7 +2518,7 @@ impl SightlineApp {
             return;
         }
         self.pasted = Default::default();
-        self.document.checkpoint();
+        self.document.checkpoint(&self.editor.selection);
         self.editor.stroke = Some((cell, cell));
         self.editor.stamp_stroke = Some(stroke);
         if !self.editor.line_stroke {
@@ -2793,7 +2752,7 @@ impl SightlineApp {
         if layers.is_empty() {
             return;
         }
-        self.document.checkpoint();
+        self.document.checkpoint(&self.editor.selection);
         self.document.map.objects.retain(|o| !wanted.contains(&o.id));
         self.document.touch();
         if self.editor.focused_object.is_some_and(|id| wanted.contains(&id)) {

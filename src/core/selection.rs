@@ -68,6 +68,11 @@ pub struct Selection {
 }
 
 impl Selection {
+    /// About how much memory it takes (an undo step keeps one).
+    pub fn approx_bytes(&self) -> usize {
+        std::mem::size_of::<Self>() + self.words.len() * 8
+    }
+
     /// No cell of a `width × height` map.
     pub fn empty(width: u32, height: u32) -> Selection {
         let len = width as usize * height as usize;
