@@ -479,16 +479,16 @@ fn ascii_keeps_lights_and_items_of_other_settings_under_glyphs_of_their_own() {
     assert!(format::ascii::parse(&text).is_ok(), "it reads back");
 }
 
-/// The player's torch (the player start's `light`) and name are legend settings of `@`; a
+/// The player's torch (the player start's `light`), vision and name are legend settings of `@`; a
 /// second player start of other settings is written as the first, and says so.
 #[test]
 fn ascii_keeps_the_players_torch_and_name() {
-    let map = ascii("legend:\n@ = player name=hero light=3\n---\n#####\n#@..#\n#####\n");
+    let map = ascii("legend:\n@ = player name=hero light=3 vision=0\n---\n#####\n#@..#\n#####\n");
     let start = map.objects.iter().find(|o| o.kind == sightline::core::ObjectKind::PlayerStart).unwrap();
-    assert_eq!((start.name.as_str(), start.carried_light()), ("hero", Some(3)));
+    assert_eq!((start.name.as_str(), start.carried_light(), start.player_vision()), ("hero", Some(3), Some(0)));
     let (text, warnings) = format::ascii::to_string(&map).unwrap();
     assert_eq!(warnings, Vec::<String>::new());
-    assert_eq!(text, "legend:\n@ = player name=\"hero\" light=3\n---\n#####\n#@..#\n#####\n");
+    assert_eq!(text, "legend:\n@ = player name=\"hero\" light=3 vision=0\n---\n#####\n#@..#\n#####\n");
     assert_same(&round_trip(&map, "txt"), &map, "the player's torch through .txt");
     // A plain player start writes no legend line.
     let (plain, _) = format::ascii::to_string(&ascii("#@#\n")).unwrap();
@@ -500,7 +500,7 @@ fn ascii_keeps_the_players_torch_and_name() {
     let (_, warnings) = format::ascii::to_string(&two).unwrap();
     assert_eq!(
         warnings,
-        ["player start \"player\" has other settings (name, light) than the first: it is written as that one"]
+        ["player start \"player\" has other settings (name, light, vision) than the first: it is written as that one"]
     );
     let err = format::ascii::parse("legend:\n@ = player light=bright\n---\n@\n").unwrap_err().to_string();
     assert!(err.contains("light=\"bright\" is not a valid number"), "{err}");

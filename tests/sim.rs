@@ -657,3 +657,34 @@ fn the_players_torch_shows_them_to_a_monster_down_a_dark_corridor() {
     assert_eq!(unlit.player().light, 2);
     assert_eq!(unlit.lighting().lights().iter().map(|l| l.radius).collect::<Vec<_>>(), [2]);
 }
+
+/// Angband's play: a player start with `vision=0` and a torch sees, in the dark, only what the
+/// torch lights, and a lit room beyond it; without its own vision the preset's (8 here) would
+/// show the whole corridor.
+#[test]
+fn a_player_without_dark_vision_sees_what_their_torch_lights() {
+    let rows = [
+        "legend:",
+        "@ = player light=1 vision=0",
+        "! = light radius=2",
+        "---",
+        "###########",
+        "#@.......!#",
+        "###########",
+    ];
+    let grass = config(Algorithm::Symmetric, Some(8), MemoryModel::None);
+    let mut w = world(&rows, grass);
+    w.act(Action::Wait);
+    // The torch's disc of radius 1 around the player (dx² + dy² ≤ 1: no corners), and the lit
+    // end of the corridor (the lamp's radius 2), nothing between.
+    assert_eq!(knowledge(&w), [" v      vvv", "vvv    vvvv", " v      vvv"]);
+    // A vision given in the editor replaces it in the running game: the preset's back when the
+    // property goes.
+    let before = ascii::parse(&rows.join("\n")).unwrap();
+    let mut after = before.clone();
+    let start = after.objects.iter_mut().find(|o| o.kind == ObjectKind::PlayerStart).unwrap();
+    start.properties.remove("vision");
+    w.apply_edit(&before, &after);
+    assert_eq!(w.player().vision, 8);
+    assert_eq!(knowledge(&w), ["vvvvvvvvvvv", "vvvvvvvvvvv", "vvvvvvvvvvv"]);
+}

@@ -23,6 +23,11 @@ pub const CARRIED_LIGHT: &str = "light";
 /// The largest radius a carried light is given (a larger `light` property is read as this).
 pub const MAX_CARRIED_LIGHT: u32 = 1000;
 
+/// The property of the player start that sets how far the player sees in the dark (a radius in
+/// cells, 0 for not at all), over the play preset's vision: a short vision and a torch make
+/// Angband's play, where you see what light lights.
+pub const PLAYER_VISION: &str = "vision";
+
 #[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
 pub enum ObjectKind {
     PlayerStart,
@@ -710,6 +715,17 @@ impl MapObject {
         (radius >= 1.0).then(|| radius.min(f64::from(MAX_CARRIED_LIGHT)) as u32)
     }
 
+    /// The player's vision radius the player start sets: its [`PLAYER_VISION`] property, a
+    /// number of cells from 0 (at most [`MAX_CARRIED_LIGHT`]); `None` for any other object, or
+    /// without the property (the play preset's vision).
+    pub fn player_vision(&self) -> Option<u32> {
+        if self.kind != ObjectKind::PlayerStart {
+            return None;
+        }
+        let radius = self.properties.get(PLAYER_VISION)?.as_number()?;
+        (radius >= 0.0).then(|| radius.min(f64::from(MAX_CARRIED_LIGHT)) as u32)
+    }
+
     pub fn new(kind: ObjectKind, cell: Cell) -> Self {
         Self {
             id: 0,
@@ -848,6 +864,24 @@ mod tests {
         let mut item = MapObject::new(ObjectKind::Item, Cell::new(0, 0));
         item.properties.insert(CARRIED_LIGHT.into(), PropertyValue::Int(3));
         assert_eq!(item.carried_light(), None);
+    }
+
+    #[test]
+    fn the_player_start_sets_the_players_vision_from_zero_up() {
+        let mut player = MapObject::new(ObjectKind::PlayerStart, Cell::new(0, 0));
+        assert_eq!(player.player_vision(), None, "the preset's");
+        let mut with = |value: PropertyValue| {
+            player.properties.insert(PLAYER_VISION.into(), value);
+            player.player_vision()
+        };
+        assert_eq!(with(PropertyValue::Int(0)), Some(0), "blind in the dark");
+        assert_eq!(with(PropertyValue::Float(3.7)), Some(3));
+        assert_eq!(with(PropertyValue::Int(-1)), None);
+        assert_eq!(with(PropertyValue::String("far".into())), None);
+        // A monster's vision is its kind's field, not this.
+        let mut monster = MapObject::new(ObjectKind::Monster { glyph: 'o', vision_radius: 8 }, Cell::new(0, 0));
+        monster.properties.insert(PLAYER_VISION.into(), PropertyValue::Int(2));
+        assert_eq!(monster.player_vision(), None);
     }
 
     #[test]

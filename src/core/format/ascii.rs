@@ -24,7 +24,8 @@
 //! `open-door`, `water`, `tall-grass`); `tile` with `name=`, flags `opaque` and `walkable`,
 //! `cost=`, `fg=`, `bg=`, `door=open|closed` and `toggles=C` (the counterpart's glyph);
 //! `monster` with `name=`, `vision=` and `light=` (the radius of a light it carries: its `light`
-//! property); `player` with `name=` and `light=` (the player's torch); `item` with `name=`;
+//! property); `player` with `name=`, `light=` (the player's torch) and `vision=` (how far the
+//! player sees in the dark, over the play preset's); `item` with `name=`;
 //! `light` with `radius=`.
 
 use std::collections::HashMap;
@@ -32,7 +33,7 @@ use std::collections::HashMap;
 use crate::core::error::MapError;
 use crate::core::geometry::Cell;
 use crate::core::map::{self, Layer, Map};
-use crate::core::object::{CARRIED_LIGHT, DEFAULT_VISION_RADIUS, MapObject, ObjectKind};
+use crate::core::object::{CARRIED_LIGHT, DEFAULT_VISION_RADIUS, MapObject, ObjectKind, PLAYER_VISION};
 use crate::core::tile::{self, Door, Properties, PropertyValue, Rgb, TileId, TileKind, standard_tiles};
 
 const VOID: char = ' ';
@@ -231,7 +232,11 @@ impl Legend {
             }
             "item" => Meaning::Object(ObjectKind::Item, name.unwrap_or_else(|| "item".into()), Properties::new()),
             "player" => {
-                let properties = carried(value("light")).map_err(err)?;
+                let mut properties = carried(value("light")).map_err(err)?;
+                if let Some(vision) = value("vision") {
+                    let radius: u32 = parse_number("vision", vision).map_err(err)?;
+                    properties.insert(PLAYER_VISION.into(), PropertyValue::Int(i64::from(radius)));
+                }
                 Meaning::Object(ObjectKind::PlayerStart, name.unwrap_or_else(|| "player".into()), properties)
             }
             "light" => Meaning::Object(
@@ -527,8 +532,9 @@ pub fn to_string(map: &Map) -> Result<(String, Vec<String>), MapError> {
         .filter(move |c| !taken.contains(c) && !is_object_glyph(*c));
     let mut object_glyphs: Vec<((ObjectKind, String), char)> = Vec::new();
     let mut letters: HashMap<char, (String, u32, Option<u32>)> = HashMap::new();
-    // The first player start's name and light (`@` means one player start; others are written as it).
-    let mut player: Option<(String, Option<u32>)> = None;
+    // The first player start's name, light and vision (`@` means one player start; others are
+    // written as it).
+    let mut player: Option<(String, Option<u32>, Option<u32>)> = None;
     let mut has_object = vec![false; map.len()];
     for o in &map.objects {
         let Some(i) = map.index(o.cell) else { continue };
@@ -576,18 +582,20 @@ pub fn to_string(map: &Map) -> Result<(String, Vec<String>), MapError> {
             }
         } else if o.kind == ObjectKind::PlayerStart {
             // As a monster's letter: the first player start settles what `@` means.
-            let settings = (o.name.clone(), carried);
+            let settings = (o.name.clone(), carried, o.player_vision());
             match &player {
                 Some(first) if *first != settings => warnings.push(format!(
-                    "player start {:?} has other settings (name, light) than the first: it is written as that one",
+                    "player start {:?} has other settings (name, light, vision) than the first: it is written as \
+                     that one",
                     o.name
                 )),
                 Some(_) => {}
                 None => {
-                    if settings != ("player".to_owned(), None) {
+                    if settings != ("player".to_owned(), None, None) {
                         let light = carried.map_or(String::new(), |r| format!(" light={r}"));
+                        let vision = o.player_vision().map_or(String::new(), |r| format!(" vision={r}"));
                         let name = legend_name(&o.name, &mut warnings);
-                        legend_lines.push(format!("@ = player name=\"{name}\"{light}"));
+                        legend_lines.push(format!("@ = player name=\"{name}\"{light}{vision}"));
                     }
                     player = Some(settings);
                 }
@@ -613,7 +621,9 @@ pub fn to_string(map: &Map) -> Result<(String, Vec<String>), MapError> {
                 _ => warnings.push(format!("object {:?}: its name and settings are not kept in ASCII", o.name)),
             }
         }
-        if o.properties.keys().any(|k| k != CARRIED_LIGHT || carried.is_none()) {
+        let kept =
+            |k: &str| (k == CARRIED_LIGHT && carried.is_some()) || (k == PLAYER_VISION && o.player_vision().is_some());
+        if o.properties.keys().any(|k| !kept(k)) {
             warnings.push(format!("object {:?}: its properties are not kept in ASCII", o.name));
         }
         grid[i] = ch;

@@ -129,6 +129,7 @@ pub struct Actor {
     pub cell: Cell,
     pub hp: i32,
     pub max_hp: i32,
+    /// Its vision radius (the player's: `u32::MAX` when unlimited).
     pub vision: u32,
     pub mind: Mind,
     /// The map object it comes from (0: the player started on no object).
@@ -373,7 +374,8 @@ impl World {
             cell: start,
             hp: PLAYER_HP,
             max_hp: PLAYER_HP,
-            vision: config.radius.unwrap_or(u32::MAX),
+            // The player start's `vision`, else the preset's (unlimited: `u32::MAX`).
+            vision: placed.and_then(|o| o.player_vision()).or(config.radius).unwrap_or(u32::MAX),
             mind: Mind::Wander,
             object: placed.map_or(0, |o| o.id),
             // The player start's `light`: a torch that goes where the player goes.
@@ -672,6 +674,10 @@ impl World {
             if let Some(o) = after.object_by_id(actor.object).filter(|_| actor.object != 0) {
                 actor.light = o.carried_light().unwrap_or(0);
             }
+        }
+        // And so does a vision given to the player start (or taken back: the preset's).
+        if let Some(start) = after.object_by_id(self.actors[0].object).filter(|_| self.actors[0].object != 0) {
+            self.actors[0].vision = start.player_vision().or(self.config.radius).unwrap_or(u32::MAX);
         }
         self.relight();
         self.sync_items(after);
@@ -1069,16 +1075,9 @@ impl World {
                 view.memory.see(&self.map, &view.visible, self.turn);
             }
         }
-        let origin = self.player().cell;
-        sight(
-            &self.config,
-            &self.lighting,
-            &self.opacity,
-            origin,
-            self.config.radius,
-            &mut self.visible,
-            &mut self.far,
-        );
+        let (origin, vision) = (self.player().cell, self.player().vision);
+        let vision = (vision != u32::MAX).then_some(vision);
+        sight(&self.config, &self.lighting, &self.opacity, origin, vision, &mut self.visible, &mut self.far);
         self.memory.see(&self.map, &self.visible, self.turn);
         for i in 0..self.items.len() {
             if self.items[i].lying() && !self.items[i].seen && self.visible.contains_cell(self.items[i].cell) {
