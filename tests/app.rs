@@ -2832,7 +2832,16 @@ fn undo_brings_back_a_selection_dropped_by_mistake() {
     h.run();
     assert_eq!(selection_rows(h.state()), ["...", "..."]);
     assert!(!h.state().document.dirty, "selecting changes nothing to save");
+    // The Edit menu says what its Undo takes back.
+    h.get_by_label("Edit").click();
+    h.run();
+    h.get_by_label("Undo selection change  (Ctrl+Z)").click();
+    h.run();
+    assert_eq!(selection_rows(h.state()), ["##.", "##."]);
     h.key_press_modifiers(egui::Modifiers::COMMAND, egui::Key::Z);
+    h.run();
+    assert_eq!(selection_rows(h.state()), ["...", "..."], "and before it, nothing selected");
+    h.key_press_modifiers(egui::Modifiers::COMMAND | egui::Modifiers::SHIFT, egui::Key::Z);
     h.run();
     assert_eq!(selection_rows(h.state()), ["##.", "##."]);
     // Select All, undone and redone.

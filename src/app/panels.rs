@@ -83,10 +83,17 @@ pub fn menu_bar_ui(app: &mut SightlineApp, ui: &mut egui::Ui) {
                 }
             });
             ui.menu_button("Edit", |ui| {
-                if ui.add_enabled(!app.document.undo.is_empty(), egui::Button::new("Undo")).clicked() {
+                // What the next undo and redo take back: a change of the selection, or an edit.
+                let what = |step: Option<&super::document::Step>| match step {
+                    Some(s) if s.map.is_none() => " selection change",
+                    _ => "",
+                };
+                let undo = format!("Undo{}  (Ctrl+Z)", what(app.document.undo.last()));
+                if ui.add_enabled(!app.document.undo.is_empty(), egui::Button::new(undo)).clicked() {
                     app.commands.push(Command::Undo);
                 }
-                if ui.add_enabled(!app.document.redo.is_empty(), egui::Button::new("Redo")).clicked() {
+                let redo = format!("Redo{}  (Ctrl+Shift+Z)", what(app.document.redo.last()));
+                if ui.add_enabled(!app.document.redo.is_empty(), egui::Button::new(redo)).clicked() {
                     app.commands.push(Command::Redo);
                 }
                 ui.separator();
