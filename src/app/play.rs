@@ -535,8 +535,17 @@ impl PlayState {
             }
         }
         // An object drawn as a tile in Tiled (a tile object) shows that tile's image, as on the
-        // canvas, when tile images are shown; any other as its glyph.
-        let image_of = |object: u32| images.shown.then(|| object_image(map, images.sheets, object)).flatten();
+        // canvas, when tile images are shown; any other as its glyph. (Found by id once a frame.)
+        let tile_objects: std::collections::HashMap<u32, &crate::core::MapObject> = if images.shown {
+            map.objects
+                .iter()
+                .filter(|o| matches!(o.shape.as_ref().map(|s| &s.kind), Some(ShapeKind::Tile { .. })))
+                .map(|o| (o.id, o))
+                .collect()
+        } else {
+            Default::default()
+        };
+        let image_of = |id: u32| tile_objects.get(&id).and_then(|o| object_image(map, images.sheets, o));
         for item in world.items.iter().filter(|i| on_screen(i.cell) && world.item_knowledge(who, i).is_some()) {
             let a = alpha_at(item.cell);
             if a > 0.01 {
@@ -750,10 +759,13 @@ fn tile_images_ui(
     next_frame_in
 }
 
-/// The image of object `id` when it is a tile object whose tile has one (loaded): its texture,
+/// The image of `object` when it is a tile object whose tile has one (loaded): its texture,
 /// where in it, and how the object flips it.
-fn object_image(map: &Map, sheets: &[Option<SheetTexture>], id: u32) -> Option<(egui::TextureId, Rect, Flip)> {
-    let object = map.object_by_id(id).filter(|_| id != 0)?;
+fn object_image(
+    map: &Map,
+    sheets: &[Option<SheetTexture>],
+    object: &crate::core::MapObject,
+) -> Option<(egui::TextureId, Rect, Flip)> {
     let Some(ShapeKind::Tile { tile, flip, .. }) = object.shape.as_ref().map(|s| &s.kind) else { return None };
     let (_, texture, uv) = tile_sprite(map, sheets, *tile)?;
     Some((texture.id, uv, *flip))
@@ -818,14 +830,14 @@ mod tests {
         let orc = map.add_object(tile_object(1, flip));
         let plain = map.add_object(tile_object(2, Flip::default()));
         let marker = map.add_object(MapObject::new(ObjectKind::Item, Cell::new(2, 0)));
-        let (id, uv, flipped) = object_image(&map, &sheets, orc).expect("the orc's tile has an image");
+        let object = |id: u32| map.object_by_id(id).unwrap();
+        let (id, uv, flipped) = object_image(&map, &sheets, object(orc)).expect("the orc's tile has an image");
         assert_eq!((id, flipped), (texture, flip));
         assert_eq!(uv, tile_sprite(&map, &sheets, 1).unwrap().2, "as the canvas draws the tile");
         assert!(uv.min.x >= 0.5, "the sheet's second tile");
-        assert!(object_image(&map, &sheets, plain).is_none(), "a tile without an image");
-        assert!(object_image(&map, &sheets, marker).is_none(), "a marker, not a tile object");
-        assert!(object_image(&map, &sheets, 0).is_none(), "no object");
-        assert!(object_image(&map, &[None], orc).is_none(), "its sheet not loaded");
+        assert!(object_image(&map, &sheets, object(plain)).is_none(), "a tile without an image");
+        assert!(object_image(&map, &sheets, object(marker)).is_none(), "a marker, not a tile object");
+        assert!(object_image(&map, &[None], object(orc)).is_none(), "its sheet not loaded");
     }
 
     #[test]

@@ -556,8 +556,8 @@ pub fn to_string(map: &Map) -> Result<(String, Vec<String>), MapError> {
             Some(Meaning::Object(kind, name, _)) if kind == o.kind => Some(name),
             _ => None,
         };
-        // A monster's or the player's carried light is a legend setting; other properties are
-        // not kept.
+        // A monster's or the player's carried light, and the player's vision, are legend
+        // settings; other properties are not kept.
         let carried = o.carried_light();
         if let ObjectKind::Monster { glyph, vision_radius } = o.kind {
             // The first monster of a letter settles what the letter means (the built-in monster
