@@ -26,16 +26,20 @@ pub const UNDO_BYTES: usize = 1 << 30;
 /// changes in its history.
 #[derive(Clone, Debug, PartialEq)]
 pub struct Step {
-    pub map: Option<Map>,
-    pub selection: Option<Selection>,
-    /// Which state of the map `map` is (see `Document::state`); the current one's for a
-    /// selection step.
-    state: u64,
+    /// The map, and which of its states it is (see `Document::state`); `None` for a selection
+    /// step.
+    map: Option<(Map, u64)>,
+    selection: Option<Selection>,
 }
 
 impl Step {
+    /// The map the step puts back (`None`: it changes the selection alone).
+    pub fn map(&self) -> Option<&Map> {
+        self.map.as_ref().map(|(map, _)| map)
+    }
+
     fn approx_bytes(&self) -> usize {
-        self.map.as_ref().map_or(0, Map::approx_bytes) + self.selection.as_ref().map_or(0, Selection::approx_bytes)
+        self.map().map_or(0, Map::approx_bytes) + self.selection.as_ref().map_or(0, Selection::approx_bytes)
     }
 }
 
@@ -102,7 +106,7 @@ impl Document {
     /// Remembers the map as it is, and the `selection`, before an edit. (The redo history goes
     /// only when the edit does change the map: see [`Document::touch`].)
     pub fn checkpoint(&mut self, selection: &Option<Selection>) {
-        self.undo.push(Step { map: Some(self.map.clone()), selection: selection.clone(), state: self.state });
+        self.undo.push(Step { map: Some((self.map.clone(), self.state)), selection: selection.clone() });
     }
 
     /// Forgets the last checkpoint (an edit that changed nothing).
@@ -117,7 +121,7 @@ impl Document {
 
     /// Whether the map is as the last checkpoint holds it (an edit that changed nothing).
     pub fn unchanged_since_checkpoint(&self) -> bool {
-        self.undo.last().and_then(|s| s.map.as_ref()) == Some(&self.map)
+        self.undo.last().and_then(Step::map) == Some(&self.map)
     }
 
     /// A change of the selection alone, from `before` to `now`: one undo step (none when it
@@ -127,7 +131,7 @@ impl Document {
         if before == *now {
             return;
         }
-        self.undo.push(Step { map: None, selection: before, state: self.state });
+        self.undo.push(Step { map: None, selection: before });
         self.redo.clear();
         self.trim();
     }
@@ -150,17 +154,14 @@ impl Document {
 
     /// Puts `step` in place, returning what it replaced as a step.
     fn swap(&mut self, step: Step, selection: &mut Option<Selection>) -> Step {
-        let Step { map, selection: to, state } = step;
+        let Step { map, selection: to } = step;
         let selection = std::mem::replace(selection, to);
-        match map {
-            Some(map) => {
-                let replaced = Step { map: Some(std::mem::replace(&mut self.map, map)), selection, state: self.state };
-                self.state = state;
-                self.changed();
-                replaced
-            }
-            None => Step { map: None, selection, state: self.state },
-        }
+        let map = map.map(|(map, state)| {
+            let replaced = (std::mem::replace(&mut self.map, map), std::mem::replace(&mut self.state, state));
+            self.changed();
+            replaced
+        });
+        Step { map, selection }
     }
 
     /// Records an edit: the map changed, so it is unsaved, everything computed from it is stale,
@@ -224,7 +225,7 @@ impl Document {
         path: &std::path::Path,
         as_read: &std::sync::Arc<crate::core::format::tiled_common::TilesetDoc>,
     ) {
-        let steps = self.undo.iter_mut().chain(self.redo.iter_mut()).filter_map(|s| s.map.as_mut());
+        let steps = self.undo.iter_mut().chain(self.redo.iter_mut()).filter_map(|s| s.map.as_mut().map(|(m, _)| m));
         let states = std::iter::once(&mut self.map).chain(steps);
         for map in states {
             for sheet in &mut map.sheets {
@@ -367,6 +368,6 @@ mod tests {
         assert_eq!(doc.undo.len(), 1, "the last edit can be undone, whatever the budget");
         let before = doc.undo[0].clone();
         assert!(doc.undo(&mut None));
-        assert_eq!(Some(doc.map), before.map);
+        assert_eq!(Some(&doc.map), before.map());
     }
 }

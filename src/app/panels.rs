@@ -85,7 +85,7 @@ pub fn menu_bar_ui(app: &mut SightlineApp, ui: &mut egui::Ui) {
             ui.menu_button("Edit", |ui| {
                 // What the next undo and redo take back: a change of the selection, or an edit.
                 let what = |step: Option<&super::document::Step>| match step {
-                    Some(s) if s.map.is_none() => " selection change",
+                    Some(s) if s.map().is_none() => " selection change",
                     _ => "",
                 };
                 let undo = format!("Undo{}  (Ctrl+Z)", what(app.document.undo.last()));

@@ -130,15 +130,15 @@ impl<T: Copy + Ord> IncrementQueues<T> {
     /// queue, each in its order, so the last one queued comes out first). `None` when empty.
     #[cold]
     fn next_level(&mut self) -> Option<()> {
+        if self.occupied == 0 && self.others.is_empty() {
+            return None;
+        }
         let mut least = self.others.peek().map_or(u64::MAX, |e| e.0.0);
         let mut occupied = self.occupied;
         while occupied != 0 {
             let j = occupied.trailing_zeros() as usize;
             occupied &= occupied - 1;
             least = least.min(self.queues[j].front().expect("an occupied queue has entries").0);
-        }
-        if least == u64::MAX && self.occupied == 0 && self.others.is_empty() {
-            return None;
         }
         self.last = least;
         let mut occupied = self.occupied;

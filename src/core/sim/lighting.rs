@@ -5,8 +5,8 @@
 //! ([`fov::compute`] with `light_walls`): light goes where sight goes, as in Angband, where a
 //! light source lights the grids within its radius to which it has line of sight (Angband 4.2,
 //! `src/cave-view.c`, `add_light`). A cell is lit when at least one light lights it. The lights
-//! are the map's light objects and the lights its monsters carry (a `light` property: Angband's
-//! light-carrying monsters), which move with them.
+//! are the map's light objects and the lights its monsters and the player carry (a `light`
+//! property: Angband's light-carrying monsters, and the player's torch), which move with them.
 //!
 //! **Seeing by light** ([`Lighting::sight`]). An actor with vision radius `v` sees the cells of
 //! its own view, the FOV from its cell with radius `v` (what it sees without lights: its own
@@ -114,8 +114,9 @@ impl Lighting {
         Self::new(Self::lights_of(map), algorithm, opacity)
     }
 
-    /// The lights of `map` as placed: its light objects, and the lights its monsters carry
-    /// ([`MapObject::carried_light`](crate::core::MapObject::carried_light)), on their cells.
+    /// The lights of `map` as placed: its light objects, and the lights its monsters and its
+    /// player start carry ([`MapObject::carried_light`](crate::core::MapObject::carried_light)),
+    /// on their cells.
     pub fn lights_of(map: &Map) -> Vec<Light> {
         Self::placed(map, |o| o.carried_light())
     }

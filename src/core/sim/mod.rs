@@ -348,7 +348,7 @@ pub struct World {
     monster_views: Vec<Perspective>,
     /// The map's items, in the order of their objects (entries stay, so events can name them).
     pub items: Vec<Item>,
-    /// The map's light objects (the lights monsters carry are in [`World::actors`]).
+    /// The map's light objects (the lights monsters and the player carry are in [`World::actors`]).
     fixed_lights: Vec<Light>,
     rng: Rng,
     opacity: OpacityGrid,
@@ -456,7 +456,7 @@ impl World {
         self.knowledge_of(0, c)
     }
 
-    /// The lights and what they light (the map's light objects, and the lights monsters carry).
+    /// The lights and what they light (the map's light objects, and the lights monsters and the player carry).
     pub fn lighting(&self) -> &Lighting {
         &self.lighting
     }
