@@ -2816,6 +2816,58 @@ fn paste_in_place_lays_the_copy_where_it_came_from_on_another_layer() {
     assert!(h.get_by_label("Paste in place  (Ctrl+Shift+V)").accesskit_node().is_disabled());
 }
 
+/// The History panel lists every step by name, as Tiled's History view does; a click on one
+/// makes the map what it was just after it (on "Start", what it was when opened), the steps
+/// after it greyed and still there to click, and the Edit menu names what Undo takes back.
+#[test]
+fn the_history_panel_names_each_step_and_a_click_goes_back_to_it() {
+    use common::{glyph_rows, selection_rows};
+    use sightline::core::Cell;
+    let mut h = harness();
+    let _dir = open_ascii(&mut h, "....\n....\n");
+    h.get_by_label("#  wall").click();
+    h.get_by_label("Brush").click();
+    h.run();
+    drag_through(&mut h, &[Cell::new(0, 0), Cell::new(1, 0)]);
+    h.key_press_modifiers(egui::Modifiers::COMMAND, egui::Key::A);
+    h.run();
+    h.get_by_label("~  water").click();
+    h.get_by_label("Fill").click();
+    h.run();
+    click_cell(&mut h, Cell::new(3, 1));
+    assert_eq!(glyph_rows(&h.state().document.map, 0), ["##~~", "~~~~"]);
+    h.get_by_label("History (3)").click();
+    h.run();
+    // "Fill" is also the tool's button, drawn before the panel.
+    let fill_step = |h: &Harness<'static, SightlineApp>| h.get_all_by_label("Fill").count();
+    assert_eq!(fill_step(&h), 2);
+    for name in ["Start", "Paint", "Select all"] {
+        h.get_by_label(name);
+    }
+    // Back to just after the brush stroke: the fill undone, nothing selected yet.
+    h.get_by_label("Paint").click();
+    h.run();
+    assert_eq!(glyph_rows(&h.state().document.map, 0), ["##..", "...."]);
+    assert_eq!(selection_rows(h.state()), ["....", "...."]);
+    assert!(h.state().document.dirty);
+    h.get_by_label("Edit").click();
+    h.run();
+    h.get_by_label("Undo Paint  (Ctrl+Z)");
+    h.get_by_label("Redo Select all  (Ctrl+Shift+Z)");
+    h.key_press(egui::Key::Escape);
+    h.run();
+    // "Start": the map as opened, so saved again.
+    h.get_by_label("Start").click();
+    h.run();
+    assert_eq!(glyph_rows(&h.state().document.map, 0), ["....", "...."]);
+    assert!(!h.state().document.dirty, "back to the map as it was opened");
+    // Forward again, to the end, over the selection step.
+    h.get_all_by_label("Fill").last().unwrap().click();
+    h.run();
+    assert_eq!(glyph_rows(&h.state().document.map, 0), ["##~~", "~~~~"]);
+    assert_eq!(selection_rows(h.state()), ["####", "####"]);
+}
+
 /// A selection lost to a stray Select None (or a click, or Select All) comes back with Ctrl+Z,
 /// as in Tiled: each change of the selection is an undo step, which leaves the map saved.
 #[test]
@@ -2835,7 +2887,7 @@ fn undo_brings_back_a_selection_dropped_by_mistake() {
     // The Edit menu says what its Undo takes back.
     h.get_by_label("Edit").click();
     h.run();
-    h.get_by_label("Undo selection change  (Ctrl+Z)").click();
+    h.get_by_label("Undo Select none  (Ctrl+Z)").click();
     h.run();
     assert_eq!(selection_rows(h.state()), ["##.", "##."]);
     h.key_press_modifiers(egui::Modifiers::COMMAND, egui::Key::Z);

@@ -266,6 +266,9 @@ pub enum Command {
     TerrainSpot(Option<crate::core::terrain::Part>),
     Undo,
     Redo,
+    /// Undo or redo until `n` steps are done (the History panel's click on a step: the map as
+    /// it was just after that step; 0, before every step remembered).
+    UndoTo(usize),
     Overlay(super::overlays::OverlayCommand),
     Play(super::play::PlayCommand),
     /// Save the canvas as it is on screen, overlays included, as a PNG.

@@ -13,6 +13,9 @@ fn next_revision() -> u64 {
     COUNTER.fetch_add(1, Ordering::Relaxed)
 }
 
+/// What a step is called when no command named it.
+pub const UNNAMED_STEP: &str = "Edit";
+
 /// How many edits undo remembers.
 pub const UNDO_LIMIT: usize = 200;
 
@@ -30,12 +33,20 @@ pub struct Step {
     /// step.
     map: Option<(Map, u64)>,
     selection: Option<Selection>,
+    /// What the edit or selection change is called ("Paint", "Select all"): see
+    /// [`Document::name_next_step`].
+    name: String,
 }
 
 impl Step {
     /// The map the step puts back (`None`: it changes the selection alone).
     pub fn map(&self) -> Option<&Map> {
         self.map.as_ref().map(|(map, _)| map)
+    }
+
+    /// What the edit or selection change is called.
+    pub fn name(&self) -> &str {
+        &self.name
     }
 
     fn approx_bytes(&self) -> usize {
@@ -68,6 +79,10 @@ pub struct Document {
     pub not_kept: Vec<&'static str>,
     /// The undo history's memory budget ([`UNDO_BYTES`]; tests set less).
     pub undo_budget: usize,
+    /// What the next step is called (the command being applied names it).
+    next_name: String,
+    /// How many steps the history's bounds have dropped, oldest first.
+    forgotten: usize,
 }
 
 impl Document {
@@ -84,6 +99,8 @@ impl Document {
             revision: next_revision(),
             not_kept: Vec::new(),
             undo_budget: UNDO_BYTES,
+            next_name: UNNAMED_STEP.to_owned(),
+            forgotten: 0,
         }
     }
 
@@ -100,13 +117,28 @@ impl Document {
             revision: next_revision(),
             not_kept: Vec::new(),
             undo_budget: UNDO_BYTES,
+            next_name: UNNAMED_STEP.to_owned(),
+            forgotten: 0,
         }
+    }
+
+    /// Names the steps made from now on (by the command about to be applied; the app calls
+    /// this before each command, so a step is never named after an earlier one).
+    pub fn name_next_step(&mut self, name: Option<String>) {
+        self.next_name = name.unwrap_or_else(|| UNNAMED_STEP.to_owned());
+    }
+
+    /// How many of the oldest steps the history's bounds ([`UNDO_LIMIT`], [`UNDO_BYTES`])
+    /// have dropped.
+    pub fn forgotten(&self) -> usize {
+        self.forgotten
     }
 
     /// Remembers the map as it is, and the `selection`, before an edit. (The redo history goes
     /// only when the edit does change the map: see [`Document::touch`].)
     pub fn checkpoint(&mut self, selection: &Option<Selection>) {
-        self.undo.push(Step { map: Some((self.map.clone(), self.state)), selection: selection.clone() });
+        let name = self.next_name.clone();
+        self.undo.push(Step { map: Some((self.map.clone(), self.state)), selection: selection.clone(), name });
     }
 
     /// Forgets the last checkpoint (an edit that changed nothing).
@@ -131,7 +163,7 @@ impl Document {
         if before == *now {
             return;
         }
-        self.undo.push(Step { map: None, selection: before });
+        self.undo.push(Step { map: None, selection: before, name: self.next_name.clone() });
         self.redo.clear();
         self.trim();
     }
@@ -154,14 +186,14 @@ impl Document {
 
     /// Puts `step` in place, returning what it replaced as a step.
     fn swap(&mut self, step: Step, selection: &mut Option<Selection>) -> Step {
-        let Step { map, selection: to } = step;
+        let Step { map, selection: to, name } = step;
         let selection = std::mem::replace(selection, to);
         let map = map.map(|(map, state)| {
             let replaced = (std::mem::replace(&mut self.map, map), std::mem::replace(&mut self.state, state));
             self.changed();
             replaced
         });
-        Step { map, selection }
+        Step { map, selection, name }
     }
 
     /// Records an edit: the map changed, so it is unsaved, everything computed from it is stale,
@@ -193,6 +225,7 @@ impl Document {
             .max(1);
         let excess = self.undo.len().saturating_sub(keep);
         self.undo.drain(..excess);
+        self.forgotten += excess;
     }
 
     /// The map changed (an edit, an undo, a redo): unsaved, unless undo or redo came back to
@@ -301,6 +334,32 @@ mod tests {
         edit(&mut doc, 5);
         while doc.undo(&mut None) {}
         assert!(doc.dirty, "the opened state fell out of the history");
+    }
+
+    /// A step keeps the name of the command that made it through undo and redo; steps the
+    /// history's bounds drop are counted.
+    #[test]
+    fn steps_keep_their_names_through_undo_and_redo_and_dropped_ones_are_counted() {
+        let mut doc = Document::open(Map::new_standard(8, 2, 1).unwrap(), "m.ron".into());
+        let names = |steps: &[Step]| steps.iter().map(|s| s.name().to_owned()).collect::<Vec<_>>();
+        doc.name_next_step(Some("Paint".into()));
+        edit(&mut doc, 1);
+        doc.name_next_step(Some("Select all".into()));
+        doc.selection_changed(None, &Some(Selection::all(8, 2)));
+        doc.name_next_step(None);
+        edit(&mut doc, 1);
+        assert_eq!(names(&doc.undo), ["Paint", "Select all", UNNAMED_STEP]);
+        doc.undo(&mut None);
+        doc.undo(&mut None);
+        assert_eq!(names(&doc.undo), ["Paint"]);
+        assert_eq!(names(&doc.redo), [UNNAMED_STEP, "Select all"], "the next to redo last");
+        doc.redo(&mut None);
+        assert_eq!(names(&doc.undo), ["Paint", "Select all"]);
+        assert_eq!(doc.forgotten(), 0);
+        doc.undo_budget = doc.map.approx_bytes() * 3;
+        edit(&mut doc, 4);
+        assert_eq!(doc.undo.len(), 3);
+        assert_eq!(doc.forgotten(), 3, "Paint, the selection step and one edit");
     }
 
     /// A change of the selection alone is an undo step of its own, which leaves the map and its

@@ -6,6 +6,7 @@ mod command;
 mod document;
 mod editor;
 mod far_colours;
+mod history;
 mod layers_panel;
 pub mod map_dialogs;
 mod minimap;
@@ -471,6 +472,7 @@ impl SightlineApp {
     }
 
     fn apply(&mut self, command: Command) {
+        self.document.name_next_step(history::step_name(&command, &self.editor, &self.document.map));
         match command {
             Command::Open(path) => self.request(PendingAction::Open(path)),
             Command::PickOpen => self.request(PendingAction::PickOpen),
@@ -1461,6 +1463,14 @@ impl SightlineApp {
                 };
                 current.restore(&mut self.editor, &self.document.map);
                 self.clamp_layer();
+            }
+            Command::UndoTo(n) => {
+                while self.document.undo.len() > n {
+                    self.apply(Command::Undo);
+                }
+                while self.document.undo.len() < n && !self.document.redo.is_empty() {
+                    self.apply(Command::Redo);
+                }
             }
             Command::Overlay(c) => {
                 let was_split = self.overlays.split();

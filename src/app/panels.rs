@@ -83,11 +83,8 @@ pub fn menu_bar_ui(app: &mut SightlineApp, ui: &mut egui::Ui) {
                 }
             });
             ui.menu_button("Edit", |ui| {
-                // What the next undo and redo take back: a change of the selection, or an edit.
-                let what = |step: Option<&super::document::Step>| match step {
-                    Some(s) if s.map().is_none() => " selection change",
-                    _ => "",
-                };
+                // What the next undo and redo take back, by name ("Undo Paint"), as Tiled's.
+                let what = |step: Option<&super::document::Step>| step.map_or_else(String::new, |s| format!(" {}", s.name()));
                 let undo = format!("Undo{}  (Ctrl+Z)", what(app.document.undo.last()));
                 if ui.add_enabled(!app.document.undo.is_empty(), egui::Button::new(undo)).clicked() {
                     app.commands.push(Command::Undo);
@@ -325,6 +322,10 @@ pub fn side_panel_ui(app: &mut SightlineApp, ui: &mut egui::Ui) {
                 .id_salt("objects list header")
                 .default_open(true)
                 .show(ui, |ui| super::objects_panel::objects_ui(app, ui));
+            let steps = app.document.undo.len() + app.document.redo.len();
+            egui::CollapsingHeader::new(format!("History ({steps})"))
+                .id_salt("history header")
+                .show(ui, |ui| super::history::history_ui(ui, &app.document, &mut app.commands));
         });
     });
 }

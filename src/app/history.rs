@@ -1,0 +1,137 @@
+//! The undo history as the designer reads it: what each step is called ("Paint", "Rename layer
+//! "Walls"", "Select all"), and the History panel, where a click on a step goes back (or
+//! forward) to the map as it was just after it, as Tiled's History view does.
+
+use super::command::{Command, NewLayer, PropertiesOwner};
+use super::editor::{EditorState, Tool};
+use crate::core::{LayerRef, Map, StackItem, layers};
+
+/// What an undo step made by `command` is called, in the Edit menu ("Undo Paint") and the
+/// History panel; `None` for commands that make no step of their own (a stroke's moves, the
+/// view, the overlays).
+pub fn step_name(command: &Command, editor: &EditorState, map: &Map) -> Option<String> {
+    let item = |item: StackItem| layers::item_name(map, item).map_or_else(String::new, |n| format!(" \"{n}\""));
+    let layer = |layer: usize| item(StackItem::Layer(LayerRef::Tiles(layer)));
+    let object = |index: usize| map.objects.get(index).map_or_else(String::new, |o| format!(" #{}", o.id));
+    let tile = |id: crate::core::TileId| {
+        map.tiles.get(usize::from(id)).map_or_else(String::new, |t| format!(" \"{}\"", t.name))
+    };
+    let on_off = |on: bool, yes: &str, no: &str| if on { yes.to_owned() } else { no.to_owned() };
+    Some(match command {
+        Command::SetLayerVisible(i, on) => on_off(*on, "Show layer", "Hide layer") + &item(*i),
+        Command::SetLayerLocked(i, on) => on_off(*on, "Lock layer", "Unlock layer") + &item(*i),
+        Command::SetLayerCollision(l, on) => {
+            on_off(*on, "Mark collision layer", "Unmark collision layer") + &layer(*l)
+        }
+        Command::SetLayerOpacity(i, _) => format!("Change opacity of{}", item(*i)),
+        Command::SetLayerLook(i, _) => format!("Change tint and offset of{}", item(*i)),
+        Command::SetObjectLayerColor(j, _) => {
+            format!("Change colour of{}", item(StackItem::Layer(LayerRef::Objects(*j))))
+        }
+        Command::SetTiledSettings(_) => "Change Tiled save settings".into(),
+        Command::SetMapLook { .. } => "Change map class and background".into(),
+        Command::SetProperties(owner, _) => format!(
+            "Change properties of {}",
+            match *owner {
+                PropertiesOwner::Map => "the map".to_owned(),
+                PropertiesOwner::Layer(l) => format!("layer{}", layer(l)),
+                PropertiesOwner::ObjectLayer(j) => {
+                    format!("layer{}", item(StackItem::Layer(LayerRef::Objects(j))))
+                }
+                PropertiesOwner::Group(g) => format!("group{}", item(StackItem::Group(g))),
+                PropertiesOwner::Tile(id) => format!("tile{}", tile(id)),
+                PropertiesOwner::Tileset(s) => {
+                    format!("tileset{}", map.sheets.get(s).map_or_else(String::new, |s| format!(" \"{}\"", s.name)))
+                }
+            }
+        ),
+        Command::SetTileRules(id, _) => format!("Change rules of tile{}", tile(*id)),
+        Command::AddTile => "Add tile type".into(),
+        Command::ResizeMap(spec) => format!("Resize map to {}×{}", spec.width, spec.height),
+        Command::AddLayer { kind, .. } => match kind {
+            NewLayer::Tiles => "Add tile layer",
+            NewLayer::Objects => "Add object layer",
+            NewLayer::Group => "Add group",
+        }
+        .into(),
+        Command::GroupLayer(i) => format!("Group{}", item(*i)),
+        Command::Ungroup(g) => format!("Ungroup{}", item(StackItem::Group(*g))),
+        Command::DuplicateLayer(i) => format!("Duplicate{}", item(*i)),
+        Command::RemoveLayer(i) => format!("Remove{}", item(*i)),
+        Command::RenameLayer(i, to) => format!("Rename{} to \"{}\"", item(*i), to.trim()),
+        Command::MoveLayer { item: i, up } => on_off(*up, "Raise", "Lower") + &item(*i),
+        Command::MoveLayerTo { item: i, .. } => format!("Move{}", item(*i)),
+        Command::MergeLayerDown(l) => format!("Merge{} down", item(StackItem::Layer(*l))),
+        Command::Cut => "Cut".into(),
+        Command::DeleteSelection => "Delete".into(),
+        // The step is the selection the paste drops.
+        Command::Paste => "Deselect to paste".into(),
+        Command::PasteAt(_) | Command::PasteInPlace => "Paste".into(),
+        Command::CancelSelection | Command::SelectNone => "Select none".into(),
+        Command::SelectAll => "Select all".into(),
+        Command::InvertSelection => "Invert selection".into(),
+        Command::CropToSelection => "Crop to selection".into(),
+        Command::PlaceObject(_) => format!("Place {}", editor.object.label()),
+        Command::AddShape(..) | Command::FinishShape { .. } => format!("Add {}", editor.object.label()),
+        Command::ExtendPath(_) => "Extend path".into(),
+        Command::SetCellTile { cell, .. } => format!("Set tile at {},{}", cell.x, cell.y),
+        Command::EditObject(index, _) => format!("Edit object{}", object(*index)),
+        Command::RemoveObject(index) => format!("Remove object{}", object(*index)),
+        Command::ReclassObject { id, .. } => format!("Change class of object #{id}"),
+        Command::SetObjectPoints { id, .. } => format!("Edit points of object #{id}"),
+        Command::SetObjectGeometry { id, .. } => format!("Move or resize object #{id}"),
+        Command::RemoveObjectsAt(cell) => format!("Remove objects at {},{}", cell.x, cell.y),
+        // A stroke's step is named at its start, a selection drag's at its end.
+        Command::StrokeBegin(_) | Command::StrokeEnd if editor.pasting => "Paste".into(),
+        Command::StrokeBegin(_) | Command::StrokeEnd => match editor.tool {
+            Tool::Brush => "Paint",
+            Tool::Eraser => "Erase",
+            Tool::Rectangle => "Rectangle",
+            Tool::Line => "Line",
+            Tool::Fill => "Fill",
+            Tool::Terrain => "Paint terrain",
+            Tool::Select => "Select rectangle",
+            Tool::MagicWand => "Magic wand",
+            Tool::SameTile => "Select same tile",
+            Tool::Object => "Move object",
+            Tool::Picker | Tool::Probe => return None,
+        }
+        .into(),
+        _ => return None,
+    })
+}
+
+/// The History panel: where the map started, every step in the undo history (oldest first)
+/// and those undone, greyed, below the current one. A click on a step makes the map what it
+/// was just after it; on the first row, what it was before every step remembered.
+pub fn history_ui(ui: &mut egui::Ui, document: &super::document::Document, commands: &mut Vec<Command>) {
+    let done = document.undo.len();
+    let start = match document.forgotten() {
+        0 => "Start".to_owned(),
+        n => format!("Start ({n} older {} forgotten)", if n == 1 { "step" } else { "steps" }),
+    };
+    // Row k is the map after k of the remembered steps: the undo steps, then the redo steps
+    // from the next to be redone.
+    let names = std::iter::once(start)
+        .chain(document.undo.iter().map(|s| s.name().to_owned()))
+        .chain(document.redo.iter().rev().map(|s| s.name().to_owned()));
+    // The current step is scrolled to when the history changes, not every frame (the list
+    // can then be scrolled away from it).
+    let shown = (done, document.redo.len(), document.revision());
+    let id = ui.scope_id().with("history shown");
+    let changed = ui.data(|d| d.get_temp::<(usize, usize, u64)>(id)) != Some(shown);
+    ui.data_mut(|d| d.insert_temp(id, shown));
+    egui::ScrollArea::vertical().id_salt("history rows").max_height(240.0).show(ui, |ui| {
+        for (k, name) in names.enumerate() {
+            let current = k == done;
+            let text = if k > done { egui::RichText::new(name).weak() } else { egui::RichText::new(name) };
+            let response = ui.selectable_label(current, text);
+            if current && changed {
+                response.scroll_to_me(None);
+            }
+            if response.clicked() && !current {
+                commands.push(Command::UndoTo(k));
+            }
+        }
+    });
+}
