@@ -453,6 +453,22 @@ fn info_gives_a_maps_class_and_background_colour() {
     assert_eq!((&v["class"], &v["background"]), (&serde_json::json!("level"), &serde_json::json!("#3a6ea5")));
 }
 
+/// A light a monster or the player carries is drawn as its carrier and named after it.
+#[test]
+fn lights_draws_a_carried_light_as_its_carrier() {
+    let dir = tempfile::tempdir().unwrap();
+    let hall = dir.path().join("hall.txt");
+    std::fs::write(&hall, "legend:\no = monster light=1\n@ = player light=1\n---\n#######\n#o...@#\n#######\n")
+        .unwrap();
+    let (code, out, err) = sightline(&["lights", hall.to_str().unwrap()]);
+    assert_eq!(code, 0, "{err}");
+    assert_eq!(
+        out,
+        " #   #\n#o. .@#\n #   #\nlight carried by monster 'o' #1 at 1,1 (radius 1): 5 cells lit\n\
+         light carried by the player #2 at 5,1 (radius 1): 5 cells lit\n2 lights (shadowcast): 10 cells lit\n"
+    );
+}
+
 #[test]
 fn lights_draws_what_the_lights_light_and_what_a_viewer_sees_by_them() {
     let dir = tempfile::tempdir().unwrap();

@@ -905,8 +905,14 @@ pub fn lights_report(
         FovFormat::Ascii => {
             let mut out = render_lit(map, &lighting);
             for (k, l) in lighting.lights().iter().enumerate() {
+                // A light carried by a monster or the player is named after its carrier.
+                let what = match map.objects.iter().find(|o| o.id == l.object).map(|o| &o.kind) {
+                    Some(ObjectKind::Monster { glyph, .. }) => format!("light carried by monster '{glyph}'"),
+                    Some(ObjectKind::PlayerStart) => "light carried by the player".to_owned(),
+                    _ => "light".to_owned(),
+                };
                 out += &format!(
-                    "light #{} at {} (radius {}): {} cells lit\n",
+                    "{what} #{} at {} (radius {}): {} cells lit\n",
                     l.object,
                     l.cell,
                     l.radius,
@@ -921,16 +927,19 @@ pub fn lights_report(
     })
 }
 
-/// The map with its lit cells as their glyphs (a light's own cell `!`), the others blank.
+/// The map with its lit cells as their glyphs, the others blank; a light's own cell is its
+/// object's glyph (`!` a light standing there, a monster's letter or `@` for one carried).
 fn render_lit(map: &Map, lighting: &crate::core::sim::Lighting) -> String {
-    let lights: std::collections::HashSet<Cell> = lighting.lights().iter().map(|l| l.cell).collect();
+    let glyph = |id: u32| map.objects.iter().find(|o| o.id == id).map_or('!', |o| o.kind.glyph());
+    let lights: std::collections::HashMap<Cell, char> =
+        lighting.lights().iter().map(|l| (l.cell, glyph(l.object))).collect();
     let mut out = String::new();
     for y in 0..map.height() as i32 {
         let row: String = (0..map.width() as i32)
             .map(|x| {
                 let cell = Cell::new(x, y);
-                if lights.contains(&cell) {
-                    '!'
+                if let Some(&glyph) = lights.get(&cell) {
+                    glyph
                 } else if lighting.is_lit(cell) {
                     map.top_tile(cell).map_or(' ', |(_, t)| map.tiles[usize::from(t)].glyph.ch)
                 } else {
