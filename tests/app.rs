@@ -969,6 +969,35 @@ fn the_inspector_gives_a_monster_a_light_to_carry() {
     assert_eq!(goblin(&h).properties.get(CARRIED_LIGHT), None, "0: no light, no property");
 }
 
+/// The player start's own vision: ticked, it is the `vision` property (from 8), typed to 0 the
+/// player sees only what light lights; unticked, the property goes and the preset's applies.
+#[test]
+fn the_inspector_gives_the_player_a_vision_of_its_own() {
+    use sightline::core::Cell;
+    use sightline::core::PropertyValue;
+    use sightline::core::object::PLAYER_VISION;
+    let mut h = harness();
+    let _dir = open_ascii(&mut h, "#####\n#@..#\n#####\n");
+    select_for_inspector(&mut h, Cell::new(1, 1));
+    let player = |h: &Harness<'static, SightlineApp>| {
+        h.state().document.map.objects.iter().find(|o| o.cell == Cell::new(1, 1)).unwrap().clone()
+    };
+    assert_eq!(player(&h).player_vision(), None);
+    h.get_by_label("player has a vision of its own").click();
+    h.run();
+    assert_eq!(player(&h).properties.get(PLAYER_VISION), Some(&PropertyValue::Int(8)));
+    h.get_by_label("vision of the player").click();
+    h.run();
+    h.key_press_modifiers(egui::Modifiers::COMMAND, egui::Key::A);
+    h.get_by_label("vision of the player").type_text("0");
+    h.key_press(egui::Key::Enter);
+    h.run();
+    assert_eq!(player(&h).player_vision(), Some(0), "blind in the dark");
+    h.get_by_label("player has a vision of its own").click();
+    h.run();
+    assert_eq!(player(&h).properties.get(PLAYER_VISION), None, "the preset's vision again");
+}
+
 #[test]
 fn the_inspector_edits_a_text_objects_text_and_layout() {
     use egui::{Key, Modifiers};

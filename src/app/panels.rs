@@ -544,6 +544,29 @@ fn inspector_ui(app: &mut SightlineApp, ui: &mut egui::Ui) {
                 }
             }
         }
+        if o.kind == crate::core::ObjectKind::PlayerStart {
+            // Its `vision` property (also in the table below): absent, the play preset's
+            // vision; 0, blind in the dark (only what light lights).
+            ui.horizontal(|ui| {
+                let mut own = o.player_vision().is_some();
+                let r = ui.checkbox(&mut own, "own vision").on_hover_text(
+                    "How far the player sees in the dark, over the play preset's: its 'vision' property. \
+                     0 sees only what light lights, as in Angband.",
+                );
+                name_widget(ui, &r, "player has a vision of its own");
+                let mut vision = o.player_vision().unwrap_or(crate::core::object::DEFAULT_VISION_RADIUS);
+                let v = ui.add_enabled(own, egui::DragValue::new(&mut vision).range(0..=64).prefix("vision "));
+                name_widget(ui, &v, "vision of the player");
+                if r.changed() || v.changed() {
+                    let key = crate::core::object::PLAYER_VISION;
+                    if own {
+                        edited.properties.insert(key.into(), crate::core::PropertyValue::Int(i64::from(vision)));
+                    } else {
+                        edited.properties.remove(key);
+                    }
+                }
+            });
+        }
         egui::CollapsingHeader::new(format!("Custom properties ({})", o.properties.len()))
             .id_salt(("sightline object properties", o.id))
             .default_open(true)
