@@ -367,7 +367,7 @@ pub fn add_flipped_sprite(mesh: &mut Mesh, rect: Rect, uv: Rect, flip: Flip, tin
 /// Adds the texture's `uv` part turned by `flip` on the four points `corners` (top left, top
 /// right, bottom left, bottom right of the image as drawn unflipped; any quadrilateral, so a
 /// turned tile object too).
-fn add_flipped_quad(mesh: &mut Mesh, corners: [Pos2; 4], uv: Rect, flip: Flip, tint: Color32) {
+pub fn add_flipped_quad(mesh: &mut Mesh, corners: [Pos2; 4], uv: Rect, flip: Flip, tint: Color32) {
     // A texture corner from centred coordinates (±1).
     let corner =
         |r: Rect, p: [i8; 2]| pos2(if p[0] < 0 { r.min.x } else { r.max.x }, if p[1] < 0 { r.min.y } else { r.max.y });

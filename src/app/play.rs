@@ -7,7 +7,7 @@ use egui::{Align2, Color32, FontId, Pos2, Rect, Sense, Stroke, Vec2};
 
 use super::View;
 use super::canvas::{
-    SpriteBatch, add_flipped_sprite, color, kind_colour, shown_frame, sprite_reach, sprite_rect, tile_sprite,
+    SpriteBatch, add_flipped_quad, add_flipped_sprite, color, kind_colour, shown_frame, sprite_reach, sprite_rect, tile_sprite,
 };
 use super::sprites::SheetTexture;
 use crate::core::flip::Flip;
@@ -535,7 +535,8 @@ impl PlayState {
             }
         }
         // An object drawn as a tile in Tiled (a tile object) shows that tile's image, as on the
-        // canvas, when tile images are shown; any other as its glyph. (Found by id once a frame.)
+        // canvas, at its size there, when tile images are shown; any other as its glyph. (Found
+        // by id once a frame.)
         let tile_objects: std::collections::HashMap<u32, &crate::core::MapObject> = if images.shown {
             map.objects
                 .iter()
@@ -546,12 +547,34 @@ impl PlayState {
             Default::default()
         };
         let image_of = |id: u32| tile_objects.get(&id).and_then(|o| object_image(map, images.sheets, o));
+        // The top-left corner of the cell whose centre is `centre`: where an image is placed from.
+        let corner_of = |centre: Pos2| centre - Vec2::splat(px / 2.0);
+        // Scenery: a tile object that is none of the game's (a statue, a tree) stays where it
+        // is and is known as the cells under it are: drawn as brightly as the brightest of
+        // them, so that seeing part of a large one shows it. Shown and hidden as on the canvas.
+        let looks = map.object_looks();
+        let scenery = tile_objects.values().filter(|o| {
+            matches!(o.kind, ObjectKind::Other(_)) && o.visible && looks.get(o.layer).is_some_and(|l| l.shown)
+        });
+        let mut scenery: Vec<&&crate::core::MapObject> = scenery.collect();
+        // In the map's order, as the canvas draws them (they may overlap).
+        scenery.sort_by_key(|o| o.id);
+        for o in scenery {
+            let Some(image) = object_image(map, images.sheets, o) else { continue };
+            let under = cells_under(&image, o.cell, map.tile_size).filter(|&c| map.in_bounds(c));
+            let a = under.map(alpha_at).fold(0.0, f32::max);
+            let opacity = looks.get(o.layer).map_or(1.0, |l| l.opacity) * o.opacity;
+            if a > 0.01 {
+                let corner = view.screen_from_grid(o.cell);
+                draw_image(&painter, map, corner, px, &image, Color32::WHITE.gamma_multiply(a * opacity));
+            }
+        }
         for item in world.items.iter().filter(|i| on_screen(i.cell) && world.item_knowledge(who, i).is_some()) {
             let a = alpha_at(item.cell);
             if a > 0.01 {
                 let centre = view.cell_rect(item.cell).center();
                 if let Some(image) = image_of(item.object) {
-                    draw_image(&painter, centre, px, image, Color32::WHITE.gamma_multiply(a));
+                    draw_image(&painter, map, corner_of(centre), px, &image, Color32::WHITE.gamma_multiply(a));
                 } else {
                     let colour = kind_colour(&ObjectKind::Item).gamma_multiply(a);
                     draw_actor(&painter, centre, px, Item::GLYPH, colour);
@@ -580,7 +603,9 @@ impl PlayState {
             if a > 0.01 {
                 let centre = screen(lerp_cell(from_cell, m.cell, t));
                 match image_of(m.object) {
-                    Some(image) => draw_image(&painter, centre, px, image, Color32::WHITE.gamma_multiply(a)),
+                    Some(image) => {
+                        draw_image(&painter, map, corner_of(centre), px, &image, Color32::WHITE.gamma_multiply(a))
+                    }
                     None => draw_actor(&painter, centre, px, m.glyph, colour.gamma_multiply(a)),
                 }
             } else if who == 0
@@ -590,7 +615,7 @@ impl PlayState {
             {
                 let (centre, grey) = (view.cell_rect(last).center(), Color32::from_gray(120).gamma_multiply(0.6));
                 match image_of(m.object) {
-                    Some(image) => draw_image(&painter, centre, px, image, grey),
+                    Some(image) => draw_image(&painter, map, corner_of(centre), px, &image, grey),
                     None => draw_actor(&painter, centre, px, m.glyph, grey),
                 }
             }
@@ -603,7 +628,7 @@ impl PlayState {
         };
         if let Some(centre) = player_at {
             match image_of(world.player().object) {
-                Some(image) => draw_image(&painter, centre, px, image, Color32::WHITE),
+                Some(image) => draw_image(&painter, map, corner_of(centre), px, &image, Color32::WHITE),
                 None => draw_actor(&painter, centre, px, '@', Color32::from_rgb(255, 230, 90)),
             }
         }
@@ -759,28 +784,49 @@ fn tile_images_ui(
     next_frame_in
 }
 
-/// The image of `object` when it is a tile object whose tile has one (loaded): its texture,
-/// where in it, and how the object flips it.
-fn object_image(
-    map: &Map,
-    sheets: &[Option<SheetTexture>],
-    object: &crate::core::MapObject,
-) -> Option<(egui::TextureId, Rect, Flip)> {
-    let Some(ShapeKind::Tile { tile, flip, .. }) = object.shape.as_ref().map(|s| &s.kind) else { return None };
-    let (_, texture, uv) = tile_sprite(map, sheets, *tile)?;
-    Some((texture.id, uv, *flip))
+/// A tile object's image: its texture, where in it, how the object flips it, and its corners
+/// (top left, top right, bottom left, bottom right) in map pixels from its cell's top-left
+/// corner, as the canvas places them (`ObjectShape::tile_corners`: its size in Tiled, its
+/// tileset's alignment and offset, its rotation).
+#[derive(Clone, Copy, Debug, PartialEq)]
+struct ObjectImage {
+    texture: egui::TextureId,
+    uv: Rect,
+    flip: Flip,
+    corners: [[f64; 2]; 4],
 }
 
-/// An object's tile image filling the cell around `centre`, tinted (`tint`'s alpha: how bright).
-fn draw_image(
-    painter: &egui::Painter,
-    centre: Pos2,
-    px: f32,
-    (texture, uv, flip): (egui::TextureId, Rect, Flip),
-    tint: Color32,
-) {
-    let mut mesh = egui::Mesh::with_texture(texture);
-    add_flipped_sprite(&mut mesh, Rect::from_center_size(centre, Vec2::splat(px)), uv, flip, tint);
+/// The image of `object` when it is a tile object whose tile has one (loaded).
+fn object_image(map: &Map, sheets: &[Option<SheetTexture>], object: &crate::core::MapObject) -> Option<ObjectImage> {
+    let shape = object.shape.as_ref()?;
+    let ShapeKind::Tile { tile, flip, .. } = &shape.kind else { return None };
+    let (s, texture, uv) = tile_sprite(map, sheets, *tile)?;
+    let sheet = &map.sheets[s];
+    let image = [f64::from(sheet.tile_width), f64::from(sheet.tile_height)];
+    let corners = shape.tile_corners(&sheet.drawing, image, sheet.offset.map(f64::from))?;
+    Some(ObjectImage { texture: texture.id, uv, flip: *flip, corners })
+}
+
+/// The cells a tile object's image on `cell` covers (its bounding box's; an edge on a cell's
+/// border takes in no more), `tile_size` map pixels a cell.
+fn cells_under(image: &ObjectImage, cell: Cell, tile_size: [u32; 2]) -> impl Iterator<Item = Cell> {
+    let [tw, th] = tile_size.map(|t| f64::from(t.max(1)));
+    let span = |along: [f64; 4], from: i32| {
+        let (lo, hi) = along.iter().fold((f64::MAX, f64::MIN), |(lo, hi), &v| (lo.min(v), hi.max(v)));
+        let first = lo.floor() as i32;
+        (from + first)..=(from + (hi.ceil() as i32 - 1).max(first))
+    };
+    let xs = span(image.corners.map(|p| p[0] / tw), cell.x);
+    span(image.corners.map(|p| p[1] / th), cell.y).flat_map(move |y| xs.clone().map(move |x| Cell::new(x, y)))
+}
+
+/// An object's tile image placed from its cell's top-left corner at `corner` on screen, at
+/// `px` screen pixels a cell, tinted (`tint`'s alpha: how bright).
+fn draw_image(painter: &egui::Painter, map: &Map, corner: Pos2, px: f32, image: &ObjectImage, tint: Color32) {
+    let [tw, th] = map.tile_size.map(|t| t.max(1) as f32);
+    let screen = |[x, y]: [f64; 2]| corner + Vec2::new(x as f32 * px / tw, y as f32 * px / th);
+    let mut mesh = egui::Mesh::with_texture(image.texture);
+    add_flipped_quad(&mut mesh, image.corners.map(screen), image.uv, image.flip, tint);
     painter.add(egui::Shape::mesh(mesh));
 }
 
@@ -831,10 +877,24 @@ mod tests {
         let plain = map.add_object(tile_object(2, Flip::default()));
         let marker = map.add_object(MapObject::new(ObjectKind::Item, Cell::new(2, 0)));
         let object = |id: u32| map.object_by_id(id).unwrap();
-        let (id, uv, flipped) = object_image(&map, &sheets, object(orc)).expect("the orc's tile has an image");
-        assert_eq!((id, flipped), (texture, flip));
-        assert_eq!(uv, tile_sprite(&map, &sheets, 1).unwrap().2, "as the canvas draws the tile");
-        assert!(uv.min.x >= 0.5, "the sheet's second tile");
+        let image = object_image(&map, &sheets, object(orc)).expect("the orc's tile has an image");
+        assert_eq!((image.texture, image.flip), (texture, flip));
+        assert_eq!(image.uv, tile_sprite(&map, &sheets, 1).unwrap().2, "as the canvas draws the tile");
+        assert!(image.uv.min.x >= 0.5, "the sheet's second tile");
+        assert_eq!(image.corners, [[0.0, 0.0], [8.0, 0.0], [0.0, 8.0], [8.0, 8.0]], "its cell, from the bottom left");
+        assert_eq!(cells_under(&image, Cell::new(0, 0), [8, 8]).collect::<Vec<_>>(), [Cell::new(0, 0)]);
+        // At its size in Tiled: twice the cell's, up and right from its cell's bottom left.
+        let mut big = tile_object(1, Flip::default());
+        big.cell = Cell::new(1, 1);
+        big.shape = Some(ObjectShape {
+            offset: [0.0, 8.0],
+            rotation: 0.0,
+            kind: ShapeKind::Tile { tile: 1, flip: Flip::default(), width: 16.0, height: 16.0 },
+        });
+        let image = object_image(&map, &sheets, &big).unwrap();
+        assert_eq!(image.corners, [[0.0, -8.0], [16.0, -8.0], [0.0, 8.0], [16.0, 8.0]]);
+        let under: Vec<Cell> = cells_under(&image, big.cell, [8, 8]).collect();
+        assert_eq!(under, [Cell::new(1, 0), Cell::new(2, 0), Cell::new(1, 1), Cell::new(2, 1)]);
         assert!(object_image(&map, &sheets, object(plain)).is_none(), "a tile without an image");
         assert!(object_image(&map, &sheets, object(marker)).is_none(), "a marker, not a tile object");
         assert!(object_image(&map, &[None], object(orc)).is_none(), "its sheet not loaded");
