@@ -3036,6 +3036,43 @@ fn drawn_shapes(
     h.state().document.map.objects.iter().map(|o| (o.cell, o.shape.as_ref().map(|s| s.kind.clone()))).collect()
 }
 
+/// A turned box keeps its handles, turned with it (as in Tiled): its far corner's handle,
+/// dragged, resizes it in its own frame, its top-left corner and its turn staying.
+#[test]
+fn a_turned_boxs_handles_turn_with_it_and_resize_it_in_its_own_frame() {
+    use egui::Modifiers;
+    use sightline::core::object::ShapeKind;
+    let mut h = harness();
+    let (_dir, [tw, th]) = object_tool_on_floor(&mut h, "rectangle");
+    assert_eq!(tw, th, "the grid points below assume square cells");
+    // 3 × 2 cells from grid point (4, 1), then turned a quarter clockwise about that corner:
+    // its own x runs down the map, its own y to the left, its far corner at (2, 4).
+    drag_grid_holding(&mut h, &[(4.0, 1.0), (5.5, 2.0), (7.0, 3.0)], Modifiers::NONE);
+    let id = h.state().document.map.objects.last().unwrap().id;
+    let position = [4.0 * tw, th];
+    h.state_mut().commands.push(Command::SetObjectGeometry { id, position, size: None, rotation: 90.0 });
+    h.run();
+    // Its far corner dragged one cell left and one down: one cell longer (own x), one wider.
+    let undo = h.state().document.edits();
+    drag_grid_holding(&mut h, &[(2.0, 4.0), (1.5, 4.5), (1.0, 5.0)], Modifiers::NONE);
+    let map = &h.state().document.map;
+    let o = map.objects.last().unwrap();
+    let shape = o.shape.as_ref().unwrap();
+    assert_eq!(shape.kind, ShapeKind::Rectangle { width: 4.0 * tw, height: 3.0 * th });
+    assert_eq!((shape.position(o.cell, map.tile_size), shape.rotation), (position, 90.0));
+    assert_eq!(h.state().document.edits(), undo + 1, "one undo step");
+    // Turned 30°, its far corner (own 4, 3 cells) is at grid point (5.96, 5.60). Dragged to
+    // (6.5, 5.9), own (4.62, 2.99) cells: snapped in its own frame, 5 × 3 cells, not a size
+    // the map's grid would give a turned corner.
+    h.state_mut().commands.push(Command::SetObjectGeometry { id, position, size: None, rotation: 30.0 });
+    h.run();
+    drag_grid_holding(&mut h, &[(5.96, 5.6), (6.2, 5.7), (6.5, 5.9)], Modifiers::NONE);
+    let o = h.state().document.map.objects.last().unwrap();
+    let shape = o.shape.as_ref().unwrap();
+    assert_eq!(shape.kind, ShapeKind::Rectangle { width: 5.0 * tw, height: 3.0 * th });
+    assert_eq!(shape.rotation, 30.0);
+}
+
 #[test]
 fn the_object_tool_draws_tileds_rectangles_ellipses_and_points_snapped_to_the_grid() {
     use egui::Modifiers;

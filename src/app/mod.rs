@@ -1671,14 +1671,27 @@ impl SightlineApp {
                     let Some(ObjectInHand { object: o, shift, .. }) = self.focus() else { return true };
                     let Some(g) = response.grid_point else { return true };
                     // The pointer on the layer's own grid (it is drawn moved by its offset).
-                    let to = snap.point(canvas::pixels_from_grid(g, map.tile_size, shift), map.tile_size);
+                    let pointer = canvas::pixels_from_grid(g, map.tile_size, shift);
+                    let to = snap.point(pointer, map.tile_size);
                     let Some(shape) = &o.shape else { return true };
+                    let rotation = shape.rotation;
+                    // A turned shape's grip goes where the pointer is in the shape's own frame
+                    // (unturned, from its `origin`), snapped there, so its sizes and points stay
+                    // whole cells or pixels of its own.
+                    let own = |origin: [f64; 2]| {
+                        let from = [pointer[0] - origin[0], pointer[1] - origin[1]];
+                        snap.point(crate::core::object::rotated(from, -rotation), map.tile_size)
+                    };
                     let id = resize.id;
                     match resize.grip {
                         Grip::Box { handle, top_left, size } => {
-                            let (position, size) = crate::core::object::resized_box(top_left, size, handle, to);
+                            let (position, size) = if rotation == 0.0 {
+                                crate::core::object::resized_box(top_left, size, handle, to)
+                            } else {
+                                crate::core::object::resized_turned_box(top_left, size, rotation, handle, own(top_left))
+                            };
                             if (shape.position(o.cell, map.tile_size), shape.kind.size()) != (position, Some(size)) {
-                                let (size, rotation) = (Some(size), 0.0);
+                                let size = Some(size);
                                 self.commands.push(Command::SetObjectGeometry { id, position, size, rotation });
                             }
                         }
@@ -1689,7 +1702,8 @@ impl SightlineApp {
                             let (ShapeKind::Polygon(now) | ShapeKind::Polyline(now)) = &shape.kind else {
                                 return true;
                             };
-                            let moved = [to[0] - origin[0], to[1] - origin[1]];
+                            let moved =
+                                if rotation == 0.0 { [to[0] - origin[0], to[1] - origin[1]] } else { own(origin) };
                             if now.get(index).is_some_and(|p| *p != moved) {
                                 let mut points = now.clone();
                                 points[index] = moved;
@@ -2320,7 +2334,7 @@ impl SightlineApp {
 
     /// The object the object tool last made, moved or clicked (on a shown layer), with its
     /// grips when it may change: a rectangle's, ellipse's, capsule's or text's eight handles,
-    /// a polygon's or path's points, when it is not turned and its layer is not locked. And
+    /// a polygon's or path's points (turned as it is), when its layer is not locked. And
     /// its layer's offset (its groups' added), which it is drawn moved by.
     fn focus(&self) -> Option<ObjectInHand<'_>> {
         object_focus(&self.editor, &self.document.map)
@@ -2387,7 +2401,9 @@ impl SightlineApp {
         let map = &self.document.map;
         let at = response.grid_point?;
         let ObjectInHand { object: o, grips, shift } = self.focus()?;
-        let crate::core::object::ShapeKind::Polyline(points) = &o.shape.as_ref()?.kind else { return None };
+        // A turned path is not gone on from (its points would be drawn unturned).
+        let shape = o.shape.as_ref().filter(|s| s.rotation == 0.0)?;
+        let crate::core::object::ShapeKind::Polyline(points) = &shape.kind else { return None };
         let last = points.len().checked_sub(1)?;
         let screen = |p: [f64; 2]| self.view.screen_from_layer_pixels(p, shift, map.tile_size);
         let pointer = self.view.screen_from_grid_point(at);
@@ -3181,7 +3197,7 @@ const SELECTION_WASH: egui::Color32 = egui::Color32::from_rgba_premultiplied(14,
 pub(super) struct ObjectInHand<'a> {
     pub object: &'a crate::core::MapObject,
     /// Its grips and where they are (map pixels, the layer's offset left out): a box's eight
-    /// handles, a polygon's or path's points; none when it may not change or is turned.
+    /// handles, a polygon's or path's points, turned as it is; none when it may not change.
     grips: Vec<(Grip, [f64; 2])>,
     /// Its layer's offset (its groups' added): it is drawn moved by it.
     shift: [f64; 2],
@@ -3193,11 +3209,15 @@ pub(super) fn object_focus<'a>(editor: &EditorState, map: &'a crate::core::Map) 
     let o = map.object_by_id(editor.focused_object.filter(|_| editor.tool == Tool::Object)?)?;
     // Not on a hidden layer (or in a hidden group): Tiled picks only what it shows.
     let look = map.object_looks().get(o.layer).copied().filter(|l| l.shown)?;
-    let shape = o.shape.as_ref().filter(|s| s.rotation == 0.0 && !look.locked);
+    let shape = o.shape.as_ref().filter(|_| !look.locked);
     let grips = match shape.map(|s| (s, s.position(o.cell, map.tile_size))) {
         Some((s, origin)) => match &s.kind {
             ShapeKind::Polygon(points) | ShapeKind::Polyline(points) => {
-                let at = |p: [f64; 2]| [origin[0] + p[0], origin[1] + p[1]];
+                // A point of the shape's own (unturned, from its origin) on the map.
+                let at = |p: [f64; 2]| {
+                    let [x, y] = crate::core::object::rotated(p, s.rotation);
+                    [origin[0] + x, origin[1] + y]
+                };
                 let closed = matches!(s.kind, ShapeKind::Polygon(_));
                 let segments = if closed { points.len() } else { points.len().saturating_sub(1) };
                 let middles = (0..segments).map(|after| {
@@ -3210,10 +3230,14 @@ pub(super) fn object_focus<'a>(editor: &EditorState, map: &'a crate::core::Map) 
                     .collect()
             }
             ShapeKind::Tile { .. } => Vec::new(),
+            // A turned box's handles turn with it, about its top-left corner (its origin).
             kind => match kind.size() {
-                Some(size) => object_handles(origin, size)
+                Some(size) => object_handles([0.0, 0.0], size)
                     .into_iter()
-                    .map(|(handle, p)| (Grip::Box { handle, top_left: origin, size }, p))
+                    .map(|(handle, p)| {
+                        let [x, y] = crate::core::object::rotated(p, s.rotation);
+                        (Grip::Box { handle, top_left: origin, size }, [origin[0] + x, origin[1] + y])
+                    })
                     .collect(),
                 None => Vec::new(),
             },

@@ -450,21 +450,22 @@ impl ShapeKind {
 impl ObjectShape {
     /// What it is, for the inspector: "rectangle 155 × 99 px", "path of 5 points", ….
     pub fn describe(&self) -> String {
+        let size = |w: f64, h: f64| format!("{} × {} px", short_number(w), short_number(h));
         let what = match &self.kind {
             ShapeKind::Point => "point".to_owned(),
-            ShapeKind::Rectangle { width, height } => format!("rectangle {width} × {height} px"),
-            ShapeKind::Ellipse { width, height } => format!("ellipse {width} × {height} px"),
+            ShapeKind::Rectangle { width, height } => format!("rectangle {}", size(*width, *height)),
+            ShapeKind::Ellipse { width, height } => format!("ellipse {}", size(*width, *height)),
             ShapeKind::Polygon(points) => format!("polygon of {} points", points.len()),
             ShapeKind::Polyline(points) => format!("path of {} points", points.len()),
-            ShapeKind::Tile { width, height, .. } => format!("tile object {width} × {height} px"),
-            ShapeKind::Capsule { width, height } => format!("capsule {width} × {height} px"),
+            ShapeKind::Tile { width, height, .. } => format!("tile object {}", size(*width, *height)),
+            ShapeKind::Capsule { width, height } => format!("capsule {}", size(*width, *height)),
             ShapeKind::Text { width, height, text } => {
                 let first: String = text.text.lines().next().unwrap_or("").chars().take(24).collect();
                 let more = if first.len() < text.text.len() { "…" } else { "" };
-                format!("text \"{first}{more}\" {width} × {height} px")
+                format!("text \"{first}{more}\" {}", size(*width, *height))
             }
         };
-        if self.rotation == 0.0 { what } else { format!("{what}, turned {}°", self.rotation) }
+        if self.rotation == 0.0 { what } else { format!("{what}, turned {}°", short_number(self.rotation)) }
     }
 
     /// The outline as Tiled draws it, in map pixels from the object's cell's top-left corner,
@@ -576,9 +577,24 @@ impl ObjectShape {
     }
 }
 
+/// `v` for a person to read: at most two decimals, none trailing (22.588457 → "22.59", 16 →
+/// "16", 6.5 → "6.5").
+fn short_number(v: f64) -> String {
+    let text = format!("{v:.2}");
+    let text = if text.contains('.') { text.trim_end_matches('0').trim_end_matches('.') } else { &text };
+    if text == "-0" { "0".to_owned() } else { text.to_owned() }
+}
+
 /// Point `p` turned `degrees` clockwise about the origin (y down, as Tiled turns objects).
 pub fn rotated([x, y]: [f64; 2], degrees: f64) -> [f64; 2] {
-    let (sin, cos) = degrees.to_radians().sin_cos();
+    // Quarter turns exactly: the sine and cosine of 90° in floating point are not quite 1 and
+    // 0, which would leave a turned box's resized size 48.00000000000001.
+    let quarter = degrees.rem_euclid(360.0) / 90.0;
+    let (sin, cos) = if quarter.fract() == 0.0 {
+        [(0.0, 1.0), (1.0, 0.0), (0.0, -1.0), (-1.0, 0.0)][quarter as usize % 4]
+    } else {
+        degrees.to_radians().sin_cos()
+    };
     [x * cos - y * sin, x * sin + y * cos]
 }
 
@@ -678,6 +694,23 @@ pub fn resized_box(top_left: [f64; 2], size: [f64; 2], handle: [i8; 2], to: [f64
     }
     let corner = [min[0].min(max[0]), min[1].min(max[1])];
     (corner, [(max[0] - min[0]).abs(), (max[1] - min[1]).abs()])
+}
+
+/// [`resized_box`] for a box turned `degrees` clockwise about its position (its top-left
+/// corner, Tiled's `x`, `y`): the handle moves to `own`, a point in the box's own frame
+/// (unturned, from its position), where the opposite handle stays put; the new position is
+/// where the new top-left corner lands once turned. (The pointer is taken into the box's frame
+/// by [`rotated`] by `-degrees`, and snapped there, so that sizes stay whole.)
+pub fn resized_turned_box(
+    position: [f64; 2],
+    size: [f64; 2],
+    degrees: f64,
+    handle: [i8; 2],
+    own: [f64; 2],
+) -> ([f64; 2], [f64; 2]) {
+    let (corner, size) = resized_box([0.0, 0.0], size, handle, own);
+    let [x, y] = rotated(corner, degrees);
+    ([position[0] + x, position[1] + y], size)
 }
 
 /// A stadium filling `w` × `h` from its top-left corner, clockwise from the start of its top
@@ -840,6 +873,23 @@ mod tests {
         assert_eq!(resized_box(at, size, [-1, 0], [60.0, 0.0]), ([40.0, 20.0], [20.0, 40.0]));
     }
 
+    /// A box turned a quarter clockwise about its top-left corner (10, 20): its own x runs
+    /// down the map, its own y to the left.
+    #[test]
+    fn a_turned_boxs_handle_moves_in_the_boxs_own_frame() {
+        let (at, size) = ([10.0, 20.0], [30.0, 40.0]);
+        // Its far corner (own 30, 40) taken to own (40, 45): 10 longer, 5 wider, its top-left
+        // corner staying.
+        assert_eq!(resized_turned_box(at, size, 90.0, [1, 1], [40.0, 45.0]), (at, [40.0, 45.0]));
+        // Its own top edge (the map's right side) taken to own y −10: the box's own top moves
+        // up its y by 10, so its corner moves 10 right on the map.
+        assert_eq!(resized_turned_box(at, size, 90.0, [0, -1], [999.0, -10.0]), ([20.0, 20.0], [30.0, 50.0]));
+        // The pointer into the box's frame: from the map's (−35, 60), own (40, 45).
+        assert_eq!(rotated([-35.0 - at[0], 60.0 - at[1]], -90.0), [40.0, 45.0]);
+        // Not turned: `resized_box`, from the box's position.
+        assert_eq!(resized_turned_box(at, size, 0.0, [1, 1], [40.0, 50.0]), resized_box(at, size, [1, 1], [50.0, 70.0]));
+    }
+
     #[test]
     fn a_monster_or_the_player_carries_the_light_its_light_property_says() {
         let monster = MapObject::new(ObjectKind::Monster { glyph: 'o', vision_radius: 8 }, Cell::new(0, 0));
@@ -938,6 +988,13 @@ mod tests {
         assert_eq!(rect.describe(), "rectangle 10 × 6 px");
         assert_eq!(turned.describe(), "rectangle 10 × 6 px, turned 90°");
         assert_eq!(line.describe(), "path of 2 points");
+        // A size a turned resize left: two decimals at most, none trailing.
+        let odd = ObjectShape {
+            offset: [0.0, 0.0],
+            rotation: 12.5,
+            kind: ShapeKind::Ellipse { width: 22.588457268119896, height: 6.5 },
+        };
+        assert_eq!(odd.describe(), "ellipse 22.59 × 6.5 px, turned 12.5°");
     }
 
     #[test]
