@@ -504,6 +504,17 @@ fn ascii_keeps_the_players_torch_and_name() {
     );
     let err = format::ascii::parse("legend:\n@ = player light=bright\n---\n@\n").unwrap_err().to_string();
     assert!(err.contains("light=\"bright\" is not a valid number"), "{err}");
+    // A torch of 3.5 (a Float from Tiled) is written as 3, and it says so; 2.0 is just 2.
+    let mut half = map.clone();
+    let start = half.objects.iter_mut().find(|o| o.kind == sightline::core::ObjectKind::PlayerStart).unwrap();
+    start.properties.insert("light".into(), sightline::core::PropertyValue::Float(3.5));
+    start.properties.insert("vision".into(), sightline::core::PropertyValue::Float(2.0));
+    let (text, warnings) = format::ascii::to_string(&half).unwrap();
+    assert!(text.starts_with("legend:\n@ = player name=\"hero\" light=3 vision=2\n"), "{text}");
+    assert_eq!(
+        warnings,
+        ["object \"hero\": its light 3.5 is written as 3 (ASCII's settings are whole cells)"]
+    );
 }
 
 #[test]

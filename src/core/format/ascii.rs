@@ -621,8 +621,20 @@ pub fn to_string(map: &Map) -> Result<(String, Vec<String>), MapError> {
                 _ => warnings.push(format!("object {:?}: its name and settings are not kept in ASCII", o.name)),
             }
         }
-        let kept =
-            |k: &str| (k == CARRIED_LIGHT && carried.is_some()) || (k == PLAYER_VISION && o.player_vision().is_some());
+        // The light and vision are written as whole cells: another value (a Float, a string)
+        // reads back as another property, so it says what it became.
+        let written = [(CARRIED_LIGHT, carried), (PLAYER_VISION, o.player_vision())];
+        for (key, as_written) in written {
+            if let (Some(value), Some(r)) = (o.properties.get(key), as_written)
+                && value.as_number() != Some(f64::from(r))
+            {
+                warnings.push(format!(
+                    "object {:?}: its {key} {value} is written as {r} (ASCII's settings are whole cells)",
+                    o.name
+                ));
+            }
+        }
+        let kept = |k: &str| written.iter().any(|&(key, as_written)| k == key && as_written.is_some());
         if o.properties.keys().any(|k| !kept(k)) {
             warnings.push(format!("object {:?}: its properties are not kept in ASCII", o.name));
         }
