@@ -503,3 +503,64 @@ fn lights_draws_what_the_lights_light_and_what_a_viewer_sees_by_them() {
     assert_eq!(code, 1);
     assert!(err.contains("--from 40,2 is outside the 15×5 map"), "{err}");
 }
+
+/// `play` plays the preview pane's game headless: the player walks to a closed door and opens
+/// it (the east room comes into view, but for the corners the door frame hides), then steps
+/// back west, and the east room's far corners are remembered, not seen.
+#[test]
+fn play_walks_opens_a_door_and_reports_what_the_player_knows() {
+    let dir = tempfile::tempdir().unwrap();
+    let hall = dir.path().join("hall.txt");
+    std::fs::write(&hall, "#########\n#@..#...#\n#...+...#\n#...#...#\n#########\n").unwrap();
+    let hall = hall.to_str().unwrap();
+    let (code, out, err) = sightline(&["play", hall, "--keys", "ln o hh"]);
+    assert_eq!(code, 0, "{err}");
+    let expected = [
+        "as believed:",
+        "#####  ##",
+        "#...#...#",
+        "#@..'...#",
+        "#...#...#",
+        "#####  ##",
+        "known (v in view, r remembered):",
+        "vvvvv  rr",
+        "vvvvvvvvv",
+        "vvvvvvvvv",
+        "vvvvvvvvv",
+        "vvvvv  rr",
+        "turn 5 · at 1, 2 · hp 20/20 · 0 carried · Grass: shadowcast FOV, memory last seen",
+        "   2  you open the door at 4, 2",
+    ];
+    assert_eq!(out.lines().collect::<Vec<_>>(), expected);
+    // Caves of Zircon's shroud remembers nothing; JSON says the same as data.
+    let (code, out, err) = sightline(&["play", hall, "--preset", "caves of zircon", "--keys", "ln o hh", "--format", "json"]);
+    assert_eq!(code, 0, "{err}");
+    let report: serde_json::Value = serde_json::from_str(&out).unwrap();
+    assert_eq!(report["preset"], "Caves of Zircon");
+    assert_eq!(report["player"]["cell"], serde_json::json!([1, 2]));
+    assert_eq!(report["remembered"], serde_json::json!([]));
+    assert_eq!(report["log"][0]["message"], "you open the door at 4, 2");
+    // A key it does not know, or a preset, is refused by name.
+    let (code, _, err) = sightline(&["play", hall, "--keys", "lnq"]);
+    assert_eq!(code, 1);
+    assert!(err.contains("unknown key 'q'"), "{err}");
+    let (code, _, err) = sightline(&["play", hall, "--preset", "nethack"]);
+    assert_eq!(code, 1);
+    assert!(err.contains("unknown preset \"nethack\": use one of Grass, Terminus"), "{err}");
+}
+
+/// `x` explores until exploring stops: here everything reachable is known, the item picked up
+/// on the way (the door opened on the way too).
+#[test]
+fn play_explores_a_map_to_the_end() {
+    let dir = tempfile::tempdir().unwrap();
+    let rooms = dir.path().join("rooms.txt");
+    std::fs::write(&rooms, "#######\n#@..#*#\n#...+.#\n#######\n").unwrap();
+    let (code, out, err) = sightline(&["play", rooms.to_str().unwrap(), "--keys", "x"]);
+    assert_eq!(code, 0, "{err}");
+    let lines: Vec<&str> = out.lines().collect();
+    // The player ends where the item was.
+    assert_eq!(lines[1..5], ["#######", "#...#@#", "#...'.#", "#######"], "{out}");
+    assert!(lines.iter().any(|l| l.contains("1 carried")), "{out}");
+    assert!(lines.last().unwrap().ends_with("nothing left to explore"), "{out}");
+}

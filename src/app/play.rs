@@ -418,14 +418,8 @@ impl PlayState {
             .stick_to_bottom(true)
             .show(ui, |ui| {
                 let Some(world) = &self.world else { return };
-                // The last 50 messages; steps are not news.
-                let messages: Vec<_> = world
-                    .log
-                    .iter()
-                    .rev()
-                    .filter(|(_, e)| !matches!(e, crate::core::sim::Event::Moved { .. }))
-                    .take(50)
-                    .collect();
+                // The last 50 messages.
+                let messages: Vec<_> = world.log.iter().rev().filter(|(_, e)| e.is_news()).take(50).collect();
                 for (turn, event) in messages.into_iter().rev() {
                     ui.label(format!("{turn:>4}  {}", world.describe(event)));
                 }

@@ -12,6 +12,8 @@ use crate::core::format::{self, Loaded};
 use crate::core::fov::{self, Algorithm, FovParams, Opacity, OpacityGrid, VisibleSet};
 use crate::core::{Cell, Map, ObjectKind, PropertyValue, generate, path, samples};
 
+mod play;
+
 #[derive(Parser, Debug)]
 #[command(
     name = "sightline",
@@ -111,6 +113,28 @@ pub enum Command {
         /// The viewer's own vision radius (the Grass preset's, 8, by default).
         #[arg(long, default_value_t = 8)]
         vision: u32,
+        #[arg(long, value_enum, default_value_t = FovFormat::Ascii)]
+        format: FovFormat,
+    },
+    /// Play the game the preview pane plays, headless: the keys (the pane's vi-keys: h j k l
+    /// y u b n move or attack, . waits, o opens and c closes a door, x explores until it
+    /// stops), then what the player knows (ascii: the map as believed and what is in view, the
+    /// status and the message log; json: the same as data).
+    Play {
+        map: PathBuf,
+        /// Grass, Terminus, jsrlt, Caves of Zircon or Picotron (the Play menu's presets).
+        #[arg(long, default_value = "Grass")]
+        preset: String,
+        /// The game's random seed (monsters' wandering and blows): the same seed and keys give
+        /// the same game.
+        #[arg(long, default_value_t = 1)]
+        seed: u64,
+        /// The keys, in order (spaces ignored), e.g. "lllj x".
+        #[arg(long, default_value = "")]
+        keys: String,
+        /// Stop after this many turns at most.
+        #[arg(long, default_value_t = play::DEFAULT_TURN_LIMIT)]
+        turns: u64,
         #[arg(long, value_enum, default_value_t = FovFormat::Ascii)]
         format: FovFormat,
     },
@@ -408,6 +432,12 @@ fn run_command(command: Command) -> anyhow::Result<()> {
                 );
             }
             write!(out, "{}", lights_report(&loaded, &algorithm, from, vision, format)?)?;
+            Ok(())
+        }
+        Command::Play { map, preset, seed, keys, turns, format } => {
+            let loaded = load_for_command(&map)?;
+            let preset = play::preset_named(&preset)?;
+            write!(out, "{}", play::play_report(&loaded, preset, seed, &keys, turns, format)?)?;
             Ok(())
         }
         Command::Audit { analysis: AuditCommand::Cache { map, algorithm, radius, toggle, format } } => {

@@ -270,6 +270,13 @@ pub enum Event {
     },
 }
 
+impl Event {
+    /// Whether the message log shows it: everything but steps, which are not news.
+    pub fn is_news(&self) -> bool {
+        !matches!(self, Event::Moved { .. })
+    }
+}
+
 impl World {
     /// An event as the message log says it.
     pub fn describe(&self, event: &Event) -> String {
