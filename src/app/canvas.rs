@@ -470,7 +470,7 @@ fn object_shape_ui(
 /// turned (as Tiled clips it). `alpha`: the layer's opacity, as an alpha. Bold is drawn twice a
 /// little apart (egui's fonts have no bold face), and the family is egui's proportional font
 /// unless it names a monospace one.
-fn text_object_ui(
+pub fn text_object_ui(
     painter: &egui::Painter,
     corners: [Pos2; 4],
     degrees: f32,

@@ -7,7 +7,7 @@ use egui::{Align2, Color32, FontId, Pos2, Rect, Sense, Stroke, Vec2};
 
 use super::View;
 use super::canvas::{
-    SpriteBatch, add_flipped_quad, add_flipped_sprite, color, kind_colour, shown_frame, sprite_reach, sprite_rect, tile_sprite,
+    SpriteBatch, add_flipped_quad, add_flipped_sprite, color, text_object_ui, kind_colour, shown_frame, sprite_reach, sprite_rect, tile_sprite,
 };
 use super::sprites::SheetTexture;
 use crate::core::flip::Flip;
@@ -550,12 +550,31 @@ impl PlayState {
         let scenery = tile_objects.values().filter(|o| {
             matches!(o.kind, ObjectKind::Other(_)) && o.visible && looks.get(o.layer).is_some_and(|l| l.shown)
         });
+        // Text objects (a sign, a room's name) are scenery too: drawn as on the canvas, as
+        // brightly as the brightest cell under their box.
+        for o in map.objects.iter().filter(|o| o.visible && looks.get(o.layer).is_some_and(|l| l.shown)) {
+            let Some(shape) = &o.shape else { continue };
+            let (ShapeKind::Text { width, text, .. }, Some(corners)) = (&shape.kind, shape.text_corners()) else {
+                continue;
+            };
+            let under = cells_under(&corners, o.cell, map.tile_size).filter(|&c| map.in_bounds(c));
+            let a = under.map(alpha_at).fold(0.0, f32::max);
+            let opacity = looks.get(o.layer).map_or(1.0, |l| l.opacity) * o.opacity;
+            if a > 0.01 {
+                let [tw, th] = map.tile_size.map(|t| t.max(1) as f32);
+                let corner = view.screen_from_grid(o.cell);
+                let screen = |[x, y]: [f64; 2]| corner + Vec2::new(x as f32 * px / tw, y as f32 * px / th);
+                let alpha = (255.0 * a * opacity).round() as u8;
+                let (degrees, box_width) = (shape.rotation as f32, *width as f32 * px / tw);
+                text_object_ui(&painter, corners.map(screen), degrees, box_width, px / th, text, alpha);
+            }
+        }
         let mut scenery: Vec<&&crate::core::MapObject> = scenery.collect();
         // In the map's order, as the canvas draws them (they may overlap).
         scenery.sort_by_key(|o| o.id);
         for o in scenery {
             let Some(image) = object_image(map, images.sheets, o) else { continue };
-            let under = cells_under(&image, o.cell, map.tile_size).filter(|&c| map.in_bounds(c));
+            let under = cells_under(&image.corners, o.cell, map.tile_size).filter(|&c| map.in_bounds(c));
             let a = under.map(alpha_at).fold(0.0, f32::max);
             let opacity = looks.get(o.layer).map_or(1.0, |l| l.opacity) * o.opacity;
             if a > 0.01 {
@@ -801,17 +820,18 @@ fn object_image(map: &Map, sheets: &[Option<SheetTexture>], object: &crate::core
     Some(ObjectImage { texture: texture.id, uv, flip: *flip, corners })
 }
 
-/// The cells a tile object's image on `cell` covers (its bounding box's; an edge on a cell's
-/// border takes in no more), `tile_size` map pixels a cell.
-fn cells_under(image: &ObjectImage, cell: Cell, tile_size: [u32; 2]) -> impl Iterator<Item = Cell> {
+/// The cells that `corners` (map pixels from `cell`'s top-left corner: a tile object's image, a
+/// text's box) cover: their bounding box's, an edge on a cell's border taking in no more;
+/// `tile_size` map pixels a cell.
+fn cells_under(corners: &[[f64; 2]; 4], cell: Cell, tile_size: [u32; 2]) -> impl Iterator<Item = Cell> {
     let [tw, th] = tile_size.map(|t| f64::from(t.max(1)));
     let span = |along: [f64; 4], from: i32| {
         let (lo, hi) = along.iter().fold((f64::MAX, f64::MIN), |(lo, hi), &v| (lo.min(v), hi.max(v)));
         let first = lo.floor() as i32;
         (from + first)..=(from + (hi.ceil() as i32 - 1).max(first))
     };
-    let xs = span(image.corners.map(|p| p[0] / tw), cell.x);
-    span(image.corners.map(|p| p[1] / th), cell.y).flat_map(move |y| xs.clone().map(move |x| Cell::new(x, y)))
+    let xs = span(corners.map(|p| p[0] / tw), cell.x);
+    span(corners.map(|p| p[1] / th), cell.y).flat_map(move |y| xs.clone().map(move |x| Cell::new(x, y)))
 }
 
 /// An object's tile image placed from its cell's top-left corner at `corner` on screen, at
@@ -876,7 +896,7 @@ mod tests {
         assert_eq!(image.uv, tile_sprite(&map, &sheets, 1).unwrap().2, "as the canvas draws the tile");
         assert!(image.uv.min.x >= 0.5, "the sheet's second tile");
         assert_eq!(image.corners, [[0.0, 0.0], [8.0, 0.0], [0.0, 8.0], [8.0, 8.0]], "its cell, from the bottom left");
-        assert_eq!(cells_under(&image, Cell::new(0, 0), [8, 8]).collect::<Vec<_>>(), [Cell::new(0, 0)]);
+        assert_eq!(cells_under(&image.corners, Cell::new(0, 0), [8, 8]).collect::<Vec<_>>(), [Cell::new(0, 0)]);
         // At its size in Tiled: twice the cell's, up and right from its cell's bottom left.
         let mut big = tile_object(1, Flip::default());
         big.cell = Cell::new(1, 1);
@@ -887,7 +907,7 @@ mod tests {
         });
         let image = object_image(&map, &sheets, &big).unwrap();
         assert_eq!(image.corners, [[0.0, -8.0], [16.0, -8.0], [0.0, 8.0], [16.0, 8.0]]);
-        let under: Vec<Cell> = cells_under(&image, big.cell, [8, 8]).collect();
+        let under: Vec<Cell> = cells_under(&image.corners, big.cell, [8, 8]).collect();
         assert_eq!(under, [Cell::new(1, 0), Cell::new(2, 0), Cell::new(1, 1), Cell::new(2, 1)]);
         assert!(object_image(&map, &sheets, object(plain)).is_none(), "a tile without an image");
         assert!(object_image(&map, &sheets, object(marker)).is_none(), "a marker, not a tile object");
