@@ -533,7 +533,8 @@ fn play_walks_opens_a_door_and_reports_what_the_player_knows() {
     ];
     assert_eq!(out.lines().collect::<Vec<_>>(), expected);
     // Caves of Zircon's shroud remembers nothing; JSON says the same as data.
-    let (code, out, err) = sightline(&["play", hall, "--preset", "caves of zircon", "--keys", "ln o hh", "--format", "json"]);
+    let (code, out, err) =
+        sightline(&["play", hall, "--preset", "caves of zircon", "--keys", "ln o hh", "--format", "json"]);
     assert_eq!(code, 0, "{err}");
     let report: serde_json::Value = serde_json::from_str(&out).unwrap();
     assert_eq!(report["preset"], "Caves of Zircon");

@@ -511,10 +511,7 @@ fn ascii_keeps_the_players_torch_and_name() {
     start.properties.insert("vision".into(), sightline::core::PropertyValue::Float(2.0));
     let (text, warnings) = format::ascii::to_string(&half).unwrap();
     assert!(text.starts_with("legend:\n@ = player name=\"hero\" light=3 vision=2\n"), "{text}");
-    assert_eq!(
-        warnings,
-        ["object \"hero\": its light 3.5 is written as 3 (ASCII's settings are whole cells)"]
-    );
+    assert_eq!(warnings, ["object \"hero\": its light 3.5 is written as 3 (ASCII's settings are whole cells)"]);
 }
 
 #[test]

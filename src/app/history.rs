@@ -20,9 +20,7 @@ pub fn step_name(command: &Command, editor: &EditorState, map: &Map) -> Option<S
     Some(match command {
         Command::SetLayerVisible(i, on) => on_off(*on, "Show layer", "Hide layer") + &item(*i),
         Command::SetLayerLocked(i, on) => on_off(*on, "Lock layer", "Unlock layer") + &item(*i),
-        Command::SetLayerCollision(l, on) => {
-            on_off(*on, "Mark collision layer", "Unmark collision layer") + &layer(*l)
-        }
+        Command::SetLayerCollision(l, on) => on_off(*on, "Mark collision layer", "Unmark collision layer") + &layer(*l),
         Command::SetLayerOpacity(i, _) => format!("Change opacity of{}", item(*i)),
         Command::SetLayerLook(i, _) => format!("Change tint and offset of{}", item(*i)),
         Command::SetObjectLayerColor(j, _) => {

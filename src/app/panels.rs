@@ -84,7 +84,8 @@ pub fn menu_bar_ui(app: &mut SightlineApp, ui: &mut egui::Ui) {
             });
             ui.menu_button("Edit", |ui| {
                 // What the next undo and redo take back, by name ("Undo Paint"), as Tiled's.
-                let what = |step: Option<&super::document::Step>| step.map_or_else(String::new, |s| format!(" {}", s.name()));
+                let what =
+                    |step: Option<&super::document::Step>| step.map_or_else(String::new, |s| format!(" {}", s.name()));
                 let undo = format!("Undo{}  (Ctrl+Z)", what(app.document.undo.last()));
                 if ui.add_enabled(!app.document.undo.is_empty(), egui::Button::new(undo)).clicked() {
                     app.commands.push(Command::Undo);

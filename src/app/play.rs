@@ -7,7 +7,8 @@ use egui::{Align2, Color32, FontId, Pos2, Rect, Sense, Stroke, Vec2};
 
 use super::View;
 use super::canvas::{
-    SpriteBatch, add_flipped_quad, add_flipped_sprite, color, text_object_ui, kind_colour, shown_frame, sprite_reach, sprite_rect, tile_sprite,
+    SpriteBatch, add_flipped_quad, add_flipped_sprite, color, kind_colour, shown_frame, sprite_reach, sprite_rect,
+    text_object_ui, tile_sprite,
 };
 use super::sprites::SheetTexture;
 use crate::core::flip::Flip;
@@ -676,6 +677,20 @@ pub fn knowledge_text(world: &World, who: usize, c: Cell) -> String {
     for (item, _) in world.known_items_of(who).filter(|(i, _)| i.cell == c) {
         text += &format!(", {}", item.title());
     }
+    // Scenery standing there (drawn in play: a tile object of no game class, a text).
+    let looks = world.map.object_looks();
+    let shown = |o: &&crate::core::MapObject| o.visible && looks.get(o.layer).is_some_and(|l| l.shown);
+    for o in world.map.objects.iter().filter(|o| o.cell == c && matches!(o.kind, ObjectKind::Other(_))).filter(shown) {
+        match o.shape.as_ref().map(|s| &s.kind) {
+            Some(ShapeKind::Text { text: t, .. }) => text += &format!(", a text \"{}\"", t.text.trim()),
+            Some(ShapeKind::Tile { tile, .. }) => {
+                let tile_name = world.map.tiles.get(usize::from(*tile)).map_or("", |t| t.name.as_str());
+                let name = if o.name.is_empty() { tile_name } else { o.name.as_str() };
+                text += &format!(", {}", if name.is_empty() { "scenery" } else { name });
+            }
+            _ => {}
+        }
+    }
     if world.knowledge_of(who, c) == Knowledge::Visible && world.lit_for(who, c) {
         text += ", lit";
     }
@@ -912,6 +927,38 @@ mod tests {
         assert!(object_image(&map, &sheets, object(plain)).is_none(), "a tile without an image");
         assert!(object_image(&map, &sheets, object(marker)).is_none(), "a marker, not a tile object");
         assert!(object_image(&map, &[None], object(orc)).is_none(), "its sheet not loaded");
+    }
+
+    /// The hover names the scenery on a known cell (a sign's text, a tile object's name or its
+    /// tile's), not on an unknown one.
+    #[test]
+    fn the_hover_names_the_scenery_on_a_known_cell() {
+        use crate::core::object::{ObjectShape, ObjectText};
+        use crate::core::{MapObject, format::ascii};
+        let mut map = ascii::parse("#####\n#@..#\n#####\n#...#\n#####\n").unwrap();
+        let mut sign = MapObject::new(ObjectKind::Other(String::new()), Cell::new(3, 1));
+        let text = Box::new(ObjectText::new("Camp"));
+        sign.shape = Some(ObjectShape {
+            offset: [0.0, 0.0],
+            rotation: 0.0,
+            kind: ShapeKind::Text { width: 20.0, height: 8.0, text },
+        });
+        map.add_object(sign.clone());
+        let mut statue = sign.clone().named("statue");
+        statue.shape = Some(ObjectShape {
+            offset: [0.0, 8.0],
+            rotation: 0.0,
+            kind: ShapeKind::Tile { tile: 1, flip: Flip::default(), width: 8.0, height: 8.0 },
+        });
+        statue.cell = Cell::new(2, 1);
+        map.add_object(statue.clone());
+        // Behind the wall, never seen.
+        sign.cell = Cell::new(2, 3);
+        map.add_object(sign);
+        let world = World::new(&map, Preset::Grass.config()).unwrap();
+        assert!(knowledge_text(&world, 0, Cell::new(3, 1)).ends_with(", a text \"Camp\""));
+        assert!(knowledge_text(&world, 0, Cell::new(2, 1)).ends_with(", statue"));
+        assert_eq!(knowledge_text(&world, 0, Cell::new(2, 3)), "2, 3: unknown");
     }
 
     #[test]

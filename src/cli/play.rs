@@ -57,7 +57,9 @@ pub fn play_report(
     let actions: Vec<Action> = keys
         .chars()
         .filter(|c| !c.is_whitespace())
-        .map(|k| action_of(k).with_context(|| format!("unknown key {k:?} in --keys: use h j k l y u b n (or 1-9), . o c x")))
+        .map(|k| {
+            action_of(k).with_context(|| format!("unknown key {k:?} in --keys: use h j k l y u b n (or 1-9), . o c x"))
+        })
         .collect::<anyhow::Result<_>>()?;
     let mut config = preset.config();
     config.seed = seed;

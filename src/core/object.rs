@@ -887,7 +887,10 @@ mod tests {
         // The pointer into the box's frame: from the map's (−35, 60), own (40, 45).
         assert_eq!(rotated([-35.0 - at[0], 60.0 - at[1]], -90.0), [40.0, 45.0]);
         // Not turned: `resized_box`, from the box's position.
-        assert_eq!(resized_turned_box(at, size, 0.0, [1, 1], [40.0, 50.0]), resized_box(at, size, [1, 1], [50.0, 70.0]));
+        assert_eq!(
+            resized_turned_box(at, size, 0.0, [1, 1], [40.0, 50.0]),
+            resized_box(at, size, [1, 1], [50.0, 70.0])
+        );
     }
 
     #[test]
