@@ -61,7 +61,12 @@ pub fn step_name(command: &Command, editor: &EditorState, map: &Map) -> Option<S
         Command::MoveLayerTo { item: i, .. } => format!("Move{}", item(*i)),
         Command::MergeLayerDown(l) => format!("Merge{} down", item(StackItem::Layer(*l))),
         Command::Cut => "Cut".into(),
-        Command::DeleteSelection => "Delete".into(),
+        // As the Edit menu says it: the objects in hand or on the selected cells of an object
+        // layer, else the selected cells.
+        Command::DeleteSelection if editor.object_layer.is_some() || super::object_focus(editor, map).is_some() => {
+            "Delete objects".into()
+        }
+        Command::DeleteSelection => "Erase selection".into(),
         // The step is the selection the paste drops.
         Command::Paste => "Deselect to paste".into(),
         Command::PasteAt(_) | Command::PasteInPlace => "Paste".into(),
@@ -132,4 +137,35 @@ pub fn history_ui(ui: &mut egui::Ui, document: &super::document::Document, comma
             }
         }
     });
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::core::Cell;
+
+    /// Steps are named by what they did, with the names of what they did it to, as they were
+    /// before it (a rename names both).
+    #[test]
+    fn steps_are_named_after_what_they_did_to_what() {
+        let map = crate::core::format::ascii::parse("#.#\n").unwrap();
+        let mut editor = EditorState::default();
+        let ground = StackItem::Layer(LayerRef::Tiles(0));
+        let name = |command: Command, editor: &EditorState| step_name(&command, editor, &map);
+        let layer = layers::item_name(&map, ground).unwrap().to_owned();
+        assert_eq!(
+            name(Command::RenameLayer(ground, " stone ".into()), &editor),
+            Some(format!("Rename \"{layer}\" to \"stone\""))
+        );
+        assert_eq!(name(Command::SetLayerVisible(ground, false), &editor), Some(format!("Hide layer \"{layer}\"")));
+        assert_eq!(name(Command::StrokeBegin(Cell::new(0, 0)), &editor), Some("Paint".into()));
+        editor.tool = Tool::Fill;
+        assert_eq!(name(Command::StrokeBegin(Cell::new(0, 0)), &editor), Some("Fill".into()));
+        editor.tool = Tool::Picker;
+        assert_eq!(name(Command::StrokeBegin(Cell::new(0, 0)), &editor), None, "the picker makes no step");
+        assert_eq!(name(Command::DeleteSelection, &editor), Some("Erase selection".into()));
+        editor.object_layer = Some(0);
+        assert_eq!(name(Command::DeleteSelection, &editor), Some("Delete objects".into()));
+        assert_eq!(name(Command::ZoomBy(2.0), &editor), None);
+    }
 }
