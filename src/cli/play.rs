@@ -85,6 +85,9 @@ pub fn play_report(
 /// blank where nothing is known.
 fn believed_rows(world: &World) -> Vec<String> {
     let map = &world.map;
+    // Found once, not per cell (a large map has hundreds of each).
+    let monsters: std::collections::HashMap<Cell, char> = world.visible_monsters().map(|m| (m.cell, m.glyph)).collect();
+    let items: std::collections::HashSet<Cell> = world.known_items_of(0).map(|(item, _)| item.cell).collect();
     (0..map.height() as i32)
         .map(|y| {
             let row: String = (0..map.width() as i32)
@@ -92,9 +95,9 @@ fn believed_rows(world: &World) -> Vec<String> {
                     let c = Cell::new(x, y);
                     if world.player().cell == c {
                         '@'
-                    } else if let Some(m) = world.visible_monsters().find(|m| m.cell == c) {
-                        m.glyph
-                    } else if world.known_items_of(0).any(|(item, _)| item.cell == c) {
+                    } else if let Some(&glyph) = monsters.get(&c) {
+                        glyph
+                    } else if items.contains(&c) {
                         crate::core::sim::Item::GLYPH
                     } else {
                         world.believed_tile(c).map_or(' ', |t| map.tiles[usize::from(t)].glyph.ch)
