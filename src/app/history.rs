@@ -4,7 +4,7 @@
 
 use super::command::{Command, NewLayer, PropertiesOwner};
 use super::editor::{EditorState, Tool};
-use crate::core::{LayerRef, Map, StackItem, layers};
+use crate::core::{LayerRef, Map, MapObject, StackItem, layers};
 
 /// What an undo step made by `command` is called, in the Edit menu ("Undo Paint") and the
 /// History panel; `None` for commands that make no step of their own (a stroke's moves, the
@@ -78,7 +78,16 @@ pub fn step_name(command: &Command, editor: &EditorState, map: &Map) -> Option<S
         Command::AddShape(..) | Command::FinishShape { .. } => format!("Add {}", editor.object.label()),
         Command::ExtendPath(_) => "Extend path".into(),
         Command::SetCellTile { cell, .. } => format!("Set tile at {},{}", cell.x, cell.y),
-        Command::EditObject(index, _) => format!("Edit object{}", object(*index)),
+        // What changed, when it is one thing the objects list or the inspector changes alone.
+        Command::EditObject(index, new) => match map.objects.get(*index) {
+            Some(old) if MapObject { visible: new.visible, ..old.clone() } == *new => {
+                on_off(new.visible, "Show object", "Hide object") + &object(*index)
+            }
+            Some(old) if MapObject { name: new.name.clone(), ..old.clone() } == *new => {
+                format!("Rename object{} to \"{}\"", object(*index), new.name)
+            }
+            _ => format!("Edit object{}", object(*index)),
+        },
         Command::RemoveObject(index) => format!("Remove object{}", object(*index)),
         Command::ReclassObject { id, .. } => format!("Change class of object #{id}"),
         Command::SetObjectPoints { id, .. } => format!("Edit points of object #{id}"),
@@ -125,18 +134,33 @@ pub fn history_ui(ui: &mut egui::Ui, document: &super::document::Document, comma
     let changed = ui.data(|d| d.get_temp::<(usize, usize, u64)>(id)) != Some(shown);
     ui.data_mut(|d| d.insert_temp(id, shown));
     egui::ScrollArea::vertical().id_salt("history rows").max_height(240.0).show(ui, |ui| {
-        for (k, name) in names.enumerate() {
-            let current = k == done;
-            let text = if k > done { egui::RichText::new(name).weak() } else { egui::RichText::new(name) };
-            let response = ui.selectable_label(current, text);
-            if current && changed {
-                response.scroll_to_me(None);
-            }
-            if response.clicked() && !current {
-                commands.push(Command::UndoTo(k));
-            }
-        }
+        // Rows the panel's width, their names at the left, as a menu's (easier to hit).
+        ui.with_layout(egui::Layout::top_down_justified(egui::Align::LEFT), |ui| {
+            rows_ui(ui, names, done, changed, commands)
+        });
     });
+}
+
+/// The History panel's rows: `names` from the start, the current one (`done` steps in)
+/// selected and scrolled to when the history `changed`.
+fn rows_ui(
+    ui: &mut egui::Ui,
+    names: impl Iterator<Item = String>,
+    done: usize,
+    changed: bool,
+    commands: &mut Vec<Command>,
+) {
+    for (k, name) in names.enumerate() {
+        let current = k == done;
+        let text = if k > done { egui::RichText::new(name).weak() } else { egui::RichText::new(name) };
+        let response = ui.selectable_label(current, text);
+        if current && changed {
+            response.scroll_to_me(None);
+        }
+        if response.clicked() && !current {
+            commands.push(Command::UndoTo(k));
+        }
+    }
 }
 
 #[cfg(test)]
@@ -167,5 +191,13 @@ mod tests {
         editor.object_layer = Some(0);
         assert_eq!(name(Command::DeleteSelection, &editor), Some("Delete objects".into()));
         assert_eq!(name(Command::ZoomBy(2.0), &editor), None);
+        // An object's edit says what changed when it is its visibility or its name alone.
+        let mut map = map.clone();
+        let id = map.add_object(MapObject::new(crate::core::ObjectKind::Item, Cell::new(1, 0)));
+        let item = map.objects[0].clone();
+        let edit = |o: MapObject| step_name(&Command::EditObject(0, o), &editor, &map);
+        assert_eq!(edit(MapObject { visible: false, ..item.clone() }), Some(format!("Hide object #{id}")));
+        assert_eq!(edit(item.clone().named("gold")), Some(format!("Rename object #{id} to \"gold\"")));
+        assert_eq!(edit(MapObject { visible: false, ..item.named("gold") }), Some(format!("Edit object #{id}")));
     }
 }
