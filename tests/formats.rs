@@ -2942,3 +2942,46 @@ fn a_tmx_map_without_a_version_opens_as_tiled_opens_it() {
     assert_eq!((map.width(), map.height()), (3, 1));
     assert!(!map.rules_at(Cell::new(0, 0)).opaque && map.rules_at(Cell::new(1, 0)).opaque);
 }
+
+/// A rule edit of a Tiled tile whose look its rules imply (no `glyph`, `fg` or `bg` in its
+/// tileset) writes rules, not a look: the glyph follows the rules (the floor made a wall shows
+/// `#`), so the saved tileset gains `opaque` and `walkable` and nothing else. A glyph of the
+/// designer's own stays, and is written.
+#[test]
+fn a_rule_edit_of_a_tiled_tile_writes_no_look_properties() {
+    use sightline::core::edit::{TileRules, set_tile_rules};
+    let dir = tempfile::tempdir().unwrap();
+    std::fs::copy(fixture("tiny.tsx"), dir.path().join("tiny.tsx")).unwrap();
+    std::fs::copy(fixture("tiny.png"), dir.path().join("tiny.png")).unwrap();
+    let level = r#"<?xml version="1.0" encoding="UTF-8"?>
+<map version="1.10" orientation="orthogonal" width="2" height="2" tilewidth="8" tileheight="8" infinite="0">
+ <tileset firstgid="1" source="tiny.tsx"/>
+ <layer id="1" name="ground" width="2" height="2"><data encoding="csv">1,2,3,4</data></layer>
+</map>"#;
+    std::fs::write(dir.path().join("level.tmx"), level).unwrap();
+    let mut map = load(&dir.path().join("level.tmx"));
+    let floor = map.tiles.iter().position(|t| t.sprite.is_some_and(|s| s.index == 0)).unwrap() as u16;
+    assert_eq!(map.tiles[usize::from(floor)].glyph.ch, '.');
+    let mut rules = TileRules::of(&map.tiles[usize::from(floor)]);
+    (rules.opaque, rules.walkable) = (true, false);
+    set_tile_rules(&mut map, floor, rules).unwrap();
+    assert_eq!(map.tiles[usize::from(floor)].glyph.ch, '#', "the implied glyph follows the rules");
+    let path = dir.path().join("out.tmx");
+    format::save(&map, &path).unwrap();
+    let text = std::fs::read_to_string(&path).unwrap();
+    let tile0: String = text.split("<tile id=\"0\">").nth(1).unwrap().split("</tile>").next().unwrap().to_owned();
+    assert!(tile0.contains(r#"name="opaque""#) && tile0.contains(r#"name="walkable""#), "{tile0}");
+    for look in ["glyph", "\"fg\"", "\"bg\""] {
+        assert!(!tile0.contains(look), "{look} written: {tile0}");
+    }
+    // Read back, the tiles are as edited (the tileset now lives in the map, as it changed).
+    assert_eq!(load(&path).tiles, map.tiles, "the edited tile through TMX");
+    // A glyph of the designer's own does not follow the rules.
+    let mut rules = TileRules::of(&map.tiles[usize::from(floor)]);
+    rules.glyph.ch = 'T';
+    set_tile_rules(&mut map, floor, rules).unwrap();
+    let mut rules = TileRules::of(&map.tiles[usize::from(floor)]);
+    (rules.opaque, rules.walkable) = (false, true);
+    set_tile_rules(&mut map, floor, rules).unwrap();
+    assert_eq!(map.tiles[usize::from(floor)].glyph.ch, 'T');
+}

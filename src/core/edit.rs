@@ -221,6 +221,11 @@ pub fn set_tile_rules(map: &mut Map, id: TileId, rules: TileRules) -> Result<(),
             return Err(TileEditError::NoSuchTile(to));
         }
     }
+    // The look rules of the tile and of its new counterpart door, before (see `follow_rules`).
+    let before = [
+        look_rules(&map.tiles[usize::from(id)]),
+        rules.door.map_or((false, true, None), |(_, to)| look_rules(&map.tiles[usize::from(to)])),
+    ];
     let old = map.tiles[usize::from(id)].door;
     let new_counterpart = rules.door.map(|(_, to)| to);
     if let Some(old) = old
@@ -240,6 +245,7 @@ pub fn set_tile_rules(map: &mut Map, id: TileId, rules: TileRules) -> Result<(),
         map.tiles[usize::from(to)].door = Some(super::tile::Door { open: !open, toggles_to: id });
     }
     let kind = &mut map.tiles[usize::from(id)];
+    let glyph_kept = rules.glyph == kind.glyph;
     kind.name = rules.name;
     kind.class = rules.class;
     kind.glyph = rules.glyph;
@@ -247,7 +253,36 @@ pub fn set_tile_rules(map: &mut Map, id: TileId, rules: TileRules) -> Result<(),
     kind.walkable = rules.walkable;
     kind.cost = rules.cost;
     kind.door = rules.door.map(|(open, toggles_to)| super::tile::Door { open, toggles_to });
+    if glyph_kept {
+        follow_rules(map, id, before[0]);
+    }
+    if let Some((_, to)) = rules.door {
+        follow_rules(map, to, before[1]);
+    }
     Ok(())
+}
+
+/// The rules a tile's implied glyph goes by: opaque, walkable, and a door's open state.
+type LookRules = (bool, bool, Option<bool>);
+
+fn look_rules(kind: &super::tile::TileKind) -> LookRules {
+    (kind.opaque, kind.walkable, kind.door.map(|d| d.open))
+}
+
+/// A tile with an image draws its glyph only with tile images off, and a Tiled tileset without
+/// look properties gives it the glyph its rules imply ([`Glyph::implied`](super::tile::Glyph::implied)).
+/// Such a glyph follows the rules when they change (`before`: as they were): a wall made
+/// floor shows `.`, and a save writes no `glyph`, `fg` or `bg` into a tileset file shared with
+/// others for a rule edit. A glyph of its own (not the implied one) stays.
+fn follow_rules(map: &mut Map, id: TileId, before: LookRules) {
+    let kind = &mut map.tiles[usize::from(id)];
+    let implied =
+        |(opaque, walkable, door): LookRules| super::tile::Glyph::implied(opaque, walkable, door, kind.glyph.fg);
+    let was = implied(before);
+    if kind.sprite.is_some() && (kind.glyph.ch, kind.glyph.bg) == (was.ch, was.bg) {
+        let now = implied(look_rules(kind));
+        (kind.glyph.ch, kind.glyph.bg) = (now.ch, now.bg);
+    }
 }
 
 /// Adds a tile type (a plain floor-like tile to edit), returning its id.

@@ -41,6 +41,25 @@ pub struct Glyph {
     pub bg: Rgb,
 }
 
+impl Glyph {
+    /// The glyph a tile's rules give it when nothing else does (a Tiled tile with no `glyph`,
+    /// `fg` or `bg` property), in `fg`: `+` a closed door, `'` an open one, `#` a wall, `.` a
+    /// floor, `"` what hides but lets through (tall grass), `~` what blocks but lets the eye
+    /// pass (water); a darker ground under what is opaque.
+    pub fn implied(opaque: bool, walkable: bool, door_open: Option<bool>, fg: Rgb) -> Glyph {
+        let ch = match (door_open, opaque, walkable) {
+            (Some(false), _, _) => '+',
+            (Some(true), _, _) => '\'',
+            (None, true, false) => '#',
+            (None, false, true) => '.',
+            (None, true, true) => '"',
+            (None, false, false) => '~',
+        };
+        let bg = if opaque { Rgb(48, 48, 56) } else { Rgb(20, 20, 28) };
+        Glyph { ch, fg, bg }
+    }
+}
+
 /// A sprite: tile `index` (row-major, from 0) of sprite sheet `sheet` of the map.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, Serialize, Deserialize)]
 pub struct Sprite {

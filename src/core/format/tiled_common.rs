@@ -506,16 +506,7 @@ fn placeholder_color(tileset: usize, local: u32) -> Rgb {
 }
 
 fn default_glyph(opaque: bool, walkable: bool, door: Option<bool>, fg: Rgb) -> Glyph {
-    let ch = match (door, opaque, walkable) {
-        (Some(false), _, _) => '+',
-        (Some(true), _, _) => '\'',
-        (None, true, false) => '#',
-        (None, false, true) => '.',
-        (None, true, true) => '"',
-        (None, false, false) => '~',
-    };
-    let bg = if opaque { Rgb(48, 48, 56) } else { Rgb(20, 20, 28) };
-    Glyph { ch, fg, bg }
+    Glyph::implied(opaque, walkable, door, fg)
 }
 
 struct Resolved {
