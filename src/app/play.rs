@@ -561,13 +561,15 @@ impl PlayState {
             let under = cells_under(&corners, o.cell, map.tile_size).filter(|&c| map.in_bounds(c));
             let a = under.map(alpha_at).fold(0.0, f32::max);
             let opacity = looks.get(o.layer).map_or(1.0, |l| l.opacity) * o.opacity;
-            if a > 0.01 {
-                let [tw, th] = map.tile_size.map(|t| t.max(1) as f32);
-                let corner = view.screen_from_grid(o.cell);
-                let screen = |[x, y]: [f64; 2]| corner + Vec2::new(x as f32 * px / tw, y as f32 * px / th);
+            let [tw, th] = map.tile_size.map(|t| t.max(1) as f32);
+            let corner = view.screen_from_grid(o.cell);
+            let screen = |[x, y]: [f64; 2]| corner + Vec2::new(x as f32 * px / tw, y as f32 * px / th);
+            let on_screen = corners.map(screen);
+            // Laid out only when it shows (a large map has many).
+            if a > 0.01 && Rect::from_points(&on_screen).intersects(rect) {
                 let alpha = (255.0 * a * opacity).round() as u8;
                 let (degrees, box_width) = (shape.rotation as f32, *width as f32 * px / tw);
-                text_object_ui(&painter, corners.map(screen), degrees, box_width, px / th, text, alpha);
+                text_object_ui(&painter, on_screen, degrees, box_width, px / th, text, alpha);
             }
         }
         let mut scenery: Vec<&&crate::core::MapObject> = scenery.collect();

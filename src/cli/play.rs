@@ -69,9 +69,12 @@ pub fn play_report(
             break;
         }
         world.act(action);
-        // A walk (autoexplore) goes on turn after turn, as the pane plays it.
+        // A walk (autoexplore) goes on turn after turn, as the pane plays it (and stops where a
+        // step takes no turn).
         while world.walking() && !world.is_over() && world.turn < turn_limit {
-            world.act(Action::Continue);
+            if !world.act(Action::Continue) {
+                break;
+            }
         }
     }
     Ok(match format {
