@@ -541,6 +541,16 @@ fn play_walks_opens_a_door_and_reports_what_the_player_knows() {
     assert_eq!(report["player"]["cell"], serde_json::json!([1, 2]));
     assert_eq!(report["remembered"], serde_json::json!([]));
     assert_eq!(report["log"][0]["message"], "you open the door at 4, 2");
+    // `>X,Y` travels as a click does: into the east room through the door seen open, and
+    // not to a cell never seen.
+    let (code, out, err) = sightline(&["play", hall, "--keys", "ln o h >6,2"]);
+    assert_eq!(code, 0, "{err}");
+    assert!(
+        out.contains("turn 8 · at 6, 2") && out.ends_with("   4  travelling to 6, 2 (4 steps)\n   7  you arrive\n"),
+        "{out}"
+    );
+    let (_, out, _) = sightline(&["play", hall, "--keys", ">7,1"]);
+    assert!(out.contains("turn 0 · at 1, 1") && out.ends_with("   0  no known way there\n"), "{out}");
     // A key it does not know, or a preset, is refused by name.
     let (code, _, err) = sightline(&["play", hall, "--keys", "lnq"]);
     assert_eq!(code, 1);

@@ -118,7 +118,7 @@ pub enum Command {
     },
     /// Play the game the preview pane plays, headless: the keys (the pane's vi-keys: h j k l
     /// y u b n move or attack, . waits, o opens and c closes a door, x explores until it
-    /// stops), then what the player knows (ascii: the map as believed and what is in view, the
+    /// stops; >X,Y travels to a known cell, as a click does), then what the player knows (ascii: the map as believed and what is in view, the
     /// status and the message log; json: the same as data).
     Play {
         map: PathBuf,
@@ -129,7 +129,7 @@ pub enum Command {
         /// the same game.
         #[arg(long, default_value_t = 1)]
         seed: u64,
-        /// The keys, in order (spaces ignored), e.g. "lllj x".
+        /// The keys, in order (spaces ignored), e.g. "lllj x >3,4".
         #[arg(long, default_value = "")]
         keys: String,
         /// Stop after this many turns at most.

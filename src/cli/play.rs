@@ -32,6 +32,33 @@ fn action_of(key: char) -> Option<Action> {
     })
 }
 
+/// The actions `keys` stand for, in order: the pane's keys ([`action_of`]), and `>X,Y` for a
+/// click on a known cell (travel there through what the player knows); spaces are ignored.
+fn actions_of(keys: &str) -> anyhow::Result<Vec<Action>> {
+    let mut actions = Vec::new();
+    let mut chars = keys.chars().peekable();
+    while let Some(k) = chars.next() {
+        if k.is_whitespace() {
+            continue;
+        }
+        if k == '>' {
+            let mut target = String::new();
+            while let Some(&c) = chars.peek().filter(|c| c.is_ascii_digit() || **c == ',' || **c == '-') {
+                target.push(c);
+                chars.next();
+            }
+            let cell: Cell =
+                target.parse().map_err(|e| anyhow::anyhow!("\">{target}\" in --keys: {e} (travel is >X,Y)"))?;
+            actions.push(Action::Travel(cell));
+            continue;
+        }
+        actions.push(action_of(k).with_context(|| {
+            format!("unknown key {k:?} in --keys: use h j k l y u b n (or 1-9), . o c x, or >X,Y to travel")
+        })?);
+    }
+    Ok(actions)
+}
+
 /// A preset by its name as the Play menu shows it, in any case, spaces or not ("caves of
 /// zircon", "cavesofzircon").
 pub fn preset_named(name: &str) -> anyhow::Result<Preset> {
@@ -45,7 +72,8 @@ pub fn preset_named(name: &str) -> anyhow::Result<Preset> {
 /// Plays `keys` on `map` with `preset` (and `seed`), at most `turn_limit` turns, and reports
 /// what the player knows then. Keys: `h j k l y u b n` (or the numpad's digits) step or
 /// attack, `.` waits, `o` opens and `c` closes a door next to the player, `x` explores until
-/// exploring stops (everything known, or a monster in view); spaces are ignored.
+/// exploring stops (everything known, or a monster in view), `>X,Y` travels to a known cell
+/// as a click in the pane does; spaces are ignored.
 pub fn play_report(
     map: &Map,
     preset: Preset,
@@ -54,13 +82,7 @@ pub fn play_report(
     turn_limit: u64,
     format: FovFormat,
 ) -> anyhow::Result<String> {
-    let actions: Vec<Action> = keys
-        .chars()
-        .filter(|c| !c.is_whitespace())
-        .map(|k| {
-            action_of(k).with_context(|| format!("unknown key {k:?} in --keys: use h j k l y u b n (or 1-9), . o c x"))
-        })
-        .collect::<anyhow::Result<_>>()?;
+    let actions = actions_of(keys)?;
     let mut config = preset.config();
     config.seed = seed;
     let mut world = World::new(map, config).context("the map has no player start and no walkable cell to start on")?;
