@@ -74,6 +74,73 @@ impl Remembered {
     }
 }
 
+/// Every cell of a map as a memory would record it now (its [`Remembered`] but for the turn),
+/// kept by the world and refreshed where the map changes (a door, an edit): what hundreds of
+/// perspectives record every turn is then a copy, not the rules of each cell worked out again
+/// from its layers.
+#[derive(Clone, Debug)]
+pub struct CellStates {
+    width: i32,
+    height: i32,
+    /// 8 bytes a cell (a [`Remembered`] takes 32): these are read all over a large map every
+    /// turn, so their size is what they cost.
+    cells: Vec<CellState>,
+}
+
+/// A cell's [`Remembered`] but for the turn, packed.
+#[derive(Clone, Copy, Debug)]
+struct CellState {
+    cost: f32,
+    tile: TileId,
+    /// `WALKABLE | OPAQUE | CLOSED_DOOR`.
+    flags: u8,
+}
+
+const WALKABLE: u8 = 1;
+const OPAQUE: u8 = 2;
+const CLOSED_DOOR: u8 = 4;
+
+impl CellState {
+    fn of(map: &Map, c: Cell) -> Self {
+        let r = Remembered::of(map, c, 0);
+        let flag = |on: bool, bit: u8| if on { bit } else { 0 };
+        let flags = flag(r.walkable, WALKABLE) | flag(r.opaque, OPAQUE) | flag(r.closed_door, CLOSED_DOOR);
+        Self { cost: r.cost, tile: r.tile, flags }
+    }
+}
+
+impl CellStates {
+    pub fn of(map: &Map) -> Self {
+        let cells = (0..map.len()).map(|i| CellState::of(map, map.cell_at(i))).collect();
+        Self { width: map.width() as i32, height: map.height() as i32, cells }
+    }
+
+    /// Cell `c` changed on `map` (a door opened or closed).
+    pub fn refresh(&mut self, map: &Map, c: Cell) {
+        if let Some(i) = self.index(c) {
+            self.cells[i] = CellState::of(map, c);
+        }
+    }
+
+    fn index(&self, c: Cell) -> Option<usize> {
+        ((c.x as u32) < self.width as u32 && (c.y as u32) < self.height as u32)
+            .then(|| (c.y * self.width + c.x) as usize)
+    }
+
+    /// Cell `c` as seen on `turn`.
+    fn seen(&self, c: Cell, turn: u64) -> Option<Remembered> {
+        let s = self.cells[self.index(c)?];
+        Some(Remembered {
+            tile: s.tile,
+            walkable: s.flags & WALKABLE != 0,
+            opaque: s.flags & OPAQUE != 0,
+            cost: s.cost,
+            closed_door: s.flags & CLOSED_DOOR != 0,
+            turn,
+        })
+    }
+}
+
 /// The side of the square blocks [`Memory`] keeps cells in.
 const CHUNK: i32 = 16;
 /// Cells a block holds.
@@ -117,15 +184,15 @@ impl Memory {
         })
     }
 
-    /// Records what is visible now.
-    pub fn see(&mut self, map: &Map, visible: &VisibleSet, turn: u64) {
+    /// Records what is visible now: the cells as `states` has them (the map as it is).
+    pub fn see(&mut self, states: &CellStates, visible: &VisibleSet, turn: u64) {
         if self.model == MemoryModel::None {
             return;
         }
         for c in visible.iter() {
-            if let Some((chunk, within)) = self.slot(c) {
+            if let (Some((chunk, within)), Some(seen)) = (self.slot(c), states.seen(c, turn)) {
                 let block = self.chunks[chunk].get_or_insert_with(|| Box::new([None; CHUNK_CELLS]));
-                block[within] = Some(Remembered::of(map, c, turn));
+                block[within] = Some(seen);
             }
         }
     }
@@ -167,7 +234,7 @@ mod tests {
         for c in seen {
             visible.insert(c.x, c.y);
         }
-        memory.see(&map, &visible, 4);
+        memory.see(&CellStates::of(&map), &visible, 4);
         for y in -1..22 {
             for x in -1..38 {
                 let c = Cell::new(x, y);

@@ -36,7 +36,7 @@ use crate::core::rng::Rng;
 use crate::core::{Cell, Map, ObjectKind};
 
 pub use lighting::{Light, Lighting, SIGHT_RANGE};
-pub use memory::{Knowledge, Memory, MemoryModel, Remembered};
+pub use memory::{CellStates, Knowledge, Memory, MemoryModel, Remembered};
 pub use travel::TravelPolicy;
 
 /// How everyone moves (see the module doc).
@@ -359,6 +359,8 @@ pub struct World {
     fixed_lights: Vec<Light>,
     rng: Rng,
     opacity: OpacityGrid,
+    /// Every cell as a memory records it (kept with `opacity`, where the map changes).
+    cell_states: CellStates,
     lighting: Lighting,
     visible: VisibleSet,
     /// Scratch space for the far view of [`Lighting::sight`].
@@ -435,6 +437,7 @@ impl World {
             fixed_lights,
             rng: Rng::new(config.seed),
             opacity,
+            cell_states: CellStates::of(map),
             lighting,
             visible: VisibleSet::new(w, h),
             far: VisibleSet::new(w, h),
@@ -670,6 +673,7 @@ impl World {
         for p in &mut self.monster_views {
             p.memory.forget_tiles_from(n);
         }
+        self.cell_states = CellStates::of(&self.map);
         let before = std::mem::replace(&mut self.opacity, OpacityGrid::from_map(&self.map));
         // The lights near the cells whose opacity changed are lit again, then the lights follow
         // the edit's objects (a light moved, added or taken away); the others keep their views.
@@ -732,7 +736,7 @@ impl World {
             let c = self.map.cell_at(i);
             all.insert(c.x, c.y);
         }
-        self.memory.see(&self.map, &all, self.turn);
+        self.memory.see(&self.cell_states, &all, self.turn);
         for item in &mut self.items {
             item.seen = true;
         }
@@ -752,8 +756,10 @@ impl World {
     pub fn toggle_door(&mut self, c: Cell) -> bool {
         let changed = self.map.toggle_door(c).is_some();
         if changed {
-            // One cell changed: its opacity, by the same rules `OpacityGrid::from_map` reads.
+            // One cell changed: its opacity, by the same rules `OpacityGrid::from_map` reads,
+            // and what a memory records of it.
             self.opacity.set(c.x, c.y, self.map.rules_at(c).opaque);
+            self.cell_states.refresh(&self.map, c);
             self.lighting.opacity_changed(&[c], &self.opacity);
         }
         changed
@@ -976,7 +982,7 @@ impl World {
             &mut view.visible,
             &mut self.far,
         );
-        view.memory.see(&self.map, &view.visible, self.turn);
+        view.memory.see(&self.cell_states, &view.visible, self.turn);
         let sees_player = view.visible.contains_cell(player);
         let hurt = self.actors[m].hp * 100 < self.actors[m].max_hp * 40;
         let mind = self.actors[m].mind;
@@ -1079,13 +1085,13 @@ impl World {
                 let (origin, vision) = (self.actors[m].cell, Some(self.actors[m].vision));
                 let view = &mut self.monster_views[m];
                 sight(&self.config, &self.lighting, &self.opacity, origin, vision, &mut view.visible, &mut self.far);
-                view.memory.see(&self.map, &view.visible, self.turn);
+                view.memory.see(&self.cell_states, &view.visible, self.turn);
             }
         }
         let (origin, vision) = (self.player().cell, self.player().vision);
         let vision = (vision != u32::MAX).then_some(vision);
         sight(&self.config, &self.lighting, &self.opacity, origin, vision, &mut self.visible, &mut self.far);
-        self.memory.see(&self.map, &self.visible, self.turn);
+        self.memory.see(&self.cell_states, &self.visible, self.turn);
         for i in 0..self.items.len() {
             if self.items[i].lying() && !self.items[i].seen && self.visible.contains_cell(self.items[i].cell) {
                 self.items[i].seen = true;
