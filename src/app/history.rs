@@ -86,6 +86,10 @@ pub fn step_name(command: &Command, editor: &EditorState, map: &Map) -> Option<S
             Some(old) if MapObject { name: new.name.clone(), ..old.clone() } == *new => {
                 format!("Rename object{} to \"{}\"", object(*index), new.name)
             }
+            // Its light, its vision, a custom property.
+            Some(old) if MapObject { properties: new.properties.clone(), ..old.clone() } == *new => {
+                format!("Change properties of object{}", object(*index))
+            }
             _ => format!("Edit object{}", object(*index)),
         },
         Command::RemoveObject(index) => format!("Remove object{}", object(*index)),
@@ -198,6 +202,9 @@ mod tests {
         let edit = |o: MapObject| step_name(&Command::EditObject(0, o), &editor, &map);
         assert_eq!(edit(MapObject { visible: false, ..item.clone() }), Some(format!("Hide object #{id}")));
         assert_eq!(edit(item.clone().named("gold")), Some(format!("Rename object #{id} to \"gold\"")));
+        let mut lit = item.clone();
+        lit.properties.insert("light".into(), crate::core::PropertyValue::Int(3));
+        assert_eq!(edit(lit), Some(format!("Change properties of object #{id}")));
         assert_eq!(edit(MapObject { visible: false, ..item.named("gold") }), Some(format!("Edit object #{id}")));
     }
 }
