@@ -118,8 +118,9 @@ pub enum Command {
     },
     /// Play the game the preview pane plays, headless: the keys (the pane's vi-keys: h j k l
     /// y u b n move or attack, . waits, o opens and c closes a door, x explores until it
-    /// stops; >X,Y travels to a known cell, as a click does), then what the player knows (ascii: the map as believed and what is in view, the
-    /// status and the message log; json: the same as data).
+    /// stops; >X,Y travels to a known cell, as a click does), then what the player knows
+    /// (ascii: the map as believed and what is in view, the status and the message log; json:
+    /// the same as data).
     Play {
         map: PathBuf,
         /// Grass, Terminus, jsrlt, Caves of Zircon or Picotron (the Play menu's presets).
