@@ -517,18 +517,11 @@ impl PlayState {
         for (pos, ch, fg) in glyphs {
             painter.text(pos, Align2::CENTER_CENTER, ch, font.clone(), fg);
         }
-        // The map's lights themselves, where their cell is known (scenery, remembered as the cell
-        // is; a monster's torch shows only as the light around it), then the items known to lie
-        // there: in view, or dim where they were seen.
+        // The map's lights themselves (their tile image, when a tile object), where their cell
+        // is known (scenery, remembered as the cell is; a torch shows only as the light around
+        // its bearer), then the items known to lie there: in view, or dim where they were seen.
         let on_screen =
             |c: Cell| (top_left.x..=bottom_right.x).contains(&c.x) && (top_left.y..=bottom_right.y).contains(&c.y);
-        for light in world.fixed_lights().iter().filter(|l| on_screen(l.cell)) {
-            let a = alpha_at(light.cell);
-            if a > 0.01 {
-                let colour = kind_colour(&ObjectKind::Light { radius: light.radius });
-                draw_actor(&painter, view.cell_rect(light.cell).center(), px, '!', colour.gamma_multiply(a));
-            }
-        }
         // An object drawn as a tile in Tiled (a tile object) shows that tile's image, as on the
         // canvas, at its size there, when tile images are shown; any other as its glyph. (Found
         // by id once a frame.)
@@ -544,6 +537,21 @@ impl PlayState {
         let image_of = |id: u32| tile_objects.get(&id).and_then(|o| object_image(map, images.sheets, o));
         // The top-left corner of the cell whose centre is `centre`: where an image is placed from.
         let corner_of = |centre: Pos2| centre - Vec2::splat(px / 2.0);
+        for light in world.fixed_lights().iter().filter(|l| on_screen(l.cell)) {
+            let a = alpha_at(light.cell);
+            if a > 0.01 {
+                let centre = view.cell_rect(light.cell).center();
+                match image_of(light.object) {
+                    Some(image) => {
+                        draw_image(&painter, map, corner_of(centre), px, &image, Color32::WHITE.gamma_multiply(a))
+                    }
+                    None => {
+                        let colour = kind_colour(&ObjectKind::Light { radius: light.radius });
+                        draw_actor(&painter, centre, px, '!', colour.gamma_multiply(a));
+                    }
+                }
+            }
+        }
         // Scenery: a tile object that is none of the game's (a statue, a tree) stays where it
         // is and is known as the cells under it are: drawn as brightly as the brightest of
         // them, so that seeing part of a large one shows it. Shown and hidden as on the canvas.
