@@ -82,7 +82,7 @@ impl Remembered {
 pub struct CellStates {
     width: i32,
     height: i32,
-    /// 8 bytes a cell (a [`Remembered`] takes 32): these are read all over a large map every
+    /// 8 bytes a cell (a [`Remembered`] takes 24): these are read all over a large map every
     /// turn, so their size is what they cost.
     cells: Vec<CellState>,
 }
