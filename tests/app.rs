@@ -2868,7 +2868,12 @@ fn the_history_panel_names_each_step_and_a_click_goes_back_to_it() {
     h.run();
     click_cell(&mut h, Cell::new(3, 1));
     assert_eq!(glyph_rows(&h.state().document.map, 0), ["##~~", "~~~~"]);
-    h.get_by_label("History (3)").click();
+    // Edit › History… opens the panel's section.
+    h.get_by_label("History (3)");
+    assert!(h.query_by_label("Start").is_none(), "closed at first");
+    h.get_by_label("Edit").click();
+    h.run();
+    h.get_by_label("History…").click();
     h.run();
     // "Fill" is also the tool's button, drawn before the panel.
     let fill_step = |h: &Harness<'static, SightlineApp>| h.get_all_by_label("Fill").count();

@@ -104,6 +104,8 @@ pub enum Command {
     SetProperties(PropertiesOwner, crate::core::Properties),
     /// Show or hide the Map properties window.
     ShowMapProperties(bool),
+    /// Open the History panel's section and scroll it into view (Edit › History).
+    ShowHistory,
     /// Layer edits (Tiled's Layer menu), one undo step each. Each names the layer or group it
     /// was asked on; the new, copied, moved or merged one becomes the current one.
     AddLayer {

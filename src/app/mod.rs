@@ -249,6 +249,8 @@ pub struct SightlineApp {
     sheets_as_read: (u64, Vec<bool>),
     /// The Map properties window is open.
     pub map_properties_open: bool,
+    /// The History section is to be opened and scrolled to on the next frame (Edit › History).
+    pub reveal_history: bool,
     /// The fill tool's hover preview and what it was computed for.
     fill_preview: Option<(FillPreviewKey, Vec<Cell>)>,
     /// How the stamp being pasted, copied from another map, maps into this one, for drawing
@@ -320,6 +322,7 @@ impl SightlineApp {
             terrain_preview: None,
             continued: None,
             map_properties_open: false,
+            reveal_history: false,
             confirm_overwrite: None,
             confirm_tileset_write: None,
             sheets_as_read: (0, Vec::new()),
@@ -1350,6 +1353,7 @@ impl SightlineApp {
                 self.continued = same_shape.then_some((ContinuedEdit::Properties(owner), self.document.revision()));
             }
             Command::ShowMapProperties(open) => self.map_properties_open = open,
+            Command::ShowHistory => self.reveal_history = true,
             Command::AddLayer { above, kind } => {
                 let base = match kind {
                     NewLayer::Tiles => "Layer",

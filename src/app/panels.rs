@@ -94,6 +94,9 @@ pub fn menu_bar_ui(app: &mut SightlineApp, ui: &mut egui::Ui) {
                 if ui.add_enabled(!app.document.redo.is_empty(), egui::Button::new(redo)).clicked() {
                     app.commands.push(Command::Redo);
                 }
+                if ui.button("History…").on_hover_text("Every step, to go back or forward to any").clicked() {
+                    app.commands.push(Command::ShowHistory);
+                }
                 ui.separator();
                 let selected = app.editor.selection.is_some();
                 // The object in hand is copied, cut and deleted as a selection is.
@@ -324,9 +327,14 @@ pub fn side_panel_ui(app: &mut SightlineApp, ui: &mut egui::Ui) {
                 .default_open(true)
                 .show(ui, |ui| super::objects_panel::objects_ui(app, ui));
             let steps = app.document.undo.len() + app.document.redo.len();
-            egui::CollapsingHeader::new(format!("History ({steps})"))
+            let reveal = std::mem::take(&mut app.reveal_history);
+            let history = egui::CollapsingHeader::new(format!("History ({steps})"))
                 .id_salt("history header")
+                .open(reveal.then_some(true))
                 .show(ui, |ui| super::history::history_ui(ui, &app.document, &mut app.commands));
+            if reveal {
+                history.header_response.scroll_to_me(Some(egui::Align::TOP));
+            }
         });
     });
 }
