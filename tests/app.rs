@@ -3845,6 +3845,37 @@ fn a_click_on_an_end_of_the_path_in_hand_goes_on_from_it_and_its_other_end_close
     assert_eq!(drawn_shapes(&h), path(four));
 }
 
+/// A turned path goes on from its ends where they are drawn, and keeps its turn: the new points
+/// are kept in its own frame.
+#[test]
+fn a_turned_path_goes_on_from_its_ends_as_drawn() {
+    use egui::Key;
+    use sightline::core::Cell;
+    use sightline::core::object::ShapeKind;
+    let mut h = harness();
+    let (_dir, [tw, th]) = object_tool_on_floor(&mut h, "polygon or path");
+    assert_eq!(tw, th, "the grid points below assume square cells");
+    click_grid(&mut h, 1.0, 1.0);
+    click_grid(&mut h, 3.0, 1.0);
+    h.key_press(Key::Enter);
+    h.run();
+    let id = h.state().editor.focused_object.unwrap();
+    // Turned a quarter clockwise about its first point: its last is drawn at (1, 3).
+    let position = [tw, th];
+    h.state_mut().commands.push(Command::SetObjectGeometry { id, position, size: None, rotation: 90.0 });
+    h.run();
+    click_grid(&mut h, 1.0, 3.0);
+    assert!(h_notice(&h).contains("goes on from its last point"), "{}", h_notice(&h));
+    click_grid(&mut h, 3.0, 3.0);
+    h.key_press(Key::Enter);
+    h.run();
+    // The new point, (3, 3) on the map, is two cells along the path's own y, back up its x.
+    let o = h.state().document.map.objects.last().unwrap();
+    let shape = o.shape.as_ref().unwrap();
+    assert_eq!(shape.kind, ShapeKind::Polyline(vec![[0.0, 0.0], [2.0 * tw, 0.0], [2.0 * tw, -2.0 * th]]));
+    assert_eq!((shape.rotation, o.cell), (90.0, Cell::new(1, 1)));
+}
+
 #[test]
 fn the_objects_list_filters_by_name_class_or_id_and_a_click_holds_and_centres_an_object() {
     let (_dir, path) = fixture_copy("object_layers.tmx");

@@ -2405,9 +2405,7 @@ impl SightlineApp {
         let map = &self.document.map;
         let at = response.grid_point?;
         let ObjectInHand { object: o, grips, shift } = self.focus()?;
-        // A turned path is not gone on from (its points would be drawn unturned).
-        let shape = o.shape.as_ref().filter(|s| s.rotation == 0.0)?;
-        let crate::core::object::ShapeKind::Polyline(points) = &shape.kind else { return None };
+        let crate::core::object::ShapeKind::Polyline(points) = &o.shape.as_ref()?.kind else { return None };
         let last = points.len().checked_sub(1)?;
         let screen = |p: [f64; 2]| self.view.screen_from_layer_pixels(p, shift, map.tile_size);
         let pointer = self.view.screen_from_grid_point(at);
@@ -2430,10 +2428,15 @@ impl SightlineApp {
         let Some(index) = self.changeable_object(end.id) else { return };
         let map = &self.document.map;
         let o = &map.objects[index];
-        let Some(shape) = o.shape.as_ref().filter(|s| s.rotation == 0.0) else { return };
+        let Some(shape) = o.shape.as_ref() else { return };
         let crate::core::object::ShapeKind::Polyline(relative) = &shape.kind else { return };
         let origin = shape.position(o.cell, map.tile_size);
-        let mut points: Vec<[f64; 2]> = relative.iter().map(|p| [origin[0] + p[0], origin[1] + p[1]]).collect();
+        // On the map, turned as the path is (the draft is drawn unturned).
+        let on_map = |p: &[f64; 2]| {
+            let [x, y] = crate::core::object::rotated(*p, shape.rotation);
+            [origin[0] + x, origin[1] + y]
+        };
+        let mut points: Vec<[f64; 2]> = relative.iter().map(on_map).collect();
         if end.from_start {
             points.reverse();
         }
@@ -2461,7 +2464,11 @@ impl SightlineApp {
         let o = &map.objects[index];
         let Some(shape) = &o.shape else { return };
         let origin = shape.position(o.cell, map.tile_size);
-        let relative: Vec<[f64; 2]> = points.iter().map(|p| [p[0] - origin[0], p[1] - origin[1]]).collect();
+        // Back into the path's own frame (unturned, from its origin): it keeps its turn.
+        let relative: Vec<[f64; 2]> = points
+            .iter()
+            .map(|p| crate::core::object::rotated([p[0] - origin[0], p[1] - origin[1]], -shape.rotation))
+            .collect();
         let kind = match relative.len() {
             n if closed && n >= 3 => ShapeKind::Polygon(relative),
             n if n >= 2 => ShapeKind::Polyline(relative),
