@@ -3874,6 +3874,25 @@ fn a_turned_path_goes_on_from_its_ends_as_drawn() {
     let shape = o.shape.as_ref().unwrap();
     assert_eq!(shape.kind, ShapeKind::Polyline(vec![[0.0, 0.0], [2.0 * tw, 0.0], [2.0 * tw, -2.0 * th]]));
     assert_eq!((shape.rotation, o.cell), (90.0, Cell::new(1, 1)));
+    // Turned 30°, its own points stay as they were through the turn there and back (exactly,
+    // in the file too); the new one is where the click was, in its frame.
+    h.state_mut().commands.push(Command::SetObjectGeometry { id, position, size: None, rotation: 30.0 });
+    h.run();
+    let at = |p: [f64; 2]| {
+        let [x, y] = sightline::core::object::rotated(p, 30.0);
+        ((position[0] + x) / tw, (position[1] + y) / th)
+    };
+    let (x, y) = at([2.0 * tw, -2.0 * th]);
+    click_grid(&mut h, x as f32, y as f32);
+    assert!(h_notice(&h).contains("goes on from its last point"), "{}", h_notice(&h));
+    click_grid(&mut h, 5.0, 1.0);
+    h.key_press(Key::Enter);
+    h.run();
+    let shape = h.state().document.map.objects.last().unwrap().shape.clone().unwrap();
+    let ShapeKind::Polyline(points) = &shape.kind else { panic!("a path") };
+    assert_eq!(points[..3], [[0.0, 0.0], [2.0 * tw, 0.0], [2.0 * tw, -2.0 * th]]);
+    let (x, y) = at(points[3]);
+    assert!((x - 5.0).abs() < 1e-9 && (y - 1.0).abs() < 1e-9, "{x}, {y}");
 }
 
 #[test]

@@ -2464,10 +2464,18 @@ impl SightlineApp {
         let o = &map.objects[index];
         let Some(shape) = &o.shape else { return };
         let origin = shape.position(o.cell, map.tile_size);
-        // Back into the path's own frame (unturned, from its origin): it keeps its turn.
+        // Back into the path's own frame (unturned, from its origin): it keeps its turn. Its own
+        // points come back as they were, not as the turn there and back left them (8 stays 8,
+        // not 7.999999999999999, in the file).
+        let before: &[[f64; 2]] = match &shape.kind {
+            ShapeKind::Polyline(points) | ShapeKind::Polygon(points) => points,
+            _ => &[],
+        };
+        let own = |p: [f64; 2]| before.iter().copied().find(|q| (q[0] - p[0]).abs() + (q[1] - p[1]).abs() < 1e-6);
         let relative: Vec<[f64; 2]> = points
             .iter()
             .map(|p| crate::core::object::rotated([p[0] - origin[0], p[1] - origin[1]], -shape.rotation))
+            .map(|p| own(p).unwrap_or(p))
             .collect();
         let kind = match relative.len() {
             n if closed && n >= 3 => ShapeKind::Polygon(relative),
