@@ -79,8 +79,9 @@ pub struct Document {
     pub not_kept: Vec<&'static str>,
     /// The undo history's memory budget ([`UNDO_BYTES`]; tests set less).
     pub undo_budget: usize,
-    /// What the next step is called (the command being applied names it).
-    next_name: String,
+    /// What the next step is called (the command being applied names it; `None`:
+    /// [`UNNAMED_STEP`]).
+    next_name: Option<String>,
     /// How many steps the history's bounds have dropped, oldest first.
     forgotten: usize,
 }
@@ -99,7 +100,7 @@ impl Document {
             revision: next_revision(),
             not_kept: Vec::new(),
             undo_budget: UNDO_BYTES,
-            next_name: UNNAMED_STEP.to_owned(),
+            next_name: None,
             forgotten: 0,
         }
     }
@@ -117,7 +118,7 @@ impl Document {
             revision: next_revision(),
             not_kept: Vec::new(),
             undo_budget: UNDO_BYTES,
-            next_name: UNNAMED_STEP.to_owned(),
+            next_name: None,
             forgotten: 0,
         }
     }
@@ -125,7 +126,11 @@ impl Document {
     /// Names the steps made from now on (by the command about to be applied; the app calls
     /// this before each command, so a step is never named after an earlier one).
     pub fn name_next_step(&mut self, name: Option<String>) {
-        self.next_name = name.unwrap_or_else(|| UNNAMED_STEP.to_owned());
+        self.next_name = name;
+    }
+
+    fn next_step_name(&self) -> String {
+        self.next_name.as_deref().unwrap_or(UNNAMED_STEP).to_owned()
     }
 
     /// How many of the oldest steps the history's bounds ([`UNDO_LIMIT`], [`UNDO_BYTES`])
@@ -137,7 +142,7 @@ impl Document {
     /// Remembers the map as it is, and the `selection`, before an edit. (The redo history goes
     /// only when the edit does change the map: see [`Document::touch`].)
     pub fn checkpoint(&mut self, selection: &Option<Selection>) {
-        let name = self.next_name.clone();
+        let name = self.next_step_name();
         self.undo.push(Step { map: Some((self.map.clone(), self.state)), selection: selection.clone(), name });
     }
 
@@ -163,7 +168,7 @@ impl Document {
         if before == *now {
             return;
         }
-        self.undo.push(Step { map: None, selection: before, name: self.next_name.clone() });
+        self.undo.push(Step { map: None, selection: before, name: self.next_step_name() });
         self.redo.clear();
         self.trim();
     }

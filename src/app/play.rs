@@ -552,45 +552,43 @@ impl PlayState {
                 }
             }
         }
-        // Scenery: a tile object that is none of the game's (a statue, a tree) stays where it
-        // is and is known as the cells under it are: drawn as brightly as the brightest of
-        // them, so that seeing part of a large one shows it. Shown and hidden as on the canvas.
+        // Scenery: a tile object that is none of the game's (a statue, a tree), and a text object
+        // (a sign, a room's name), drawn as on the canvas and in the map's order, as it draws
+        // them. It stays where it is and is known as the cells under it are: drawn as brightly
+        // as the brightest of them, so that seeing part of a large one shows it.
         let looks = map.object_looks();
-        let scenery = tile_objects.values().filter(|o| {
-            matches!(o.kind, ObjectKind::Other(_)) && o.visible && looks.get(o.layer).is_some_and(|l| l.shown)
-        });
-        // Text objects (a sign, a room's name) are scenery too: drawn as on the canvas, as
-        // brightly as the brightest cell under their box.
+        let [tw, th] = map.tile_size.map(|t| t.max(1) as f32);
         for o in map.objects.iter().filter(|o| o.visible && looks.get(o.layer).is_some_and(|l| l.shown)) {
             let Some(shape) = &o.shape else { continue };
-            let (ShapeKind::Text { width, text, .. }, Some(corners)) = (&shape.kind, shape.text_corners()) else {
-                continue;
+            // How brightly it is drawn (`corners`: where it lies from its cell), if it is known.
+            let brightness = |corners: &[[f64; 2]; 4]| {
+                let under = cells_under(corners, o.cell, map.tile_size).filter(|&c| map.in_bounds(c));
+                let a = under.map(alpha_at).fold(0.0, f32::max);
+                (a > 0.01).then(|| a * looks.get(o.layer).map_or(1.0, |l| l.opacity) * o.opacity)
             };
-            let under = cells_under(&corners, o.cell, map.tile_size).filter(|&c| map.in_bounds(c));
-            let a = under.map(alpha_at).fold(0.0, f32::max);
-            let opacity = looks.get(o.layer).map_or(1.0, |l| l.opacity) * o.opacity;
-            let [tw, th] = map.tile_size.map(|t| t.max(1) as f32);
             let corner = view.screen_from_grid(o.cell);
-            let screen = |[x, y]: [f64; 2]| corner + Vec2::new(x as f32 * px / tw, y as f32 * px / th);
-            let on_screen = corners.map(screen);
-            // Laid out only when it shows (a large map has many).
-            if a > 0.01 && Rect::from_points(&on_screen).intersects(rect) {
-                let alpha = (255.0 * a * opacity).round() as u8;
-                let (degrees, box_width) = (shape.rotation as f32, *width as f32 * px / tw);
-                text_object_ui(&painter, on_screen, degrees, box_width, px / th, text, alpha);
-            }
-        }
-        let mut scenery: Vec<&&crate::core::MapObject> = scenery.collect();
-        // In the map's order, as the canvas draws them (they may overlap).
-        scenery.sort_by_key(|o| o.id);
-        for o in scenery {
-            let Some(image) = object_image(map, images.sheets, o) else { continue };
-            let under = cells_under(&image.corners, o.cell, map.tile_size).filter(|&c| map.in_bounds(c));
-            let a = under.map(alpha_at).fold(0.0, f32::max);
-            let opacity = looks.get(o.layer).map_or(1.0, |l| l.opacity) * o.opacity;
-            if a > 0.01 {
-                let corner = view.screen_from_grid(o.cell);
-                draw_image(&painter, map, corner, px, &image, Color32::WHITE.gamma_multiply(a * opacity));
+            match &shape.kind {
+                ShapeKind::Text { width, text, .. } => {
+                    let Some(corners) = shape.text_corners() else { continue };
+                    let screen = |[x, y]: [f64; 2]| corner + Vec2::new(x as f32 * px / tw, y as f32 * px / th);
+                    let on_screen = corners.map(screen);
+                    // Laid out only when it shows (a large map has many).
+                    if !Rect::from_points(&on_screen).intersects(rect) {
+                        continue;
+                    }
+                    if let Some(b) = brightness(&corners) {
+                        let (degrees, box_width) = (shape.rotation as f32, *width as f32 * px / tw);
+                        let alpha = (255.0 * b).round() as u8;
+                        text_object_ui(&painter, on_screen, degrees, box_width, px / th, text, alpha);
+                    }
+                }
+                ShapeKind::Tile { .. } if matches!(o.kind, ObjectKind::Other(_)) => {
+                    let Some(image) = image_of(o.id) else { continue };
+                    if let Some(b) = brightness(&image.corners) {
+                        draw_image(&painter, map, corner, px, &image, Color32::WHITE.gamma_multiply(b));
+                    }
+                }
+                _ => {}
             }
         }
         for item in world.items.iter().filter(|i| on_screen(i.cell) && world.item_knowledge(who, i).is_some()) {
