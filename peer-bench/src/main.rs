@@ -636,8 +636,10 @@ fn pathfinding_section() {
 }
 
 fn main() {
-    // `peer-bench path` or `peer-bench fov`: one section; no argument: both.
+    // `peer-bench path` or `peer-bench fov`: one section; no argument: both. After `fov`, an
+    // algorithm's name (`peer-bench fov milazzo`) times that algorithm alone.
     let section = std::env::args().nth(1).unwrap_or_default();
+    let only = std::env::args().nth(2);
     if section != "fov" {
         pathfinding_section();
     }
@@ -652,6 +654,9 @@ fn main() {
     for (map_name, grid) in grids() {
         let origins = origins(&grid);
         for algorithm in [Algorithm::Symmetric, Algorithm::Shadowcast, Algorithm::Milazzo, Algorithm::Mrpas] {
+            if only.as_deref().is_some_and(|name| name != algorithm.name()) {
+                continue;
+            }
             for r in RADII {
                 let mut visible = VisibleSet::new(SIZE as u32, SIZE as u32);
                 for (peer_name, mut peer) in peers(algorithm, &grid) {
