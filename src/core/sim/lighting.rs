@@ -187,31 +187,34 @@ impl Lighting {
     }
 
     /// The opacity of `cells` changed (`opacity` is the grid after the change): the lights whose
-    /// view can have read one of them are lit again. Returns how many were.
-    pub fn opacity_changed(&mut self, cells: &[Cell], opacity: &OpacityGrid) -> usize {
-        let mut relit = 0;
+    /// view can have read one of them are lit again. Returns them: the cells they light (each
+    /// within its radius of it, on each axis) are the only ones whose light can have changed.
+    pub fn opacity_changed(&mut self, cells: &[Cell], opacity: &OpacityGrid) -> Vec<Light> {
+        let mut relit = Vec::new();
         for k in 0..self.lights.len() {
             let Light { cell: at, radius, .. } = self.lights[k];
             let reach = i64::from(radius) + 1;
             if cells.iter().any(|c| i64::from(c.chebyshev(at)) <= reach) {
                 self.light(k, opacity);
-                relit += 1;
+                relit.push(self.lights[k]);
             }
         }
-        if relit > 0 {
+        if !relit.is_empty() {
             self.rebuild_lit();
         }
         relit
     }
 
     /// The lights are now `lights` (an edit moved, added or took some away): those unchanged
-    /// keep their views (lit through `opacity` already), the others are lit.
-    pub fn set_lights(&mut self, lights: Vec<Light>, opacity: &OpacityGrid) {
+    /// keep their views (lit through `opacity` already), the others are lit. Returns the lights
+    /// gone and those new: the cells they light are the only ones whose light can have changed.
+    pub fn set_lights(&mut self, lights: Vec<Light>, opacity: &OpacityGrid) -> Vec<Light> {
         let lights: Vec<Light> = lights.into_iter().filter(|l| opacity.in_bounds(l.cell.x, l.cell.y)).collect();
         if lights == self.lights {
-            return;
+            return Vec::new();
         }
         let mut old: Vec<Option<(Light, View)>> = self.lights.drain(..).zip(self.views.drain(..)).map(Some).collect();
+        let mut changed = Vec::new();
         for light in lights {
             let kept = old.iter_mut().find(|o| o.as_ref().is_some_and(|(l, _)| *l == light)).and_then(Option::take);
             self.lights.push(light);
@@ -220,10 +223,13 @@ impl Lighting {
                 None => {
                     self.views.push(View { x0: 0, y0: 0, width: 0, height: 0, words: 0, bits: Vec::new() });
                     self.light(self.lights.len() - 1, opacity);
+                    changed.push(light);
                 }
             }
         }
+        changed.extend(old.into_iter().flatten().map(|(light, _)| light));
         self.rebuild_lit();
+        changed
     }
 
     /// Computes light `k`'s view.
@@ -484,7 +490,7 @@ mod tests {
                 assert_eq!(lighting.lit.iter().collect::<Vec<_>>(), fresh.lit.iter().collect::<Vec<_>>());
                 let near =
                     lights.iter().filter(|l| (l.cell.x - c.x).abs().max((l.cell.y - c.y).abs()) as u32 <= l.radius + 1);
-                assert_eq!(relit, near.count());
+                assert_eq!(relit.len(), near.count());
             }
         }
     }

@@ -324,6 +324,51 @@ impl World {
 struct Perspective {
     visible: VisibleSet,
     memory: Memory,
+    /// What `visible` was computed from; `None` once a change near it (a door, a light, an
+    /// edit) may have changed it. A monster looks when it acts and again after everyone has
+    /// moved; one that has not moved, with nothing changed near it, sees what it saw.
+    basis: Option<ViewBasis>,
+    /// The turn `memory` last recorded `visible` on.
+    recorded: Option<u64>,
+}
+
+impl Perspective {
+    fn new(config: &SimConfig, (width, height): (u32, u32)) -> Self {
+        Self {
+            visible: VisibleSet::new(width, height),
+            memory: Memory::new(config.memory, width, height),
+            basis: None,
+            recorded: None,
+        }
+    }
+}
+
+/// What a view is computed from, besides the map: the same basis and the same map around it
+/// give the same view.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+struct ViewBasis {
+    origin: Cell,
+    vision: u32,
+    fov: FovAlgorithm,
+    lights: bool,
+}
+
+impl ViewBasis {
+    /// How far from its origin (on each axis) a change of opacity can change this view or what
+    /// its memory records: its own view's radius, or the range it sees lit cells at, and one
+    /// more for the cells an FOV reads just past its radius.
+    fn reach(self) -> u32 {
+        let sight = if self.lights { self.vision.max(lighting::SIGHT_RANGE) } else { self.vision };
+        sight.saturating_add(1)
+    }
+
+    /// Whether a change of `light`'s light (it moved, or was lit again) can change this view:
+    /// the cells it lights are within its radius of it, and this view reads the lit cells
+    /// within [`lighting::SIGHT_RANGE`] of its origin, and one step nearer.
+    fn reads_light_of(self, light: &Light) -> bool {
+        let reach = i64::from(light.radius) + i64::from(lighting::SIGHT_RANGE) + 1;
+        self.lights && i64::from(light.cell.chebyshev(self.origin)) <= reach
+    }
 }
 
 /// What the player is walking toward, turn after turn.
@@ -366,6 +411,9 @@ pub struct World {
     /// Scratch space for the far view of [`Lighting::sight`].
     far: VisibleSet,
     walk: Option<Walk>,
+    /// Monsters reuse their views while nothing they were computed from changed (always, but
+    /// in the tests that compare it with computing every view every time).
+    reuse_views: bool,
 }
 
 impl World {
@@ -423,10 +471,7 @@ impl World {
             last_seen: vec![None; actors.len()],
             last_player_seen_by: vec![None; actors.len()],
             was_visible: vec![false; actors.len()],
-            monster_views: vec![
-                Perspective { visible: VisibleSet::new(w, h), memory: Memory::new(config.memory, w, h) };
-                actors.len()
-            ],
+            monster_views: vec![Perspective::new(&config, (w, h)); actors.len()],
             actors,
             turn: 0,
             log: Vec::new(),
@@ -442,6 +487,7 @@ impl World {
             visible: VisibleSet::new(w, h),
             far: VisibleSet::new(w, h),
             walk: None,
+            reuse_views: true,
         };
         // An item at the start is in hand before the first look.
         world.pick_up(start);
@@ -672,6 +718,8 @@ impl World {
         self.memory.forget_tiles_from(n);
         for p in &mut self.monster_views {
             p.memory.forget_tiles_from(n);
+            // Anything may have changed: tiles, rules, visions, lights.
+            p.basis = None;
         }
         self.cell_states = CellStates::of(&self.map);
         let before = std::mem::replace(&mut self.opacity, OpacityGrid::from_map(&self.map));
@@ -748,6 +796,7 @@ impl World {
         self.memory.model = model;
         for p in &mut self.monster_views {
             p.memory.model = model;
+            p.recorded = None;
         }
         self.look();
     }
@@ -760,7 +809,8 @@ impl World {
             // and what a memory records of it.
             self.opacity.set(c.x, c.y, self.map.rules_at(c).opaque);
             self.cell_states.refresh(&self.map, c);
-            self.lighting.opacity_changed(&[c], &self.opacity);
+            let relit = self.lighting.opacity_changed(&[c], &self.opacity);
+            self.views_changed_near(&[c], &relit);
         }
         changed
     }
@@ -966,24 +1016,59 @@ impl World {
 
     /// The lights carried follow their carriers (the lights that did not move keep their views).
     fn relight(&mut self) {
-        self.lighting.set_lights(lights_now(&self.fixed_lights, &self.actors), &self.opacity);
+        let changed = self.lighting.set_lights(lights_now(&self.fixed_lights, &self.actors), &self.opacity);
+        self.views_changed_near(&[], &changed);
+    }
+
+    /// The cells `cells` changed (their opacity, or what a memory records of them), and the
+    /// light of `lights` changed: the monsters' views that can have read them are stale.
+    /// (Hauberk's named invalidation events; the player's view is computed every turn.)
+    fn views_changed_near(&mut self, cells: &[Cell], lights: &[Light]) {
+        if cells.is_empty() && lights.is_empty() {
+            return;
+        }
+        for view in &mut self.monster_views {
+            if let Some(basis) = view.basis {
+                let reach = i64::from(basis.reach());
+                let near = |c: &Cell| i64::from(c.chebyshev(basis.origin)) <= reach;
+                if cells.iter().any(near) || lights.iter().any(|l| basis.reads_light_of(l)) {
+                    view.basis = None;
+                }
+            }
+        }
+    }
+
+    /// Monster `m` looks from where it stands: its view, computed again only when what it was
+    /// computed from changed ([`Perspective::basis`]), and recorded in its memory once a turn.
+    fn monster_looks(&mut self, m: usize) {
+        let actor = &self.actors[m];
+        let basis =
+            ViewBasis { origin: actor.cell, vision: actor.vision, fov: self.config.fov, lights: self.config.lights };
+        let view = &mut self.monster_views[m];
+        if !self.reuse_views || view.basis != Some(basis) {
+            sight(
+                &self.config,
+                &self.lighting,
+                &self.opacity,
+                basis.origin,
+                Some(basis.vision),
+                &mut view.visible,
+                &mut self.far,
+            );
+            view.basis = Some(basis);
+            view.recorded = None;
+        }
+        if view.recorded != Some(self.turn) {
+            view.memory.see(&self.cell_states, &view.visible, self.turn);
+            view.recorded = Some(self.turn);
+        }
     }
 
     fn monster_turn(&mut self, m: usize) {
         let here = self.actors[m].cell;
         let player = self.player().cell;
-        let view = &mut self.monster_views[m];
-        sight(
-            &self.config,
-            &self.lighting,
-            &self.opacity,
-            here,
-            Some(self.actors[m].vision),
-            &mut view.visible,
-            &mut self.far,
-        );
-        view.memory.see(&self.cell_states, &view.visible, self.turn);
-        let sees_player = view.visible.contains_cell(player);
+        self.monster_looks(m);
+        let sees_player = self.monster_views[m].visible.contains_cell(player);
         let hurt = self.actors[m].hp * 100 < self.actors[m].max_hp * 40;
         let mind = self.actors[m].mind;
         let next_mind = match (sees_player, hurt, mind) {
@@ -1082,10 +1167,7 @@ impl World {
     fn look(&mut self) {
         for m in 1..self.actors.len() {
             if self.actors[m].alive() {
-                let (origin, vision) = (self.actors[m].cell, Some(self.actors[m].vision));
-                let view = &mut self.monster_views[m];
-                sight(&self.config, &self.lighting, &self.opacity, origin, vision, &mut view.visible, &mut self.far);
-                view.memory.see(&self.cell_states, &view.visible, self.turn);
+                self.monster_looks(m);
             }
         }
         let (origin, vision) = (self.player().cell, self.player().vision);
@@ -1145,4 +1227,103 @@ fn sight(
 /// Where monster `m` last saw the player.
 fn player_last_known(world: &World, m: usize) -> Cell {
     world.last_player_seen_by[m].unwrap_or(world.player().cell)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::core::generate;
+    use crate::core::object::CARRIED_LIGHT;
+    use crate::core::tile::PropertyValue;
+    use crate::core::{MapObject, ObjectKind};
+
+    /// A generated dungeon (doors, lit rooms, items, a few monsters) with more monsters, half of
+    /// them carrying torches, of visions short and long (past [`SIGHT_RANGE`]).
+    fn crowded_dungeon(seed: u64) -> Map {
+        let mut map = generate::dungeon(48, 32, seed).expect("a dungeon");
+        let mut rng = Rng::new(seed);
+        let floor: Vec<Cell> = (0..map.len()).map(|i| map.cell_at(i)).filter(|&c| map.rules_at(c).walkable).collect();
+        for k in 0..12 {
+            let cell = floor[rng.below(floor.len() as u32) as usize];
+            let vision_radius = [3, 6, 25][k % 3];
+            let mut monster = MapObject::new(ObjectKind::Monster { glyph: 'k', vision_radius }, cell);
+            if k % 2 == 0 {
+                monster.properties.insert(CARRIED_LIGHT.into(), PropertyValue::Int(1 + (k as i64 % 4)));
+            }
+            map.add_object(monster);
+        }
+        map
+    }
+
+    /// Everything a turn leaves that play shows or the next turn reads.
+    fn state(w: &World) -> String {
+        let cells = |set: &VisibleSet| set.iter().map(|c| (c.x, c.y)).collect::<Vec<_>>();
+        let views: Vec<_> = w.monster_views.iter().map(|p| (cells(&p.visible), format!("{:?}", p.memory))).collect();
+        format!(
+            "{:?} {:?} {:?} {:?} {:?} {:?} {views:?} {:?}",
+            w.turn,
+            w.actors,
+            w.log,
+            cells(&w.visible),
+            w.memory,
+            w.last_player_seen_by,
+            cells(w.lighting.lit()),
+        )
+    }
+
+    /// Monsters reusing their views (a view computed again only when a door or a light near it
+    /// changed, or the monster moved) play exactly the game of monsters computing every view
+    /// every time: random walks, doors opened and closed by everyone and out of turn, torches
+    /// carried about, the lights and the memory model switched.
+    #[test]
+    fn reused_views_play_the_game_fresh_views_play() {
+        for seed in 0..6 {
+            let map = crowded_dungeon(seed);
+            let doors: Vec<Cell> =
+                (0..map.len()).map(|i| map.cell_at(i)).filter(|&c| map.rules_at(c).door.is_some()).collect();
+            assert!(!doors.is_empty(), "seed {seed}: the dungeon has doors");
+            for preset in [Preset::Grass, Preset::Terminus] {
+                let config = SimConfig { seed, ..preset.config() };
+                let mut reused = World::new(&map, config).expect("a player start");
+                let mut fresh = World::new(&map, config).expect("a player start");
+                fresh.reuse_views = false;
+                // Monsters that live long enough to wander and meet doors.
+                for w in [&mut reused, &mut fresh] {
+                    w.actors[0].hp = 100_000;
+                }
+                let mut rng = Rng::new(seed * 31 + 5);
+                for step in 0..200 {
+                    let roll = rng.below(100);
+                    let action = match roll {
+                        0..=54 => {
+                            let d = rng.below(9) as i32;
+                            Action::Move(d % 3 - 1, d / 3 - 1)
+                        }
+                        55..=64 => Action::Open,
+                        65..=72 => Action::Close,
+                        73..=79 => Action::Explore,
+                        _ => Action::Wait,
+                    };
+                    for w in [&mut reused, &mut fresh] {
+                        match roll {
+                            // Out of turn: the editor's hand opens or closes a door anywhere.
+                            80..=89 => {
+                                w.toggle_door(doors[step % doors.len()]);
+                            }
+                            90 => w.set_lights(!w.config.lights),
+                            91 => w.set_memory_model(MemoryModel::ALL[step % 3]),
+                            _ => {
+                                w.act(action);
+                                while w.walking() && w.turn < 400 {
+                                    w.act(Action::Continue);
+                                }
+                            }
+                        }
+                    }
+                    assert_eq!(state(&reused), state(&fresh), "seed {seed}, {preset:?}, step {step}: {action:?}");
+                }
+                assert!(reused.turn > 80, "seed {seed}: the game went on ({} turns)", reused.turn);
+            }
+        }
+    }
 }
