@@ -88,17 +88,19 @@ pub struct CellStates {
 }
 
 /// A cell's [`Remembered`] but for the turn, packed.
-#[derive(Clone, Copy, Debug)]
+#[derive(Clone, Copy, Debug, Default, PartialEq)]
 struct CellState {
     cost: f32,
     tile: TileId,
-    /// `WALKABLE | OPAQUE | CLOSED_DOOR`.
+    /// `WALKABLE | OPAQUE | CLOSED_DOOR`, and `KNOWN` in a memory's record.
     flags: u8,
 }
 
 const WALKABLE: u8 = 1;
 const OPAQUE: u8 = 2;
 const CLOSED_DOOR: u8 = 4;
+/// In a [`Record`]: the cell was seen (a record of zeros is a cell never seen).
+const KNOWN: u8 = 8;
 
 impl CellState {
     fn of(map: &Map, c: Cell) -> Self {
@@ -127,16 +129,33 @@ impl CellStates {
             .then(|| (c.y * self.width + c.x) as usize)
     }
 
-    /// Cell `c` as seen on `turn`.
-    fn seen(&self, c: Cell, turn: u64) -> Option<Remembered> {
-        let s = self.cells[self.index(c)?];
-        Some(Remembered {
-            tile: s.tile,
-            walkable: s.flags & WALKABLE != 0,
-            opaque: s.flags & OPAQUE != 0,
-            cost: s.cost,
-            closed_door: s.flags & CLOSED_DOOR != 0,
-            turn,
+    /// Cell `c` as a memory records it on `turn`.
+    fn record(&self, c: Cell, turn: u32) -> Option<Record> {
+        let state = self.cells[self.index(c)?];
+        Some(Record { state: CellState { flags: state.flags | KNOWN, ..state }, turn })
+    }
+}
+
+/// How a memory keeps a cell: its [`Remembered`] packed in 12 bytes (a `Remembered` takes 24),
+/// as every perspective writes those of its whole view every turn.
+#[derive(Clone, Copy, Debug, Default, PartialEq)]
+struct Record {
+    state: CellState,
+    /// The turn it was last seen (turns past `u32::MAX`, some 136 years at a turn a second, are
+    /// recorded as `u32::MAX`).
+    turn: u32,
+}
+
+impl Record {
+    fn remembered(self) -> Option<Remembered> {
+        let Record { state, turn } = self;
+        (state.flags & KNOWN != 0).then(|| Remembered {
+            tile: state.tile,
+            walkable: state.flags & WALKABLE != 0,
+            opaque: state.flags & OPAQUE != 0,
+            cost: state.cost,
+            closed_door: state.flags & CLOSED_DOOR != 0,
+            turn: u64::from(turn),
         })
     }
 }
@@ -147,7 +166,7 @@ const CHUNK: i32 = 16;
 const CHUNK_CELLS: usize = (CHUNK * CHUNK) as usize;
 
 /// One block of remembered cells, row by row.
-type Chunk = Box<[Option<Remembered>; CHUNK_CELLS]>;
+type Chunk = Box<[Record; CHUNK_CELLS]>;
 
 /// One perspective's memory of a map.
 ///
@@ -189,18 +208,37 @@ impl Memory {
         if self.model == MemoryModel::None {
             return;
         }
+        let turn = u32::try_from(turn).unwrap_or(u32::MAX);
         for c in visible.iter() {
-            if let (Some((chunk, within)), Some(seen)) = (self.slot(c), states.seen(c, turn)) {
-                let block = self.chunks[chunk].get_or_insert_with(|| Box::new([None; CHUNK_CELLS]));
-                block[within] = Some(seen);
+            if let (Some((chunk, within)), Some(record)) = (self.slot(c), states.record(c, turn)) {
+                let block = self.chunks[chunk].get_or_insert_with(|| Box::new([Record::default(); CHUNK_CELLS]));
+                block[within] = record;
+            }
+        }
+    }
+
+    /// Records on `turn` the view it recorded last, seen again: the same cells, none of them
+    /// changed since (a monster that has not moved, with no door or light changed near it). Only
+    /// their turn changes, so the map's states are not read again.
+    pub fn see_again(&mut self, visible: &VisibleSet, turn: u64) {
+        if self.model == MemoryModel::None {
+            return;
+        }
+        let turn = u32::try_from(turn).unwrap_or(u32::MAX);
+        for c in visible.iter() {
+            if let Some((chunk, within)) = self.slot(c)
+                && let Some(block) = self.chunks[chunk].as_mut()
+            {
+                debug_assert!(block[within].state.flags & KNOWN != 0, "{c} was recorded");
+                block[within].turn = turn;
             }
         }
     }
 
     /// What was last seen at `c` (`None` if never seen or not remembered).
-    pub fn recall(&self, c: Cell) -> Option<&Remembered> {
+    pub fn recall(&self, c: Cell) -> Option<Remembered> {
         let (chunk, within) = self.slot(c)?;
-        self.chunks[chunk].as_ref()?[within].as_ref()
+        self.chunks[chunk].as_ref()?[within].remembered()
     }
 
     /// Whether the cell was ever seen (and is remembered).
@@ -210,9 +248,9 @@ impl Memory {
 
     /// Forgets cells remembered as a tile id the map no longer has (its tile table shrank).
     pub fn forget_tiles_from(&mut self, tile_count: usize) {
-        for cell in self.chunks.iter_mut().flatten().flat_map(|block| block.iter_mut()) {
-            if cell.is_some_and(|r| usize::from(r.tile) >= tile_count) {
-                *cell = None;
+        for record in self.chunks.iter_mut().flatten().flat_map(|block| block.iter_mut()) {
+            if record.state.flags & KNOWN != 0 && usize::from(record.state.tile) >= tile_count {
+                *record = Record::default();
             }
         }
     }
@@ -247,5 +285,32 @@ mod tests {
         // A tile table cut below the remembered tile forgets the cells that showed it.
         memory.forget_tiles_from(0);
         assert!(seen.iter().all(|&c| !memory.knows(c)));
+    }
+
+    /// A record is half a `Remembered`: what a large map's perspectives write every turn.
+    #[test]
+    fn a_cell_is_recorded_in_12_bytes() {
+        assert_eq!(std::mem::size_of::<Record>(), 12);
+        assert_eq!(std::mem::size_of::<Remembered>(), 24);
+    }
+
+    /// A record gives back the cell as it was seen, its turn included, and a turn past `u32`
+    /// is kept as the last one a record holds.
+    #[test]
+    fn a_record_gives_back_what_was_seen() {
+        let mut map = Map::new_standard(3, 1, crate::core::tile::STANDARD_FLOOR).unwrap();
+        map.layers[0].set(1, crate::core::tile::STANDARD_CLOSED_DOOR, crate::core::flip::Flip::NONE);
+        let states = CellStates::of(&map);
+        let mut visible = VisibleSet::new(3, 1);
+        visible.insert(1, 0);
+        visible.insert(2, 0);
+        let mut memory = Memory::new(MemoryModel::LastSeen, 3, 1);
+        memory.see(&states, &visible, 7);
+        let door = Cell::new(1, 0);
+        assert_eq!(memory.recall(door), Some(Remembered::of(&map, door, 7)));
+        assert!(memory.recall(door).is_some_and(|r| r.closed_door && r.opaque && !r.walkable));
+        assert_eq!(memory.recall(Cell::new(0, 0)), None);
+        memory.see(&states, &visible, u64::MAX);
+        assert_eq!(memory.recall(Cell::new(2, 0)).map(|r| r.turn), Some(u64::from(u32::MAX)));
     }
 }

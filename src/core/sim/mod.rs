@@ -328,7 +328,8 @@ struct Perspective {
     /// edit) may have changed it. A monster looks when it acts and again after everyone has
     /// moved; one that has not moved, with nothing changed near it, sees what it saw.
     basis: Option<ViewBasis>,
-    /// The turn `memory` last recorded `visible` on.
+    /// The turn `memory` last recorded `visible` on; `None` when it has not recorded this view
+    /// (computed since, or the memory model changed).
     recorded: Option<u64>,
 }
 
@@ -1058,10 +1059,13 @@ impl World {
             view.basis = Some(basis);
             view.recorded = None;
         }
-        if view.recorded != Some(self.turn) {
-            view.memory.see(&self.cell_states, &view.visible, self.turn);
-            view.recorded = Some(self.turn);
+        match view.recorded {
+            Some(turn) if turn == self.turn => {}
+            // Recorded on an earlier turn and not computed again since: nothing in it changed.
+            Some(_) => view.memory.see_again(&view.visible, self.turn),
+            None => view.memory.see(&self.cell_states, &view.visible, self.turn),
         }
+        view.recorded = Some(self.turn);
     }
 
     fn monster_turn(&mut self, m: usize) {
