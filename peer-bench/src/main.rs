@@ -637,9 +637,11 @@ fn pathfinding_section() {
 
 fn main() {
     // `peer-bench path` or `peer-bench fov`: one section; no argument: both. After `fov`, an
-    // algorithm's name (`peer-bench fov milazzo`) times that algorithm alone.
+    // algorithm's name (`peer-bench fov milazzo`) times that algorithm alone, and then a map's
+    // (`peer-bench fov milazzo noise30`) on that map alone.
     let section = std::env::args().nth(1).unwrap_or_default();
     let only = std::env::args().nth(2);
+    let only_map = std::env::args().nth(3);
     if section != "fov" {
         pathfinding_section();
     }
@@ -652,6 +654,9 @@ fn main() {
         "ours", "map", "r", "ours ns", "peer", "peer ns", "ratio", "agree"
     );
     for (map_name, grid) in grids() {
+        if only_map.as_deref().is_some_and(|name| name != map_name) {
+            continue;
+        }
         let origins = origins(&grid);
         for algorithm in [Algorithm::Symmetric, Algorithm::Shadowcast, Algorithm::Milazzo, Algorithm::Mrpas] {
             if only.as_deref().is_some_and(|name| name != algorithm.name()) {
