@@ -86,6 +86,49 @@ fn tile_rules_keep_doors_paired() {
     assert_eq!(map.tiles[usize::from(id)].name, "lava");
 }
 
+/// Tiled tiles whose glyphs their rules imply (an image, no look properties): a door released
+/// from its pair is no door, and shows what its rules now imply, as a rule edit of its own
+/// would (so a save writes no look property for it). Glyphs of the designer's own stay.
+#[test]
+fn a_released_door_of_a_tiled_tileset_shows_what_its_rules_imply() {
+    use sightline::core::edit::{TileRules, set_tile_rules};
+    use sightline::core::tile::{
+        Glyph, STANDARD_CLOSED_DOOR, STANDARD_OPEN_DOOR, STANDARD_WALL, STANDARD_WATER, Sprite,
+    };
+    let tiled = |map: &mut sightline::core::Map| {
+        for (index, kind) in map.tiles.iter_mut().enumerate().skip(1) {
+            kind.sprite = Some(Sprite { sheet: 0, index: index as u32 });
+            let door = kind.door.map(|d| d.open);
+            kind.glyph = Glyph::implied(kind.opaque, kind.walkable, door, kind.glyph.fg);
+        }
+    };
+    let glyphs = |map: &sightline::core::Map| {
+        [STANDARD_WALL, STANDARD_CLOSED_DOOR, STANDARD_OPEN_DOOR, STANDARD_WATER]
+            .map(|t| map.tiles[usize::from(t)].glyph.ch)
+            .iter()
+            .collect::<String>()
+    };
+    let mut map = sightline::core::format::ascii::parse("#.+'~").unwrap();
+    tiled(&mut map);
+    assert_eq!(glyphs(&map), "#+'.", "wall, closed door, open door, water (wadeable: a floor)");
+    // Water becomes the open side of the closed door: the old open door is released.
+    let mut water = TileRules::of(&map.tiles[usize::from(STANDARD_WATER)]);
+    (water.opaque, water.walkable, water.door) = (false, true, Some((true, STANDARD_CLOSED_DOOR)));
+    set_tile_rules(&mut map, STANDARD_WATER, water.clone()).unwrap();
+    assert_eq!(glyphs(&map), "#+.'", "the released open door shows a floor, the water an open door");
+    // The closed door is paired with the wall instead: water is released (an open floor now).
+    let mut closed = TileRules::of(&map.tiles[usize::from(STANDARD_CLOSED_DOOR)]);
+    closed.door = Some((false, STANDARD_WALL));
+    set_tile_rules(&mut map, STANDARD_CLOSED_DOOR, closed).unwrap();
+    assert_eq!(glyphs(&map), "'+..", "the wall the open side, the water released");
+    // A glyph of the designer's own is kept when its door is released.
+    let mut map = sightline::core::format::ascii::parse("#.+'~").unwrap();
+    tiled(&mut map);
+    map.tiles[usize::from(STANDARD_OPEN_DOOR)].glyph.ch = '/';
+    set_tile_rules(&mut map, STANDARD_WATER, water).unwrap();
+    assert_eq!(glyphs(&map), "#+/'");
+}
+
 #[test]
 fn resizing_places_the_old_map_by_its_anchor() {
     use sightline::core::Anchor;

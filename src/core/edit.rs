@@ -228,11 +228,18 @@ pub fn set_tile_rules(map: &mut Map, id: TileId, rules: TileRules) -> Result<(),
     ];
     let old = map.tiles[usize::from(id)].door;
     let new_counterpart = rules.door.map(|(_, to)| to);
+    // The doors released, with their look rules before: no door now, their implied glyphs
+    // follow (an open door released shows `.`, as any floor).
+    let mut released = Vec::new();
+    let mut release = |map: &mut Map, door: TileId| {
+        released.push((door, look_rules(&map.tiles[usize::from(door)])));
+        map.tiles[usize::from(door)].door = None;
+    };
     if let Some(old) = old
         && Some(old.toggles_to) != new_counterpart
         && map.tiles[usize::from(old.toggles_to)].door.is_some_and(|d| d.toggles_to == id)
     {
-        map.tiles[usize::from(old.toggles_to)].door = None;
+        release(map, old.toggles_to);
     }
     if let Some((open, to)) = rules.door {
         // The counterpart's own old partner, if another tile, is released too.
@@ -240,7 +247,7 @@ pub fn set_tile_rules(map: &mut Map, id: TileId, rules: TileRules) -> Result<(),
             && d.toggles_to != id
             && map.tiles[usize::from(d.toggles_to)].door.is_some_and(|p| p.toggles_to == to)
         {
-            map.tiles[usize::from(d.toggles_to)].door = None;
+            release(map, d.toggles_to);
         }
         map.tiles[usize::from(to)].door = Some(super::tile::Door { open: !open, toggles_to: id });
     }
@@ -258,6 +265,9 @@ pub fn set_tile_rules(map: &mut Map, id: TileId, rules: TileRules) -> Result<(),
     }
     if let Some((_, to)) = rules.door {
         follow_rules(map, to, before[1]);
+    }
+    for (door, before) in released {
+        follow_rules(map, door, before);
     }
     Ok(())
 }
