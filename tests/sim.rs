@@ -292,6 +292,25 @@ fn a_monster_that_sees_the_player_chases_and_attacks() {
     assert!(w.player().hp < sightline::core::sim::PLAYER_HP);
 }
 
+/// Killed, the player dies once: the log says "you die" once, and the game is over.
+#[test]
+fn a_player_killed_by_a_monster_dies_once() {
+    let mut w = world(
+        &[
+            "#####", //
+            "#@g.#", "#####",
+        ],
+        config(Algorithm::Shadowcast, None, MemoryModel::LastSeen),
+    );
+    while !w.is_over() && w.turn < 1000 {
+        w.act(Action::Wait);
+    }
+    assert!(w.is_over(), "the goblin kills a player who only waits");
+    assert_eq!(count(&w, |e| *e == Event::Died { actor: 0 }), 1, "{:?}", &w.log[w.log.len() - 3..]);
+    let last = w.log.last().map(|(_, e)| w.describe(e));
+    assert_eq!(last.as_deref(), Some("you die"));
+}
+
 #[test]
 fn a_hurt_monster_flees_down_the_flee_map() {
     let mut w = world(

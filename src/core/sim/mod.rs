@@ -1099,9 +1099,6 @@ impl World {
             Mind::Chase => {
                 if here.chebyshev(player) == 1 {
                     self.attack(m, 0);
-                    if !self.player().alive() {
-                        self.emit(Event::Died { actor: 0 });
-                    }
                 } else if let Some(next) = self.monster_route(m, player) {
                     self.monster_step(m, next);
                 }
