@@ -387,3 +387,31 @@ fn knowledge_aware_search_uses_known_cells_only() {
     // No corner cutting past the wall ends: down, along the bottom row, up.
     assert_eq!(draw(&rows, &r.path), ["S...G", "*###*", "*****"]);
 }
+
+/// A window of a grid is its cells in a box, cut to the grid, with the cost range of its own
+/// cells; a search on it goes as on the grid where the grid's best path stays inside it.
+#[test]
+fn a_window_is_the_grids_cells_in_a_box() {
+    let grid = CostGrid::from_ascii(&[
+        "#......", //
+        ".~~#...", "...#..~", ".......",
+    ]);
+    let window = grid.window(1, 1, 3, 2);
+    assert_eq!((window.width(), window.height()), (3, 2));
+    for (x, y) in [(0, 0), (1, 0), (2, 0), (0, 1), (1, 1), (2, 1)] {
+        assert_eq!(window.cost(x, y), grid.cost(x + 1, y + 1), "({x}, {y})");
+        assert_eq!(window.passable(x, y), grid.passable(x + 1, y + 1));
+    }
+    assert!(!window.is_uniform(), "1 and 3 in it");
+    assert!(grid.window(4, 0, 3, 2).is_uniform(), "only 1s there");
+    // Cut to the grid: a box from (-2, 2) of 4 × 9 is cells 0..2 of rows 2..4.
+    let cut = grid.window(-2, 2, 4, 9);
+    assert_eq!((cut.width(), cut.height()), (2, 2));
+    assert_eq!(cut.cost(0, 0), grid.cost(0, 2));
+    assert_eq!((grid.window(9, 9, 3, 3).width(), grid.window(1, 1, -4, 2).width()), (0, 0));
+    // The grid's best path from (4, 0) to (4, 3) stays in columns 4..7: the window finds it.
+    let params = SearchParams::default();
+    let whole = find_path(&grid, &params, Cell::new(4, 0), Cell::new(4, 3)).unwrap();
+    let part = find_path(&grid.window(4, 0, 3, 4), &params, Cell::new(0, 0), Cell::new(0, 3)).unwrap();
+    assert_eq!(part.cost, whole.cost);
+}

@@ -337,6 +337,73 @@ fn a_hurt_monster_flees_down_the_flee_map() {
     assert!(w.actors[1].cell.chebyshev(w.player().cell) > before, "it moved away");
 }
 
+/// The goblin sees the player through a glass wall. The way round is a corridor `depth` rows
+/// deep: rows 1–3 are the rooms, the corridors go down from row 4 and meet on row `depth + 3`.
+fn behind_glass(depth: usize) -> World {
+    let mut rows = vec![
+        "legend:".to_owned(),
+        "G = tile name=\"glass\"".to_owned(),
+        "g = monster name=goblin vision=40".to_owned(),
+        "---".to_owned(),
+        "#########".to_owned(),
+        "#@.G..g.#".to_owned(),
+        "#..G....#".to_owned(),
+        "#..G....#".to_owned(),
+    ];
+    rows.extend((0..depth - 1).map(|_| "#.#####.#".to_owned()));
+    rows.push("#.......#".to_owned());
+    rows.push("#########".to_owned());
+    world(
+        &rows.iter().map(String::as_str).collect::<Vec<_>>(),
+        config(Algorithm::Shadowcast, None, MemoryModel::LastSeen),
+    )
+}
+
+/// A monster looks for its route near itself and its quarry (within 8 cells, and as far again as
+/// the quarry is, of the box around both): round a short corridor it comes; round one that goes
+/// far off, it does not set out, and waits where it sees the player.
+#[test]
+fn a_monster_chases_round_a_short_way_and_waits_before_a_long_one() {
+    let mut near = behind_glass(4);
+    let mut far = behind_glass(16);
+    for w in [&mut near, &mut far] {
+        assert_eq!(w.actors[1].cell, Cell::new(6, 1));
+        for _ in 0..3 {
+            w.act(Action::Wait);
+        }
+        assert_eq!(count(w, |e| *e == Event::Noticed { monster: 1 }), 1, "it sees the player through the glass");
+    }
+    assert!(near.actors[1].cell.y > 1, "round the short way: {}", near.actors[1].cell);
+    assert_eq!(far.actors[1].cell, Cell::new(6, 1), "the long way is not taken");
+}
+
+/// Two hurt monsters flee the player down one corridor, one behind the other: both go (the flee
+/// map leaves monsters out; the one behind is in the way only of a step into its cell).
+#[test]
+fn two_hurt_monsters_flee_down_one_corridor() {
+    let mut w = world(
+        &[
+            "legend:",
+            "o = monster name=orc vision=8",
+            "r = monster name=rat vision=8",
+            "---",
+            "###############",
+            "#@or..........#",
+            "###############",
+        ],
+        config(Algorithm::Shadowcast, None, MemoryModel::LastSeen),
+    );
+    for m in [1, 2] {
+        w.actors[m].hp = 1;
+    }
+    for _ in 0..4 {
+        w.act(Action::Wait);
+    }
+    assert_eq!(count(&w, |e| matches!(e, Event::Fled { .. })), 2, "{:?}", w.log);
+    let (orc, rat) = (w.actors[1].cell.x, w.actors[2].cell.x);
+    assert!(orc > 2 && rat > orc, "both went down the corridor, in their order: orc {orc}, rat {rat}");
+}
+
 #[test]
 fn the_same_seed_and_actions_give_the_same_game() {
     let map = sightline::core::samples::default_map().unwrap();

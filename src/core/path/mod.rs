@@ -74,24 +74,56 @@ impl CostGrid {
     pub fn from_map(map: &Map, doors: DoorRule) -> Self {
         let mut grid = Self::open(map.width(), map.height());
         for i in 0..map.len() {
-            let cell = map.cell_at(i);
-            let rules = map.rules_at(cell);
-            let cost = if rules.walkable {
-                rules.cost
-            } else {
-                match (doors, rules.door) {
-                    (DoorRule::OpenAtCost(extra), Some((_, tile))) => {
-                        let kind = &map.tiles[usize::from(tile)];
-                        let open_cost = kind.door.map(|d| map.tiles[usize::from(d.toggles_to)].cost).unwrap_or(1.0);
-                        open_cost + extra
-                    }
-                    _ => f32::INFINITY,
-                }
-            };
-            grid.costs[i] = cost;
+            grid.costs[i] = Self::cost_on_map(map, map.cell_at(i), doors);
         }
         grid.update_min_cost();
         grid
+    }
+
+    /// Cell `cell` of `map` changed (a door opened or closed): its cost is what
+    /// [`CostGrid::from_map`] would give it now, and the grid is what `from_map` would make
+    /// (its cost range too, so that searches on it go as on a fresh one). O(cells), for the
+    /// range; a grid built from the map again reads every cell's layers.
+    pub fn refresh_cell(&mut self, map: &Map, cell: Cell, doors: DoorRule) {
+        if let Some(i) = self.index(cell.x, cell.y) {
+            let cost = Self::cost_on_map(map, cell, doors);
+            self.costs[i] = cost;
+            self.passable_bits.set(cell.x, cell.y, cost.is_finite());
+            self.update_cost_range();
+        }
+    }
+
+    /// The cells `x0 .. x0 + width`, `y0 .. y0 + height` (cut to the grid) as a grid of their
+    /// own, its cell (0, 0) this one's (x0, y0) (or the cut's corner): a search that need not
+    /// leave a neighbourhood runs on it, not on the whole map. Its cost range is its own cells'.
+    pub fn window(&self, x0: i32, y0: i32, width: i32, height: i32) -> CostGrid {
+        let (x1, y1) = ((x0 + width.max(0)).clamp(0, self.width), (y0 + height.max(0)).clamp(0, self.height));
+        let (x0, y0) = (x0.clamp(0, x1), y0.clamp(0, y1));
+        let mut window = Self::open((x1 - x0) as u32, (y1 - y0) as u32);
+        let w = (x1 - x0) as usize;
+        for y in y0..y1 {
+            let row = (y * self.width + x0) as usize;
+            let at = (y - y0) as usize * w;
+            window.costs[at..at + w].copy_from_slice(&self.costs[row..row + w]);
+        }
+        window.update_min_cost();
+        window
+    }
+
+    /// What entering `cell` of `map` costs under `doors`.
+    fn cost_on_map(map: &Map, cell: Cell, doors: DoorRule) -> f32 {
+        let rules = map.rules_at(cell);
+        if rules.walkable {
+            return rules.cost;
+        }
+        match (doors, rules.door) {
+            (DoorRule::OpenAtCost(extra), Some((_, tile))) => {
+                let kind = &map.tiles[usize::from(tile)];
+                let open_cost = kind.door.map(|d| map.tiles[usize::from(d.toggles_to)].cost).unwrap_or(1.0);
+                open_cost + extra
+            }
+            _ => f32::INFINITY,
+        }
     }
 
     /// From rows of an ASCII picture: `#` (and `+`) impassable, `~` cost 3, anything else 1.
@@ -117,6 +149,11 @@ impl CostGrid {
             let cell = Cell::new(i as i32 % self.width, i as i32 / self.width);
             self.passable_bits.set(cell.x, cell.y, c.is_finite());
         }
+        self.update_cost_range();
+    }
+
+    /// The cost range from the costs.
+    fn update_cost_range(&mut self) {
         let passable = self.costs.iter().copied().filter(|c| c.is_finite());
         let (min, max) = passable.fold((f32::INFINITY, 0.0f32), |(lo, hi), c| (lo.min(c), hi.max(c)));
         (self.min_cost, self.max_cost) = if min.is_finite() { (min, max) } else { (1.0, 1.0) };

@@ -174,7 +174,7 @@ type Chunk = Box<[Record; CHUNK_CELLS]>;
 /// remembers the few blocks around where it went, not a whole map of nothing. (Dense, the
 /// memories of the bundled 512 × 512 map's 626 monsters took 3.9 GB, and pressing Play on it
 /// took seconds.)
-#[derive(Clone, Debug)]
+#[derive(Clone, Debug, PartialEq)]
 pub struct Memory {
     pub model: MemoryModel,
     width: i32,

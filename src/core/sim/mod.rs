@@ -415,6 +415,82 @@ pub struct World {
     /// Monsters reuse their views while nothing they were computed from changed (always, but
     /// in the tests that compare it with computing every view every time).
     reuse_views: bool,
+    /// What entering each cell costs a monster ([`MONSTER_DOORS`]), kept with `opacity`, where
+    /// the map changes. A monster's search copies the part it needs ([`SearchWindow`]), rather
+    /// than building a grid of the whole map from its layers.
+    walk_costs: CostGrid,
+    /// This turn's flee maps: one for every monster fleeing the same threat (Brogue's safety
+    /// map). Dropped when the turn ends or a door changes.
+    flee_maps: Vec<FleeMap>,
+}
+
+/// How monsters walk through closed doors: they open them, a turn's cost more.
+const MONSTER_DOORS: DoorRule = DoorRule::OpenAtCost(1.0);
+
+/// How far past the box around a monster and its goal its route may go, besides as far again
+/// as the goal is (chebyshev): a route that must go further round is not taken, and the monster
+/// waits. Searching the whole of a large map for a quarry that other monsters hide behind (a
+/// pack in a corridor) took milliseconds a monster a turn.
+const ROUTE_MARGIN: i32 = 8;
+
+/// How far from what it flees a flee map reaches (on each axis): twice as far as a lit cell
+/// is seen. A monster beyond it is out of harm's way, and stays.
+const FLEE_RANGE: i32 = 2 * lighting::SIGHT_RANGE as i32;
+
+/// A part of the walk costs, where a monster's search runs: the cells of a box around what the
+/// search is about, in coordinates of their own.
+#[derive(Clone, Debug)]
+struct SearchWindow {
+    /// The map cell of the window's cell (0, 0).
+    origin: Cell,
+    grid: CostGrid,
+}
+
+impl SearchWindow {
+    /// The cells within `margin` (on each axis) of the box around `a` and `b`, cut to the map.
+    fn around(costs: &CostGrid, a: Cell, b: Cell, margin: i32) -> Self {
+        let x0 = (a.x.min(b.x) - margin).max(0);
+        let y0 = (a.y.min(b.y) - margin).max(0);
+        let x1 = (a.x.max(b.x) + margin).min(costs.width() - 1);
+        let y1 = (a.y.max(b.y) + margin).min(costs.height() - 1);
+        Self { origin: Cell::new(x0, y0), grid: costs.window(x0, y0, x1 - x0 + 1, y1 - y0 + 1) }
+    }
+
+    fn local(&self, c: Cell) -> Cell {
+        Cell::new(c.x - self.origin.x, c.y - self.origin.y)
+    }
+
+    fn global(&self, c: Cell) -> Cell {
+        Cell::new(c.x + self.origin.x, c.y + self.origin.y)
+    }
+
+    /// Runs `search` with every living monster of `actors` but `m` in the way, and takes them
+    /// out of the way after.
+    fn with_others_blocked<R>(&mut self, actors: &[Actor], m: usize, search: impl FnOnce(&Self) -> R) -> R {
+        let mut blocked = Vec::new();
+        for (i, a) in actors.iter().enumerate().skip(1) {
+            let c = self.local(a.cell);
+            if i != m && a.alive() && self.grid.index(c.x, c.y).is_some() {
+                blocked.push((c, self.grid.cost(c.x, c.y)));
+                self.grid.set_cost(c.x, c.y, f32::INFINITY);
+            }
+        }
+        let result = search(self);
+        // Last blocked first: two monsters on one cell (an edit can put them there) give it back
+        // its own cost, not the other's infinity.
+        for &(c, cost) in blocked.iter().rev() {
+            self.grid.set_cost(c.x, c.y, cost);
+        }
+        result
+    }
+}
+
+/// The flee map away from one threat, over the walk costs within [`FLEE_RANGE`] of it.
+#[derive(Clone, Debug)]
+struct FleeMap {
+    threat: Cell,
+    window: SearchWindow,
+    away: DijkstraMap,
 }
 
 impl World {
@@ -489,6 +565,8 @@ impl World {
             far: VisibleSet::new(w, h),
             walk: None,
             reuse_views: true,
+            walk_costs: CostGrid::from_map(map, MONSTER_DOORS),
+            flee_maps: Vec::new(),
         };
         // An item at the start is in hand before the first look.
         world.pick_up(start);
@@ -723,6 +801,8 @@ impl World {
             p.basis = None;
         }
         self.cell_states = CellStates::of(&self.map);
+        self.walk_costs = CostGrid::from_map(&self.map, MONSTER_DOORS);
+        self.flee_maps.clear();
         let before = std::mem::replace(&mut self.opacity, OpacityGrid::from_map(&self.map));
         // The lights near the cells whose opacity changed are lit again, then the lights follow
         // the edit's objects (a light moved, added or taken away); the others keep their views.
@@ -810,6 +890,8 @@ impl World {
             // and what a memory records of it.
             self.opacity.set(c.x, c.y, self.map.rules_at(c).opaque);
             self.cell_states.refresh(&self.map, c);
+            self.walk_costs.refresh_cell(&self.map, c, MONSTER_DOORS);
+            self.flee_maps.clear();
             let relit = self.lighting.opacity_changed(&[c], &self.opacity);
             self.views_changed_near(&[c], &relit);
         }
@@ -997,6 +1079,7 @@ impl World {
     /// player looks.
     fn end_turn(&mut self) {
         self.turn += 1;
+        self.flee_maps.clear();
         // A carrier the player has just killed is dark before the others look.
         self.relight();
         if !self.frozen_monsters {
@@ -1115,9 +1198,12 @@ impl World {
             Mind::Flee => {
                 // Away from where it knows the player to be.
                 let threat = if sees_player { player } else { player_last_known(self, m) };
-                let grid = self.monster_grid(m);
-                let away = DijkstraMap::new(&grid, &MOVES, &[(threat, 0.0)]).flee(&grid, &MOVES, -1.2);
-                if let Some(next) = away.downhill(&grid, &MOVES, here) {
+                let k = self.flee_map(threat);
+                let FleeMap { window, away, .. } = &mut self.flee_maps[k];
+                let next = window.with_others_blocked(&self.actors, m, |w| {
+                    away.downhill(&w.grid, &MOVES, w.local(here)).map(|c| w.global(c))
+                });
+                if let Some(next) = next {
                     self.monster_step(m, next);
                 }
             }
@@ -1132,25 +1218,33 @@ impl World {
         }
     }
 
-    /// The cost grid a monster walks on: walls blocked, closed doors openable, other monsters
-    /// in the way blocked.
-    fn monster_grid(&self, m: usize) -> CostGrid {
-        let mut grid = CostGrid::from_map(&self.map, DoorRule::OpenAtCost(1.0));
-        for (i, a) in self.actors.iter().enumerate().skip(1) {
-            if i != m && a.alive() {
-                grid.set_cost(a.cell.x, a.cell.y, f32::INFINITY);
-            }
-        }
-        grid
-    }
-
-    /// The first step of a monster's route to `target`.
+    /// The first step of a monster's route to `target`: A* on the walk costs around them
+    /// ([`ROUTE_MARGIN`]), the other monsters in the way.
     fn monster_route(&self, m: usize, target: Cell) -> Option<Cell> {
-        let grid = self.monster_grid(m);
         let params =
             SearchParams { algorithm: PathAlgorithm::AStar, rules: MOVES, heuristic: Heuristic::Octile, weight: 1.0 };
-        let found = find_path(&grid, &params, self.actors[m].cell, target)?;
-        found.path.get(1).copied()
+        let from = self.actors[m].cell;
+        let mut window = SearchWindow::around(&self.walk_costs, from, target, ROUTE_MARGIN + from.chebyshev(target));
+        window.with_others_blocked(&self.actors, m, |w| {
+            let found = find_path(&w.grid, &params, w.local(from), w.local(target))?;
+            found.path.get(1).map(|&c| w.global(c))
+        })
+    }
+
+    /// The index in [`World::flee_maps`] of the flee map away from `threat`, made if this turn
+    /// has none yet: the Dijkstra map of the walk costs within [`FLEE_RANGE`] of `threat`, from
+    /// it, times −1.2, relaxed again (Brogue's and Walker's flee map: downhill leads away, around
+    /// corners rather than into them). It leaves the monsters out, as Brogue's safety map does;
+    /// they are in the way only of the step taken down it.
+    fn flee_map(&mut self, threat: Cell) -> usize {
+        if let Some(k) = self.flee_maps.iter().position(|f| f.threat == threat) {
+            return k;
+        }
+        let window = SearchWindow::around(&self.walk_costs, threat, threat, FLEE_RANGE);
+        let from = window.local(threat);
+        let away = DijkstraMap::new(&window.grid, &MOVES, &[(from, 0.0)]).flee(&window.grid, &MOVES, -1.2);
+        self.flee_maps.push(FleeMap { threat, window, away });
+        self.flee_maps.len() - 1
     }
 
     fn monster_step(&mut self, m: usize, to: Cell) {
@@ -1256,20 +1350,29 @@ mod tests {
         map
     }
 
-    /// Everything a turn leaves that play shows or the next turn reads.
-    fn state(w: &World) -> String {
-        let cells = |set: &VisibleSet| set.iter().map(|c| (c.x, c.y)).collect::<Vec<_>>();
-        let views: Vec<_> = w.monster_views.iter().map(|p| (cells(&p.visible), format!("{:?}", p.memory))).collect();
-        format!(
-            "{:?} {:?} {:?} {:?} {:?} {:?} {views:?} {:?}",
-            w.turn,
-            w.actors,
-            w.log,
-            cells(&w.visible),
-            w.memory,
-            w.last_player_seen_by,
-            cells(w.lighting.lit()),
-        )
+    /// Everything a turn leaves that play shows or the next turn reads (the log compared
+    /// separately, as it grows).
+    #[derive(PartialEq, Debug)]
+    struct State<'w> {
+        turn: u64,
+        actors: &'w [Actor],
+        visible: Vec<Cell>,
+        memory: &'w Memory,
+        last_player_seen_by: &'w [Option<Cell>],
+        lit: Vec<Cell>,
+        views: Vec<(Vec<Cell>, &'w Memory)>,
+    }
+
+    fn state(w: &World) -> State<'_> {
+        State {
+            turn: w.turn,
+            actors: &w.actors,
+            visible: w.visible.iter().collect(),
+            memory: &w.memory,
+            last_player_seen_by: &w.last_player_seen_by,
+            lit: w.lighting.lit().iter().collect(),
+            views: w.monster_views.iter().map(|p| (p.visible.iter().collect(), &p.memory)).collect(),
+        }
     }
 
     /// Monsters reusing their views (a view computed again only when a door or a light near it
@@ -1321,7 +1424,11 @@ mod tests {
                             }
                         }
                     }
-                    assert_eq!(state(&reused), state(&fresh), "seed {seed}, {preset:?}, step {step}: {action:?}");
+                    let at = format!("seed {seed}, {preset:?}, step {step}: {action:?}");
+                    assert_eq!(reused.log, fresh.log, "{at}");
+                    assert!(state(&reused) == state(&fresh), "{at}");
+                    // The monsters' walk costs are kept as the map's would be made now.
+                    assert_eq!(reused.walk_costs, CostGrid::from_map(&reused.map, MONSTER_DOORS), "step {step}");
                 }
                 assert!(reused.turn > 80, "seed {seed}: the game went on ({} turns)", reused.turn);
             }
