@@ -404,6 +404,26 @@ fn two_hurt_monsters_flee_down_one_corridor() {
     assert!(orc > 2 && rat > orc, "both went down the corridor, in their order: orc {orc}, rat {rat}");
 }
 
+/// The message log folds a run of the same line into one, "(×N)" after it, as DCSS does; the
+/// steps between are not news, so they do not part a run.
+#[test]
+fn the_log_folds_repeated_lines() {
+    let mut w = world(
+        &[
+            "#####", //
+            "#@..#", "#####",
+        ],
+        config(Algorithm::Shadowcast, None, MemoryModel::LastSeen),
+    );
+    run(&mut w, &[Action::Move(0, -1), Action::Move(0, -1), Action::Move(0, -1), Action::Wait, Action::Wait]);
+    run(&mut w, &[Action::Move(1, 0), Action::Wait, Action::Move(0, 1)]);
+    let lines: Vec<String> = w.messages(10).iter().map(|m| format!("{} {m}", m.turn)).collect();
+    assert_eq!(lines, ["0 you bump into the wall at 1, 0 (×3)", "3 you wait (×3)", "4 you bump into the wall at 2, 2"]);
+    // The last lines, whole: a limit of 2 keeps the last two, the first folded run dropped.
+    assert_eq!(w.messages(2).len(), 2);
+    assert_eq!(w.messages(2)[0].times, 3);
+}
+
 #[test]
 fn the_same_seed_and_actions_give_the_same_game() {
     let map = sightline::core::samples::default_map().unwrap();

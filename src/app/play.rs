@@ -419,10 +419,9 @@ impl PlayState {
             .stick_to_bottom(true)
             .show(ui, |ui| {
                 let Some(world) = &self.world else { return };
-                // The last 50 messages.
-                let messages: Vec<_> = world.log.iter().rev().filter(|(_, e)| e.is_news()).take(50).collect();
-                for (turn, event) in messages.into_iter().rev() {
-                    ui.label(format!("{turn:>4}  {}", world.describe(event)));
+                // The last 50 lines.
+                for message in world.messages(50) {
+                    ui.label(format!("{:>4}  {message}", message.turn));
                 }
             });
     }

@@ -186,8 +186,8 @@ fn ascii_report(world: &World, preset: Preset) -> String {
     out += &status(world, preset);
     out.push('\n');
     // The message log, as the pane shows it.
-    for (turn, event) in world.log.iter().filter(|(_, e)| e.is_news()) {
-        out += &format!("{turn:>4}  {}\n", world.describe(event));
+    for message in world.messages(usize::MAX) {
+        out += &format!("{:>4}  {message}\n", message.turn);
     }
     out
 }
@@ -211,10 +211,9 @@ fn json_report(world: &World, preset: Preset) -> serde_json::Value {
         .map(|m| serde_json::json!({"name": m.name, "glyph": m.glyph.to_string(), "cell": [m.cell.x, m.cell.y], "hp": m.hp}))
         .collect();
     let log: Vec<serde_json::Value> = world
-        .log
-        .iter()
-        .filter(|(_, e)| e.is_news())
-        .map(|(turn, e)| serde_json::json!({"turn": turn, "message": world.describe(e)}))
+        .messages(usize::MAX)
+        .into_iter()
+        .map(|m| serde_json::json!({"turn": m.turn, "message": m.text, "times": m.times}))
         .collect();
     serde_json::json!({
         "preset": preset.name(),

@@ -277,7 +277,49 @@ impl Event {
     }
 }
 
+/// One line of the message log: an event as the log says it, and how many times in a row it
+/// happened (a wall bumped into five times is one line, as DCSS and Brogue fold repeats).
+#[derive(Clone, Debug, PartialEq)]
+pub struct Message {
+    /// The turn of the last of them.
+    pub turn: u64,
+    pub text: String,
+    pub times: usize,
+}
+
+impl std::fmt::Display for Message {
+    /// The text, and `(×N)` after it for a repeat.
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.write_str(&self.text)?;
+        if self.times > 1 {
+            write!(f, " (×{})", self.times)?;
+        }
+        Ok(())
+    }
+}
+
 impl World {
+    /// The message log's last `limit` lines, oldest first: the events that are news
+    /// ([`Event::is_news`]), said ([`World::describe`]), a run of the same line folded into one.
+    pub fn messages(&self, limit: usize) -> Vec<Message> {
+        let mut lines: Vec<Message> = Vec::new();
+        for (turn, event) in self.log.iter().rev().filter(|(_, e)| e.is_news()) {
+            let text = self.describe(event);
+            if let Some(newer) = lines.last_mut()
+                && newer.text == text
+            {
+                newer.times += 1;
+                continue;
+            }
+            if lines.len() == limit {
+                break;
+            }
+            lines.push(Message { turn: *turn, text, times: 1 });
+        }
+        lines.reverse();
+        lines
+    }
+
     /// An event as the message log says it.
     pub fn describe(&self, event: &Event) -> String {
         let name = |i: usize| if i == 0 { "you".to_owned() } else { self.actors[i].name.clone() };
