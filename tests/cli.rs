@@ -575,3 +575,41 @@ fn play_explores_a_map_to_the_end() {
     assert!(lines.iter().any(|l| l.contains("1 carried")), "{out}");
     assert!(lines.last().unwrap().ends_with("nothing left to explore"), "{out}");
 }
+
+/// `fov --to`: the "shot from the dark" of a side corridor. Under recursive shadowcasting the
+/// monster's cell (5, 4) sees the player's (4, 1), which does not see it; under symmetric
+/// shadowcasting neither sees the other, as the shot between them (one line, no tie) is stopped by
+/// the corridor's corner. The map shows the shot's line, `X` where it is stopped.
+#[test]
+fn fov_to_checks_a_pair_and_the_shot_between_them() {
+    let dir = tempfile::tempdir().unwrap();
+    let path = dir.path().join("corridor.txt");
+    std::fs::write(&path, "##########\n#........#\n#####.####\n#####.####\n#####.####\n").unwrap();
+    let path = path.to_str().unwrap();
+    let (code, out, err) = sightline(&["fov", path, "--origin", "4,1", "--to", "5,4", "--algorithm", "shadowcast"]);
+    assert_eq!(code, 0, "{err}");
+    let expected = [
+        "##########",
+        "#...@....#",
+        "####X.####",
+        "#####*####",
+        "#####T####",
+        "shot from 4,1 at 5,4: does not reach it (blocked at 4,2)",
+        "algorithm     sees  seen back",
+        "shadowcast      no        yes  one-sided: 5,4 sees 4,1 unseen",
+    ];
+    assert_eq!(out.lines().collect::<Vec<_>>(), expected);
+    let (code, out, _) = sightline(&["fov", path, "--origin", "4,1", "--to", "5,4", "--algorithm", "all"]);
+    assert_eq!(code, 0);
+    assert!(out.contains("\nsymmetric       no         no\n"), "{out}");
+    assert_eq!(out.lines().filter(|l| l.contains("one-sided")).count(), 5, "{out}");
+    let (code, out, _) = sightline(&["fov", path, "--origin", "4,1", "--to", "5,4", "--format", "json"]);
+    assert_eq!(code, 0);
+    let v: serde_json::Value = serde_json::from_str(&out).unwrap();
+    assert_eq!(v["shot"]["clear"], false);
+    assert_eq!(v["shot"]["blocked_at"][0], serde_json::json!([4, 2]));
+    assert_eq!(v["sight"][0], serde_json::json!({"algorithm": "symmetric", "sees": false, "seen_back": false}));
+    let (code, _, err) = sightline(&["fov", path, "--origin", "4,1", "--to", "50,1"]);
+    assert_eq!(code, 1);
+    assert!(err.contains("--to 50,1 is outside the 10×5 map"), "{err}");
+}

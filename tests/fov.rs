@@ -246,19 +246,10 @@ fn the_wall_lighting_pass_stays_within_the_radius() {
 
 /// Ford: symmetric shadowcasting "maps exactly to line of sight with Bresenham's algorithm": a
 /// floor tile B is visible from a floor tile A exactly when one of the two digital lines from A to
-/// B (every tie rounded up, or every tie rounded down) has only floor strictly between them.
+/// B (every tie rounded up, or every tie rounded down) has only floor strictly between them
+/// ([`fov::targeting::shot`]).
 fn bresenham_line_of_sight(grid: &OpacityGrid, a: Cell, b: Cell) -> bool {
-    let (dx, dy) = (i64::from(b.x - a.x), i64::from(b.y - a.y));
-    let n = dx.abs().max(dy.abs());
-    // round(v / n) with ties up (+∞) or down (−∞), for n > 0.
-    let round = |v: i64, up: bool| if up { (2 * v + n).div_euclid(2 * n) } else { -((n - 2 * v).div_euclid(2 * n)) };
-    [true, false].into_iter().any(|up| {
-        (1..n).all(|i| {
-            let x = i64::from(a.x) + round(dx * i, up);
-            let y = i64::from(a.y) + round(dy * i, up);
-            !grid.is_opaque(x as i32, y as i32)
-        })
-    })
+    fov::targeting::shot(grid, a, b).is_clear()
 }
 
 #[test]

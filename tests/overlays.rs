@@ -265,6 +265,51 @@ fn fov_comparison_follows_the_pointer_and_pins_on_a_probe_click() {
     assert_eq!(h.state().overlays.fov.origin, Some(Cell::new(30, 20)));
 }
 
+/// With the origin pinned, the pointer is a target: the panel says whether each algorithm has
+/// the origin see it and it see the origin, naming a one-sided pair, and whether a shot from the
+/// origin reaches it; the core says the same. The corridor of `corridor_asymmetry` (tests/fov.rs):
+/// under shadowcasting the monster's cell sees the player's unseen; under symmetric neither sees.
+#[test]
+fn a_pinned_origin_and_the_pointer_are_checked_as_a_pair() {
+    use sightline::core::fov::targeting::{PairSight, shot};
+    let dir = tempfile::tempdir().unwrap();
+    let path = dir.path().join("corridor.txt");
+    std::fs::write(&path, "##########\n#........#\n#####.####\n#####.####\n#####.####\n").unwrap();
+    let mut h = harness();
+    h.state_mut().commands.push(Command::Open(path));
+    h.run();
+    show_from_menu(&mut h, OverlayKind::FovCompare);
+    h.get_by_label("Probe").click();
+    h.run();
+    let (player, monster) = (Cell::new(4, 1), Cell::new(5, 4));
+    click_cell(&mut h, player);
+    h.get_by_label("Hover a cell: whether it and the origin see each other, and a shot between them.");
+    h.hover_at(cell_centre(&h, monster));
+    h.run();
+    h.run();
+    h.get_by_label("target 5, 4 (the pointer)");
+    h.get_by_label("shadowcast: origin sees it no, it sees the origin yes — one-sided: it sees you unseen");
+    h.get_by_label("symmetric: origin sees it no, it sees the origin no");
+    h.get_by_label("shot from 4, 1: does not reach it (stopped at 4, 2)");
+    // The core's verdicts, directly.
+    let grid = OpacityGrid::from_map(&h.state().document.map);
+    let mut scratch = VisibleSet::new(10, 5);
+    let sight = PairSight::of(fov::Algorithm::Shadowcast, &grid, (player, monster), (Some(10), true), &mut scratch);
+    assert!(!sight.sees && sight.seen_back);
+    assert_eq!(shot(&grid, player, monster).blocked_at, [Some(Cell::new(4, 2)); 2]);
+    assert_eq!(h.state().overlays.fov.pair.as_ref().map(|p| p.sights[0]), Some(sight));
+    // Along the corridor the shot is clear and both see each other.
+    h.hover_at(cell_centre(&h, Cell::new(8, 1)));
+    h.run();
+    h.run();
+    h.get_by_label("symmetric: origin sees it yes, it sees the origin yes");
+    h.get_by_label("shot from 4, 1: reaches it (clear)");
+    // On the origin itself, no pair.
+    h.hover_at(cell_centre(&h, player));
+    h.run();
+    assert_eq!(h.state().overlays.fov.pair, None);
+}
+
 #[test]
 fn symmetry_audit_runs_in_the_background_and_shows_partners() {
     let mut h = harness();

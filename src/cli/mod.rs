@@ -72,6 +72,10 @@ pub enum Command {
         /// Report only transparent cells (walls bounding the view are not lit).
         #[arg(long)]
         no_light_walls: bool,
+        /// A second cell: whether each sees the other (the algorithm's, or all of them), and
+        /// whether a shot from the origin reaches it (Ford's two digital lines), the lines drawn.
+        #[arg(long, value_name = "X,Y")]
+        to: Option<Cell>,
         #[arg(long, value_enum, default_value_t = FovFormat::Ascii)]
         format: FovFormat,
     },
@@ -323,7 +327,7 @@ fn run_command(command: Command) -> anyhow::Result<()> {
             }
             Ok(())
         }
-        Command::Fov { map, algorithm, origin, radius, no_light_walls, format } => {
+        Command::Fov { map, algorithm, origin, radius, no_light_walls, to, format } => {
             let loaded = load_for_command(&map)?;
             let origin = match origin {
                 Some(o) => o,
@@ -341,6 +345,16 @@ fn run_command(command: Command) -> anyhow::Result<()> {
                 loaded.height()
             );
             let params = FovParams { origin, radius, light_walls: !no_light_walls };
+            if let Some(to) = to {
+                anyhow::ensure!(
+                    loaded.in_bounds(to),
+                    "--to {to} is outside the {}×{} map",
+                    loaded.width(),
+                    loaded.height()
+                );
+                write!(out, "{}", pair_report(&loaded, &algorithm, params, to, format)?)?;
+                return Ok(());
+            }
             write!(out, "{}", fov_report(&loaded, &algorithm, params, format)?)?;
             Ok(())
         }
@@ -882,6 +896,95 @@ pub fn fov_report(map: &Map, algorithm: &str, params: FovParams, format: FovForm
             format!("{}\n", serde_json::json!({ "visible": cells }))
         }
         FovFormat::Ascii => render_visible(map, &visible, params.origin),
+    })
+}
+
+/// The `fov --to` report: whether the origin and `to` see each other under `algorithm` (or every
+/// algorithm, for `all`), and the shot from the origin at `to`
+/// ([`crate::core::fov::targeting`]): the map with the shot's lines (`*`, `X` where a line is
+/// blocked, `@` the origin, `T` the target), then the verdicts.
+pub fn pair_report(
+    map: &Map,
+    algorithm: &str,
+    params: FovParams,
+    to: Cell,
+    format: FovFormat,
+) -> anyhow::Result<String> {
+    use crate::core::fov::targeting::{PairSight, shot};
+    let algorithms = if algorithm == "all" { Algorithm::ALL.to_vec() } else { vec![parse_algorithm(algorithm)?] };
+    let grid = OpacityGrid::from_map(map);
+    let mut scratch = VisibleSet::new(map.width(), map.height());
+    let from = params.origin;
+    let sights: Vec<PairSight> = algorithms
+        .into_iter()
+        .map(|a| PairSight::of(a, &grid, (from, to), (params.radius, params.light_walls), &mut scratch))
+        .collect();
+    let shot = shot(&grid, from, to);
+    let cell_json = |c: &Cell| serde_json::json!([c.x, c.y]);
+    Ok(match format {
+        FovFormat::Json => {
+            let sight: Vec<_> = sights
+                .iter()
+                .map(|s| serde_json::json!({"algorithm": s.algorithm.name(), "sees": s.sees, "seen_back": s.seen_back}))
+                .collect();
+            let lines: Vec<Vec<_>> = shot.lines.iter().map(|l| l.iter().map(cell_json).collect()).collect();
+            let blocked: Vec<_> = shot.blocked_at.iter().map(|b| b.as_ref().map(cell_json)).collect();
+            format!(
+                "{}\n",
+                serde_json::json!({
+                    "from": cell_json(&from),
+                    "to": cell_json(&to),
+                    "shot": {"clear": shot.is_clear(), "lines": lines, "blocked_at": blocked},
+                    "sight": sight,
+                })
+            )
+        }
+        FovFormat::Ascii => {
+            let mut rows: Vec<Vec<char>> = (0..map.height() as i32)
+                .map(|y| {
+                    (0..map.width() as i32)
+                        .map(|x| map.top_tile(Cell::new(x, y)).map_or(' ', |(_, t)| map.tiles[usize::from(t)].glyph.ch))
+                        .collect()
+                })
+                .collect();
+            let mut put = |c: Cell, ch: char| rows[c.y as usize][c.x as usize] = ch;
+            for line in &shot.lines {
+                for &c in line.iter().filter(|c| map.in_bounds(**c)) {
+                    put(c, '*');
+                }
+            }
+            for &c in shot.blocked_at.iter().flatten() {
+                put(c, 'X');
+            }
+            put(from, '@');
+            put(to, 'T');
+            let mut out: String =
+                rows.iter().map(|r| format!("{}\n", r.iter().collect::<String>().trim_end())).collect();
+            let line = |k: usize| match shot.blocked_at[k] {
+                None => "clear".to_owned(),
+                Some(c) => format!("blocked at {c}"),
+            };
+            let verdict = if shot.lines[0] == shot.lines[1] {
+                line(0)
+            } else {
+                format!("ties rounded up {}, ties rounded down {}", line(0), line(1))
+            };
+            out += &format!(
+                "shot from {from} at {to}: {} ({verdict})\n",
+                if shot.is_clear() { "reaches it" } else { "does not reach it" }
+            );
+            out += &format!("{:<12}{:>6}{:>11}\n", "algorithm", "sees", "seen back");
+            let yes = |b: bool| if b { "yes" } else { "no" };
+            for s in &sights {
+                let note = match (s.sees, s.seen_back) {
+                    (false, true) => format!("  one-sided: {to} sees {from} unseen"),
+                    (true, false) => format!("  one-sided: {from} sees {to} unseen"),
+                    _ => String::new(),
+                };
+                out += &format!("{:<12}{:>6}{:>11}{note}\n", s.algorithm.name(), yes(s.sees), yes(s.seen_back));
+            }
+            out
+        }
     })
 }
 

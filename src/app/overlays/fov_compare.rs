@@ -10,6 +10,7 @@ use super::{LegendEntry, OverlayCommand, legend_ui, with_alpha};
 use crate::app::canvas::VisibleCells;
 use crate::app::{Command, View};
 use crate::core::Cell;
+use crate::core::fov::targeting::{PairSight, Shot, shot};
 use crate::core::fov::{self, Algorithm, FovParams, Opacity, OpacityGrid, VisibleSet};
 
 #[derive(Clone, Debug, PartialEq)]
@@ -37,6 +38,15 @@ pub struct AlgorithmRow {
     pub micros: f64,
 }
 
+/// A pinned origin and the cell under the pointer: whether each sees the other under A and B,
+/// and whether a shot from the origin reaches it ([`crate::core::fov::targeting`]).
+#[derive(Clone, Debug, PartialEq)]
+pub struct PairReport {
+    pub target: Cell,
+    pub sights: [PairSight; 2],
+    pub shot: Shot,
+}
+
 /// Cells seen by both algorithms, only by A, only by B.
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
 pub struct Agreement {
@@ -58,7 +68,10 @@ pub struct FovCompare {
     pub table: Vec<AlgorithmRow>,
     /// Visible cells against the radius, for A and B.
     pub plot: [Vec<[f64; 2]>; 2],
+    /// With the origin pinned, the cell under the pointer and the origin.
+    pub pair: Option<PairReport>,
     key: Option<(u64, Cell, FovSettings)>,
+    pair_key: Option<(u64, Cell, Cell, FovSettings)>,
     table_key: Option<(u64, Cell, Option<u32>, bool)>,
 }
 
@@ -66,6 +79,8 @@ const BOTH: Color32 = Color32::from_rgb(90, 210, 120);
 const ONLY_A: Color32 = Color32::from_rgb(70, 140, 255);
 const ONLY_B: Color32 = Color32::from_rgb(255, 150, 40);
 const ORIGIN: Color32 = Color32::from_rgb(255, 240, 120);
+const SHOT: Color32 = Color32::from_rgb(235, 235, 235);
+const STOPPED: Color32 = Color32::from_rgb(255, 70, 70);
 /// The plot's radii: 1 to this.
 const PLOT_MAX_RADIUS: u32 = 30;
 
@@ -88,6 +103,7 @@ impl FovCompare {
         let in_bounds = |c: &Cell| grid.in_bounds(c.x, c.y);
         self.origin = self.pinned.filter(in_bounds).or(hovered.filter(in_bounds)).or(self.origin.filter(in_bounds));
         let Some(origin) = self.origin else { return };
+        self.update_pair(grid, revision, hovered);
         let key = (revision, origin, self.settings.clone());
         if self.key.as_ref() == Some(&key) {
             return;
@@ -123,6 +139,31 @@ impl FovCompare {
         self.key = Some(key);
     }
 
+    /// The pair report, while the origin is pinned and the pointer is on another cell of the map.
+    fn update_pair(&mut self, grid: &OpacityGrid, revision: u64, hovered: Option<Cell>) {
+        let target = hovered.filter(|c| grid.in_bounds(c.x, c.y));
+        let (Some(origin), Some(target)) = (self.pinned.filter(|_| self.pinned == self.origin), target) else {
+            self.pair = None;
+            self.pair_key = None;
+            return;
+        };
+        if target == origin {
+            self.pair = None;
+            self.pair_key = None;
+            return;
+        }
+        let key = (revision, origin, target, self.settings.clone());
+        if self.pair_key.as_ref() == Some(&key) {
+            return;
+        }
+        let s = &self.settings;
+        let mut scratch = VisibleSet::new(grid.width() as u32, grid.height() as u32);
+        let sight = |a| PairSight::of(a, grid, (origin, target), (s.radius, s.light_walls), &mut scratch);
+        let sights = [s.a, s.b].map(sight);
+        self.pair = Some(PairReport { target, sights, shot: shot(grid, origin, target) });
+        self.pair_key = Some(key);
+    }
+
     pub fn draw(&self, painter: &Painter, view: &View, cells: VisibleCells) {
         let Some(origin) = self.origin else { return };
         let [va, vb] = &self.views;
@@ -152,6 +193,9 @@ impl FovCompare {
                 egui::Stroke::new(1.0, with_alpha(ORIGIN, 0.5)),
             );
         }
+        if let Some(pair) = &self.pair {
+            draw_shot(painter, view, pair);
+        }
     }
 
     pub fn numbers_text(&self) -> String {
@@ -164,6 +208,16 @@ impl FovCompare {
         );
         for row in &self.table {
             out += &format!("{}\t{}\t{:.2}\n", row.algorithm, row.visible, row.micros);
+        }
+        if let Some(pair) = &self.pair {
+            let t = pair.target;
+            out += &format!("target {},{}\nalgorithm\tsees\tseen_back\n", t.x, t.y);
+            for sight in &pair.sights {
+                out += &format!("{}\t{}\t{}\n", sight.algorithm, sight.sees, sight.seen_back);
+            }
+            let stops: Vec<String> =
+                pair.shot.blocked_at.iter().map(|b| b.map_or("clear".into(), |c| format!("{},{}", c.x, c.y))).collect();
+            out += &format!("shot\t{}\t{}\n", if pair.shot.is_clear() { "clear" } else { "blocked" }, stops.join("\t"));
         }
         out
     }
@@ -204,6 +258,11 @@ impl FovCompare {
             (None, None) => {
                 ui.label("Hover the map to place the origin.");
             }
+        }
+        if let Some(pair) = &self.pair {
+            pair_ui(ui, origin_label(self.origin), pair);
+        } else if self.pinned.is_some() {
+            ui.weak("Hover a cell: whether it and the origin see each other, and a shot between them.");
         }
         let a = &self.agreement;
         legend_ui(
@@ -274,4 +333,63 @@ fn timed_table(grid: &OpacityGrid, origin: Cell, radius: Option<u32>, light_wall
             AlgorithmRow { algorithm, visible: visible.count(), micros }
         })
         .collect()
+}
+
+fn origin_label(origin: Option<Cell>) -> String {
+    origin.map_or_else(String::new, |o| format!("{}, {}", o.x, o.y))
+}
+
+/// The pair's verdicts: for A and B, whether the origin sees the target and the target the
+/// origin, one-sided pairs named; and the shot.
+fn pair_ui(ui: &mut egui::Ui, origin: String, pair: &PairReport) {
+    let t = pair.target;
+    ui.strong(format!("target {}, {} (the pointer)", t.x, t.y));
+    for (sight, colour) in pair.sights.iter().zip([ONLY_A, ONLY_B]) {
+        let yes = |b: bool| if b { "yes" } else { "no" };
+        let mut text = format!(
+            "{}: origin sees it {}, it sees the origin {}",
+            sight.algorithm,
+            yes(sight.sees),
+            yes(sight.seen_back)
+        );
+        match (sight.sees, sight.seen_back) {
+            (false, true) => text += " — one-sided: it sees you unseen",
+            (true, false) => text += " — one-sided: you see it unseen",
+            _ => {}
+        }
+        ui.label(egui::RichText::new(text).color(colour));
+    }
+    let shot = &pair.shot;
+    let line = |k: usize| match shot.blocked_at[k] {
+        None => "clear".to_owned(),
+        Some(c) => format!("stopped at {}, {}", c.x, c.y),
+    };
+    let verdict = if shot.lines[0] == shot.lines[1] {
+        line(0)
+    } else {
+        format!("ties rounded up {}, ties rounded down {}", line(0), line(1))
+    };
+    let reaches = if shot.is_clear() { "reaches it" } else { "does not reach it" };
+    ui.label(format!("shot from {origin}: {reaches} ({verdict})"));
+}
+
+/// The shot's digital lines from the origin to the target, through the centres of their cells
+/// (the two lines where ties part them), and a cross on each cell that stops one.
+fn draw_shot(painter: &Painter, view: &View, pair: &PairReport) {
+    let centre = |c: Cell| view.cell_rect(c).center();
+    for (k, line) in pair.shot.lines.iter().enumerate() {
+        if k == 1 && pair.shot.lines[0] == pair.shot.lines[1] {
+            break;
+        }
+        let points: Vec<egui::Pos2> = line.iter().map(|&c| centre(c)).collect();
+        painter.add(egui::Shape::line(points, egui::Stroke::new(2.0, with_alpha(SHOT, 0.9))));
+    }
+    for &c in pair.shot.blocked_at.iter().flatten() {
+        let r = view.cell_rect(c).shrink(view.cell_px * 0.15);
+        let stroke = egui::Stroke::new(2.5, STOPPED);
+        painter.line_segment([r.left_top(), r.right_bottom()], stroke);
+        painter.line_segment([r.right_top(), r.left_bottom()], stroke);
+    }
+    let target = view.cell_rect(pair.target);
+    painter.rect_stroke(target, 0.0, egui::Stroke::new(2.0, SHOT), egui::StrokeKind::Inside);
 }

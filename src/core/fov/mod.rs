@@ -22,6 +22,7 @@ mod ray;
 mod shadowcast;
 mod shadowline;
 mod symmetric;
+pub mod targeting;
 
 use serde::{Deserialize, Serialize};
 
