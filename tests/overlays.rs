@@ -290,7 +290,7 @@ fn a_pinned_origin_and_the_pointer_are_checked_as_a_pair() {
     h.get_by_label("target 5, 4 (the pointer)");
     h.get_by_label("shadowcast: origin sees it no, it sees the origin yes — one-sided: it sees you unseen");
     h.get_by_label("symmetric: origin sees it no, it sees the origin no");
-    h.get_by_label("shot from 4, 1: does not reach it (stopped at 4, 2)");
+    h.get_by_label("shot from 4, 1: does not reach it (blocked at 4, 2)");
     // The core's verdicts, directly.
     let grid = OpacityGrid::from_map(&h.state().document.map);
     let mut scratch = VisibleSet::new(10, 5);

@@ -362,7 +362,7 @@ fn pair_ui(ui: &mut egui::Ui, origin: String, pair: &PairReport) {
     let shot = &pair.shot;
     let line = |k: usize| match shot.blocked_at[k] {
         None => "clear".to_owned(),
-        Some(c) => format!("stopped at {}, {}", c.x, c.y),
+        Some(c) => format!("blocked at {}, {}", c.x, c.y),
     };
     let verdict = if shot.lines[0] == shot.lines[1] {
         line(0)
