@@ -157,3 +157,25 @@ fn the_player_carries_the_player_starts_torch() {
     h.run();
     assert!(h.query_all_by_label_contains("1: floor, carrying a light (radius 2)").next().is_some());
 }
+
+/// The Watchers box rings the monsters that see the player and counts those the player does not
+/// see: the goblin down the side corridor sees the player under Grass's shadowcasting, unseen.
+#[test]
+fn watchers_counts_the_monsters_that_see_the_player_unseen() {
+    let dir = tempfile::tempdir().unwrap();
+    let path = dir.path().join("corridor.txt");
+    let rows =
+        "legend:\ng = monster name=goblin vision=10\n---\n##########\n#...@....#\n#####.####\n#####.####\n#####g####\n";
+    std::fs::write(&path, rows).unwrap();
+    let mut h = harness_sized(1500.0, 900.0);
+    h.state_mut().commands.push(Command::Open(path));
+    h.run();
+    h.get_by_label("Play (F5)").click();
+    h.run();
+    assert!(h.query_by_label("seen by 1 (1 unseen)").is_none(), "off at first");
+    h.get_by_label("Watchers").click();
+    h.run();
+    h.get_by_label("seen by 1 (1 unseen)");
+    assert!(h.state().play.watchers);
+    assert_eq!(h.state().play.world.as_ref().unwrap().watchers(), [(1, false)]);
+}

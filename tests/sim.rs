@@ -424,6 +424,32 @@ fn the_log_folds_repeated_lines() {
     assert_eq!(w.messages(2)[0].times, 3);
 }
 
+/// The corridor of `corridor_asymmetry` (tests/fov.rs) in play: under shadowcasting the goblin
+/// down the side corridor sees the player, who does not see it; under symmetric shadowcasting
+/// neither sees the other. Once it has stepped into the hall, each sees the other.
+#[test]
+fn a_monster_watches_the_player_from_the_dark_under_shadowcasting_only() {
+    let rows = [
+        "legend:",
+        "g = monster name=goblin vision=10",
+        "---",
+        "##########",
+        "#...@....#",
+        "#####.####",
+        "#####.####",
+        "#####g####",
+    ];
+    let shadowcast = world(&rows, config(Algorithm::Shadowcast, None, MemoryModel::LastSeen));
+    assert_eq!(shadowcast.watchers(), [(1, false)], "seen from the dark");
+    assert_eq!(shadowcast.visible_monsters().count(), 0);
+    let mut symmetric = world(&rows, config(Algorithm::Symmetric, None, MemoryModel::LastSeen));
+    assert_eq!(symmetric.watchers(), []);
+    // Frozen monsters: the player steps to the corridor's mouth, and the two see each other.
+    symmetric.frozen_monsters = true;
+    symmetric.act(Action::Move(1, 0));
+    assert_eq!(symmetric.watchers(), [(1, true)]);
+}
+
 #[test]
 fn the_same_seed_and_actions_give_the_same_game() {
     let map = sightline::core::samples::default_map().unwrap();

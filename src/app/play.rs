@@ -38,6 +38,8 @@ pub enum PlayCommand {
     RevealMap,
     SetLiveEdits(bool),
     SetGhosts(bool),
+    /// Mark the monsters that see the player, those out of the player's view too.
+    SetWatchers(bool),
     /// Seeing by the map's lights on or off ([`crate::core::sim::SimConfig::lights`]).
     SetLights(bool),
     /// Length of the smooth transition, in seconds.
@@ -65,6 +67,9 @@ pub struct PlayState {
     pub live_edits: bool,
     /// Draw monsters out of view at their last known cell, greyed.
     pub ghosts: bool,
+    /// Mark the monsters that see the player ([`World::watchers`]): a debugging view, as it
+    /// shows where unseen monsters are.
+    pub watchers: bool,
     /// Lit cells are seen from afar (kept across restarts and presets).
     pub lights: bool,
     /// Seconds a smooth transition takes.
@@ -90,6 +95,7 @@ impl Default for PlayState {
             world: None,
             live_edits: true,
             ghosts: true,
+            watchers: false,
             lights: true,
             transition_seconds: 0.15,
             revision: 0,
@@ -155,6 +161,7 @@ impl PlayState {
             }
             PlayCommand::SetLiveEdits(on) => self.live_edits = on,
             PlayCommand::SetGhosts(on) => self.ghosts = on,
+            PlayCommand::SetWatchers(on) => self.watchers = on,
             PlayCommand::SetLights(on) => {
                 self.lights = on;
                 if let Some(w) = &mut self.world {
@@ -349,6 +356,17 @@ impl PlayState {
             {
                 send(commands, PlayCommand::SetGhosts(ghosts));
             }
+            let mut watchers = self.watchers;
+            if ui
+                .checkbox(&mut watchers, "Watchers")
+                .on_hover_text(
+                    "Ring the monsters that see you, red where you do not see them (seen from the dark, as an \
+                     asymmetric FOV allows)",
+                )
+                .changed()
+            {
+                send(commands, PlayCommand::SetWatchers(watchers));
+            }
             let mut lights = self.lights;
             let lit_hint = if world.lighting().lights().is_empty() {
                 "This map has no lights (place one with the object tool)".to_owned()
@@ -398,6 +416,12 @@ impl PlayState {
                     "The light you carry (the player start's 'light'): it lights around you, and shows you to \
                      monsters that see it",
                 );
+                ui.separator();
+            }
+            if self.watchers {
+                let watchers = world.watchers();
+                let unseen = watchers.iter().filter(|(_, seen)| !seen).count();
+                ui.label(format!("seen by {} ({unseen} unseen)", watchers.len()));
                 ui.separator();
             }
             ui.label(format!("{} · {} FOV", self.preset.name(), world.config.fov));
@@ -638,6 +662,24 @@ impl PlayState {
                 match image_of(m.object) {
                     Some(image) => draw_image(&painter, map, corner_of(centre), px, &image, grey),
                     None => draw_actor(&painter, centre, px, m.glyph, grey),
+                }
+            }
+        }
+        // Watchers: a ring round each monster that sees the player, red where the player does
+        // not see it.
+        if who == 0 && self.watchers {
+            for (m, seen) in world.watchers() {
+                let centre = view.cell_rect(world.actors[m].cell).center();
+                let colour = if seen { Color32::from_rgb(255, 200, 90) } else { Color32::from_rgb(255, 60, 60) };
+                painter.circle_stroke(centre, px * 0.62, Stroke::new(2.0, colour));
+                if !seen {
+                    painter.text(
+                        centre,
+                        egui::Align2::CENTER_CENTER,
+                        "?",
+                        egui::FontId::proportional(px * 0.8),
+                        colour,
+                    );
                 }
             }
         }

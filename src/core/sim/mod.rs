@@ -762,6 +762,18 @@ impl World {
         self.actors[1..].iter().filter(|m| m.alive() && self.visible.contains_cell(m.cell))
     }
 
+    /// The living monsters that see the player now (in their views of the last look), by actor
+    /// number, each with whether the player sees it back. One the player does not see is a
+    /// monster that could attack from the dark: under an asymmetric FOV (shadowcasting) a
+    /// monster down a side corridor sees a player who cannot see it.
+    pub fn watchers(&self) -> Vec<(usize, bool)> {
+        let player = self.player().cell;
+        (1..self.actors.len())
+            .filter(|&m| self.actors[m].alive() && self.monster_views[m].visible.contains_cell(player))
+            .map(|m| (m, self.visible.contains_cell(self.actors[m].cell)))
+            .collect()
+    }
+
     /// The living monster standing on `c`, if any (seen or not).
     pub fn monster_at(&self, c: Cell) -> Option<usize> {
         (1..self.actors.len()).find(|&i| self.actors[i].alive() && self.actors[i].cell == c)
