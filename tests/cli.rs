@@ -613,3 +613,19 @@ fn fov_to_checks_a_pair_and_the_shot_between_them() {
     assert_eq!(code, 1);
     assert!(err.contains("--to 50,1 is outside the 10×5 map"), "{err}");
 }
+
+/// `play --format json` lists the monsters that see the player ("watchers"), those the player
+/// does not see too: the goblin down the side corridor, under Grass's shadowcasting.
+#[test]
+fn play_json_lists_the_monsters_watching_the_player() {
+    let dir = tempfile::tempdir().unwrap();
+    let path = dir.path().join("corridor.txt");
+    let rows =
+        "legend:\ng = monster name=goblin vision=10\n---\n##########\n#...@....#\n#####.####\n#####.####\n#####g####\n";
+    std::fs::write(&path, rows).unwrap();
+    let (code, out, err) = sightline(&["play", path.to_str().unwrap(), "--keys", "", "--format", "json"]);
+    assert_eq!(code, 0, "{err}");
+    let v: serde_json::Value = serde_json::from_str(&out).unwrap();
+    assert_eq!(v["watchers"], serde_json::json!([{"name": "the goblin", "cell": [5, 4], "seen": false}]));
+    assert_eq!(v["monsters_in_view"], serde_json::json!([]));
+}

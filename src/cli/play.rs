@@ -210,6 +210,15 @@ fn json_report(world: &World, preset: Preset) -> serde_json::Value {
         .visible_monsters()
         .map(|m| serde_json::json!({"name": m.name, "glyph": m.glyph.to_string(), "cell": [m.cell.x, m.cell.y], "hp": m.hp}))
         .collect();
+    // The monsters that see the player, those it does not see too: what the pane's Watchers shows.
+    let watchers: Vec<serde_json::Value> = world
+        .watchers()
+        .into_iter()
+        .map(|(m, seen)| {
+            let a = &world.actors[m];
+            serde_json::json!({"name": a.name, "cell": [a.cell.x, a.cell.y], "seen": seen})
+        })
+        .collect();
     let log: Vec<serde_json::Value> = world
         .messages(usize::MAX)
         .into_iter()
@@ -224,6 +233,7 @@ fn json_report(world: &World, preset: Preset) -> serde_json::Value {
         "visible": cells(Knowledge::Visible),
         "remembered": cells(Knowledge::Remembered),
         "monsters_in_view": monsters,
+        "watchers": watchers,
         "log": log,
     })
 }
