@@ -310,6 +310,42 @@ fn a_pinned_origin_and_the_pointer_are_checked_as_a_pair() {
     assert_eq!(h.state().overlays.fov.pair, None);
 }
 
+/// Game rules colours the map by what its rules make of each cell, and its legend counts them as
+/// the core's rules say: on the dungeon, its tall grass hides but is walked through, its water
+/// costs 3, its doors are closed or open. Painting a wall over grass changes the counts.
+#[test]
+fn game_rules_counts_the_cells_by_what_the_rules_make_of_them() {
+    use sightline::core::Passage;
+    let mut h = harness();
+    open(&mut h, "dungeon.ron");
+    show_from_menu(&mut h, OverlayKind::Rules);
+    let count = |map: &sightline::core::Map, p: Passage| {
+        (0..map.len()).filter(|&i| map.rules_at(map.cell_at(i)).passage() == p).count()
+    };
+    let map = h.state().document.map.clone();
+    let grass = count(&map, Passage::SightBlocked);
+    assert_eq!(grass, 25, "the dungeon's tall grass");
+    h.get_by_label(&format!("blocks sight and movement: {}", count(&map, Passage::Blocked)));
+    h.get_by_label("blocks sight only: 25");
+    h.get_by_label(&format!("blocks movement only: {}", count(&map, Passage::MoveBlocked)));
+    h.get_by_label("closed doors: 8");
+    h.get_by_label("open doors: 11");
+    h.get_by_label("cost 3: 44");
+    // A cell of grass, as drawn.
+    let at =
+        (0..map.len()).map(|i| map.cell_at(i)).find(|&c| map.rules_at(c).passage() == Passage::SightBlocked).unwrap();
+    assert_eq!(h.state().overlays.rules.passage_at(at), Some(Passage::SightBlocked));
+    // A wall painted over it: one grass cell fewer, at once.
+    h.get_by_label("Brush").click();
+    h.run();
+    h.get_by_label("#  wall").click();
+    h.run();
+    click_cell(&mut h, at);
+    h.run();
+    h.get_by_label("blocks sight only: 24");
+    assert_eq!(h.state().overlays.rules.passage_at(at), Some(Passage::Blocked));
+}
+
 #[test]
 fn symmetry_audit_runs_in_the_background_and_shows_partners() {
     let mut h = harness();

@@ -65,6 +65,7 @@ pub fn run(launch: AppLaunch) -> anyhow::Result<()> {
             }
             for name in launch.overlays {
                 let kind = match name {
+                    OverlayName::Rules => OverlayKind::Rules,
                     OverlayName::Pathfinding => OverlayKind::Pathfinding,
                     OverlayName::Fov => OverlayKind::FovCompare,
                     OverlayName::Symmetry => OverlayKind::Symmetry,

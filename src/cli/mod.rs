@@ -233,6 +233,7 @@ pub struct AppLaunch {
 /// The overlays, by their command-line names.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, clap::ValueEnum)]
 pub enum OverlayName {
+    Rules,
     Pathfinding,
     Fov,
     Symmetry,

@@ -26,6 +26,30 @@ pub struct CellRules {
 impl CellRules {
     /// Outside the map: opaque and impassable.
     pub const OUTSIDE: CellRules = CellRules { opaque: true, walkable: false, cost: 1.0, door: None };
+
+    /// How sight and movement pass this cell.
+    pub fn passage(&self) -> Passage {
+        match (self.opaque, self.walkable) {
+            (false, true) => Passage::Open,
+            (true, true) => Passage::SightBlocked,
+            (false, false) => Passage::MoveBlocked,
+            (true, false) => Passage::Blocked,
+        }
+    }
+}
+
+/// How sight and movement pass a cell: the four ways a map's cells are to the game (the Game
+/// rules overlay colours a map by them).
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+pub enum Passage {
+    /// Seen through and walked on: a floor.
+    Open,
+    /// Walked on, not seen through: tall grass, a curtain.
+    SightBlocked,
+    /// Seen through, not walked on: deep water, a chasm, a window.
+    MoveBlocked,
+    /// Neither: a wall, a closed door, the void.
+    Blocked,
 }
 
 impl Map {

@@ -11,6 +11,7 @@ pub mod fov_compare;
 pub mod job;
 pub mod lighting_view;
 pub mod pathfinding;
+pub mod rules_view;
 pub mod symmetry_view;
 
 use std::sync::Arc;
@@ -21,6 +22,7 @@ pub use cache_view::{CacheSettings, CacheView};
 pub use fov_compare::{FovCompare, FovSettings};
 pub use lighting_view::{LightingSettings, LightingView};
 pub use pathfinding::{Marker, PathMode, PathOverlay, PathSettings};
+pub use rules_view::{RulesSettings, RulesView};
 pub use symmetry_view::{SymmetrySettings, SymmetryView};
 
 use super::canvas::VisibleCells;
@@ -28,9 +30,10 @@ use super::{Command, View};
 use crate::core::fov::OpacityGrid;
 use crate::core::{Cell, Map};
 
-/// The five overlays.
+/// The six overlays.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
 pub enum OverlayKind {
+    Rules,
     Pathfinding,
     FovCompare,
     Symmetry,
@@ -39,7 +42,8 @@ pub enum OverlayKind {
 }
 
 impl OverlayKind {
-    pub const ALL: [OverlayKind; 5] = [
+    pub const ALL: [OverlayKind; 6] = [
+        OverlayKind::Rules,
         OverlayKind::Pathfinding,
         OverlayKind::FovCompare,
         OverlayKind::Symmetry,
@@ -50,6 +54,7 @@ impl OverlayKind {
     /// The name in the Overlays menu.
     pub fn label(self) -> &'static str {
         match self {
+            OverlayKind::Rules => "Game rules",
             OverlayKind::Pathfinding => "Pathfinding",
             OverlayKind::FovCompare => "FOV comparison",
             OverlayKind::Symmetry => "Symmetry violations",
@@ -90,6 +95,7 @@ pub enum OverlayCommand {
     ToggleWhatIf(Cell),
     ClearWhatIf,
     LightingSettings(LightingSettings),
+    RulesSettings(RulesSettings),
     /// Pin the lighting overlay's viewer to a cell (again: unpin).
     PinViewer(Cell),
     UnpinViewer,
@@ -97,6 +103,7 @@ pub enum OverlayCommand {
 
 #[derive(Default)]
 pub struct Overlays {
+    pub rules: RulesView,
     pub path: PathOverlay,
     pub fov: FovCompare,
     pub symmetry: SymmetryView,
@@ -109,6 +116,7 @@ pub struct Overlays {
 impl Overlays {
     pub fn is_on(&self, kind: OverlayKind) -> bool {
         match kind {
+            OverlayKind::Rules => self.rules.on,
             OverlayKind::Pathfinding => self.path.on,
             OverlayKind::FovCompare => self.fov.on,
             OverlayKind::Symmetry => self.symmetry.on,
@@ -130,6 +138,7 @@ impl Overlays {
     pub fn apply(&mut self, command: OverlayCommand, map: &Map) {
         match command {
             OverlayCommand::Show(kind, on) => match kind {
+                OverlayKind::Rules => self.rules.on = on,
                 OverlayKind::Pathfinding => self.path.on = on,
                 OverlayKind::FovCompare => self.fov.on = on,
                 OverlayKind::Symmetry => self.symmetry.on = on,
@@ -180,6 +189,7 @@ impl Overlays {
             c @ (OverlayCommand::LightingSettings(_) | OverlayCommand::PinViewer(_) | OverlayCommand::UnpinViewer) => {
                 self.lighting.apply(c)
             }
+            c @ OverlayCommand::RulesSettings(_) => self.rules.apply(c),
         }
     }
 
@@ -207,6 +217,7 @@ impl Overlays {
 
     /// Brings every overlay that is on up to date with the map (`logic`, once a frame).
     pub fn update(&mut self, map: &Map, revision: u64, hovered: Option<Cell>, dt: f32) {
+        self.rules.update(map, revision);
         self.path.advance(dt);
         self.path.update(map, revision);
         if self.fov.on || self.symmetry.on || self.cache.on || self.lighting.on {
@@ -235,6 +246,9 @@ impl Overlays {
 
     /// Draws the overlays that are on; `side` picks one pathfinding side in a split view.
     pub fn draw(&self, painter: &Painter, view: &View, cells: VisibleCells, side: Option<usize>) {
+        if self.rules.on {
+            self.rules.draw(painter, view, cells);
+        }
         if self.lighting.on {
             self.lighting.draw(painter, view, cells);
         }
@@ -255,6 +269,9 @@ impl Overlays {
     /// Every overlay's numbers, as text.
     pub fn numbers_text(&self) -> String {
         let mut out = String::new();
+        if self.rules.on {
+            out += &self.rules.numbers_text();
+        }
         if self.path.on {
             out += &self.path.numbers_text();
         }
@@ -281,6 +298,7 @@ impl Overlays {
             }
             egui::CollapsingHeader::new(kind.heading()).default_open(true).show(ui, |ui| {
                 match kind {
+                    OverlayKind::Rules => self.rules.settings_ui(ui, commands),
                     OverlayKind::Pathfinding => self.path.settings_ui(ui, commands),
                     OverlayKind::FovCompare => self.fov.settings_ui(ui, commands),
                     OverlayKind::Symmetry => self.symmetry.settings_ui(ui, commands),

@@ -1,0 +1,221 @@
+//! The Game rules overlay: every cell coloured by what the game's rules make of it
+//! ([`crate::core::rules`]): walls, cells that hide but can be walked through (tall grass), cells
+//! that can be seen across but not walked (water, a chasm), doors closed and open, and what
+//! stepping on a cell costs where that is not 1. What a designer checks a map by, most of all a
+//! Tiled map whose images say "wall" while its tiles' properties say otherwise.
+
+use std::collections::HashMap;
+
+use egui::{Color32, Painter, Stroke};
+
+use super::{LegendEntry, OverlayCommand, legend_ui, with_alpha};
+use crate::app::canvas::VisibleCells;
+use crate::app::{Command, View};
+use crate::core::{Cell, Map, Passage};
+
+#[derive(Clone, Debug, PartialEq)]
+pub struct RulesSettings {
+    /// Colour the walls too (off: only what differs from wall and floor, and doors and costs).
+    pub walls: bool,
+    pub opacity: f32,
+}
+
+impl Default for RulesSettings {
+    fn default() -> Self {
+        Self { walls: true, opacity: 0.6 }
+    }
+}
+
+/// How many cells of each kind the map has.
+#[derive(Clone, Copy, Debug, Default, PartialEq)]
+pub struct RulesCounts {
+    pub blocked: usize,
+    pub sight_blocked: usize,
+    pub move_blocked: usize,
+    pub closed_doors: usize,
+    pub open_doors: usize,
+    /// Walkable cells whose cost is not 1, and the range of their costs.
+    pub costly: usize,
+    pub cost_range: Option<(f32, f32)>,
+}
+
+#[derive(Default)]
+pub struct RulesView {
+    pub on: bool,
+    pub settings: RulesSettings,
+    pub counts: RulesCounts,
+    width: i32,
+    /// Per cell, row-major: its [`Passage`] in the low two bits, then `CLOSED_DOOR`, `OPEN_DOOR`.
+    cells: Vec<u8>,
+    /// The cost of each walkable cell whose cost is not 1, by index.
+    costs: HashMap<usize, f32>,
+    key: Option<u64>,
+}
+
+const CLOSED_DOOR: u8 = 4;
+const OPEN_DOOR: u8 = 8;
+
+const BLOCKED: Color32 = Color32::from_rgb(150, 90, 200);
+const SIGHT_BLOCKED: Color32 = Color32::from_rgb(70, 140, 255);
+const MOVE_BLOCKED: Color32 = Color32::from_rgb(255, 80, 60);
+const CLOSED: Color32 = Color32::from_rgb(255, 150, 40);
+const OPEN: Color32 = Color32::from_rgb(90, 210, 120);
+const COSTLY: Color32 = Color32::from_rgb(250, 230, 90);
+
+fn passage_bits(p: Passage) -> u8 {
+    match p {
+        Passage::Open => 0,
+        Passage::SightBlocked => 1,
+        Passage::MoveBlocked => 2,
+        Passage::Blocked => 3,
+    }
+}
+
+impl RulesView {
+    pub fn apply(&mut self, command: OverlayCommand) {
+        if let OverlayCommand::RulesSettings(s) = command {
+            self.settings = s;
+        }
+    }
+
+    /// The cells' rules, read again when the map changed.
+    pub fn update(&mut self, map: &Map, revision: u64) {
+        if !self.on || self.key == Some(revision) {
+            return;
+        }
+        self.width = map.width() as i32;
+        self.cells.clear();
+        self.costs.clear();
+        let mut counts = RulesCounts::default();
+        for i in 0..map.len() {
+            let rules = map.rules_at(map.cell_at(i));
+            let passage = rules.passage();
+            match passage {
+                Passage::Open => {}
+                Passage::SightBlocked => counts.sight_blocked += 1,
+                Passage::MoveBlocked => counts.move_blocked += 1,
+                Passage::Blocked => counts.blocked += 1,
+            }
+            let mut bits = passage_bits(passage);
+            if let Some((_, tile)) = rules.door {
+                let open = map.tiles[usize::from(tile)].door.is_some_and(|d| d.open);
+                bits |= if open { OPEN_DOOR } else { CLOSED_DOOR };
+                *(if open { &mut counts.open_doors } else { &mut counts.closed_doors }) += 1;
+            }
+            if rules.walkable && rules.cost != 1.0 {
+                self.costs.insert(i, rules.cost);
+                counts.costly += 1;
+                let (lo, hi) = counts.cost_range.unwrap_or((rules.cost, rules.cost));
+                counts.cost_range = Some((lo.min(rules.cost), hi.max(rules.cost)));
+            }
+            self.cells.push(bits);
+        }
+        self.counts = counts;
+        self.key = Some(revision);
+    }
+
+    pub fn draw(&self, painter: &Painter, view: &View, cells: VisibleCells) {
+        if self.cells.is_empty() {
+            return;
+        }
+        let alpha = self.settings.opacity;
+        let px = view.cell_px;
+        let max_cost = self.counts.cost_range.map_or(1.0, |(_, hi)| hi.max(1.0));
+        let mut mesh = egui::Mesh::default();
+        let mut doors = Vec::new();
+        let mut numbers = Vec::new();
+        for cell in cells.iter() {
+            let i = (cell.y * self.width + cell.x) as usize;
+            let Some(&bits) = self.cells.get(i) else { continue };
+            let rect = view.cell_rect(cell);
+            let fill = match bits & 3 {
+                1 => Some(SIGHT_BLOCKED),
+                2 => Some(MOVE_BLOCKED),
+                3 if self.settings.walls => Some(BLOCKED),
+                _ => None,
+            };
+            if let Some(colour) = fill {
+                mesh.add_colored_rect(rect, with_alpha(colour, alpha));
+            }
+            if let Some(&cost) = self.costs.get(&i) {
+                // Deeper the dearer; a cost below 1 (a road) faint.
+                let depth = (cost / max_cost).clamp(0.15, 1.0);
+                mesh.add_colored_rect(rect, with_alpha(COSTLY, alpha * 0.8 * depth));
+                if px >= 16.0 {
+                    numbers.push((rect.center(), cost));
+                }
+            }
+            if bits & (CLOSED_DOOR | OPEN_DOOR) != 0 {
+                doors.push((rect, bits & CLOSED_DOOR != 0));
+            }
+        }
+        painter.add(egui::Shape::mesh(mesh));
+        for (rect, closed) in doors {
+            let colour = if closed { CLOSED } else { OPEN };
+            painter.rect_stroke(rect.shrink(1.0), 0.0, Stroke::new(2.0, colour), egui::StrokeKind::Inside);
+        }
+        for (centre, cost) in numbers {
+            painter.text(
+                centre,
+                egui::Align2::CENTER_CENTER,
+                crate::core::format::shortest_f64(cost).to_string(),
+                egui::FontId::monospace((px * 0.45).min(14.0)),
+                Color32::BLACK,
+            );
+        }
+    }
+
+    pub fn numbers_text(&self) -> String {
+        let c = &self.counts;
+        let range = c.cost_range.map_or(String::new(), |(lo, hi)| format!("\t{lo}\t{hi}"));
+        format!(
+            "game rules\nblocks sight and movement\t{}\nblocks sight only\t{}\nblocks movement only\t{}\nclosed doors\t{}\nopen doors\t{}\ncost not 1\t{}{range}\n",
+            c.blocked, c.sight_blocked, c.move_blocked, c.closed_doors, c.open_doors, c.costly
+        )
+    }
+
+    pub fn settings_ui(&self, ui: &mut egui::Ui, commands: &mut Vec<Command>) {
+        let mut s = self.settings.clone();
+        ui.checkbox(&mut s.walls, "Walls").on_hover_text("Colour the cells that block both sight and movement");
+        ui.add(egui::Slider::new(&mut s.opacity, 0.0..=1.0).text("opacity"));
+        if s != self.settings {
+            commands.push(Command::Overlay(OverlayCommand::RulesSettings(s)));
+        }
+        let c = &self.counts;
+        let costs = match c.cost_range {
+            Some((lo, hi)) if lo == hi => format!("cost {lo}: {}", c.costly),
+            Some((lo, hi)) => format!("cost {lo} to {hi}: {}", c.costly),
+            None => "every walkable cell costs 1".to_owned(),
+        };
+        legend_ui(
+            ui,
+            &[
+                LegendEntry::new(BLOCKED, &format!("blocks sight and movement: {}", c.blocked)),
+                LegendEntry::new(SIGHT_BLOCKED, &format!("blocks sight only: {}", c.sight_blocked)),
+                LegendEntry::new(MOVE_BLOCKED, &format!("blocks movement only: {}", c.move_blocked)),
+                LegendEntry::new(CLOSED, &format!("closed doors: {}", c.closed_doors)),
+                LegendEntry::new(OPEN, &format!("open doors: {}", c.open_doors)),
+                LegendEntry::new(COSTLY, &costs),
+            ],
+        );
+        ui.weak("The inspector gives the rules of the cell under the pointer, and which tiles make them.");
+    }
+}
+
+impl RulesView {
+    /// How sight and movement pass cell `c`, as the overlay draws it (`None` off the map, or
+    /// before the overlay has read the map).
+    pub fn passage_at(&self, c: Cell) -> Option<Passage> {
+        if !(0..self.width).contains(&c.x) {
+            return None;
+        }
+        let i = usize::try_from(c.y * self.width + c.x).ok()?;
+        let bits = *self.cells.get(i)?;
+        Some(match bits & 3 {
+            0 => Passage::Open,
+            1 => Passage::SightBlocked,
+            2 => Passage::MoveBlocked,
+            _ => Passage::Blocked,
+        })
+    }
+}
