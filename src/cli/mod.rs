@@ -961,19 +961,7 @@ pub fn pair_report(
             put(to, 'T');
             let mut out: String =
                 rows.iter().map(|r| format!("{}\n", r.iter().collect::<String>().trim_end())).collect();
-            let line = |k: usize| match shot.blocked_at[k] {
-                None => "clear".to_owned(),
-                Some(c) => format!("blocked at {c}"),
-            };
-            let verdict = if shot.lines[0] == shot.lines[1] {
-                line(0)
-            } else {
-                format!("ties rounded up {}, ties rounded down {}", line(0), line(1))
-            };
-            out += &format!(
-                "shot from {from} at {to}: {} ({verdict})\n",
-                if shot.is_clear() { "reaches it" } else { "does not reach it" }
-            );
+            out += &format!("shot from {from} at {to}: {}\n", shot.describe(|c| c.to_string()));
             out += &format!("{:<12}{:>6}{:>11}\n", "algorithm", "sees", "seen back");
             let yes = |b: bool| if b { "yes" } else { "no" };
             for s in &sights {

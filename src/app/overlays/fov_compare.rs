@@ -359,18 +359,7 @@ fn pair_ui(ui: &mut egui::Ui, origin: String, pair: &PairReport) {
         }
         ui.label(egui::RichText::new(text).color(colour));
     }
-    let shot = &pair.shot;
-    let line = |k: usize| match shot.blocked_at[k] {
-        None => "clear".to_owned(),
-        Some(c) => format!("blocked at {}, {}", c.x, c.y),
-    };
-    let verdict = if shot.lines[0] == shot.lines[1] {
-        line(0)
-    } else {
-        format!("ties rounded up {}, ties rounded down {}", line(0), line(1))
-    };
-    let reaches = if shot.is_clear() { "reaches it" } else { "does not reach it" };
-    ui.label(format!("shot from {origin}: {reaches} ({verdict})"));
+    ui.label(format!("shot from {origin}: {}", pair.shot.describe(|c| format!("{}, {}", c.x, c.y))));
 }
 
 /// The shot's digital lines from the origin to the target, through the centres of their cells

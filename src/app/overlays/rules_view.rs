@@ -45,7 +45,8 @@ pub struct RulesView {
     pub settings: RulesSettings,
     pub counts: RulesCounts,
     width: i32,
-    /// Per cell, row-major: its [`Passage`] in the low two bits, then `CLOSED_DOOR`, `OPEN_DOOR`.
+    /// Per cell, row-major: its [`Passage`] in the low two bits, then `CLOSED_DOOR`, `OPEN_DOOR`,
+    /// `COSTLY`.
     cells: Vec<u8>,
     /// The cost of each walkable cell whose cost is not 1, by index.
     costs: HashMap<usize, f32>,
@@ -54,13 +55,16 @@ pub struct RulesView {
 
 const CLOSED_DOOR: u8 = 4;
 const OPEN_DOOR: u8 = 8;
+/// Walkable at a cost other than 1 (in `costs`): the map is looked up only for these, not for
+/// every cell drawn.
+const COSTLY: u8 = 16;
 
 const BLOCKED: Color32 = Color32::from_rgb(150, 90, 200);
 const SIGHT_BLOCKED: Color32 = Color32::from_rgb(70, 140, 255);
 const MOVE_BLOCKED: Color32 = Color32::from_rgb(255, 80, 60);
 const CLOSED: Color32 = Color32::from_rgb(255, 150, 40);
 const OPEN: Color32 = Color32::from_rgb(90, 210, 120);
-const COSTLY: Color32 = Color32::from_rgb(250, 230, 90);
+const COST: Color32 = Color32::from_rgb(250, 230, 90);
 
 fn passage_bits(p: Passage) -> u8 {
     match p {
@@ -103,6 +107,7 @@ impl RulesView {
                 *(if open { &mut counts.open_doors } else { &mut counts.closed_doors }) += 1;
             }
             if rules.walkable && rules.cost != 1.0 {
+                bits |= COSTLY;
                 self.costs.insert(i, rules.cost);
                 counts.costly += 1;
                 let (lo, hi) = counts.cost_range.unwrap_or((rules.cost, rules.cost));
@@ -137,10 +142,10 @@ impl RulesView {
             if let Some(colour) = fill {
                 mesh.add_colored_rect(rect, with_alpha(colour, alpha));
             }
-            if let Some(&cost) = self.costs.get(&i) {
+            if let Some(&cost) = (bits & COSTLY != 0).then(|| self.costs.get(&i)).flatten() {
                 // Deeper the dearer; a cost below 1 (a road) faint.
                 let depth = (cost / max_cost).clamp(0.15, 1.0);
-                mesh.add_colored_rect(rect, with_alpha(COSTLY, alpha * 0.8 * depth));
+                mesh.add_colored_rect(rect, with_alpha(COST, alpha * 0.8 * depth));
                 if px >= 16.0 {
                     numbers.push((rect.center(), cost));
                 }
@@ -195,7 +200,7 @@ impl RulesView {
                 LegendEntry::new(MOVE_BLOCKED, &format!("blocks movement only: {}", c.move_blocked)),
                 LegendEntry::new(CLOSED, &format!("closed doors: {}", c.closed_doors)),
                 LegendEntry::new(OPEN, &format!("open doors: {}", c.open_doors)),
-                LegendEntry::new(COSTLY, &costs),
+                LegendEntry::new(COST, &costs),
             ],
         );
         ui.weak("The inspector gives the rules of the cell under the pointer, and which tiles make them.");

@@ -48,6 +48,19 @@ impl Shot {
     pub fn is_clear(&self) -> bool {
         self.blocked_at.iter().any(Option::is_none)
     }
+
+    /// In words, cells written by `cell`: "reaches it (clear)", "does not reach it (blocked at
+    /// 4,2)", or each line's when ties part them ("reaches it (ties rounded up clear, ties rounded
+    /// down blocked at 15,12)").
+    pub fn describe(&self, cell: impl Fn(Cell) -> String) -> String {
+        let line = |k: usize| self.blocked_at[k].map_or("clear".to_owned(), |c| format!("blocked at {}", cell(c)));
+        let lines = if self.lines[0] == self.lines[1] {
+            line(0)
+        } else {
+            format!("ties rounded up {}, ties rounded down {}", line(0), line(1))
+        };
+        format!("{} ({lines})", if self.is_clear() { "reaches it" } else { "does not reach it" })
+    }
 }
 
 /// A shot from `a` at `b` on `grid`.
