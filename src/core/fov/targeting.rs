@@ -67,8 +67,8 @@ impl Shot {
 pub fn shot<O: Opacity>(grid: &O, a: Cell, b: Cell) -> Shot {
     let lines = digital_lines(a, b);
     let blocked_at = [0, 1].map(|k| {
-        let line = &lines[k];
-        let between = &line[1.min(line.len())..line.len().saturating_sub(1)];
+        // Strictly between the ends: none on a line of one or two cells.
+        let between = lines[k].get(1..lines[k].len().saturating_sub(1)).unwrap_or_default();
         between.iter().copied().find(|c| grid.is_opaque(c.x, c.y))
     });
     Shot { lines, blocked_at }
@@ -166,5 +166,8 @@ mod tests {
         assert!(!s.is_clear());
         let ends = OpacityGrid::from_ascii(&["#...#"]);
         assert!(shot(&ends, Cell::new(0, 0), Cell::new(4, 0)).is_clear());
+        // A shot at its own cell, or at the next one, has nothing between to stop it.
+        assert!(shot(&ends, Cell::new(0, 0), Cell::new(0, 0)).is_clear());
+        assert!(shot(&ends, Cell::new(0, 0), Cell::new(1, 0)).is_clear());
     }
 }
