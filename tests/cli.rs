@@ -629,3 +629,32 @@ fn play_json_lists_the_monsters_watching_the_player() {
     assert_eq!(v["watchers"], serde_json::json!([{"name": "the goblin", "cell": [5, 4], "seen": false}]));
     assert_eq!(v["monsters_in_view"], serde_json::json!([]));
 }
+
+/// `audit rules`: the cells by what the rules make of them, what the start reaches, and the
+/// findings, exit 1 when there is one (a map check for CI). The bundled dungeon has none.
+#[test]
+fn audit_rules_finds_what_is_out_of_reach() {
+    let dir = tempfile::tempdir().unwrap();
+    let path = dir.path().join("pocket.txt");
+    std::fs::write(&path, "############\n#@.+.#.##..#\n#...#.#.#o.#\n############\n").unwrap();
+    let (code, out, err) = sightline(&["audit", "rules", path.to_str().unwrap()]);
+    assert_eq!(code, 1, "{out}");
+    let expected = [
+        "cells     13 open, 0 block sight only, 0 block movement only, 35 block both",
+        "doors     1 closed, 0 open",
+        "costs     0 walkable cells cost other than 1",
+        "reach     10 cells reached from the start at 1,1",
+        "finding   4 walkable cells in 1 pocket cannot be reached from the start (the largest, 4 cells, from 9,1)",
+        "finding   monster 'orc' (#2) at 9,2 cannot be reached from the start",
+    ];
+    assert_eq!(out.lines().collect::<Vec<_>>(), expected);
+    assert!(err.contains("pocket.txt: 2 findings"), "{err}");
+    let (code, out, err) = sightline(&["audit", "rules", &map("dungeon.ron"), "--format", "json"]);
+    assert_eq!(code, 0, "{err}");
+    let v: serde_json::Value = serde_json::from_str(&out).unwrap();
+    assert_eq!(v["findings"], serde_json::json!([]));
+    assert_eq!(
+        (v["closed_doors"].as_u64(), v["open_doors"].as_u64(), v["blocks_sight"].as_u64()),
+        (Some(8), Some(11), Some(25))
+    );
+}

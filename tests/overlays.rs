@@ -344,6 +344,17 @@ fn game_rules_counts_the_cells_by_what_the_rules_make_of_them() {
     h.run();
     h.get_by_label("blocks sight only: 24");
     assert_eq!(h.state().overlays.rules.passage_at(at), Some(Passage::Blocked));
+    h.get_by_label("out of reach of the start (crossed): 0");
+    // A room walled off from the start: its cells crossed out and counted, its orc named.
+    let dir = tempfile::tempdir().unwrap();
+    let path = dir.path().join("pocket.txt");
+    std::fs::write(&path, "############\n#@.+.#.##..#\n#...#.#.#o.#\n############\n").unwrap();
+    let mut h = harness();
+    h.state_mut().commands.push(Command::Open(path));
+    h.run();
+    show_from_menu(&mut h, OverlayKind::Rules);
+    h.get_by_label("out of reach of the start (crossed): 4");
+    h.get_by_label("monster 'orc' (#2) at 9,2 cannot be reached from the start");
 }
 
 #[test]

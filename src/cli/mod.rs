@@ -164,6 +164,14 @@ pub enum Command {
 
 #[derive(Subcommand, Debug)]
 pub enum AuditCommand {
+    /// What the game's rules make of the map's cells, and what they put out of reach: walkable
+    /// pockets no way from the start leads to, and monsters, items or the player start on a cell
+    /// no one can stand on or out of reach. Exit 1 when there is such a finding (a map check for CI).
+    Rules {
+        map: PathBuf,
+        #[arg(long, value_enum, default_value_t = OutputFormat::Text)]
+        format: OutputFormat,
+    },
     /// Every ordered pair of transparent cells (A, B) within the radius where A sees B but B does
     /// not see A.
     Symmetry {
@@ -427,6 +435,18 @@ fn run_command(command: Command) -> anyhow::Result<()> {
                     )?;
                 }
             }
+            Ok(())
+        }
+        Command::Audit { analysis: AuditCommand::Rules { map, format } } => {
+            let loaded = load_for_command(&map)?;
+            let (report, findings) = rules_report(&loaded, format);
+            write!(out, "{report}")?;
+            anyhow::ensure!(
+                findings == 0,
+                "{}: {findings} finding{}",
+                map.display(),
+                if findings == 1 { "" } else { "s" }
+            );
             Ok(())
         }
         Command::Audit { analysis: AuditCommand::Symmetry { map, algorithm, radius, format } } => {
@@ -975,6 +995,64 @@ pub fn pair_report(
             out
         }
     })
+}
+
+/// The `audit rules` report: the cells by what the rules make of them ([`crate::core::Passage`]),
+/// the doors, the costs, what the start reaches, and the findings ([`crate::core::reach`]); with
+/// how many findings there are.
+pub fn rules_report(map: &Map, format: OutputFormat) -> (String, usize) {
+    use crate::core::Passage;
+    use crate::core::reach::Reach;
+    let mut passages = [0usize; 4];
+    let (mut closed, mut open, mut costly) = (0, 0, 0);
+    for i in 0..map.len() {
+        let rules = map.rules_at(map.cell_at(i));
+        passages[match rules.passage() {
+            Passage::Open => 0,
+            Passage::SightBlocked => 1,
+            Passage::MoveBlocked => 2,
+            Passage::Blocked => 3,
+        }] += 1;
+        if let Some((_, tile)) = rules.door {
+            if map.tiles[usize::from(tile)].door.is_some_and(|d| d.open) { open += 1 } else { closed += 1 }
+        }
+        costly += usize::from(rules.walkable && rules.cost != 1.0);
+    }
+    let reach = Reach::of(map);
+    let reached = (0..map.len()).filter(|&i| reach.reaches(map.cell_at(i))).count();
+    let findings: Vec<String> = reach.findings.iter().map(ToString::to_string).collect();
+    let text = match format {
+        OutputFormat::Json => format!(
+            "{}\n",
+            serde_json::json!({
+                "open": passages[0], "blocks_sight": passages[1], "blocks_movement": passages[2],
+                "blocks_both": passages[3], "closed_doors": closed, "open_doors": open, "cost_not_1": costly,
+                "start": reach.start.map(|c| [c.x, c.y]), "reached": reached,
+                "pockets": reach.pockets.iter().map(|p| serde_json::json!({"cells": p.cells, "first": [p.first.x, p.first.y]})).collect::<Vec<_>>(),
+                "findings": findings,
+            })
+        ),
+        OutputFormat::Text => {
+            let mut out = format!(
+                "cells     {} open, {} block sight only, {} block movement only, {} block both\n\
+                 doors     {closed} closed, {open} open\n\
+                 costs     {costly} walkable cells cost other than 1\n",
+                passages[0], passages[1], passages[2], passages[3]
+            );
+            match reach.start {
+                Some(s) => out += &format!("reach     {reached} cells reached from the start at {s}\n"),
+                None => out += "reach     no start\n",
+            }
+            if findings.is_empty() {
+                out += "findings  none\n";
+            }
+            for f in &findings {
+                out += &format!("finding   {f}\n");
+            }
+            out
+        }
+    };
+    (text, findings.len())
 }
 
 /// The `lights` report: what the map's lights light, or (`from`) what a viewer there with a

@@ -14,6 +14,7 @@ pub mod los_cache;
 pub mod map;
 pub mod object;
 pub mod path;
+pub mod reach;
 pub mod rng;
 pub mod rules;
 pub mod samples;

@@ -11,6 +11,7 @@ use egui::{Color32, Painter, Stroke};
 use super::{LegendEntry, OverlayCommand, legend_ui, with_alpha};
 use crate::app::canvas::VisibleCells;
 use crate::app::{Command, View};
+use crate::core::reach::Reach;
 use crate::core::{Cell, Map, Passage};
 
 #[derive(Clone, Debug, PartialEq)]
@@ -37,6 +38,8 @@ pub struct RulesCounts {
     /// Walkable cells whose cost is not 1, and the range of their costs.
     pub costly: usize,
     pub cost_range: Option<(f32, f32)>,
+    /// Walkable cells no way from where play starts leads to ([`Reach`]).
+    pub out_of_reach: usize,
 }
 
 #[derive(Default)]
@@ -50,6 +53,8 @@ pub struct RulesView {
     cells: Vec<u8>,
     /// The cost of each walkable cell whose cost is not 1, by index.
     costs: HashMap<usize, f32>,
+    /// What [`Reach`] finds: pockets out of reach, objects in walls or out of reach.
+    pub findings: Vec<String>,
     key: Option<u64>,
 }
 
@@ -58,6 +63,8 @@ const OPEN_DOOR: u8 = 8;
 /// Walkable at a cost other than 1 (in `costs`): the map is looked up only for these, not for
 /// every cell drawn.
 const COSTLY: u8 = 16;
+/// Walkable, and out of reach of where play starts.
+const OUT_OF_REACH: u8 = 32;
 
 const BLOCKED: Color32 = Color32::from_rgb(150, 90, 200);
 const SIGHT_BLOCKED: Color32 = Color32::from_rgb(70, 140, 255);
@@ -65,6 +72,7 @@ const MOVE_BLOCKED: Color32 = Color32::from_rgb(255, 80, 60);
 const CLOSED: Color32 = Color32::from_rgb(255, 150, 40);
 const OPEN: Color32 = Color32::from_rgb(90, 210, 120);
 const COST: Color32 = Color32::from_rgb(250, 230, 90);
+const OUT: Color32 = Color32::from_rgb(255, 90, 200);
 
 fn passage_bits(p: Passage) -> u8 {
     match p {
@@ -91,8 +99,10 @@ impl RulesView {
         self.cells.clear();
         self.costs.clear();
         let mut counts = RulesCounts::default();
+        let reach = Reach::of(map);
         for i in 0..map.len() {
-            let rules = map.rules_at(map.cell_at(i));
+            let cell = map.cell_at(i);
+            let rules = map.rules_at(cell);
             let passage = rules.passage();
             match passage {
                 Passage::Open => {}
@@ -113,8 +123,13 @@ impl RulesView {
                 let (lo, hi) = counts.cost_range.unwrap_or((rules.cost, rules.cost));
                 counts.cost_range = Some((lo.min(rules.cost), hi.max(rules.cost)));
             }
+            if reach.out_of_reach(cell) {
+                bits |= OUT_OF_REACH;
+                counts.out_of_reach += 1;
+            }
             self.cells.push(bits);
         }
+        self.findings = reach.findings.iter().map(ToString::to_string).collect();
         self.counts = counts;
         self.key = Some(revision);
     }
@@ -129,6 +144,7 @@ impl RulesView {
         let mut mesh = egui::Mesh::default();
         let mut doors = Vec::new();
         let mut numbers = Vec::new();
+        let mut unreachable = Vec::new();
         for cell in cells.iter() {
             let i = (cell.y * self.width + cell.x) as usize;
             let Some(&bits) = self.cells.get(i) else { continue };
@@ -153,11 +169,21 @@ impl RulesView {
             if bits & (CLOSED_DOOR | OPEN_DOOR) != 0 {
                 doors.push((rect, bits & CLOSED_DOOR != 0));
             }
+            if bits & OUT_OF_REACH != 0 {
+                unreachable.push(rect);
+            }
         }
         painter.add(egui::Shape::mesh(mesh));
         for (rect, closed) in doors {
             let colour = if closed { CLOSED } else { OPEN };
             painter.rect_stroke(rect.shrink(1.0), 0.0, Stroke::new(2.0, colour), egui::StrokeKind::Inside);
+        }
+        // Out of reach: crossed out, corner to corner.
+        let stroke = Stroke::new((px * 0.08).clamp(1.0, 2.0), with_alpha(OUT, alpha.max(0.4)));
+        for rect in unreachable {
+            let r = rect.shrink(px * 0.2);
+            painter.line_segment([r.left_top(), r.right_bottom()], stroke);
+            painter.line_segment([r.right_top(), r.left_bottom()], stroke);
         }
         for (centre, cost) in numbers {
             painter.text(
@@ -174,8 +200,15 @@ impl RulesView {
         let c = &self.counts;
         let range = c.cost_range.map_or(String::new(), |(lo, hi)| format!("\t{lo}\t{hi}"));
         format!(
-            "game rules\nblocks sight and movement\t{}\nblocks sight only\t{}\nblocks movement only\t{}\nclosed doors\t{}\nopen doors\t{}\ncost not 1\t{}{range}\n",
-            c.blocked, c.sight_blocked, c.move_blocked, c.closed_doors, c.open_doors, c.costly
+            "game rules\nblocks sight and movement\t{}\nblocks sight only\t{}\nblocks movement only\t{}\nclosed doors\t{}\nopen doors\t{}\ncost not 1\t{}{range}\nout of reach\t{}\n{}",
+            c.blocked,
+            c.sight_blocked,
+            c.move_blocked,
+            c.closed_doors,
+            c.open_doors,
+            c.costly,
+            c.out_of_reach,
+            self.findings.iter().map(|f| format!("finding\t{f}\n")).collect::<String>()
         )
     }
 
@@ -201,8 +234,12 @@ impl RulesView {
                 LegendEntry::new(CLOSED, &format!("closed doors: {}", c.closed_doors)),
                 LegendEntry::new(OPEN, &format!("open doors: {}", c.open_doors)),
                 LegendEntry::new(COST, &costs),
+                LegendEntry::new(OUT, &format!("out of reach of the start (crossed): {}", c.out_of_reach)),
             ],
         );
+        for finding in &self.findings {
+            ui.colored_label(ui.visuals().warn_fg_color, finding);
+        }
         ui.weak("The inspector gives the rules of the cell under the pointer, and which tiles make them.");
     }
 }

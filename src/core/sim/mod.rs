@@ -539,11 +539,8 @@ impl World {
     /// A game on `map`: the player at the map's player start (or the first walkable cell), a
     /// monster for each monster object.
     pub fn new(map: &Map, config: SimConfig) -> Option<World> {
-        let placed =
-            map.objects.iter().find(|o| o.kind == ObjectKind::PlayerStart).filter(|o| map.rules_at(o.cell).walkable);
-        let start = placed
-            .map(|o| o.cell)
-            .or_else(|| (0..map.len()).map(|i| map.cell_at(i)).find(|&c| map.rules_at(c).walkable))?;
+        let placed = placed_start(map);
+        let start = start_cell(map)?;
         let mut actors = vec![Actor {
             name: "you".into(),
             glyph: '@',
@@ -1371,6 +1368,19 @@ fn sight(
     } else {
         fov::compute(config.fov, opacity, FovParams::new(origin, vision), seen);
     }
+}
+
+/// The map's player start, when it stands on a walkable cell.
+fn placed_start(map: &Map) -> Option<&crate::core::MapObject> {
+    map.objects.iter().find(|o| o.kind == ObjectKind::PlayerStart).filter(|o| map.rules_at(o.cell).walkable)
+}
+
+/// Where a game on `map` starts the player: its player start, on a walkable cell; else the first
+/// walkable cell in reading order; `None` when no cell is walkable.
+pub fn start_cell(map: &Map) -> Option<Cell> {
+    placed_start(map)
+        .map(|o| o.cell)
+        .or_else(|| (0..map.len()).map(|i| map.cell_at(i)).find(|&c| map.rules_at(c).walkable))
 }
 
 /// Where monster `m` last saw the player.
