@@ -16,8 +16,13 @@ use sightline::core::fov::Algorithm;
 
 /// The canvas alone, on pillars.ron, with one overlay on.
 fn canvas(kind: OverlayKind) -> Harness<'static, SightlineApp> {
+    canvas_on("pillars.ron", kind)
+}
+
+/// The canvas alone, on a bundled map, with one overlay on.
+fn canvas_on(map: &str, kind: OverlayKind) -> Harness<'static, SightlineApp> {
     let mut app = SightlineApp::new(None);
-    let path = Path::new(env!("CARGO_MANIFEST_DIR")).join("maps/pillars.ron");
+    let path = Path::new(env!("CARGO_MANIFEST_DIR")).join("maps").join(map);
     app.commands.push(Command::Open(path));
     app.commands.push(Command::Overlay(OverlayCommand::Show(kind, true)));
     let mut h = Harness::builder().with_size(egui::vec2(840.0, 520.0)).build_ui_state(
@@ -36,6 +41,16 @@ fn send(h: &mut Harness<'static, SightlineApp>, c: OverlayCommand) {
     h.run();
     h.state_mut().wait_for_overlays();
     h.run();
+}
+
+/// The dungeon by its rules: walls, tall grass (hides, walked through), water (costs 3), doors
+/// closed and open.
+#[test]
+fn game_rules_on_the_dungeon() {
+    let mut h = canvas_on("dungeon.ron", OverlayKind::Rules);
+    h.state_mut().wait_for_overlays();
+    h.run();
+    h.snapshot("overlay_game_rules");
 }
 
 #[test]
