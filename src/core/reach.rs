@@ -75,6 +75,9 @@ pub struct Reach {
 }
 
 impl Reach {
+    /// What `map` reaches from where play starts, and what it puts out of reach: a breadth-first
+    /// walk on its walk costs (closed doors opened at a cost), then one more from each walkable
+    /// cell left, for the pockets. O(cells).
     pub fn of(map: &Map) -> Reach {
         let grid = CostGrid::from_map(map, DoorRule::OpenAtCost(1.0));
         let w = map.width() as i32;
