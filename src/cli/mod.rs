@@ -1001,23 +1001,11 @@ pub fn pair_report(
 /// the doors, the costs, what the start reaches, and the findings ([`crate::core::reach`]); with
 /// how many findings there are.
 pub fn rules_report(map: &Map, format: OutputFormat) -> (String, usize) {
-    use crate::core::Passage;
+    use crate::core::RulesSummary;
     use crate::core::reach::Reach;
-    let mut passages = [0usize; 4];
-    let (mut closed, mut open, mut costly) = (0, 0, 0);
-    for i in 0..map.len() {
-        let rules = map.rules_at(map.cell_at(i));
-        passages[match rules.passage() {
-            Passage::Open => 0,
-            Passage::SightBlocked => 1,
-            Passage::MoveBlocked => 2,
-            Passage::Blocked => 3,
-        }] += 1;
-        if let Some((_, tile)) = rules.door {
-            if map.tiles[usize::from(tile)].door.is_some_and(|d| d.open) { open += 1 } else { closed += 1 }
-        }
-        costly += usize::from(rules.walkable && rules.cost != 1.0);
-    }
+    let RulesSummary {
+        open: open_cells, sight_blocked, move_blocked, blocked, closed_doors, open_doors, costly, ..
+    } = RulesSummary::of(map);
     let reach = Reach::of(map);
     let reached = (0..map.len()).filter(|&i| reach.reaches(map.cell_at(i))).count();
     let findings: Vec<String> = reach.findings.iter().map(ToString::to_string).collect();
@@ -1025,8 +1013,8 @@ pub fn rules_report(map: &Map, format: OutputFormat) -> (String, usize) {
         OutputFormat::Json => format!(
             "{}\n",
             serde_json::json!({
-                "open": passages[0], "blocks_sight": passages[1], "blocks_movement": passages[2],
-                "blocks_both": passages[3], "closed_doors": closed, "open_doors": open, "cost_not_1": costly,
+                "open": open_cells, "blocks_sight": sight_blocked, "blocks_movement": move_blocked,
+                "blocks_both": blocked, "closed_doors": closed_doors, "open_doors": open_doors, "cost_not_1": costly,
                 "start": reach.start.map(|c| [c.x, c.y]), "reached": reached,
                 "pockets": reach.pockets.iter().map(|p| serde_json::json!({"cells": p.cells, "first": [p.first.x, p.first.y]})).collect::<Vec<_>>(),
                 "findings": findings,
@@ -1034,10 +1022,10 @@ pub fn rules_report(map: &Map, format: OutputFormat) -> (String, usize) {
         ),
         OutputFormat::Text => {
             let mut out = format!(
-                "cells     {} open, {} block sight only, {} block movement only, {} block both\n\
-                 doors     {closed} closed, {open} open\n\
-                 costs     {costly} walkable cells cost other than 1\n",
-                passages[0], passages[1], passages[2], passages[3]
+                "cells     {open_cells} open, {sight_blocked} block sight only, {move_blocked} block movement only, \
+                 {blocked} block both\n\
+                 doors     {closed_doors} closed, {open_doors} open\n\
+                 costs     {costly} walkable cells cost other than 1\n"
             );
             match reach.start {
                 Some(s) => out += &format!("reach     {reached} cells reached from the start at {s}\n"),

@@ -33,5 +33,5 @@ pub use error::{MapError, MapErrorKind};
 pub use geometry::Cell;
 pub use map::{Anchor, Layer, LayerGroup, LayerRef, MAX_MAP_SIDE, Map, ObjectLayer, StackItem};
 pub use object::{MapObject, ObjectKind};
-pub use rules::{CellRules, Passage, RulesGrid};
+pub use rules::{CellRules, Passage, RulesGrid, RulesSummary};
 pub use tile::{Door, EnumValue, Glyph, Properties, PropertyValue, Rgb, Rgba, Sprite, SpriteSheet, TileId, TileKind};

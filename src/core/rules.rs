@@ -38,6 +38,51 @@ impl CellRules {
     }
 }
 
+/// A map's cells counted by what the rules make of them: what the Game rules overlay's legend
+/// and `sightline audit rules` give.
+#[derive(Clone, Copy, Debug, Default, PartialEq)]
+pub struct RulesSummary {
+    pub open: usize,
+    pub sight_blocked: usize,
+    pub move_blocked: usize,
+    pub blocked: usize,
+    pub closed_doors: usize,
+    pub open_doors: usize,
+    /// Walkable cells whose cost is not 1, and the range of their costs.
+    pub costly: usize,
+    pub cost_range: Option<(f32, f32)>,
+}
+
+impl RulesSummary {
+    pub fn of(map: &Map) -> Self {
+        let mut summary = Self::default();
+        for i in 0..map.len() {
+            summary.count(map, &map.rules_at(map.cell_at(i)));
+        }
+        summary
+    }
+
+    /// Counts a cell of `map` whose rules are `rules` (for a caller that reads each cell's rules
+    /// for more than this).
+    pub fn count(&mut self, map: &Map, rules: &CellRules) {
+        *match rules.passage() {
+            Passage::Open => &mut self.open,
+            Passage::SightBlocked => &mut self.sight_blocked,
+            Passage::MoveBlocked => &mut self.move_blocked,
+            Passage::Blocked => &mut self.blocked,
+        } += 1;
+        if let Some((_, tile)) = rules.door {
+            let open = map.tiles[usize::from(tile)].door.is_some_and(|d| d.open);
+            *(if open { &mut self.open_doors } else { &mut self.closed_doors }) += 1;
+        }
+        if rules.walkable && rules.cost != 1.0 {
+            self.costly += 1;
+            let (lo, hi) = self.cost_range.unwrap_or((rules.cost, rules.cost));
+            self.cost_range = Some((lo.min(rules.cost), hi.max(rules.cost)));
+        }
+    }
+}
+
 /// How sight and movement pass a cell: the four ways a map's cells are to the game (the Game
 /// rules overlay colours a map by them).
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]

@@ -12,7 +12,7 @@ use super::{LegendEntry, OverlayCommand, legend_ui, with_alpha};
 use crate::app::canvas::VisibleCells;
 use crate::app::{Command, View};
 use crate::core::reach::Reach;
-use crate::core::{Cell, Map, Passage};
+use crate::core::{Cell, Map, Passage, RulesSummary};
 
 #[derive(Clone, Debug, PartialEq)]
 pub struct RulesSettings {
@@ -27,26 +27,13 @@ impl Default for RulesSettings {
     }
 }
 
-/// How many cells of each kind the map has.
-#[derive(Clone, Copy, Debug, Default, PartialEq)]
-pub struct RulesCounts {
-    pub blocked: usize,
-    pub sight_blocked: usize,
-    pub move_blocked: usize,
-    pub closed_doors: usize,
-    pub open_doors: usize,
-    /// Walkable cells whose cost is not 1, and the range of their costs.
-    pub costly: usize,
-    pub cost_range: Option<(f32, f32)>,
-    /// Walkable cells no way from where play starts leads to ([`Reach`]).
-    pub out_of_reach: usize,
-}
-
 #[derive(Default)]
 pub struct RulesView {
     pub on: bool,
     pub settings: RulesSettings,
-    pub counts: RulesCounts,
+    pub counts: RulesSummary,
+    /// Walkable cells no way from where play starts leads to ([`Reach`]).
+    pub out_of_reach: usize,
     width: i32,
     /// Per cell, row-major: its [`Passage`] in the low two bits, then `CLOSED_DOOR`, `OPEN_DOOR`,
     /// `COSTLY`.
@@ -98,39 +85,31 @@ impl RulesView {
         self.width = map.width() as i32;
         self.cells.clear();
         self.costs.clear();
-        let mut counts = RulesCounts::default();
+        let mut counts = RulesSummary::default();
+        let mut out_of_reach = 0;
         let reach = Reach::of(map);
         for i in 0..map.len() {
             let cell = map.cell_at(i);
             let rules = map.rules_at(cell);
-            let passage = rules.passage();
-            match passage {
-                Passage::Open => {}
-                Passage::SightBlocked => counts.sight_blocked += 1,
-                Passage::MoveBlocked => counts.move_blocked += 1,
-                Passage::Blocked => counts.blocked += 1,
-            }
-            let mut bits = passage_bits(passage);
+            counts.count(map, &rules);
+            let mut bits = passage_bits(rules.passage());
             if let Some((_, tile)) = rules.door {
                 let open = map.tiles[usize::from(tile)].door.is_some_and(|d| d.open);
                 bits |= if open { OPEN_DOOR } else { CLOSED_DOOR };
-                *(if open { &mut counts.open_doors } else { &mut counts.closed_doors }) += 1;
             }
             if rules.walkable && rules.cost != 1.0 {
                 bits |= COSTLY;
                 self.costs.insert(i, rules.cost);
-                counts.costly += 1;
-                let (lo, hi) = counts.cost_range.unwrap_or((rules.cost, rules.cost));
-                counts.cost_range = Some((lo.min(rules.cost), hi.max(rules.cost)));
             }
             if reach.out_of_reach(cell) {
                 bits |= OUT_OF_REACH;
-                counts.out_of_reach += 1;
+                out_of_reach += 1;
             }
             self.cells.push(bits);
         }
         self.findings = reach.findings.iter().map(ToString::to_string).collect();
         self.counts = counts;
+        self.out_of_reach = out_of_reach;
         self.key = Some(revision);
     }
 
@@ -207,7 +186,7 @@ impl RulesView {
             c.closed_doors,
             c.open_doors,
             c.costly,
-            c.out_of_reach,
+            self.out_of_reach,
             self.findings.iter().map(|f| format!("finding\t{f}\n")).collect::<String>()
         )
     }
@@ -234,7 +213,7 @@ impl RulesView {
                 LegendEntry::new(CLOSED, &format!("closed doors: {}", c.closed_doors)),
                 LegendEntry::new(OPEN, &format!("open doors: {}", c.open_doors)),
                 LegendEntry::new(COST, &costs),
-                LegendEntry::new(OUT, &format!("out of reach of the start (crossed): {}", c.out_of_reach)),
+                LegendEntry::new(OUT, &format!("out of reach of the start (crossed): {}", self.out_of_reach)),
             ],
         );
         for finding in &self.findings {
