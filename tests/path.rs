@@ -415,3 +415,28 @@ fn a_window_is_the_grids_cells_in_a_box() {
     let part = find_path(&grid.window(4, 0, 3, 4), &params, Cell::new(0, 0), Cell::new(0, 3)).unwrap();
     assert_eq!(part.cost, whole.cost);
 }
+
+/// A grid refreshed cell by cell as doors open and close is the grid built from the map again,
+/// its cost range included: the range follows when the only cell at the top of it closes.
+#[test]
+fn a_grid_refreshed_at_doors_is_the_grid_built_again() {
+    use sightline::core::format::ascii;
+    // The water costs 3 and the open door 1; the door is the only cell that changes.
+    let mut map = ascii::parse("#.'~#\n#...#\n").unwrap();
+    let door = Cell::new(2, 0);
+    let rules = DoorRule::Impassable;
+    let mut grid = CostGrid::from_map(&map, rules);
+    assert_eq!((grid.min_cost(), grid.max_cost()), (1.0, 3.0));
+    map.toggle_door(door).unwrap();
+    grid.refresh_cell(&map, door, rules);
+    assert!(!grid.passable(2, 0), "a closed door is a wall under this rule");
+    assert_eq!(grid, CostGrid::from_map(&map, rules));
+    // Under OpenAtCost(5) the closed door costs its open door's 1 + 5: the top of the range.
+    let costly = DoorRule::OpenAtCost(5.0);
+    let mut grid = CostGrid::from_map(&map, costly);
+    assert_eq!(grid.max_cost(), 6.0);
+    map.toggle_door(door).unwrap();
+    grid.refresh_cell(&map, door, costly);
+    assert_eq!(grid.max_cost(), 3.0, "opened, it costs 1: the water is the top again");
+    assert_eq!(grid, CostGrid::from_map(&map, costly));
+}

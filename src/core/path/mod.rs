@@ -24,6 +24,8 @@ mod uniform_flood;
 pub use search::find_path;
 pub use trace::{CellState, SearchState, Trace};
 
+use std::sync::OnceLock;
+
 use serde::{Deserialize, Serialize};
 
 use super::geometry::Cell;
@@ -31,19 +33,31 @@ use super::map::Map;
 use neighbourhood::PassableBits;
 
 /// The cost of entering each cell; `f32::INFINITY` marks an impassable cell.
-#[derive(Clone, Debug, PartialEq)]
+#[derive(Clone, Debug)]
 pub struct CostGrid {
     width: i32,
     height: i32,
     costs: Vec<f32>,
-    /// The smallest passable cost, which scales the heuristics so they stay admissible. After
-    /// [`CostGrid::set_cost`] it may be smaller than the true minimum (still admissible).
-    min_cost: f32,
-    /// The largest passable cost (after `set_cost`, possibly larger than the true maximum).
-    max_cost: f32,
+    /// The smallest and the largest passable cost: the smallest scales the heuristics so they
+    /// stay admissible. After [`CostGrid::set_cost`] the range may be wider than the costs'
+    /// (still admissible). Empty after [`CostGrid::refresh_cell`], and computed again when next
+    /// asked: a grid refreshed a cell at a time (doors in play) is only ever searched through
+    /// windows, which have their own range, so the whole grid's is rarely wanted.
+    range: OnceLock<(f32, f32)>,
     /// One bit a cell: passable. Searches test passability here: 1 bit a cell stays in cache where
     /// the 4-byte costs do not, and a cell's 3×3 block is three reads.
     passable_bits: PassableBits,
+}
+
+/// Grids are equal when their cells and their cost ranges are (a range not yet found again is
+/// found to compare it).
+impl PartialEq for CostGrid {
+    fn eq(&self, other: &Self) -> bool {
+        (self.width, self.height) == (other.width, other.height)
+            && self.costs == other.costs
+            && self.passable_bits == other.passable_bits
+            && self.cost_range() == other.cost_range()
+    }
 }
 
 /// What a closed door costs to walk through.
@@ -63,8 +77,7 @@ impl CostGrid {
             width: width as i32,
             height: height as i32,
             costs: vec![1.0; width as usize * height as usize],
-            min_cost: 1.0,
-            max_cost: 1.0,
+            range: OnceLock::from((1.0, 1.0)),
             passable_bits: PassableBits::all_passable(width as i32, height as i32),
         }
     }
@@ -82,14 +95,16 @@ impl CostGrid {
 
     /// Cell `cell` of `map` changed (a door opened or closed): its cost is what
     /// [`CostGrid::from_map`] would give it now, and the grid is what `from_map` would make
-    /// (its cost range too, so that searches on it go as on a fresh one). O(cells), for the
-    /// range; a grid built from the map again reads every cell's layers.
+    /// (its cost range too, so that searches on it go as on a fresh one). O(1): the range is
+    /// found again, over every cell, only when next asked.
     pub fn refresh_cell(&mut self, map: &Map, cell: Cell, doors: DoorRule) {
         if let Some(i) = self.index(cell.x, cell.y) {
             let cost = Self::cost_on_map(map, cell, doors);
-            self.costs[i] = cost;
-            self.passable_bits.set(cell.x, cell.y, cost.is_finite());
-            self.update_cost_range();
+            if cost != self.costs[i] {
+                self.costs[i] = cost;
+                self.passable_bits.set(cell.x, cell.y, cost.is_finite());
+                self.range = OnceLock::new();
+            }
         }
     }
 
@@ -154,14 +169,25 @@ impl CostGrid {
 
     /// The cost range from the costs.
     fn update_cost_range(&mut self) {
-        let passable = self.costs.iter().copied().filter(|c| c.is_finite());
+        self.range = OnceLock::from(Self::cost_range_of(&self.costs));
+    }
+
+    /// The smallest and largest finite cost; `(1, 1)` when there is none.
+    fn cost_range_of(costs: &[f32]) -> (f32, f32) {
+        let passable = costs.iter().copied().filter(|c| c.is_finite());
         let (min, max) = passable.fold((f32::INFINITY, 0.0f32), |(lo, hi), c| (lo.min(c), hi.max(c)));
-        (self.min_cost, self.max_cost) = if min.is_finite() { (min, max) } else { (1.0, 1.0) };
+        if min.is_finite() { (min, max) } else { (1.0, 1.0) }
+    }
+
+    /// The smallest and largest passable cost, found again if a cell changed since last asked.
+    fn cost_range(&self) -> (f32, f32) {
+        *self.range.get_or_init(|| Self::cost_range_of(&self.costs))
     }
 
     /// Whether every passable cell costs the same (as far as this grid knows: see `min_cost`).
     pub fn is_uniform(&self) -> bool {
-        self.min_cost == self.max_cost && self.min_cost > 0.0
+        let (min, max) = self.cost_range();
+        min == max && min > 0.0
     }
 
     pub fn width(&self) -> i32 {
@@ -181,13 +207,13 @@ impl CostGrid {
     }
 
     pub fn min_cost(&self) -> f32 {
-        self.min_cost
+        self.cost_range().0
     }
 
     /// The largest passable cost (at least: after [`CostGrid::set_cost`] it may be larger than
     /// the true maximum).
     pub fn max_cost(&self) -> f32 {
-        self.max_cost
+        self.cost_range().1
     }
 
     #[inline(always)]
@@ -220,7 +246,7 @@ impl CostGrid {
 
     /// The cost every passable cell has, when they all have the same.
     pub(crate) fn uniform_cost(&self) -> Option<f32> {
-        self.is_uniform().then_some(self.min_cost)
+        self.is_uniform().then(|| self.min_cost())
     }
 
     /// Sets a cell's cost (`f32::INFINITY`: impassable; negative costs count as 0). O(1): the
@@ -231,8 +257,8 @@ impl CostGrid {
             self.costs[i] = cost;
             self.passable_bits.set(x, y, cost.is_finite());
             if cost.is_finite() {
-                self.min_cost = self.min_cost.min(cost);
-                self.max_cost = self.max_cost.max(cost);
+                let (min, max) = self.cost_range();
+                self.range = OnceLock::from((min.min(cost), max.max(cost)));
             }
         }
     }
