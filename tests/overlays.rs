@@ -357,6 +357,35 @@ fn game_rules_counts_the_cells_by_what_the_rules_make_of_them() {
     h.get_by_label("monster 'orc' (#2) at 9,2 cannot be reached from the start");
 }
 
+/// On a big map Game rules reads the map off the UI thread: after an edit the last read is
+/// drawn until the new one is in, and then the edit shows.
+#[test]
+fn game_rules_reads_a_big_map_off_the_ui_thread() {
+    use sightline::app::Overlays;
+    use sightline::core::Passage;
+    use sightline::core::format::load;
+    let mut map = load(&sample("large.ron")).unwrap().map;
+    assert!(map.len() > 100_000, "big enough to be read in the background");
+    let mut overlays = Overlays::default();
+    overlays.apply(OverlayCommand::Show(OverlayKind::Rules, true), &map);
+    overlays.update(&map, 1, None, 0.0);
+    assert!(overlays.rules.busy(), "the first read runs in the background");
+    assert_eq!(overlays.rules.passage_at(Cell::new(0, 0)), None, "nothing read yet");
+    overlays.wait_for_jobs(&map, 1);
+    assert!(!overlays.rules.busy());
+    let floor = (0..map.len()).map(|i| map.cell_at(i)).find(|&c| map.rules_at(c).passage() == Passage::Open).unwrap();
+    assert_eq!(overlays.rules.passage_at(floor), Some(Passage::Open));
+    // A wall painted on that floor: the old read shows while the new one runs.
+    let wall = map.tiles.iter().position(|t| t.opaque && !t.walkable).unwrap() as u16;
+    assert!(map.set_tile(0, floor, wall));
+    overlays.update(&map, 2, None, 0.0);
+    assert!(overlays.rules.busy());
+    assert_eq!(overlays.rules.passage_at(floor), Some(Passage::Open), "the last read, until the new one is in");
+    overlays.wait_for_jobs(&map, 2);
+    assert_eq!(overlays.rules.passage_at(floor), Some(Passage::Blocked));
+    assert!(overlays.rules.numbers_text().contains("blocks sight and movement"));
+}
+
 #[test]
 fn symmetry_audit_runs_in_the_background_and_shows_partners() {
     let mut h = harness();

@@ -101,6 +101,10 @@ pub enum OverlayCommand {
     UnpinViewer,
 }
 
+/// Maps with more cells than this are searched and read off the UI thread (pathfinding, game
+/// rules): the old result shows until the new one is in.
+const BACKGROUND_CELLS: usize = 100_000;
+
 #[derive(Default)]
 pub struct Overlays {
     pub rules: RulesView,
@@ -132,7 +136,7 @@ impl Overlays {
 
     /// Work in progress that needs frames: a running job or the step playback.
     pub fn busy(&self) -> bool {
-        self.symmetry.busy() || self.cache.busy() || self.path.busy()
+        self.symmetry.busy() || self.cache.busy() || self.path.busy() || self.rules.busy()
     }
 
     pub fn apply(&mut self, command: OverlayCommand, map: &Map) {
@@ -232,6 +236,9 @@ impl Overlays {
     /// Waits for the background jobs and takes their results (tests and headless runs).
     pub fn wait_for_jobs(&mut self, map: &Map, revision: u64) {
         self.update(map, revision, None, 0.0);
+        if self.rules.on {
+            self.rules.wait(map, revision);
+        }
         if self.path.on {
             self.path.wait(map, revision);
         }

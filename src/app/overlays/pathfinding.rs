@@ -137,9 +137,6 @@ pub struct PathOverlay {
 /// What a result depends on: the map's revision, the search settings, the markers.
 type PathKey = (u64, (PathMode, [SearchParams; 2], DoorRule, bool), Placement);
 
-/// Maps with more cells than this are searched off the UI thread.
-const BACKGROUND_CELLS: usize = 100_000;
-
 /// The markers.
 #[derive(Clone, Debug, PartialEq)]
 struct Placement {
@@ -357,7 +354,7 @@ impl PathOverlay {
             let player_start =
                 map.objects.iter().find(|o| o.kind == crate::core::ObjectKind::PlayerStart).map(|o| o.cell);
             let settings = self.settings.clone();
-            if grid.len() > BACKGROUND_CELLS {
+            if grid.len() > super::BACKGROUND_CELLS {
                 self.job = Some((key, Job::spawn(1, move |_| compute(&grid, player_start, &settings, placement))));
             } else {
                 let computed = compute(&grid, player_start, &settings, placement);

@@ -8,6 +8,7 @@ use std::collections::HashMap;
 
 use egui::{Color32, Painter, Stroke};
 
+use super::job::Job;
 use super::{LegendEntry, OverlayCommand, legend_ui, with_alpha};
 use crate::app::canvas::VisibleCells;
 use crate::app::{Command, View};
@@ -31,18 +32,28 @@ impl Default for RulesSettings {
 pub struct RulesView {
     pub on: bool,
     pub settings: RulesSettings,
-    pub counts: RulesSummary,
-    /// Walkable cells no way from where play starts leads to ([`Reach`]).
-    pub out_of_reach: usize,
+    /// What is drawn: the map as last read.
+    read: ReadRules,
+    /// The revision `read` is of.
+    key: Option<u64>,
+    /// A big map being read off the UI thread, for a revision.
+    job: Option<(u64, Job<ReadRules>)>,
+}
+
+/// The map's cells as the rules make them, read once per edit.
+#[derive(Default)]
+struct ReadRules {
     width: i32,
     /// Per cell, row-major: its [`Passage`] in the low two bits, then `CLOSED_DOOR`, `OPEN_DOOR`,
-    /// `COSTLY`.
+    /// `COSTLY`, `OUT_OF_REACH`.
     cells: Vec<u8>,
     /// The cost of each walkable cell whose cost is not 1, by index.
     costs: HashMap<usize, f32>,
+    counts: RulesSummary,
+    /// Walkable cells no way from where play starts leads to ([`Reach`]).
+    out_of_reach: usize,
     /// What [`Reach`] finds: pockets out of reach, objects in walls or out of reach.
-    pub findings: Vec<String>,
-    key: Option<u64>,
+    findings: Vec<String>,
 }
 
 const CLOSED_DOOR: u8 = 4;
@@ -77,56 +88,65 @@ impl RulesView {
         }
     }
 
-    /// The cells' rules, read again when the map changed.
+    /// The cells' rules, read again when the map changed: on big maps off the UI thread (a
+    /// whole read of a 2048² map takes about 0.15 s), one read at a time, the last read showing
+    /// until the next is in.
     pub fn update(&mut self, map: &Map, revision: u64) {
-        if !self.on || self.key == Some(revision) {
+        if !self.on {
             return;
         }
-        self.width = map.width() as i32;
-        self.cells.clear();
-        self.costs.clear();
-        let mut counts = RulesSummary::default();
-        let mut out_of_reach = 0;
-        let reach = Reach::of(map);
-        for i in 0..map.len() {
-            let cell = map.cell_at(i);
-            let rules = map.rules_at(cell);
-            counts.count(map, &rules);
-            let mut bits = passage_bits(rules.passage());
-            if let Some((_, tile)) = rules.door {
-                let open = map.tiles[usize::from(tile)].door.is_some_and(|d| d.open);
-                bits |= if open { OPEN_DOOR } else { CLOSED_DOOR };
-            }
-            if rules.walkable && rules.cost != 1.0 {
-                bits |= COSTLY;
-                self.costs.insert(i, rules.cost);
-            }
-            if reach.out_of_reach(cell) {
-                bits |= OUT_OF_REACH;
-                out_of_reach += 1;
-            }
-            self.cells.push(bits);
+        if let Some((_, job)) = &self.job
+            && let Some(read) = job.poll()
+        {
+            let (key, _) = self.job.take().expect("polled above");
+            (self.read, self.key) = (read, Some(key));
         }
-        self.findings = reach.findings.iter().map(ToString::to_string).collect();
-        self.counts = counts;
-        self.out_of_reach = out_of_reach;
-        self.key = Some(revision);
+        if self.key == Some(revision) || self.job.is_some() {
+            return;
+        }
+        if map.len() > super::BACKGROUND_CELLS {
+            let map = map.clone();
+            self.job = Some((revision, Job::spawn(1, move |_| ReadRules::of(&map))));
+        } else {
+            (self.read, self.key) = (ReadRules::of(map), Some(revision));
+        }
+    }
+
+    /// Blocks until a read in progress is in, and brings the view up to date (tests, headless
+    /// runs).
+    pub fn wait(&mut self, map: &Map, revision: u64) {
+        loop {
+            if let Some((key, job)) = self.job.take()
+                && let Some(read) = job.wait()
+            {
+                (self.read, self.key) = (read, Some(key));
+            }
+            self.update(map, revision);
+            if self.job.is_none() {
+                return;
+            }
+        }
+    }
+
+    /// Whether a read is in progress (the UI asks for frames until it is in).
+    pub fn busy(&self) -> bool {
+        self.job.is_some()
     }
 
     pub fn draw(&self, painter: &Painter, view: &View, cells: VisibleCells) {
-        if self.cells.is_empty() {
+        if self.read.cells.is_empty() {
             return;
         }
         let alpha = self.settings.opacity;
         let px = view.cell_px;
-        let max_cost = self.counts.cost_range.map_or(1.0, |(_, hi)| hi.max(1.0));
+        let max_cost = self.read.counts.cost_range.map_or(1.0, |(_, hi)| hi.max(1.0));
         let mut mesh = egui::Mesh::default();
         let mut doors = Vec::new();
         let mut numbers = Vec::new();
         let mut unreachable = Vec::new();
         for cell in cells.iter() {
-            let i = (cell.y * self.width + cell.x) as usize;
-            let Some(&bits) = self.cells.get(i) else { continue };
+            let i = (cell.y * self.read.width + cell.x) as usize;
+            let Some(&bits) = self.read.cells.get(i) else { continue };
             let rect = view.cell_rect(cell);
             let fill = match bits & 3 {
                 1 => Some(SIGHT_BLOCKED),
@@ -137,7 +157,7 @@ impl RulesView {
             if let Some(colour) = fill {
                 mesh.add_colored_rect(rect, with_alpha(colour, alpha));
             }
-            if let Some(&cost) = (bits & COSTLY != 0).then(|| self.costs.get(&i)).flatten() {
+            if let Some(&cost) = (bits & COSTLY != 0).then(|| self.read.costs.get(&i)).flatten() {
                 // Deeper the dearer; a cost below 1 (a road) faint.
                 let depth = (cost / max_cost).clamp(0.15, 1.0);
                 mesh.add_colored_rect(rect, with_alpha(COST, alpha * 0.8 * depth));
@@ -176,7 +196,7 @@ impl RulesView {
     }
 
     pub fn numbers_text(&self) -> String {
-        let c = &self.counts;
+        let c = &self.read.counts;
         let range = c.cost_range.map_or(String::new(), |(lo, hi)| format!("\t{lo}\t{hi}"));
         format!(
             "game rules\nblocks sight and movement\t{}\nblocks sight only\t{}\nblocks movement only\t{}\nclosed doors\t{}\nopen doors\t{}\ncost not 1\t{}{range}\nout of reach\t{}\n{}",
@@ -186,8 +206,8 @@ impl RulesView {
             c.closed_doors,
             c.open_doors,
             c.costly,
-            self.out_of_reach,
-            self.findings.iter().map(|f| format!("finding\t{f}\n")).collect::<String>()
+            self.read.out_of_reach,
+            self.read.findings.iter().map(|f| format!("finding\t{f}\n")).collect::<String>()
         )
     }
 
@@ -198,7 +218,7 @@ impl RulesView {
         if s != self.settings {
             commands.push(Command::Overlay(OverlayCommand::RulesSettings(s)));
         }
-        let c = &self.counts;
+        let c = &self.read.counts;
         let costs = match c.cost_range {
             Some((lo, hi)) if lo == hi => format!("cost {lo}: {}", c.costly),
             Some((lo, hi)) => format!("cost {lo} to {hi}: {}", c.costly),
@@ -213,13 +233,43 @@ impl RulesView {
                 LegendEntry::new(CLOSED, &format!("closed doors: {}", c.closed_doors)),
                 LegendEntry::new(OPEN, &format!("open doors: {}", c.open_doors)),
                 LegendEntry::new(COST, &costs),
-                LegendEntry::new(OUT, &format!("out of reach of the start (crossed): {}", self.out_of_reach)),
+                LegendEntry::new(OUT, &format!("out of reach of the start (crossed): {}", self.read.out_of_reach)),
             ],
         );
-        for finding in &self.findings {
+        for finding in &self.read.findings {
             ui.colored_label(ui.visuals().warn_fg_color, finding);
         }
         ui.weak("The inspector gives the rules of the cell under the pointer, and which tiles make them.");
+    }
+}
+
+impl ReadRules {
+    /// Every cell of `map` as its rules make it, and what [`Reach`] finds. O(cells).
+    fn of(map: &Map) -> Self {
+        let mut read = ReadRules { width: map.width() as i32, ..Default::default() };
+        read.cells.reserve(map.len());
+        let reach = Reach::of(map);
+        for i in 0..map.len() {
+            let cell = map.cell_at(i);
+            let rules = map.rules_at(cell);
+            read.counts.count(map, &rules);
+            let mut bits = passage_bits(rules.passage());
+            if let Some((_, tile)) = rules.door {
+                let open = map.tiles[usize::from(tile)].door.is_some_and(|d| d.open);
+                bits |= if open { OPEN_DOOR } else { CLOSED_DOOR };
+            }
+            if rules.walkable && rules.cost != 1.0 {
+                bits |= COSTLY;
+                read.costs.insert(i, rules.cost);
+            }
+            if reach.out_of_reach(cell) {
+                bits |= OUT_OF_REACH;
+                read.out_of_reach += 1;
+            }
+            read.cells.push(bits);
+        }
+        read.findings = reach.findings.iter().map(ToString::to_string).collect();
+        read
     }
 }
 
@@ -227,11 +277,11 @@ impl RulesView {
     /// How sight and movement pass cell `c`, as the overlay draws it (`None` off the map, or
     /// before the overlay has read the map).
     pub fn passage_at(&self, c: Cell) -> Option<Passage> {
-        if !(0..self.width).contains(&c.x) {
+        if !(0..self.read.width).contains(&c.x) {
             return None;
         }
-        let i = usize::try_from(c.y * self.width + c.x).ok()?;
-        let bits = *self.cells.get(i)?;
+        let i = usize::try_from(c.y * self.read.width + c.x).ok()?;
+        let bits = *self.read.cells.get(i)?;
         Some(match bits & 3 {
             0 => Passage::Open,
             1 => Passage::SightBlocked,
