@@ -162,7 +162,8 @@ impl RulesView {
                 let depth = (cost / max_cost).clamp(0.15, 1.0);
                 mesh.add_colored_rect(rect, with_alpha(COST, alpha * 0.8 * depth));
                 if px >= 16.0 {
-                    numbers.push((rect.center(), cost));
+                    // In the corner, clear of the cell's glyph.
+                    numbers.push((rect.right_bottom() - egui::vec2(px * 0.06, 0.0), cost));
                 }
             }
             if bits & (CLOSED_DOOR | OPEN_DOOR) != 0 {
@@ -184,14 +185,12 @@ impl RulesView {
             painter.line_segment([r.left_top(), r.right_bottom()], stroke);
             painter.line_segment([r.right_top(), r.left_bottom()], stroke);
         }
-        for (centre, cost) in numbers {
-            painter.text(
-                centre,
-                egui::Align2::CENTER_CENTER,
-                crate::core::format::shortest_f64(cost).to_string(),
-                egui::FontId::monospace((px * 0.45).min(14.0)),
-                Color32::BLACK,
-            );
+        for (corner, cost) in numbers {
+            let text = crate::core::format::shortest_f64(cost).to_string();
+            let galley = painter.layout_no_wrap(text, egui::FontId::monospace((px * 0.36).min(12.0)), Color32::BLACK);
+            let at = egui::Align2::RIGHT_BOTTOM.anchor_size(corner, galley.size());
+            painter.rect_filled(at.expand(1.0), 2.0, with_alpha(COST, 0.85));
+            painter.galley(at.min, galley, Color32::BLACK);
         }
     }
 
