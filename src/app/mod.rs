@@ -729,6 +729,10 @@ impl SightlineApp {
                     self.document.checkpoint(&self.editor.selection);
                 }
                 match crate::core::edit::set_tile_rules(&mut self.document.map, id, rules) {
+                    // The rules it had already (a field left as it was): no undo step.
+                    Ok(()) if !continuing && self.document.unchanged_since_checkpoint() => {
+                        self.document.drop_checkpoint();
+                    }
                     Ok(()) => {
                         self.document.touch();
                         self.continued = Some((ContinuedEdit::TileRules(id), self.document.revision()));

@@ -1,0 +1,219 @@
+//! Random editing sessions, as a designer's hand makes them (strokes of every tool, layers added,
+//! moved, grouped, merged and removed, objects placed and removed, tile rules edited, copies and
+//! pastes, resizes and crops): after each action, one undo gives back the map as it was before
+//! the action, one redo the map after it, and an action that changed nothing leaves no step.
+//! This is what "nothing a user did is lost" and "each edit is one undo step" mean.
+#![cfg(feature = "gui")]
+
+use sightline::app::map_dialogs::ResizeSpec;
+use sightline::app::{Command, NewLayer, ObjectChoice, PropertiesOwner, SightlineApp, Tool};
+use sightline::core::edit::{TileRules, Turn};
+use sightline::core::flip::Flip;
+use sightline::core::rng::Rng;
+use sightline::core::{Anchor, Cell, LayerRef, Map, StackItem, TileId};
+use sightline::core::{Properties, PropertyValue};
+
+mod common;
+use common::sample;
+
+fn random_cell(rng: &mut Rng, map: &Map) -> Cell {
+    // Now and then just off the map: a stroke that leaves the map, a click beside it.
+    Cell::new(rng.range(-1, map.width() as i32 + 1), rng.range(-1, map.height() as i32 + 1))
+}
+
+fn random_item(rng: &mut Rng, map: &Map) -> StackItem {
+    let groups = map.groups.len() as u32;
+    if groups > 0 && rng.chance(0.2) {
+        return StackItem::Group(rng.below(groups) as usize);
+    }
+    let layers = map.layers.len() as u32;
+    let objects = map.object_layers.len() as u32;
+    if objects > 0 && rng.chance(0.3) {
+        StackItem::Layer(LayerRef::Objects(rng.below(objects) as usize))
+    } else {
+        StackItem::Layer(LayerRef::Tiles(rng.below(layers.max(1)) as usize))
+    }
+}
+
+/// One action a person might take, as the commands the UI sends for it.
+fn random_action(rng: &mut Rng, app: &SightlineApp) -> Vec<Command> {
+    let map = &app.document.map;
+    let tile = rng.below(map.tiles.len() as u32) as TileId;
+    match rng.below(30) {
+        0..=7 => {
+            let tools = [
+                Tool::Brush,
+                Tool::Eraser,
+                Tool::Rectangle,
+                Tool::Line,
+                Tool::Fill,
+                Tool::Select,
+                Tool::MagicWand,
+                Tool::SameTile,
+                Tool::Object,
+                Tool::Picker,
+            ];
+            let tool = tools[rng.below(tools.len() as u32) as usize];
+            let mut out = vec![Command::SelectTool(tool), Command::SelectTile(tile)];
+            let mut at = random_cell(rng, map);
+            out.push(Command::StrokeBegin(at));
+            for _ in 0..rng.below(6) {
+                at = Cell::new(at.x + rng.range(-3, 4), at.y + rng.range(-3, 4));
+                out.push(Command::StrokeMove(at));
+            }
+            out.push(Command::StrokeEnd);
+            out
+        }
+        8 => vec![Command::SetBrushSize(1 + rng.below(4))],
+        9 => {
+            let kind = [NewLayer::Tiles, NewLayer::Objects, NewLayer::Group][rng.below(3) as usize];
+            let above = rng.chance(0.7).then(|| random_item(rng, map));
+            vec![Command::AddLayer { above, kind }]
+        }
+        10 => vec![Command::DuplicateLayer(random_item(rng, map))],
+        11 => vec![Command::RemoveLayer(random_item(rng, map))],
+        12 => vec![Command::MoveLayer { item: random_item(rng, map), up: rng.chance(0.5) }],
+        13 => match random_item(rng, map) {
+            StackItem::Layer(layer) => vec![Command::MergeLayerDown(layer)],
+            StackItem::Group(g) => vec![Command::Ungroup(g)],
+        },
+        14 => vec![Command::GroupLayer(random_item(rng, map))],
+        15 => {
+            let item = random_item(rng, map);
+            match rng.below(3) {
+                0 => vec![Command::SelectLayer(item)],
+                1 => vec![Command::SetLayerVisible(item, rng.chance(0.5))],
+                _ => vec![Command::SetLayerOpacity(item, rng.below(11) as f32 / 10.0)],
+            }
+        }
+        16 => vec![Command::RenameLayer(random_item(rng, map), format!("layer {}", rng.below(5)))],
+        17 => {
+            let mut rules = TileRules::of(&map.tiles[usize::from(tile)]);
+            rules.opaque = rng.chance(0.5);
+            rules.walkable = rng.chance(0.5);
+            rules.cost = [0.5, 1.0, 3.0][rng.below(3) as usize];
+            vec![Command::SetTileRules(tile, rules)]
+        }
+        18 => vec![Command::AddTile],
+        19 => {
+            let (w, h) = (map.width() as i32, map.height() as i32);
+            let anchors = [Anchor::TopLeft, Anchor::Centre, Anchor::BottomRight, Anchor::Right];
+            vec![Command::ResizeMap(ResizeSpec {
+                width: (w + rng.range(-4, 5)).max(1) as u32,
+                height: (h + rng.range(-4, 5)).max(1) as u32,
+                anchor: anchors[rng.below(4) as usize],
+                fill_with_brush: rng.chance(0.5),
+            })]
+        }
+        20 => {
+            let a = random_cell(rng, map);
+            let b = Cell::new(a.x + rng.range(0, 6), a.y + rng.range(0, 6));
+            let then = match rng.below(5) {
+                0 => Command::Cut,
+                1 => Command::DeleteSelection,
+                2 => Command::CropToSelection,
+                3 => Command::InvertSelection,
+                _ => Command::Copy,
+            };
+            vec![
+                Command::SelectTool(Tool::Select),
+                Command::StrokeBegin(a),
+                Command::StrokeMove(b),
+                Command::StrokeEnd,
+                then,
+            ]
+        }
+        21 => {
+            let turn = [Turn::FlipHorizontally, Turn::RotateClockwise][rng.below(2) as usize];
+            vec![Command::Paste, Command::TurnStamp(turn), Command::PasteAt(random_cell(rng, map))]
+        }
+        22 => vec![Command::PasteInPlace],
+        23 | 24 => {
+            let choice = ObjectChoice::ALL[rng.below(ObjectChoice::ALL.len() as u32) as usize];
+            let at = random_cell(rng, map);
+            vec![Command::SelectTool(Tool::Object), Command::SetObjectChoice(choice), Command::PlaceObject(at)]
+        }
+        25 => {
+            let layer = rng.below(map.layers.len().max(1) as u32) as usize;
+            let cell = random_cell(rng, map);
+            vec![Command::SetCellTile { layer, cell, tile, flip: Flip::default() }]
+        }
+        26 => vec![Command::SetLayerCollision(rng.below(map.layers.len().max(1) as u32) as usize, rng.chance(0.5))],
+        27 => {
+            let mut properties = Properties::new();
+            if rng.chance(0.7) {
+                properties.insert(format!("key{}", rng.below(3)), PropertyValue::Int(i64::from(rng.below(4))));
+            }
+            let owner = if rng.chance(0.5) { PropertiesOwner::Map } else { PropertiesOwner::Tile(tile) };
+            vec![Command::SetProperties(owner, properties)]
+        }
+        28 if !map.objects.is_empty() => {
+            let n = rng.below(map.objects.len() as u32) as usize;
+            let mut object = map.objects[n].clone();
+            if rng.chance(0.5) {
+                object.name = format!("renamed {}", rng.below(3));
+                vec![Command::EditObject(n, object)]
+            } else {
+                let class = ["monster", "item", "light", "zone"][rng.below(4) as usize];
+                vec![Command::ReclassObject { id: object.id, class: class.into() }]
+            }
+        }
+        _ => vec![Command::RemoveObjectsAt(random_cell(rng, map)), Command::Undo, Command::Redo],
+    }
+}
+
+/// Runs `actions` random actions on `map_file`, checking each against undo and redo.
+fn random_session(map_file: &str, seed: u64, actions: usize) {
+    let mut app = SightlineApp::new(None);
+    app.commands.push(Command::Open(sample(map_file)));
+    app.logic_frame(0.0);
+    assert!(app.error.is_none(), "{map_file} opens");
+    let mut rng = Rng::new(seed);
+    let mut edits = 0;
+    // Steps made so far, those the history's bound dropped included.
+    let made = |app: &SightlineApp| app.document.undo.len() + app.document.forgotten();
+    for i in 0..actions {
+        let before = app.document.map.clone();
+        let made_before = made(&app);
+        let action = random_action(&mut rng, &app);
+        app.commands.extend(action.iter().cloned());
+        app.commands.push(Command::EndContinuedEdit);
+        app.logic_frame(0.0);
+        let after = app.document.map.clone();
+        let context = format!("{map_file}, seed {seed}, action {i}: {action:?}");
+        // The action's steps: changes of the selection alone, and at most one of the map.
+        let new_steps = made(&app) - made_before;
+        let undo = &app.document.undo;
+        let map_steps = undo[undo.len() - new_steps..].iter().filter(|s| s.map().is_some()).count();
+        // An error dialog is a refusal (a locked layer, the last layer): nothing changed.
+        app.error = None;
+        if after == before {
+            assert_eq!(map_steps, 0, "an action that changed nothing left a step: {context}");
+            continue;
+        }
+        edits += 1;
+        assert_eq!(map_steps, 1, "one step for the action: {context}");
+        app.commands.extend(std::iter::repeat_n(Command::Undo, new_steps));
+        app.logic_frame(0.0);
+        assert!(app.document.map == before, "undo gives back the map before the action: {context}");
+        app.commands.extend(std::iter::repeat_n(Command::Redo, new_steps));
+        app.logic_frame(0.0);
+        assert!(app.document.map == after, "redo gives back the map after it: {context}");
+        app.error = None;
+    }
+    assert!(edits > actions / 4, "{map_file}: only {edits} of {actions} actions changed the map");
+}
+
+#[test]
+fn every_action_on_the_dungeon_is_one_undo_step() {
+    for seed in 1..=40 {
+        random_session("dungeon.ron", seed, 300);
+    }
+}
+
+#[test]
+fn every_action_on_a_tiled_map_is_one_undo_step() {
+    for seed in 101..=140 {
+        random_session("outdoor.tmx", seed, 300);
+    }
+}
