@@ -1697,8 +1697,9 @@ fn objects_keep_their_ids_and_an_object_property_is_chosen_from_the_maps_objects
     h.run();
     click_cell(&mut h, Cell::new(2, 2));
     let ids: Vec<(u32, Cell)> = h.state().document.map.objects.iter().map(|o| (o.id, o.cell)).collect();
-    assert_eq!(ids, [(8, Cell::new(4, 2)), (11, Cell::new(1, 3)), (20, Cell::new(5, 0)), (3, Cell::new(2, 2))]);
-    assert_eq!(h.state().document.map.objects[3].kind, ObjectKind::PlayerStart);
+    // The start keeps its place in its layer's order, as a moved object does in Tiled.
+    assert_eq!(ids, [(3, Cell::new(2, 2)), (8, Cell::new(4, 2)), (11, Cell::new(1, 3)), (20, Cell::new(5, 0))]);
+    assert_eq!(h.state().document.map.objects[0].kind, ObjectKind::PlayerStart);
     // Saved over the file: the ids, the reference and the next id hold.
     h.key_press_modifiers(egui::Modifiers::COMMAND, egui::Key::S);
     h.run();

@@ -2985,3 +2985,30 @@ fn a_rule_edit_of_a_tiled_tile_writes_no_look_properties() {
     set_tile_rules(&mut map, floor, rules).unwrap();
     assert_eq!(map.tiles[usize::from(floor)].glyph.ch, 'T');
 }
+
+/// A map keeps its objects layer by layer, in the layers' order, which is the only order a
+/// Tiled file can hold: two player starts on two object layers, the upper lowered under the
+/// other, and the game starts at the same one before a TMX save and after it is read back.
+#[test]
+fn objects_keep_the_layers_order_so_a_tiled_save_starts_the_game_in_the_same_place() {
+    use sightline::core::layers;
+    use sightline::core::sim::start_cell;
+    use sightline::core::{LayerRef, MapObject, StackItem};
+    let mut map = format::ascii::parse("#####\n#@..#\n#####\n").unwrap();
+    let upper = layers::add_object_layer(&mut map, None, "upper").unwrap();
+    let LayerRef::Objects(upper) = upper else { panic!("an object layer") };
+    map.add_object(MapObject::new(ObjectKind::PlayerStart, Cell::new(3, 1)).on_layer(upper));
+    assert_eq!(start_cell(&map), Some(Cell::new(1, 1)), "the lower layer's start comes first");
+    layers::lower(&mut map, StackItem::Layer(LayerRef::Objects(upper))).unwrap();
+    let order: Vec<(usize, Cell)> = map.objects.iter().map(|o| (o.layer, o.cell)).collect();
+    assert_eq!(order, [(0, Cell::new(3, 1)), (1, Cell::new(1, 1))], "layer by layer, the lowered one first");
+    assert_eq!(start_cell(&map), Some(Cell::new(3, 1)));
+    let dir = tempfile::tempdir().unwrap();
+    for name in ["m.tmx", "m.tmj", "m.ron"] {
+        let path = dir.path().join(name);
+        format::save(&map, &path).unwrap();
+        let read = format::load(&path).unwrap().map;
+        assert_eq!(start_cell(&read), Some(Cell::new(3, 1)), "{name}");
+        assert!(read.objects == map.objects, "{name}");
+    }
+}

@@ -217,3 +217,62 @@ fn every_action_on_a_tiled_map_is_one_undo_step() {
         random_session("outdoor.tmx", seed, 300);
     }
 }
+
+/// Saves `map` as each of sightline's formats that keep everything (RON, TMX, TMJ) and reads
+/// it back: a save that warns of nothing gives back the same map.
+fn saved_and_read_back(map: &Map, context: &str) -> Vec<String> {
+    use sightline::core::format;
+    let dir = tempfile::tempdir().unwrap();
+    let mut differ = Vec::new();
+    for ext in ["ron", "tmx", "tmj"] {
+        let path = dir.path().join(format!("m.{ext}"));
+        let saved = match format::save(map, &path) {
+            Ok(saved) => saved,
+            Err(e) => {
+                differ.push(format!("{ext}: cannot save: {e} ({context})"));
+                continue;
+            }
+        };
+        if !saved.warnings.is_empty() {
+            continue;
+        }
+        match format::load(&path) {
+            Ok(loaded) if loaded.map == *map => {}
+            Ok(loaded) => {
+                differ.push(format!("{ext}: read back differs: {} ({context})", first_difference(map, &loaded.map)))
+            }
+            Err(e) => differ.push(format!("{ext}: cannot read back: {e} ({context})")),
+        }
+    }
+    differ
+}
+
+fn first_difference(a: &Map, b: &Map) -> String {
+    let (da, db) = (format!("{a:?}"), format!("{b:?}"));
+    let at = da.chars().zip(db.chars()).take_while(|(p, q)| p == q).count();
+    let around = |s: &str| s.chars().skip(at.saturating_sub(100)).take(200).collect::<String>();
+    format!("\n  saved: …{}…\n  read:  …{}…", around(&da), around(&db))
+}
+
+#[test]
+fn edited_maps_save_and_read_back_the_same() {
+    for (file, seed) in [("dungeon.ron", 201), ("outdoor.tmx", 301)] {
+        for s in seed..seed + 40 {
+            let mut app = SightlineApp::new(None);
+            app.commands.push(Command::Open(sample(file)));
+            app.logic_frame(0.0);
+            let mut rng = Rng::new(s);
+            for i in 0..120 {
+                let action = random_action(&mut rng, &app);
+                app.commands.extend(action);
+                app.commands.push(Command::EndContinuedEdit);
+                app.logic_frame(0.0);
+                app.error = None;
+                if i % 40 == 39 {
+                    let differ = saved_and_read_back(&app.document.map, &format!("{file}, seed {s}, action {i}"));
+                    assert!(differ.is_empty(), "{}", differ.join("\n"));
+                }
+            }
+        }
+    }
+}

@@ -2326,11 +2326,11 @@ impl SightlineApp {
         let map = &mut self.document.map;
         match moving_start {
             Some(i) => {
-                let mut player = map.objects.remove(i);
-                player.cell = cell;
-                self.editor.focused_object = Some(player.id);
-                map.objects.retain(|o| !replaced(o));
-                map.objects.push(player);
+                // Where it is in its layer's order stays (as a drag in Tiled keeps it).
+                let id = map.objects[i].id;
+                map.objects[i].cell = cell;
+                self.editor.focused_object = Some(id);
+                map.objects.retain(|o| o.id == id || !replaced(o));
             }
             None => {
                 map.objects.retain(|o| !replaced(o));

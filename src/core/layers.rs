@@ -194,6 +194,7 @@ fn restack(map: &mut Map, order: &[LayerRef]) -> Vec<LayerRef> {
         }
         None => false,
     });
+    map.order_objects_by_layer();
     map.stack()
 }
 

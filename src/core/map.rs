@@ -372,7 +372,8 @@ pub struct Map {
     pub object_layers: Vec<ObjectLayer>,
     /// Layer groups, in outline order (see [`LayerGroup`]).
     pub groups: Vec<LayerGroup>,
-    /// The objects of every object layer; those of one layer are in its drawing order.
+    /// The objects of every object layer, layer by layer in the layers' order (as a Tiled file
+    /// holds them: see [`Map::order_objects_by_layer`]); those of one layer in its drawing order.
     pub objects: Vec<MapObject>,
     pub sheets: Vec<SpriteSheet>,
     pub properties: Properties,
@@ -540,6 +541,7 @@ impl Map {
             next_object_id: next_object_id.max(1),
         };
         map.number_objects();
+        map.order_objects_by_layer();
         map.validate()?;
         Ok(map)
     }
@@ -588,8 +590,20 @@ impl Map {
         }
         object.id = self.allocate_object_id();
         let id = object.id;
-        self.objects.push(object);
+        // Last of its layer: drawn over the others there.
+        let at = self.objects.partition_point(|o| o.layer <= object.layer);
+        self.objects.insert(at, object);
         id
+    }
+
+    /// Puts the objects layer by layer, in the layers' order, each layer's in the order they
+    /// had. The game takes its objects in this order (the first player start, the monsters'
+    /// turns), and a Tiled file can keep no other: a map saved as TMX or TMJ and read back is
+    /// the same map. Edits that renumber object layers call it.
+    pub fn order_objects_by_layer(&mut self) {
+        if !self.objects.is_sorted_by_key(|o| o.layer) {
+            self.objects.sort_by_key(|o| o.layer);
+        }
     }
 
     /// Where a tile object of `tile` has its position on its box, as fractions of its width
