@@ -820,3 +820,50 @@ fn a_player_without_dark_vision_sees_what_their_torch_lights() {
     assert_eq!(w.player().vision, 8);
     assert_eq!(knowledge(&w), ["vvvvvvvvvvv", "vvvvvvvvvvv", "vvvvvvvvvvv"]);
 }
+
+/// One actor a cell: monsters placed on a taken cell (a duplicated layer's copies, a monster
+/// painted on the player start) stand on the nearest free walkable cell, in reading order among
+/// the nearest, without passing walls; one with no room near stays out; one off the map too.
+#[test]
+fn monsters_placed_on_a_taken_cell_stand_on_the_nearest_free_one() {
+    let mut map = ascii::parse(
+        &[
+            "#######", //
+            "#@..#o#", "#...###", "#######",
+        ]
+        .join("\n"),
+    )
+    .unwrap();
+    let monster = |c: Cell, glyph: char| MapObject::new(ObjectKind::Monster { glyph, vision_radius: 4 }, c);
+    // On the player: the nearest free cell in reading order is (2, 1).
+    map.add_object(monster(Cell::new(1, 1), 'a'));
+    // On the walled-in orc, whose closet has no other cell: left out.
+    map.add_object(monster(Cell::new(5, 1), 'b'));
+    // Twice more on the player: (1, 2), then (2, 2).
+    map.add_object(monster(Cell::new(1, 1), 'c'));
+    map.add_object(monster(Cell::new(1, 1), 'd'));
+    // Off the map.
+    map.add_object(monster(Cell::new(9, 9), 'e'));
+    let w = World::new(&map, config(Algorithm::Shadowcast, None, MemoryModel::LastSeen)).unwrap();
+    let drawn: Vec<String> = (0..4)
+        .map(|y| {
+            (0..7)
+                .map(|x| {
+                    let c = Cell::new(x, y);
+                    w.actors
+                        .iter()
+                        .find(|a| a.cell == c)
+                        .map_or(w.map.tiles[usize::from(w.map.top_tile(c).unwrap().1)].glyph.ch, |a| a.glyph)
+                })
+                .collect()
+        })
+        .collect();
+    assert_eq!(
+        drawn,
+        [
+            "#######", //
+            "#@a.#o#", "#cd.###", "#######",
+        ]
+    );
+    assert_eq!(w.actors.len(), 5, "the player, the orc, a, c and d");
+}

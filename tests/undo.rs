@@ -318,3 +318,81 @@ fn edited_maps_save_and_read_back_the_same() {
         }
     }
 }
+
+/// Playing while editing (Live edits): random play keys, restarts and presets between random
+/// edits, undos and redos. The game follows the map: same size, every actor on it, no two
+/// living actors on one cell, and nothing panics.
+#[test]
+fn play_goes_on_through_random_edits_undos_and_redos() {
+    use sightline::app::play::PlayCommand;
+    use sightline::core::sim::{Action, Preset};
+    for seed in 1..=30 {
+        let mut app = SightlineApp::new(None);
+        app.commands.push(Command::Open(sample(if seed % 2 == 0 { "dungeon.ron" } else { "outdoor.tmx" })));
+        app.commands.push(Command::Play(PlayCommand::ShowPane(true)));
+        app.commands.push(Command::Play(PlayCommand::SetActive(true)));
+        app.logic_frame(0.0);
+        let mut rng = Rng::new(1000 + seed);
+        let (mut played, mut restarts, mut last) = (0, 0, 0);
+        for i in 0..200 {
+            let action = match rng.below(20) {
+                0..=12 => {
+                    let play = match rng.below(8) {
+                        0 => Action::Wait,
+                        1 => Action::Open,
+                        2 => Action::Close,
+                        3 => Action::Explore,
+                        4 => Action::Travel(random_cell(&mut rng, &app.document.map)),
+                        _ => Action::Move(rng.range(-1, 2), rng.range(-1, 2)),
+                    };
+                    vec![Command::Play(PlayCommand::Act(play))]
+                }
+                13 => vec![Command::Undo],
+                14 => vec![Command::Redo],
+                15 if rng.chance(0.2) => {
+                    let presets =
+                        [Preset::Picotron, Preset::CavesOfZircon, Preset::Terminus, Preset::Jsrlt, Preset::Grass];
+                    vec![Command::Play(if rng.chance(0.5) {
+                        PlayCommand::Restart
+                    } else {
+                        PlayCommand::SetPreset(presets[rng.below(5) as usize])
+                    })]
+                }
+                _ => random_action(&mut rng, &app),
+            };
+            app.commands.extend(action.iter().cloned());
+            app.commands.push(Command::EndContinuedEdit);
+            // A few frames: a walk goes on step by step.
+            for _ in 0..3 {
+                app.logic_frame(0.1);
+            }
+            app.error = None;
+            let context = format!("seed {seed}, action {i}: {action:?}");
+            let map = &app.document.map;
+            if let Some(w) = app.play.world.as_ref() {
+                if w.turn >= last {
+                    played += w.turn - last;
+                } else {
+                    restarts += 1;
+                }
+                last = w.turn;
+            }
+            let Some(world) = app.play.world.as_ref() else {
+                // No game only where there is nowhere to start.
+                assert_eq!(sightline::core::sim::start_cell(map), None, "the game runs: {context}");
+                continue;
+            };
+            assert_eq!((world.map.width(), world.map.height()), (map.width(), map.height()), "{context}");
+            let mut standing = std::collections::HashMap::new();
+            for (n, actor) in world.actors.iter().enumerate() {
+                assert!(world.map.in_bounds(actor.cell), "actor {n} at {} is off the map: {context}", actor.cell);
+                if actor.alive()
+                    && let Some(other) = standing.insert(actor.cell, n)
+                {
+                    panic!("actors {other} and {n} both stand at {}: {context}", actor.cell);
+                }
+            }
+        }
+        assert!(played > 10, "seed {seed}: only {played} turns played ({restarts} restarts)");
+    }
+}

@@ -8,7 +8,7 @@
 use std::collections::VecDeque;
 
 use super::path::{CostGrid, DoorRule};
-use super::sim::{MOVES, start_cell};
+use super::sim::{MOVES, monster_places, start_cell};
 use super::{Cell, Map, ObjectKind};
 
 /// A group of walkable cells joined to one another and not to the start.
@@ -32,6 +32,13 @@ pub enum Finding {
     ObjectOnBlockedCell { id: u32, kind: String, name: String, at: Cell },
     /// An object of the game's on a walkable cell the start has no way to.
     ObjectOutOfReach { id: u32, kind: String, name: String, at: Cell },
+    /// An object of the game's placed off the map: it is not in the game.
+    ObjectOffMap { id: u32, kind: String, name: String, at: Cell },
+    /// A player start after the first: play starts at the first.
+    ExtraPlayerStart { id: u32, name: String, at: Cell, first: Cell },
+    /// A monster on a cell the player or another monster takes: play puts it at `to`, the
+    /// nearest free cell (see [`crate::core::sim::monster_places`]), or leaves it out (`None`).
+    MonsterOnTakenCell { id: u32, name: String, at: Cell, to: Option<Cell> },
 }
 
 impl std::fmt::Display for Finding {
@@ -42,19 +49,42 @@ impl std::fmt::Display for Finding {
         match self {
             Finding::NothingWalkable => write!(f, "no cell is walkable: there is nowhere to start"),
             Finding::NoPlayerStart { at } => write!(f, "no player start on a walkable cell: play starts at {at}"),
-            Finding::OutOfReach { cells, pockets, largest } => write!(
-                f,
-                "{cells} walkable cells in {pockets} pocket{} cannot be reached from the start (the largest, {} cells, from {})",
-                if *pockets == 1 { "" } else { "s" },
-                largest.cells,
-                largest.first
-            ),
+            Finding::OutOfReach { cells, pockets, largest } => {
+                let s = |n: usize| if n == 1 { "" } else { "s" };
+                write!(
+                    f,
+                    "{cells} walkable cell{} in {pockets} pocket{} cannot be reached from the start",
+                    s(*cells),
+                    s(*pockets)
+                )?;
+                if *pockets == 1 {
+                    write!(f, " (from {})", largest.first)
+                } else {
+                    write!(f, " (the largest, {} cell{}, from {})", largest.cells, s(largest.cells), largest.first)
+                }
+            }
             Finding::ObjectOnBlockedCell { id, kind, name, at } => {
                 write!(f, "{} at {at} stands where no one can stand", object(kind, name, *id))
             }
             Finding::ObjectOutOfReach { id, kind, name, at } => {
                 write!(f, "{} at {at} cannot be reached from the start", object(kind, name, *id))
             }
+            Finding::ObjectOffMap { id, kind, name, at } => {
+                write!(f, "{} at {at} is off the map: it is not in the game", object(kind, name, *id))
+            }
+            Finding::ExtraPlayerStart { id, name, at, first } => {
+                write!(f, "{} at {at} is not used: play starts at {first}", object("player start", name, *id))
+            }
+            Finding::MonsterOnTakenCell { id, name, at, to } => match to {
+                Some(to) => {
+                    write!(f, "{} at {at} stands on a taken cell: play puts it at {to}", object("monster", name, *id))
+                }
+                None => write!(
+                    f,
+                    "{} at {at} stands on a taken cell with no free cell near: it is not in the game",
+                    object("monster", name, *id)
+                ),
+            },
         }
     }
 }
@@ -107,13 +137,31 @@ impl Reach {
             let cells = pockets.iter().map(|p| p.cells).sum();
             findings.push(Finding::OutOfReach { cells, pockets: pockets.len(), largest });
         }
+        // Where play puts each monster: on its cell, or, that taken, near it.
+        let places: std::collections::HashMap<u32, Option<Cell>> =
+            monster_places(map, start).into_iter().map(|(o, cell)| (o.id, cell)).collect();
+        let first_start = map.objects.iter().find(|o| o.kind == ObjectKind::PlayerStart).map(|o| o.id);
         for o in &map.objects {
             if !matches!(o.kind, ObjectKind::PlayerStart | ObjectKind::Monster { .. } | ObjectKind::Item) {
                 continue;
             }
-            let (id, kind, name, at) = (o.id, o.kind.type_name().to_owned(), o.name.clone(), o.cell);
+            let (id, kind, name, mut at) = (o.id, o.kind.type_name().to_owned(), o.name.clone(), o.cell);
             if !map.in_bounds(at) {
+                findings.push(Finding::ObjectOffMap { id, kind, name, at });
                 continue;
+            }
+            if o.kind == ObjectKind::PlayerStart && first_start != Some(id) {
+                findings.push(Finding::ExtraPlayerStart { id, name, at, first: start });
+                continue;
+            }
+            if let Some(&to) = places.get(&id)
+                && to != Some(at)
+            {
+                findings.push(Finding::MonsterOnTakenCell { id, name: name.clone(), at, to });
+                match to {
+                    Some(to) => at = to,
+                    None => continue,
+                }
             }
             if !map.rules_at(at).walkable {
                 findings.push(Finding::ObjectOnBlockedCell { id, kind, name, at });
@@ -225,7 +273,35 @@ mod tests {
         );
         assert_eq!(
             reach.findings[0].to_string(),
-            "4 walkable cells in 1 pocket cannot be reached from the start (the largest, 4 cells, from 9,1)"
+            "4 walkable cells in 1 pocket cannot be reached from the start (from 9,1)"
+        );
+    }
+
+    /// What play does with objects that cannot all be where they were placed: a monster on the
+    /// player's cell stands next to it, one on another's cell in a closet is left out, a second
+    /// player start is not used, and an item off the map is not in the game.
+    #[test]
+    fn objects_that_play_moves_or_leaves_out_are_found() {
+        let mut map = ascii::parse("#######\n#@..#o#\n#...###\n#######").unwrap();
+        let orc = map.objects.iter().find(|o| matches!(o.kind, ObjectKind::Monster { .. })).unwrap().id;
+        let monster = |c: Cell| MapObject::new(ObjectKind::Monster { glyph: 'k', vision_radius: 4 }, c).named("kobold");
+        let on_player = map.add_object(monster(Cell::new(1, 1)));
+        let on_orc = map.add_object(monster(Cell::new(5, 1)));
+        let second = map.add_object(MapObject::new(ObjectKind::PlayerStart, Cell::new(3, 2)));
+        let off = map.add_object(MapObject::new(ObjectKind::Item, Cell::new(-2, 1)));
+        let messages: Vec<String> = Reach::of(&map).findings.iter().map(ToString::to_string).collect();
+        assert_eq!(
+            messages,
+            [
+                "1 walkable cell in 1 pocket cannot be reached from the start (from 5,1)".to_owned(),
+                format!("monster 'orc' (#{orc}) at 5,1 cannot be reached from the start"),
+                format!("monster 'kobold' (#{on_player}) at 1,1 stands on a taken cell: play puts it at 2,1"),
+                format!(
+                    "monster 'kobold' (#{on_orc}) at 5,1 stands on a taken cell with no free cell near: it is not in the game"
+                ),
+                format!("player start #{second} at 3,2 is not used: play starts at 1,1"),
+                format!("item #{off} at -2,1 is off the map: it is not in the game"),
+            ]
         );
     }
 

@@ -554,8 +554,9 @@ impl World {
             // The player start's `light`: a torch that goes where the player goes.
             light: placed.and_then(|o| o.carried_light()).unwrap_or(0),
         }];
-        for o in &map.objects {
-            if let ObjectKind::Monster { glyph, vision_radius } = o.kind {
+        for (o, cell) in monster_places(map, start) {
+            if let (ObjectKind::Monster { glyph, vision_radius }, Some(cell)) = (&o.kind, cell) {
+                let (glyph, vision_radius) = (*glyph, *vision_radius);
                 let hp = match o.properties.get("hp") {
                     Some(crate::core::PropertyValue::Int(h)) => (*h).clamp(1, 10_000) as i32,
                     Some(crate::core::PropertyValue::Float(h)) if h.is_finite() => h.clamp(1.0, 10_000.0) as i32,
@@ -565,7 +566,7 @@ impl World {
                 actors.push(Actor {
                     name,
                     glyph,
-                    cell: o.cell,
+                    cell,
                     hp,
                     max_hp: hp,
                     vision: vision_radius,
@@ -1381,6 +1382,56 @@ pub fn start_cell(map: &Map) -> Option<Cell> {
     placed_start(map)
         .map(|o| o.cell)
         .or_else(|| (0..map.len()).map(|i| map.cell_at(i)).find(|&c| map.rules_at(c).walkable))
+}
+
+/// Where each monster of `map` stands when play starts with the player at `start`, in the
+/// map's order: its cell, or, when that is taken (by the player, or by a monster before it: a
+/// duplicated layer's copies, a paste over a monster), the nearest free cell it could walk to;
+/// `None` when there is none near, or when it is off the map (as an item there is not in the
+/// game either). One actor a cell.
+pub fn monster_places(map: &Map, start: Cell) -> Vec<(&crate::core::MapObject, Option<Cell>)> {
+    let mut taken = std::collections::HashSet::from([start]);
+    let monsters = map.objects.iter().filter(|o| matches!(o.kind, ObjectKind::Monster { .. }));
+    monsters
+        .map(|o| {
+            let cell = if !map.in_bounds(o.cell) {
+                None
+            } else if taken.contains(&o.cell) {
+                nearest_free_cell(map, o.cell, &taken)
+            } else {
+                Some(o.cell)
+            };
+            taken.extend(cell);
+            (o, cell)
+        })
+        .collect()
+}
+
+/// How far [`nearest_free_cell`] looks, in steps.
+const MAKE_ROOM_STEPS: usize = 8;
+
+/// The walkable cell nearest `from` (in steps, as everyone moves; then in reading order) that
+/// is not `taken`, within [`MAKE_ROOM_STEPS`]: where a monster placed on a taken cell stands.
+fn nearest_free_cell(map: &Map, from: Cell, taken: &std::collections::HashSet<Cell>) -> Option<Cell> {
+    let mut seen = std::collections::HashSet::from([from]);
+    let mut ring = vec![from];
+    for _ in 0..MAKE_ROOM_STEPS {
+        let mut next = Vec::new();
+        for c in &ring {
+            for (dx, dy) in [(1, 0), (0, 1), (-1, 0), (0, -1), (1, 1), (-1, 1), (-1, -1), (1, -1)] {
+                let n = Cell::new(c.x + dx, c.y + dy);
+                if map.in_bounds(n) && map.rules_at(n).walkable && seen.insert(n) {
+                    next.push(n);
+                }
+            }
+        }
+        next.sort_by_key(|c| (c.y, c.x));
+        if let Some(&free) = next.iter().find(|c| !taken.contains(c)) {
+            return Some(free);
+        }
+        ring = next;
+    }
+    None
 }
 
 /// Where monster `m` last saw the player.
