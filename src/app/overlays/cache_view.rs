@@ -210,15 +210,26 @@ impl CacheView {
             Some(((algorithm, radius), Job::spawn(cells, move |_| LosCache::build(&target, algorithm, radius))));
     }
 
-    /// Blocks until a running build finishes (tests, headless runs).
+    /// Blocks until the cache is up to date with the map (tests, headless runs): a build in
+    /// flight for an older map is followed by the build it leads to.
     pub fn wait(&mut self, map_grid: &Arc<OpacityGrid>, revision: u64) {
-        if let Some((key, job)) = self.build.take()
-            && let Some(built) = job.wait()
-            && key == (self.settings.algorithm, self.settings.radius)
-        {
-            self.take_built(built, map_grid);
+        loop {
+            if let Some((key, job)) = self.build.take()
+                && let Some(built) = job.wait()
+                && key == (self.settings.algorithm, self.settings.radius)
+            {
+                self.take_built(built, map_grid);
+            }
+            self.update(map_grid, revision);
+            if self.build.is_none() {
+                return;
+            }
         }
-        self.update(map_grid, revision);
+    }
+
+    /// The cache as built and brought up to date (`None` while it is built, or refused).
+    pub fn los_cache(&self) -> Option<&LosCache> {
+        self.cache.as_ref()
     }
 
     /// Takes the result of the build for the current settings: the cache, or why it was refused.

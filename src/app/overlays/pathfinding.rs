@@ -393,14 +393,20 @@ impl PathOverlay {
         self.key = Some(key);
     }
 
-    /// Blocks until a background search finishes (tests, headless runs).
+    /// Blocks until the searches are up to date with the map (tests, headless runs): a search
+    /// in flight for an older map is followed by the one it leads to.
     pub fn wait(&mut self, map: &Map, revision: u64) {
-        if let Some((key, job)) = self.job.take()
-            && let Some(computed) = job.wait()
-        {
-            self.install(computed, key);
+        loop {
+            if let Some((key, job)) = self.job.take()
+                && let Some(computed) = job.wait()
+            {
+                self.install(computed, key);
+            }
+            self.update(map, revision);
+            if self.job.is_none() {
+                return;
+            }
         }
-        self.update(map, revision);
     }
 
     pub fn busy(&self) -> bool {

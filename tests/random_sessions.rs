@@ -1,9 +1,12 @@
-//! Random editing sessions, as a designer's hand makes them (strokes of every tool, layers added,
-//! moved, grouped, merged and removed, objects placed and removed, tile rules edited, copies and
-//! pastes, resizes and crops): after each action, one undo gives back the map as it was before
-//! the action, one redo the map after it, and an action that changed nothing leaves no step.
-//! This is what "nothing a user did is lost" and "each edit is one undo step" mean. And the
-//! maps such sessions leave, saved as RON, TMX and TMJ, read back the same.
+//! Random sessions, as a designer's hand makes them: strokes of every tool, layers added, moved,
+//! grouped, merged and removed, objects placed and removed, tile rules edited, copies and
+//! pastes, resizes and crops, on the bundled maps and the corpus's Tiled maps.
+//! - After each action, one undo gives back the map as it was before the action, one redo the
+//!   map after it, and an action that changed nothing leaves no step: what "nothing a user did
+//!   is lost" and "each edit is one undo step" mean.
+//! - The maps such sessions leave, saved as RON, TMX and TMJ, read back the same.
+//! - Played through such edits, undos and redos (Live edits), the game follows the map.
+//! - With every overlay on, each shows what a fresh one shows on the map as it is now.
 #![cfg(feature = "gui")]
 
 use sightline::app::map_dialogs::ResizeSpec;
@@ -395,4 +398,125 @@ fn play_goes_on_through_random_edits_undos_and_redos() {
         }
         assert!(played > 10, "seed {seed}: only {played} turns played ({restarts} restarts)");
     }
+}
+
+/// Every overlay on while the map is edited at random: after each few edits, what each shows is
+/// what a fresh overlay shows on the map as it is, with the same settings and the same cells
+/// pinned (the LOS cache's what-if toggles replayed in order). Stale results kept past an edit
+/// would show here. Timings are left out of the comparison.
+#[test]
+fn overlays_show_what_fresh_overlays_show_after_random_edits() {
+    use sightline::app::overlays::Marker;
+    use sightline::app::{OverlayCommand as O, OverlayKind, Overlays};
+    use sightline::core::fov::{Opacity, OpacityGrid};
+    use sightline::core::los_cache::LosCache;
+    for seed in 1..=12 {
+        let mut app = SightlineApp::new(None);
+        app.commands.push(Command::Open(sample(if seed % 2 == 0 { "pillars.ron" } else { "dungeon.ron" })));
+        for kind in OverlayKind::ALL {
+            app.commands.push(Command::Overlay(O::Show(kind, true)));
+        }
+        app.logic_frame(0.0);
+        let mut rng = Rng::new(2000 + seed);
+        for i in 0..60 {
+            let action = if rng.chance(0.15) {
+                // A Probe click: pins FOV, selects for symmetry, toggles a what-if, pins the
+                // lighting viewer, moves the path's goal.
+                let map = &app.document.map;
+                vec![Command::Overlay(O::Probe(Cell::new(
+                    rng.range(0, map.width() as i32),
+                    rng.range(0, map.height() as i32),
+                )))]
+            } else {
+                random_action(&mut rng, &app)
+            };
+            app.commands.extend(action.iter().cloned());
+            app.commands.push(Command::EndContinuedEdit);
+            app.logic_frame(0.0);
+            app.error = None;
+            if i % 6 != 5 {
+                continue;
+            }
+            app.wait_for_overlays();
+            let (map, revision) = (&app.document.map, app.document.revision());
+            let shown = &app.overlays;
+            let mut fresh = Overlays::default();
+            let mut commands: Vec<O> = OverlayKind::ALL.iter().map(|&k| O::Show(k, true)).collect();
+            commands.extend([
+                O::RulesSettings(shown.rules.settings.clone()),
+                O::PathSettings(shown.path.settings.clone()),
+                O::FovSettings(shown.fov.settings.clone()),
+                O::SymmetrySettings(shown.symmetry.settings.clone()),
+                O::CacheSettings(shown.cache.settings.clone()),
+                O::LightingSettings(shown.lighting.settings.clone()),
+            ]);
+            commands.extend(shown.path.start.map(|c| O::MoveMarker(Marker::Start, c)));
+            commands.extend(shown.path.goal.map(|c| O::MoveMarker(Marker::Goal, c)));
+            commands.extend(shown.fov.pinned.map(O::PinFov));
+            commands.extend(shown.symmetry.selected.map(O::SelectSymmetryCell));
+            commands.extend(shown.lighting.pinned.map(O::PinViewer));
+            for command in commands {
+                fresh.apply(command, map);
+            }
+            // Unpinned, FOV and lighting keep the last cell they looked from (the pointer's, or
+            // a pin since dropped): a fresh one is pointed there.
+            let grid = std::sync::Arc::new(OpacityGrid::from_map(map));
+            fresh.fov.update(&grid, revision, shown.fov.origin);
+            fresh.lighting.update(map, &grid, revision, shown.lighting.viewer);
+            // The cache is built first, then toggled, as it was.
+            fresh.wait_for_jobs(map, revision);
+            for &c in &shown.cache.what_if {
+                fresh.apply(O::ToggleWhatIf(c), map);
+                fresh.wait_for_jobs(map, revision);
+            }
+            fresh.wait_for_jobs(map, revision);
+            let context = format!("seed {seed}, action {i}: {action:?}");
+            assert_eq!(untimed(&shown.numbers_text()), untimed(&fresh.numbers_text()), "{context}");
+            // The LOS cache, kept up to date edit by edit, reads what one built now reads.
+            let mut target = OpacityGrid::from_map(map);
+            for c in &shown.cache.what_if {
+                target.set(c.x, c.y, !target.is_opaque(c.x, c.y));
+            }
+            let kept = shown.cache.los_cache().expect("the cache is built");
+            assert!(*kept.grid() == target, "the cache's opacity is the map's, what-ifs flipped: {context}");
+            let s = &shown.cache.settings;
+            let built = LosCache::build(&target, s.algorithm, s.radius).unwrap();
+            for y in 0..map.height() as i32 {
+                for x in 0..map.width() as i32 {
+                    let c = Cell::new(x, y);
+                    assert_eq!(kept.view(c), built.view(c), "the cache's view from {c}: {context}");
+                }
+            }
+        }
+    }
+}
+
+/// Overlay numbers without their timings (the `time_us` column of a table, "built in … ms"),
+/// nor the LOS cache's last change (what the edits changed, which a fresh cache has not seen:
+/// the test compares the caches' views instead).
+fn untimed(numbers: &str) -> String {
+    let mut timed_table = false;
+    let mut out = String::new();
+    for line in numbers.lines() {
+        let mut line = line.to_owned();
+        if !line.contains('\t') {
+            timed_table = false;
+        }
+        if line.starts_with("toggled ") {
+            continue;
+        }
+        if line.ends_with("\ttime_us") {
+            timed_table = true;
+        }
+        if timed_table && let Some(last) = line.rfind('\t') {
+            line.truncate(last);
+        }
+        if let Some(at) = line.find(", built in ") {
+            let end = line[at..].find(" ms").map_or(line.len(), |e| at + e + 3);
+            line.replace_range(at..end, "");
+        }
+        out += &line;
+        out.push('\n');
+    }
+    out
 }
