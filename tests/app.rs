@@ -4275,3 +4275,31 @@ fn a_stamp_whose_tile_type_an_undo_took_away_brings_it_back_when_pasted() {
     assert_eq!(map.tiles.len(), types, "nothing came in");
     assert_eq!(map.tile(0, Cell::new(10, 7)), Some(1));
 }
+
+/// Two layers, and two tile types, of one name: the inspector's tile drop-downs and the tile
+/// types window's door drop-downs are told apart by layer and tile, not by name (egui found
+/// their ids clashing, which a debug build paints in red and a test panics on; the monkey of
+/// tests/monkey.rs found it).
+#[test]
+fn layers_and_tiles_of_one_name_have_their_own_drop_downs() {
+    use sightline::core::{Cell, LayerRef, StackItem};
+    let mut h = harness();
+    h.state_mut().commands.push(Command::DuplicateLayer(StackItem::Layer(LayerRef::Tiles(0))));
+    h.run();
+    let name = h.state().document.map.layers[0].name.clone();
+    h.state_mut().commands.push(Command::RenameLayer(StackItem::Layer(LayerRef::Tiles(1)), name.clone()));
+    h.run();
+    assert_eq!(h.state().document.map.layers[1].name, name);
+    select_for_inspector(&mut h, Cell::new(3, 2));
+    assert_eq!(h.get_all_by_label(&format!("tile on {name}")).count(), 2);
+    // Two tile types named alike, both doors.
+    let mut door = sightline::core::edit::TileRules::of(&h.state().document.map.tiles[3]);
+    h.state_mut().commands.push(Command::AddTile);
+    h.run();
+    let added = (h.state().document.map.tiles.len() - 1) as sightline::core::TileId;
+    door.door = Some((false, 4));
+    h.state_mut().commands.push(Command::SetTileRules(added, door.clone()));
+    h.state_mut().commands.push(Command::ShowTileTypes(true));
+    h.run();
+    assert_eq!(h.get_all_by_label(&format!("door kind of {}", door.name)).count(), 2);
+}

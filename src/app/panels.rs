@@ -387,7 +387,13 @@ fn inspector_ui(app: &mut SightlineApp, ui: &mut egui::Ui) {
                 ui.label(&layer.name);
                 let mut tile = t;
                 let options: Vec<_> = tile_options.iter().map(|(i, n)| (*i, n.as_str())).collect();
-                super::overlays::choice_ui(ui, &format!("tile on {}", layer.name), &mut tile, &options);
+                super::overlays::choice_with_id_ui(
+                    ui,
+                    ("tile on layer", li),
+                    &format!("tile on {}", layer.name),
+                    &mut tile,
+                    &options,
+                );
                 if tile != t {
                     commands.push(Command::SetCellTile { layer: li, cell, tile, flip });
                 }
@@ -402,7 +408,13 @@ fn inspector_ui(app: &mut SightlineApp, ui: &mut egui::Ui) {
                 let mut turned = flip;
                 ui.horizontal(|ui| {
                     ui.label("  turned");
-                    super::overlays::choice_ui(ui, &format!("flip on {}", layer.name), &mut turned, &options);
+                    super::overlays::choice_with_id_ui(
+                        ui,
+                        ("flip on layer", li),
+                        &format!("flip on {}", layer.name),
+                        &mut turned,
+                        &options,
+                    );
                 });
                 if turned != flip {
                     commands.push(Command::SetCellTile { layer: li, cell, tile: t, flip: turned });

@@ -86,8 +86,9 @@ pub fn tile_types_window_ui(app: &mut SightlineApp, ui: &mut egui::Ui) {
                 Some((true, _)) => DoorChoice::Open,
                 Some((false, _)) => DoorChoice::Closed,
             };
-            super::overlays::choice_ui(
+            super::overlays::choice_with_id_ui(
                 ui,
+                ("door kind of tile", id),
                 &format!("door kind of {}", kind.name),
                 &mut door,
                 &[(DoorChoice::None, "no door"), (DoorChoice::Open, "open door"), (DoorChoice::Closed, "closed door")],
@@ -101,7 +102,13 @@ pub fn tile_types_window_ui(app: &mut SightlineApp, ui: &mut egui::Ui) {
                 // (Built for the door rows on screen only: a table can hold tens of thousands.)
                 let options: Vec<(TileId, &str)> =
                     others().map(|t| (t, map.tiles[usize::from(t)].name.as_str())).collect();
-                super::overlays::choice_ui(ui, &format!("counterpart of {}", kind.name), &mut to, &options);
+                super::overlays::choice_with_id_ui(
+                    ui,
+                    ("counterpart of tile", id),
+                    &format!("counterpart of {}", kind.name),
+                    &mut to,
+                    &options,
+                );
             }
             r.door = match door {
                 DoorChoice::None => None,

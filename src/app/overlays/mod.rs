@@ -323,8 +323,20 @@ impl Overlays {
 /// A drop-down of `options` (value, text), named `name` for screen readers and for tests
 /// (`get_by_label(name)`); the name shows as its tooltip.
 pub fn choice_ui<T: PartialEq + Copy>(ui: &mut egui::Ui, name: &str, value: &mut T, options: &[(T, &str)]) {
+    choice_with_id_ui(ui, name, name, value, options);
+}
+
+/// [`choice_ui`] whose widget id comes from `id_salt`, not from its name: for a name the user
+/// chose (a layer's, a tile's), which two of them may share.
+pub fn choice_with_id_ui<T: PartialEq + Copy>(
+    ui: &mut egui::Ui,
+    id_salt: impl egui::AsIdSalt,
+    name: &str,
+    value: &mut T,
+    options: &[(T, &str)],
+) {
     let selected = options.iter().find(|(v, _)| v == value).map_or("", |(_, t)| t);
-    let response = egui::ComboBox::from_id_salt(name)
+    let response = egui::ComboBox::from_id_salt(id_salt)
         .selected_text(selected)
         // Every option in view (egui's default height scrolls past about ten).
         .height(480.0)

@@ -1,0 +1,155 @@
+//! A monkey at the whole window (egui_kittest): random clicks on whatever buttons, checkboxes,
+//! menu items and combo boxes the window shows, random drags on the canvas and random keys,
+//! with overlays and play among them. Whatever it does, nothing panics, and undo takes the map
+//! back to where it started. File dialogs are left alone (they would wait for a person).
+#![cfg(feature = "gui")]
+
+use egui::accesskit::Role;
+use egui_kittest::kittest::{NodeT, Queryable};
+use sightline::app::Command;
+use sightline::core::rng::Rng;
+
+mod common;
+use common::{harness_sized, sample};
+
+/// What the monkey may click: no file dialog ("…"), nothing that quits or replaces the map.
+fn clickable(role: Role, label: &str) -> bool {
+    matches!(role, Role::Button | Role::CheckBox | Role::RadioButton | Role::MenuItem | Role::ComboBox | Role::Tab)
+        && !label.contains('…')
+        && !["Quit", "New map", "Open recent", "Recover", "Discard", "Save", "Save As", "Don't save"]
+            .iter()
+            .any(|no| label.starts_with(no))
+}
+
+type App = egui_kittest::Harness<'static, sightline::app::SightlineApp>;
+
+/// The nodes the monkey may click, by label, with where they are.
+fn clickable_nodes(h: &App) -> Vec<(String, egui::Rect)> {
+    h.query_all_by(|n| clickable(n.role(), &n.label().unwrap_or_default()))
+        .map(|n| (n.accesskit_node().label().unwrap_or_default(), n.rect()))
+        .collect()
+}
+
+fn clickable_labels(h: &App) -> Vec<String> {
+    clickable_nodes(h).into_iter().map(|(label, _)| label).collect()
+}
+
+/// 150 steps on each of three maps; `SIGHTLINE_MONKEY=SEEDS,STEPS` runs longer (a soak run:
+/// each seed on each map).
+#[test]
+fn a_monkey_at_the_window_breaks_nothing() {
+    let (seeds, steps) = std::env::var("SIGHTLINE_MONKEY")
+        .ok()
+        .and_then(|v| v.split_once(',').and_then(|(a, b)| Some((a.parse::<u64>().ok()?, b.parse::<usize>().ok()?))))
+        .unwrap_or((1, 150));
+    let runs =
+        (0..seeds).flat_map(|k| [(3 * k + 1, "dungeon.ron"), (3 * k + 2, "outdoor.tmx"), (3 * k + 3, "pillars.ron")]);
+    for (seed, map) in runs {
+        let mut h = harness_sized(1400.0, 900.0);
+        h.state_mut().commands.push(Command::Open(sample(map)));
+        h.run();
+        let start = h.state().document.map.clone();
+        let mut rng = Rng::new(seed);
+        let mut done = Vec::new();
+        for step in 0..steps {
+            match rng.below(12) {
+                10 | 11 => {
+                    // A menu of the menu bar, and one of its items (those that were not there
+                    // before it opened).
+                    let menu = ["File", "Edit", "Layer", "View", "Overlays", "Play"][rng.below(6) as usize];
+                    let before = clickable_labels(&h);
+                    // The menu bar's (a layer may have the same name): the topmost.
+                    let bar = h
+                        .get_all_by_label(menu)
+                        .map(|n| n.rect())
+                        .min_by(|a, b| a.min.y.total_cmp(&b.min.y))
+                        .expect("the menu bar");
+                    common::click_at(&mut h, bar.center());
+                    let items: Vec<(String, egui::Rect)> =
+                        clickable_nodes(&h).into_iter().filter(|(l, _)| !before.contains(l)).collect();
+                    if items.is_empty() {
+                        h.key_press(egui::Key::Escape);
+                        h.run();
+                        continue;
+                    }
+                    let (label, rect) = items[rng.below(items.len() as u32) as usize].clone();
+                    done.push(format!("{step}: {menu} › {label:?}"));
+                    common::click_at(&mut h, rect.center());
+                    h.key_press(egui::Key::Escape);
+                    h.run();
+                }
+                0..=5 => {
+                    let nodes = clickable_nodes(&h);
+                    if nodes.is_empty() {
+                        continue;
+                    }
+                    let (label, rect) = nodes[rng.below(nodes.len() as u32) as usize].clone();
+                    done.push(format!("{step}: click {label:?}"));
+                    common::click_at(&mut h, rect.center());
+                }
+                6 | 7 => {
+                    let canvas = h.state().view.canvas;
+                    let at = |rng: &mut Rng| {
+                        canvas.min
+                            + egui::vec2(
+                                rng.below(canvas.width().max(1.0) as u32) as f32,
+                                rng.below(canvas.height().max(1.0) as u32) as f32,
+                            )
+                    };
+                    let (a, b) = (at(&mut rng), at(&mut rng));
+                    done.push(format!("{step}: drag {a:?} to {b:?}"));
+                    common::drag_between(&mut h, a, b);
+                }
+                _ => {
+                    let keys = [
+                        egui::Key::B,
+                        egui::Key::E,
+                        egui::Key::R,
+                        egui::Key::L,
+                        egui::Key::F,
+                        egui::Key::S,
+                        egui::Key::W,
+                        egui::Key::O,
+                        egui::Key::P,
+                        egui::Key::X,
+                        egui::Key::Z,
+                        egui::Key::G,
+                        egui::Key::Escape,
+                        egui::Key::Delete,
+                        egui::Key::F5,
+                        egui::Key::H,
+                        egui::Key::J,
+                        egui::Key::Period,
+                    ];
+                    let key = keys[rng.below(keys.len() as u32) as usize];
+                    if rng.chance(0.3) {
+                        let key = [egui::Key::Z, egui::Key::Y, egui::Key::C, egui::Key::V, egui::Key::A, egui::Key::I]
+                            [rng.below(6) as usize];
+                        done.push(format!("{step}: Ctrl+{key:?}"));
+                        h.key_press_modifiers(egui::Modifiers::COMMAND, key);
+                    } else {
+                        done.push(format!("{step}: {key:?}"));
+                        h.key_press(key);
+                    }
+                    h.run();
+                }
+            }
+            // A dialog the monkey opened stays open until it clicks its way out; an error one is
+            // dismissed as a person would.
+            h.state_mut().error = None;
+            // Background work done, so that the next step sees the same window on every run.
+            h.state_mut().wait_for_overlays();
+            h.run();
+        }
+        h.state_mut().wait_for_overlays();
+        h.run();
+        // Undo all the way back: the map it started from.
+        for _ in 0..h.state().document.undo.len() {
+            h.state_mut().commands.push(Command::Undo);
+        }
+        h.run();
+        if h.state().document.forgotten() == 0 {
+            assert!(h.state().document.map == start, "{map}: undo goes back to the start after\n{}", done.join("\n"));
+        }
+    }
+}
