@@ -23,6 +23,18 @@ fn clickable(role: Role, label: &str) -> bool {
 
 type App = egui_kittest::Harness<'static, sightline::app::SightlineApp>;
 
+/// A click as a hand makes it: move there, press, release. While the button is down on a window
+/// egui repaints every frame (it may be the start of a drag), so the press runs a few frames
+/// rather than until the window settles.
+fn click_at(h: &mut App, p: egui::Pos2) {
+    h.hover_at(p);
+    h.run();
+    h.drag_at(p);
+    h.run_steps(2);
+    h.drop_at(p);
+    h.run();
+}
+
 /// The nodes the monkey may click, by label, with where they are.
 fn clickable_nodes(h: &App) -> Vec<(String, egui::Rect)> {
     h.query_all_by(|n| clickable(n.role(), &n.label().unwrap_or_default()))
@@ -42,6 +54,8 @@ fn a_monkey_at_the_window_breaks_nothing() {
         .ok()
         .and_then(|v| v.split_once(',').and_then(|(a, b)| Some((a.parse::<u64>().ok()?, b.parse::<usize>().ok()?))))
         .unwrap_or((1, 150));
+    // A soak run says each step as it goes, for the steps that led to a failure.
+    let soak = std::env::var("SIGHTLINE_MONKEY").is_ok();
     let runs =
         (0..seeds).flat_map(|k| [(3 * k + 1, "dungeon.ron"), (3 * k + 2, "outdoor.tmx"), (3 * k + 3, "pillars.ron")]);
     for (seed, map) in runs {
@@ -64,7 +78,7 @@ fn a_monkey_at_the_window_breaks_nothing() {
                         .map(|n| n.rect())
                         .min_by(|a, b| a.min.y.total_cmp(&b.min.y))
                         .expect("the menu bar");
-                    common::click_at(&mut h, bar.center());
+                    click_at(&mut h, bar.center());
                     let items: Vec<(String, egui::Rect)> =
                         clickable_nodes(&h).into_iter().filter(|(l, _)| !before.contains(l)).collect();
                     if items.is_empty() {
@@ -74,7 +88,7 @@ fn a_monkey_at_the_window_breaks_nothing() {
                     }
                     let (label, rect) = items[rng.below(items.len() as u32) as usize].clone();
                     done.push(format!("{step}: {menu} › {label:?}"));
-                    common::click_at(&mut h, rect.center());
+                    click_at(&mut h, rect.center());
                     h.key_press(egui::Key::Escape);
                     h.run();
                 }
@@ -85,7 +99,7 @@ fn a_monkey_at_the_window_breaks_nothing() {
                     }
                     let (label, rect) = nodes[rng.below(nodes.len() as u32) as usize].clone();
                     done.push(format!("{step}: click {label:?}"));
-                    common::click_at(&mut h, rect.center());
+                    click_at(&mut h, rect.center());
                 }
                 6 | 7 => {
                     let canvas = h.state().view.canvas;
@@ -133,6 +147,9 @@ fn a_monkey_at_the_window_breaks_nothing() {
                     }
                     h.run();
                 }
+            }
+            if soak && let Some(last) = done.last() {
+                eprintln!("{map} seed {seed} {last}");
             }
             // A dialog the monkey opened stays open until it clicks its way out; an error one is
             // dismissed as a person would.
