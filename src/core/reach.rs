@@ -34,8 +34,8 @@ pub enum Finding {
     ObjectOutOfReach { id: u32, kind: String, name: String, at: Cell },
     /// An object of the game's placed off the map: it is not in the game.
     ObjectOffMap { id: u32, kind: String, name: String, at: Cell },
-    /// A player start after the first: play starts at the first.
-    ExtraPlayerStart { id: u32, name: String, at: Cell, first: Cell },
+    /// A player start after the first (`first`, its id): play uses the first.
+    ExtraPlayerStart { id: u32, name: String, at: Cell, first: u32 },
     /// A monster on a cell the player or another monster takes: play puts it at `to`, the
     /// nearest free cell (see [`crate::core::sim::monster_places`]), or leaves it out (`None`).
     MonsterOnTakenCell { id: u32, name: String, at: Cell, to: Option<Cell> },
@@ -73,7 +73,11 @@ impl std::fmt::Display for Finding {
                 write!(f, "{} at {at} is off the map: it is not in the game", object(kind, name, *id))
             }
             Finding::ExtraPlayerStart { id, name, at, first } => {
-                write!(f, "{} at {at} is not used: play starts at {first}", object("player start", name, *id))
+                write!(
+                    f,
+                    "{} at {at} is a second one: play uses the first (#{first})",
+                    object("player start", name, *id)
+                )
             }
             Finding::MonsterOnTakenCell { id, name, at, to } => match to {
                 Some(to) => {
@@ -150,8 +154,10 @@ impl Reach {
                 findings.push(Finding::ObjectOffMap { id, kind, name, at });
                 continue;
             }
-            if o.kind == ObjectKind::PlayerStart && first_start != Some(id) {
-                findings.push(Finding::ExtraPlayerStart { id, name, at, first: start });
+            if o.kind == ObjectKind::PlayerStart
+                && let Some(first) = first_start.filter(|&first| first != id)
+            {
+                findings.push(Finding::ExtraPlayerStart { id, name, at, first });
                 continue;
             }
             if let Some(&to) = places.get(&id)
@@ -299,7 +305,7 @@ mod tests {
                 format!(
                     "monster 'kobold' (#{on_orc}) at 5,1 stands on a taken cell with no free cell near: it is not in the game"
                 ),
-                format!("player start #{second} at 3,2 is not used: play starts at 1,1"),
+                format!("player start #{second} at 3,2 is a second one: play uses the first (#1)"),
                 format!("item #{off} at -2,1 is off the map: it is not in the game"),
             ]
         );
