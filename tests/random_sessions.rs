@@ -3,11 +3,16 @@
 //! pastes, resizes and crops, on the bundled maps and the corpus's Tiled maps.
 //! - After each action, one undo gives back the map as it was before the action, one redo the
 //!   map after it, and an action that changed nothing leaves no step: what "nothing a user did
-//!   is lost" and "each edit is one undo step" mean.
+//!   is lost" and "each edit is one undo step" mean. Every object stands on the cell under its
+//!   centre, where a save and a load put it.
 //! - The maps such sessions leave, saved as RON, TMX and TMJ, read back the same (object
 //!   positions within a thousandth of a pixel).
 //! - Played through such edits, undos and redos (Live edits), the game follows the map.
 //! - With every overlay on, each shows what a fresh one shows on the map as it is now.
+//! - Copied in one map and pasted in another, tiles keep their tile types and objects their
+//!   cells, in one undo step.
+//!
+//! `SIGHTLINE_SOAK=N` runs N times the sessions (see [`soaked`]).
 #![cfg(feature = "gui")]
 
 use sightline::app::map_dialogs::ResizeSpec;
@@ -38,6 +43,14 @@ fn corpus() -> Option<std::path::PathBuf> {
         eprintln!("skipped the corpus maps: ../shared/corpus is absent");
         None
     }
+}
+
+/// `seeds` times `SIGHTLINE_SOAK` (1 unless set): how many sessions a test runs. A soak, to hunt
+/// with many more sessions than CI runs: `SIGHTLINE_SOAK=50 cargo test --release --test
+/// random_sessions`.
+fn soaked(seeds: u64) -> u64 {
+    let factor = std::env::var("SIGHTLINE_SOAK").ok().and_then(|s| s.parse::<u64>().ok());
+    seeds * factor.unwrap_or(1).max(1)
 }
 
 fn random_cell(rng: &mut Rng, map: &Map) -> Cell {
@@ -271,6 +284,23 @@ fn random_action(rng: &mut Rng, app: &SightlineApp) -> Vec<Command> {
     }
 }
 
+/// The objects of `map` that do not stand on the cell under their shape's centre, the cell a
+/// save and a load put them on (`core::object::cell_under`): each named, with both cells.
+fn objects_off_their_cells(map: &Map) -> Vec<String> {
+    let grid = map.tile_size.map(|t| f64::from(t.max(1)));
+    map.objects
+        .iter()
+        .filter_map(|o| {
+            let shape = o.shape.as_ref()?;
+            let position = shape.position(o.cell, map.tile_size);
+            let under =
+                sightline::core::object::cell_under(&shape.kind, position, map.object_anchor(&shape.kind), grid);
+            (under != o.cell)
+                .then(|| format!("#{} {:?} stands on {:?} but its centre is on {under:?}", o.id, o.name, o.cell))
+        })
+        .collect()
+}
+
 /// Runs `actions` random actions on `map_file`, checking each against undo and redo.
 fn random_session(map_file: &str, seed: u64, actions: usize) {
     let path = if map_file.contains('/') { std::path::PathBuf::from(map_file) } else { sample(map_file) };
@@ -291,6 +321,8 @@ fn random_session(map_file: &str, seed: u64, actions: usize) {
         app.logic_frame(0.0);
         let after = app.document.map.clone();
         let context = format!("{map_file}, seed {seed}, action {i}: {action:?}");
+        let off = objects_off_their_cells(&after);
+        assert!(off.is_empty(), "{}: {context}", off.join("; "));
         // The action's steps: changes of the selection alone, and at most one of the map.
         let new_steps = made(&app) - made_before;
         let undo = &app.document.undo;
@@ -316,19 +348,19 @@ fn random_session(map_file: &str, seed: u64, actions: usize) {
 
 #[test]
 fn every_action_on_the_dungeon_is_one_undo_step() {
-    for seed in 1..=40 {
+    for seed in 1..=soaked(40) {
         random_session("dungeon.ron", seed, 300);
     }
 }
 
 #[test]
 fn every_action_on_a_tiled_map_is_one_undo_step() {
-    for seed in 101..=140 {
+    for seed in 101..=100 + soaked(40) {
         random_session("outdoor.tmx", seed, 300);
     }
     let Some(corpus) = corpus() else { return };
     for name in CORPUS {
-        for seed in 1..=10 {
+        for seed in 1..=soaked(10) {
             random_session(corpus.join(name).to_str().unwrap(), seed, 150);
         }
     }
@@ -369,13 +401,28 @@ fn saved_and_read_back(map: &Map, context: &str) -> Vec<String> {
 /// reads a TMX position as a 32-bit float (about 7 significant digits: 348.33333 comes back as
 /// 348.33334), and Tiled itself writes 6 digits; a map whose objects an edit moved by a
 /// fraction comes back that close, not closer.
+/// The same holds for a polygon's or path's points and a box's size, which a paste between
+/// maps of other cell sizes scales to fractions of a pixel.
 fn positions_as_saved(saved: &Map, read: &Map) -> Map {
+    use sightline::core::object::ShapeKind;
+    let near = |a: [f64; 2], b: [f64; 2]| (0..2).all(|k| (a[k] - b[k]).abs() < 1e-3);
     let mut read = read.clone();
     for (s, r) in saved.objects.iter().zip(&mut read.objects) {
-        if let (Some(s), Some(r)) = (&s.shape, &mut r.shape)
-            && (0..2).all(|k| (s.offset[k] - r.offset[k]).abs() < 1e-3)
-        {
+        let (Some(s), Some(r)) = (&s.shape, &mut r.shape) else { continue };
+        if near(s.offset, r.offset) {
             r.offset = s.offset;
+        }
+        if let (Some(a), Some(b)) = (s.kind.size(), r.kind.size())
+            && near(a, b)
+        {
+            r.kind = r.kind.clone().with_size(a);
+        }
+        if let (ShapeKind::Polygon(a) | ShapeKind::Polyline(a), ShapeKind::Polygon(b) | ShapeKind::Polyline(b)) =
+            (&s.kind, &mut r.kind)
+            && a.len() == b.len()
+            && a.iter().zip(b.iter()).all(|(p, q)| near(*p, *q))
+        {
+            b.clone_from(a);
         }
     }
     read
@@ -397,7 +444,7 @@ fn edited_maps_save_and_read_back_the_same() {
         }
     }
     for (file, seed) in files {
-        for s in seed..seed + 20 {
+        for s in seed..seed + soaked(20) {
             let mut app = SightlineApp::new(None);
             app.commands.push(Command::Open(file.clone()));
             app.logic_frame(0.0);
@@ -425,7 +472,8 @@ fn edited_maps_save_and_read_back_the_same() {
 fn play_goes_on_through_random_edits_undos_and_redos() {
     use sightline::app::play::PlayCommand;
     use sightline::core::sim::{Action, Preset};
-    for seed in 1..=30 {
+    let (mut total_played, mut total_restarts) = (0, 0);
+    for seed in 1..=soaked(30) {
         let mut app = SightlineApp::new(None);
         app.commands.push(Command::Open(sample(if seed % 2 == 0 { "dungeon.ron" } else { "outdoor.tmx" })));
         app.commands.push(Command::Play(PlayCommand::ShowPane(true)));
@@ -492,8 +540,15 @@ fn play_goes_on_through_random_edits_undos_and_redos() {
                 }
             }
         }
-        assert!(played > 10, "seed {seed}: only {played} turns played ({restarts} restarts)");
+        total_played += played;
+        total_restarts += restarts;
     }
+    // Some sessions crop the map to a closet early; the sessions as a whole play on.
+    let sessions = soaked(30);
+    assert!(
+        total_played > 20 * sessions,
+        "only {total_played} turns played in {sessions} sessions ({total_restarts} restarts)"
+    );
 }
 
 /// Every overlay on while the map is edited at random: after each few edits, what each shows is
@@ -506,7 +561,7 @@ fn overlays_show_what_fresh_overlays_show_after_random_edits() {
     use sightline::app::{OverlayCommand as O, OverlayKind, Overlays};
     use sightline::core::fov::{Opacity, OpacityGrid};
     use sightline::core::los_cache::LosCache;
-    for seed in 1..=12 {
+    for seed in 1..=soaked(12) {
         let mut app = SightlineApp::new(None);
         app.commands.push(Command::Open(sample(if seed % 2 == 0 { "pillars.ron" } else { "dungeon.ron" })));
         for kind in OverlayKind::ALL {
@@ -615,4 +670,177 @@ fn untimed(numbers: &str) -> String {
         out.push('\n');
     }
     out
+}
+
+/// A tile type as the game and the look read it, with its sprite's image told by its absolute
+/// path (`folder` is its map's folder): what "the same tile type" means across two maps.
+fn tile_identity(map: &Map, folder: Option<&std::path::Path>, id: TileId) -> String {
+    let t = &map.tiles[usize::from(id)];
+    let sprite = t.sprite.map(|s| {
+        let sheet = &map.sheets[usize::from(s.sheet)];
+        let image = match folder {
+            Some(folder) if sheet.image.is_relative() => folder.join(&sheet.image),
+            _ => sheet.image.clone(),
+        };
+        let image = std::fs::canonicalize(&image).unwrap_or(image);
+        format!("{} #{} of {}", sheet.name, s.index, image.display())
+    });
+    format!(
+        "{:?} class {:?} glyph {:?} sprite {sprite:?} opaque {} walkable {} cost {} door {} properties {:?} frames {} p {}",
+        t.name,
+        t.class,
+        t.glyph,
+        t.opaque,
+        t.walkable,
+        t.cost,
+        t.door.is_some(),
+        t.properties,
+        t.animation.len(),
+        t.probability
+    )
+}
+
+/// Copies between maps, as a designer carries a room from one level to the next: a random
+/// selection of a random layer of one map (tiles, or objects on an object layer), copied, another
+/// map opened, and the stamp pasted in place or somewhere else on its current layer.
+/// - The paste is one undo step: undo gives back the map as it was opened, tile types and
+///   tilesets too, and redo the pasted one.
+/// - Pasted in place, every copied cell that lands on the map holds the same tile type as it
+///   did in the first map (by name, rules, look and image file), with the same flip; no other
+///   cell of any layer changes.
+/// - The pasted map saves as RON, TMX and TMJ and reads back the same.
+#[test]
+fn copies_between_maps_paste_the_same_tiles_in_one_undo_step() {
+    let mut files = vec![sample("dungeon.ron"), sample("outdoor.tmx"), sample("caves.ron"), sample("dungeon.txt")];
+    if let Some(corpus) = corpus() {
+        files.extend(CORPUS.iter().map(|name| corpus.join(name)));
+    }
+    let mut checked_cells = 0;
+    let mut pastes = 0;
+    for seed in 1..=soaked(200) {
+        let mut rng = Rng::new(seed);
+        let pick = |rng: &mut Rng| files[rng.below(files.len() as u32) as usize].clone();
+        let (from, to) = (pick(&mut rng), pick(&mut rng));
+        let context = format!("seed {seed}: {} → {}", from.display(), to.display());
+        let mut app = SightlineApp::new(None);
+        app.commands.push(Command::Open(from.clone()));
+        app.logic_frame(0.0);
+        // A few edits first, so that the copied tiles are not only the file's.
+        for _ in 0..rng.below(4) {
+            let action = random_action(&mut rng, &app);
+            app.commands.extend(action);
+            app.commands.push(Command::EndContinuedEdit);
+            app.logic_frame(0.0);
+        }
+        app.error = None;
+        let source = app.document.map.clone();
+        let source_folder = app.document.folder().map(std::path::Path::to_path_buf);
+        let item = random_item(&mut rng, &source);
+        let a = Cell::new(rng.range(0, source.width() as i32 - 1), rng.range(0, source.height() as i32 - 1));
+        let b = Cell::new(a.x + rng.range(0, 8), a.y + rng.range(0, 8));
+        app.commands.extend([
+            Command::CancelSelection,
+            Command::SelectLayer(item),
+            Command::SelectTool(Tool::Select),
+            Command::StrokeBegin(a),
+            Command::StrokeMove(b),
+            Command::StrokeEnd,
+            Command::Copy,
+        ]);
+        app.logic_frame(0.0);
+        let copied_layer = app.editor.layer;
+        let copied_objects = matches!(item, StackItem::Layer(LayerRef::Objects(_)));
+        if matches!(item, StackItem::Layer(LayerRef::Tiles(_))) {
+            assert_eq!(app.editor.clipboard_origin, Some(a), "{context}: the selection copied");
+        }
+
+        // The edits are unsaved: the prompt's Discard, as a user carrying a room away answers.
+        app.commands.extend([Command::Open(to.clone()), Command::ConfirmDiscard]);
+        app.logic_frame(0.0);
+        assert!(app.error.is_none(), "{context}: {:?}", app.error);
+        assert_eq!(app.document.path.as_deref(), Some(to.as_path()), "{context}: the second map is open");
+        assert_eq!(app.document.edits(), 0, "{context}: a map just opened has no step");
+        let opened = app.document.map.clone();
+        let folder = app.document.folder().map(std::path::Path::to_path_buf);
+        let target_layer = rng.below(opened.layers.len() as u32) as usize;
+        app.commands.push(Command::SelectLayer(StackItem::Layer(LayerRef::Tiles(target_layer))));
+        let in_place = rng.chance(0.7);
+        if in_place {
+            app.commands.push(Command::PasteInPlace);
+        } else {
+            let at = random_cell(&mut rng, &opened);
+            app.commands.push(Command::Paste);
+            if rng.chance(0.5) {
+                let turns = [Turn::FlipHorizontally, Turn::FlipVertically, Turn::RotateClockwise];
+                app.commands.push(Command::TurnStamp(turns[rng.below(3) as usize]));
+            }
+            app.commands.push(Command::PasteAt(at));
+        }
+        app.commands.push(Command::EndContinuedEdit);
+        app.logic_frame(0.0);
+        let pasted = app.document.map.clone();
+        if app.error.is_some() || pasted == opened {
+            // A locked layer, or nothing copied on the map: refused or nothing laid, no step.
+            assert_eq!(app.document.edits(), 0, "{context}: a paste that laid nothing left a step");
+            continue;
+        }
+        assert_eq!(app.document.edits(), 1, "{context}: one step for the paste");
+        pastes += 1;
+        let off = objects_off_their_cells(&pasted);
+        assert!(off.is_empty(), "{}: {context}", off.join("; "));
+        assert!(pasted.tiles.starts_with(&opened.tiles), "{context}: the map keeps every tile type it had");
+        assert!(pasted.sheets.starts_with(&opened.sheets), "{context}: the map keeps every tileset it had");
+
+        if in_place && !copied_objects {
+            let layer = &pasted.layers[target_layer];
+            for y in 0..pasted.height() as i32 {
+                for x in 0..pasted.width() as i32 {
+                    let cell = Cell::new(x, y);
+                    let i = (y as u32 * pasted.width() + x as u32) as usize;
+                    let copied = x >= a.x.min(b.x)
+                        && x <= a.x.max(b.x)
+                        && y >= a.y.min(b.y)
+                        && y <= a.y.max(b.y)
+                        && (x as u32) < source.width()
+                        && (y as u32) < source.height();
+                    let from_tile = copied.then(|| {
+                        let j = (y as u32 * source.width() + x as u32) as usize;
+                        (source.layers[copied_layer].cells[j], source.layers[copied_layer].flips.get(j))
+                    });
+                    match from_tile {
+                        Some((tile, flip)) if tile != sightline::core::tile::EMPTY => {
+                            assert_eq!(
+                                tile_identity(&pasted, folder.as_deref(), layer.cells[i]),
+                                tile_identity(&source, source_folder.as_deref(), tile),
+                                "{context}: the tile pasted at {cell:?}"
+                            );
+                            assert_eq!(layer.flips.get(i), flip, "{context}: the flip pasted at {cell:?}");
+                            checked_cells += 1;
+                        }
+                        _ => assert_eq!(
+                            tile_identity(&pasted, folder.as_deref(), layer.cells[i]),
+                            tile_identity(&opened, folder.as_deref(), opened.layers[target_layer].cells[i]),
+                            "{context}: a cell the stamp does not cover changed at {cell:?}"
+                        ),
+                    }
+                }
+            }
+            for (k, (now, then)) in pasted.layers.iter().zip(&opened.layers).enumerate() {
+                if k != target_layer {
+                    assert!(now.cells == then.cells, "{context}: layer {k}, not pasted on, changed");
+                }
+            }
+        }
+
+        app.commands.push(Command::Undo);
+        app.logic_frame(0.0);
+        assert!(app.document.map == opened, "{context}: undo gives back the map as opened");
+        app.commands.push(Command::Redo);
+        app.logic_frame(0.0);
+        assert!(app.document.map == pasted, "{context}: redo gives back the pasted map");
+        let differ = saved_and_read_back(&pasted, &context);
+        assert!(differ.is_empty(), "{}", differ.join("\n"));
+    }
+    assert!(pastes > 50, "only {pastes} pastes laid something");
+    assert!(checked_cells > 500, "only {checked_cells} pasted cells were checked");
 }

@@ -2964,7 +2964,7 @@ impl SightlineApp {
                 let player = s.object.kind == crate::core::ObjectKind::PlayerStart;
                 if inside(cell) && !(has_player && player) {
                     has_player |= player;
-                    let mut object = crate::core::MapObject { cell, ..s.object.clone() };
+                    let mut object = stamp.laid_object(&s.object, cell, map.tile_size);
                     // In this map's tile ids (the preview's palette has those a paste adds).
                     if let Some(crate::core::object::ShapeKind::Tile { tile, .. }) =
                         object.shape.as_mut().map(|s| &mut s.kind)

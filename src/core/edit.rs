@@ -515,7 +515,7 @@ impl Stamp {
                 }
                 has_player = true;
             }
-            let id = map.add_object(MapObject { cell, ..object.clone() }.on_layer(layer));
+            let id = map.add_object(self.laid_object(object, cell, map.tile_size).on_layer(layer));
             renumbered.insert(object.id, id);
             pasted.ids.push(id);
         }
@@ -537,6 +537,19 @@ impl Stamp {
             renumber(&mut o.properties, &renumbered);
         }
         pasted
+    }
+
+    /// `object` of this stamp as a paste lays it on `cell` of a map of `tile_size` cells: on
+    /// cells of another size than those it was copied from, its shape is scaled with them
+    /// ([`ObjectShape::rescaled`]), so that it covers the same cells and stands on `cell`, as
+    /// a game object without a shape does.
+    pub fn laid_object(&self, object: &MapObject, cell: Cell, tile_size: [u32; 2]) -> MapObject {
+        let grid = tile_size.map(|t| f64::from(t.max(1)));
+        let shape = match &object.shape {
+            Some(shape) if grid != self.grid => Some(shape.rescaled(self.grid, grid)),
+            shape => shape.clone(),
+        };
+        MapObject { cell, shape, ..object.clone() }
     }
 
     /// The tiles of `layer` in the rectangle with corners `a` and `b` (clipped to the map);
@@ -978,6 +991,115 @@ mod tests {
             let t = marked.turned(turn);
             let at = t.cells.iter().position(|&c| c == 1).unwrap() as i32;
             assert_eq!(t.objects[0].object.cell, Cell::new(at % t.width as i32, at / t.width as i32), "{turn:?}");
+        }
+    }
+
+    /// Copied on 31-pixel cells (Tiled's perspective_walls) and pasted on 16-pixel ones: each
+    /// shape is scaled with the cells, covers the same cells, stands on its cell (the one under
+    /// its centre, where a save and a load put it), and a marker stays a marker.
+    #[test]
+    fn objects_pasted_into_a_map_of_other_cells_cover_the_same_cells() {
+        use crate::core::object::{ObjectText, ShapeKind};
+        let shape = |offset: [f64; 2], rotation: f64, kind: ShapeKind| Some(ObjectShape { offset, rotation, kind });
+        let mut s = Stamp::new(3, vec![0; 6]);
+        s.grid = [31.0, 31.0];
+        s.objects = vec![
+            stamp_object(
+                "zone",
+                Cell::new(0, 0),
+                shape([0.0, 0.0], 0.0, ShapeKind::Rectangle { width: 46.0, height: 31.0 }),
+                [0.0, 0.0],
+            ),
+            stamp_object("marker", Cell::new(2, 1), shape([15.5, 15.5], 0.0, ShapeKind::Point), [0.0, 0.0]),
+            stamp_object("point", Cell::new(1, 0), shape([24.5, 26.25], 0.0, ShapeKind::Point), [0.0, 0.0]),
+            stamp_object(
+                "path",
+                Cell::new(1, 1),
+                shape([4.0, 4.0], 45.0, ShapeKind::Polyline(vec![[0.0, 0.0], [40.0, 7.0]])),
+                [0.0, 0.0],
+            ),
+            stamp_object(
+                "tile",
+                Cell::new(0, 1),
+                shape([0.0, 31.0], 0.0, ShapeKind::Tile { tile: 1, flip: Flip::NONE, width: 31.0, height: 31.0 }),
+                [0.0, 1.0],
+            ),
+            stamp_object(
+                "text",
+                Cell::new(1, 1),
+                shape(
+                    [2.0, 3.0],
+                    0.0,
+                    ShapeKind::Text { width: 50.0, height: 20.0, text: Box::new(ObjectText::new("Hi")) },
+                ),
+                [0.0, 0.0],
+            ),
+            stamp_object("monster", Cell::new(0, 1), None, [0.0, 0.0]),
+        ];
+        for o in &s.objects {
+            if let Some(shape) = &o.object.shape {
+                let position = shape.position(o.object.cell, [31, 31]);
+                assert_eq!(cell_under(&shape.kind, position, o.anchor, s.grid), o.object.cell, "{}", o.object.name);
+            }
+        }
+        let mut map = Map::new_standard(8, 4, 1).unwrap();
+        map.tile_size = [16, 16];
+        let at = Cell::new(3, 1);
+        let pasted = s.paste_objects(&mut map, 0, at, None);
+        assert_eq!(pasted.ids.len(), s.objects.len());
+        let laid = Stamp {
+            grid: [16.0, 16.0],
+            objects: s
+                .objects
+                .iter()
+                .zip(&pasted.ids)
+                .map(|(from, id)| {
+                    let o = map.objects.iter().find(|o| o.id == *id).unwrap();
+                    let object = MapObject { cell: Cell::new(o.cell.x - at.x, o.cell.y - at.y), ..o.clone() };
+                    StampObject { object, anchor: from.anchor }
+                })
+                .collect(),
+            ..s.clone()
+        };
+        for (from, to) in s.objects.iter().zip(&laid.objects) {
+            let name = &from.object.name;
+            assert_eq!(to.object.cell, from.object.cell, "{name} stands where it stood in the stamp");
+            // In cells, its corners and points are where they were.
+            let in_cells = |st: &Stamp, o: &StampObject| -> Vec<[f64; 2]> {
+                footprint(st, o)
+                    .iter()
+                    .map(|p| [p[0] as f64 / 1e6 / st.grid[0], p[1] as f64 / 1e6 / st.grid[1]])
+                    .collect()
+            };
+            let (a, b) = (in_cells(&s, from), in_cells(&laid, to));
+            assert!(
+                a.len() == b.len()
+                    && a.iter().zip(&b).all(|(p, q)| (p[0] - q[0]).abs() < 1e-6 && (p[1] - q[1]).abs() < 1e-6),
+                "{name}: {b:?}, not {a:?} (in cells)"
+            );
+            if let Some(shape) = &to.object.shape {
+                let cell = Cell::new(to.object.cell.x + at.x, to.object.cell.y + at.y);
+                let position = shape.position(cell, map.tile_size);
+                assert_eq!(cell_under(&shape.kind, position, to.anchor, laid.grid), cell, "{name} is on its cell");
+            }
+        }
+        let laid_named =
+            |name: &str| laid.objects.iter().find(|o| o.object.name == name).unwrap().object.shape.clone().unwrap();
+        assert!(laid_named("marker").is_marker(map.tile_size), "a marker stays a marker");
+        assert_eq!(laid_named("point").offset, [24.5 * 16.0 / 31.0, 26.25 * 16.0 / 31.0]);
+        match laid_named("text").kind {
+            ShapeKind::Text { text, .. } => {
+                assert_eq!(text.pixel_size, 8, "the font scaled with the cells (16 × 16/31)")
+            }
+            kind => panic!("{kind:?}"),
+        }
+        assert_eq!(laid_named("path").rotation, 45.0);
+        // On cells of the same size, nothing is scaled.
+        let mut same = Map::new_standard(8, 4, 1).unwrap();
+        same.tile_size = [31, 31];
+        s.paste_objects(&mut same, 0, at, None);
+        for (from, o) in s.objects.iter().zip(&same.objects) {
+            assert_eq!(o.shape, from.object.shape, "{}", from.object.name);
         }
     }
 

@@ -570,6 +570,36 @@ impl ObjectShape {
         [f64::from(cell.x) * tw + self.offset[0], f64::from(cell.y) * th + self.offset[1]]
     }
 
+    /// The shape carried from cells of `from` pixels to cells of `to` pixels (a paste into a
+    /// map of another tile size), scaled with the cells along each axis: its place in its cell,
+    /// its box, its points and a text's font, so that it covers the same cells and its centre
+    /// stays in its cell (the cell an object stands on is the one under its unturned centre,
+    /// [`cell_under`]). A turned shape on cells scaled unevenly keeps its turn, and so is
+    /// sheared a little: Tiled has no shape for a sheared one.
+    pub fn rescaled(&self, from: [f64; 2], to: [f64; 2]) -> ObjectShape {
+        // Multiplied first, then divided: a marker's 15.5 on 31-pixel cells is 8 on 16, exactly.
+        let along = |v: f64, k: usize| v * to[k] / from[k];
+        let point = |[x, y]: [f64; 2]| [along(x, 0), along(y, 1)];
+        let kind = match &self.kind {
+            ShapeKind::Polygon(points) => ShapeKind::Polygon(points.iter().copied().map(point).collect()),
+            ShapeKind::Polyline(points) => ShapeKind::Polyline(points.iter().copied().map(point).collect()),
+            ShapeKind::Text { width, height, text } => {
+                let pixel_size = along(f64::from(text.pixel_size), 1).round().clamp(1.0, f64::from(u32::MAX)) as u32;
+                ShapeKind::Text {
+                    width: *width,
+                    height: *height,
+                    text: Box::new(ObjectText { pixel_size, ..(**text).clone() }),
+                }
+            }
+            kind => kind.clone(),
+        };
+        let kind = match kind.size() {
+            Some(size) => kind.with_size(point(size)),
+            None => kind,
+        };
+        ObjectShape { offset: point(self.offset), rotation: self.rotation, kind }
+    }
+
     /// Point `p` of the shape (relative to the object's `x`, `y`, unturned) on the map.
     fn placed(&self, p: [f64; 2]) -> [f64; 2] {
         let [x, y] = rotated(p, self.rotation);
