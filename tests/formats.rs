@@ -104,6 +104,23 @@ fn samples_round_trip_exactly_through_ron_tmx_tmj_and_ascii() {
     }
 }
 
+/// A map whose every cell is void (all erased) is lines of spaces in ASCII, which on their own
+/// read as an empty file; the save marks it as a map with an empty legend.
+#[test]
+fn a_map_of_void_saves_as_ascii_and_reads_back() {
+    let mut map = ascii("#####\n#...#\n#####\n");
+    map.layers[0].cells.fill(sightline::core::tile::EMPTY);
+    let dir = tempfile::tempdir().unwrap();
+    let path = dir.path().join("void.txt");
+    format::save(&map, &path).unwrap();
+    assert_eq!(std::fs::read_to_string(&path).unwrap(), "legend:\n---\n     \n \n \n");
+    assert_same(&load(&path), &map, "void through .txt");
+    // A map with a tile needs no legend.
+    map.layers[0].cells[0] = STANDARD_WALL;
+    format::save(&map, &path).unwrap();
+    assert_eq!(std::fs::read_to_string(&path).unwrap(), "#    \n \n \n");
+}
+
 #[test]
 fn tiled_maps_with_layers_sprites_and_custom_tiles_round_trip() {
     let mut map = load(&fixture("external_tileset.tmx"));

@@ -844,3 +844,89 @@ fn copies_between_maps_paste_the_same_tiles_in_one_undo_step() {
     assert!(pastes > 50, "only {pastes} pastes laid something");
     assert!(checked_cells > 500, "only {checked_cells} pasted cells were checked");
 }
+
+/// The cells whose game rules (opaque, walkable, cost where walkable, door) differ between two
+/// maps of one size, and the first of them.
+fn cells_played_otherwise(a: &Map, b: &Map) -> (usize, Option<Cell>) {
+    let mut out = (0, None);
+    for y in 0..a.height() as i32 {
+        for x in 0..a.width() as i32 {
+            let c = Cell::new(x, y);
+            let rules = |m: &Map| {
+                let r = m.rules_at(c);
+                (r.opaque, r.walkable, if r.walkable { r.cost } else { 0.0 }, r.door.is_some())
+            };
+            if rules(a) != rules(b) {
+                out.0 += 1;
+                out.1.get_or_insert(c);
+            }
+        }
+    }
+    out
+}
+
+/// Saved as ASCII or MovingAI, which hold less than the map (one layer, no collision flag,
+/// unit costs), an edited map reads back playing otherwise only where the save said so: ASCII
+/// names how many cells the game will read otherwise and the first of them, exactly; MovingAI
+/// warns whenever a cell changes.
+#[test]
+fn lossy_saves_say_which_cells_will_play_otherwise() {
+    use sightline::core::format;
+    let mut files = vec![sample("dungeon.ron"), sample("outdoor.tmx"), sample("caves.ron")];
+    if let Some(c) = corpus() {
+        files.extend(CORPUS.iter().map(|n| c.join(n)));
+    }
+    let dir = tempfile::tempdir().unwrap();
+    let mut changed_saves = 0;
+    for file in &files {
+        for s in 1..=soaked(6) {
+            let mut app = SightlineApp::new(None);
+            app.commands.push(Command::Open(file.clone()));
+            app.logic_frame(0.0);
+            let mut rng = Rng::new(s);
+            for i in 0..60 {
+                let action = random_action(&mut rng, &app);
+                app.commands.extend(action);
+                app.commands.push(Command::EndContinuedEdit);
+                app.logic_frame(0.0);
+                app.error = None;
+                if i % 20 != 19 {
+                    continue;
+                }
+                let map = &app.document.map;
+                let context = format!("{} seed {s} action {i}", file.display());
+                for ext in ["txt", "map"] {
+                    let path = dir.path().join(format!("m.{ext}"));
+                    let Ok(saved) = format::save(map, &path) else { continue };
+                    let loaded =
+                        format::load(&path).unwrap_or_else(|e| panic!("{ext}: cannot read back: {e} ({context})"));
+                    let (count, first) = cells_played_otherwise(map, &loaded.map);
+                    changed_saves += usize::from(count > 0);
+                    if ext == "txt" {
+                        let said: Vec<&String> =
+                            saved.warnings.iter().filter(|w| w.contains("will play otherwise")).collect();
+                        match first {
+                            None => {
+                                assert!(said.is_empty(), "txt: {said:?}, but every cell plays the same ({context})")
+                            }
+                            Some(first) => {
+                                let cells = if count == 1 { "1 cell".to_owned() } else { format!("{count} cells") };
+                                let expected = format!("{cells} will play otherwise when read back (from {first})");
+                                assert!(
+                                    said.len() == 1 && said[0].starts_with(&expected),
+                                    "txt: expected a warning starting {expected:?}, found {said:?} ({context})"
+                                );
+                            }
+                        }
+                    } else {
+                        assert!(
+                            count == 0 || !saved.warnings.is_empty(),
+                            "map: {count} cells changed unsaid ({context})"
+                        );
+                    }
+                }
+            }
+        }
+    }
+    assert!(changed_saves > 20, "only {changed_saves} saves changed a cell");
+}

@@ -399,6 +399,42 @@ fn legend_name(name: &str, warnings: &mut Vec<String>) -> String {
     written
 }
 
+/// How many cells the game would read otherwise from the ASCII text than from `map`, and the
+/// first of them, said as a warning; `None` when none. The game reads a cell from all its
+/// layers (opaque if any tile is, walkable if all are, the highest cost, a door on any layer)
+/// and from the collision flag ([`Map::rules_at`]); ASCII keeps only the topmost tile, as it is.
+/// The layer and collision warnings say that; this says what it does to the game.
+fn cells_played_otherwise(map: &Map) -> Option<String> {
+    if map.layers.len() < 2 && !map.layers.iter().any(|l| l.collision) {
+        return None;
+    }
+    let mut changed = (0usize, None);
+    for i in 0..map.len() {
+        let cell = map.cell_at(i);
+        let now = map.rules_at(cell);
+        let kept = map.top_tile(cell).map_or(crate::core::CellRules::OUTSIDE, |(_, t)| {
+            let t = &map.tiles[usize::from(t)];
+            crate::core::CellRules { opaque: t.opaque, walkable: t.walkable, cost: t.cost, door: None }
+        });
+        let top_is_door = map.top_tile(cell).is_some_and(|(_, t)| map.tiles[usize::from(t)].door.is_some());
+        // A cost counts only where the cell can be walked.
+        let cost = |r: &crate::core::CellRules| if r.walkable { r.cost } else { 0.0 };
+        if (now.opaque, now.walkable, cost(&now), now.door.is_some())
+            != (kept.opaque, kept.walkable, cost(&kept), top_is_door)
+        {
+            changed.0 += 1;
+            changed.1.get_or_insert(cell);
+        }
+    }
+    let (count, first) = changed;
+    let first = first?;
+    let cells = if count == 1 { "1 cell".to_owned() } else { format!("{count} cells") };
+    Some(format!(
+        "{cells} will play otherwise when read back (from {first}): the game reads every layer and the collision \
+         flag, ASCII keeps only the topmost tile"
+    ))
+}
+
 /// Writes a map as ASCII. Returns the text and what it could not keep (ASCII holds one tile and
 /// at most one object per cell, and objects only on floor), or why it cannot be written (a map
 /// that uses more tile types than there are glyphs).
@@ -497,6 +533,9 @@ pub fn to_string(map: &Map) -> Result<(String, Vec<String>), MapError> {
     }
     if map.layers.iter().any(|l| l.collision) {
         warnings.push("collision layers are written as their tiles; the collision flag is lost".into());
+    }
+    if let Some(warning) = cells_played_otherwise(map) {
+        warnings.push(warning);
     }
     // The object layer a map without one gets, over every tile layer, is what loading gives back.
     let implied = crate::core::ObjectLayer::new(crate::core::map::DEFAULT_OBJECT_LAYER, map.layers.len());
@@ -645,7 +684,9 @@ pub fn to_string(map: &Map) -> Result<(String, Vec<String>), MapError> {
         warnings.push("objects are listed in reading order (ASCII keeps no other order)".into());
     }
     let mut out = String::new();
-    if !legend_lines.is_empty() {
+    // A map of void alone would be lines of spaces, which reads as an empty file: an empty
+    // legend marks it as a map.
+    if !legend_lines.is_empty() || grid.iter().all(|&c| c == VOID) {
         out.push_str("legend:\n");
         for l in &legend_lines {
             out.push_str(l);
