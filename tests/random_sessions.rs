@@ -18,10 +18,13 @@
 use sightline::app::map_dialogs::ResizeSpec;
 use sightline::app::{Command, DrawnLook, NewLayer, ObjectChoice, PropertiesOwner, SightlineApp, Tool};
 use sightline::core::Rgba;
+use sightline::core::edit::RandomBrush;
 use sightline::core::edit::{TileRules, Turn};
 use sightline::core::flip::Flip;
+use sightline::core::layers::Place;
 use sightline::core::object::ShapeKind;
 use sightline::core::rng::Rng;
+use sightline::core::selection::SelectionMode;
 use sightline::core::terrain::TerrainBrush;
 use sightline::core::tiled_settings::{LayerFormat, RenderOrder, TiledSettings};
 use sightline::core::{Anchor, Cell, LayerRef, Map, StackItem, TileId};
@@ -76,7 +79,7 @@ fn random_item(rng: &mut Rng, map: &Map) -> StackItem {
 fn random_action(rng: &mut Rng, app: &SightlineApp) -> Vec<Command> {
     let map = &app.document.map;
     let tile = rng.below(map.tiles.len() as u32) as TileId;
-    match rng.below(38) {
+    match rng.below(46) {
         0..=7 => {
             let tools = [
                 Tool::Brush,
@@ -280,6 +283,135 @@ fn random_action(rng: &mut Rng, app: &SightlineApp) -> Vec<Command> {
                 parallax_origin: [rng.range(0, 50) as f64, 0.0],
             })]
         }
+        37 => {
+            // A drag in the Layers panel.
+            let item = random_item(rng, map);
+            let place = match (rng.below(3), map.groups.len()) {
+                (0, _) => Place::Above(random_item(rng, map)),
+                (1, _) | (_, 0) => Place::Below(random_item(rng, map)),
+                (_, groups) => Place::IntoTop(rng.below(groups as u32) as usize),
+            };
+            vec![Command::MoveLayerTo { item, place }]
+        }
+        38 => {
+            // The polygon tool: clicks, then a click on the first point, Enter, or Backspace.
+            let size = map.tile_size.map(f64::from);
+            let mut out = vec![Command::SelectTool(Tool::Object), Command::SetObjectChoice(ObjectChoice::Polygon)];
+            let start = random_cell(rng, map);
+            for _ in 0..1 + rng.below(4) {
+                let p = [
+                    (f64::from(start.x) + rng.range(-2, 3) as f64) * size[0],
+                    (f64::from(start.y) + rng.range(-2, 3) as f64) * size[1],
+                ];
+                out.push(Command::AddShapePoint(p));
+            }
+            if rng.chance(0.2) {
+                out.push(Command::RemoveShapePoint);
+            }
+            out.push(Command::FinishShape { closed: rng.chance(0.5) });
+            out
+        }
+        39 => {
+            let drawn: Vec<&sightline::core::MapObject> = map
+                .objects
+                .iter()
+                .filter(|o| {
+                    matches!(o.shape.as_ref().map(|s| &s.kind), Some(ShapeKind::Polygon(_) | ShapeKind::Polyline(_)))
+                })
+                .collect();
+            if let Some(o) = drawn.get(rng.below(drawn.len().max(1) as u32) as usize) {
+                let points =
+                    (0..rng.below(5)).map(|_| [rng.range(-40, 40) as f64, rng.range(-40, 40) as f64 * 0.5]).collect();
+                vec![Command::SetObjectPoints { id: o.id, points }]
+            } else {
+                vec![Command::RemoveObject(rng.below(map.objects.len().max(1) as u32) as usize)]
+            }
+        }
+        40 => vec![Command::SetLayerLocked(random_item(rng, map), rng.chance(0.3))],
+        41 => {
+            // A tool's options, then a stroke with it.
+            let other = rng.below(map.tiles.len() as u32) as TileId;
+            let (tool, option) = match rng.below(6) {
+                0 => (Tool::Brush, Command::SetRandomBrush(true, RandomBrush { tiles: vec![(tile, 2), (other, 1)] })),
+                1 => (Tool::Rectangle, Command::SetRectFilled(rng.chance(0.5))),
+                2 => (Tool::Fill, Command::SetFillEight(rng.chance(0.5))),
+                3 => (Tool::Fill, Command::SetFillSelection(true)),
+                4 => (Tool::Brush, Command::SetLineStroke(true)),
+                _ => (Tool::Brush, Command::SetBrushFlip(Flip::HORIZONTAL)),
+            };
+            let (a, b) = (random_cell(rng, map), random_cell(rng, map));
+            vec![
+                Command::SelectTool(tool),
+                Command::SelectTile(tile),
+                option,
+                Command::StrokeBegin(a),
+                Command::StrokeMove(b),
+                Command::StrokeEnd,
+                Command::SetRandomBrush(false, RandomBrush::default()),
+                Command::SetLineStroke(false),
+                Command::SetFillSelection(false),
+                Command::SetBrushFlip(Flip::NONE),
+            ]
+        }
+        42 => {
+            // A terrain fill, with one of the map's terrains.
+            let Some((sheet, set, colors)) = map
+                .sheets
+                .iter()
+                .enumerate()
+                .flat_map(|(sheet, s)| s.wang_sets.iter().enumerate().map(move |(set, w)| (sheet, set, w.colors.len())))
+                .find(|&(_, _, colors)| colors > 0)
+            else {
+                return vec![Command::SetFillTerrain(false)];
+            };
+            let color = 1 + rng.below(colors as u32) as u8;
+            let at = random_cell(rng, map);
+            vec![
+                Command::SetTerrain(TerrainBrush { sheet, set, color }),
+                Command::SelectTool(Tool::Fill),
+                Command::SetFillTerrain(true),
+                Command::StrokeBegin(at),
+                Command::StrokeEnd,
+                Command::SetFillTerrain(false),
+            ]
+        }
+        43 => {
+            let (tool, setting) = if rng.chance(0.5) {
+                (
+                    ObjectChoice::Monster,
+                    Command::SetMonster { glyph: ['o', 'g', 'Z'][rng.below(3) as usize], vision: rng.below(12) },
+                )
+            } else {
+                (ObjectChoice::Light, Command::SetLightRadius(rng.below(10)))
+            };
+            vec![
+                Command::SelectTool(Tool::Object),
+                Command::SetObjectChoice(tool),
+                setting,
+                Command::PlaceObject(random_cell(rng, map)),
+            ]
+        }
+        44 => {
+            // A selection, and another combined with it by a mode, then a cut or an erase (Esc
+            // first: a stamp in hand would be laid by the drag).
+            let modes = [SelectionMode::Add, SelectionMode::Subtract, SelectionMode::Intersect, SelectionMode::Replace];
+            let (a, b) = (random_cell(rng, map), random_cell(rng, map));
+            let then = [Command::DeleteSelection, Command::SelectAll, Command::Cut][rng.below(3) as usize].clone();
+            vec![
+                Command::CancelSelection,
+                Command::SelectTool(Tool::Select),
+                Command::StrokeBegin(random_cell(rng, map)),
+                Command::StrokeMove(random_cell(rng, map)),
+                Command::StrokeEnd,
+                Command::SetSelectionMode(modes[rng.below(4) as usize]),
+                Command::SelectTool([Tool::Select, Tool::MagicWand, Tool::SameTile][rng.below(3) as usize]),
+                Command::StrokeBegin(a),
+                Command::StrokeMove(b),
+                Command::StrokeEnd,
+                then,
+                Command::SetSelectionMode(SelectionMode::Replace),
+            ]
+        }
         _ => vec![Command::RemoveObjectsAt(random_cell(rng, map)), Command::Undo, Command::Redo],
     }
 }
@@ -429,6 +561,9 @@ fn positions_as_saved(saved: &Map, read: &Map) -> Map {
 }
 
 fn first_difference(a: &Map, b: &Map) -> String {
+    if let Some(d) = a.first_difference(b) {
+        return d;
+    }
     let (da, db) = (format!("{a:?}"), format!("{b:?}"));
     let at = da.chars().zip(db.chars()).take_while(|(p, q)| p == q).count();
     let around = |s: &str| s.chars().skip(at.saturating_sub(100)).take(200).collect::<String>();

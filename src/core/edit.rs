@@ -109,6 +109,8 @@ pub fn paint(map: &mut Map, layer: usize, cells: &[Cell], tile: TileId) -> usize
 
 /// Sets `tile` flipped by `flip` on `layer` at every in-bounds cell; returns how many changed.
 pub fn paint_flipped(map: &mut Map, layer: usize, cells: &[Cell], tile: TileId, flip: Flip) -> usize {
+    // The empty tile is never flipped (`Layer::set`): painting it flipped is erasing.
+    let flip = if tile == super::tile::EMPTY { Flip::NONE } else { flip };
     let mut changed = 0;
     for &c in cells {
         if map.flipped_tile(layer, c).is_some_and(|old| old != (tile, flip))
@@ -844,6 +846,20 @@ mod tests {
         let mut stroke = StampStroke::new(&dot);
         assert_eq!(stroke.extend(&out).len(), 6);
         assert_eq!(stroke.extend(&back), []);
+    }
+
+    /// The empty tile painted with a flipped brush erases: the cell keeps no flip (a Tiled save
+    /// could not hold one, and the map read back would differ), and an empty cell painted so
+    /// is no change.
+    #[test]
+    fn the_empty_tile_painted_flipped_leaves_no_flip() {
+        let mut map = Map::new_standard(3, 1, 1).unwrap();
+        let cells = [Cell::new(0, 0), Cell::new(1, 0)];
+        assert_eq!(paint_flipped(&mut map, 0, &cells, 2, Flip::HORIZONTAL), 2);
+        assert_eq!(paint_flipped(&mut map, 0, &cells[..1], super::super::tile::EMPTY, Flip::HORIZONTAL), 1);
+        assert_eq!(map.flipped_tile(0, cells[0]), Some((super::super::tile::EMPTY, Flip::NONE)));
+        assert_eq!(map.flipped_tile(0, cells[1]), Some((2, Flip::HORIZONTAL)));
+        assert_eq!(paint_flipped(&mut map, 0, &cells[..1], super::super::tile::EMPTY, Flip::VERTICAL), 0, "no change");
     }
 
     /// A stamp object of `kind` on `cell` of a stamp, with shape `shape` (`None`: a marker).

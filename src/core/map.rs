@@ -78,10 +78,11 @@ impl Layer {
         self.flips.get(i)
     }
 
-    /// Puts `tile` at cell index `i`, flipped by `flip`.
+    /// Puts `tile` at cell index `i`, flipped by `flip`. An empty cell is never flipped: there
+    /// is nothing to turn, and a Tiled file cannot keep a flip without a tile.
     pub fn set(&mut self, i: usize, tile: TileId, flip: Flip) {
         self.cells[i] = tile;
-        self.flips.set(i, flip, self.cells.len());
+        self.flips.set(i, if tile == tile::EMPTY { Flip::NONE } else { flip }, self.cells.len());
     }
 }
 
