@@ -77,6 +77,23 @@ fn a_room_is_seen_then_remembered_behind_a_closed_door() {
     assert_eq!(believed(&w), ["#######  ##", "#.....#...#", "#....@+...#", "#.....#...#", "#######  ##"]);
 }
 
+/// A door opened out of turn (a scenario's or the editor's hand) is seen through at once, not
+/// at the next turn, as an edit is; the room beyond is then remembered as seen.
+#[test]
+fn a_door_opened_out_of_turn_is_seen_through_at_once() {
+    let mut w = world(
+        &["###########", "#@....#...#", "#.....+...#", "#.....#...#", "###########"],
+        config(Algorithm::Shadowcast, None, MemoryModel::LastSeen),
+    );
+    assert_eq!(knowledge(&w), ["vvvvvvv", "vvvvvvv", "vvvvvvv", "vvvvvvv", "vvvvvvv"]);
+    assert!(w.toggle_door(Cell::new(6, 2)));
+    assert_eq!(w.turn, 0, "no turn passed");
+    // From the corner, through the door: the lower part of the east room.
+    assert_eq!(knowledge(&w), ["vvvvvvv", "vvvvvvv", "vvvvvvvvvvv", "vvvvvvvvvvv", "vvvvvvv   v"]);
+    assert!(w.toggle_door(Cell::new(6, 2)));
+    assert_eq!(knowledge(&w), ["vvvvvvv", "vvvvvvv", "vvvvvvvrrrr", "vvvvvvvrrrr", "vvvvvvv   r"]);
+}
+
 /// The memory models on one walk: the player sees an open door, walks out of its sight, and the
 /// door is closed behind their back.
 fn stale_door(memory: MemoryModel) -> World {
@@ -866,4 +883,160 @@ fn monsters_placed_on_a_taken_cell_stand_on_the_nearest_free_one() {
         ]
     );
     assert_eq!(w.actors.len(), 5, "the player, the orc, a, c and d");
+}
+
+/// Random games on the bundled dungeon and on generated dungeons and caves with monsters,
+/// items and lights placed at random, under every preset, lights on and off, each turn a random
+/// key, walk or click, and now and then a door opened or shut out of turn. After every turn:
+/// - the player sees what their own view and the lights give them, worked out afresh from the
+///   map as it stands (its doors as played) and the lights as they stand;
+/// - a cell is visible, remembered or unknown as the memory model says: remembered only if it
+///   was seen on an earlier turn (never, without memory), unknown only if it never was;
+/// - with last-seen memory a remembered cell shows the tile it had when last seen, with the
+///   revealed flag the tile it has now;
+/// - a walk (travel or exploration) steps only onto cells the player knew;
+/// - the player, and every monster that moved, stands on a walkable cell, and no two living
+///   actors share one.
+#[test]
+fn random_games_know_only_what_was_seen() {
+    use sightline::core::fov::{self, FovParams, VisibleSet};
+    use sightline::core::rng::Rng;
+    use sightline::core::sim::lighting::Lighting;
+    use std::collections::HashMap;
+    let mut turns = 0;
+    for seed in 1..=36u64 {
+        let mut rng = Rng::new(seed);
+        let mut map = match seed % 3 {
+            0 => {
+                sightline::core::format::load(std::path::Path::new(concat!(
+                    env!("CARGO_MANIFEST_DIR"),
+                    "/maps/dungeon.ron"
+                )))
+                .unwrap()
+                .map
+            }
+            1 => sightline::core::generate::dungeon(40, 24, seed).unwrap(),
+            _ => sightline::core::generate::caves(40, 24, seed).unwrap(),
+        };
+        for _ in 0..rng.below(6) {
+            let cell = Cell::new(rng.range(0, map.width() as i32 - 1), rng.range(0, map.height() as i32 - 1));
+            let kind = match rng.below(3) {
+                0 => ObjectKind::Monster { glyph: 'o', vision_radius: 3 + rng.below(6) },
+                1 => ObjectKind::Item,
+                _ => ObjectKind::Light { radius: 2 + rng.below(5) },
+            };
+            map.add_object(MapObject::new(kind, cell));
+        }
+        let preset = Preset::ALL[rng.below(5) as usize];
+        let config = SimConfig { seed, lights: rng.chance(0.7), ..preset.config() };
+        let Some(mut w) = World::new(&map, config) else { continue };
+        let starts: Vec<Cell> = w.actors.iter().map(|a| a.cell).collect();
+        // What the player saw, and the tile each cell had when last seen.
+        let mut last_seen: HashMap<Cell, Option<u16>> = HashMap::new();
+        let see = |w: &World, last_seen: &mut HashMap<Cell, Option<u16>>| {
+            for c in w.visible().iter() {
+                last_seen.insert(c, w.map.top_tile(c).map(|(_, t)| t));
+            }
+        };
+        see(&w, &mut last_seen);
+        let doors: Vec<Cell> =
+            (0..map.len()).map(|i| map.cell_at(i)).filter(|&c| map.rules_at(c).door.is_some()).collect();
+        for turn in 0..150 {
+            let context = format!("seed {seed} ({}, lights {}), turn {turn}", preset.name(), config.lights);
+            // Now and then a door no one stands in opens or shuts out of turn, in view or not
+            // (a scenario's hand): what a memory shows of it then depends on the model.
+            if !doors.is_empty() && rng.chance(0.3) {
+                let door = doors[rng.below(doors.len() as u32) as usize];
+                if w.actors.iter().all(|a| !a.alive() || a.cell != door) && w.toggle_door(door) {
+                    // Seen at once, as it now is.
+                    see(&w, &mut last_seen);
+                }
+            }
+            let action = if w.walking() && rng.chance(0.8) {
+                Action::Continue
+            } else {
+                match rng.below(10) {
+                    0 => Action::Wait,
+                    1 => Action::Open,
+                    2 => Action::Close,
+                    3 => Action::Explore,
+                    4 => Action::Travel(Cell::new(
+                        rng.range(0, w.map.width() as i32 - 1),
+                        rng.range(0, w.map.height() as i32 - 1),
+                    )),
+                    _ => Action::Move(rng.range(-1, 1), rng.range(-1, 1)),
+                }
+            };
+            let (before, knew) = (w.player().cell, |c: Cell| last_seen.contains_key(&c));
+            let walking = w.walking() || matches!(action, Action::Explore | Action::Travel(_));
+            let known_before: Vec<Cell> = (0..w.map.len()).map(|i| w.map.cell_at(i)).filter(|&c| knew(c)).collect();
+            let took = w.act(action);
+            turns += 1;
+            let after = w.player().cell;
+            if walking && after != before && matches!(action, Action::Continue | Action::Explore | Action::Travel(_)) {
+                assert!(known_before.contains(&after), "a walk stepped onto {after}, unknown before: {context}");
+            }
+
+            // The view, afresh: the player's own, and with lights the lit cells in view within
+            // sight range, from a lighting made anew for the lights as they stand.
+            let opacity = OpacityGrid::from_map(&w.map);
+            let vision = (w.player().vision != u32::MAX).then_some(w.player().vision);
+            let mut expected = VisibleSet::new(w.map.width(), w.map.height());
+            if config.lights {
+                let lighting = Lighting::new(w.lighting().lights().to_vec(), config.fov, &opacity);
+                let mut far = VisibleSet::new(w.map.width(), w.map.height());
+                lighting.sight(&opacity, after, vision, &mut expected, &mut far);
+            } else {
+                fov::compute(config.fov, &opacity, FovParams::new(after, vision), &mut expected);
+            }
+            let (got, want): (Vec<Cell>, Vec<Cell>) = (w.visible().iter().collect(), expected.iter().collect());
+            if got != want {
+                let only_got: Vec<&Cell> = got.iter().filter(|c| !want.contains(c)).collect();
+                let only_want: Vec<&Cell> = want.iter().filter(|c| !got.contains(c)).collect();
+                panic!(
+                    "the view after {action:?} (a turn: {took}) from {after}: extra {only_got:?}, missing {only_want:?}: {context}"
+                );
+            }
+
+            for i in 0..w.map.len() {
+                let c = w.map.cell_at(i);
+                let k = w.knowledge(c);
+                assert_eq!(k == Knowledge::Visible, w.visible().contains_cell(c), "{c}: {context}");
+                match (config.memory, k) {
+                    (MemoryModel::None, Knowledge::Remembered) => panic!("{c} remembered without memory: {context}"),
+                    (_, Knowledge::Remembered) => {
+                        assert!(knew(c), "{c} remembered, never seen: {context}");
+                        let believed = w.believed_tile(c);
+                        let now = w.map.top_tile(c).map(|(_, t)| t);
+                        if config.memory == MemoryModel::LastSeen {
+                            assert_eq!(believed, Some(last_seen[&c].unwrap_or(0)), "{c} as last seen: {context}");
+                        } else {
+                            assert_eq!(believed, now, "{c} as it is now (revealed): {context}");
+                        }
+                    }
+                    (MemoryModel::None, Knowledge::Unknown) => {}
+                    (_, Knowledge::Unknown) => assert!(!knew(c), "{c} seen, then unknown: {context}"),
+                    (_, Knowledge::Visible) => {}
+                }
+            }
+            let mut standing = HashMap::new();
+            for (n, a) in w.actors.iter().enumerate().filter(|(_, a)| a.alive()) {
+                // A monster placed in a wall stays there (the Game rules audit names it); one that
+                // moved, and the player, stand where one can stand.
+                if a.cell != starts[n] || n == 0 {
+                    assert!(
+                        w.map.rules_at(a.cell).walkable,
+                        "actor {n} on {} which is not walkable: {context}",
+                        a.cell
+                    );
+                }
+                assert!(standing.insert(a.cell, n).is_none(), "two actors on {}: {context}", a.cell);
+            }
+            see(&w, &mut last_seen);
+            if w.is_over() {
+                break;
+            }
+        }
+    }
+    assert!(turns > 3000, "only {turns} turns played");
 }

@@ -412,11 +412,14 @@ fn cells_played_otherwise(map: &Map) -> Option<String> {
     for i in 0..map.len() {
         let cell = map.cell_at(i);
         let now = map.rules_at(cell);
-        let kept = map.top_tile(cell).map_or(crate::core::CellRules::OUTSIDE, |(_, t)| {
-            let t = &map.tiles[usize::from(t)];
-            crate::core::CellRules { opaque: t.opaque, walkable: t.walkable, cost: t.cost, door: None }
+        let top = map.top_tile(cell).map(|(_, t)| &map.tiles[usize::from(t)]);
+        let kept = top.map_or(crate::core::CellRules::OUTSIDE, |t| crate::core::CellRules {
+            opaque: t.opaque,
+            walkable: t.walkable,
+            cost: t.cost,
+            door: None,
         });
-        let top_is_door = map.top_tile(cell).is_some_and(|(_, t)| map.tiles[usize::from(t)].door.is_some());
+        let top_is_door = top.is_some_and(|t| t.door.is_some());
         // A cost counts only where the cell can be walked.
         let cost = |r: &crate::core::CellRules| if r.walkable { r.cost } else { 0.0 };
         if (now.opaque, now.walkable, cost(&now), now.door.is_some())

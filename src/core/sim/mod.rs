@@ -934,8 +934,19 @@ impl World {
         self.look();
     }
 
-    /// Opens or closes a door out of turn (a scenario's or the editor's hand).
+    /// Opens or closes a door out of turn (a scenario's or the editor's hand). Everyone sees the
+    /// door as it now is at once, as after an edit ([`World::apply_edit`]), not at the next turn.
     pub fn toggle_door(&mut self, c: Cell) -> bool {
+        let changed = self.swing_door(c);
+        if changed {
+            self.look();
+        }
+        changed
+    }
+
+    /// Opens or closes a door within a turn (an actor's hand): the map, its opacity, walk costs,
+    /// lights and the views that read it follow; everyone looks again at the turn's end.
+    fn swing_door(&mut self, c: Cell) -> bool {
         let changed = self.map.toggle_door(c).is_some();
         if changed {
             // One cell changed: its opacity, by the same rules `OpacityGrid::from_map` reads,
@@ -1072,7 +1083,7 @@ impl World {
             return true;
         }
         if self.is_closed_door(to) {
-            self.toggle_door(to);
+            self.swing_door(to);
             self.emit(Event::DoorOpened { actor: 0, at: to });
             return true;
         }
@@ -1102,12 +1113,12 @@ impl World {
         for (dx, dy) in around {
             let c = Cell::new(p.x + dx, p.y + dy);
             if open && self.is_closed_door(c) {
-                self.toggle_door(c);
+                self.swing_door(c);
                 self.emit(Event::DoorOpened { actor: 0, at: c });
                 return true;
             }
             if !open && self.is_open_door(c) && self.actors.iter().all(|a| !a.alive() || a.cell != c) {
-                self.toggle_door(c);
+                self.swing_door(c);
                 self.emit(Event::DoorClosed { at: c });
                 return true;
             }
@@ -1301,7 +1312,7 @@ impl World {
 
     fn monster_step(&mut self, m: usize, to: Cell) {
         if self.is_closed_door(to) {
-            self.toggle_door(to);
+            self.swing_door(to);
             self.emit(Event::DoorOpened { actor: m, at: to });
         } else if self.free(to) {
             self.actors[m].cell = to;
