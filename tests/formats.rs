@@ -1377,6 +1377,15 @@ fn tiled_property_types_survive_every_tiled_and_ron_round_trip() {
     expected.insert("stats".into(), PropertyValue::Class { class: "Stats".into(), members });
     assert_eq!(from_json.properties, expected);
     assert_eq!(round_trip(&from_json, "tmj").properties, expected);
+    // The save says so, naming the members; TMX keeps their types and says nothing.
+    let saved = format::save(&map, &dir.path().join("said.tmj")).unwrap();
+    assert!(
+        saved.warnings.iter().any(|w| w.starts_with(r#"class members "aura", "inner" will read back as another type"#)),
+        "{:?}",
+        saved.warnings
+    );
+    let saved = format::save(&map, &dir.path().join("said.tmx")).unwrap();
+    assert!(!saved.warnings.iter().any(|w| w.contains("class members")), "{:?}", saved.warnings);
     // Written as Tiled writes them.
     let out = dir.path().join("out.tmx");
     format::save(&map, &out).unwrap();
@@ -1436,6 +1445,48 @@ fn load_with_layer_properties(dir: &Path, ext: &str, properties: &str) -> Map {
     let loaded = format::load(&path).unwrap_or_else(|e| panic!("{ext}: {e}"));
     assert!(!loaded.warnings.iter().any(|w| w.contains("does not keep")), "{ext}: {:?}", loaded.warnings);
     loaded.map
+}
+
+/// The `tiled` crate reads a TMX int as an `i32` and a float as an `f32`; whole numbers beyond
+/// ±2³¹ and floats of more digits than an `f32` holds come back as written all the same (Tiled's
+/// JSON, and RON, hold them as they are), as properties, list items and class members.
+#[test]
+fn tmx_numbers_beyond_an_i32_or_an_f32_read_back_exactly() {
+    use sightline::core::PropertyValue;
+    let dir = tempfile::tempdir().unwrap();
+    let map = load_with_layer_properties(
+        dir.path(),
+        "tmx",
+        r#"<properties>
+   <property name="big" type="int" value="-1099511627776"/>
+   <property name="precise" type="float" value="123456.789"/>
+   <property name="tiny" type="float" value="1e-300"/>
+   <property name="plain" type="float" value="0.1"/>
+   <property name="list" type="list">
+    <item type="int" value="9007199254740993"/>
+   </property>
+   <property name="stats" type="class" propertytype="Stats">
+    <properties><property name="gold" type="int" value="5000000000"/></properties>
+   </property>
+  </properties>"#,
+    );
+    let p = &map.layers[0].properties;
+    assert_eq!(p["big"], PropertyValue::Int(-1_099_511_627_776));
+    assert_eq!(p["precise"], PropertyValue::Float(123_456.789));
+    assert_eq!(p["tiny"], PropertyValue::Float(1e-300));
+    assert_eq!(p["plain"], PropertyValue::Float(0.1));
+    assert_eq!(p["list"], PropertyValue::List(vec![PropertyValue::Int(9_007_199_254_740_993)]));
+    let PropertyValue::Class { members, .. } = &p["stats"] else { panic!("{:?}", p["stats"]) };
+    assert_eq!(members["gold"], PropertyValue::Int(5_000_000_000));
+    for ext in ["tmx", "tmj", "ron"] {
+        assert_eq!(round_trip(&map, ext).layers[0].properties, *p, "{ext}");
+    }
+    // Past an i64 it is no whole number sightline holds: refused, naming the property and line.
+    let bad = dir.path().join("bad.tmx");
+    let text = std::fs::read_to_string(dir.path().join("properties.tmx")).unwrap();
+    std::fs::write(&bad, text.replace("-1099511627776", "99999999999999999999")).unwrap();
+    let e = format::load(&bad).unwrap_err().to_string();
+    assert!(e.contains(r#"property "big" of type "int" has value "99999999999999999999": use a whole number"#), "{e}");
 }
 
 #[test]

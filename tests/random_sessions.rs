@@ -75,6 +75,55 @@ fn random_item(rng: &mut Rng, map: &Map) -> StackItem {
     }
 }
 
+/// A property's name or a string value as people type them: plain words, and now and then what
+/// a file format must escape (XML's `<&>"'`, JSON's `\` and `"`), line breaks, tabs, leading
+/// and trailing spaces, accents and emoji.
+fn random_text(rng: &mut Rng) -> String {
+    const WORDS: [&str; 12] = [
+        "hp",
+        "loot table",
+        "a<b & c>d",
+        "quote \"q\" 'a'",
+        "back\\slash",
+        "two\nlines",
+        "tab\there",
+        " padded ",
+        "été ñ ü",
+        "🐉 dragon",
+        "]]>",
+        "{\"json\": 1}",
+    ];
+    WORDS[rng.below(WORDS.len() as u32) as usize].to_owned()
+}
+
+/// A property value of any of Tiled's types, lists and class members `depth` deep at most.
+fn random_value(rng: &mut Rng, map: &Map, depth: u32) -> PropertyValue {
+    use sightline::core::tile::EnumValue;
+    match rng.below(if depth == 0 { 8 } else { 10 }) {
+        0 => PropertyValue::Bool(rng.chance(0.5)),
+        1 => PropertyValue::Int([0, -7, 42, i64::from(i32::MAX) + 5, -1 << 40][rng.below(5) as usize]),
+        2 => PropertyValue::Float([0.5, -3.25, 1e-7, 123456.789, 0.1][rng.below(5) as usize]),
+        3 => PropertyValue::String(random_text(rng)),
+        4 => PropertyValue::Color(rng.chance(0.8).then(|| Rgba(rng.below(256) as u8, 10, 200, rng.below(256) as u8))),
+        5 => PropertyValue::File(["", "art/tree.png", "../up/a b.txt"][rng.below(3) as usize].into()),
+        6 => PropertyValue::Object(
+            map.objects.get(rng.below(map.objects.len().max(1) as u32) as usize).map_or(0, |o| o.id),
+        ),
+        7 => PropertyValue::Enum {
+            enum_type: "Faction".into(),
+            value: if rng.chance(0.5) { EnumValue::String("orcs,elves".into()) } else { EnumValue::Int(3) },
+        },
+        8 => PropertyValue::List((0..rng.below(4)).map(|_| random_value(rng, map, depth - 1)).collect()),
+        _ => {
+            let mut members = Properties::new();
+            for _ in 0..rng.below(3) {
+                members.insert(random_text(rng), random_value(rng, map, depth - 1));
+            }
+            PropertyValue::Class { class: ["Stats", "Loot"][rng.below(2) as usize].into(), members }
+        }
+    }
+}
+
 /// One action a person might take, as the commands the UI sends for it.
 fn random_action(rng: &mut Rng, app: &SightlineApp) -> Vec<Command> {
     let map = &app.document.map;
@@ -183,10 +232,20 @@ fn random_action(rng: &mut Rng, app: &SightlineApp) -> Vec<Command> {
         26 => vec![Command::SetLayerCollision(rng.below(map.layers.len().max(1) as u32) as usize, rng.chance(0.5))],
         27 => {
             let mut properties = Properties::new();
-            if rng.chance(0.7) {
-                properties.insert(format!("key{}", rng.below(3)), PropertyValue::Int(i64::from(rng.below(4))));
+            for _ in 0..rng.below(4) {
+                properties.insert(random_text(rng), random_value(rng, map, 2));
             }
-            let owner = if rng.chance(0.5) { PropertiesOwner::Map } else { PropertiesOwner::Tile(tile) };
+            let owner = match rng.below(6) {
+                0 => PropertiesOwner::Map,
+                1 => PropertiesOwner::Tile(tile),
+                2 => PropertiesOwner::Layer(rng.below(map.layers.len().max(1) as u32) as usize),
+                3 if !map.object_layers.is_empty() => {
+                    PropertiesOwner::ObjectLayer(rng.below(map.object_layers.len() as u32) as usize)
+                }
+                4 if !map.sheets.is_empty() => PropertiesOwner::Tileset(rng.below(map.sheets.len() as u32) as usize),
+                _ if !map.groups.is_empty() => PropertiesOwner::Group(rng.below(map.groups.len() as u32) as usize),
+                _ => PropertiesOwner::Map,
+            };
             vec![Command::SetProperties(owner, properties)]
         }
         28 if !map.objects.is_empty() => {

@@ -912,6 +912,64 @@ fn typed_json(v: &PropertyValue) -> Value {
     typed
 }
 
+/// What a Tiled JSON save says of class values whose members will read back as another type:
+/// Tiled's JSON writes a class value's members bare (their types are in the designer's Tiled
+/// project, which a map file does not hold), and a bare value is read as what JSON makes of it
+/// (see `Obj::class_members`). An object, file, colour or enum member comes back as a number or
+/// text, and a class member without its class name; a bool, int, float, string or list comes
+/// back as it was. `None` when no member changes.
+fn untyped_members_warning(map: &crate::core::Map) -> Option<String> {
+    fn comes_back_otherwise(v: &PropertyValue) -> bool {
+        match v {
+            PropertyValue::Bool(_)
+            | PropertyValue::Int(_)
+            | PropertyValue::Float(_)
+            | PropertyValue::String(_)
+            | PropertyValue::List(_) => false,
+            PropertyValue::Class { class, .. } => !class.is_empty(),
+            PropertyValue::Object(_)
+            | PropertyValue::File(_)
+            | PropertyValue::Color(_)
+            | PropertyValue::Enum { .. } => true,
+        }
+    }
+    fn visit<'a>(v: &'a PropertyValue, out: &mut Vec<&'a str>) {
+        match v {
+            PropertyValue::Class { members, .. } => {
+                for (name, m) in members {
+                    if comes_back_otherwise(m) {
+                        out.push(name);
+                    }
+                    visit(m, out);
+                }
+            }
+            PropertyValue::List(items) => items.iter().for_each(|i| visit(i, out)),
+            _ => {}
+        }
+    }
+    let tables = std::iter::once(&map.properties)
+        .chain(map.layers.iter().map(|l| &l.properties))
+        .chain(map.object_layers.iter().map(|l| &l.properties))
+        .chain(map.groups.iter().map(|g| &g.properties))
+        .chain(map.tiles.iter().map(|t| &t.properties))
+        .chain(map.sheets.iter().map(|s| &s.properties))
+        .chain(map.objects.iter().map(|o| &o.properties));
+    let mut changed = Vec::new();
+    for v in tables.flat_map(|t| t.values()) {
+        visit(v, &mut changed);
+    }
+    changed.sort_unstable();
+    changed.dedup();
+    (!changed.is_empty()).then(|| {
+        format!(
+            "class members {} will read back as another type: Tiled JSON writes a class value's members bare, \
+             their types being in the Tiled project (an object, file, colour or enum member comes back as a number \
+             or text, a class member without its class name); TMX keeps them",
+            super::listed_names(&changed)
+        )
+    })
+}
+
 /// A property's `value` as Tiled's JSON writes it: a class value is an object of its members'
 /// bare values, a list an array of typed items.
 fn json_value(v: &PropertyValue) -> Value {
@@ -1349,5 +1407,7 @@ pub fn to_string(map: &crate::core::Map, path: &Path) -> Result<Written, MapErro
         text = write_data_rows(&text, &doc.layers)?;
     }
     text.push('\n');
-    Ok(Written { text, extra_files: placement.glyph_image.into_iter().collect(), warnings: doc.warnings })
+    let mut warnings = doc.warnings;
+    warnings.extend(untyped_members_warning(map));
+    Ok(Written { text, extra_files: placement.glyph_image.into_iter().collect(), warnings })
 }

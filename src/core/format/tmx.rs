@@ -344,6 +344,15 @@ fn scan(bytes: &[u8], dir: &Path) -> Result<Scan, MapError> {
                                 "property {name:?} of type {kind:?} has value {value:?}: {fix}"
                             ))));
                         }
+                        if !is_start
+                            && attr("propertytype")?.is_none_or(|t| t.is_empty())
+                            && let (Some(kind), Some(value)) = (attr("type")?, attr("value")?)
+                            && number_needs_exact_read(&kind, &value)
+                        {
+                            let tag = String::from_utf8_lossy(e.name().as_ref()).into_owned();
+                            let element = exact_number_as_class(&tag, attr("name")?.as_deref(), &kind, &value);
+                            patches.push((pos..end, element));
+                        }
                         let storage = attr("type")?.unwrap_or_else(|| "string".to_owned());
                         if let Some(enum_type) = attr("propertytype")?.filter(|t| !t.is_empty())
                             && (storage == "string" || storage == "int")
@@ -585,14 +594,45 @@ fn enum_value_as_class(tag: &str, name: Option<&str>, storage: &str, enum_type: 
 /// (it starts and ends with a character of Unicode's private use area).
 const UNSET_COLOUR: &str = "\u{f8ff}sightline: unset colour\u{f8ff}";
 
+/// The class name that marks a number patched in for an int or float value the `tiled` crate
+/// would cut (see [`exact_number_as_class`]): a name no Tiled file holds.
+const EXACT_NUMBER: &str = "\u{f8ff}sightline: exact number\u{f8ff}";
+
+/// Whether the `tiled` crate would read a plain `int` or `float` property's `value` as another
+/// number: it reads an int as an `i32` and a float as an `f32`, so a whole number beyond ±2³¹ or
+/// a float of more digits than an `f32` holds (123456.789) would change.
+fn number_needs_exact_read(kind: &str, value: &str) -> bool {
+    match kind {
+        "int" => value.parse::<i32>().is_err() && value.parse::<i64>().is_ok(),
+        "float" => match (value.parse::<f32>(), value.parse::<f64>()) {
+            (Ok(single), Ok(double)) => single.to_string().parse::<f64>().ok() != Some(double) && !double.is_nan(),
+            _ => false,
+        },
+        _ => false,
+    }
+}
+
+/// An `int` or `float` `<property>` (or list `<item>`) rewritten as a class value of
+/// [`EXACT_NUMBER`] whose one member, named after the type, holds the value as text: the
+/// conversion reads that text as an `i64` or `f64`.
+fn exact_number_as_class(tag: &str, name: Option<&str>, kind: &str, value: &str) -> String {
+    let name = name.map_or_else(String::new, |n| format!(" name=\"{}\"", escape(n)));
+    format!(
+        "<{tag}{name} type=\"class\" propertytype=\"{EXACT_NUMBER}\"><properties><property name=\"{kind}\" \
+         value=\"{}\"/></properties></{tag}>",
+        escape(value)
+    )
+}
+
 /// What a `<property>` value of type `kind` must be, when `value` is not that (as the `tiled`
-/// crate reads it: a bool `true` or `false`, an `i32`, an `f32`, an object id `u32`, a color of 6
-/// or 8 hex digits after an optional `#`); `None` when it reads, or the type is not one of these.
+/// crate reads it, or as [`exact_number_as_class`] lets it be read: a bool `true` or `false`, an
+/// `i64`, an `f64`, an object id `u32`, a color of 6 or 8 hex digits after an optional `#`);
+/// `None` when it reads, or the type is not one of these.
 fn property_value_fix(kind: &str, value: &str) -> Option<&'static str> {
     let (reads, fix) = match kind {
         "bool" => (value.parse::<bool>().is_ok(), "use true or false"),
-        "int" => (value.parse::<i32>().is_ok(), "use a whole number"),
-        "float" => (value.parse::<f32>().is_ok(), "use a number"),
+        "int" => (value.parse::<i64>().is_ok(), "use a whole number"),
+        "float" => (value.parse::<f64>().is_ok(), "use a number"),
         "object" => (value.parse::<u32>().is_ok(), "use an object id (a whole number, 0 for none)"),
         "color" if value.len() > 1 => {
             let hex = value.strip_prefix('#').unwrap_or(value);
@@ -642,6 +682,18 @@ fn convert_value(v: &tiled::PropertyValue) -> PropertyValue {
         tiled::PropertyValue::StringValue(s) if s == UNSET_COLOUR => PropertyValue::Color(None),
         tiled::PropertyValue::StringValue(s) => PropertyValue::String(s.clone()),
         tiled::PropertyValue::FileValue(s) => PropertyValue::File(s.clone()),
+        // The scan's stand-in for a number the `tiled` crate would cut (see `exact_number_as_class`).
+        tiled::PropertyValue::ClassValue { property_type, properties } if property_type == EXACT_NUMBER => {
+            match properties.iter().next() {
+                Some((kind, tiled::PropertyValue::StringValue(text))) if kind == "int" => {
+                    PropertyValue::Int(text.parse().unwrap_or_default())
+                }
+                Some((_, tiled::PropertyValue::StringValue(text))) => {
+                    PropertyValue::Float(text.parse().unwrap_or_default())
+                }
+                _ => PropertyValue::Int(0),
+            }
+        }
         tiled::PropertyValue::ClassValue { property_type, properties } => {
             // The scan's stand-in for an enum value (see `enum_value_as_class`).
             let stored = match (properties.len(), properties.get(ENUM_VALUE_MEMBER)) {
