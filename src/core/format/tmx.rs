@@ -344,7 +344,10 @@ fn scan(bytes: &[u8], dir: &Path) -> Result<Scan, MapError> {
                                 "property {name:?} of type {kind:?} has value {value:?}: {fix}"
                             ))));
                         }
+                        // The `tiled` crate would cut a number beyond an i32 or an f32; it reads
+                        // our mark instead.
                         if !is_start
+                            && bytes.get(pos) == Some(&b'<')
                             && attr("propertytype")?.is_none_or(|t| t.is_empty())
                             && let (Some(kind), Some(value)) = (attr("type")?, attr("value")?)
                             && number_needs_exact_read(&kind, &value)
