@@ -175,7 +175,10 @@ fn random_action(rng: &mut Rng, app: &SightlineApp) -> Vec<Command> {
                 _ => vec![Command::SetLayerOpacity(item, rng.below(11) as f32 / 10.0)],
             }
         }
-        16 => vec![Command::RenameLayer(random_item(rng, map), format!("layer {}", rng.below(5)))],
+        16 => {
+            let name = if rng.chance(0.5) { format!("layer {}", rng.below(5)) } else { random_text(rng) };
+            vec![Command::RenameLayer(random_item(rng, map), name)]
+        }
         17 => {
             let mut rules = TileRules::of(&map.tiles[usize::from(tile)]);
             rules.opaque = rng.chance(0.5);
@@ -252,7 +255,7 @@ fn random_action(rng: &mut Rng, app: &SightlineApp) -> Vec<Command> {
             let n = rng.below(map.objects.len() as u32) as usize;
             let mut object = map.objects[n].clone();
             if rng.chance(0.5) {
-                object.name = format!("renamed {}", rng.below(3));
+                object.name = if rng.chance(0.5) { format!("renamed {}", rng.below(3)) } else { random_text(rng) };
                 vec![Command::EditObject(n, object)]
             } else {
                 let class = ["monster", "item", "light", "zone"][rng.below(4) as usize];
@@ -329,7 +332,11 @@ fn random_action(rng: &mut Rng, app: &SightlineApp) -> Vec<Command> {
             vec![Command::SetObjectLayerColor(j, rng.chance(0.7).then_some(Rgba(200, rng.below(256) as u8, 10, 255)))]
         }
         35 => vec![Command::SetMapLook {
-            class: ["", "dungeon", "level 2"][rng.below(3) as usize].into(),
+            class: if rng.chance(0.7) {
+                ["", "dungeon", "level 2"][rng.below(3) as usize].into()
+            } else {
+                random_text(rng)
+            },
             background: rng.chance(0.5).then_some(Rgba(10, 20, rng.below(256) as u8, 255)),
         }],
         36 => {
