@@ -81,6 +81,57 @@ fn save_as_writes_the_file_and_it_reloads_the_same() {
     assert_eq!(reloaded, h.state().document.map);
 }
 
+/// Save As in a format that holds less than the map (here ASCII, one layer) asks first, naming
+/// what the file will not keep: Cancel writes nothing; Export a copy writes it and the map goes
+/// on with its own file, unsaved; Save anyway makes it the map's file, and the same save again
+/// asks no more. Without the question, the layer would be gone, unasked, once the window closed.
+#[test]
+fn a_save_that_drops_part_of_the_map_asks_first() {
+    let dir = tempfile::tempdir().unwrap();
+    let path = dir.path().join("flat.txt");
+    let mut h = harness();
+    h.run();
+    h.get_by_label("New layer").click();
+    h.run();
+    assert_eq!(h.state().document.map.layers.len(), 2);
+    h.state_mut().commands.push(Command::SaveAs(path.clone()));
+    h.run();
+    h.get_by_label("Save as flat.txt?");
+    h.get_by_label("• 2 layers are flattened into one (the topmost tile of each cell)");
+    assert!(!path.exists(), "nothing written before the answer");
+    h.get_by_label("Cancel").click();
+    h.run();
+    assert!(!path.exists() && h.query_by_label("Save as flat.txt?").is_none());
+    assert!(h.state().document.dirty);
+
+    h.state_mut().commands.push(Command::SaveAs(path.clone()));
+    h.run();
+    h.get_by_label("Export a copy").click();
+    h.run();
+    assert!(path.exists(), "the copy is written");
+    assert_eq!(h.state().document.file_name(), "dungeon.ron", "the map keeps its own file");
+    assert!(h.state().document.dirty, "and its unsaved layer");
+    std::fs::remove_file(&path).unwrap();
+
+    h.state_mut().commands.push(Command::SaveAs(path.clone()));
+    h.run();
+    h.get_by_label("Save anyway").click();
+    h.run();
+    assert!(path.exists());
+    assert_eq!(h.state().document.file_name(), "flat.txt");
+    assert!(!h.state().document.dirty);
+    // The same save again (Ctrl+S) writes without asking; a save that loses more asks again.
+    std::fs::remove_file(&path).unwrap();
+    h.state_mut().commands.push(Command::Save);
+    h.run();
+    assert!(path.exists() && h.query_by_label("Save as flat.txt?").is_none());
+    h.get_by_label("New layer").click();
+    h.run();
+    h.state_mut().commands.push(Command::Save);
+    h.run();
+    h.get_by_label("• 3 layers are flattened into one (the topmost tile of each cell)");
+}
+
 /// A copy of fixture `name` (with the tileset image beside it) in a temporary folder, for a
 /// test that saves over it.
 fn fixture_copy(name: &str) -> (tempfile::TempDir, std::path::PathBuf) {

@@ -36,6 +36,13 @@ pub enum Command {
     /// Answers to "saving over this file drops …": save anyway, or not.
     ConfirmOverwrite,
     CancelOverwrite,
+    /// Answers to "this file will not keep …" (a save in a format that holds less than the
+    /// map: ASCII, MovingAI, a Tiled JSON class's member types): save anyway, which makes the
+    /// file the map's own; export a copy there, the map keeping its own file and unsaved state;
+    /// or neither.
+    ConfirmLossySave,
+    ExportLossyCopy,
+    CancelLossySave,
     /// Write a tileset, as the map has it, to the tileset file it was read from (sheet index).
     /// When that loses something (changes made to the file since, or what sightline does not
     /// keep), this asks first.

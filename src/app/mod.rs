@@ -243,6 +243,12 @@ pub struct SightlineApp {
     continued: Option<(ContinuedEdit, u64)>,
     /// A save over the map's own file waiting for "drop what sightline does not keep?".
     pub confirm_overwrite: Option<PathBuf>,
+    /// A save in a format that holds less than the map, made ready and waiting for "this file
+    /// will not keep …" (its warnings).
+    pub confirm_lossy_save: Option<format::Rendered>,
+    /// The last lossy save the user agreed to, its file and what it did not keep: saving the
+    /// same again to the same file asks no more.
+    lossy_save_accepted: Option<(PathBuf, Vec<String>)>,
     /// A tileset file write waiting for "writing it loses …" (its concerns).
     pub confirm_tileset_write: Option<format::tileset_file::TilesetFileWrite>,
     /// Per sheet, whether a save of the map refers to its tileset file (it is as the file
@@ -325,6 +331,8 @@ impl SightlineApp {
             map_properties_open: false,
             reveal_history: false,
             confirm_overwrite: None,
+            confirm_lossy_save: None,
+            lossy_save_accepted: None,
             confirm_tileset_write: None,
             sheets_as_read: (0, Vec::new()),
             commands: Vec::new(),
@@ -536,33 +544,38 @@ impl SightlineApp {
                 }
             }
             Command::CancelTilesetWrite => self.confirm_tileset_write = None,
-            Command::SaveAs(path) => match format::save(&self.document.map, &path) {
-                Ok(saved) => {
-                    self.notice = (!saved.warnings.is_empty()).then(|| saved.warnings.join("; "));
-                    recovery::remember_recent(&mut self.recent, &path);
-                    self.document.saved_as(path);
-                    // Saved: the recovery copy is not needed any more.
-                    if let Some(file) = &self.recovery_file {
-                        recovery::clear(file);
-                    }
+            Command::SaveAs(path) => match format::render(&self.document.map, &path) {
+                // A file that will not keep all of the map: asked first, unless this very loss
+                // to this very file was agreed to already.
+                Ok(rendered)
+                    if !rendered.warnings.is_empty()
+                        && self.lossy_save_accepted.as_ref() != Some(&(path.clone(), rendered.warnings.clone())) =>
+                {
+                    self.confirm_lossy_save = Some(rendered);
                 }
+                Ok(rendered) => self.write_save(&rendered),
                 Err(e) => {
                     self.error = Some(ErrorDialog { title: "Cannot save the map".into(), message: e.to_string() })
                 }
             },
+            Command::ConfirmLossySave => {
+                if let Some(rendered) = self.confirm_lossy_save.take() {
+                    self.lossy_save_accepted = Some((rendered.path.clone(), rendered.warnings.clone()));
+                    self.write_save(&rendered);
+                }
+            }
+            Command::ExportLossyCopy => {
+                if let Some(rendered) = self.confirm_lossy_save.take() {
+                    self.write_export(&rendered);
+                }
+            }
+            Command::CancelLossySave => self.confirm_lossy_save = None,
             Command::Save => match self.document.path.clone() {
                 Some(path) => self.apply(Command::SaveAs(path)),
                 None => self.commands.push(Command::PickSaveAs),
             },
-            Command::ExportCopy(path) => match format::save(&self.document.map, &path) {
-                // A copy in another format: the document keeps its own file and unsaved state.
-                Ok(saved) => {
-                    let mut notice = format!("exported a copy to {}", path.display());
-                    for w in saved.warnings {
-                        notice += &format!("; {w}");
-                    }
-                    self.notice = Some(notice);
-                }
+            Command::ExportCopy(path) => match format::render(&self.document.map, &path) {
+                Ok(rendered) => self.write_export(&rendered),
                 Err(e) => {
                     self.error = Some(ErrorDialog { title: "Cannot export the map".into(), message: e.to_string() })
                 }
@@ -2591,6 +2604,37 @@ impl SightlineApp {
     /// the current object layer (else the topmost, or a new one: `Objects(None)`), as placing
     /// an object does. `None` when there is no stamp or that layer refuses it (the notice
     /// says why).
+    /// Writes a save made ready: the file becomes the map's own (its name, its saved state).
+    fn write_save(&mut self, rendered: &format::Rendered) {
+        match rendered.write() {
+            Ok(saved) => {
+                self.notice = (!saved.warnings.is_empty()).then(|| saved.warnings.join("; "));
+                recovery::remember_recent(&mut self.recent, &rendered.path);
+                self.document.saved_as(rendered.path.clone());
+                // Saved: the recovery copy is not needed any more.
+                if let Some(file) = &self.recovery_file {
+                    recovery::clear(file);
+                }
+            }
+            Err(e) => self.error = Some(ErrorDialog { title: "Cannot save the map".into(), message: e.to_string() }),
+        }
+    }
+
+    /// Writes a copy made ready: a copy in another format, the map keeping its own file and
+    /// unsaved state.
+    fn write_export(&mut self, rendered: &format::Rendered) {
+        match rendered.write() {
+            Ok(saved) => {
+                let mut notice = format!("exported a copy to {}", rendered.path.display());
+                for w in saved.warnings {
+                    notice += &format!("; {w}");
+                }
+                self.notice = Some(notice);
+            }
+            Err(e) => self.error = Some(ErrorDialog { title: "Cannot export the map".into(), message: e.to_string() }),
+        }
+    }
+
     fn stamp_target(&mut self) -> Option<StampTarget> {
         let objects = !self.editor.clipboard.as_ref()?.objects.is_empty();
         if !objects {
@@ -3136,6 +3180,7 @@ impl SightlineApp {
         panels::error_dialog_ui(self, ui);
         panels::unsaved_changes_ui(self, ui);
         panels::overwrite_ui(self, ui);
+        panels::lossy_save_ui(self, ui);
         panels::tileset_write_ui(self, ui);
         panels::recovery_ui(self, ui);
         panels::shortcuts(self, ui);

@@ -1266,6 +1266,42 @@ pub fn overwrite_ui(app: &mut SightlineApp, ui: &mut egui::Ui) {
     });
 }
 
+/// "This file will not keep …": asked before a save in a format that holds less than the map
+/// (ASCII's one layer, MovingAI's terrain, a Tiled JSON class's member types), so that what
+/// the file drops is not lost unawares when the window closes.
+pub fn lossy_save_ui(app: &mut SightlineApp, ui: &mut egui::Ui) {
+    let Some(rendered) = &app.confirm_lossy_save else { return };
+    let name = rendered.path.file_name().map_or_else(String::new, |n| n.to_string_lossy().into_owned());
+    let warnings = rendered.warnings.clone();
+    let mine = app.document.file_name();
+    egui::Modal::new(egui::Id::unique("sightline lossy save")).show(ui.ctx(), |ui| {
+        ui.set_max_width(520.0);
+        ui.heading(format!("Save as {name}?"));
+        ui.label(format!("{name} will not keep all of the map:"));
+        egui::ScrollArea::vertical().max_height(220.0).show(ui, |ui| {
+            for w in &warnings {
+                ui.label(format!("• {w}"));
+            }
+        });
+        ui.label(format!(
+            "Save anyway makes {name} the map's file: what it does not keep is gone once the window closes. \
+             Export a copy writes {name} and goes on with {mine}."
+        ));
+        ui.add_space(8.0);
+        ui.horizontal(|ui| {
+            if ui.button("Save anyway").clicked() {
+                app.commands.push(Command::ConfirmLossySave);
+            }
+            if ui.button("Export a copy").clicked() {
+                app.commands.push(Command::ExportLossyCopy);
+            }
+            if ui.button("Cancel").clicked() {
+                app.commands.push(Command::CancelLossySave);
+            }
+        });
+    });
+}
+
 /// "Writing this tileset file loses …": asked before a tileset file is written over changes
 /// made to it since the map read it, or over what sightline does not keep in it.
 pub fn tileset_write_ui(app: &mut SightlineApp, ui: &mut egui::Ui) {

@@ -204,37 +204,67 @@ pub fn save(map: &Map, path: &Path) -> Result<Saved, MapError> {
 }
 
 pub fn save_as(map: &Map, path: &Path, format: Format) -> Result<Saved, MapError> {
-    let mut saved = Saved::default();
-    let text = match format {
+    render_as(map, path, format)?.write()
+}
+
+/// A save made ready and not yet written: the file's text, the files beside it (a TMX or TMJ
+/// save's glyph tileset image), and what the file will not keep of the map. The app asks
+/// before writing a save that warns (see [`Rendered::warnings`]); [`save`] writes at once.
+#[derive(Clone, Debug, PartialEq)]
+pub struct Rendered {
+    pub path: PathBuf,
+    text: String,
+    extra_files: Vec<(PathBuf, Vec<u8>)>,
+    /// What the file will not keep of the map.
+    pub warnings: Vec<String>,
+    /// What the save says that loses nothing: a tileset written into the map rather than
+    /// referred to in its own file.
+    pub notes: Vec<String>,
+}
+
+impl Rendered {
+    /// Writes the files, each atomically: the extra files first, so that the map never names a
+    /// missing image.
+    pub fn write(&self) -> Result<Saved, MapError> {
+        let warnings = self.warnings.iter().chain(&self.notes).cloned().collect();
+        let mut saved = Saved { files: Vec::new(), warnings };
+        for (extra, bytes) in &self.extra_files {
+            write_atomic(extra, bytes).map_err(|e| e.in_file(extra))?;
+            saved.files.push(extra.clone());
+        }
+        write_atomic(&self.path, self.text.as_bytes()).map_err(|e| e.in_file(&self.path))?;
+        saved.files.push(self.path.clone());
+        Ok(saved)
+    }
+}
+
+/// What saving `map` to `path` would write, in the format its extension names, and what the
+/// file would not keep; nothing is written.
+pub fn render(map: &Map, path: &Path) -> Result<Rendered, MapError> {
+    render_as(map, path, Format::from_path(path)?)
+}
+
+fn render_as(map: &Map, path: &Path, format: Format) -> Result<Rendered, MapError> {
+    let (text, extra_files, warnings, notes) = match format {
         Format::Ron => {
-            let (text, warnings) = ron_map::to_string(map, path)?;
-            saved.warnings = warnings;
-            text
+            // RON keeps everything; it says only which tilesets it writes whole.
+            let (text, notes) = ron_map::to_string(map, path)?;
+            (text, Vec::new(), Vec::new(), notes)
         }
         Format::Ascii => {
             let (text, warnings) = ascii::to_string(map)?;
-            saved.warnings = warnings;
-            text
+            (text, Vec::new(), warnings, Vec::new())
         }
         Format::Tmx | Format::Tmj => {
             let out = if format == Format::Tmx { tmx::to_string(map, path)? } else { tmj::to_string(map, path)? };
-            // The glyph tileset image goes first, so the map never names a missing image.
-            for (extra, bytes) in &out.extra_files {
-                write_atomic(extra, bytes).map_err(|e| e.in_file(extra))?;
-                saved.files.push(extra.clone());
-            }
-            saved.warnings = out.warnings;
-            out.text
+            (out.text, out.extra_files, out.warnings, out.notes)
         }
         Format::MovingAi => {
             let (text, warnings) = movingai::map_to_string(map);
-            saved.warnings = warnings;
-            text
+            (text, Vec::new(), warnings, Vec::new())
         }
     };
-    write_atomic(path, text.as_bytes()).map_err(|e| e.in_file(path))?;
-    saved.files.push(path.to_owned());
-    Ok(saved)
+    Ok(Rendered { path: path.to_owned(), text, extra_files, warnings, notes })
 }
 
 /// Reads a whole file, refusing one over [`MAX_FILE_BYTES`].

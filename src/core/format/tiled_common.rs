@@ -974,13 +974,19 @@ fn object_values(
 pub struct Written {
     pub text: String,
     pub extra_files: Vec<(PathBuf, Vec<u8>)>,
+    /// What the file does not keep of the map.
     pub warnings: Vec<String>,
+    /// What the save says that loses nothing (see [`Placement::notes`]).
+    pub notes: Vec<String>,
 }
 
 /// Where each kind goes on export: (tileset index in the doc, local id).
 pub struct Placement {
     pub doc: Doc,
     pub glyph_image: Option<(PathBuf, Vec<u8>)>,
+    /// What a save says that loses nothing of the map: a tileset written into the map rather
+    /// than referred to in its file ([`tileset_file_links`]).
+    pub notes: Vec<String>,
 }
 
 /// A map's tile kinds as Tiled tilesets: each sheet's, then a glyph tileset for the kinds
@@ -1256,8 +1262,9 @@ pub fn export_doc(map: &Map, target: &Path) -> Placement {
     let dir = target.parent().map(Path::to_path_buf).unwrap_or_default();
     let stem = target.file_stem().and_then(|s| s.to_str()).unwrap_or("map");
     let mut export = export_tilesets(map, &dir, Some(&dir.join(format!("{stem}-glyphs.png"))));
-    let mut warnings = std::mem::take(&mut export.warnings);
-    let links = tileset_file_links(map, &export, &mut warnings);
+    let warnings = std::mem::take(&mut export.warnings);
+    let mut notes = Vec::new();
+    let links = tileset_file_links(map, &export, &mut notes);
     let TilesetsExport { tilesets, placement, tileset_of_sheet, glyph_image, .. } = export;
     let mut doc = Doc {
         width: map.width(),
@@ -1332,7 +1339,7 @@ pub fn export_doc(map: &Map, target: &Path) -> Placement {
     doc.background = map.background;
     doc.settings = map.tiled;
     doc.properties.insert(WRITER_PROPERTY.into(), PropertyValue::Int(1));
-    Placement { doc, glyph_image }
+    Placement { doc, glyph_image, notes }
 }
 
 /// An object as a Tiled document holds it, its tiles numbered by `placement` in `tilesets`

@@ -1409,5 +1409,5 @@ pub fn to_string(map: &crate::core::Map, path: &Path) -> Result<Written, MapErro
     text.push('\n');
     let mut warnings = doc.warnings;
     warnings.extend(untyped_members_warning(map));
-    Ok(Written { text, extra_files: placement.glyph_image.into_iter().collect(), warnings })
+    Ok(Written { text, extra_files: placement.glyph_image.into_iter().collect(), warnings, notes: placement.notes })
 }

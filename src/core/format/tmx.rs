@@ -1680,5 +1680,10 @@ pub fn to_string(map: &crate::core::Map, path: &Path) -> Result<Written, MapErro
         }
     }
     out.push_str("</map>\n");
-    Ok(Written { text: out, extra_files: placement.glyph_image.into_iter().collect(), warnings: doc.warnings })
+    Ok(Written {
+        text: out,
+        extra_files: placement.glyph_image.into_iter().collect(),
+        warnings: doc.warnings,
+        notes: placement.notes,
+    })
 }
