@@ -129,7 +129,11 @@ fn a_save_that_drops_part_of_the_map_asks_first() {
     h.run();
     h.state_mut().commands.push(Command::Save);
     h.run();
+    // Over the map's own file: Save As… instead of a copy.
+    h.get_by_label("Save flat.txt?");
     h.get_by_label("• 3 layers are flattened into one (the topmost tile of each cell)");
+    h.get_by_label("Save As…");
+    assert!(h.query_by_label("Export a copy").is_none());
 }
 
 /// A copy of fixture `name` (with the tileset image beside it) in a temporary folder, for a
