@@ -2060,6 +2060,8 @@ impl SightlineApp {
     /// ([`crate::core::tile_transfer`]).
     fn replace_document(&mut self, document: Document) {
         self.document = document;
+        // A loss agreed to was for the map that was open.
+        self.lossy_save_accepted = None;
         let editor = std::mem::take(&mut self.editor);
         if editor.clipboard.is_some() {
             self.editor.clipboard_from = editor.clipboard_from;
@@ -2600,10 +2602,6 @@ impl SightlineApp {
         }
     }
 
-    /// Where the clipboard's stamp goes: its tiles on the current tile layer, its objects on
-    /// the current object layer (else the topmost, or a new one: `Objects(None)`), as placing
-    /// an object does. `None` when there is no stamp or that layer refuses it (the notice
-    /// says why).
     /// Writes a save made ready: the file becomes the map's own (its name, its saved state).
     fn write_save(&mut self, rendered: &format::Rendered) {
         match rendered.write() {
@@ -2635,6 +2633,10 @@ impl SightlineApp {
         }
     }
 
+    /// Where the clipboard's stamp goes: its tiles on the current tile layer, its objects on
+    /// the current object layer (else the topmost, or a new one: `Objects(None)`), as placing
+    /// an object does. `None` when there is no stamp or that layer refuses it (the notice
+    /// says why).
     fn stamp_target(&mut self) -> Option<StampTarget> {
         let objects = !self.editor.clipboard.as_ref()?.objects.is_empty();
         if !objects {
