@@ -646,22 +646,30 @@ fn edited_maps_save_and_read_back_the_same() {
     }
     for (file, seed) in files {
         for s in seed..seed + soaked(20) {
-            let mut app = SightlineApp::new(None);
-            app.commands.push(Command::Open(file.clone()));
-            app.logic_frame(0.0);
-            let mut rng = Rng::new(s);
-            for i in 0..120 {
-                let action = random_action(&mut rng, &app);
-                app.commands.extend(action);
-                app.commands.push(Command::EndContinuedEdit);
-                app.logic_frame(0.0);
-                app.error = None;
-                if i % 40 == 39 {
-                    let differ =
-                        saved_and_read_back(&app.document.map, &format!("{}, seed {s}, action {i}", file.display()));
-                    assert!(differ.is_empty(), "{}", differ.join("\n"));
-                }
-            }
+            edit_at_random(&file, s, 120, 40, |map, context| {
+                let differ = saved_and_read_back(map, context);
+                assert!(differ.is_empty(), "{}", differ.join("\n"));
+            });
+        }
+    }
+}
+
+/// Opens `file` and takes `actions` random actions (seed `seed`) with no check of their own;
+/// after every `every` actions, `check` reads the map, with words naming the file, seed and
+/// action for its messages.
+fn edit_at_random(file: &std::path::Path, seed: u64, actions: usize, every: usize, mut check: impl FnMut(&Map, &str)) {
+    let mut app = SightlineApp::new(None);
+    app.commands.push(Command::Open(file.to_path_buf()));
+    app.logic_frame(0.0);
+    let mut rng = Rng::new(seed);
+    for i in 0..actions {
+        let action = random_action(&mut rng, &app);
+        app.commands.extend(action);
+        app.commands.push(Command::EndContinuedEdit);
+        app.logic_frame(0.0);
+        app.error = None;
+        if i % every == every - 1 {
+            check(&app.document.map, &format!("{}, seed {seed}, action {i}", file.display()));
         }
     }
 }
@@ -1081,21 +1089,7 @@ fn lossy_saves_say_which_cells_will_play_otherwise() {
     let mut changed_saves = 0;
     for file in &files {
         for s in 1..=soaked(6) {
-            let mut app = SightlineApp::new(None);
-            app.commands.push(Command::Open(file.clone()));
-            app.logic_frame(0.0);
-            let mut rng = Rng::new(s);
-            for i in 0..60 {
-                let action = random_action(&mut rng, &app);
-                app.commands.extend(action);
-                app.commands.push(Command::EndContinuedEdit);
-                app.logic_frame(0.0);
-                app.error = None;
-                if i % 20 != 19 {
-                    continue;
-                }
-                let map = &app.document.map;
-                let context = format!("{} seed {s} action {i}", file.display());
+            edit_at_random(file, s, 60, 20, |map, context| {
                 for ext in ["txt", "map"] {
                     let path = dir.path().join(format!("m.{ext}"));
                     let Ok(saved) = format::save(map, &path) else { continue };
@@ -1126,7 +1120,7 @@ fn lossy_saves_say_which_cells_will_play_otherwise() {
                         );
                     }
                 }
-            }
+            });
         }
     }
     assert!(changed_saves > 20, "only {changed_saves} saves changed a cell");
