@@ -136,6 +136,57 @@ fn a_save_that_drops_part_of_the_map_asks_first() {
     assert!(h.query_by_label("Export a copy").is_none());
 }
 
+/// "Save" in the unsaved-changes prompt, over a file that will not keep all of the map: the
+/// lossy-save question comes up, and the open (or quit) that asked goes on once the map is
+/// saved, and only then.
+#[test]
+fn an_open_waits_for_the_lossy_save_its_prompt_asked_for() {
+    let dir = tempfile::tempdir().unwrap();
+    let path = dir.path().join("flat.txt");
+    let other = Path::new(env!("CARGO_MANIFEST_DIR")).join("maps/pillars.ron");
+    let mut h = harness();
+    h.run();
+    h.state_mut().commands.push(Command::SaveAs(path.clone()));
+    h.run();
+    assert_eq!(h.state().document.file_name(), "flat.txt", "one layer: saved without a question");
+    h.get_by_label("New layer").click();
+    h.run();
+
+    // Cancelled: the map stays, unsaved, and the open is forgotten.
+    h.state_mut().commands.push(Command::Open(other.clone()));
+    h.run();
+    h.get_by_label("Unsaved changes");
+    h.get_by_label("Save").click();
+    h.run();
+    h.get_by_label("Save flat.txt?");
+    h.get_by_label("Cancel").click();
+    h.run();
+    assert_eq!(h.state().document.file_name(), "flat.txt");
+    assert!(h.state().document.dirty);
+    // A later save of its own opens nothing.
+    h.state_mut().commands.push(Command::Save);
+    h.run();
+    h.get_by_label("Save anyway").click();
+    h.run();
+    assert_eq!(h.state().document.file_name(), "flat.txt");
+    assert!(!h.state().document.dirty);
+
+    // Saved anyway: the open goes on.
+    h.get_by_label("New layer").click();
+    h.run();
+    h.state_mut().commands.push(Command::Open(other.clone()));
+    h.run();
+    h.get_by_label("Save").click();
+    h.run();
+    assert!(h.query_by_label("Save flat.txt?").is_some(), "3 layers: a greater loss asks again");
+    assert_eq!(h.state().document.file_name(), "flat.txt", "nothing opened before the answer");
+    h.get_by_label("Save anyway").click();
+    h.run();
+    assert_eq!(h.state().document.file_name(), "pillars.ron");
+    let saved = sightline::core::format::load(&path).unwrap();
+    assert_eq!(saved.map.layers.len(), 1, "flat.txt was written, flattened");
+}
+
 /// A copy of fixture `name` (with the tileset image beside it) in a temporary folder, for a
 /// test that saves over it.
 fn fixture_copy(name: &str) -> (tempfile::TempDir, std::path::PathBuf) {

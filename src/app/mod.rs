@@ -280,6 +280,10 @@ pub struct SightlineApp {
     shift_held: bool,
     /// An action held back until the user answers the unsaved-changes prompt.
     pub confirm: Option<PendingAction>,
+    /// The action whose prompt was answered Save, while a question about that save (saving
+    /// over what sightline does not keep, a format that holds less) waits: it goes on once
+    /// the map is saved, and is dropped when the save is not made.
+    after_save: Option<PendingAction>,
     /// A PNG export asked for: the screenshot is requested in the next `ui`.
     export_requested: Option<PathBuf>,
     /// A PNG export waiting for its screenshot.
@@ -333,6 +337,7 @@ impl SightlineApp {
             confirm_overwrite: None,
             confirm_lossy_save: None,
             lossy_save_accepted: None,
+            after_save: None,
             confirm_tileset_write: None,
             sheets_as_read: (0, Vec::new()),
             commands: Vec::new(),
@@ -367,6 +372,7 @@ impl SightlineApp {
         for command in std::mem::take(&mut self.commands) {
             self.apply(command);
         }
+        self.settle_after_save();
         // A resize, or an undo of one, leaves the selection the cells the map still has.
         let map = &self.document.map;
         if let Some(s) = &self.editor.selection
@@ -491,13 +497,12 @@ impl SightlineApp {
             Command::Quit => self.request(PendingAction::Quit),
             Command::ConfirmSave => {
                 let Some(action) = self.confirm.take() else { return };
+                // Goes on once the save is made (`settle_after_save`), which a question about
+                // the save may hold up.
+                self.after_save = Some(action);
                 match self.document.path.clone() {
                     Some(path) => self.apply(Command::SaveAs(path)),
                     None => self.apply(Command::PickSaveAs),
-                }
-                // Go on only if the save happened (a failed or cancelled save keeps the work).
-                if !self.document.dirty {
-                    self.proceed(action);
                 }
             }
             Command::ConfirmDiscard => {
@@ -2042,6 +2047,20 @@ impl SightlineApp {
         match format::write_atomic(&path, &png) {
             Ok(()) => self.notice = Some(format!("exported {}", path.display())),
             Err(e) => self.error = Some(ErrorDialog { title: "Cannot export the PNG".into(), message: e.to_string() }),
+        }
+    }
+
+    /// Goes on with the action held for a save, once no question about the save waits: when
+    /// the save was made; otherwise (cancelled, failed, a copy exported instead) the work is
+    /// unsaved and the action is dropped, to be asked for again.
+    fn settle_after_save(&mut self) {
+        if self.confirm_overwrite.is_some() || self.confirm_lossy_save.is_some() {
+            return;
+        }
+        if let Some(action) = self.after_save.take()
+            && !self.document.dirty
+        {
+            self.proceed(action);
         }
     }
 
