@@ -147,6 +147,44 @@ fn tiled_maps_with_layers_sprites_and_custom_tiles_round_trip() {
     }
 }
 
+/// A Tiled JSON save names the class members that will read back as another type only where the
+/// map's file holds them: a tileset referred to in its own file keeps its tiles' properties
+/// there, typed, and the save neither writes them nor warns of them.
+#[test]
+fn tmj_member_warning_leaves_out_tilesets_kept_in_their_own_files() {
+    let dir = tempfile::tempdir().unwrap();
+    std::fs::copy(fixture("tiny.png"), dir.path().join("tiny.png")).unwrap();
+    std::fs::copy(fixture("external_tileset.tmx"), dir.path().join("map.tmx")).unwrap();
+    let tsx = std::fs::read_to_string(fixture("tiny.tsx")).unwrap().replacen(
+        r#"<property name="walkable" type="bool" value="false"/>"#,
+        r##"<property name="walkable" type="bool" value="false"/>
+   <property name="stats" type="class" propertytype="Stats">
+    <properties><property name="aura" type="color" value="#ff00ff00"/></properties>
+   </property>"##,
+        1,
+    );
+    std::fs::write(dir.path().join("tiny.tsx"), tsx).unwrap();
+    let map = format::load(&dir.path().join("map.tmx")).unwrap().map;
+    assert!(map.tiles.iter().any(|t| t.properties.contains_key("stats")), "the tile's class was read");
+
+    let saved = format::save(&map, &dir.path().join("map.tmj")).unwrap();
+    let text = std::fs::read_to_string(dir.path().join("map.tmj")).unwrap();
+    assert!(text.contains(r#""source": "tiny.tsx""#), "the tileset is referred to:\n{text}");
+    assert!(!text.contains("aura"), "its tiles' properties stay in tiny.tsx");
+    assert!(saved.warnings.iter().all(|w| !w.contains("class members")), "{:?}", saved.warnings);
+
+    // The same class on the map itself is written bare, and named.
+    let mut own = map.clone();
+    let stats = map.tiles.iter().find_map(|t| t.properties.get("stats")).unwrap().clone();
+    own.properties.insert("stats".into(), stats);
+    let saved = format::save(&own, &dir.path().join("own.tmj")).unwrap();
+    assert!(
+        saved.warnings.iter().any(|w| w.starts_with(r#"class members "aura" will read back as another type"#)),
+        "{:?}",
+        saved.warnings
+    );
+}
+
 #[test]
 fn tmx_with_external_tileset_reads_properties_objects_and_lock() {
     let loaded = format::load(&fixture("external_tileset.tmx")).unwrap();

@@ -917,8 +917,9 @@ fn typed_json(v: &PropertyValue) -> Value {
 /// project, which a map file does not hold), and a bare value is read as what JSON makes of it
 /// (see `Obj::class_members`). An object, file, colour or enum member comes back as a number or
 /// text, and a class member without its class name; a bool, int, float, string or list comes
-/// back as it was. `None` when no member changes.
-fn untyped_members_warning(map: &crate::core::Map) -> Option<String> {
+/// back as it was. Only what the map's file holds counts: a tileset referred to in its own file
+/// keeps its tiles' properties there. `None` when no member changes.
+fn untyped_members_warning(doc: &Doc) -> Option<String> {
     fn comes_back_otherwise(v: &PropertyValue) -> bool {
         match v {
             PropertyValue::Bool(_)
@@ -947,13 +948,14 @@ fn untyped_members_warning(map: &crate::core::Map) -> Option<String> {
             _ => {}
         }
     }
-    let tables = std::iter::once(&map.properties)
-        .chain(map.layers.iter().map(|l| &l.properties))
-        .chain(map.object_layers.iter().map(|l| &l.properties))
-        .chain(map.groups.iter().map(|g| &g.properties))
-        .chain(map.tiles.iter().map(|t| &t.properties))
-        .chain(map.sheets.iter().map(|s| &s.properties))
-        .chain(map.objects.iter().map(|o| &o.properties));
+    let written_tilesets = doc.tilesets.iter().filter(|ts| ts.source.is_none());
+    let tables = std::iter::once(&doc.properties)
+        .chain(doc.layers.iter().map(|l| &l.properties))
+        .chain(doc.object_layers.iter().map(|l| &l.properties))
+        .chain(doc.groups.iter().map(|g| &g.properties))
+        .chain(written_tilesets.clone().map(|ts| &ts.properties))
+        .chain(written_tilesets.flat_map(|ts| ts.tiles.values().map(|t| &t.properties)))
+        .chain(doc.objects.iter().map(|o| &o.properties));
     let mut changed = Vec::new();
     for v in tables.flat_map(|t| t.values()) {
         visit(v, &mut changed);
@@ -1407,7 +1409,8 @@ pub fn to_string(map: &crate::core::Map, path: &Path) -> Result<Written, MapErro
         text = write_data_rows(&text, &doc.layers)?;
     }
     text.push('\n');
+    let members_warning = untyped_members_warning(&doc);
     let mut warnings = doc.warnings;
-    warnings.extend(untyped_members_warning(map));
+    warnings.extend(members_warning);
     Ok(Written { text, extra_files: placement.glyph_image.into_iter().collect(), warnings, notes: placement.notes })
 }
