@@ -1519,6 +1519,22 @@ fn tmx_numbers_beyond_an_i32_or_an_f32_read_back_exactly() {
     for ext in ["tmx", "tmj", "ron"] {
         assert_eq!(round_trip(&map, ext).layers[0].properties, *p, "{ext}");
     }
+    // Tiled itself holds an int property in 32 bits: a Tiled save says which will not open
+    // there as they are (a note: sightline loses nothing, so the save does not ask).
+    for ext in ["tmx", "tmj"] {
+        let rendered = format::render(&map, &dir.path().join(format!("said.{ext}"))).unwrap();
+        assert!(
+            rendered.notes.iter().any(|n| n.starts_with(r#"ints beyond 32 bits in "big", "gold", "list": Tiled"#)),
+            "{ext}: {:?}",
+            rendered.notes
+        );
+        assert!(rendered.warnings.iter().all(|w| !w.contains("32 bits")), "{ext}: {:?}", rendered.warnings);
+    }
+    let mut small = map.clone();
+    small.layers[0].properties.retain(|name, _| !["big", "list", "stats"].contains(&name.as_str()));
+    small.layers[0].properties.insert("edge".into(), PropertyValue::Int(i64::from(i32::MIN)));
+    let rendered = format::render(&small, &dir.path().join("small.tmx")).unwrap();
+    assert!(rendered.notes.iter().all(|n| !n.contains("32 bits")), "{:?}", rendered.notes);
     // Past an i64 it is no whole number sightline holds: refused, naming the property and line.
     let bad = dir.path().join("bad.tmx");
     let text = std::fs::read_to_string(dir.path().join("properties.tmx")).unwrap();

@@ -1339,7 +1339,50 @@ pub fn export_doc(map: &Map, target: &Path) -> Placement {
     doc.background = map.background;
     doc.settings = map.tiled;
     doc.properties.insert(WRITER_PROPERTY.into(), PropertyValue::Int(1));
+    notes.extend(ints_beyond_tiled_note(&doc));
     Placement { doc, glyph_image, notes }
+}
+
+/// The property tables a Tiled save of `doc` writes into the map's file: the map's, its
+/// layers', groups' and objects', and those of the tilesets written into it (a tileset
+/// referred to in its own file keeps its tiles' properties there).
+pub(super) fn written_property_tables(doc: &Doc) -> impl Iterator<Item = &Properties> {
+    let written_tilesets = doc.tilesets.iter().filter(|ts| ts.source.is_none());
+    std::iter::once(&doc.properties)
+        .chain(doc.layers.iter().map(|l| &l.properties))
+        .chain(doc.object_layers.iter().map(|l| &l.properties))
+        .chain(doc.groups.iter().map(|g| &g.properties))
+        .chain(written_tilesets.clone().map(|ts| &ts.properties))
+        .chain(written_tilesets.flat_map(|ts| ts.tiles.values().map(|t| &t.properties)))
+        .chain(doc.objects.iter().map(|o| &o.properties))
+}
+
+/// What a Tiled save says of int properties beyond ±2³¹: sightline holds 64-bit ints and reads
+/// them back exactly, but Tiled holds an int property in 32 bits and converts the text with
+/// Qt (`ExportContext::toPropertyValue` in Tiled's `properties.cpp`), so such a value does not
+/// come back as it is when the file is opened in Tiled. `None` when there is none.
+fn ints_beyond_tiled_note(doc: &Doc) -> Option<String> {
+    fn visit<'a>(name: &'a str, v: &'a PropertyValue, out: &mut Vec<&'a str>) {
+        match v {
+            PropertyValue::Int(i) if i32::try_from(*i).is_err() => out.push(name),
+            PropertyValue::Class { members, .. } => members.iter().for_each(|(n, m)| visit(n, m, out)),
+            PropertyValue::List(items) => items.iter().for_each(|item| visit(name, item, out)),
+            _ => {}
+        }
+    }
+    let mut names = Vec::new();
+    for (name, v) in written_property_tables(doc).flatten() {
+        visit(name, v, &mut names);
+    }
+    names.sort_unstable();
+    names.dedup();
+    (!names.is_empty()).then(|| {
+        format!(
+            "ints beyond 32 bits in {}: Tiled holds an int property in 32 bits and will not read them as they \
+             are (sightline reads them back exactly)",
+            super::listed_names(&names)
+        )
+    })
 }
 
 /// An object as a Tiled document holds it, its tiles numbered by `placement` in `tilesets`

@@ -948,16 +948,8 @@ fn untyped_members_warning(doc: &Doc) -> Option<String> {
             _ => {}
         }
     }
-    let written_tilesets = doc.tilesets.iter().filter(|ts| ts.source.is_none());
-    let tables = std::iter::once(&doc.properties)
-        .chain(doc.layers.iter().map(|l| &l.properties))
-        .chain(doc.object_layers.iter().map(|l| &l.properties))
-        .chain(doc.groups.iter().map(|g| &g.properties))
-        .chain(written_tilesets.clone().map(|ts| &ts.properties))
-        .chain(written_tilesets.flat_map(|ts| ts.tiles.values().map(|t| &t.properties)))
-        .chain(doc.objects.iter().map(|o| &o.properties));
     let mut changed = Vec::new();
-    for v in tables.flat_map(|t| t.values()) {
+    for v in tiled_common::written_property_tables(doc).flat_map(|t| t.values()) {
         visit(v, &mut changed);
     }
     changed.sort_unstable();
