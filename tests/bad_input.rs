@@ -84,7 +84,10 @@ fn unknown_gids_and_glyphs_are_named() {
     assert_error(
         "gid.tmx",
         &tmx_layer("<data encoding=\"csv\">1,1,1,1,1,99</data>"),
-        &["unknown tile id (GID) 99", "ground"],
+        &[
+            "unknown tile id (GID) 99: the tileset it would be in, tileset \"tiny\" (tiny.tsx), holds GIDs 1 to 4",
+            "ground",
+        ],
     );
     let tmj = r#"{"width":2,"height":1,"tilewidth":8,"tileheight":8,"tilesets":[{"firstgid":1,"source":"tiny.tsx"}],
         "layers":[{"type":"tilelayer","name":"floor","width":2,"height":1,"data":[1,7]}]}"#;
@@ -122,6 +125,80 @@ fn a_missing_tileset_file_is_named() {
     let tmj = r#"{"width":1,"height":1,"tilesets":[{"firstgid":1,"source":"gone.tsj"}],"layers":[]}"#;
     let message = load_text("ts.tmj", tmj.as_bytes()).unwrap_err();
     assert!(message.contains("gone.tsj") && message.contains("cannot be read"), "{message}");
+}
+
+/// A broken tileset file beside a sound map: the message names the map and the tileset file,
+/// the one to mend, however the map reaches it (directly, or through an object template).
+#[test]
+fn a_broken_tileset_file_is_named_not_only_its_map() {
+    let good = std::fs::read_to_string(fixture("tiny.tsx")).unwrap();
+    let map = tmx_layer("<data encoding=\"csv\">1,2,3,4,1,2</data>");
+    let cases: [(String, &[&str]); 3] = [
+        (good[..good.len() / 2].to_owned(), &["ts.tmx", "tileset \"tiny.tsx\"", "not valid XML"]),
+        (
+            good.replacen(r#"value="closed""#, r#"value="ajar""#, 1),
+            &["ts.tmx", r#"tileset "tiny" (tiny.tsx), tile 2: property `door` must be "open" or "closed""#],
+        ),
+        (
+            good.replacen(r#"tilecount="4" columns="2""#, r#"tilecount="2" columns="2""#, 1),
+            &[
+                "ts.tmx",
+                r#"unknown tile id (GID) 3: the tileset it would be in, tileset "tiny" (tiny.tsx), holds GIDs 1 to 2"#,
+            ],
+        ),
+    ];
+    for (tsx, expected) in cases {
+        let dir = tempfile::tempdir().unwrap();
+        std::fs::copy(fixture("tiny.png"), dir.path().join("tiny.png")).unwrap();
+        std::fs::write(dir.path().join("tiny.tsx"), tsx).unwrap();
+        std::fs::write(dir.path().join("ts.tmx"), &map).unwrap();
+        let message = format::load(&dir.path().join("ts.tmx")).map(|_| ()).unwrap_err().to_string();
+        for e in expected {
+            assert!(message.contains(e), "expected {e:?} in: {message}");
+        }
+    }
+    // A template naming a tileset file that is not there, or is broken: the template and the
+    // tileset named, from either kind of map.
+    for (tileset, expected) in [
+        ("gone.tsx", "gone.tsx cannot be read"),
+        ("broken.tsx", "its tileset \"broken.tsx\": the file is not valid XML"),
+    ] {
+        let dir = tempfile::tempdir().unwrap();
+        std::fs::write(dir.path().join("broken.tsx"), &good[..good.len() / 2]).unwrap();
+        std::fs::write(
+            dir.path().join("t.tx"),
+            format!(
+                "<?xml version=\"1.0\"?>\n<template>\n <tileset firstgid=\"1\" source=\"{tileset}\"/>\n \
+                 <object name=\"chest\" gid=\"1\" width=\"8\" height=\"8\"/>\n</template>\n"
+            ),
+        )
+        .unwrap();
+        std::fs::write(
+            dir.path().join("t.tj"),
+            format!(
+                r#"{{"type": "template", "tileset": {{"firstgid": 1, "source": "{tileset}"}}, "object": {{"gid": 1, "width": 8, "height": 8}}}}"#
+            ),
+        )
+        .unwrap();
+        for template in ["t.tx", "t.tj"] {
+            let tmj = format!(
+                r#"{{"width": 3, "height": 2, "tilewidth": 8, "tileheight": 8, "tilesets": [], "layers": [
+                    {{"id": 1, "type": "objectgroup", "name": "things", "objects": [{{"id": 1, "template": "{template}", "x": 4, "y": 8}}]}}]}}"#
+            );
+            let tmx = format!(
+                "<?xml version=\"1.0\"?>\n<map version=\"1.10\" orientation=\"orthogonal\" width=\"3\" height=\"2\" \
+                 tilewidth=\"8\" tileheight=\"8\" infinite=\"0\">\n <objectgroup id=\"1\" name=\"things\">\
+                 <object id=\"1\" template=\"{template}\" x=\"4\" y=\"8\"/></objectgroup>\n</map>\n"
+            );
+            for (name, text) in [("m.tmj", tmj), ("m.tmx", tmx)] {
+                std::fs::write(dir.path().join(name), text).unwrap();
+                let message = format::load(&dir.path().join(name)).map(|_| ()).unwrap_err().to_string();
+                for e in [name, &format!("object template \"{template}\""), tileset, expected] {
+                    assert!(message.contains(e), "{name} → {template}: expected {e:?} in: {message}");
+                }
+            }
+        }
+    }
 }
 
 #[test]
@@ -256,9 +333,18 @@ fn mutate(bytes: &[u8], rng: &mut Rng) -> Vec<u8> {
     out
 }
 
-/// Feeds `mutations` mutated copies of `source` to the loader for its extension; any result is
-/// fine but a panic. Returns how many still loaded (so the test shows the mutations bite).
-fn fuzz(source: &[u8], name: &str, mutations: u32, seed: u64) -> u32 {
+/// `n` times `SIGHTLINE_SOAK` (1 unless set): how many mutations a fuzz tries. A soak, to hunt
+/// with many more than CI tries: `SIGHTLINE_SOAK=50 cargo test --release --test bad_input`.
+fn soaked(n: u32) -> u32 {
+    let factor = std::env::var("SIGHTLINE_SOAK").ok().and_then(|s| s.parse::<u32>().ok());
+    n * factor.unwrap_or(1).max(1)
+}
+
+/// Feeds `mutations` ([`soaked`]) mutated copies of `source` to the loader for its extension;
+/// any result is fine but a panic. Returns whether some still loaded and some did not (so the
+/// test shows the mutations bite, and that they leave files worth reading).
+fn fuzz(source: &[u8], name: &str, mutations: u32, seed: u64) -> (bool, bool) {
+    let mutations = soaked(mutations);
     let dir = tempfile::tempdir().unwrap();
     for f in ["tiny.tsx", "tiny.png"] {
         std::fs::copy(fixture(f), dir.path().join(f)).unwrap();
@@ -279,7 +365,7 @@ fn fuzz(source: &[u8], name: &str, mutations: u32, seed: u64) -> u32 {
             }
         }
     }
-    loaded
+    (loaded > 0, loaded < mutations)
 }
 
 fn sample(name: &str) -> Vec<u8> {
@@ -288,8 +374,8 @@ fn sample(name: &str) -> Vec<u8> {
 
 #[test]
 fn mutated_ron_never_panics() {
-    let loaded = fuzz(&sample("pillars.ron"), "m.ron", 3000, 1);
-    assert!(loaded < 3000);
+    let (_, refused) = fuzz(&sample("pillars.ron"), "m.ron", 3000, 1);
+    assert!(refused);
 }
 
 #[test]
@@ -420,4 +506,129 @@ fn an_animation_frame_of_no_tile_is_named() {
           "tiles": [{"id": 0, "animation": [{"tileid": "zero", "duration": 100}]}]}],
         "layers": [{"type": "tilelayer", "name": "ground", "width": 1, "height": 1, "data": [1]}]}"#;
     assert_error("frame.tmj", tmj, &["tile entry 0, animation frame 0", "tileid"]);
+}
+
+/// Feeds `mutations` mutated copies of `source`, written as the side file `side` (a tileset or
+/// template file) beside the map `main` (`main_text`) that names it, to the map's loader; any
+/// result is fine but a panic, and an error names the map and the side file. Returns whether some still loaded and
+/// some did not, as [`fuzz`] does.
+fn fuzz_side_file(main: &str, main_text: &str, side: &str, source: &[u8], mutations: u32, seed: u64) -> (bool, bool) {
+    let mutations = soaked(mutations);
+    let dir = tempfile::tempdir().unwrap();
+    std::fs::copy(fixture("tiny.png"), dir.path().join("tiny.png")).unwrap();
+    if side != "tiny.tsx" {
+        std::fs::copy(fixture("tiny.tsx"), dir.path().join("tiny.tsx")).unwrap();
+    }
+    let path = dir.path().join(main);
+    std::fs::write(&path, main_text).unwrap();
+    let mut rng = Rng::new(seed);
+    let mut loaded = 0;
+    for i in 0..mutations {
+        let bytes = mutate(source, &mut rng);
+        std::fs::write(dir.path().join(side), &bytes).unwrap();
+        match std::panic::catch_unwind(|| format::load(&path)) {
+            Ok(Ok(_)) => loaded += 1,
+            // The map is sound: the message names it and the file that is not.
+            Ok(Err(e)) => assert!(e.to_string().contains(main) && e.to_string().contains(side), "{side}: {e}"),
+            Err(_) => panic!(
+                "{side} beside {main}: mutation {i} (seed {seed}) panicked; input:\n{}",
+                String::from_utf8_lossy(&bytes)
+            ),
+        }
+    }
+    (loaded > 0, loaded < mutations)
+}
+
+/// A tileset file with what sightline reads from one: rule properties of every type, a class
+/// value, an animation, a tile's collision shapes and a terrain (Wang) set.
+const RICH_TSX: &str = r##"<?xml version="1.0" encoding="UTF-8"?>
+<tileset version="1.10" tiledversion="1.10.2" name="tiny" tilewidth="8" tileheight="8" tilecount="4" columns="2" spacing="0" margin="0">
+ <tileoffset x="0" y="0"/>
+ <properties><property name="biome" value="cave"/></properties>
+ <image source="tiny.png" width="16" height="16"/>
+ <tile id="1" type="wall" probability="0.5">
+  <properties>
+   <property name="opaque" type="bool" value="true"/>
+   <property name="walkable" type="bool" value="false"/>
+   <property name="tint" type="color" value="#ff808080"/>
+   <property name="stats" type="class" propertytype="Stats">
+    <properties><property name="hp" type="int" value="5000000000"/></properties>
+   </property>
+  </properties>
+  <objectgroup draworder="index"><object id="1" x="0" y="0" width="8" height="8"/></objectgroup>
+ </tile>
+ <tile id="2">
+  <properties>
+   <property name="door" value="closed"/>
+   <property name="toggles" type="int" value="3"/>
+   <property name="opaque" type="bool" value="true"/>
+  </properties>
+  <animation><frame tileid="2" duration="200"/><frame tileid="3" duration="200"/></animation>
+ </tile>
+ <tile id="3">
+  <properties>
+   <property name="door" value="open"/>
+   <property name="toggles" type="int" value="2"/>
+   <property name="cost" type="float" value="2.5"/>
+  </properties>
+ </tile>
+ <wangsets>
+  <wangset name="ground" type="corner" tile="-1">
+   <wangcolor name="grass" color="#00ff00" tile="0" probability="1"/>
+   <wangcolor name="rock" color="#808080" tile="1" probability="1"/>
+   <wangtile tileid="0" wangid="0,1,0,1,0,1,0,1"/>
+   <wangtile tileid="1" wangid="0,2,0,2,0,2,0,2"/>
+  </wangset>
+ </wangsets>
+</tileset>
+"##;
+
+#[test]
+fn mutated_tileset_and_template_files_never_panic() {
+    // TMX_HEAD names tiny.tsx.
+    let tmx_with = |object: &str| {
+        format!(
+            r#"{TMX_HEAD}
+ <layer id="1" name="ground" width="3" height="2"><data encoding="csv">1,2,3,4,1,2</data></layer>
+ <objectgroup id="2" name="things">{object}</objectgroup>
+</map>"#
+        )
+    };
+    let tsx_map = tmx_with("");
+    assert_eq!(fuzz_side_file("m.tmx", &tsx_map, "tiny.tsx", RICH_TSX.as_bytes(), 2000, 21), (true, true));
+
+    let tmj_map = r#"{"width": 3, "height": 2, "tilewidth": 8, "tileheight": 8, "infinite": false,
+        "tilesets": [{"firstgid": 1, "source": "tiny.tsj"}],
+        "layers": [{"id": 1, "type": "tilelayer", "name": "g", "width": 3, "height": 2, "data": [1, 2, 3, 4, 1, 2]}]}"#;
+    let tsj = br##"{"type": "tileset", "name": "tiny", "tilewidth": 8, "tileheight": 8, "tilecount": 4, "columns": 2,
+        "image": "tiny.png", "imagewidth": 16, "imageheight": 16,
+        "properties": [{"name": "biome", "type": "string", "value": "cave"}],
+        "tiles": [{"id": 1, "type": "wall", "properties": [{"name": "opaque", "type": "bool", "value": true},
+                    {"name": "stats", "type": "class", "propertytype": "Stats", "value": {"hp": 5}}]},
+                  {"id": 2, "properties": [{"name": "door", "type": "string", "value": "closed"}, {"name": "toggles", "type": "int", "value": 3}],
+                   "animation": [{"tileid": 2, "duration": 200}, {"tileid": 3, "duration": 200}]}],
+        "wangsets": [{"name": "ground", "type": "corner", "tile": -1,
+            "colors": [{"name": "grass", "color": "#00ff00", "tile": 0, "probability": 1}],
+            "wangtiles": [{"tileid": 0, "wangid": [0, 1, 0, 1, 0, 1, 0, 1]}]}]}"##;
+    assert_eq!(fuzz_side_file("m.tmj", tmj_map, "tiny.tsj", tsj, 2000, 22), (true, true));
+
+    let tx = br#"<?xml version="1.0" encoding="UTF-8"?>
+<template>
+ <tileset firstgid="1" source="tiny.tsx"/>
+ <object name="chest" type="item" gid="2147483652" width="8" height="8">
+  <properties><property name="loot" value="gold"/><property name="count" type="int" value="3"/></properties>
+ </object>
+</template>
+"#;
+    let object =
+        r#"<object id="1" template="t.tx" x="4" y="8"/><object id="2" template="t.tx" name="other" x="12" y="8"/>"#;
+    let tx_map = tmx_with(object);
+    assert_eq!(fuzz_side_file("m.tmx", &tx_map, "t.tx", tx, 1500, 23), (true, true));
+
+    let tj = br#"{"type": "template", "tileset": {"firstgid": 1, "source": "tiny.tsx"},
+        "object": {"name": "chest", "type": "item", "gid": 4, "width": 8, "height": 8, "rotation": 0, "visible": true,
+                   "properties": [{"name": "loot", "type": "string", "value": "gold"}]}}"#;
+    let tj_map = r#"{"width": 3, "height": 2, "tilewidth": 8, "tileheight": 8, "tilesets": [], "layers": [
+        {"id": 1, "type": "objectgroup", "name": "things", "objects": [{"id": 1, "template": "t.tj", "x": 4, "y": 8}]}]}"#;
+    assert_eq!(fuzz_side_file("m.tmj", tj_map, "t.tj", tj, 1500, 24), (true, true));
 }

@@ -13,6 +13,9 @@ pub enum Location {
     Tileset(String),
     /// An object template, by file.
     Template(String),
+    /// The tileset an object template names: the template's file and the tileset's (boxed, to
+    /// keep every `Result<_, MapError>` small).
+    TemplateTileset(Box<(String, String)>),
 }
 
 impl fmt::Display for Location {
@@ -21,6 +24,10 @@ impl fmt::Display for Location {
             Location::Layer(name) => write!(f, "layer {name:?}"),
             Location::Tileset(name) => write!(f, "tileset {name:?}"),
             Location::Template(file) => write!(f, "object template {file:?}"),
+            Location::TemplateTileset(names) => {
+                let (template, tileset) = names.as_ref();
+                write!(f, "object template {template:?}, its tileset {tileset:?}")
+            }
         }
     }
 }
@@ -40,6 +47,11 @@ pub enum MapErrorKind {
     UnknownGlyph(char),
     #[error("unknown tile id (GID) {0}: no tileset of the map contains it")]
     UnknownGid(u32),
+    /// A GID past the tiles of the tileset it would belong to (the one with the greatest first
+    /// GID not above it): often a tileset file that lost tiles since the map was drawn.
+    /// `why` names that tileset and what it holds.
+    #[error("unknown tile id (GID) {gid}: {why}")]
+    GidPastTileset { gid: u32, why: String },
     #[error("the layer data has {found} tiles where the map size needs {expected}")]
     DataLength { expected: usize, found: usize },
     #[error(
@@ -105,9 +117,15 @@ impl MapError {
         self
     }
 
-    /// Names the object template where the problem is, unless an inner step named a place.
+    /// Names the object template where the problem is, unless an inner step named a place
+    /// other than a tileset (the template's tileset is then named with it).
     pub fn in_template(mut self, file: &str) -> Self {
-        self.location.get_or_insert(Location::Template(file.to_owned()));
+        self.location = Some(match self.location.take() {
+            None => Location::Template(file.to_owned()),
+            // The tileset was read for the template: both are named.
+            Some(Location::Tileset(tileset)) => Location::TemplateTileset(Box::new((file.to_owned(), tileset))),
+            Some(inner) => inner,
+        });
         self
     }
 

@@ -218,6 +218,15 @@ pub struct TilesetDoc {
 }
 
 impl TilesetDoc {
+    /// How messages name it: `tileset "name"`, with its file when it has one of its own, the
+    /// file a designer would open to mend it (`tileset "tiny" (tiny.tsx)`).
+    fn label(&self) -> String {
+        match self.source.as_deref().and_then(Path::file_name) {
+            Some(file) => format!("tileset {:?} ({})", self.name, file.to_string_lossy()),
+            None => format!("tileset {:?}", self.name),
+        }
+    }
+
     /// Whether it is `other` embedded in a map (its tiles' properties may have been edited
     /// since): the same name, image and grid of tiles.
     fn is_copy_of(&self, other: &TilesetDoc) -> bool {
@@ -528,8 +537,20 @@ impl Resolved {
             .max_by_key(|(_, t)| t.first_gid)
             .map(|(i, _)| i)
             .ok_or(MapErrorKind::UnknownGid(gid))?;
-        let local = gid - doc.tilesets[ts].first_gid;
-        self.kind_of[ts].get(&local).copied().ok_or_else(|| MapErrorKind::UnknownGid(gid).into())
+        let tileset = &doc.tilesets[ts];
+        let local = gid - tileset.first_gid;
+        self.kind_of[ts].get(&local).copied().ok_or_else(|| {
+            let first = tileset.first_gid;
+            let held = match self.kind_of[ts].len() {
+                0 => "no tiles".to_owned(),
+                // A collection of images numbers its tiles as it likes.
+                _ if tileset.image.is_none() => format!("no tile {local}"),
+                1 => format!("GID {first} only"),
+                n => format!("GIDs {first} to {}", u64::from(first) + n as u64 - 1),
+            };
+            let why = format!("the tileset it would be in, {}, holds {held}", tileset.label());
+            MapErrorKind::GidPastTileset { gid, why }.into()
+        })
     }
 }
 
@@ -546,12 +567,13 @@ pub fn build_map(mut doc: Doc) -> Result<super::Loaded, MapError> {
         if ts.offset != [0, 0] && (ts.image.is_none() || ts.is_glyph_tileset()) {
             doc.dropped.insert(Dropped::TileOffsets);
         }
+        let label = ts.label();
         for set in &mut ts.wang_sets {
             let dropped = set.keep_tiles_below(ts.tile_count);
             if dropped > 0 {
                 warnings.push(format!(
-                    "tileset {:?}, Wang set {:?}: {dropped} of its tiles are not tiles of the tileset; they are left out",
-                    ts.name, set.name
+                    "{label}, Wang set {:?}: {dropped} of its tiles are not tiles of the tileset; they are left out",
+                    set.name
                 ));
             }
         }
@@ -605,8 +627,8 @@ pub fn build_map(mut doc: Doc) -> Result<super::Loaded, MapError> {
             (Some(image), false) => {
                 if !image.exists() {
                     warnings.push(format!(
-                        "tileset {:?}: image {} is missing; its tiles are drawn as glyphs",
-                        ts.name,
+                        "{}: image {} is missing; its tiles are drawn as glyphs",
+                        ts.label(),
                         image.display()
                     ));
                 }
@@ -630,8 +652,7 @@ pub fn build_map(mut doc: Doc) -> Result<super::Loaded, MapError> {
                 Some((sheets.len() - 1) as u16)
             }
             (None, false) => {
-                warnings
-                    .push(format!("tileset {:?} is a collection of images; its tiles are drawn as glyphs", ts.name));
+                warnings.push(format!("{} is a collection of images; its tiles are drawn as glyphs", ts.label()));
                 None
             }
             _ => None,
@@ -640,7 +661,7 @@ pub fn build_map(mut doc: Doc) -> Result<super::Loaded, MapError> {
         let empty_tile = TileDoc::default();
         for local in ts.local_ids() {
             let tile = ts.tiles.get(&local).unwrap_or(&empty_tile);
-            let what = format!("tileset {:?}, tile {local}", ts.name);
+            let what = format!("{}, tile {local}", ts.label());
             let p = &tile.properties;
             let opaque = bool_property(p, &what, "opaque")?.unwrap_or(false);
             let door = match p.get("door").map(PropertyValue::without_enum_type).as_deref() {
@@ -739,9 +760,10 @@ pub fn build_map(mut doc: Doc) -> Result<super::Loaded, MapError> {
                 match resolved.kind_of[ti].get(&f.tile) {
                     Some(&frame) => frames.push(Frame { tile: frame, duration_ms: f.duration_ms }),
                     None => warnings.push(format!(
-                        "tileset {:?}, tile {local}: an animation frame shows tile {}, which the tileset does not have; \
+                        "{}, tile {local}: an animation frame shows tile {}, which the tileset does not have; \
                          the frame is left out",
-                        ts.name, f.tile
+                        ts.label(),
+                        f.tile
                     )),
                 }
             }

@@ -755,7 +755,8 @@ impl Templates<'_> {
                 return Err(in_template(MapError::invalid("the template has no object")));
             };
             if let Some(gid) = object.get("gid").and_then(Value::as_u64) {
-                let gid = self.map_gid(gid, &value, &path, &format!("template {source:?}"), doc)?;
+                let gid =
+                    self.map_gid(gid, &value, &path, &format!("template {source:?}"), doc).map_err(in_template)?;
                 object.insert("gid".into(), json!(gid));
             }
             Value::Object(object)
@@ -781,11 +782,13 @@ impl Templates<'_> {
         let local = u64::from(gid & !Flip::GID_MASK)
             .checked_sub(first_gid)
             .ok_or_else(|| MapError::invalid(format!("{what}: gid {gid} is before its tileset's first")))?;
-        let file = path.parent().unwrap_or(Path::new("")).join(source);
+        let template_dir = path.parent().unwrap_or(Path::new(""));
+        let file = template_dir.join(source);
         let count = doc.tilesets.len();
         let index = self.tilesets.index(doc, &file, |first, warnings| {
-            let entry = json!({ "firstgid": first, "source": file.to_string_lossy() });
-            parse_tileset(&entry, count, Path::new(""), warnings)
+            // Named in errors as the template names it.
+            let entry = json!({ "firstgid": first, "source": source });
+            parse_tileset(&entry, count, template_dir, warnings)
         })?;
         let local =
             u32::try_from(local).map_err(|_| MapError::invalid(format!("{what}: gid {gid} is out of range")))?;

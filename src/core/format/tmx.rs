@@ -64,6 +64,8 @@ struct Scan {
     object_classes: Vec<Option<String>>,
     /// Each `<group>`'s `locked`, in document order (`tiled` does not read it).
     groups_locked: Vec<bool>,
+    /// The tileset files the map names (its `<tileset source>` attributes).
+    tileset_sources: Vec<String>,
     /// The map's `renderorder` and `compressionlevel`, and its layer format: the last tile
     /// layer's data's, as Tiled takes it.
     settings: TiledSettings,
@@ -451,6 +453,7 @@ fn scan(bytes: &[u8], dir: &Path) -> Result<Scan, MapError> {
                                 .filter(|&g| g >= 1)
                                 .ok_or_else(|| at(MapError::invalid(format!("firstgid {first} must be at least 1"))))?;
                             scan.first_gids.push(first);
+                            scan.tileset_sources.extend(attr("source")?);
                         }
                         let declared = number("tilecount")?;
                         uncounted = None;
@@ -842,11 +845,16 @@ fn convert_wang_set(w: &tiled::WangSet) -> WangSet {
 
 /// Reads files for `tiled`: the map from memory, tilesets from disk after the size pre-pass
 /// (patched as the map is).
-fn resource_reader(map_path: PathBuf, map_bytes: Vec<u8>) -> impl Fn(&Path) -> std::io::Result<Cursor<Vec<u8>>> {
+fn resource_reader(
+    map_path: PathBuf,
+    map_bytes: Vec<u8>,
+    read: FilesRead,
+) -> impl Fn(&Path) -> std::io::Result<Cursor<Vec<u8>>> {
     move |path: &Path| {
         if path == map_path {
             return Ok(Cursor::new(map_bytes.clone()));
         }
+        read.borrow_mut().push(path.to_owned());
         let meta = std::fs::metadata(path)?;
         if meta.len() > MAX_FILE_BYTES {
             return Err(std::io::Error::other(format!("{} is larger than {MAX_FILE_BYTES} bytes", path.display())));
@@ -869,10 +877,13 @@ fn resource_reader(map_path: PathBuf, map_bytes: Vec<u8>) -> impl Fn(&Path) -> s
     }
 }
 
+/// The files a [`resource_reader`] was asked for (tilesets and object templates), in order.
+type FilesRead = std::rc::Rc<std::cell::RefCell<Vec<PathBuf>>>;
+
 /// Loads an external TSX tileset (one a Tiled JSON map names) as a TMX map's tilesets are loaded:
 /// size-checked, scanned and patched before the `tiled` crate reads it.
 pub(crate) fn load_tsx(path: &Path, first_gid: u32) -> Result<TilesetDoc, MapError> {
-    let mut loader = tiled::Loader::with_reader(resource_reader(PathBuf::new(), Vec::new()));
+    let mut loader = tiled::Loader::with_reader(resource_reader(PathBuf::new(), Vec::new(), FilesRead::default()));
     // `tiled` is third-party code fed untrusted input: a panic in it becomes an error here.
     let loaded = std::panic::catch_unwind(std::panic::AssertUnwindSafe(|| loader.load_tsx_tileset(path)))
         .map_err(|_| MapError::invalid("the Tiled parser failed on this tileset (it is corrupt)"))?;
@@ -896,14 +907,32 @@ pub(crate) fn load_tx(
          <object id=\"1\" template=\"{}\"/>\n </objectgroup>\n</map>\n",
         escape(&name)
     );
-    let mut loader = tiled::Loader::with_reader(resource_reader(host.clone(), xml.into_bytes()));
+    let read = FilesRead::default();
+    let mut loader = tiled::Loader::with_reader(resource_reader(host.clone(), xml.into_bytes(), read.clone()));
     // `tiled` is third-party code fed untrusted input: a panic in it becomes an error here.
-    std::panic::catch_unwind(std::panic::AssertUnwindSafe(|| loader.load_tmx_map(&host)))
-        .map_err(|_| MapError::invalid("the Tiled parser failed on this template (it is corrupt)"))?
-        .map_err(tiled_error)?;
+    let loaded = std::panic::catch_unwind(std::panic::AssertUnwindSafe(|| loader.load_tmx_map(&host)))
+        .map_err(|_| MapError::invalid("the Tiled parser failed on this template (it is corrupt)"))
+        .and_then(|loaded| loaded.map_err(tiled_error));
+    if let Err(e) = loaded {
+        // The tileset the template names may be what failed (`tiled` does not say which file).
+        let tilesets: Vec<String> = read
+            .borrow()
+            .iter()
+            .filter(|p| p.extension().is_some_and(|e| !e.eq_ignore_ascii_case("tx") && !e.eq_ignore_ascii_case("tj")))
+            .map(|p| p.strip_prefix(dir).unwrap_or(p).display().to_string())
+            .collect();
+        return Err(failing_tileset(&tilesets, dir).unwrap_or(e));
+    }
     let template = tiled::ResourceCache::get_template(loader.cache(), dir.join(&name))
         .ok_or_else(|| MapError::invalid("the template could not be read"))?;
     object_doc(&template.object, 0, &[], template_tilesets, doc)
+}
+
+/// The error of the first of a map's tileset files (`source` attributes, resolved against `dir`)
+/// that fails when read on its own, naming it: when `tiled` fails in a tileset file, its error
+/// (not valid XML at such a position) does not say which file it was reading.
+fn failing_tileset(sources: &[String], dir: &Path) -> Option<MapError> {
+    sources.iter().find_map(|source| load_tsx(&dir.join(source), 1).err().map(|e| e.in_tileset(source)))
 }
 
 /// The error of the first of a map's object templates (`template` attributes, resolved against
@@ -919,14 +948,22 @@ fn failing_template(templates: &[Option<String>], dir: &Path) -> Option<MapError
         let mut tilesets = tiled_common::TemplateTilesets::new(Vec::new());
         if let Err(e) = load_tx(&dir.join(attr), &mut tilesets, &mut Doc::default()) {
             // Named as the map names it, not as `tiled` found it.
+            use crate::core::error::Location;
             let e = match e.location {
-                Some(crate::core::error::Location::Template(_)) => MapError { location: None, ..e },
+                Some(Location::Template(_)) => MapError { location: None, ..e },
+                Some(Location::TemplateTileset(names)) => MapError { location: Some(Location::Tileset(names.1)), ..e },
                 _ => e,
             };
             return Some(e.in_template(attr));
         }
     }
     None
+}
+
+/// When `tiled` fails on a map that the scan found sound: the first of the files it names
+/// (tilesets, then object templates) that fails on its own, with its error.
+fn failing_side_file(scan: &Scan, dir: &Path) -> Option<MapError> {
+    failing_tileset(&scan.tileset_sources, dir).or_else(|| failing_template(&scan.object_templates, dir))
 }
 
 fn tiled_error(e: tiled::Error) -> MapError {
@@ -959,7 +996,7 @@ pub fn parse(bytes: &[u8], path: &Path) -> Result<Loaded, MapError> {
     let mut scan = scan(bytes, path.parent().unwrap_or(Path::new("")))?;
     let map_path = path.to_owned();
     let map_bytes = scan.patched.take().unwrap_or_else(|| bytes.to_vec());
-    let mut loader = tiled::Loader::with_reader(resource_reader(map_path.clone(), map_bytes));
+    let mut loader = tiled::Loader::with_reader(resource_reader(map_path.clone(), map_bytes, FilesRead::default()));
     // `tiled` is third-party code fed untrusted input: a panic in it becomes an error here.
     let result = std::panic::catch_unwind(std::panic::AssertUnwindSafe(|| loader.load_tmx_map(&map_path)));
     let dir = path.parent().unwrap_or(Path::new(""));
@@ -967,11 +1004,11 @@ pub fn parse(bytes: &[u8], path: &Path) -> Result<Loaded, MapError> {
         Ok(Ok(tmap)) => tmap,
         Ok(Err(e)) => {
             let error = tiled_error(e);
-            return Err(failing_template(&scan.object_templates, dir).unwrap_or(error));
+            return Err(failing_side_file(&scan, dir).unwrap_or(error));
         }
         Err(_) => {
             let error = MapError::invalid("the Tiled parser failed on this file (it is corrupt)");
-            return Err(failing_template(&scan.object_templates, dir).unwrap_or(error));
+            return Err(failing_side_file(&scan, dir).unwrap_or(error));
         }
     };
     let mut doc = Doc {
