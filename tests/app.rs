@@ -1075,6 +1075,29 @@ fn the_inspector_gives_a_monster_a_light_to_carry() {
     assert_eq!(goblin(&h).properties.get(CARRIED_LIGHT), None, "0: no light, no property");
 }
 
+/// Selecting an object shows its settings and changes nothing, whatever they are: a monster
+/// that sees far, a light of radius 0, a torch and a vision beyond what the inspector's fields
+/// were once limited to (a field used to clamp the value it showed, and the clamped object
+/// went into the map as an edit).
+#[test]
+fn selecting_an_object_of_far_reaching_settings_leaves_it_as_it_is() {
+    use sightline::core::Cell;
+    let mut h = harness();
+    let _dir = open_ascii(
+        &mut h,
+        "legend:\ng = monster name=goblin vision=100 light=200\nL = light radius=0\nb = monster name=bat vision=0\n\
+         @ = player vision=300 light=120\n---\n#######\n#@gLb.#\n#######\n",
+    );
+    let before = h.state().document.map.clone();
+    assert!(!h.state().document.dirty);
+    for x in 1..=4 {
+        select_for_inspector(&mut h, Cell::new(x, 1));
+        h.run();
+        assert!(h.state().document.map.objects == before.objects, "selecting {x}, 1 changed an object");
+        assert!(!h.state().document.dirty, "selecting {x}, 1 made an edit");
+    }
+}
+
 /// The player start's own vision: ticked, it is the `vision` property (from 8), typed to 0 the
 /// player sees only what light lights; unticked, the property goes and the preset's applies.
 #[test]

@@ -6,6 +6,9 @@ use std::path::{Path, PathBuf};
 use sightline::core::format::{self, Format};
 use sightline::core::rng::Rng;
 
+mod common;
+use common::mutation::mutate;
+
 fn fixture(name: &str) -> PathBuf {
     Path::new(env!("CARGO_MANIFEST_DIR")).join("tests/fixtures").join(name)
 }
@@ -297,42 +300,6 @@ fn an_unknown_extension_is_named() {
 
 /// One random change to `bytes`: flip a byte, delete or duplicate a run, insert digits or
 /// punctuation that parsers care about, or truncate.
-fn mutate(bytes: &[u8], rng: &mut Rng) -> Vec<u8> {
-    let mut out = bytes.to_vec();
-    for _ in 0..1 + rng.below(3) {
-        if out.is_empty() {
-            out.push(b'0');
-        }
-        let len = out.len() as u32;
-        let at = rng.below(len) as usize;
-        match rng.below(7) {
-            0 => out[at] = rng.below(256) as u8,
-            1 => {
-                let n = (rng.below(16) as usize).min(out.len() - at);
-                out.drain(at..at + n);
-            }
-            2 => {
-                let n = (rng.below(32) as usize).min(out.len() - at);
-                let run: Vec<u8> = out[at..at + n].to_vec();
-                out.splice(at..at, run);
-            }
-            3 => {
-                let digits = ["9999999999", "-1", "0", "4096", "65536", "2147483648", "1e308", "NaN"];
-                let d = digits[rng.below(digits.len() as u32) as usize];
-                out.splice(at..at, d.bytes());
-            }
-            4 => {
-                let tokens = ["<", ">", "\"", ",", "[", "]", "{", "}", "(", ")", "=", "\n", "'", "/>", "</data>"];
-                let t = tokens[rng.below(tokens.len() as u32) as usize];
-                out.splice(at..at, t.bytes());
-            }
-            5 => out.truncate(at),
-            _ => out[at] ^= 1 << rng.below(8),
-        }
-    }
-    out
-}
-
 /// `n` times `SIGHTLINE_SOAK` (1 unless set): how many mutations a fuzz tries. A soak, to hunt
 /// with many more than CI tries: `SIGHTLINE_SOAK=50 cargo test --release --test bad_input`.
 fn soaked(n: u32) -> u32 {
@@ -631,4 +598,78 @@ fn mutated_tileset_and_template_files_never_panic() {
     let tj_map = r#"{"width": 3, "height": 2, "tilewidth": 8, "tileheight": 8, "tilesets": [], "layers": [
         {"id": 1, "type": "objectgroup", "name": "things", "objects": [{"id": 1, "template": "t.tj", "x": 4, "y": 8}]}]}"#;
     assert_eq!(fuzz_side_file("m.tmj", tj_map, "t.tj", tj, 1500, 24), (true, true));
+}
+
+/// Numbers a map cannot hold as they are: one too large for the float it is read into (a `tiled`
+/// f32 reads `1e39` as infinity), which no file writes back, and cells too large for a Tiled
+/// file's positions. Each is named, or (an object's shape) the object is left out with a warning.
+#[test]
+fn numbers_no_file_writes_back_are_named() {
+    let layer = r#"<layer id="1" name="ground" width="3" height="2"><data encoding="csv">1,1,1,1,1,1</data></layer>"#;
+    let tmx = |layer: &str, objects: &str| {
+        format!("{TMX_HEAD}\n {layer}\n <objectgroup id=\"2\" name=\"things\">{objects}</objectgroup>\n</map>\n")
+    };
+    let far_point = r#"<object id="1" name="patrol" x="4" y="4"><polyline points="0,0 1e39,0"/></object>"#;
+    let loaded = load_text("inf.tmx", tmx(layer, far_point).as_bytes()).unwrap();
+    assert!(loaded.map.objects.is_empty());
+    assert!(
+        loaded
+            .warnings
+            .iter()
+            .any(|w| w == r#"object "patrol" has a shape with a number too large to hold and is left out"#),
+        "{:?}",
+        loaded.warnings
+    );
+    let offset = layer.replace(r#"height="2">"#, r#"height="2" offsetx="1e39">"#);
+    assert_error("offset.tmx", &tmx(&offset, ""), &[r#"layer "ground": it has offset inf, not a finite number"#]);
+    let animated = std::fs::read_to_string(fixture("animated.tmx")).unwrap();
+    assert_error(
+        "chance.tmx",
+        &animated.replace(r#"probability="0.25""#, r#"probability="1e39""#),
+        &["has probability inf; it must be a finite number ≥ 0"],
+    );
+    let corners = std::fs::read_to_string(fixture("corners.tmx")).unwrap();
+    assert_error(
+        "terrain.tmx",
+        &corners.replacen(r#"tile="0" probability="1""#, r#"tile="0" probability="-2""#, 1),
+        &[r#"terrain "grass" has probability -2; it must be a finite number ≥ 0"#],
+    );
+    let ron = |tile_size: &str| {
+        std::fs::read_to_string(Path::new(env!("CARGO_MANIFEST_DIR")).join("maps/pillars.ron"))
+            .unwrap()
+            .replace("tile_size: (16, 16)", tile_size)
+    };
+    assert_error(
+        "tall.ron",
+        &ron("tile_size: (16, 1000000)"),
+        &["cells of 16×1000000 pixels make the map", "pixels high", "at most 8388608 pixels"],
+    );
+    assert_error("flat.ron", &ron("tile_size: (0, 16)"), &["cells of 0×16 pixels", "a cell is at least 1 pixel"]);
+}
+
+/// A tile object showing a tile no tileset has is kept as a rectangle over the same box (its
+/// tileset's alignment says where the box is), so it stays on its cell, and in a save.
+#[test]
+fn a_tile_object_of_no_tile_is_kept_as_a_rectangle_over_its_box() {
+    // Its tileset centres its tile objects: the lamp at 12, 4 covers 8..16 × 0..8, cell 1, 0.
+    let text = std::fs::read_to_string(fixture("tile_drawing.tmx")).unwrap().replace(r#"gid="2""#, r#"gid="20""#);
+    let dir = tempfile::tempdir().unwrap();
+    std::fs::copy(fixture("tiny.png"), dir.path().join("tiny.png")).unwrap();
+    let path = dir.path().join("lamp.tmx");
+    std::fs::write(&path, text).unwrap();
+    let loaded = format::load(&path).unwrap();
+    assert!(
+        loaded.warnings.iter().any(|w| w.contains("shows tile GID 20, which no tileset has")),
+        "{:?}",
+        loaded.warnings
+    );
+    let lamp = &loaded.map.objects[0];
+    assert_eq!(lamp.cell, sightline::core::Cell::new(1, 0));
+    let shape = lamp.shape.as_ref().unwrap();
+    assert_eq!(shape.offset, [0.0, 0.0], "the box's top-left corner, from its cell's");
+    for ext in ["tmx", "tmj", "ron"] {
+        let again = dir.path().join(format!("again.{ext}"));
+        format::save(&loaded.map, &again).unwrap();
+        assert_eq!(format::load(&again).unwrap().map.objects, loaded.map.objects, "{ext}");
+    }
 }

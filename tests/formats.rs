@@ -3134,3 +3134,40 @@ fn objects_keep_the_layers_order_so_a_tiled_save_starts_the_game_in_the_same_pla
         assert!(read.objects == map.objects, "{name}");
     }
 }
+
+/// A monster's vision and a light's radius are at most `MAX_RADIUS` (1000) in every format: a
+/// Tiled map's number is read so, and a RON or ASCII file's larger one too, with a warning, so
+/// that a map reads the same whichever format it was saved in.
+#[test]
+fn radii_beyond_the_most_are_read_as_it_in_every_format() {
+    use sightline::core::ObjectKind;
+    use sightline::core::object::MAX_RADIUS;
+    let dir = tempfile::tempdir().unwrap();
+    let ron = std::fs::read_to_string(maps_dir().join("pillars.ron"))
+        .unwrap()
+        .replacen("vision_radius: 8", "vision_radius: 40968", 1)
+        .replacen("vision_radius: 8", "vision_radius: 4294967295", 1);
+    let ascii = "legend:\ng = monster name=goblin vision=5000\nL = light radius=1001\n---\n#####\n#gL.#\n#####\n";
+    for (name, text, changed) in [("far.ron", ron.as_str(), 2), ("far.txt", ascii, 2)] {
+        let path = dir.path().join(name);
+        std::fs::write(&path, text).unwrap();
+        let loaded = format::load(&path).unwrap();
+        let radii: Vec<u32> = loaded
+            .map
+            .objects
+            .iter()
+            .filter_map(|o| match o.kind {
+                ObjectKind::Monster { vision_radius: r, .. } | ObjectKind::Light { radius: r } => Some(r),
+                _ => None,
+            })
+            .collect();
+        assert_eq!(radii.iter().filter(|&&r| r == MAX_RADIUS).count(), changed, "{name}: {radii:?}");
+        assert!(radii.iter().all(|&r| r <= MAX_RADIUS), "{name}: {radii:?}");
+        let warning = loaded.warnings.iter().find(|w| w.contains("are given a radius of 1000"));
+        assert!(warning.is_some(), "{name}: {:?}", loaded.warnings);
+        // Saved in any format, it reads back the same.
+        for ext in ["ron", "tmx", "tmj"] {
+            assert_eq!(round_trip(&loaded.map, ext).objects, loaded.map.objects, "{name} as {ext}");
+        }
+    }
+}

@@ -1125,3 +1125,50 @@ fn lossy_saves_say_which_cells_will_play_otherwise() {
     }
     assert!(changed_saves > 20, "only {changed_saves} saves changed a cell");
 }
+
+/// Maps read from damaged files: whatever a mutated file still loads as (an odd name, a stray
+/// property, a cut row, a flipped bit in a number) saves as RON, TMX and TMJ and reads back the
+/// same, as an edited map does. The loaders accept more than the writers were tried on; this
+/// is where the two meet.
+#[test]
+fn maps_read_from_mutated_files_save_and_read_back_the_same() {
+    use common::mutation::mutate;
+    use sightline::core::format::{self, Format};
+    let root = std::path::Path::new(env!("CARGO_MANIFEST_DIR"));
+    let fixtures = [
+        "typed_properties.tmx",
+        "objects.tmx",
+        "object_layers.tmx",
+        "object_ids.tmx",
+        "groups.tmx",
+        "animated.tmx",
+        "terrain.tmx",
+        "tile_drawing.tmx",
+        "infinite.tmx",
+        "corners.tmx",
+        "external_tileset.tmx",
+    ];
+    let sources = ["pillars.ron", "dungeon.ron", "outdoor.ron", "dungeon.txt", "dungeon.tmj", "outdoor.tmx"]
+        .map(sample)
+        .into_iter()
+        .chain(fixtures.map(|f| root.join("tests/fixtures").join(f)));
+    let mut seed = 0;
+    for path in sources {
+        let bytes = std::fs::read(&path).unwrap();
+        let format = Format::from_path(&path).unwrap();
+        let mut loaded = 0;
+        for _ in 0..soaked(60) {
+            seed += 1;
+            let mutated = mutate(&bytes, &mut Rng::new(seed));
+            let Ok(read) = format::load_bytes(&mutated, format, &path) else { continue };
+            loaded += 1;
+            let differ = saved_and_read_back(&read.map, &format!("{} mutated, seed {seed}", path.display()));
+            if !differ.is_empty() {
+                let kept = std::env::temp_dir().join(format!("sightline-mutated-{seed}"));
+                std::fs::write(&kept, &mutated).unwrap();
+                panic!("{}\n(the mutated file is kept in {})", differ.join("\n"), kept.display());
+            }
+        }
+        assert!(loaded > 0, "{}: no mutation loaded", path.display());
+    }
+}

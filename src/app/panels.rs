@@ -6,6 +6,7 @@ use super::play::PlayCommand;
 use super::{Command, ObjectChoice, OverlayCommand, OverlayKind, SightlineApp};
 use crate::core::MapObject;
 use crate::core::flip::Flip;
+use crate::core::object::MAX_RADIUS;
 use crate::core::sim::Preset;
 
 /// The Help menu: every key.
@@ -514,7 +515,12 @@ fn inspector_ui(app: &mut SightlineApp, ui: &mut egui::Ui) {
                 .checkbox(&mut edited.visible, "Visible")
                 .on_hover_text("Drawn on the canvas; a hidden object is still in the game (Tiled's object visibility)");
             name_widget(ui, &r, &format!("visible {kind_name}"));
-            let r = ui.add(egui::Slider::new(&mut edited.opacity, 0.0..=1.0).text("opacity").fixed_decimals(2));
+            let r = ui.add(
+                egui::Slider::new(&mut edited.opacity, 0.0..=1.0)
+                    .clamping(egui::SliderClamping::Edits)
+                    .text("opacity")
+                    .fixed_decimals(2),
+            );
             name_widget(ui, &r, &format!("opacity of {kind_name}"));
         });
         if let Some(template) = &o.template {
@@ -539,12 +545,19 @@ fn inspector_ui(app: &mut SightlineApp, ui: &mut egui::Ui) {
                     if let Some(ch) = text.chars().find(|c| c != glyph && c.is_alphabetic()) {
                         *glyph = ch;
                     }
-                    let r = ui.add(egui::DragValue::new(vision_radius).range(1..=64).prefix("vision "));
+                    let r = ui.add(
+                        egui::DragValue::new(vision_radius)
+                            .range(0..=MAX_RADIUS)
+                            .clamp_existing_to_range(false)
+                            .prefix("vision "),
+                    );
                     name_widget(ui, &r, "vision of the monster");
                 });
             }
             crate::core::ObjectKind::Light { radius } => {
-                let r = ui.add(egui::DragValue::new(radius).range(1..=64).prefix("radius "));
+                let r = ui.add(
+                    egui::DragValue::new(radius).range(0..=MAX_RADIUS).clamp_existing_to_range(false).prefix("radius "),
+                );
                 name_widget(ui, &r, "radius of the light");
             }
             _ => {}
@@ -552,9 +565,16 @@ fn inspector_ui(app: &mut SightlineApp, ui: &mut egui::Ui) {
         if matches!(o.kind, crate::core::ObjectKind::Monster { .. } | crate::core::ObjectKind::PlayerStart) {
             // Its `light` property (also in the table below), which play reads as a torch.
             let mut light = o.carried_light().unwrap_or(0);
-            let r = ui.add(egui::DragValue::new(&mut light).range(0..=64).prefix("carries a light ")).on_hover_text(
-                "The radius of a light it carries wherever it goes in play (0: none): its 'light' property",
-            );
+            let r = ui
+                .add(
+                    egui::DragValue::new(&mut light)
+                        .range(0..=MAX_RADIUS)
+                        .clamp_existing_to_range(false)
+                        .prefix("carries a light "),
+                )
+                .on_hover_text(
+                    "The radius of a light it carries wherever it goes in play (0: none): its 'light' property",
+                );
             name_widget(ui, &r, "light it carries");
             if r.changed() {
                 let key = crate::core::object::CARRIED_LIGHT;
@@ -576,7 +596,13 @@ fn inspector_ui(app: &mut SightlineApp, ui: &mut egui::Ui) {
                 );
                 name_widget(ui, &r, "player has a vision of its own");
                 let mut vision = o.player_vision().unwrap_or(crate::core::object::DEFAULT_VISION_RADIUS);
-                let v = ui.add_enabled(own, egui::DragValue::new(&mut vision).range(0..=64).prefix("vision "));
+                let v = ui.add_enabled(
+                    own,
+                    egui::DragValue::new(&mut vision)
+                        .range(0..=MAX_RADIUS)
+                        .clamp_existing_to_range(false)
+                        .prefix("vision "),
+                );
                 name_widget(ui, &v, "vision of the player");
                 if r.changed() || v.changed() {
                     let key = crate::core::object::PLAYER_VISION;
@@ -663,7 +689,9 @@ fn object_text_ui(ui: &mut egui::Ui, text: &mut crate::core::object::ObjectText)
     let r = ui.add(egui::TextEdit::multiline(&mut text.text).desired_rows(2).desired_width(f32::INFINITY));
     name_widget(ui, &r, "text of the object");
     ui.horizontal(|ui| {
-        let r = ui.add(egui::DragValue::new(&mut text.pixel_size).range(1..=512).suffix(" px"));
+        let r = ui.add(
+            egui::DragValue::new(&mut text.pixel_size).range(1..=512).clamp_existing_to_range(false).suffix(" px"),
+        );
         name_widget(ui, &r, "font size of the text");
         let c = text.color;
         let mut rgba = [c.0, c.1, c.2, c.3];
@@ -711,7 +739,14 @@ fn object_geometry_ui(
     let mut rotation = shape.rotation;
     let (mut changed, mut left) = (false, false);
     let mut field = |ui: &mut egui::Ui, value: &mut f64, label: &str, name: &str, range| {
-        let r = ui.add(egui::DragValue::new(value).speed(1.0).range(range).prefix(label).max_decimals(2));
+        let r = ui.add(
+            egui::DragValue::new(value)
+                .speed(1.0)
+                .range(range)
+                .clamp_existing_to_range(false)
+                .prefix(label)
+                .max_decimals(2),
+        );
         name_widget(ui, &r, name);
         changed |= r.changed();
         left |= r.lost_focus() || r.drag_stopped();
@@ -1011,7 +1046,12 @@ pub fn tools_bar_ui(app: &mut SightlineApp, ui: &mut egui::Ui) {
                             let r = ui.add(egui::TextEdit::singleline(&mut glyph).desired_width(26.0));
                             name_widget(ui, &r, "monster glyph");
                             let mut vision = app.editor.monster_vision;
-                            let v = ui.add(egui::DragValue::new(&mut vision).range(1..=64).prefix("vision "));
+                            let v = ui.add(
+                                egui::DragValue::new(&mut vision)
+                                    .range(0..=MAX_RADIUS)
+                                    .clamp_existing_to_range(false)
+                                    .prefix("vision "),
+                            );
                             name_widget(ui, &v, "monster vision");
                             let ch = glyph.chars().find(|c| *c != app.editor.monster_glyph && c.is_alphabetic());
                             if ch.is_some() || v.changed() {
@@ -1023,7 +1063,12 @@ pub fn tools_bar_ui(app: &mut SightlineApp, ui: &mut egui::Ui) {
                         }
                         ObjectChoice::Light => {
                             let mut radius = app.editor.light_radius;
-                            let r = ui.add(egui::DragValue::new(&mut radius).range(1..=64).prefix("radius "));
+                            let r = ui.add(
+                                egui::DragValue::new(&mut radius)
+                                    .range(0..=MAX_RADIUS)
+                                    .clamp_existing_to_range(false)
+                                    .prefix("radius "),
+                            );
                             name_widget(ui, &r, "light radius");
                             if r.changed() {
                                 app.commands.push(Command::SetLightRadius(radius));

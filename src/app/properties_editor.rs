@@ -497,7 +497,10 @@ fn tiled_settings_ui(ui: &mut egui::Ui, map: &crate::core::Map, commands: &mut V
         ui.horizontal(|ui| {
             for (k, axis) in ["x", "y"].into_iter().enumerate() {
                 let r = ui.add(
-                    egui::DragValue::new(&mut settings.parallax_origin[k]).range(-1e9..=1e9).prefix(format!("{axis} ")),
+                    egui::DragValue::new(&mut settings.parallax_origin[k])
+                        .range(-1e9..=1e9)
+                        .clamp_existing_to_range(false)
+                        .prefix(format!("{axis} ")),
                 );
                 super::panels::name_widget(ui, &r, &format!("parallax origin {axis}"));
             }

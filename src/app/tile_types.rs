@@ -79,7 +79,7 @@ pub fn tile_types_window_ui(app: &mut SightlineApp, ui: &mut egui::Ui) {
             super::panels::name_widget(ui, &o, &format!("opaque {}", kind.name));
             let w = ui.checkbox(&mut r.walkable, "");
             super::panels::name_widget(ui, &w, &format!("walkable {}", kind.name));
-            let c = ui.add(egui::DragValue::new(&mut r.cost).range(0.0..=1000.0).speed(0.1));
+            let c = ui.add(egui::DragValue::new(&mut r.cost).range(0.0..=1000.0).clamp_existing_to_range(false).speed(0.1));
             super::panels::name_widget(ui, &c, &format!("cost of {}", kind.name));
             let mut door = match r.door {
                 None => DoorChoice::None,

@@ -282,8 +282,21 @@ pub fn check_groups(stack_len: usize, groups: &[LayerGroup]) -> Result<(), MapEr
         if !(0.0..=1.0).contains(&group.opacity) {
             return bad(&format!("has opacity {}, not from 0 to 1", group.opacity));
         }
+        if let Some(why) = unplaceable(group.offset, group.parallax) {
+            return bad(&format!("has {why}"));
+        }
     }
     Ok(())
+}
+
+/// What is wrong with a layer's or group's offset and parallax factor, when a number of them is
+/// not finite (a file's number too large for the float it is read into): no file writes it
+/// back, and no drawing can place it.
+fn unplaceable(offset: [f64; 2], parallax: [f64; 2]) -> Option<String> {
+    if let Some(x) = offset.into_iter().find(|x| !x.is_finite()) {
+        return Some(format!("offset {x}, not a finite number"));
+    }
+    parallax.into_iter().find(|x| !x.is_finite()).map(|x| format!("parallax factor {x}, not a finite number"))
 }
 
 /// How a layer is drawn and edited: its own look composed with its groups'.
@@ -324,6 +337,11 @@ fn multiply(a: Rgba, b: Rgba) -> Rgba {
     let m = |x: u8, y: u8| ((u16::from(x) * u16::from(y) + 127) / 255) as u8;
     Rgba(m(a.0, b.0), m(a.1, b.1), m(a.2, b.2), m(a.3, b.3))
 }
+
+/// The most pixels a map is wide or high (its cells times its cells' pixel size): 2²³, as far as
+/// an `f32` (the `tiled` crate reads a TMX object's position as one) holds every half pixel, so
+/// that an object at a cell's centre reads back there.
+pub const MAX_MAP_PIXELS: u64 = 1 << 23;
 
 /// What tile and object layers have alike: name, visibility, lock and opacity.
 #[derive(Clone, Copy, Debug, PartialEq)]
@@ -946,6 +964,18 @@ impl Map {
     /// sprite references, object positions.
     pub fn validate(&self) -> Result<(), MapError> {
         check_dimensions(self.width.into(), self.height.into())?;
+        for (cells, pixels, side) in [(self.width, self.tile_size[0], "wide"), (self.height, self.tile_size[1], "high")]
+        {
+            let extent = u64::from(cells) * u64::from(pixels);
+            if pixels == 0 || extent > MAX_MAP_PIXELS {
+                return Err(MapError::invalid(format!(
+                    "cells of {}×{} pixels make the map {extent} pixels {side}; a cell is at least 1 pixel, and \
+                     a map at most {MAX_MAP_PIXELS} pixels (as far as a Tiled file's object positions, 32-bit \
+                     floats, hold half pixels exactly)",
+                    self.tile_size[0], self.tile_size[1]
+                )));
+            }
+        }
         if self.tiles.is_empty() {
             return Err(MapError::invalid("the tile table is empty (slot 0 must be the empty tile)"));
         }
@@ -979,6 +1009,21 @@ impl Map {
                     t.name, t.cost
                 )));
             }
+            if !t.probability.is_finite() || t.probability < 0.0 {
+                return Err(MapError::invalid(format!(
+                    "tile {id} ({:?}) has probability {}; it must be a finite number ≥ 0",
+                    t.name, t.probability
+                )));
+            }
+        }
+        for sheet in &self.sheets {
+            let mut terrains = sheet.wang_sets.iter().flat_map(|set| set.colors.iter().map(move |c| (set, c)));
+            if let Some((set, colour)) = terrains.find(|(_, c)| !c.probability.is_finite() || c.probability < 0.0) {
+                return Err(MapError::invalid(format!(
+                    "tileset {:?}, terrain set {:?}: terrain {:?} has probability {}; it must be a finite number ≥ 0",
+                    sheet.name, set.name, colour.name, colour.probability
+                )));
+            }
         }
         let mut cells = 0;
         for layer in &self.layers {
@@ -989,6 +1034,9 @@ impl Map {
                 return Err(
                     MapError::invalid(format!("opacity {} is not from 0 to 1", layer.opacity)).in_layer(&layer.name)
                 );
+            }
+            if let Some(why) = unplaceable(layer.offset, layer.parallax) {
+                return Err(MapError::invalid(format!("it has {why}")).in_layer(&layer.name));
             }
             if layer.cells.len() != self.len() {
                 return Err(MapError::new(MapErrorKind::DataLength { expected: self.len(), found: layer.cells.len() })
@@ -1023,6 +1071,9 @@ impl Map {
                     layer.name, layer.opacity
                 )));
             }
+            if let Some(why) = unplaceable(layer.offset, layer.parallax) {
+                return Err(MapError::invalid(format!("object layer {:?} has {why}", layer.name)));
+            }
         }
         check_groups(self.layers.len() + self.object_layers.len(), &self.groups)?;
         let mut ids = std::collections::HashSet::new();
@@ -1039,6 +1090,12 @@ impl Map {
                 return Err(MapError::invalid(format!(
                     "object {:?} has id {}, which is 0, repeated, or not below the next id {}",
                     object.name, object.id, self.next_object_id
+                )));
+            }
+            if object.shape.as_ref().is_some_and(|s| !s.is_finite()) {
+                return Err(MapError::invalid(format!(
+                    "object {:?} (#{}) has a shape with a number that is not finite",
+                    object.name, object.id
                 )));
             }
             if !self.in_bounds(object.cell) {

@@ -20,8 +20,11 @@ pub const DEFAULT_LIGHT_RADIUS: u32 = 6;
 /// player's torch).
 pub const CARRIED_LIGHT: &str = "light";
 
-/// The largest radius a carried light is given (a larger `light` property is read as this).
-pub const MAX_CARRIED_LIGHT: u32 = 1000;
+/// The largest radius sightline gives a vision or a light: a monster's vision, a light's
+/// radius, a carried light and the player's vision. A larger one in a file is read as this
+/// (the largest map's side is 4096, so a radius of 1000 reaches far past any view that walls
+/// leave, and its square stays far inside the FOV's integers).
+pub const MAX_RADIUS: u32 = 1000;
 
 /// The property of the player start that sets how far the player sees in the dark (a radius in
 /// cells, 0 for not at all), over the play preset's vision: a short vision and a torch make
@@ -421,6 +424,15 @@ fn is_black(c: &Rgba) -> bool {
 }
 
 impl ShapeKind {
+    /// Its points (a polygon's or path's), else its box's size: the numbers it is drawn from.
+    fn numbers(&self) -> impl Iterator<Item = f64> + '_ {
+        let points = match self {
+            ShapeKind::Polygon(points) | ShapeKind::Polyline(points) => points.as_slice(),
+            _ => &[],
+        };
+        points.iter().flatten().copied().chain(self.size().into_iter().flatten())
+    }
+
     /// The box's width and height of a shape that has one (not a point, polygon or path).
     pub fn size(&self) -> Option<[f64; 2]> {
         match *self {
@@ -448,6 +460,12 @@ impl ShapeKind {
 }
 
 impl ObjectShape {
+    /// Whether every number of it (its offset, turn, size and points) is finite: a file may
+    /// hold a number that reads as infinity (`1e39` in a `tiled` f32), which no file writes back.
+    pub fn is_finite(&self) -> bool {
+        self.offset.iter().copied().chain([self.rotation]).chain(self.kind.numbers()).all(f64::is_finite)
+    }
+
     /// What it is, for the inspector: "rectangle 155 × 99 px", "path of 5 points", ….
     pub fn describe(&self) -> String {
         let size = |w: f64, h: f64| format!("{} × {} px", short_number(w), short_number(h));
@@ -766,27 +784,51 @@ fn capsule_outline(w: f64, h: f64) -> Vec<[f64; 2]> {
     }
 }
 
+/// Gives every monster's vision and light's radius in `objects` at most [`MAX_RADIUS`], as a
+/// Tiled map's are read, and says which it changed: a RON or ASCII file can hold any `u32`.
+pub fn radii_within_limits(objects: &mut [MapObject]) -> Option<String> {
+    let mut changed = Vec::new();
+    for o in objects {
+        let (what, radius) = match &mut o.kind {
+            ObjectKind::Monster { vision_radius, .. } => ("vision", vision_radius),
+            ObjectKind::Light { radius } => ("radius", radius),
+            _ => continue,
+        };
+        if *radius > MAX_RADIUS {
+            let name = if o.name.is_empty() { format!("#{}", o.id) } else { format!("{:?}", o.name) };
+            changed.push(format!("{name} ({what} {radius})"));
+            *radius = MAX_RADIUS;
+        }
+    }
+    let listed = match changed.len() {
+        0 => return None,
+        1..=4 => changed.join(", "),
+        n => format!("{} and {} more", changed[..3].join(", "), n - 3),
+    };
+    Some(format!("objects {listed} are given a radius of {MAX_RADIUS}, the most sightline gives"))
+}
+
 impl MapObject {
     /// The radius of the light a monster or the player carries: its [`CARRIED_LIGHT`] property
     /// (on the player start for the player), a number of at least one cell (at most
-    /// [`MAX_CARRIED_LIGHT`]); `None` for any other object.
+    /// [`MAX_RADIUS`]); `None` for any other object.
     pub fn carried_light(&self) -> Option<u32> {
         if !matches!(self.kind, ObjectKind::Monster { .. } | ObjectKind::PlayerStart) {
             return None;
         }
         let radius = self.properties.get(CARRIED_LIGHT)?.as_number()?;
-        (radius >= 1.0).then(|| radius.min(f64::from(MAX_CARRIED_LIGHT)) as u32)
+        (radius >= 1.0).then(|| radius.min(f64::from(MAX_RADIUS)) as u32)
     }
 
     /// The player's vision radius the player start sets: its [`PLAYER_VISION`] property, a
-    /// number of cells from 0 (at most [`MAX_CARRIED_LIGHT`]); `None` for any other object, or
+    /// number of cells from 0 (at most [`MAX_RADIUS`]); `None` for any other object, or
     /// without the property (the play preset's vision).
     pub fn player_vision(&self) -> Option<u32> {
         if self.kind != ObjectKind::PlayerStart {
             return None;
         }
         let radius = self.properties.get(PLAYER_VISION)?.as_number()?;
-        (radius >= 0.0).then(|| radius.min(f64::from(MAX_CARRIED_LIGHT)) as u32)
+        (radius >= 0.0).then(|| radius.min(f64::from(MAX_RADIUS)) as u32)
     }
 
     pub fn new(kind: ObjectKind, cell: Cell) -> Self {
@@ -833,11 +875,11 @@ impl MapObject {
                     None => glyph,
                 };
                 let vision = take("vision", true)?.and_then(|v| v.as_number()).unwrap_or(f64::from(vision_radius));
-                ObjectKind::Monster { glyph, vision_radius: vision.clamp(0.0, 1000.0) as u32 }
+                ObjectKind::Monster { glyph, vision_radius: vision.clamp(0.0, f64::from(MAX_RADIUS)) as u32 }
             }
             ObjectKind::Light { radius } => {
                 let radius = take("radius", true)?.and_then(|v| v.as_number()).unwrap_or(f64::from(radius));
-                ObjectKind::Light { radius: radius.clamp(0.0, 1000.0) as u32 }
+                ObjectKind::Light { radius: radius.clamp(0.0, f64::from(MAX_RADIUS)) as u32 }
             }
             ObjectKind::Other(_) => ObjectKind::Other(class.to_owned()),
             kind => kind,
@@ -938,7 +980,7 @@ mod tests {
         assert_eq!(with(PropertyValue::Int(0)), None, "no light");
         assert_eq!(with(PropertyValue::Int(-5)), None);
         assert_eq!(with(PropertyValue::Float(f64::NAN)), None);
-        assert_eq!(with(PropertyValue::Int(i64::MAX)), Some(MAX_CARRIED_LIGHT));
+        assert_eq!(with(PropertyValue::Int(i64::MAX)), Some(MAX_RADIUS));
         assert_eq!(with(PropertyValue::Bool(true)), None);
         // Monsters and the player carry lights; an item does not.
         let mut player = MapObject::new(ObjectKind::PlayerStart, Cell::new(0, 0));

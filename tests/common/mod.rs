@@ -5,6 +5,8 @@
 
 use std::path::{Path, PathBuf};
 
+pub mod mutation;
+
 use egui_kittest::Harness;
 use egui_kittest::kittest::Queryable;
 use sightline::app::SightlineApp;

@@ -193,6 +193,7 @@ pub fn load_bytes(bytes: &[u8], format: Format, path: &Path) -> Result<Loaded, M
         Format::MovingAi => Loaded::clean(movingai::parse_map(as_text(bytes, "MovingAI map")?)?),
     };
     loaded.map.validate()?;
+    loaded.warnings.extend(crate::core::object::radii_within_limits(&mut loaded.map.objects));
     tiled_common::remember_tileset_files(&mut loaded.map);
     Ok(loaded)
 }

@@ -877,12 +877,7 @@ pub fn build_map(mut doc: Doc) -> Result<super::Loaded, MapError> {
         // A tile object's position is where its tileset's alignment says on its image (bottom
         // left unless set), a rectangle's its top-left corner.
         let [ax, ay] = match o.shape {
-            DocShape::Tile(gid) => doc
-                .tilesets
-                .iter()
-                .filter(|ts| ts.first_gid <= gid & !Flip::GID_MASK)
-                .max_by_key(|ts| ts.first_gid)
-                .map_or([0.0, 1.0], |ts| ts.drawing.object_alignment.anchor()),
+            DocShape::Tile(gid) => tile_object_anchor(&doc, gid),
             _ => [0.0, 0.0],
         };
         let [cx, cy] = crate::core::object::box_centre([o.x, o.y], [o.width, o.height], [ax, ay]);
@@ -896,20 +891,23 @@ pub fn build_map(mut doc: Doc) -> Result<super::Loaded, MapError> {
             warnings.push(format!("{label} lies outside the map and is left out"));
             continue;
         }
-        let (kind, properties, kind_of_shape, top_left_y) = object_values(o, &doc, &resolved, &label, &mut warnings)?;
+        let (kind, properties, kind_of_shape, top_left) = object_values(o, &doc, &resolved, &label, &mut warnings)?;
         // The shape hangs from the object's cell, as the file placed it.
         let cell_px = ((cell_x + origin.0 as f64) * tw, (cell_y + origin.1 as f64) * th);
-        let offset = [o.x - cell_px.0, top_left_y - cell_px.1];
-        let shape = Some(ObjectShape { offset, rotation: o.rotation, kind: kind_of_shape })
-            .filter(|s| !s.is_marker([doc.tile_width, doc.tile_height]));
+        let offset = [top_left[0] - cell_px.0, top_left[1] - cell_px.1];
+        let shape = ObjectShape { offset, rotation: o.rotation, kind: kind_of_shape };
+        if !shape.is_finite() {
+            warnings.push(format!("{label} has a shape with a number too large to hold and is left out"));
+            continue;
+        }
+        let shape = Some(shape).filter(|s| !s.is_marker([doc.tile_width, doc.tile_height]));
         let template = match &o.template {
             Some(t) => {
                 let label = format!("{label}'s template {}", t.path.display());
-                let (kind, properties, kind_of_shape, top_left_y) =
+                let (kind, properties, kind_of_shape, top_left) =
                     object_values(&t.object, &doc, &resolved, &label, &mut warnings)?;
                 // A template has no place: its shape hangs from the cell at the origin.
-                let shape =
-                    ObjectShape { offset: [t.object.x, top_left_y], rotation: t.object.rotation, kind: kind_of_shape };
+                let shape = ObjectShape { offset: top_left, rotation: t.object.rotation, kind: kind_of_shape };
                 let object = MapObject {
                     name: t.object.name.clone(),
                     properties,
@@ -949,15 +947,15 @@ pub fn build_map(mut doc: Doc) -> Result<super::Loaded, MapError> {
 }
 
 /// A Tiled object's kind, properties (less those the kind holds) and shape as the map keeps
-/// them, with the y of its shape's top-left corner (a tile object's `y` is its bottom);
-/// `label` names it in warnings and errors.
+/// them, with the point its shape hangs from (its `x`, `y`, but for a tile object of no tile,
+/// kept as a rectangle: its box's top-left corner); `label` names it in warnings and errors.
 fn object_values(
     o: &ObjectDoc,
     doc: &Doc,
     resolved: &Resolved,
     label: &str,
     warnings: &mut Vec<String>,
-) -> Result<(ObjectKind, Properties, ShapeKind, f64), MapError> {
+) -> Result<(ObjectKind, Properties, ShapeKind, [f64; 2]), MapError> {
     // The kind, and its fields from the properties, by the editor's one rule.
     let named = MapObject {
         name: o.name.clone(),
@@ -967,8 +965,9 @@ fn object_values(
     let read = named.reclassed(&o.class).map_err(|e| property_error(label, e.key, e.expected, &e.found))?;
     let (kind, properties) = (read.kind, read.properties);
     let (w, h) = (o.width, o.height);
-    // A tile object hangs from its bottom-left corner, a rectangle from its top-left.
-    let mut top_left_y = o.y;
+    // A tile object hangs from its anchor (its bottom-left corner unless its tileset's alignment
+    // says otherwise), a rectangle from its top-left corner.
+    let mut top_left = [o.x, o.y];
     let kind_of_shape = match &o.shape {
         DocShape::Point => ShapeKind::Point,
         DocShape::Rectangle => ShapeKind::Rectangle { width: w, height: h },
@@ -984,12 +983,25 @@ fn object_values(
                     "{label} shows tile GID {}, which no tileset has; it is kept as a rectangle",
                     gid & !Flip::GID_MASK
                 ));
-                top_left_y = o.y - h;
+                // The same box, so the same cell under its centre.
+                let [ax, ay] = tile_object_anchor(doc, *gid);
+                top_left = [o.x - ax * w, o.y - ay * h];
                 ShapeKind::Rectangle { width: w, height: h }
             }
         },
     };
-    Ok((kind, properties, kind_of_shape, top_left_y))
+    Ok((kind, properties, kind_of_shape, top_left))
+}
+
+/// Where on its image a tile object of `gid` stands at its `x`, `y`, as a fraction of its box:
+/// its tileset's object alignment (bottom left unless set). A GID past its tileset's tiles
+/// takes that tileset's.
+fn tile_object_anchor(doc: &Doc, gid: u32) -> [f64; 2] {
+    doc.tilesets
+        .iter()
+        .filter(|ts| ts.first_gid <= gid & !Flip::GID_MASK)
+        .max_by_key(|ts| ts.first_gid)
+        .map_or([0.0, 1.0], |ts| ts.drawing.object_alignment.anchor())
 }
 
 /// What a writer produces: the text, extra files to write beside it, and what it could not keep.
