@@ -673,3 +673,14 @@ fn a_tile_object_of_no_tile_is_kept_as_a_rectangle_over_its_box() {
         assert_eq!(format::load(&again).unwrap().map.objects, loaded.map.objects, "{ext}");
     }
 }
+
+/// A glyph given two meanings in an ASCII legend is refused, naming both lines: the second
+/// used to replace the first, whose tile type stayed in the map, drawn nowhere.
+#[test]
+fn a_glyph_defined_twice_in_a_legend_is_named() {
+    assert_error(
+        "twice.txt",
+        "legend:\nT = tile name=\"tree\" opaque\nT = tile name=\"tower\" opaque\n---\n#T#\n",
+        &["line 3", "glyph 'T' is defined already, on line 2"],
+    );
+}

@@ -600,7 +600,8 @@ fn saved_and_read_back(map: &Map, context: &str) -> Vec<String> {
 /// 348.33334), and Tiled itself writes 6 digits; a map whose objects an edit moved by a
 /// fraction comes back that close, not closer.
 /// The same holds for a polygon's or path's points and a box's size, which a paste between
-/// maps of other cell sizes scales to fractions of a pixel.
+/// maps of other cell sizes scales to fractions of a pixel, and for a turn (within a whole
+/// turn, as a map is read: `turns_within_one`).
 fn positions_as_saved(saved: &Map, read: &Map) -> Map {
     use sightline::core::object::ShapeKind;
     let near = |a: [f64; 2], b: [f64; 2]| (0..2).all(|k| (a[k] - b[k]).abs() < 1e-3);
@@ -609,6 +610,9 @@ fn positions_as_saved(saved: &Map, read: &Map) -> Map {
         let (Some(s), Some(r)) = (&s.shape, &mut r.shape) else { continue };
         if near(s.offset, r.offset) {
             r.offset = s.offset;
+        }
+        if near([s.rotation, 0.0], [r.rotation, 0.0]) {
+            r.rotation = s.rotation;
         }
         if let (Some(a), Some(b)) = (s.kind.size(), r.kind.size())
             && near(a, b)
@@ -1128,8 +1132,8 @@ fn lossy_saves_say_which_cells_will_play_otherwise() {
 
 /// Maps read from damaged files: whatever a mutated file still loads as (an odd name, a stray
 /// property, a cut row, a flipped bit in a number) saves as RON, TMX and TMJ and reads back the
-/// same, as an edited map does. The loaders accept more than the writers were tried on; this
-/// is where the two meet.
+/// same, as an edited map does; one read from ASCII or MovingAI also in its own format. The
+/// loaders accept more than the writers were tried on; this is where the two meet.
 #[test]
 fn maps_read_from_mutated_files_save_and_read_back_the_same() {
     use common::mutation::mutate;
@@ -1148,13 +1152,23 @@ fn maps_read_from_mutated_files_save_and_read_back_the_same() {
         "corners.tmx",
         "external_tileset.tmx",
     ];
-    let sources = ["pillars.ron", "dungeon.ron", "outdoor.ron", "dungeon.txt", "dungeon.tmj", "outdoor.tmx"]
+    let files = ["pillars.ron", "dungeon.ron", "outdoor.ron", "dungeon.txt", "dungeon.tmj", "outdoor.tmx"]
         .map(sample)
         .into_iter()
-        .chain(fixtures.map(|f| root.join("tests/fixtures").join(f)));
+        .chain(fixtures.map(|f| root.join("tests/fixtures").join(f)))
+        .map(|path| (std::fs::read(&path).unwrap(), path));
+    // An ASCII map with a legend of every kind, and a MovingAI map (their paths name no file:
+    // nothing is read beside them).
+    let legend = "legend:\nT = tile name=\"tree\" opaque fg=#22aa22 bg=#103010\nD = tile opaque door=closed toggles=d\n\
+                  d = tile walkable door=open toggles=D cost=2.5\ng = monster name=goblin vision=6 light=2\n\
+                  @ = player name=hero light=3 vision=5\n* = item name=gold\nL = light radius=4\n---\n\
+                  ########\n#@T.g.*#\n#~\"L.D.#\n#..d...#\n########\n";
+    let movingai = "type octile\nheight 3\nwidth 5\nmap\n@@@@@\n@.TW@\n@@@@@\n";
+    let inline = [(legend, "legend.txt"), (movingai, "grid.map")]
+        .map(|(text, name)| (text.as_bytes().to_vec(), root.join(name)));
+    let dir = tempfile::tempdir().unwrap();
     let mut seed = 0;
-    for path in sources {
-        let bytes = std::fs::read(&path).unwrap();
+    for (bytes, path) in files.chain(inline) {
         let format = Format::from_path(&path).unwrap();
         let mut loaded = 0;
         for _ in 0..soaked(60) {
@@ -1162,7 +1176,25 @@ fn maps_read_from_mutated_files_save_and_read_back_the_same() {
             let mutated = mutate(&bytes, &mut Rng::new(seed));
             let Ok(read) = format::load_bytes(&mutated, format, &path) else { continue };
             loaded += 1;
-            let differ = saved_and_read_back(&read.map, &format!("{} mutated, seed {seed}", path.display()));
+            let context = format!("{} mutated, seed {seed}", path.display());
+            let mut differ = saved_and_read_back(&read.map, &context);
+            // A map read from ASCII or MovingAI saves in its own format again, and reads back the
+            // same when the save warns of nothing.
+            if matches!(format, Format::Ascii | Format::MovingAi) {
+                let own = dir.path().join(path.file_name().unwrap());
+                match format::save(&read.map, &own) {
+                    Ok(saved) if saved.warnings.is_empty() => match format::load(&own) {
+                        Ok(back) if back.map == read.map => {}
+                        Ok(back) => differ.push(format!(
+                            "its own format: read back differs: {} ({context})",
+                            first_difference(&read.map, &back.map)
+                        )),
+                        Err(e) => differ.push(format!("its own format: cannot read back: {e} ({context})")),
+                    },
+                    Ok(_) => {}
+                    Err(e) => differ.push(format!("its own format: cannot save: {e} ({context})")),
+                }
+            }
             if !differ.is_empty() {
                 let kept = std::env::temp_dir().join(format!("sightline-mutated-{seed}"));
                 std::fs::write(&kept, &mutated).unwrap();

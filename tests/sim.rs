@@ -7,6 +7,10 @@ use sightline::core::fov::{Algorithm, OpacityGrid};
 use sightline::core::sim::{Action, Event, Knowledge, Lighting, MemoryModel, Preset, SimConfig, TravelPolicy, World};
 use sightline::core::{Cell, MapObject, ObjectKind};
 
+#[allow(dead_code)]
+#[path = "common/mutation.rs"]
+mod mutation;
+
 fn world(rows: &[&str], config: SimConfig) -> World {
     let map = ascii::parse(&rows.join("\n")).expect("scenario map");
     World::new(&map, config).expect("a player start")
@@ -1038,4 +1042,95 @@ fn random_games_know_only_what_was_seen() {
         }
     }
     assert!(turns > 3000, "only {turns} turns played");
+}
+
+/// Whatever a damaged file still loads as, the game core runs on it without a panic: every FOV
+/// algorithm from corners, walls and the middle (with and without a radius), both searches
+/// between random cells, the LOS cache and the symmetry audit, and a game under every preset.
+/// (`SIGHTLINE_SOAK=N` multiplies the mutations.)
+#[test]
+fn the_core_runs_on_any_map_a_damaged_file_still_loads_as() {
+    use sightline::core::format::{self, Format};
+    use sightline::core::fov::{self, FovParams, Opacity, VisibleSet};
+    use sightline::core::los_cache::LosCache;
+    use sightline::core::path::search::Searcher;
+    use sightline::core::path::{CostGrid, DoorRule, SearchParams};
+    use sightline::core::rng::Rng;
+    use std::sync::atomic::{AtomicBool, AtomicUsize};
+    let soak = std::env::var("SIGHTLINE_SOAK").ok().and_then(|s| s.parse::<u64>().ok()).unwrap_or(1).max(1);
+    let root = std::path::Path::new(env!("CARGO_MANIFEST_DIR"));
+    let sources = ["maps/pillars.ron", "maps/dungeon.txt", "maps/dungeon.tmj", "tests/fixtures/objects.tmx"];
+    let mut seed = 0;
+    let mut ran = 0;
+    for source in sources {
+        let path = root.join(source);
+        let bytes = std::fs::read(&path).unwrap();
+        let format = Format::from_path(&path).unwrap();
+        for _ in 0..25 * soak {
+            seed += 1;
+            let mut rng = Rng::new(seed);
+            let mutated = mutation::mutate(&bytes, &mut rng);
+            let Ok(loaded) = format::load_bytes(&mutated, format, &path) else { continue };
+            let map = loaded.map;
+            // A map this test would take long over (a mutated size): its corner only matters.
+            if map.len() > 200_000 {
+                continue;
+            }
+            ran += 1;
+            let context = format!("{source} mutated, seed {seed}");
+            let (w, h) = (map.width() as i32, map.height() as i32);
+            let random_cell = |rng: &mut Rng| Cell::new(rng.range(0, w - 1), rng.range(0, h - 1));
+            let grid = OpacityGrid::from_map(&map);
+            let mut visible = VisibleSet::new(map.width(), map.height());
+            let origins = [Cell::new(0, 0), Cell::new(w - 1, h - 1), Cell::new(w / 2, h / 2), random_cell(&mut rng)];
+            for algorithm in Algorithm::ALL {
+                for origin in origins {
+                    for radius in [None, Some(1), Some(7)] {
+                        fov::compute(algorithm, &grid, FovParams::new(origin, radius), &mut visible);
+                        assert!(visible.contains(origin.x, origin.y), "{context}: {algorithm:?} from {origin}");
+                    }
+                }
+            }
+            let costs =
+                CostGrid::from_map(&map, if seed % 2 == 0 { DoorRule::Impassable } else { DoorRule::OpenAtCost(2.0) });
+            let mut searcher = Searcher::new();
+            for _ in 0..4 {
+                let (a, b) = (random_cell(&mut rng), random_cell(&mut rng));
+                for algorithm in [sightline::core::path::Algorithm::AStar, sightline::core::path::Algorithm::Dijkstra] {
+                    let params = SearchParams { algorithm, ..SearchParams::default() };
+                    std::hint::black_box(searcher.find_path(&costs, &params, a, b));
+                }
+            }
+            if let Ok(mut cache) = LosCache::build(&grid, Algorithm::Shadowcast, 6) {
+                let door = random_cell(&mut rng);
+                let opaque = grid.is_opaque(door.x, door.y);
+                std::hint::black_box(cache.set_opaque(door, !opaque));
+            }
+            let audit = sightline::core::symmetry::audit(
+                &grid,
+                Algorithm::Permissive,
+                Some(5),
+                &AtomicUsize::new(0),
+                &AtomicBool::new(false),
+            );
+            assert!(audit.is_ok(), "{context}: the audit failed");
+            for preset in Preset::ALL {
+                let config = SimConfig { seed, ..preset.config() };
+                let Some(mut world) = World::new(&map, config) else { continue };
+                for _ in 0..30 {
+                    let action = match rng.below(8) {
+                        0 => Action::Wait,
+                        1 => Action::Open,
+                        2 => Action::Close,
+                        3 => Action::Explore,
+                        4 => Action::Travel(random_cell(&mut rng)),
+                        5 => Action::Continue,
+                        _ => Action::Move(rng.range(-1, 1), rng.range(-1, 1)),
+                    };
+                    world.act(action);
+                }
+            }
+        }
+    }
+    assert!(ran > 10, "only {ran} mutated maps loaded");
 }

@@ -784,6 +784,20 @@ fn capsule_outline(w: f64, h: f64) -> Vec<[f64; 2]> {
     }
 }
 
+/// Turns every object's shape (and its template's) less than a whole turn either way: the same
+/// shape, whose angle a Tiled file's 32-bit float then holds to a millionth of a degree, as
+/// it would not hold 21474836480° (one a file may give).
+pub fn turns_within_one(objects: &mut [MapObject]) {
+    for o in objects {
+        let template = o.template.as_mut().and_then(|t| t.object.shape.as_mut());
+        for shape in o.shape.as_mut().into_iter().chain(template) {
+            if shape.rotation.abs() >= 360.0 {
+                shape.rotation %= 360.0;
+            }
+        }
+    }
+}
+
 /// Gives every monster's vision and light's radius in `objects` at most [`MAX_RADIUS`], as a
 /// Tiled map's are read, and says which it changed: a RON or ASCII file can hold any `u32`.
 pub fn radii_within_limits(objects: &mut [MapObject]) -> Option<String> {

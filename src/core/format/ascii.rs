@@ -141,7 +141,8 @@ fn carried(light: Option<&str>) -> Result<Properties, String> {
 }
 
 struct Legend {
-    meanings: HashMap<char, Meaning>,
+    /// Each glyph the legend defines: what it means, and the line that says so.
+    meanings: HashMap<char, (Meaning, usize)>,
     tiles: Vec<TileKind>,
     /// Door counterparts named by glyph, resolved once the whole legend is read.
     pending_toggles: Vec<(TileId, char, usize)>,
@@ -149,13 +150,17 @@ struct Legend {
 
 impl Legend {
     fn lookup(&self, ch: char) -> Option<Meaning> {
-        self.meanings.get(&ch).cloned().or_else(|| standard_meaning(ch))
+        self.meanings.get(&ch).map(|(m, _)| m.clone()).or_else(|| standard_meaning(ch))
     }
 
     fn define(&mut self, line_no: usize, line: &str) -> Result<(), MapError> {
         let err = |msg: String| MapError::syntax("ASCII legend", msg).at_line(line_no, None);
         let mut chars = line.chars();
         let ch = chars.next().ok_or_else(|| err("empty legend line".into()))?;
+        // A second meaning would leave the first's tile type in the map, drawn nowhere.
+        if let Some((_, first)) = self.meanings.get(&ch) {
+            return Err(err(format!("glyph {ch:?} is defined already, on line {first}")));
+        }
         let rest = chars.as_str().trim_start();
         let rest = rest
             .strip_prefix('=')
@@ -262,7 +267,7 @@ impl Legend {
                 Meaning::Tile(id as TileId)
             }
         };
-        self.meanings.insert(ch, meaning);
+        self.meanings.insert(ch, (meaning, line_no));
         Ok(())
     }
 
@@ -493,6 +498,24 @@ pub fn to_string(map: &Map) -> Result<(String, Vec<String>), MapError> {
     };
     for (&id, ch) in custom.iter().zip(glyphs) {
         glyph_of[id] = ch;
+    }
+    // A legend line's glyph is the tile's glyph when read back.
+    let moved: Vec<String> = custom
+        .iter()
+        .filter(|&&id| glyph_of[id] != map.tiles[id].glyph.ch)
+        .map(|&id| format!("{:?} as {:?}", map.tiles[id].name, glyph_of[id]))
+        .collect();
+    if !moved.is_empty() {
+        let listed = if moved.len() <= 4 {
+            moved.join(", ")
+        } else {
+            format!("{} and {} more", moved[..3].join(", "), moved.len() - 3)
+        };
+        warnings.push(format!(
+            "{} tile types are written with other glyphs than their own, which a tile or an object before them has, \
+             and read back so: {listed}",
+            moved.len()
+        ));
     }
     let mut lossy_tiles = Vec::new();
     for &id in &custom {

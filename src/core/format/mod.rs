@@ -102,6 +102,14 @@ pub struct Saved {
     pub warnings: Vec<String>,
 }
 
+/// A path as a Tiled file writes it: `/` between its parts, as Tiled writes on every system. Only
+/// Windows' own separator is turned: on other systems a backslash is a character a file's name
+/// may hold, and turning it would name another file.
+pub(crate) fn file_reference(path: &Path) -> String {
+    let text = path.to_string_lossy();
+    if cfg!(windows) { text.replace('\\', "/") } else { text.into_owned() }
+}
+
 /// Names for one warning about many things: all of them up to four, else the first three and
 /// how many more (a Tiled map can have hundreds of tiles, and a warning a line each buries the
 /// rest).
@@ -194,6 +202,7 @@ pub fn load_bytes(bytes: &[u8], format: Format, path: &Path) -> Result<Loaded, M
     };
     loaded.map.validate()?;
     loaded.warnings.extend(crate::core::object::radii_within_limits(&mut loaded.map.objects));
+    crate::core::object::turns_within_one(&mut loaded.map.objects);
     tiled_common::remember_tileset_files(&mut loaded.map);
     Ok(loaded)
 }

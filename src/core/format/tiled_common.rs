@@ -880,7 +880,13 @@ pub fn build_map(mut doc: Doc) -> Result<super::Loaded, MapError> {
             DocShape::Tile(gid) => tile_object_anchor(&doc, gid),
             _ => [0.0, 0.0],
         };
-        let [cx, cy] = crate::core::object::box_centre([o.x, o.y], [o.width, o.height], [ax, ay]);
+        // A point, polygon or path has no box (Tiled ignores a width or height one gives): it
+        // stands where its `x`, `y` is.
+        let size = match o.shape {
+            DocShape::Point | DocShape::Polygon(_) | DocShape::Polyline(_) => [0.0, 0.0],
+            _ => [o.width, o.height],
+        };
+        let [cx, cy] = crate::core::object::box_centre([o.x, o.y], size, [ax, ay]);
         let cell_x = (cx / tw).floor() - origin.0 as f64;
         let cell_y = (cy / th).floor() - origin.1 as f64;
         let label = if o.name.is_empty() { format!("object {}", o.id) } else { format!("object {:?}", o.name) };

@@ -1116,7 +1116,7 @@ fn object_json(o: &ObjectDoc) -> Value {
     if let Some(t) = &o.template
         && own.is_some()
     {
-        v["template"] = json!(t.path.to_string_lossy().replace('\\', "/"));
+        v["template"] = json!(super::file_reference(&t.path));
     }
     // An instance writes what it overrides; any other object, what is not Tiled's default
     // (`not_default`: always, for what Tiled always writes).
@@ -1255,7 +1255,7 @@ fn tileset_json(ts: &TilesetDoc) -> Value {
     }
     if let Some(image) = &ts.image {
         let (w, h) = super::tmx::image_size(ts);
-        t["image"] = json!(image.to_string_lossy().replace('\\', "/"));
+        t["image"] = json!(super::file_reference(&image));
         t["imagewidth"] = json!(w);
         t["imageheight"] = json!(h);
         if let Some(c) = ts.transparent {
@@ -1338,7 +1338,7 @@ pub fn to_string(map: &crate::core::Map, path: &Path) -> Result<Written, MapErro
         .iter()
         .map(|ts| {
             if let Some(source) = &ts.source {
-                return json!({ "firstgid": ts.first_gid, "source": source.to_string_lossy().replace('\\', "/") });
+                return json!({ "firstgid": ts.first_gid, "source": super::file_reference(&source) });
             }
             let mut t = tileset_json(ts);
             t["firstgid"] = json!(ts.first_gid);

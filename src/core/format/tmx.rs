@@ -1395,9 +1395,7 @@ fn write_object_layer(out: &mut String, doc: &Doc, j: usize, id: usize) {
 /// itself, any other object everything.
 pub(crate) fn write_object(out: &mut String, o: &ObjectDoc) {
     let (template, own) = match (&o.template, o.overrides().and_then(Result::ok)) {
-        (Some(t), Some(own)) => {
-            (format!(" template=\"{}\"", escape(&t.path.to_string_lossy().replace('\\', "/"))), Some(own))
-        }
+        (Some(t), Some(own)) => (format!(" template=\"{}\"", escape(&super::file_reference(&t.path))), Some(own)),
         _ => (String::new(), None),
     };
     // An instance writes what it overrides; any other object, what is not Tiled's default
@@ -1618,7 +1616,7 @@ fn write_tileset(out: &mut String, ts: &TilesetDoc, first_gid: &str) {
         let (w, h) = image_size(ts);
         out.push_str(&format!(
             "  <image source=\"{}\"{} width=\"{w}\" height=\"{h}\"/>\n",
-            escape(&image.to_string_lossy().replace('\\', "/")),
+            escape(&super::file_reference(&image)),
             // Tiled writes `trans` without the '#'.
             ts.transparent.map(|c| format!(" trans=\"{}\"", &c.to_hex()[1..])).unwrap_or_default()
         ));
@@ -1698,7 +1696,7 @@ pub fn to_string(map: &crate::core::Map, path: &Path) -> Result<Written, MapErro
             out.push_str(&format!(
                 " <tileset firstgid=\"{}\" source=\"{}\"/>\n",
                 ts.first_gid,
-                escape(&source.to_string_lossy().replace('\\', "/"))
+                escape(&super::file_reference(&source))
             ));
         } else {
             write_tileset(&mut out, ts, &format!("firstgid=\"{}\" ", ts.first_gid));
