@@ -1255,7 +1255,7 @@ fn tileset_json(ts: &TilesetDoc) -> Value {
     }
     if let Some(image) = &ts.image {
         let (w, h) = super::tmx::image_size(ts);
-        t["image"] = json!(super::file_reference(&image));
+        t["image"] = json!(super::file_reference(image));
         t["imagewidth"] = json!(w);
         t["imageheight"] = json!(h);
         if let Some(c) = ts.transparent {
@@ -1338,7 +1338,7 @@ pub fn to_string(map: &crate::core::Map, path: &Path) -> Result<Written, MapErro
         .iter()
         .map(|ts| {
             if let Some(source) = &ts.source {
-                return json!({ "firstgid": ts.first_gid, "source": super::file_reference(&source) });
+                return json!({ "firstgid": ts.first_gid, "source": super::file_reference(source) });
             }
             let mut t = tileset_json(ts);
             t["firstgid"] = json!(ts.first_gid);

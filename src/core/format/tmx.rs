@@ -1616,7 +1616,7 @@ fn write_tileset(out: &mut String, ts: &TilesetDoc, first_gid: &str) {
         let (w, h) = image_size(ts);
         out.push_str(&format!(
             "  <image source=\"{}\"{} width=\"{w}\" height=\"{h}\"/>\n",
-            escape(&super::file_reference(&image)),
+            escape(&super::file_reference(image)),
             // Tiled writes `trans` without the '#'.
             ts.transparent.map(|c| format!(" trans=\"{}\"", &c.to_hex()[1..])).unwrap_or_default()
         ));
@@ -1696,7 +1696,7 @@ pub fn to_string(map: &crate::core::Map, path: &Path) -> Result<Written, MapErro
             out.push_str(&format!(
                 " <tileset firstgid=\"{}\" source=\"{}\"/>\n",
                 ts.first_gid,
-                escape(&super::file_reference(&source))
+                escape(&super::file_reference(source))
             ));
         } else {
             write_tileset(&mut out, ts, &format!("firstgid=\"{}\" ", ts.first_gid));
