@@ -1204,3 +1204,47 @@ fn maps_read_from_mutated_files_save_and_read_back_the_same() {
         assert!(loaded > 0, "{}: no mutation loaded", path.display());
     }
 }
+
+/// Edits on maps read from damaged files: a damaged file that still loads, then random edits,
+/// and the map saves and reads back the same every few actions (the check of
+/// `edited_maps_save_and_read_back_the_same`, on the odd maps only a damaged file makes).
+#[test]
+fn edits_on_maps_read_from_mutated_files_save_and_read_back_the_same() {
+    use common::mutation::mutate;
+    use sightline::core::format::{self, Format};
+    // The sample maps' folder, copied: the files a map names are beside it.
+    let dir = tempfile::tempdir().unwrap();
+    let maps = std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("maps");
+    for entry in std::fs::read_dir(&maps).unwrap() {
+        let path = entry.unwrap().path();
+        if path.file_name().is_some_and(|n| n != "large.ron") {
+            std::fs::copy(&path, dir.path().join(path.file_name().unwrap())).unwrap();
+        }
+    }
+    let mut seed = 0;
+    for name in ["pillars.ron", "dungeon.txt", "dungeon.tmj", "outdoor.tmx"] {
+        let source = maps.join(name);
+        let bytes = std::fs::read(&source).unwrap();
+        let format = Format::from_path(&source).unwrap();
+        let target = dir.path().join(format!("mutated-{name}"));
+        for _ in 0..soaked(4) {
+            // The next mutation that still loads.
+            let mutated = loop {
+                seed += 1;
+                let mutated = mutate(&bytes, &mut Rng::new(seed));
+                if format::load_bytes(&mutated, format, &target).is_ok() {
+                    break mutated;
+                }
+            };
+            std::fs::write(&target, &mutated).unwrap();
+            edit_at_random(&target, seed, 60, 15, |map, context| {
+                let differ = saved_and_read_back(map, context);
+                if !differ.is_empty() {
+                    let kept = std::env::temp_dir().join(format!("sightline-mutated-{seed}"));
+                    std::fs::write(&kept, &mutated).unwrap();
+                    panic!("{}\n(the mutated file is kept in {})", differ.join("\n"), kept.display());
+                }
+            });
+        }
+    }
+}
