@@ -506,50 +506,6 @@ fn fuzz_side_file(main: &str, main_text: &str, side: &str, source: &[u8], mutati
     (loaded > 0, loaded < mutations)
 }
 
-/// A tileset file with what sightline reads from one: rule properties of every type, a class
-/// value, an animation, a tile's collision shapes and a terrain (Wang) set.
-const RICH_TSX: &str = r##"<?xml version="1.0" encoding="UTF-8"?>
-<tileset version="1.10" tiledversion="1.10.2" name="tiny" tilewidth="8" tileheight="8" tilecount="4" columns="2" spacing="0" margin="0">
- <tileoffset x="0" y="0"/>
- <properties><property name="biome" value="cave"/></properties>
- <image source="tiny.png" width="16" height="16"/>
- <tile id="1" type="wall" probability="0.5">
-  <properties>
-   <property name="opaque" type="bool" value="true"/>
-   <property name="walkable" type="bool" value="false"/>
-   <property name="tint" type="color" value="#ff808080"/>
-   <property name="stats" type="class" propertytype="Stats">
-    <properties><property name="hp" type="int" value="5000000000"/></properties>
-   </property>
-  </properties>
-  <objectgroup draworder="index"><object id="1" x="0" y="0" width="8" height="8"/></objectgroup>
- </tile>
- <tile id="2">
-  <properties>
-   <property name="door" value="closed"/>
-   <property name="toggles" type="int" value="3"/>
-   <property name="opaque" type="bool" value="true"/>
-  </properties>
-  <animation><frame tileid="2" duration="200"/><frame tileid="3" duration="200"/></animation>
- </tile>
- <tile id="3">
-  <properties>
-   <property name="door" value="open"/>
-   <property name="toggles" type="int" value="2"/>
-   <property name="cost" type="float" value="2.5"/>
-  </properties>
- </tile>
- <wangsets>
-  <wangset name="ground" type="corner" tile="-1">
-   <wangcolor name="grass" color="#00ff00" tile="0" probability="1"/>
-   <wangcolor name="rock" color="#808080" tile="1" probability="1"/>
-   <wangtile tileid="0" wangid="0,1,0,1,0,1,0,1"/>
-   <wangtile tileid="1" wangid="0,2,0,2,0,2,0,2"/>
-  </wangset>
- </wangsets>
-</tileset>
-"##;
-
 #[test]
 fn mutated_tileset_and_template_files_never_panic() {
     // TMX_HEAD names tiny.tsx.
@@ -562,7 +518,10 @@ fn mutated_tileset_and_template_files_never_panic() {
         )
     };
     let tsx_map = tmx_with("");
-    assert_eq!(fuzz_side_file("m.tmx", &tsx_map, "tiny.tsx", RICH_TSX.as_bytes(), 2000, 21), (true, true));
+    assert_eq!(
+        fuzz_side_file("m.tmx", &tsx_map, "tiny.tsx", &std::fs::read(fixture("rich.tsx")).unwrap(), 2000, 21),
+        (true, true)
+    );
 
     let tmj_map = r#"{"width": 3, "height": 2, "tilewidth": 8, "tileheight": 8, "infinite": false,
         "tilesets": [{"firstgid": 1, "source": "tiny.tsj"}],

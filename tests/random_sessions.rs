@@ -1248,3 +1248,28 @@ fn edits_on_maps_read_from_mutated_files_save_and_read_back_the_same() {
         }
     }
 }
+
+/// A damaged tileset file that still loads, beside a sound map: the map saves and reads back
+/// the same (the tileset referred to or written into the map, as its save decides).
+#[test]
+fn maps_of_mutated_tileset_files_save_and_read_back_the_same() {
+    use common::mutation::mutate;
+    use sightline::core::format;
+    let fixtures = std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("tests/fixtures");
+    let dir = tempfile::tempdir().unwrap();
+    std::fs::copy(fixtures.join("tiny.png"), dir.path().join("tiny.png")).unwrap();
+    std::fs::copy(fixtures.join("external_tileset.tmx"), dir.path().join("map.tmx")).unwrap();
+    // tiny.tsx, and rich.tsx: what sightline reads from a tileset file (rule properties of every
+    // type, a class value, an animation, a tile's collision shapes, a terrain set).
+    let sources = ["tiny.tsx", "rich.tsx"].map(|f| std::fs::read(fixtures.join(f)).unwrap());
+    let mut loaded = 0;
+    for seed in 1..=soaked(300) {
+        let mutated = mutate(&sources[seed as usize % 2], &mut Rng::new(seed));
+        std::fs::write(dir.path().join("tiny.tsx"), &mutated).unwrap();
+        let Ok(read) = format::load(&dir.path().join("map.tmx")) else { continue };
+        loaded += 1;
+        let differ = saved_and_read_back(&read.map, &format!("tiny.tsx mutated, seed {seed}"));
+        assert!(differ.is_empty(), "{}\nthe tileset:\n{}", differ.join("\n"), String::from_utf8_lossy(&mutated));
+    }
+    assert!(loaded > 0);
+}
