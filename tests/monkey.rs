@@ -59,7 +59,8 @@ fn clickable_labels(h: &App) -> Vec<String> {
     clickable_nodes(h).into_iter().map(|(label, _)| label).collect()
 }
 
-/// 150 steps on each of four maps; `SIGHTLINE_MONKEY=SEEDS,STEPS` runs longer (a soak run:
+/// 150 steps on each map (the samples, two of extreme shapes, and a real Tiled map when
+/// `../shared` is here); `SIGHTLINE_MONKEY=SEEDS,STEPS` runs longer (a soak run:
 /// each seed on each map).
 #[test]
 fn a_monkey_at_the_window_breaks_nothing() {
@@ -72,13 +73,20 @@ fn a_monkey_at_the_window_breaks_nothing() {
     // The bundled maps, and a real Tiled map with its tileset images when ../shared is here.
     let corpus = std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("../shared/corpus/tiled/orthogonal-outside.tmx");
     let mut maps = vec![sample("dungeon.ron"), sample("outdoor.tmx"), sample("pillars.ron")];
+    // Maps of extreme shapes, where the canvas's, the minimap's and the overlays' arithmetic
+    // meets its edges: one cell, and a column one cell wide.
+    let extreme = tempfile::tempdir().unwrap();
+    for (name, text) in [("one.txt", "@\n".to_owned()), ("column.txt", format!("@\n{}+\n", ".\n".repeat(298)))] {
+        std::fs::write(extreme.path().join(name), text).unwrap();
+        maps.push(extreme.path().join(name));
+    }
     if corpus.is_file() {
         maps.push(corpus);
     } else {
         eprintln!("the corpus map is left out: ../shared/corpus is absent");
     }
     let runs: Vec<(u64, std::path::PathBuf)> =
-        (0..seeds).flat_map(|k| maps.iter().enumerate().map(move |(i, m)| (k * 4 + i as u64 + 1, m.clone()))).collect();
+        (0..seeds).flat_map(|k| maps.iter().enumerate().map(move |(i, m)| (k * 8 + i as u64 + 1, m.clone()))).collect();
     for (seed, path) in runs {
         let map = path.file_name().unwrap().to_string_lossy().into_owned();
         let mut h = harness_sized(1400.0, 900.0);
