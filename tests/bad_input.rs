@@ -585,7 +585,7 @@ fn numbers_no_file_writes_back_are_named() {
     assert_error(
         "chance.tmx",
         &animated.replace(r#"probability="0.25""#, r#"probability="1e39""#),
-        &["has probability inf; it must be a finite number ≥ 0"],
+        &[r#"tileset "water", tile 2 has probability inf; it must be a finite number ≥ 0"#],
     );
     let corners = std::fs::read_to_string(fixture("corners.tmx")).unwrap();
     assert_error(

@@ -1019,8 +1019,11 @@ impl Map {
         for sheet in &self.sheets {
             let mut terrains = sheet.wang_sets.iter().flat_map(|set| set.colors.iter().map(move |c| (set, c)));
             if let Some((set, colour)) = terrains.find(|(_, c)| !c.probability.is_finite() || c.probability < 0.0) {
+                // Named with its file when it has one: the file to mend.
+                let file = sheet.file.as_ref().and_then(|f| f.path.file_name());
+                let file = file.map_or(String::new(), |f| format!(" ({})", f.to_string_lossy()));
                 return Err(MapError::invalid(format!(
-                    "tileset {:?}, terrain set {:?}: terrain {:?} has probability {}; it must be a finite number ≥ 0",
+                    "tileset {:?}{file}, terrain set {:?}: terrain {:?} has probability {}; it must be a finite number ≥ 0",
                     sheet.name, set.name, colour.name, colour.probability
                 )));
             }

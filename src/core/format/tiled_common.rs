@@ -568,6 +568,13 @@ pub fn build_map(mut doc: Doc) -> Result<super::Loaded, MapError> {
             doc.dropped.insert(Dropped::TileOffsets);
         }
         let label = ts.label();
+        let mut terrains = ts.wang_sets.iter().flat_map(|set| set.colors.iter().map(move |c| (set, c)));
+        if let Some((set, colour)) = terrains.find(|(_, c)| !c.probability.is_finite() || c.probability < 0.0) {
+            return Err(MapError::invalid(format!(
+                "{label}, terrain set {:?}: terrain {:?} has probability {}; it must be a finite number ≥ 0",
+                set.name, colour.name, colour.probability
+            )));
+        }
         for set in &mut ts.wang_sets {
             let dropped = set.keep_tiles_below(ts.tile_count);
             if dropped > 0 {
@@ -677,6 +684,12 @@ pub fn build_map(mut doc: Doc) -> Result<super::Loaded, MapError> {
             let cost = number_property(p, &what, "cost")?.unwrap_or(1.0);
             if !cost.is_finite() || cost < 0.0 || cost > f64::from(f32::MAX) {
                 return Err(MapError::invalid(format!("{what}: property `cost` is {cost}; it must be a number ≥ 0")));
+            }
+            // Checked here too (the map checks it again), to name the tileset and its file.
+            if let Some(chance) = tile.probability.filter(|p| !p.is_finite() || *p < 0.0) {
+                return Err(MapError::invalid(format!(
+                    "{what} has probability {chance}; it must be a finite number ≥ 0"
+                )));
             }
             let name = match string_property(p, &what, "name")? {
                 Some(n) => n.to_owned(),
