@@ -4432,3 +4432,35 @@ fn layers_and_tiles_of_one_name_have_their_own_drop_downs() {
     h.run();
     assert_eq!(h.get_all_by_label(&format!("door kind of {}", door.name)).count(), 2);
 }
+
+/// A map read without a tile layer (a Tiled file of object layers only) keeps the default tile
+/// layer format: a Tiled file records the format in its tile layers' data, so a format chosen
+/// would not come back. The choice is disabled, and a command to change it leaves it.
+#[test]
+fn a_map_without_tile_layers_keeps_its_layer_format() {
+    use sightline::core::tiled_settings::{LayerFormat, TiledSettings};
+    let dir = tempfile::tempdir().unwrap();
+    let path = dir.path().join("objects-only.tmj");
+    std::fs::write(
+        &path,
+        r#"{"width": 4, "height": 3, "tilewidth": 8, "tileheight": 8, "tilesets": [], "layers": [
+            {"id": 1, "type": "objectgroup", "name": "things", "objects": [
+              {"id": 1, "name": "hero", "type": "player", "point": true, "x": 4, "y": 4}]}]}"#,
+    )
+    .unwrap();
+    let mut h = harness();
+    h.state_mut().commands.push(Command::Open(path));
+    h.run();
+    assert!(h.state().document.map.layers.is_empty());
+    let settings = h.state().document.map.tiled;
+    assert_eq!(settings.layer_format, LayerFormat::Csv);
+    h.state_mut()
+        .commands
+        .push(Command::SetTiledSettings(TiledSettings { layer_format: LayerFormat::Base64Zlib, ..settings }));
+    h.run();
+    assert_eq!(h.state().document.map.tiled.layer_format, LayerFormat::Csv);
+    assert!(!h.state().document.dirty, "nothing changed");
+    h.state_mut().map_properties_open = true;
+    h.run();
+    assert!(h.get_by_label("tile layer format").accesskit_node().is_disabled());
+}

@@ -674,6 +674,11 @@ impl SightlineApp {
                         *v = now.parallax_origin[k];
                     }
                 }
+                // A Tiled file records the layer format in its tile layers' data: a map read
+                // without one (a file of object layers only) keeps the format it has.
+                if self.document.map.layers.is_empty() {
+                    settings.layer_format = now.layer_format;
+                }
                 if now == settings {
                     return;
                 }

@@ -452,14 +452,20 @@ fn tiled_settings_ui(ui: &mut egui::Ui, map: &crate::core::Map, commands: &mut V
         ui.label("Tile layer format").on_hover_text(
             "How a save as TMX or TMJ writes the tile layers (Tiled's Tile Layer Format): kept from the file read",
         );
-        let r = egui::ComboBox::from_id_salt("tile layer format")
-            .selected_text(settings.layer_format.label())
-            .show_ui(ui, |ui| {
-                for format in LayerFormat::ALL {
-                    ui.selectable_value(&mut settings.layer_format, format, format.label());
-                }
+        // A Tiled file records the format in its tile layers' data: without one, nothing would.
+        let r = ui
+            .add_enabled_ui(!map.layers.is_empty(), |ui| {
+                egui::ComboBox::from_id_salt("tile layer format")
+                    .selected_text(settings.layer_format.label())
+                    .show_ui(ui, |ui| {
+                        for format in LayerFormat::ALL {
+                            ui.selectable_value(&mut settings.layer_format, format, format.label());
+                        }
+                    })
+                    .response
             })
-            .response;
+            .inner
+            .on_disabled_hover_text("The map has no tile layer, whose data a Tiled file would write in this format");
         super::panels::name_widget(ui, &r, "tile layer format");
         ui.end_row();
         ui.label("Compression level").on_hover_text(

@@ -203,6 +203,11 @@ pub fn load_bytes(bytes: &[u8], format: Format, path: &Path) -> Result<Loaded, M
     loaded.map.validate()?;
     loaded.warnings.extend(crate::core::object::radii_within_limits(&mut loaded.map.objects));
     crate::core::object::turns_within_one(&mut loaded.map.objects);
+    // A Tiled file records the layer format in its tile layers' data: a map without one has
+    // the default, whichever file it came from.
+    if loaded.map.layers.is_empty() {
+        loaded.map.tiled.layer_format = Default::default();
+    }
     tiled_common::remember_tileset_files(&mut loaded.map);
     Ok(loaded)
 }
