@@ -9,6 +9,12 @@ use crate::core::flip::Flip;
 use crate::core::object::MAX_RADIUS;
 use crate::core::sim::Preset;
 
+/// A vision or light radius, 0 to [`MAX_RADIUS`] cells: a radius read from a file is shown as it
+/// is (a field that clamped what it shows would change the object just by showing it).
+fn radius_field<'a>(radius: &'a mut u32, prefix: &str) -> egui::DragValue<'a> {
+    egui::DragValue::new(radius).range(0..=MAX_RADIUS).clamp_existing_to_range(false).prefix(prefix)
+}
+
 /// The Help menu: every key.
 const HELP: &[&str] = &[
     "Canvas: wheel zooms, middle-drag or Space+drag pans, arrows pan, +/- zoom, G grid",
@@ -545,19 +551,12 @@ fn inspector_ui(app: &mut SightlineApp, ui: &mut egui::Ui) {
                     if let Some(ch) = text.chars().find(|c| c != glyph && c.is_alphabetic()) {
                         *glyph = ch;
                     }
-                    let r = ui.add(
-                        egui::DragValue::new(vision_radius)
-                            .range(0..=MAX_RADIUS)
-                            .clamp_existing_to_range(false)
-                            .prefix("vision "),
-                    );
+                    let r = ui.add(radius_field(vision_radius, "vision "));
                     name_widget(ui, &r, "vision of the monster");
                 });
             }
             crate::core::ObjectKind::Light { radius } => {
-                let r = ui.add(
-                    egui::DragValue::new(radius).range(0..=MAX_RADIUS).clamp_existing_to_range(false).prefix("radius "),
-                );
+                let r = ui.add(radius_field(radius, "radius "));
                 name_widget(ui, &r, "radius of the light");
             }
             _ => {}
@@ -565,16 +564,9 @@ fn inspector_ui(app: &mut SightlineApp, ui: &mut egui::Ui) {
         if matches!(o.kind, crate::core::ObjectKind::Monster { .. } | crate::core::ObjectKind::PlayerStart) {
             // Its `light` property (also in the table below), which play reads as a torch.
             let mut light = o.carried_light().unwrap_or(0);
-            let r = ui
-                .add(
-                    egui::DragValue::new(&mut light)
-                        .range(0..=MAX_RADIUS)
-                        .clamp_existing_to_range(false)
-                        .prefix("carries a light "),
-                )
-                .on_hover_text(
-                    "The radius of a light it carries wherever it goes in play (0: none): its 'light' property",
-                );
+            let r = ui.add(radius_field(&mut light, "carries a light ")).on_hover_text(
+                "The radius of a light it carries wherever it goes in play (0: none): its 'light' property",
+            );
             name_widget(ui, &r, "light it carries");
             if r.changed() {
                 let key = crate::core::object::CARRIED_LIGHT;
@@ -596,13 +588,7 @@ fn inspector_ui(app: &mut SightlineApp, ui: &mut egui::Ui) {
                 );
                 name_widget(ui, &r, "player has a vision of its own");
                 let mut vision = o.player_vision().unwrap_or(crate::core::object::DEFAULT_VISION_RADIUS);
-                let v = ui.add_enabled(
-                    own,
-                    egui::DragValue::new(&mut vision)
-                        .range(0..=MAX_RADIUS)
-                        .clamp_existing_to_range(false)
-                        .prefix("vision "),
-                );
+                let v = ui.add_enabled(own, radius_field(&mut vision, "vision "));
                 name_widget(ui, &v, "vision of the player");
                 if r.changed() || v.changed() {
                     let key = crate::core::object::PLAYER_VISION;
@@ -1046,12 +1032,7 @@ pub fn tools_bar_ui(app: &mut SightlineApp, ui: &mut egui::Ui) {
                             let r = ui.add(egui::TextEdit::singleline(&mut glyph).desired_width(26.0));
                             name_widget(ui, &r, "monster glyph");
                             let mut vision = app.editor.monster_vision;
-                            let v = ui.add(
-                                egui::DragValue::new(&mut vision)
-                                    .range(0..=MAX_RADIUS)
-                                    .clamp_existing_to_range(false)
-                                    .prefix("vision "),
-                            );
+                            let v = ui.add(radius_field(&mut vision, "vision "));
                             name_widget(ui, &v, "monster vision");
                             let ch = glyph.chars().find(|c| *c != app.editor.monster_glyph && c.is_alphabetic());
                             if ch.is_some() || v.changed() {
@@ -1063,12 +1044,7 @@ pub fn tools_bar_ui(app: &mut SightlineApp, ui: &mut egui::Ui) {
                         }
                         ObjectChoice::Light => {
                             let mut radius = app.editor.light_radius;
-                            let r = ui.add(
-                                egui::DragValue::new(&mut radius)
-                                    .range(0..=MAX_RADIUS)
-                                    .clamp_existing_to_range(false)
-                                    .prefix("radius "),
-                            );
+                            let r = ui.add(radius_field(&mut radius, "radius "));
                             name_widget(ui, &r, "light radius");
                             if r.changed() {
                                 app.commands.push(Command::SetLightRadius(radius));

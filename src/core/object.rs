@@ -799,8 +799,9 @@ pub fn turns_within_one(objects: &mut [MapObject]) {
 }
 
 /// Gives every monster's vision and light's radius in `objects` at most [`MAX_RADIUS`], as a
-/// Tiled map's are read, and says which it changed: a RON or ASCII file can hold any `u32`.
-pub fn radii_within_limits(objects: &mut [MapObject]) -> Option<String> {
+/// Tiled map's are read (a RON or ASCII file can hold any `u32`); names those it changed, with
+/// the radius each had (`"goblin" (vision 40968)`).
+pub fn radii_within_limits(objects: &mut [MapObject]) -> Vec<String> {
     let mut changed = Vec::new();
     for o in objects {
         let (what, radius) = match &mut o.kind {
@@ -814,12 +815,7 @@ pub fn radii_within_limits(objects: &mut [MapObject]) -> Option<String> {
             *radius = MAX_RADIUS;
         }
     }
-    let listed = match changed.len() {
-        0 => return None,
-        1..=4 => changed.join(", "),
-        n => format!("{} and {} more", changed[..3].join(", "), n - 3),
-    };
-    Some(format!("objects {listed} are given a radius of {MAX_RADIUS}, the most sightline gives"))
+    changed
 }
 
 impl MapObject {

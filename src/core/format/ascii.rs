@@ -506,15 +506,11 @@ pub fn to_string(map: &Map) -> Result<(String, Vec<String>), MapError> {
         .map(|&id| format!("{:?} as {:?}", map.tiles[id].name, glyph_of[id]))
         .collect();
     if !moved.is_empty() {
-        let listed = if moved.len() <= 4 {
-            moved.join(", ")
-        } else {
-            format!("{} and {} more", moved[..3].join(", "), moved.len() - 3)
-        };
         warnings.push(format!(
             "{} tile types are written with other glyphs than their own, which a tile or an object before them has, \
-             and read back so: {listed}",
-            moved.len()
+             and read back so: {}",
+            moved.len(),
+            super::listed(&moved)
         ));
     }
     let mut lossy_tiles = Vec::new();

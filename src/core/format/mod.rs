@@ -114,8 +114,12 @@ pub(crate) fn file_reference(path: &Path) -> String {
 /// how many more (a Tiled map can have hundreds of tiles, and a warning a line each buries the
 /// rest).
 pub(crate) fn listed_names(names: &[&str]) -> String {
-    let quoted = |names: &[&str]| names.iter().map(|n| format!("{n:?}")).collect::<Vec<_>>().join(", ");
-    if names.len() <= 4 { quoted(names) } else { format!("{} and {} more", quoted(&names[..3]), names.len() - 3) }
+    listed(&names.iter().map(|n| format!("{n:?}")).collect::<Vec<_>>())
+}
+
+/// `items` as [`listed_names`] lists names, each as it is written (not quoted).
+pub(crate) fn listed(items: &[String]) -> String {
+    if items.len() <= 4 { items.join(", ") } else { format!("{} and {} more", items[..3].join(", "), items.len() - 3) }
 }
 
 /// The f64 written the way the f32 reads: 0.49, not the 0.49000000953674316 that `as f64` gives
@@ -201,7 +205,13 @@ pub fn load_bytes(bytes: &[u8], format: Format, path: &Path) -> Result<Loaded, M
         Format::MovingAi => Loaded::clean(movingai::parse_map(as_text(bytes, "MovingAI map")?)?),
     };
     loaded.map.validate()?;
-    loaded.warnings.extend(crate::core::object::radii_within_limits(&mut loaded.map.objects));
+    let capped = crate::core::object::radii_within_limits(&mut loaded.map.objects);
+    if !capped.is_empty() {
+        let most = crate::core::object::MAX_RADIUS;
+        loaded
+            .warnings
+            .push(format!("objects {} are given a radius of {most}, the most sightline gives", listed(&capped)));
+    }
     crate::core::object::turns_within_one(&mut loaded.map.objects);
     // A Tiled file records the layer format in its tile layers' data: a map without one has
     // the default, whichever file it came from.

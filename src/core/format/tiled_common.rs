@@ -568,13 +568,6 @@ pub fn build_map(mut doc: Doc) -> Result<super::Loaded, MapError> {
             doc.dropped.insert(Dropped::TileOffsets);
         }
         let label = ts.label();
-        let mut terrains = ts.wang_sets.iter().flat_map(|set| set.colors.iter().map(move |c| (set, c)));
-        if let Some((set, colour)) = terrains.find(|(_, c)| !c.probability.is_finite() || c.probability < 0.0) {
-            return Err(MapError::invalid(format!(
-                "{label}, terrain set {:?}: terrain {:?} has probability {}; it must be a finite number ≥ 0",
-                set.name, colour.name, colour.probability
-            )));
-        }
         for set in &mut ts.wang_sets {
             let dropped = set.keep_tiles_below(ts.tile_count);
             if dropped > 0 {
