@@ -19,9 +19,23 @@
 //! run by run (see [`Octant::compute`]). An octant's columns before its first wall within the
 //! radius are found and lit for all eight octants at once (`open_rows.rs`), and its scan starts
 //! after them.
+//!
+//! The first three columns are looked up rather than scanned, when the radius reaches column 4
+//! (`r² ≥ 16`), the 9 × 9 box around the origin lies on the map and holds a wall within three
+//! tiles of it. An octant's scan of its columns 1 to 3 reads their 9 tiles and 3 of column 4
+//! (the bevels), and nothing else; so what those columns show, and the sectors the scan takes
+//! on into column 4, are a function of 12 opacity bits. [`small_views`] runs the scan once on
+//! each of the 4 096 patterns and keeps both; a view then looks up each octant and scans on from
+//! column 4 with the sectors its lookup gives.
 
-use super::open_rows::{RowExtent, light_open_rows};
-use super::{FovContext, OctantLines, Opacity, RadiusCols, with_radius_cols};
+use std::sync::OnceLock;
+
+use super::open_rows::{RowExtent, light_open_rows, octant_bit};
+use super::small_box::{self, BOX_DISCS, SmallBox};
+use super::{
+    FovContext, FovParams, OctantLines, Opacity, OpacityGrid, RadiusCols, VisibleSet, scan_with, with_radius_cols,
+};
+use crate::core::Cell;
 
 /// `y / x`.
 #[derive(Clone, Copy, Debug)]
@@ -67,6 +81,9 @@ struct Octant<'c, 'a, O: Opacity> {
     /// The last column (`x = r`); `None` when unlimited.
     range_limit: Option<i64>,
     last_column: i64,
+    /// Where a scan that stops before column `SMALL_COLUMNS + 1` leaves the sectors it would
+    /// scan there (building [`small_views`] only).
+    handoff: Option<&'c mut Vec<(Slope, Slope)>>,
 }
 
 impl<O: Opacity> Octant<'_, '_, O> {
@@ -86,9 +103,16 @@ impl<O: Opacity> Octant<'_, '_, O> {
     /// Milazzo's column loop. Within a column the tiles between the two slopes are read as
     /// 64-tile opacity words and handled run by run: every tile of the span is visible except
     /// possibly a clear top or bottom tile (the inner-square test), and the sector changes only
-    /// where clear turns to opaque or back.
-    fn compute(&mut self, mut x: i64, mut top: Slope, mut bottom: Slope) {
+    /// where clear turns to opaque or back. `HANDOFF`: stop before column `SMALL_COLUMNS + 1`,
+    /// leaving the sector there in `handoff`.
+    fn compute<const HANDOFF: bool>(&mut self, mut x: i64, mut top: Slope, mut bottom: Slope) {
         while x <= self.last_column {
+            if HANDOFF && x == SMALL_COLUMNS + 1 {
+                if let Some(handoff) = self.handoff.as_deref_mut() {
+                    handoff.push((top, bottom));
+                }
+                return;
+            }
             let top_y = if top.x == 1 {
                 x
             } else {
@@ -166,7 +190,7 @@ impl<O: Opacity> Octant<'_, '_, O> {
                                         bottom = Slope { y: ny, x: nx };
                                         break 'column;
                                     }
-                                    self.compute(x + 1, top, Slope { y: ny, x: nx });
+                                    self.compute::<HANDOFF>(x + 1, top, Slope { y: ny, x: nx });
                                 } else if y == bottom_y {
                                     return;
                                 }
@@ -203,14 +227,203 @@ pub(super) fn compute<O: Opacity>(ctx: &mut FovContext<'_, O>) {
     let range_limit = (ctx.radius_squared != i64::MAX).then_some(i64::from(ctx.reach));
     // Past the map every tile blocks light, so one column beyond the reach ends every octant.
     let last_column = i64::from(ctx.reach) + i64::from(range_limit.is_none());
+    if O::BLOCK_READS && ctx.radius_squared >= 16 && SmallBox::on_map(ctx) {
+        let mut small_box = SmallBox::read_core(ctx);
+        // With no wall there, every octant's first columns are open rows, found as fast.
+        if small_box.holds_wall_within(SMALL_COLUMNS as i32) {
+            small_box.read_rest(ctx);
+            let views = small_views(if ctx.radius_squared >= FAR_RADIUS_SQUARED { 5 } else { 4 });
+            small_view(ctx, small_box, views, range_limit, last_column);
+            return;
+        }
+    }
     with_radius_cols(ctx.radius_squared, |radius_cols| {
         let open = light_open_rows(ctx, radius_cols, u8::MAX, 1, RowExtent::WithinRadius);
         for t in TRANSFORMS {
-            // Octant column x is the scan's row, its tile y the column along it.
-            let lines = OctantLines::new((ctx.ox, ctx.oy), (t.1, t.0, t.3, t.2));
+            let lines = octant_lines(ctx, t);
             let first = i64::from(open.first_closed(&lines));
-            let mut octant = Octant { ctx, radius_cols, t, lines, range_limit, last_column };
-            octant.compute(first, Slope { y: 1, x: 1 }, Slope { y: 0, x: 1 });
+            let mut octant = Octant { ctx, radius_cols, t, lines, range_limit, last_column, handoff: None };
+            octant.compute::<false>(first, Slope { y: 1, x: 1 }, Slope { y: 0, x: 1 });
+        }
+    });
+}
+
+/// The octant `t` around the view's origin as map lines: octant column `x` is the lines'
+/// row, its tile `y` the column along it.
+fn octant_lines<O: Opacity>(ctx: &FovContext<'_, O>, t: (i32, i32, i32, i32)) -> OctantLines {
+    OctantLines::new((ctx.ox, ctx.oy), (t.1, t.0, t.3, t.2))
+}
+
+/// The first columns of an octant, which [`small_view`] looks up.
+const SMALL_COLUMNS: i64 = 3;
+/// Where column `x`'s tiles are in a pattern of an octant's first columns: tile `y` is bit
+/// `COLUMN_OFFSET[x] + y`. Columns 1 to 3 give all their tiles (bits 0–8); column 4 gives its
+/// tiles 1 to 3 (bits 9–11), which the scan reads to bevel corners in column 3: tile
+/// `(x + 1, y + 1)` for a wall's corner at `y`, and for a sector's top tile `y`. Both lie below
+/// the diagonal (`y < x`) but the first sector's top, which is placed without a read, so no
+/// test reaches tile 4.
+const COLUMN_OFFSET: [u32; 5] = [0, 0, 2, 5, 8];
+/// The tiles of a pattern.
+const PATTERN_BITS: u32 = 12;
+/// The tiles of columns 1 to 3 in a pattern (and in a looked-up view).
+const VIEW_BITS: u64 = (1 << 9) - 1;
+
+/// From this `r²` on, the first three columns lie within the radius (the farthest tile,
+/// (3, 3), at 18).
+const FAR_RADIUS_SQUARED: i64 = 18;
+
+/// Every slope a sector entering column `SMALL_COLUMNS + 1` can have: the first sector's `1`
+/// and `0`, and those a tile `(x, y)` of the first columns gives, `(2y + 1) / (2x − 1 … 2x + 1)`
+/// (a wall's corners and the centre of its side). A looked-up view names a sector by the
+/// indices of its two slopes here.
+const SLOPES: [Slope; 29] = {
+    let mut slopes = [Slope { y: 1, x: 1 }; 29];
+    slopes[1] = Slope { y: 0, x: 1 };
+    let mut n = 2;
+    let mut x = 1;
+    while x <= SMALL_COLUMNS {
+        let mut y = 0;
+        while y <= x {
+            let mut nx = 2 * x - 1;
+            while nx <= 2 * x + 1 {
+                slopes[n] = Slope { y: 2 * y + 1, x: nx };
+                n += 1;
+                nx += 1;
+            }
+            y += 1;
+        }
+        x += 1;
+    }
+    slopes
+};
+
+/// A looked-up view: bits `0..9` the visible tiles of columns 1 to 3 (a pattern's layout),
+/// bits `9..12` how many sectors go on into column 4, then each sector as two 5-bit indices
+/// into [`SLOPES`] (top, then bottom), from bit `SECTORS_AT`.
+const SECTORS_AT: u32 = 12;
+/// The most sectors an entry has room for (every pattern needs at most this many:
+/// `small_views` checks as it builds).
+const MAX_SECTORS: usize = 5;
+
+/// An octant's first `SMALL_COLUMNS` columns for every pattern of the tiles the scan reads
+/// there (see [`COLUMN_OFFSET`]): which of their tiles are visible (walls lit) and the sectors
+/// that go on into the next column, found by running [`Octant::compute`] on each pattern, in
+/// octant 0 of an 11 × 11 map, stopping before column `SMALL_COLUMNS + 1`. Every octant scans
+/// its own tiles in its own (column, tile) terms the same way, and what a column shows depends
+/// only on the columns before it, so one table serves all eight octants
+/// (`small_views_are_the_scans_views` checks every pattern in each octant).
+///
+/// Two tables, by `radius`: 5 for every `r²` of at least [`FAR_RADIUS_SQUARED`] and for no
+/// radius (every tile of the first columns is within it, and none of them is the last
+/// column), and 4 for `r²` of 16 and 17, where the scan skips tile (3, 3). Each is built on
+/// first use, in a few milliseconds.
+fn small_views(radius: u32) -> &'static [u64] {
+    static FAR_VIEWS: OnceLock<Vec<u64>> = OnceLock::new();
+    static RADIUS_4_VIEWS: OnceLock<Vec<u64>> = OnceLock::new();
+    let views = if radius >= 5 { &FAR_VIEWS } else { &RADIUS_4_VIEWS };
+    views.get_or_init(|| {
+        let mut grid = OpacityGrid::new(11, 11);
+        let mut visible = VisibleSet::new(11, 11);
+        let mut sectors = Vec::new();
+        let params = FovParams { origin: Cell::new(5, 5), radius: Some(radius), light_walls: true };
+        // Octant 0's (x, y) is the map offset (x, −y).
+        let tiles = || {
+            (1..=SMALL_COLUMNS as i32)
+                .flat_map(|x| (0..=x).map(move |y| (x, y)))
+                .chain((1..=SMALL_COLUMNS as i32).map(|y| (SMALL_COLUMNS as i32 + 1, y)))
+        };
+        let slope_index = |slope: Slope| {
+            let index = SLOPES.iter().position(|s| (s.y, s.x) == (slope.y, slope.x));
+            index.expect("a sector's slope is one the first columns make") as u64
+        };
+        (0..1u32 << PATTERN_BITS)
+            .map(|pattern| {
+                for (x, y) in tiles() {
+                    grid.set(5 + x, 5 - y, pattern >> (COLUMN_OFFSET[x as usize] + y as u32) & 1 != 0);
+                }
+                sectors.clear();
+                scan_with(&grid, params, &mut visible, |ctx| {
+                    let range_limit = Some(i64::from(ctx.reach));
+                    let last_column = i64::from(ctx.reach);
+                    with_radius_cols(ctx.radius_squared, |radius_cols| {
+                        let t = TRANSFORMS[0];
+                        let lines = octant_lines(ctx, t);
+                        let handoff = Some(&mut sectors);
+                        let mut octant = Octant { ctx, radius_cols, t, lines, range_limit, last_column, handoff };
+                        octant.compute::<true>(1, Slope { y: 1, x: 1 }, Slope { y: 0, x: 1 });
+                    })
+                });
+                assert!(sectors.len() <= MAX_SECTORS, "pattern {pattern:#b}: {} sectors", sectors.len());
+                let view = tiles()
+                    .filter(|&(x, y)| x <= SMALL_COLUMNS as i32 && visible.contains(5 + x, 5 - y))
+                    .fold(0, |view, (x, y)| view | 1 << (COLUMN_OFFSET[x as usize] + y as u32));
+                sectors.iter().enumerate().fold(
+                    view | (sectors.len() as u64) << VIEW_BITS.count_ones(),
+                    |entry, (k, &(top, bottom))| {
+                        entry | (slope_index(top) | slope_index(bottom) << 5) << (SECTORS_AT + 10 * k as u32)
+                    },
+                )
+            })
+            .collect()
+    })
+}
+
+/// A view of `r² ≥ 16` whose 9 × 9 box around the origin lies on the map ([`SmallBox`]): each
+/// octant's first `SMALL_COLUMNS` columns from `views`, then the scan from the sectors they
+/// leave. An octant whose first columns hold no wall goes on with its open rows, which may
+/// reach past the box, as a view that is not looked up does.
+fn small_view<O: Opacity>(
+    ctx: &mut FovContext<'_, O>,
+    mut small_box: SmallBox,
+    views: &[u64],
+    range_limit: Option<i64>,
+    last_column: i64,
+) {
+    let mut entries = [0u64; 8];
+    let mut open_octants = 0;
+    for (k, t) in TRANSFORMS.into_iter().enumerate() {
+        let lines = octant_lines(ctx, t);
+        let mut pattern = 0;
+        for x in 1..=SMALL_COLUMNS as i32 + 1 {
+            // Bit y for the octant's tile y of column x.
+            let line = usize::from(small_box.line(&lines, x)) >> small_box::HALF;
+            let tiles = if x <= SMALL_COLUMNS as i32 { (1 << (x + 1)) - 1 } else { 0b1110 };
+            pattern |= (line & tiles) << COLUMN_OFFSET[x as usize];
+        }
+        entries[k] = views[pattern];
+        if pattern as u64 & VIEW_BITS == 0 {
+            open_octants |= octant_bit(&lines);
+        }
+        let mut view = entries[k] & VIEW_BITS;
+        if !ctx.light_walls {
+            // A pattern's set bits are its walls.
+            view &= !(pattern as u64);
+        }
+        for x in 1..=SMALL_COLUMNS as i32 {
+            small_box.see(&lines, x, (view >> COLUMN_OFFSET[x as usize] & ((1 << (x + 1)) - 1)) as u16);
+        }
+    }
+    // The looked-up tiles lie within the radius (the tables leave out those beyond it).
+    small_box.light(ctx, &BOX_DISCS[BOX_DISCS.len() - 1]);
+    with_radius_cols(ctx.radius_squared, |radius_cols| {
+        let first_open = SMALL_COLUMNS as i32 + 1;
+        let open = (open_octants != 0)
+            .then(|| light_open_rows(ctx, radius_cols, open_octants, first_open, RowExtent::WithinRadius));
+        for (k, t) in TRANSFORMS.into_iter().enumerate() {
+            let lines = octant_lines(ctx, t);
+            let mut octant = Octant { ctx, radius_cols, t, lines, range_limit, last_column, handoff: None };
+            if let Some(open) = open.filter(|_| open_octants & octant_bit(&lines) != 0) {
+                // Its first columns are open, so its whole sector goes on from its first closed one.
+                let first = i64::from(open.first_closed(&lines));
+                octant.compute::<false>(first, Slope { y: 1, x: 1 }, Slope { y: 0, x: 1 });
+                continue;
+            }
+            let entry = entries[k];
+            for sector in 0..(entry >> VIEW_BITS.count_ones() & 7) as u32 {
+                let slopes = entry >> (SECTORS_AT + 10 * sector);
+                let (top, bottom) = (SLOPES[(slopes & 31) as usize], SLOPES[(slopes >> 5 & 31) as usize]);
+                octant.compute::<false>(SMALL_COLUMNS + 1, top, bottom);
+            }
         }
     });
 }
@@ -219,7 +432,8 @@ pub(super) fn compute<O: Opacity>(ctx: &mut FovContext<'_, O>) {
 mod tests {
     use super::*;
     use crate::core::fov::Algorithm;
-    use crate::core::fov::reference::{assert_same_views, view_of};
+    use crate::core::fov::reference::{assert_same_views, random_grid, view_of};
+    use crate::core::rng::Rng;
 
     // Milazzo's column loop tile by tile (the implementation before runs): the definition the
     // run-based loop must reproduce.
@@ -352,6 +566,51 @@ mod tests {
         assert_same_views(Algorithm::Milazzo, 31, [0.0, 0.05, 0.2, 0.45], |grid, params| {
             view_of(grid, params, reference)
         });
+    }
+
+    /// Every pattern of the tiles an octant's first three columns read, in each of the eight
+    /// octants in turn, with the rest of a 13 × 13 map random: the looked-up view, and the scan
+    /// from the sectors it leaves, give the tile-by-tile scan's view, at every radius up to 8
+    /// and unlimited, walls lit or not. Then small maps with any origin, where views near the
+    /// edges are scanned.
+    #[test]
+    fn small_views_are_the_scans_views() {
+        let mut rng = Rng::new(43);
+        for pattern in 0..1u32 << PATTERN_BITS {
+            for (k, t) in TRANSFORMS.into_iter().enumerate() {
+                let mut grid = random_grid(&mut rng, 13, 13, 0.3);
+                for x in 1..=SMALL_COLUMNS as i32 + 1 {
+                    for y in (0..=x).filter(|&y| x <= SMALL_COLUMNS as i32 || (1..x).contains(&y)) {
+                        let wall = pattern >> (COLUMN_OFFSET[x as usize] + y as u32) & 1 != 0;
+                        grid.set(6 + x * t.0 + y * t.1, 6 + x * t.2 + y * t.3, wall);
+                    }
+                }
+                let radius = [Some((pattern + k as u32) % 9), None][(pattern as usize + k) % 4 / 3];
+                let params = FovParams { origin: Cell::new(6, 6), radius, light_walls: pattern % 3 != 0 };
+                assert_eq!(
+                    view_of_algorithm(&grid, params),
+                    view_of(&grid, params, reference),
+                    "pattern {pattern:#b}, octant {k}: {params:?}"
+                );
+            }
+        }
+        for round in 0..2000 {
+            let (w, h) = (1 + rng.below(14), 1 + rng.below(14));
+            let grid = random_grid(&mut rng, w, h, 0.3);
+            let origin = Cell::new(rng.below(w) as i32, rng.below(h) as i32);
+            let params = FovParams { origin, radius: Some(rng.below(7)), light_walls: round % 3 != 0 };
+            assert_eq!(
+                view_of_algorithm(&grid, params),
+                view_of(&grid, params, reference),
+                "round {round}: {params:?}"
+            );
+        }
+    }
+
+    fn view_of_algorithm(grid: &OpacityGrid, params: FovParams) -> Vec<(i32, i32)> {
+        let mut visible = VisibleSet::new(grid.width() as u32, grid.height() as u32);
+        crate::core::fov::compute(Algorithm::Milazzo, grid, params, &mut visible);
+        visible.iter().map(|c| (c.x, c.y)).collect()
     }
 
     /// On maps with a few walls far apart, octants open for tens of rows end at a lone wall

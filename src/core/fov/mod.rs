@@ -21,6 +21,7 @@ mod permissive;
 mod ray;
 mod shadowcast;
 mod shadowline;
+mod small_box;
 mod symmetric;
 pub mod targeting;
 
