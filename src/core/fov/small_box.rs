@@ -69,46 +69,24 @@ impl SmallBox {
     /// Reads the box of a view whose box lies on the map ([`SmallBox::on_map`]).
     #[inline]
     pub fn read<O: Opacity>(ctx: &FovContext<'_, O>) -> Self {
-        let mut small_box = Self::read_core(ctx);
-        small_box.read_rest(ctx);
-        small_box
+        let read = |axis, centre: i32, across: i32| {
+            let mut lines = [0; SIDE];
+            for (i, line) in lines.iter_mut().enumerate() {
+                *line = ctx.grid.line_bits(axis, centre - HALF + i as i32, across - HALF, SIDE as u32) as u16 & 0x1ff;
+            }
+            lines
+        };
+        let (ox, oy) = (ctx.ox, ctx.oy);
+        Self { origin: (ox, oy), opacity: [read(Axis::Row, oy, ox), read(Axis::Column, ox, oy)], seen: [[0; SIDE]; 2] }
     }
 
-    /// Reads the box's rows but its first and last (enough for
-    /// [`SmallBox::holds_wall_within`] up to `HALF − 1`); the rest reads as clear until
-    /// [`SmallBox::read_rest`].
+    /// Whether a cell within `reach` of the view's origin along both axes is opaque (the
+    /// origin's own counted), read a row at a time.
     #[inline]
-    pub fn read_core<O: Opacity>(ctx: &FovContext<'_, O>) -> Self {
-        let mut opacity = [[0; SIDE]; 2];
-        for (i, row) in opacity[0].iter_mut().enumerate().take(SIDE - 1).skip(1) {
-            *row = Self::read_line(ctx, Axis::Row, ctx.oy, ctx.ox, i);
-        }
-        Self { origin: (ctx.ox, ctx.oy), opacity, seen: [[0; SIDE]; 2] }
-    }
-
-    /// Reads the box's first and last rows and its columns.
-    #[inline]
-    pub fn read_rest<O: Opacity>(&mut self, ctx: &FovContext<'_, O>) {
-        for i in [0, SIDE - 1] {
-            self.opacity[0][i] = Self::read_line(ctx, Axis::Row, ctx.oy, ctx.ox, i);
-        }
-        for i in 0..SIDE {
-            self.opacity[1][i] = Self::read_line(ctx, Axis::Column, ctx.ox, ctx.oy, i);
-        }
-    }
-
-    /// Line `i` of the box along `axis`, whose lines are centred on `centre` and cells on `across`.
-    #[inline(always)]
-    fn read_line<O: Opacity>(ctx: &FovContext<'_, O>, axis: Axis, centre: i32, across: i32, i: usize) -> u16 {
-        ctx.grid.line_bits(axis, centre - HALF + i as i32, across - HALF, SIDE as u32) as u16 & 0x1ff
-    }
-
-    /// Whether any cell within `reach` (at most `HALF − 1` after [`SmallBox::read_core`]) of the origin along both axes is opaque.
-    #[inline]
-    pub fn holds_wall_within(&self, reach: i32) -> bool {
-        let cells = ((1u16 << (2 * reach + 1)) - 1) << (HALF - reach);
-        let rows = &self.opacity[0][(HALF - reach) as usize..=(HALF + reach) as usize];
-        rows.iter().any(|&row| row & cells != 0)
+    pub fn wall_within<O: Opacity>(ctx: &FovContext<'_, O>, reach: i32) -> bool {
+        let side = 2 * reach as u32 + 1;
+        (-reach..=reach)
+            .any(|dy| ctx.grid.line_bits(Axis::Row, ctx.oy + dy, ctx.ox - reach, side) & ((1 << side) - 1) != 0)
     }
 
     /// Where the octant's row `j` is among the box's lines: rows or columns, and which.
