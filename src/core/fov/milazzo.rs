@@ -20,13 +20,14 @@
 //! radius are found and lit for all eight octants at once (`open_rows.rs`), and its scan starts
 //! after them.
 //!
-//! The first three columns are looked up rather than scanned, when the radius reaches column 4
-//! (`r² ≥ 16`), the 9 × 9 box around the origin lies on the map and holds a wall within two
-//! tiles of the origin. An octant's scan of its columns 1 to 3 reads their 9 tiles and 3 of column 4
-//! (the bevels), and nothing else; so what those columns show, and the sectors the scan takes
-//! on into column 4, are a function of 12 opacity bits. [`small_views`] runs the scan once on
-//! each of the 4 096 patterns and keeps both; a view then looks up each octant and scans on from
-//! column 4 with the sectors its lookup gives.
+//! The first three columns are looked up rather than scanned, when they lie within the radius
+//! (`r² ≥ 18`), the 9 × 9 box around the origin lies on the map and holds a wall within two
+//! tiles of the origin. An octant's scan of its columns 1 to 3 reads their 9 tiles and 3 of
+//! column 4 (the bevels), and nothing else; so what those columns show, and the sectors the scan
+//! takes on into column 4, are a function of 12 opacity bits. [`small_views`] runs the scan once
+//! on each of the 4 096 patterns and keeps both; a view then looks up each octant and scans on
+//! from column 4 with the sectors its lookup gives. A view of radius 4 (on the map's box) is
+//! looked up whole, from 13 bits an octant ([`radius_4_views`]).
 
 use std::sync::OnceLock;
 
@@ -227,13 +228,18 @@ pub(super) fn compute<O: Opacity>(ctx: &mut FovContext<'_, O>) {
     let range_limit = (ctx.radius_squared != i64::MAX).then_some(i64::from(ctx.reach));
     // Past the map every tile blocks light, so one column beyond the reach ends every octant.
     let last_column = i64::from(ctx.reach) + i64::from(range_limit.is_none());
-    // Looked up only with a wall within two tiles of the origin. Without, the first columns
-    // are mostly open rows, found as fast, and the box's reading would cost more than it saves
-    // (with a check of three tiles: 10% more on the open map at r = 4, and on caves too).
-    if O::BLOCK_READS && ctx.radius_squared >= 16 && SmallBox::on_map(ctx) && SmallBox::wall_within(ctx, 2) {
-        let views = small_views(if ctx.radius_squared >= FAR_RADIUS_SQUARED { 5 } else { 4 });
-        small_view(ctx, SmallBox::read(ctx), views, range_limit, last_column);
-        return;
+    if O::BLOCK_READS && SmallBox::on_map(ctx) {
+        if ctx.radius_squared == 16 {
+            radius_4_view(ctx, radius_4_views());
+            return;
+        }
+        // Looked up only with a wall within two tiles of the origin. Without, the first columns
+        // are mostly open rows, found as fast, and the box's reading would cost more than it
+        // saves (with a check of three tiles: 10% more on the open map at r = 4, and on caves).
+        if ctx.radius_squared >= FAR_RADIUS_SQUARED && SmallBox::wall_within(ctx, 2) {
+            small_view(ctx, SmallBox::read(ctx), small_views(), range_limit, last_column);
+            return;
+        }
     }
     with_radius_cols(ctx.radius_squared, |radius_cols| {
         let open = light_open_rows(ctx, radius_cols, u8::MAX, 1, RowExtent::WithinRadius);
@@ -311,19 +317,16 @@ const MAX_SECTORS: usize = 5;
 /// only on the columns before it, so one table serves all eight octants
 /// (`small_views_are_the_scans_views` checks every pattern in each octant).
 ///
-/// Two tables, by `radius`: 5 for every `r²` of at least [`FAR_RADIUS_SQUARED`] and for no
-/// radius (every tile of the first columns is within it, and none of them is the last
-/// column), and 4 for `r²` of 16 and 17, where the scan skips tile (3, 3). Each is built on
-/// first use, in a few milliseconds.
-fn small_views(radius: u32) -> &'static [u64] {
-    static FAR_VIEWS: OnceLock<Vec<u64>> = OnceLock::new();
-    static RADIUS_4_VIEWS: OnceLock<Vec<u64>> = OnceLock::new();
-    let views = if radius >= 5 { &FAR_VIEWS } else { &RADIUS_4_VIEWS };
-    views.get_or_init(|| {
+/// The table serves every `r²` of at least [`FAR_RADIUS_SQUARED`] and no radius: it is built
+/// at radius 5, where every tile of the first columns is within the radius and none of them is
+/// in the last column. Built on first use, in a few milliseconds.
+fn small_views() -> &'static [u64] {
+    static VIEWS: OnceLock<Vec<u64>> = OnceLock::new();
+    VIEWS.get_or_init(|| {
         let mut grid = OpacityGrid::new(11, 11);
         let mut visible = VisibleSet::new(11, 11);
         let mut sectors = Vec::new();
-        let params = FovParams { origin: Cell::new(5, 5), radius: Some(radius), light_walls: true };
+        let params = FovParams { origin: Cell::new(5, 5), radius: Some(5), light_walls: true };
         // Octant 0's (x, y) is the map offset (x, −y).
         let tiles = || {
             (1..=SMALL_COLUMNS as i32)
@@ -366,7 +369,85 @@ fn small_views(radius: u32) -> &'static [u64] {
     })
 }
 
-/// A view of `r² ≥ 16` whose 9 × 9 box around the origin lies on the map ([`SmallBox`]): each
+/// Where column `x`'s tiles are in a pattern of the tiles an octant's scan reads at radius 4:
+/// tile `y` is bit `RADIUS_4_OFFSET[x] + y`. Columns 1 to 3 give all their tiles, as in
+/// [`COLUMN_OFFSET`], and column 4, the last, its tiles 0 to 3 (bits 9–12): tile 0 is the only
+/// one within the radius, and tile 2 bevels a corner in column 3. Tiles 1 and 3, and (3, 3)
+/// beyond the radius, which the scan may read, turn out never to change the view; they come
+/// with their lines at no cost, so the table keeps them rather than squeezing them out.
+const RADIUS_4_OFFSET: [u32; 5] = [0, 0, 2, 5, 9];
+/// The tiles of a radius-4 pattern.
+const RADIUS_4_BITS: u32 = 13;
+
+/// An octant's whole view at radius 4 for every pattern of the tiles its scan reads
+/// ([`RADIUS_4_OFFSET`]): bit `RADIUS_4_OFFSET[x] + y` set for each visible tile (walls lit;
+/// of column 4 only tile 0 is within the radius). Found by running [`Octant::compute`] on each
+/// pattern in octant 0 of an 11 × 11 map twice, once with every other tile clear and once with
+/// every other tile opaque: the two views must agree, so the scan reads no tile the pattern
+/// leaves out. One table serves all eight octants, as [`small_views`] does
+/// (`small_views_are_the_scans_views` checks every pattern in each octant). Built on first use.
+fn radius_4_views() -> &'static [u16] {
+    static VIEWS: OnceLock<Vec<u16>> = OnceLock::new();
+    VIEWS.get_or_init(|| {
+        let mut grid = OpacityGrid::new(11, 11);
+        let mut visible = VisibleSet::new(11, 11);
+        let params = FovParams { origin: Cell::new(5, 5), radius: Some(4), light_walls: true };
+        // Octant 0's (x, y) is the map offset (x, −y).
+        let tiles = || (1..=4).flat_map(|x| (0..=x.min(3)).map(move |y| (x, y)));
+        let mut view_of = |pattern: u32, others: bool| {
+            for (x, y) in (0..11).flat_map(|x| (0..11).map(move |y| (x, y))) {
+                grid.set(x, y, others && (x, y) != (5, 5));
+            }
+            for (x, y) in tiles() {
+                grid.set(5 + x, 5 - y, pattern >> (RADIUS_4_OFFSET[x as usize] + y as u32) & 1 != 0);
+            }
+            scan_with(&grid, params, &mut visible, |ctx| {
+                with_radius_cols(ctx.radius_squared, |radius_cols| {
+                    let (t, range_limit, last_column) = (TRANSFORMS[0], Some(4), 4);
+                    let lines = octant_lines(ctx, t);
+                    let mut octant = Octant { ctx, radius_cols, t, lines, range_limit, last_column, handoff: None };
+                    octant.compute::<false>(1, Slope { y: 1, x: 1 }, Slope { y: 0, x: 1 });
+                })
+            });
+            tiles()
+                .filter(|&(x, y)| visible.contains(5 + x, 5 - y))
+                .fold(0u16, |view, (x, y)| view | 1 << (RADIUS_4_OFFSET[x as usize] + y as u32))
+        };
+        (0..1u32 << RADIUS_4_BITS)
+            .map(|pattern| {
+                let view = view_of(pattern, false);
+                assert_eq!(view, view_of(pattern, true), "pattern {pattern:#b}: the scan reads another tile");
+                view
+            })
+            .collect()
+    })
+}
+
+/// A view of radius 4 whose 9 × 9 box around the origin lies on the map ([`SmallBox`]): each
+/// octant's view looked up whole ([`radius_4_views`]).
+fn radius_4_view<O: Opacity>(ctx: &mut FovContext<'_, O>, views: &[u16]) {
+    let mut small_box = SmallBox::read(ctx);
+    for t in TRANSFORMS {
+        let lines = octant_lines(ctx, t);
+        let mut pattern = 0;
+        for x in 1..=4 {
+            // Bit y for the octant's tile y of column x.
+            let line = usize::from(small_box.line(&lines, x)) >> small_box::HALF;
+            pattern |= (line & ((1 << (x.min(3) + 1)) - 1)) << RADIUS_4_OFFSET[x as usize];
+        }
+        let mut view = views[pattern];
+        if !ctx.light_walls {
+            // A pattern's set bits are its walls.
+            view &= !(pattern as u16);
+        }
+        for x in 1..=4 {
+            small_box.see(&lines, x, view >> RADIUS_4_OFFSET[x as usize] & ((1 << (x.min(3) + 1)) - 1));
+        }
+    }
+    small_box.light(ctx, &BOX_DISCS[16]);
+}
+
+/// A view of `r² ≥ 18` whose 9 × 9 box around the origin lies on the map ([`SmallBox`]): each
 /// octant's first `SMALL_COLUMNS` columns from `views`, then the scan from the sectors they
 /// leave. An octant whose first columns hold no wall goes on with its open rows, which may
 /// reach past the box, as a view that is not looked up does.
@@ -569,8 +650,9 @@ mod tests {
     /// Every pattern of the tiles an octant's first three columns read, in each of the eight
     /// octants in turn, with the rest of a 13 × 13 map random: the looked-up view, and the scan
     /// from the sectors it leaves, give the tile-by-tile scan's view, at every radius up to 8
-    /// and unlimited, walls lit or not. Then small maps with any origin, where views near the
-    /// edges are scanned.
+    /// and unlimited, walls lit or not. Then every pattern of the tiles a view of radius 4
+    /// reads, looked up whole, the same way. Then small maps with any origin, where views near
+    /// the edges are scanned.
     #[test]
     fn small_views_are_the_scans_views() {
         let mut rng = Rng::new(43);
@@ -585,6 +667,24 @@ mod tests {
                 }
                 let radius = [Some((pattern + k as u32) % 9), None][(pattern as usize + k) % 4 / 3];
                 let params = FovParams { origin: Cell::new(6, 6), radius, light_walls: pattern % 3 != 0 };
+                assert_eq!(
+                    view_of_algorithm(&grid, params),
+                    view_of(&grid, params, reference),
+                    "pattern {pattern:#b}, octant {k}: {params:?}"
+                );
+            }
+        }
+        // Every pattern of the tiles a scan of radius 4 reads, looked up whole.
+        for pattern in 0..1u32 << RADIUS_4_BITS {
+            for (k, t) in TRANSFORMS.into_iter().enumerate() {
+                let mut grid = random_grid(&mut rng, 13, 13, 0.3);
+                for x in 1..=4 {
+                    for y in 0..=x.min(3) {
+                        let wall = pattern >> (RADIUS_4_OFFSET[x as usize] + y as u32) & 1 != 0;
+                        grid.set(6 + x * t.0 + y * t.1, 6 + x * t.2 + y * t.3, wall);
+                    }
+                }
+                let params = FovParams { origin: Cell::new(6, 6), radius: Some(4), light_walls: pattern % 3 != 0 };
                 assert_eq!(
                     view_of_algorithm(&grid, params),
                     view_of(&grid, params, reference),
