@@ -432,7 +432,7 @@ fn radius_4_view<O: Opacity>(ctx: &mut FovContext<'_, O>, views: &[u16]) {
         let mut pattern = 0;
         for x in 1..=4 {
             // Bit y for the octant's tile y of column x.
-            let line = usize::from(small_box.line(&lines, x)) >> small_box::HALF;
+            let line = small_box.line(&lines, x) >> small_box::HALF;
             pattern |= (line & ((1 << (x.min(3) + 1)) - 1)) << RADIUS_4_OFFSET[x as usize];
         }
         let mut view = views[pattern];
@@ -465,7 +465,7 @@ fn small_view<O: Opacity>(
         let mut pattern = 0;
         for x in 1..=SMALL_COLUMNS as i32 + 1 {
             // Bit y for the octant's tile y of column x.
-            let line = usize::from(small_box.line(&lines, x)) >> small_box::HALF;
+            let line = small_box.line(&lines, x) >> small_box::HALF;
             let tiles = if x <= SMALL_COLUMNS as i32 { (1 << (x + 1)) - 1 } else { 0b1110 };
             pattern |= (line & tiles) << COLUMN_OFFSET[x as usize];
         }

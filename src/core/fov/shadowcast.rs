@@ -35,7 +35,7 @@
 use std::sync::OnceLock;
 
 use super::open_rows::{RowExtent, light_open_rows, octant_bit};
-use super::small_box::{self, BOX_DISCS, SmallBox};
+use super::small_box::{BOX_DISCS, REVERSED_9};
 use super::{
     Axis, FovContext, FovParams, OCTANTS, OctantLines, Opacity, OpacityGrid, RadiusCols, Ratio, VisibleSet, floor_div,
     scan_with, with_radius_cols,
@@ -159,7 +159,10 @@ impl<'c, 'a, O: Opacity> Octant<'c, 'a, O> {
 }
 
 pub(super) fn compute<O: Opacity>(ctx: &mut FovContext<'_, O>) {
-    if SmallBox::on_map(ctx) {
+    let (w, h) = (ctx.grid.width(), ctx.grid.height());
+    let small_box_on_map =
+        (SMALL_ROWS..w - SMALL_ROWS).contains(&ctx.ox) && (SMALL_ROWS..h - SMALL_ROWS).contains(&ctx.oy);
+    if small_box_on_map {
         small_view(ctx, small_views());
         return;
     }
@@ -173,8 +176,8 @@ pub(super) fn compute<O: Opacity>(ctx: &mut FovContext<'_, O>) {
     });
 }
 
-/// The first rows of an octant, which [`small_view`] looks up: those of the box.
-const SMALL_ROWS: i32 = small_box::HALF;
+/// The first rows of an octant, which [`small_view`] looks up.
+const SMALL_ROWS: i32 = 4;
 /// Their cells: 2 + 3 + 4 + 5.
 const SMALL_CELLS: u32 = 14;
 /// Where row `j`'s cells start in a pattern of those cells: column `c` is bit `ROW_OFFSET[j] + c`.
@@ -259,20 +262,38 @@ fn small_views() -> &'static [u64] {
     })
 }
 
-/// A view whose 9 × 9 box around the origin lies on the map ([`SmallBox`]): each octant's
-/// first `SMALL_ROWS` rows from `views`, then the scan from the sectors they leave, if the
-/// radius goes further. An octant's pattern takes bits 4 ..= 4 + j of its row j's line, and its
-/// view goes back the same way; the box is lit cut to the radius.
+/// A view whose 9 × 9 box around the origin lies on the map: each octant's first
+/// `SMALL_ROWS` rows from `views`, then the scan from the sectors they leave, if the radius
+/// goes further.
+///
+/// The box's lines are read as 9-bit words: rows for the octants whose rows are map rows,
+/// columns for the others. An octant's pattern takes bits 4 ..= 4 + j of its row j's line,
+/// reversed first (`REVERSED_9`) when the octant's columns run against the map, and its view
+/// goes back the same way. What the column octants see is turned into rows, cut to the
+/// radius, and written as nine row words.
 fn small_view<O: Opacity>(ctx: &mut FovContext<'_, O>, views: &[u64]) {
-    let mut small_box = SmallBox::read(ctx);
+    let (ox, oy) = (ctx.ox, ctx.oy);
+    // The box's rows (y = oy − 4 + i, bit b for x = ox − 4 + b) and columns, the same way.
+    let read = |axis, centre: i32, across: i32| {
+        let mut lines = [0; 9];
+        for (i, line) in lines.iter_mut().enumerate() {
+            *line = ctx.grid.line_bits(axis, centre - 4 + i as i32, across - 4, 9) as usize & 0x1ff;
+        }
+        lines
+    };
+    let opacity = [read(Axis::Row, oy, ox), read(Axis::Column, ox, oy)];
+    let mut seen = [[0u16; 9]; 2];
     let mut entries = [0u64; 8];
     // The octants whose first rows hold no wall: their open rows may go on past the box.
     let mut open_octants = 0;
     for (k, octant) in OCTANTS.into_iter().enumerate() {
-        let lines = OctantLines::new((ctx.ox, ctx.oy), octant);
+        let lines = OctantLines::new((ox, oy), octant);
+        let (along, centre) = if lines.axis == Axis::Row { (0, oy) } else { (1, ox) };
+        let box_line = |j: i32| (lines.line(j) - centre + 4) as usize;
         let mut pattern = 0;
         for j in 1..=SMALL_ROWS {
-            let line = usize::from(small_box.line(&lines, j));
+            let line = opacity[along][box_line(j)];
+            let line = if lines.sign > 0 { line } else { usize::from(REVERSED_9[line]) };
             pattern |= (line >> 4 & ((1 << (j + 1)) - 1)) << ROW_OFFSET[j as usize];
         }
         entries[k] = views[pattern];
@@ -285,10 +306,26 @@ fn small_view<O: Opacity>(ctx: &mut FovContext<'_, O>, views: &[u64]) {
             view &= !(pattern as u64);
         }
         for j in 1..=SMALL_ROWS {
-            small_box.see(&lines, j, (view >> ROW_OFFSET[j as usize] & ((1 << (j + 1)) - 1)) as u16);
+            let cells = (view >> ROW_OFFSET[j as usize] & ((1 << (j + 1)) - 1)) as u16;
+            seen[along][box_line(j)] |= if lines.sign > 0 { cells << 4 } else { REVERSED_9[usize::from(cells << 4)] };
         }
     }
-    small_box.light(ctx, &BOX_DISCS[ctx.radius_squared.min(BOX_DISCS.len() as i64 - 1) as usize]);
+    let [mut rows, columns] = seen;
+    for (i, &column) in columns.iter().enumerate() {
+        let mut bits = column;
+        while bits != 0 {
+            rows[bits.trailing_zeros() as usize] |= 1 << i;
+            bits &= bits - 1;
+        }
+    }
+    let disc = &BOX_DISCS[ctx.radius_squared.min(BOX_DISCS.len() as i64 - 1) as usize];
+    for (i, &row) in rows.iter().enumerate() {
+        ctx.visible.mark_row_bits(
+            oy - 4 + i as i32,
+            ox - 4,
+            u64::from(row & disc[(i as i32 - 4).unsigned_abs() as usize]),
+        );
+    }
     if ctx.reach <= SMALL_ROWS {
         return;
     }
