@@ -235,7 +235,8 @@ pub(super) fn compute<O: Opacity>(ctx: &mut FovContext<'_, O>) {
         }
         // Looked up only with a wall within two tiles of the origin. Without, the first columns
         // are mostly open rows, found as fast, and the box's reading would cost more than it
-        // saves (with a check of three tiles: 10% more on the open map at r = 4, and on caves).
+        // saves (measured while r = 4 took this path: a check of three tiles cost 10% more on
+        // the open map and on caves, no check 60% more on the open map).
         if ctx.radius_squared >= FAR_RADIUS_SQUARED && SmallBox::wall_within(ctx, 2) {
             small_view(ctx, SmallBox::read(ctx), small_views(), range_limit, last_column);
             return;
@@ -319,7 +320,7 @@ const MAX_SECTORS: usize = 5;
 ///
 /// The table serves every `r²` of at least [`FAR_RADIUS_SQUARED`] and no radius: it is built
 /// at radius 5, where every tile of the first columns is within the radius and none of them is
-/// in the last column. Built on first use, in a few milliseconds.
+/// in the last column. Built on first use, in under a millisecond (release build).
 fn small_views() -> &'static [u64] {
     static VIEWS: OnceLock<Vec<u64>> = OnceLock::new();
     VIEWS.get_or_init(|| {
@@ -385,7 +386,8 @@ const RADIUS_4_BITS: u32 = 13;
 /// pattern in octant 0 of an 11 × 11 map twice, once with every other tile clear and once with
 /// every other tile opaque: the two views must agree, so the scan reads no tile the pattern
 /// leaves out. One table serves all eight octants, as [`small_views`] does
-/// (`small_views_are_the_scans_views` checks every pattern in each octant). Built on first use.
+/// (`small_views_are_the_scans_views` checks every pattern in each octant). Built on first use,
+/// in about 8 ms (16 384 scans, release build).
 fn radius_4_views() -> &'static [u16] {
     static VIEWS: OnceLock<Vec<u16>> = OnceLock::new();
     VIEWS.get_or_init(|| {
