@@ -4433,6 +4433,40 @@ fn layers_and_tiles_of_one_name_have_their_own_drop_downs() {
     assert_eq!(h.get_all_by_label(&format!("door kind of {}", door.name)).count(), 2);
 }
 
+/// A hexagonal Tiled map opens with a notice of what its grid means here, its map properties
+/// show the grid it keeps, and a save over it writes that grid back, asking nothing: nothing
+/// is lost.
+#[test]
+fn a_hexagonal_map_says_what_its_grid_means_here_and_saves_it_back() {
+    let dir = tempfile::tempdir().unwrap();
+    let path = dir.path().join("hex.tmj");
+    std::fs::write(
+        &path,
+        r#"{"type": "map", "orientation": "hexagonal", "hexsidelength": 7, "staggeraxis": "y", "staggerindex": "even",
+            "width": 2, "height": 1, "tilewidth": 14, "tileheight": 16, "infinite": false, "tilesets": [],
+            "layers": [{"id": 1, "type": "tilelayer", "name": "ground", "width": 2, "height": 1, "data": [0, 0]}]}"#,
+    )
+    .unwrap();
+    let mut h = harness();
+    h.state_mut().commands.push(Command::Open(path.clone()));
+    h.run();
+    let notice = h.state().notice.clone().unwrap_or_default();
+    assert!(notice.contains("the map is hexagonal: sightline draws and plays it as a square grid"), "{notice}");
+    h.state_mut().map_properties_open = true;
+    h.run();
+    h.get_by_label("Hexagonal (Staggered), sides of 7 px, even rows shifted (drawn here as orthogonal)");
+    // The save writes the file anew (removed first, so the file read back is the save's).
+    std::fs::remove_file(&path).unwrap();
+    h.state_mut().commands.push(Command::Save);
+    h.run();
+    assert!(h.query_by_label("Save hex.tmj?").is_none());
+    let json: serde_json::Value = serde_json::from_str(&std::fs::read_to_string(&path).unwrap()).unwrap();
+    assert_eq!(
+        [&json["orientation"], &json["hexsidelength"], &json["staggeraxis"], &json["staggerindex"]],
+        [&serde_json::json!("hexagonal"), &serde_json::json!(7), &serde_json::json!("y"), &serde_json::json!("even")]
+    );
+}
+
 /// A map read without a tile layer (a Tiled file of object layers only) keeps the default tile
 /// layer format: a Tiled file records the format in its tile layers' data, so a format chosen
 /// would not come back. The choice is disabled, and a command to change it leaves it.

@@ -3007,8 +3007,13 @@ fn a_tiled_maps_layer_format_render_order_compression_level_and_parallax_origin_
     for layer_format in LayerFormat::ALL {
         let compression_level = if layer_format.compressed() { 5 } else { -1 };
         let parallax_origin = [12.5, -3.0];
-        map.tiled =
-            TiledSettings { layer_format, render_order: RenderOrder::LeftUp, compression_level, parallax_origin };
+        map.tiled = TiledSettings {
+            layer_format,
+            render_order: RenderOrder::LeftUp,
+            compression_level,
+            parallax_origin,
+            ..TiledSettings::default()
+        };
         let (encoding, compression) = layer_format.attributes();
         // As Tiled writes them: the order and level on the map, the format on each layer.
         let (_, tmx) = save_text(&map, "m.tmx");
@@ -3036,6 +3041,92 @@ fn a_tiled_maps_layer_format_render_order_compression_level_and_parallax_origin_
             assert_same(&round_trip(&map, ext), &map, &format!("{layer_format:?} as {ext}"));
         }
     }
+}
+
+/// An isometric, staggered or hexagonal Tiled map is drawn and played here as a square grid, and
+/// keeps its grid: a save as TMX or TMJ writes it as Tiled does (where Tiled puts each attribute),
+/// RON keeps it, and an ASCII save says it does not. The load says what the grid means here.
+#[test]
+fn a_tiled_maps_isometric_staggered_or_hexagonal_grid_is_kept_by_every_tiled_and_ron_save() {
+    use sightline::core::tiled_settings::{Orientation, StaggerAxis, StaggerIndex};
+    let cases = [
+        (r#"orientation="isometric""#, Orientation::Isometric, ""),
+        // Tiled's defaults where the file leaves the stagger out.
+        (
+            r#"orientation="staggered""#,
+            Orientation::Staggered { axis: StaggerAxis::Y, index: StaggerIndex::Odd },
+            r#" staggeraxis="y" staggerindex="odd""#,
+        ),
+        (
+            r#"orientation="staggered" staggeraxis="x" staggerindex="even""#,
+            Orientation::Staggered { axis: StaggerAxis::X, index: StaggerIndex::Even },
+            r#" staggeraxis="x" staggerindex="even""#,
+        ),
+        (
+            r#"orientation="hexagonal" hexsidelength="12" staggeraxis="x" staggerindex="odd""#,
+            Orientation::Hexagonal { side_length: 12, axis: StaggerAxis::X, index: StaggerIndex::Odd },
+            r#" hexsidelength="12" staggeraxis="x" staggerindex="odd""#,
+        ),
+    ];
+    for (attributes, orientation, written) in cases {
+        let dir = tempfile::tempdir().unwrap();
+        let path = dir.path().join("grid.tmx");
+        let text = format!(
+            r#"<?xml version="1.0" encoding="UTF-8"?>
+<map version="1.10" {attributes} renderorder="right-down" width="3" height="2" tilewidth="32" tileheight="16" infinite="0">
+ <layer id="1" name="ground" width="3" height="2"><data encoding="csv">0,0,0,0,0,0</data></layer>
+</map>"#
+        );
+        std::fs::write(&path, text).unwrap();
+        let loaded = format::load(&path).unwrap();
+        assert_eq!(loaded.map.tiled.orientation, orientation, "{attributes}");
+        let name = orientation.name();
+        let said = loaded.warnings.iter().find(|w| w.starts_with(&format!("the map is {name}:")));
+        let said = said.unwrap_or_else(|| panic!("{attributes}: {:?}", loaded.warnings));
+        assert!(said.ends_with(&format!("a save keeps it {name}")), "{said}");
+        // Only an isometric map's cells have the square grid's neighbours.
+        assert_eq!(said.contains("views and paths here are not that grid's"), orientation != Orientation::Isometric);
+        assert!(loaded.not_kept.is_empty(), "{:?}", loaded.not_kept);
+
+        let (warnings, tmx) = save_text(&loaded.map, "out.tmx");
+        assert!(warnings.is_empty(), "{warnings:?}");
+        let map_line = tmx.lines().find(|l| l.starts_with("<map ")).unwrap();
+        assert!(map_line.contains(&format!(r#" orientation="{name}" "#)), "{map_line}");
+        assert!(map_line.contains(&format!(r#" infinite="0"{written} "#)), "{map_line}");
+        let (_, tmj) = save_text(&loaded.map, "out.tmj");
+        let json: serde_json::Value = serde_json::from_str(&tmj).unwrap();
+        assert_eq!(json["orientation"], serde_json::json!(name));
+        let keys = ["hexsidelength", "staggeraxis", "staggerindex"];
+        let written_keys: Vec<&str> = keys.into_iter().filter(|k| json.get(*k).is_some()).collect();
+        let expected_keys: Vec<&str> = keys.into_iter().filter(|k| written.contains(&format!(" {k}="))).collect();
+        assert_eq!(written_keys, expected_keys, "{tmj}");
+        if let Orientation::Hexagonal { side_length, .. } = orientation {
+            assert_eq!(json["hexsidelength"], serde_json::json!(side_length));
+        }
+        for ext in ["tmx", "tmj", "ron"] {
+            let again = round_trip(&loaded.map, ext);
+            assert_eq!(again.tiled.orientation, orientation, "{attributes} as {ext}");
+            assert_same(&again, &loaded.map, &format!("{attributes} as {ext}"));
+        }
+        let (warnings, _) = save_text(&loaded.map, "out.txt");
+        let dropped = format!("the map's {name} orientation is not kept in ASCII: the file reads back as orthogonal");
+        assert!(warnings.contains(&dropped), "{warnings:?}");
+    }
+    // An orthogonal map says nothing of its grid, and writes none.
+    let (warnings, tmx) = save_text(&ascii("#."), "plain.tmx");
+    assert!(warnings.is_empty() && !tmx.contains("stagger") && tmx.contains(r#" orientation="orthogonal" "#));
+    // A Tiled JSON map reads its grid the same way, numbers and all.
+    let dir = tempfile::tempdir().unwrap();
+    let path = dir.path().join("hex.tmj");
+    std::fs::write(
+        &path,
+        r#"{"type": "map", "orientation": "hexagonal", "hexsidelength": 7, "staggeraxis": "y", "staggerindex": "even",
+            "width": 2, "height": 1, "tilewidth": 14, "tileheight": 16, "infinite": false, "tilesets": [],
+            "layers": [{"id": 1, "type": "tilelayer", "name": "ground", "width": 2, "height": 1, "data": [0, 0]}]}"#,
+    )
+    .unwrap();
+    let hex = Orientation::Hexagonal { side_length: 7, axis: StaggerAxis::Y, index: StaggerIndex::Even };
+    assert_eq!(format::load(&path).unwrap().map.tiled.orientation, hex);
 }
 
 #[test]

@@ -347,6 +347,7 @@ fn random_action(rng: &mut Rng, app: &SightlineApp) -> Vec<Command> {
                 render_order: orders[rng.below(3) as usize],
                 compression_level: [-1, 1, 9][rng.below(3) as usize],
                 parallax_origin: [rng.range(0, 50) as f64, 0.0],
+                ..map.tiled
             })]
         }
         37 => {

@@ -449,6 +449,12 @@ fn tiled_settings_ui(ui: &mut egui::Ui, map: &crate::core::Map, commands: &mut V
     use crate::core::tiled_settings::{LayerFormat, RenderOrder};
     let mut settings = map.tiled;
     egui::Grid::new("tiled settings").num_columns(2).show(ui, |ui| {
+        ui.label("Orientation").on_hover_text(
+            "The grid Tiled draws the map on, kept from the file read: sightline draws every map as orthogonal, \
+             and a save as TMX or TMJ writes the map's own orientation back",
+        );
+        ui.label(orientation_text(settings.orientation));
+        ui.end_row();
         ui.label("Tile layer format").on_hover_text(
             "How a save as TMX or TMJ writes the tile layers (Tiled's Tile Layer Format): kept from the file read",
         );
@@ -519,6 +525,31 @@ fn tiled_settings_ui(ui: &mut egui::Ui, map: &crate::core::Map, commands: &mut V
     }
     if settings != map.tiled {
         commands.push(Command::SetTiledSettings(settings));
+    }
+}
+
+/// A map's Tiled orientation as the map properties show it: "Hexagonal (Staggered), sides of
+/// 16 px, odd rows shifted".
+fn orientation_text(orientation: crate::core::tiled_settings::Orientation) -> String {
+    use crate::core::tiled_settings::{Orientation, StaggerAxis, StaggerIndex};
+    let shifted = |axis: StaggerAxis, index: StaggerIndex| {
+        format!(
+            "{} {} shifted",
+            if index == StaggerIndex::Odd { "odd" } else { "even" },
+            if axis == StaggerAxis::X { "columns" } else { "rows" }
+        )
+    };
+    match orientation {
+        Orientation::Orthogonal => "Orthogonal".into(),
+        Orientation::Isometric => "Isometric (drawn here as orthogonal)".into(),
+        Orientation::Staggered { axis, index } => {
+            format!("{}, {} (drawn here as orthogonal)", orientation.label(), shifted(axis, index))
+        }
+        Orientation::Hexagonal { side_length, axis, index } => format!(
+            "{}, sides of {side_length} px, {} (drawn here as orthogonal)",
+            orientation.label(),
+            shifted(axis, index)
+        ),
     }
 }
 

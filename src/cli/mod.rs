@@ -636,6 +636,7 @@ pub fn info(map: &Map, path: &Path, format: OutputFormat) -> String {
                 "layers": layers, "object_layers": object_layers, "groups": groups, "tiles": tiles, "objects": objects,
                 "properties": format::tmj::properties_json(&map.properties),
                 "class": map.class, "background": map.background.map(crate::core::wang::tiled_color),
+                "orientation": map.tiled.orientation.name(),
             });
             format!("{}\n", serde_json::to_string_pretty(&v).unwrap_or_default())
         }
@@ -656,6 +657,12 @@ pub fn info(map: &Map, path: &Path, format: OutputFormat) -> String {
             }
             if let Some(c) = map.background {
                 out.push_str(&format!("background {}\n", crate::core::wang::tiled_color(c)));
+            }
+            if !map.tiled.orientation.is_orthogonal() {
+                out.push_str(&format!(
+                    "grid      {} in Tiled (drawn and played here as a square grid)\n",
+                    map.tiled.orientation.name()
+                ));
             }
             match map.object_layers.len() {
                 0 => out.push_str(&format!("layers    {}\n", map.layers.len())),

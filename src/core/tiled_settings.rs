@@ -1,6 +1,6 @@
 //! Tiled's map settings that say how its file is written and in what order its tiles are drawn
-//! (Tiled's Map Properties: Tile Layer Format, Tile Render Order, Compression Level, Parallax
-//! Origin). A map
+//! (Tiled's Map Properties: Orientation, Tile Layer Format, Tile Render Order, Compression
+//! Level, Parallax Origin). A map
 //! keeps those of the file it was read from, so that a save writes it back as it came: a game
 //! whose loader reads only zlib-compressed layers, or a repository that diffs CSV, is not
 //! surprised by a save from sightline.
@@ -21,6 +21,10 @@ pub struct TiledSettings {
     /// `parallaxoriginx`, `parallaxoriginy`); kept for the game that scrolls them.
     #[serde(default)]
     pub parallax_origin: [f64; 2],
+    /// The grid Tiled draws the map on. sightline draws every map as orthogonal; the map keeps
+    /// its orientation so that a save does not turn an isometric or hexagonal map orthogonal.
+    #[serde(default, skip_serializing_if = "Orientation::is_orthogonal")]
+    pub orientation: Orientation,
 }
 
 fn default_level() -> i32 {
@@ -34,6 +38,7 @@ impl Default for TiledSettings {
             render_order: RenderOrder::RightDown,
             compression_level: -1,
             parallax_origin: [0.0, 0.0],
+            orientation: Orientation::Orthogonal,
         }
     }
 }
@@ -41,6 +46,142 @@ impl Default for TiledSettings {
 impl TiledSettings {
     pub fn is_default(&self) -> bool {
         *self == TiledSettings::default()
+    }
+}
+
+/// The grid Tiled draws a map on (its `orientation`, with `staggeraxis`, `staggerindex` and
+/// `hexsidelength` where they apply; Tiled's defaults where a file leaves them out).
+///
+/// sightline draws and plays every map as a square grid of cells, each with its eight
+/// neighbours. An isometric map is such a grid, drawn turned by 45°, so its rules, views and paths
+/// are the map's own. A staggered or hexagonal map shifts every other row (or column) by half a
+/// cell, so its cells have other neighbours than the square grid gives them: views and paths
+/// here are not that grid's.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Serialize, Deserialize)]
+pub enum Orientation {
+    #[default]
+    Orthogonal,
+    Isometric,
+    /// Isometric (staggered): diamond tiles in shifted rows or columns.
+    Staggered {
+        axis: StaggerAxis,
+        index: StaggerIndex,
+    },
+    /// Hexagons in shifted rows or columns; `side_length` is the length in pixels of a
+    /// hexagon's flat sides along the stagger axis (Tiled's `hexsidelength`).
+    Hexagonal {
+        side_length: i32,
+        axis: StaggerAxis,
+        index: StaggerIndex,
+    },
+}
+
+/// Which rows a staggered or hexagonal map shifts: every other row (`Y`) or column (`X`).
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Serialize, Deserialize)]
+pub enum StaggerAxis {
+    X,
+    /// Tiled's default.
+    #[default]
+    Y,
+}
+
+/// Whether the odd or the even rows (or columns) of a staggered or hexagonal map are the shifted
+/// ones.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Serialize, Deserialize)]
+pub enum StaggerIndex {
+    /// Tiled's default.
+    #[default]
+    Odd,
+    Even,
+}
+
+impl Orientation {
+    pub fn is_orthogonal(&self) -> bool {
+        *self == Orientation::Orthogonal
+    }
+
+    /// As a Tiled file writes it (`orientation`).
+    pub fn name(self) -> &'static str {
+        match self {
+            Orientation::Orthogonal => "orthogonal",
+            Orientation::Isometric => "isometric",
+            Orientation::Staggered { .. } => "staggered",
+            Orientation::Hexagonal { .. } => "hexagonal",
+        }
+    }
+
+    /// As Tiled's Map Properties name it.
+    pub fn label(self) -> &'static str {
+        match self {
+            Orientation::Orthogonal => "Orthogonal",
+            Orientation::Isometric => "Isometric",
+            Orientation::Staggered { .. } => "Isometric (Staggered)",
+            Orientation::Hexagonal { .. } => "Hexagonal (Staggered)",
+        }
+    }
+
+    /// From a Tiled file's attributes: `orientation`, then `staggeraxis`, `staggerindex` and
+    /// `hexsidelength` as `attribute` gives them (`None` where absent). Read as Tiled reads
+    /// them: a stagger value it does not know, or a side length that is not a whole number,
+    /// is its default. An orientation Tiled does not know is `Err`, with what to say of it.
+    pub fn from_attributes(
+        orientation: &str,
+        attribute: impl Fn(&str) -> Option<String>,
+    ) -> Result<Orientation, String> {
+        let axis = if attribute("staggeraxis").as_deref() == Some("x") { StaggerAxis::X } else { StaggerAxis::Y };
+        let index =
+            if attribute("staggerindex").as_deref() == Some("even") { StaggerIndex::Even } else { StaggerIndex::Odd };
+        match orientation {
+            "orthogonal" => Ok(Orientation::Orthogonal),
+            "isometric" => Ok(Orientation::Isometric),
+            "staggered" => Ok(Orientation::Staggered { axis, index }),
+            "hexagonal" => {
+                let side_length = attribute("hexsidelength").and_then(|v| v.trim().parse().ok()).unwrap_or(0);
+                Ok(Orientation::Hexagonal { side_length, axis, index })
+            }
+            other => Err(format!(
+                "the map's orientation {other:?} is none of Tiled's (orthogonal, isometric, staggered, hexagonal): \
+                 it is read, and saved, as orthogonal"
+            )),
+        }
+    }
+
+    /// The attributes a Tiled file writes for it after `orientation`, in Tiled's order:
+    /// `hexsidelength` (hexagonal), `staggeraxis` and `staggerindex` (staggered and hexagonal).
+    pub fn grid_attributes(self) -> Vec<(&'static str, String)> {
+        let stagger = |axis: StaggerAxis, index: StaggerIndex| {
+            [
+                ("staggeraxis", if axis == StaggerAxis::X { "x" } else { "y" }.to_owned()),
+                ("staggerindex", if index == StaggerIndex::Odd { "odd" } else { "even" }.to_owned()),
+            ]
+        };
+        match self {
+            Orientation::Orthogonal | Orientation::Isometric => Vec::new(),
+            Orientation::Staggered { axis, index } => stagger(axis, index).to_vec(),
+            Orientation::Hexagonal { side_length, axis, index } => {
+                let mut attributes = vec![("hexsidelength", side_length.to_string())];
+                attributes.extend(stagger(axis, index));
+                attributes
+            }
+        }
+    }
+
+    /// What a load says of a map of this orientation; `None` for an orthogonal one.
+    pub fn load_warning(self) -> Option<String> {
+        match self {
+            Orientation::Orthogonal => None,
+            Orientation::Isometric => Some(
+                "the map is isometric: sightline draws it as orthogonal, on the same cells (its rules, views and \
+                 paths are the map's own), and a save keeps it isometric"
+                    .into(),
+            ),
+            Orientation::Staggered { .. } | Orientation::Hexagonal { .. } => Some(format!(
+                "the map is {}: sightline draws and plays it as a square grid, whose cells have other neighbours \
+                 than the map's shifted rows give them (views and paths here are not that grid's), and a save keeps it {}",
+                self.name(),
+                self.name()
+            )),
+        }
     }
 }
 

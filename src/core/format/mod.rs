@@ -129,7 +129,7 @@ pub fn shortest_f64(x: f32) -> f64 {
 }
 
 /// Warnings for a format that keeps no custom data (ASCII, MovingAI): the map's custom
-/// properties, class and background colour, flipped tiles, layer groups, and the layers' opacity, look and custom properties, named so
+/// properties, class, background colour and Tiled orientation, flipped tiles, layer groups, and the layers' opacity, look and custom properties, named so
 /// that a save says what it leaves out.
 pub(crate) fn custom_data_warnings(map: &Map, format: &str) -> Vec<String> {
     let mut warnings = Vec::new();
@@ -145,6 +145,12 @@ pub(crate) fn custom_data_warnings(map: &Map, format: &str) -> Vec<String> {
     };
     if let Some(what) = look {
         warnings.push(format!("the map's {what} not kept in {format}"));
+    }
+    if !map.tiled.orientation.is_orthogonal() {
+        warnings.push(format!(
+            "the map's {} orientation is not kept in {format}: the file reads back as orthogonal",
+            map.tiled.orientation.name()
+        ));
     }
     let flipped: usize = map.layers.iter().map(|l| l.flips.count()).sum();
     if flipped > 0 {

@@ -18,7 +18,7 @@ use crate::core::map::{self, LayerGroup, LayerRef, MAX_MAP_SIDE, ObjectLayer, Ou
 use crate::core::object::{HorizontalAlign, ObjectText, VerticalAlign};
 use crate::core::sheet_drawing::{ObjectAlignment, SheetDrawing, TileTransformations};
 use crate::core::tile::{EnumValue, Properties, PropertyValue, Rgb, Rgba};
-use crate::core::tiled_settings::{LayerFormat, RenderOrder, TiledSettings};
+use crate::core::tiled_settings::{LayerFormat, Orientation, RenderOrder, TiledSettings};
 use crate::core::wang::{WangColor, WangKind, WangSet};
 
 fn json_error(e: serde_json::Error) -> MapError {
@@ -672,10 +672,17 @@ pub fn parse(text: &str, path: &Path) -> Result<Loaded, MapError> {
                     v.as_f64().filter(|v| v.is_finite()).ok_or_else(|| o.bad(name, "a number"))?;
             }
         }
-        if let Some(orientation) = o.string("orientation")?
-            && orientation != "orthogonal"
-        {
-            doc.warnings.push(format!("the map is {orientation}; sightline shows it as orthogonal"));
+        let grid = |name: &str| match o.get(name)? {
+            Value::String(v) => Some(v.clone()),
+            Value::Number(n) => Some(n.to_string()),
+            _ => None,
+        };
+        match Orientation::from_attributes(o.string("orientation")?.unwrap_or("orthogonal"), grid) {
+            Ok(orientation) => {
+                doc.settings.orientation = orientation;
+                doc.warnings.extend(orientation.load_warning());
+            }
+            Err(warning) => doc.warnings.push(warning),
         }
         let mut warnings = Vec::new();
         let mut sources = Vec::new();
@@ -1392,6 +1399,13 @@ pub fn to_string(map: &crate::core::Map, path: &Path) -> Result<Written, MapErro
     }
     if let Some(c) = doc.background {
         root["backgroundcolor"] = json!(crate::core::wang::tiled_color(c));
+    }
+    root["orientation"] = json!(doc.settings.orientation.name());
+    for (name, v) in doc.settings.orientation.grid_attributes() {
+        root[name] = match v.parse::<i64>() {
+            Ok(length) => json!(length),
+            Err(_) => json!(v),
+        };
     }
     for (name, v) in ["parallaxoriginx", "parallaxoriginy"].into_iter().zip(doc.settings.parallax_origin) {
         if v != 0.0 {

@@ -22,7 +22,7 @@ use crate::core::map::{self, LayerGroup, LayerRef, MAX_MAP_SIDE, ObjectLayer, Ou
 use crate::core::object::{HorizontalAlign, ObjectText, VerticalAlign};
 use crate::core::sheet_drawing::{ObjectAlignment, SheetDrawing, TileTransformations};
 use crate::core::tile::{EnumValue, Properties, PropertyValue, Rgb, Rgba};
-use crate::core::tiled_settings::{LayerFormat, RenderOrder, TiledSettings};
+use crate::core::tiled_settings::{LayerFormat, Orientation, RenderOrder, TiledSettings};
 use crate::core::wang::{WangColor, WangKind, WangSet};
 
 /// A tile layer's data, decoded by the pre-pass.
@@ -251,6 +251,11 @@ fn scan(bytes: &[u8], dir: &Path) -> Result<Scan, MapError> {
                         scan.settings.render_order = order.unwrap_or_default();
                         let level = number("compressionlevel")?.unwrap_or(-1);
                         scan.settings.compression_level = level.clamp(-1, 22) as i32;
+                        // An orientation Tiled does not know is left to `tiled`, which refuses it.
+                        let orientation = attr("orientation")?.unwrap_or_else(|| "orthogonal".into());
+                        let grid = |name: &str| attr(name).ok().flatten();
+                        scan.settings.orientation =
+                            Orientation::from_attributes(&orientation, grid).unwrap_or_default();
                         for (k, name) in ["parallaxoriginx", "parallaxoriginy"].into_iter().enumerate() {
                             if let Some(v) = attr(name)? {
                                 scan.settings.parallax_origin[k] =
@@ -1024,9 +1029,7 @@ pub fn parse(bytes: &[u8], path: &Path) -> Result<Loaded, MapError> {
         settings: scan.settings,
         ..Doc::default()
     };
-    if tmap.orientation != tiled::Orientation::Orthogonal {
-        doc.warnings.push(format!("the map is {:?}; sightline shows it as orthogonal", tmap.orientation));
-    }
+    doc.warnings.extend(doc.settings.orientation.load_warning());
     let tilesets = tmap.tilesets();
     if scan.first_gids.len() != tilesets.len() {
         return Err(MapError::invalid(format!(
@@ -1680,9 +1683,13 @@ pub fn to_string(map: &crate::core::Map, path: &Path) -> Result<Written, MapErro
         .filter(|(_, v)| *v != 0.0)
         .map(|(name, v)| format!(" {name}=\"{v}\""))
         .collect::<String>();
+    let orientation = doc.settings.orientation.name();
+    // Tiled writes a hexagonal or staggered map's grid after `infinite`.
+    let grid: String =
+        doc.settings.orientation.grid_attributes().iter().map(|(name, v)| format!(" {name}=\"{v}\"")).collect();
     out.push_str(&format!(
-        "<map version=\"1.10\" tiledversion=\"1.10.2\"{class} orientation=\"orthogonal\" renderorder=\"{order}\"{level} \
-         width=\"{}\" height=\"{}\" tilewidth=\"{}\" tileheight=\"{}\" infinite=\"0\"{origin}{background} nextlayerid=\"{}\" nextobjectid=\"{}\">\n",
+        "<map version=\"1.10\" tiledversion=\"1.10.2\"{class} orientation=\"{orientation}\" renderorder=\"{order}\"{level} \
+         width=\"{}\" height=\"{}\" tilewidth=\"{}\" tileheight=\"{}\" infinite=\"0\"{grid}{origin}{background} nextlayerid=\"{}\" nextobjectid=\"{}\">\n",
         doc.width,
         doc.height,
         doc.tile_width,
