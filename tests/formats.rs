@@ -224,6 +224,16 @@ fn infinite_tmx_loads_as_its_bounding_rectangle() {
     assert_eq!(map.tile(0, Cell::new(1, 0)), Some(1));
     assert_eq!(map.tile(0, Cell::new(2, 0)), Some(1));
     assert_eq!(map.tile(0, Cell::new(1, 1)), Some(0));
+    // A save writes it finite and moved, which the load says, and a save over the file asks first.
+    let loaded = format::load(&fixture("infinite.tmx")).unwrap();
+    assert_eq!(loaded.not_kept, ["infinite extent (a save writes the rectangle its tiles cover as a finite map)"]);
+    assert!(
+        loaded.warnings.iter().any(|w| w
+            == "the map is infinite: its tiles cover 3×3 cells from cell -1, 0, which sightline numbers (and a save \
+                writes) from 0, 0, so its tiles and objects move by 1, 0 cells"),
+        "{:?}",
+        loaded.warnings
+    );
 }
 
 /// A Tiled JSON map written by hand, with layer data encoded as given.

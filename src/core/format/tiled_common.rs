@@ -98,6 +98,7 @@ pub enum Dropped {
     RuleEnumTypes,
     TileShapes,
     CollectionImages,
+    InfiniteExtent,
 }
 
 impl Dropped {
@@ -110,6 +111,7 @@ impl Dropped {
             }
             Dropped::TileShapes => "collision shapes of tiles (from Tiled's tile collision editor)",
             Dropped::CollectionImages => "images of image-collection tilesets (their tiles stay, as glyph tiles)",
+            Dropped::InfiniteExtent => "infinite extent (a save writes the rectangle its tiles cover as a finite map)",
             Dropped::RuleEnumTypes => {
                 "the enum types of tile properties sightline reads (opaque, walkable, cost, door, toggles, name, \
                  glyph, fg, bg: their values stay, as plain ones)"
@@ -598,6 +600,9 @@ pub fn build_map(mut doc: Doc) -> Result<super::Loaded, MapError> {
     }) {
         doc.dropped.insert(Dropped::RuleEnumTypes);
     }
+    if doc.infinite {
+        doc.dropped.insert(Dropped::InfiniteExtent);
+    }
     let not_kept: Vec<&'static str> = doc.dropped.iter().map(|d| d.label()).collect();
     if !not_kept.is_empty() {
         warnings.push(format!("sightline does not keep this map's {}: saving the map drops them", not_kept.join(", ")));
@@ -790,6 +795,13 @@ pub fn build_map(mut doc: Doc) -> Result<super::Loaded, MapError> {
         }
         let (x0, y0, x1, y1) = bounds.unwrap_or((0, 0, 1, 1));
         let (w, h) = map::check_dimensions(x1 - x0, y1 - y0)?;
+        if (x0, y0) != (0, 0) {
+            warnings.push(format!(
+                "the map is infinite: its tiles cover {w}×{h} cells from cell {x0}, {y0}, which sightline numbers \
+                 (and a save writes) from 0, 0, so its tiles and objects move by {}, {} cells",
+                -x0, -y0
+            ));
+        }
         ((x0, y0), w, h)
     } else {
         let (w, h) = map::check_dimensions(doc.width.into(), doc.height.into())?;
