@@ -99,6 +99,9 @@ pub enum Dropped {
     TileShapes,
     CollectionImages,
     InfiniteExtent,
+    ImageLayers,
+    LayerClasses,
+    IndexDrawOrder,
 }
 
 impl Dropped {
@@ -112,6 +115,9 @@ impl Dropped {
             Dropped::TileShapes => "collision shapes of tiles (from Tiled's tile collision editor)",
             Dropped::CollectionImages => "images of image-collection tilesets (their tiles stay, as glyph tiles)",
             Dropped::InfiniteExtent => "infinite extent (a save writes the rectangle its tiles cover as a finite map)",
+            Dropped::ImageLayers => "image layers (neither drawn nor written)",
+            Dropped::LayerClasses => "classes of layers",
+            Dropped::IndexDrawOrder => "manual draw order of object layers (a save draws their objects top-down)",
             Dropped::RuleEnumTypes => {
                 "the enum types of tile properties sightline reads (opaque, walkable, cost, door, toggles, name, \
                  glyph, fg, bg: their values stay, as plain ones)"

@@ -10,7 +10,8 @@ use serde_json::{Map as JsonObject, Value, json};
 
 use super::Loaded;
 use super::tiled_common::{
-    self, Doc, DocShape, FrameDoc, ObjectDoc, TemplateDoc, TextAttribute, TileDoc, TileLayerDoc, TilesetDoc, Written,
+    self, Doc, DocShape, Dropped, FrameDoc, ObjectDoc, TemplateDoc, TextAttribute, TileDoc, TileLayerDoc, TilesetDoc,
+    Written,
 };
 use crate::core::error::{MapError, MapErrorKind};
 use crate::core::flip::Flip;
@@ -461,6 +462,9 @@ fn parse_layers(
         let o = Obj::new(v, format!("layer {i}"))?;
         let name = o.string("name")?.unwrap_or("").to_owned();
         let o = Obj { what: format!("layer {name:?}"), o: o.o };
+        if o.string("class")?.is_some_and(|c| !c.is_empty()) {
+            doc.dropped.insert(Dropped::LayerClasses);
+        }
         let number = |key: &str, default: f64| o.get(key).and_then(Value::as_f64).unwrap_or(default);
         // Every kind of layer keeps its look.
         let tint = match o.string("tintcolor")? {
@@ -524,6 +528,9 @@ fn parse_layers(
                 doc.layers.push(l);
             }
             "objectgroup" => {
+                if o.string("draworder")? == Some("index") {
+                    doc.dropped.insert(Dropped::IndexDrawOrder);
+                }
                 let layer = doc.object_layers.len();
                 doc.object_layers.push(ObjectLayer {
                     name: name.clone(),
@@ -579,7 +586,9 @@ fn parse_layers(
                 doc.groups[g].end = doc.layers.len() + doc.object_layers.len();
             }
             "imagelayer" => {
-                doc.warnings.push(format!("image layer {name:?} is not shown (sightline draws tile layers)"))
+                doc.warnings
+                    .push(format!("image layer {name:?} is not shown (sightline draws tile and object layers)"));
+                doc.dropped.insert(Dropped::ImageLayers);
             }
             other => return Err(o.bad("type", &format!("tilelayer, objectgroup, group or imagelayer, not {other:?}"))),
         }

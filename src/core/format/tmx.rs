@@ -141,6 +141,8 @@ fn scan(bytes: &[u8], dir: &Path) -> Result<Scan, MapError> {
     let mut patches: Vec<(std::ops::Range<usize>, String)> = Vec::new();
     let mut depth_in_map = 0usize;
     let mut in_tileset = false;
+    // Inside an `<imagelayer>`, whose image sightline neither draws nor writes.
+    let mut in_image_layer = false;
     let mut layer_open = false;
     let mut data: Option<OpenData> = None;
     let mut infinite = false;
@@ -214,6 +216,7 @@ fn scan(bytes: &[u8], dir: &Path) -> Result<Scan, MapError> {
                 }
                 b"layer" => layer_open = false,
                 b"tileset" => in_tileset = false,
+                b"imagelayer" => in_image_layer = false,
                 b"map" => depth_in_map = 0,
                 _ => {}
             },
@@ -483,6 +486,7 @@ fn scan(bytes: &[u8], dir: &Path) -> Result<Scan, MapError> {
                             ))));
                         }
                     }
+                    b"imagelayer" => in_image_layer = is_start,
                     b"image" => {
                         let (mut w, mut h) = (number("width")?.unwrap_or(0), number("height")?.unwrap_or(0));
                         // Old Tiled wrote images without their size; `tiled` needs it, so read it from the file.
@@ -494,6 +498,12 @@ fn scan(bytes: &[u8], dir: &Path) -> Result<Scan, MapError> {
                             h = i64::from(ih);
                             let at = pos + "<image".len();
                             patches.push((at..at, format!(" width=\"{iw}\" height=\"{ih}\"")));
+                        } else if in_image_layer && (w == 0 || h == 0) && bytes[pos..].starts_with(b"<image") {
+                            // Tiled writes an image layer's image without a size when it could
+                            // not read the image; its size matters to nothing sightline does.
+                            let at = pos + "<image".len();
+                            let missing = ["width", "height"].into_iter().filter(|a| matches!(attr(a), Ok(None)));
+                            patches.push((at..at, missing.map(|a| format!(" {a}=\"0\"")).collect()));
                         }
                         if let Some(t) = uncounted.take() {
                             let fit = |size: i64, tile: i64| {
@@ -1067,6 +1077,9 @@ pub fn parse(bytes: &[u8], path: &Path) -> Result<Loaded, MapError> {
             }
         };
         let name = layer.name.clone();
+        if !layer.user_type.is_empty() {
+            doc.dropped.insert(Dropped::LayerClasses);
+        }
         // Every kind of layer keeps its look: `tiled` reads the file's decimals as f32s, whose
         // shortest text is what Tiled wrote.
         let offset = [super::shortest_f64(layer.offset_x), super::shortest_f64(layer.offset_y)];
@@ -1104,6 +1117,9 @@ pub fn parse(bytes: &[u8], path: &Path) -> Result<Loaded, MapError> {
                 doc.layers.push(l);
             }
             tiled::LayerType::Objects(objects) => {
+                if objects.draw_order == tiled::DrawOrder::Index {
+                    doc.dropped.insert(Dropped::IndexDrawOrder);
+                }
                 let layer_index = doc.object_layers.len();
                 doc.object_layers.push(ObjectLayer {
                     name: name.clone(),
@@ -1150,7 +1166,9 @@ pub fn parse(bytes: &[u8], path: &Path) -> Result<Loaded, MapError> {
                 }
             }
             tiled::LayerType::Image(_) => {
-                doc.warnings.push(format!("image layer {name:?} is not shown (sightline draws tile layers)"));
+                doc.warnings
+                    .push(format!("image layer {name:?} is not shown (sightline draws tile and object layers)"));
+                doc.dropped.insert(Dropped::ImageLayers);
             }
             tiled::LayerType::Group(group) => {
                 let at = doc.layers.len() + doc.object_layers.len();
