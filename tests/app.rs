@@ -4467,6 +4467,46 @@ fn a_hexagonal_map_says_what_its_grid_means_here_and_saves_it_back() {
     );
 }
 
+/// A layer's class (Tiled's Class field) is typed under its name: applied when the field is
+/// left, one undo step, and cleared the same way.
+#[test]
+fn a_layers_class_is_typed_under_its_name_in_one_undo_step() {
+    use egui::{Key, Modifiers};
+    let mut h = harness();
+    let current = h.state().editor.current_item();
+    let class = |h: &Harness<'static, SightlineApp>| {
+        sightline::core::layers::item_class(&h.state().document.map, current).unwrap().to_owned()
+    };
+    assert_eq!(class(&h), "");
+    h.get_by_label("layer class").click();
+    h.run();
+    h.get_by_label("layer class").type_text(" terrain ");
+    h.run();
+    assert_eq!(class(&h), "", "not set while typing");
+    h.key_press(Key::Enter);
+    h.run();
+    assert_eq!(class(&h), "terrain");
+    assert_eq!(h.get_by_label("layer class").value().as_deref(), Some("terrain"));
+    let name = h.state().document.map.layers[0].name.clone();
+    let steps = &h.state().document.undo;
+    assert_eq!(steps.last().map(|s| s.name()), Some(format!("Set the class of \"{name}\" to \"terrain\"").as_str()));
+    let before = steps.len();
+    // Cleared: no class.
+    h.get_by_label("layer class").click();
+    h.run();
+    h.key_press_modifiers(Modifiers::COMMAND, Key::A);
+    h.run();
+    h.key_press(Key::Backspace);
+    h.run();
+    h.key_press(Key::Enter);
+    h.run();
+    assert_eq!(class(&h), "");
+    assert_eq!(h.state().document.undo.len(), before + 1, "one step");
+    h.state_mut().commands.push(Command::Undo);
+    h.run();
+    assert_eq!(class(&h), "terrain");
+}
+
 /// A map read without a tile layer (a Tiled file of object layers only) keeps the default tile
 /// layer format: a Tiled file records the format in its tile layers' data, so a format chosen
 /// would not come back. The choice is disabled, and a command to change it leaves it.

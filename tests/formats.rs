@@ -3140,19 +3140,19 @@ fn a_tiled_maps_isometric_staggered_or_hexagonal_grid_is_kept_by_every_tiled_and
 }
 
 /// What a Tiled map holds that a save would not write back is named when it opens, and a save
-/// over its file asks first: its image layers, its layers' classes and an object layer's manual
-/// draw order, in TMX and in Tiled JSON. A map without them names none. (The TMX image layer's
-/// image has no size, as Tiled writes an image it could not read: the map opens all the same.)
+/// over its file asks first: its image layers and an object layer's manual draw order, in TMX
+/// and in Tiled JSON. A map without them names none. Layers' classes are kept, through every
+/// Tiled and RON save. (The TMX image layer's image has no size, as Tiled writes an image it
+/// could not read: the map opens all the same.)
 #[test]
-fn image_layers_layer_classes_and_a_manual_draw_order_are_named_as_not_kept() {
+fn image_layers_and_a_manual_draw_order_are_named_as_not_kept_and_layer_classes_are_kept() {
     let image = "image layers (neither drawn nor written)";
-    let class = "classes of layers";
     let order = "manual draw order of object layers (a save draws their objects top-down)";
     let tmx = |layers: &str| {
         format!(
             r#"<?xml version="1.0" encoding="UTF-8"?>
 <map version="1.10" orientation="orthogonal" renderorder="right-down" width="2" height="1" tilewidth="8" tileheight="8" infinite="0">
- <layer id="1" name="ground" width="2" height="1"><data encoding="csv">0,0</data></layer>
+ <layer id="1" name="ground" class="terrain" width="2" height="1"><data encoding="csv">0,0</data></layer>
  {layers}
 </map>"#
         )
@@ -3161,32 +3161,41 @@ fn image_layers_layer_classes_and_a_manual_draw_order_are_named_as_not_kept() {
         format!(
             r#"{{"type": "map", "orientation": "orthogonal", "width": 2, "height": 1, "tilewidth": 8, "tileheight": 8,
                 "infinite": false, "tilesets": [], "layers": [
-                {{"id": 1, "type": "tilelayer", "name": "ground", "width": 2, "height": 1, "data": [0, 0]}}{layers}]}}"#
+                {{"id": 1, "type": "tilelayer", "name": "ground", "class": "terrain", "width": 2, "height": 1, "data": [0, 0]}}{layers}]}}"#
         )
     };
     let cases: [(&str, String, Vec<&str>); 8] = [
-        ("plain.tmx", tmx(r#"<objectgroup id="2" name="things"/>"#), vec![]),
+        (
+            "plain.tmx",
+            tmx(r#"<objectgroup id="2" name="things" class="spawns"/><group id="3" name="decor" class="props"/>"#),
+            vec![],
+        ),
         ("image.tmx", tmx(r#"<imagelayer id="2" name="sky"><image source="sky.png"/></imagelayer>"#), vec![image]),
-        ("class.tmx", tmx(r#"<group id="2" name="decor" class="props"/>"#), vec![class]),
         ("order.tmx", tmx(r#"<objectgroup id="2" name="things" draworder="index"/>"#), vec![order]),
         (
             "plain.tmj",
-            tmj(r#", {"id": 2, "type": "objectgroup", "name": "things", "draworder": "topdown", "objects": []}"#),
+            tmj(
+                r#", {"id": 2, "type": "objectgroup", "name": "things", "class": "spawns", "draworder": "topdown", "objects": []},
+                               {"id": 3, "type": "group", "name": "decor", "class": "props", "layers": []}"#,
+            ),
             vec![],
         ),
         ("image.tmj", tmj(r#", {"id": 2, "type": "imagelayer", "name": "sky", "image": "sky.png"}"#), vec![image]),
         (
-            "class.tmj",
-            tmj(r#", {"id": 2, "type": "group", "name": "decor", "class": "props", "layers": []}"#),
-            vec![class],
+            "order.tmj",
+            tmj(r#", {"id": 2, "type": "objectgroup", "name": "things", "draworder": "index", "objects": []}"#),
+            vec![order],
         ),
         (
             "all.tmj",
-            tmj(
-                r#", {"id": 2, "type": "objectgroup", "name": "things", "class": "spawns", "draworder": "index", "objects": []},
-                   {"id": 3, "type": "imagelayer", "name": "sky", "image": "sky.png"}"#,
-            ),
-            vec![image, class, order],
+            tmj(r#", {"id": 2, "type": "objectgroup", "name": "things", "draworder": "index", "objects": []},
+                   {"id": 3, "type": "imagelayer", "name": "sky", "image": "sky.png"}"#),
+            vec![image, order],
+        ),
+        (
+            "all.tmx",
+            tmx(r#"<objectgroup id="2" name="things" draworder="index"/><imagelayer id="3" name="sky"/>"#),
+            vec![image, order],
         ),
     ];
     for (name, text, expected) in cases {
@@ -3197,6 +3206,23 @@ fn image_layers_layer_classes_and_a_manual_draw_order_are_named_as_not_kept() {
         assert_eq!(loaded.not_kept, expected, "{name}");
         let said = loaded.warnings.iter().any(|w| w.starts_with("sightline does not keep this map's "));
         assert_eq!(said, !expected.is_empty(), "{name}: {:?}", loaded.warnings);
+        let map = &loaded.map;
+        assert_eq!(map.layers[0].class, "terrain", "{name}");
+        if name.starts_with("plain") {
+            assert_eq!((map.object_layers[0].class.as_str(), map.groups[0].class.as_str()), ("spawns", "props"));
+            for ext in ["tmx", "tmj", "ron"] {
+                assert_same(&round_trip(map, ext), map, &format!("{name} as {ext}"));
+            }
+            // Where Tiled writes a class: after the name.
+            let (_, tmx) = save_text(map, "out.tmx");
+            for tag in [
+                r#"<layer id="1" name="ground" class="terrain" "#,
+                r#" name="things" class="spawns""#,
+                r#" name="decor" class="props""#,
+            ] {
+                assert!(tmx.contains(tag), "{tag}: {tmx}");
+            }
+        }
     }
 }
 

@@ -124,6 +124,8 @@ pub enum Command {
     DuplicateLayer(crate::core::StackItem),
     RemoveLayer(crate::core::StackItem),
     RenameLayer(crate::core::StackItem, String),
+    /// Set a layer's or group's Tiled class (Tiled's Class field; empty: none).
+    SetLayerClass(crate::core::StackItem, String),
     /// Raise (`up`) or lower a layer or group one step, into and out of groups as Tiled does.
     MoveLayer {
         item: crate::core::StackItem,

@@ -57,6 +57,10 @@ pub fn step_name(command: &Command, editor: &EditorState, map: &Map) -> Option<S
         Command::DuplicateLayer(i) => format!("Duplicate{}", item(*i)),
         Command::RemoveLayer(i) => format!("Remove{}", item(*i)),
         Command::RenameLayer(i, to) => format!("Rename{} to \"{}\"", item(*i), to.trim()),
+        Command::SetLayerClass(i, class) => match class.trim() {
+            "" => format!("Clear the class of{}", item(*i)),
+            class => format!("Set the class of{} to \"{class}\"", item(*i)),
+        },
         Command::MoveLayer { item: i, up } => on_off(*up, "Raise", "Lower") + &item(*i),
         Command::MoveLayerTo { item: i, .. } => format!("Move{}", item(*i)),
         Command::MergeLayerDown(l) => format!("Merge{} down", item(StackItem::Layer(*l))),

@@ -351,6 +351,32 @@ fn group_path(map: &crate::core::Map, g: usize) -> String {
     names.join("/")
 }
 
+/// A one-line text field named `label` showing `value`, edited in a draft kept in egui's memory
+/// (under `salt`) and applied when the field is left (Enter or a click elsewhere; Esc drops it),
+/// so that clearing the field to retype it is not an edit, and the whole change is one undo
+/// step. Returns the text when it was left changed (trimmed text differing from `value`).
+fn drafted_text_ui(
+    ui: &mut egui::Ui,
+    salt: impl std::hash::Hash + std::fmt::Debug,
+    value: &str,
+    label: &str,
+    hint: &str,
+) -> Option<String> {
+    let draft_id = egui::Id::unique(salt);
+    let mut text = ui.data(|d| d.get_temp::<String>(draft_id)).unwrap_or_else(|| value.to_owned());
+    let r = ui.add(egui::TextEdit::singleline(&mut text).hint_text(hint).desired_width(ui.available_width()));
+    name_widget(ui, &r, label);
+    if r.lost_focus() {
+        ui.data_mut(|d| d.remove::<String>(draft_id));
+        let escaped = ui.input(|i| i.key_pressed(egui::Key::Escape));
+        return (!escaped && text.trim() != value).then_some(text);
+    }
+    if r.has_focus() {
+        ui.data_mut(|d| d.insert_temp(draft_id, text));
+    }
+    None
+}
+
 /// The current layer's or group's name, opacity and custom properties; a tile layer's collision
 /// flag and look, an object layer's colour, a group's look.
 fn layer_properties_ui(app: &mut SightlineApp, ui: &mut egui::Ui) {
@@ -366,23 +392,21 @@ fn layer_properties_ui(app: &mut SightlineApp, ui: &mut egui::Ui) {
             (group.name.as_str(), group.opacity)
         }
     };
+    let class = layers::item_class(map, current).unwrap_or_default().to_owned();
     ui.horizontal(|ui| {
         ui.label("Name");
-        // The name is edited in a draft kept in egui's memory and applied when the field is left
-        // (Enter or a click elsewhere; Esc drops it), so that clearing the field to retype it is
-        // not an edit, and the whole rename is one undo step.
-        let draft_id = egui::Id::unique(("sightline layer name draft", current));
-        let mut text = ui.data(|d| d.get_temp::<String>(draft_id)).unwrap_or_else(|| name.to_owned());
-        let r = ui.add(egui::TextEdit::singleline(&mut text).desired_width(ui.available_width()));
-        name_widget(ui, &r, "layer name");
-        if r.lost_focus() {
-            ui.data_mut(|d| d.remove::<String>(draft_id));
-            let escaped = ui.input(|i| i.key_pressed(egui::Key::Escape));
-            if !escaped && text.trim() != name {
-                app.commands.push(Command::RenameLayer(current, text));
-            }
-        } else if r.has_focus() {
-            ui.data_mut(|d| d.insert_temp(draft_id, text));
+        if let Some(text) = drafted_text_ui(ui, ("sightline layer name draft", current), name, "layer name", "") {
+            app.commands.push(Command::RenameLayer(current, text));
+        }
+    });
+    ui.horizontal(|ui| {
+        ui.label("Class").on_hover_text(
+            "The layer's class (Tiled's Class: a custom type for the game that reads the map), kept in TMX, TMJ \
+             and RON",
+        );
+        if let Some(text) = drafted_text_ui(ui, ("sightline layer class draft", current), &class, "layer class", "none")
+        {
+            app.commands.push(Command::SetLayerClass(current, text));
         }
     });
     let mut percent = (opacity * 100.0).round();

@@ -1450,6 +1450,11 @@ impl SightlineApp {
                     self.layer_edit(|map| layers::rename(map, item, &name));
                 }
             }
+            Command::SetLayerClass(item, class) => {
+                if layers::item_class(&self.document.map, item).is_some_and(|c| c != class.trim()) {
+                    self.layer_edit(|map| layers::set_class(map, item, &class));
+                }
+            }
             Command::MoveLayer { item, up } => {
                 let step = if up { layers::raise } else { layers::lower };
                 self.move_layer(|map| step(map, item));

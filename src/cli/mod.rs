@@ -595,7 +595,7 @@ pub fn info(map: &Map, path: &Path, format: OutputFormat) -> String {
                         "flipped": l.flips.count(),
                         "tint": l.tint.map(crate::core::wang::tiled_color), "offset": l.offset,
                         "parallax": l.parallax,
-                        "properties": format::tmj::properties_json(&l.properties),
+                        "properties": format::tmj::properties_json(&l.properties), "class": l.class,
                     })
                 })
                 .collect();
@@ -612,7 +612,7 @@ pub fn info(map: &Map, path: &Path, format: OutputFormat) -> String {
                         "tint": l.tint.map(crate::core::wang::tiled_color), "offset": l.offset,
                         "parallax": l.parallax,
                         "tile_layers_below": l.tile_layers_below,
-                        "properties": format::tmj::properties_json(&l.properties),
+                        "properties": format::tmj::properties_json(&l.properties), "class": l.class,
                     })
                 })
                 .collect();
@@ -626,7 +626,7 @@ pub fn info(map: &Map, path: &Path, format: OutputFormat) -> String {
                         "name": g.name, "parent": g.parent, "start": g.start, "end": g.end,
                         "visible": g.visible, "locked": g.locked, "opacity": format::shortest_f64(g.opacity),
                         "tint": g.tint.map(crate::core::wang::tiled_color), "offset": g.offset,
-                        "parallax": g.parallax, "properties": format::tmj::properties_json(&g.properties),
+                        "parallax": g.parallax, "properties": format::tmj::properties_json(&g.properties), "class": g.class,
                     })
                 })
                 .collect();

@@ -88,6 +88,28 @@ pub fn item_name(map: &Map, item: StackItem) -> Option<&str> {
     }
 }
 
+/// The Tiled class of a layer or group: `None` when there is no such one.
+pub fn item_class(map: &Map, item: StackItem) -> Option<&str> {
+    match item {
+        StackItem::Layer(LayerRef::Tiles(i)) => map.layers.get(i).map(|l| l.class.as_str()),
+        StackItem::Layer(LayerRef::Objects(j)) => map.object_layers.get(j).map(|l| l.class.as_str()),
+        StackItem::Group(g) => map.groups.get(g).map(|g| g.class.as_str()),
+    }
+}
+
+/// Sets the Tiled class of a layer or group (Tiled's Class field; empty: none), trimmed.
+pub fn set_class(map: &mut Map, item: StackItem, class: &str) -> Result<(), LayerEditError> {
+    let class = class.trim().to_owned();
+    match item {
+        StackItem::Layer(LayerRef::Tiles(i)) if i < map.layers.len() => map.layers[i].class = class,
+        StackItem::Layer(LayerRef::Objects(j)) if j < map.object_layers.len() => map.object_layers[j].class = class,
+        StackItem::Group(g) if g < map.groups.len() => map.groups[g].class = class,
+        StackItem::Layer(layer) => return Err(LayerEditError::NoSuchLayer(layer)),
+        StackItem::Group(g) => return Err(LayerEditError::NoSuchGroup(g)),
+    }
+    Ok(())
+}
+
 /// The outline with layers by reference, as the edits rearrange it.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 enum Entry {

@@ -45,6 +45,9 @@ pub struct Layer {
     /// A colour the layer's tile images are multiplied by (Tiled's tint colour).
     #[serde(default)]
     pub tint: Option<Rgba>,
+    /// Tiled's class of the layer (its custom type), kept for the game that reads it.
+    #[serde(default, skip_serializing_if = "String::is_empty")]
+    pub class: String,
 }
 
 fn unit_parallax() -> [f64; 2] {
@@ -70,6 +73,7 @@ impl Layer {
             offset: [0.0, 0.0],
             parallax: unit_parallax(),
             tint: None,
+            class: String::new(),
         }
     }
 
@@ -117,6 +121,9 @@ pub struct ObjectLayer {
     pub parallax: [f64; 2],
     #[serde(default, skip_serializing_if = "Properties::is_empty")]
     pub properties: Properties,
+    /// Tiled's class of the layer (its custom type), kept for the game that reads it.
+    #[serde(default, skip_serializing_if = "String::is_empty")]
+    pub class: String,
     /// Where it is drawn: over this many tile layers (the bottom ones) and under the rest.
     pub tile_layers_below: usize,
 }
@@ -137,6 +144,7 @@ impl ObjectLayer {
             offset: [0.0, 0.0],
             parallax: unit_parallax(),
             properties: Properties::new(),
+            class: String::new(),
             tile_layers_below,
         }
     }
@@ -169,6 +177,9 @@ pub struct LayerGroup {
     pub parallax: [f64; 2],
     #[serde(default, skip_serializing_if = "Properties::is_empty")]
     pub properties: Properties,
+    /// Tiled's class of the group (its custom type), kept for the game that reads it.
+    #[serde(default, skip_serializing_if = "String::is_empty")]
+    pub class: String,
     /// The group it is in, an earlier one in [`Map::groups`]; `None` at the top.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub parent: Option<usize>,
@@ -198,6 +209,7 @@ impl LayerGroup {
             offset: [0.0, 0.0],
             parallax: unit_parallax(),
             properties: Properties::new(),
+            class: String::new(),
             parent,
             start: at,
             end: at,
@@ -1150,6 +1162,9 @@ impl Map {
                     "layer {:?}: opacity {} and properties {:?} vs {} and {:?}",
                     a.name, a.opacity, a.properties, b.opacity, b.properties
                 ));
+            }
+            if a.class != b.class {
+                return Some(format!("layer {:?}: class {:?} vs {:?}", a.name, a.class, b.class));
             }
             if let Some(i) = (0..a.cells.len()).find(|&i| a.cells[i] != b.cells[i]) {
                 return Some(format!(

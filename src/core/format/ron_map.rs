@@ -158,6 +158,9 @@ struct RonLayer {
     parallax: [f64; 2],
     #[serde(default, skip_serializing_if = "Option::is_none")]
     tint: Option<Rgba>,
+    /// Tiled's class of the layer.
+    #[serde(default, skip_serializing_if = "String::is_empty")]
+    class: String,
 }
 
 fn is_origin(offset: &[f64; 2]) -> bool {
@@ -284,6 +287,7 @@ pub fn parse(text: &str, path: &Path) -> Result<Map, MapError> {
             offset: l.offset,
             parallax: l.parallax,
             tint: l.tint,
+            class: l.class,
         };
         read_flips(&mut layer, &l.flips, width as usize)?;
         layers.push(layer);
@@ -459,6 +463,7 @@ pub fn to_string(map: &Map, path: &Path) -> Result<(String, Vec<String>), MapErr
             offset: l.offset,
             parallax: l.parallax,
             tint: l.tint,
+            class: l.class.clone(),
         })
         .collect();
     let doc = RonMap {

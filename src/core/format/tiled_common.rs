@@ -100,7 +100,6 @@ pub enum Dropped {
     CollectionImages,
     InfiniteExtent,
     ImageLayers,
-    LayerClasses,
     IndexDrawOrder,
 }
 
@@ -116,7 +115,6 @@ impl Dropped {
             Dropped::CollectionImages => "images of image-collection tilesets (their tiles stay, as glyph tiles)",
             Dropped::InfiniteExtent => "infinite extent (a save writes the rectangle its tiles cover as a finite map)",
             Dropped::ImageLayers => "image layers (neither drawn nor written)",
-            Dropped::LayerClasses => "classes of layers",
             Dropped::IndexDrawOrder => "manual draw order of object layers (a save draws their objects top-down)",
             Dropped::RuleEnumTypes => {
                 "the enum types of tile properties sightline reads (opaque, walkable, cost, door, toggles, name, \
@@ -290,6 +288,8 @@ pub struct TileLayerDoc {
     /// `None`: not given (fully opaque).
     pub opacity: Option<f32>,
     pub properties: Properties,
+    /// Tiled's class of the layer.
+    pub class: String,
     pub origin: (i32, i32),
     pub width: u32,
     pub height: u32,
@@ -308,6 +308,7 @@ impl Default for TileLayerDoc {
             locked: false,
             opacity: None,
             properties: Properties::new(),
+            class: String::new(),
             origin: (0, 0),
             width: 0,
             height: 0,
@@ -856,6 +857,7 @@ pub fn build_map(mut doc: Doc) -> Result<super::Loaded, MapError> {
         (layer.offset, layer.parallax, layer.tint) = (l.offset, l.parallax, l.tint);
         layer.properties = l.properties.clone();
         layer.properties.remove("collision");
+        layer.class = l.class.clone();
         layers.push(layer);
     }
     match fallback_collision[..] {
@@ -1359,6 +1361,7 @@ pub fn export_doc(map: &Map, target: &Path) -> Placement {
             parallax: l.parallax,
             tint: l.tint,
             properties,
+            class: l.class.clone(),
             origin: (0, 0),
             width: map.width(),
             height: map.height(),

@@ -462,9 +462,7 @@ fn parse_layers(
         let o = Obj::new(v, format!("layer {i}"))?;
         let name = o.string("name")?.unwrap_or("").to_owned();
         let o = Obj { what: format!("layer {name:?}"), o: o.o };
-        if o.string("class")?.is_some_and(|c| !c.is_empty()) {
-            doc.dropped.insert(Dropped::LayerClasses);
-        }
+        let class = o.string("class")?.unwrap_or("").to_owned();
         let number = |key: &str, default: f64| o.get(key).and_then(Value::as_f64).unwrap_or(default);
         // Every kind of layer keeps its look.
         let tint = match o.string("tintcolor")? {
@@ -484,6 +482,7 @@ fn parse_layers(
                         Some(_) => Some(o.float("opacity")? as f32),
                     },
                     properties: o.properties()?,
+                    class: class.clone(),
                     offset,
                     parallax,
                     tint,
@@ -548,6 +547,7 @@ fn parse_layers(
                     offset,
                     parallax,
                     properties: o.properties()?,
+                    class: class.clone(),
                     tile_layers_below: doc.layers.len(),
                 });
                 for (oi, ov) in o.array("objects")?.iter().enumerate() {
@@ -575,6 +575,7 @@ fn parse_layers(
                     offset,
                     parallax,
                     properties: o.properties()?,
+                    class: class.clone(),
                     ..LayerGroup::new(&name, parent, doc.layers.len() + doc.object_layers.len())
                 });
                 // A group may leave its layers out (Tiled writes none for an empty one).
@@ -1031,7 +1032,7 @@ fn tile_layer_json(l: &TileLayerDoc, i: usize, id: usize, settings: TiledSetting
     if let Some(c) = compression {
         v["compression"] = json!(c);
     }
-    add_look_json(&mut v, l.locked, l.tint, l.offset, l.parallax, &l.properties);
+    add_look_json(&mut v, l.locked, l.tint, l.offset, l.parallax, &l.properties, &l.class);
     Ok(v)
 }
 
@@ -1044,7 +1045,11 @@ fn add_look_json(
     offset: [f64; 2],
     parallax: [f64; 2],
     properties: &Properties,
+    class: &str,
 ) {
+    if !class.is_empty() {
+        v["class"] = json!(class);
+    }
     if locked {
         v["locked"] = json!(true);
     }
@@ -1120,7 +1125,7 @@ fn group_json(g: &LayerGroup, id: usize, layers: Vec<Value>) -> Value {
         "visible": g.visible,
         "layers": layers,
     });
-    add_look_json(&mut v, g.locked, g.tint, g.offset, g.parallax, &g.properties);
+    add_look_json(&mut v, g.locked, g.tint, g.offset, g.parallax, &g.properties, &g.class);
     v
 }
 
@@ -1197,7 +1202,7 @@ fn object_layer_json(doc: &Doc, j: usize, id: usize) -> Value {
     if let Some(c) = layer.color {
         v["color"] = json!(crate::core::wang::tiled_color(c));
     }
-    add_look_json(&mut v, layer.locked, layer.tint, layer.offset, layer.parallax, &layer.properties);
+    add_look_json(&mut v, layer.locked, layer.tint, layer.offset, layer.parallax, &layer.properties, &layer.class);
     v
 }
 

@@ -1077,9 +1077,7 @@ pub fn parse(bytes: &[u8], path: &Path) -> Result<Loaded, MapError> {
             }
         };
         let name = layer.name.clone();
-        if !layer.user_type.is_empty() {
-            doc.dropped.insert(Dropped::LayerClasses);
-        }
+        let class = layer.user_type.clone();
         // Every kind of layer keeps its look: `tiled` reads the file's decimals as f32s, whose
         // shortest text is what Tiled wrote.
         let offset = [super::shortest_f64(layer.offset_x), super::shortest_f64(layer.offset_y)];
@@ -1094,6 +1092,7 @@ pub fn parse(bytes: &[u8], path: &Path) -> Result<Loaded, MapError> {
                     locked: data.locked,
                     opacity: Some(layer.opacity),
                     properties: convert_properties(&layer.properties),
+                    class: class.clone(),
                     offset,
                     parallax,
                     tint,
@@ -1131,6 +1130,7 @@ pub fn parse(bytes: &[u8], path: &Path) -> Result<Loaded, MapError> {
                     offset,
                     parallax,
                     properties: convert_properties(&layer.properties),
+                    class: class.clone(),
                     tile_layers_below: doc.layers.len(),
                 });
                 for o in objects.objects() {
@@ -1181,6 +1181,7 @@ pub fn parse(bytes: &[u8], path: &Path) -> Result<Loaded, MapError> {
                     offset,
                     parallax,
                     properties: convert_properties(&layer.properties),
+                    class,
                     ..LayerGroup::new(&name, parent, at)
                 });
                 stack.push(Pending::Close(g));
@@ -1308,9 +1309,10 @@ pub(crate) fn escape(s: &str) -> String {
 /// Writes a tile layer as a `<layer>` with layer id `id`, its data in the map's layer format.
 fn write_tile_layer(out: &mut String, l: &TileLayerDoc, id: usize, settings: TiledSettings) -> Result<(), MapError> {
     out.push_str(&format!(
-        " <layer id=\"{}\" name=\"{}\" width=\"{}\" height=\"{}\"{}{}{}>\n",
+        " <layer id=\"{}\" name=\"{}\"{} width=\"{}\" height=\"{}\"{}{}{}>\n",
         id,
         escape(&l.name),
+        text_attribute("class", &l.class),
         l.width,
         l.height,
         if l.visible { "" } else { " visible=\"0\"" },
@@ -1398,8 +1400,9 @@ fn write_object_layer(out: &mut String, doc: &Doc, j: usize, id: usize) {
     let layer = &doc.object_layers[j];
     let color = layer.color.map(|c| format!(" color=\"{}\"", crate::core::wang::tiled_color(c))).unwrap_or_default();
     out.push_str(&format!(
-        " <objectgroup id=\"{id}\" name=\"{}\"{color}{}{}{}{}>\n",
+        " <objectgroup id=\"{id}\" name=\"{}\"{}{color}{}{}{}{}>\n",
         escape(&layer.name),
+        text_attribute("class", &layer.class),
         if layer.visible { "" } else { " visible=\"0\"" },
         if layer.locked { " locked=\"1\"" } else { "" },
         if layer.opacity == 1.0 { String::new() } else { format!(" opacity=\"{}\"", layer.opacity) },
@@ -1543,8 +1546,9 @@ fn layer_look_attributes(tint: Option<Rgba>, offset: [f64; 2], parallax: [f64; 2
 /// Writes a layer group's start tag, with layer id `id`, and its properties.
 fn write_group_start(out: &mut String, g: &LayerGroup, id: usize) {
     out.push_str(&format!(
-        " <group id=\"{id}\" name=\"{}\"{}{}{}{}>\n",
+        " <group id=\"{id}\" name=\"{}\"{}{}{}{}{}>\n",
         escape(&g.name),
+        text_attribute("class", &g.class),
         if g.visible { "" } else { " visible=\"0\"" },
         if g.locked { " locked=\"1\"" } else { "" },
         if g.opacity == 1.0 { String::new() } else { format!(" opacity=\"{}\"", super::shortest_f64(g.opacity)) },
