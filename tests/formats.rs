@@ -3140,8 +3140,8 @@ fn a_tiled_maps_isometric_staggered_or_hexagonal_grid_is_kept_by_every_tiled_and
 }
 
 /// What a Tiled map holds that a save would not write back is named when it opens, and a save
-/// over its file asks first: its image layers and an object layer's manual draw order, in TMX
-/// and in Tiled JSON. A map without them names none. Layers' classes are kept, through every
+/// over its file asks first: its image layers, an object layer's manual draw order and layers'
+/// blend modes (Tiled 1.12), in TMX and in Tiled JSON. A map without them names none. Layers' classes are kept, through every
 /// Tiled and RON save. (The TMX image layer's image has no size, as Tiled writes an image it
 /// could not read: the map opens all the same.)
 #[test]
@@ -3164,7 +3164,8 @@ fn image_layers_and_a_manual_draw_order_are_named_as_not_kept_and_layer_classes_
                 {{"id": 1, "type": "tilelayer", "name": "ground", "class": "terrain", "width": 2, "height": 1, "data": [0, 0]}}{layers}]}}"#
         )
     };
-    let cases: [(&str, String, Vec<&str>); 8] = [
+    let blend = "blend modes of layers (a save blends them normally)";
+    let cases: [(&str, String, Vec<&str>); 10] = [
         (
             "plain.tmx",
             tmx(r#"<objectgroup id="2" name="things" class="spawns"/><group id="3" name="decor" class="props"/>"#),
@@ -3196,6 +3197,12 @@ fn image_layers_and_a_manual_draw_order_are_named_as_not_kept_and_layer_classes_
             "all.tmx",
             tmx(r#"<objectgroup id="2" name="things" draworder="index"/><imagelayer id="3" name="sky"/>"#),
             vec![image, order],
+        ),
+        ("blend.tmx", tmx(r#"<group id="2" name="fx" mode="multiply"/>"#), vec![blend]),
+        (
+            "blend.tmj",
+            tmj(r#", {"id": 2, "type": "group", "name": "fx", "mode": "multiply", "layers": []}"#),
+            vec![blend],
         ),
     ];
     for (name, text, expected) in cases {

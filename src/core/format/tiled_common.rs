@@ -101,6 +101,7 @@ pub enum Dropped {
     InfiniteExtent,
     ImageLayers,
     IndexDrawOrder,
+    BlendModes,
 }
 
 impl Dropped {
@@ -116,6 +117,7 @@ impl Dropped {
             Dropped::InfiniteExtent => "infinite extent (a save writes the rectangle its tiles cover as a finite map)",
             Dropped::ImageLayers => "image layers (neither drawn nor written)",
             Dropped::IndexDrawOrder => "manual draw order of object layers (a save draws their objects top-down)",
+            Dropped::BlendModes => "blend modes of layers (a save blends them normally)",
             Dropped::RuleEnumTypes => {
                 "the enum types of tile properties sightline reads (opaque, walkable, cost, door, toggles, name, \
                  glyph, fg, bg: their values stay, as plain ones)"

@@ -463,6 +463,9 @@ fn parse_layers(
         let name = o.string("name")?.unwrap_or("").to_owned();
         let o = Obj { what: format!("layer {name:?}"), o: o.o };
         let class = o.string("class")?.unwrap_or("").to_owned();
+        if o.string("mode")?.is_some_and(|m| m != "normal") {
+            doc.dropped.insert(Dropped::BlendModes);
+        }
         let number = |key: &str, default: f64| o.get(key).and_then(Value::as_f64).unwrap_or(default);
         // Every kind of layer keeps its look.
         let tint = match o.string("tintcolor")? {

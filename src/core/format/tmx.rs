@@ -1078,6 +1078,9 @@ pub fn parse(bytes: &[u8], path: &Path) -> Result<Loaded, MapError> {
         };
         let name = layer.name.clone();
         let class = layer.user_type.clone();
+        if layer.blend_mode != "normal" {
+            doc.dropped.insert(Dropped::BlendModes);
+        }
         // Every kind of layer keeps its look: `tiled` reads the file's decimals as f32s, whose
         // shortest text is what Tiled wrote.
         let offset = [super::shortest_f64(layer.offset_x), super::shortest_f64(layer.offset_y)];
