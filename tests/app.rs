@@ -2144,6 +2144,22 @@ fn object_layers_are_listed_among_the_tile_layers_and_the_object_tool_places_on_
     assert_eq!(zones(&h), None);
     h.state_mut().commands.push(Command::Redo);
     h.run();
+    // Its drawing order (Tiled's Top Down by default), Manual chosen in one step.
+    use sightline::core::map::DrawOrder;
+    let order = |h: &Harness<'static, SightlineApp>| {
+        h.state().document.map.object_layers.iter().find(|l| l.name == "zones").unwrap().draw_order
+    };
+    assert_eq!(order(&h), DrawOrder::TopDown);
+    h.get_by_label("object layer drawing order").click();
+    h.run();
+    h.get_by_label("Manual").click();
+    h.run();
+    assert_eq!(order(&h), DrawOrder::Index);
+    h.state_mut().commands.push(Command::Undo);
+    h.run();
+    assert_eq!(order(&h), DrawOrder::TopDown);
+    h.state_mut().commands.push(Command::Redo);
+    h.run();
 
     // Saved and opened again, the stack is the same.
     let stack = layer_rows(&h);
@@ -2153,6 +2169,7 @@ fn object_layers_are_listed_among_the_tile_layers_and_the_object_tool_places_on_
     h.run();
     assert_eq!(layer_rows(&h), stack);
     assert_eq!(zones(&h), Some(sightline::core::Rgba(160, 160, 164, 255)));
+    assert_eq!(order(&h), DrawOrder::Index);
 }
 
 #[test]

@@ -3140,14 +3140,13 @@ fn a_tiled_maps_isometric_staggered_or_hexagonal_grid_is_kept_by_every_tiled_and
 }
 
 /// What a Tiled map holds that a save would not write back is named when it opens, and a save
-/// over its file asks first: its image layers, an object layer's manual draw order and layers'
-/// blend modes (Tiled 1.12), in TMX and in Tiled JSON. A map without them names none. Layers' classes are kept, through every
-/// Tiled and RON save. (The TMX image layer's image has no size, as Tiled writes an image it
+/// over its file asks first: its image layers and layers' blend modes (Tiled 1.12), in TMX and
+/// in Tiled JSON. A map without them names none. Layers' classes and an object layer's manual
+/// draw order are kept, through every Tiled and RON save. (The TMX image layer's image has no size, as Tiled writes an image it
 /// could not read: the map opens all the same.)
 #[test]
-fn image_layers_and_a_manual_draw_order_are_named_as_not_kept_and_layer_classes_are_kept() {
+fn image_layers_and_blend_modes_are_named_as_not_kept_and_layer_classes_and_draw_orders_are_kept() {
     let image = "image layers (neither drawn nor written)";
-    let order = "manual draw order of object layers (a save draws their objects top-down)";
     let tmx = |layers: &str| {
         format!(
             r#"<?xml version="1.0" encoding="UTF-8"?>
@@ -3172,7 +3171,7 @@ fn image_layers_and_a_manual_draw_order_are_named_as_not_kept_and_layer_classes_
             vec![],
         ),
         ("image.tmx", tmx(r#"<imagelayer id="2" name="sky"><image source="sky.png"/></imagelayer>"#), vec![image]),
-        ("order.tmx", tmx(r#"<objectgroup id="2" name="things" draworder="index"/>"#), vec![order]),
+        ("order.tmx", tmx(r#"<objectgroup id="2" name="things" draworder="index"/>"#), vec![]),
         (
             "plain.tmj",
             tmj(
@@ -3185,18 +3184,18 @@ fn image_layers_and_a_manual_draw_order_are_named_as_not_kept_and_layer_classes_
         (
             "order.tmj",
             tmj(r#", {"id": 2, "type": "objectgroup", "name": "things", "draworder": "index", "objects": []}"#),
-            vec![order],
+            vec![],
         ),
         (
             "all.tmj",
             tmj(r#", {"id": 2, "type": "objectgroup", "name": "things", "draworder": "index", "objects": []},
                    {"id": 3, "type": "imagelayer", "name": "sky", "image": "sky.png"}"#),
-            vec![image, order],
+            vec![image],
         ),
         (
             "all.tmx",
             tmx(r#"<objectgroup id="2" name="things" draworder="index"/><imagelayer id="3" name="sky"/>"#),
-            vec![image, order],
+            vec![image],
         ),
         ("blend.tmx", tmx(r#"<group id="2" name="fx" mode="multiply"/>"#), vec![blend]),
         (
@@ -3215,6 +3214,14 @@ fn image_layers_and_a_manual_draw_order_are_named_as_not_kept_and_layer_classes_
         assert_eq!(said, !expected.is_empty(), "{name}: {:?}", loaded.warnings);
         let map = &loaded.map;
         assert_eq!(map.layers[0].class, "terrain", "{name}");
+        if name.starts_with("order") {
+            use sightline::core::map::DrawOrder;
+            assert_eq!(map.object_layers[0].draw_order, DrawOrder::Index);
+            for ext in ["tmx", "tmj", "ron"] {
+                assert_same(&round_trip(map, ext), map, &format!("{name} as {ext}"));
+            }
+            assert!(save_text(map, "out.tmx").1.contains(r#" name="things" draworder="index""#));
+        }
         if name.starts_with("plain") {
             assert_eq!((map.object_layers[0].class.as_str(), map.groups[0].class.as_str()), ("spawns", "props"));
             for ext in ["tmx", "tmj", "ron"] {

@@ -599,8 +599,8 @@ fn object_layer_shapes_ui(
     let mut tile_objects = SpriteBatch::new(sheets, true);
     let tint = look_tint(look);
     let shift = look_shift(map, view, look);
-    // A hidden object is not drawn, as in Tiled.
-    for o in map.objects.iter().filter(|o| o.layer == j && o.visible) {
+    // A hidden object is not drawn, as in Tiled; shapes are drawn in the layer's draw order.
+    for o in map.objects_in_draw_order(j).into_iter().filter(|o| o.visible) {
         if let Some(shape) = &o.shape {
             let colour = layer.color.map_or_else(|| object_colour(o), |c| Color32::from_rgb(c.0, c.1, c.2));
             let colour = colour.gamma_multiply(look.opacity * o.opacity);

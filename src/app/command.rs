@@ -106,6 +106,8 @@ pub enum Command {
     /// Set the colour an object layer's shapes are drawn in (Tiled's object layer colour), or
     /// none (each object in its kind's colour).
     SetObjectLayerColor(usize, Option<crate::core::Rgba>),
+    /// Set the order an object layer's objects are drawn in (Tiled's Drawing Order).
+    SetObjectLayerDrawOrder(usize, crate::core::map::DrawOrder),
     /// Replace the custom properties of the map, a layer or a tile type (a properties table's
     /// edit).
     SetProperties(PropertiesOwner, crate::core::Properties),

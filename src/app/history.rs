@@ -26,6 +26,9 @@ pub fn step_name(command: &Command, editor: &EditorState, map: &Map) -> Option<S
         Command::SetObjectLayerColor(j, _) => {
             format!("Change colour of{}", item(StackItem::Layer(LayerRef::Objects(*j))))
         }
+        Command::SetObjectLayerDrawOrder(j, order) => {
+            format!("Draw{} {}", item(StackItem::Layer(LayerRef::Objects(*j))), order.label().to_lowercase())
+        }
         Command::SetTiledSettings(_) => "Change Tiled save settings".into(),
         Command::SetMapLook { .. } => "Change map class and background".into(),
         Command::SetProperties(owner, _) => format!(

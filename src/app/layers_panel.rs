@@ -545,6 +545,26 @@ fn object_layer_properties_ui(app: &mut SightlineApp, ui: &mut egui::Ui, current
             }
         }
     });
+    ui.horizontal(|ui| {
+        use crate::core::map::DrawOrder;
+        ui.label("Drawing order").on_hover_text(
+            "Which of two overlapping objects is drawn on top (Tiled's Drawing Order): Top Down, the lower one on \
+             the map; Manual, the later one in the layer",
+        );
+        let mut order = layer.draw_order;
+        let r = egui::ComboBox::from_id_salt(("sightline draw order", current))
+            .selected_text(order.label())
+            .show_ui(ui, |ui| {
+                for o in [DrawOrder::TopDown, DrawOrder::Index] {
+                    ui.selectable_value(&mut order, o, o.label());
+                }
+            })
+            .response;
+        name_widget(ui, &r, "object layer drawing order");
+        if order != layer.draw_order {
+            app.commands.push(Command::SetObjectLayerDrawOrder(current, order));
+        }
+    });
     look_ui(app, ui, StackItem::Layer(LayerRef::Objects(current)));
     let layer = &app.document.map.object_layers[current];
     let owner = (PropertiesOwner::ObjectLayer(current), format!("object layer {}", layer.name));

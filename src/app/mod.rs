@@ -723,6 +723,14 @@ impl SightlineApp {
                 self.document.touch();
                 self.continued = Some((ContinuedEdit::ObjectLayerColor(j), self.document.revision()));
             }
+            Command::SetObjectLayerDrawOrder(j, order) => {
+                if self.document.map.object_layers.get(j).is_none_or(|l| l.draw_order == order) {
+                    return;
+                }
+                self.document.checkpoint(&self.editor.selection);
+                self.document.map.object_layers[j].draw_order = order;
+                self.document.touch();
+            }
             Command::SetLayerVisible(StackItem::Layer(LayerRef::Tiles(layer)), on)
             | Command::SetLayerLocked(StackItem::Layer(LayerRef::Tiles(layer)), on)
             | Command::SetLayerCollision(layer, on) => {

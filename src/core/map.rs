@@ -124,8 +124,45 @@ pub struct ObjectLayer {
     /// Tiled's class of the layer (its custom type), kept for the game that reads it.
     #[serde(default, skip_serializing_if = "String::is_empty")]
     pub class: String,
+    /// The order its objects are drawn in (Tiled's Drawing Order).
+    #[serde(default, skip_serializing_if = "DrawOrder::is_top_down")]
+    pub draw_order: DrawOrder,
     /// Where it is drawn: over this many tile layers (the bottom ones) and under the rest.
     pub tile_layers_below: usize,
+}
+
+/// The order an object layer's objects are drawn in (Tiled's `draworder`), which decides which
+/// of two overlapping objects is on top.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Serialize, Deserialize)]
+pub enum DrawOrder {
+    /// By their `y` in map pixels, lower on the map drawn later (Tiled's Top Down, its default);
+    /// objects at the same `y` in the layer's order.
+    #[default]
+    TopDown,
+    /// In the layer's order, first drawn first (Tiled's Manual).
+    Index,
+}
+
+impl DrawOrder {
+    pub fn is_top_down(&self) -> bool {
+        *self == DrawOrder::TopDown
+    }
+
+    /// As a Tiled file writes it.
+    pub fn name(self) -> &'static str {
+        match self {
+            DrawOrder::TopDown => "topdown",
+            DrawOrder::Index => "index",
+        }
+    }
+
+    /// As Tiled's layer properties name it.
+    pub fn label(self) -> &'static str {
+        match self {
+            DrawOrder::TopDown => "Top Down",
+            DrawOrder::Index => "Manual",
+        }
+    }
 }
 
 /// The name of the object layer a map gets when an object is placed and it has none.
@@ -145,6 +182,7 @@ impl ObjectLayer {
             parallax: unit_parallax(),
             properties: Properties::new(),
             class: String::new(),
+            draw_order: DrawOrder::TopDown,
             tile_layers_below,
         }
     }
@@ -672,6 +710,22 @@ impl Map {
         }
         let offset = [position[0] - f64::from(cell.x) * grid[0], position[1] - f64::from(cell.y) * grid[1]];
         Some((cell, ObjectShape { offset, rotation, kind }))
+    }
+
+    /// The objects of object layer `j` in the order its draw order draws them, first drawn first:
+    /// Top Down by their Tiled `y` (a shape's position; a marker's cell centre), ties in the
+    /// layer's order; Manual in the layer's order.
+    pub fn objects_in_draw_order(&self, j: usize) -> Vec<&MapObject> {
+        let mut objects: Vec<&MapObject> = self.objects.iter().filter(|o| o.layer == j).collect();
+        if self.object_layers.get(j).is_some_and(|l| l.draw_order == DrawOrder::TopDown) {
+            let y = |o: &MapObject| match &o.shape {
+                Some(shape) => shape.position(o.cell, self.tile_size)[1],
+                None => (f64::from(o.cell.y) + 0.5) * f64::from(self.tile_size[1].max(1)),
+            };
+            // A stable sort: the layer's order among objects at one height.
+            objects.sort_by(|a, b| y(a).total_cmp(&y(b)));
+        }
+        objects
     }
 
     /// Where an object of shape `kind` hangs on its box, as fractions of its size: a tile
@@ -1213,5 +1267,45 @@ impl Map {
             return Some(format!("next object id {} vs {}", self.next_object_id, other.next_object_id));
         }
         None
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::core::object::{ObjectKind, ObjectShape, ShapeKind};
+
+    /// Top Down draws by Tiled's `y` (a shape's position, a marker's cell centre), ties in the
+    /// layer's order; Manual in the layer's order; other layers' objects are not drawn here.
+    #[test]
+    fn objects_are_drawn_top_down_by_their_y_or_in_the_layers_order() {
+        let mut map = crate::core::format::ascii::parse("....\n....\n....\n").unwrap();
+        map.tile_size = [8, 8];
+        map.object_layers = vec![ObjectLayer::new("things", 1), ObjectLayer::new("other", 1)];
+        let rect = |x: f64, y: f64| ObjectShape {
+            offset: [x, y],
+            rotation: 0.0,
+            kind: ShapeKind::Rectangle { width: 4.0, height: 4.0 },
+        };
+        // Names by where they stand: "low" at y = 18, "marker" at 12 (its cell's centre),
+        // "high" and "tie" at 2, "away" on the other layer.
+        let objects = [
+            ("low", Cell::new(0, 2), Some(rect(0.0, 2.0)), 0),
+            ("high", Cell::new(1, 0), Some(rect(0.0, 2.0)), 0),
+            ("away", Cell::new(2, 0), None, 1),
+            ("marker", Cell::new(3, 1), None, 0),
+            ("tie", Cell::new(2, 0), Some(rect(1.0, 2.0)), 0),
+        ];
+        for (name, cell, shape, layer) in objects {
+            map.objects.push(
+                MapObject { shape, ..MapObject::new(ObjectKind::Other(String::new()), cell) }
+                    .named(name)
+                    .on_layer(layer),
+            );
+        }
+        let names = |map: &Map| map.objects_in_draw_order(0).iter().map(|o| o.name.clone()).collect::<Vec<_>>();
+        assert_eq!(names(&map), ["high", "tie", "marker", "low"]);
+        map.object_layers[0].draw_order = DrawOrder::Index;
+        assert_eq!(names(&map), ["low", "high", "marker", "tie"]);
     }
 }

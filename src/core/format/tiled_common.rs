@@ -100,7 +100,6 @@ pub enum Dropped {
     CollectionImages,
     InfiniteExtent,
     ImageLayers,
-    IndexDrawOrder,
     BlendModes,
 }
 
@@ -116,7 +115,6 @@ impl Dropped {
             Dropped::CollectionImages => "images of image-collection tilesets (their tiles stay, as glyph tiles)",
             Dropped::InfiniteExtent => "infinite extent (a save writes the rectangle its tiles cover as a finite map)",
             Dropped::ImageLayers => "image layers (neither drawn nor written)",
-            Dropped::IndexDrawOrder => "manual draw order of object layers (a save draws their objects top-down)",
             Dropped::BlendModes => "blend modes of layers (a save blends them normally)",
             Dropped::RuleEnumTypes => {
                 "the enum types of tile properties sightline reads (opaque, walkable, cost, door, toggles, name, \

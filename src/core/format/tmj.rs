@@ -15,7 +15,7 @@ use super::tiled_common::{
 };
 use crate::core::error::{MapError, MapErrorKind};
 use crate::core::flip::Flip;
-use crate::core::map::{self, LayerGroup, LayerRef, MAX_MAP_SIDE, ObjectLayer, OutlineItem};
+use crate::core::map::{self, DrawOrder, LayerGroup, LayerRef, MAX_MAP_SIDE, ObjectLayer, OutlineItem};
 use crate::core::object::{HorizontalAlign, ObjectText, VerticalAlign};
 use crate::core::sheet_drawing::{ObjectAlignment, SheetDrawing, TileTransformations};
 use crate::core::tile::{EnumValue, Properties, PropertyValue, Rgb, Rgba};
@@ -530,9 +530,6 @@ fn parse_layers(
                 doc.layers.push(l);
             }
             "objectgroup" => {
-                if o.string("draworder")? == Some("index") {
-                    doc.dropped.insert(Dropped::IndexDrawOrder);
-                }
                 let layer = doc.object_layers.len();
                 doc.object_layers.push(ObjectLayer {
                     name: name.clone(),
@@ -551,6 +548,12 @@ fn parse_layers(
                     parallax,
                     properties: o.properties()?,
                     class: class.clone(),
+                    // Tiled reads an order it does not know as its default.
+                    draw_order: if o.string("draworder")? == Some("index") {
+                        DrawOrder::Index
+                    } else {
+                        DrawOrder::TopDown
+                    },
                     tile_layers_below: doc.layers.len(),
                 });
                 for (oi, ov) in o.array("objects")?.iter().enumerate() {
@@ -1195,7 +1198,7 @@ fn object_layer_json(doc: &Doc, j: usize, id: usize) -> Value {
         "id": id,
         "name": layer.name,
         "type": "objectgroup",
-        "draworder": "topdown",
+        "draworder": layer.draw_order.name(),
         "opacity": super::shortest_f64(layer.opacity),
         "visible": layer.visible,
         "x": 0,

@@ -18,7 +18,7 @@ use super::tiled_common::{
 use super::{Loaded, MAX_FILE_BYTES};
 use crate::core::error::{MapError, MapErrorKind};
 use crate::core::flip::Flip;
-use crate::core::map::{self, LayerGroup, LayerRef, MAX_MAP_SIDE, ObjectLayer, OutlineItem};
+use crate::core::map::{self, DrawOrder, LayerGroup, LayerRef, MAX_MAP_SIDE, ObjectLayer, OutlineItem};
 use crate::core::object::{HorizontalAlign, ObjectText, VerticalAlign};
 use crate::core::sheet_drawing::{ObjectAlignment, SheetDrawing, TileTransformations};
 use crate::core::tile::{EnumValue, Properties, PropertyValue, Rgb, Rgba};
@@ -1119,9 +1119,6 @@ pub fn parse(bytes: &[u8], path: &Path) -> Result<Loaded, MapError> {
                 doc.layers.push(l);
             }
             tiled::LayerType::Objects(objects) => {
-                if objects.draw_order == tiled::DrawOrder::Index {
-                    doc.dropped.insert(Dropped::IndexDrawOrder);
-                }
                 let layer_index = doc.object_layers.len();
                 doc.object_layers.push(ObjectLayer {
                     name: name.clone(),
@@ -1134,6 +1131,10 @@ pub fn parse(bytes: &[u8], path: &Path) -> Result<Loaded, MapError> {
                     parallax,
                     properties: convert_properties(&layer.properties),
                     class: class.clone(),
+                    draw_order: match objects.draw_order {
+                        tiled::DrawOrder::TopDown => DrawOrder::TopDown,
+                        tiled::DrawOrder::Index => DrawOrder::Index,
+                    },
                     tile_layers_below: doc.layers.len(),
                 });
                 for o in objects.objects() {
@@ -1403,9 +1404,15 @@ fn write_object_layer(out: &mut String, doc: &Doc, j: usize, id: usize) {
     let layer = &doc.object_layers[j];
     let color = layer.color.map(|c| format!(" color=\"{}\"", crate::core::wang::tiled_color(c))).unwrap_or_default();
     out.push_str(&format!(
-        " <objectgroup id=\"{id}\" name=\"{}\"{}{color}{}{}{}{}>\n",
+        " <objectgroup id=\"{id}\" name=\"{}\"{}{color}{}{}{}{}{}>\n",
         escape(&layer.name),
         text_attribute("class", &layer.class),
+        // Tiled writes the order only when it is not its default.
+        if layer.draw_order.is_top_down() {
+            String::new()
+        } else {
+            format!(" draworder=\"{}\"", layer.draw_order.name())
+        },
         if layer.visible { "" } else { " visible=\"0\"" },
         if layer.locked { " locked=\"1\"" } else { "" },
         if layer.opacity == 1.0 { String::new() } else { format!(" opacity=\"{}\"", layer.opacity) },
