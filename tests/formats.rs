@@ -3053,11 +3053,11 @@ fn a_tiled_maps_layer_format_render_order_compression_level_and_parallax_origin_
     }
 }
 
-/// An isometric, staggered or hexagonal Tiled map is drawn and played here as a square grid, and
+/// An isometric, staggered, hexagonal or oblique Tiled map is drawn and played here as a square grid, and
 /// keeps its grid: a save as TMX or TMJ writes it as Tiled does (where Tiled puts each attribute),
 /// RON keeps it, and an ASCII save says it does not. The load says what the grid means here.
 #[test]
-fn a_tiled_maps_isometric_staggered_or_hexagonal_grid_is_kept_by_every_tiled_and_ron_save() {
+fn a_tiled_maps_isometric_staggered_hexagonal_or_oblique_grid_is_kept_by_every_tiled_and_ron_save() {
     use sightline::core::tiled_settings::{Orientation, StaggerAxis, StaggerIndex};
     let cases = [
         (r#"orientation="isometric""#, Orientation::Isometric, ""),
@@ -3077,6 +3077,11 @@ fn a_tiled_maps_isometric_staggered_or_hexagonal_grid_is_kept_by_every_tiled_and
             Orientation::Hexagonal { side_length: 12, axis: StaggerAxis::X, index: StaggerIndex::Odd },
             r#" hexsidelength="12" staggeraxis="x" staggerindex="odd""#,
         ),
+        (
+            r#"orientation="oblique" skewx="8" skewy="-4""#,
+            Orientation::Oblique { skew_x: 8, skew_y: -4 },
+            r#" skewx="8" skewy="-4""#,
+        ),
     ];
     for (attributes, orientation, written) in cases {
         let dir = tempfile::tempdir().unwrap();
@@ -3094,8 +3099,9 @@ fn a_tiled_maps_isometric_staggered_or_hexagonal_grid_is_kept_by_every_tiled_and
         let said = loaded.warnings.iter().find(|w| w.starts_with(&format!("the map is {name}:")));
         let said = said.unwrap_or_else(|| panic!("{attributes}: {:?}", loaded.warnings));
         assert!(said.ends_with(&format!("a save keeps it {name}")), "{said}");
-        // Only an isometric map's cells have the square grid's neighbours.
-        assert_eq!(said.contains("views and paths here are not that grid's"), orientation != Orientation::Isometric);
+        // An isometric or oblique map's cells have the square grid's neighbours, no other's do.
+        let square = matches!(orientation, Orientation::Isometric | Orientation::Oblique { .. });
+        assert_eq!(said.contains("views and paths here are not that grid's"), !square, "{said}");
         assert!(loaded.not_kept.is_empty(), "{:?}", loaded.not_kept);
 
         let (warnings, tmx) = save_text(&loaded.map, "out.tmx");
@@ -3106,7 +3112,7 @@ fn a_tiled_maps_isometric_staggered_or_hexagonal_grid_is_kept_by_every_tiled_and
         let (_, tmj) = save_text(&loaded.map, "out.tmj");
         let json: serde_json::Value = serde_json::from_str(&tmj).unwrap();
         assert_eq!(json["orientation"], serde_json::json!(name));
-        let keys = ["hexsidelength", "staggeraxis", "staggerindex"];
+        let keys = ["hexsidelength", "staggeraxis", "staggerindex", "skewx", "skewy"];
         let written_keys: Vec<&str> = keys.into_iter().filter(|k| json.get(*k).is_some()).collect();
         let expected_keys: Vec<&str> = keys.into_iter().filter(|k| written.contains(&format!(" {k}="))).collect();
         assert_eq!(written_keys, expected_keys, "{tmj}");

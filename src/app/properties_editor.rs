@@ -542,6 +542,9 @@ fn orientation_text(orientation: crate::core::tiled_settings::Orientation) -> St
     match orientation {
         Orientation::Orthogonal => "Orthogonal".into(),
         Orientation::Isometric => "Isometric (drawn here as orthogonal)".into(),
+        Orientation::Oblique { skew_x, skew_y } => {
+            format!("Oblique, skewed {skew_x} px across and {skew_y} px down (drawn here as orthogonal)")
+        }
         Orientation::Staggered { axis, index } => {
             format!("{}, {} (drawn here as orthogonal)", orientation.label(), shifted(axis, index))
         }

@@ -49,14 +49,15 @@ impl TiledSettings {
     }
 }
 
-/// The grid Tiled draws a map on (its `orientation`, with `staggeraxis`, `staggerindex` and
-/// `hexsidelength` where they apply; Tiled's defaults where a file leaves them out).
+/// The grid Tiled draws a map on (its `orientation`, with `staggeraxis`, `staggerindex`,
+/// `hexsidelength`, `skewx` and `skewy` where they apply; Tiled's defaults where a file leaves
+/// them out).
 ///
 /// sightline draws and plays every map as a square grid of cells, each with its eight
-/// neighbours. An isometric map is such a grid, drawn turned by 45°, so its rules, views and paths
-/// are the map's own. A staggered or hexagonal map shifts every other row (or column) by half a
-/// cell, so its cells have other neighbours than the square grid gives them: views and paths
-/// here are not that grid's.
+/// neighbours. An isometric map is such a grid drawn turned by 45°, an oblique one such a grid
+/// sheared, so their rules, views and paths are the map's own. A staggered or hexagonal map
+/// shifts every other row (or column) by half a cell, so its cells have other neighbours than
+/// the square grid gives them: views and paths here are not that grid's.
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Serialize, Deserialize)]
 pub enum Orientation {
     #[default]
@@ -73,6 +74,12 @@ pub enum Orientation {
         side_length: i32,
         axis: StaggerAxis,
         index: StaggerIndex,
+    },
+    /// A square grid sheared (Tiled 1.12's oblique maps) by `skew_x` pixels across a row's
+    /// height and `skew_y` pixels down a column's width (Tiled's `skewx`, `skewy`).
+    Oblique {
+        skew_x: i32,
+        skew_y: i32,
     },
 }
 
@@ -107,6 +114,7 @@ impl Orientation {
             Orientation::Isometric => "isometric",
             Orientation::Staggered { .. } => "staggered",
             Orientation::Hexagonal { .. } => "hexagonal",
+            Orientation::Oblique { .. } => "oblique",
         }
     }
 
@@ -117,13 +125,15 @@ impl Orientation {
             Orientation::Isometric => "Isometric",
             Orientation::Staggered { .. } => "Isometric (Staggered)",
             Orientation::Hexagonal { .. } => "Hexagonal (Staggered)",
+            Orientation::Oblique { .. } => "Oblique",
         }
     }
 
-    /// From a Tiled file's attributes: `orientation`, then `staggeraxis`, `staggerindex` and
-    /// `hexsidelength` as `attribute` gives them (`None` where absent). Read as Tiled reads
-    /// them: a stagger value it does not know, or a side length that is not a whole number,
-    /// is its default. An orientation Tiled does not know is `Err`, with what to say of it.
+    /// From a Tiled file's attributes: `orientation`, then `staggeraxis`, `staggerindex`,
+    /// `hexsidelength`, `skewx` and `skewy` as `attribute` gives them (`None` where absent).
+    /// Read as Tiled reads them: a stagger value it does not know, or a length that is not a
+    /// whole number, is its default. An orientation Tiled does not know is `Err`, with what to
+    /// say of it.
     pub fn from_attributes(
         orientation: &str,
         attribute: impl Fn(&str) -> Option<String>,
@@ -131,23 +141,23 @@ impl Orientation {
         let axis = if attribute("staggeraxis").as_deref() == Some("x") { StaggerAxis::X } else { StaggerAxis::Y };
         let index =
             if attribute("staggerindex").as_deref() == Some("even") { StaggerIndex::Even } else { StaggerIndex::Odd };
+        let number = |name: &str| attribute(name).and_then(|v| v.trim().parse().ok()).unwrap_or(0);
         match orientation {
             "orthogonal" => Ok(Orientation::Orthogonal),
             "isometric" => Ok(Orientation::Isometric),
             "staggered" => Ok(Orientation::Staggered { axis, index }),
-            "hexagonal" => {
-                let side_length = attribute("hexsidelength").and_then(|v| v.trim().parse().ok()).unwrap_or(0);
-                Ok(Orientation::Hexagonal { side_length, axis, index })
-            }
+            "hexagonal" => Ok(Orientation::Hexagonal { side_length: number("hexsidelength"), axis, index }),
+            "oblique" => Ok(Orientation::Oblique { skew_x: number("skewx"), skew_y: number("skewy") }),
             other => Err(format!(
-                "the map's orientation {other:?} is none of Tiled's (orthogonal, isometric, staggered, hexagonal): \
-                 it is read, and saved, as orthogonal"
+                "the map's orientation {other:?} is none of Tiled's (orthogonal, isometric, staggered, hexagonal, \
+                 oblique): it is read, and saved, as orthogonal"
             )),
         }
     }
 
     /// The attributes a Tiled file writes for it after `orientation`, in Tiled's order:
-    /// `hexsidelength` (hexagonal), `staggeraxis` and `staggerindex` (staggered and hexagonal).
+    /// `hexsidelength` (hexagonal), `staggeraxis` and `staggerindex` (staggered and hexagonal),
+    /// `skewx` and `skewy` (oblique).
     pub fn grid_attributes(self) -> Vec<(&'static str, String)> {
         let stagger = |axis: StaggerAxis, index: StaggerIndex| {
             [
@@ -163,23 +173,25 @@ impl Orientation {
                 attributes.extend(stagger(axis, index));
                 attributes
             }
+            Orientation::Oblique { skew_x, skew_y } => {
+                vec![("skewx", skew_x.to_string()), ("skewy", skew_y.to_string())]
+            }
         }
     }
 
     /// What a load says of a map of this orientation; `None` for an orthogonal one.
     pub fn load_warning(self) -> Option<String> {
+        let name = self.name();
         match self {
             Orientation::Orthogonal => None,
-            Orientation::Isometric => Some(
-                "the map is isometric: sightline draws it as orthogonal, on the same cells (its rules, views and \
-                 paths are the map's own), and a save keeps it isometric"
-                    .into(),
-            ),
+            Orientation::Isometric | Orientation::Oblique { .. } => Some(format!(
+                "the map is {name}: sightline draws it as orthogonal, on the same cells (its rules, views and paths \
+                 are the map's own), and a save keeps it {name}"
+            )),
             Orientation::Staggered { .. } | Orientation::Hexagonal { .. } => Some(format!(
-                "the map is {}: sightline draws and plays it as a square grid, whose cells have other neighbours \
-                 than the map's shifted rows give them (views and paths here are not that grid's), and a save keeps it {}",
-                self.name(),
-                self.name()
+                "the map is {name}: sightline draws and plays it as a square grid, whose cells have other neighbours \
+                 than the map's shifted rows give them (views and paths here are not that grid's), and a save keeps \
+                 it {name}"
             )),
         }
     }
