@@ -3246,6 +3246,60 @@ fn image_layers_and_blend_modes_are_named_as_not_kept_and_layer_classes_and_draw
     }
 }
 
+/// What a Tiled map keeps for Tiled itself (`<editorsettings>`: where File › Export As last
+/// wrote it, and the chunk size of an infinite map) survives every Tiled and RON save, written
+/// where Tiled writes it; an ASCII save names the export target it drops.
+#[test]
+fn a_tiled_maps_export_target_and_chunk_size_are_kept() {
+    use sightline::core::tiled_settings::TiledEditorSettings;
+    let dir = tempfile::tempdir().unwrap();
+    let path = dir.path().join("level.tmx");
+    std::fs::write(
+        &path,
+        r#"<?xml version="1.0" encoding="UTF-8"?>
+<map version="1.10" orientation="orthogonal" renderorder="right-down" width="2" height="1" tilewidth="8" tileheight="8" infinite="0">
+ <editorsettings>
+  <chunksize width="32" height="8"/>
+  <export target="../game/level &amp; 1.json" format="json"/>
+ </editorsettings>
+ <layer id="1" name="ground" width="2" height="1"><data encoding="csv">0,0</data></layer>
+</map>"#,
+    )
+    .unwrap();
+    let map = load(&path);
+    let expected = TiledEditorSettings {
+        export_target: "../game/level & 1.json".into(),
+        export_format: "json".into(),
+        chunk_size: Some([32, 8]),
+    };
+    assert_eq!(map.tiled_editor, expected);
+    for ext in ["tmx", "tmj", "ron"] {
+        let again = round_trip(&map, ext);
+        assert_eq!(again.tiled_editor, expected, "{ext}");
+        assert_same(&again, &map, ext);
+    }
+    let (_, tmx) = save_text(&map, "out.tmx");
+    let settings = " <editorsettings>\n  <chunksize width=\"32\" height=\"8\"/>\n  \
+                    <export target=\"../game/level &amp; 1.json\" format=\"json\"/>\n </editorsettings>\n";
+    // Right after the map's own line, before its properties, as Tiled writes them.
+    let map_line = tmx.find("<map ").unwrap();
+    let after = &tmx[map_line + tmx[map_line..].find('\n').unwrap() + 1..];
+    assert!(after.starts_with(settings), "{tmx}");
+    let (_, tmj) = save_text(&map, "out.tmj");
+    let json: serde_json::Value = serde_json::from_str(&tmj).unwrap();
+    assert_eq!(
+        json["editorsettings"],
+        serde_json::json!({"chunksize": {"width": 32, "height": 8}, "export": {"target": "../game/level & 1.json", "format": "json"}})
+    );
+    let (warnings, _) = save_text(&map, "out.txt");
+    assert!(
+        warnings.contains(&"the map's Tiled export target (../game/level & 1.json) is not kept in ASCII".to_owned()),
+        "{warnings:?}"
+    );
+    // A map without them writes none.
+    assert!(!save_text(&ascii("#."), "plain.tmx").1.contains("editorsettings"));
+}
+
 #[test]
 fn a_real_zlib_compressed_tiled_map_saves_zlib_compressed() {
     use sightline::core::tiled_settings::{LayerFormat, RenderOrder};

@@ -454,6 +454,8 @@ pub struct Map {
     pub tile_size: [u32; 2],
     /// How a Tiled save writes it and the order its tiles are drawn in (Tiled's map settings).
     pub tiled: super::tiled_settings::TiledSettings,
+    /// What the Tiled file kept for Tiled itself (its export target and chunk size).
+    pub tiled_editor: super::tiled_settings::TiledEditorSettings,
     /// The id the next new object gets (Tiled's `nextobjectid`): above every object's, and
     /// never lowered, so that a deleted object's id is not given again while an `object`
     /// property may still name it.
@@ -566,6 +568,7 @@ impl Map {
             class: String::new(),
             background: None,
             tiled: Default::default(),
+            tiled_editor: Default::default(),
             tile_size: DEFAULT_TILE_SIZE,
             next_object_id: 1,
         };
@@ -606,6 +609,7 @@ impl Map {
             class: String::new(),
             background: None,
             tiled: Default::default(),
+            tiled_editor: Default::default(),
             tile_size: DEFAULT_TILE_SIZE,
             next_object_id: next_object_id.max(1),
         };
@@ -1262,6 +1266,9 @@ impl Map {
         }
         if self.tiled != other.tiled {
             return Some(format!("Tiled settings {:?} vs {:?}", self.tiled, other.tiled));
+        }
+        if self.tiled_editor != other.tiled_editor {
+            return Some(format!("Tiled editor settings {:?} vs {:?}", self.tiled_editor, other.tiled_editor));
         }
         if self.next_object_id != other.next_object_id {
             return Some(format!("next object id {} vs {}", self.next_object_id, other.next_object_id));

@@ -197,6 +197,29 @@ impl Orientation {
     }
 }
 
+/// What a Tiled map file keeps for Tiled itself (its `<editorsettings>`): where File › Export As
+/// last wrote the map and in what format (Tiled's Repeat Last Export reads them), and the size
+/// of the chunks Tiled gives an infinite map. sightline has no use for them; a map keeps them so
+/// that a save does not make Tiled forget them.
+#[derive(Clone, Debug, Default, PartialEq, Eq, Serialize, Deserialize)]
+pub struct TiledEditorSettings {
+    /// The file Tiled last exported the map to (`export target`; empty: none).
+    #[serde(default, skip_serializing_if = "String::is_empty")]
+    pub export_target: String,
+    /// The format it exported it in (`export format`, the name of a Tiled export plugin).
+    #[serde(default, skip_serializing_if = "String::is_empty")]
+    pub export_format: String,
+    /// The chunk size of an infinite map (`chunksize`); `None`: Tiled's default, 16 × 16.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub chunk_size: Option<[u32; 2]>,
+}
+
+impl TiledEditorSettings {
+    pub fn is_empty(&self) -> bool {
+        *self == TiledEditorSettings::default()
+    }
+}
+
 /// How a tile layer's tile ids are written (Tiled's Tile Layer Format, `encoding` and
 /// `compression` of a layer's data). Tiled's deprecated XML format is read, and written as CSV.
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Serialize, Deserialize)]

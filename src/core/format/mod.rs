@@ -146,6 +146,12 @@ pub(crate) fn custom_data_warnings(map: &Map, format: &str) -> Vec<String> {
     if let Some(what) = look {
         warnings.push(format!("the map's {what} not kept in {format}"));
     }
+    if !map.tiled_editor.export_target.is_empty() {
+        warnings.push(format!(
+            "the map's Tiled export target ({}) is not kept in {format}",
+            map.tiled_editor.export_target
+        ));
+    }
     if !map.tiled.orientation.is_orthogonal() {
         warnings.push(format!(
             "the map's {} orientation is not kept in {format}: the file reads back as orthogonal",

@@ -45,7 +45,7 @@ use crate::core::map::{self, Layer, LayerGroup, Map, ObjectLayer};
 use crate::core::object::MapObject;
 use crate::core::serde_defaults::{is_one, one, yes};
 use crate::core::tile::{Door, Frame, Glyph, Properties, Rgba, Sprite, SpriteSheet, TileId, TileKind, TilesetFile};
-use crate::core::tiled_settings::TiledSettings;
+use crate::core::tiled_settings::{TiledEditorSettings, TiledSettings};
 
 pub const VERSION: u32 = 1;
 
@@ -83,6 +83,9 @@ struct RonMap {
     /// How a Tiled save writes the map (kept from a Tiled file it was converted from).
     #[serde(default, skip_serializing_if = "TiledSettings::is_default")]
     tiled: TiledSettings,
+    /// What a Tiled file kept for Tiled itself (kept from a Tiled file it was converted from).
+    #[serde(default, skip_serializing_if = "TiledEditorSettings::is_empty")]
+    tiled_editor: TiledEditorSettings,
     #[serde(default = "default_tile_size")]
     tile_size: [u32; 2],
     /// The id the next new object gets, written only when it is not one past the largest (an
@@ -322,6 +325,7 @@ pub fn parse(text: &str, path: &Path) -> Result<Map, MapError> {
         return Err(MapError::invalid("the parallax origin must be two finite numbers"));
     }
     map.tiled = doc.tiled;
+    map.tiled_editor = doc.tiled_editor;
     map.tile_size = doc.tile_size;
     Ok(map)
 }
@@ -504,6 +508,7 @@ pub fn to_string(map: &Map, path: &Path) -> Result<(String, Vec<String>), MapErr
         class: map.class.clone(),
         background: map.background,
         tiled: map.tiled,
+        tiled_editor: map.tiled_editor.clone(),
         tile_size: map.tile_size,
         next_object_id: {
             let past_largest = map.objects.iter().map(|o| o.id).max().unwrap_or(0) + 1;

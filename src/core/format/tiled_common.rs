@@ -76,6 +76,8 @@ pub struct Doc {
     /// Tiled's layer format (of the last tile layer read, as Tiled takes it), `renderorder`,
     /// `compressionlevel` and parallax origin.
     pub settings: crate::core::tiled_settings::TiledSettings,
+    /// The map's `<editorsettings>` (its export target and chunk size).
+    pub editor: crate::core::tiled_settings::TiledEditorSettings,
     pub warnings: Vec<String>,
     /// What the file has that sightline does not keep (a save drops it), named for the warning:
     /// see [`Dropped`].
@@ -974,6 +976,7 @@ pub fn build_map(mut doc: Doc) -> Result<super::Loaded, MapError> {
     map.class = doc.class;
     map.background = doc.background;
     map.tiled = doc.settings;
+    map.tiled_editor = doc.editor;
     map.tile_size = [doc.tile_width.max(1), doc.tile_height.max(1)];
     Ok(super::Loaded { map, warnings, not_kept })
 }
@@ -1405,6 +1408,7 @@ pub fn export_doc(map: &Map, target: &Path) -> Placement {
     doc.class = map.class.clone();
     doc.background = map.background;
     doc.settings = map.tiled;
+    doc.editor = map.tiled_editor.clone();
     doc.properties.insert(WRITER_PROPERTY.into(), PropertyValue::Int(1));
     notes.extend(ints_beyond_tiled_note(&doc));
     Placement { doc, glyph_image, notes }

@@ -688,6 +688,18 @@ pub fn parse(text: &str, path: &Path) -> Result<Loaded, MapError> {
                     v.as_f64().filter(|v| v.is_finite()).ok_or_else(|| o.bad(name, "a number"))?;
             }
         }
+        if let Some(editor) = o.get("editorsettings") {
+            let editor = Obj::new(editor, "the map's editorsettings")?;
+            if let Some(export) = editor.get("export") {
+                let export = Obj::new(export, "the map's editorsettings.export")?;
+                doc.editor.export_target = export.string("target")?.unwrap_or("").to_owned();
+                doc.editor.export_format = export.string("format")?.unwrap_or("").to_owned();
+            }
+            if let Some(chunk) = editor.get("chunksize") {
+                let chunk = Obj::new(chunk, "the map's editorsettings.chunksize")?;
+                doc.editor.chunk_size = Some([chunk.u32_or("width", 16)?, chunk.u32_or("height", 16)?]);
+            }
+        }
         let grid = |name: &str| match o.get(name)? {
             Value::String(v) => Some(v.clone()),
             Value::Number(n) => Some(n.to_string()),
@@ -1419,6 +1431,16 @@ pub fn to_string(map: &crate::core::Map, path: &Path) -> Result<Written, MapErro
     }
     if let Some(c) = doc.background {
         root["backgroundcolor"] = json!(crate::core::wang::tiled_color(c));
+    }
+    if !doc.editor.is_empty() {
+        let mut editor = json!({});
+        if let Some([w, h]) = doc.editor.chunk_size {
+            editor["chunksize"] = json!({"width": w, "height": h});
+        }
+        if !(doc.editor.export_target.is_empty() && doc.editor.export_format.is_empty()) {
+            editor["export"] = json!({"target": doc.editor.export_target, "format": doc.editor.export_format});
+        }
+        root["editorsettings"] = editor;
     }
     root["orientation"] = json!(doc.settings.orientation.name());
     for (name, v) in doc.settings.orientation.grid_attributes() {

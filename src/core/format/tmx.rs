@@ -22,7 +22,7 @@ use crate::core::map::{self, DrawOrder, LayerGroup, LayerRef, MAX_MAP_SIDE, Obje
 use crate::core::object::{HorizontalAlign, ObjectText, VerticalAlign};
 use crate::core::sheet_drawing::{ObjectAlignment, SheetDrawing, TileTransformations};
 use crate::core::tile::{EnumValue, Properties, PropertyValue, Rgb, Rgba};
-use crate::core::tiled_settings::{LayerFormat, Orientation, RenderOrder, TiledSettings};
+use crate::core::tiled_settings::{LayerFormat, Orientation, RenderOrder, TiledEditorSettings, TiledSettings};
 use crate::core::wang::{WangColor, WangKind, WangSet};
 
 /// A tile layer's data, decoded by the pre-pass.
@@ -64,6 +64,8 @@ struct Scan {
     object_classes: Vec<Option<String>>,
     /// Each `<group>`'s `locked`, in document order (`tiled` does not read it).
     groups_locked: Vec<bool>,
+    /// The map's `<editorsettings>`, which `tiled` does not read.
+    editor: TiledEditorSettings,
     /// The tileset files the map names (its `<tileset source>` attributes).
     tileset_sources: Vec<String>,
     /// The map's `renderorder` and `compressionlevel`, and its layer format: the last tile
@@ -427,6 +429,17 @@ fn scan(bytes: &[u8], dir: &Path) -> Result<Scan, MapError> {
                     }
                     b"group" if !in_tileset => {
                         scan.groups_locked.push(number("locked")?.unwrap_or(0) != 0);
+                    }
+                    // The map's `<editorsettings>` (a tileset's are its own).
+                    b"export" if !in_tileset => {
+                        scan.editor.export_target = attr("target")?.unwrap_or_default();
+                        scan.editor.export_format = attr("format")?.unwrap_or_default();
+                    }
+                    b"chunksize" if !in_tileset => {
+                        let side = |name| -> Result<u32, MapError> {
+                            Ok(number(name)?.and_then(|n| u32::try_from(n).ok()).unwrap_or(16))
+                        };
+                        scan.editor.chunk_size = Some([side("width")?, side("height")?]);
                     }
                     // `tiled` reads a tile's probability="0" as it reads a tile the file does
                     // not list, which a save would then drop: "-0" reads as 0 with its sign set,
@@ -1037,6 +1050,7 @@ pub fn parse(bytes: &[u8], path: &Path) -> Result<Loaded, MapError> {
         class: tmap.user_type.clone(),
         background: tmap.background_color.map(|c| Rgba(c.red, c.green, c.blue, c.alpha)),
         settings: scan.settings,
+        editor: scan.editor.clone(),
         ..Doc::default()
     };
     doc.warnings.extend(doc.settings.orientation.load_warning());
@@ -1308,6 +1322,25 @@ pub(crate) fn escape(s: &str) -> String {
         }
     }
     out
+}
+
+/// The map's `<editorsettings>`, as Tiled writes them (nothing when there are none).
+fn write_editor_settings(out: &mut String, editor: &TiledEditorSettings) {
+    if editor.is_empty() {
+        return;
+    }
+    out.push_str(" <editorsettings>\n");
+    if let Some([w, h]) = editor.chunk_size {
+        out.push_str(&format!("  <chunksize width=\"{w}\" height=\"{h}\"/>\n"));
+    }
+    if !(editor.export_target.is_empty() && editor.export_format.is_empty()) {
+        out.push_str(&format!(
+            "  <export target=\"{}\" format=\"{}\"/>\n",
+            escape(&editor.export_target),
+            escape(&editor.export_format)
+        ));
+    }
+    out.push_str(" </editorsettings>\n");
 }
 
 /// Writes a tile layer as a `<layer>` with layer id `id`, its data in the map's layer format.
@@ -1729,6 +1762,7 @@ pub fn to_string(map: &crate::core::Map, path: &Path) -> Result<Written, MapErro
         doc.layers.len() + doc.object_layers.len() + doc.groups.len() + 1,
         doc.next_object_id
     ));
+    write_editor_settings(&mut out, &doc.editor);
     write_properties(&mut out, " ", &doc.properties);
     for ts in &doc.tilesets {
         if let Some(source) = &ts.source {
