@@ -393,13 +393,13 @@ fn layer_properties_ui(app: &mut SightlineApp, ui: &mut egui::Ui) {
         }
     };
     let class = layers::item_class(map, current).unwrap_or_default().to_owned();
-    ui.horizontal(|ui| {
+    // Name and class in a grid, so that their fields line up.
+    egui::Grid::new(("sightline layer name and class", current)).num_columns(2).show(ui, |ui| {
         ui.label("Name");
         if let Some(text) = drafted_text_ui(ui, ("sightline layer name draft", current), name, "layer name", "") {
             app.commands.push(Command::RenameLayer(current, text));
         }
-    });
-    ui.horizontal(|ui| {
+        ui.end_row();
         ui.label("Class").on_hover_text(
             "The layer's class (Tiled's Class: a custom type for the game that reads the map), kept in TMX, TMJ \
              and RON",
@@ -408,6 +408,7 @@ fn layer_properties_ui(app: &mut SightlineApp, ui: &mut egui::Ui) {
         {
             app.commands.push(Command::SetLayerClass(current, text));
         }
+        ui.end_row();
     });
     let mut percent = (opacity * 100.0).round();
     let r = ui
