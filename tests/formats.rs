@@ -2811,13 +2811,15 @@ fn a_tileset_saved_to_its_file_is_what_every_map_using_it_reads_and_a_save_refer
         .replace(
             "  <properties>\n   <property name=\"door\" value=\"closed\"/>",
             "  <objectgroup draworder=\"index\"><object id=\"1\" x=\"0\" y=\"0\" width=\"8\" height=\"8\"/></objectgroup>\n  <properties>\n   <property name=\"door\" value=\"closed\"/>",
-        );
+        )
+        .replace("</tileset>", " <tile id=\"9\" type=\"ghost\"/>\n</tileset>");
     std::fs::write(art.join("tiny.tsx"), &edited).unwrap();
     assert_eq!(
         tileset_file::prepare(&map, 0).unwrap().concerns,
         [
             "tiny.tsx was changed since this map read it (in Tiled, perhaps): writing it replaces those changes",
-            "tiny.tsx has collision shapes of tiles (from Tiled's tile collision editor), the enum types of tile \
+            "tiny.tsx has collision shapes of tiles (from Tiled's tile collision editor), tiles listed past their \
+             tileset image's (their class, properties and animations), the enum types of tile \
              properties sightline reads (opaque, walkable, cost, door, toggles, name, glyph, fg, bg: their values \
              stay, as plain ones), its grid settings (orientation and cell size, for isometric tiles), its \
              background colour, its editor settings (export target and format), which sightline does not keep: \
@@ -3298,6 +3300,49 @@ fn a_tiled_maps_export_target_and_chunk_size_are_kept() {
     );
     // A map without them writes none.
     assert!(!save_text(&ascii("#."), "plain.tmx").1.contains("editorsettings"));
+}
+
+/// Tiles an image tileset lists past its image's (Tiled keeps them when an image shrinks) have
+/// no tile here: the load names them, and a save over the map asks first when it would drop
+/// them (an embedded tileset), not when it refers to the tileset's unchanged file.
+#[test]
+fn tiles_listed_past_a_tileset_image_are_named() {
+    let dir = dir_with_tiny_tileset();
+    let tileset = r#"<tileset firstgid="1" name="small" tilewidth="8" tileheight="8" tilecount="4" columns="2">
+  <image source="tiny.png" width="16" height="16"/>
+  <tile id="6" type="ghost"><properties><property name="loot" value="gold"/></properties></tile>
+ </tileset>"#;
+    let map = |tileset: &str| {
+        format!(
+            r#"<?xml version="1.0" encoding="UTF-8"?>
+<map version="1.10" orientation="orthogonal" renderorder="right-down" width="2" height="1" tilewidth="8" tileheight="8" infinite="0">
+ {tileset}
+ <layer id="1" name="ground" width="2" height="1"><data encoding="csv">1,2</data></layer>
+</map>"#
+        )
+    };
+    let path = dir.path().join("embedded.tmx");
+    std::fs::write(&path, map(tileset)).unwrap();
+    let loaded = format::load(&path).unwrap_or_else(|e| panic!("{e}"));
+    let said = r#"tileset "small": 1 of its tiles lie past the 4 its image holds; their class, properties and animations are left out"#;
+    assert!(loaded.warnings.iter().any(|w| w == said), "{:?}", loaded.warnings);
+    assert_eq!(loaded.not_kept, ["tiles listed past their tileset image's (their class, properties and animations)"]);
+    // The same tileset in its own file, which a save refers to: named, but nothing to ask.
+    let tsx = tileset.replace(
+        r#"<tileset firstgid="1" "#,
+        r#"<?xml version="1.0"?>
+<tileset "#,
+    );
+    std::fs::write(dir.path().join("small.tsx"), tsx).unwrap();
+    let path = dir.path().join("external.tmx");
+    std::fs::write(&path, map(r#"<tileset firstgid="1" source="small.tsx"/>"#)).unwrap();
+    let loaded = format::load(&path).unwrap_or_else(|e| panic!("{e}"));
+    assert!(
+        loaded.warnings.iter().any(|w| w.contains("1 of its tiles lie past the 4 its image holds")),
+        "{:?}",
+        loaded.warnings
+    );
+    assert!(loaded.not_kept.is_empty(), "{:?}", loaded.not_kept);
 }
 
 #[test]

@@ -103,6 +103,7 @@ pub enum Dropped {
     InfiniteExtent,
     ImageLayers,
     BlendModes,
+    TilesPastImage,
 }
 
 impl Dropped {
@@ -118,6 +119,9 @@ impl Dropped {
             Dropped::InfiniteExtent => "infinite extent (a save writes the rectangle its tiles cover as a finite map)",
             Dropped::ImageLayers => "image layers (neither drawn nor written)",
             Dropped::BlendModes => "blend modes of layers (a save blends them normally)",
+            Dropped::TilesPastImage => {
+                "tiles listed past their tileset image's (their class, properties and animations)"
+            }
             Dropped::RuleEnumTypes => {
                 "the enum types of tile properties sightline reads (opaque, walkable, cost, door, toggles, name, \
                  glyph, fg, bg: their values stay, as plain ones)"
@@ -593,6 +597,22 @@ pub fn build_map(mut doc: Doc) -> Result<super::Loaded, MapError> {
     // save writes what the rules read, as a plain value (but for a sheet's tileset file, which
     // a save refers to while it is unchanged).
     let kept_in_file = |t: &TilesetDoc| t.source.is_some() && t.image.is_some() && !t.is_glyph_tileset();
+    // An image tileset lists tiles past its image's (Tiled keeps them when an image shrinks):
+    // sightline has no tile for them, so their class, properties and animation go.
+    for ts in doc.tilesets.iter().filter(|t| t.image.is_some() || t.is_glyph_tileset()) {
+        let beyond = ts.tiles.range(ts.tile_count..).filter(|(_, t)| **t != TileDoc::default()).count();
+        if beyond > 0 {
+            warnings.push(format!(
+                "{}: {beyond} of its tiles lie past the {} its image holds; their class, properties and animations \
+                 are left out",
+                ts.label(),
+                ts.tile_count
+            ));
+            if !kept_in_file(ts) {
+                doc.dropped.insert(Dropped::TilesPastImage);
+            }
+        }
+    }
     // Neither are a tile's collision shapes, nor a collection's images (its tiles become glyph
     // tiles), but in a tileset file a save refers to.
     if doc.tilesets.iter().any(|t| t.tile_shapes && !kept_in_file(t)) {

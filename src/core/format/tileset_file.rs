@@ -121,6 +121,9 @@ fn not_kept_in(raw: &TilesetDoc, path: &Path) -> Vec<&'static str> {
     if raw.tile_shapes {
         kinds.push(Dropped::TileShapes.label());
     }
+    if raw.image.is_some() && raw.tiles.range(raw.tile_count..).any(|(_, t)| *t != tiled_common::TileDoc::default()) {
+        kinds.push(Dropped::TilesPastImage.label());
+    }
     let rule_keys = || tiled_common::RULE_PROPERTIES.iter().chain(tiled_common::LOOK_PROPERTIES.iter());
     if raw.tiles.values().any(|t| rule_keys().any(|k| matches!(t.properties.get(*k), Some(PropertyValue::Enum { .. }))))
     {
