@@ -224,16 +224,83 @@ fn infinite_tmx_loads_as_its_bounding_rectangle() {
     assert_eq!(map.tile(0, Cell::new(1, 0)), Some(1));
     assert_eq!(map.tile(0, Cell::new(2, 0)), Some(1));
     assert_eq!(map.tile(0, Cell::new(1, 1)), Some(0));
-    // A save writes it finite and moved, which the load says, and a save over the file asks first.
+    // The load says where its tiles are; a Tiled save writes it infinite again, in Tiled's
+    // chunks, each tile where it was, and RON keeps where that is.
     let loaded = format::load(&fixture("infinite.tmx")).unwrap();
-    assert_eq!(loaded.not_kept, ["infinite extent (a save writes the rectangle its tiles cover as a finite map)"]);
+    assert!(loaded.not_kept.is_empty(), "{:?}", loaded.not_kept);
     assert!(
         loaded.warnings.iter().any(|w| w
-            == "the map is infinite: its tiles cover 3×3 cells from cell -1, 0, which sightline numbers (and a save \
-                writes) from 0, 0, so its tiles and objects move by 1, 0 cells"),
+            == "the map is infinite: its tiles cover 3×3 cells from Tiled's cell -1, 0, which is cell 0, 0 here; a \
+                Tiled save writes it infinite again, each tile and object where it was"),
         "{:?}",
         loaded.warnings
     );
+    assert_eq!(map.tiled.infinite_origin, Some([-1, 0]));
+    for ext in ["tmx", "tmj", "ron"] {
+        assert_same(&round_trip(&map, ext), &map, ext);
+    }
+    let (_, tmx) = save_text(&map, "out.tmx");
+    assert!(tmx.contains(r#" infinite="1" "#), "{tmx}");
+    // Tiled's two chunks, the door at Tiled's -1, 2 (chunk -16, 0: column 15, row 2).
+    let chunks: Vec<&str> = tmx.lines().filter(|l| l.contains("<chunk ")).map(str::trim).collect();
+    assert_eq!(
+        chunks,
+        [r#"<chunk x="-16" y="0" width="16" height="16">"#, r#"<chunk x="0" y="0" width="16" height="16">"#]
+    );
+    let after_first = &tmx[tmx.find("<chunk ").unwrap()..];
+    assert_eq!(after_first.lines().nth(3), Some("0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,2,"));
+}
+
+/// An infinite Tiled JSON map's objects stay where they were through a save (its cells are
+/// numbered from the corner of its tiles here), and a resize that adds cells on the left keeps
+/// every tile and object at its Tiled place.
+#[test]
+fn an_infinite_maps_objects_and_a_resize_keep_their_tiled_places() {
+    use sightline::core::Anchor;
+    let dir = dir_with_tiny_tileset();
+    let path = dir.path().join("open.tmj");
+    std::fs::write(
+        &path,
+        r#"{"type": "map", "orientation": "orthogonal", "infinite": true, "width": 30, "height": 20,
+            "tilewidth": 8, "tileheight": 8, "tilesets": [{"firstgid": 1, "source": "tiny.tsx"}],
+            "editorsettings": {"chunksize": {"width": 4, "height": 4}},
+            "layers": [
+              {"id": 1, "type": "tilelayer", "name": "ground", "startx": -4, "starty": -4, "width": 8, "height": 4,
+               "chunks": [{"x": -4, "y": -4, "width": 4, "height": 4, "data": [0,0,0,0, 0,0,0,0, 0,0,0,0, 0,0,0,2]},
+                          {"x": 0, "y": -4, "width": 4, "height": 4, "data": [0,0,0,0, 0,0,0,0, 0,0,0,0, 1,0,0,0]}]},
+              {"id": 2, "type": "objectgroup", "name": "things", "objects": [
+                {"id": 1, "name": "chest", "type": "item", "x": -4, "y": -4, "width": 0, "height": 0, "point": true}]}]}"#,
+    )
+    .unwrap();
+    let map = load(&path);
+    assert_eq!((map.width(), map.height(), map.tiled.infinite_origin), (2, 1, Some([-1, -1])));
+    assert_eq!(map.objects[0].cell, Cell::new(0, 0));
+    let written = |map: &Map, ext: &str| -> serde_json::Value {
+        let text = save_text(map, ext).1;
+        serde_json::from_str(&text).unwrap()
+    };
+    let json = written(&map, "out.tmj");
+    assert_eq!(json["infinite"], serde_json::json!(true));
+    let object = &json["layers"][1]["objects"][0];
+    assert_eq!((object["x"].as_f64(), object["y"].as_f64()), (Some(-4.0), Some(-4.0)));
+    let chunk_places: Vec<(i64, i64)> = json["layers"][0]["chunks"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|c| (c["x"].as_i64().unwrap(), c["y"].as_i64().unwrap()))
+        .collect();
+    assert_eq!(chunk_places, [(-4, -4), (0, -4)], "chunks of the file's 4 × 4 size");
+    // Two columns added on the left: the tiles and the chest move right here, not in Tiled.
+    let wider = map.resized(4, 1, Anchor::Right, 0).unwrap();
+    assert_eq!(wider.tiled.infinite_origin, Some([-3, -1]));
+    let json = written(&wider, "wider.tmj");
+    let object = &json["layers"][1]["objects"][0];
+    assert_eq!((object["x"].as_f64(), object["y"].as_f64()), (Some(-4.0), Some(-4.0)));
+    // An infinite map is the tiles it has: the empty columns are not written, and the map read
+    // back is the rectangle its tiles cover again, everything where it was.
+    let again = round_trip(&wider, "tmj");
+    assert_eq!((again.width(), again.tiled.infinite_origin), (2, Some([-1, -1])));
+    assert_eq!(again.objects[0].cell, Cell::new(0, 0));
 }
 
 /// A Tiled JSON map written by hand, with layer data encoded as given.

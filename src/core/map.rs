@@ -922,6 +922,10 @@ impl Map {
             layer.cells = resized.cells;
             layer.flips = resized.flips;
         }
+        // An infinite Tiled map's cells keep their Tiled places: its origin moves with them.
+        if let Some([x, y]) = &mut out.tiled.infinite_origin {
+            (*x, *y) = (x.saturating_sub(dx), y.saturating_sub(dy));
+        }
         out.objects = self
             .objects
             .iter()

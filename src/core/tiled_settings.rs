@@ -25,6 +25,11 @@ pub struct TiledSettings {
     /// its orientation so that a save does not turn an isometric or hexagonal map orthogonal.
     #[serde(default, skip_serializing_if = "Orientation::is_orthogonal")]
     pub orientation: Orientation,
+    /// For a map read from an infinite Tiled map: the Tiled cell that is cell (0, 0) here (the
+    /// top-left corner of the rectangle its tiles cover). A Tiled save writes the map infinite
+    /// again, in chunks, each tile and object where it was. `None`: a map of fixed size.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub infinite_origin: Option<[i32; 2]>,
 }
 
 fn default_level() -> i32 {
@@ -39,6 +44,7 @@ impl Default for TiledSettings {
             compression_level: -1,
             parallax_origin: [0.0, 0.0],
             orientation: Orientation::Orthogonal,
+            infinite_origin: None,
         }
     }
 }

@@ -152,6 +152,11 @@ pub(crate) fn custom_data_warnings(map: &Map, format: &str) -> Vec<String> {
             map.tiled_editor.export_target
         ));
     }
+    if map.tiled.infinite_origin.is_some() {
+        warnings.push(format!(
+            "the map is infinite in Tiled; {format} keeps the rectangle its tiles cover, numbered from 0, 0"
+        ));
+    }
     if !map.tiled.orientation.is_orthogonal() {
         warnings.push(format!(
             "the map's {} orientation is not kept in {format}: the file reads back as orthogonal",

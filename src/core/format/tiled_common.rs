@@ -100,7 +100,6 @@ pub enum Dropped {
     RuleEnumTypes,
     TileShapes,
     CollectionImages,
-    InfiniteExtent,
     ImageLayers,
     BlendModes,
     TilesPastImage,
@@ -116,7 +115,6 @@ impl Dropped {
             }
             Dropped::TileShapes => "collision shapes of tiles (from Tiled's tile collision editor)",
             Dropped::CollectionImages => "images of image-collection tilesets (their tiles stay, as glyph tiles)",
-            Dropped::InfiniteExtent => "infinite extent (a save writes the rectangle its tiles cover as a finite map)",
             Dropped::ImageLayers => "image layers (neither drawn nor written)",
             Dropped::BlendModes => "blend modes of layers (a save blends them normally)",
             Dropped::TilesPastImage => {
@@ -304,6 +302,36 @@ pub struct TileLayerDoc {
     pub offset: [f64; 2],
     pub parallax: [f64; 2],
     pub tint: Option<crate::core::tile::Rgba>,
+}
+
+impl TileLayerDoc {
+    /// The layer as an infinite Tiled map's chunks of `size` cells, aligned to multiples of it
+    /// as Tiled aligns them, each as its top-left cell and its GIDs row by row; chunks with no
+    /// tile are left out, as Tiled leaves them out.
+    pub fn chunks(&self, [cw, ch]: [u32; 2]) -> Vec<(i64, i64, Vec<u32>)> {
+        let (cw, ch) = (i64::from(cw.max(1)), i64::from(ch.max(1)));
+        let (x0, y0) = (i64::from(self.origin.0), i64::from(self.origin.1));
+        let (x1, y1) = (x0 + i64::from(self.width), y0 + i64::from(self.height));
+        let gid = |x: i64, y: i64| {
+            let inside = (x0..x1).contains(&x) && (y0..y1).contains(&y);
+            if inside { self.gids[((y - y0) * i64::from(self.width) + (x - x0)) as usize] } else { 0 }
+        };
+        let mut chunks = Vec::new();
+        let mut cy = y0.div_euclid(ch) * ch;
+        while cy < y1 {
+            let mut cx = x0.div_euclid(cw) * cw;
+            while cx < x1 {
+                let gids: Vec<u32> =
+                    (cy..cy + ch).flat_map(|y| (cx..cx + cw).map(move |x| (x, y))).map(|(x, y)| gid(x, y)).collect();
+                if gids.iter().any(|&g| g != 0) {
+                    chunks.push((cx, cy, gids));
+                }
+                cx += cw;
+            }
+            cy += ch;
+        }
+        chunks
+    }
 }
 
 impl Default for TileLayerDoc {
@@ -629,9 +657,6 @@ pub fn build_map(mut doc: Doc) -> Result<super::Loaded, MapError> {
     }) {
         doc.dropped.insert(Dropped::RuleEnumTypes);
     }
-    if doc.infinite {
-        doc.dropped.insert(Dropped::InfiniteExtent);
-    }
     let not_kept: Vec<&'static str> = doc.dropped.iter().map(|d| d.label()).collect();
     if !not_kept.is_empty() {
         warnings.push(format!("sightline does not keep this map's {}: saving the map drops them", not_kept.join(", ")));
@@ -826,9 +851,8 @@ pub fn build_map(mut doc: Doc) -> Result<super::Loaded, MapError> {
         let (w, h) = map::check_dimensions(x1 - x0, y1 - y0)?;
         if (x0, y0) != (0, 0) {
             warnings.push(format!(
-                "the map is infinite: its tiles cover {w}×{h} cells from cell {x0}, {y0}, which sightline numbers \
-                 (and a save writes) from 0, 0, so its tiles and objects move by {}, {} cells",
-                -x0, -y0
+                "the map is infinite: its tiles cover {w}×{h} cells from Tiled's cell {x0}, {y0}, which is cell 0, 0 \
+                 here; a Tiled save writes it infinite again, each tile and object where it was"
             ));
         }
         ((x0, y0), w, h)
@@ -996,6 +1020,16 @@ pub fn build_map(mut doc: Doc) -> Result<super::Loaded, MapError> {
     map.class = doc.class;
     map.background = doc.background;
     map.tiled = doc.settings;
+    map.tiled.infinite_origin = match (doc.infinite, i32::try_from(origin.0), i32::try_from(origin.1)) {
+        (false, ..) => None,
+        (true, Ok(x), Ok(y)) => Some([x, y]),
+        (true, ..) => {
+            return Err(MapError::invalid(format!(
+                "the map's tiles start at cell {}, {}, too far out",
+                origin.0, origin.1
+            )));
+        }
+    };
     map.tiled_editor = doc.editor;
     map.tile_size = [doc.tile_width.max(1), doc.tile_height.max(1)];
     Ok(super::Loaded { map, warnings, not_kept })
@@ -1355,10 +1389,12 @@ pub fn export_doc(map: &Map, target: &Path) -> Placement {
     let mut notes = Vec::new();
     let links = tileset_file_links(map, &export, &mut notes);
     let TilesetsExport { tilesets, placement, tileset_of_sheet, glyph_image, .. } = export;
+    // An infinite map is written infinite again, its cell (0, 0) at the Tiled cell it came from.
+    let origin = map.tiled.infinite_origin.map_or((0, 0), |[x, y]| (x, y));
     let mut doc = Doc {
         width: map.width(),
         height: map.height(),
-        infinite: false,
+        infinite: map.tiled.infinite_origin.is_some(),
         tile_width: map.tile_size[0],
         tile_height: map.tile_size[1],
         tilesets,
@@ -1385,7 +1421,7 @@ pub fn export_doc(map: &Map, target: &Path) -> Placement {
             tint: l.tint,
             properties,
             class: l.class.clone(),
-            origin: (0, 0),
+            origin,
             width: map.width(),
             height: map.height(),
             gids: l
@@ -1405,6 +1441,8 @@ pub fn export_doc(map: &Map, target: &Path) -> Placement {
     }
     for o in &map.objects {
         let mut written = object_doc(o, &doc.tilesets, &placement, map.tile_size);
+        written.x += f64::from(origin.0) * f64::from(map.tile_size[0]);
+        written.y += f64::from(origin.1) * f64::from(map.tile_size[1]);
         if let Some(t) = &o.template {
             let base = object_doc(&t.object, &doc.tilesets, &placement, map.tile_size);
             let path = super::relative_path(&t.path, &dir);

@@ -1021,16 +1021,23 @@ fn json_value(v: &PropertyValue) -> Value {
     }
 }
 
-/// What stands for layer `i`'s data in the document until [`write_data_rows`] writes it: a string
-/// no map holds (it starts and ends with a control character, escaped in the JSON text).
-/// Tile layer `i` of a document as Tiled JSON, with layer id `id`; its data is a mark that
-/// `write_data_rows` replaces with rows.
-fn tile_layer_json(l: &TileLayerDoc, i: usize, id: usize, settings: TiledSettings) -> Result<Value, MapError> {
+/// Tile layer `i` of a document as Tiled JSON, with layer id `id`: its data in the map's layer
+/// format (CSV as a mark that [`write_data_rows`] replaces with rows), in chunks of `chunk`
+/// cells for an infinite map.
+fn tile_layer_json(
+    l: &TileLayerDoc,
+    i: usize,
+    id: usize,
+    settings: TiledSettings,
+    chunk: Option<[u32; 2]>,
+) -> Result<Value, MapError> {
     // CSV is an array, written in rows in place of the mark; base64 a string, written here.
     let (encoding, compression) = settings.layer_format.attributes();
-    let data = match settings.layer_format {
-        LayerFormat::Csv => json!(data_mark(i)),
-        format => json!(tiled_common::encode_gids(&l.gids, l.width, format, settings.compression_level)?),
+    let encoded = |gids: &[u32], width: u32| -> Result<Value, MapError> {
+        Ok(match settings.layer_format {
+            LayerFormat::Csv => json!(gids),
+            format => json!(tiled_common::encode_gids(gids, width, format, settings.compression_level)?),
+        })
     };
     let mut v = json!({
         "id": id,
@@ -1042,8 +1049,25 @@ fn tile_layer_json(l: &TileLayerDoc, i: usize, id: usize, settings: TiledSetting
         "height": l.height,
         "opacity": l.opacity.map_or(json!(1), |o| json!(super::shortest_f64(o))),
         "visible": l.visible,
-        "data": data,
     });
+    match chunk {
+        // An infinite map's chunks, and the rectangle they span (Tiled's `startx`, `starty`).
+        Some([w, h]) => {
+            let chunks = l.chunks([w, h]);
+            let mut written = Vec::with_capacity(chunks.len());
+            for (x, y, gids) in &chunks {
+                written.push(json!({"data": encoded(gids, w)?, "x": x, "y": y, "width": w, "height": h}));
+            }
+            let (xs, ys) = (chunks.iter().map(|c| c.0), chunks.iter().map(|c| c.1));
+            let (x0, y0) = (xs.clone().min().unwrap_or(0), ys.clone().min().unwrap_or(0));
+            let (x1, y1) = (xs.max().map_or(0, |x| x + i64::from(w)), ys.max().map_or(0, |y| y + i64::from(h)));
+            v["chunks"] = json!(written);
+            (v["startx"], v["starty"], v["width"], v["height"]) =
+                (json!(x0), json!(y0), json!(x1 - x0), json!(y1 - y0));
+        }
+        None if settings.layer_format == LayerFormat::Csv => v["data"] = json!(data_mark(i)),
+        None => v["data"] = encoded(&l.gids, l.width)?,
+    }
     if settings.layer_format != LayerFormat::Csv {
         v["encoding"] = json!(encoding);
     }
@@ -1224,6 +1248,8 @@ fn object_layer_json(doc: &Doc, j: usize, id: usize) -> Value {
     v
 }
 
+/// What stands for layer `i`'s data in the document until [`write_data_rows`] writes it: a string
+/// no map holds (it starts and ends with a control character, escaped in the JSON text).
 fn data_mark(i: usize) -> String {
     format!("\u{1}sightline layer {i} data\u{1}")
 }
@@ -1385,6 +1411,8 @@ pub fn to_string(map: &crate::core::Map, path: &Path) -> Result<Written, MapErro
         })
         .collect();
     // Layers in stack order, numbered from 1 in it (Tiled's layer ids), then the groups.
+    // An infinite map's layers in chunks of its chunk size (Tiled's default 16 × 16).
+    let chunk = doc.infinite.then(|| doc.editor.chunk_size.unwrap_or([16, 16]));
     let stack = doc.stack();
     // The layers of the groups open so far, innermost last; the map's own first.
     let mut open: Vec<Vec<Value>> = vec![Vec::new()];
@@ -1398,7 +1426,7 @@ pub fn to_string(map: &crate::core::Map, path: &Path) -> Result<Written, MapErro
             }
             OutlineItem::Layer(k) => {
                 let layer = match stack[k] {
-                    LayerRef::Tiles(i) => tile_layer_json(&doc.layers[i], i, k + 1, doc.settings)?,
+                    LayerRef::Tiles(i) => tile_layer_json(&doc.layers[i], i, k + 1, doc.settings, chunk)?,
                     LayerRef::Objects(j) => object_layer_json(&doc, j, k + 1),
                 };
                 open.last_mut().expect("the map's own layers stay open").push(layer);
@@ -1412,7 +1440,7 @@ pub fn to_string(map: &crate::core::Map, path: &Path) -> Result<Written, MapErro
         "tiledversion": "1.10.2",
         "orientation": "orthogonal",
         "renderorder": doc.settings.render_order.name(),
-        "infinite": false,
+        "infinite": doc.infinite,
         "width": doc.width,
         "height": doc.height,
         "tilewidth": doc.tile_width,
@@ -1456,7 +1484,7 @@ pub fn to_string(map: &crate::core::Map, path: &Path) -> Result<Written, MapErro
     }
     let mut text =
         serde_json::to_string_pretty(&root).map_err(|e| MapError::invalid(format!("cannot write JSON: {e}")))?;
-    if doc.settings.layer_format == LayerFormat::Csv {
+    if doc.settings.layer_format == LayerFormat::Csv && !doc.infinite {
         text = write_data_rows(&text, &doc.layers)?;
     }
     text.push('\n');

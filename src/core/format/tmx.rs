@@ -1343,8 +1343,15 @@ fn write_editor_settings(out: &mut String, editor: &TiledEditorSettings) {
     out.push_str(" </editorsettings>\n");
 }
 
-/// Writes a tile layer as a `<layer>` with layer id `id`, its data in the map's layer format.
-fn write_tile_layer(out: &mut String, l: &TileLayerDoc, id: usize, settings: TiledSettings) -> Result<(), MapError> {
+/// Writes a tile layer as a `<layer>` with layer id `id`, its data in the map's layer format:
+/// in chunks of `chunk` cells for an infinite map.
+fn write_tile_layer(
+    out: &mut String,
+    l: &TileLayerDoc,
+    id: usize,
+    settings: TiledSettings,
+    chunk: Option<[u32; 2]>,
+) -> Result<(), MapError> {
     out.push_str(&format!(
         " <layer id=\"{}\" name=\"{}\"{} width=\"{}\" height=\"{}\"{}{}{}>\n",
         id,
@@ -1361,6 +1368,21 @@ fn write_tile_layer(out: &mut String, l: &TileLayerDoc, id: usize, settings: Til
     let format = settings.layer_format;
     let (encoding, compression) = format.attributes();
     let compression = compression.map(|c| format!(" compression=\"{c}\"")).unwrap_or_default();
+    if let Some(size) = chunk {
+        out.push_str(&format!("  <data encoding=\"{encoding}\"{compression}>\n"));
+        for (x, y, gids) in l.chunks(size) {
+            let text = tiled_common::encode_gids(&gids, size[0], format, settings.compression_level)?;
+            let [w, h] = size;
+            out.push_str(&format!("   <chunk x=\"{x}\" y=\"{y}\" width=\"{w}\" height=\"{h}\">\n"));
+            if format == LayerFormat::Csv {
+                out.push_str(&format!("{text}\n</chunk>\n"));
+            } else {
+                out.push_str(&format!("    {text}\n   </chunk>\n"));
+            }
+        }
+        out.push_str("  </data>\n </layer>\n");
+        return Ok(());
+    }
     let text = tiled_common::encode_gids(&l.gids, l.width, format, settings.compression_level)?;
     // As Tiled lays them out: CSV rows on lines of their own, base64 indented on one.
     if format == LayerFormat::Csv {
@@ -1754,11 +1776,12 @@ pub fn to_string(map: &crate::core::Map, path: &Path) -> Result<Written, MapErro
         doc.settings.orientation.grid_attributes().iter().map(|(name, v)| format!(" {name}=\"{v}\"")).collect();
     out.push_str(&format!(
         "<map version=\"1.10\" tiledversion=\"1.10.2\"{class} orientation=\"{orientation}\" renderorder=\"{order}\"{level} \
-         width=\"{}\" height=\"{}\" tilewidth=\"{}\" tileheight=\"{}\" infinite=\"0\"{grid}{origin}{background} nextlayerid=\"{}\" nextobjectid=\"{}\">\n",
+         width=\"{}\" height=\"{}\" tilewidth=\"{}\" tileheight=\"{}\" infinite=\"{}\"{grid}{origin}{background} nextlayerid=\"{}\" nextobjectid=\"{}\">\n",
         doc.width,
         doc.height,
         doc.tile_width,
         doc.tile_height,
+        u8::from(doc.infinite),
         doc.layers.len() + doc.object_layers.len() + doc.groups.len() + 1,
         doc.next_object_id
     ));
@@ -1775,6 +1798,8 @@ pub fn to_string(map: &crate::core::Map, path: &Path) -> Result<Written, MapErro
             write_tileset(&mut out, ts, &format!("firstgid=\"{}\" ", ts.first_gid));
         }
     }
+    // An infinite map's layers in chunks of its chunk size (Tiled's default 16 × 16).
+    let chunk = doc.infinite.then(|| doc.editor.chunk_size.unwrap_or([16, 16]));
     // Layers in stack order, numbered from 1 in it (Tiled's layer ids), then the groups.
     let stack = doc.stack();
     for item in map::outline(stack.len(), &doc.groups) {
@@ -1782,7 +1807,7 @@ pub fn to_string(map: &crate::core::Map, path: &Path) -> Result<Written, MapErro
             OutlineItem::Open(g) => write_group_start(&mut out, &doc.groups[g], stack.len() + g + 1),
             OutlineItem::Close(_) => out.push_str(" </group>\n"),
             OutlineItem::Layer(k) => match stack[k] {
-                LayerRef::Tiles(i) => write_tile_layer(&mut out, &doc.layers[i], k + 1, doc.settings)?,
+                LayerRef::Tiles(i) => write_tile_layer(&mut out, &doc.layers[i], k + 1, doc.settings, chunk)?,
                 LayerRef::Objects(j) => write_object_layer(&mut out, &doc, j, k + 1),
             },
         }
