@@ -230,8 +230,8 @@ fn infinite_tmx_loads_as_its_bounding_rectangle() {
     assert!(loaded.not_kept.is_empty(), "{:?}", loaded.not_kept);
     assert!(
         loaded.warnings.iter().any(|w| w
-            == "the map is infinite: its tiles cover 3×3 cells from Tiled's cell -1, 0, which is cell 0, 0 here; a \
-                Tiled save writes it infinite again, each tile and object where it was"),
+            == "the map is infinite: its tiles and objects cover 3×3 cells from Tiled's cell -1, 0, which is cell 0, 0 \
+                here; a Tiled save writes it infinite again, each tile and object where it was"),
         "{:?}",
         loaded.warnings
     );
@@ -301,6 +301,31 @@ fn an_infinite_maps_objects_and_a_resize_keep_their_tiled_places() {
     let again = round_trip(&wider, "tmj");
     assert_eq!((again.width(), again.tiled.infinite_origin), (2, Some([-1, -1])));
     assert_eq!(again.objects[0].cell, Cell::new(0, 0));
+    // An object beyond the tiles is on the map too (the rectangle takes it in), and stays
+    // where it was; one too far out for any map is left out, with a warning.
+    let text = std::fs::read_to_string(&path).unwrap().replace(
+        r#""point": true}]}"#,
+        r#""point": true},
+            {"id": 2, "name": "flag", "x": 44, "y": -4, "point": true},
+            {"id": 3, "name": "moon", "x": 1e7, "y": 0, "point": true}]}"#,
+    );
+    std::fs::write(&path, text).unwrap();
+    let loaded = format::load(&path).unwrap();
+    assert_eq!((loaded.map.width(), loaded.map.height()), (7, 1));
+    assert_eq!(
+        loaded.map.objects.iter().map(|o| (o.name.as_str(), o.cell)).collect::<Vec<_>>(),
+        [("chest", Cell::new(0, 0)), ("flag", Cell::new(6, 0))]
+    );
+    assert!(
+        loaded.warnings.iter().any(|w| w == r#"object "moon" lies outside the map and is left out"#),
+        "{:?}",
+        loaded.warnings
+    );
+    // A save over the file would drop it: asked first.
+    assert_eq!(loaded.not_kept, ["objects outside the map (left out when it opened)"]);
+    let json = written(&loaded.map, "flag.tmj");
+    let flag = &json["layers"][1]["objects"][1];
+    assert_eq!((flag["name"].as_str(), flag["x"].as_f64(), flag["y"].as_f64()), (Some("flag"), Some(44.0), Some(-4.0)));
 }
 
 /// A Tiled JSON map written by hand, with layer data encoded as given.

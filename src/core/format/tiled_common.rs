@@ -128,6 +128,10 @@ impl Dropped {
     }
 }
 
+/// What [`Loaded::not_kept`](super::Loaded::not_kept) names for objects a Tiled map places off
+/// its tiles (Tiled allows it; a map here holds objects on its cells only).
+const OBJECTS_OFF_MAP: &str = "objects outside the map (left out when it opened)";
+
 /// Whether two paths name the same file: equal, or equal once resolved (`a/../b.tsx` and `b.tsx`).
 pub fn same_file(a: &Path, b: &Path) -> bool {
     a == b || a.canonicalize().ok().is_some_and(|a| b.canonicalize().ok() == Some(a))
@@ -657,7 +661,7 @@ pub fn build_map(mut doc: Doc) -> Result<super::Loaded, MapError> {
     }) {
         doc.dropped.insert(Dropped::RuleEnumTypes);
     }
-    let not_kept: Vec<&'static str> = doc.dropped.iter().map(|d| d.label()).collect();
+    let mut not_kept: Vec<&'static str> = doc.dropped.iter().map(|d| d.label()).collect();
     if !not_kept.is_empty() {
         warnings.push(format!("sightline does not keep this map's {}: saving the map drops them", not_kept.join(", ")));
     }
@@ -847,12 +851,27 @@ pub fn build_map(mut doc: Doc) -> Result<super::Loaded, MapError> {
                 Some((a, b, c, d)) => (a.min(x0), b.min(y0), c.max(x1), d.max(y1)),
             });
         }
+        // Its objects stand anywhere: the rectangle takes in theirs too, but for one so far out
+        // that the map would be larger than a map can be (left out below, with a warning).
+        for o in &doc.objects {
+            let [cx, cy] = object_tiled_cell(&doc, o);
+            if !(cx.is_finite() && cy.is_finite() && cx.abs() < 1e9 && cy.abs() < 1e9) {
+                continue;
+            }
+            let (x, y) = (cx as i64, cy as i64);
+            let (a, b, c, d) = bounds.unwrap_or((x, y, x + 1, y + 1));
+            let grown = (a.min(x), b.min(y), c.max(x + 1), d.max(y + 1));
+            let side = i64::from(map::MAX_MAP_SIDE);
+            if grown.2 - grown.0 <= side && grown.3 - grown.1 <= side {
+                bounds = Some(grown);
+            }
+        }
         let (x0, y0, x1, y1) = bounds.unwrap_or((0, 0, 1, 1));
         let (w, h) = map::check_dimensions(x1 - x0, y1 - y0)?;
         if (x0, y0) != (0, 0) {
             warnings.push(format!(
-                "the map is infinite: its tiles cover {w}×{h} cells from Tiled's cell {x0}, {y0}, which is cell 0, 0 \
-                 here; a Tiled save writes it infinite again, each tile and object where it was"
+                "the map is infinite: its tiles and objects cover {w}×{h} cells from Tiled's cell {x0}, {y0}, which \
+                 is cell 0, 0 here; a Tiled save writes it infinite again, each tile and object where it was"
             ));
         }
         ((x0, y0), w, h)
@@ -946,27 +965,18 @@ pub fn build_map(mut doc: Doc) -> Result<super::Loaded, MapError> {
         });
     }
     for o in &doc.objects {
-        // A tile object's position is where its tileset's alignment says on its image (bottom
-        // left unless set), a rectangle's its top-left corner.
-        let [ax, ay] = match o.shape {
-            DocShape::Tile(gid) => tile_object_anchor(&doc, gid),
-            _ => [0.0, 0.0],
-        };
-        // A point, polygon or path has no box (Tiled ignores a width or height one gives): it
-        // stands where its `x`, `y` is.
-        let size = match o.shape {
-            DocShape::Point | DocShape::Polygon(_) | DocShape::Polyline(_) => [0.0, 0.0],
-            _ => [o.width, o.height],
-        };
-        let [cx, cy] = crate::core::object::box_centre([o.x, o.y], size, [ax, ay]);
-        let cell_x = (cx / tw).floor() - origin.0 as f64;
-        let cell_y = (cy / th).floor() - origin.1 as f64;
+        let [cx, cy] = object_tiled_cell(&doc, o);
+        let (cell_x, cell_y) = (cx - origin.0 as f64, cy - origin.1 as f64);
         let label = if o.name.is_empty() { format!("object {}", o.id) } else { format!("object {:?}", o.name) };
         if !(cell_x.is_finite() && cell_y.is_finite() && cell_x >= 0.0 && cell_y >= 0.0)
             || cell_x >= f64::from(width)
             || cell_y >= f64::from(height)
         {
             warnings.push(format!("{label} lies outside the map and is left out"));
+            // A save would drop it: asked first.
+            if !not_kept.contains(&OBJECTS_OFF_MAP) {
+                not_kept.push(OBJECTS_OFF_MAP);
+            }
             continue;
         }
         let (kind, properties, kind_of_shape, top_left) = object_values(o, &doc, &resolved, &label, &mut warnings)?;
@@ -1085,6 +1095,26 @@ fn object_values(
 /// Where on its image a tile object of `gid` stands at its `x`, `y`, as a fraction of its box:
 /// its tileset's object alignment (bottom left unless set). A GID past its tileset's tiles
 /// takes that tileset's.
+/// The Tiled cell object `o` stands on: the one under its unturned centre (a point's, polygon's
+/// or path's position), in the file's cells, not yet moved by an infinite map's origin.
+fn object_tiled_cell(doc: &Doc, o: &ObjectDoc) -> [f64; 2] {
+    // A tile object's position is where its tileset's alignment says on its image (bottom
+    // left unless set), a rectangle's its top-left corner.
+    let [ax, ay] = match o.shape {
+        DocShape::Tile(gid) => tile_object_anchor(doc, gid),
+        _ => [0.0, 0.0],
+    };
+    // A point, polygon or path has no box (Tiled ignores a width or height one gives): it
+    // stands where its `x`, `y` is.
+    let size = match o.shape {
+        DocShape::Point | DocShape::Polygon(_) | DocShape::Polyline(_) => [0.0, 0.0],
+        _ => [o.width, o.height],
+    };
+    let [cx, cy] = crate::core::object::box_centre([o.x, o.y], size, [ax, ay]);
+    let (tw, th) = (f64::from(doc.tile_width.max(1)), f64::from(doc.tile_height.max(1)));
+    [(cx / tw).floor(), (cy / th).floor()]
+}
+
 fn tile_object_anchor(doc: &Doc, gid: u32) -> [f64; 2] {
     doc.tilesets
         .iter()
