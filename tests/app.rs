@@ -189,6 +189,18 @@ fn an_open_waits_for_the_lossy_save_its_prompt_asked_for() {
 
 /// A copy of fixture `name` (with the tileset image beside it) in a temporary folder, for a
 /// test that saves over it.
+/// Clears the text field labelled `label` and leaves it with Enter.
+fn clear_field(h: &mut Harness<'static, SightlineApp>, label: &str) {
+    h.get_by_label(label).click();
+    h.run();
+    h.key_press_modifiers(egui::Modifiers::COMMAND, egui::Key::A);
+    h.run();
+    h.key_press(egui::Key::Backspace);
+    h.run();
+    h.key_press(egui::Key::Enter);
+    h.run();
+}
+
 fn fixture_copy(name: &str) -> (tempfile::TempDir, std::path::PathBuf) {
     let dir = tempfile::tempdir().unwrap();
     let fixtures = Path::new(env!("CARGO_MANIFEST_DIR")).join("tests/fixtures");
@@ -1298,14 +1310,7 @@ fn layers_are_added_painted_renamed_reordered_merged_and_removed_each_one_undo_s
     assert_eq!(names(&h), ["ground", "walls"]);
     assert_eq!(h.get_by_label("layer name").value().as_deref(), Some("walls"), "the field shows the name again");
     // A cleared name is no name: refused, with the reason, and the map keeps its name.
-    h.get_by_label("layer name").click();
-    h.run();
-    h.key_press_modifiers(Modifiers::COMMAND, Key::A);
-    h.run();
-    h.key_press(Key::Backspace);
-    h.run();
-    h.key_press(Key::Enter);
-    h.run();
+    clear_field(&mut h, "layer name");
     assert_eq!(names(&h), ["ground", "walls"]);
     h.get_by_label_contains("a layer needs a name");
 
@@ -4455,15 +4460,7 @@ fn layers_and_tiles_of_one_name_have_their_own_drop_downs() {
 /// is lost.
 #[test]
 fn a_hexagonal_map_says_what_its_grid_means_here_and_saves_it_back() {
-    let dir = tempfile::tempdir().unwrap();
-    let path = dir.path().join("hex.tmj");
-    std::fs::write(
-        &path,
-        r#"{"type": "map", "orientation": "hexagonal", "hexsidelength": 7, "staggeraxis": "y", "staggerindex": "even",
-            "width": 2, "height": 1, "tilewidth": 14, "tileheight": 16, "infinite": false, "tilesets": [],
-            "layers": [{"id": 1, "type": "tilelayer", "name": "ground", "width": 2, "height": 1, "data": [0, 0]}]}"#,
-    )
-    .unwrap();
+    let (_dir, path) = fixture_copy("hexagonal.tmj");
     let mut h = harness();
     h.state_mut().commands.push(Command::Open(path.clone()));
     h.run();
@@ -4476,7 +4473,7 @@ fn a_hexagonal_map_says_what_its_grid_means_here_and_saves_it_back() {
     std::fs::remove_file(&path).unwrap();
     h.state_mut().commands.push(Command::Save);
     h.run();
-    assert!(h.query_by_label("Save hex.tmj?").is_none());
+    assert!(h.query_by_label("Save hexagonal.tmj?").is_none());
     let json: serde_json::Value = serde_json::from_str(&std::fs::read_to_string(&path).unwrap()).unwrap();
     assert_eq!(
         [&json["orientation"], &json["hexsidelength"], &json["staggeraxis"], &json["staggerindex"]],
@@ -4488,7 +4485,7 @@ fn a_hexagonal_map_says_what_its_grid_means_here_and_saves_it_back() {
 /// left, one undo step, and cleared the same way.
 #[test]
 fn a_layers_class_is_typed_under_its_name_in_one_undo_step() {
-    use egui::{Key, Modifiers};
+    use egui::Key;
     let mut h = harness();
     let current = h.state().editor.current_item();
     let class = |h: &Harness<'static, SightlineApp>| {
@@ -4509,14 +4506,7 @@ fn a_layers_class_is_typed_under_its_name_in_one_undo_step() {
     assert_eq!(steps.last().map(|s| s.name()), Some(format!("Set the class of \"{name}\" to \"terrain\"").as_str()));
     let before = steps.len();
     // Cleared: no class.
-    h.get_by_label("layer class").click();
-    h.run();
-    h.key_press_modifiers(Modifiers::COMMAND, Key::A);
-    h.run();
-    h.key_press(Key::Backspace);
-    h.run();
-    h.key_press(Key::Enter);
-    h.run();
+    clear_field(&mut h, "layer class");
     assert_eq!(class(&h), "");
     assert_eq!(h.state().document.undo.len(), before + 1, "one step");
     h.state_mut().commands.push(Command::Undo);

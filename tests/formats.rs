@@ -3226,17 +3226,8 @@ fn a_tiled_maps_isometric_staggered_hexagonal_or_oblique_grid_is_kept_by_every_t
     let (warnings, tmx) = save_text(&ascii("#."), "plain.tmx");
     assert!(warnings.is_empty() && !tmx.contains("stagger") && tmx.contains(r#" orientation="orthogonal" "#));
     // A Tiled JSON map reads its grid the same way, numbers and all.
-    let dir = tempfile::tempdir().unwrap();
-    let path = dir.path().join("hex.tmj");
-    std::fs::write(
-        &path,
-        r#"{"type": "map", "orientation": "hexagonal", "hexsidelength": 7, "staggeraxis": "y", "staggerindex": "even",
-            "width": 2, "height": 1, "tilewidth": 14, "tileheight": 16, "infinite": false, "tilesets": [],
-            "layers": [{"id": 1, "type": "tilelayer", "name": "ground", "width": 2, "height": 1, "data": [0, 0]}]}"#,
-    )
-    .unwrap();
     let hex = Orientation::Hexagonal { side_length: 7, axis: StaggerAxis::Y, index: StaggerIndex::Even };
-    assert_eq!(format::load(&path).unwrap().map.tiled.orientation, hex);
+    assert_eq!(load(&fixture("hexagonal.tmj")).tiled.orientation, hex);
 }
 
 /// What a Tiled map holds that a save would not write back is named when it opens, and a save
