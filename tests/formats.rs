@@ -249,6 +249,27 @@ fn infinite_tmx_loads_as_its_bounding_rectangle() {
     );
     let after_first = &tmx[tmx.find("<chunk ").unwrap()..];
     assert_eq!(after_first.lines().nth(3), Some("0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,2,"));
+    // A layer with no tile has no chunk: read with white space in its data (it was refused, as
+    // a layer short of its tiles), written as Tiled writes it, an empty `<data/>`.
+    let text = std::fs::read_to_string(fixture("infinite.tmx")).unwrap().replace(
+        "</map>",
+        " <layer id=\"2\" name=\"empty\" width=\"30\" height=\"20\">\n  <data encoding=\"csv\">\n  </data>\n </layer>\n</map>",
+    );
+    let dir = tempfile::tempdir().unwrap();
+    std::fs::copy(fixture("tiny.tsx"), dir.path().join("tiny.tsx")).unwrap();
+    std::fs::copy(fixture("tiny.png"), dir.path().join("tiny.png")).unwrap();
+    let path = dir.path().join("two.tmx");
+    std::fs::write(&path, text).unwrap();
+    let two = load(&path);
+    assert_eq!(two.layers.len(), 2);
+    assert!(
+        save_text(&two, "out.tmx").1.contains(
+            "<layer id=\"2\" name=\"empty\" width=\"3\" height=\"3\">\n  <data encoding=\"csv\"/>\n </layer>"
+        )
+    );
+    for ext in ["tmx", "tmj"] {
+        assert_same(&round_trip(&two, ext), &two, &format!("two layers as {ext}"));
+    }
 }
 
 /// An infinite Tiled JSON map's objects stay where they were through a save (its cells are

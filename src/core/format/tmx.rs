@@ -208,8 +208,11 @@ fn scan(bytes: &[u8], dir: &Path) -> Result<Scan, MapError> {
                     }
                 }
                 b"data" => {
+                    // An infinite map's layer without chunks holds no tile (Tiled writes it as
+                    // an empty `<data/>`; another writer may leave white space in it).
                     if let Some(mut d) = data.take()
                         && !d.saw_chunks
+                        && !infinite
                         && let Some(l) = scan.layers.last_mut()
                     {
                         let expected = l.width as usize * l.height as usize;
@@ -1369,8 +1372,14 @@ fn write_tile_layer(
     let (encoding, compression) = format.attributes();
     let compression = compression.map(|c| format!(" compression=\"{c}\"")).unwrap_or_default();
     if let Some(size) = chunk {
+        let chunks = l.chunks(size);
+        // A layer with no tile has no chunk: an empty element, as Tiled writes it.
+        if chunks.is_empty() {
+            out.push_str(&format!("  <data encoding=\"{encoding}\"{compression}/>\n </layer>\n"));
+            return Ok(());
+        }
         out.push_str(&format!("  <data encoding=\"{encoding}\"{compression}>\n"));
-        for (x, y, gids) in l.chunks(size) {
+        for (x, y, gids) in chunks {
             let text = tiled_common::encode_gids(&gids, size[0], format, settings.compression_level)?;
             let [w, h] = size;
             out.push_str(&format!("   <chunk x=\"{x}\" y=\"{y}\" width=\"{w}\" height=\"{h}\">\n"));
