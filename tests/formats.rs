@@ -270,6 +270,16 @@ fn infinite_tmx_loads_as_its_bounding_rectangle() {
     for ext in ["tmx", "tmj"] {
         assert_same(&round_trip(&two, ext), &two, &format!("two layers as {ext}"));
     }
+    // A chunk size no save can use (0, or so large a chunk would hold billions of cells) is
+    // kept as the file gave it, and the chunks written are of 1 to 256 cells a side.
+    let mut odd = map.clone();
+    odd.tiled_editor.chunk_size = Some([0, 100_000]);
+    let tmx = save_text(&odd, "odd.tmx").1;
+    assert!(tmx.contains(r#"<chunksize width="0" height="100000"/>"#), "{tmx}");
+    assert!(tmx.contains(r#"<chunk x="-1" y="0" width="1" height="256">"#), "{tmx}");
+    for ext in ["tmx", "tmj", "ron"] {
+        assert_same(&round_trip(&odd, ext), &odd, &format!("odd chunks as {ext}"));
+    }
 }
 
 /// An infinite Tiled JSON map's objects stay where they were through a save (its cells are

@@ -224,6 +224,14 @@ impl TiledEditorSettings {
     pub fn is_empty(&self) -> bool {
         *self == TiledEditorSettings::default()
     }
+
+    /// The chunks a save writes an infinite map's layers in: the file's chunk size (Tiled's
+    /// 16 × 16 when it gives none), within 1 to 256 cells a side, so that a chunk size a file
+    /// holds by mistake (0, or 100 000) neither writes a chunk Tiled cannot read nor makes a save
+    /// allocate billions of cells. Tiled reads chunks of any size; the file keeps its own.
+    pub fn chunk_cells(&self) -> [u32; 2] {
+        self.chunk_size.unwrap_or([16, 16]).map(|side| side.clamp(1, 256))
+    }
 }
 
 /// How a tile layer's tile ids are written (Tiled's Tile Layer Format, `encoding` and

@@ -103,6 +103,9 @@ pub enum Dropped {
     ImageLayers,
     BlendModes,
     TilesPastImage,
+    /// Objects a map places off its tiles (Tiled allows it; a map here holds objects on its
+    /// cells only). Found after the other kinds, as the objects are placed.
+    ObjectsOffMap,
 }
 
 impl Dropped {
@@ -117,6 +120,7 @@ impl Dropped {
             Dropped::CollectionImages => "images of image-collection tilesets (their tiles stay, as glyph tiles)",
             Dropped::ImageLayers => "image layers (neither drawn nor written)",
             Dropped::BlendModes => "blend modes of layers (a save blends them normally)",
+            Dropped::ObjectsOffMap => "objects outside the map (left out when it opened)",
             Dropped::TilesPastImage => {
                 "tiles listed past their tileset image's (their class, properties and animations)"
             }
@@ -127,10 +131,6 @@ impl Dropped {
         }
     }
 }
-
-/// What [`Loaded::not_kept`](super::Loaded::not_kept) names for objects a Tiled map places off
-/// its tiles (Tiled allows it; a map here holds objects on its cells only).
-const OBJECTS_OFF_MAP: &str = "objects outside the map (left out when it opened)";
 
 /// Whether two paths name the same file: equal, or equal once resolved (`a/../b.tsx` and `b.tsx`).
 pub fn same_file(a: &Path, b: &Path) -> bool {
@@ -261,6 +261,16 @@ impl TilesetDoc {
         self.first_gid.saturating_add(self.local_ids().last().map_or(1, |&l| l.saturating_add(1)))
     }
 
+    /// How many tiles it lists past the tiles its image holds, with anything of their own (a
+    /// class, properties, an animation): Tiled keeps them when an image shrinks; sightline has
+    /// no tile for them.
+    pub(crate) fn tiles_past_image(&self) -> usize {
+        if self.image.is_none() && !self.is_glyph_tileset() {
+            return 0;
+        }
+        self.tiles.range(self.tile_count..).filter(|(_, t)| **t != TileDoc::default()).count()
+    }
+
     fn local_ids(&self) -> Vec<u32> {
         if self.image.is_some() || self.is_glyph_tileset() {
             (0..self.tile_count).collect()
@@ -309,9 +319,9 @@ pub struct TileLayerDoc {
 }
 
 impl TileLayerDoc {
-    /// The layer as an infinite Tiled map's chunks of `size` cells, aligned to multiples of it
-    /// as Tiled aligns them, each as its top-left cell and its GIDs row by row; chunks with no
-    /// tile are left out, as Tiled leaves them out.
+    /// The layer as an infinite Tiled map's chunks of `size` cells (at least 1 a side),
+    /// aligned to multiples of it as Tiled aligns them, each as its top-left cell and its GIDs
+    /// row by row; chunks with no tile are left out, as Tiled leaves them out.
     pub fn chunks(&self, [cw, ch]: [u32; 2]) -> Vec<(i64, i64, Vec<u32>)> {
         let (cw, ch) = (i64::from(cw.max(1)), i64::from(ch.max(1)));
         let (x0, y0) = (i64::from(self.origin.0), i64::from(self.origin.1));
@@ -629,10 +639,9 @@ pub fn build_map(mut doc: Doc) -> Result<super::Loaded, MapError> {
     // save writes what the rules read, as a plain value (but for a sheet's tileset file, which
     // a save refers to while it is unchanged).
     let kept_in_file = |t: &TilesetDoc| t.source.is_some() && t.image.is_some() && !t.is_glyph_tileset();
-    // An image tileset lists tiles past its image's (Tiled keeps them when an image shrinks):
-    // sightline has no tile for them, so their class, properties and animation go.
-    for ts in doc.tilesets.iter().filter(|t| t.image.is_some() || t.is_glyph_tileset()) {
-        let beyond = ts.tiles.range(ts.tile_count..).filter(|(_, t)| **t != TileDoc::default()).count();
+    // Tiles past an image's: their class, properties and animation go.
+    for ts in &doc.tilesets {
+        let beyond = ts.tiles_past_image();
         if beyond > 0 {
             warnings.push(format!(
                 "{}: {beyond} of its tiles lie past the {} its image holds; their class, properties and animations \
@@ -974,8 +983,9 @@ pub fn build_map(mut doc: Doc) -> Result<super::Loaded, MapError> {
         {
             warnings.push(format!("{label} lies outside the map and is left out"));
             // A save would drop it: asked first.
-            if !not_kept.contains(&OBJECTS_OFF_MAP) {
-                not_kept.push(OBJECTS_OFF_MAP);
+            let off_map = Dropped::ObjectsOffMap.label();
+            if !not_kept.contains(&off_map) {
+                not_kept.push(off_map);
             }
             continue;
         }

@@ -121,7 +121,7 @@ fn not_kept_in(raw: &TilesetDoc, path: &Path) -> Vec<&'static str> {
     if raw.tile_shapes {
         kinds.push(Dropped::TileShapes.label());
     }
-    if raw.image.is_some() && raw.tiles.range(raw.tile_count..).any(|(_, t)| *t != tiled_common::TileDoc::default()) {
+    if raw.tiles_past_image() > 0 {
         kinds.push(Dropped::TilesPastImage.label());
     }
     let rule_keys = || tiled_common::RULE_PROPERTIES.iter().chain(tiled_common::LOOK_PROPERTIES.iter());

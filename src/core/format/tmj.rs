@@ -1411,8 +1411,8 @@ pub fn to_string(map: &crate::core::Map, path: &Path) -> Result<Written, MapErro
         })
         .collect();
     // Layers in stack order, numbered from 1 in it (Tiled's layer ids), then the groups.
-    // An infinite map's layers in chunks of its chunk size (Tiled's default 16 × 16).
-    let chunk = doc.infinite.then(|| doc.editor.chunk_size.unwrap_or([16, 16]));
+    // An infinite map's layers in chunks ([`TiledEditorSettings::chunk_cells`]).
+    let chunk = doc.infinite.then(|| doc.editor.chunk_cells());
     let stack = doc.stack();
     // The layers of the groups open so far, innermost last; the map's own first.
     let mut open: Vec<Vec<Value>> = vec![Vec::new()];

@@ -1807,8 +1807,8 @@ pub fn to_string(map: &crate::core::Map, path: &Path) -> Result<Written, MapErro
             write_tileset(&mut out, ts, &format!("firstgid=\"{}\" ", ts.first_gid));
         }
     }
-    // An infinite map's layers in chunks of its chunk size (Tiled's default 16 × 16).
-    let chunk = doc.infinite.then(|| doc.editor.chunk_size.unwrap_or([16, 16]));
+    // An infinite map's layers in chunks ([`TiledEditorSettings::chunk_cells`]).
+    let chunk = doc.infinite.then(|| doc.editor.chunk_cells());
     // Layers in stack order, numbered from 1 in it (Tiled's layer ids), then the groups.
     let stack = doc.stack();
     for item in map::outline(stack.len(), &doc.groups) {
