@@ -34,7 +34,8 @@ use std::sync::OnceLock;
 use super::open_rows::{RowExtent, light_open_rows, octant_bit};
 use super::small_box::{self, BOX_DISCS, SmallBox};
 use super::{
-    FovContext, FovParams, OctantLines, Opacity, OpacityGrid, RadiusCols, VisibleSet, scan_with, with_radius_cols,
+    ColumnWords, FovContext, FovParams, OctantLines, Opacity, OpacityGrid, RadiusCols, VisibleSet, scan_with,
+    with_radius_cols,
 };
 use crate::core::Cell;
 
@@ -222,6 +223,127 @@ impl<O: Opacity> Octant<'_, '_, O> {
             x += 1;
         }
     }
+
+    /// The scan from column `x` with one sector: by words where the grid reads them
+    /// ([`Opacity::BLOCK_READS`]: a grid that records its reads is read tile by tile).
+    fn scan(&mut self, x: i64, top: Slope, bottom: Slope) {
+        let words = if O::BLOCK_READS && x <= WORD_COLUMNS { self.lines.column_words(self.ctx.grid) } else { None };
+        match words {
+            Some(words) => self.compute_words(&words, x, top, bottom, words.read(x as i32)),
+            None => self.compute::<false>(x, top, bottom),
+        }
+    }
+
+    /// [`Octant::compute`] for the columns up to [`WORD_COLUMNS`], where a column's every tile
+    /// the scan reads (`y ≤ x + 1`) lies in one word from tile 0: each column is read once, as
+    /// that word (`here`), and the next column's word, read once for its bevels, becomes the
+    /// next `here`. The tile tests are then bit tests. From column `WORD_COLUMNS + 1` on, the
+    /// scan goes on in [`Octant::compute`].
+    fn compute_words(&mut self, words: &ColumnWords, mut x: i64, mut top: Slope, mut bottom: Slope, mut here: u64) {
+        let bit = |word: u64, y: i64| word >> y & 1 != 0;
+        while x <= self.last_column {
+            if x > WORD_COLUMNS {
+                return self.compute::<false>(x, top, bottom);
+            }
+            let next = words.read(x as i32 + 1);
+            // Milazzo's top and bottom tiles, as in `compute` (top_y ≤ x, so `top_y + 1` is in
+            // the word).
+            let top_y = if top.x == 1 {
+                x
+            } else {
+                let mut top_y = ((2 * x - 1) * top.y + top.x) / (2 * top.x);
+                if bit(here, top_y) {
+                    if top.greater_or_equal(2 * top_y + 1, 2 * x) && !bit(here, top_y + 1) {
+                        top_y += 1;
+                    }
+                } else if top.greater(2 * top_y + 1, 2 * x + i64::from(bit(next, top_y + 1))) {
+                    top_y += 1;
+                }
+                top_y
+            };
+            let bottom_y = if bottom.y == 0 {
+                0
+            } else {
+                let mut bottom_y = ((2 * x - 1) * bottom.y + bottom.x) / (2 * bottom.x);
+                if bottom.greater_or_equal(2 * bottom_y + 1, 2 * x) && bit(here, bottom_y) && !bit(here, bottom_y + 1) {
+                    bottom_y += 1;
+                }
+                bottom_y
+            };
+            let column = x as i32;
+            let high_y = top_y.min(i64::from(self.radius_cols.get(column)));
+            if high_y < bottom_y {
+                break;
+            }
+            // Visible: opaque tiles, and clear ones but for a top tile whose inner square the
+            // sector misses, and likewise the bottom tile.
+            let mut visible = (bottom_y, high_y);
+            if high_y == top_y && !bit(here, high_y) && !top.greater(4 * high_y - 1, 4 * x + 1) {
+                visible.1 -= 1;
+            }
+            if !bit(here, bottom_y) && !bottom.less(4 * bottom_y + 1, 4 * x - 1) {
+                visible.0 += 1;
+            }
+            if visible.0 <= visible.1 {
+                let (a, b) = (visible.0 as i32, visible.1 as i32);
+                if self.ctx.light_walls {
+                    self.lines.mark(self.ctx, column, a, b);
+                } else {
+                    self.lines.mark_clear(self.ctx, column, here, 0, a, b);
+                }
+            }
+            if Some(x) == self.range_limit {
+                break;
+            }
+            // The span's runs from the top down; the sector changes only where clear turns to
+            // opaque or back.
+            let mut was_opaque = None;
+            let mut y = high_y;
+            loop {
+                let wall = bit(here, y);
+                let below = (2u64 << y) - 1;
+                let differ = (if wall { !here } else { here }) & below;
+                let run_low = (64 - i64::from(differ.leading_zeros())).max(bottom_y);
+                if wall {
+                    if was_opaque == Some(false) {
+                        // Clear to opaque: the wall's top centre. (Milazzo also tests the tile
+                        // above for its corner, but that is the clear tile just passed.)
+                        let (nx, ny) = (2 * x, 2 * y + 1);
+                        if top.greater(ny, nx) {
+                            if y == bottom_y {
+                                bottom = Slope { y: ny, x: nx };
+                                was_opaque = Some(false);
+                                break;
+                            }
+                            self.compute_words(words, x + 1, top, Slope { y: ny, x: nx }, next);
+                        } else if y == bottom_y {
+                            return;
+                        }
+                    }
+                    was_opaque = Some(true);
+                } else {
+                    if was_opaque == Some(true) {
+                        // Opaque to clear: the wall above's bottom centre or bottom-right corner.
+                        let (nx, ny) = (2 * x + i64::from(bit(next, y + 1)), 2 * y + 1);
+                        if bottom.greater_or_equal(ny, nx) {
+                            return;
+                        }
+                        top = Slope { y: ny, x: nx };
+                    }
+                    was_opaque = Some(false);
+                }
+                if run_low == bottom_y {
+                    break;
+                }
+                y = run_low - 1;
+            }
+            if was_opaque != Some(false) {
+                break;
+            }
+            here = next;
+            x += 1;
+        }
+    }
 }
 
 pub(super) fn compute<O: Opacity>(ctx: &mut FovContext<'_, O>) {
@@ -248,10 +370,14 @@ pub(super) fn compute<O: Opacity>(ctx: &mut FovContext<'_, O>) {
             let lines = octant_lines(ctx, t);
             let first = i64::from(open.first_closed(&lines));
             let mut octant = Octant { ctx, radius_cols, t, lines, range_limit, last_column, handoff: None };
-            octant.compute::<false>(first, Slope { y: 1, x: 1 }, Slope { y: 0, x: 1 });
+            octant.scan(first, Slope { y: 1, x: 1 }, Slope { y: 0, x: 1 });
         }
     });
 }
+
+/// The last column [`Octant::compute_words`] scans: its tiles and the next column's up to
+/// `x + 1` fit in a word.
+const WORD_COLUMNS: i64 = 62;
 
 /// The octant `t` around the view's origin as map lines: octant column `x` is the lines'
 /// row, its tile `y` the column along it.
@@ -496,14 +622,14 @@ fn small_view<O: Opacity>(
             if let Some(open) = open.filter(|_| open_octants & octant_bit(&lines) != 0) {
                 // Its first columns are open, so its whole sector goes on from its first closed one.
                 let first = i64::from(open.first_closed(&lines));
-                octant.compute::<false>(first, Slope { y: 1, x: 1 }, Slope { y: 0, x: 1 });
+                octant.scan(first, Slope { y: 1, x: 1 }, Slope { y: 0, x: 1 });
                 continue;
             }
             let entry = entries[k];
             for sector in 0..(entry >> VIEW_BITS.count_ones() & 7) as u32 {
                 let slopes = entry >> (SECTORS_AT + 10 * sector);
                 let (top, bottom) = (SLOPES[(slopes & 31) as usize], SLOPES[(slopes >> 5 & 31) as usize]);
-                octant.compute::<false>(SMALL_COLUMNS + 1, top, bottom);
+                octant.scan(SMALL_COLUMNS + 1, top, bottom);
             }
         }
     });
@@ -705,6 +831,23 @@ mod tests {
                 "round {round}: {params:?}"
             );
         }
+    }
+
+    /// Long views on sparse maps, whose sectors go on past column `WORD_COLUMNS`, where the
+    /// scan by words hands over to the scan by tiles, give the tile-by-tile scan's view.
+    #[test]
+    fn long_views_give_the_scans_view_past_the_word_columns() {
+        let mut rng = Rng::new(47);
+        let mut past = 0;
+        for round in 0..120 {
+            let grid = random_grid(&mut rng, 150, 150, [0.01, 0.03, 0.08][round % 3]);
+            let origin = Cell::new(rng.below(150) as i32, rng.below(150) as i32);
+            let params = FovParams { origin, radius: [None, Some(90)][round % 2], light_walls: round % 4 != 0 };
+            let view = view_of_algorithm(&grid, params);
+            past += view.iter().filter(|&&(x, y)| (x - origin.x).abs().max((y - origin.y).abs()) > 70).count();
+            assert_eq!(view, view_of(&grid, params, reference), "round {round}: {params:?}");
+        }
+        assert!(past > 1000, "only {past} tiles seen past column 70");
     }
 
     fn view_of_algorithm(grid: &OpacityGrid, params: FovParams) -> Vec<(i32, i32)> {

@@ -77,6 +77,30 @@ pub trait Opacity {
         })
     }
 
+    /// The opacity of the `len ≤ 64` cells from `to` back along `axis` at `fixed`, bit `i` for
+    /// cell `to − i` (off the map: opaque); bits from `len` on are unspecified. What
+    /// [`Opacity::line_bits`] gives, reversed, for the octants that run against the map's order.
+    /// The default reads exactly those cells.
+    #[inline]
+    fn line_bits_back(&self, axis: Axis, fixed: i32, to: i32, len: u32) -> u64 {
+        debug_assert!(len <= 64);
+        (0..len as i32).fold(0, |bits, i| {
+            let opaque = match axis {
+                Axis::Row => self.is_opaque(to - i, fixed),
+                Axis::Column => self.is_opaque(fixed, to - i),
+            };
+            bits | u64::from(opaque) << i
+        })
+    }
+
+    /// The grid's opacity as lines of bits along `axis` (backwards: bit `len − 1 − i` for cell
+    /// `i`), if it keeps them: what lets a scan read line after line without the arithmetic of
+    /// [`Opacity::line_bits`] each time ([`OctantLines::column_words`]). `None` by default.
+    #[inline]
+    fn bit_lines(&self, _axis: Axis, _back: bool) -> Option<BitLines<'_>> {
+        None
+    }
+
     /// The opacity of the cells `from + i` along `axis` at `fixed` for the bits `i` set in
     /// `mask`, as bit `i` (off the map: opaque); the other bits are clear. The default reads
     /// exactly those cells, so that a recording grid records no more than a view looks at;
@@ -98,6 +122,19 @@ pub trait Opacity {
     }
 }
 
+/// A grid's opacity as lines of bits ([`Opacity::bit_lines`]): line `i` is `words[i · stride ..]`,
+/// bit `k` its cell `k` (or `len − 1 − k`, backwards). The bits past the line's cells are set,
+/// and a line's last word holds no cell, so that the two words from any cell's word are on the
+/// line.
+#[derive(Clone, Copy, Debug)]
+pub struct BitLines<'g> {
+    pub words: &'g [u64],
+    pub stride: usize,
+    /// How many lines, and how many cells a line.
+    pub lines: i32,
+    pub len: i32,
+}
+
 /// Along which axis a run of cells goes.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub enum Axis {
@@ -107,27 +144,34 @@ pub enum Axis {
     Column,
 }
 
-/// Opacity of every cell, row-major, one byte each (`1` opaque), plus the same as two bitsets,
-/// by rows and by columns, so that a run of equal cells along either axis is found a word at a
-/// time ([`Opacity::run`]).
+/// Opacity of every cell, row-major, one byte each (`1` opaque), plus the same as bitsets, by
+/// rows and by columns, each both ways, so that a run of equal cells along either axis is found
+/// a word at a time ([`Opacity::run`]), and an octant that runs against the map's order reads
+/// its cells in its own order without reversing a word ([`Opacity::line_bits_back`]).
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub struct OpacityGrid {
     width: i32,
     height: i32,
     cells: Vec<u8>,
     /// Row `y` is words `y · row_words ..`; bit `x` set: opaque. The bits past the width are set
-    /// (off the map is opaque), which ends a transparent run at the edge without a test.
+    /// (off the map is opaque), which ends a transparent run at the edge without a test, and
+    /// the last word of a row holds only those, so that 64 bits from any cell of the row are
+    /// two words of the row ([`bits_in_line`]'s fast case).
     rows: Vec<u64>,
+    /// The rows backwards: bit `width − 1 − x` of row `y` for cell `(x, y)`; padding set likewise.
+    rows_back: Vec<u64>,
     row_words: usize,
     /// Column `x` is words `x · column_words ..`; bit `y` set: opaque; padding set likewise.
     columns: Vec<u64>,
+    /// The columns backwards, as `rows_back`.
+    columns_back: Vec<u64>,
     column_words: usize,
 }
 
 impl OpacityGrid {
     /// All transparent.
     pub fn new(width: u32, height: u32) -> Self {
-        let (row_words, column_words) = ((width as usize).div_ceil(64), (height as usize).div_ceil(64));
+        let (row_words, column_words) = ((width as usize).div_ceil(64) + 1, (height as usize).div_ceil(64) + 1);
         let padding = |len: u32, words: usize| -> Vec<u64> {
             let mut line = vec![0u64; words];
             for i in len as usize..words * 64 {
@@ -141,8 +185,10 @@ impl OpacityGrid {
             height: height as i32,
             cells: vec![0; width as usize * height as usize],
             rows: row.iter().copied().cycle().take(row_words * height as usize).collect(),
+            rows_back: row.iter().copied().cycle().take(row_words * height as usize).collect(),
             row_words,
             columns: column.iter().copied().cycle().take(column_words * width as usize).collect(),
+            columns_back: column.iter().copied().cycle().take(column_words * width as usize).collect(),
             column_words,
         }
     }
@@ -176,15 +222,11 @@ impl OpacityGrid {
         if self.in_bounds(x, y) {
             self.cells[(y * self.width + x) as usize] = u8::from(opaque);
             let (x, y) = (x as usize, y as usize);
-            let row = &mut self.rows[y * self.row_words + x / 64];
-            let column = &mut self.columns[x * self.column_words + y / 64];
-            if opaque {
-                *row |= 1 << (x % 64);
-                *column |= 1 << (y % 64);
-            } else {
-                *row &= !(1 << (x % 64));
-                *column &= !(1 << (y % 64));
-            }
+            let (x_back, y_back) = (self.width as usize - 1 - x, self.height as usize - 1 - y);
+            set_bit(&mut self.rows[y * self.row_words..], x, opaque);
+            set_bit(&mut self.rows_back[y * self.row_words..], x_back, opaque);
+            set_bit(&mut self.columns[x * self.column_words..], y, opaque);
+            set_bit(&mut self.columns_back[x * self.column_words..], y_back, opaque);
         }
     }
 
@@ -210,6 +252,16 @@ impl OpacityGrid {
             }
         }
         changed
+    }
+}
+
+/// Sets or clears bit `i` of a line of words.
+fn set_bit(line: &mut [u64], i: usize, value: bool) {
+    let (word, bit) = (&mut line[i / 64], 1 << (i % 64));
+    if value {
+        *word |= bit;
+    } else {
+        *word &= !bit;
     }
 }
 
@@ -313,8 +365,34 @@ impl Opacity for OpacityGrid {
     }
 
     #[inline(always)]
+    fn line_bits_back(&self, axis: Axis, fixed: i32, to: i32, _len: u32) -> u64 {
+        match axis {
+            Axis::Row if (fixed as u32) < self.height as u32 => {
+                let start = fixed as usize * self.row_words;
+                bits_in_line(&self.rows_back[start..start + self.row_words], self.width - 1 - to)
+            }
+            Axis::Column if (fixed as u32) < self.width as u32 => {
+                let start = fixed as usize * self.column_words;
+                bits_in_line(&self.columns_back[start..start + self.column_words], self.height - 1 - to)
+            }
+            _ => u64::MAX,
+        }
+    }
+
+    #[inline(always)]
     fn line_bits_masked(&self, axis: Axis, fixed: i32, from: i32, mask: u64) -> u64 {
         self.line_bits(axis, fixed, from, 64) & mask
+    }
+
+    #[inline]
+    fn bit_lines(&self, axis: Axis, back: bool) -> Option<BitLines<'_>> {
+        let (words, stride, lines, len) = match (axis, back) {
+            (Axis::Row, false) => (&self.rows, self.row_words, self.height, self.width),
+            (Axis::Row, true) => (&self.rows_back, self.row_words, self.height, self.width),
+            (Axis::Column, false) => (&self.columns, self.column_words, self.width, self.height),
+            (Axis::Column, true) => (&self.columns_back, self.column_words, self.width, self.height),
+        };
+        Some(BitLines { words, stride, lines, len })
     }
 }
 
@@ -1032,19 +1110,35 @@ impl OctantLines {
     }
 
     /// The opacity of columns `low ..= high` (at most 64) of row `j`: bit `c − low` for column
-    /// `c`; bits above are clear.
-    #[inline]
+    /// `c`; bits above are clear. An octant that runs against the map's order reads the map's
+    /// line backwards ([`Opacity::line_bits_back`]), so no word is reversed.
+    #[inline(always)]
     pub fn read<O: Opacity>(&self, grid: &O, j: i32, low: i32, high: i32) -> u64 {
-        let bits = self.read_in_map_order(grid, j, low, high);
-        if self.sign > 0 { bits } else { reversed(bits, low, high) }
+        let count = (high - low + 1) as u32;
+        let mask = if count == 64 { u64::MAX } else { (1u64 << count) - 1 };
+        let bits = if self.sign > 0 {
+            grid.line_bits(self.axis, self.line(j), self.base + low, count)
+        } else {
+            grid.line_bits_back(self.axis, self.line(j), self.base - low, count)
+        };
+        bits & mask
     }
 
-    /// [`OctantLines::read`], inlined, and without reversing a word with no wall in it (the
-    /// open lines of a view, where every octant's row is such a word).
-    #[inline(always)]
-    pub fn read_open<O: Opacity>(&self, grid: &O, j: i32, low: i32, high: i32) -> u64 {
-        let bits = self.read_in_map_order(grid, j, low, high);
-        if self.sign > 0 || bits == 0 { bits } else { reversed(bits, low, high) }
+    /// A reader of the octant's rows `j` as [`OctantLines::read`]`(j, 0, 63)` gives them, where
+    /// the grid keeps bit lines and the origin is on the map (`None` otherwise).
+    #[inline]
+    pub fn column_words<'g, O: Opacity>(&self, grid: &'g O) -> Option<ColumnWords<'g>> {
+        let lines = grid.bit_lines(self.axis, self.sign < 0)?;
+        let from = if self.sign > 0 { self.base } else { lines.len - 1 - self.base };
+        (0..lines.len).contains(&from).then_some(ColumnWords {
+            words: lines.words,
+            stride: lines.stride,
+            lines: lines.lines as u32,
+            line0: self.line0,
+            line_step: self.line_step,
+            word: from as usize / 64,
+            shift: from as u32 % 64,
+        })
     }
 
     /// The first opaque column among `low ..= high` (at most 64) of row `j`: what the lowest bit
@@ -1134,11 +1228,32 @@ impl OctantLines {
     }
 }
 
-/// The opacity word of columns `low ..= high` in octant order, from the word in map order of an
-/// octant whose columns run against the map: the word reversed.
-#[inline(always)]
-fn reversed(bits: u64, low: i32, high: i32) -> u64 {
-    bits.reverse_bits() >> (63 - (high - low))
+/// An octant's rows read from the grid's bit lines ([`OctantLines::column_words`]): the word and
+/// shift of the octant's first column in a line are found once, so that a row is two loads.
+#[derive(Clone, Copy, Debug)]
+pub(crate) struct ColumnWords<'g> {
+    words: &'g [u64],
+    stride: usize,
+    lines: u32,
+    line0: i32,
+    line_step: i32,
+    word: usize,
+    shift: u32,
+}
+
+impl ColumnWords<'_> {
+    /// Columns `0..64` of row `j`: bit `c` for column `c` (off the map: opaque).
+    #[inline(always)]
+    pub fn read(&self, j: i32) -> u64 {
+        let line = self.line0 + j * self.line_step;
+        if (line as u32) < self.lines {
+            let at = line as usize * self.stride + self.word;
+            // `b << 1 << (63 − s)`: `b << (64 − s)`, and 0 for s = 0 (see `bits_in_line`).
+            self.words[at] >> self.shift | self.words[at + 1] << 1 << (63 - self.shift)
+        } else {
+            u64::MAX
+        }
+    }
 }
 
 /// A non-negative-denominator fraction `num / den`, compared exactly by cross-multiplication:
@@ -1257,6 +1372,32 @@ mod tests {
         }
     }
 
+    /// An octant's rows read through [`OctantLines::column_words`] are what
+    /// [`OctantLines::read`] reads cell by cell, in all eight octants, from origins anywhere on
+    /// maps of one word a line or several, for rows on the map and off it.
+    #[test]
+    fn column_words_read_what_cells_hold() {
+        let mut rng = Rng::new(29);
+        for round in 0..300 {
+            let (w, h) = (1 + rng.below(150), 1 + rng.below(150));
+            let grid = reference::random_grid(&mut rng, w, h, [0.02, 0.3, 0.9][round % 3]);
+            let origin = (rng.below(w) as i32, rng.below(h) as i32);
+            for (a, b) in [(1, 0), (0, 1), (-1, 0), (0, -1)] {
+                for turn in [1, -1] {
+                    let lines = OctantLines::new(origin, (a, -b * turn, b, a * turn));
+                    let words = lines.column_words(&grid).expect("the origin is on the map");
+                    for j in -2..70 {
+                        assert_eq!(
+                            words.read(j),
+                            lines.read(&CellByCell(&grid), j, 0, 63),
+                            "{w}×{h} from {origin:?}, {lines:?}, row {j}"
+                        );
+                    }
+                }
+            }
+        }
+    }
+
     /// Bitset runs equal cell-by-cell runs, along rows and columns, from off the map on either
     /// side to off the other, across word boundaries; and span marking equals cell marking.
     #[test]
@@ -1285,6 +1426,11 @@ mod tests {
                     grid.line_bits(axis, fixed, from, len) & low,
                     CellByCell(&grid).line_bits(axis, fixed, from, len),
                     "{w}×{h} {axis:?} {fixed} bits from {from}, {len}"
+                );
+                assert_eq!(
+                    grid.line_bits_back(axis, fixed, from, len) & low,
+                    CellByCell(&grid).line_bits_back(axis, fixed, from, len),
+                    "{w}×{h} {axis:?} {fixed} bits back from {from}, {len}"
                 );
                 let mut spans = VisibleSet::new(w, h);
                 let mut cells = VisibleSet::new(w, h);

@@ -173,7 +173,7 @@ impl<O: Opacity> Run<'_, '_, O> {
         let mut low = k;
         while low <= last_k {
             let high = (low + 63).min(last_k);
-            let bits = lines.read_open(self.ctx.grid, j, low as i32, high as i32);
+            let bits = lines.read(self.ctx.grid, j, low as i32, high as i32);
             // Visible within the radius.
             let lit = high.min(radius_cols);
             if low <= lit {
