@@ -56,6 +56,19 @@ impl Slope {
     fn greater_or_equal(self, y: i64, x: i64) -> bool {
         self.y * x >= self.x * y
     }
+    /// Milazzo's tile of this edge in column `c`: `((2c − 1)·y + x) div 2x`.
+    #[inline]
+    fn tile_in(self, c: i64) -> i64 {
+        ((2 * c - 1) * self.y + self.x) / (2 * self.x)
+    }
+
+    /// [`Slope::tile_in`] column `c + 1`, from `q`, its tile in column `c`: the dividend grows
+    /// by `2y ≤ 2x` a column, so the quotient by 0 or 1, and a product tells which.
+    #[inline]
+    fn tile_after(self, c: i64, q: i64) -> i64 {
+        q + i64::from((2 * c + 1) * self.y + self.x >= 2 * self.x * (q + 1))
+    }
+
     /// `self < y / x`.
     #[inline]
     fn less(self, y: i64, x: i64) -> bool {
@@ -229,7 +242,10 @@ impl<O: Opacity> Octant<'_, '_, O> {
     fn scan(&mut self, x: i64, top: Slope, bottom: Slope) {
         let words = if O::BLOCK_READS && x <= WORD_COLUMNS { self.lines.column_words(self.ctx.grid) } else { None };
         match words {
-            Some(words) => self.compute_words(&words, x, top, bottom, words.read(x as i32)),
+            Some(words) => {
+                let edges = Edges { top, bottom, top_q: top.tile_in(x), bottom_q: bottom.tile_in(x) };
+                self.compute_words(&words, x, edges, words.read(x as i32));
+            }
             None => self.compute::<false>(x, top, bottom),
         }
     }
@@ -239,8 +255,9 @@ impl<O: Opacity> Octant<'_, '_, O> {
     /// that word (`here`), and the next column's word, read once for its bevels, becomes the
     /// next `here`. The tile tests are then bit tests. From column `WORD_COLUMNS + 1` on, the
     /// scan goes on in [`Octant::compute`].
-    fn compute_words(&mut self, words: &ColumnWords, mut x: i64, mut top: Slope, mut bottom: Slope, mut here: u64) {
+    fn compute_words(&mut self, words: &ColumnWords, mut x: i64, edges: Edges, mut here: u64) {
         let bit = |word: u64, y: i64| word >> y & 1 != 0;
+        let Edges { mut top, mut bottom, mut top_q, mut bottom_q } = edges;
         while x <= self.last_column {
             if x > WORD_COLUMNS {
                 return self.compute::<false>(x, top, bottom);
@@ -251,7 +268,8 @@ impl<O: Opacity> Octant<'_, '_, O> {
             let top_y = if top.x == 1 {
                 x
             } else {
-                let mut top_y = ((2 * x - 1) * top.y + top.x) / (2 * top.x);
+                debug_assert_eq!(top_q, top.tile_in(x));
+                let mut top_y = top_q;
                 if bit(here, top_y) {
                     if top.greater_or_equal(2 * top_y + 1, 2 * x) && !bit(here, top_y + 1) {
                         top_y += 1;
@@ -264,7 +282,8 @@ impl<O: Opacity> Octant<'_, '_, O> {
             let bottom_y = if bottom.y == 0 {
                 0
             } else {
-                let mut bottom_y = ((2 * x - 1) * bottom.y + bottom.x) / (2 * bottom.x);
+                debug_assert_eq!(bottom_q, bottom.tile_in(x));
+                let mut bottom_y = bottom_q;
                 if bottom.greater_or_equal(2 * bottom_y + 1, 2 * x) && bit(here, bottom_y) && !bit(here, bottom_y + 1) {
                     bottom_y += 1;
                 }
@@ -295,6 +314,11 @@ impl<O: Opacity> Octant<'_, '_, O> {
             if Some(x) == self.range_limit {
                 break;
             }
+            // The edges' tiles in the next column. An edge set at tile `y` of this column (below
+            // `x`) has tile `y + 1` there: `(2y + 1) / (2x + b)` gives `((2x + 1)(2y + 1) + 2x + b)
+            // div 2(2x + b)`, which is `y + 1` for `b = 1`, and `y + 1 + (2y + 1) div 4x` for
+            // `b = 0`.
+            let (mut next_top_q, mut next_bottom_q) = (top.tile_after(x, top_q), bottom.tile_after(x, bottom_q));
             // The span's runs from the top down; the sector changes only where clear turns to
             // opaque or back.
             let mut was_opaque = None;
@@ -310,12 +334,14 @@ impl<O: Opacity> Octant<'_, '_, O> {
                         // above for its corner, but that is the clear tile just passed.)
                         let (nx, ny) = (2 * x, 2 * y + 1);
                         if top.greater(ny, nx) {
+                            let edge = Slope { y: ny, x: nx };
                             if y == bottom_y {
-                                bottom = Slope { y: ny, x: nx };
+                                (bottom, next_bottom_q) = (edge, y + 1);
                                 was_opaque = Some(false);
                                 break;
                             }
-                            self.compute_words(words, x + 1, top, Slope { y: ny, x: nx }, next);
+                            let edges = Edges { top, bottom: edge, top_q: next_top_q, bottom_q: y + 1 };
+                            self.compute_words(words, x + 1, edges, next);
                         } else if y == bottom_y {
                             return;
                         }
@@ -328,7 +354,7 @@ impl<O: Opacity> Octant<'_, '_, O> {
                         if bottom.greater_or_equal(ny, nx) {
                             return;
                         }
-                        top = Slope { y: ny, x: nx };
+                        (top, next_top_q) = (Slope { y: ny, x: nx }, y + 1);
                     }
                     was_opaque = Some(false);
                 }
@@ -340,6 +366,7 @@ impl<O: Opacity> Octant<'_, '_, O> {
             if was_opaque != Some(false) {
                 break;
             }
+            (top_q, bottom_q) = (next_top_q, next_bottom_q);
             here = next;
             x += 1;
         }
@@ -373,6 +400,16 @@ pub(super) fn compute<O: Opacity>(ctx: &mut FovContext<'_, O>) {
             octant.scan(first, Slope { y: 1, x: 1 }, Slope { y: 0, x: 1 });
         }
     });
+}
+
+/// A sector's edges as [`Octant::compute_words`] follows them: each slope and its tile in the
+/// column at hand ([`Slope::tile_in`]), found without dividing.
+#[derive(Clone, Copy, Debug)]
+struct Edges {
+    top: Slope,
+    bottom: Slope,
+    top_q: i64,
+    bottom_q: i64,
 }
 
 /// The last column [`Octant::compute_words`] scans: its tiles and the next column's up to
