@@ -101,7 +101,7 @@ struct Octant<'c, 'a, O: Opacity> {
     handoff: Option<&'c mut Vec<(Slope, Slope)>>,
 }
 
-impl<O: Opacity> Octant<'_, '_, O> {
+impl<'a, O: Opacity> Octant<'_, 'a, O> {
     #[inline]
     fn offset(&self, x: i64, y: i64) -> (i32, i32) {
         let (x, y) = (x as i32, y as i32);
@@ -237,16 +237,18 @@ impl<O: Opacity> Octant<'_, '_, O> {
         }
     }
 
-    /// The scan from column `x` with one sector: by words where the grid reads them
-    /// ([`Opacity::BLOCK_READS`]: a grid that records its reads is read tile by tile).
-    fn scan(&mut self, x: i64, top: Slope, bottom: Slope) {
-        let words = if O::BLOCK_READS && x <= WORD_COLUMNS { self.lines.column_words(self.ctx.grid) } else { None };
+    /// The octant's columns as words, where the grid reads them ([`Opacity::BLOCK_READS`]: a
+    /// grid that records its reads is read tile by tile).
+    fn column_words(&self) -> Option<ColumnWords<'a>> {
+        if O::BLOCK_READS { self.lines.column_words(self.ctx.grid) } else { None }
+    }
+
+    /// The scan from column `x` with one sector: by words (from [`Octant::column_words`]) up
+    /// to [`WORD_COLUMNS`].
+    fn scan(&mut self, words: Option<&ColumnWords>, x: i64, edges: Edges) {
         match words {
-            Some(words) => {
-                let edges = Edges { top, bottom, top_q: top.tile_in(x), bottom_q: bottom.tile_in(x) };
-                self.compute_words(&words, x, edges, words.read(x as i32));
-            }
-            None => self.compute::<false>(x, top, bottom),
+            Some(words) if x <= WORD_COLUMNS => self.compute_words(words, x, edges, words.read(x as i32)),
+            _ => self.compute::<false>(x, edges.top, edges.bottom),
         }
     }
 
@@ -397,7 +399,8 @@ pub(super) fn compute<O: Opacity>(ctx: &mut FovContext<'_, O>) {
             let lines = octant_lines(ctx, t);
             let first = i64::from(open.first_closed(&lines));
             let mut octant = Octant { ctx, radius_cols, t, lines, range_limit, last_column, handoff: None };
-            octant.scan(first, Slope { y: 1, x: 1 }, Slope { y: 0, x: 1 });
+            let words = octant.column_words();
+            octant.scan(words.as_ref(), first, Edges::whole(first));
         }
     });
 }
@@ -410,6 +413,13 @@ struct Edges {
     bottom: Slope,
     top_q: i64,
     bottom_q: i64,
+}
+
+impl Edges {
+    /// The whole octant's sector, from `1` to `0`, at column `x`.
+    fn whole(x: i64) -> Self {
+        Edges { top: Slope { y: 1, x: 1 }, bottom: Slope { y: 0, x: 1 }, top_q: x, bottom_q: 0 }
+    }
 }
 
 /// The last column [`Octant::compute_words`] scans: its tiles and the next column's up to
@@ -463,6 +473,19 @@ const SLOPES: [Slope; 29] = {
         x += 1;
     }
     slopes
+};
+
+/// Each of [`SLOPES`]' tiles in column `SMALL_COLUMNS + 1` ([`Slope::tile_in`]), where the
+/// scan of a looked-up view starts.
+const SLOPE_TILES: [i64; 29] = {
+    let mut tiles = [0; 29];
+    let mut i = 0;
+    while i < SLOPES.len() {
+        let slope = SLOPES[i];
+        tiles[i] = ((2 * (SMALL_COLUMNS + 1) - 1) * slope.y + slope.x) / (2 * slope.x);
+        i += 1;
+    }
+    tiles
 };
 
 /// A looked-up view: bits `0..9` the visible tiles of columns 1 to 3 (a pattern's layout),
@@ -656,17 +679,24 @@ fn small_view<O: Opacity>(
         for (k, t) in TRANSFORMS.into_iter().enumerate() {
             let lines = octant_lines(ctx, t);
             let mut octant = Octant { ctx, radius_cols, t, lines, range_limit, last_column, handoff: None };
+            let words = octant.column_words();
             if let Some(open) = open.filter(|_| open_octants & octant_bit(&lines) != 0) {
                 // Its first columns are open, so its whole sector goes on from its first closed one.
                 let first = i64::from(open.first_closed(&lines));
-                octant.scan(first, Slope { y: 1, x: 1 }, Slope { y: 0, x: 1 });
+                octant.scan(words.as_ref(), first, Edges::whole(first));
                 continue;
             }
             let entry = entries[k];
             for sector in 0..(entry >> VIEW_BITS.count_ones() & 7) as u32 {
                 let slopes = entry >> (SECTORS_AT + 10 * sector);
-                let (top, bottom) = (SLOPES[(slopes & 31) as usize], SLOPES[(slopes >> 5 & 31) as usize]);
-                octant.scan(SMALL_COLUMNS + 1, top, bottom);
+                let (top, bottom) = ((slopes & 31) as usize, (slopes >> 5 & 31) as usize);
+                let edges = Edges {
+                    top: SLOPES[top],
+                    bottom: SLOPES[bottom],
+                    top_q: SLOPE_TILES[top],
+                    bottom_q: SLOPE_TILES[bottom],
+                };
+                octant.scan(words.as_ref(), SMALL_COLUMNS + 1, edges);
             }
         }
     });
