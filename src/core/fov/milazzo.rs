@@ -678,16 +678,21 @@ fn small_view<O: Opacity>(
             .then(|| light_open_rows(ctx, radius_cols, open_octants, first_open, RowExtent::WithinRadius));
         for (k, t) in TRANSFORMS.into_iter().enumerate() {
             let lines = octant_lines(ctx, t);
+            let entry = entries[k];
+            let sectors = (entry >> VIEW_BITS.count_ones() & 7) as u32;
+            let open = open.filter(|_| open_octants & octant_bit(&lines) != 0);
+            if sectors == 0 && open.is_none() {
+                continue;
+            }
             let mut octant = Octant { ctx, radius_cols, t, lines, range_limit, last_column, handoff: None };
             let words = octant.column_words();
-            if let Some(open) = open.filter(|_| open_octants & octant_bit(&lines) != 0) {
+            if let Some(open) = open {
                 // Its first columns are open, so its whole sector goes on from its first closed one.
                 let first = i64::from(open.first_closed(&lines));
                 octant.scan(words.as_ref(), first, Edges::whole(first));
                 continue;
             }
-            let entry = entries[k];
-            for sector in 0..(entry >> VIEW_BITS.count_ones() & 7) as u32 {
+            for sector in 0..sectors {
                 let slopes = entry >> (SECTORS_AT + 10 * sector);
                 let (top, bottom) = ((slopes & 31) as usize, (slopes >> 5 & 31) as usize);
                 let edges = Edges {
