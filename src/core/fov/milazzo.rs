@@ -16,9 +16,12 @@
 //! corners; sees through diagonal gaps between walls (the cut corners).
 //!
 //! How it is computed: within a column the tiles are read as 64-tile opacity words and handled
-//! run by run (see [`Octant::compute`]). An octant's columns before its first wall within the
-//! radius are found and lit for all eight octants at once (`open_rows.rs`), and its scan starts
-//! after them.
+//! run by run (see [`Octant::compute`]). Up to column 62, where a column's tiles and those the
+//! scan reads of the next fit in one word from tile 0, each column is read once, as that word,
+//! its tile tests are bit tests, and the edges' tiles are followed from column to column
+//! without dividing ([`Octant::compute_words`]); the scan by tiles takes over past it. An
+//! octant's columns before its first wall within the radius are found and lit for all eight
+//! octants at once (`open_rows.rs`), and its scan starts after them.
 //!
 //! The first three columns are looked up rather than scanned, when they lie within the radius
 //! (`r² ≥ 18`), the 9 × 9 box around the origin lies on the map and holds a wall within two
