@@ -250,7 +250,11 @@ impl<'a, O: Opacity> Octant<'_, 'a, O> {
     /// to [`WORD_COLUMNS`].
     fn scan(&mut self, words: Option<&ColumnWords>, x: i64, edges: Edges) {
         match words {
-            Some(words) if x <= WORD_COLUMNS => self.compute_words(words, x, edges, words.read(x as i32)),
+            Some(words) if x <= WORD_COLUMNS => {
+                // Unlimited, the scan goes one column past the reach, off the map.
+                let on_map = self.range_limit.is_some() && self.ctx.reach_on_map();
+                self.compute_words(words, on_map, x, edges, words.read(x as i32));
+            }
             _ => self.compute::<false>(x, edges.top, edges.bottom),
         }
     }
@@ -260,7 +264,7 @@ impl<'a, O: Opacity> Octant<'_, 'a, O> {
     /// that word (`here`), and the next column's word, read once for its bevels, becomes the
     /// next `here`. The tile tests are then bit tests. From column `WORD_COLUMNS + 1` on, the
     /// scan goes on in [`Octant::compute`].
-    fn compute_words(&mut self, words: &ColumnWords, mut x: i64, edges: Edges, mut here: u64) {
+    fn compute_words(&mut self, words: &ColumnWords, on_map: bool, mut x: i64, edges: Edges, mut here: u64) {
         let bit = |word: u64, y: i64| word >> y & 1 != 0;
         let Edges { mut top, mut bottom, mut top_q, mut bottom_q } = edges;
         while x <= self.last_column {
@@ -311,7 +315,11 @@ impl<'a, O: Opacity> Octant<'_, 'a, O> {
             if visible.0 <= visible.1 {
                 let (a, b) = (visible.0 as i32, visible.1 as i32);
                 if self.ctx.light_walls {
-                    self.lines.mark(self.ctx, column, a, b);
+                    if on_map {
+                        self.lines.mark_on_map(self.ctx, column, a, b);
+                    } else {
+                        self.lines.mark(self.ctx, column, a, b);
+                    }
                 } else {
                     self.lines.mark_clear(self.ctx, column, here, 0, a, b);
                 }
@@ -346,7 +354,7 @@ impl<'a, O: Opacity> Octant<'_, 'a, O> {
                                 break;
                             }
                             let edges = Edges { top, bottom: edge, top_q: next_top_q, bottom_q: y + 1 };
-                            self.compute_words(words, x + 1, edges, next);
+                            self.compute_words(words, on_map, x + 1, edges, next);
                         } else if y == bottom_y {
                             return;
                         }

@@ -591,6 +591,30 @@ impl VisibleSet {
         set_bit_range(&mut self.words[row..], x0 as usize, x1 as usize);
     }
 
+    /// [`VisibleSet::mark_row`] for cells on the set, without clipping (a view whose reach
+    /// lies on the map).
+    #[inline(always)]
+    pub(crate) fn mark_row_on_set(&mut self, y: i32, x0: i32, x1: i32) {
+        debug_assert!(0 <= x0 && x0 <= x1 && x1 < self.width && (0..self.height).contains(&y));
+        let row = y as usize * self.words_per_row;
+        set_bit_range(&mut self.words[row..], x0 as usize, x1 as usize);
+    }
+
+    /// Marks the cells `y0..=y1` of column `x`, all in the declared rectangle, a cell at a time
+    /// (for short spans: see [`VisibleSet::mark_column`]).
+    #[inline(always)]
+    pub(crate) fn mark_column_on_set(&mut self, x: i32, y0: i32, y1: i32) {
+        debug_assert!(
+            self.touched.is_some_and(|(rx0, ry0, rx1, ry1)| (rx0..=rx1).contains(&x) && ry0 <= y0 && y1 <= ry1)
+        );
+        let bit = 1u64 << (x % 64);
+        let mut i = y0 as usize * self.words_per_row + x as usize / 64;
+        for _ in y0..=y1 {
+            self.words[i] |= bit;
+            i += self.words_per_row;
+        }
+    }
+
     /// Marks the cells `x0 + i` of row `y` for each bit `i` of `bits` (clipped to the set), as
     /// one or two word writes.
     #[inline(always)]
@@ -832,6 +856,13 @@ impl<O: Opacity> FovContext<'_, O> {
     #[inline]
     pub fn in_radius(&self, dx: i32, dy: i32) -> bool {
         i64::from(dx) * i64::from(dx) + i64::from(dy) * i64::from(dy) <= self.radius_squared
+    }
+
+    /// Whether every cell within the reach of the origin, along both axes, lies on the map.
+    #[inline]
+    pub fn reach_on_map(&self) -> bool {
+        let (w, h) = (self.grid.width(), self.grid.height());
+        self.ox >= self.reach && self.oy >= self.reach && self.ox < w - self.reach && self.oy < h - self.reach
     }
 
     /// Marks `(x, y)` visible, unless it is opaque and walls are not lit.
@@ -1201,6 +1232,18 @@ impl OctantLines {
     pub fn mark<O: Opacity>(&self, ctx: &mut FovContext<'_, O>, j: i32, low: i32, high: i32) {
         let (a, b) = self.positions(low, high);
         ctx.mark_run(self.axis, self.line(j), a, b);
+    }
+
+    /// [`OctantLines::mark`] for cells on the map and in the declared rectangle (within the
+    /// reach of a view whose reach lies on the map: [`FovContext::reach_on_map`]), as short
+    /// spans.
+    #[inline(always)]
+    pub fn mark_on_map<O: Opacity>(&self, ctx: &mut FovContext<'_, O>, j: i32, low: i32, high: i32) {
+        let (a, b) = self.positions(low, high);
+        match self.axis {
+            Axis::Row => ctx.visible.mark_row_on_set(self.line(j), a, b),
+            Axis::Column => ctx.visible.mark_column_on_set(self.line(j), a, b),
+        }
     }
 
     /// Marks the clear cells among columns `low ..= high` of row `j`, whose opacity is `bits`
