@@ -409,6 +409,10 @@ pub(super) fn compute<O: Opacity>(ctx: &mut FovContext<'_, O>) {
         for t in TRANSFORMS {
             let lines = octant_lines(ctx, t);
             let first = i64::from(open.first_closed(&lines));
+            if first > last_column {
+                // Open to the end.
+                continue;
+            }
             let mut octant = Octant { ctx, radius_cols, t, lines, range_limit, last_column, handoff: None };
             let words = octant.column_words();
             octant.scan(words.as_ref(), first, Edges::whole(first));
@@ -700,6 +704,9 @@ fn small_view<O: Opacity>(
             if let Some(open) = open {
                 // Its first columns are open, so its whole sector goes on from its first closed one.
                 let first = i64::from(open.first_closed(&lines));
+                if first > last_column {
+                    continue;
+                }
                 octant.scan(words.as_ref(), first, Edges::whole(first));
                 continue;
             }
