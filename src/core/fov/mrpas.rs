@@ -173,7 +173,7 @@ impl<O: Opacity> Run<'_, '_, O> {
         let mut low = k;
         while low <= last_k {
             let high = (low + 63).min(last_k);
-            let bits = lines.read(self.ctx.grid, j, low as i32, high as i32);
+            let bits = lines.read_forward(self.ctx.grid, j, low as i32, high as i32);
             // Visible within the radius.
             let lit = high.min(radius_cols);
             if low <= lit {
@@ -310,7 +310,7 @@ impl<O: Opacity> Run<'_, '_, O> {
         while low <= to {
             let high = (low + 63).min(to);
             let mask = u64::MAX >> (63 - (high - low));
-            let clear = !lines.read(self.ctx.grid, n as i32, low as i32, high as i32) & mask;
+            let clear = !lines.read_forward(self.ctx.grid, n as i32, low as i32, high as i32) & mask;
             or_bits_from(&mut self.s.previous, low, clear);
             low = high + 1;
         }
@@ -339,7 +339,7 @@ impl<O: Opacity> Run<'_, '_, O> {
         while low <= last_k {
             let high = (low + 63).min(last_k);
             let mask = u64::MAX >> (63 - (high - low));
-            let opaque = lines.read(self.ctx.grid, j, low as i32, high as i32);
+            let opaque = lines.read_forward(self.ctx.grid, j, low as i32, high as i32);
             // Bit i: cell low + i has the cell behind (k) or diagonally behind (k − 1) lit.
             let diagonal_behind = if low == 0 {
                 bits_from(&self.s.previous, 0) << 1 | before_axis
