@@ -61,7 +61,7 @@ impl Slope {
     }
     /// Milazzo's tile of this edge in column `c`: `((2c − 1)·y + x) div 2x`.
     #[inline]
-    fn tile_in(self, c: i64) -> i64 {
+    const fn tile_in(self, c: i64) -> i64 {
         ((2 * c - 1) * self.y + self.x) / (2 * self.x)
     }
 
@@ -262,8 +262,10 @@ impl<'a, O: Opacity> Octant<'_, 'a, O> {
     /// [`Octant::compute`] for the columns up to [`WORD_COLUMNS`], where a column's every tile
     /// the scan reads (`y ≤ x + 1`) lies in one word from tile 0: each column is read once, as
     /// that word (`here`), and the next column's word, read once for its bevels, becomes the
-    /// next `here`. The tile tests are then bit tests. From column `WORD_COLUMNS + 1` on, the
-    /// scan goes on in [`Octant::compute`].
+    /// next `here`. The tile tests are then bit tests, and the edges' tiles are followed from
+    /// column to column ([`Edges`]). A view whose reach lies on the map (`on_map`) marks its
+    /// spans without clipping them. From column `WORD_COLUMNS + 1` on, the scan goes on in
+    /// [`Octant::compute`].
     fn compute_words(&mut self, words: &ColumnWords, on_map: bool, mut x: i64, edges: Edges, mut here: u64) {
         let bit = |word: u64, y: i64| word >> y & 1 != 0;
         let Edges { mut top, mut bottom, mut top_q, mut bottom_q } = edges;
@@ -496,8 +498,7 @@ const SLOPE_TILES: [i64; 29] = {
     let mut tiles = [0; 29];
     let mut i = 0;
     while i < SLOPES.len() {
-        let slope = SLOPES[i];
-        tiles[i] = ((2 * (SMALL_COLUMNS + 1) - 1) * slope.y + slope.x) / (2 * slope.x);
+        tiles[i] = SLOPES[i].tile_in(SMALL_COLUMNS + 1);
         i += 1;
     }
     tiles
