@@ -158,17 +158,22 @@ impl<'c, 'a, O: Opacity> Octant<'c, 'a, O> {
     }
 }
 
-impl<O: Opacity> Octant<'_, '_, O> {
-    /// Scans rows `row ..` of the sector from `start` down to `end`: by words
-    /// ([`Octant::cast_words`]) where the grid keeps bit lines and the view's reach lies on the
-    /// map, else [`Octant::cast_light`].
-    fn scan(&mut self, row: i32, start: Ratio, end: Ratio) {
-        let words =
-            if O::BLOCK_READS && self.ctx.reach_on_map() { self.lines.column_words(self.ctx.grid) } else { None };
+impl<'a, O: Opacity> Octant<'_, 'a, O> {
+    /// The octant's rows as words, for [`Octant::cast_words`], in a view that can scan by
+    /// words ([`by_words`]).
+    fn words(&self, by_words: bool) -> Option<ColumnWords<'a>> {
+        if by_words { self.lines.column_words(self.ctx.grid) } else { None }
+    }
+
+    /// Scans rows `row ..` of the sector from `start` down to `end`, whose first and last
+    /// columns in row `row` are `tiles` ([`top_tile`] of `start`, [`bottom_tile`] of `end`): by
+    /// words ([`Octant::cast_words`]) where there are `words`, else [`Octant::cast_light`].
+    fn scan(&mut self, words: Option<&ColumnWords>, row: i32, start: Ratio, end: Ratio, tiles: (i64, i64)) {
         match words {
-            Some(words) if row <= WORD_ROWS && !start.lt(end) => {
-                let j = i64::from(row);
-                self.cast_words(&words, row, start, end, top_tile(start, j), bottom_tile(end, j));
+            Some(words) if row <= WORD_ROWS => {
+                if !start.lt(end) {
+                    self.cast_words(words, row, start, end, tiles.0, tiles.1);
+                }
             }
             _ => self.cast_light::<false>(row, start, end),
         }
@@ -229,8 +234,11 @@ impl<O: Opacity> Octant<'_, '_, O> {
                     // The new end, l(p) = (2p + 1)/(2j − 1), has tile p + 1 in row j + 1:
                     // ((2p + 1)(2j + 1) + 2j − 2) div 2(2j − 1) = p + 1 + (4p + 1) div (4j − 2),
                     // and p < j (for p = j the new sector is reversed: l(j) > 1 ≥ start).
+                    // A reversed sector is not called for: it would return at once.
                     let end = Ratio::new(2 * i64::from(p) + 1, 2 * j64 - 1);
-                    self.cast_words(words, j + 1, start, end, next_top, i64::from(p) + 1);
+                    if !start.lt(end) {
+                        self.cast_words(words, j + 1, start, end, next_top, i64::from(p) + 1);
+                    }
                 }
                 // The run's bottom: one above the highest floor below it in the span.
                 let floor_below = !walls & span & ((1 << p) - 1);
@@ -258,13 +266,26 @@ const WORD_ROWS: i32 = 63;
 
 /// The highest column of row `j` whose `r = (2c − 1)/(2j + 1)` is within `start` (before
 /// clipping to `j`).
-fn top_tile(start: Ratio, j: i64) -> i64 {
-    floor_div(start.num * (2 * j + 1) + start.den, 2 * start.den)
+const fn top_tile(start: Ratio, j: i64) -> i64 {
+    // A slope's denominator is positive, so this is the floor.
+    (start.num * (2 * j + 1) + start.den).div_euclid(2 * start.den)
 }
 
 /// The lowest column of row `j` whose `l = (2c + 1)/(2j − 1)` reaches `end` (at least 0).
-fn bottom_tile(end: Ratio, j: i64) -> i64 {
-    floor_div(end.num * (2 * j - 1) + end.den - 1, 2 * end.den).max(0)
+const fn bottom_tile(end: Ratio, j: i64) -> i64 {
+    let tile = (end.num * (2 * j - 1) + end.den - 1).div_euclid(2 * end.den);
+    if tile < 0 { 0 } else { tile }
+}
+
+/// Whether the view scans by words ([`Octant::cast_words`]): where the grid keeps bit lines
+/// and the view's reach lies on the map.
+fn by_words<O: Opacity>(ctx: &FovContext<'_, O>) -> bool {
+    O::BLOCK_READS && ctx.reach_on_map()
+}
+
+/// The whole octant's sector, from `1` down to `0`, with its tiles in row `row`.
+fn whole_sector(row: i32) -> (Ratio, Ratio, (i64, i64)) {
+    (Ratio::new(1, 1), Ratio::new(0, 1), (i64::from(row) + 1, 0))
 }
 
 pub(super) fn compute<O: Opacity>(ctx: &mut FovContext<'_, O>) {
@@ -277,10 +298,12 @@ pub(super) fn compute<O: Opacity>(ctx: &mut FovContext<'_, O>) {
     }
     with_radius_cols(ctx.radius_squared, |radius_cols| {
         let open = light_open_rows(ctx, radius_cols, u8::MAX, 1, RowExtent::WithinRadius);
+        let by_words = by_words(ctx);
         for octant in OCTANTS {
             let mut octant = Octant::new(ctx, radius_cols, octant);
             let first = open.first_closed(&octant.lines);
-            octant.scan(first, Ratio::new(1, 1), Ratio::new(0, 1));
+            let (start, end, tiles) = whole_sector(first);
+            octant.scan(octant.words(by_words).as_ref(), first, start, end, tiles);
         }
     });
 }
@@ -312,6 +335,18 @@ const SLOPES: [Ratio; 30] = {
         j += 1;
     }
     slopes
+};
+
+/// Each of [`SLOPES`]' [`top_tile`] and [`bottom_tile`] in row `SMALL_ROWS + 1`, where the
+/// scan of a looked-up view's sectors starts.
+const SLOPE_TILES: [(i64, i64); 30] = {
+    let mut tiles = [(0, 0); 30];
+    let mut i = 0;
+    while i < 30 {
+        tiles[i] = (top_tile(SLOPES[i], SMALL_ROWS as i64 + 1), bottom_tile(SLOPES[i], SMALL_ROWS as i64 + 1));
+        i += 1;
+    }
+    tiles
 };
 
 /// A looked-up view: bits `0..14` the visible cells of rows 1 to `SMALL_ROWS` (a pattern's
@@ -441,19 +476,27 @@ fn small_view<O: Opacity>(ctx: &mut FovContext<'_, O>, views: &[u64]) {
     with_radius_cols(ctx.radius_squared, |radius_cols| {
         let open = (open_octants != 0)
             .then(|| light_open_rows(ctx, radius_cols, open_octants, SMALL_ROWS + 1, RowExtent::WithinRadius));
+        let by_words = by_words(ctx);
         for (k, octant) in OCTANTS.into_iter().enumerate() {
             let entry = entries[k];
+            // An octant whose first rows leave no sector (an open one leaves the whole) is done.
+            if entry >> SMALL_CELLS & 7 == 0 {
+                continue;
+            }
             let mut octant = Octant::new(ctx, radius_cols, octant);
+            let words = octant.words(by_words);
             if let Some(open) = open.filter(|_| open_octants & octant_bit(&octant.lines) != 0) {
                 // Its first rows are open, so its whole sector goes on from its first closed row.
                 let first = open.first_closed(&octant.lines);
-                octant.scan(first, Ratio::new(1, 1), Ratio::new(0, 1));
+                let (start, end, tiles) = whole_sector(first);
+                octant.scan(words.as_ref(), first, start, end, tiles);
                 continue;
             }
             for sector in 0..(entry >> SMALL_CELLS & 7) as u32 {
                 let slopes = entry >> (SECTORS_AT + 10 * sector);
-                let (start, end) = (SLOPES[(slopes & 31) as usize], SLOPES[(slopes >> 5 & 31) as usize]);
-                octant.scan(SMALL_ROWS + 1, start, end);
+                let (start, end) = ((slopes & 31) as usize, (slopes >> 5 & 31) as usize);
+                let tiles = (SLOPE_TILES[start].0, SLOPE_TILES[end].1);
+                octant.scan(words.as_ref(), SMALL_ROWS + 1, SLOPES[start], SLOPES[end], tiles);
             }
         }
     });
