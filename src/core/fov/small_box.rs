@@ -1,8 +1,7 @@
-//! The 9 × 9 box around a view's origin, read as 9-bit lines: the first four rows of every
-//! octant, which shadowcast and milazzo look up in a table instead of scanning (see their
-//! modules). milazzo reads the box through [`SmallBox`]; shadowcast reads it inline, with the
-//! same tables of this module, because through `SmallBox` its views of radius 4 took 7–9%
-//! longer (a scratch program, alternated builds: 133–139 → 144–146 ns; the cause not found).
+//! The 9 × 9 box around a view's origin, read as 9-bit lines: the first columns of every
+//! octant, which milazzo looks up in a table instead of scanning (see its module). shadowcast
+//! looks up its first four rows too, but reads the box as halves (`box_halves.rs`); it shares
+//! [`BOX_DISCS`] with this module.
 //!
 //! The box's map rows are read for the octants whose rows are map rows, its map columns for
 //! the others. An octant's row `j` (1 to 4) is then one 9-bit line, reversed when the octant's

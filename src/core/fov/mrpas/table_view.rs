@@ -28,23 +28,16 @@
 
 use std::sync::OnceLock;
 
+#[cfg(target_arch = "x86_64")]
+use super::super::box_halves::Bmi2;
+use super::super::box_halves::{
+    BitGather, Portable, SIDE, add_to_halves, half_bit, halves, in_bottom, permutation, row_of,
+};
 use super::super::{Axis, FovContext, Opacity, OpacityGrid, VisibleSet};
 use super::short_view::{self, ShortBox};
 
 /// The largest radius taken here (tables of `2^14` entries, 64 KB, and the square 9 cells wide).
 pub(super) const MAX_RADIUS: i32 = 4;
-
-/// The square's side at the largest radius: its cells are bits `9 · row + column` of the halves
-/// below, the origin at column 4.
-const SIDE: u32 = 9;
-
-/// The square is kept as two overlapping halves of six rows, each a word: the top (rows −4 to
-/// +1 from the origin) and the bottom (rows −1 to +4). Every octant's cells and outside cells lie
-/// within one of them.
-const HALF_ROWS: i32 = 6;
-
-/// The three rows both halves hold: the top's last three, the bottom's first three.
-const SHARED: u64 = (1 << (3 * SIDE)) - 1;
 
 /// Where an octant's cells lie in its half, and how its `pext` order maps to the table's.
 struct OctantPlace {
@@ -109,36 +102,12 @@ fn outside_cells(r: i32) -> Vec<(i32, i32)> {
     (2..=r).flat_map(|n| [(n - 1, 0), (n - 1, -1), (n - 1, n - 1), (n - 1, n)]).collect()
 }
 
-/// The bit of map offset `(dx, dy)` in a half.
-fn half_bit(bottom: bool, (dx, dy): (i32, i32)) -> u32 {
-    let row = if bottom { dy + 1 } else { dy + 4 };
-    debug_assert!((0..HALF_ROWS).contains(&row) && (-4..=4).contains(&dx));
-    row as u32 * SIDE + (dx + 4) as u32
-}
-
-/// Two lookups that move bit `i` of a value to bit `map[i]`: the first indexed by the value's
-/// bits `0..half`, the second by its bits `half..2 · half`.
-fn permutation<const N: usize>(map: &[u32], half: usize) -> [[u16; N]; 2] {
-    let mut table = [[0; N]; 2];
-    for (part, entries) in table.iter_mut().enumerate() {
-        for (value, entry) in entries.iter_mut().enumerate() {
-            for (i, &to) in map.iter().enumerate().skip(part * half).take(half) {
-                if value >> (i - part * half) & 1 != 0 {
-                    *entry |= 1 << to;
-                }
-            }
-        }
-    }
-    table
-}
-
 impl OctantPlace {
     fn new(r: i32, octant: (bool, i32, i32)) -> Self {
         let cells = octant_cells(r);
         let outside = outside_cells(r);
         let offsets = cells.iter().chain(&outside).map(|&(n, k)| offset(octant, n, k));
-        let bottom = offsets.clone().all(|(_, dy)| dy >= -1);
-        debug_assert!(bottom || offsets.clone().all(|(_, dy)| dy <= 1));
+        let bottom = in_bottom(offsets.map(|(_, dy)| dy));
         let mask = |cells: &[(i32, i32)]| {
             cells.iter().fold(0u64, |mask, &(n, k)| mask | 1 << half_bit(bottom, offset(octant, n, k)))
         };
@@ -294,60 +263,6 @@ fn view_bmi2<O: Opacity>(ctx: &mut FovContext<'_, O>) -> bool {
     view_with::<Bmi2, O>(ctx)
 }
 
-/// Gathering a mask's bits to the bottom of a word, in order, and scattering them back.
-pub(super) trait BitGather {
-    fn gather(x: u64, mask: u64) -> u64;
-    fn scatter(x: u64, mask: u64) -> u64;
-}
-
-/// A bit at a time, for processors without BMI2.
-pub(super) struct Portable;
-
-impl BitGather for Portable {
-    #[inline]
-    fn gather(x: u64, mut mask: u64) -> u64 {
-        let mut out = 0;
-        let mut i = 0;
-        while mask != 0 {
-            out |= (x >> mask.trailing_zeros() & 1) << i;
-            mask &= mask - 1;
-            i += 1;
-        }
-        out
-    }
-
-    #[inline]
-    fn scatter(x: u64, mut mask: u64) -> u64 {
-        let mut out = 0;
-        let mut i = 0;
-        while mask != 0 {
-            out |= (x >> i & 1) << mask.trailing_zeros();
-            mask &= mask - 1;
-            i += 1;
-        }
-        out
-    }
-}
-
-/// BMI2's `pext` and `pdep`: only within a function compiled for BMI2.
-#[cfg(target_arch = "x86_64")]
-struct Bmi2;
-
-#[cfg(target_arch = "x86_64")]
-impl BitGather for Bmi2 {
-    #[inline(always)]
-    fn gather(x: u64, mask: u64) -> u64 {
-        // SAFETY: only called from `view_bmi2`, which runs on processors with BMI2.
-        unsafe { std::arch::x86_64::_pext_u64(x, mask) }
-    }
-
-    #[inline(always)]
-    fn scatter(x: u64, mask: u64) -> u64 {
-        // SAFETY: as above.
-        unsafe { std::arch::x86_64::_pdep_u64(x, mask) }
-    }
-}
-
 #[inline(always)]
 pub(super) fn view_with<G: BitGather, O: Opacity>(ctx: &mut FovContext<'_, O>) -> bool {
     let r = ctx.reach;
@@ -360,8 +275,7 @@ pub(super) fn view_with<G: BitGather, O: Opacity>(ctx: &mut FovContext<'_, O>) -
         let bits = ctx.grid.line_bits(Axis::Row, oy + dy, ox - r, width as u32) & ((1 << width) - 1);
         opacity[(dy + 4) as usize] = bits << (4 - r);
     }
-    let half = |first: usize| (0..HALF_ROWS as usize).fold(0, |half, i| half | opacity[first + i] << (i as u32 * SIDE));
-    let (opaque_top, opaque_bottom) = (half(0), half(3));
+    let (opaque_top, opaque_bottom) = halves(&opacity);
     // The cells seen so far, in both halves (their shared rows kept alike).
     let (mut seen_top, mut seen_bottom) = (0u64, 0u64);
     for place in &table.octants {
@@ -381,19 +295,12 @@ pub(super) fn view_with<G: BitGather, O: Opacity>(ctx: &mut FovContext<'_, O>) -
         let lit = entry & 0x3fff;
         let lit = place.table_to_cells[0][(lit & 127) as usize] | place.table_to_cells[1][(lit >> 7) as usize];
         let lit = G::scatter(u64::from(lit), place.cells);
-        if place.bottom {
-            seen_bottom |= lit;
-            seen_top |= (lit & SHARED) << (3 * SIDE);
-        } else {
-            seen_top |= lit;
-            seen_bottom |= lit >> (3 * SIDE);
-        }
+        add_to_halves(&mut seen_top, &mut seen_bottom, place.bottom, lit);
     }
     // The cells seen within the radius are lit (the clear ones only, when walls are not).
     for dy in -r..=r {
         let row = (dy + 4) as u32;
-        let seen = if row < HALF_ROWS as u32 { seen_top >> (row * SIDE) } else { seen_bottom >> ((row - 3) * SIDE) };
-        let mut lit = seen & table.disc[row as usize];
+        let mut lit = row_of(seen_top, seen_bottom, row) & table.disc[row as usize];
         if !ctx.light_walls {
             lit &= !opacity[row as usize];
         }
