@@ -35,7 +35,9 @@
 use std::sync::OnceLock;
 
 use super::open_rows::{RowExtent, light_open_rows, octant_bit};
-use super::small_box::{self, BOX_DISCS, SmallBox};
+#[cfg(target_arch = "x86_64")]
+use super::small_box::Bmi2;
+use super::small_box::{self, BOX_DISCS, BitGather, BoxHalves, OctantCells, Portable};
 use super::{
     ColumnWords, FovContext, FovParams, OctantLines, Opacity, OpacityGrid, RadiusCols, VisibleSet, scan_with,
     with_radius_cols,
@@ -392,7 +394,7 @@ pub(super) fn compute<O: Opacity>(ctx: &mut FovContext<'_, O>) {
     let range_limit = (ctx.radius_squared != i64::MAX).then_some(i64::from(ctx.reach));
     // Past the map every tile blocks light, so one column beyond the reach ends every octant.
     let last_column = i64::from(ctx.reach) + i64::from(range_limit.is_none());
-    if O::BLOCK_READS && SmallBox::on_map(ctx) {
+    if O::BLOCK_READS && small_box::on_map(ctx) {
         if ctx.radius_squared == 16 {
             radius_4_view(ctx, radius_4_views());
             return;
@@ -401,8 +403,8 @@ pub(super) fn compute<O: Opacity>(ctx: &mut FovContext<'_, O>) {
         // are mostly open rows, found as fast, and the box's reading would cost more than it
         // saves (measured while r = 4 took this path: a check of three tiles cost 10% more on
         // the open map and on caves, no check 60% more on the open map).
-        if ctx.radius_squared >= FAR_RADIUS_SQUARED && SmallBox::wall_within(ctx, 2) {
-            small_view(ctx, SmallBox::read(ctx), small_views(), range_limit, last_column);
+        if ctx.radius_squared >= FAR_RADIUS_SQUARED && small_box::wall_within(ctx, 2) {
+            small_view(ctx, small_views(), range_limit, last_column);
             return;
         }
     }
@@ -627,67 +629,117 @@ fn radius_4_views() -> &'static [u16] {
     })
 }
 
-/// A view of radius 4 whose 9 × 9 box around the origin lies on the map ([`SmallBox`]): each
-/// octant's view looked up whole ([`radius_4_views`]).
-fn radius_4_view<O: Opacity>(ctx: &mut FovContext<'_, O>, views: &[u16]) {
-    let mut small_box = SmallBox::read(ctx);
-    for t in TRANSFORMS {
-        let lines = octant_lines(ctx, t);
-        let mut pattern = 0;
-        for x in 1..=4 {
-            // Bit y for the octant's tile y of column x.
-            let line = small_box.line(&lines, x) >> small_box::HALF;
-            pattern |= (line & ((1 << (x.min(3) + 1)) - 1)) << RADIUS_4_OFFSET[x as usize];
-        }
-        let mut view = views[pattern];
-        if !ctx.light_walls {
-            // A pattern's set bits are its walls.
-            view &= !(pattern as u16);
-        }
-        for x in 1..=4 {
-            small_box.see(&lines, x, view >> RADIUS_4_OFFSET[x as usize] & ((1 << (x.min(3) + 1)) - 1));
-        }
-    }
-    small_box.light(ctx, &BOX_DISCS[16]);
+/// The tiles of each of [`TRANSFORMS`]' octants in the box, in that order, for the patterns
+/// and views of [`small_views`] (tiles in [`COLUMN_OFFSET`]'s layout, columns 1 to 3 in the
+/// view) and of [`radius_4_views`] (in [`RADIUS_4_OFFSET`]'s, all in the view), and each
+/// octant's bit in the mask of [`light_open_rows`]. Made on first use.
+struct OctantTiles {
+    small: OctantCells,
+    radius_4: OctantCells,
+    open_bit: u8,
 }
 
-/// A view of `r² ≥ 18` whose 9 × 9 box around the origin lies on the map ([`SmallBox`]): each
-/// octant's first `SMALL_COLUMNS` columns from `views`, then the scan from the sectors they
-/// leave. An octant whose first columns hold no wall goes on with its open rows, which may
-/// reach past the box, as a view that is not looked up does.
-fn small_view<O: Opacity>(
-    ctx: &mut FovContext<'_, O>,
-    mut small_box: SmallBox,
-    views: &[u64],
-    range_limit: Option<i64>,
-    last_column: i64,
-) {
-    let mut entries = [0u64; 8];
-    let mut open_octants = 0;
-    for (k, t) in TRANSFORMS.into_iter().enumerate() {
-        let lines = octant_lines(ctx, t);
-        let mut pattern = 0;
-        for x in 1..=SMALL_COLUMNS as i32 + 1 {
-            // Bit y for the octant's tile y of column x.
-            let line = small_box.line(&lines, x) >> small_box::HALF;
-            let tiles = if x <= SMALL_COLUMNS as i32 { (1 << (x + 1)) - 1 } else { 0b1110 };
-            pattern |= (line & tiles) << COLUMN_OFFSET[x as usize];
-        }
-        entries[k] = views[pattern];
-        if pattern as u64 & VIEW_BITS == 0 {
-            open_octants |= octant_bit(&lines);
-        }
-        let mut view = entries[k] & VIEW_BITS;
+fn octant_tiles() -> &'static [OctantTiles; 8] {
+    static TILES: OnceLock<[OctantTiles; 8]> = OnceLock::new();
+    TILES.get_or_init(|| {
+        TRANSFORMS.map(|t| {
+            let offset = |(x, y): (i32, i32)| (x * t.0 + y * t.1, x * t.2 + y * t.3);
+            let columns = |last: i32, tiles: fn(i32) -> std::ops::RangeInclusive<i32>| {
+                (1..=last).flat_map(move |x| tiles(x).map(move |y| offset((x, y)))).collect::<Vec<_>>()
+            };
+            let small =
+                columns(SMALL_COLUMNS as i32 + 1, |x| if x <= SMALL_COLUMNS as i32 { 0..=x } else { 1..=x - 1 });
+            let radius_4 = columns(4, |x| 0..=x.min(3));
+            OctantTiles {
+                small: OctantCells::new(&small, &small[..VIEW_BITS.count_ones() as usize]),
+                radius_4: OctantCells::new(&radius_4, &radius_4),
+                open_bit: octant_bit(&OctantLines::new((0, 0), (t.1, t.0, t.3, t.2))),
+            }
+        })
+    })
+}
+
+/// A view of radius 4 whose 9 × 9 box around the origin lies on the map: each octant's view
+/// looked up whole ([`radius_4_views`]), its tiles gathered from the box and its view scattered
+/// back ([`OctantCells`]).
+fn radius_4_view<O: Opacity>(ctx: &mut FovContext<'_, O>, views: &[u16]) {
+    #[cfg(target_arch = "x86_64")]
+    if std::arch::is_x86_feature_detected!("bmi2") {
+        // SAFETY: the processor has BMI2, the one feature `radius_4_view_bmi2` is compiled for.
+        return unsafe { radius_4_view_bmi2(ctx, views) };
+    }
+    radius_4_view_with::<Portable, O>(ctx, views);
+}
+
+#[cfg(target_arch = "x86_64")]
+#[target_feature(enable = "bmi2")]
+fn radius_4_view_bmi2<O: Opacity>(ctx: &mut FovContext<'_, O>, views: &[u16]) {
+    radius_4_view_with::<Bmi2, O>(ctx, views);
+}
+
+#[inline(always)]
+fn radius_4_view_with<G: BitGather, O: Opacity>(ctx: &mut FovContext<'_, O>, views: &[u16]) {
+    let opacity = BoxHalves::read(ctx);
+    let mut seen = BoxHalves::default();
+    for tiles in octant_tiles() {
+        let pattern = tiles.radius_4.pattern::<G>(&opacity);
+        let mut view = views[usize::from(pattern)];
         if !ctx.light_walls {
             // A pattern's set bits are its walls.
-            view &= !(pattern as u64);
+            view &= !pattern;
         }
-        for x in 1..=SMALL_COLUMNS as i32 {
-            small_box.see(&lines, x, (view >> COLUMN_OFFSET[x as usize] & ((1 << (x + 1)) - 1)) as u16);
+        tiles.radius_4.see::<G>(u64::from(view), &mut seen);
+    }
+    seen.light(ctx, &BOX_DISCS[16]);
+}
+
+/// Lights each octant's first `SMALL_COLUMNS` columns as `views` has them, and returns the
+/// octants' entries and which of them hold no wall in those columns.
+fn look_up<O: Opacity>(ctx: &mut FovContext<'_, O>, views: &[u64]) -> ([u64; 8], u8) {
+    #[cfg(target_arch = "x86_64")]
+    if std::arch::is_x86_feature_detected!("bmi2") {
+        // SAFETY: the processor has BMI2, the one feature `look_up_bmi2` is compiled for.
+        return unsafe { look_up_bmi2(ctx, views) };
+    }
+    look_up_with::<Portable, O>(ctx, views)
+}
+
+#[cfg(target_arch = "x86_64")]
+#[target_feature(enable = "bmi2")]
+fn look_up_bmi2<O: Opacity>(ctx: &mut FovContext<'_, O>, views: &[u64]) -> ([u64; 8], u8) {
+    look_up_with::<Bmi2, O>(ctx, views)
+}
+
+#[inline(always)]
+fn look_up_with<G: BitGather, O: Opacity>(ctx: &mut FovContext<'_, O>, views: &[u64]) -> ([u64; 8], u8) {
+    let opacity = BoxHalves::read(ctx);
+    let mut seen = BoxHalves::default();
+    let mut entries = [0u64; 8];
+    let mut open_octants = 0;
+    for (entry, tiles) in entries.iter_mut().zip(octant_tiles()) {
+        let pattern = tiles.small.pattern::<G>(&opacity);
+        *entry = views[usize::from(pattern)];
+        if u64::from(pattern) & VIEW_BITS == 0 {
+            open_octants |= tiles.open_bit;
         }
+        let mut view = *entry & VIEW_BITS;
+        if !ctx.light_walls {
+            // A pattern's set bits are its walls.
+            view &= !u64::from(pattern);
+        }
+        tiles.small.see::<G>(view, &mut seen);
     }
     // The looked-up tiles lie within the radius (the tables leave out those beyond it).
-    small_box.light(ctx, &BOX_DISCS[BOX_DISCS.len() - 1]);
+    seen.light(ctx, &BOX_DISCS[BOX_DISCS.len() - 1]);
+    (entries, open_octants)
+}
+
+/// A view of `r² ≥ 18` whose 9 × 9 box around the origin lies on the map: each octant's first
+/// `SMALL_COLUMNS` columns from `views` ([`look_up`]), then the scan from the sectors they
+/// leave. An octant whose first columns hold no wall goes on with its open rows, which may
+/// reach past the box, as a view that is not looked up does.
+fn small_view<O: Opacity>(ctx: &mut FovContext<'_, O>, views: &[u64], range_limit: Option<i64>, last_column: i64) {
+    let (entries, open_octants) = look_up(ctx, views);
     with_radius_cols(ctx.radius_squared, |radius_cols| {
         let first_open = SMALL_COLUMNS as i32 + 1;
         let open = (open_octants != 0)
@@ -921,6 +973,27 @@ mod tests {
                 view_of(&grid, params, reference),
                 "round {round}: {params:?}"
             );
+        }
+    }
+
+    /// The looked-up first columns, and the views of radius 4, without BMI2 (gathers a bit at
+    /// a time) light the same tiles and give the same entries as with BMI2 (where the
+    /// processor has it), and the radius-4 views are the scan's: random boxes, walls lit or not.
+    #[test]
+    fn looked_up_views_are_the_same_without_bmi2() {
+        let mut rng = Rng::new(67);
+        let views = small_views();
+        for round in 0..4000 {
+            let grid = random_grid(&mut rng, 11, 11, [0.1, 0.3, 0.5, 0.7][round % 4]);
+            let radius = [Some(5 + round as u32 % 4), None][round % 5 / 4];
+            let params = FovParams { origin: Cell::new(5, 5), radius, light_walls: round % 3 != 0 };
+            let mut entries = [None, None];
+            let portable = view_of(&grid, params, |ctx| entries[0] = Some(look_up_with::<Portable, _>(ctx, views)));
+            let here = view_of(&grid, params, |ctx| entries[1] = Some(look_up(ctx, views)));
+            assert_eq!((portable, entries[0]), (here, entries[1]), "round {round}: {params:?}");
+            let params = FovParams { radius: Some(4), ..params };
+            let portable = view_of(&grid, params, |ctx| radius_4_view_with::<Portable, _>(ctx, radius_4_views()));
+            assert_eq!(portable, view_of(&grid, params, reference), "round {round}: {params:?}");
         }
     }
 

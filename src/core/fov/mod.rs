@@ -12,7 +12,6 @@
 //!   the rectangle the previous one touched, and allocates nothing.
 //! - The origin is always visible (when it is on the map), whatever its opacity.
 
-mod box_halves;
 mod circle;
 mod diamond;
 mod milazzo;

@@ -27,7 +27,7 @@
 //! into row 5, are a function of their 14 opacity bits. [`small_views`] runs `cast_light` once
 //! on each of the 16 384 patterns and keeps both. A view of radius ≤ 4 is then eight lookups;
 //! a larger one scans from row 5 with the sectors its lookups give. An octant's 14 cells are
-//! taken out of the box in one step and its view put back the same way (`box_halves.rs`:
+//! taken out of the box in one step and its view put back the same way (`small_box.rs`:
 //! BMI2's `pext` and `pdep` where the processor has them), which halved the views of radius 4
 //! against reading the box's rows and columns as lines (session 50: 222 → 106 ns a view on the
 //! 30% map, 474 → 354 at r = 8).
@@ -42,11 +42,10 @@
 
 use std::sync::OnceLock;
 
-#[cfg(target_arch = "x86_64")]
-use super::box_halves::Bmi2;
-use super::box_halves::{BitGather, Portable, add_to_halves, half_bit, halves, in_bottom, permutation, row_of};
 use super::open_rows::{RowExtent, light_open_rows, octant_bit};
-use super::small_box::BOX_DISCS;
+#[cfg(target_arch = "x86_64")]
+use super::small_box::Bmi2;
+use super::small_box::{self, BOX_DISCS, BitGather, BoxHalves, OctantCells, Portable};
 use super::{
     Axis, ColumnWords, FovContext, FovParams, OCTANTS, OctantLines, Opacity, OpacityGrid, RadiusCols, Ratio,
     VisibleSet, floor_div, scan_with, with_radius_cols,
@@ -300,10 +299,7 @@ fn whole_sector(row: i32) -> (Ratio, Ratio, (i64, i64)) {
 }
 
 pub(super) fn compute<O: Opacity>(ctx: &mut FovContext<'_, O>) {
-    let (w, h) = (ctx.grid.width(), ctx.grid.height());
-    let small_box_on_map =
-        (SMALL_ROWS..w - SMALL_ROWS).contains(&ctx.ox) && (SMALL_ROWS..h - SMALL_ROWS).contains(&ctx.oy);
-    if small_box_on_map {
+    if small_box::on_map(ctx) {
         small_view(ctx, small_views());
         return;
     }
@@ -417,51 +413,18 @@ fn small_views() -> &'static [u64] {
     })
 }
 
-/// Where an octant's first `SMALL_ROWS` rows lie in the box's halves ([`box_halves`]), and
-/// how the order a gather gives their cells in maps to a pattern's (bit `ROW_OFFSET[j] + c`
-/// for cell (j, c)).
-struct OctantPlace {
-    /// In the bottom half (else the top).
-    bottom: bool,
-    /// The octant's cells in its half.
-    cells: u64,
-    /// The pattern's bits of the cells a gather gives as bits 0–6 and 7–13.
-    to_pattern: [[u16; 128]; 2],
-    /// The gather's bits of the pattern's bits 0–6 and 7–13 (the inverse).
-    to_cells: [[u16; 128]; 2],
-    /// The octant's bit in the mask of [`light_open_rows`].
-    open_bit: u8,
-}
-
-impl OctantPlace {
-    fn new(octant: (i32, i32, i32, i32)) -> Self {
-        let (xx, xy, yx, yy) = octant;
-        let cells: Vec<(i32, i32)> = (1..=SMALL_ROWS).flat_map(|j| (0..=j).map(move |c| (j, c))).collect();
-        let offset = |(j, c): (i32, i32)| (c * xx + j * xy, c * yx + j * yy);
-        let bottom = in_bottom(cells.iter().map(|&cell| offset(cell).1));
-        let bit = |cell| half_bit(bottom, offset(cell));
-        // A gather gives a mask's cells in the order of their bits in the half.
-        let mut order = cells.clone();
-        order.sort_by_key(|&cell| bit(cell));
-        let to_pattern: Vec<u32> = order.iter().map(|&(j, c)| ROW_OFFSET[j as usize] + c as u32).collect();
-        let mut to_cells = vec![0; to_pattern.len()];
-        for (p, &t) in to_pattern.iter().enumerate() {
-            to_cells[t as usize] = p as u32;
-        }
-        Self {
-            bottom,
-            cells: cells.iter().fold(0, |mask, &cell| mask | 1 << bit(cell)),
-            to_pattern: permutation(&to_pattern, 7),
-            to_cells: permutation(&to_cells, 7),
-            open_bit: octant_bit(&OctantLines::new((0, 0), octant)),
-        }
-    }
-}
-
-/// The places of [`OCTANTS`], in that order; made on first use.
-fn octant_places() -> &'static [OctantPlace; 8] {
-    static PLACES: OnceLock<[OctantPlace; 8]> = OnceLock::new();
-    PLACES.get_or_init(|| OCTANTS.map(OctantPlace::new))
+/// The cells of [`OCTANTS`]' first `SMALL_ROWS` rows in the box, in that order, for patterns
+/// and views in the table's layout (bit `ROW_OFFSET[j] + c` for cell (j, c)), and each
+/// octant's bit in the mask of [`light_open_rows`]. Made on first use.
+fn octant_cells() -> &'static [(OctantCells, u8); 8] {
+    static CELLS: OnceLock<[(OctantCells, u8); 8]> = OnceLock::new();
+    CELLS.get_or_init(|| {
+        OCTANTS.map(|octant @ (xx, xy, yx, yy)| {
+            let cells: Vec<(i32, i32)> =
+                (1..=SMALL_ROWS).flat_map(|j| (0..=j).map(move |c| (c * xx + j * xy, c * yx + j * yy))).collect();
+            (OctantCells::new(&cells, &cells), octant_bit(&OctantLines::new((0, 0), octant)))
+        })
+    })
 }
 
 /// A view whose 9 × 9 box around the origin lies on the map: each octant's first
@@ -521,38 +484,30 @@ fn look_up_bmi2<O: Opacity>(ctx: &mut FovContext<'_, O>, views: &[u64]) -> ([u64
 /// returns the octants' entries and which of them hold no wall in those rows (their open rows
 /// may go on past the box).
 ///
-/// The box is read as nine rows and kept as two halves ([`box_halves`]). An octant's pattern
-/// is its cells gathered from its half and put in the pattern's order (two lookups of seven
-/// bits); what it sees goes back the same way and is scattered into the half. So the column
-/// octants need no turning into rows, and no octant a loop over its rows.
+/// The box is read as two halves ([`BoxHalves`]). An octant's pattern is its cells gathered
+/// from its half and put in the table's order; what it sees goes back the same way and is
+/// scattered into the half ([`OctantCells`]). So the column octants need no turning into rows,
+/// and no octant a loop over its rows.
 #[inline(always)]
 fn look_up<G: BitGather, O: Opacity>(ctx: &mut FovContext<'_, O>, views: &[u64]) -> ([u64; 8], u8) {
-    let (ox, oy) = (ctx.ox, ctx.oy);
-    let rows: [u64; 9] = std::array::from_fn(|i| ctx.grid.line_bits(Axis::Row, oy - 4 + i as i32, ox - 4, 9) & 0x1ff);
-    let (opaque_top, opaque_bottom) = halves(&rows);
-    let (mut seen_top, mut seen_bottom) = (0, 0);
+    let opacity = BoxHalves::read(ctx);
+    let mut seen = BoxHalves::default();
     let mut entries = [0; 8];
     let mut open_octants = 0;
-    for (entry, place) in entries.iter_mut().zip(octant_places()) {
-        let cells = G::gather(if place.bottom { opaque_bottom } else { opaque_top }, place.cells);
-        let pattern = place.to_pattern[0][(cells & 127) as usize] | place.to_pattern[1][(cells >> 7) as usize];
+    for (entry, (cells, open_bit)) in entries.iter_mut().zip(octant_cells()) {
+        let pattern = cells.pattern::<G>(&opacity);
         *entry = views[usize::from(pattern)];
         if pattern == 0 {
-            open_octants |= place.open_bit;
+            open_octants |= open_bit;
         }
         let mut view = *entry & VIEW_BITS;
         if !ctx.light_walls {
             // A pattern's set bits are its walls.
             view &= !u64::from(pattern);
         }
-        let seen = place.to_cells[0][(view & 127) as usize] | place.to_cells[1][(view >> 7) as usize];
-        add_to_halves(&mut seen_top, &mut seen_bottom, place.bottom, G::scatter(u64::from(seen), place.cells));
+        cells.see::<G>(view, &mut seen);
     }
-    let disc = &BOX_DISCS[ctx.radius_squared.min(BOX_DISCS.len() as i64 - 1) as usize];
-    for i in 0..9 {
-        let seen = row_of(seen_top, seen_bottom, i) & u64::from(disc[(i as i32 - 4).unsigned_abs() as usize]);
-        ctx.visible.mark_row_bits(oy - 4 + i as i32, ox - 4, seen);
-    }
+    seen.light(ctx, &BOX_DISCS[ctx.radius_squared.min(BOX_DISCS.len() as i64 - 1) as usize]);
     (entries, open_octants)
 }
 

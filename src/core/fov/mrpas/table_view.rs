@@ -29,8 +29,8 @@
 use std::sync::OnceLock;
 
 #[cfg(target_arch = "x86_64")]
-use super::super::box_halves::Bmi2;
-use super::super::box_halves::{
+use super::super::small_box::Bmi2;
+use super::super::small_box::{
     BitGather, Portable, SIDE, add_to_halves, half_bit, halves, in_bottom, permutation, row_of,
 };
 use super::super::{Axis, FovContext, Opacity, OpacityGrid, VisibleSet};
