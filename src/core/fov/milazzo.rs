@@ -35,9 +35,7 @@
 use std::sync::OnceLock;
 
 use super::open_rows::{RowExtent, light_open_rows, octant_bit};
-#[cfg(target_arch = "x86_64")]
-use super::small_box::Bmi2;
-use super::small_box::{self, BOX_DISCS, BitGather, BoxHalves, OctantCells, Portable};
+use super::small_box::{self, BOX_DISCS, OctantCells};
 use super::{
     ColumnWords, FovContext, FovParams, OctantLines, Opacity, OpacityGrid, RadiusCols, VisibleSet, scan_with,
     with_radius_cols,
@@ -630,116 +628,47 @@ fn radius_4_views() -> &'static [u16] {
 }
 
 /// The tiles of each of [`TRANSFORMS`]' octants in the box, in that order, for the patterns
-/// and views of [`small_views`] (tiles in [`COLUMN_OFFSET`]'s layout, columns 1 to 3 in the
-/// view) and of [`radius_4_views`] (in [`RADIUS_4_OFFSET`]'s, all in the view), and each
-/// octant's bit in the mask of [`light_open_rows`]. Made on first use.
-struct OctantTiles {
-    small: OctantCells,
-    radius_4: OctantCells,
-    open_bit: u8,
-}
+/// and views of [`small_views`] (`.0`: tiles in [`COLUMN_OFFSET`]'s layout, columns 1 to 3 in
+/// the view, with each octant's bit in the mask of [`light_open_rows`]) and of
+/// [`radius_4_views`] (`.1`: in [`RADIUS_4_OFFSET`]'s, all in the view; no open rows). Made on
+/// first use.
+type OctantTiles = ([(OctantCells, u8); 8], [(OctantCells, u8); 8]);
 
-fn octant_tiles() -> &'static [OctantTiles; 8] {
-    static TILES: OnceLock<[OctantTiles; 8]> = OnceLock::new();
+fn octant_tiles() -> &'static OctantTiles {
+    static TILES: OnceLock<OctantTiles> = OnceLock::new();
     TILES.get_or_init(|| {
-        TRANSFORMS.map(|t| {
-            let offset = |(x, y): (i32, i32)| (x * t.0 + y * t.1, x * t.2 + y * t.3);
-            let columns = |last: i32, tiles: fn(i32) -> std::ops::RangeInclusive<i32>| {
-                (1..=last).flat_map(move |x| tiles(x).map(move |y| offset((x, y)))).collect::<Vec<_>>()
-            };
-            let small =
-                columns(SMALL_COLUMNS as i32 + 1, |x| if x <= SMALL_COLUMNS as i32 { 0..=x } else { 1..=x - 1 });
-            let radius_4 = columns(4, |x| 0..=x.min(3));
-            OctantTiles {
-                small: OctantCells::new(&small, &small[..VIEW_BITS.count_ones() as usize]),
-                radius_4: OctantCells::new(&radius_4, &radius_4),
-                open_bit: octant_bit(&OctantLines::new((0, 0), (t.1, t.0, t.3, t.2))),
-            }
-        })
+        let tiles = |t: (i32, i32, i32, i32), last: i32, column: fn(i32) -> std::ops::RangeInclusive<i32>| {
+            (1..=last).flat_map(move |x| column(x).map(move |y| (x * t.0 + y * t.1, x * t.2 + y * t.3))).collect()
+        };
+        let small = TRANSFORMS.map(|t| {
+            let small: Vec<_> =
+                tiles(t, SMALL_COLUMNS as i32 + 1, |x| if x <= SMALL_COLUMNS as i32 { 0..=x } else { 1..=x - 1 });
+            let open_bit = octant_bit(&OctantLines::new((0, 0), (t.1, t.0, t.3, t.2)));
+            (OctantCells::new(&small, &small[..VIEW_BITS.count_ones() as usize]), open_bit)
+        });
+        let radius_4 = TRANSFORMS.map(|t| {
+            let radius_4: Vec<_> = tiles(t, 4, |x| 0..=x.min(3));
+            (OctantCells::new(&radius_4, &radius_4), 0)
+        });
+        (small, radius_4)
     })
 }
 
 /// A view of radius 4 whose 9 × 9 box around the origin lies on the map: each octant's view
 /// looked up whole ([`radius_4_views`]), its tiles gathered from the box and its view scattered
-/// back ([`OctantCells`]).
+/// back (`small_box::look_up`).
 fn radius_4_view<O: Opacity>(ctx: &mut FovContext<'_, O>, views: &[u16]) {
-    #[cfg(target_arch = "x86_64")]
-    if std::arch::is_x86_feature_detected!("bmi2") {
-        // SAFETY: the processor has BMI2, the one feature `radius_4_view_bmi2` is compiled for.
-        return unsafe { radius_4_view_bmi2(ctx, views) };
-    }
-    radius_4_view_with::<Portable, O>(ctx, views);
-}
-
-#[cfg(target_arch = "x86_64")]
-#[target_feature(enable = "bmi2")]
-fn radius_4_view_bmi2<O: Opacity>(ctx: &mut FovContext<'_, O>, views: &[u16]) {
-    radius_4_view_with::<Bmi2, O>(ctx, views);
-}
-
-#[inline(always)]
-fn radius_4_view_with<G: BitGather, O: Opacity>(ctx: &mut FovContext<'_, O>, views: &[u16]) {
-    let opacity = BoxHalves::read(ctx);
-    let mut seen = BoxHalves::default();
-    for tiles in octant_tiles() {
-        let pattern = tiles.radius_4.pattern::<G>(&opacity);
-        let mut view = views[usize::from(pattern)];
-        if !ctx.light_walls {
-            // A pattern's set bits are its walls.
-            view &= !pattern;
-        }
-        tiles.radius_4.see::<G>(u64::from(view), &mut seen);
-    }
-    seen.light(ctx, &BOX_DISCS[16]);
-}
-
-/// Lights each octant's first `SMALL_COLUMNS` columns as `views` has them, and returns the
-/// octants' entries and which of them hold no wall in those columns.
-fn look_up<O: Opacity>(ctx: &mut FovContext<'_, O>, views: &[u64]) -> ([u64; 8], u8) {
-    #[cfg(target_arch = "x86_64")]
-    if std::arch::is_x86_feature_detected!("bmi2") {
-        // SAFETY: the processor has BMI2, the one feature `look_up_bmi2` is compiled for.
-        return unsafe { look_up_bmi2(ctx, views) };
-    }
-    look_up_with::<Portable, O>(ctx, views)
-}
-
-#[cfg(target_arch = "x86_64")]
-#[target_feature(enable = "bmi2")]
-fn look_up_bmi2<O: Opacity>(ctx: &mut FovContext<'_, O>, views: &[u64]) -> ([u64; 8], u8) {
-    look_up_with::<Bmi2, O>(ctx, views)
-}
-
-#[inline(always)]
-fn look_up_with<G: BitGather, O: Opacity>(ctx: &mut FovContext<'_, O>, views: &[u64]) -> ([u64; 8], u8) {
-    let opacity = BoxHalves::read(ctx);
-    let mut seen = BoxHalves::default();
-    let mut entries = [0u64; 8];
-    let mut open_octants = 0;
-    for (entry, tiles) in entries.iter_mut().zip(octant_tiles()) {
-        let pattern = tiles.small.pattern::<G>(&opacity);
-        *entry = views[usize::from(pattern)];
-        if u64::from(pattern) & VIEW_BITS == 0 {
-            open_octants |= tiles.open_bit;
-        }
-        let mut view = *entry & VIEW_BITS;
-        if !ctx.light_walls {
-            // A pattern's set bits are its walls.
-            view &= !u64::from(pattern);
-        }
-        tiles.small.see::<G>(view, &mut seen);
-    }
-    // The looked-up tiles lie within the radius (the tables leave out those beyond it).
-    seen.light(ctx, &BOX_DISCS[BOX_DISCS.len() - 1]);
-    (entries, open_octants)
+    small_box::look_up(ctx, &octant_tiles().1, views, (1 << RADIUS_4_BITS) - 1, &BOX_DISCS[16]);
 }
 
 /// A view of `r² ≥ 18` whose 9 × 9 box around the origin lies on the map: each octant's first
-/// `SMALL_COLUMNS` columns from `views` ([`look_up`]), then the scan from the sectors they
+/// `SMALL_COLUMNS` columns from `views` (`small_box::look_up`), then the scan from the sectors they
 /// leave. An octant whose first columns hold no wall goes on with its open rows, which may
 /// reach past the box, as a view that is not looked up does.
 fn small_view<O: Opacity>(ctx: &mut FovContext<'_, O>, views: &[u64], range_limit: Option<i64>, last_column: i64) {
-    let (entries, open_octants) = look_up(ctx, views);
+    // The looked-up tiles lie within the radius (the tables leave out those beyond it).
+    let disc = &BOX_DISCS[BOX_DISCS.len() - 1];
+    let (entries, open_octants) = small_box::look_up(ctx, &octant_tiles().0, views, VIEW_BITS, disc);
     with_radius_cols(ctx.radius_squared, |radius_cols| {
         let first_open = SMALL_COLUMNS as i32 + 1;
         let open = (open_octants != 0)
@@ -783,6 +712,7 @@ mod tests {
     use super::*;
     use crate::core::fov::Algorithm;
     use crate::core::fov::reference::{assert_same_views, random_grid, view_of};
+    use crate::core::fov::small_box::Portable;
     use crate::core::rng::Rng;
 
     // Milazzo's column loop tile by tile (the implementation before runs): the definition the
@@ -987,12 +917,27 @@ mod tests {
             let grid = random_grid(&mut rng, 11, 11, [0.1, 0.3, 0.5, 0.7][round % 4]);
             let radius = [Some(5 + round as u32 % 4), None][round % 5 / 4];
             let params = FovParams { origin: Cell::new(5, 5), radius, light_walls: round % 3 != 0 };
+            let disc = &BOX_DISCS[BOX_DISCS.len() - 1];
+            let small = &octant_tiles().0;
             let mut entries = [None, None];
-            let portable = view_of(&grid, params, |ctx| entries[0] = Some(look_up_with::<Portable, _>(ctx, views)));
-            let here = view_of(&grid, params, |ctx| entries[1] = Some(look_up(ctx, views)));
+            let portable = view_of(&grid, params, |ctx| {
+                entries[0] = Some(small_box::look_up_with::<Portable, _, _>(ctx, small, views, VIEW_BITS, disc));
+            });
+            let here = view_of(&grid, params, |ctx| {
+                entries[1] = Some(small_box::look_up(ctx, small, views, VIEW_BITS, disc));
+            });
             assert_eq!((portable, entries[0]), (here, entries[1]), "round {round}: {params:?}");
             let params = FovParams { radius: Some(4), ..params };
-            let portable = view_of(&grid, params, |ctx| radius_4_view_with::<Portable, _>(ctx, radius_4_views()));
+            let portable = view_of(&grid, params, |ctx| {
+                let radius_4 = &octant_tiles().1;
+                small_box::look_up_with::<Portable, _, _>(
+                    ctx,
+                    radius_4,
+                    radius_4_views(),
+                    (1 << RADIUS_4_BITS) - 1,
+                    &BOX_DISCS[16],
+                );
+            });
             assert_eq!(portable, view_of(&grid, params, reference), "round {round}: {params:?}");
         }
     }

@@ -43,9 +43,7 @@
 use std::sync::OnceLock;
 
 use super::open_rows::{RowExtent, light_open_rows, octant_bit};
-#[cfg(target_arch = "x86_64")]
-use super::small_box::Bmi2;
-use super::small_box::{self, BOX_DISCS, BitGather, BoxHalves, OctantCells, Portable};
+use super::small_box::{self, BOX_DISCS, OctantCells};
 use super::{
     Axis, ColumnWords, FovContext, FovParams, OCTANTS, OctantLines, Opacity, OpacityGrid, RadiusCols, Ratio,
     VisibleSet, floor_div, scan_with, with_radius_cols,
@@ -428,10 +426,12 @@ fn octant_cells() -> &'static [(OctantCells, u8); 8] {
 }
 
 /// A view whose 9 × 9 box around the origin lies on the map: each octant's first
-/// `SMALL_ROWS` rows from `views` ([`look_up`]), then the scan from the sectors they leave, if
-/// the radius goes further.
+/// `SMALL_ROWS` rows from `views` (`small_box::look_up`: an octant's 14 cells gathered from the
+/// box, its view scattered back), then the scan from the sectors they leave, if the radius goes
+/// further. An octant whose first rows hold no wall goes on with its open rows.
 fn small_view<O: Opacity>(ctx: &mut FovContext<'_, O>, views: &[u64]) {
-    let (entries, open_octants) = look_up_here(ctx, views);
+    let disc = &BOX_DISCS[ctx.radius_squared.min(BOX_DISCS.len() as i64 - 1) as usize];
+    let (entries, open_octants) = small_box::look_up(ctx, octant_cells(), views, VIEW_BITS, disc);
     if ctx.reach <= SMALL_ROWS {
         return;
     }
@@ -464,58 +464,12 @@ fn small_view<O: Opacity>(ctx: &mut FovContext<'_, O>, views: &[u64]) {
     });
 }
 
-/// [`look_up`] with BMI2's gathers where the processor has them.
-fn look_up_here<O: Opacity>(ctx: &mut FovContext<'_, O>, views: &[u64]) -> ([u64; 8], u8) {
-    #[cfg(target_arch = "x86_64")]
-    if std::arch::is_x86_feature_detected!("bmi2") {
-        // SAFETY: the processor has BMI2, the one feature `look_up_bmi2` is compiled for.
-        return unsafe { look_up_bmi2(ctx, views) };
-    }
-    look_up::<Portable, O>(ctx, views)
-}
-
-#[cfg(target_arch = "x86_64")]
-#[target_feature(enable = "bmi2")]
-fn look_up_bmi2<O: Opacity>(ctx: &mut FovContext<'_, O>, views: &[u64]) -> ([u64; 8], u8) {
-    look_up::<Bmi2, O>(ctx, views)
-}
-
-/// Lights each octant's first `SMALL_ROWS` rows as `views` has them, cut to the radius, and
-/// returns the octants' entries and which of them hold no wall in those rows (their open rows
-/// may go on past the box).
-///
-/// The box is read as two halves ([`BoxHalves`]). An octant's pattern is its cells gathered
-/// from its half and put in the table's order; what it sees goes back the same way and is
-/// scattered into the half ([`OctantCells`]). So the column octants need no turning into rows,
-/// and no octant a loop over its rows.
-#[inline(always)]
-fn look_up<G: BitGather, O: Opacity>(ctx: &mut FovContext<'_, O>, views: &[u64]) -> ([u64; 8], u8) {
-    let opacity = BoxHalves::read(ctx);
-    let mut seen = BoxHalves::default();
-    let mut entries = [0; 8];
-    let mut open_octants = 0;
-    for (entry, (cells, open_bit)) in entries.iter_mut().zip(octant_cells()) {
-        let pattern = cells.pattern::<G>(&opacity);
-        *entry = views[usize::from(pattern)];
-        if pattern == 0 {
-            open_octants |= open_bit;
-        }
-        let mut view = *entry & VIEW_BITS;
-        if !ctx.light_walls {
-            // A pattern's set bits are its walls.
-            view &= !u64::from(pattern);
-        }
-        cells.see::<G>(view, &mut seen);
-    }
-    seen.light(ctx, &BOX_DISCS[ctx.radius_squared.min(BOX_DISCS.len() as i64 - 1) as usize]);
-    (entries, open_octants)
-}
-
 #[cfg(test)]
 mod tests {
     use super::*;
     use crate::core::Cell;
     use crate::core::fov::reference::{assert_same_views, random_grid};
+    use crate::core::fov::small_box::Portable;
     use crate::core::fov::{Algorithm, FovParams, OpacityGrid, VisibleSet};
     use crate::core::rng::Rng;
 
@@ -680,7 +634,12 @@ mod tests {
                 let mut visible = VisibleSet::new(11, 11);
                 let mut out = None;
                 scan_with(&grid, params, &mut visible, |ctx| {
-                    out = Some(if portable { look_up::<Portable, _>(ctx, views) } else { look_up_here(ctx, views) });
+                    let disc = &BOX_DISCS[ctx.radius_squared.min(BOX_DISCS.len() as i64 - 1) as usize];
+                    out = Some(if portable {
+                        small_box::look_up_with::<Portable, _, _>(ctx, octant_cells(), views, VIEW_BITS, disc)
+                    } else {
+                        small_box::look_up(ctx, octant_cells(), views, VIEW_BITS, disc)
+                    });
                 });
                 (out, visible.iter().map(|c| (c.x, c.y)).collect::<Vec<_>>())
             };

@@ -202,6 +202,68 @@ impl OctantCells {
     }
 }
 
+/// Lights each of eight octants' looked-up cells as the table `views` has them, cut to `disc`,
+/// and returns the octants' entries and the mask of those that are open. An octant is given
+/// by its cells (patterns index `views`) and its bit in the open octants' mask; an entry's bits
+/// `view_bits` are the view's cells it sees (walls lit), and an octant is open when its pattern
+/// holds no wall among the view's cells. BMI2's gathers where the processor has them.
+pub(super) fn look_up<E: Copy + Into<u64>, O: Opacity>(
+    ctx: &mut FovContext<'_, O>,
+    octants: &[(OctantCells, u8); 8],
+    views: &[E],
+    view_bits: u64,
+    disc: &[u16; 5],
+) -> ([u64; 8], u8) {
+    #[cfg(target_arch = "x86_64")]
+    if std::arch::is_x86_feature_detected!("bmi2") {
+        // SAFETY: the processor has BMI2, the one feature `look_up_bmi2` is compiled for.
+        return unsafe { look_up_bmi2(ctx, octants, views, view_bits, disc) };
+    }
+    look_up_with::<Portable, E, O>(ctx, octants, views, view_bits, disc)
+}
+
+#[cfg(target_arch = "x86_64")]
+#[target_feature(enable = "bmi2")]
+fn look_up_bmi2<E: Copy + Into<u64>, O: Opacity>(
+    ctx: &mut FovContext<'_, O>,
+    octants: &[(OctantCells, u8); 8],
+    views: &[E],
+    view_bits: u64,
+    disc: &[u16; 5],
+) -> ([u64; 8], u8) {
+    look_up_with::<Bmi2, E, O>(ctx, octants, views, view_bits, disc)
+}
+
+/// [`look_up`] with the gathers of `G`.
+#[inline(always)]
+pub(super) fn look_up_with<G: BitGather, E: Copy + Into<u64>, O: Opacity>(
+    ctx: &mut FovContext<'_, O>,
+    octants: &[(OctantCells, u8); 8],
+    views: &[E],
+    view_bits: u64,
+    disc: &[u16; 5],
+) -> ([u64; 8], u8) {
+    let opacity = BoxHalves::read(ctx);
+    let mut seen = BoxHalves::default();
+    let mut entries = [0; 8];
+    let mut open_octants = 0;
+    for (entry, (cells, open_bit)) in entries.iter_mut().zip(octants) {
+        let pattern = u64::from(cells.pattern::<G>(&opacity));
+        *entry = views[pattern as usize].into();
+        if pattern & view_bits == 0 {
+            open_octants |= open_bit;
+        }
+        let mut view = *entry & view_bits;
+        if !ctx.light_walls {
+            // A pattern's set bits are its walls.
+            view &= !pattern;
+        }
+        cells.see::<G>(view, &mut seen);
+    }
+    seen.light(ctx, disc);
+    (entries, open_octants)
+}
+
 /// Two lookups that move bit `i` of a value to bit `map[i]`: the first indexed by the value's
 /// bits `0..half`, the second by its bits `half..2 · half`.
 pub(super) fn permutation<const N: usize>(map: &[u32], half: usize) -> [[u16; N]; 2] {
