@@ -80,38 +80,11 @@ pub(super) fn in_bottom(mut dys: impl Iterator<Item = i32> + Clone) -> bool {
     bottom
 }
 
-/// The two halves of a box given as nine 9-bit rows (row `i` for `dy = i − 4`).
-#[inline(always)]
-pub(super) fn halves(rows: &[u64; SIDE as usize]) -> (u64, u64) {
-    let half = |first: usize| (0..HALF_ROWS as usize).fold(0, |half, i| half | rows[first + i] << (i as u32 * SIDE));
-    (half(0), half(3))
-}
-
-/// Row `i` (`dy = i − 4`) of a box kept as halves, as 9 bits.
-#[inline(always)]
-pub(super) fn row_of(top: u64, bottom: u64, i: u32) -> u64 {
-    let row = if i < HALF_ROWS as u32 { top >> (i * SIDE) } else { bottom >> ((i - 3) * SIDE) };
-    row & ((1 << SIDE) - 1)
-}
-
-/// Adds cells `lit` of one half to the box's halves (`top`, `bottom`), keeping the rows both
-/// hold alike.
-#[inline(always)]
-pub(super) fn add_to_halves(top: &mut u64, bottom: &mut u64, in_bottom: bool, lit: u64) {
-    if in_bottom {
-        *bottom |= lit;
-        *top |= (lit & SHARED) << (3 * SIDE);
-    } else {
-        *top |= lit;
-        *bottom |= lit >> (3 * SIDE);
-    }
-}
-
 /// The box around a view's origin (on the map) as halves: its cells' opacity, or the cells seen.
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
 pub(super) struct BoxHalves {
-    pub top: u64,
-    pub bottom: u64,
+    top: u64,
+    bottom: u64,
 }
 
 impl BoxHalves {
@@ -119,9 +92,24 @@ impl BoxHalves {
     #[inline(always)]
     pub fn read<O: Opacity>(ctx: &FovContext<'_, O>) -> Self {
         let (ox, oy) = (ctx.ox, ctx.oy);
-        let rows = std::array::from_fn(|i| ctx.grid.line_bits(Axis::Row, oy - 4 + i as i32, ox - 4, SIDE) & 0x1ff);
-        let (top, bottom) = halves(&rows);
-        Self { top, bottom }
+        Self::from_rows(&std::array::from_fn(|i| {
+            ctx.grid.line_bits(Axis::Row, oy - 4 + i as i32, ox - 4, SIDE) & 0x1ff
+        }))
+    }
+
+    /// A box given as nine 9-bit rows (row `i` for `dy = i − 4`).
+    #[inline(always)]
+    pub fn from_rows(rows: &[u64; SIDE as usize]) -> Self {
+        let half =
+            |first: usize| (0..HALF_ROWS as usize).fold(0, |half, i| half | rows[first + i] << (i as u32 * SIDE));
+        Self { top: half(0), bottom: half(3) }
+    }
+
+    /// Row `i` (`dy = i − 4`), as 9 bits.
+    #[inline(always)]
+    pub fn row(&self, i: u32) -> u64 {
+        let row = if i < HALF_ROWS as u32 { self.top >> (i * SIDE) } else { self.bottom >> ((i - 3) * SIDE) };
+        row & ((1 << SIDE) - 1)
     }
 
     /// The half holding the cells of an octant in the bottom half or not.
@@ -130,10 +118,16 @@ impl BoxHalves {
         if bottom { self.bottom } else { self.top }
     }
 
-    /// Adds cells of one half.
+    /// Adds cells of the bottom half (`bottom`) or the top, keeping the rows both hold alike.
     #[inline(always)]
     pub fn add(&mut self, bottom: bool, cells: u64) {
-        add_to_halves(&mut self.top, &mut self.bottom, bottom, cells);
+        if bottom {
+            self.bottom |= cells;
+            self.top |= (cells & SHARED) << (3 * SIDE);
+        } else {
+            self.top |= cells;
+            self.bottom |= cells >> (3 * SIDE);
+        }
     }
 
     /// Lights the cells seen, those of each row `dy` from the origin cut to `disc[|dy|]`.
@@ -141,7 +135,7 @@ impl BoxHalves {
     pub fn light<O: Opacity>(&self, ctx: &mut FovContext<'_, O>, disc: &[u16; 5]) {
         let (ox, oy) = (ctx.ox, ctx.oy);
         for i in 0..SIDE {
-            let seen = row_of(self.top, self.bottom, i) & u64::from(disc[(i as i32 - 4).unsigned_abs() as usize]);
+            let seen = self.row(i) & u64::from(disc[(i as i32 - 4).unsigned_abs() as usize]);
             ctx.visible.mark_row_bits(oy - 4 + i as i32, ox - 4, seen);
         }
     }
@@ -368,17 +362,17 @@ mod tests {
     fn rows_go_into_halves_and_come_back() {
         let mut rng = Rng::new(9);
         let rows: [u64; 9] = std::array::from_fn(|_| rng.next_u64() & 0x1ff);
-        let (top, bottom) = halves(&rows);
+        let halves = BoxHalves::from_rows(&rows);
         for (i, &row) in rows.iter().enumerate() {
-            assert_eq!(row_of(top, bottom, i as u32), row, "row {i}");
+            assert_eq!(halves.row(i as u32), row, "row {i}");
         }
-        assert_eq!(top >> (3 * SIDE), bottom & SHARED);
-        let (mut seen_top, mut seen_bottom) = (0, 0);
+        assert_eq!(halves.top >> (3 * SIDE), halves.bottom & SHARED);
+        let mut seen = BoxHalves::default();
         // The cell at (dx, dy) = (2, −1), in the bottom half, and (−3, 1), in the top.
-        add_to_halves(&mut seen_top, &mut seen_bottom, true, 1 << half_bit(true, (2, -1)));
-        add_to_halves(&mut seen_top, &mut seen_bottom, false, 1 << half_bit(false, (-3, 1)));
-        assert_eq!(row_of(seen_top, seen_bottom, 3), 1 << 6);
-        assert_eq!(row_of(seen_top, seen_bottom, 5), 1 << 1);
-        assert_eq!((0..9).map(|i| row_of(seen_top, seen_bottom, i).count_ones()).sum::<u32>(), 2);
+        seen.add(true, 1 << half_bit(true, (2, -1)));
+        seen.add(false, 1 << half_bit(false, (-3, 1)));
+        assert_eq!(seen.row(3), 1 << 6);
+        assert_eq!(seen.row(5), 1 << 1);
+        assert_eq!((0..9).map(|i| seen.row(i).count_ones()).sum::<u32>(), 2);
     }
 }

@@ -30,9 +30,7 @@ use std::sync::OnceLock;
 
 #[cfg(target_arch = "x86_64")]
 use super::super::small_box::Bmi2;
-use super::super::small_box::{
-    BitGather, Portable, SIDE, add_to_halves, half_bit, halves, in_bottom, permutation, row_of,
-};
+use super::super::small_box::{BitGather, BoxHalves, Portable, SIDE, half_bit, in_bottom, permutation};
 use super::super::{Axis, FovContext, Opacity, OpacityGrid, VisibleSet};
 use super::short_view::{self, ShortBox};
 
@@ -275,17 +273,17 @@ pub(super) fn view_with<G: BitGather, O: Opacity>(ctx: &mut FovContext<'_, O>) -
         let bits = ctx.grid.line_bits(Axis::Row, oy + dy, ox - r, width as u32) & ((1 << width) - 1);
         opacity[(dy + 4) as usize] = bits << (4 - r);
     }
-    let (opaque_top, opaque_bottom) = halves(&opacity);
-    // The cells seen so far, in both halves (their shared rows kept alike).
-    let (mut seen_top, mut seen_bottom) = (0u64, 0u64);
+    let opaque = BoxHalves::from_rows(&opacity);
+    // The cells seen so far.
+    let mut seen = BoxHalves::default();
     for place in &table.octants {
-        let (opaque, seen) = if place.bottom { (opaque_bottom, seen_bottom) } else { (opaque_top, seen_top) };
+        let (opaque, seen_here) = (opaque.half(place.bottom), seen.half(place.bottom));
         let cells = G::gather(opaque, place.cells);
         let pattern = place.cells_to_table[0][(cells & 127) as usize] | place.cells_to_table[1][(cells >> 7) as usize];
         let entry = table.entries[pattern as usize];
         let changing = entry >> 16;
         if changing != 0 {
-            let recorded = G::gather(seen & !opaque, place.outside);
+            let recorded = G::gather(seen_here & !opaque, place.outside);
             let recorded = place.outside_to_table[0][(recorded & 63) as usize]
                 | place.outside_to_table[1][(recorded >> 6) as usize];
             if u32::from(recorded) & changing != 0 {
@@ -295,12 +293,12 @@ pub(super) fn view_with<G: BitGather, O: Opacity>(ctx: &mut FovContext<'_, O>) -
         let lit = entry & 0x3fff;
         let lit = place.table_to_cells[0][(lit & 127) as usize] | place.table_to_cells[1][(lit >> 7) as usize];
         let lit = G::scatter(u64::from(lit), place.cells);
-        add_to_halves(&mut seen_top, &mut seen_bottom, place.bottom, lit);
+        seen.add(place.bottom, lit);
     }
     // The cells seen within the radius are lit (the clear ones only, when walls are not).
     for dy in -r..=r {
         let row = (dy + 4) as u32;
-        let mut lit = row_of(seen_top, seen_bottom, row) & table.disc[row as usize];
+        let mut lit = seen.row(row) & table.disc[row as usize];
         if !ctx.light_walls {
             lit &= !opacity[row as usize];
         }
