@@ -12,13 +12,16 @@
 //! corners — "bumps" — that bent them); an opaque cell narrows, splits or removes the view it
 //! falls in. All arithmetic is integer. They visit cells by anti-diagonals of growing Manhattan
 //! distance; we go a map row at a time and, within a view, a run of cells at a time (see
-//! `quadrant`), which the tests check gives their view on every 4 × 4 map and 1 500 random ones.
+//! `quadrant`), which the tests check gives their view on every 4 × 4 map and 2 500 random ones.
 //! Before a quadrant is scanned, its rows up to the first that holds a wall are lit, as the
 //! octant scans' open rows are (`open_rows.rs`), but by map rows shared by two quadrants
 //! (`light_open_rows`): an open map is lit without a view's arithmetic.
 //!
 //! Radius: libtcod and Duerig limit the view to a square; we limit each quadrant to the radius'
 //! square and then keep the cells with `dx² + dy² ≤ r²`, which keeps the result symmetric.
+//! On a map one cell high or wide, every quadrant has no rows or no columns past the origin's,
+//! so its first view has no width, and only the origin is seen, as in libtcod (the definition
+//! would see along the map until a wall).
 //! Properties: symmetric; no blind corners; expansive walls; very permissive around corners; no
 //! expanding pillar shadows.
 
