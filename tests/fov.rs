@@ -364,6 +364,20 @@ fn corner_peeking() {
     );
 }
 
+/// A map one cell high, and one cell wide: every algorithm that occludes sees along it up to the
+/// first wall each way, and the wall. (permissive saw only the origin here until session 51, as
+/// libtcod's does: Duerig's quadrants have no width on such a map.) With a radius of 2, the
+/// cells 2 away, no further.
+#[test]
+fn a_map_one_cell_high_or_wide_is_seen_along_to_its_first_walls() {
+    for algorithm in Algorithm::ALL.into_iter().filter(|&a| a != Algorithm::Circle) {
+        assert_view(algorithm, None, &["+_#..@....#__"]);
+        assert_view(algorithm, None, &["_", "#", ".", ".", "@", ".", "#", "+"]);
+        assert_view(algorithm, Some(2), &["__..@..___"]);
+        assert_view(algorithm, Some(2), &["_", ".", ".", "@", "#", "_"]);
+    }
+}
+
 /// A diagonal gap: two walls that touch only at a corner, on the viewer's diagonal. Symmetric
 /// shadowcasting sees through it along the diagonal (the line passes the corner point exactly);
 /// permissive FOV sees through it widely; diamond walls close it.

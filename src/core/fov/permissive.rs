@@ -19,9 +19,10 @@
 //!
 //! Radius: libtcod and Duerig limit the view to a square; we limit each quadrant to the radius'
 //! square and then keep the cells with `dx² + dy² ≤ r²`, which keeps the result symmetric.
-//! On a map one cell high or wide, every quadrant has no rows or no columns past the origin's,
-//! so its first view has no width, and only the origin is seen, as in libtcod (the definition
-//! would see along the map until a wall).
+//! A map one cell high or wide is the one place where we leave Duerig's scan for the definition:
+//! every quadrant there has no rows or no columns past the origin's, its first view has no
+//! width, and libtcod sees only the origin. The lines from the origin's square run along the
+//! map, so we see along it up to the first wall each way (`along_the_map`).
 //! Properties: symmetric; no blind corners; expansive walls; very permissive around corners; no
 //! expanding pillar shadows.
 
@@ -369,17 +370,43 @@ fn light_open_rows<O: Opacity>(
     first_closed
 }
 
+/// The view on a map one cell high or wide (or of radius 0), whose extents `(left, right, above,
+/// below)` are 0 across it: each way along the map, the cells up to the first wall, and the wall
+/// if walls are lit. By the definition: a line from the origin's square into a cell's interior
+/// stays in the map's one row (column), as every cell off the map is a wall, so it crosses the
+/// interior of every cell between them.
+fn along_the_map<O: Opacity>(ctx: &mut FovContext<'_, O>, radius_cols: &mut RadiusCols, extents: [i32; 4]) {
+    let (ox, oy, cols) = (ctx.ox, ctx.oy, radius_cols.get(0));
+    let ways = [(Axis::Row, ox, oy, -1), (Axis::Row, ox, oy, 1), (Axis::Column, oy, ox, -1), (Axis::Column, oy, ox, 1)];
+    for ((axis, base, line0, sign), extent) in ways.into_iter().zip(extents) {
+        let lines = OctantLines { axis, base, sign, line0, line_step: 0 };
+        let last = cols.min(extent);
+        let wall = lines.first_opaque_between(ctx.grid, 0, 1, last);
+        let clear_to = wall.map_or(last, |w| w - 1);
+        if clear_to >= 1 {
+            lines.mark(ctx, 0, 1, clear_to);
+        }
+        if let Some(w) = wall.filter(|_| ctx.light_walls) {
+            lines.mark(ctx, 0, w, w);
+        }
+    }
+}
+
 pub(super) fn compute<O: Opacity>(ctx: &mut FovContext<'_, O>) {
     SCRATCH.with(|scratch| {
         let mut s = scratch.borrow_mut();
         with_radius_cols(ctx.radius_squared, |radius_cols| {
             let [(_, _, right, below), (_, _, _, above), (_, _, left, _), _] = quadrants(ctx);
-            // A quadrant of no width or no height (a map one cell wide or high, or an origin at
-            // its edge) starts with a view of zero width, which sees none of its cells (as
-            // libtcod's scan does): it has no open row. Row 0's side is read and lit here only
-            // for a quadrant above or below it that has both.
-            let has_rows = above > 0 || below > 0;
-            let sides_read = [left > 0 && has_rows, right > 0 && has_rows];
+            if above.max(below) == 0 || left.max(right) == 0 {
+                along_the_map(ctx, radius_cols, [left, right, above, below]);
+                return;
+            }
+            // A quadrant of no width (an origin on the map's left or right edge) starts with a
+            // view of zero width, which sees none of its cells (as libtcod's scan): it has no
+            // open row, and the quadrant beside it sees the origin's column. Row 0's side is
+            // read and lit here only for a quadrant that has width (there are rows above or
+            // below: the map is more than one cell high).
+            let sides_read = [left > 0, right > 0];
             // Row 0: the cells 1 ..= m each side of the origin's.
             let cols = radius_cols.get(0);
             let m = [cols.min(left), cols.min(right)];
@@ -451,6 +478,24 @@ mod tests {
     }
 
     fn cell_by_cell(ctx: &mut FovContext<'_, OpacityGrid>) {
+        let [(_, _, right, below), (_, _, _, above), (_, _, left, _), _] = quadrants(ctx);
+        if above.max(below) == 0 || left.max(right) == 0 {
+            // A map one cell high or wide: libtcod's quadrants have no width and see nothing;
+            // the definition sees along the map, cell by cell up to the first wall.
+            for ((dx, dy), extent) in [(-1, 0), (1, 0), (0, -1), (0, 1)].into_iter().zip([left, right, above, below]) {
+                for k in 1..=extent {
+                    let (x, y) = (ctx.ox + k * dx, ctx.oy + k * dy);
+                    if !ctx.in_radius(k, 0) {
+                        break;
+                    }
+                    ctx.reveal(x, y);
+                    if ctx.is_opaque(x, y) {
+                        break;
+                    }
+                }
+            }
+            return;
+        }
         SCRATCH.with(|scratch| {
             let mut s = scratch.borrow_mut();
             for (dx, dy, ext_x, ext_y) in quadrants(ctx) {
