@@ -18,6 +18,9 @@
 //! the line crosses two tiles at a half, both). Radius `r` keeps tiles with `dx² + dy² ≤ r²`;
 //! rows beyond the radius are not scanned (they could hold no visible tile).
 //!
+//! The east and west quadrants' rows are map columns; their rows before the first that holds a
+//! wall are lit as map rows before the scan (`light_open_columns`), which starts after them.
+//!
 //! libtcod's `FOV_SYMMETRIC_SHADOWCAST` computes the slopes in floats and so differs from this
 //! definition on ties; this implementation never rounds.
 
@@ -166,6 +169,42 @@ impl<O: Opacity> Quadrant<'_, '_, O> {
     }
 }
 
+/// The deepest row [`light_open_columns`] reads: its `2 · depth + 1` cells are one word.
+const DEEPEST_OPEN_COLUMN: i32 = 31;
+
+/// The rows of the east or west quadrant (map columns `ox + line_step · depth`) before the first
+/// that holds a wall, lit as map rows; returns the depth its scan starts at.
+///
+/// Why: the scan takes a row with no wall among its cells `−depth ..= depth` as it found the
+/// first, with the slopes unchanged, lighting its cells within the radius; so up to the first
+/// row with a wall it needs no scan. Those rows are map columns, lit cell-column by
+/// cell-column (`VisibleSet::mark_column`) when scanned; here a map row `dy` takes their cells
+/// `|dy|` and further from the origin's column in one span. The cells read are the scan's.
+fn light_open_columns<O: Opacity>(ctx: &mut FovContext<'_, O>, radius_cols: &mut RadiusCols, line_step: i32) -> i32 {
+    let (ox, oy) = (ctx.ox, ctx.oy);
+    let mut first_closed = 1;
+    while first_closed <= ctx.reach.min(DEEPEST_OPEN_COLUMN) {
+        let d = first_closed;
+        let count = 2 * d + 1;
+        let walls =
+            ctx.grid.line_bits(Axis::Column, ox + line_step * d, oy - d, count as u32) & bits_between(0, count - 1);
+        if walls != 0 {
+            break;
+        }
+        first_closed += 1;
+    }
+    let last_open = first_closed - 1;
+    for dy in -last_open..=last_open {
+        let c = dy.abs();
+        let (near, far) = (c.max(1), last_open.min(radius_cols.get(c)));
+        if near <= far {
+            let (a, b) = (ox + line_step * near, ox + line_step * far);
+            ctx.visible.mark_row(oy + dy, a.min(b), a.max(b));
+        }
+    }
+    first_closed
+}
+
 pub(super) fn compute<O: Opacity>(ctx: &mut FovContext<'_, O>) {
     with_radius_cols(ctx.radius_squared, |radius_cols| {
         // North, east, south, west: rows are map rows above and below, map columns right and
@@ -174,8 +213,9 @@ pub(super) fn compute<O: Opacity>(ctx: &mut FovContext<'_, O>) {
         for (axis, base, line0, line_step) in
             [(Axis::Row, ox, oy, -1), (Axis::Column, oy, ox, 1), (Axis::Row, ox, oy, 1), (Axis::Column, oy, ox, -1)]
         {
+            let first = if axis == Axis::Column { light_open_columns(ctx, radius_cols, line_step) } else { 1 };
             let mut q = Quadrant { ctx, radius_cols, axis, base, line0, line_step };
-            q.scan(1, Slope { num: -1, den: 1 }, Slope { num: 1, den: 1 });
+            q.scan(first, Slope { num: -1, den: 1 }, Slope { num: 1, den: 1 });
         }
     });
 }
@@ -255,5 +295,15 @@ mod tests {
     #[test]
     fn runs_give_the_cell_by_cell_view() {
         assert_same_views(Algorithm::Symmetric, 17, [0.0, 0.1, 0.3, 0.5], reference);
+    }
+
+    /// Maps with a few walls, far apart: the east and west quadrants' rows up to the first that
+    /// holds a wall (or the map's edge) are lit by `light_open_columns`, and the scan goes on
+    /// from there, also past the deepest row it reads.
+    #[test]
+    fn open_columns_up_to_a_lone_wall_give_the_cell_by_cell_view() {
+        for seed in [18, 19] {
+            assert_same_views(Algorithm::Symmetric, seed, [0.0005, 0.001, 0.002, 0.004], reference);
+        }
     }
 }
