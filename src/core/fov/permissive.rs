@@ -297,14 +297,21 @@ fn quadrants<O: Opacity>(ctx: &FovContext<'_, O>) -> [(i32, i32, i32, i32); 4] {
     [(1, 1, max_x, max_y), (1, -1, max_x, min_y), (-1, -1, min_x, min_y), (-1, 1, min_x, max_y)]
 }
 
-/// Which of the cells `b = from ..= m[side]` of map row `y`, counted from column `ox` to the
-/// left (`side` 0) and to the right (`side` 1), hold a wall, for the sides that are `asked`
-/// (the others answer false). Only the cells asked about are read; both sides are one word
-/// when they fit in one.
+/// Which of the `asked` sides of map row `y` hold no wall among their cells `b = from ..= m[side]`
+/// counted from the origin's column (`side` 0 to the left, 1 to the right), and lights those
+/// sides as one span (column 0 with them). A side not asked answers false, and only the cells
+/// asked about are read; both sides are one word when they fit in one.
 #[inline(always)]
-fn walled_sides<O: Opacity>(grid: &O, y: i32, ox: i32, from: i32, m: [i32; 2], asked: [bool; 2]) -> [bool; 2] {
-    let width = m[0] + m[1] + 1;
-    if width <= 64 {
+fn light_open_sides<O: Opacity>(
+    ctx: &mut FovContext<'_, O>,
+    y: i32,
+    from: i32,
+    m: [i32; 2],
+    asked: [bool; 2],
+) -> [bool; 2] {
+    let (grid, ox) = (ctx.grid, ctx.ox);
+    // The row's cells, m[0] + 1 + m[1] of them, in one word?
+    let walled = if m[0] + m[1] < 64 {
         // Bit i is column ox − m[0] + i: the left side's cells are bits 0 ..= m[0] − from, the
         // right side's bits m[0] + from ..= m[0] + m[1].
         let bits_from = |low: i32, high: i32| if low > high { 0 } else { u64::MAX >> (63 - (high - low)) << low };
@@ -318,7 +325,13 @@ fn walled_sides<O: Opacity>(grid: &O, y: i32, ox: i32, from: i32, m: [i32; 2], a
             asked[k] && lines.first_opaque_between(grid, 0, from, m[k]).is_some()
         };
         [side(0, -1), side(1, 1)]
+    };
+    let open = [0, 1].map(|side| asked[side] && !walled[side]);
+    if open != [false, false] {
+        let reach = |side: usize| if open[side] { m[side] } else { 0 };
+        ctx.visible.mark_row(y, ox - reach(0), ox + reach(1));
     }
+    open
 }
 
 /// The rows that the two quadrants towards `dy` (`dx = −1`, then `dx = 1`) hold without a wall
@@ -351,20 +364,9 @@ fn light_open_rows<O: Opacity>(
             break;
         }
         let m = [cols.min(ext_left), cols.min(ext_right)];
-        let y = ctx.oy + a * dy;
-        let walled = walled_sides(ctx.grid, y, ctx.ox, 0, m, open);
-        for side in 0..2 {
-            if open[side] {
-                if walled[side] {
-                    open[side] = false;
-                } else {
-                    first_closed[side] = a + 1;
-                }
-            }
-        }
-        if open != [false, false] {
-            let reach = |side: usize| if open[side] { m[side] } else { 0 };
-            ctx.visible.mark_row(y, ctx.ox - reach(0), ctx.ox + reach(1));
+        open = light_open_sides(ctx, ctx.oy + a * dy, 0, m, open);
+        for side in (0..2).filter(|&side| open[side]) {
+            first_closed[side] = a + 1;
         }
     }
     first_closed
@@ -410,12 +412,7 @@ pub(super) fn compute<O: Opacity>(ctx: &mut FovContext<'_, O>) {
             // Row 0: the cells 1 ..= m each side of the origin's.
             let cols = radius_cols.get(0);
             let m = [cols.min(left), cols.min(right)];
-            let walled = walled_sides(ctx.grid, ctx.oy, ctx.ox, 1, m, sides_read);
-            let row_0_open = [0, 1].map(|side| sides_read[side] && !walled[side]);
-            if row_0_open != [false, false] {
-                let reach = |side: usize| if row_0_open[side] { m[side] } else { 0 };
-                ctx.visible.mark_row(ctx.oy, ctx.ox - reach(0), ctx.ox + reach(1));
-            }
+            let row_0_open = light_open_sides(ctx, ctx.oy, 1, m, sides_read);
             for (dy, ext_a) in [(1, below), (-1, above)] {
                 let first_rows = light_open_rows(ctx, radius_cols, dy, (ext_a, left, right), row_0_open);
                 for (dx, first_row) in [-1, 1].into_iter().zip(first_rows) {
