@@ -8,8 +8,8 @@ use std::sync::atomic::{AtomicBool, AtomicUsize};
 use std::time::Duration;
 
 use criterion::{Criterion, criterion_group, criterion_main};
+use sightline::core::analysis::los_cache::LosCache;
 use sightline::core::fov::{Algorithm, OpacityGrid};
-use sightline::core::los_cache::LosCache;
 use sightline::core::{generate, symmetry};
 
 fn bench_audit(c: &mut Criterion) {

@@ -7,7 +7,7 @@ use egui_kittest::Harness;
 use egui_kittest::kittest::{NodeT, Queryable};
 use sightline::app::{Command, SightlineApp};
 use sightline::core::edit::Turn;
-use sightline::core::flip::Flip;
+use sightline::core::model::flip::Flip;
 use sightline::core::{LayerRef, StackItem};
 
 mod common;
@@ -249,7 +249,7 @@ fn drag_through(h: &mut Harness<'static, SightlineApp>, cells: &[sightline::core
 #[test]
 fn paint_with_the_brush_then_undo_redo_save_and_reload() {
     use sightline::core::Cell;
-    use sightline::core::tile::{STANDARD_FLOOR, STANDARD_WALL};
+    use sightline::core::model::tile::{STANDARD_FLOOR, STANDARD_WALL};
     let mut h = harness();
     h.state_mut().commands.push(Command::Open(sample("pillars.ron")));
     h.run();
@@ -284,7 +284,7 @@ fn paint_with_the_brush_then_undo_redo_save_and_reload() {
 #[test]
 fn rectangle_and_fill_tools() {
     use sightline::core::Cell;
-    use sightline::core::tile::{STANDARD_FLOOR, STANDARD_WATER};
+    use sightline::core::model::tile::{STANDARD_FLOOR, STANDARD_WATER};
     let mut h = harness();
     h.state_mut().commands.push(Command::Open(sample("pillars.ron")));
     h.run();
@@ -357,7 +357,7 @@ fn opening_over_unsaved_changes_asks_first() {
 #[test]
 fn a_locked_layer_refuses_paint_and_hiding_a_layer_is_undoable() {
     use sightline::core::Cell;
-    use sightline::core::tile::STANDARD_FLOOR;
+    use sightline::core::model::tile::STANDARD_FLOOR;
     let mut h = harness();
     h.state_mut().commands.push(Command::Open(sample("pillars.ron")));
     h.run();
@@ -384,7 +384,7 @@ fn a_locked_layer_refuses_paint_and_hiding_a_layer_is_undoable() {
 #[test]
 fn a_wider_brush_paints_a_square() {
     use sightline::core::Cell;
-    use sightline::core::tile::STANDARD_WALL;
+    use sightline::core::model::tile::STANDARD_WALL;
     let mut h = harness();
     h.state_mut().commands.push(Command::Open(sample("pillars.ron")));
     h.run();
@@ -406,7 +406,7 @@ fn a_wider_brush_paints_a_square() {
 
 #[test]
 fn the_tile_types_window_edits_rules_undoably() {
-    use sightline::core::tile::STANDARD_FLOOR;
+    use sightline::core::model::tile::STANDARD_FLOOR;
     let mut h = harness();
     click_menu_item(&mut h, "Edit", "Tile types…");
     assert!(h.state().tile_types_open);
@@ -506,7 +506,7 @@ fn unsaved_work_is_autosaved_and_offered_back_after_a_crash() {
             &mut h.state_mut().document.map,
             0,
             &[cell],
-            sightline::core::tile::STANDARD_WATER,
+            sightline::core::model::tile::STANDARD_WATER,
         );
         h.state_mut().document.touch();
         h.state_mut().autosave_now();
@@ -520,7 +520,7 @@ fn unsaved_work_is_autosaved_and_offered_back_after_a_crash() {
     h.get_by_label("Recover").click();
     h.run();
     let doc = &h.state().document;
-    assert_eq!(doc.map.tile(0, sightline::core::Cell::new(5, 5)), Some(sightline::core::tile::STANDARD_WATER));
+    assert_eq!(doc.map.tile(0, sightline::core::Cell::new(5, 5)), Some(sightline::core::model::tile::STANDARD_WATER));
     assert!(doc.dirty, "recovered work is unsaved until saved");
     assert_eq!(doc.path.as_deref().and_then(|p| p.file_name()), Some(std::ffi::OsStr::new("pillars.ron")));
     // Saving it puts the work in place and removes the recovery copy.
@@ -556,7 +556,7 @@ fn undoing_back_to_the_file_is_saved_again_and_drops_the_recovery_copy() {
 #[test]
 fn select_copy_flip_and_paste_a_block() {
     use sightline::core::Cell;
-    use sightline::core::tile::{STANDARD_FLOOR, STANDARD_WALL};
+    use sightline::core::model::tile::{STANDARD_FLOOR, STANDARD_WALL};
     let mut h = harness();
     h.state_mut().commands.push(Command::Open(sample("pillars.ron")));
     h.run();
@@ -682,7 +682,7 @@ fn a_tiled_objects_shape_is_named_in_the_inspector() {
 fn tiles_are_flipped_and_turned_with_tileds_keys_picked_edited_in_the_inspector_and_saved() {
     use egui::Key;
     use sightline::core::Cell;
-    use sightline::core::tile::STANDARD_WALL;
+    use sightline::core::model::tile::STANDARD_WALL;
     let mut h = harness();
     h.state_mut().commands.push(Command::Open(sample("pillars.ron")));
     h.run();
@@ -818,7 +818,10 @@ fn the_object_tool_places_moves_and_removes_objects() {
     h.state_mut().commands.push(Command::SetObjectChoice(ObjectChoice::Door));
     h.run();
     click_cell(&mut h, Cell::new(6, 4));
-    assert_eq!(h.state().document.map.tile(0, Cell::new(6, 4)), Some(sightline::core::tile::STANDARD_CLOSED_DOOR));
+    assert_eq!(
+        h.state().document.map.tile(0, Cell::new(6, 4)),
+        Some(sightline::core::model::tile::STANDARD_CLOSED_DOOR)
+    );
     // Right-click removes; undo brings it back.
     right_click_cell(&mut h, Cell::new(10, 10));
     assert!(h.state().document.map.objects.iter().all(|o| o.cell != Cell::new(10, 10)));
@@ -831,7 +834,7 @@ fn the_object_tool_places_moves_and_removes_objects() {
 fn the_random_brush_paints_its_tiles_by_weight() {
     use sightline::core::Cell;
     use sightline::core::edit::RandomBrush;
-    use sightline::core::tile::{STANDARD_GRASS, STANDARD_WATER};
+    use sightline::core::model::tile::{STANDARD_GRASS, STANDARD_WATER};
     let mut h = harness();
     h.state_mut().commands.push(Command::Open(sample("pillars.ron")));
     h.run();
@@ -880,7 +883,7 @@ fn tileset_images_are_decoded_and_a_broken_one_is_reported() {
 #[test]
 fn shift_drag_with_the_brush_draws_a_line_and_hovering_previews_the_brush() {
     use sightline::core::Cell;
-    use sightline::core::tile::{STANDARD_FLOOR, STANDARD_WALL};
+    use sightline::core::model::tile::{STANDARD_FLOOR, STANDARD_WALL};
     let mut h = harness();
     h.state_mut().commands.push(Command::Open(sample("pillars.ron")));
     h.run();
@@ -981,7 +984,7 @@ fn the_window_title_is_sent_when_it_changes_not_every_frame() {
 fn review_fixes_hold() {
     use sightline::core::Cell;
     use sightline::core::edit::TileRules;
-    use sightline::core::tile::{STANDARD_FLOOR, STANDARD_WALL};
+    use sightline::core::model::tile::{STANDARD_FLOOR, STANDARD_WALL};
     let mut h = harness();
     // An edit that changes nothing keeps the redo history.
     let cell = Cell::new(2, 2);
@@ -1026,7 +1029,7 @@ fn review_fixes_hold() {
 
 #[test]
 fn the_inspector_edits_the_selected_cell_and_its_objects() {
-    use sightline::core::tile::STANDARD_WATER;
+    use sightline::core::model::tile::STANDARD_WATER;
     use sightline::core::{Cell, ObjectKind};
     let mut h = harness();
     h.state_mut().commands.push(Command::Open(sample("pillars.ron")));
@@ -1063,7 +1066,7 @@ fn the_inspector_edits_the_selected_cell_and_its_objects() {
 #[test]
 fn the_inspector_gives_a_monster_a_light_to_carry() {
     use sightline::core::Cell;
-    use sightline::core::object::CARRIED_LIGHT;
+    use sightline::core::model::object::CARRIED_LIGHT;
     let mut h = harness();
     h.state_mut().commands.push(Command::Open(sample("pillars.ron")));
     h.run();
@@ -1116,7 +1119,7 @@ fn selecting_an_object_of_far_reaching_settings_leaves_it_as_it_is() {
 fn the_inspector_gives_the_player_a_vision_of_its_own() {
     use sightline::core::Cell;
     use sightline::core::PropertyValue;
-    use sightline::core::object::PLAYER_VISION;
+    use sightline::core::model::object::PLAYER_VISION;
     let mut h = harness();
     let _dir = open_ascii(&mut h, "#####\n#@..#\n#####\n");
     select_for_inspector(&mut h, Cell::new(1, 1));
@@ -1142,7 +1145,7 @@ fn the_inspector_gives_the_player_a_vision_of_its_own() {
 #[test]
 fn the_inspector_edits_a_text_objects_text_and_layout() {
     use egui::{Key, Modifiers};
-    use sightline::core::object::{HorizontalAlign, ObjectShape, ObjectText, ShapeKind};
+    use sightline::core::model::object::{HorizontalAlign, ObjectShape, ObjectText, ShapeKind};
     use sightline::core::{Cell, MapObject, ObjectKind};
     let dir = tempfile::tempdir().unwrap();
     let path = dir.path().join("sign.ron");
@@ -1211,7 +1214,7 @@ fn each_instance_autosaves_to_its_own_file_and_only_left_overs_are_offered() {
         &mut other,
         0,
         &[sightline::core::Cell::new(1, 1)],
-        sightline::core::tile::STANDARD_WATER,
+        sightline::core::model::tile::STANDARD_WATER,
     );
     sightline::core::format::save(&other, &crashed).unwrap();
     let mut h = harness();
@@ -1219,7 +1222,10 @@ fn each_instance_autosaves_to_its_own_file_and_only_left_overs_are_offered() {
     h.run();
     // The crashed session's work is offered; a live instance's is not touched.
     let offered = h.state().recovery_offer.as_ref().expect("the left-over file is offered");
-    assert_eq!(offered.map.tile(0, sightline::core::Cell::new(1, 1)), Some(sightline::core::tile::STANDARD_WATER));
+    assert_eq!(
+        offered.map.tile(0, sightline::core::Cell::new(1, 1)),
+        Some(sightline::core::model::tile::STANDARD_WATER)
+    );
     h.get_by_label("Discard").click();
     h.run();
     assert!(!crashed.exists(), "discarded");
@@ -1228,7 +1234,7 @@ fn each_instance_autosaves_to_its_own_file_and_only_left_overs_are_offered() {
 
 #[test]
 fn a_tileset_of_thousands_of_tiles_is_laid_out_a_screenful_at_a_time() {
-    use sightline::core::tile::{Rgb, STANDARD_WALL, TileKind};
+    use sightline::core::model::tile::{Rgb, STANDARD_WALL, TileKind};
     let mut h = harness();
     h.run();
     // A Tiled tileset of 5 000 tiles: laying out every row of the palette and of the tile types
@@ -1263,7 +1269,7 @@ fn a_tileset_of_thousands_of_tiles_is_laid_out_a_screenful_at_a_time() {
 fn layers_are_added_painted_renamed_reordered_merged_and_removed_each_one_undo_step() {
     use egui::{Key, Modifiers};
     use sightline::core::Cell;
-    use sightline::core::tile::{EMPTY, STANDARD_FLOOR, STANDARD_WALL};
+    use sightline::core::model::tile::{EMPTY, STANDARD_FLOOR, STANDARD_WALL};
     let ctrl_shift = Modifiers::COMMAND | Modifiers::SHIFT;
     let names = |h: &Harness<'static, SightlineApp>| -> Vec<String> {
         h.state().document.map.layers.iter().map(|l| l.name.clone()).collect()
@@ -1953,7 +1959,7 @@ fn the_terrain_brush_lays_its_transitions_only_inside_the_selection() {
 #[test]
 fn the_terrain_brush_at_size_one_paints_the_corner_nearest_the_pointer_as_tileds_does() {
     use sightline::core::Cell;
-    use sightline::core::terrain::Part;
+    use sightline::core::edit::terrain::Part;
     let mut h = sand_on_corners_tmx(false);
     let undo = h.state().document.edits();
     // Just inside cell (3, 2), by its top-left corner: the corner the four cells share.
@@ -2150,7 +2156,7 @@ fn object_layers_are_listed_among_the_tile_layers_and_the_object_tool_places_on_
     h.state_mut().commands.push(Command::Redo);
     h.run();
     // Its drawing order (Tiled's Top Down by default), Manual chosen in one step.
-    use sightline::core::map::DrawOrder;
+    use sightline::core::model::map::DrawOrder;
     let order = |h: &Harness<'static, SightlineApp>| {
         h.state().document.map.object_layers.iter().find(|l| l.name == "zones").unwrap().draw_order
     };
@@ -2251,10 +2257,10 @@ fn the_layers_panel_lists_groups_and_edits_them_as_tiled_does() {
     h.run();
     let tree = |h: &Harness<'static, SightlineApp>| -> Vec<String> {
         let map = &h.state().document.map;
-        sightline::core::layers::listed(map)
+        sightline::core::model::layers::listed(map)
             .into_iter()
             .map(|(item, depth)| {
-                let name = sightline::core::layers::item_name(map, item).unwrap_or_default();
+                let name = sightline::core::model::layers::item_name(map, item).unwrap_or_default();
                 let name = if matches!(item, StackItem::Group(_)) { format!("{name}/") } else { name.to_owned() };
                 format!("{}{name}", "  ".repeat(depth))
             })
@@ -2861,7 +2867,7 @@ fn the_magic_wand_selects_like_tiles_keys_combine_picks_and_painting_stays_insid
 fn same_tile_invert_copy_and_crop_to_selection() {
     use common::selection_rows;
     use sightline::core::Cell;
-    use sightline::core::tile::{EMPTY, STANDARD_FLOOR};
+    use sightline::core::model::tile::{EMPTY, STANDARD_FLOOR};
     let mut h = harness();
     let _dir = open_ascii(&mut h, "#######\n#..#..#\n#..#..#\n#######\n");
     // Same tile: every wall, joined or not.
@@ -3192,7 +3198,7 @@ fn object_tool_on_floor(h: &mut Harness<'static, SightlineApp>, choice: &str) ->
 /// The objects as `(cell, shape)`, newest last.
 fn drawn_shapes(
     h: &Harness<'static, SightlineApp>,
-) -> Vec<(sightline::core::Cell, Option<sightline::core::object::ShapeKind>)> {
+) -> Vec<(sightline::core::Cell, Option<sightline::core::model::object::ShapeKind>)> {
     h.state().document.map.objects.iter().map(|o| (o.cell, o.shape.as_ref().map(|s| s.kind.clone()))).collect()
 }
 
@@ -3201,7 +3207,7 @@ fn drawn_shapes(
 #[test]
 fn a_turned_boxs_handles_turn_with_it_and_resize_it_in_its_own_frame() {
     use egui::Modifiers;
-    use sightline::core::object::ShapeKind;
+    use sightline::core::model::object::ShapeKind;
     let mut h = harness();
     let (_dir, [tw, th]) = object_tool_on_floor(&mut h, "rectangle");
     assert_eq!(tw, th, "the grid points below assume square cells");
@@ -3236,7 +3242,7 @@ fn a_turned_boxs_handles_turn_with_it_and_resize_it_in_its_own_frame() {
 #[test]
 fn the_object_tool_draws_tileds_rectangles_ellipses_and_points_snapped_to_the_grid() {
     use egui::Modifiers;
-    use sightline::core::object::ShapeKind;
+    use sightline::core::model::object::ShapeKind;
     use sightline::core::{Cell, ObjectKind};
     let mut h = harness();
     let (_dir, [tw, th]) = object_tool_on_floor(&mut h, "rectangle");
@@ -3385,7 +3391,7 @@ fn the_object_tool_draws_tileds_rectangles_ellipses_and_points_snapped_to_the_gr
 fn the_polygon_tool_closes_on_its_first_point_and_ends_a_path_on_enter() {
     use sightline::app::ShapeDraft;
     use sightline::core::Cell;
-    use sightline::core::object::ShapeKind;
+    use sightline::core::model::object::ShapeKind;
     let mut h = harness();
     let (_dir, [tw, th]) = object_tool_on_floor(&mut h, "polygon or path");
     // Three points, then a click on the first: a triangle.
@@ -3464,7 +3470,7 @@ fn the_polygon_tool_closes_on_its_first_point_and_ends_a_path_on_enter() {
 
 #[test]
 fn a_text_click_makes_hello_world_and_the_inspector_edits_the_new_object() {
-    use sightline::core::object::ShapeKind;
+    use sightline::core::model::object::ShapeKind;
     use sightline::core::{Cell, ObjectKind};
     let mut h = harness();
     let (_dir, [tw, _]) = object_tool_on_floor(&mut h, "text");
@@ -3546,7 +3552,7 @@ fn a_text_click_makes_hello_world_and_the_inspector_edits_the_new_object() {
 fn shapes_land_where_drawn_on_an_offset_layer_and_gestures_end_with_a_tool_change_or_an_undo() {
     use egui::Modifiers;
     use sightline::app::DrawnLook;
-    use sightline::core::object::ShapeKind;
+    use sightline::core::model::object::ShapeKind;
     use sightline::core::{Cell, LayerRef, StackItem};
     let mut h = harness();
     let (_dir, [tw, th]) = object_tool_on_floor(&mut h, "rectangle");
@@ -3672,7 +3678,7 @@ fn a_cut_of_a_locked_layer_is_refused_whole_and_the_wand_needs_a_tile_layer() {
 #[test]
 fn a_tile_object_is_the_brushs_tile_turned_as_it_is_over_the_clicked_cell() {
     use sightline::core::Cell;
-    use sightline::core::object::ShapeKind;
+    use sightline::core::model::object::ShapeKind;
     let mut h = harness();
     h.state_mut().commands.push(Command::Open(Path::new("tests/fixtures/corners.tmx").to_path_buf()));
     h.run();
@@ -3701,7 +3707,7 @@ fn a_tile_object_is_the_brushs_tile_turned_as_it_is_over_the_clicked_cell() {
     // Its position is its bottom-left corner (the tileset's alignment): the cell's.
     assert_eq!((o.cell, shape.position(o.cell, map.tile_size)), (Cell::new(3, 2), [3.0 * w, 3.0 * h_px]));
     // The empty tile is no tile object.
-    h.state_mut().commands.push(Command::SelectTile(sightline::core::tile::EMPTY));
+    h.state_mut().commands.push(Command::SelectTile(sightline::core::model::tile::EMPTY));
     h.run();
     click_cell(&mut h, Cell::new(1, 1));
     assert_eq!(h.state().document.map.objects.len(), objects + 1);
@@ -3943,7 +3949,7 @@ fn h_notice(h: &Harness<'static, SightlineApp>) -> String {
 fn a_click_on_an_end_of_the_path_in_hand_goes_on_from_it_and_its_other_end_closes_it() {
     use egui::Key;
     use sightline::core::Cell;
-    use sightline::core::object::ShapeKind;
+    use sightline::core::model::object::ShapeKind;
     let mut h = harness();
     let (_dir, [tw, th]) = object_tool_on_floor(&mut h, "polygon or path");
     click_grid(&mut h, 1.0, 1.0);
@@ -4003,7 +4009,7 @@ fn a_click_on_an_end_of_the_path_in_hand_goes_on_from_it_and_its_other_end_close
 fn a_turned_path_goes_on_from_its_ends_as_drawn() {
     use egui::Key;
     use sightline::core::Cell;
-    use sightline::core::object::ShapeKind;
+    use sightline::core::model::object::ShapeKind;
     let mut h = harness();
     let (_dir, [tw, th]) = object_tool_on_floor(&mut h, "polygon or path");
     assert_eq!(tw, th, "the grid points below assume square cells");
@@ -4031,7 +4037,7 @@ fn a_turned_path_goes_on_from_its_ends_as_drawn() {
     h.state_mut().commands.push(Command::SetObjectGeometry { id, position, size: None, rotation: 30.0 });
     h.run();
     let at = |p: [f64; 2]| {
-        let [x, y] = sightline::core::object::rotated(p, 30.0);
+        let [x, y] = sightline::core::model::object::rotated(p, 30.0);
         ((position[0] + x) / tw, (position[1] + y) / th)
     };
     let (x, y) = at([2.0 * tw, -2.0 * th]);
@@ -4313,7 +4319,7 @@ fn open_recent_tells_same_named_files_apart_and_greys_out_one_that_is_gone() {
 
 #[test]
 fn the_map_properties_window_sets_how_a_tiled_save_writes_the_layers_each_change_one_undo_step() {
-    use sightline::core::tiled_settings::{LayerFormat, RenderOrder};
+    use sightline::core::model::tiled_settings::{LayerFormat, RenderOrder};
     let (_dir, path) = fixture_copy("tile_drawing.tmx");
     // A level above zlib's 9, as a file once written with Zstandard may carry.
     let text =
@@ -4489,7 +4495,7 @@ fn a_layers_class_is_typed_under_its_name_in_one_undo_step() {
     let mut h = harness();
     let current = h.state().editor.current_item();
     let class = |h: &Harness<'static, SightlineApp>| {
-        sightline::core::layers::item_class(&h.state().document.map, current).unwrap().to_owned()
+        sightline::core::model::layers::item_class(&h.state().document.map, current).unwrap().to_owned()
     };
     assert_eq!(class(&h), "");
     h.get_by_label("layer class").click();
@@ -4519,7 +4525,7 @@ fn a_layers_class_is_typed_under_its_name_in_one_undo_step() {
 /// would not come back. The choice is disabled, and a command to change it leaves it.
 #[test]
 fn a_map_without_tile_layers_keeps_its_layer_format() {
-    use sightline::core::tiled_settings::{LayerFormat, TiledSettings};
+    use sightline::core::model::tiled_settings::{LayerFormat, TiledSettings};
     let dir = tempfile::tempdir().unwrap();
     let path = dir.path().join("objects-only.tmj");
     std::fs::write(

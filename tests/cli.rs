@@ -398,7 +398,7 @@ fn info_lists_each_layers_flags_opacity_and_properties_and_the_maps_properties()
     (shadows.visible, shadows.locked, shadows.collision, shadows.opacity) = (false, true, true, 0.49);
     shadows.properties.insert("depth".into(), PropertyValue::Int(3));
     for i in [3, 4] {
-        shadows.set(i, shadows.cells[i], sightline::core::flip::Flip::VERTICAL);
+        shadows.set(i, shadows.cells[i], sightline::core::model::flip::Flip::VERTICAL);
     }
     (shadows.tint, shadows.offset) = (Some(Rgba(0, 0, 255, 255)), [16.0, -8.0]);
     pillars.layers.push(shadows);

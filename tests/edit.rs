@@ -3,7 +3,7 @@
 use sightline::core::Cell;
 use sightline::core::edit::{fill_cells, line_cells, paint, rect_cells};
 use sightline::core::format::ascii;
-use sightline::core::tile::STANDARD_WATER;
+use sightline::core::model::tile::STANDARD_WATER;
 
 fn draw(w: i32, h: i32, cells: &[Cell]) -> Vec<String> {
     (0..h).map(|y| (0..w).map(|x| if cells.contains(&Cell::new(x, y)) { '*' } else { '.' }).collect()).collect()
@@ -57,7 +57,7 @@ fn a_brush_stamp_is_a_square_centred_on_the_cell() {
 #[test]
 fn tile_rules_keep_doors_paired() {
     use sightline::core::edit::{TileEditError, TileRules, add_tile, set_tile_rules};
-    use sightline::core::tile::{STANDARD_CLOSED_DOOR, STANDARD_OPEN_DOOR, STANDARD_WALL, STANDARD_WATER};
+    use sightline::core::model::tile::{STANDARD_CLOSED_DOOR, STANDARD_OPEN_DOOR, STANDARD_WALL, STANDARD_WATER};
     let mut map = sightline::core::format::ascii::parse("#.+'~").unwrap();
     // Water becomes an open door whose closed counterpart is the wall.
     let mut water = TileRules::of(&map.tiles[usize::from(STANDARD_WATER)]);
@@ -92,7 +92,7 @@ fn tile_rules_keep_doors_paired() {
 #[test]
 fn a_released_door_of_a_tiled_tileset_shows_what_its_rules_imply() {
     use sightline::core::edit::{TileRules, set_tile_rules};
-    use sightline::core::tile::{
+    use sightline::core::model::tile::{
         Glyph, STANDARD_CLOSED_DOOR, STANDARD_OPEN_DOOR, STANDARD_WALL, STANDARD_WATER, Sprite,
     };
     let tiled = |map: &mut sightline::core::Map| {
@@ -132,7 +132,7 @@ fn a_released_door_of_a_tiled_tileset_shows_what_its_rules_imply() {
 #[test]
 fn resizing_places_the_old_map_by_its_anchor() {
     use sightline::core::Anchor;
-    use sightline::core::tile::STANDARD_FLOOR;
+    use sightline::core::model::tile::STANDARD_FLOOR;
     let map = ascii::parse("##\n#@").unwrap();
     let drawn =
         |m: &sightline::core::Map| ascii::to_string(m).unwrap().0.lines().map(str::to_owned).collect::<Vec<_>>();
@@ -163,8 +163,9 @@ fn flip_art(map: &sightline::core::Map, layer: usize) -> Vec<String> {
 
 #[test]
 fn flipped_tiles_stay_flipped_through_resizes_merges_and_door_toggles() {
-    use sightline::core::flip::Flip;
-    use sightline::core::{Anchor, Layer, layers};
+    use sightline::core::model::flip::Flip;
+    use sightline::core::model::layers;
+    use sightline::core::{Anchor, Layer};
     let mut map = ascii::parse(
         "#####\n\
          #.+.#\n\
@@ -179,7 +180,7 @@ fn flipped_tiles_stay_flipped_through_resizes_merges_and_door_toggles() {
     let open = map.toggle_door(door).unwrap();
     assert_eq!(map.flipped_tile(0, door), Some((open, Flip::HORIZONTAL)));
     // Growing the map by one column on the left moves the flips with their tiles.
-    let grown = map.resized(6, 3, Anchor::Right, sightline::core::tile::STANDARD_FLOOR).unwrap();
+    let grown = map.resized(6, 3, Anchor::Right, sightline::core::model::tile::STANDARD_FLOOR).unwrap();
     assert_eq!(flip_art(&grown, 0), [".4....", "...8..", "......"]);
     // A layer merged down brings its flips, and covers the lower layer's.
     let mut two = grown.clone();
@@ -200,7 +201,7 @@ fn drawn(map: &sightline::core::Map) -> Vec<String> {
 }
 
 /// A selection drawn as the map is: `#` selected, `.` not.
-fn selection_art(s: &sightline::core::selection::Selection) -> Vec<String> {
+fn selection_art(s: &sightline::core::edit::selection::Selection) -> Vec<String> {
     (0..s.height() as i32)
         .map(|y| (0..s.width() as i32).map(|x| if s.contains(Cell::new(x, y)) { '#' } else { '.' }).collect())
         .collect()
@@ -208,9 +209,9 @@ fn selection_art(s: &sightline::core::selection::Selection) -> Vec<String> {
 
 #[test]
 fn the_magic_wand_takes_the_like_tiles_joined_to_a_cell_and_same_tile_takes_them_all() {
-    use sightline::core::flip::Flip;
-    use sightline::core::selection::Selection;
-    use sightline::core::tile::{STANDARD_FLOOR, STANDARD_WALL};
+    use sightline::core::edit::selection::Selection;
+    use sightline::core::model::flip::Flip;
+    use sightline::core::model::tile::{STANDARD_FLOOR, STANDARD_WALL};
     let mut map = ascii::parse(
         "..#~~\n\
          ..#..\n\
@@ -243,7 +244,7 @@ fn the_magic_wand_takes_the_like_tiles_joined_to_a_cell_and_same_tile_takes_them
 #[test]
 fn a_copied_selection_pastes_its_shape_and_a_paste_stays_inside_a_selection() {
     use sightline::core::edit::Stamp;
-    use sightline::core::selection::Selection;
+    use sightline::core::edit::selection::Selection;
     let map = ascii::parse(
         "#~#..\n\
          ~#~..\n\

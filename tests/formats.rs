@@ -3,10 +3,10 @@
 
 use std::path::{Path, PathBuf};
 
-use sightline::core::flip::Flip;
 use sightline::core::format::{self, Format};
-use sightline::core::tile::{STANDARD_CLOSED_DOOR, STANDARD_FLOOR, STANDARD_WALL};
-use sightline::core::wang::WangKind;
+use sightline::core::model::flip::Flip;
+use sightline::core::model::tile::{STANDARD_CLOSED_DOOR, STANDARD_FLOOR, STANDARD_WALL};
+use sightline::core::model::wang::WangKind;
 use sightline::core::{Cell, Map, ObjectKind};
 
 fn maps_dir() -> PathBuf {
@@ -91,7 +91,7 @@ fn the_tiled_copies_of_samples_equal_their_ron_originals() {
 
 #[test]
 fn the_built_in_map_is_the_dungeon_sample() {
-    assert_eq!(sightline::core::samples::default_map().unwrap(), load(&maps_dir().join("dungeon.ron")));
+    assert_eq!(sightline::core::format::samples::default_map().unwrap(), load(&maps_dir().join("dungeon.ron")));
 }
 
 #[test]
@@ -109,7 +109,7 @@ fn samples_round_trip_exactly_through_ron_tmx_tmj_and_ascii() {
 #[test]
 fn a_map_of_void_saves_as_ascii_and_reads_back() {
     let mut map = ascii("#####\n#...#\n#####\n");
-    map.layers[0].cells.fill(sightline::core::tile::EMPTY);
+    map.layers[0].cells.fill(sightline::core::model::tile::EMPTY);
     let dir = tempfile::tempdir().unwrap();
     let path = dir.path().join("void.txt");
     format::save(&map, &path).unwrap();
@@ -434,7 +434,7 @@ fn tmj_reads_csv_and_base64_with_every_compression_and_keeps_flip_bits() {
     assert_eq!(flips, [Flip::NONE, Flip::NONE, Flip::HORIZONTAL, Flip::NONE, Flip::NONE, Flip::NONE]);
     assert!(first.rules_at(Cell::new(2, 0)).opaque);
     // Each reads as the same map, kept in the format it came in (Tiled's layer format).
-    use sightline::core::tiled_settings::LayerFormat;
+    use sightline::core::model::tiled_settings::LayerFormat;
     assert_eq!(first.tiled.layer_format, LayerFormat::Csv);
     let formats = [LayerFormat::Base64, LayerFormat::Base64Zlib, LayerFormat::Base64Gzip, LayerFormat::Base64Zstd];
     for (v, format) in variants[1..].iter().zip(formats) {
@@ -800,7 +800,7 @@ fn tmx_with_several_tilesets_compressions_flips_and_groups() {
     assert_same(&round_trip(&map, "tmx"), &map, "several tilesets through .tmx");
     // The map's layer format is its last layer's, as Tiled takes it; written as CSV, the flips
     // are written back as Tiled writes them: in the GIDs' top bits.
-    use sightline::core::tiled_settings::LayerFormat;
+    use sightline::core::model::tiled_settings::LayerFormat;
     assert_eq!(map.tiled.layer_format, LayerFormat::Base64Zstd);
     let mut map = map;
     map.tiled.layer_format = LayerFormat::Csv;
@@ -955,7 +955,7 @@ fn tmj_writes_a_layers_data_a_map_row_a_line() {
 
 #[test]
 fn ascii_keeps_the_tiles_in_use_when_a_tileset_has_more_types_than_glyphs() {
-    use sightline::core::tile::{Door, Rgb, TileKind};
+    use sightline::core::model::tile::{Door, Rgb, TileKind};
     // A 25 000-tile tileset (more than ASCII's ~21 000 glyphs), of which the map uses two: a plain
     // tile and a closed door whose open counterpart no cell uses yet.
     let mut map = ascii("....\n");
@@ -1001,7 +1001,7 @@ fn ascii_keeps_the_tiles_in_use_when_a_tileset_has_more_types_than_glyphs() {
 
 #[test]
 fn ron_keeps_a_tile_table_as_large_as_tile_ids_go() {
-    use sightline::core::tile::{Rgb, TileKind};
+    use sightline::core::model::tile::{Rgb, TileKind};
     // As many tile types as a TileId can number (a few large Tiled tilesets), all asking for the
     // same glyph: every one needs a key of its own.
     let mut map = ascii("...\n");
@@ -1090,7 +1090,7 @@ fn a_tileset_images_transparent_colour_and_drawing_offset_are_read_and_written_i
 
 #[test]
 fn a_tilesets_render_size_fill_mode_object_alignment_and_transformations_are_kept() {
-    use sightline::core::sheet_drawing::{ObjectAlignment, SheetDrawing, TileTransformations};
+    use sightline::core::model::sheet_drawing::{ObjectAlignment, SheetDrawing, TileTransformations};
     // tile_drawing.tmx: Tiled 1.9's tileset settings; the tile object's position is its
     // image's centre.
     let path = fixture("tile_drawing.tmx");
@@ -1136,7 +1136,7 @@ fn a_tilesets_render_size_fill_mode_object_alignment_and_transformations_are_kep
 
 #[test]
 fn tile_animations_are_read_and_written_in_tmx_tmj_and_ron() {
-    use sightline::core::tile::Frame;
+    use sightline::core::model::tile::Frame;
     // animated.tmx: tile 0 shows tiles 0, 1 and 3 in turn; tile 2's second frame names a tile
     // the tileset does not have.
     let path = fixture("animated.tmx");
@@ -1172,7 +1172,7 @@ fn tile_animations_are_read_and_written_in_tmx_tmj_and_ron() {
 
 #[test]
 fn wang_sets_are_read_and_written_in_tmx_tmj_and_ron() {
-    use sightline::core::tile::Rgba;
+    use sightline::core::model::tile::Rgba;
     // terrain.tmx has everything a Wang set holds: a class, properties on the set and on a
     // colour, a colour with alpha, "no tile" (-1), and a tile the tileset does not have (left
     // out, with a warning).
@@ -1207,7 +1207,7 @@ fn wang_sets_are_read_and_written_in_tmx_tmj_and_ron() {
 
 #[test]
 fn tiled_object_shapes_and_tile_objects_are_read_and_written_in_tmx_tmj_and_ron() {
-    use sightline::core::object::ShapeKind;
+    use sightline::core::model::object::ShapeKind;
     // objects.tmx: a rectangle, a turned ellipse, a polygon, a polyline, a point off its cell's
     // middle, a point in its middle (a plain marker) and a mirrored tile object, on 8-pixel cells.
     let loaded = format::load(&fixture("objects.tmx")).unwrap();
@@ -1305,7 +1305,7 @@ fn hidden_and_faded_tiled_objects_stay_so_through_tmx_tmj_and_ron() {
 #[test]
 fn text_and_capsule_objects_are_kept_with_their_layout_through_tmx_tmj_and_ron() {
     use sightline::core::Rgba;
-    use sightline::core::object::{HorizontalAlign, ObjectText, ShapeKind, VerticalAlign};
+    use sightline::core::model::object::{HorizontalAlign, ObjectText, ShapeKind, VerticalAlign};
     let dir = tempfile::tempdir().unwrap();
     std::fs::copy(fixture("tiny.png"), dir.path().join("tiny.png")).unwrap();
     let tmx = dir.path().join("text.tmx");
@@ -1503,7 +1503,7 @@ fn ascii_and_movingai_saves_name_the_custom_data_they_leave_out() {
     let warnings = format::save(&plain, &dir.path().join("p.txt")).unwrap().warnings;
     assert!(!warnings.iter().any(|w| w.contains("custom properties") || w.contains("object layers")), "{warnings:?}");
     // A second object layer is named.
-    sightline::core::layers::add_object_layer(&mut plain, None, "zones").unwrap();
+    sightline::core::model::layers::add_object_layer(&mut plain, None, "zones").unwrap();
     let warnings = format::save(&plain, &dir.path().join("p.txt")).unwrap().warnings;
     let expected =
         "object layers (\"objects\", \"zones\") are not kept in ASCII: their objects are written on the one grid";
@@ -1985,7 +1985,7 @@ fn without_links(map: &Map) -> Map {
 #[test]
 fn tiled_template_instances_keep_their_links_and_a_save_writes_only_what_each_sets_itself() {
     use sightline::core::PropertyValue;
-    use sightline::core::object::ShapeKind;
+    use sightline::core::model::object::ShapeKind;
     let dir = tempfile::tempdir().unwrap();
     std::fs::copy(fixture("tiny.png"), dir.path().join("tiny.png")).unwrap();
     let tsx = std::fs::read_to_string(fixture("tiny.tsx")).unwrap();
@@ -2250,7 +2250,7 @@ fn save_in(map: &Map, path: &Path) -> String {
 
 #[test]
 fn tiled_object_ids_survive_a_save_so_object_properties_still_name_their_objects() {
-    use sightline::core::tile::PropertyValue;
+    use sightline::core::model::tile::PropertyValue;
     // object_ids.tmx: the player (id 3), a gate (8) and a lever (11) whose `opens` property
     // names the gate; objects 1–19 but these three were deleted in Tiled (`nextobjectid` 20).
     let map = load(&fixture("object_ids.tmx"));
@@ -2556,7 +2556,7 @@ fn deeply_nested_or_tangled_groups_load_or_are_refused_without_a_crash() {
     format::save(&map, &path).unwrap();
     let again = load(&path);
     assert_eq!(again.groups.len(), 20_000);
-    assert_eq!(sightline::core::layers::listed(&again).len(), 20_001);
+    assert_eq!(sightline::core::model::layers::listed(&again).len(), 20_001);
     assert_eq!(again.groups_at(0).len(), 20_000);
     // Tangled: the second group overlaps the first, side by side at the top.
     let text = std::fs::read_to_string(&path).unwrap();
@@ -3083,7 +3083,7 @@ fn a_maps_class_and_background_colour_are_kept_and_an_ascii_save_says_it_drops_t
 #[test]
 fn a_drawn_shape_stands_on_the_cell_under_its_centre_and_survives_every_format() {
     use sightline::core::MapObject;
-    use sightline::core::object::{ObjectText, ShapeKind, dragged_box};
+    use sightline::core::model::object::{ObjectText, ShapeKind, dragged_box};
     let mut map = Map::new_standard(10, 6, STANDARD_FLOOR).unwrap();
     map.tile_size = [16, 16];
     // A drag up and to the left from (80, 48) to (32, 16): the box 48 × 32 from (32, 16).
@@ -3133,7 +3133,7 @@ fn a_drawn_shape_stands_on_the_cell_under_its_centre_and_survives_every_format()
 
 #[test]
 fn a_tiled_maps_layer_format_render_order_compression_level_and_parallax_origin_are_written_as_they_came() {
-    use sightline::core::tiled_settings::{LayerFormat, RenderOrder, TiledSettings};
+    use sightline::core::model::tiled_settings::{LayerFormat, RenderOrder, TiledSettings};
     let mut map = ascii(
         "#+'.\n\
          .~\"#\n",
@@ -3183,7 +3183,7 @@ fn a_tiled_maps_layer_format_render_order_compression_level_and_parallax_origin_
 /// RON keeps it, and an ASCII save says it does not. The load says what the grid means here.
 #[test]
 fn a_tiled_maps_isometric_staggered_hexagonal_or_oblique_grid_is_kept_by_every_tiled_and_ron_save() {
-    use sightline::core::tiled_settings::{Orientation, StaggerAxis, StaggerIndex};
+    use sightline::core::model::tiled_settings::{Orientation, StaggerAxis, StaggerIndex};
     let cases = [
         (r#"orientation="isometric""#, Orientation::Isometric, ""),
         // Tiled's defaults where the file leaves the stagger out.
@@ -3337,7 +3337,7 @@ fn image_layers_and_blend_modes_are_named_as_not_kept_and_layer_classes_and_draw
         let map = &loaded.map;
         assert_eq!(map.layers[0].class, "terrain", "{name}");
         if name.starts_with("order") {
-            use sightline::core::map::DrawOrder;
+            use sightline::core::model::map::DrawOrder;
             assert_eq!(map.object_layers[0].draw_order, DrawOrder::Index);
             for ext in ["tmx", "tmj", "ron"] {
                 assert_same(&round_trip(map, ext), map, &format!("{name} as {ext}"));
@@ -3367,7 +3367,7 @@ fn image_layers_and_blend_modes_are_named_as_not_kept_and_layer_classes_and_draw
 /// where Tiled writes it; an ASCII save names the export target it drops.
 #[test]
 fn a_tiled_maps_export_target_and_chunk_size_are_kept() {
-    use sightline::core::tiled_settings::TiledEditorSettings;
+    use sightline::core::model::tiled_settings::TiledEditorSettings;
     let dir = tempfile::tempdir().unwrap();
     let path = dir.path().join("level.tmx");
     std::fs::write(
@@ -3461,7 +3461,7 @@ fn tiles_listed_past_a_tileset_image_are_named() {
 
 #[test]
 fn a_real_zlib_compressed_tiled_map_saves_zlib_compressed() {
-    use sightline::core::tiled_settings::{LayerFormat, RenderOrder};
+    use sightline::core::model::tiled_settings::{LayerFormat, RenderOrder};
     let Some(corpus) = corpus() else { return };
     let desert = load(&corpus.join("tiled/desert.tmx"));
     assert_eq!(
@@ -3543,7 +3543,7 @@ fn a_rule_edit_of_a_tiled_tile_writes_no_look_properties() {
 /// other, and the game starts at the same one before a TMX save and after it is read back.
 #[test]
 fn objects_keep_the_layers_order_so_a_tiled_save_starts_the_game_in_the_same_place() {
-    use sightline::core::layers;
+    use sightline::core::model::layers;
     use sightline::core::sim::start_cell;
     use sightline::core::{LayerRef, MapObject, StackItem};
     let mut map = format::ascii::parse("#####\n#@..#\n#####\n").unwrap();
@@ -3571,7 +3571,7 @@ fn objects_keep_the_layers_order_so_a_tiled_save_starts_the_game_in_the_same_pla
 #[test]
 fn radii_beyond_the_most_are_read_as_it_in_every_format() {
     use sightline::core::ObjectKind;
-    use sightline::core::object::MAX_RADIUS;
+    use sightline::core::model::object::MAX_RADIUS;
     let dir = tempfile::tempdir().unwrap();
     let ron = std::fs::read_to_string(maps_dir().join("pillars.ron"))
         .unwrap()

@@ -4,8 +4,8 @@
 use std::collections::HashSet;
 
 use sightline::core::Cell;
+use sightline::core::analysis::los_cache::LosCache;
 use sightline::core::fov::{self, Algorithm, FovParams, Opacity, OpacityGrid, VisibleSet};
-use sightline::core::los_cache::LosCache;
 use sightline::core::rng::Rng;
 
 fn fresh_view(grid: &OpacityGrid, algorithm: Algorithm, radius: u32, a: Cell) -> Vec<Cell> {
@@ -122,9 +122,9 @@ fn a_door_toggle_in_a_room_touches_only_the_cells_that_see_it() {
 fn a_cache_too_large_for_memory_is_refused() {
     let grid = OpacityGrid::new(4096, 4096);
     let needed = LosCache::memory_needed(4096, 4096, 20);
-    assert!(needed > sightline::core::los_cache::MAX_CACHE_BYTES);
+    assert!(needed > sightline::core::analysis::los_cache::MAX_CACHE_BYTES);
     match LosCache::build(&grid, Algorithm::Shadowcast, 20) {
-        Err(e @ sightline::core::los_cache::CacheError::TooLarge { bytes, .. }) => {
+        Err(e @ sightline::core::analysis::los_cache::CacheError::TooLarge { bytes, .. }) => {
             assert_eq!(bytes, needed);
             let message = e.to_string();
             assert!(

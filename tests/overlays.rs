@@ -395,7 +395,7 @@ fn symmetry_audit_runs_in_the_background_and_shows_partners() {
     h.run();
     let report = h.state().overlays.symmetry.report.clone().expect("the audit finished");
     let grid = OpacityGrid::from_map(&h.state().document.map);
-    let direct = sightline::core::symmetry::audit(
+    let direct = sightline::core::analysis::symmetry::audit(
         &grid,
         fov::Algorithm::Shadowcast,
         Some(8),
@@ -431,7 +431,7 @@ fn symmetry_audit_runs_in_the_background_and_shows_partners() {
     h.state_mut().wait_for_overlays();
     h.run();
     let edited = OpacityGrid::from_map(&h.state().document.map);
-    let direct = sightline::core::symmetry::audit(
+    let direct = sightline::core::analysis::symmetry::audit(
         &edited,
         fov::Algorithm::Shadowcast,
         Some(8),
@@ -564,7 +564,7 @@ fn lighting_shows_what_the_lights_light_and_what_a_viewer_sees_by_them() {
         &mut h.state_mut().document.map,
         0,
         &[Cell::new(8, 16)],
-        sightline::core::tile::STANDARD_WALL,
+        sightline::core::model::tile::STANDARD_WALL,
     );
     h.state_mut().document.touch();
     h.run();

@@ -68,7 +68,12 @@ fn edits_reach_the_running_game_and_restart_starts_over() {
     // A wall painted next to the player shows in the game at once (live edits).
     let wall = Cell::new(18, 12);
     h.state_mut().document.checkpoint(&None);
-    sightline::core::edit::paint(&mut h.state_mut().document.map, 0, &[wall], sightline::core::tile::STANDARD_WALL);
+    sightline::core::edit::paint(
+        &mut h.state_mut().document.map,
+        0,
+        &[wall],
+        sightline::core::model::tile::STANDARD_WALL,
+    );
     h.state_mut().document.touch();
     h.run();
     let world = h.state().play.world.as_ref().unwrap();

@@ -19,14 +19,14 @@ use sightline::app::map_dialogs::ResizeSpec;
 use sightline::app::{Command, DrawnLook, NewLayer, ObjectChoice, PropertiesOwner, SightlineApp, Tool};
 use sightline::core::Rgba;
 use sightline::core::edit::RandomBrush;
+use sightline::core::edit::selection::SelectionMode;
+use sightline::core::edit::terrain::TerrainBrush;
 use sightline::core::edit::{TileRules, Turn};
-use sightline::core::flip::Flip;
-use sightline::core::layers::Place;
-use sightline::core::object::ShapeKind;
+use sightline::core::model::flip::Flip;
+use sightline::core::model::layers::Place;
+use sightline::core::model::object::ShapeKind;
+use sightline::core::model::tiled_settings::{LayerFormat, RenderOrder, TiledSettings};
 use sightline::core::rng::Rng;
-use sightline::core::selection::SelectionMode;
-use sightline::core::terrain::TerrainBrush;
-use sightline::core::tiled_settings::{LayerFormat, RenderOrder, TiledSettings};
 use sightline::core::{Anchor, Cell, LayerRef, Map, StackItem, TileId};
 use sightline::core::{Properties, PropertyValue};
 
@@ -98,7 +98,7 @@ fn random_text(rng: &mut Rng) -> String {
 
 /// A property value of any of Tiled's types, lists and class members `depth` deep at most.
 fn random_value(rng: &mut Rng, map: &Map, depth: u32) -> PropertyValue {
-    use sightline::core::tile::EnumValue;
+    use sightline::core::model::tile::EnumValue;
     match rng.below(if depth == 0 { 8 } else { 10 }) {
         0 => PropertyValue::Bool(rng.chance(0.5)),
         1 => PropertyValue::Int([0, -7, 42, i64::from(i32::MAX) + 5, -1 << 40][rng.below(5) as usize]),
@@ -493,7 +493,7 @@ fn objects_off_their_cells(map: &Map) -> Vec<String> {
             let shape = o.shape.as_ref()?;
             let position = shape.position(o.cell, map.tile_size);
             let under =
-                sightline::core::object::cell_under(&shape.kind, position, map.object_anchor(&shape.kind), grid);
+                sightline::core::model::object::cell_under(&shape.kind, position, map.object_anchor(&shape.kind), grid);
             (under != o.cell)
                 .then(|| format!("#{} {:?} stands on {:?} but its centre is on {under:?}", o.id, o.name, o.cell))
         })
@@ -604,7 +604,7 @@ fn saved_and_read_back(map: &Map, context: &str) -> Vec<String> {
 /// maps of other cell sizes scales to fractions of a pixel, and for a turn (within a whole
 /// turn, as a map is read: `turns_within_one`).
 fn positions_as_saved(saved: &Map, read: &Map) -> Map {
-    use sightline::core::object::ShapeKind;
+    use sightline::core::model::object::ShapeKind;
     let near = |a: [f64; 2], b: [f64; 2]| (0..2).all(|k| (a[k] - b[k]).abs() < 1e-3);
     let mut read = read.clone();
     for (s, r) in saved.objects.iter().zip(&mut read.objects) {
@@ -773,8 +773,8 @@ fn play_goes_on_through_random_edits_undos_and_redos() {
 fn overlays_show_what_fresh_overlays_show_after_random_edits() {
     use sightline::app::overlays::Marker;
     use sightline::app::{OverlayCommand as O, OverlayKind, Overlays};
+    use sightline::core::analysis::los_cache::LosCache;
     use sightline::core::fov::{Opacity, OpacityGrid};
-    use sightline::core::los_cache::LosCache;
     for seed in 1..=soaked(12) {
         let mut app = SightlineApp::new(None);
         app.commands.push(Command::Open(sample(if seed % 2 == 0 { "pillars.ron" } else { "dungeon.ron" })));
@@ -1022,7 +1022,7 @@ fn copies_between_maps_paste_the_same_tiles_in_one_undo_step() {
                         (source.layers[copied_layer].cells[j], source.layers[copied_layer].flips.get(j))
                     });
                     match from_tile {
-                        Some((tile, flip)) if tile != sightline::core::tile::EMPTY => {
+                        Some((tile, flip)) if tile != sightline::core::model::tile::EMPTY => {
                             assert_eq!(
                                 tile_identity(&pasted, folder.as_deref(), layer.cells[i]),
                                 tile_identity(&source, source_folder.as_deref(), tile),

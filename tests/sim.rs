@@ -473,7 +473,7 @@ fn a_monster_watches_the_player_from_the_dark_under_shadowcasting_only() {
 
 #[test]
 fn the_same_seed_and_actions_give_the_same_game() {
-    let map = sightline::core::samples::default_map().unwrap();
+    let map = sightline::core::format::samples::default_map().unwrap();
     let script = |seed: u64| {
         let mut w = World::new(&map, SimConfig { seed, ..Preset::Grass.config() }).unwrap();
         for turn in 0..150 {
@@ -576,13 +576,13 @@ fn an_editor_edit_reaches_the_game_without_undoing_what_was_played() {
     assert!(!w.map.rules_at(Cell::new(3, 1)).opaque, "the door is open in the game");
     // The designer paints water at (5, 1).
     let mut after = before.clone();
-    sightline::core::edit::paint(&mut after, 0, &[Cell::new(5, 1)], sightline::core::tile::STANDARD_WATER);
+    sightline::core::edit::paint(&mut after, 0, &[Cell::new(5, 1)], sightline::core::model::tile::STANDARD_WATER);
     // And mirrors the wall at (0, 0): the same tile, flipped.
-    let flip = sightline::core::flip::Flip::HORIZONTAL;
+    let flip = sightline::core::model::flip::Flip::HORIZONTAL;
     let wall = after.tile(0, Cell::new(0, 0)).unwrap();
     after.set_flipped_tile(0, Cell::new(0, 0), wall, flip);
     w.apply_edit(&before, &after);
-    assert_eq!(w.map.top_tile(Cell::new(5, 1)).map(|t| t.1), Some(sightline::core::tile::STANDARD_WATER));
+    assert_eq!(w.map.top_tile(Cell::new(5, 1)).map(|t| t.1), Some(sightline::core::model::tile::STANDARD_WATER));
     assert_eq!(w.map.flipped_tile(0, Cell::new(0, 0)), Some((wall, flip)), "the flip reaches the game too");
     assert!(!w.map.rules_at(Cell::new(3, 1)).opaque, "the door opened in play stays open");
 }
@@ -715,7 +715,7 @@ fn an_edit_moves_a_light_and_adds_an_item_in_the_running_game() {
     assert_eq!(w.known_items_of(0).map(|(i, _)| i.name.as_str()).collect::<Vec<_>>(), ["coin"]);
     // A wall painted beside the light shadows what lies behind it.
     let mut walled = after.clone();
-    sightline::core::edit::paint(&mut walled, 0, &[Cell::new(5, 1)], sightline::core::tile::STANDARD_WALL);
+    sightline::core::edit::paint(&mut walled, 0, &[Cell::new(5, 1)], sightline::core::model::tile::STANDARD_WALL);
     w.apply_edit(&after, &walled);
     assert!(!w.is_lit(Cell::new(6, 1)));
     assert_eq!(w.lighting().lit().iter().collect::<Vec<_>>(), fresh(&walled));
@@ -1050,9 +1050,9 @@ fn random_games_know_only_what_was_seen() {
 /// (`SIGHTLINE_SOAK=N` multiplies the mutations.)
 #[test]
 fn the_core_runs_on_any_map_a_damaged_file_still_loads_as() {
+    use sightline::core::analysis::los_cache::LosCache;
     use sightline::core::format::{self, Format};
     use sightline::core::fov::{self, FovParams, Opacity, VisibleSet};
-    use sightline::core::los_cache::LosCache;
     use sightline::core::path::search::Searcher;
     use sightline::core::path::{CostGrid, DoorRule, SearchParams};
     use sightline::core::rng::Rng;
@@ -1106,7 +1106,7 @@ fn the_core_runs_on_any_map_a_damaged_file_still_loads_as() {
                 let opaque = grid.is_opaque(door.x, door.y);
                 std::hint::black_box(cache.set_opaque(door, !opaque));
             }
-            let audit = sightline::core::symmetry::audit(
+            let audit = sightline::core::analysis::symmetry::audit(
                 &grid,
                 Algorithm::Permissive,
                 Some(5),

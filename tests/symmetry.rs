@@ -5,8 +5,8 @@ use std::path::Path;
 use std::sync::atomic::{AtomicBool, AtomicUsize};
 
 use sightline::core::Cell;
+use sightline::core::analysis::symmetry::{self, AuditError, Failure};
 use sightline::core::fov::{self, Algorithm, FovParams, Opacity, OpacityGrid, VisibleSet};
-use sightline::core::symmetry::{self, AuditError, Failure};
 
 fn audit(grid: &OpacityGrid, algorithm: Algorithm, radius: Option<u32>) -> symmetry::SymmetryReport {
     symmetry::audit(grid, algorithm, radius, &AtomicUsize::new(0), &AtomicBool::new(false)).unwrap()

@@ -6,11 +6,11 @@ use egui::{Align2, Color32, FontId, Mesh, Pos2, Rect, Sense, Stroke, Vec2, pos2,
 
 use super::far_colours::{GlyphColour, PictureKey, map_picture, picture_key};
 use super::sprites::SheetTexture;
-use crate::core::flip::Flip;
-use crate::core::map::LayerLook;
-use crate::core::object::{HorizontalAlign, ObjectShape, ObjectText, ShapeKind, VerticalAlign};
-use crate::core::tile::Rgb;
-use crate::core::tile::SpriteSheet;
+use crate::core::model::flip::Flip;
+use crate::core::model::map::LayerLook;
+use crate::core::model::object::{HorizontalAlign, ObjectShape, ObjectText, ShapeKind, VerticalAlign};
+use crate::core::model::tile::Rgb;
+use crate::core::model::tile::SpriteSheet;
 use crate::core::{Cell, LayerRef, Map, ObjectKind, TileId};
 
 pub const MIN_CELL_PX: f32 = 1.0;
@@ -243,7 +243,7 @@ pub struct Preview {
     pub cells: Vec<Cell>,
     pub tiles: Vec<(Cell, TileId, Flip)>,
     /// The corner or edge the terrain brush paints, marked over the tiles.
-    pub spot: Option<crate::core::terrain::Part>,
+    pub spot: Option<crate::core::edit::terrain::Part>,
     /// The tile types and sheets (with their textures) `tiles` are drawn with, when not the
     /// map's: a paste from another map brings some (see `StampTransferCache`).
     pub palette: Option<(std::sync::Arc<Map>, Vec<Option<SheetTexture>>)>,
@@ -332,8 +332,8 @@ fn preview_ui(
 }
 
 /// Marks the corner (a dot) or edge (a bar) the terrain brush paints.
-fn terrain_spot_ui(painter: &egui::Painter, view: &View, spot: Option<crate::core::terrain::Part>) {
-    use crate::core::terrain::Part;
+fn terrain_spot_ui(painter: &egui::Painter, view: &View, spot: Option<crate::core::edit::terrain::Part>) {
+    use crate::core::edit::terrain::Part;
     let colour = Color32::from_rgb(255, 230, 90);
     let width = (view.cell_px * 0.15).clamp(2.0, 6.0);
     let (from, to) = match spot {
@@ -946,8 +946,8 @@ pub fn canvas_ui(
 mod tests {
     use super::*;
     use crate::core::Layer;
-    use crate::core::sheet_drawing::SheetDrawing;
-    use crate::core::tile::{STANDARD_FLOOR, STANDARD_WATER};
+    use crate::core::model::sheet_drawing::SheetDrawing;
+    use crate::core::model::tile::{STANDARD_FLOOR, STANDARD_WATER};
 
     #[test]
     fn a_tile_larger_than_the_grid_is_drawn_at_its_size_from_the_cells_bottom_left_then_offset() {
@@ -978,7 +978,8 @@ mod tests {
         // 70 more, 3.
         map.layers[0].offset = [-70.0, 10.0];
         assert_eq!(sprite_reach(&map), 2);
-        crate::core::layers::group_item(&mut map, crate::core::StackItem::Layer(LayerRef::Tiles(0)), "g").unwrap();
+        crate::core::model::layers::group_item(&mut map, crate::core::StackItem::Layer(LayerRef::Tiles(0)), "g")
+            .unwrap();
         map.groups[0].offset = [-70.0, 0.0];
         assert_eq!(sprite_reach(&map), 3);
     }
@@ -1035,7 +1036,7 @@ mod tests {
 
     #[test]
     fn an_object_layers_shapes_move_and_fade_with_its_group() {
-        use crate::core::object::{ObjectShape, ShapeKind};
+        use crate::core::model::object::{ObjectShape, ShapeKind};
         use crate::core::{MapObject, ObjectKind, StackItem};
         let mut map = Map::new_standard(8, 8, STANDARD_FLOOR).unwrap();
         map.tile_size = [16, 16];
@@ -1046,7 +1047,8 @@ mod tests {
             kind: ShapeKind::Rectangle { width: 16.0, height: 16.0 },
         });
         map.add_object(zone);
-        let group = crate::core::layers::group_item(&mut map, StackItem::Layer(LayerRef::Objects(0)), "g").unwrap();
+        let group =
+            crate::core::model::layers::group_item(&mut map, StackItem::Layer(LayerRef::Objects(0)), "g").unwrap();
         map.groups[group].offset = [32.0, -16.0];
         map.groups[group].opacity = 0.5;
         // One screen point a map pixel.

@@ -54,7 +54,7 @@ pub enum Command {
     PickSaveAs,
     /// Set how a Tiled save writes the map and the order its tiles are drawn in (Tiled's tile
     /// layer format, render order and compression level); one undo step.
-    SetTiledSettings(crate::core::tiled_settings::TiledSettings),
+    SetTiledSettings(crate::core::model::tiled_settings::TiledSettings),
     /// Set the map's class and background colour (Tiled's); successive changes, as a drag in
     /// the colour picker sends them, are one undo step.
     SetMapLook {
@@ -76,7 +76,7 @@ pub enum Command {
     ZoomBy(f32),
     DismissError,
     /// The terrain brush paints this terrain (and becomes the tool).
-    SetTerrain(crate::core::terrain::TerrainBrush),
+    SetTerrain(crate::core::edit::terrain::TerrainBrush),
     /// The next brush stroke is a straight line (Shift is held).
     SetLineStroke(bool),
     /// The primary button went down on a cell: a stroke begins (or the picker picks).
@@ -107,7 +107,7 @@ pub enum Command {
     /// none (each object in its kind's colour).
     SetObjectLayerColor(usize, Option<crate::core::Rgba>),
     /// Set the order an object layer's objects are drawn in (Tiled's Drawing Order).
-    SetObjectLayerDrawOrder(usize, crate::core::map::DrawOrder),
+    SetObjectLayerDrawOrder(usize, crate::core::model::map::DrawOrder),
     /// Replace the custom properties of the map, a layer or a tile type (a properties table's
     /// edit).
     SetProperties(PropertiesOwner, crate::core::Properties),
@@ -137,7 +137,7 @@ pub enum Command {
     /// already is, nothing changes and no undo step is left.
     MoveLayerTo {
         item: crate::core::StackItem,
-        place: crate::core::layers::Place,
+        place: crate::core::model::layers::Place,
     },
     MergeLayerDown(crate::core::LayerRef),
     /// Put a layer or group into a new group, where it is (Tiled's Group Layers).
@@ -161,7 +161,7 @@ pub enum Command {
     /// Tiles dragged over in a tileset become the stamp, placed by clicks (Tiled's stamp brush).
     StampFromTileset(crate::core::edit::Stamp),
     /// How the brush's tile is turned (the tools bar's reset).
-    SetBrushFlip(crate::core::flip::Flip),
+    SetBrushFlip(crate::core::model::flip::Flip),
     /// X, Y, Z, Shift+Z: turn the stamp being pasted, else the brush's tile.
     TurnStamp(crate::core::edit::Turn),
     /// Esc: stop pasting, or drop the selection.
@@ -175,10 +175,10 @@ pub enum Command {
     /// Cut the map down to the selection's bounding rectangle (one undo step).
     CropToSelection,
     /// How the selection tools combine their pick with the selection (the tools bar).
-    SetSelectionMode(crate::core::selection::SelectionMode),
+    SetSelectionMode(crate::core::edit::selection::SelectionMode),
     /// The mode the keys held as a selection drag begins ask for (sent before its
     /// `StrokeBegin`).
-    HoldSelectionMode(Option<crate::core::selection::SelectionMode>),
+    HoldSelectionMode(Option<crate::core::edit::selection::SelectionMode>),
     /// Shift held as a fill begins: it fills the whole selection (Tiled's Fill Selection).
     SetFillSelection(bool),
     PlaceObject(crate::core::Cell),
@@ -207,15 +207,15 @@ pub enum Command {
     },
     /// A click's shape (a cell's box, a point, a text at its own size), at this position in map
     /// pixels: an object on the cell under its centre (one undo step).
-    AddShape(crate::core::object::ShapeKind, [f64; 2]),
+    AddShape(crate::core::model::object::ShapeKind, [f64; 2]),
     /// How drawn shapes snap (the tools bar).
-    SetSnap(crate::core::geometry::Snap),
+    SetSnap(crate::core::model::geometry::Snap),
     /// The inspector: set one cell's tile on one layer, and how it is flipped.
     SetCellTile {
         layer: usize,
         cell: crate::core::Cell,
         tile: crate::core::TileId,
-        flip: crate::core::flip::Flip,
+        flip: crate::core::model::flip::Flip,
     },
     /// The inspector: replace object `n` (its name, glyph, vision, radius).
     EditObject(usize, crate::core::MapObject),
@@ -276,7 +276,7 @@ pub enum Command {
     SetTerrainWholeTiles(bool),
     /// The corner or edge nearest the pointer (the canvas sends it as the pointer moves); a
     /// terrain stroke in progress paints it.
-    TerrainSpot(Option<crate::core::terrain::Part>),
+    TerrainSpot(Option<crate::core::edit::terrain::Part>),
     Undo,
     Redo,
     /// Undo or redo until `n` steps are done (the History panel's click on a step: the map as

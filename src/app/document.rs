@@ -4,7 +4,7 @@ use std::path::PathBuf;
 use std::sync::atomic::{AtomicU64, Ordering};
 
 use crate::core::Map;
-use crate::core::selection::Selection;
+use crate::core::edit::selection::Selection;
 
 /// A number no map state had before: documents and edits draw from one counter, so a revision
 /// never repeats even across documents (overlays key their results on it).

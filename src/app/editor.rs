@@ -2,10 +2,10 @@
 //! cells (via `core::edit`); the document applies them and keeps undo snapshots.
 
 use crate::core::edit;
-use crate::core::flip::Flip;
-use crate::core::object::{ObjectText, ShapeKind, dragged_box};
-use crate::core::selection::{Selection, SelectionMode, TileLook};
-use crate::core::tile_transfer::TileSource;
+use crate::core::edit::selection::{Selection, SelectionMode, TileLook};
+use crate::core::edit::tile_transfer::TileSource;
+use crate::core::model::flip::Flip;
+use crate::core::model::object::{ObjectText, ShapeKind, dragged_box};
 use crate::core::{Cell, LayerRef, Map, StackItem, TileId};
 
 /// The painting tools, with Tiled's keys.
@@ -179,7 +179,7 @@ pub struct EditorState {
     /// The shape being drawn (a drag in progress, or a polygon's points so far).
     pub shape_draft: Option<ShapeDraft>,
     /// How drawn shapes snap (the tools bar's choice; Ctrl and Ctrl+Shift toggle it while held).
-    pub snap: crate::core::geometry::Snap,
+    pub snap: crate::core::model::geometry::Snap,
     /// The object last drawn, placed or moved with the object tool, by id: with the pointer off
     /// the canvas, the inspector edits it (Tiled selects a new object).
     pub focused_object: Option<u32>,
@@ -194,16 +194,16 @@ pub struct EditorState {
     /// Seeded, so a stroke can be replayed in tests.
     pub rng: crate::core::rng::Rng,
     /// The terrain the terrain brush paints (chosen in the Terrains panel).
-    pub terrain: Option<crate::core::terrain::TerrainBrush>,
+    pub terrain: Option<crate::core::edit::terrain::TerrainBrush>,
     /// The bucket fill lays `terrain` (Tiled's terrain fill mode).
     pub fill_terrain: bool,
     /// The terrain brush paints whole tiles at size 1 too; off, size 1 paints the corner or
     /// edge nearest the pointer, as Tiled's terrain brush does.
     pub terrain_whole_tiles: bool,
     /// The corner or edge nearest the pointer, for the terrain brush.
-    pub terrain_spot: Option<crate::core::terrain::Part>,
+    pub terrain_spot: Option<crate::core::edit::terrain::Part>,
     /// The last corner or edge the terrain stroke in progress painted (painted once per visit).
-    pub terrain_spot_painted: Option<crate::core::terrain::Part>,
+    pub terrain_spot_painted: Option<crate::core::edit::terrain::Part>,
 }
 
 /// A selection drag in progress: what was selected when it began, how its pick combines with
@@ -341,7 +341,7 @@ pub struct Resize {
 #[derive(Clone, Copy, Debug, PartialEq)]
 pub enum Grip {
     /// One of a box's eight handles, each coordinate −1, 0 or 1 (see
-    /// [`crate::core::object::resized_box`]), and the box.
+    /// [`crate::core::model::object::resized_box`]), and the box.
     Box { handle: [i8; 2], top_left: [f64; 2], size: [f64; 2] },
     /// Point `index` of a polygon or path, and the shape's origin (Tiled's `x`, `y`), which
     /// stays: the point moves alone.
@@ -418,7 +418,7 @@ impl Default for EditorState {
     fn default() -> Self {
         Self {
             tool: Tool::Brush,
-            tile: crate::core::tile::STANDARD_WALL,
+            tile: crate::core::model::tile::STANDARD_WALL,
             flip: Flip::NONE,
             layer: 0,
             object_layer: None,
@@ -447,10 +447,10 @@ impl Default for EditorState {
             grab: None,
             resizing: None,
             shape_draft: None,
-            snap: crate::core::geometry::Snap::default(),
+            snap: crate::core::model::geometry::Snap::default(),
             focused_object: None,
             monster_glyph: 'g',
-            monster_vision: crate::core::object::DEFAULT_VISION_RADIUS,
+            monster_vision: crate::core::model::object::DEFAULT_VISION_RADIUS,
             light_radius: 6,
             line_stroke: false,
             random: false,
@@ -634,7 +634,7 @@ impl EditorState {
 
     /// The corner or edge the terrain brush paints instead of cells: at size 1, unless whole
     /// tiles are asked for, the one nearest the pointer.
-    pub fn terrain_part(&self) -> Option<crate::core::terrain::Part> {
+    pub fn terrain_part(&self) -> Option<crate::core::edit::terrain::Part> {
         self.paints_terrain_parts().then_some(self.terrain_spot).flatten()
     }
 

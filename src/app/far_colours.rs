@@ -9,8 +9,8 @@ use egui::{Color32, ColorImage};
 
 use super::canvas::color;
 use super::sprites::SheetTexture;
-use crate::core::map::LayerLook;
-use crate::core::tile::{Glyph, SpriteSheet};
+use crate::core::model::map::LayerLook;
+use crate::core::model::tile::{Glyph, SpriteSheet};
 use crate::core::{Cell, Map};
 
 /// Which picture of the map a texture shows: the map's revision, whether tile images are shown,
@@ -155,7 +155,7 @@ mod tests {
     use std::sync::Arc;
 
     use super::*;
-    use crate::core::tile::{Rgb, Sprite, TileKind};
+    use crate::core::model::tile::{Rgb, Sprite, TileKind};
     use crate::core::{Layer, Map};
 
     /// A 2×1 tile sheet: tile 0 half green, half transparent; tile 1 all blue.
@@ -211,7 +211,7 @@ mod tests {
         assert_eq!(colours[2], Color32::from_rgb(100, 0, 128), "blue at half opacity over red");
         assert_eq!(colours[3], Color32::TRANSPARENT, "a hidden layer shows nothing");
         // A tint multiplies the image's colour.
-        map.layers[2].tint = Some(crate::core::tile::Rgba(255, 0, 0, 255));
+        map.layers[2].tint = Some(crate::core::model::tile::Rgba(255, 0, 0, 255));
         assert_eq!(
             cell_colour(&map, &map.tile_looks(), &loaded, true, GlyphColour::Background, 2),
             Color32::from_rgb(100, 0, 0)

@@ -4,7 +4,8 @@
 
 use super::command::{Command, NewLayer, PropertiesOwner};
 use super::editor::{EditorState, Tool};
-use crate::core::{LayerRef, Map, MapObject, StackItem, layers};
+use crate::core::model::layers;
+use crate::core::{LayerRef, Map, MapObject, StackItem};
 
 /// What an undo step made by `command` is called, in the Edit menu ("Undo Paint") and the
 /// History panel; `None` for commands that make no step of their own (a stroke's moves, the

@@ -3,12 +3,13 @@
 //! them the actions on the current item (new tile layer, object layer or group, group, ungroup,
 //! duplicate, remove, raise, lower, merge down) and its properties (name, opacity, custom; a tile
 //! layer's collision flag, an object layer's colour). Every action is a [`Command`] and one undo
-//! step; the edits themselves are [`crate::core::layers`].
+//! step; the edits themselves are [`crate::core::model::layers`].
 
 use super::panels::name_widget;
 use super::{Command, NewLayer, PropertiesOwner, SightlineApp};
-use crate::core::map::LayerHeader;
-use crate::core::{LayerRef, StackItem, layers};
+use crate::core::model::layers;
+use crate::core::model::map::LayerHeader;
+use crate::core::{LayerRef, StackItem};
 
 /// One action on the current item, for the panel's buttons and the menu's entries alike.
 struct LayerAction {
@@ -547,7 +548,7 @@ fn object_layer_properties_ui(app: &mut SightlineApp, ui: &mut egui::Ui, current
         }
     });
     ui.horizontal(|ui| {
-        use crate::core::map::DrawOrder;
+        use crate::core::model::map::DrawOrder;
         ui.label("Drawing order").on_hover_text(
             "Which of two overlapping objects is drawn on top (Tiled's Drawing Order): Top Down, the lower one on \
              the map; Manual, the later one in the layer",

@@ -1,7 +1,7 @@
 //! The New map and Resize map dialogs.
 
 use super::{Command, SightlineApp};
-use crate::core::tile::{self, TileId};
+use crate::core::model::tile::{self, TileId};
 use crate::core::{Anchor, Map, MapError, generate};
 
 /// What a new map starts from.

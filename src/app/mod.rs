@@ -32,9 +32,10 @@ pub use overlays::{OverlayCommand, OverlayKind, Overlays};
 use std::path::PathBuf;
 
 use crate::cli::{AppLaunch, OverlayName};
-use crate::core::selection::Selection;
-use crate::core::tile_transfer::{TileSource, TileTransfer};
-use crate::core::{Cell, LayerRef, StackItem, TileId, format, layers};
+use crate::core::edit::selection::Selection;
+use crate::core::edit::tile_transfer::{TileSource, TileTransfer};
+use crate::core::model::layers;
+use crate::core::{Cell, LayerRef, StackItem, TileId, format};
 
 /// Starts the native window.
 pub fn run(launch: AppLaunch) -> anyhow::Result<()> {
@@ -92,10 +93,10 @@ type FillPreviewKey = ((Cell, u64, usize, bool, bool), Option<Selection>);
 /// layer, the terrain, the brush size and the random state a click would paint with.
 type TerrainPreviewKey = (
     Cell,
-    Option<crate::core::terrain::Part>,
+    Option<crate::core::edit::terrain::Part>,
     u64,
     usize,
-    crate::core::terrain::TerrainBrush,
+    crate::core::edit::terrain::TerrainBrush,
     u32,
     crate::core::rng::Rng,
 );
@@ -309,7 +310,7 @@ impl SightlineApp {
     /// The app on the built-in default map.
     pub fn new(exit_after_frames: Option<u64>) -> Self {
         Self {
-            document: Document::untitled(crate::cli::default_map(), crate::core::samples::DEFAULT_MAP_NAME),
+            document: Document::untitled(crate::cli::default_map(), crate::core::format::samples::DEFAULT_MAP_NAME),
             view: View::default(),
             editor: EditorState::default(),
             system_clipboard: None,
@@ -613,7 +614,7 @@ impl SightlineApp {
             Command::SelectTile(tile) => {
                 if usize::from(tile) < self.document.map.tiles.len() {
                     self.editor.tile = tile;
-                    self.editor.flip = crate::core::flip::Flip::NONE;
+                    self.editor.flip = crate::core::model::flip::Flip::NONE;
                     // A single tile is the brush again, not the stamp being placed.
                     self.editor.pasting = false;
                     if matches!(self.editor.tool, Tool::Eraser | Tool::Picker | Tool::Probe | Tool::Terrain) {
@@ -832,7 +833,7 @@ impl SightlineApp {
             }
             Command::NewMap(spec) => self.request(PendingAction::New(spec)),
             Command::ResizeMap(spec) => {
-                let fill = if spec.fill_with_brush { self.editor.tile } else { crate::core::tile::EMPTY };
+                let fill = if spec.fill_with_brush { self.editor.tile } else { crate::core::model::tile::EMPTY };
                 match self.document.map.resized(spec.width, spec.height, spec.anchor, fill) {
                     Ok(map) if map != self.document.map => {
                         // The selection moves with the cells it holds, as in Tiled.
@@ -1003,7 +1004,8 @@ impl SightlineApp {
                     return;
                 }
                 self.document.checkpoint(&self.editor.selection);
-                let flip = if tile == crate::core::tile::EMPTY { crate::core::flip::Flip::NONE } else { flip };
+                let flip =
+                    if tile == crate::core::model::tile::EMPTY { crate::core::model::flip::Flip::NONE } else { flip };
                 if crate::core::edit::paint_flipped(&mut self.document.map, layer, &[cell], tile, flip) > 0 {
                     self.document.touch();
                 } else {
@@ -1041,7 +1043,7 @@ impl SightlineApp {
                 }
             }
             Command::SetObjectPoints { id, points } => {
-                use crate::core::object::ShapeKind;
+                use crate::core::model::object::ShapeKind;
                 let Some(index) = self.changeable_object(id) else { return };
                 let map = &self.document.map;
                 let (now, fewest) = match map.objects[index].shape.as_ref().map(|s| &s.kind) {
@@ -1372,7 +1374,7 @@ impl SightlineApp {
                 // Typing in a text property sends a change a key: one undo step while it goes on.
                 // Adding, removing or converting a property, a member or a list item is a step of
                 // its own.
-                let same_shape = crate::core::tile::same_shape(current, &properties);
+                let same_shape = crate::core::model::tile::same_shape(current, &properties);
                 if !same_shape || !self.continues(ContinuedEdit::Properties(owner)) {
                     self.document.checkpoint(&self.editor.selection);
                 }
@@ -1676,7 +1678,8 @@ impl SightlineApp {
                 let text_size = if self.editor.object == ObjectChoice::Text
                     && matches!(response.pointer, Some(PointerAction::Clicked(_)))
                 {
-                    let font = egui::FontId::proportional(crate::core::object::ObjectText::new("").pixel_size as f32);
+                    let font =
+                        egui::FontId::proportional(crate::core::model::object::ObjectText::new("").pixel_size as f32);
                     let text = ui.painter().layout_no_wrap(DEFAULT_OBJECT_TEXT.into(), font, egui::Color32::BLACK);
                     [f64::from(text.size().x.ceil()), f64::from(text.size().y.ceil())]
                 } else {
@@ -1694,13 +1697,13 @@ impl SightlineApp {
 
     /// The corner or edge of the chosen terrain's set nearest `point` (in cells), when the
     /// terrain brush is out and the point is over the map.
-    fn terrain_spot_at(&self, point: Option<egui::Pos2>) -> Option<crate::core::terrain::Part> {
+    fn terrain_spot_at(&self, point: Option<egui::Pos2>) -> Option<crate::core::edit::terrain::Part> {
         let brush = self.editor.terrain.filter(|_| self.editor.tool == Tool::Terrain)?;
         let set = self.document.map.sheets.get(brush.sheet)?.wang_sets.get(brush.set)?;
         let p = point?;
         let map = &self.document.map;
         let on_map = p.x >= 0.0 && p.y >= 0.0 && p.x <= map.width() as f32 && p.y <= map.height() as f32;
-        on_map.then(|| crate::core::terrain::Part::nearest(set.kind, p.x, p.y))
+        on_map.then(|| crate::core::edit::terrain::Part::nearest(set.kind, p.x, p.y))
     }
 
     /// The grips of the object in hand (Tiled's Select Objects handles, Edit Polygons points):
@@ -1725,15 +1728,21 @@ impl SightlineApp {
                     // whole cells or pixels of its own.
                     let own = |origin: [f64; 2]| {
                         let from = [pointer[0] - origin[0], pointer[1] - origin[1]];
-                        snap.point(crate::core::object::rotated(from, -rotation), map.tile_size)
+                        snap.point(crate::core::model::object::rotated(from, -rotation), map.tile_size)
                     };
                     let id = resize.id;
                     match resize.grip {
                         Grip::Box { handle, top_left, size } => {
                             let (position, size) = if rotation == 0.0 {
-                                crate::core::object::resized_box(top_left, size, handle, to)
+                                crate::core::model::object::resized_box(top_left, size, handle, to)
                             } else {
-                                crate::core::object::resized_turned_box(top_left, size, rotation, handle, own(top_left))
+                                crate::core::model::object::resized_turned_box(
+                                    top_left,
+                                    size,
+                                    rotation,
+                                    handle,
+                                    own(top_left),
+                                )
                             };
                             if (shape.position(o.cell, map.tile_size), shape.kind.size()) != (position, Some(size)) {
                                 let size = Some(size);
@@ -1743,7 +1752,7 @@ impl SightlineApp {
                         // A middle's press became a point's (below).
                         Grip::Midpoint { .. } => {}
                         Grip::Point { index, origin } => {
-                            use crate::core::object::ShapeKind;
+                            use crate::core::model::object::ShapeKind;
                             let (ShapeKind::Polygon(now) | ShapeKind::Polyline(now)) = &shape.kind else {
                                 return true;
                             };
@@ -1790,7 +1799,9 @@ impl SightlineApp {
             .map(|(grip, _)| grip);
         let Some(grip) = grip else { return false };
         let points = match o.shape.as_ref().map(|s| &s.kind) {
-            Some(crate::core::object::ShapeKind::Polygon(p) | crate::core::object::ShapeKind::Polyline(p)) => p.clone(),
+            Some(
+                crate::core::model::object::ShapeKind::Polygon(p) | crate::core::model::object::ShapeKind::Polyline(p),
+            ) => p.clone(),
             _ => Vec::new(),
         };
         let id = o.id;
@@ -1829,7 +1840,7 @@ impl SightlineApp {
         modifiers: egui::Modifiers,
         text_size: [f64; 2],
     ) {
-        use crate::core::object::ShapeKind;
+        use crate::core::model::object::ShapeKind;
         let map = &self.document.map;
         let [tw, th] = map.tile_size.map(|t| f64::from(t.max(1)));
         let snap = self.editor.snap.toggled(modifiers.command || modifiers.ctrl, modifiers.shift);
@@ -1947,7 +1958,7 @@ impl SightlineApp {
                         // Centred on the pointer, its corner snapped (Tiled's Insert Text).
                         let [w, h] = text_size;
                         let corner = snap.point([at[0] - w / 2.0, at[1] - h / 2.0], map.tile_size);
-                        let text = Box::new(crate::core::object::ObjectText::new(DEFAULT_OBJECT_TEXT));
+                        let text = Box::new(crate::core::model::object::ObjectText::new(DEFAULT_OBJECT_TEXT));
                         (ShapeKind::Text { width: w, height: h, text }, corner)
                     }
                     ObjectChoice::TileObject => {
@@ -1987,7 +1998,8 @@ impl SightlineApp {
                 self.commands.push(Command::SetFillSelection(shift));
             }
             if self.editor.tool.selects() {
-                let held = crate::core::selection::SelectionMode::from_keys(shift, modifiers.command || modifiers.ctrl);
+                let held =
+                    crate::core::edit::selection::SelectionMode::from_keys(shift, modifiers.command || modifiers.ctrl);
                 self.commands.push(Command::HoldSelectionMode(held));
             }
         }
@@ -2094,7 +2106,7 @@ impl SightlineApp {
     /// Puts `document` in place of the open map: the editor starts afresh on it, but for the
     /// clipboard, which a paste can lay in the new map (Tiled's copy between maps). It then
     /// holds the old map's tile types, to bring those the new map lacks
-    /// ([`crate::core::tile_transfer`]).
+    /// ([`crate::core::edit::tile_transfer`]).
     fn replace_document(&mut self, document: Document) {
         self.document = document;
         // A loss agreed to was for the map that was open.
@@ -2272,7 +2284,9 @@ impl SightlineApp {
             return false;
         }
         self.document.checkpoint(&self.editor.selection);
-        if crate::core::edit::paint(&mut self.document.map, self.editor.layer, &cells, crate::core::tile::EMPTY) > 0 {
+        if crate::core::edit::paint(&mut self.document.map, self.editor.layer, &cells, crate::core::model::tile::EMPTY)
+            > 0
+        {
             self.document.touch();
         } else {
             self.document.drop_checkpoint();
@@ -2357,7 +2371,8 @@ impl SightlineApp {
         }
         // What stands on the cell on that layer is replaced; a Tiled zone, path or tile object
         // that merely hangs from it is not.
-        let marker = |o: &MapObject| o.shape.as_ref().is_none_or(|s| s.kind == crate::core::object::ShapeKind::Point);
+        let marker =
+            |o: &MapObject| o.shape.as_ref().is_none_or(|s| s.kind == crate::core::model::object::ShapeKind::Point);
         let replaced = |o: &MapObject| o.cell == cell && marker(o) && Some(o.layer) == target;
         // The player start moves, keeping its id, name, layer and properties (an `object`
         // property may name it); the same object placed again where it stands is no edit.
@@ -2462,7 +2477,7 @@ impl SightlineApp {
         let map = &self.document.map;
         let at = response.grid_point?;
         let ObjectInHand { object: o, grips, shift } = self.focus()?;
-        let crate::core::object::ShapeKind::Polyline(points) = &o.shape.as_ref()?.kind else { return None };
+        let crate::core::model::object::ShapeKind::Polyline(points) = &o.shape.as_ref()?.kind else { return None };
         let last = points.len().checked_sub(1)?;
         let screen = |p: [f64; 2]| self.view.screen_from_layer_pixels(p, shift, map.tile_size);
         let pointer = self.view.screen_from_grid_point(at);
@@ -2486,11 +2501,11 @@ impl SightlineApp {
         let map = &self.document.map;
         let o = &map.objects[index];
         let Some(shape) = o.shape.as_ref() else { return };
-        let crate::core::object::ShapeKind::Polyline(relative) = &shape.kind else { return };
+        let crate::core::model::object::ShapeKind::Polyline(relative) = &shape.kind else { return };
         let origin = shape.position(o.cell, map.tile_size);
         // On the map, turned as the path is (the draft is drawn unturned).
         let on_map = |p: &[f64; 2]| {
-            let [x, y] = crate::core::object::rotated(*p, shape.rotation);
+            let [x, y] = crate::core::model::object::rotated(*p, shape.rotation);
             [origin[0] + x, origin[1] + y]
         };
         let mut points: Vec<[f64; 2]> = relative.iter().map(on_map).collect();
@@ -2512,7 +2527,7 @@ impl SightlineApp {
     /// The path a polygon draft went on from takes the draft's points (in their order again),
     /// as a polygon when `closed`: one undo step.
     fn finish_extension(&mut self, mut points: Vec<[f64; 2]>, end: PathEnd, closed: bool) {
-        use crate::core::object::ShapeKind;
+        use crate::core::model::object::ShapeKind;
         let Some(index) = self.changeable_object(end.id) else { return };
         if end.from_start {
             points.reverse();
@@ -2531,7 +2546,7 @@ impl SightlineApp {
         let own = |p: [f64; 2]| before.iter().copied().find(|q| (q[0] - p[0]).abs() + (q[1] - p[1]).abs() < 1e-6);
         let relative: Vec<[f64; 2]> = points
             .iter()
-            .map(|p| crate::core::object::rotated([p[0] - origin[0], p[1] - origin[1]], -shape.rotation))
+            .map(|p| crate::core::model::object::rotated([p[0] - origin[0], p[1] - origin[1]], -shape.rotation))
             .map(|p| own(p).unwrap_or(p))
             .collect();
         let kind = match relative.len() {
@@ -2572,11 +2587,11 @@ impl SightlineApp {
     /// point's, polygon's or path's origin), with an empty name and class as Tiled's insert
     /// tools make it, on the current object layer (else the topmost, or a new one): one undo
     /// step. It stands on the cell under its centre; the inspector then edits it.
-    fn add_shape(&mut self, kind: crate::core::object::ShapeKind, position: [f64; 2]) {
+    fn add_shape(&mut self, kind: crate::core::model::object::ShapeKind, position: [f64; 2]) {
         use crate::core::{MapObject, ObjectKind};
         let map = &self.document.map;
-        if let crate::core::object::ShapeKind::Tile { tile, .. } = kind
-            && (tile == crate::core::tile::EMPTY || usize::from(tile) >= map.tiles.len())
+        if let crate::core::model::object::ShapeKind::Tile { tile, .. } = kind
+            && (tile == crate::core::model::tile::EMPTY || usize::from(tile) >= map.tiles.len())
         {
             self.notice = Some("choose a tile in the palette to lay it as a tile object".into());
             return;
@@ -2711,7 +2726,7 @@ impl SightlineApp {
     }
 
     /// How the clipboard's stamp's tile types carry into the open map
-    /// ([`crate::core::tile_transfer`]), when they must; `Err` says why they cannot.
+    /// ([`crate::core::edit::tile_transfer`]), when they must; `Err` says why they cannot.
     fn stamp_transfer_plan(&self) -> Option<Result<TileTransfer, String>> {
         if !self.stamp_needs_transfer() {
             return None;
@@ -2914,7 +2929,7 @@ impl SightlineApp {
             let painted = match e.terrain_part() {
                 Some(part) if e.terrain_spot_painted == Some(part) => return,
                 Some(part) => {
-                    use crate::core::terrain::Part;
+                    use crate::core::edit::terrain::Part;
                     // A drag faster than the corners paints the corners between, as the brush
                     // paints the cells between.
                     let parts = match (e.terrain_spot_painted, part) {
@@ -2927,9 +2942,9 @@ impl SightlineApp {
                         _ => vec![part],
                     };
                     e.terrain_spot_painted = Some(part);
-                    crate::core::terrain::plan_terrain_parts(&self.document.map, layer, brush, &parts, &mut e.rng)
+                    crate::core::edit::terrain::plan_terrain_parts(&self.document.map, layer, brush, &parts, &mut e.rng)
                 }
-                None => crate::core::terrain::plan_terrain(&self.document.map, layer, brush, cells, &mut e.rng),
+                None => crate::core::edit::terrain::plan_terrain(&self.document.map, layer, brush, cells, &mut e.rng),
             };
             match painted {
                 // The transitions too stay inside the selection.
@@ -2937,7 +2952,7 @@ impl SightlineApp {
                     .into_iter()
                     .filter(|&(c, tile)| {
                         self.editor.paints_at(c)
-                            && self.document.map.set_flipped_tile(layer, c, tile, crate::core::flip::Flip::NONE)
+                            && self.document.map.set_flipped_tile(layer, c, tile, crate::core::model::flip::Flip::NONE)
                     })
                     .count(),
                 Err(error) => {
@@ -2959,7 +2974,7 @@ impl SightlineApp {
 
     /// The tiles the canvas shows under the pointer: what a click (or the stroke in progress)
     /// would put.
-    pub fn previewed_tiles(&self) -> Vec<(Cell, TileId, crate::core::flip::Flip)> {
+    pub fn previewed_tiles(&self) -> Vec<(Cell, TileId, crate::core::model::flip::Flip)> {
         self.preview().tiles
     }
 
@@ -2999,7 +3014,7 @@ impl SightlineApp {
         let cells = self.preview_cells();
         // The terrain brush: the tiles a click would put, transitions included.
         if let Some((_, planned)) = &self.terrain_preview {
-            let tiles = planned.iter().map(|&(c, t)| (c, t, crate::core::flip::Flip::NONE)).collect();
+            let tiles = planned.iter().map(|&(c, t)| (c, t, crate::core::model::flip::Flip::NONE)).collect();
             // A corner or edge is marked itself, not the cell it is on.
             return match self.editor.terrain_part() {
                 Some(spot) => canvas::Preview { cells: Vec::new(), tiles, spot: Some(spot), palette: None },
@@ -3049,10 +3064,10 @@ impl SightlineApp {
                     has_player |= player;
                     let mut object = stamp.laid_object(&s.object, cell, map.tile_size);
                     // In this map's tile ids (the preview's palette has those a paste adds).
-                    if let Some(crate::core::object::ShapeKind::Tile { tile, .. }) =
+                    if let Some(crate::core::model::object::ShapeKind::Tile { tile, .. }) =
                         object.shape.as_mut().map(|s| &mut s.kind)
                     {
-                        *tile = self.stamp_tile_here(*tile).unwrap_or(crate::core::tile::EMPTY);
+                        *tile = self.stamp_tile_here(*tile).unwrap_or(crate::core::model::tile::EMPTY);
                     }
                     objects.push(object);
                 }
@@ -3169,10 +3184,12 @@ impl SightlineApp {
         }
         let map = &self.document.map;
         let planned = match part {
-            Some(part) => crate::core::terrain::plan_terrain_parts(map, e.layer, brush, &[part], &mut e.rng.clone()),
+            Some(part) => {
+                crate::core::edit::terrain::plan_terrain_parts(map, e.layer, brush, &[part], &mut e.rng.clone())
+            }
             None => {
                 let cells = crate::core::edit::square_around(at, e.brush_size);
-                crate::core::terrain::plan_terrain(map, e.layer, brush, &cells, &mut e.rng.clone())
+                crate::core::edit::terrain::plan_terrain(map, e.layer, brush, &cells, &mut e.rng.clone())
             }
         };
         self.terrain_preview = Some((key, planned.unwrap_or_default()));
@@ -3313,7 +3330,7 @@ pub(super) struct ObjectInHand<'a> {
 
 /// [`SightlineApp::focus`], of `editor` on `map`.
 pub(super) fn object_focus<'a>(editor: &EditorState, map: &'a crate::core::Map) -> Option<ObjectInHand<'a>> {
-    use crate::core::object::ShapeKind;
+    use crate::core::model::object::ShapeKind;
     let o = map.object_by_id(editor.focused_object.filter(|_| editor.tool == Tool::Object)?)?;
     // Not on a hidden layer (or in a hidden group): Tiled picks only what it shows.
     let look = map.object_looks().get(o.layer).copied().filter(|l| l.shown)?;
@@ -3323,7 +3340,7 @@ pub(super) fn object_focus<'a>(editor: &EditorState, map: &'a crate::core::Map) 
             ShapeKind::Polygon(points) | ShapeKind::Polyline(points) => {
                 // A point of the shape's own (unturned, from its origin) on the map.
                 let at = |p: [f64; 2]| {
-                    let [x, y] = crate::core::object::rotated(p, s.rotation);
+                    let [x, y] = crate::core::model::object::rotated(p, s.rotation);
                     [origin[0] + x, origin[1] + y]
                 };
                 let closed = matches!(s.kind, ShapeKind::Polygon(_));
@@ -3343,7 +3360,7 @@ pub(super) fn object_focus<'a>(editor: &EditorState, map: &'a crate::core::Map) 
                 Some(size) => object_handles([0.0, 0.0], size)
                     .into_iter()
                     .map(|(handle, p)| {
-                        let [x, y] = crate::core::object::rotated(p, s.rotation);
+                        let [x, y] = crate::core::model::object::rotated(p, s.rotation);
                         (Grip::Box { handle, top_left: origin, size }, [origin[0] + x, origin[1] + y])
                     })
                     .collect(),
@@ -3462,8 +3479,8 @@ fn draw_object_ring(
     let screen = |p: [f64; 2]| view.screen_from_layer_pixels(p, shift, map.tile_size);
     let cell_px = canvas::pixels_from_grid(egui::pos2(o.cell.x as f32, o.cell.y as f32), map.tile_size, [0.0, 0.0]);
     let placed = |p: [f64; 2]| screen([p[0] + cell_px[0], p[1] + cell_px[1]]);
-    let sheet_corners = |s: &crate::core::object::ObjectShape| {
-        let crate::core::object::ShapeKind::Tile { tile, .. } = s.kind else { return None };
+    let sheet_corners = |s: &crate::core::model::object::ObjectShape| {
+        let crate::core::model::object::ShapeKind::Tile { tile, .. } = s.kind else { return None };
         let sprite = map.tiles.get(usize::from(tile))?.sprite?;
         let sheet = map.sheets.get(usize::from(sprite.sheet))?;
         let image = [f64::from(sheet.tile_width), f64::from(sheet.tile_height)];
@@ -3508,7 +3525,7 @@ fn draw_shape_draft(
     draft: Option<(&ShapeDraft, ObjectChoice)>,
     shift: [f64; 2],
 ) {
-    use crate::core::object::{ObjectShape, ShapeKind};
+    use crate::core::model::object::{ObjectShape, ShapeKind};
     let Some((draft, choice)) = draft else { return };
     let screen = |p: [f64; 2]| view.screen_from_layer_pixels(p, shift, tile_size);
     let stroke = egui::Stroke::new(1.5, TO_BE_ADDED);
@@ -3568,7 +3585,7 @@ fn draw_selection(
     selection: Option<&Selection>,
     picture: Option<egui::TextureId>,
 ) {
-    use crate::core::selection::runs_minus;
+    use crate::core::edit::selection::runs_minus;
     let Some(s) = selection else { return };
     if view.cell_px < canvas::MIN_MESH_PX
         && let Some(texture) = picture

@@ -29,7 +29,7 @@ fn object_line(o: &MapObject) -> String {
     let class = o.kind.type_name();
     let class =
         if class.is_empty() || class.eq_ignore_ascii_case(name) { String::new() } else { format!(" · {class}") };
-    let shape = o.shape.as_ref().filter(|s| !matches!(s.kind, crate::core::object::ShapeKind::Point));
+    let shape = o.shape.as_ref().filter(|s| !matches!(s.kind, crate::core::model::object::ShapeKind::Point));
     let shape = shape.map_or_else(String::new, |s| format!(" · {}", s.describe()));
     format!("{} #{} {name}{class} · {}, {}{shape}", o.kind.glyph(), o.id, o.cell.x, o.cell.y)
 }

@@ -5,8 +5,8 @@ use egui::RichText;
 use super::play::PlayCommand;
 use super::{Command, ObjectChoice, OverlayCommand, OverlayKind, SightlineApp};
 use crate::core::MapObject;
-use crate::core::flip::Flip;
-use crate::core::object::MAX_RADIUS;
+use crate::core::model::flip::Flip;
+use crate::core::model::object::MAX_RADIUS;
 use crate::core::sim::Preset;
 
 /// A vision or light radius, 0 to [`MAX_RADIUS`] cells: a radius read from a file is shown as it
@@ -445,7 +445,7 @@ fn inspector_ui(app: &mut SightlineApp, ui: &mut egui::Ui) {
         ui.separator();
         // An `object` property reads as the object it names.
         let value_text = |v: &crate::core::PropertyValue| match v {
-            crate::core::PropertyValue::Object(id) => crate::core::object::reference_text(*id, &map.objects),
+            crate::core::PropertyValue::Object(id) => crate::core::model::object::reference_text(*id, &map.objects),
             other => other.to_string(),
         };
         let layer = map.object_layers.get(o.layer).map_or(String::new(), |l| {
@@ -538,7 +538,9 @@ fn inspector_ui(app: &mut SightlineApp, ui: &mut egui::Ui) {
                 commands.extend(object_geometry_ui(ui, o.id, o.cell, shape, map.tile_size));
             });
         }
-        if let Some(crate::core::object::ShapeKind::Text { text, .. }) = edited.shape.as_mut().map(|s| &mut s.kind) {
+        if let Some(crate::core::model::object::ShapeKind::Text { text, .. }) =
+            edited.shape.as_mut().map(|s| &mut s.kind)
+        {
             // Two text objects may stand on one cell: their combo boxes apart.
             ui.push_id(o.id, |ui| object_text_ui(ui, text));
         }
@@ -569,7 +571,7 @@ fn inspector_ui(app: &mut SightlineApp, ui: &mut egui::Ui) {
             );
             name_widget(ui, &r, "light it carries");
             if r.changed() {
-                let key = crate::core::object::CARRIED_LIGHT;
+                let key = crate::core::model::object::CARRIED_LIGHT;
                 if light == 0 {
                     edited.properties.remove(key);
                 } else {
@@ -587,11 +589,11 @@ fn inspector_ui(app: &mut SightlineApp, ui: &mut egui::Ui) {
                      0 sees only what light lights, as in Angband.",
                 );
                 name_widget(ui, &r, "player has a vision of its own");
-                let mut vision = o.player_vision().unwrap_or(crate::core::object::DEFAULT_VISION_RADIUS);
+                let mut vision = o.player_vision().unwrap_or(crate::core::model::object::DEFAULT_VISION_RADIUS);
                 let v = ui.add_enabled(own, radius_field(&mut vision, "vision "));
                 name_widget(ui, &v, "vision of the player");
                 if r.changed() || v.changed() {
-                    let key = crate::core::object::PLAYER_VISION;
+                    let key = crate::core::model::object::PLAYER_VISION;
                     if own {
                         edited.properties.insert(key.into(), crate::core::PropertyValue::Int(i64::from(vision)));
                     } else {
@@ -632,7 +634,7 @@ fn inspector_ui(app: &mut SightlineApp, ui: &mut egui::Ui) {
 fn template_link_ui(
     ui: &mut egui::Ui,
     object: &MapObject,
-    template: &crate::core::object::ObjectTemplate,
+    template: &crate::core::model::object::ObjectTemplate,
     edited: &mut MapObject,
 ) {
     let own = template.own_values(object);
@@ -670,8 +672,8 @@ fn template_link_ui(
 /// A text object's text and layout, as Tiled's properties panel edits them: the text (several
 /// lines), font size, colour, wrap, alignment across and down its box, bold, italic, underline
 /// and strike-out. The font family is kept as the file gave it.
-fn object_text_ui(ui: &mut egui::Ui, text: &mut crate::core::object::ObjectText) {
-    use crate::core::object::{HorizontalAlign, VerticalAlign};
+fn object_text_ui(ui: &mut egui::Ui, text: &mut crate::core::model::object::ObjectText) {
+    use crate::core::model::object::{HorizontalAlign, VerticalAlign};
     let r = ui.add(egui::TextEdit::multiline(&mut text.text).desired_rows(2).desired_width(f32::INFINITY));
     name_widget(ui, &r, "text of the object");
     ui.horizontal(|ui| {
@@ -717,7 +719,7 @@ fn object_geometry_ui(
     ui: &mut egui::Ui,
     id: u32,
     cell: crate::core::Cell,
-    shape: &crate::core::object::ObjectShape,
+    shape: &crate::core::model::object::ObjectShape,
     tile_size: [u32; 2],
 ) -> Vec<Command> {
     let mut position = shape.position(cell, tile_size);
@@ -999,7 +1001,7 @@ pub fn tools_bar_ui(app: &mut SightlineApp, ui: &mut egui::Ui) {
                     }
                 }
                 tool @ (Tool::Select | Tool::MagicWand | Tool::SameTile) => {
-                    use crate::core::selection::SelectionMode;
+                    use crate::core::edit::selection::SelectionMode;
                     let mut mode = app.editor.selection_mode;
                     let options: Vec<_> = SelectionMode::ALL.iter().map(|&m| (m, m.label())).collect();
                     super::overlays::choice_ui(ui, "selection mode", &mut mode, &options);
@@ -1055,7 +1057,7 @@ pub fn tools_bar_ui(app: &mut SightlineApp, ui: &mut egui::Ui) {
                     if app.editor.object.draws_shape() {
                         let mut snap = app.editor.snap;
                         let options: Vec<_> =
-                            crate::core::geometry::Snap::ALL.iter().map(|&s| (s, s.label())).collect();
+                            crate::core::model::geometry::Snap::ALL.iter().map(|&s| (s, s.label())).collect();
                         super::overlays::choice_ui(ui, "snap", &mut snap, &options);
                         if snap != app.editor.snap {
                             app.commands.push(Command::SetSnap(snap));

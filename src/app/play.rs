@@ -11,8 +11,8 @@ use super::canvas::{
     text_object_ui, tile_sprite,
 };
 use super::sprites::SheetTexture;
-use crate::core::flip::Flip;
-use crate::core::object::ShapeKind;
+use crate::core::model::flip::Flip;
+use crate::core::model::object::ShapeKind;
 use crate::core::sim::{Action, Item, Knowledge, MemoryModel, Preset, SIGHT_RANGE, SimConfig, World};
 use crate::core::{Cell, Map, ObjectKind, TileId};
 
@@ -924,7 +924,7 @@ mod tests {
 
     use super::*;
     use crate::core::Layer;
-    use crate::core::tile::{Rgb, Sprite, SpriteSheet, TileKind};
+    use crate::core::model::tile::{Rgb, Sprite, SpriteSheet, TileKind};
 
     /// A monster, item or player start placed as a tile object in Tiled is drawn in play as its
     /// tile's image, flipped as the object is; any other object (or a tile without an image)
@@ -932,7 +932,7 @@ mod tests {
     #[test]
     fn a_tile_object_shows_its_tiles_image_in_play() {
         use crate::core::MapObject;
-        use crate::core::object::ObjectShape;
+        use crate::core::model::object::ObjectShape;
         let black = Rgb(0, 0, 0);
         let kinds = vec![
             TileKind::new("floor", '.', black, black, false, true),
@@ -982,7 +982,7 @@ mod tests {
     /// tile's), not on an unknown one.
     #[test]
     fn the_hover_names_the_scenery_on_a_known_cell() {
-        use crate::core::object::{ObjectShape, ObjectText};
+        use crate::core::model::object::{ObjectShape, ObjectText};
         use crate::core::{MapObject, format::ascii};
         let mut map = ascii::parse("#####\n#@..#\n#####\n#...#\n#####\n").unwrap();
         let mut sign = MapObject::new(ObjectKind::Other(String::new()), Cell::new(3, 1));
@@ -1066,8 +1066,12 @@ mod tests {
             ]
         );
         // The trees in a group moved 4 pixels right (half a cell) are drawn there.
-        crate::core::layers::group_item(&mut map, crate::core::StackItem::Layer(crate::core::LayerRef::Tiles(1)), "g")
-            .unwrap();
+        crate::core::model::layers::group_item(
+            &mut map,
+            crate::core::StackItem::Layer(crate::core::LayerRef::Tiles(1)),
+            "g",
+        )
+        .unwrap();
         map.groups[0].offset = [4.0, 0.0];
         assert_eq!(draw(&map)[1], [(4.0, Color32::WHITE)]);
     }

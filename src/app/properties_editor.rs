@@ -101,12 +101,12 @@ fn type_choice_ui(ui: &mut egui::Ui, kind: &mut usize, label: &str) {
 fn object_choice_ui(ui: &mut egui::Ui, label: &str, id: &mut u32, objects: &[MapObject]) -> egui::Response {
     let before = *id;
     let mut shown = egui::ComboBox::from_id_salt(("sightline object property", label))
-        .selected_text(crate::core::object::reference_text(*id, objects))
+        .selected_text(crate::core::model::object::reference_text(*id, objects))
         .width(140.0)
         .show_ui(ui, |ui| {
             ui.selectable_value(id, 0, "none");
             for o in objects {
-                ui.selectable_value(id, o.id, crate::core::object::reference_text(o.id, objects));
+                ui.selectable_value(id, o.id, crate::core::model::object::reference_text(o.id, objects));
             }
         })
         .response
@@ -446,7 +446,7 @@ fn map_look_ui(ui: &mut egui::Ui, map: &crate::core::Map, commands: &mut Vec<Com
 /// Tiled's map settings a Tiled save writes (Tiled's Map Properties): how tile layers are
 /// encoded and compressed, and the order tiles are drawn in.
 fn tiled_settings_ui(ui: &mut egui::Ui, map: &crate::core::Map, commands: &mut Vec<Command>) {
-    use crate::core::tiled_settings::{LayerFormat, RenderOrder};
+    use crate::core::model::tiled_settings::{LayerFormat, RenderOrder};
     let mut settings = map.tiled;
     egui::Grid::new("tiled settings").num_columns(2).show(ui, |ui| {
         ui.label("Orientation").on_hover_text(
@@ -530,8 +530,8 @@ fn tiled_settings_ui(ui: &mut egui::Ui, map: &crate::core::Map, commands: &mut V
 
 /// A map's Tiled orientation as the map properties show it: "Hexagonal (Staggered), sides of
 /// 16 px, odd rows shifted".
-fn orientation_text(orientation: crate::core::tiled_settings::Orientation) -> String {
-    use crate::core::tiled_settings::{Orientation, StaggerAxis, StaggerIndex};
+fn orientation_text(orientation: crate::core::model::tiled_settings::Orientation) -> String {
+    use crate::core::model::tiled_settings::{Orientation, StaggerAxis, StaggerIndex};
     let shifted = |axis: StaggerAxis, index: StaggerIndex| {
         format!(
             "{} {} shifted",
@@ -557,8 +557,8 @@ fn orientation_text(orientation: crate::core::tiled_settings::Orientation) -> St
 }
 
 /// The highest compression level of `format`'s compressor (Zstandard's 22, zlib's and gzip's 9).
-fn most_level(format: crate::core::tiled_settings::LayerFormat) -> i32 {
-    if format == crate::core::tiled_settings::LayerFormat::Base64Zstd { 22 } else { 9 }
+fn most_level(format: crate::core::model::tiled_settings::LayerFormat) -> i32 {
+    if format == crate::core::model::tiled_settings::LayerFormat::Base64Zstd { 22 } else { 9 }
 }
 
 pub fn map_properties_window_ui(app: &mut SightlineApp, ui: &mut egui::Ui) {

@@ -10,7 +10,7 @@ use egui::{ColorImage, TextureHandle, TextureId, TextureOptions};
 
 use super::far_colours::tile_average_colours;
 use crate::core::Map;
-use crate::core::tile::Rgb;
+use crate::core::model::tile::Rgb;
 
 /// Biggest tileset image accepted (pixels a side): a corrupt or hostile PNG header cannot make us
 /// allocate gigabytes.

@@ -5,8 +5,8 @@
 use std::collections::HashMap;
 
 use super::{Command, SightlineApp};
-use crate::core::terrain::TerrainBrush;
-use crate::core::wang::WangSet;
+use crate::core::edit::terrain::TerrainBrush;
+use crate::core::model::wang::WangSet;
 
 /// The map's Wang sets, as (sheet, set index in the sheet, set).
 fn sets(app: &SightlineApp) -> Vec<(usize, usize, &WangSet)> {

@@ -6,7 +6,7 @@ use super::{Command, PropertiesOwner, SightlineApp};
 use crate::core::TileId;
 use crate::core::edit::TileRules;
 use crate::core::format::tiled_common::{LOOK_PROPERTIES, RULE_PROPERTIES};
-use crate::core::tile::Rgb;
+use crate::core::model::tile::Rgb;
 
 /// The door setting of a tile, as the editor offers it.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]

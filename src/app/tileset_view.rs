@@ -9,7 +9,7 @@ use egui::{Color32, Rect, Sense, Stroke, StrokeKind, vec2};
 use super::sprites::SheetTexture;
 use super::{Command, PropertiesOwner, SightlineApp};
 use crate::core::edit::Stamp;
-use crate::core::tile::{EMPTY, SpriteSheet, TilesetFile};
+use crate::core::model::tile::{EMPTY, SpriteSheet, TilesetFile};
 use crate::core::{Map, TileId};
 
 /// What the palette shows, and the drag in progress over a tileset.
@@ -289,7 +289,7 @@ pub fn tileset_ui(app: &mut SightlineApp, ui: &mut egui::Ui, sheets: &[Option<Sh
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::core::tile::{Glyph, Rgb, Sprite, TileKind};
+    use crate::core::model::tile::{Glyph, Rgb, Sprite, TileKind};
     use egui::pos2;
 
     /// A map whose tiles are the first `n` of a 4-column sheet of 8 tiles (the rest have no type).

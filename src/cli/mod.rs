@@ -8,9 +8,10 @@ use anyhow::Context as _;
 use clap::{Parser, Subcommand, ValueEnum};
 
 use crate::core::format::movingai;
+use crate::core::format::samples;
 use crate::core::format::{self, Loaded};
 use crate::core::fov::{self, Algorithm, FovParams, Opacity, OpacityGrid, VisibleSet};
-use crate::core::{Cell, Map, ObjectKind, PropertyValue, generate, path, samples};
+use crate::core::{Cell, Map, ObjectKind, PropertyValue, generate, path};
 
 mod play;
 
@@ -487,7 +488,7 @@ fn run_command(command: Command) -> anyhow::Result<()> {
             let algorithm = parse_algorithm(&algorithm)?;
             let grid = OpacityGrid::from_map(&loaded);
             let started = std::time::Instant::now();
-            let mut cache = crate::core::los_cache::LosCache::build(&grid, algorithm, radius)?;
+            let mut cache = crate::core::analysis::los_cache::LosCache::build(&grid, algorithm, radius)?;
             let build_ms = started.elapsed().as_secs_f64() * 1e3;
             let was_opaque = grid.is_opaque(toggle.x, toggle.y);
             let update = cache.set_opaque(toggle, !was_opaque);
@@ -593,7 +594,7 @@ pub fn info(map: &Map, path: &Path, format: OutputFormat) -> String {
                         "collision": l.collision,
                         "opacity": format::shortest_f64(l.opacity),
                         "flipped": l.flips.count(),
-                        "tint": l.tint.map(crate::core::wang::tiled_color), "offset": l.offset,
+                        "tint": l.tint.map(crate::core::model::wang::tiled_color), "offset": l.offset,
                         "parallax": l.parallax,
                         "properties": format::tmj::properties_json(&l.properties), "class": l.class,
                     })
@@ -608,8 +609,8 @@ pub fn info(map: &Map, path: &Path, format: OutputFormat) -> String {
                         "visible": l.visible,
                         "locked": l.locked,
                         "opacity": format::shortest_f64(l.opacity),
-                        "color": l.color.map(crate::core::wang::tiled_color),
-                        "tint": l.tint.map(crate::core::wang::tiled_color), "offset": l.offset,
+                        "color": l.color.map(crate::core::model::wang::tiled_color),
+                        "tint": l.tint.map(crate::core::model::wang::tiled_color), "offset": l.offset,
                         "parallax": l.parallax,
                         "tile_layers_below": l.tile_layers_below,
                         "properties": format::tmj::properties_json(&l.properties), "class": l.class,
@@ -625,7 +626,7 @@ pub fn info(map: &Map, path: &Path, format: OutputFormat) -> String {
                     serde_json::json!({
                         "name": g.name, "parent": g.parent, "start": g.start, "end": g.end,
                         "visible": g.visible, "locked": g.locked, "opacity": format::shortest_f64(g.opacity),
-                        "tint": g.tint.map(crate::core::wang::tiled_color), "offset": g.offset,
+                        "tint": g.tint.map(crate::core::model::wang::tiled_color), "offset": g.offset,
                         "parallax": g.parallax, "properties": format::tmj::properties_json(&g.properties), "class": g.class,
                     })
                 })
@@ -635,7 +636,7 @@ pub fn info(map: &Map, path: &Path, format: OutputFormat) -> String {
                 "cells": map.len(), "opaque": opaque, "walkable": walkable, "doors": doors,
                 "layers": layers, "object_layers": object_layers, "groups": groups, "tiles": tiles, "objects": objects,
                 "properties": format::tmj::properties_json(&map.properties),
-                "class": map.class, "background": map.background.map(crate::core::wang::tiled_color),
+                "class": map.class, "background": map.background.map(crate::core::model::wang::tiled_color),
                 "orientation": map.tiled.orientation.name(),
             });
             format!("{}\n", serde_json::to_string_pretty(&v).unwrap_or_default())
@@ -656,7 +657,7 @@ pub fn info(map: &Map, path: &Path, format: OutputFormat) -> String {
                 out.push_str(&format!("class     {}\n", map.class));
             }
             if let Some(c) = map.background {
-                out.push_str(&format!("background {}\n", crate::core::wang::tiled_color(c)));
+                out.push_str(&format!("background {}\n", crate::core::model::wang::tiled_color(c)));
             }
             if !map.tiled.orientation.is_orthogonal() {
                 out.push_str(&format!(
@@ -696,7 +697,7 @@ pub fn info(map: &Map, path: &Path, format: OutputFormat) -> String {
                             flags.push(format!("opacity {:.0}%", l.opacity * 100.0));
                         }
                         if let Some(c) = l.color {
-                            flags.push(format!("colour {}", crate::core::wang::tiled_color(c)));
+                            flags.push(format!("colour {}", crate::core::model::wang::tiled_color(c)));
                         }
                         flags.extend(look_flags(l.tint, l.offset, l.parallax));
                         for (name, value) in &l.properties {
@@ -804,7 +805,7 @@ pub fn info(map: &Map, path: &Path, format: OutputFormat) -> String {
                     .iter()
                     .map(|(name, value)| match value {
                         PropertyValue::Object(id) => {
-                            format!("{name} → {}", crate::core::object::reference_text(*id, &map.objects))
+                            format!("{name} → {}", crate::core::model::object::reference_text(*id, &map.objects))
                         }
                         PropertyValue::Enum { enum_type, .. } => format!("{name} = {value} ({enum_type})"),
                         _ => format!("{name} = {value} ({})", value.type_name()),
@@ -855,7 +856,7 @@ pub fn info(map: &Map, path: &Path, format: OutputFormat) -> String {
 fn look_flags(tint: Option<crate::core::Rgba>, offset: [f64; 2], parallax: [f64; 2]) -> Vec<String> {
     let mut flags = Vec::new();
     if let Some(c) = tint {
-        flags.push(format!("tint {}", crate::core::wang::tiled_color(c)));
+        flags.push(format!("tint {}", crate::core::model::wang::tiled_color(c)));
     }
     if offset != [0.0, 0.0] {
         flags.push(format!("offset {}, {} px", offset[0], offset[1]));
@@ -1005,11 +1006,11 @@ pub fn pair_report(
 }
 
 /// The `audit rules` report: the cells by what the rules make of them ([`crate::core::Passage`]),
-/// the doors, the costs, what the start reaches, and the findings ([`crate::core::reach`]); with
+/// the doors, the costs, what the start reaches, and the findings ([`crate::core::analysis::reach`]); with
 /// how many findings there are.
 pub fn rules_report(map: &Map, format: OutputFormat) -> (String, usize) {
     use crate::core::RulesSummary;
-    use crate::core::reach::Reach;
+    use crate::core::analysis::reach::Reach;
     let RulesSummary {
         open: open_cells, sight_blocked, move_blocked, blocked, closed_doors, open_doors, costly, ..
     } = RulesSummary::of(map);
@@ -1264,7 +1265,8 @@ pub fn symmetry_report(
     let mut rows = Vec::new();
     for &a in algorithms {
         let started = std::time::Instant::now();
-        let report = crate::core::symmetry::audit(grid, a, radius, &AtomicUsize::new(0), &AtomicBool::new(false))?;
+        let report =
+            crate::core::analysis::symmetry::audit(grid, a, radius, &AtomicUsize::new(0), &AtomicBool::new(false))?;
         rows.push((report, started.elapsed().as_secs_f64() * 1e3));
     }
     let radius_text = radius.map_or("unlimited".to_owned(), |r| r.to_string());

@@ -1,11 +1,11 @@
 //! Seeded map generators, for sample maps, tests and benchmarks.
 
-use super::error::MapError;
-use super::geometry::Cell;
-use super::map::Map;
-use super::object::{DEFAULT_VISION_RADIUS, MapObject, ObjectKind};
 use super::rng::Rng;
-use super::tile::{STANDARD_CLOSED_DOOR, STANDARD_FLOOR, STANDARD_OPEN_DOOR, STANDARD_WALL};
+use crate::core::model::error::MapError;
+use crate::core::model::geometry::Cell;
+use crate::core::model::map::Map;
+use crate::core::model::object::{DEFAULT_VISION_RADIUS, MapObject, ObjectKind};
+use crate::core::model::tile::{STANDARD_CLOSED_DOOR, STANDARD_FLOOR, STANDARD_OPEN_DOOR, STANDARD_WALL};
 
 /// Random walls: each cell is a wall with probability `density`.
 pub fn noise(width: u32, height: u32, density: f64, seed: u64) -> Result<Map, MapError> {

@@ -1,37 +1,33 @@
-//! The game core: map model, file formats and (in later modules) the algorithms the editor's
-//! overlays draw and the play mode plays. Nothing here imports egui, eframe or rfd; CI builds this
-//! with `--no-default-features` to keep it that way.
+//! The game core: what a roguelike would use as a library, with no GUI dependency. Nothing here
+//! imports egui, eframe or rfd; CI builds it with `--no-default-features` to keep it that way.
+//!
+//! Rooms, each a folder, from the bottom up (a room imports only those above it in this list):
+//! - [`model`]: the map and what it holds (tiles and their rules, layers, objects, Wang sets).
+//!   It knows no file format.
+//! - [`edit`]: changes a designer makes (strokes, fills, stamps, selections, terrain brushes).
+//! - [`fov`]: the field-of-view algorithms, one file each, behind one dispatcher.
+//! - [`path`]: grid searches (A*, Dijkstra, JPS, …) and Dijkstra maps.
+//! - [`sim`]: the game that play mode runs (turns, memory, monsters, lights).
+//! - [`analysis`]: whole-map audits (FOV symmetry, the LOS cache's invalidation, reachability).
+//! - [`format`]: reading and writing maps (RON, ASCII, Tiled TMX/TMJ, MovingAI).
+//!
+//! [`rng`] and [`generate`] are leaves any room may use for seeded randomness and sample maps.
 
+pub mod analysis;
 pub mod edit;
-pub mod error;
-pub mod flip;
 pub mod format;
 pub mod fov;
 pub mod generate;
-pub mod geometry;
-pub mod layers;
-pub mod los_cache;
-pub mod map;
-pub mod object;
+pub mod model;
 pub mod path;
-pub mod reach;
 pub mod rng;
-pub mod rules;
-pub mod samples;
-pub mod selection;
-pub(crate) mod serde_defaults;
-pub mod sheet_drawing;
 pub mod sim;
-pub mod symmetry;
-pub mod terrain;
-pub mod tile;
-pub mod tile_transfer;
-pub mod tiled_settings;
-pub mod wang;
 
-pub use error::{MapError, MapErrorKind};
-pub use geometry::Cell;
-pub use map::{Anchor, Layer, LayerGroup, LayerRef, MAX_MAP_SIDE, Map, ObjectLayer, StackItem};
-pub use object::{MapObject, ObjectKind};
-pub use rules::{CellRules, Passage, RulesGrid, RulesSummary};
-pub use tile::{Door, EnumValue, Glyph, Properties, PropertyValue, Rgb, Rgba, Sprite, SpriteSheet, TileId, TileKind};
+pub use model::error::{MapError, MapErrorKind};
+pub use model::geometry::Cell;
+pub use model::map::{Anchor, Layer, LayerGroup, LayerRef, MAX_MAP_SIDE, Map, ObjectLayer, StackItem};
+pub use model::object::{MapObject, ObjectKind};
+pub use model::rules::{CellRules, Passage, RulesGrid, RulesSummary};
+pub use model::tile::{
+    Door, EnumValue, Glyph, Properties, PropertyValue, Rgb, Rgba, Sprite, SpriteSheet, TileId, TileKind,
+};

@@ -12,8 +12,8 @@ use super::{LegendEntry, OverlayCommand, legend_ui, with_alpha};
 use crate::app::canvas::VisibleCells;
 use crate::app::{Command, View};
 use crate::core::Cell;
+use crate::core::analysis::los_cache::{CacheError, CacheUpdate, LosCache};
 use crate::core::fov::{Algorithm, Opacity, OpacityGrid};
-use crate::core::los_cache::{CacheError, CacheUpdate, LosCache};
 
 #[derive(Clone, Debug, PartialEq)]
 pub struct CacheSettings {

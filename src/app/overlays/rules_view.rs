@@ -1,5 +1,5 @@
 //! The Game rules overlay: every cell coloured by what the game's rules make of it
-//! ([`crate::core::rules`]): walls, cells that hide but can be walked through (tall grass), cells
+//! ([`crate::core::model::rules`]): walls, cells that hide but can be walked through (tall grass), cells
 //! that can be seen across but not walked (water, a chasm), doors closed and open, and what
 //! stepping on a cell costs where that is not 1. What a designer checks a map by, most of all a
 //! Tiled map whose images say "wall" while its tiles' properties say otherwise.
@@ -12,7 +12,7 @@ use super::job::Job;
 use super::{LegendEntry, OverlayCommand, legend_ui, with_alpha};
 use crate::app::canvas::VisibleCells;
 use crate::app::{Command, View};
-use crate::core::reach::Reach;
+use crate::core::analysis::reach::Reach;
 use crate::core::{Cell, Map, Passage, RulesSummary};
 
 #[derive(Clone, Debug, PartialEq)]

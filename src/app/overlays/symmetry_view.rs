@@ -11,8 +11,8 @@ use super::{LegendEntry, OverlayCommand, heat_colour, legend_ui, with_alpha};
 use crate::app::canvas::VisibleCells;
 use crate::app::{Command, View};
 use crate::core::Cell;
+use crate::core::analysis::symmetry::{self, AuditError, Failure, SymmetryReport};
 use crate::core::fov::{Algorithm, Opacity, OpacityGrid};
-use crate::core::symmetry::{self, AuditError, Failure, SymmetryReport};
 
 #[derive(Clone, Debug, PartialEq)]
 pub struct SymmetrySettings {

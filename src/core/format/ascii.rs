@@ -30,11 +30,11 @@
 
 use std::collections::HashMap;
 
-use crate::core::error::MapError;
-use crate::core::geometry::Cell;
-use crate::core::map::{self, Layer, Map};
-use crate::core::object::{CARRIED_LIGHT, DEFAULT_VISION_RADIUS, MapObject, ObjectKind, PLAYER_VISION};
-use crate::core::tile::{self, Door, Properties, PropertyValue, Rgb, TileId, TileKind, standard_tiles};
+use crate::core::model::error::MapError;
+use crate::core::model::geometry::Cell;
+use crate::core::model::map::{self, Layer, Map};
+use crate::core::model::object::{CARRIED_LIGHT, DEFAULT_VISION_RADIUS, MapObject, ObjectKind, PLAYER_VISION};
+use crate::core::model::tile::{self, Door, Properties, PropertyValue, Rgb, TileId, TileKind, standard_tiles};
 
 const VOID: char = ' ';
 const DEFAULT_LIGHT_RADIUS: u32 = 6;
@@ -560,7 +560,7 @@ pub fn to_string(map: &Map) -> Result<(String, Vec<String>), MapError> {
         warnings.push(warning);
     }
     // The object layer a map without one gets, over every tile layer, is what loading gives back.
-    let implied = crate::core::ObjectLayer::new(crate::core::map::DEFAULT_OBJECT_LAYER, map.layers.len());
+    let implied = crate::core::ObjectLayer::new(crate::core::model::map::DEFAULT_OBJECT_LAYER, map.layers.len());
     if map.object_layers.len() > 1 || map.object_layers.first().is_some_and(|l| *l != implied) {
         let names: Vec<&str> = map.object_layers.iter().map(|l| l.name.as_str()).collect();
         warnings.push(format!(

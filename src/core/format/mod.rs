@@ -13,6 +13,7 @@
 pub mod ascii;
 pub mod movingai;
 pub mod ron_map;
+pub mod samples;
 pub mod tiled_common;
 pub mod tileset_file;
 pub mod tmj;
@@ -21,8 +22,8 @@ pub mod tmx;
 use std::io::Write;
 use std::path::{Path, PathBuf};
 
-use super::error::{MapError, MapErrorKind};
-use super::map::Map;
+use crate::core::model::error::{MapError, MapErrorKind};
+use crate::core::model::map::Map;
 
 /// Files larger than this are refused before reading (no real map comes close; a 4096² map
 /// in the most verbose format is about 100 MiB).
@@ -178,7 +179,7 @@ pub(crate) fn custom_data_warnings(map: &Map, format: &str) -> Vec<String> {
             listed_names(&names)
         ));
     }
-    let plain = |l: &&crate::core::map::Layer| {
+    let plain = |l: &&crate::core::model::map::Layer| {
         l.opacity == 1.0
             && l.properties.is_empty()
             && l.tint.is_none()
@@ -222,14 +223,14 @@ pub fn load_bytes(bytes: &[u8], format: Format, path: &Path) -> Result<Loaded, M
         Format::MovingAi => Loaded::clean(movingai::parse_map(as_text(bytes, "MovingAI map")?)?),
     };
     loaded.map.validate()?;
-    let capped = crate::core::object::radii_within_limits(&mut loaded.map.objects);
+    let capped = crate::core::model::object::radii_within_limits(&mut loaded.map.objects);
     if !capped.is_empty() {
-        let most = crate::core::object::MAX_RADIUS;
+        let most = crate::core::model::object::MAX_RADIUS;
         loaded
             .warnings
             .push(format!("objects {} are given a radius of {most}, the most sightline gives", listed(&capped)));
     }
-    crate::core::object::turns_within_one(&mut loaded.map.objects);
+    crate::core::model::object::turns_within_one(&mut loaded.map.objects);
     // A Tiled file records the layer format in its tile layers' data: a map without one has
     // the default, whichever file it came from.
     if loaded.map.layers.is_empty() {

@@ -5,10 +5,10 @@
 //! `T` trees (impassable); `W` water (passable only from water; we treat it as impassable).
 //! Trees and out-of-bounds also block sight here; the benchmark itself only defines passability.
 
-use crate::core::error::{MapError, MapErrorKind};
-use crate::core::geometry::Cell;
-use crate::core::map::{self, Layer, Map};
-use crate::core::tile::{Rgb, TileId, TileKind};
+use crate::core::model::error::{MapError, MapErrorKind};
+use crate::core::model::geometry::Cell;
+use crate::core::model::map::{self, Layer, Map};
+use crate::core::model::tile::{Rgb, TileId, TileKind};
 
 /// The terrain characters, in tile-id order (id = position + 1).
 const TERRAIN: [char; 7] = ['.', 'G', '@', 'O', 'T', 'S', 'W'];

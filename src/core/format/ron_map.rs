@@ -39,13 +39,15 @@ use std::path::Path;
 
 use serde::{Deserialize, Serialize};
 
-use crate::core::error::{MapError, MapErrorKind};
-use crate::core::flip::Flip;
-use crate::core::map::{self, Layer, LayerGroup, Map, ObjectLayer};
-use crate::core::object::MapObject;
-use crate::core::serde_defaults::{is_one, one, yes};
-use crate::core::tile::{Door, Frame, Glyph, Properties, Rgba, Sprite, SpriteSheet, TileId, TileKind, TilesetFile};
-use crate::core::tiled_settings::{TiledEditorSettings, TiledSettings};
+use crate::core::model::error::{MapError, MapErrorKind};
+use crate::core::model::flip::Flip;
+use crate::core::model::map::{self, Layer, LayerGroup, Map, ObjectLayer};
+use crate::core::model::object::MapObject;
+use crate::core::model::serde_defaults::{is_one, one, yes};
+use crate::core::model::tile::{
+    Door, Frame, Glyph, Properties, Rgba, Sprite, SpriteSheet, TileId, TileKind, TilesetFile,
+};
+use crate::core::model::tiled_settings::{TiledEditorSettings, TiledSettings};
 
 pub const VERSION: u32 = 1;
 

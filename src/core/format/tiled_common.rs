@@ -34,17 +34,17 @@
 use std::collections::{BTreeMap, HashMap};
 use std::path::{Path, PathBuf};
 
-use crate::core::error::{MapError, MapErrorKind};
-use crate::core::flip::Flip;
-use crate::core::geometry::Cell;
-use crate::core::map::{self, Layer, LayerRef, Map, ObjectLayer};
-use crate::core::object::{MapObject, ObjectKind, ObjectShape, ObjectTemplate, ShapeKind};
-use crate::core::sheet_drawing::SheetDrawing;
-use crate::core::tile::{
+use crate::core::model::error::{MapError, MapErrorKind};
+use crate::core::model::flip::Flip;
+use crate::core::model::geometry::Cell;
+use crate::core::model::map::{self, Layer, LayerRef, Map, ObjectLayer};
+use crate::core::model::object::{MapObject, ObjectKind, ObjectShape, ObjectTemplate, ShapeKind};
+use crate::core::model::sheet_drawing::SheetDrawing;
+use crate::core::model::tile::{
     Door, Frame, Glyph, Properties, PropertyValue, Rgb, Sprite, SpriteSheet, TileId, TileKind, TilesetFile,
 };
-use crate::core::tiled_settings::LayerFormat;
-use crate::core::wang::WangSet;
+use crate::core::model::tiled_settings::LayerFormat;
+use crate::core::model::wang::WangSet;
 
 /// At most this many tiles over all tilesets of a map (our tile ids are 16-bit).
 pub const MAX_TILES: u64 = TileId::MAX as u64;
@@ -72,12 +72,12 @@ pub struct Doc {
     /// Tiled 1.9's `class` of the map.
     pub class: String,
     /// Tiled's `backgroundcolor`.
-    pub background: Option<crate::core::tile::Rgba>,
+    pub background: Option<crate::core::model::tile::Rgba>,
     /// Tiled's layer format (of the last tile layer read, as Tiled takes it), `renderorder`,
     /// `compressionlevel` and parallax origin.
-    pub settings: crate::core::tiled_settings::TiledSettings,
+    pub settings: crate::core::model::tiled_settings::TiledSettings,
     /// The map's `<editorsettings>` (its export target and chunk size).
-    pub editor: crate::core::tiled_settings::TiledEditorSettings,
+    pub editor: crate::core::model::tiled_settings::TiledEditorSettings,
     pub warnings: Vec<String>,
     /// What the file has that sightline does not keep (a save drops it), named for the warning:
     /// see [`Dropped`].
@@ -315,7 +315,7 @@ pub struct TileLayerDoc {
     /// Tiled's `offsetx`, `offsety` (pixels), `parallaxx`, `parallaxy` and `tintcolor`.
     pub offset: [f64; 2],
     pub parallax: [f64; 2],
-    pub tint: Option<crate::core::tile::Rgba>,
+    pub tint: Option<crate::core::model::tile::Rgba>,
 }
 
 impl TileLayerDoc {
@@ -510,7 +510,7 @@ pub enum DocShape {
     Rectangle,
     Ellipse,
     Capsule,
-    Text(Box<crate::core::object::ObjectText>),
+    Text(Box<crate::core::model::object::ObjectText>),
     Polygon(Vec<[f64; 2]>),
     Polyline(Vec<[f64; 2]>),
     /// A tile object: its GID with flip bits (anchored at its bottom-left corner).
@@ -1120,7 +1120,7 @@ fn object_tiled_cell(doc: &Doc, o: &ObjectDoc) -> [f64; 2] {
         DocShape::Point | DocShape::Polygon(_) | DocShape::Polyline(_) => [0.0, 0.0],
         _ => [o.width, o.height],
     };
-    let [cx, cy] = crate::core::object::box_centre([o.x, o.y], size, [ax, ay]);
+    let [cx, cy] = crate::core::model::object::box_centre([o.x, o.y], size, [ax, ay]);
     let (tw, th) = (f64::from(doc.tile_width.max(1)), f64::from(doc.tile_height.max(1)));
     [(cx / tw).floor(), (cy / th).floor()]
 }
@@ -1652,8 +1652,8 @@ pub enum TextAttribute {
 /// A text object's layout as Tiled writes it (`<text>` in TMX, `text` in TMJ): each attribute
 /// that is not Tiled's default, by its Tiled name, in Tiled's order. The text itself is not
 /// among them.
-pub fn text_attributes(t: &crate::core::object::ObjectText) -> Vec<(&'static str, TextAttribute)> {
-    let defaults = crate::core::object::ObjectText::new("");
+pub fn text_attributes(t: &crate::core::model::object::ObjectText) -> Vec<(&'static str, TextAttribute)> {
+    let defaults = crate::core::model::object::ObjectText::new("");
     let mut attributes = Vec::new();
     if t.font_family != defaults.font_family {
         attributes.push(("fontfamily", TextAttribute::Text(t.font_family.clone())));
@@ -1676,7 +1676,7 @@ pub fn text_attributes(t: &crate::core::object::ObjectText) -> Vec<(&'static str
         attributes.push(("kerning", TextAttribute::Flag(false)));
     }
     if t.color != defaults.color {
-        attributes.push(("color", TextAttribute::Text(crate::core::wang::tiled_color(t.color))));
+        attributes.push(("color", TextAttribute::Text(crate::core::model::wang::tiled_color(t.color))));
     }
     if t.halign != defaults.halign {
         attributes.push(("halign", TextAttribute::Text(t.halign.tiled_name().to_owned())));

@@ -13,9 +13,9 @@ use std::path::{Path, PathBuf};
 use std::sync::Arc;
 
 use super::tiled_common::{self, Dropped, TilesetDoc};
-use crate::core::error::MapError;
-use crate::core::map::Map;
-use crate::core::tile::PropertyValue;
+use crate::core::model::error::MapError;
+use crate::core::model::map::Map;
+use crate::core::model::tile::PropertyValue;
 
 /// A tileset file ready to be written, and what writing it would lose.
 #[derive(Debug)]
@@ -24,7 +24,7 @@ pub struct TilesetFileWrite {
     pub path: PathBuf,
     text: String,
     /// The tileset as the file holds it once written: what the map's sheets read from this
-    /// file are compared with from then on ([`crate::core::tile::TilesetFile::as_read`]).
+    /// file are compared with from then on ([`crate::core::model::tile::TilesetFile::as_read`]).
     pub as_read: Arc<TilesetDoc>,
     /// Why writing needs the user's word, one sentence each; empty when nothing is lost.
     pub concerns: Vec<String>,

@@ -13,14 +13,14 @@ use super::tiled_common::{
     self, Doc, DocShape, Dropped, FrameDoc, ObjectDoc, TemplateDoc, TextAttribute, TileDoc, TileLayerDoc, TilesetDoc,
     Written,
 };
-use crate::core::error::{MapError, MapErrorKind};
-use crate::core::flip::Flip;
-use crate::core::map::{self, DrawOrder, LayerGroup, LayerRef, MAX_MAP_SIDE, ObjectLayer, OutlineItem};
-use crate::core::object::{HorizontalAlign, ObjectText, VerticalAlign};
-use crate::core::sheet_drawing::{ObjectAlignment, SheetDrawing, TileTransformations};
-use crate::core::tile::{EnumValue, Properties, PropertyValue, Rgb, Rgba};
-use crate::core::tiled_settings::{LayerFormat, Orientation, RenderOrder, TiledSettings};
-use crate::core::wang::{WangColor, WangKind, WangSet};
+use crate::core::model::error::{MapError, MapErrorKind};
+use crate::core::model::flip::Flip;
+use crate::core::model::map::{self, DrawOrder, LayerGroup, LayerRef, MAX_MAP_SIDE, ObjectLayer, OutlineItem};
+use crate::core::model::object::{HorizontalAlign, ObjectText, VerticalAlign};
+use crate::core::model::sheet_drawing::{ObjectAlignment, SheetDrawing, TileTransformations};
+use crate::core::model::tile::{EnumValue, Properties, PropertyValue, Rgb, Rgba};
+use crate::core::model::tiled_settings::{LayerFormat, Orientation, RenderOrder, TiledSettings};
+use crate::core::model::wang::{WangColor, WangKind, WangSet};
 
 fn json_error(e: serde_json::Error) -> MapError {
     MapError::syntax("JSON", e.to_string()).at_line(e.line(), Some(e.column()))
@@ -416,7 +416,7 @@ fn wang_sets_json(sets: &[WangSet]) -> Value {
                 .iter()
                 .map(|c| {
                     let mut v = json!({
-                        "name": c.name, "color": crate::core::wang::tiled_color(c.color),
+                        "name": c.name, "color": crate::core::model::wang::tiled_color(c.color),
                         "tile": tile(c.tile), "probability": c.probability,
                     });
                     if !c.class.is_empty() {
@@ -1096,7 +1096,7 @@ fn add_look_json(
         v["locked"] = json!(true);
     }
     if let Some(tint) = tint {
-        v["tintcolor"] = json!(crate::core::wang::tiled_color(tint));
+        v["tintcolor"] = json!(crate::core::model::wang::tiled_color(tint));
     }
     if offset != [0.0, 0.0] {
         (v["offsetx"], v["offsety"]) = (json!(offset[0]), json!(offset[1]));
@@ -1242,7 +1242,7 @@ fn object_layer_json(doc: &Doc, j: usize, id: usize) -> Value {
         "objects": objects,
     });
     if let Some(c) = layer.color {
-        v["color"] = json!(crate::core::wang::tiled_color(c));
+        v["color"] = json!(crate::core::model::wang::tiled_color(c));
     }
     add_look_json(&mut v, layer.locked, layer.tint, layer.offset, layer.parallax, &layer.properties, &layer.class);
     v
@@ -1458,7 +1458,7 @@ pub fn to_string(map: &crate::core::Map, path: &Path) -> Result<Written, MapErro
         root["class"] = json!(doc.class);
     }
     if let Some(c) = doc.background {
-        root["backgroundcolor"] = json!(crate::core::wang::tiled_color(c));
+        root["backgroundcolor"] = json!(crate::core::model::wang::tiled_color(c));
     }
     if !doc.editor.is_empty() {
         let mut editor = json!({});

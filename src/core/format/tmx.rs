@@ -16,14 +16,14 @@ use super::tiled_common::{
     Written,
 };
 use super::{Loaded, MAX_FILE_BYTES};
-use crate::core::error::{MapError, MapErrorKind};
-use crate::core::flip::Flip;
-use crate::core::map::{self, DrawOrder, LayerGroup, LayerRef, MAX_MAP_SIDE, ObjectLayer, OutlineItem};
-use crate::core::object::{HorizontalAlign, ObjectText, VerticalAlign};
-use crate::core::sheet_drawing::{ObjectAlignment, SheetDrawing, TileTransformations};
-use crate::core::tile::{EnumValue, Properties, PropertyValue, Rgb, Rgba};
-use crate::core::tiled_settings::{LayerFormat, Orientation, RenderOrder, TiledEditorSettings, TiledSettings};
-use crate::core::wang::{WangColor, WangKind, WangSet};
+use crate::core::model::error::{MapError, MapErrorKind};
+use crate::core::model::flip::Flip;
+use crate::core::model::map::{self, DrawOrder, LayerGroup, LayerRef, MAX_MAP_SIDE, ObjectLayer, OutlineItem};
+use crate::core::model::object::{HorizontalAlign, ObjectText, VerticalAlign};
+use crate::core::model::sheet_drawing::{ObjectAlignment, SheetDrawing, TileTransformations};
+use crate::core::model::tile::{EnumValue, Properties, PropertyValue, Rgb, Rgba};
+use crate::core::model::tiled_settings::{LayerFormat, Orientation, RenderOrder, TiledEditorSettings, TiledSettings};
+use crate::core::model::wang::{WangColor, WangKind, WangSet};
 
 /// A tile layer's data, decoded by the pre-pass.
 #[derive(Default)]
@@ -979,7 +979,7 @@ fn failing_template(templates: &[Option<String>], dir: &Path) -> Option<MapError
         let mut tilesets = tiled_common::TemplateTilesets::new(Vec::new());
         if let Err(e) = load_tx(&dir.join(attr), &mut tilesets, &mut Doc::default()) {
             // Named as the map names it, not as `tiled` found it.
-            use crate::core::error::Location;
+            use crate::core::model::error::Location;
             let e = match e.location {
                 Some(Location::Template(_)) => MapError { location: None, ..e },
                 Some(Location::TemplateTileset(names)) => MapError { location: Some(Location::Tileset(names.1)), ..e },
@@ -1466,7 +1466,8 @@ fn text_element(t: &ObjectText) -> String {
 /// Writes object layer `j` of `doc` as an `<objectgroup>` with layer id `id`.
 fn write_object_layer(out: &mut String, doc: &Doc, j: usize, id: usize) {
     let layer = &doc.object_layers[j];
-    let color = layer.color.map(|c| format!(" color=\"{}\"", crate::core::wang::tiled_color(c))).unwrap_or_default();
+    let color =
+        layer.color.map(|c| format!(" color=\"{}\"", crate::core::model::wang::tiled_color(c))).unwrap_or_default();
     out.push_str(&format!(
         " <objectgroup id=\"{id}\" name=\"{}\"{}{color}{}{}{}{}{}>\n",
         escape(&layer.name),
@@ -1606,7 +1607,7 @@ fn write_typed_value(out: &mut String, indent: &str, tag: &str, name: Option<&st
 fn layer_look_attributes(tint: Option<Rgba>, offset: [f64; 2], parallax: [f64; 2]) -> String {
     let mut out = String::new();
     if let Some(tint) = tint {
-        out += &format!(" tintcolor=\"{}\"", crate::core::wang::tiled_color(tint));
+        out += &format!(" tintcolor=\"{}\"", crate::core::model::wang::tiled_color(tint));
     }
     if offset != [0.0, 0.0] {
         out += &format!(" offsetx=\"{}\" offsety=\"{}\"", offset[0], offset[1]);
@@ -1651,7 +1652,7 @@ fn write_wang_sets(out: &mut String, sets: &[WangSet]) {
             let attributes = format!(
                 "name=\"{}\"{class} color=\"{}\" tile=\"{}\" probability=\"{}\"",
                 escape(&c.name),
-                crate::core::wang::tiled_color(c.color),
+                crate::core::model::wang::tiled_color(c.color),
                 c.tile.map_or(-1, i64::from),
                 c.probability
             );
@@ -1666,7 +1667,7 @@ fn write_wang_sets(out: &mut String, sets: &[WangSet]) {
         for (id, wang_id) in &set.tiles {
             out.push_str(&format!(
                 "    <wangtile tileid=\"{id}\" wangid=\"{}\"/>\n",
-                crate::core::wang::wang_id_text(wang_id)
+                crate::core::model::wang::wang_id_text(wang_id)
             ));
         }
         out.push_str("   </wangset>\n");
@@ -1764,7 +1765,7 @@ pub fn to_string(map: &crate::core::Map, path: &Path) -> Result<Written, MapErro
     let class = text_attribute("class", &doc.class);
     let background = doc
         .background
-        .map(|c| format!(" backgroundcolor=\"{}\"", crate::core::wang::tiled_color(c)))
+        .map(|c| format!(" backgroundcolor=\"{}\"", crate::core::model::wang::tiled_color(c)))
         .unwrap_or_default();
     let order = doc.settings.render_order.name();
     // Tiled writes the level only when it is not the default.

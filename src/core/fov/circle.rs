@@ -42,7 +42,7 @@ pub(super) fn compute<O: Opacity>(ctx: &mut FovContext<'_, O>) {
 mod tests {
     use crate::core::fov::reference::random_grid;
     use crate::core::fov::{Algorithm, FovParams, Opacity, OpacityGrid, VisibleSet, compute};
-    use crate::core::geometry::Cell;
+    use crate::core::model::geometry::Cell;
     use crate::core::rng::Rng;
 
     /// A radius past i32 (its square still fits i64) is as good as unlimited.

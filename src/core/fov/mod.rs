@@ -27,8 +27,8 @@ pub mod targeting;
 
 use serde::{Deserialize, Serialize};
 
-use super::geometry::Cell;
-use super::map::Map;
+use crate::core::model::geometry::Cell;
+use crate::core::model::map::Map;
 
 /// What an FOV algorithm needs to know of a map: which cells block sight.
 pub trait Opacity {
@@ -193,7 +193,7 @@ impl OpacityGrid {
         }
     }
 
-    /// The opacity of every cell of a map, by its [rules](crate::core::rules).
+    /// The opacity of every cell of a map, by its [rules](crate::core::model::rules).
     pub fn from_map(map: &Map) -> Self {
         let rules = map.rules_grid();
         let mut grid = Self::new(map.width(), map.height());

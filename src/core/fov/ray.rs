@@ -444,7 +444,7 @@ mod tests {
     use super::*;
     use crate::core::fov::reference::{assert_same_views, random_grid, view_of};
     use crate::core::fov::{Algorithm, FovContext, FovParams, OpacityGrid, VisibleSet, compute as compute_view};
-    use crate::core::geometry::Cell;
+    use crate::core::model::geometry::Cell;
     use crate::core::rng::Rng;
 
     /// The definition as written: every ray walked, then every quadrant's cells tested.

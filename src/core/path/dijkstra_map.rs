@@ -15,7 +15,7 @@ use super::neighbourhood::StepTable;
 use super::search::{NEIGHBOURS, OpenEntry};
 use super::uniform_flood;
 use super::{CostGrid, MoveRules, Moves};
-use crate::core::geometry::Cell;
+use crate::core::model::geometry::Cell;
 
 /// The value of every cell (`f64::INFINITY`: no source can be reached from it).
 #[derive(Clone, Debug, PartialEq)]

@@ -15,7 +15,7 @@ use std::collections::BinaryHeap;
 use super::search::OpenEntry;
 use super::trace::Recorder;
 use super::{CostGrid, PathResult};
-use crate::core::geometry::Cell;
+use crate::core::model::geometry::Cell;
 
 const SQRT_2: f64 = std::f64::consts::SQRT_2;
 

@@ -28,8 +28,8 @@ use std::sync::OnceLock;
 
 use serde::{Deserialize, Serialize};
 
-use super::geometry::Cell;
-use super::map::Map;
+use crate::core::model::geometry::Cell;
+use crate::core::model::map::Map;
 use neighbourhood::PassableBits;
 
 /// The cost of entering each cell; `f32::INFINITY` marks an impassable cell.

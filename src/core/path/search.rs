@@ -14,7 +14,7 @@ use std::collections::VecDeque;
 
 use super::trace::{NoRecord, Recorder};
 use super::{Algorithm, CostGrid, PathResult, SearchParams};
-use crate::core::geometry::Cell;
+use crate::core::model::geometry::Cell;
 
 const NO_PARENT: u32 = u32::MAX;
 

@@ -7,7 +7,7 @@
 //! which is at most nine entries a cell.
 
 use super::CostGrid;
-use crate::core::geometry::Cell;
+use crate::core::model::geometry::Cell;
 
 /// Told about a search as it runs. [`NoRecord`] ignores everything, so a search without a
 /// trace pays nothing for the hooks.

@@ -30,7 +30,7 @@ use super::neighbourhood::StepTable;
 use super::search::NEIGHBOURS;
 use super::trace::Recorder;
 use super::{Algorithm, CostGrid, DiagonalLength, DiagonalPolicy, Heuristic, Moves, PathResult, SearchParams};
-use crate::core::geometry::Cell;
+use crate::core::model::geometry::Cell;
 
 /// The fixed-point cost of an orthogonal step.
 const ONE: u64 = 1 << 36;

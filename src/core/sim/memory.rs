@@ -13,7 +13,7 @@
 //! kept by the world, for drawing a ghost).
 
 use crate::core::fov::VisibleSet;
-use crate::core::tile::TileId;
+use crate::core::model::tile::TileId;
 use crate::core::{Cell, Map};
 
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq, serde::Serialize, serde::Deserialize)]
@@ -298,8 +298,8 @@ mod tests {
     /// is kept as the last one a record holds.
     #[test]
     fn a_record_gives_back_what_was_seen() {
-        let mut map = Map::new_standard(3, 1, crate::core::tile::STANDARD_FLOOR).unwrap();
-        map.layers[0].set(1, crate::core::tile::STANDARD_CLOSED_DOOR, crate::core::flip::Flip::NONE);
+        let mut map = Map::new_standard(3, 1, crate::core::model::tile::STANDARD_FLOOR).unwrap();
+        map.layers[0].set(1, crate::core::model::tile::STANDARD_CLOSED_DOOR, crate::core::model::flip::Flip::NONE);
         let states = CellStates::of(&map);
         let mut visible = VisibleSet::new(3, 1);
         visible.insert(1, 0);

@@ -746,10 +746,10 @@ impl World {
         let mut layers: Vec<_> = self.map.layers[..top_layer]
             .iter()
             .enumerate()
-            .filter(|(_, l)| l.cells[i] != crate::core::tile::EMPTY)
+            .filter(|(_, l)| l.cells[i] != crate::core::model::tile::EMPTY)
             .map(|(k, l)| (k, l.cells[i]))
             .collect();
-        if top != crate::core::tile::EMPTY {
+        if top != crate::core::model::tile::EMPTY {
             layers.push((top_layer, top));
         }
         layers
@@ -842,7 +842,7 @@ impl World {
         for layer in &mut self.map.layers {
             for t in &mut layer.cells {
                 if usize::from(*t) >= n {
-                    *t = crate::core::tile::EMPTY;
+                    *t = crate::core::model::tile::EMPTY;
                 }
             }
         }
@@ -1454,8 +1454,8 @@ fn player_last_known(world: &World, m: usize) -> Cell {
 mod tests {
     use super::*;
     use crate::core::generate;
-    use crate::core::object::CARRIED_LIGHT;
-    use crate::core::tile::PropertyValue;
+    use crate::core::model::object::CARRIED_LIGHT;
+    use crate::core::model::tile::PropertyValue;
     use crate::core::{MapObject, ObjectKind};
 
     /// A generated dungeon (doors, lit rooms, items, a few monsters) with more monsters, half of

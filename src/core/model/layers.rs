@@ -7,7 +7,7 @@
 //! tops its group takes it out, above the group, and raising it under a group takes it in, at the
 //! group's bottom (lowering likewise).
 //!
-//! The game rules read every layer, hidden ones included (see [`crate::core::rules`]), so an edit
+//! The game rules read every layer, hidden ones included (see [`crate::core::model::rules`]), so an edit
 //! that changes what the layers hold at a cell can change what the cell does. Adding an empty
 //! layer, renaming, grouping and reordering never do (the rules of a cell do not depend on the
 //! order of its layers, except which door is the topmost: [`raise`] and [`lower`] say when that
@@ -15,9 +15,9 @@
 //! rules it changed, so the editor can say so. Object layers hold no tiles: editing them changes
 //! no cell's rules.
 
-use super::map::{self, Layer, LayerGroup, LayerRef, Map, ObjectLayer, OutlineItem, StackItem};
-use super::rules::CellRules;
-use super::tile::EMPTY;
+use crate::core::model::map::{self, Layer, LayerGroup, LayerRef, Map, ObjectLayer, OutlineItem, StackItem};
+use crate::core::model::rules::CellRules;
+use crate::core::model::tile::EMPTY;
 
 #[derive(Debug, PartialEq, thiserror::Error)]
 pub enum LayerEditError {
@@ -632,7 +632,7 @@ fn same_rules(a: CellRules, b: CellRules) -> bool {
 mod tests {
     use super::*;
     use crate::core::format::ascii;
-    use crate::core::tile::{STANDARD_CLOSED_DOOR, STANDARD_OPEN_DOOR};
+    use crate::core::model::tile::{STANDARD_CLOSED_DOOR, STANDARD_OPEN_DOOR};
     use crate::core::{Cell, MapObject, ObjectKind, Rgba};
 
     /// A map from ASCII art, with a second layer "over" drawn on it by glyph (' ' is empty).

@@ -61,7 +61,7 @@ pub enum MapErrorKind {
     Dimensions { width: i64, height: i64 },
     #[error(
         "the layers hold {cells} cells or more in all; sightline holds at most {max} (eight layers of {side}×{side})",
-        max = crate::core::map::MAX_LAYER_CELLS,
+        max = crate::core::model::map::MAX_LAYER_CELLS,
         side = crate::core::MAX_MAP_SIDE
     )]
     TooManyCells { cells: u64 },

@@ -10,9 +10,9 @@
 //! - **cost** is the largest cost of the tiles there;
 //! - **door**: the topmost door tile there, if any (that is the one a player opens or closes).
 
-use super::geometry::Cell;
-use super::map::Map;
-use super::tile::{self, TileId};
+use crate::core::model::geometry::Cell;
+use crate::core::model::map::Map;
+use crate::core::model::tile::{self, TileId};
 
 #[derive(Clone, Copy, Debug, PartialEq)]
 pub struct CellRules {

@@ -2,13 +2,17 @@
 //! cells a bucket fill reaches. The app turns pointer input into these; undo keeps whole-map
 //! snapshots (the map is flat arrays, cheap to clone).
 
+pub mod selection;
+pub mod terrain;
+pub mod tile_transfer;
+
 use std::collections::VecDeque;
 
-use super::flip::Flip;
-use super::geometry::Cell;
-use super::map::Map;
-use super::object::{MapObject, ObjectKind, ObjectShape, cell_under};
-use super::tile::{PropertyValue, TileId};
+use crate::core::model::flip::Flip;
+use crate::core::model::geometry::Cell;
+use crate::core::model::map::Map;
+use crate::core::model::object::{MapObject, ObjectKind, ObjectShape, cell_under};
+use crate::core::model::tile::{PropertyValue, TileId};
 
 /// The cells of a straight line from `a` to `b`, both included (Bresenham, every step a king
 /// move), for strokes that skip cells when the pointer moves fast and for the line tool.
@@ -110,7 +114,7 @@ pub fn paint(map: &mut Map, layer: usize, cells: &[Cell], tile: TileId) -> usize
 /// Sets `tile` flipped by `flip` on `layer` at every in-bounds cell; returns how many changed.
 pub fn paint_flipped(map: &mut Map, layer: usize, cells: &[Cell], tile: TileId, flip: Flip) -> usize {
     // The empty tile is never flipped (`Layer::set`): painting it flipped is erasing.
-    let flip = if tile == super::tile::EMPTY { Flip::NONE } else { flip };
+    let flip = if tile == crate::core::model::tile::EMPTY { Flip::NONE } else { flip };
     let mut changed = 0;
     for &c in cells {
         if map.flipped_tile(layer, c).is_some_and(|old| old != (tile, flip))
@@ -131,7 +135,7 @@ pub struct RandomBrush {
 
 impl RandomBrush {
     /// A tile drawn from the set by weight (`None` if every weight is 0 or the set is empty).
-    pub fn pick(&self, rng: &mut super::rng::Rng) -> Option<TileId> {
+    pub fn pick(&self, rng: &mut crate::core::rng::Rng) -> Option<TileId> {
         let total: u32 = self.tiles.iter().map(|t| t.1).sum();
         if total == 0 {
             return None;
@@ -147,7 +151,7 @@ impl RandomBrush {
     }
 
     /// Paints each cell with a tile drawn from the set. Returns how many cells changed.
-    pub fn paint(&self, map: &mut Map, layer: usize, cells: &[Cell], rng: &mut super::rng::Rng) -> usize {
+    pub fn paint(&self, map: &mut Map, layer: usize, cells: &[Cell], rng: &mut crate::core::rng::Rng) -> usize {
         let mut changed = 0;
         for &c in cells {
             let Some(tile) = self.pick(rng) else { return changed };
@@ -165,7 +169,7 @@ pub struct TileRules {
     pub name: String,
     /// Tiled's class of the tile (empty: none).
     pub class: String,
-    pub glyph: super::tile::Glyph,
+    pub glyph: crate::core::model::tile::Glyph,
     pub opaque: bool,
     pub walkable: bool,
     pub cost: f32,
@@ -174,7 +178,7 @@ pub struct TileRules {
 }
 
 impl TileRules {
-    pub fn of(kind: &super::tile::TileKind) -> Self {
+    pub fn of(kind: &crate::core::model::tile::TileKind) -> Self {
         Self {
             name: kind.name.clone(),
             class: kind.class.clone(),
@@ -209,7 +213,7 @@ pub fn set_tile_rules(map: &mut Map, id: TileId, rules: TileRules) -> Result<(),
     if usize::from(id) >= n {
         return Err(TileEditError::NoSuchTile(id));
     }
-    if id == super::tile::EMPTY {
+    if id == crate::core::model::tile::EMPTY {
         return Err(TileEditError::EmptyTile);
     }
     if !(0.0..=1000.0).contains(&rules.cost) {
@@ -219,7 +223,7 @@ pub fn set_tile_rules(map: &mut Map, id: TileId, rules: TileRules) -> Result<(),
         if to == id {
             return Err(TileEditError::DoorToItself);
         }
-        if usize::from(to) >= n || to == super::tile::EMPTY {
+        if usize::from(to) >= n || to == crate::core::model::tile::EMPTY {
             return Err(TileEditError::NoSuchTile(to));
         }
     }
@@ -251,7 +255,7 @@ pub fn set_tile_rules(map: &mut Map, id: TileId, rules: TileRules) -> Result<(),
         {
             release(map, d.toggles_to);
         }
-        map.tiles[usize::from(to)].door = Some(super::tile::Door { open: !open, toggles_to: id });
+        map.tiles[usize::from(to)].door = Some(crate::core::model::tile::Door { open: !open, toggles_to: id });
     }
     let kind = &mut map.tiles[usize::from(id)];
     let glyph_kept = rules.glyph == kind.glyph;
@@ -261,7 +265,7 @@ pub fn set_tile_rules(map: &mut Map, id: TileId, rules: TileRules) -> Result<(),
     kind.opaque = rules.opaque;
     kind.walkable = rules.walkable;
     kind.cost = rules.cost;
-    kind.door = rules.door.map(|(open, toggles_to)| super::tile::Door { open, toggles_to });
+    kind.door = rules.door.map(|(open, toggles_to)| crate::core::model::tile::Door { open, toggles_to });
     if glyph_kept {
         follow_rules(map, id, before[0]);
     }
@@ -277,19 +281,20 @@ pub fn set_tile_rules(map: &mut Map, id: TileId, rules: TileRules) -> Result<(),
 /// The rules a tile's implied glyph goes by: opaque, walkable, and a door's open state.
 type LookRules = (bool, bool, Option<bool>);
 
-fn look_rules(kind: &super::tile::TileKind) -> LookRules {
+fn look_rules(kind: &crate::core::model::tile::TileKind) -> LookRules {
     (kind.opaque, kind.walkable, kind.door.map(|d| d.open))
 }
 
 /// A tile with an image draws its glyph only with tile images off, and a Tiled tileset without
-/// look properties gives it the glyph its rules imply ([`Glyph::implied`](super::tile::Glyph::implied)).
+/// look properties gives it the glyph its rules imply ([`Glyph::implied`](crate::core::model::tile::Glyph::implied)).
 /// Such a glyph follows the rules when they change (`before`: as they were): a wall made
 /// floor shows `.`, and a save writes no `glyph`, `fg` or `bg` into a tileset file shared with
 /// others for a rule edit. A glyph of its own (not the implied one) stays.
 fn follow_rules(map: &mut Map, id: TileId, before: LookRules) {
     let kind = &mut map.tiles[usize::from(id)];
-    let implied =
-        |(opaque, walkable, door): LookRules| super::tile::Glyph::implied(opaque, walkable, door, kind.glyph.fg);
+    let implied = |(opaque, walkable, door): LookRules| {
+        crate::core::model::tile::Glyph::implied(opaque, walkable, door, kind.glyph.fg)
+    };
     let was = implied(before);
     if kind.sprite.is_some() && (kind.glyph.ch, kind.glyph.bg) == (was.ch, was.bg) {
         let now = implied(look_rules(kind));
@@ -303,8 +308,12 @@ pub fn add_tile(map: &mut Map, name: &str) -> Result<TileId, TileEditError> {
     if n > usize::from(TileId::MAX) {
         return Err(TileEditError::TooManyTiles(n));
     }
-    let glyph = super::tile::Glyph { ch: '?', fg: super::tile::Rgb(220, 220, 220), bg: super::tile::Rgb(30, 30, 40) };
-    map.tiles.push(super::tile::TileKind::new(name, glyph.ch, glyph.fg, glyph.bg, false, true));
+    let glyph = crate::core::model::tile::Glyph {
+        ch: '?',
+        fg: crate::core::model::tile::Rgb(220, 220, 220),
+        bg: crate::core::model::tile::Rgb(30, 30, 40),
+    };
+    map.tiles.push(crate::core::model::tile::TileKind::new(name, glyph.ch, glyph.fg, glyph.bg, false, true));
     Ok(n as TileId)
 }
 
@@ -412,21 +421,23 @@ impl Stamp {
     /// The tile ids the stamp lays: its cells' and its tile objects' (not the empty tile).
     pub fn used_tiles(&self) -> std::collections::BTreeSet<TileId> {
         let objects = self.objects.iter().filter_map(|s| match s.object.shape.as_ref()?.kind {
-            super::object::ShapeKind::Tile { tile, .. } => Some(tile),
+            crate::core::model::object::ShapeKind::Tile { tile, .. } => Some(tile),
             _ => None,
         });
-        self.cells.iter().copied().chain(objects).filter(|&t| t != super::tile::EMPTY).collect()
+        self.cells.iter().copied().chain(objects).filter(|&t| t != crate::core::model::tile::EMPTY).collect()
     }
 
     /// The stamp with each tile id `t` (of cells and tile objects) made `to(t)`: a stamp from
-    /// another map, in this map's ids (see [`super::tile_transfer::TileTransfer`]).
+    /// another map, in this map's ids (see [`crate::core::edit::tile_transfer::TileTransfer`]).
     pub fn with_tile_ids(&self, to: impl Fn(TileId) -> TileId) -> Stamp {
         let mut stamp = self.clone();
-        for t in stamp.cells.iter_mut().filter(|t| **t != super::tile::EMPTY) {
+        for t in stamp.cells.iter_mut().filter(|t| **t != crate::core::model::tile::EMPTY) {
             *t = to(*t);
         }
         for s in &mut stamp.objects {
-            if let Some(super::object::ShapeKind::Tile { tile, .. }) = s.object.shape.as_mut().map(|s| &mut s.kind) {
+            if let Some(crate::core::model::object::ShapeKind::Tile { tile, .. }) =
+                s.object.shape.as_mut().map(|s| &mut s.kind)
+            {
                 *tile = to(*tile);
             }
         }
@@ -449,7 +460,7 @@ impl Stamp {
         let w = self.width.max(1) as usize;
         // A stamp of objects is drawn on a grid of its size (not a huge one: its lines say it).
         let blank = if self.cells.is_empty() && u64::from(self.width) * u64::from(self.height) <= 256 * 256 {
-            vec![super::tile::EMPTY; (self.width * self.height) as usize]
+            vec![crate::core::model::tile::EMPTY; (self.width * self.height) as usize]
         } else {
             Vec::new()
         };
@@ -459,7 +470,7 @@ impl Stamp {
             .map(|row| {
                 row.iter()
                     .map(|&t| match map.tiles.get(usize::from(t)) {
-                        Some(kind) if t != super::tile::EMPTY => kind.glyph.ch,
+                        Some(kind) if t != crate::core::model::tile::EMPTY => kind.glyph.ch,
                         _ => ' ',
                     })
                     .collect()
@@ -499,7 +510,7 @@ impl Stamp {
         map: &mut Map,
         layer: usize,
         at: Cell,
-        inside: Option<&super::selection::Selection>,
+        inside: Option<&crate::core::edit::selection::Selection>,
     ) -> PastedObjects {
         let mut pasted = PastedObjects::default();
         let mut has_player = map.objects.iter().any(|o| o.kind == ObjectKind::PlayerStart);
@@ -521,7 +532,7 @@ impl Stamp {
             renumbered.insert(object.id, id);
             pasted.ids.push(id);
         }
-        fn renumber(properties: &mut super::tile::Properties, to: &std::collections::HashMap<u32, u32>) {
+        fn renumber(properties: &mut crate::core::model::tile::Properties, to: &std::collections::HashMap<u32, u32>) {
             for value in properties.values_mut() {
                 match value {
                     PropertyValue::Object(id) => {
@@ -557,7 +568,7 @@ impl Stamp {
     /// The tiles of `layer` in the rectangle with corners `a` and `b` (clipped to the map);
     /// `None` if the rectangle misses the map.
     pub fn copy(map: &Map, layer: usize, a: Cell, b: Cell) -> Option<Stamp> {
-        let (min, max) = super::geometry::clipped_rect(a, b, map.width(), map.height())?;
+        let (min, max) = crate::core::model::geometry::clipped_rect(a, b, map.width(), map.height())?;
         if layer >= map.layers.len() {
             return None;
         }
@@ -578,13 +589,17 @@ impl Stamp {
     /// The tiles of `layer` in `selection`, over its bounding rectangle; the cells around that
     /// are not selected are empty in the stamp, so it pastes the selection's shape (Tiled's copy
     /// of a selected area). `None` when nothing is selected.
-    pub fn copy_selection(map: &Map, layer: usize, selection: &super::selection::Selection) -> Option<Stamp> {
+    pub fn copy_selection(
+        map: &Map,
+        layer: usize,
+        selection: &crate::core::edit::selection::Selection,
+    ) -> Option<Stamp> {
         let (a, b) = selection.bounds()?;
         let mut stamp = Stamp::copy(map, layer, a, b)?;
         let width = stamp.width as i32;
         for (i, (tile, flip)) in stamp.cells.iter_mut().zip(&mut stamp.flips).enumerate() {
             if !selection.contains(Cell::new(a.x + i as i32 % width, a.y + i as i32 / width)) {
-                *tile = super::tile::EMPTY;
+                *tile = crate::core::model::tile::EMPTY;
                 *flip = Flip::NONE;
             }
         }
@@ -611,7 +626,11 @@ impl Stamp {
                 let (fx, fy) = from(x, y);
                 let i = (fy * self.width + fx) as usize;
                 out.cells.push(self.cells[i]);
-                out.flips.push(if self.cells[i] == super::tile::EMPTY { Flip::NONE } else { turn(self.flips[i]) });
+                out.flips.push(if self.cells[i] == crate::core::model::tile::EMPTY {
+                    Flip::NONE
+                } else {
+                    turn(self.flips[i])
+                });
             }
         }
         out
@@ -702,7 +721,7 @@ impl Stamp {
             .iter()
             .zip(&self.flips)
             .enumerate()
-            .filter(|(_, (t, _))| **t != super::tile::EMPTY)
+            .filter(|(_, (t, _))| **t != crate::core::model::tile::EMPTY)
             .map(|(i, (&t, &f))| (Cell::new(at.x + i as i32 % w, at.y + i as i32 / w), t, f))
             .collect()
     }
@@ -710,7 +729,13 @@ impl Stamp {
     /// Pastes onto `layer` with the top-left corner at `at`; cells off the map are dropped, and
     /// so are cells outside `inside` when it is given (painting stays inside a selection).
     /// Returns how many cells changed.
-    pub fn paste(&self, map: &mut Map, layer: usize, at: Cell, inside: Option<&super::selection::Selection>) -> usize {
+    pub fn paste(
+        &self,
+        map: &mut Map,
+        layer: usize,
+        at: Cell,
+        inside: Option<&crate::core::edit::selection::Selection>,
+    ) -> usize {
         self.placed(at)
             .into_iter()
             .filter(|&(c, t, f)| {
@@ -856,10 +881,14 @@ mod tests {
         let mut map = Map::new_standard(3, 1, 1).unwrap();
         let cells = [Cell::new(0, 0), Cell::new(1, 0)];
         assert_eq!(paint_flipped(&mut map, 0, &cells, 2, Flip::HORIZONTAL), 2);
-        assert_eq!(paint_flipped(&mut map, 0, &cells[..1], super::super::tile::EMPTY, Flip::HORIZONTAL), 1);
-        assert_eq!(map.flipped_tile(0, cells[0]), Some((super::super::tile::EMPTY, Flip::NONE)));
+        assert_eq!(paint_flipped(&mut map, 0, &cells[..1], crate::core::model::tile::EMPTY, Flip::HORIZONTAL), 1);
+        assert_eq!(map.flipped_tile(0, cells[0]), Some((crate::core::model::tile::EMPTY, Flip::NONE)));
         assert_eq!(map.flipped_tile(0, cells[1]), Some((2, Flip::HORIZONTAL)));
-        assert_eq!(paint_flipped(&mut map, 0, &cells[..1], super::super::tile::EMPTY, Flip::VERTICAL), 0, "no change");
+        assert_eq!(
+            paint_flipped(&mut map, 0, &cells[..1], crate::core::model::tile::EMPTY, Flip::VERTICAL),
+            0,
+            "no change"
+        );
     }
 
     /// A stamp object of `kind` on `cell` of a stamp, with shape `shape` (`None`: a marker).
@@ -871,7 +900,7 @@ mod tests {
     /// Where a stamp's object is, in the stamp's pixels: a box's four corners, a polygon's or
     /// path's points, a point, a marker's cell middle; in millionths of a pixel, sorted.
     fn footprint(s: &Stamp, o: &StampObject) -> Vec<[i64; 2]> {
-        use crate::core::object::ShapeKind;
+        use crate::core::model::object::ShapeKind;
         let [tw, th] = s.grid;
         let cell = [f64::from(o.object.cell.x) * tw, f64::from(o.object.cell.y) * th];
         let mut points = match &o.object.shape {
@@ -887,7 +916,7 @@ mod tests {
                     _ => vec![[0.0, 0.0]],
                 };
                 let origin = [cell[0] + shape.offset[0], cell[1] + shape.offset[1]];
-                let turned = local.iter().map(|&p| crate::core::object::rotated(p, shape.rotation));
+                let turned = local.iter().map(|&p| crate::core::model::object::rotated(p, shape.rotation));
                 turned.map(|[u, v]| [origin[0] + u, origin[1] + v]).collect()
             }
         };
@@ -899,7 +928,7 @@ mod tests {
 
     #[test]
     fn a_stamps_objects_turn_and_mirror_with_it_each_covering_its_image() {
-        use crate::core::object::{ObjectText, ShapeKind};
+        use crate::core::model::object::{ObjectText, ShapeKind};
         let shape = |offset: [f64; 2], rotation: f64, kind: ShapeKind| Some(ObjectShape { offset, rotation, kind });
         let tile = ShapeKind::Tile { tile: 1, flip: Flip::NONE, width: 16.0, height: 16.0 };
         let text = ShapeKind::Text { width: 30.0, height: 12.0, text: Box::new(ObjectText::new("Hello")) };
@@ -1015,7 +1044,7 @@ mod tests {
     /// its centre, where a save and a load put it), and a marker stays a marker.
     #[test]
     fn objects_pasted_into_a_map_of_other_cells_cover_the_same_cells() {
-        use crate::core::object::{ObjectText, ShapeKind};
+        use crate::core::model::object::{ObjectText, ShapeKind};
         let shape = |offset: [f64; 2], rotation: f64, kind: ShapeKind| Some(ObjectShape { offset, rotation, kind });
         let mut s = Stamp::new(3, vec![0; 6]);
         s.grid = [31.0, 31.0];
@@ -1130,7 +1159,7 @@ mod tests {
 
     #[test]
     fn objects_copied_from_a_selection_paste_where_they_stood_in_it_with_their_references() {
-        use crate::core::selection::Selection;
+        use crate::core::edit::selection::Selection;
         let mut map = Map::new_standard(8, 4, 1).unwrap();
         let add = |map: &mut Map, name: &str, kind: ObjectKind, cell: Cell| {
             map.add_object(MapObject { name: name.into(), ..MapObject::new(kind, cell) }.on_layer(0))

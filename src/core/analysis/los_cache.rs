@@ -41,12 +41,12 @@ use std::time::Instant;
 
 use rayon::prelude::*;
 
-use super::fov::{self, Algorithm, FovParams, Opacity, OpacityGrid, VisibleSet};
+use crate::core::fov::{self, Algorithm, FovParams, Opacity, OpacityGrid, VisibleSet};
 
 fn grid_cell(width: i32, i: usize) -> Cell {
     Cell::new(i as i32 % width, i as i32 / width)
 }
-use super::geometry::Cell;
+use crate::core::model::geometry::Cell;
 
 /// The regions of one opacity change.
 #[derive(Clone, Debug, Default, PartialEq)]

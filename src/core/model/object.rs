@@ -1,13 +1,13 @@
 //! Objects: player start, monsters, items, light sources, with free-form properties. They sit
-//! on object layers ([`crate::core::map::ObjectLayer`]).
+//! on object layers ([`crate::core::model::map::ObjectLayer`]).
 
 use serde::{Deserialize, Serialize};
 
-use super::flip::Flip;
-use super::geometry::Cell;
-use super::serde_defaults::{is_default, is_no, is_one, is_yes, one, yes};
-use super::sheet_drawing::SheetDrawing;
-use super::tile::{Properties, PropertyValue, Rgba, TileId};
+use crate::core::model::flip::Flip;
+use crate::core::model::geometry::Cell;
+use crate::core::model::serde_defaults::{is_default, is_no, is_one, is_yes, one, yes};
+use crate::core::model::sheet_drawing::SheetDrawing;
+use crate::core::model::tile::{Properties, PropertyValue, Rgba, TileId};
 
 /// Vision radius a monster gets when its file does not say.
 pub const DEFAULT_VISION_RADIUS: u32 = 8;
@@ -675,8 +675,8 @@ impl ObjectShape {
     /// [`Map::object_anchor`](crate::core::Map::object_anchor) gives it: a corner, or a tile
     /// object's alignment), slides the position across the box along its own axis so that the
     /// box covers its mirror image; a text's letters are not mirrored, as in Tiled.
-    pub fn turned(&self, turn: super::edit::Turn, anchor: [f64; 2]) -> (ShapeKind, f64, [f64; 2]) {
-        use super::edit::Turn;
+    pub fn turned(&self, turn: crate::core::edit::Turn, anchor: [f64; 2]) -> (ShapeKind, f64, [f64; 2]) {
+        use crate::core::edit::Turn;
         let quarter = |degrees: f64| (self.rotation + degrees).rem_euclid(360.0);
         let mut kind = self.kind.clone();
         let horizontal = match turn {
@@ -1048,7 +1048,7 @@ mod tests {
         assert_eq!(ObjectKind::of_class("Lighthouse", ""), ObjectKind::Other("Lighthouse".into()));
         assert_eq!(ObjectKind::of_class("", "player"), ObjectKind::Other(String::new()));
     }
-    use crate::core::sheet_drawing::ObjectAlignment;
+    use crate::core::model::sheet_drawing::ObjectAlignment;
 
     #[test]
     fn an_outline_hangs_from_the_cell_and_turns_about_the_objects_position() {

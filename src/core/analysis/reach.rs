@@ -7,9 +7,9 @@
 
 use std::collections::VecDeque;
 
-use super::path::{CostGrid, DoorRule};
-use super::sim::{MOVES, monster_places, start_cell};
-use super::{Cell, Map, ObjectKind};
+use crate::core::path::{CostGrid, DoorRule};
+use crate::core::sim::{MOVES, monster_places, start_cell};
+use crate::core::{Cell, Map, ObjectKind};
 
 /// A group of walkable cells joined to one another and not to the start.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]

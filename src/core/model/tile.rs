@@ -4,8 +4,8 @@
 use std::collections::BTreeMap;
 use std::path::PathBuf;
 
-use super::serde_defaults::{is_one, one};
-use super::sheet_drawing::SheetDrawing;
+use crate::core::model::serde_defaults::{is_one, one};
+use crate::core::model::sheet_drawing::SheetDrawing;
 use serde::{Deserialize, Serialize};
 
 /// Index into [`crate::core::Map::tiles`]. `0` is the empty tile (nothing on this layer here).
@@ -94,7 +94,7 @@ pub struct SpriteSheet {
     pub offset: [i32; 2],
     /// Tiled's terrains (its Wang sets), which the terrain brush paints with.
     #[serde(default, skip_serializing_if = "Vec::is_empty")]
-    pub wang_sets: Vec<super::wang::WangSet>,
+    pub wang_sets: Vec<crate::core::model::wang::WangSet>,
     /// How its tiles are drawn: at their size or the grid's, stretched or fitted, and where a
     /// tile object's image sits (Tiled's `tilerendersize`, `fillmode`, `objectalignment`).
     #[serde(default, skip_serializing_if = "SheetDrawing::is_default")]

@@ -8,10 +8,10 @@
 //! A selection belongs to the map area, not to a layer. It is a bitset over the map's cells,
 //! row-major, so combining two is a pass over words and the largest map (4096²) costs 2 MiB.
 
-use super::flip::Flip;
-use super::geometry::Cell;
-use super::map::Map;
-use super::tile::TileId;
+use crate::core::model::flip::Flip;
+use crate::core::model::geometry::Cell;
+use crate::core::model::map::Map;
+use crate::core::model::tile::TileId;
 
 /// A tile as the selection tools compare cells: its id and how it is flipped. Two cells are
 /// alike when both are equal, as Tiled's `Cell::operator==` has it (a mirrored wall is another
@@ -89,7 +89,7 @@ impl Selection {
     /// The cells of the rectangle with corners `a` and `b` (in either order) that lie on the map.
     pub fn rect(width: u32, height: u32, a: Cell, b: Cell) -> Selection {
         let mut s = Selection::empty(width, height);
-        if let Some((min, max)) = super::geometry::clipped_rect(a, b, width, height) {
+        if let Some((min, max)) = crate::core::model::geometry::clipped_rect(a, b, width, height) {
             for y in min.y..=max.y {
                 let row = y as usize * width as usize;
                 s.set_range(row + min.x as usize, row + max.x as usize + 1);
@@ -114,7 +114,7 @@ impl Selection {
     /// map or its tile is none of `like`.
     pub fn contiguous(map: &Map, layer: usize, at: Cell, like: &[TileLook]) -> Selection {
         let alike = |c: Cell| map.flipped_tile(layer, c).is_some_and(|t| like.contains(&t));
-        Selection::from_cells(map.width(), map.height(), super::edit::flood_cells(map, at, false, alike))
+        Selection::from_cells(map.width(), map.height(), crate::core::edit::flood_cells(map, at, false, alike))
     }
 
     /// Tiled's Select Same Tile: every cell of `layer` whose tile looks like one of `like`, joined

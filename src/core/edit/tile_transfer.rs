@@ -28,8 +28,8 @@
 use std::collections::{BTreeSet, HashMap};
 use std::path::{Path, PathBuf};
 
-use super::map::Map;
-use super::tile::{EMPTY, SpriteSheet, TileId, TileKind};
+use crate::core::model::map::Map;
+use crate::core::model::tile::{EMPTY, SpriteSheet, TileId, TileKind};
 
 /// The tile types and sprite sheets of the map a stamp was copied from, kept when another map
 /// is opened so that the stamp can still be pasted (see the module's doc).
@@ -88,7 +88,7 @@ impl TileTransfer {
     /// into `map`, whose file is in `folder`, takes. The empty tile stays empty.
     ///
     /// ```
-    /// use sightline::core::tile_transfer::{TileSource, TileTransfer};
+    /// use sightline::core::edit::tile_transfer::{TileSource, TileTransfer};
     /// use sightline::core::{Map, Rgb, TileKind};
     ///
     /// let floor = TileKind::new("floor", '.', Rgb(90, 90, 90), Rgb::BLACK, false, true);
@@ -389,7 +389,7 @@ fn unnamed(kind: &TileKind, sheet: Option<u16>) -> TileKind {
 /// the working folder when the map has no file).
 fn image_path(image: &Path, folder: Option<&Path>) -> PathBuf {
     // A map with no file finds its images from the working folder, as the app loads them.
-    super::format::resolve_path(folder.unwrap_or(Path::new(".")), image)
+    crate::core::format::resolve_path(folder.unwrap_or(Path::new(".")), image)
 }
 
 /// Whether two sheets are the same tileset but for how their image's path is written (the
@@ -404,8 +404,8 @@ fn same_sheet(a: &SpriteSheet, b: &SpriteSheet) -> bool {
 mod tests {
     use super::*;
     use crate::core::edit::Stamp;
+    use crate::core::model::tile::{self, Door, Frame, Rgb, Sprite};
     use crate::core::rng::Rng;
-    use crate::core::tile::{self, Door, Frame, Rgb, Sprite};
     use crate::core::{Cell, Map};
 
     /// A map from rows of glyphs, each its tile of `tiles` by glyph.
@@ -490,10 +490,10 @@ mod tests {
 
     #[test]
     fn a_stamps_tile_objects_bring_their_tile_types_too() {
-        use crate::core::object::{ObjectShape, ShapeKind};
+        use crate::core::model::object::{ObjectShape, ShapeKind};
         use crate::core::{MapObject, ObjectKind};
         let mut source = drawn([tile::standard_tiles(), vec![lava()]].concat(), &["..", ".."]);
-        let kind = ShapeKind::Tile { tile: 7, flip: crate::core::flip::Flip::NONE, width: 8.0, height: 8.0 };
+        let kind = ShapeKind::Tile { tile: 7, flip: crate::core::model::flip::Flip::NONE, width: 8.0, height: 8.0 };
         let mut lamp = MapObject::new(ObjectKind::Item, Cell::new(1, 1)).named("lava lamp");
         lamp.shape = Some(ObjectShape { offset: [0.0, 8.0], rotation: 0.0, kind });
         source.add_object(lamp);

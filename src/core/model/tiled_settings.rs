@@ -337,7 +337,7 @@ impl RenderOrder {
         self,
         xs: std::ops::Range<i32>,
         ys: std::ops::Range<i32>,
-    ) -> impl Iterator<Item = super::Cell> + 'static {
+    ) -> impl Iterator<Item = crate::core::Cell> + 'static {
         let (left, up) = (
             matches!(self, RenderOrder::LeftDown | RenderOrder::LeftUp),
             matches!(self, RenderOrder::RightUp | RenderOrder::LeftUp),
@@ -345,7 +345,7 @@ impl RenderOrder {
         let rows: Vec<i32> = if up { ys.rev().collect() } else { ys.collect() };
         rows.into_iter().flat_map(move |y| {
             let columns: Vec<i32> = if left { xs.clone().rev().collect() } else { xs.clone().collect() };
-            columns.into_iter().map(move |x| super::Cell::new(x, y))
+            columns.into_iter().map(move |x| crate::core::Cell::new(x, y))
         })
     }
 }

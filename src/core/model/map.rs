@@ -4,12 +4,12 @@
 
 use serde::{Deserialize, Serialize};
 
-use super::error::{MapError, MapErrorKind};
-use super::flip::{Flip, Flips};
-use super::geometry::Cell;
-use super::object::{MapObject, ObjectShape, ShapeKind};
-use super::serde_defaults::{is_no, is_one, is_yes, one, yes};
-use super::tile::{self, Properties, Rgba, SpriteSheet, TileId, TileKind};
+use crate::core::model::error::{MapError, MapErrorKind};
+use crate::core::model::flip::{Flip, Flips};
+use crate::core::model::geometry::Cell;
+use crate::core::model::object::{MapObject, ObjectShape, ShapeKind};
+use crate::core::model::serde_defaults::{is_no, is_one, is_yes, one, yes};
+use crate::core::model::tile::{self, Properties, Rgba, SpriteSheet, TileId, TileKind};
 
 /// Largest side a map may have (4096×4096 cells, 32 MiB a layer). Larger maps are refused with
 /// [`MapErrorKind::Dimensions`] instead of exhausting memory.
@@ -453,9 +453,9 @@ pub struct Map {
     /// Pixel size of a grid cell in Tiled (`tilewidth`, `tileheight`); kept for export.
     pub tile_size: [u32; 2],
     /// How a Tiled save writes it and the order its tiles are drawn in (Tiled's map settings).
-    pub tiled: super::tiled_settings::TiledSettings,
+    pub tiled: crate::core::model::tiled_settings::TiledSettings,
     /// What the Tiled file kept for Tiled itself (its export target and chunk size).
-    pub tiled_editor: super::tiled_settings::TiledEditorSettings,
+    pub tiled_editor: crate::core::model::tiled_settings::TiledEditorSettings,
     /// The id the next new object gets (Tiled's `nextobjectid`): above every object's, and
     /// never lowered, so that a deleted object's id is not given again while an `object`
     /// property may still name it.
@@ -708,7 +708,7 @@ impl Map {
             return None;
         }
         let grid = self.tile_size.map(|t| f64::from(t.max(1)));
-        let cell = super::object::cell_under(&kind, position, self.object_anchor(&kind), grid);
+        let cell = crate::core::model::object::cell_under(&kind, position, self.object_anchor(&kind), grid);
         if !self.in_bounds(cell) {
             return None;
         }
@@ -893,7 +893,7 @@ impl Map {
     /// selection's bounding rectangle. Objects outside it are dropped.
     pub fn cropped(&self, a: Cell, b: Cell) -> Result<Map, MapError> {
         // A rectangle off the map would crop it to no cells: a map cannot be 0 × 0.
-        let Some((min, max)) = super::geometry::clipped_rect(a, b, self.width, self.height) else {
+        let Some((min, max)) = crate::core::model::geometry::clipped_rect(a, b, self.width, self.height) else {
             return Err(MapErrorKind::Dimensions { width: 0, height: 0 }.into());
         };
         let (width, height) = ((max.x - min.x + 1) as u32, (max.y - min.y + 1) as u32);
@@ -1284,7 +1284,7 @@ impl Map {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::core::object::{ObjectKind, ObjectShape, ShapeKind};
+    use crate::core::model::object::{ObjectKind, ObjectShape, ShapeKind};
 
     /// Top Down draws by Tiled's `y` (a shape's position, a marker's cell centre), ties in the
     /// layer's order; Manual in the layer's order; other layers' objects are not drawn here.

@@ -1,5 +1,5 @@
 //! Tiled's Wang sets (its terrains since Tiled 1.5): which colour each corner and edge of a
-//! tileset's tiles has, for the terrain brush ([`super::terrain`]). They are kept with their
+//! tileset's tiles has, for the terrain brush ([`crate::core::edit::terrain`]). They are kept with their
 //! tileset so that a Tiled map saved here loses none of a designer's terrain work (TMX, TMJ and
 //! RON).
 //!
@@ -10,7 +10,7 @@ use std::collections::BTreeMap;
 
 use serde::{Deserialize, Serialize};
 
-use super::tile::{Properties, Rgba};
+use crate::core::model::tile::{Properties, Rgba};
 
 /// Which parts of a tile a Wang set's colours describe (Tiled's `type`).
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize)]

@@ -1,4 +1,4 @@
-//! Tiled's terrain brush: painting a terrain (a colour of a [Wang set](super::wang)) on cells,
+//! Tiled's terrain brush: painting a terrain (a colour of a [Wang set](crate::core::model::wang)) on cells,
 //! each painted cell getting a tile of that terrain all over and the cells around it the
 //! transition tiles that join it to what they were.
 //!
@@ -26,12 +26,12 @@
 
 use std::collections::{BTreeSet, HashMap, VecDeque};
 
-use super::flip::Flip;
-use super::geometry::Cell;
-use super::map::Map;
-use super::rng::Rng;
-use super::tile::TileId;
-use super::wang::WangKind;
+use crate::core::model::flip::Flip;
+use crate::core::model::geometry::Cell;
+use crate::core::model::map::Map;
+use crate::core::model::tile::TileId;
+use crate::core::model::wang::WangKind;
+use crate::core::rng::Rng;
 
 /// Which terrain the brush paints: a colour (1-based, as in a `wangid`) of Wang set `set` of
 /// sprite sheet `sheet`.
@@ -209,7 +209,7 @@ pub fn plan_terrain_parts(
 }
 
 /// Brush `brush`'s Wang set.
-fn terrain_set(map: &Map, brush: TerrainBrush) -> Result<&crate::core::wang::WangSet, TerrainError> {
+fn terrain_set(map: &Map, brush: TerrainBrush) -> Result<&crate::core::model::wang::WangSet, TerrainError> {
     map.sheets
         .get(brush.sheet)
         .and_then(|s| s.wang_sets.get(brush.set))
@@ -415,8 +415,8 @@ fn pick_weighted(fits: &[&(TileId, [u8; 8], f64)], rng: &mut Rng) -> TileId {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::core::tile::{Properties, Rgb, Rgba, Sprite, SpriteSheet, TileKind};
-    use crate::core::wang::{WangColor, WangSet};
+    use crate::core::model::tile::{Properties, Rgb, Rgba, Sprite, SpriteSheet, TileKind};
+    use crate::core::model::wang::{WangColor, WangSet};
     use std::collections::BTreeMap;
     use std::path::PathBuf;
 

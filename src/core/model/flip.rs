@@ -7,7 +7,7 @@
 //! The fourth bit, a 120° turn, is for hexagonal maps: kept so that a map round-trips, not drawn.
 //!
 //! ```
-//! use sightline::core::flip::Flip;
+//! use sightline::core::model::flip::Flip;
 //! let gid = 0xA000_0007; // tile 7, flipped horizontally and anti-diagonally
 //! let flip = Flip::from_gid(gid);
 //! assert_eq!(flip.describe(), "rotated 90° clockwise");

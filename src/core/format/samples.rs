@@ -2,12 +2,12 @@
 
 use std::path::Path;
 
-use super::error::MapError;
-use super::format;
-use super::map::Map;
+use crate::core::format;
+use crate::core::model::error::MapError;
+use crate::core::model::map::Map;
 
 /// The default dungeon (`maps/dungeon.ron`): rooms, corridors, doors, monsters, a player start.
-pub const DEFAULT_MAP_RON: &str = include_str!("../../maps/dungeon.ron");
+pub const DEFAULT_MAP_RON: &str = include_str!("../../../maps/dungeon.ron");
 pub const DEFAULT_MAP_NAME: &str = "dungeon.ron";
 
 /// The default map, parsed.

@@ -15,8 +15,8 @@ use std::sync::atomic::{AtomicBool, AtomicUsize, Ordering};
 use rayon::prelude::*;
 use serde::Serialize;
 
-use super::fov::{self, Algorithm, FovParams, Opacity, OpacityGrid, VisibleSet};
-use super::geometry::Cell;
+use crate::core::fov::{self, Algorithm, FovParams, Opacity, OpacityGrid, VisibleSet};
+use crate::core::model::geometry::Cell;
 
 /// Views of more than this many bits in all are refused (give a radius).
 pub const MAX_WINDOW_BITS: u64 = 8 * 1024 * 1024 * 1024;
