@@ -6,8 +6,8 @@ use std::path::Path;
 use egui_kittest::Harness;
 use egui_kittest::kittest::{NodeT, Queryable};
 use sightline::app::{Command, SightlineApp};
-use sightline::core::edit::Turn;
 use sightline::core::model::flip::Flip;
+use sightline::core::model::flip::Turn;
 use sightline::core::{LayerRef, StackItem};
 
 mod common;

@@ -163,7 +163,7 @@ pub enum Command {
     /// How the brush's tile is turned (the tools bar's reset).
     SetBrushFlip(crate::core::model::flip::Flip),
     /// X, Y, Z, Shift+Z: turn the stamp being pasted, else the brush's tile.
-    TurnStamp(crate::core::edit::Turn),
+    TurnStamp(crate::core::model::flip::Turn),
     /// Esc: stop pasting, or drop the selection.
     CancelSelection,
     /// Erase the selection on the current layer.

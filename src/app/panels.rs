@@ -134,7 +134,7 @@ pub fn menu_bar_ui(app: &mut SightlineApp, ui: &mut egui::Ui) {
                 }
                 ui.separator();
                 let what = if app.editor.pasting { "the stamp being pasted" } else { "the brush's tile" };
-                for turn in crate::core::edit::Turn::ALL {
+                for turn in crate::core::model::flip::Turn::ALL {
                     if ui.button(turn.label()).on_hover_text(format!("Turns {what}")).clicked() {
                         app.commands.push(Command::TurnStamp(turn));
                     }
@@ -882,7 +882,7 @@ pub fn shortcuts(app: &mut SightlineApp, ui: &mut egui::Ui) {
             }
             // Tiled's keys: X and Y flip, Z and Shift+Z turn the stamp being pasted, else the
             // brush's tile.
-            use crate::core::edit::Turn;
+            use crate::core::model::flip::Turn;
             for (key, shift, turn) in [
                 (Key::X, false, Turn::FlipHorizontally),
                 (Key::Y, false, Turn::FlipVertically),

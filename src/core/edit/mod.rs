@@ -8,7 +8,7 @@ pub mod tile_transfer;
 
 use std::collections::VecDeque;
 
-use crate::core::model::flip::Flip;
+use crate::core::model::flip::{Flip, Turn};
 use crate::core::model::geometry::Cell;
 use crate::core::model::map::Map;
 use crate::core::model::object::{MapObject, ObjectKind, ObjectShape, cell_under};
@@ -315,44 +315,6 @@ pub fn add_tile(map: &mut Map, name: &str) -> Result<TileId, TileEditError> {
     };
     map.tiles.push(crate::core::model::tile::TileKind::new(name, glyph.ch, glyph.fg, glyph.bg, false, true));
     Ok(n as TileId)
-}
-
-/// A way to turn a stamp or a brush tile, with Tiled's keys.
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
-pub enum Turn {
-    /// X: mirrored left to right.
-    FlipHorizontally,
-    /// Y: mirrored top to bottom.
-    FlipVertically,
-    /// Z: a quarter turn clockwise.
-    RotateClockwise,
-    /// Shift+Z: a quarter turn counterclockwise.
-    RotateCounterclockwise,
-}
-
-impl Turn {
-    pub const ALL: [Turn; 4] =
-        [Turn::FlipHorizontally, Turn::FlipVertically, Turn::RotateClockwise, Turn::RotateCounterclockwise];
-
-    /// `flip` turned this way.
-    pub fn of(self, flip: Flip) -> Flip {
-        match self {
-            Turn::FlipHorizontally => flip.mirrored_horizontally(),
-            Turn::FlipVertically => flip.mirrored_vertically(),
-            Turn::RotateClockwise => flip.rotated_clockwise(),
-            Turn::RotateCounterclockwise => flip.rotated_counterclockwise(),
-        }
-    }
-
-    /// For menus: what it does and its key.
-    pub fn label(self) -> &'static str {
-        match self {
-            Turn::FlipHorizontally => "Flip horizontally  (X)",
-            Turn::FlipVertically => "Flip vertically  (Y)",
-            Turn::RotateClockwise => "Rotate clockwise  (Z)",
-            Turn::RotateCounterclockwise => "Rotate counterclockwise  (Shift+Z)",
-        }
-    }
 }
 
 /// A rectangle of tiles from one layer, flipped as they were, or the objects of an object

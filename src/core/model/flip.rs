@@ -181,6 +181,44 @@ impl PartialEq for Flips {
     }
 }
 
+/// A way to turn a stamp or a brush tile, with Tiled's keys.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Turn {
+    /// X: mirrored left to right.
+    FlipHorizontally,
+    /// Y: mirrored top to bottom.
+    FlipVertically,
+    /// Z: a quarter turn clockwise.
+    RotateClockwise,
+    /// Shift+Z: a quarter turn counterclockwise.
+    RotateCounterclockwise,
+}
+
+impl Turn {
+    pub const ALL: [Turn; 4] =
+        [Turn::FlipHorizontally, Turn::FlipVertically, Turn::RotateClockwise, Turn::RotateCounterclockwise];
+
+    /// `flip` turned this way.
+    pub fn of(self, flip: Flip) -> Flip {
+        match self {
+            Turn::FlipHorizontally => flip.mirrored_horizontally(),
+            Turn::FlipVertically => flip.mirrored_vertically(),
+            Turn::RotateClockwise => flip.rotated_clockwise(),
+            Turn::RotateCounterclockwise => flip.rotated_counterclockwise(),
+        }
+    }
+
+    /// For menus: what it does and its key.
+    pub fn label(self) -> &'static str {
+        match self {
+            Turn::FlipHorizontally => "Flip horizontally  (X)",
+            Turn::FlipVertically => "Flip vertically  (Y)",
+            Turn::RotateClockwise => "Rotate clockwise  (Z)",
+            Turn::RotateCounterclockwise => "Rotate counterclockwise  (Shift+Z)",
+        }
+    }
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;

@@ -3,7 +3,7 @@
 
 use serde::{Deserialize, Serialize};
 
-use crate::core::model::flip::Flip;
+use crate::core::model::flip::{Flip, Turn};
 use crate::core::model::geometry::Cell;
 use crate::core::model::serde_defaults::{is_default, is_no, is_one, is_yes, one, yes};
 use crate::core::model::sheet_drawing::SheetDrawing;
@@ -675,8 +675,7 @@ impl ObjectShape {
     /// [`Map::object_anchor`](crate::core::Map::object_anchor) gives it: a corner, or a tile
     /// object's alignment), slides the position across the box along its own axis so that the
     /// box covers its mirror image; a text's letters are not mirrored, as in Tiled.
-    pub fn turned(&self, turn: crate::core::edit::Turn, anchor: [f64; 2]) -> (ShapeKind, f64, [f64; 2]) {
-        use crate::core::edit::Turn;
+    pub fn turned(&self, turn: Turn, anchor: [f64; 2]) -> (ShapeKind, f64, [f64; 2]) {
         let quarter = |degrees: f64| (self.rotation + degrees).rem_euclid(360.0);
         let mut kind = self.kind.clone();
         let horizontal = match turn {

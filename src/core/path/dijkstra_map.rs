@@ -11,8 +11,9 @@
 
 use std::collections::BinaryHeap;
 
+use super::neighbourhood::NEIGHBOURS;
 use super::neighbourhood::StepTable;
-use super::search::{NEIGHBOURS, OpenEntry};
+use super::open_entry::OpenEntry;
 use super::uniform_flood;
 use super::{CostGrid, MoveRules, Moves};
 use crate::core::model::geometry::Cell;

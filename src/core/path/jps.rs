@@ -12,7 +12,7 @@
 
 use std::collections::BinaryHeap;
 
-use super::search::OpenEntry;
+use super::open_entry::OpenEntry;
 use super::trace::Recorder;
 use super::{CostGrid, PathResult};
 use crate::core::model::geometry::Cell;
@@ -71,7 +71,7 @@ impl Jumper<'_> {
     fn directions(&self, x: i32, y: i32, parent: Option<(i32, i32)>, out: &mut Vec<(i32, i32)>) {
         out.clear();
         let Some((px, py)) = parent else {
-            for (dx, dy) in super::search::NEIGHBOURS {
+            for (dx, dy) in super::neighbourhood::NEIGHBOURS {
                 let diagonal_ok = dx == 0 || dy == 0 || (self.open(x + dx, y) && self.open(x, y + dy));
                 if self.open(x + dx, y + dy) && diagonal_ok {
                     out.push((dx, dy));

@@ -16,6 +16,7 @@ pub mod dijkstra_map;
 mod increment_queues;
 pub mod jps;
 pub(crate) mod neighbourhood;
+mod open_entry;
 pub mod search;
 pub mod trace;
 mod uniform;

@@ -6,8 +6,10 @@
 //! of the result allows the step by `NEIGHBOURS[d]`. This replaces up to three passability tests
 //! a neighbour, each with its own bounds check, by one table look-up a cell.
 
-use super::search::NEIGHBOURS;
 use super::{DiagonalPolicy, MoveRules, Moves};
+
+/// The eight neighbour offsets, orthogonal first.
+pub(crate) const NEIGHBOURS: [(i32, i32); 8] = [(1, 0), (0, 1), (-1, 0), (0, -1), (1, 1), (-1, 1), (-1, -1), (1, -1)];
 
 /// Passability, one bit a cell, with a border of impassable cells all round. Row `y + 1` holds
 /// grid row `y`, bit `x + 1` grid column `x`; every row has one spare word at its end so that a

@@ -9,44 +9,14 @@
 //! Dijkstra does.
 
 use std::cell::RefCell;
-use std::cmp::Ordering;
 use std::collections::VecDeque;
 
+use super::neighbourhood::NEIGHBOURS;
 use super::trace::{NoRecord, Recorder};
 use super::{Algorithm, CostGrid, PathResult, SearchParams};
 use crate::core::model::geometry::Cell;
 
 const NO_PARENT: u32 = u32::MAX;
-
-/// The eight neighbour offsets, orthogonal first.
-pub(crate) const NEIGHBOURS: [(i32, i32); 8] = [(1, 0), (0, 1), (-1, 0), (0, -1), (1, 1), (-1, 1), (-1, -1), (1, -1)];
-
-/// An open-list entry of the best-first searches (A* and friends, JPS, Dijkstra maps): a cell,
-/// its priority and its cost so far. `BinaryHeap` is a max-heap, so the order is reversed: the
-/// top is the smallest priority, then the largest `g` (the deeper node).
-#[derive(Clone, Copy, Debug)]
-pub(crate) struct OpenEntry {
-    pub priority: f64,
-    pub g: f64,
-    pub index: u32,
-}
-
-impl PartialEq for OpenEntry {
-    fn eq(&self, other: &Self) -> bool {
-        self.cmp(other) == Ordering::Equal
-    }
-}
-impl Eq for OpenEntry {}
-impl PartialOrd for OpenEntry {
-    fn partial_cmp(&self, other: &Self) -> Option<Ordering> {
-        Some(self.cmp(other))
-    }
-}
-impl Ord for OpenEntry {
-    fn cmp(&self, other: &Self) -> Ordering {
-        other.priority.total_cmp(&self.priority).then_with(|| self.g.total_cmp(&other.g))
-    }
-}
 
 /// The open list of A*, Dijkstra and greedy best-first: a 4-ary min-heap of 16-byte entries,
 /// ordered by priority, then by the smaller heuristic (of two entries with equal `f = g + w·h`,

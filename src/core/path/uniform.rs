@@ -26,8 +26,8 @@
 //! BFS and grids with varied costs use the general engine.
 
 use super::increment_queues::IncrementQueues;
+use super::neighbourhood::NEIGHBOURS;
 use super::neighbourhood::StepTable;
-use super::search::NEIGHBOURS;
 use super::trace::Recorder;
 use super::{Algorithm, CostGrid, DiagonalLength, DiagonalPolicy, Heuristic, Moves, PathResult, SearchParams};
 use crate::core::model::geometry::Cell;

@@ -30,7 +30,7 @@
 //! bit (`dijkstra_map`'s tests compare them on random grids and every small wall pattern; this
 //! module's, the sweeps, as compiled for each instruction set, against the queues alone).
 
-use super::search::NEIGHBOURS;
+use super::neighbourhood::NEIGHBOURS;
 use super::{CostGrid, DiagonalPolicy, MoveRules, Moves};
 
 /// What walls and the border hold in the padded values (see the module's documentation): the
