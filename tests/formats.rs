@@ -1,5 +1,5 @@
 //! Every format loads every sample map that ships in it; round trips are exact; real Tiled maps
-//! (from ../shared/corpus) load; ASCII maps mean what the README says.
+//! (from ../shared/corpus) load; ASCII maps mean what docs/formats.md says.
 
 use std::path::{Path, PathBuf};
 

@@ -1,7 +1,7 @@
 //! What the game rules read from a map: per cell, whether it blocks sight, can be walked on, what
 //! stepping on it costs and whether it holds a door.
 //!
-//! Layers combine as follows (documented for designers in the README):
+//! Layers combine as follows (documented for designers in docs/formats.md):
 //! - **void** (no tile on any layer) is like the outside of the map: opaque and impassable;
 //! - **opaque** if any layer's tile there is opaque, or any collision layer has a tile there
 //!   (other than a door: a door on a collision layer is opaque or not as the door is);
