@@ -10,7 +10,8 @@ use std::time::Duration;
 use criterion::{Criterion, criterion_group, criterion_main};
 use sightline::core::analysis::los_cache::LosCache;
 use sightline::core::fov::{Algorithm, OpacityGrid};
-use sightline::core::{generate, symmetry};
+use sightline::core::analysis::symmetry;
+use sightline::core::generate;
 
 fn bench_audit(c: &mut Criterion) {
     let grid = OpacityGrid::from_map(&generate::noise(256, 256, 0.3, 5).unwrap());

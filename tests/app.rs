@@ -1,6 +1,10 @@
 //! The app driven as a person would, through egui_kittest: labels are found by their text.
 #![cfg(feature = "gui")]
 
+use sightline::app::{
+    FileCommand, HistoryCommand, LayerCommand, MapCommand, ObjectCommand, SelectionCommand, TileCommand, ToolCommand,
+    ViewCommand,
+};
 use std::path::Path;
 
 use egui_kittest::Harness;
@@ -40,7 +44,7 @@ fn the_file_menu_offers_open_and_save() {
 #[test]
 fn opening_a_map_shows_it() {
     let mut h = harness();
-    h.state_mut().commands.push(Command::Open(sample("pillars.ron")));
+    h.state_mut().commands.push(Command::File(FileCommand::Open(sample("pillars.ron"))));
     h.run();
     h.get_by_label("41 × 25");
     assert_eq!(h.state().document.file_name(), "pillars.ron");
@@ -54,7 +58,7 @@ fn a_corrupt_file_shows_an_error_and_keeps_the_open_map() {
     let mut h = harness();
     h.run();
     let before = h.state().document.map.clone();
-    h.state_mut().commands.push(Command::Open(bad));
+    h.state_mut().commands.push(Command::File(FileCommand::Open(bad)));
     h.run();
     h.get_by_label("Cannot open the map");
     let message = h.state().error.as_ref().unwrap().message.clone();
@@ -73,7 +77,7 @@ fn save_as_writes_the_file_and_it_reloads_the_same() {
     let path = dir.path().join("copy.tmj");
     let mut h = harness();
     h.run();
-    h.state_mut().commands.push(Command::SaveAs(path.clone()));
+    h.state_mut().commands.push(Command::File(FileCommand::SaveAs(path.clone())));
     h.run();
     assert!(h.state().error.is_none(), "{:?}", h.state().error);
     assert_eq!(h.state().document.file_name(), "copy.tmj");
@@ -94,7 +98,7 @@ fn a_save_that_drops_part_of_the_map_asks_first() {
     h.get_by_label("New layer").click();
     h.run();
     assert_eq!(h.state().document.map.layers.len(), 2);
-    h.state_mut().commands.push(Command::SaveAs(path.clone()));
+    h.state_mut().commands.push(Command::File(FileCommand::SaveAs(path.clone())));
     h.run();
     h.get_by_label("Save as flat.txt?");
     h.get_by_label("• 2 layers are flattened into one (the topmost tile of each cell)");
@@ -104,7 +108,7 @@ fn a_save_that_drops_part_of_the_map_asks_first() {
     assert!(!path.exists() && h.query_by_label("Save as flat.txt?").is_none());
     assert!(h.state().document.dirty);
 
-    h.state_mut().commands.push(Command::SaveAs(path.clone()));
+    h.state_mut().commands.push(Command::File(FileCommand::SaveAs(path.clone())));
     h.run();
     h.get_by_label("Export a copy").click();
     h.run();
@@ -113,7 +117,7 @@ fn a_save_that_drops_part_of_the_map_asks_first() {
     assert!(h.state().document.dirty, "and its unsaved layer");
     std::fs::remove_file(&path).unwrap();
 
-    h.state_mut().commands.push(Command::SaveAs(path.clone()));
+    h.state_mut().commands.push(Command::File(FileCommand::SaveAs(path.clone())));
     h.run();
     h.get_by_label("Save anyway").click();
     h.run();
@@ -122,12 +126,12 @@ fn a_save_that_drops_part_of_the_map_asks_first() {
     assert!(!h.state().document.dirty);
     // The same save again (Ctrl+S) writes without asking; a save that loses more asks again.
     std::fs::remove_file(&path).unwrap();
-    h.state_mut().commands.push(Command::Save);
+    h.state_mut().commands.push(Command::File(FileCommand::Save));
     h.run();
     assert!(path.exists() && h.query_by_label("Save as flat.txt?").is_none());
     h.get_by_label("New layer").click();
     h.run();
-    h.state_mut().commands.push(Command::Save);
+    h.state_mut().commands.push(Command::File(FileCommand::Save));
     h.run();
     // Over the map's own file: Save As… instead of a copy.
     h.get_by_label("Save flat.txt?");
@@ -146,14 +150,14 @@ fn an_open_waits_for_the_lossy_save_its_prompt_asked_for() {
     let other = Path::new(env!("CARGO_MANIFEST_DIR")).join("maps/pillars.ron");
     let mut h = harness();
     h.run();
-    h.state_mut().commands.push(Command::SaveAs(path.clone()));
+    h.state_mut().commands.push(Command::File(FileCommand::SaveAs(path.clone())));
     h.run();
     assert_eq!(h.state().document.file_name(), "flat.txt", "one layer: saved without a question");
     h.get_by_label("New layer").click();
     h.run();
 
     // Cancelled: the map stays, unsaved, and the open is forgotten.
-    h.state_mut().commands.push(Command::Open(other.clone()));
+    h.state_mut().commands.push(Command::File(FileCommand::Open(other.clone())));
     h.run();
     h.get_by_label("Unsaved changes");
     h.get_by_label("Save").click();
@@ -164,7 +168,7 @@ fn an_open_waits_for_the_lossy_save_its_prompt_asked_for() {
     assert_eq!(h.state().document.file_name(), "flat.txt");
     assert!(h.state().document.dirty);
     // A later save of its own opens nothing.
-    h.state_mut().commands.push(Command::Save);
+    h.state_mut().commands.push(Command::File(FileCommand::Save));
     h.run();
     h.get_by_label("Save anyway").click();
     h.run();
@@ -174,7 +178,7 @@ fn an_open_waits_for_the_lossy_save_its_prompt_asked_for() {
     // Saved anyway: the open goes on.
     h.get_by_label("New layer").click();
     h.run();
-    h.state_mut().commands.push(Command::Open(other.clone()));
+    h.state_mut().commands.push(Command::File(FileCommand::Open(other.clone())));
     h.run();
     h.get_by_label("Save").click();
     h.run();
@@ -251,7 +255,7 @@ fn paint_with_the_brush_then_undo_redo_save_and_reload() {
     use sightline::core::Cell;
     use sightline::core::model::tile::{STANDARD_FLOOR, STANDARD_WALL};
     let mut h = harness();
-    h.state_mut().commands.push(Command::Open(sample("pillars.ron")));
+    h.state_mut().commands.push(Command::File(FileCommand::Open(sample("pillars.ron"))));
     h.run();
     h.get_by_label("Brush").click();
     h.run();
@@ -274,7 +278,7 @@ fn paint_with_the_brush_then_undo_redo_save_and_reload() {
     assert!(row.iter().all(|&c| h.state().document.map.tile(0, c) == Some(STANDARD_WALL)), "redone");
     let dir = tempfile::tempdir().unwrap();
     let path = dir.path().join("painted.ron");
-    h.state_mut().commands.push(Command::SaveAs(path.clone()));
+    h.state_mut().commands.push(Command::File(FileCommand::SaveAs(path.clone())));
     h.run();
     assert!(!h.state().document.dirty);
     let reloaded = sightline::core::format::load(&path).unwrap().map;
@@ -286,7 +290,7 @@ fn rectangle_and_fill_tools() {
     use sightline::core::Cell;
     use sightline::core::model::tile::{STANDARD_FLOOR, STANDARD_WATER};
     let mut h = harness();
-    h.state_mut().commands.push(Command::Open(sample("pillars.ron")));
+    h.state_mut().commands.push(Command::File(FileCommand::Open(sample("pillars.ron"))));
     h.run();
     h.get_by_label("~  water").click();
     h.run();
@@ -317,7 +321,7 @@ fn opening_over_unsaved_changes_asks_first() {
     let own = dir.path().join("own.ron");
     std::fs::copy(sample("pillars.ron"), &own).unwrap();
     let mut h = harness();
-    h.state_mut().commands.push(Command::Open(own.clone()));
+    h.state_mut().commands.push(Command::File(FileCommand::Open(own.clone())));
     h.run();
     h.get_by_label("Brush").click();
     h.run();
@@ -326,7 +330,7 @@ fn opening_over_unsaved_changes_asks_first() {
     let painted = h.state().document.map.clone();
 
     // Cancel: nothing happens.
-    h.state_mut().commands.push(Command::Open(sample("caves.ron")));
+    h.state_mut().commands.push(Command::File(FileCommand::Open(sample("caves.ron"))));
     h.run();
     h.get_by_label("Unsaved changes");
     h.get_by_label("Cancel").click();
@@ -336,7 +340,7 @@ fn opening_over_unsaved_changes_asks_first() {
     assert_eq!(h.state().document.file_name(), "own.ron");
 
     // Save: the edits are written, then the other map opens.
-    h.state_mut().commands.push(Command::Open(sample("caves.ron")));
+    h.state_mut().commands.push(Command::File(FileCommand::Open(sample("caves.ron"))));
     h.run();
     h.get_by_label("Save").click();
     h.run();
@@ -346,7 +350,7 @@ fn opening_over_unsaved_changes_asks_first() {
     // Don't save: the edits are dropped.
     drag_through(&mut h, &[Cell::new(10, 10), Cell::new(11, 10)]);
     assert!(h.state().document.dirty);
-    h.state_mut().commands.push(Command::Open(own.clone()));
+    h.state_mut().commands.push(Command::File(FileCommand::Open(own.clone())));
     h.run();
     h.get_by_label("Don't save").click();
     h.run();
@@ -359,7 +363,7 @@ fn a_locked_layer_refuses_paint_and_hiding_a_layer_is_undoable() {
     use sightline::core::Cell;
     use sightline::core::model::tile::STANDARD_FLOOR;
     let mut h = harness();
-    h.state_mut().commands.push(Command::Open(sample("pillars.ron")));
+    h.state_mut().commands.push(Command::File(FileCommand::Open(sample("pillars.ron"))));
     h.run();
     h.get_by_label("lock ground").click();
     h.run();
@@ -370,13 +374,13 @@ fn a_locked_layer_refuses_paint_and_hiding_a_layer_is_undoable() {
     assert_eq!(h.state().document.map.tile(0, cell), Some(STANDARD_FLOOR), "nothing painted");
     h.get_by_label_contains("is locked: unlock it to paint");
     // Undo unlocks (the lock was an edit), then hiding the layer is one too.
-    h.state_mut().commands.push(Command::Undo);
+    h.state_mut().commands.push(Command::History(HistoryCommand::Undo));
     h.run();
     assert!(!h.state().document.map.layers[0].locked);
     h.get_by_label("show ground").click();
     h.run();
     assert!(!h.state().document.map.layers[0].visible);
-    h.state_mut().commands.push(Command::Undo);
+    h.state_mut().commands.push(Command::History(HistoryCommand::Undo));
     h.run();
     assert!(h.state().document.map.layers[0].visible);
 }
@@ -386,13 +390,13 @@ fn a_wider_brush_paints_a_square() {
     use sightline::core::Cell;
     use sightline::core::model::tile::STANDARD_WALL;
     let mut h = harness();
-    h.state_mut().commands.push(Command::Open(sample("pillars.ron")));
+    h.state_mut().commands.push(Command::File(FileCommand::Open(sample("pillars.ron"))));
     h.run();
     h.get_by_label("Brush").click();
     h.run();
     h.get_by_label("#  wall").click();
     h.run();
-    h.state_mut().commands.push(Command::SetBrushSize(3));
+    h.state_mut().commands.push(Command::Tools(ToolCommand::SetBrushSize(3)));
     h.run();
     let cell = Cell::new(20, 20);
     click_cell(&mut h, cell);
@@ -418,7 +422,7 @@ fn the_tile_types_window_edits_rules_undoably() {
     h.run();
     assert!(h.state().document.map.tiles[usize::from(STANDARD_FLOOR)].opaque, "floor blocks sight now");
     assert!(h.state().document.dirty);
-    h.state_mut().commands.push(Command::Undo);
+    h.state_mut().commands.push(Command::History(HistoryCommand::Undo));
     h.run();
     assert!(!h.state().document.map.tiles[usize::from(STANDARD_FLOOR)].opaque);
     let before = h.state().document.map.tiles.len();
@@ -465,7 +469,7 @@ fn resize_keeps_the_map_at_its_anchor_and_undoes() {
     // The old top-left corner moved by (7, 9); new cells are void.
     assert_eq!(after.top_tile(Cell::new(7, 9)), before.top_tile(Cell::new(0, 0)));
     assert_eq!(after.top_tile(Cell::new(0, 0)), None);
-    h.state_mut().commands.push(Command::Undo);
+    h.state_mut().commands.push(Command::History(HistoryCommand::Undo));
     h.run();
     h.get_by_label("63 × 31");
 }
@@ -473,7 +477,7 @@ fn resize_keeps_the_map_at_its_anchor_and_undoes() {
 #[test]
 fn the_minimap_jumps_the_view() {
     let mut h = harness();
-    h.state_mut().commands.push(Command::ZoomBy(4.0));
+    h.state_mut().commands.push(Command::View(ViewCommand::ZoomBy(4.0)));
     h.run();
     let before = h.state().view.offset;
     // A click on the minimap's bottom-right part centres the canvas there.
@@ -499,7 +503,7 @@ fn unsaved_work_is_autosaved_and_offered_back_after_a_crash() {
     {
         let mut h = harness();
         h.state_mut().use_recovery_file(file.clone());
-        h.state_mut().commands.push(Command::Open(sample("pillars.ron")));
+        h.state_mut().commands.push(Command::File(FileCommand::Open(sample("pillars.ron"))));
         h.run();
         let cell = sightline::core::Cell::new(5, 5);
         sightline::core::edit::paint(
@@ -525,7 +529,7 @@ fn unsaved_work_is_autosaved_and_offered_back_after_a_crash() {
     assert_eq!(doc.path.as_deref().and_then(|p| p.file_name()), Some(std::ffi::OsStr::new("pillars.ron")));
     // Saving it puts the work in place and removes the recovery copy.
     let out = dir.path().join("saved.ron");
-    h.state_mut().commands.push(Command::SaveAs(out.clone()));
+    h.state_mut().commands.push(Command::File(FileCommand::SaveAs(out.clone())));
     h.run();
     assert!(out.exists() && !file.exists());
     assert_eq!(h.state().recent.first().and_then(|p| p.file_name()), Some(std::ffi::OsStr::new("saved.ron")));
@@ -537,7 +541,7 @@ fn undoing_back_to_the_file_is_saved_again_and_drops_the_recovery_copy() {
     let file = dir.path().join("recovery.ron");
     let mut h = harness();
     h.state_mut().use_recovery_file(file.clone());
-    h.state_mut().commands.push(Command::Open(sample("pillars.ron")));
+    h.state_mut().commands.push(Command::File(FileCommand::Open(sample("pillars.ron"))));
     h.run();
     h.get_by_label("Eraser").click();
     h.run();
@@ -558,7 +562,7 @@ fn select_copy_flip_and_paste_a_block() {
     use sightline::core::Cell;
     use sightline::core::model::tile::{STANDARD_FLOOR, STANDARD_WALL};
     let mut h = harness();
-    h.state_mut().commands.push(Command::Open(sample("pillars.ron")));
+    h.state_mut().commands.push(Command::File(FileCommand::Open(sample("pillars.ron"))));
     h.run();
     // The block (2, 2)–(3, 3): floor, floor / floor, pillar.
     h.get_by_label("Select").click();
@@ -567,11 +571,14 @@ fn select_copy_flip_and_paste_a_block() {
     let selection = h.state().editor.selection.clone().unwrap();
     assert_eq!((selection.bounds(), selection.len()), (Some((Cell::new(2, 2), Cell::new(3, 3))), 4));
     assert!(!h.state().document.dirty, "selecting is not an edit");
-    h.state_mut().commands.push(Command::Copy);
+    h.state_mut().commands.push(Command::Selection(SelectionCommand::Copy));
     h.run();
     let stamp = h.state().editor.clipboard.clone().unwrap();
     assert_eq!(stamp.cells, vec![STANDARD_FLOOR, STANDARD_FLOOR, STANDARD_FLOOR, STANDARD_WALL]);
-    h.state_mut().commands.extend([Command::Paste, Command::TurnStamp(Turn::FlipHorizontally)]);
+    h.state_mut().commands.extend([
+        Command::Selection(SelectionCommand::Paste),
+        Command::Tools(ToolCommand::TurnStamp(Turn::FlipHorizontally)),
+    ]);
     h.run();
     assert!(h.state().editor.pasting);
     // Placed with its corner on (20, 20): the pillar lands on the left now, itself mirrored.
@@ -583,10 +590,10 @@ fn select_copy_flip_and_paste_a_block() {
     // The paste dropped the selection (as in Tiled). Selected again, Cut erases it on the layer
     // and, as in Tiled, leaves nothing selected.
     assert!(h.state().editor.selection.is_none());
-    h.state_mut().commands.push(Command::CancelSelection);
+    h.state_mut().commands.push(Command::Selection(SelectionCommand::CancelSelection));
     h.run();
     drag_through(&mut h, &[Cell::new(2, 2), Cell::new(3, 3)]);
-    h.state_mut().commands.push(Command::Cut);
+    h.state_mut().commands.push(Command::Selection(SelectionCommand::Cut));
     h.run();
     assert_eq!(h.state().document.map.tile(0, Cell::new(3, 3)), Some(0));
     assert!(h.state().editor.selection.is_none());
@@ -599,13 +606,15 @@ fn a_drag_lays_the_stamp_side_by_side_and_a_shift_drag_lays_a_line_of_them() {
     let path = dir.path().join("room.txt");
     std::fs::write(&path, "#+........\n.#........\n..........\n..........\n..........\n..........\n").unwrap();
     let mut h = harness();
-    h.state_mut().commands.push(Command::Open(path));
+    h.state_mut().commands.push(Command::File(FileCommand::Open(path)));
     h.run();
     // Copy the 2×2 block in the corner and paste it; the select tool stays chosen.
     h.get_by_label("Select").click();
     h.run();
     drag_through(&mut h, &[Cell::new(0, 0), Cell::new(1, 1)]);
-    h.state_mut().commands.extend([Command::Copy, Command::Paste]);
+    h.state_mut()
+        .commands
+        .extend([Command::Selection(SelectionCommand::Copy), Command::Selection(SelectionCommand::Paste)]);
     h.run();
     // As in Tiled, pasting drops the selection (which would keep the stamp inside it). A drag
     // along the third row lays a whole copy every second cell, not a smear, and does not select.
@@ -636,7 +645,9 @@ fn a_drag_lays_the_stamp_side_by_side_and_a_shift_drag_lays_a_line_of_them() {
 fn animated_tiles_say_so_in_the_inspector_and_the_view_menu_stops_them() {
     use sightline::core::Cell;
     let mut h = harness();
-    h.state_mut().commands.push(Command::Open(Path::new("tests/fixtures/animated.tmx").to_path_buf()));
+    h.state_mut()
+        .commands
+        .push(Command::File(FileCommand::Open(Path::new("tests/fixtures/animated.tmx").to_path_buf())));
     h.run();
     assert!(h.state().view.animate_tiles, "animations play by default, as in Tiled");
     // Cell (0, 0) holds the tile whose animation shows three tiles in 400 ms.
@@ -653,7 +664,9 @@ fn animated_tiles_say_so_in_the_inspector_and_the_view_menu_stops_them() {
 fn a_tiled_objects_shape_is_named_in_the_inspector() {
     use sightline::core::Cell;
     let mut h = harness();
-    h.state_mut().commands.push(Command::Open(Path::new("tests/fixtures/objects.tmx").to_path_buf()));
+    h.state_mut()
+        .commands
+        .push(Command::File(FileCommand::Open(Path::new("tests/fixtures/objects.tmx").to_path_buf())));
     h.run();
     // The "camp" zone stands on cell (1, 1); the pond, turned, on (4, 0).
     h.hover_at(cell_centre(&h, Cell::new(1, 1)));
@@ -684,7 +697,7 @@ fn tiles_are_flipped_and_turned_with_tileds_keys_picked_edited_in_the_inspector_
     use sightline::core::Cell;
     use sightline::core::model::tile::STANDARD_WALL;
     let mut h = harness();
-    h.state_mut().commands.push(Command::Open(sample("pillars.ron")));
+    h.state_mut().commands.push(Command::File(FileCommand::Open(sample("pillars.ron"))));
     h.run();
     // X mirrors the brush's tile and Z turns it a quarter clockwise: the tools bar says how.
     h.key_press(Key::X);
@@ -733,7 +746,7 @@ fn tiles_are_flipped_and_turned_with_tileds_keys_picked_edited_in_the_inspector_
     let dir = tempfile::tempdir().unwrap();
     for name in ["flipped.ron", "flipped.tmx"] {
         let out = dir.path().join(name);
-        h.state_mut().commands.push(Command::SaveAs(out.clone()));
+        h.state_mut().commands.push(Command::File(FileCommand::SaveAs(out.clone())));
         h.run();
         let back = sightline::core::format::load(&out).unwrap().map;
         assert_eq!(back.flipped_tile(0, Cell::new(5, 5)).map(|(_, f)| f), Some(rotated_180), "{name}");
@@ -752,7 +765,7 @@ fn a_tilesets_image_is_the_palette_a_click_picks_a_tile_and_a_drag_picks_a_stamp
     let path = dir.path().join("tiny.tmx");
     std::fs::write(&path, tmx).unwrap();
     let mut h = harness();
-    h.state_mut().commands.push(Command::Open(path));
+    h.state_mut().commands.push(Command::File(FileCommand::Open(path)));
     h.run();
     h.run();
     let map = &h.state().document.map;
@@ -786,7 +799,7 @@ fn a_tilesets_image_is_the_palette_a_click_picks_a_tile_and_a_drag_picks_a_stamp
     assert!(h.query_by_label("tileset tiny").is_none());
     assert_eq!(h.state().palette.sheet, None);
     // The tile types window shows each tile as drawn; a click there picks it too.
-    h.state_mut().commands.push(Command::ShowTileTypes(true));
+    h.state_mut().commands.push(Command::Tiles(TileCommand::ShowTileTypes(true)));
     h.run();
     let name = h.state().document.map.tiles[usize::from(tiles[1])].name.clone();
     h.get_by_label(&format!("pick {name}")).click();
@@ -799,7 +812,7 @@ fn the_object_tool_places_moves_and_removes_objects() {
     use sightline::app::ObjectChoice;
     use sightline::core::{Cell, ObjectKind};
     let mut h = harness();
-    h.state_mut().commands.push(Command::Open(sample("pillars.ron")));
+    h.state_mut().commands.push(Command::File(FileCommand::Open(sample("pillars.ron"))));
     h.run();
     h.get_by_label("Object").click();
     h.run();
@@ -808,14 +821,14 @@ fn the_object_tool_places_moves_and_removes_objects() {
     let goblin = h.state().document.map.objects.iter().find(|o| o.cell == Cell::new(10, 10)).cloned().unwrap();
     assert_eq!(goblin.kind, ObjectKind::Monster { glyph: 'g', vision_radius: 8 });
     // The player start moves: still one of them.
-    h.state_mut().commands.push(Command::SetObjectChoice(ObjectChoice::PlayerStart));
+    h.state_mut().commands.push(Command::Objects(ObjectCommand::SetObjectChoice(ObjectChoice::PlayerStart)));
     h.run();
     click_cell(&mut h, Cell::new(4, 4));
     let starts: Vec<_> =
         h.state().document.map.objects.iter().filter(|o| o.kind == ObjectKind::PlayerStart).map(|o| o.cell).collect();
     assert_eq!(starts, vec![Cell::new(4, 4)]);
     // A door is a closed-door tile.
-    h.state_mut().commands.push(Command::SetObjectChoice(ObjectChoice::Door));
+    h.state_mut().commands.push(Command::Objects(ObjectCommand::SetObjectChoice(ObjectChoice::Door)));
     h.run();
     click_cell(&mut h, Cell::new(6, 4));
     assert_eq!(
@@ -825,7 +838,7 @@ fn the_object_tool_places_moves_and_removes_objects() {
     // Right-click removes; undo brings it back.
     right_click_cell(&mut h, Cell::new(10, 10));
     assert!(h.state().document.map.objects.iter().all(|o| o.cell != Cell::new(10, 10)));
-    h.state_mut().commands.push(Command::Undo);
+    h.state_mut().commands.push(Command::History(HistoryCommand::Undo));
     h.run();
     assert!(h.state().document.map.objects.iter().any(|o| o.cell == Cell::new(10, 10)));
 }
@@ -836,14 +849,17 @@ fn the_random_brush_paints_its_tiles_by_weight() {
     use sightline::core::edit::RandomBrush;
     use sightline::core::model::tile::{STANDARD_GRASS, STANDARD_WATER};
     let mut h = harness();
-    h.state_mut().commands.push(Command::Open(sample("pillars.ron")));
+    h.state_mut().commands.push(Command::File(FileCommand::Open(sample("pillars.ron"))));
     h.run();
     h.get_by_label("Brush").click();
     h.run();
     h.get_by_label("Random").click();
     h.run();
     let brush = RandomBrush { tiles: vec![(STANDARD_WATER, 1), (STANDARD_GRASS, 3)] };
-    h.state_mut().commands.extend([Command::SetRandomBrush(true, brush), Command::SetBrushSize(5)]);
+    h.state_mut().commands.extend([
+        Command::Tools(ToolCommand::SetRandomBrush(true, brush)),
+        Command::Tools(ToolCommand::SetBrushSize(5)),
+    ]);
     h.run();
     let centre = Cell::new(20, 13);
     click_cell(&mut h, centre);
@@ -851,7 +867,7 @@ fn the_random_brush_paints_its_tiles_by_weight() {
     let painted: Vec<_> =
         sightline::core::edit::square_around(centre, 5).into_iter().filter_map(|c| map.tile(0, c)).collect();
     // Dragging paints random tiles all along the stroke, not only where it began.
-    h.state_mut().commands.push(Command::SetBrushSize(1));
+    h.state_mut().commands.push(Command::Tools(ToolCommand::SetBrushSize(1)));
     h.run();
     drag_through(&mut h, &[Cell::new(4, 21), Cell::new(8, 21), Cell::new(12, 21)]);
     let row: Vec<_> = (4..=12).filter_map(|x| h.state().document.map.tile(0, Cell::new(x, 21))).collect();
@@ -875,7 +891,7 @@ fn tileset_images_are_decoded_and_a_broken_one_is_reported() {
     assert!(e.contains("broken.png"), "{e}");
     // A Tiled map with an image tileset opens with its images (no complaint in the status bar).
     let mut h = harness();
-    h.state_mut().commands.push(Command::Open(sample("outdoor.tmx")));
+    h.state_mut().commands.push(Command::File(FileCommand::Open(sample("outdoor.tmx"))));
     h.run();
     assert!(h.state().notice.as_deref().is_none_or(|n| !n.contains("tile images not shown")), "{:?}", h.state().notice);
 }
@@ -885,7 +901,7 @@ fn shift_drag_with_the_brush_draws_a_line_and_hovering_previews_the_brush() {
     use sightline::core::Cell;
     use sightline::core::model::tile::{STANDARD_FLOOR, STANDARD_WALL};
     let mut h = harness();
-    h.state_mut().commands.push(Command::Open(sample("pillars.ron")));
+    h.state_mut().commands.push(Command::File(FileCommand::Open(sample("pillars.ron"))));
     h.run();
     h.get_by_label("Brush").click();
     h.run();
@@ -965,7 +981,7 @@ fn the_window_title_is_sent_when_it_changes_not_every_frame() {
     assert_eq!(sent, Vec::<String>::new(), "idle frames send no title");
     // An edit makes the map unsaved: the title says so, once.
     let p = cell_centre(&h, sightline::core::Cell::new(2, 2));
-    h.state_mut().commands.push(Command::SelectTool(sightline::app::Tool::Eraser));
+    h.state_mut().commands.push(Command::Tools(ToolCommand::SelectTool(sightline::app::Tool::Eraser)));
     for event in [0, 1, 2, 3, 3, 3, 3] {
         match event {
             1 => h.hover_at(p),
@@ -994,9 +1010,9 @@ fn review_fixes_hold() {
     h.run();
     click_cell(&mut h, cell);
     assert_eq!(h.state().document.map.tile(0, cell), Some(STANDARD_WALL));
-    h.state_mut().commands.push(Command::Undo);
+    h.state_mut().commands.push(Command::History(HistoryCommand::Undo));
     h.run();
-    h.state_mut().commands.push(Command::SelectTile(STANDARD_FLOOR));
+    h.state_mut().commands.push(Command::Tiles(TileCommand::SelectTile(STANDARD_FLOOR)));
     h.run();
     click_cell(&mut h, cell); // floor onto floor: nothing changes
     assert_eq!(h.state().document.redo.len(), 1, "the redo step survives a no-op stroke");
@@ -1005,7 +1021,7 @@ fn review_fixes_hold() {
     for cost in [2.0, 3.0, 4.0] {
         let mut r = TileRules::of(&h.state().document.map.tiles[usize::from(STANDARD_FLOOR)]);
         r.cost = cost;
-        h.state_mut().commands.push(Command::SetTileRules(STANDARD_FLOOR, r));
+        h.state_mut().commands.push(Command::Tiles(TileCommand::SetTileRules(STANDARD_FLOOR, r)));
         h.run();
     }
     assert_eq!(h.state().document.edits(), undo_before + 1);
@@ -1015,8 +1031,8 @@ fn review_fixes_hold() {
         .commands
         .push(Command::Overlay(sightline::app::OverlayCommand::Show(sightline::app::OverlayKind::Pathfinding, true)));
     h.run();
-    h.state_mut().commands.push(Command::ConfirmDiscard);
-    h.state_mut().commands.push(Command::OpenNow(sample("large.ron")));
+    h.state_mut().commands.push(Command::File(FileCommand::ConfirmDiscard));
+    h.state_mut().commands.push(Command::File(FileCommand::OpenNow(sample("large.ron"))));
     for _ in 0..3 {
         h.step();
     }
@@ -1032,7 +1048,7 @@ fn the_inspector_edits_the_selected_cell_and_its_objects() {
     use sightline::core::model::tile::STANDARD_WATER;
     use sightline::core::{Cell, ObjectKind};
     let mut h = harness();
-    h.state_mut().commands.push(Command::Open(sample("pillars.ron")));
+    h.state_mut().commands.push(Command::File(FileCommand::Open(sample("pillars.ron"))));
     h.run();
     // Select the goblin's cell (2, 2), then leave the canvas: the inspector shows the selection.
     select_for_inspector(&mut h, Cell::new(2, 2));
@@ -1048,10 +1064,10 @@ fn the_inspector_edits_the_selected_cell_and_its_objects() {
     let index = h.state().document.map.objects.iter().position(|o| o.cell == Cell::new(2, 2)).unwrap();
     let mut goblin = h.state().document.map.objects[index].clone();
     goblin.kind = ObjectKind::Monster { glyph: 'g', vision_radius: 3 };
-    h.state_mut().commands.push(Command::EditObject(index, goblin.clone()));
+    h.state_mut().commands.push(Command::Objects(ObjectCommand::EditObject(index, goblin.clone())));
     h.run();
     goblin.name = "grunt".into();
-    h.state_mut().commands.push(Command::EditObject(index, goblin));
+    h.state_mut().commands.push(Command::Objects(ObjectCommand::EditObject(index, goblin)));
     h.run();
     let o = &h.state().document.map.objects[index];
     assert_eq!((o.name.as_str(), &o.kind), ("grunt", &ObjectKind::Monster { glyph: 'g', vision_radius: 3 }));
@@ -1068,7 +1084,7 @@ fn the_inspector_gives_a_monster_a_light_to_carry() {
     use sightline::core::Cell;
     use sightline::core::model::object::CARRIED_LIGHT;
     let mut h = harness();
-    h.state_mut().commands.push(Command::Open(sample("pillars.ron")));
+    h.state_mut().commands.push(Command::File(FileCommand::Open(sample("pillars.ron"))));
     h.run();
     select_for_inspector(&mut h, Cell::new(2, 2));
     let goblin = |h: &Harness<'static, SightlineApp>| {
@@ -1159,7 +1175,7 @@ fn the_inspector_edits_a_text_objects_text_and_layout() {
     map.add_object(sign);
     sightline::core::format::save(&map, &path).unwrap();
     let mut h = harness();
-    h.state_mut().commands.push(Command::Open(path.clone()));
+    h.state_mut().commands.push(Command::File(FileCommand::Open(path.clone())));
     h.run();
     select_for_inspector(&mut h, Cell::new(1, 1));
     h.get_by_label("  text \"hello\" 40 × 16 px");
@@ -1195,7 +1211,7 @@ fn the_inspector_edits_a_text_objects_text_and_layout() {
     let kept = again.objects.iter().find(|o| o.name == "sign").unwrap();
     assert!(matches!(&kept.shape.as_ref().unwrap().kind, ShapeKind::Text { text, .. } if **text == edited));
     for _ in 0..3 {
-        h.state_mut().commands.push(Command::Undo);
+        h.state_mut().commands.push(Command::History(HistoryCommand::Undo));
         h.run();
     }
     assert_eq!(text(&h), ObjectText::new("hello"));
@@ -1257,7 +1273,7 @@ fn a_tileset_of_thousands_of_tiles_is_laid_out_a_screenful_at_a_time() {
     assert!(h.query_by_label("opaque sand 4999").is_none());
     // Until the palette's tile is one of them: the window scrolls to its row.
     let far = h.state().document.map.tile_named("sand 4000").unwrap();
-    h.state_mut().commands.push(Command::SelectTile(far));
+    h.state_mut().commands.push(Command::Tiles(TileCommand::SelectTile(far)));
     for _ in 0..3 {
         h.run();
     }
@@ -1275,7 +1291,7 @@ fn layers_are_added_painted_renamed_reordered_merged_and_removed_each_one_undo_s
         h.state().document.map.layers.iter().map(|l| l.name.clone()).collect()
     };
     let mut h = harness();
-    h.state_mut().commands.push(Command::Open(sample("pillars.ron")));
+    h.state_mut().commands.push(Command::File(FileCommand::Open(sample("pillars.ron"))));
     h.run();
     let original = h.state().document.map.clone();
 
@@ -1362,7 +1378,7 @@ fn layers_are_added_painted_renamed_reordered_merged_and_removed_each_one_undo_s
     // What was done saves and reloads (Tiled JSON keeps the collision flag as a layer property).
     let dir = tempfile::tempdir().unwrap();
     let path = dir.path().join("layers.tmj");
-    h.state_mut().commands.push(Command::SaveAs(path.clone()));
+    h.state_mut().commands.push(Command::File(FileCommand::SaveAs(path.clone())));
     h.run();
     let reloaded = sightline::core::format::load(&path).unwrap().map;
     assert_eq!(reloaded.layers, h.state().document.map.layers);
@@ -1390,7 +1406,7 @@ fn layers_are_added_painted_renamed_reordered_merged_and_removed_each_one_undo_s
 fn a_name_being_typed_goes_to_its_layer_when_a_button_then_moves_it() {
     use egui::{Key, Modifiers};
     let mut h = harness();
-    h.state_mut().commands.push(Command::Open(sample("pillars.ron")));
+    h.state_mut().commands.push(Command::File(FileCommand::Open(sample("pillars.ron"))));
     h.run();
     h.get_by_label("New layer").click();
     h.run();
@@ -1411,17 +1427,19 @@ fn a_name_being_typed_goes_to_its_layer_when_a_button_then_moves_it() {
 #[test]
 fn a_layers_opacity_slider_drag_is_one_undo_step() {
     let mut h = harness();
-    h.state_mut().commands.push(Command::Open(sample("pillars.ron")));
+    h.state_mut().commands.push(Command::File(FileCommand::Open(sample("pillars.ron"))));
     h.run();
     h.get_by_label("layer opacity");
     for opacity in [0.9, 0.7, 0.5] {
-        h.state_mut().commands.push(Command::SetLayerOpacity(StackItem::Layer(LayerRef::Tiles(0)), opacity));
+        h.state_mut()
+            .commands
+            .push(Command::Layers(LayerCommand::SetLayerOpacity(StackItem::Layer(LayerRef::Tiles(0)), opacity)));
         h.run();
     }
     assert_eq!(h.state().document.map.layers[0].opacity, 0.5);
     h.get_by_label("ground (50% opacity)");
     assert_eq!(h.state().document.edits(), 1, "a drag is one step");
-    h.state_mut().commands.push(Command::Undo);
+    h.state_mut().commands.push(Command::History(HistoryCommand::Undo));
     h.run();
     assert_eq!(h.state().document.map.layers[0].opacity, 1.0);
 }
@@ -1445,10 +1463,12 @@ fn saving_over_a_tiled_file_with_what_sightline_does_not_keep_asks_first() {
 </map>"#;
     std::fs::write(&path, original).unwrap();
     let mut h = harness();
-    h.state_mut().commands.push(Command::Open(path.clone()));
+    h.state_mut().commands.push(Command::File(FileCommand::Open(path.clone())));
     h.run();
     h.get_by_label_contains("the enum types of tile properties sightline reads");
-    h.state_mut().commands.push(Command::SetLayerVisible(StackItem::Layer(LayerRef::Tiles(0)), false));
+    h.state_mut()
+        .commands
+        .push(Command::Layers(LayerCommand::SetLayerVisible(StackItem::Layer(LayerRef::Tiles(0)), false)));
     h.run();
     h.key_press_modifiers(Modifiers::COMMAND, Key::S);
     h.run();
@@ -1467,7 +1487,9 @@ fn saving_over_a_tiled_file_with_what_sightline_does_not_keep_asks_first() {
     let written = std::fs::read_to_string(&path).unwrap();
     assert!(!written.contains("<text") && written.contains("visible=\"0\""), "{written}");
     // The file is now what sightline holds: the next save does not ask.
-    h.state_mut().commands.push(Command::SetLayerVisible(StackItem::Layer(LayerRef::Tiles(0)), true));
+    h.state_mut()
+        .commands
+        .push(Command::Layers(LayerCommand::SetLayerVisible(StackItem::Layer(LayerRef::Tiles(0)), true)));
     h.run();
     h.key_press_modifiers(Modifiers::COMMAND, Key::S);
     h.run();
@@ -1479,7 +1501,7 @@ fn saving_over_a_tiled_file_with_what_sightline_does_not_keep_asks_first() {
 fn a_layers_custom_properties_are_added_edited_removed_and_saved() {
     use sightline::core::PropertyValue;
     let mut h = harness();
-    h.state_mut().commands.push(Command::Open(sample("pillars.ron")));
+    h.state_mut().commands.push(Command::File(FileCommand::Open(sample("pillars.ron"))));
     h.run();
     h.get_by_label("Custom properties (0)").click();
     h.run();
@@ -1527,7 +1549,7 @@ fn a_layers_custom_properties_are_added_edited_removed_and_saved() {
     // Saved and read back through Tiled JSON.
     let dir = tempfile::tempdir().unwrap();
     let path = dir.path().join("props.tmj");
-    h.state_mut().commands.push(Command::SaveAs(path.clone()));
+    h.state_mut().commands.push(Command::File(FileCommand::SaveAs(path.clone())));
     h.run();
     let reloaded = sightline::core::format::load(&path).unwrap().map;
     assert_eq!(reloaded.layers[0].properties, props(&h));
@@ -1535,7 +1557,7 @@ fn a_layers_custom_properties_are_added_edited_removed_and_saved() {
     h.get_by_label("remove layer ground property note").click();
     h.run();
     assert_eq!(props(&h).keys().collect::<Vec<_>>(), ["dark"]);
-    h.state_mut().commands.push(Command::Undo);
+    h.state_mut().commands.push(Command::History(HistoryCommand::Undo));
     h.run();
     assert!(props(&h).contains_key("note"));
 }
@@ -1544,7 +1566,7 @@ fn a_layers_custom_properties_are_added_edited_removed_and_saved() {
 fn the_map_and_tile_types_have_custom_properties_too() {
     use sightline::core::PropertyValue;
     let mut h = harness();
-    h.state_mut().commands.push(Command::Open(sample("pillars.ron")));
+    h.state_mut().commands.push(Command::File(FileCommand::Open(sample("pillars.ron"))));
     h.run();
     let add = |h: &mut Harness<'static, SightlineApp>, owner: &str, name: &str| {
         h.get_by_label(&format!("new {owner} property name")).click();
@@ -1572,7 +1594,7 @@ fn the_map_and_tile_types_have_custom_properties_too() {
     // The window leaves the menu bar free.
     click_menu_item(&mut h, "Edit", "Tile types…");
     let wall = h.state().document.map.tile_named("wall").unwrap();
-    h.state_mut().commands.push(Command::SelectTile(wall));
+    h.state_mut().commands.push(Command::Tiles(TileCommand::SelectTile(wall)));
     h.run();
     h.get_by_label("Class and custom properties of wall (the palette's tile)");
     // Its Tiled class, typed in one undo step.
@@ -1611,7 +1633,7 @@ fn tiled_colour_file_object_and_class_properties_are_shown_edited_and_saved_with
     // A map with a property of each of Tiled's types (the same as the formats tests read).
     let (_dir, path) = fixture_copy("typed_properties.tmx");
     let mut h = harness();
-    h.state_mut().commands.push(Command::Open(path.clone()));
+    h.state_mut().commands.push(Command::File(FileCommand::Open(path.clone())));
     h.run();
     click_menu_item(&mut h, "Edit", "Map properties…");
     // Each value has the editor of its type: a colour button, a path field, an object id.
@@ -1673,7 +1695,7 @@ fn tiled_enum_and_list_properties_are_edited_in_place_and_saved_with_their_types
     use sightline::core::{EnumValue, PropertyValue};
     let (_dir, path) = fixture_copy("typed_properties.tmx");
     let mut h = harness();
-    h.state_mut().commands.push(Command::Open(path.clone()));
+    h.state_mut().commands.push(Command::File(FileCommand::Open(path.clone())));
     h.run();
     click_menu_item(&mut h, "Edit", "Map properties…");
     let props = |h: &Harness<'static, SightlineApp>| h.state().document.map.properties.clone();
@@ -1753,12 +1775,14 @@ fn tiled_enum_and_list_properties_are_edited_in_place_and_saved_with_their_types
 fn a_property_is_renamed_and_converted_from_its_names_context_menu() {
     use sightline::core::PropertyValue;
     let mut h = harness();
-    h.state_mut().commands.push(Command::Open(sample("pillars.ron")));
+    h.state_mut().commands.push(Command::File(FileCommand::Open(sample("pillars.ron"))));
     h.run();
     let mut properties = sightline::core::Properties::new();
     properties.insert("dark".into(), PropertyValue::Bool(true));
     properties.insert("note".into(), PropertyValue::String("2.6".into()));
-    h.state_mut().commands.push(Command::SetProperties(sightline::app::PropertiesOwner::Layer(0), properties));
+    h.state_mut()
+        .commands
+        .push(Command::Map(MapCommand::SetProperties(sightline::app::PropertiesOwner::Layer(0), properties)));
     h.run();
     h.get_by_label("Custom properties (2)").click();
     h.run();
@@ -1802,7 +1826,7 @@ fn a_property_is_renamed_and_converted_from_its_names_context_menu() {
     h.get_by_label("int").click();
     h.run();
     assert_eq!(props(&h)["note"], PropertyValue::Int(3));
-    h.state_mut().commands.push(Command::Undo);
+    h.state_mut().commands.push(Command::History(HistoryCommand::Undo));
     h.run();
     assert_eq!(props(&h)["note"], PropertyValue::String("2.6".into()));
 }
@@ -1814,7 +1838,7 @@ fn objects_keep_their_ids_and_an_object_property_is_chosen_from_the_maps_objects
     // next object id is 20.
     let (_dir, path) = fixture_copy("object_ids.tmx");
     let mut h = harness();
-    h.state_mut().commands.push(Command::Open(path.clone()));
+    h.state_mut().commands.push(Command::File(FileCommand::Open(path.clone())));
     h.run();
     // The lever's cell, selected: its property names the gate; the list offers every object.
     select_for_inspector(&mut h, Cell::new(1, 3));
@@ -1833,7 +1857,9 @@ fn objects_keep_their_ids_and_an_object_property_is_chosen_from_the_maps_objects
     h.get_by_label("Object").click();
     h.run();
     click_cell(&mut h, Cell::new(5, 0));
-    h.state_mut().commands.push(Command::SetObjectChoice(sightline::app::ObjectChoice::PlayerStart));
+    h.state_mut()
+        .commands
+        .push(Command::Objects(ObjectCommand::SetObjectChoice(sightline::app::ObjectChoice::PlayerStart)));
     h.run();
     click_cell(&mut h, Cell::new(2, 2));
     let ids: Vec<(u32, Cell)> = h.state().document.map.objects.iter().map(|o| (o.id, o.cell)).collect();
@@ -1868,7 +1894,9 @@ fn sprite_rows(map: &sightline::core::Map, layer: usize) -> String {
 /// corners) with the terrain brush on sand, painting whole tiles at size 1 or not.
 fn sand_on_corners_tmx(whole_tiles: bool) -> Harness<'static, SightlineApp> {
     let mut h = harness();
-    h.state_mut().commands.push(Command::Open(Path::new("tests/fixtures/corners.tmx").to_path_buf()));
+    h.state_mut()
+        .commands
+        .push(Command::File(FileCommand::Open(Path::new("tests/fixtures/corners.tmx").to_path_buf())));
     h.run();
     h.get_by_label("terrain sand").click();
     h.run();
@@ -2061,7 +2089,7 @@ fn object_layers_are_listed_among_the_tile_layers_and_the_object_tool_places_on_
     use sightline::core::Cell;
     let (_dir, path) = fixture_copy("object_layers.tmx");
     let mut h = harness();
-    h.state_mut().commands.push(Command::Open(path.clone()));
+    h.state_mut().commands.push(Command::File(FileCommand::Open(path.clone())));
     h.run();
     // The panel lists both kinds, top first, object layers with their object count and flags.
     for label in [
@@ -2114,7 +2142,7 @@ fn object_layers_are_listed_among_the_tile_layers_and_the_object_tool_places_on_
     h.get_by_label("Lower layer").click();
     h.run();
     assert_eq!(layer_rows(&h), ["zones (1)", "roofs", "notes (1)", "spawns (2)", "ground", "under (1)"]);
-    h.state_mut().commands.push(Command::Undo);
+    h.state_mut().commands.push(Command::History(HistoryCommand::Undo));
     h.run();
     assert_eq!(layer_rows(&h)[1], "notes (1)");
 
@@ -2130,7 +2158,7 @@ fn object_layers_are_listed_among_the_tile_layers_and_the_object_tool_places_on_
     h.run();
     assert_eq!(layer_rows(&h)[1], "notes (1)");
     assert_eq!(h.state().document.map.objects.len(), objects - 1);
-    h.state_mut().commands.push(Command::Undo);
+    h.state_mut().commands.push(Command::History(HistoryCommand::Undo));
     h.run();
     assert_eq!(layer_rows(&h)[1], "Objects (1)");
 
@@ -2150,10 +2178,10 @@ fn object_layers_are_listed_among_the_tile_layers_and_the_object_tool_places_on_
         h.state().document.map.object_layers.iter().find(|l| l.name == "zones").unwrap().color
     };
     assert_eq!(zones(&h), Some(sightline::core::Rgba(160, 160, 164, 255)));
-    h.state_mut().commands.push(Command::Undo);
+    h.state_mut().commands.push(Command::History(HistoryCommand::Undo));
     h.run();
     assert_eq!(zones(&h), None);
-    h.state_mut().commands.push(Command::Redo);
+    h.state_mut().commands.push(Command::History(HistoryCommand::Redo));
     h.run();
     // Its drawing order (Tiled's Top Down by default), Manual chosen in one step.
     use sightline::core::model::map::DrawOrder;
@@ -2166,17 +2194,17 @@ fn object_layers_are_listed_among_the_tile_layers_and_the_object_tool_places_on_
     h.get_by_label("Manual").click();
     h.run();
     assert_eq!(order(&h), DrawOrder::Index);
-    h.state_mut().commands.push(Command::Undo);
+    h.state_mut().commands.push(Command::History(HistoryCommand::Undo));
     h.run();
     assert_eq!(order(&h), DrawOrder::TopDown);
-    h.state_mut().commands.push(Command::Redo);
+    h.state_mut().commands.push(Command::History(HistoryCommand::Redo));
     h.run();
 
     // Saved and opened again, the stack is the same.
     let stack = layer_rows(&h);
-    h.state_mut().commands.push(Command::SaveAs(path.clone()));
+    h.state_mut().commands.push(Command::File(FileCommand::SaveAs(path.clone())));
     h.run();
-    h.state_mut().commands.push(Command::Open(path.clone()));
+    h.state_mut().commands.push(Command::File(FileCommand::Open(path.clone())));
     h.run();
     assert_eq!(layer_rows(&h), stack);
     assert_eq!(zones(&h), Some(sightline::core::Rgba(160, 160, 164, 255)));
@@ -2188,7 +2216,7 @@ fn the_object_tool_drags_an_object_to_another_cell_keeping_its_id_in_one_undo_st
     use sightline::core::Cell;
     let (_dir, path) = fixture_copy("object_ids.tmx");
     let mut h = harness();
-    h.state_mut().commands.push(Command::Open(path));
+    h.state_mut().commands.push(Command::File(FileCommand::Open(path)));
     h.run();
     h.get_by_label("Object").click();
     h.run();
@@ -2204,7 +2232,7 @@ fn the_object_tool_drags_an_object_to_another_cell_keeping_its_id_in_one_undo_st
     assert_eq!(gate(&h), (8, Cell::new(5, 3)));
     assert_eq!(h.state().document.map.objects.len(), objects);
     assert_eq!(h.state().document.edits(), steps + 1, "one undo step");
-    h.state_mut().commands.push(Command::Undo);
+    h.state_mut().commands.push(Command::History(HistoryCommand::Undo));
     h.run();
     assert_eq!(gate(&h), (8, Cell::new(4, 2)));
     // A drag from a cell with no object moves nothing and leaves no step.
@@ -2224,7 +2252,7 @@ fn the_object_tool_drags_an_object_to_another_cell_keeping_its_id_in_one_undo_st
     h.hover_at(q);
     h.run();
     assert_eq!(gate(&h).1, Cell::new(5, 2));
-    h.state_mut().commands.push(Command::Undo);
+    h.state_mut().commands.push(Command::History(HistoryCommand::Undo));
     h.run();
     h.drop_at(q);
     h.run();
@@ -2253,7 +2281,7 @@ fn the_layers_panel_lists_groups_and_edits_them_as_tiled_does() {
     let fixtures = Path::new(env!("CARGO_MANIFEST_DIR")).join("tests/fixtures");
     std::fs::copy(fixtures.join("tiny.tsx"), dir.path().join("tiny.tsx")).unwrap();
     let mut h = harness();
-    h.state_mut().commands.push(Command::Open(path.clone()));
+    h.state_mut().commands.push(Command::File(FileCommand::Open(path.clone())));
     h.run();
     let tree = |h: &Harness<'static, SightlineApp>| -> Vec<String> {
         let map = &h.state().document.map;
@@ -2353,7 +2381,7 @@ fn the_layers_panel_lists_groups_and_edits_them_as_tiled_does() {
     assert!(!h.state().document.map.groups[1].visible, "the canopy hidden again");
 
     // Saved and opened again, the groups are as they were.
-    h.state_mut().commands.push(Command::SaveAs(dir.path().join("again.tmx")));
+    h.state_mut().commands.push(Command::File(FileCommand::SaveAs(dir.path().join("again.tmx"))));
     h.run();
     let again = sightline::core::format::load(&dir.path().join("again.tmx")).unwrap().map;
     assert_eq!(again.groups, h.state().document.map.groups);
@@ -2370,7 +2398,7 @@ fn a_layers_and_a_groups_tint_offset_and_parallax_are_edited_in_the_panel() {
     let fixtures = Path::new(env!("CARGO_MANIFEST_DIR")).join("tests/fixtures");
     std::fs::copy(fixtures.join("tiny.tsx"), dir.path().join("tiny.tsx")).unwrap();
     let mut h = harness();
-    h.state_mut().commands.push(Command::Open(path.clone()));
+    h.state_mut().commands.push(Command::File(FileCommand::Open(path.clone())));
     h.run();
     // The roof (tile layer 3): tint on, white to start with.
     h.get_by_label("roof").click();
@@ -2404,7 +2432,7 @@ fn a_layers_and_a_groups_tint_offset_and_parallax_are_edited_in_the_panel() {
     let forest = StackItem::Group(0);
     for y in [0.9, 0.8, 0.7] {
         let look = DrawnLook { tint: Some(Rgba(255, 128, 0, 255)), offset: [4.0, -2.0], parallax: [1.0, y] };
-        h.state_mut().commands.push(Command::SetLayerLook(forest, look));
+        h.state_mut().commands.push(Command::Layers(LayerCommand::SetLayerLook(forest, look)));
         h.run();
     }
     assert_eq!(h.state().document.map.groups[0].parallax, [1.0, 0.7]);
@@ -2424,13 +2452,13 @@ fn a_layers_and_a_groups_tint_offset_and_parallax_are_edited_in_the_panel() {
 /// objects, roof, trees, ground.
 fn pillars_with_trees_and_roof() -> Harness<'static, SightlineApp> {
     let mut h = harness();
-    h.state_mut().commands.push(Command::Open(sample("pillars.ron")));
+    h.state_mut().commands.push(Command::File(FileCommand::Open(sample("pillars.ron"))));
     h.run();
     for name in ["trees", "roof"] {
         h.get_by_label("New layer").click();
         h.run();
         let current = h.state().editor.current_item();
-        h.state_mut().commands.push(Command::RenameLayer(current, name.into()));
+        h.state_mut().commands.push(Command::Layers(LayerCommand::RenameLayer(current, name.into())));
         h.run();
     }
     h
@@ -2456,9 +2484,9 @@ fn the_current_layer_stays_itself_when_undo_or_a_group_moving_renumbers_the_laye
     h.run();
     assert_eq!(layer_rows(&h), ["objects (3)", "trees", "roof", "ground"]);
     for (command, rows) in [
-        (Command::Undo, ["objects (3)", "roof", "trees", "ground"]),
-        (Command::Redo, ["objects (3)", "trees", "roof", "ground"]),
-        (Command::Undo, ["objects (3)", "roof", "trees", "ground"]),
+        (Command::History(HistoryCommand::Undo), ["objects (3)", "roof", "trees", "ground"]),
+        (Command::History(HistoryCommand::Redo), ["objects (3)", "trees", "roof", "ground"]),
+        (Command::History(HistoryCommand::Undo), ["objects (3)", "roof", "trees", "ground"]),
     ] {
         h.state_mut().commands.push(command);
         h.run();
@@ -2476,7 +2504,7 @@ fn the_current_layer_stays_itself_when_undo_or_a_group_moving_renumbers_the_laye
     assert_eq!((map.layers[1].cells[at], map.layers[2].cells[at]), (h.state().editor.tile, roof_before));
 
     // A group raised over roof renumbers trees inside it: the tools keep trees.
-    h.state_mut().commands.push(Command::GroupLayer(StackItem::Layer(LayerRef::Tiles(1))));
+    h.state_mut().commands.push(Command::Layers(LayerCommand::GroupLayer(StackItem::Layer(LayerRef::Tiles(1)))));
     h.run();
     h.get_by_label("layer group: Group");
     assert_eq!(current_name(&h), "trees");
@@ -2486,7 +2514,7 @@ fn the_current_layer_stays_itself_when_undo_or_a_group_moving_renumbers_the_laye
     assert_eq!(map.layers.iter().map(|l| l.name.as_str()).collect::<Vec<_>>(), ["ground", "roof", "trees"]);
     assert_eq!(current_name(&h), "trees");
     // Undone: the group is the current item still, and trees the layer its tools go back to.
-    h.state_mut().commands.push(Command::Undo);
+    h.state_mut().commands.push(Command::History(HistoryCommand::Undo));
     h.run();
     h.get_by_label("layer group: Group");
     assert_eq!(current_name(&h), "trees");
@@ -2535,7 +2563,7 @@ fn a_layer_dragged_by_its_name_drops_above_below_or_into_a_group_in_one_undo_ste
     assert_eq!(h.state().document.edits(), steps + 1, "a drop where it was is no step");
 
     // Into an open group, on its row's lower half: at its top. The group cannot go into itself.
-    h.state_mut().commands.push(Command::GroupLayer(StackItem::Layer(LayerRef::Tiles(0))));
+    h.state_mut().commands.push(Command::Layers(LayerCommand::GroupLayer(StackItem::Layer(LayerRef::Tiles(0)))));
     h.run();
     let to = lower_half(&h, "Group (1 layer)");
     drag_row(&mut h, "roof", to);
@@ -2554,7 +2582,7 @@ fn a_layer_dragged_by_its_name_drops_above_below_or_into_a_group_in_one_undo_ste
     drag_row(&mut h, "Group (2 layers)", to);
     assert_eq!(h.state().document.map, before);
     // Undo takes the drops back one at a time.
-    h.state_mut().commands.push(Command::Undo);
+    h.state_mut().commands.push(Command::History(HistoryCommand::Undo));
     h.run();
     assert_eq!(h.state().document.map.groups[0].end - h.state().document.map.groups[0].start, 1);
 
@@ -2603,7 +2631,7 @@ fn a_template_instance_says_what_it_sets_itself_and_is_reset_or_detached_in_the_
     )
     .unwrap();
     let mut h = harness();
-    h.state_mut().commands.push(Command::Open(path.clone()));
+    h.state_mut().commands.push(Command::File(FileCommand::Open(path.clone())));
     h.run();
     select_for_inspector(&mut h, Cell::new(1, 1));
     // The instance names its template, and has all of its values.
@@ -2658,7 +2686,7 @@ fn a_template_instance_says_what_it_sets_itself_and_is_reset_or_detached_in_the_
 fn a_tileset_read_from_its_own_file_says_so_and_a_save_refers_to_it_until_it_is_changed_here() {
     let (dir, path) = external_tileset_copy();
     let mut h = harness();
-    h.state_mut().commands.push(Command::Open(path.clone()));
+    h.state_mut().commands.push(Command::File(FileCommand::Open(path.clone())));
     h.run();
     h.get_by_label("tiny").click();
     h.run();
@@ -2671,26 +2699,26 @@ fn a_tileset_read_from_its_own_file_says_so_and_a_save_refers_to_it_until_it_is_
     hover_file(&mut h);
     assert!(h.query_by_label_contains("A save refers to this file").is_some());
     let saved = || std::fs::read_to_string(dir.path().join("tiny.tmx")).unwrap();
-    h.state_mut().commands.push(Command::Save);
+    h.state_mut().commands.push(Command::File(FileCommand::Save));
     h.run();
     assert!(saved().contains(r#"<tileset firstgid="1" source="tiny.tsx"/>"#), "{}", saved());
     assert_eq!(h.state().notice, None);
     // A tile type of the tileset made opaque in the tile types window.
-    h.state_mut().commands.push(Command::ShowTileTypes(true));
+    h.state_mut().commands.push(Command::Tiles(TileCommand::ShowTileTypes(true)));
     h.run();
     h.get_by_label("opaque tiny 0").click();
     h.run();
     hover_file(&mut h);
     assert!(h.query_by_label_contains("Changed here: a save writes this tileset into the map").is_some());
-    h.state_mut().commands.push(Command::Save);
+    h.state_mut().commands.push(Command::File(FileCommand::Save));
     h.run();
     assert!(saved().contains(r#"<tileset firstgid="1" name="tiny""#), "{}", saved());
     let notice = h.state().notice.clone().unwrap_or_default();
     assert!(notice.contains(r#"tileset "tiny" is written into the map, not as a reference to tiny.tsx"#), "{notice}");
     // Undone: a reference again; the tileset file was never written.
-    h.state_mut().commands.push(Command::Undo);
+    h.state_mut().commands.push(Command::History(HistoryCommand::Undo));
     h.run();
-    h.state_mut().commands.push(Command::Save);
+    h.state_mut().commands.push(Command::File(FileCommand::Save));
     h.run();
     assert!(saved().contains(r#"<tileset firstgid="1" source="tiny.tsx"/>"#), "{}", saved());
     assert_eq!(std::fs::read(dir.path().join("tiny.tsx")).unwrap(), std::fs::read("tests/fixtures/tiny.tsx").unwrap());
@@ -2711,10 +2739,10 @@ fn a_tileset_read_from_its_own_file_says_so_and_a_save_refers_to_it_until_it_is_
     h.run();
     let sheet = &h.state().document.map.sheets[0];
     assert_eq!(sheet.properties.keys().collect::<Vec<_>>(), ["biome"]);
-    h.state_mut().commands.push(Command::Save);
+    h.state_mut().commands.push(Command::File(FileCommand::Save));
     h.run();
     assert!(saved().contains(r#"<property name="biome" value=""/>"#), "{}", saved());
-    h.state_mut().commands.push(Command::Undo);
+    h.state_mut().commands.push(Command::History(HistoryCommand::Undo));
     h.run();
     assert!(h.state().document.map.sheets[0].properties.is_empty());
 }
@@ -2724,17 +2752,17 @@ fn save_tileset_writes_the_tileset_file_and_asks_first_when_the_file_was_changed
     let (dir, path) = external_tileset_copy();
     let tsx = dir.path().join("tiny.tsx");
     let mut h = harness();
-    h.state_mut().commands.push(Command::Open(path.clone()));
+    h.state_mut().commands.push(Command::File(FileCommand::Open(path.clone())));
     h.run();
     h.get_by_label("tiny").click();
     h.run();
     assert!(h.get_by_label("Save tileset").accesskit_node().is_disabled(), "the file holds the tileset as it is");
     // Tile 0 made opaque in the tile types window: the tileset differs from its file.
-    h.state_mut().commands.push(Command::ShowTileTypes(true));
+    h.state_mut().commands.push(Command::Tiles(TileCommand::ShowTileTypes(true)));
     h.run();
     h.get_by_label("opaque tiny 0").click();
     h.run();
-    h.state_mut().commands.push(Command::ShowTileTypes(false));
+    h.state_mut().commands.push(Command::Tiles(TileCommand::ShowTileTypes(false)));
     h.run();
     assert!(!h.get_by_label("Save tileset").accesskit_node().is_disabled());
     h.get_by_label("Save tileset").click();
@@ -2749,13 +2777,13 @@ fn save_tileset_writes_the_tileset_file_and_asks_first_when_the_file_was_changed
     assert!(notice.starts_with("saved tileset file ") && notice.contains("tiny.tsx"), "{notice}");
     assert!(h.get_by_label("Save tileset").accesskit_node().is_disabled(), "the file holds it now");
     // The map's save refers to the file, which has the change.
-    h.state_mut().commands.push(Command::Save);
+    h.state_mut().commands.push(Command::File(FileCommand::Save));
     h.run();
     let saved = std::fs::read_to_string(&path).unwrap();
     assert!(saved.contains(r#"<tileset firstgid="1" source="tiny.tsx"/>"#), "{saved}");
     assert_eq!(h.state().notice, None);
     // Undo brings the tile back as it was, which the file no longer holds: Save tileset again.
-    h.state_mut().commands.push(Command::Undo);
+    h.state_mut().commands.push(Command::History(HistoryCommand::Undo));
     h.run();
     assert!(!h.state().document.map.tiles[1].opaque);
     assert!(!h.get_by_label("Save tileset").accesskit_node().is_disabled());
@@ -2791,10 +2819,10 @@ fn the_map_properties_window_sets_the_maps_class_and_background_colour_in_one_un
     assert_eq!(h.state().document.map.class, "level");
     assert_eq!(h.state().document.edits(), 1, "typed in one undo step");
     // Another edit between: the background is an undo step of its own.
-    h.state_mut().commands.push(Command::SetProperties(
+    h.state_mut().commands.push(Command::Map(MapCommand::SetProperties(
         sightline::app::PropertiesOwner::Map,
         sightline::core::Properties::from([("a".to_owned(), sightline::core::PropertyValue::Int(1))]),
-    ));
+    )));
     h.run();
     assert!(h.query_by_label("map background colour").is_none(), "no colour until the box is ticked");
     h.get_by_label("map background").click();
@@ -2802,7 +2830,7 @@ fn the_map_properties_window_sets_the_maps_class_and_background_colour_in_one_un
     assert_eq!(h.state().document.map.background, Some(Rgba(0x20, 0x20, 0x20, 255)));
     h.get_by_label("map background colour");
     assert_eq!(h.state().document.edits(), 3);
-    h.state_mut().commands.push(Command::Undo);
+    h.state_mut().commands.push(Command::History(HistoryCommand::Undo));
     h.run();
     assert_eq!((h.state().document.map.class.as_str(), h.state().document.map.background), ("level", None));
     h.get_by_label("map background").click();
@@ -2817,7 +2845,7 @@ fn open_ascii(h: &mut Harness<'static, SightlineApp>, text: &str) -> tempfile::T
     let dir = tempfile::tempdir().unwrap();
     let path = dir.path().join("rooms.txt");
     std::fs::write(&path, text).unwrap();
-    h.state_mut().commands.push(Command::Open(path));
+    h.state_mut().commands.push(Command::File(FileCommand::Open(path)));
     h.run();
     dir
 }
@@ -2879,7 +2907,7 @@ fn same_tile_invert_copy_and_crop_to_selection() {
     h.key_press_modifiers(egui::Modifiers::COMMAND, egui::Key::I);
     h.run();
     assert_eq!(selection_rows(h.state()), [".......", ".##.##.", ".##.##.", "......."]);
-    h.state_mut().commands.push(Command::Copy);
+    h.state_mut().commands.push(Command::Selection(SelectionCommand::Copy));
     h.run();
     let stamp = h.state().editor.clipboard.clone().unwrap();
     let (f, e) = (STANDARD_FLOOR, EMPTY);
@@ -2999,7 +3027,9 @@ fn paste_in_place_lays_the_copy_where_it_came_from_on_another_layer() {
     assert_eq!(h.state().document.edits(), undo + 1);
     assert!(!h.state().editor.pasting);
     // A stamp picked in a tileset has no place it came from: the menu item is off.
-    h.state_mut().commands.push(Command::StampFromTileset(sightline::core::edit::Stamp::new(1, vec![1])));
+    h.state_mut()
+        .commands
+        .push(Command::Tiles(TileCommand::StampFromTileset(sightline::core::edit::Stamp::new(1, vec![1]))));
     h.run();
     h.get_by_label("Edit").click();
     h.run();
@@ -3125,7 +3155,7 @@ fn a_resize_moves_the_selection_with_its_cells_and_esc_in_a_drag_restores_it() {
     assert_eq!(selection_rows(h.state()), ["##.", "###"]);
     // Grown by a column on the left and a row on top: the selection moves with its cells.
     let spec = ResizeSpec { width: 4, height: 3, anchor: Anchor::BottomRight, fill_with_brush: false };
-    h.state_mut().commands.push(Command::ResizeMap(spec));
+    h.state_mut().commands.push(Command::Map(MapCommand::ResizeMap(spec)));
     h.run();
     assert_eq!(selection_rows(h.state()), ["....", ".##.", ".###"]);
     // Undone, the map is 3 × 2 again and the selection what it was before the resize (the
@@ -3216,7 +3246,12 @@ fn a_turned_boxs_handles_turn_with_it_and_resize_it_in_its_own_frame() {
     drag_grid_holding(&mut h, &[(4.0, 1.0), (5.5, 2.0), (7.0, 3.0)], Modifiers::NONE);
     let id = h.state().document.map.objects.last().unwrap().id;
     let position = [4.0 * tw, th];
-    h.state_mut().commands.push(Command::SetObjectGeometry { id, position, size: None, rotation: 90.0 });
+    h.state_mut().commands.push(Command::Objects(ObjectCommand::SetObjectGeometry {
+        id,
+        position,
+        size: None,
+        rotation: 90.0,
+    }));
     h.run();
     // Its far corner dragged one cell left and one down: one cell longer (own x), one wider.
     let undo = h.state().document.edits();
@@ -3230,7 +3265,12 @@ fn a_turned_boxs_handles_turn_with_it_and_resize_it_in_its_own_frame() {
     // Turned 30°, its far corner (own 4, 3 cells) is at grid point (5.96, 5.60). Dragged to
     // (6.5, 5.9), own (4.62, 2.99) cells: snapped in its own frame, 5 × 3 cells, not a size
     // the map's grid would give a turned corner.
-    h.state_mut().commands.push(Command::SetObjectGeometry { id, position, size: None, rotation: 30.0 });
+    h.state_mut().commands.push(Command::Objects(ObjectCommand::SetObjectGeometry {
+        id,
+        position,
+        size: None,
+        rotation: 30.0,
+    }));
     h.run();
     drag_grid_holding(&mut h, &[(5.96, 5.6), (6.2, 5.7), (6.5, 5.9)], Modifiers::NONE);
     let o = h.state().document.map.objects.last().unwrap();
@@ -3274,7 +3314,7 @@ fn the_object_tool_draws_tileds_rectangles_ellipses_and_points_snapped_to_the_gr
         drawn_shapes(&h).pop().unwrap(),
         (Cell::new(4, 3), Some(ShapeKind::Rectangle { width: tw, height: th }))
     );
-    h.state_mut().commands.push(Command::Undo);
+    h.state_mut().commands.push(Command::History(HistoryCommand::Undo));
     h.run();
     // A click on it gives it to the inspector.
     h.state_mut().editor.focused_object = None;
@@ -3299,7 +3339,7 @@ fn the_object_tool_draws_tileds_rectangles_ellipses_and_points_snapped_to_the_gr
     // A right-click inside it (not on its own cell, 4, 3) removes it; undo brings it back.
     right_click_cell(&mut h, Cell::new(5, 3));
     assert!(h.state().document.map.objects.is_empty());
-    h.state_mut().commands.push(Command::Undo);
+    h.state_mut().commands.push(Command::History(HistoryCommand::Undo));
     h.run();
     assert_eq!(h.state().document.map.objects.len(), 1);
     // In hand, it has handles: its bottom-right corner's, at grid point (6, 4), dragged to
@@ -3325,7 +3365,7 @@ fn the_object_tool_draws_tileds_rectangles_ellipses_and_points_snapped_to_the_gr
     h.run();
     assert!(h.state().document.map.objects.is_empty());
     for _ in 0..3 {
-        h.state_mut().commands.push(Command::Undo);
+        h.state_mut().commands.push(Command::History(HistoryCommand::Undo));
         h.run();
     }
     assert_eq!(drawn_shapes(&h), [(Cell::new(4, 3), Some(ShapeKind::Rectangle { width: 3.0 * tw, height: 2.0 * th }))]);
@@ -3382,7 +3422,7 @@ fn the_object_tool_draws_tileds_rectangles_ellipses_and_points_snapped_to_the_gr
     assert_eq!(drawn_shapes(&h).pop().unwrap(), (Cell::new(9, 5), None));
     // Each is one undo step.
     let n = h.state().document.map.objects.len();
-    h.state_mut().commands.push(Command::Undo);
+    h.state_mut().commands.push(Command::History(HistoryCommand::Undo));
     h.run();
     assert_eq!(h.state().document.map.objects.len(), n - 1);
 }
@@ -3533,12 +3573,12 @@ fn a_text_click_makes_hello_world_and_the_inspector_edits_the_new_object() {
     h.key_press(egui::Key::Enter);
     h.run();
     assert_eq!(h.state().document.map.objects.last().unwrap().kind, ObjectKind::Other("Trigger".into()));
-    h.state_mut().commands.push(Command::Undo);
+    h.state_mut().commands.push(Command::History(HistoryCommand::Undo));
     h.run();
     // Each field typed is its own undo step (x, y, width; the class was undone).
     assert_eq!(h.state().document.edits(), undo + 3);
     for _ in 0..3 {
-        h.state_mut().commands.push(Command::Undo);
+        h.state_mut().commands.push(Command::History(HistoryCommand::Undo));
         h.run();
     }
     let o = h.state().document.map.objects.last().unwrap();
@@ -3562,7 +3602,9 @@ fn shapes_land_where_drawn_on_an_offset_layer_and_gestures_end_with_a_tool_chang
     h.run();
     assert_eq!(h.state().editor.object_layer, Some(0));
     let look = DrawnLook { tint: None, offset: [tw / 2.0, th / 2.0], parallax: [1.0, 1.0] };
-    h.state_mut().commands.push(Command::SetLayerLook(StackItem::Layer(LayerRef::Objects(0)), look));
+    h.state_mut()
+        .commands
+        .push(Command::Layers(LayerCommand::SetLayerLook(StackItem::Layer(LayerRef::Objects(0)), look)));
     h.run();
     // A drag between the grid points (1.5, 1.5) and (3.5, 2.5) of the screen: the layer's
     // (1, 1) and (3, 2), snapped to the layer's own grid.
@@ -3602,7 +3644,7 @@ fn shapes_land_where_drawn_on_an_offset_layer_and_gestures_end_with_a_tool_chang
     h.hover_at(grid_point(&h, 4.0, 3.0));
     h.run();
     assert!(h.state().editor.moving_object.is_some());
-    h.state_mut().commands.push(Command::Undo);
+    h.state_mut().commands.push(Command::History(HistoryCommand::Undo));
     h.run();
     h.drop_at(grid_point(&h, 4.0, 3.0));
     h.run();
@@ -3618,7 +3660,7 @@ fn shapes_land_where_drawn_on_an_offset_layer_and_gestures_end_with_a_tool_chang
     // The layer locked: nothing is drawn on it, and its objects are neither reshaped, moved,
     // reclassed nor removed; each refusal says why.
     let objects = StackItem::Layer(LayerRef::Objects(0));
-    h.state_mut().commands.push(Command::SetLayerLocked(objects, true));
+    h.state_mut().commands.push(Command::Layers(LayerCommand::SetLayerLocked(objects, true)));
     h.run();
     let before = h.state().document.map.clone();
     let id = before.objects.last().unwrap().id;
@@ -3627,8 +3669,8 @@ fn shapes_land_where_drawn_on_an_offset_layer_and_gestures_end_with_a_tool_chang
     drag_grid_holding(&mut h, &[(8.5, 5.5), (9.5, 5.5)], Modifiers::NONE);
     drag_grid_holding(&mut h, &[(7.5, 5.0), (5.5, 3.0)], Modifiers::NONE);
     h.state_mut().commands.extend([
-        Command::SetObjectGeometry { id, position: [0.0, 0.0], size: None, rotation: 0.0 },
-        Command::ReclassObject { id, class: "trigger".into() },
+        Command::Objects(ObjectCommand::SetObjectGeometry { id, position: [0.0, 0.0], size: None, rotation: 0.0 }),
+        Command::Objects(ObjectCommand::ReclassObject { id, class: "trigger".into() }),
     ]);
     h.run();
     right_click_cell(&mut h, Cell::new(7, 5));
@@ -3680,7 +3722,9 @@ fn a_tile_object_is_the_brushs_tile_turned_as_it_is_over_the_clicked_cell() {
     use sightline::core::Cell;
     use sightline::core::model::object::ShapeKind;
     let mut h = harness();
-    h.state_mut().commands.push(Command::Open(Path::new("tests/fixtures/corners.tmx").to_path_buf()));
+    h.state_mut()
+        .commands
+        .push(Command::File(FileCommand::Open(Path::new("tests/fixtures/corners.tmx").to_path_buf())));
     h.run();
     let map = &h.state().document.map;
     let tile = (1..map.tiles.len()).find(|&t| map.tiles[t].sprite.is_some()).expect("a tile with an image") as u16;
@@ -3688,7 +3732,7 @@ fn a_tile_object_is_the_brushs_tile_turned_as_it_is_over_the_clicked_cell() {
     let (w, h_px) = (f64::from(sheet.tile_width), f64::from(sheet.tile_height));
     assert_eq!([w, h_px], map.tile_size.map(f64::from), "this sample's tiles fill a cell");
     let objects = map.objects.len();
-    h.state_mut().commands.push(Command::SelectTile(tile));
+    h.state_mut().commands.push(Command::Tiles(TileCommand::SelectTile(tile)));
     h.run();
     h.get_by_label("Object").click();
     h.run();
@@ -3707,7 +3751,7 @@ fn a_tile_object_is_the_brushs_tile_turned_as_it_is_over_the_clicked_cell() {
     // Its position is its bottom-left corner (the tileset's alignment): the cell's.
     assert_eq!((o.cell, shape.position(o.cell, map.tile_size)), (Cell::new(3, 2), [3.0 * w, 3.0 * h_px]));
     // The empty tile is no tile object.
-    h.state_mut().commands.push(Command::SelectTile(sightline::core::model::tile::EMPTY));
+    h.state_mut().commands.push(Command::Tiles(TileCommand::SelectTile(sightline::core::model::tile::EMPTY)));
     h.run();
     click_cell(&mut h, Cell::new(1, 1));
     assert_eq!(h.state().document.map.objects.len(), objects + 1);
@@ -4020,7 +4064,12 @@ fn a_turned_path_goes_on_from_its_ends_as_drawn() {
     let id = h.state().editor.focused_object.unwrap();
     // Turned a quarter clockwise about its first point: its last is drawn at (1, 3).
     let position = [tw, th];
-    h.state_mut().commands.push(Command::SetObjectGeometry { id, position, size: None, rotation: 90.0 });
+    h.state_mut().commands.push(Command::Objects(ObjectCommand::SetObjectGeometry {
+        id,
+        position,
+        size: None,
+        rotation: 90.0,
+    }));
     h.run();
     click_grid(&mut h, 1.0, 3.0);
     assert!(h_notice(&h).contains("goes on from its last point"), "{}", h_notice(&h));
@@ -4034,7 +4083,12 @@ fn a_turned_path_goes_on_from_its_ends_as_drawn() {
     assert_eq!((shape.rotation, o.cell), (90.0, Cell::new(1, 1)));
     // Turned 30°, its own points stay as they were through the turn there and back (exactly,
     // in the file too); the new one is where the click was, in its frame.
-    h.state_mut().commands.push(Command::SetObjectGeometry { id, position, size: None, rotation: 30.0 });
+    h.state_mut().commands.push(Command::Objects(ObjectCommand::SetObjectGeometry {
+        id,
+        position,
+        size: None,
+        rotation: 30.0,
+    }));
     h.run();
     let at = |p: [f64; 2]| {
         let [x, y] = sightline::core::model::object::rotated(p, 30.0);
@@ -4057,7 +4111,7 @@ fn a_turned_path_goes_on_from_its_ends_as_drawn() {
 fn the_objects_list_filters_by_name_class_or_id_and_a_click_holds_and_centres_an_object() {
     let (_dir, path) = fixture_copy("object_layers.tmx");
     let mut h = harness();
-    h.state_mut().commands.push(Command::Open(path));
+    h.state_mut().commands.push(Command::File(FileCommand::Open(path)));
     h.run();
     h.get_by_label("Objects (4)");
     // Every object, its layer's heading above it, top layer first.
@@ -4099,7 +4153,7 @@ fn the_objects_list_filters_by_name_class_or_id_and_a_click_holds_and_centres_an
     h.run();
     assert!(h.state().document.map.object_by_id(8).unwrap().visible);
     assert_eq!(h.state().document.edits(), undo + 2);
-    h.state_mut().commands.push(Command::Undo);
+    h.state_mut().commands.push(Command::History(HistoryCommand::Undo));
     h.run();
     assert!(!h.state().document.map.object_by_id(8).unwrap().visible);
     // Nothing matches: it says so.
@@ -4134,7 +4188,7 @@ fn a_drag_of_a_paste_lays_objects_in_one_step_and_a_paste_off_the_map_adds_no_la
     h.key_press(Key::Escape);
     h.run();
     // With no object layer left, a paste whose objects all fall off the map makes none.
-    h.state_mut().commands.push(Command::RemoveLayer(StackItem::Layer(LayerRef::Objects(0))));
+    h.state_mut().commands.push(Command::Layers(LayerCommand::RemoveLayer(StackItem::Layer(LayerRef::Objects(0)))));
     h.run();
     assert!(h.state().document.map.object_layers.is_empty());
     let undo = h.state().document.edits();
@@ -4172,7 +4226,7 @@ fn a_stamp_copied_in_one_map_pastes_into_the_next_bringing_the_tile_types_it_lac
     let room = dir.path().join("room.txt");
     std::fs::write(&room, "##########\n#........#\n#........#\n#........#\n##########\n").unwrap();
     let mut h = harness();
-    h.state_mut().commands.push(Command::Open(tiny.clone()));
+    h.state_mut().commands.push(Command::File(FileCommand::Open(tiny.clone())));
     h.run();
     assert_eq!(look_rows(&h.state().document.map, 0), ["1111", "1021", "1131"]);
     let source_tiles = h.state().document.map.tiles.clone();
@@ -4180,15 +4234,15 @@ fn a_stamp_copied_in_one_map_pastes_into_the_next_bringing_the_tile_types_it_lac
     h.get_by_label("Select").click();
     h.run();
     drag_through(&mut h, &[Cell::new(1, 1), Cell::new(2, 2)]);
-    h.state_mut().commands.push(Command::Copy);
+    h.state_mut().commands.push(Command::Selection(SelectionCommand::Copy));
     h.run();
-    h.state_mut().commands.push(Command::Open(room.clone()));
+    h.state_mut().commands.push(Command::File(FileCommand::Open(room.clone())));
     h.run();
     assert_eq!(h.state().document.file_name(), "room.txt");
     assert_eq!((h.state().document.map.tiles.len(), h.state().document.map.sheets.len()), (7, 0));
 
     // The stamp is still there: it says where it is from and what a paste brings.
-    h.state_mut().commands.push(Command::Paste);
+    h.state_mut().commands.push(Command::Selection(SelectionCommand::Paste));
     h.run();
     h.get_by_label("stamp 2 × 2 from tiny.tmx, bringing 4 tile types this map lacks");
     assert!(!h.state().document.dirty, "holding the stamp is no edit");
@@ -4234,15 +4288,15 @@ fn a_stamp_copied_in_one_map_pastes_into_the_next_bringing_the_tile_types_it_lac
 
     // Undone, the room is as it was, types and tileset gone; redone and saved elsewhere, the
     // map reads back with the tileset's image found.
-    h.state_mut().commands.extend([Command::Undo, Command::Undo]);
+    h.state_mut().commands.extend([Command::History(HistoryCommand::Undo), Command::History(HistoryCommand::Undo)]);
     h.run();
     assert_eq!((h.state().document.map.tiles.len(), h.state().document.map.sheets.len()), (7, 0));
     assert!(!h.state().document.dirty);
-    h.state_mut().commands.extend([Command::Redo, Command::Redo]);
+    h.state_mut().commands.extend([Command::History(HistoryCommand::Redo), Command::History(HistoryCommand::Redo)]);
     h.run();
     let elsewhere = tempfile::tempdir().unwrap();
     let saved = elsewhere.path().join("room.tmx");
-    h.state_mut().commands.push(Command::SaveAs(saved.clone()));
+    h.state_mut().commands.push(Command::File(FileCommand::SaveAs(saved.clone())));
     h.run();
     assert!(h.state().error.is_none(), "{:?}", h.state().error);
     let reloaded = sightline::core::format::load(&saved).unwrap().map;
@@ -4250,13 +4304,13 @@ fn a_stamp_copied_in_one_map_pastes_into_the_next_bringing_the_tile_types_it_lac
     assert!(std::path::absolute(&reloaded.sheets[0].image).unwrap().exists());
 
     // Back in tiny.tmx, the stamp is its own again: it lays the very ids it was copied as.
-    h.state_mut().commands.push(Command::Open(tiny));
+    h.state_mut().commands.push(Command::File(FileCommand::Open(tiny)));
     h.run();
     let ids = h.state().document.map.layers[0].cells.clone();
     // (Its ground layer is locked in the file.)
     h.state_mut().commands.extend([
-        Command::SetLayerLocked(StackItem::Layer(LayerRef::Tiles(0)), false),
-        Command::PasteAt(Cell::new(2, 0)),
+        Command::Layers(LayerCommand::SetLayerLocked(StackItem::Layer(LayerRef::Tiles(0)), false)),
+        Command::Selection(SelectionCommand::PasteAt(Cell::new(2, 0))),
     ]);
     h.run();
     let map = &h.state().document.map;
@@ -4267,25 +4321,29 @@ fn a_stamp_copied_in_one_map_pastes_into_the_next_bringing_the_tile_types_it_lac
     h.get_by_label("Select").click();
     h.run();
     drag_through(&mut h, &[Cell::new(0, 0), Cell::new(1, 1)]);
-    h.state_mut().commands.extend([Command::Copy, Command::Paste]);
+    h.state_mut()
+        .commands
+        .extend([Command::Selection(SelectionCommand::Copy), Command::Selection(SelectionCommand::Paste)]);
     h.run();
     h.get_by_label("stamp 2 × 2");
     assert!(!h.state().editor.clipboard_elsewhere);
 
     // The room's own walls and floor, pasted into tiny.tmx, are not its tileset's walls and
     // floor (tiles with no image): they come in by themselves.
-    h.state_mut().commands.extend([Command::CancelSelection, Command::OpenNow(saved)]);
+    h.state_mut()
+        .commands
+        .extend([Command::Selection(SelectionCommand::CancelSelection), Command::File(FileCommand::OpenNow(saved))]);
     h.run();
     h.get_by_label("Select").click();
     h.run();
     drag_through(&mut h, &[Cell::new(0, 0), Cell::new(1, 1)]);
-    h.state_mut().commands.push(Command::Copy);
+    h.state_mut().commands.push(Command::Selection(SelectionCommand::Copy));
     h.run();
-    h.state_mut().commands.push(Command::OpenNow(dir.path().join("tiny.tmx")));
+    h.state_mut().commands.push(Command::File(FileCommand::OpenNow(dir.path().join("tiny.tmx"))));
     h.run();
     h.state_mut().commands.extend([
-        Command::SetLayerLocked(StackItem::Layer(LayerRef::Tiles(0)), false),
-        Command::PasteAt(Cell::new(2, 1)),
+        Command::Layers(LayerCommand::SetLayerLocked(StackItem::Layer(LayerRef::Tiles(0)), false)),
+        Command::Selection(SelectionCommand::PasteAt(Cell::new(2, 1))),
     ]);
     h.run();
     assert_eq!(h_notice(&h), "added 2 tile types this map lacked (floor, wall)");
@@ -4326,7 +4384,7 @@ fn the_map_properties_window_sets_how_a_tiled_save_writes_the_layers_each_change
         std::fs::read_to_string(&path).unwrap().replace("infinite=\"0\"", "infinite=\"0\" compressionlevel=\"15\"");
     std::fs::write(&path, text).unwrap();
     let mut h = harness();
-    h.state_mut().commands.push(Command::Open(path.clone()));
+    h.state_mut().commands.push(Command::File(FileCommand::Open(path.clone())));
     h.run();
     click_menu_item(&mut h, "Edit", "Map properties…");
     // The file's layer is CSV: so is the choice, and a level has nothing to compress. Showing
@@ -4354,19 +4412,19 @@ fn the_map_properties_window_sets_how_a_tiled_save_writes_the_layers_each_change
     for x in [1.0, 2.0, 3.0] {
         let mut settings = h.state().document.map.tiled;
         settings.parallax_origin[0] = x;
-        h.state_mut().commands.push(Command::SetTiledSettings(settings));
+        h.state_mut().commands.push(Command::Map(MapCommand::SetTiledSettings(settings)));
         h.run();
     }
     assert_eq!(h.state().document.edits(), 3);
-    h.state_mut().commands.push(Command::Undo);
+    h.state_mut().commands.push(Command::History(HistoryCommand::Undo));
     h.run();
     assert_eq!(h.state().document.map.tiled.parallax_origin, [0.0, 0.0]);
     // Saved, the file is written so; an undo takes the order back.
-    h.state_mut().commands.push(Command::Save);
+    h.state_mut().commands.push(Command::File(FileCommand::Save));
     h.run();
     let text = std::fs::read_to_string(&path).unwrap();
     assert!(text.contains(r#"renderorder="left-up""#) && text.contains(r#"compression="zlib""#), "{text}");
-    h.state_mut().commands.push(Command::Undo);
+    h.state_mut().commands.push(Command::History(HistoryCommand::Undo));
     h.run();
     assert_eq!(h.state().document.map.tiled.render_order, RenderOrder::RightDown);
     assert_eq!(h.state().document.map.tiled.layer_format, LayerFormat::Base64Zlib);
@@ -4378,7 +4436,7 @@ fn a_stamp_whose_tile_type_an_undo_took_away_brings_it_back_when_pasted() {
     let mut h = harness();
     h.run();
     // A new tile type, painted, then copied.
-    h.state_mut().commands.push(Command::AddTile);
+    h.state_mut().commands.push(Command::Tiles(TileCommand::AddTile));
     h.run();
     let added = h.state().editor.tile;
     assert_eq!(usize::from(added), h.state().document.map.tiles.len() - 1);
@@ -4387,15 +4445,22 @@ fn a_stamp_whose_tile_type_an_undo_took_away_brings_it_back_when_pasted() {
     h.get_by_label("Select").click();
     h.run();
     drag_through(&mut h, &[Cell::new(4, 3), Cell::new(5, 3)]);
-    h.state_mut().commands.push(Command::Copy);
+    h.state_mut().commands.push(Command::Selection(SelectionCommand::Copy));
     h.run();
     // The selection and both edits undone: the map no longer has the type the stamp lays.
-    h.state_mut().commands.extend([Command::Undo, Command::Undo, Command::Undo]);
+    h.state_mut().commands.extend([
+        Command::History(HistoryCommand::Undo),
+        Command::History(HistoryCommand::Undo),
+        Command::History(HistoryCommand::Undo),
+    ]);
     h.run();
     let types = h.state().document.map.tiles.len();
     assert_eq!(types, usize::from(added));
     assert_eq!(h.state().editor.clipboard.as_ref().map(|s| s.cells.clone()), Some(vec![1, added]));
-    h.state_mut().commands.extend([Command::CancelSelection, Command::PasteAt(Cell::new(10, 3))]);
+    h.state_mut().commands.extend([
+        Command::Selection(SelectionCommand::CancelSelection),
+        Command::Selection(SelectionCommand::PasteAt(Cell::new(10, 3))),
+    ]);
     h.run();
     let map = &h.state().document.map;
     assert_eq!(map.tiles.len(), types + 1, "the type came back");
@@ -4405,15 +4470,15 @@ fn a_stamp_whose_tile_type_an_undo_took_away_brings_it_back_when_pasted() {
 
     // Undone again, and another type takes the slot ("ice"): the paste brings the copied type
     // back after it, and lays that, not ice.
-    h.state_mut().commands.push(Command::Undo);
+    h.state_mut().commands.push(Command::History(HistoryCommand::Undo));
     h.run();
-    h.state_mut().commands.push(Command::AddTile);
+    h.state_mut().commands.push(Command::Tiles(TileCommand::AddTile));
     h.run();
     let mut ice = sightline::core::edit::TileRules::of(&h.state().document.map.tiles[usize::from(added)]);
     ice.name = "ice".into();
-    h.state_mut().commands.push(Command::SetTileRules(added, ice));
+    h.state_mut().commands.push(Command::Tiles(TileCommand::SetTileRules(added, ice)));
     h.run();
-    h.state_mut().commands.push(Command::PasteAt(Cell::new(10, 5)));
+    h.state_mut().commands.push(Command::Selection(SelectionCommand::PasteAt(Cell::new(10, 5))));
     h.run();
     let map = &h.state().document.map;
     assert_eq!(map.tiles[usize::from(added)].name, "ice");
@@ -4423,10 +4488,10 @@ fn a_stamp_whose_tile_type_an_undo_took_away_brings_it_back_when_pasted() {
     // A type only edited since the copy (its look) is the same type: laid as it is now.
     let mut red = sightline::core::edit::TileRules::of(&map.tiles[1]);
     red.glyph.fg = sightline::core::Rgb(200, 0, 0);
-    h.state_mut().commands.push(Command::SetTileRules(1, red));
+    h.state_mut().commands.push(Command::Tiles(TileCommand::SetTileRules(1, red)));
     h.run();
     let types = h.state().document.map.tiles.len();
-    h.state_mut().commands.push(Command::PasteAt(Cell::new(10, 7)));
+    h.state_mut().commands.push(Command::Selection(SelectionCommand::PasteAt(Cell::new(10, 7))));
     h.run();
     let map = &h.state().document.map;
     assert_eq!(map.tiles.len(), types, "nothing came in");
@@ -4441,22 +4506,24 @@ fn a_stamp_whose_tile_type_an_undo_took_away_brings_it_back_when_pasted() {
 fn layers_and_tiles_of_one_name_have_their_own_drop_downs() {
     use sightline::core::{Cell, LayerRef, StackItem};
     let mut h = harness();
-    h.state_mut().commands.push(Command::DuplicateLayer(StackItem::Layer(LayerRef::Tiles(0))));
+    h.state_mut().commands.push(Command::Layers(LayerCommand::DuplicateLayer(StackItem::Layer(LayerRef::Tiles(0)))));
     h.run();
     let name = h.state().document.map.layers[0].name.clone();
-    h.state_mut().commands.push(Command::RenameLayer(StackItem::Layer(LayerRef::Tiles(1)), name.clone()));
+    h.state_mut()
+        .commands
+        .push(Command::Layers(LayerCommand::RenameLayer(StackItem::Layer(LayerRef::Tiles(1)), name.clone())));
     h.run();
     assert_eq!(h.state().document.map.layers[1].name, name);
     select_for_inspector(&mut h, Cell::new(3, 2));
     assert_eq!(h.get_all_by_label(&format!("tile on {name}")).count(), 2);
     // Two tile types named alike, both doors.
     let mut door = sightline::core::edit::TileRules::of(&h.state().document.map.tiles[3]);
-    h.state_mut().commands.push(Command::AddTile);
+    h.state_mut().commands.push(Command::Tiles(TileCommand::AddTile));
     h.run();
     let added = (h.state().document.map.tiles.len() - 1) as sightline::core::TileId;
     door.door = Some((false, 4));
-    h.state_mut().commands.push(Command::SetTileRules(added, door.clone()));
-    h.state_mut().commands.push(Command::ShowTileTypes(true));
+    h.state_mut().commands.push(Command::Tiles(TileCommand::SetTileRules(added, door.clone())));
+    h.state_mut().commands.push(Command::Tiles(TileCommand::ShowTileTypes(true)));
     h.run();
     assert_eq!(h.get_all_by_label(&format!("door kind of {}", door.name)).count(), 2);
 }
@@ -4468,7 +4535,7 @@ fn layers_and_tiles_of_one_name_have_their_own_drop_downs() {
 fn a_hexagonal_map_says_what_its_grid_means_here_and_saves_it_back() {
     let (_dir, path) = fixture_copy("hexagonal.tmj");
     let mut h = harness();
-    h.state_mut().commands.push(Command::Open(path.clone()));
+    h.state_mut().commands.push(Command::File(FileCommand::Open(path.clone())));
     h.run();
     let notice = h.state().notice.clone().unwrap_or_default();
     assert!(notice.contains("the map is hexagonal: sightline draws and plays it as a square grid"), "{notice}");
@@ -4477,7 +4544,7 @@ fn a_hexagonal_map_says_what_its_grid_means_here_and_saves_it_back() {
     h.get_by_label("Hexagonal (Staggered), sides of 7 px, even rows shifted (drawn here as orthogonal)");
     // The save writes the file anew (removed first, so the file read back is the save's).
     std::fs::remove_file(&path).unwrap();
-    h.state_mut().commands.push(Command::Save);
+    h.state_mut().commands.push(Command::File(FileCommand::Save));
     h.run();
     assert!(h.query_by_label("Save hexagonal.tmj?").is_none());
     let json: serde_json::Value = serde_json::from_str(&std::fs::read_to_string(&path).unwrap()).unwrap();
@@ -4515,7 +4582,7 @@ fn a_layers_class_is_typed_under_its_name_in_one_undo_step() {
     clear_field(&mut h, "layer class");
     assert_eq!(class(&h), "");
     assert_eq!(h.state().document.undo.len(), before + 1, "one step");
-    h.state_mut().commands.push(Command::Undo);
+    h.state_mut().commands.push(Command::History(HistoryCommand::Undo));
     h.run();
     assert_eq!(class(&h), "terrain");
 }
@@ -4536,14 +4603,15 @@ fn a_map_without_tile_layers_keeps_its_layer_format() {
     )
     .unwrap();
     let mut h = harness();
-    h.state_mut().commands.push(Command::Open(path));
+    h.state_mut().commands.push(Command::File(FileCommand::Open(path)));
     h.run();
     assert!(h.state().document.map.layers.is_empty());
     let settings = h.state().document.map.tiled;
     assert_eq!(settings.layer_format, LayerFormat::Csv);
-    h.state_mut()
-        .commands
-        .push(Command::SetTiledSettings(TiledSettings { layer_format: LayerFormat::Base64Zlib, ..settings }));
+    h.state_mut().commands.push(Command::Map(MapCommand::SetTiledSettings(TiledSettings {
+        layer_format: LayerFormat::Base64Zlib,
+        ..settings
+    })));
     h.run();
     assert_eq!(h.state().document.map.tiled.layer_format, LayerFormat::Csv);
     assert!(!h.state().document.dirty, "nothing changed");

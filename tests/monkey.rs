@@ -7,6 +7,7 @@
 use egui::accesskit::Role;
 use egui_kittest::kittest::{NodeT, Queryable};
 use sightline::app::Command;
+use sightline::app::{FileCommand, HistoryCommand};
 use sightline::core::rng::Rng;
 
 mod common;
@@ -90,7 +91,7 @@ fn a_monkey_at_the_window_breaks_nothing() {
     for (seed, path) in runs {
         let map = path.file_name().unwrap().to_string_lossy().into_owned();
         let mut h = harness_sized(1400.0, 900.0);
-        h.state_mut().commands.push(Command::Open(path.clone()));
+        h.state_mut().commands.push(Command::File(FileCommand::Open(path.clone())));
         h.run();
         let start = h.state().document.map.clone();
         let mut rng = Rng::new(seed);
@@ -192,7 +193,7 @@ fn a_monkey_at_the_window_breaks_nothing() {
         h.run();
         // Undo all the way back: the map it started from.
         for _ in 0..h.state().document.undo.len() {
-            h.state_mut().commands.push(Command::Undo);
+            h.state_mut().commands.push(Command::History(HistoryCommand::Undo));
         }
         h.run();
         if h.state().document.forgotten() == 0 {

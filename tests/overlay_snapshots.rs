@@ -6,6 +6,7 @@
 //! look at the new images, commit them.
 #![cfg(feature = "gui")]
 
+use sightline::app::FileCommand;
 use std::path::Path;
 
 use egui_kittest::Harness;
@@ -23,7 +24,7 @@ fn canvas(kind: OverlayKind) -> Harness<'static, SightlineApp> {
 fn canvas_on(map: &str, kind: OverlayKind) -> Harness<'static, SightlineApp> {
     let mut app = SightlineApp::new(None);
     let path = Path::new(env!("CARGO_MANIFEST_DIR")).join("maps").join(map);
-    app.commands.push(Command::Open(path));
+    app.commands.push(Command::File(FileCommand::Open(path)));
     app.commands.push(Command::Overlay(OverlayCommand::Show(kind, true)));
     let mut h = Harness::builder().with_size(egui::vec2(840.0, 520.0)).build_ui_state(
         |ui, app: &mut SightlineApp| {

@@ -6,6 +6,7 @@
 use egui_kittest::Harness;
 use egui_kittest::kittest::Queryable;
 use sightline::app::{Command, OverlayCommand, OverlayKind, SightlineApp};
+use sightline::app::{FileCommand, HistoryCommand};
 use sightline::core::Cell;
 use sightline::core::fov::{self, FovParams, OpacityGrid, VisibleSet};
 use sightline::core::path::{self, CostGrid, DoorRule, SearchParams};
@@ -18,7 +19,7 @@ fn harness() -> Harness<'static, SightlineApp> {
 }
 
 fn open(h: &mut Harness<'static, SightlineApp>, name: &str) {
-    h.state_mut().commands.push(Command::Open(sample(name)));
+    h.state_mut().commands.push(Command::File(FileCommand::Open(sample(name))));
     h.run();
 }
 
@@ -175,7 +176,7 @@ fn painting_a_wall_on_the_path_reroutes_both_searches() {
         assert!(after.cost >= before.cost - 1e-9);
     }
     // Undo brings the old path back.
-    h.state_mut().commands.push(Command::Undo);
+    h.state_mut().commands.push(Command::History(HistoryCommand::Undo));
     h.run();
     assert_eq!(h.state().overlays.path.sides.as_ref().unwrap()[1].outcome.as_ref().unwrap().cost, before.cost);
 }
@@ -276,7 +277,7 @@ fn a_pinned_origin_and_the_pointer_are_checked_as_a_pair() {
     let path = dir.path().join("corridor.txt");
     std::fs::write(&path, "##########\n#........#\n#####.####\n#####.####\n#####.####\n").unwrap();
     let mut h = harness();
-    h.state_mut().commands.push(Command::Open(path));
+    h.state_mut().commands.push(Command::File(FileCommand::Open(path)));
     h.run();
     show_from_menu(&mut h, OverlayKind::FovCompare);
     h.get_by_label("Probe").click();
@@ -350,7 +351,7 @@ fn game_rules_counts_the_cells_by_what_the_rules_make_of_them() {
     let path = dir.path().join("pocket.txt");
     std::fs::write(&path, "############\n#@.+.#.##..#\n#...#.#.#o.#\n############\n").unwrap();
     let mut h = harness();
-    h.state_mut().commands.push(Command::Open(path));
+    h.state_mut().commands.push(Command::File(FileCommand::Open(path)));
     h.run();
     show_from_menu(&mut h, OverlayKind::Rules);
     h.get_by_label("out of reach of the start (crossed): 4");

@@ -6,6 +6,7 @@ mod common;
 use common::{click_menu_item, harness_sized, sample};
 use egui_kittest::Harness;
 use egui_kittest::kittest::Queryable;
+use sightline::app::FileCommand;
 use sightline::app::play::PlayCommand;
 use sightline::app::{Command, SightlineApp};
 use sightline::core::Cell;
@@ -13,7 +14,7 @@ use sightline::core::sim::{Knowledge, Preset};
 
 fn harness() -> Harness<'static, SightlineApp> {
     let mut h = harness_sized(1500.0, 900.0);
-    h.state_mut().commands.push(Command::Open(sample("pillars.ron")));
+    h.state_mut().commands.push(Command::File(FileCommand::Open(sample("pillars.ron"))));
     h.run();
     h
 }
@@ -109,7 +110,7 @@ fn the_player_picks_items_up_and_the_lights_checkbox_turns_seeing_by_light_off()
     )
     .unwrap();
     let mut h = harness_sized(1500.0, 900.0);
-    h.state_mut().commands.push(Command::Open(path));
+    h.state_mut().commands.push(Command::File(FileCommand::Open(path)));
     h.run();
     h.get_by_label("Play (F5)").click();
     h.run();
@@ -144,7 +145,7 @@ fn the_player_carries_the_player_starts_torch() {
     let path = dir.path().join("torch.txt");
     std::fs::write(&path, "legend:\n@ = player light=2\n---\n#######\n#@....#\n#######\n").unwrap();
     let mut h = harness_sized(1500.0, 900.0);
-    h.state_mut().commands.push(Command::Open(path));
+    h.state_mut().commands.push(Command::File(FileCommand::Open(path)));
     h.run();
     h.get_by_label("Play (F5)").click();
     h.run();
@@ -173,7 +174,7 @@ fn watchers_counts_the_monsters_that_see_the_player_unseen() {
         "legend:\ng = monster name=goblin vision=10\n---\n##########\n#...@....#\n#####.####\n#####.####\n#####g####\n";
     std::fs::write(&path, rows).unwrap();
     let mut h = harness_sized(1500.0, 900.0);
-    h.state_mut().commands.push(Command::Open(path));
+    h.state_mut().commands.push(Command::File(FileCommand::Open(path)));
     h.run();
     h.get_by_label("Play (F5)").click();
     h.run();

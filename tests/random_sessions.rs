@@ -17,6 +17,9 @@
 
 use sightline::app::map_dialogs::ResizeSpec;
 use sightline::app::{Command, DrawnLook, NewLayer, ObjectChoice, PropertiesOwner, SightlineApp, Tool};
+use sightline::app::{
+    FileCommand, HistoryCommand, LayerCommand, MapCommand, ObjectCommand, SelectionCommand, TileCommand, ToolCommand,
+};
 use sightline::core::Rgba;
 use sightline::core::edit::RandomBrush;
 use sightline::core::edit::TileRules;
@@ -144,96 +147,108 @@ fn random_action(rng: &mut Rng, app: &SightlineApp) -> Vec<Command> {
                 Tool::Picker,
             ];
             let tool = tools[rng.below(tools.len() as u32) as usize];
-            let mut out = vec![Command::SelectTool(tool), Command::SelectTile(tile)];
+            let mut out =
+                vec![Command::Tools(ToolCommand::SelectTool(tool)), Command::Tiles(TileCommand::SelectTile(tile))];
             let mut at = random_cell(rng, map);
-            out.push(Command::StrokeBegin(at));
+            out.push(Command::Tools(ToolCommand::StrokeBegin(at)));
             for _ in 0..rng.below(6) {
                 at = Cell::new(at.x + rng.range(-3, 4), at.y + rng.range(-3, 4));
-                out.push(Command::StrokeMove(at));
+                out.push(Command::Tools(ToolCommand::StrokeMove(at)));
             }
-            out.push(Command::StrokeEnd);
+            out.push(Command::Tools(ToolCommand::StrokeEnd));
             out
         }
-        8 => vec![Command::SetBrushSize(1 + rng.below(4))],
+        8 => vec![Command::Tools(ToolCommand::SetBrushSize(1 + rng.below(4)))],
         9 => {
             let kind = [NewLayer::Tiles, NewLayer::Objects, NewLayer::Group][rng.below(3) as usize];
             let above = rng.chance(0.7).then(|| random_item(rng, map));
-            vec![Command::AddLayer { above, kind }]
+            vec![Command::Layers(LayerCommand::AddLayer { above, kind })]
         }
-        10 => vec![Command::DuplicateLayer(random_item(rng, map))],
-        11 => vec![Command::RemoveLayer(random_item(rng, map))],
-        12 => vec![Command::MoveLayer { item: random_item(rng, map), up: rng.chance(0.5) }],
+        10 => vec![Command::Layers(LayerCommand::DuplicateLayer(random_item(rng, map)))],
+        11 => vec![Command::Layers(LayerCommand::RemoveLayer(random_item(rng, map)))],
+        12 => vec![Command::Layers(LayerCommand::MoveLayer { item: random_item(rng, map), up: rng.chance(0.5) })],
         13 => match random_item(rng, map) {
-            StackItem::Layer(layer) => vec![Command::MergeLayerDown(layer)],
-            StackItem::Group(g) => vec![Command::Ungroup(g)],
+            StackItem::Layer(layer) => vec![Command::Layers(LayerCommand::MergeLayerDown(layer))],
+            StackItem::Group(g) => vec![Command::Layers(LayerCommand::Ungroup(g))],
         },
-        14 => vec![Command::GroupLayer(random_item(rng, map))],
+        14 => vec![Command::Layers(LayerCommand::GroupLayer(random_item(rng, map)))],
         15 => {
             let item = random_item(rng, map);
             match rng.below(3) {
-                0 => vec![Command::SelectLayer(item)],
-                1 => vec![Command::SetLayerVisible(item, rng.chance(0.5))],
-                _ => vec![Command::SetLayerOpacity(item, rng.below(11) as f32 / 10.0)],
+                0 => vec![Command::Layers(LayerCommand::SelectLayer(item))],
+                1 => vec![Command::Layers(LayerCommand::SetLayerVisible(item, rng.chance(0.5)))],
+                _ => vec![Command::Layers(LayerCommand::SetLayerOpacity(item, rng.below(11) as f32 / 10.0))],
             }
         }
         16 => {
             let name = if rng.chance(0.5) { format!("layer {}", rng.below(5)) } else { random_text(rng) };
-            vec![Command::RenameLayer(random_item(rng, map), name)]
+            vec![Command::Layers(LayerCommand::RenameLayer(random_item(rng, map), name))]
         }
         17 => {
             let mut rules = TileRules::of(&map.tiles[usize::from(tile)]);
             rules.opaque = rng.chance(0.5);
             rules.walkable = rng.chance(0.5);
             rules.cost = [0.5, 1.0, 3.0][rng.below(3) as usize];
-            vec![Command::SetTileRules(tile, rules)]
+            vec![Command::Tiles(TileCommand::SetTileRules(tile, rules))]
         }
-        18 => vec![Command::AddTile],
+        18 => vec![Command::Tiles(TileCommand::AddTile)],
         19 => {
             let (w, h) = (map.width() as i32, map.height() as i32);
             let anchors = [Anchor::TopLeft, Anchor::Centre, Anchor::BottomRight, Anchor::Right];
-            vec![Command::ResizeMap(ResizeSpec {
+            vec![Command::Map(MapCommand::ResizeMap(ResizeSpec {
                 width: (w + rng.range(-4, 5)).max(1) as u32,
                 height: (h + rng.range(-4, 5)).max(1) as u32,
                 anchor: anchors[rng.below(4) as usize],
                 fill_with_brush: rng.chance(0.5),
-            })]
+            }))]
         }
         20 => {
             let a = random_cell(rng, map);
             let b = Cell::new(a.x + rng.range(0, 6), a.y + rng.range(0, 6));
             let then = match rng.below(5) {
-                0 => Command::Cut,
-                1 => Command::DeleteSelection,
-                2 => Command::CropToSelection,
-                3 => Command::InvertSelection,
-                _ => Command::Copy,
+                0 => Command::Selection(SelectionCommand::Cut),
+                1 => Command::Selection(SelectionCommand::DeleteSelection),
+                2 => Command::Selection(SelectionCommand::CropToSelection),
+                3 => Command::Selection(SelectionCommand::InvertSelection),
+                _ => Command::Selection(SelectionCommand::Copy),
             };
             // Esc first: a stamp in hand would be laid by the drag.
             vec![
-                Command::CancelSelection,
-                Command::SelectTool(Tool::Select),
-                Command::StrokeBegin(a),
-                Command::StrokeMove(b),
-                Command::StrokeEnd,
+                Command::Selection(SelectionCommand::CancelSelection),
+                Command::Tools(ToolCommand::SelectTool(Tool::Select)),
+                Command::Tools(ToolCommand::StrokeBegin(a)),
+                Command::Tools(ToolCommand::StrokeMove(b)),
+                Command::Tools(ToolCommand::StrokeEnd),
                 then,
             ]
         }
         21 => {
             let turn = [Turn::FlipHorizontally, Turn::RotateClockwise][rng.below(2) as usize];
-            vec![Command::Paste, Command::TurnStamp(turn), Command::PasteAt(random_cell(rng, map))]
+            vec![
+                Command::Selection(SelectionCommand::Paste),
+                Command::Tools(ToolCommand::TurnStamp(turn)),
+                Command::Selection(SelectionCommand::PasteAt(random_cell(rng, map))),
+            ]
         }
-        22 => vec![Command::PasteInPlace],
+        22 => vec![Command::Selection(SelectionCommand::PasteInPlace)],
         23 | 24 => {
             let choice = ObjectChoice::ALL[rng.below(ObjectChoice::ALL.len() as u32) as usize];
             let at = random_cell(rng, map);
-            vec![Command::SelectTool(Tool::Object), Command::SetObjectChoice(choice), Command::PlaceObject(at)]
+            vec![
+                Command::Tools(ToolCommand::SelectTool(Tool::Object)),
+                Command::Objects(ObjectCommand::SetObjectChoice(choice)),
+                Command::Objects(ObjectCommand::PlaceObject(at)),
+            ]
         }
         25 => {
             let layer = rng.below(map.layers.len().max(1) as u32) as usize;
             let cell = random_cell(rng, map);
-            vec![Command::SetCellTile { layer, cell, tile, flip: Flip::default() }]
+            vec![Command::Tiles(TileCommand::SetCellTile { layer, cell, tile, flip: Flip::default() })]
         }
-        26 => vec![Command::SetLayerCollision(rng.below(map.layers.len().max(1) as u32) as usize, rng.chance(0.5))],
+        26 => vec![Command::Layers(LayerCommand::SetLayerCollision(
+            rng.below(map.layers.len().max(1) as u32) as usize,
+            rng.chance(0.5),
+        ))],
         27 => {
             let mut properties = Properties::new();
             for _ in 0..rng.below(4) {
@@ -250,17 +265,17 @@ fn random_action(rng: &mut Rng, app: &SightlineApp) -> Vec<Command> {
                 _ if !map.groups.is_empty() => PropertiesOwner::Group(rng.below(map.groups.len() as u32) as usize),
                 _ => PropertiesOwner::Map,
             };
-            vec![Command::SetProperties(owner, properties)]
+            vec![Command::Map(MapCommand::SetProperties(owner, properties))]
         }
         28 if !map.objects.is_empty() => {
             let n = rng.below(map.objects.len() as u32) as usize;
             let mut object = map.objects[n].clone();
             if rng.chance(0.5) {
                 object.name = if rng.chance(0.5) { format!("renamed {}", rng.below(3)) } else { random_text(rng) };
-                vec![Command::EditObject(n, object)]
+                vec![Command::Objects(ObjectCommand::EditObject(n, object))]
             } else {
                 let class = ["monster", "item", "light", "zone"][rng.below(4) as usize];
-                vec![Command::ReclassObject { id: object.id, class: class.into() }]
+                vec![Command::Objects(ObjectCommand::ReclassObject { id: object.id, class: class.into() })]
             }
         }
         29 => {
@@ -273,18 +288,18 @@ fn random_action(rng: &mut Rng, app: &SightlineApp) -> Vec<Command> {
                 .filter(|&(_, _, colors)| colors > 0)
                 .collect();
             let Some(&(sheet, set, colors)) = sets.get(rng.below(sets.len().max(1) as u32) as usize) else {
-                return vec![Command::SelectTool(Tool::Brush)];
+                return vec![Command::Tools(ToolCommand::SelectTool(Tool::Brush))];
             };
             let color = 1 + rng.below(colors as u32) as u8;
             let a = random_cell(rng, map);
             let b = Cell::new(a.x + rng.range(-3, 4), a.y + rng.range(-3, 4));
             vec![
-                Command::CancelSelection,
-                Command::SetTerrainWholeTiles(rng.chance(0.5)),
-                Command::SetTerrain(TerrainBrush { sheet, set, color }),
-                Command::StrokeBegin(a),
-                Command::StrokeMove(b),
-                Command::StrokeEnd,
+                Command::Selection(SelectionCommand::CancelSelection),
+                Command::Tools(ToolCommand::SetTerrainWholeTiles(rng.chance(0.5))),
+                Command::Tools(ToolCommand::SetTerrain(TerrainBrush { sheet, set, color })),
+                Command::Tools(ToolCommand::StrokeBegin(a)),
+                Command::Tools(ToolCommand::StrokeMove(b)),
+                Command::Tools(ToolCommand::StrokeEnd),
             ]
         }
         30 | 31 => {
@@ -302,7 +317,10 @@ fn random_action(rng: &mut Rng, app: &SightlineApp) -> Vec<Command> {
                 rng.range(0, (map.width() * size[0]) as i32) as f64 + 0.5,
                 rng.range(0, (map.height() * size[1]) as i32) as f64 + 0.25,
             ];
-            vec![Command::SelectTool(Tool::Object), Command::AddShape(kind, at)]
+            vec![
+                Command::Tools(ToolCommand::SelectTool(Tool::Object)),
+                Command::Objects(ObjectCommand::AddShape(kind, at)),
+            ]
         }
         32 if map.objects.iter().any(|o| o.shape.is_some()) => {
             let shaped: Vec<&sightline::core::MapObject> = map.objects.iter().filter(|o| o.shape.is_some()).collect();
@@ -312,12 +330,12 @@ fn random_action(rng: &mut Rng, app: &SightlineApp) -> Vec<Command> {
                 ShapeKind::Rectangle { .. } | ShapeKind::Ellipse { .. } | ShapeKind::Capsule { .. }
             )
             .then(|| [rng.range(1, 50) as f64 * 0.5, rng.range(1, 50) as f64 * 0.5]);
-            vec![Command::SetObjectGeometry {
+            vec![Command::Objects(ObjectCommand::SetObjectGeometry {
                 id: o.id,
                 position: [rng.range(0, 400) as f64 + 0.125, rng.range(0, 400) as f64],
                 size,
                 rotation: [0.0, 15.0, 90.0, 200.0][rng.below(4) as usize],
-            }]
+            })]
         }
         33 => {
             let tint = rng.chance(0.5).then(|| Rgba(rng.below(256) as u8, 40, 200, 128));
@@ -326,30 +344,33 @@ fn random_action(rng: &mut Rng, app: &SightlineApp) -> Vec<Command> {
                 offset: [rng.range(-20, 20) as f64, rng.range(-20, 20) as f64 * 0.5],
                 parallax: [1.0, [1.0, 0.5, 2.0][rng.below(3) as usize]],
             };
-            vec![Command::SetLayerLook(random_item(rng, map), look)]
+            vec![Command::Layers(LayerCommand::SetLayerLook(random_item(rng, map), look))]
         }
         34 if !map.object_layers.is_empty() => {
             let j = rng.below(map.object_layers.len() as u32) as usize;
-            vec![Command::SetObjectLayerColor(j, rng.chance(0.7).then_some(Rgba(200, rng.below(256) as u8, 10, 255)))]
+            vec![Command::Layers(LayerCommand::SetObjectLayerColor(
+                j,
+                rng.chance(0.7).then_some(Rgba(200, rng.below(256) as u8, 10, 255)),
+            ))]
         }
-        35 => vec![Command::SetMapLook {
+        35 => vec![Command::Map(MapCommand::SetMapLook {
             class: if rng.chance(0.7) {
                 ["", "dungeon", "level 2"][rng.below(3) as usize].into()
             } else {
                 random_text(rng)
             },
             background: rng.chance(0.5).then_some(Rgba(10, 20, rng.below(256) as u8, 255)),
-        }],
+        })],
         36 => {
             let formats = [LayerFormat::Csv, LayerFormat::Base64, LayerFormat::Base64Zlib, LayerFormat::Base64Gzip];
             let orders = [RenderOrder::RightDown, RenderOrder::RightUp, RenderOrder::LeftDown];
-            vec![Command::SetTiledSettings(TiledSettings {
+            vec![Command::Map(MapCommand::SetTiledSettings(TiledSettings {
                 layer_format: formats[rng.below(4) as usize],
                 render_order: orders[rng.below(3) as usize],
                 compression_level: [-1, 1, 9][rng.below(3) as usize],
                 parallax_origin: [rng.range(0, 50) as f64, 0.0],
                 ..map.tiled
-            })]
+            }))]
         }
         37 => {
             // A drag in the Layers panel.
@@ -359,24 +380,27 @@ fn random_action(rng: &mut Rng, app: &SightlineApp) -> Vec<Command> {
                 (1, _) | (_, 0) => Place::Below(random_item(rng, map)),
                 (_, groups) => Place::IntoTop(rng.below(groups as u32) as usize),
             };
-            vec![Command::MoveLayerTo { item, place }]
+            vec![Command::Layers(LayerCommand::MoveLayerTo { item, place })]
         }
         38 => {
             // The polygon tool: clicks, then a click on the first point, Enter, or Backspace.
             let size = map.tile_size.map(f64::from);
-            let mut out = vec![Command::SelectTool(Tool::Object), Command::SetObjectChoice(ObjectChoice::Polygon)];
+            let mut out = vec![
+                Command::Tools(ToolCommand::SelectTool(Tool::Object)),
+                Command::Objects(ObjectCommand::SetObjectChoice(ObjectChoice::Polygon)),
+            ];
             let start = random_cell(rng, map);
             for _ in 0..1 + rng.below(4) {
                 let p = [
                     (f64::from(start.x) + rng.range(-2, 3) as f64) * size[0],
                     (f64::from(start.y) + rng.range(-2, 3) as f64) * size[1],
                 ];
-                out.push(Command::AddShapePoint(p));
+                out.push(Command::Objects(ObjectCommand::AddShapePoint(p)));
             }
             if rng.chance(0.2) {
-                out.push(Command::RemoveShapePoint);
+                out.push(Command::Objects(ObjectCommand::RemoveShapePoint));
             }
-            out.push(Command::FinishShape { closed: rng.chance(0.5) });
+            out.push(Command::Objects(ObjectCommand::FinishShape { closed: rng.chance(0.5) }));
             out
         }
         39 => {
@@ -390,35 +414,41 @@ fn random_action(rng: &mut Rng, app: &SightlineApp) -> Vec<Command> {
             if let Some(o) = drawn.get(rng.below(drawn.len().max(1) as u32) as usize) {
                 let points =
                     (0..rng.below(5)).map(|_| [rng.range(-40, 40) as f64, rng.range(-40, 40) as f64 * 0.5]).collect();
-                vec![Command::SetObjectPoints { id: o.id, points }]
+                vec![Command::Objects(ObjectCommand::SetObjectPoints { id: o.id, points })]
             } else {
-                vec![Command::RemoveObject(rng.below(map.objects.len().max(1) as u32) as usize)]
+                vec![Command::Objects(ObjectCommand::RemoveObject(rng.below(map.objects.len().max(1) as u32) as usize))]
             }
         }
-        40 => vec![Command::SetLayerLocked(random_item(rng, map), rng.chance(0.3))],
+        40 => vec![Command::Layers(LayerCommand::SetLayerLocked(random_item(rng, map), rng.chance(0.3)))],
         41 => {
             // A tool's options, then a stroke with it.
             let other = rng.below(map.tiles.len() as u32) as TileId;
             let (tool, option) = match rng.below(6) {
-                0 => (Tool::Brush, Command::SetRandomBrush(true, RandomBrush { tiles: vec![(tile, 2), (other, 1)] })),
-                1 => (Tool::Rectangle, Command::SetRectFilled(rng.chance(0.5))),
-                2 => (Tool::Fill, Command::SetFillEight(rng.chance(0.5))),
-                3 => (Tool::Fill, Command::SetFillSelection(true)),
-                4 => (Tool::Brush, Command::SetLineStroke(true)),
-                _ => (Tool::Brush, Command::SetBrushFlip(Flip::HORIZONTAL)),
+                0 => (
+                    Tool::Brush,
+                    Command::Tools(ToolCommand::SetRandomBrush(
+                        true,
+                        RandomBrush { tiles: vec![(tile, 2), (other, 1)] },
+                    )),
+                ),
+                1 => (Tool::Rectangle, Command::Tools(ToolCommand::SetRectFilled(rng.chance(0.5)))),
+                2 => (Tool::Fill, Command::Tools(ToolCommand::SetFillEight(rng.chance(0.5)))),
+                3 => (Tool::Fill, Command::Selection(SelectionCommand::SetFillSelection(true))),
+                4 => (Tool::Brush, Command::Tools(ToolCommand::SetLineStroke(true))),
+                _ => (Tool::Brush, Command::Tools(ToolCommand::SetBrushFlip(Flip::HORIZONTAL))),
             };
             let (a, b) = (random_cell(rng, map), random_cell(rng, map));
             vec![
-                Command::SelectTool(tool),
-                Command::SelectTile(tile),
+                Command::Tools(ToolCommand::SelectTool(tool)),
+                Command::Tiles(TileCommand::SelectTile(tile)),
                 option,
-                Command::StrokeBegin(a),
-                Command::StrokeMove(b),
-                Command::StrokeEnd,
-                Command::SetRandomBrush(false, RandomBrush::default()),
-                Command::SetLineStroke(false),
-                Command::SetFillSelection(false),
-                Command::SetBrushFlip(Flip::NONE),
+                Command::Tools(ToolCommand::StrokeBegin(a)),
+                Command::Tools(ToolCommand::StrokeMove(b)),
+                Command::Tools(ToolCommand::StrokeEnd),
+                Command::Tools(ToolCommand::SetRandomBrush(false, RandomBrush::default())),
+                Command::Tools(ToolCommand::SetLineStroke(false)),
+                Command::Selection(SelectionCommand::SetFillSelection(false)),
+                Command::Tools(ToolCommand::SetBrushFlip(Flip::NONE)),
             ]
         }
         42 => {
@@ -430,33 +460,36 @@ fn random_action(rng: &mut Rng, app: &SightlineApp) -> Vec<Command> {
                 .flat_map(|(sheet, s)| s.wang_sets.iter().enumerate().map(move |(set, w)| (sheet, set, w.colors.len())))
                 .find(|&(_, _, colors)| colors > 0)
             else {
-                return vec![Command::SetFillTerrain(false)];
+                return vec![Command::Tools(ToolCommand::SetFillTerrain(false))];
             };
             let color = 1 + rng.below(colors as u32) as u8;
             let at = random_cell(rng, map);
             vec![
-                Command::SetTerrain(TerrainBrush { sheet, set, color }),
-                Command::SelectTool(Tool::Fill),
-                Command::SetFillTerrain(true),
-                Command::StrokeBegin(at),
-                Command::StrokeEnd,
-                Command::SetFillTerrain(false),
+                Command::Tools(ToolCommand::SetTerrain(TerrainBrush { sheet, set, color })),
+                Command::Tools(ToolCommand::SelectTool(Tool::Fill)),
+                Command::Tools(ToolCommand::SetFillTerrain(true)),
+                Command::Tools(ToolCommand::StrokeBegin(at)),
+                Command::Tools(ToolCommand::StrokeEnd),
+                Command::Tools(ToolCommand::SetFillTerrain(false)),
             ]
         }
         43 => {
             let (tool, setting) = if rng.chance(0.5) {
                 (
                     ObjectChoice::Monster,
-                    Command::SetMonster { glyph: ['o', 'g', 'Z'][rng.below(3) as usize], vision: rng.below(12) },
+                    Command::Objects(ObjectCommand::SetMonster {
+                        glyph: ['o', 'g', 'Z'][rng.below(3) as usize],
+                        vision: rng.below(12),
+                    }),
                 )
             } else {
-                (ObjectChoice::Light, Command::SetLightRadius(rng.below(10)))
+                (ObjectChoice::Light, Command::Objects(ObjectCommand::SetLightRadius(rng.below(10))))
             };
             vec![
-                Command::SelectTool(Tool::Object),
-                Command::SetObjectChoice(tool),
+                Command::Tools(ToolCommand::SelectTool(Tool::Object)),
+                Command::Objects(ObjectCommand::SetObjectChoice(tool)),
                 setting,
-                Command::PlaceObject(random_cell(rng, map)),
+                Command::Objects(ObjectCommand::PlaceObject(random_cell(rng, map))),
             ]
         }
         44 => {
@@ -464,23 +497,34 @@ fn random_action(rng: &mut Rng, app: &SightlineApp) -> Vec<Command> {
             // first: a stamp in hand would be laid by the drag).
             let modes = [SelectionMode::Add, SelectionMode::Subtract, SelectionMode::Intersect, SelectionMode::Replace];
             let (a, b) = (random_cell(rng, map), random_cell(rng, map));
-            let then = [Command::DeleteSelection, Command::SelectAll, Command::Cut][rng.below(3) as usize].clone();
+            let then = [
+                Command::Selection(SelectionCommand::DeleteSelection),
+                Command::Selection(SelectionCommand::SelectAll),
+                Command::Selection(SelectionCommand::Cut),
+            ][rng.below(3) as usize]
+                .clone();
             vec![
-                Command::CancelSelection,
-                Command::SelectTool(Tool::Select),
-                Command::StrokeBegin(random_cell(rng, map)),
-                Command::StrokeMove(random_cell(rng, map)),
-                Command::StrokeEnd,
-                Command::SetSelectionMode(modes[rng.below(4) as usize]),
-                Command::SelectTool([Tool::Select, Tool::MagicWand, Tool::SameTile][rng.below(3) as usize]),
-                Command::StrokeBegin(a),
-                Command::StrokeMove(b),
-                Command::StrokeEnd,
+                Command::Selection(SelectionCommand::CancelSelection),
+                Command::Tools(ToolCommand::SelectTool(Tool::Select)),
+                Command::Tools(ToolCommand::StrokeBegin(random_cell(rng, map))),
+                Command::Tools(ToolCommand::StrokeMove(random_cell(rng, map))),
+                Command::Tools(ToolCommand::StrokeEnd),
+                Command::Selection(SelectionCommand::SetSelectionMode(modes[rng.below(4) as usize])),
+                Command::Tools(ToolCommand::SelectTool(
+                    [Tool::Select, Tool::MagicWand, Tool::SameTile][rng.below(3) as usize],
+                )),
+                Command::Tools(ToolCommand::StrokeBegin(a)),
+                Command::Tools(ToolCommand::StrokeMove(b)),
+                Command::Tools(ToolCommand::StrokeEnd),
                 then,
-                Command::SetSelectionMode(SelectionMode::Replace),
+                Command::Selection(SelectionCommand::SetSelectionMode(SelectionMode::Replace)),
             ]
         }
-        _ => vec![Command::RemoveObjectsAt(random_cell(rng, map)), Command::Undo, Command::Redo],
+        _ => vec![
+            Command::Objects(ObjectCommand::RemoveObjectsAt(random_cell(rng, map))),
+            Command::History(HistoryCommand::Undo),
+            Command::History(HistoryCommand::Redo),
+        ],
     }
 }
 
@@ -505,7 +549,7 @@ fn objects_off_their_cells(map: &Map) -> Vec<String> {
 fn random_session(map_file: &str, seed: u64, actions: usize) {
     let path = if map_file.contains('/') { std::path::PathBuf::from(map_file) } else { sample(map_file) };
     let mut app = SightlineApp::new(None);
-    app.commands.push(Command::Open(path));
+    app.commands.push(Command::File(FileCommand::Open(path)));
     app.logic_frame(0.0);
     assert!(app.error.is_none(), "{map_file} opens");
     let mut rng = Rng::new(seed);
@@ -517,7 +561,7 @@ fn random_session(map_file: &str, seed: u64, actions: usize) {
         let made_before = made(&app);
         let action = random_action(&mut rng, &app);
         app.commands.extend(action.iter().cloned());
-        app.commands.push(Command::EndContinuedEdit);
+        app.commands.push(Command::Objects(ObjectCommand::EndContinuedEdit));
         app.logic_frame(0.0);
         let after = app.document.map.clone();
         let context = format!("{map_file}, seed {seed}, action {i}: {action:?}");
@@ -535,10 +579,10 @@ fn random_session(map_file: &str, seed: u64, actions: usize) {
         }
         edits += 1;
         assert_eq!(map_steps, 1, "one step for the action: {context}");
-        app.commands.extend(std::iter::repeat_n(Command::Undo, new_steps));
+        app.commands.extend(std::iter::repeat_n(Command::History(HistoryCommand::Undo), new_steps));
         app.logic_frame(0.0);
         assert!(app.document.map == before, "undo gives back the map before the action: {context}");
-        app.commands.extend(std::iter::repeat_n(Command::Redo, new_steps));
+        app.commands.extend(std::iter::repeat_n(Command::History(HistoryCommand::Redo), new_steps));
         app.logic_frame(0.0);
         assert!(app.document.map == after, "redo gives back the map after it: {context}");
         app.error = None;
@@ -665,13 +709,13 @@ fn edited_maps_save_and_read_back_the_same() {
 /// action for its messages.
 fn edit_at_random(file: &std::path::Path, seed: u64, actions: usize, every: usize, mut check: impl FnMut(&Map, &str)) {
     let mut app = SightlineApp::new(None);
-    app.commands.push(Command::Open(file.to_path_buf()));
+    app.commands.push(Command::File(FileCommand::Open(file.to_path_buf())));
     app.logic_frame(0.0);
     let mut rng = Rng::new(seed);
     for i in 0..actions {
         let action = random_action(&mut rng, &app);
         app.commands.extend(action);
-        app.commands.push(Command::EndContinuedEdit);
+        app.commands.push(Command::Objects(ObjectCommand::EndContinuedEdit));
         app.logic_frame(0.0);
         app.error = None;
         if i % every == every - 1 {
@@ -690,7 +734,11 @@ fn play_goes_on_through_random_edits_undos_and_redos() {
     let (mut total_played, mut total_restarts) = (0, 0);
     for seed in 1..=soaked(30) {
         let mut app = SightlineApp::new(None);
-        app.commands.push(Command::Open(sample(if seed % 2 == 0 { "dungeon.ron" } else { "outdoor.tmx" })));
+        app.commands.push(Command::File(FileCommand::Open(sample(if seed % 2 == 0 {
+            "dungeon.ron"
+        } else {
+            "outdoor.tmx"
+        }))));
         app.commands.push(Command::Play(PlayCommand::ShowPane(true)));
         app.commands.push(Command::Play(PlayCommand::SetActive(true)));
         app.logic_frame(0.0);
@@ -709,8 +757,8 @@ fn play_goes_on_through_random_edits_undos_and_redos() {
                     };
                     vec![Command::Play(PlayCommand::Act(play))]
                 }
-                13 => vec![Command::Undo],
-                14 => vec![Command::Redo],
+                13 => vec![Command::History(HistoryCommand::Undo)],
+                14 => vec![Command::History(HistoryCommand::Redo)],
                 15 if rng.chance(0.2) => {
                     let presets =
                         [Preset::Picotron, Preset::CavesOfZircon, Preset::Terminus, Preset::Jsrlt, Preset::Grass];
@@ -723,7 +771,7 @@ fn play_goes_on_through_random_edits_undos_and_redos() {
                 _ => random_action(&mut rng, &app),
             };
             app.commands.extend(action.iter().cloned());
-            app.commands.push(Command::EndContinuedEdit);
+            app.commands.push(Command::Objects(ObjectCommand::EndContinuedEdit));
             // A few frames: a walk goes on step by step.
             for _ in 0..3 {
                 app.logic_frame(0.1);
@@ -778,7 +826,11 @@ fn overlays_show_what_fresh_overlays_show_after_random_edits() {
     use sightline::core::fov::{Opacity, OpacityGrid};
     for seed in 1..=soaked(12) {
         let mut app = SightlineApp::new(None);
-        app.commands.push(Command::Open(sample(if seed % 2 == 0 { "pillars.ron" } else { "dungeon.ron" })));
+        app.commands.push(Command::File(FileCommand::Open(sample(if seed % 2 == 0 {
+            "pillars.ron"
+        } else {
+            "dungeon.ron"
+        }))));
         for kind in OverlayKind::ALL {
             app.commands.push(Command::Overlay(O::Show(kind, true)));
         }
@@ -797,7 +849,7 @@ fn overlays_show_what_fresh_overlays_show_after_random_edits() {
                 random_action(&mut rng, &app)
             };
             app.commands.extend(action.iter().cloned());
-            app.commands.push(Command::EndContinuedEdit);
+            app.commands.push(Command::Objects(ObjectCommand::EndContinuedEdit));
             app.logic_frame(0.0);
             app.error = None;
             if i % 6 != 5 {
@@ -938,13 +990,13 @@ fn copies_between_maps_paste_the_same_tiles_in_one_undo_step() {
         let (from, to) = (pick(&mut rng), pick(&mut rng));
         let context = format!("seed {seed}: {} → {}", from.display(), to.display());
         let mut app = SightlineApp::new(None);
-        app.commands.push(Command::Open(from.clone()));
+        app.commands.push(Command::File(FileCommand::Open(from.clone())));
         app.logic_frame(0.0);
         // A few edits first, so that the copied tiles are not only the file's.
         for _ in 0..rng.below(4) {
             let action = random_action(&mut rng, &app);
             app.commands.extend(action);
-            app.commands.push(Command::EndContinuedEdit);
+            app.commands.push(Command::Objects(ObjectCommand::EndContinuedEdit));
             app.logic_frame(0.0);
         }
         app.error = None;
@@ -954,13 +1006,13 @@ fn copies_between_maps_paste_the_same_tiles_in_one_undo_step() {
         let a = Cell::new(rng.range(0, source.width() as i32 - 1), rng.range(0, source.height() as i32 - 1));
         let b = Cell::new(a.x + rng.range(0, 8), a.y + rng.range(0, 8));
         app.commands.extend([
-            Command::CancelSelection,
-            Command::SelectLayer(item),
-            Command::SelectTool(Tool::Select),
-            Command::StrokeBegin(a),
-            Command::StrokeMove(b),
-            Command::StrokeEnd,
-            Command::Copy,
+            Command::Selection(SelectionCommand::CancelSelection),
+            Command::Layers(LayerCommand::SelectLayer(item)),
+            Command::Tools(ToolCommand::SelectTool(Tool::Select)),
+            Command::Tools(ToolCommand::StrokeBegin(a)),
+            Command::Tools(ToolCommand::StrokeMove(b)),
+            Command::Tools(ToolCommand::StrokeEnd),
+            Command::Selection(SelectionCommand::Copy),
         ]);
         app.logic_frame(0.0);
         let copied_layer = app.editor.layer;
@@ -970,7 +1022,7 @@ fn copies_between_maps_paste_the_same_tiles_in_one_undo_step() {
         }
 
         // The edits are unsaved: the prompt's Discard, as a user carrying a room away answers.
-        app.commands.extend([Command::Open(to.clone()), Command::ConfirmDiscard]);
+        app.commands.extend([Command::File(FileCommand::Open(to.clone())), Command::File(FileCommand::ConfirmDiscard)]);
         app.logic_frame(0.0);
         assert!(app.error.is_none(), "{context}: {:?}", app.error);
         assert_eq!(app.document.path.as_deref(), Some(to.as_path()), "{context}: the second map is open");
@@ -978,20 +1030,20 @@ fn copies_between_maps_paste_the_same_tiles_in_one_undo_step() {
         let opened = app.document.map.clone();
         let folder = app.document.folder().map(std::path::Path::to_path_buf);
         let target_layer = rng.below(opened.layers.len() as u32) as usize;
-        app.commands.push(Command::SelectLayer(StackItem::Layer(LayerRef::Tiles(target_layer))));
+        app.commands.push(Command::Layers(LayerCommand::SelectLayer(StackItem::Layer(LayerRef::Tiles(target_layer)))));
         let in_place = rng.chance(0.7);
         if in_place {
-            app.commands.push(Command::PasteInPlace);
+            app.commands.push(Command::Selection(SelectionCommand::PasteInPlace));
         } else {
             let at = random_cell(&mut rng, &opened);
-            app.commands.push(Command::Paste);
+            app.commands.push(Command::Selection(SelectionCommand::Paste));
             if rng.chance(0.5) {
                 let turns = [Turn::FlipHorizontally, Turn::FlipVertically, Turn::RotateClockwise];
-                app.commands.push(Command::TurnStamp(turns[rng.below(3) as usize]));
+                app.commands.push(Command::Tools(ToolCommand::TurnStamp(turns[rng.below(3) as usize])));
             }
-            app.commands.push(Command::PasteAt(at));
+            app.commands.push(Command::Selection(SelectionCommand::PasteAt(at)));
         }
-        app.commands.push(Command::EndContinuedEdit);
+        app.commands.push(Command::Objects(ObjectCommand::EndContinuedEdit));
         app.logic_frame(0.0);
         let pasted = app.document.map.clone();
         if app.error.is_some() || pasted == opened {
@@ -1047,10 +1099,10 @@ fn copies_between_maps_paste_the_same_tiles_in_one_undo_step() {
             }
         }
 
-        app.commands.push(Command::Undo);
+        app.commands.push(Command::History(HistoryCommand::Undo));
         app.logic_frame(0.0);
         assert!(app.document.map == opened, "{context}: undo gives back the map as opened");
-        app.commands.push(Command::Redo);
+        app.commands.push(Command::History(HistoryCommand::Redo));
         app.logic_frame(0.0);
         assert!(app.document.map == pasted, "{context}: redo gives back the pasted map");
         let differ = saved_and_read_back(&pasted, &context);

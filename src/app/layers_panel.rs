@@ -7,6 +7,7 @@
 
 use super::panels::name_widget;
 use super::{Command, NewLayer, PropertiesOwner, SightlineApp};
+use crate::app::{LayerCommand, MapCommand};
 use crate::core::model::layers;
 use crate::core::model::map::LayerHeader;
 use crate::core::{LayerRef, StackItem};
@@ -64,7 +65,7 @@ fn layer_actions(app: &SightlineApp) -> Vec<LayerAction> {
             shortcut: Some("Ctrl+Shift+N"),
             hover: "An empty tile layer above the current layer (inside the current group, at its top)",
             enabled: true,
-            command: Command::AddLayer { above, kind: NewLayer::Tiles },
+            command: Command::Layers(LayerCommand::AddLayer { above, kind: NewLayer::Tiles }),
         },
         LayerAction {
             short: "New objects",
@@ -73,7 +74,7 @@ fn layer_actions(app: &SightlineApp) -> Vec<LayerAction> {
             hover: "An empty object layer above the current layer (inside the current group): the object tool places \
                     objects on it",
             enabled: true,
-            command: Command::AddLayer { above, kind: NewLayer::Objects },
+            command: Command::Layers(LayerCommand::AddLayer { above, kind: NewLayer::Objects }),
         },
         LayerAction {
             short: "New group",
@@ -82,7 +83,7 @@ fn layer_actions(app: &SightlineApp) -> Vec<LayerAction> {
             hover: "An empty layer group above the current layer (inside the current group). Raise or lower a layer \
                     next to it to move it in.",
             enabled: true,
-            command: Command::AddLayer { above, kind: NewLayer::Group },
+            command: Command::Layers(LayerCommand::AddLayer { above, kind: NewLayer::Group }),
         },
         LayerAction {
             short: "Group",
@@ -91,7 +92,7 @@ fn layer_actions(app: &SightlineApp) -> Vec<LayerAction> {
             hover: "Puts the current layer (or group) into a new group, where it is. A group is shown, hidden, \
                     locked, faded and moved as one.",
             enabled: has,
-            command: Command::GroupLayer(current),
+            command: Command::Layers(LayerCommand::GroupLayer(current)),
         },
         LayerAction {
             short: "Ungroup",
@@ -99,7 +100,7 @@ fn layer_actions(app: &SightlineApp) -> Vec<LayerAction> {
             shortcut: Some("Ctrl+Shift+G"),
             hover: "Removes the current group and leaves its layers where they are",
             enabled: has && ungroup.is_some(),
-            command: Command::Ungroup(ungroup.unwrap_or(0)),
+            command: Command::Layers(LayerCommand::Ungroup(ungroup.unwrap_or(0))),
         },
         LayerAction {
             short: "Duplicate",
@@ -108,7 +109,7 @@ fn layer_actions(app: &SightlineApp) -> Vec<LayerAction> {
             hover: "A copy of the current layer or group, above it (an object layer's copy has copies of its \
                     objects; a group's, copies of its layers)",
             enabled: has,
-            command: Command::DuplicateLayer(current),
+            command: Command::Layers(LayerCommand::DuplicateLayer(current)),
         },
         LayerAction {
             short: "Remove",
@@ -117,7 +118,7 @@ fn layer_actions(app: &SightlineApp) -> Vec<LayerAction> {
             hover: "Removes the current layer, an object layer with its objects, a group with its layers (Ctrl+Z \
                     brings it back); a map keeps at least one tile layer",
             enabled: removable,
-            command: Command::RemoveLayer(current),
+            command: Command::Layers(LayerCommand::RemoveLayer(current)),
         },
         LayerAction {
             short: "Raise",
@@ -126,7 +127,7 @@ fn layer_actions(app: &SightlineApp) -> Vec<LayerAction> {
             hover: "Moves the current layer or group up: over the layer above it, into the group above it (at its \
                     bottom), or out of its group at the top, as in Tiled",
             enabled: has && layers::can_step(map, current, true),
-            command: Command::MoveLayer { item: current, up: true },
+            command: Command::Layers(LayerCommand::MoveLayer { item: current, up: true }),
         },
         LayerAction {
             short: "Lower",
@@ -135,7 +136,7 @@ fn layer_actions(app: &SightlineApp) -> Vec<LayerAction> {
             hover: "Moves the current layer or group down: under the layer below it, into the group below it (at \
                     its top), or out of its group at the bottom",
             enabled: has && layers::can_step(map, current, false),
-            command: Command::MoveLayer { item: current, up: false },
+            command: Command::Layers(LayerCommand::MoveLayer { item: current, up: false }),
         },
         LayerAction {
             short: "Merge down",
@@ -145,7 +146,7 @@ fn layer_actions(app: &SightlineApp) -> Vec<LayerAction> {
                     removes it. Tile layers: a cell keeps only the upper tile, so its rules can change (the notice \
                     counts the cells). Object layers: the objects join the layer below.",
             enabled: same_kind_below,
-            command: Command::MergeLayerDown(merge),
+            command: Command::Layers(LayerCommand::MergeLayerDown(merge)),
         },
     ]
 }
@@ -197,7 +198,7 @@ pub fn layers_ui(app: &mut SightlineApp, ui: &mut egui::Ui) {
                         .on_hover_text(if *folded { "Show what the group holds" } else { "Hide what the group holds" });
                     name_widget(ui, &r, &format!("{verb} {name}"));
                     if r.clicked() {
-                        app.commands.push(Command::FoldGroup(path.clone(), !folded));
+                        app.commands.push(Command::Layers(LayerCommand::FoldGroup(path.clone(), !folded)));
                     }
                 }
                 None => ui.add_space(14.0 + ui.spacing().item_spacing.x),
@@ -206,13 +207,13 @@ pub fn layers_ui(app: &mut SightlineApp, ui: &mut egui::Ui) {
             let r = ui.checkbox(&mut on, "").on_hover_text("Visible");
             name_widget(ui, &r, &format!("show {name}"));
             if r.changed() {
-                app.commands.push(Command::SetLayerVisible(item, on));
+                app.commands.push(Command::Layers(LayerCommand::SetLayerVisible(item, on)));
             }
             let mut lock = locked;
             let r = ui.checkbox(&mut lock, "").on_hover_text("Locked: the tools do not change it");
             name_widget(ui, &r, &format!("lock {name}"));
             if r.changed() {
-                app.commands.push(Command::SetLayerLocked(item, lock));
+                app.commands.push(Command::Layers(LayerCommand::SetLayerLocked(item, lock)));
             }
             let percent = format!("{:.0}% opacity", opacity * 100.0);
             let count = match item {
@@ -254,7 +255,7 @@ pub fn layers_ui(app: &mut SightlineApp, ui: &mut egui::Ui) {
             r.dnd_set_drag_payload(item);
             name_widget(ui, &r, &label);
             if r.clicked() {
-                app.commands.push(Command::SelectLayer(item));
+                app.commands.push(Command::Layers(LayerCommand::SelectLayer(item)));
             }
         });
         let folded = fold.as_ref().is_some_and(|(_, folded)| *folded);
@@ -340,7 +341,7 @@ fn drop_layer_ui(app: &mut SightlineApp, ui: &mut egui::Ui, rows: &[ListedRow]) 
     ui.ctx().set_cursor_icon(egui::CursorIcon::Grabbing);
     if ui.input(|i| i.pointer.any_released()) {
         egui::DragAndDrop::clear_payload(ui.ctx());
-        app.commands.push(Command::MoveLayerTo { item: *dragged, place });
+        app.commands.push(Command::Layers(LayerCommand::MoveLayerTo { item: *dragged, place }));
     }
 }
 
@@ -398,7 +399,7 @@ fn layer_properties_ui(app: &mut SightlineApp, ui: &mut egui::Ui) {
     egui::Grid::new(("sightline layer name and class", current)).num_columns(2).show(ui, |ui| {
         ui.label("Name");
         if let Some(text) = drafted_text_ui(ui, ("sightline layer name draft", current), name, "layer name", "") {
-            app.commands.push(Command::RenameLayer(current, text));
+            app.commands.push(Command::Layers(LayerCommand::RenameLayer(current, text)));
         }
         ui.end_row();
         ui.label("Class").on_hover_text(
@@ -407,7 +408,7 @@ fn layer_properties_ui(app: &mut SightlineApp, ui: &mut egui::Ui) {
         );
         if let Some(text) = drafted_text_ui(ui, ("sightline layer class draft", current), &class, "layer class", "none")
         {
-            app.commands.push(Command::SetLayerClass(current, text));
+            app.commands.push(Command::Layers(LayerCommand::SetLayerClass(current, text)));
         }
         ui.end_row();
     });
@@ -420,7 +421,7 @@ fn layer_properties_ui(app: &mut SightlineApp, ui: &mut egui::Ui) {
         );
     name_widget(ui, &r, "layer opacity");
     if r.changed() {
-        app.commands.push(Command::SetLayerOpacity(current, percent / 100.0));
+        app.commands.push(Command::Layers(LayerCommand::SetLayerOpacity(current, percent / 100.0)));
     }
     match current {
         StackItem::Layer(LayerRef::Tiles(i)) => tile_layer_properties_ui(app, ui, i),
@@ -473,7 +474,7 @@ fn look_ui(app: &mut SightlineApp, ui: &mut egui::Ui, item: StackItem) {
         }
     });
     if edited != look {
-        app.commands.push(Command::SetLayerLook(item, edited));
+        app.commands.push(Command::Layers(LayerCommand::SetLayerLook(item, edited)));
     }
 }
 
@@ -485,7 +486,7 @@ fn group_properties_ui(app: &mut SightlineApp, ui: &mut egui::Ui, g: usize) {
 }
 
 /// A layer's or group's custom properties, folded under their count; an edit becomes a
-/// [`Command::SetProperties`] for `owner` (the owner and its label, as the table names its
+/// [`MapCommand::SetProperties`] for `owner` (the owner and its label, as the table names its
 /// rows). `hidden`: keys the panel edits elsewhere (a tile layer's `collision`).
 fn custom_properties_ui(
     ui: &mut egui::Ui,
@@ -503,7 +504,7 @@ fn custom_properties_ui(
     };
     egui::CollapsingHeader::new(format!("Custom properties ({})", properties.len())).id_salt(salt).show(ui, |ui| {
         if let Some(edited) = super::properties_editor::properties_ui(ui, &label, properties, hidden, objects) {
-            commands.push(Command::SetProperties(owner, edited));
+            commands.push(Command::Map(MapCommand::SetProperties(owner, edited)));
         }
     });
 }
@@ -517,7 +518,7 @@ fn tile_layer_properties_ui(app: &mut SightlineApp, ui: &mut egui::Ui, current: 
          and close). Tiled maps mark walls this way; sightline saves it as the layer's collision property.",
     );
     if r.changed() {
-        app.commands.push(Command::SetLayerCollision(current, collision));
+        app.commands.push(Command::Layers(LayerCommand::SetLayerCollision(current, collision)));
     }
     let owner = (PropertiesOwner::Layer(current), format!("layer {}", layer.name));
     custom_properties_ui(ui, &mut app.commands, &app.document.map.objects, owner, &layer.properties, &["collision"]);
@@ -535,15 +536,17 @@ fn object_layer_properties_ui(app: &mut SightlineApp, ui: &mut egui::Ui, current
         name_widget(ui, &r, "object layer colour");
         if r.changed() {
             let color = own.then_some(crate::core::Rgba(160, 160, 164, 255));
-            app.commands.push(Command::SetObjectLayerColor(current, color));
+            app.commands.push(Command::Layers(LayerCommand::SetObjectLayerColor(current, color)));
         }
         if let Some(c) = layer.color {
             let mut rgb = [c.0, c.1, c.2];
             let r = ui.color_edit_button_srgb(&mut rgb);
             name_widget(ui, &r, "object layer colour picker");
             if r.changed() {
-                app.commands
-                    .push(Command::SetObjectLayerColor(current, Some(crate::core::Rgba(rgb[0], rgb[1], rgb[2], c.3))));
+                app.commands.push(Command::Layers(LayerCommand::SetObjectLayerColor(
+                    current,
+                    Some(crate::core::Rgba(rgb[0], rgb[1], rgb[2], c.3)),
+                )));
             }
         }
     });
@@ -564,7 +567,7 @@ fn object_layer_properties_ui(app: &mut SightlineApp, ui: &mut egui::Ui, current
             .response;
         name_widget(ui, &r, "object layer drawing order");
         if order != layer.draw_order {
-            app.commands.push(Command::SetObjectLayerDrawOrder(current, order));
+            app.commands.push(Command::Layers(LayerCommand::SetObjectLayerDrawOrder(current, order)));
         }
     });
     look_ui(app, ui, StackItem::Layer(LayerRef::Objects(current)));
@@ -608,14 +611,14 @@ pub fn layer_menu_ui(app: &mut SightlineApp, ui: &mut egui::Ui) {
         if ui.add_enabled(above.is_some(), egui::Button::new("Select layer above").shortcut_text("Ctrl+PgUp")).clicked()
             && let Some(item) = above
         {
-            app.commands.push(Command::SelectLayer(item));
+            app.commands.push(Command::Layers(LayerCommand::SelectLayer(item)));
         }
         if ui
             .add_enabled(below.is_some(), egui::Button::new("Select layer below").shortcut_text("Ctrl+PgDown"))
             .clicked()
             && let Some(item) = below
         {
-            app.commands.push(Command::SelectLayer(item));
+            app.commands.push(Command::Layers(LayerCommand::SelectLayer(item)));
         }
         let map = &app.document.map;
         let flags = match current {
@@ -626,16 +629,16 @@ pub fn layer_menu_ui(app: &mut SightlineApp, ui: &mut egui::Ui) {
             ui.separator();
             let mut value = visible;
             if ui.checkbox(&mut value, "Visible").changed() {
-                app.commands.push(Command::SetLayerVisible(current, value));
+                app.commands.push(Command::Layers(LayerCommand::SetLayerVisible(current, value)));
             }
             let mut value = locked;
             if ui.checkbox(&mut value, "Locked").changed() {
-                app.commands.push(Command::SetLayerLocked(current, value));
+                app.commands.push(Command::Layers(LayerCommand::SetLayerLocked(current, value)));
             }
             if let StackItem::Layer(LayerRef::Tiles(i)) = current {
                 let mut value = map.layers[i].collision;
                 if ui.checkbox(&mut value, "Collision layer").changed() {
-                    app.commands.push(Command::SetLayerCollision(i, value));
+                    app.commands.push(Command::Layers(LayerCommand::SetLayerCollision(i, value)));
                 }
             }
         }
@@ -671,11 +674,11 @@ pub fn layer_shortcuts(app: &mut SightlineApp, input: &mut egui::InputState) {
     if input.consume_shortcut(&KeyboardShortcut::new(Modifiers::COMMAND, Key::PageUp))
         && let Some(item) = above
     {
-        app.commands.push(Command::SelectLayer(item));
+        app.commands.push(Command::Layers(LayerCommand::SelectLayer(item)));
     }
     if input.consume_shortcut(&KeyboardShortcut::new(Modifiers::COMMAND, Key::PageDown))
         && let Some(item) = below
     {
-        app.commands.push(Command::SelectLayer(item));
+        app.commands.push(Command::Layers(LayerCommand::SelectLayer(item)));
     }
 }

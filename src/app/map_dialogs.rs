@@ -1,6 +1,7 @@
 //! The New map and Resize map dialogs.
 
 use super::{Command, SightlineApp};
+use crate::app::{FileCommand, MapCommand};
 use crate::core::model::tile::{self, TileId};
 use crate::core::{Anchor, Map, MapError, generate};
 
@@ -93,7 +94,7 @@ pub fn map_dialogs_ui(app: &mut SightlineApp, ui: &mut egui::Ui) {
             }
             ui.horizontal(|ui| {
                 if ui.button("Create").clicked() {
-                    commands.push(Command::NewMap(spec));
+                    commands.push(Command::File(FileCommand::NewMap(spec)));
                     keep = false;
                 }
                 if ui.button("Cancel").clicked() {
@@ -121,7 +122,7 @@ pub fn map_dialogs_ui(app: &mut SightlineApp, ui: &mut egui::Ui) {
             ui.checkbox(&mut spec.fill_with_brush, "Fill new cells with the brush's tile");
             ui.horizontal(|ui| {
                 if ui.button("Resize").clicked() {
-                    commands.push(Command::ResizeMap(spec));
+                    commands.push(Command::Map(MapCommand::ResizeMap(spec)));
                     keep = false;
                 }
                 if ui.button("Cancel").clicked() {

@@ -2,6 +2,7 @@
 //! there. Sampled to at most a few hundred pixels a side and cached as a texture per map revision,
 //! so a 1024×1024 map costs nothing per frame.
 
+use crate::app::ViewCommand;
 use egui::{Color32, Rect, Sense, Stroke, TextureHandle, TextureOptions, Vec2};
 
 use super::far_colours::{GlyphColour, PictureKey, map_picture, picture_key};
@@ -47,6 +48,6 @@ pub fn minimap_ui(app: &mut SightlineApp, ui: &mut egui::Ui) {
         && (response.clicked() || response.dragged())
     {
         let g = (p - rect.min) / scale;
-        app.commands.push(Command::CentreOn(Cell::new(g.x as i32, g.y as i32)));
+        app.commands.push(Command::View(ViewCommand::CentreOn(Cell::new(g.x as i32, g.y as i32))));
     }
 }

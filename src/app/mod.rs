@@ -2,7 +2,7 @@
 //! frame (that is where undo will live), `ui` only draws and collects input.
 
 mod canvas;
-mod command;
+mod commands;
 mod document;
 mod editor;
 mod far_colours;
@@ -22,7 +22,10 @@ mod tile_types;
 pub mod tileset_view;
 
 pub use canvas::{PointerAction, View};
-pub use command::{Command, DrawnLook, NewLayer, PropertiesOwner};
+pub use commands::{
+    Command, DrawnLook, FileCommand, HistoryCommand, LayerCommand, MapCommand, NewLayer, ObjectCommand,
+    PropertiesOwner, SelectionCommand, TileCommand, ToolCommand, ViewCommand,
+};
 pub use document::Document;
 pub use editor::{
     DEFAULT_OBJECT_TEXT, EditorState, Grip, ObjectChoice, PathEnd, Resize, SelectionDrag, ShapeDraft, Tool,
@@ -62,7 +65,7 @@ pub fn run(launch: AppLaunch) -> anyhow::Result<()> {
                 app.use_recovery_dir(&dir);
             }
             if let Some(file) = launch.file {
-                app.commands.push(Command::Open(file));
+                app.commands.push(Command::File(FileCommand::Open(file)));
             }
             for name in launch.overlays {
                 let kind = match name {
@@ -490,1054 +493,6 @@ impl SightlineApp {
         &self.sheets_as_read.1
     }
 
-    fn apply(&mut self, command: Command) {
-        self.document.name_next_step(history::step_name(&command, &self.editor, &self.document.map));
-        match command {
-            Command::Open(path) => self.request(PendingAction::Open(path)),
-            Command::PickOpen => self.request(PendingAction::PickOpen),
-            Command::Quit => self.request(PendingAction::Quit),
-            Command::ConfirmSave => {
-                let Some(action) = self.confirm.take() else { return };
-                // Goes on once the save is made (`settle_after_save`), which a question about
-                // the save may hold up.
-                self.after_save = Some(action);
-                match self.document.path.clone() {
-                    Some(path) => self.apply(Command::SaveAs(path)),
-                    None => self.apply(Command::PickSaveAs),
-                }
-            }
-            Command::ConfirmDiscard => {
-                if let Some(action) = self.confirm.take() {
-                    self.proceed(action);
-                }
-            }
-            Command::ConfirmCancel => self.confirm = None,
-            Command::OpenNow(path) => match format::load(&path) {
-                Ok(loaded) => {
-                    self.notice = (!loaded.warnings.is_empty()).then(|| loaded.warnings.join("; "));
-                    recovery::remember_recent(&mut self.recent, &path);
-                    let mut document = Document::open(loaded.map, path);
-                    document.not_kept = loaded.not_kept;
-                    self.replace_document(document);
-                }
-                Err(e) => {
-                    // The open map stays as it was.
-                    self.error = Some(ErrorDialog { title: "Cannot open the map".into(), message: e.to_string() });
-                }
-            },
-            Command::SaveAs(path)
-                if !self.document.not_kept.is_empty() && self.document.path.as_ref() == Some(&path) =>
-            {
-                self.confirm_overwrite = Some(path);
-            }
-            Command::ConfirmOverwrite => {
-                if let Some(path) = self.confirm_overwrite.take() {
-                    self.document.not_kept.clear();
-                    self.apply(Command::SaveAs(path));
-                }
-            }
-            Command::CancelOverwrite => self.confirm_overwrite = None,
-            Command::SaveTileset(sheet) => match format::tileset_file::prepare(&self.document.map, sheet) {
-                Ok(write) if write.concerns.is_empty() => self.write_tileset_file(&write),
-                Ok(write) => self.confirm_tileset_write = Some(write),
-                Err(e) => {
-                    self.error = Some(ErrorDialog { title: "Cannot save the tileset".into(), message: e.to_string() })
-                }
-            },
-            Command::ConfirmTilesetWrite => {
-                if let Some(write) = self.confirm_tileset_write.take() {
-                    self.write_tileset_file(&write);
-                }
-            }
-            Command::CancelTilesetWrite => self.confirm_tileset_write = None,
-            Command::SaveAs(path) => match format::render(&self.document.map, &path) {
-                // A file that will not keep all of the map: asked first, unless this very loss
-                // to this very file was agreed to already.
-                Ok(rendered)
-                    if !rendered.warnings.is_empty()
-                        && self.lossy_save_accepted.as_ref() != Some(&(path.clone(), rendered.warnings.clone())) =>
-                {
-                    self.confirm_lossy_save = Some(rendered);
-                }
-                Ok(rendered) => self.write_save(&rendered),
-                Err(e) => {
-                    self.error = Some(ErrorDialog { title: "Cannot save the map".into(), message: e.to_string() })
-                }
-            },
-            Command::ConfirmLossySave => {
-                if let Some(rendered) = self.confirm_lossy_save.take() {
-                    self.lossy_save_accepted = Some((rendered.path.clone(), rendered.warnings.clone()));
-                    self.write_save(&rendered);
-                }
-            }
-            Command::ExportLossyCopy => {
-                if let Some(rendered) = self.confirm_lossy_save.take() {
-                    self.write_export(&rendered);
-                }
-            }
-            Command::CancelLossySave => self.confirm_lossy_save = None,
-            Command::Save => match self.document.path.clone() {
-                Some(path) => self.apply(Command::SaveAs(path)),
-                None => self.commands.push(Command::PickSaveAs),
-            },
-            Command::ExportCopy(path) => match format::render(&self.document.map, &path) {
-                Ok(rendered) => self.write_export(&rendered),
-                Err(e) => {
-                    self.error = Some(ErrorDialog { title: "Cannot export the map".into(), message: e.to_string() })
-                }
-            },
-            Command::PickExport => {
-                if let Some(path) = file_dialog().set_file_name(self.document.file_name()).save_file() {
-                    self.apply(Command::ExportCopy(path));
-                }
-            }
-            Command::PickSaveAs => {
-                if let Some(path) = file_dialog().set_file_name(self.document.file_name()).save_file() {
-                    self.apply(Command::SaveAs(path));
-                }
-            }
-            Command::FitView => self.view.fit_pending = true,
-            Command::CentreOn(cell) => self.view.centre_on(cell),
-            Command::ToggleGrid => self.view.show_grid = !self.view.show_grid,
-            Command::ShowSprites(on) => self.view.show_sprites = on,
-            Command::AnimateTiles(on) => self.view.animate_tiles = on,
-            Command::ZoomBy(factor) => self.view.zoom_about_centre(factor),
-            Command::DismissError => self.error = None,
-            Command::SelectTool(tool) => {
-                // What the object tool was in the middle of ends with it.
-                if tool != self.editor.tool {
-                    self.editor.shape_draft = None;
-                    self.end_object_gesture();
-                }
-                self.editor.tool = tool;
-            }
-            Command::SelectTile(tile) => {
-                if usize::from(tile) < self.document.map.tiles.len() {
-                    self.editor.tile = tile;
-                    self.editor.flip = crate::core::model::flip::Flip::NONE;
-                    // A single tile is the brush again, not the stamp being placed.
-                    self.editor.pasting = false;
-                    if matches!(self.editor.tool, Tool::Eraser | Tool::Picker | Tool::Probe | Tool::Terrain) {
-                        self.editor.tool = Tool::Brush;
-                    }
-                }
-            }
-            Command::SelectLayer(item) => {
-                if layers::item_name(&self.document.map, item).is_some() {
-                    self.editor.set_current_item(item);
-                }
-            }
-            Command::SetLayerVisible(item @ (StackItem::Group(_) | StackItem::Layer(LayerRef::Objects(_))), on)
-            | Command::SetLayerLocked(item @ (StackItem::Group(_) | StackItem::Layer(LayerRef::Objects(_))), on) => {
-                let visible = matches!(command, Command::SetLayerVisible(..));
-                if layer_flag(&mut self.document.map, item, visible).is_none_or(|flag| *flag == on) {
-                    return;
-                }
-                self.document.checkpoint(&self.editor.selection);
-                if let Some(flag) = layer_flag(&mut self.document.map, item, visible) {
-                    *flag = on;
-                }
-                self.document.touch();
-            }
-            Command::SetLayerLook(item, look) => {
-                let finite = look.offset.iter().chain(&look.parallax).all(|v| v.is_finite());
-                if !finite || drawn_look(&self.document.map, item).is_none_or(|now| now == look) {
-                    return;
-                }
-                if !self.continues(ContinuedEdit::Look(item)) {
-                    self.document.checkpoint(&self.editor.selection);
-                }
-                let map = &mut self.document.map;
-                let (tint, offset, parallax) = match item {
-                    StackItem::Layer(LayerRef::Tiles(i)) => {
-                        let l = &mut map.layers[i];
-                        (&mut l.tint, &mut l.offset, &mut l.parallax)
-                    }
-                    StackItem::Group(g) => {
-                        let g = &mut map.groups[g];
-                        (&mut g.tint, &mut g.offset, &mut g.parallax)
-                    }
-                    StackItem::Layer(LayerRef::Objects(j)) => {
-                        let l = &mut map.object_layers[j];
-                        (&mut l.tint, &mut l.offset, &mut l.parallax)
-                    }
-                };
-                (*tint, *offset, *parallax) = (look.tint, look.offset, look.parallax);
-                self.document.touch();
-                self.continued = Some((ContinuedEdit::Look(item), self.document.revision()));
-            }
-            Command::SetTiledSettings(mut settings) => {
-                let now = self.document.map.tiled;
-                // "inf" or "nan" typed into a number field: no Tiled file can hold it, so it
-                // leaves the value as it was.
-                for (k, v) in settings.parallax_origin.iter_mut().enumerate() {
-                    if !v.is_finite() {
-                        *v = now.parallax_origin[k];
-                    }
-                }
-                // A Tiled file records the layer format in its tile layers' data: a map read
-                // without one (a file of object layers only) keeps the format it has.
-                if self.document.map.layers.is_empty() {
-                    settings.layer_format = now.layer_format;
-                }
-                if now == settings {
-                    return;
-                }
-                // A drag on a number sends a change a frame: one undo step for the drag.
-                let dragged = if (now.layer_format, now.render_order) != (settings.layer_format, settings.render_order)
-                {
-                    None
-                } else if now.parallax_origin == settings.parallax_origin {
-                    Some(ContinuedEdit::TiledNumber(true))
-                } else {
-                    Some(ContinuedEdit::TiledNumber(false))
-                };
-                if !dragged.is_some_and(|edit| self.continues(edit)) {
-                    self.document.checkpoint(&self.editor.selection);
-                }
-                self.document.map.tiled = settings;
-                self.document.touch();
-                self.continued = dragged.map(|edit| (edit, self.document.revision()));
-            }
-            Command::SetMapLook { class, background } => {
-                let map = &self.document.map;
-                if map.class == class && map.background == background {
-                    return;
-                }
-                if !self.continues(ContinuedEdit::MapLook) {
-                    self.document.checkpoint(&self.editor.selection);
-                }
-                self.document.map.class = class;
-                self.document.map.background = background;
-                self.document.touch();
-                self.continued = Some((ContinuedEdit::MapLook, self.document.revision()));
-            }
-            Command::SetObjectLayerColor(j, color) => {
-                if self.document.map.object_layers.get(j).is_none_or(|l| l.color == color) {
-                    return;
-                }
-                // Dragging in the colour picker sends a colour a frame: one undo step.
-                if !self.continues(ContinuedEdit::ObjectLayerColor(j)) {
-                    self.document.checkpoint(&self.editor.selection);
-                }
-                self.document.map.object_layers[j].color = color;
-                self.document.touch();
-                self.continued = Some((ContinuedEdit::ObjectLayerColor(j), self.document.revision()));
-            }
-            Command::SetObjectLayerDrawOrder(j, order) => {
-                if self.document.map.object_layers.get(j).is_none_or(|l| l.draw_order == order) {
-                    return;
-                }
-                self.document.checkpoint(&self.editor.selection);
-                self.document.map.object_layers[j].draw_order = order;
-                self.document.touch();
-            }
-            Command::SetLayerVisible(StackItem::Layer(LayerRef::Tiles(layer)), on)
-            | Command::SetLayerLocked(StackItem::Layer(LayerRef::Tiles(layer)), on)
-            | Command::SetLayerCollision(layer, on) => {
-                let Some(l) = self.document.map.layers.get(layer) else { return };
-                let flag = |l: &crate::core::Layer| match command {
-                    Command::SetLayerVisible(..) => l.visible,
-                    Command::SetLayerLocked(..) => l.locked,
-                    _ => l.collision,
-                };
-                if flag(l) == on {
-                    return;
-                }
-                self.document.checkpoint(&self.editor.selection);
-                let l = &mut self.document.map.layers[layer];
-                match command {
-                    Command::SetLayerVisible(..) => l.visible = on,
-                    Command::SetLayerLocked(..) => l.locked = on,
-                    _ => l.collision = on,
-                }
-                self.document.touch();
-            }
-            Command::SetTileRules(id, rules) => {
-                // Dragging a cost or a colour sends a change a frame: successive changes of one
-                // tile, with no other edit between, are one undo step.
-                let continuing = self.continues(ContinuedEdit::TileRules(id));
-                if !continuing {
-                    self.document.checkpoint(&self.editor.selection);
-                }
-                match crate::core::edit::set_tile_rules(&mut self.document.map, id, rules) {
-                    // The rules it had already (a field left as it was): no undo step.
-                    Ok(()) if !continuing && self.document.unchanged_since_checkpoint() => {
-                        self.document.drop_checkpoint();
-                    }
-                    Ok(()) => {
-                        self.document.touch();
-                        self.continued = Some((ContinuedEdit::TileRules(id), self.document.revision()));
-                    }
-                    Err(e) => {
-                        if !continuing {
-                            self.document.drop_checkpoint();
-                        }
-                        self.notice = Some(e.to_string());
-                    }
-                }
-            }
-            Command::AddTile => {
-                self.document.checkpoint(&self.editor.selection);
-                match crate::core::edit::add_tile(&mut self.document.map, "new tile") {
-                    Ok(id) => {
-                        self.document.touch();
-                        self.editor.tile = id;
-                    }
-                    Err(e) => {
-                        self.document.drop_checkpoint();
-                        self.notice = Some(e.to_string());
-                    }
-                }
-            }
-            Command::ShowTileTypes(open) => {
-                self.tile_types_open = open;
-                self.tile_types_shown = None;
-            }
-            Command::Recover => {
-                if let Some(found) = self.recovery_offer.take() {
-                    // The work now lives in this session (and its own autosave): the left-over
-                    // file goes.
-                    if let Some(file) = self.recovery_offer_file.take()
-                        && Some(&file) != self.recovery_file.as_ref()
-                    {
-                        recovery::clear(&file);
-                    }
-                    let name = found
-                        .source
-                        .as_ref()
-                        .and_then(|p| p.file_name())
-                        .map_or_else(|| "recovered.ron".to_owned(), |n| n.to_string_lossy().into_owned());
-                    let mut document = Document::untitled(found.map, &name);
-                    document.path = found.source;
-                    self.replace_document(document);
-                    self.document.touch();
-                    self.notice = Some("recovered the unsaved work of the last session: save it".into());
-                }
-            }
-            Command::DiscardRecovery => {
-                self.recovery_offer = None;
-                if let Some(file) = self.recovery_offer_file.take() {
-                    recovery::clear(&file);
-                }
-            }
-            Command::ShowNewMap => self.dialogs.new_map = Some(map_dialogs::NewMapSpec::default()),
-            Command::ShowResize => {
-                let map = &self.document.map;
-                self.dialogs.resize = Some(map_dialogs::ResizeSpec {
-                    width: map.width(),
-                    height: map.height(),
-                    anchor: crate::core::Anchor::TopLeft,
-                    fill_with_brush: true,
-                });
-            }
-            Command::NewMap(spec) => self.request(PendingAction::New(spec)),
-            Command::ResizeMap(spec) => {
-                let fill = if spec.fill_with_brush { self.editor.tile } else { crate::core::model::tile::EMPTY };
-                match self.document.map.resized(spec.width, spec.height, spec.anchor, fill) {
-                    Ok(map) if map != self.document.map => {
-                        // The selection moves with the cells it holds, as in Tiled.
-                        let old = (self.document.map.width(), self.document.map.height());
-                        let (dx, dy) = spec.anchor.offset(old, (spec.width, spec.height));
-                        self.document.checkpoint(&self.editor.selection);
-                        let moved = self.editor.selection.as_ref().map(|s| s.moved((dx, dy), spec.width, spec.height));
-                        self.editor.selection = moved.filter(|s| !s.is_empty());
-                        self.document.map = map;
-                        self.document.touch();
-                        self.view.fit_pending = true;
-                    }
-                    Ok(_) => {}
-                    Err(e) => {
-                        self.error = Some(ErrorDialog { title: "Cannot resize the map".into(), message: e.to_string() })
-                    }
-                }
-            }
-            Command::Copy | Command::Cut => {
-                let cut = matches!(command, Command::Cut);
-                // Objects, as Tiled's copy of selected objects takes them (see `objects_taken`).
-                if let Some((ids, frame)) = self.objects_taken() {
-                    if !ids.is_empty() {
-                        self.copy_objects(&ids, frame, cut);
-                    }
-                    return;
-                }
-                // A cut of a layer that cannot be erased is no cut (nor a copy): it says why.
-                if self.editor.selection.is_none() || cut && self.layer_locked() {
-                    return;
-                }
-                let Some(selection) = &self.editor.selection else { return };
-                let layer = self.editor.layer;
-                let origin = selection.bounds().map(|(corner, _)| corner);
-                let stamp = crate::core::edit::Stamp::copy_selection(&self.document.map, layer, selection);
-                self.system_clipboard = stamp.as_ref().map(|s| s.as_text(&self.document.map));
-                let from = self.tile_source();
-                self.editor.hold(stamp, origin, from);
-                // As in Tiled, a cut leaves nothing selected, so the paste can go anywhere.
-                if matches!(command, Command::Cut) && self.erase_selection() {
-                    self.editor.selection = None;
-                }
-            }
-            Command::Paste => {
-                self.editor.pasting = self.editor.clipboard.is_some();
-                // As in Tiled: pasting drops the selection, which would otherwise keep the stamp
-                // inside the cells it was copied from.
-                if self.editor.pasting {
-                    let before = self.editor.selection.take();
-                    self.document.selection_changed(before, &None);
-                    // The stamp takes the pointer: a shape being drawn is dropped.
-                    self.editor.shape_draft = None;
-                    self.end_object_gesture();
-                }
-            }
-            Command::PasteInPlace => {
-                if let Some(origin) = self.editor.clipboard_origin.filter(|_| self.editor.clipboard.is_some()) {
-                    self.apply(Command::PasteAt(origin));
-                }
-            }
-            Command::PasteAt(cell) => {
-                let Some(target) = self.stamp_target() else { return };
-                self.pasted = Default::default();
-                self.document.checkpoint(&self.editor.selection);
-                if self.lay_stamp(target, cell) > 0 {
-                    self.document.touch();
-                } else {
-                    self.document.drop_checkpoint();
-                }
-            }
-            Command::SetBrushFlip(flip) => self.editor.flip = flip,
-            Command::ShowPaletteSheet(sheet) => {
-                self.palette.sheet = sheet.filter(|&s| s < self.document.map.sheets.len());
-            }
-            Command::SetPaletteZoom(zoom) => self.palette.zoom = zoom.clamp(0.5, 4.0),
-            Command::StampFromTileset(stamp) => {
-                let from = self.tile_source();
-                self.editor.hold(Some(stamp), None, from);
-                self.editor.pasting = true;
-                self.editor.shape_draft = None;
-                self.end_object_gesture();
-                if !matches!(self.editor.tool, Tool::Brush | Tool::Select) {
-                    self.editor.tool = Tool::Brush;
-                }
-            }
-            Command::TurnStamp(turn) => match &self.editor.clipboard {
-                Some(stamp) if self.editor.pasting => self.editor.clipboard = Some(stamp.turned(turn)),
-                _ => self.editor.flip = turn.of(self.editor.flip),
-            },
-            Command::CancelSelection => {
-                if self.editor.shape_draft.is_some() {
-                    // Esc drops the shape being drawn (Tiled's `cancelNewMapObject`).
-                    self.editor.shape_draft = None;
-                } else if self.editor.pasting {
-                    self.editor.pasting = false;
-                } else if self.focus().is_some() {
-                    // Then the object in hand, as Tiled's Esc clears the object selection.
-                    self.editor.focused_object = None;
-                } else if let Some(drag) = self.editor.selection_drag.take() {
-                    // Esc in the middle of a selection drag: what was selected before.
-                    self.editor.selection = drag.before;
-                    self.editor.stroke = None;
-                } else {
-                    self.select(None);
-                }
-            }
-            Command::DeleteSelection => {
-                // Objects, as Tiled's Delete of selected objects (see `objects_taken`); else the
-                // selected cells are erased.
-                match self.objects_taken() {
-                    Some((ids, _)) => self.remove_objects(&ids),
-                    None => {
-                        self.erase_selection();
-                    }
-                }
-            }
-            Command::SelectAll => {
-                let map = &self.document.map;
-                self.select(Some(Selection::all(map.width(), map.height())));
-            }
-            Command::SelectNone => self.select(None),
-            Command::InvertSelection => {
-                let map = &self.document.map;
-                let inverted = match &self.editor.selection {
-                    Some(s) => s.sized(map.width(), map.height()).inverted(),
-                    None => Selection::all(map.width(), map.height()),
-                };
-                self.select(Some(inverted).filter(|s| !s.is_empty()));
-            }
-            Command::CropToSelection => self.crop_to_selection(),
-            Command::SetSelectionMode(mode) => self.editor.selection_mode = mode,
-            Command::HoldSelectionMode(mode) => self.editor.held_selection_mode = mode,
-            Command::SetFillSelection(on) => self.editor.fill_selection = on,
-            Command::PlaceObject(cell) => self.place_object(cell),
-            Command::GrabAt(at, slack) => self.editor.grab = Some((at, slack)),
-            Command::FocusObject(id) => self.editor.focused_object = Some(id),
-            // Each resize is its own undo step, however many moves it has.
-            Command::BeginResize(resize) => {
-                self.editor.resizing = Some(resize);
-                self.continued = None;
-            }
-            Command::EndResize => self.end_object_gesture(),
-            Command::SetShapeDraft(draft) => self.editor.shape_draft = draft,
-            Command::AddShapePoint(p) => match &mut self.editor.shape_draft {
-                // A press where the last point is adds nothing (Tiled's `applySegment`).
-                Some(ShapeDraft::Points { points, pointer, .. }) => {
-                    if points.last() != Some(&p) {
-                        points.push(p);
-                    }
-                    *pointer = p;
-                }
-                _ => self.editor.shape_draft = Some(ShapeDraft::Points { points: vec![p], pointer: p, extends: None }),
-            },
-            Command::ExtendPath(end) => self.extend_path(end),
-            Command::RemoveShapePoint => {
-                if let Some(ShapeDraft::Points { points, .. }) = &mut self.editor.shape_draft {
-                    points.pop();
-                    if points.is_empty() {
-                        self.editor.shape_draft = None;
-                    }
-                }
-            }
-            Command::FinishShape { closed } => self.finish_shape(closed),
-            Command::AddShape(kind, position) => self.add_shape(kind, position),
-            Command::SetSnap(snap) => self.editor.snap = snap,
-            Command::SetCellTile { layer, cell, tile, flip } => {
-                if usize::from(tile) >= self.document.map.tiles.len() || self.layer_locked_at(layer) {
-                    return;
-                }
-                self.document.checkpoint(&self.editor.selection);
-                let flip =
-                    if tile == crate::core::model::tile::EMPTY { crate::core::model::flip::Flip::NONE } else { flip };
-                if crate::core::edit::paint_flipped(&mut self.document.map, layer, &[cell], tile, flip) > 0 {
-                    self.document.touch();
-                } else {
-                    self.document.drop_checkpoint();
-                }
-            }
-            Command::EditObject(index, object) => {
-                if self.document.map.objects.get(index).is_none_or(|o| *o == object || o.cell != object.cell) {
-                    return;
-                }
-                // Typing a name or dragging a radius: one undo step while it goes on.
-                if !self.continues(ContinuedEdit::Object(index)) {
-                    self.document.checkpoint(&self.editor.selection);
-                }
-                self.document.map.objects[index] = object;
-                self.document.touch();
-                self.continued = Some((ContinuedEdit::Object(index), self.document.revision()));
-            }
-            Command::EndContinuedEdit => self.continued = None,
-            Command::ReclassObject { id, class } => {
-                let Some(index) = self.changeable_object(id) else { return };
-                let map = &self.document.map;
-                match map.objects[index].reclassed(class.trim()) {
-                    Ok(o) if o == map.objects[index] => {}
-                    Ok(o) => {
-                        self.document.checkpoint(&self.editor.selection);
-                        self.document.map.objects[index] = o;
-                        self.document.touch();
-                    }
-                    Err(e) => {
-                        let what =
-                            format!("its property {} is {}, where a {class} needs {}", e.key, e.found, e.expected);
-                        self.notice = Some(format!("object #{id} keeps its class: {what}"));
-                    }
-                }
-            }
-            Command::SetObjectPoints { id, points } => {
-                use crate::core::model::object::ShapeKind;
-                let Some(index) = self.changeable_object(id) else { return };
-                let map = &self.document.map;
-                let (now, fewest) = match map.objects[index].shape.as_ref().map(|s| &s.kind) {
-                    Some(ShapeKind::Polygon(now)) => (now, 3),
-                    Some(ShapeKind::Polyline(now)) => (now, 2),
-                    _ => return,
-                };
-                if points.len() < fewest {
-                    self.notice = Some(format!(
-                        "a {} keeps {fewest} points at least",
-                        if fewest == 3 { "polygon" } else { "path" }
-                    ));
-                    return;
-                }
-                if *now == points || points.iter().flatten().any(|v| !v.is_finite()) {
-                    return;
-                }
-                if !self.continues(ContinuedEdit::ObjectGeometry(index)) {
-                    self.document.checkpoint(&self.editor.selection);
-                }
-                if let Some(ShapeKind::Polygon(now) | ShapeKind::Polyline(now)) =
-                    self.document.map.objects[index].shape.as_mut().map(|s| &mut s.kind)
-                {
-                    *now = points;
-                }
-                self.document.touch();
-                self.continued = Some((ContinuedEdit::ObjectGeometry(index), self.document.revision()));
-            }
-            Command::SetObjectGeometry { id, position, size, rotation } => {
-                let Some(index) = self.changeable_object(id) else { return };
-                let map = &self.document.map;
-                let Some(shape) = &map.objects[index].shape else { return };
-                let kind = match size {
-                    Some(size) => shape.kind.clone().with_size(size.map(|v| v.max(0.0))),
-                    None => shape.kind.clone(),
-                };
-                let Some((cell, shape)) = map.placed_shape(kind, position, rotation) else {
-                    self.notice = Some(format!("object #{id} stays: its centre would be off the map"));
-                    return;
-                };
-                // A point moved to the middle of its cell is a marker, as a load would read it.
-                let shape = Some(shape).filter(|s| !s.is_marker(map.tile_size));
-                let o = &map.objects[index];
-                if o.cell == cell && o.shape == shape {
-                    return;
-                }
-                // Dragging a field: one undo step while it goes on.
-                if !self.continues(ContinuedEdit::ObjectGeometry(index)) {
-                    self.document.checkpoint(&self.editor.selection);
-                }
-                let o = &mut self.document.map.objects[index];
-                o.cell = cell;
-                o.shape = shape;
-                self.document.touch();
-                self.continued = Some((ContinuedEdit::ObjectGeometry(index), self.document.revision()));
-            }
-            Command::RemoveObject(index) => {
-                if index < self.document.map.objects.len() {
-                    self.document.checkpoint(&self.editor.selection);
-                    self.document.map.objects.remove(index);
-                    self.document.touch();
-                }
-            }
-            Command::RemoveObjectsAt(cell) => {
-                // Objects the tools may change: on shown, unlocked object layers.
-                let map = &self.document.map;
-                let looks = map.object_looks();
-                let open = |o: &crate::core::MapObject| looks.get(o.layer).is_some_and(|l| l.shown && !l.locked);
-                let mut gone: Vec<u32> =
-                    map.objects.iter().filter(|o| o.cell == cell && open(o)).map(|o| o.id).collect();
-                // None stands on the cell: the zone, path or text under the right-click goes.
-                if gone.is_empty()
-                    && let Some(o) = self.movable_object_at(cell, self.editor.grab)
-                {
-                    gone.push(o.id);
-                }
-                self.editor.grab = None;
-                if !gone.is_empty() {
-                    // Not `remove_objects`: the object in hand stays in hand for an undo.
-                    self.document.checkpoint(&self.editor.selection);
-                    self.document.map.objects.retain(|o| !gone.contains(&o.id));
-                    self.document.touch();
-                } else if let Some(o) = map.objects.iter().find(|o| o.cell == cell) {
-                    self.notice = self.object_layer_refusal(o.layer, "to remove its objects");
-                }
-            }
-            Command::SetObjectChoice(choice) => {
-                self.editor.object = choice;
-                self.editor.shape_draft = None;
-            }
-            Command::SetMonster { glyph, vision } => {
-                self.editor.monster_glyph = glyph;
-                self.editor.monster_vision = vision.clamp(1, 64);
-            }
-            Command::SetLightRadius(r) => self.editor.light_radius = r.clamp(1, 64),
-            Command::SetRandomBrush(on, mut brush) => {
-                let n = self.document.map.tiles.len();
-                brush.tiles.retain(|(t, _)| usize::from(*t) < n);
-                self.editor.random = on;
-                self.editor.random_brush = brush;
-            }
-            Command::SetLineStroke(on) => self.editor.line_stroke = on,
-            Command::SetTerrain(brush) => {
-                self.editor.terrain = Some(brush);
-                self.editor.tool = Tool::Terrain;
-                self.editor.pasting = false;
-            }
-            Command::SetBrushSize(size) => self.editor.brush_size = size.clamp(1, 16),
-            Command::SetRectFilled(on) => self.editor.rect_filled = on,
-            Command::SetFillEight(on) => self.editor.fill_eight = on,
-            Command::FoldGroup(path, folded) => {
-                if folded {
-                    self.editor.folded_groups.insert(path);
-                } else {
-                    self.editor.folded_groups.remove(&path);
-                }
-            }
-            Command::SetFillTerrain(on) => self.editor.fill_terrain = on,
-            Command::SetTerrainWholeTiles(on) => self.editor.terrain_whole_tiles = on,
-            Command::TerrainSpot(spot) => {
-                self.editor.terrain_spot = spot;
-                // A terrain stroke paints each corner or edge the pointer comes nearest to.
-                if self.editor.stroke.is_some() && self.editor.terrain_part().is_some() {
-                    self.paint_cells(&[]);
-                }
-            }
-            Command::PickAt(cell) => {
-                let map = &self.document.map;
-                if let Some((layer, tile)) = map.top_tile(cell) {
-                    self.editor.tile = tile;
-                    self.editor.flip = map.flipped_tile(layer, cell).map_or_else(Default::default, |(_, f)| f);
-                }
-            }
-            Command::StrokeBegin(cell) => {
-                // A move cut short (an undo in the middle of the drag) moves nothing more.
-                self.editor.end_move();
-                self.editor.terrain_spot_painted = None;
-                if self.editor.pasting {
-                    self.begin_stamp_stroke(cell);
-                    return;
-                }
-                if self.editor.tool == Tool::Picker {
-                    self.apply(Command::PickAt(cell));
-                    return;
-                }
-                if self.editor.tool == Tool::Object {
-                    // A drag from an object moves it (Tiled's object dragging), keeping its id,
-                    // layer and properties; its layer becomes the current one.
-                    let grab = self.editor.grab.take();
-                    if let Some(o) = self.movable_object_at(cell, grab) {
-                        let (id, layer) = (o.id, o.layer);
-                        self.editor.moving_object = Some((id, o.cell));
-                        // One of the objects on the selected cells of the current object
-                        // layer: they all move, and the selection with them (Tiled moves the
-                        // selected objects together).
-                        let selected = selected_objects(&self.editor, &self.document.map);
-                        if selected.iter().any(|s| s.id == id) {
-                            self.editor.moving_along =
-                                selected.iter().filter(|s| s.id != id).map(|s| (s.id, s.cell)).collect();
-                            self.editor.moving_selection = self.editor.selection.clone();
-                        }
-                        self.document.checkpoint(&self.editor.selection);
-                        self.editor.focused_object = Some(id);
-                        self.editor.stroke = Some((cell, cell));
-                        self.editor.set_current_layer(LayerRef::Objects(layer));
-                    }
-                    return;
-                }
-                if self.editor.tool == Tool::Probe {
-                    return;
-                }
-                if self.editor.tool.selects() {
-                    // The magic wand and same tile pick by a tile layer's tiles: with an object
-                    // layer or a group current, they pick nothing (Tiled disables them there).
-                    if matches!(self.editor.tool, Tool::MagicWand | Tool::SameTile)
-                        && (self.editor.object_layer.is_some() || self.editor.group.is_some())
-                    {
-                        self.editor.held_selection_mode = None;
-                        self.notice = Some(format!(
-                            "the {} picks by a tile layer's tiles: select a tile layer",
-                            self.editor.tool.label().to_lowercase()
-                        ));
-                        return;
-                    }
-                    let e = &mut self.editor;
-                    let mode = e.held_selection_mode.take().unwrap_or(e.selection_mode);
-                    let mut drag = SelectionDrag::new(e.selection.take(), mode);
-                    e.selection = drag.selection(e.tool, &self.document.map, e.layer, cell, cell);
-                    e.selection_drag = Some(drag);
-                    e.selection_origin = Some(cell);
-                    e.stroke = Some((cell, cell));
-                    return;
-                }
-                if self.layer_locked() {
-                    return;
-                }
-                self.document.checkpoint(&self.editor.selection);
-                self.editor.stroke = Some((cell, cell));
-                if matches!(self.editor.tool, Tool::Brush | Tool::Eraser | Tool::Fill | Tool::Terrain)
-                    && !self.editor.paints_at_end()
-                {
-                    self.paint_shape(cell, cell);
-                }
-            }
-            Command::StrokeMove(cell) => {
-                let Some((start, last)) = self.editor.stroke else { return };
-                if cell == last {
-                    return;
-                }
-                self.editor.stroke = Some((start, cell));
-                if self.editor.stamp_stroke.is_some() {
-                    if !self.editor.line_stroke {
-                        // Every cell between the last one and this, as the brush does.
-                        self.lay_stamps(&crate::core::edit::line_cells(last, cell)[1..]);
-                    }
-                    return;
-                }
-                let e = &mut self.editor;
-                if let Some(drag) = &mut e.selection_drag {
-                    e.selection = drag.selection(e.tool, &self.document.map, e.layer, start, cell);
-                    return;
-                }
-                if let Some(first) = self.editor.moving_object {
-                    // As far as the pointer has gone from where the drag began; with objects
-                    // moving along, only as far as keeps every one of them on the map.
-                    let (dx, dy) = (cell.x - start.x, cell.y - start.y);
-                    let moves: std::collections::HashMap<u32, Cell> = std::iter::once(first)
-                        .chain(self.editor.moving_along.iter().copied())
-                        .map(|(id, from)| (id, Cell::new(from.x + dx, from.y + dy)))
-                        .collect();
-                    let map = &mut self.document.map;
-                    if !moves.values().all(|&to| map.in_bounds(to)) {
-                        return;
-                    }
-                    let mut moved = false;
-                    for o in map.objects.iter_mut() {
-                        if let Some(&to) = moves.get(&o.id)
-                            && o.cell != to
-                        {
-                            o.cell = to;
-                            moved = true;
-                        }
-                    }
-                    if moved {
-                        let (w, h) = (map.width(), map.height());
-                        self.document.touch();
-                        if let Some(before) = &self.editor.moving_selection {
-                            self.editor.selection = Some(before.moved((dx, dy), w, h)).filter(|s| !s.is_empty());
-                        }
-                    }
-                    return;
-                }
-                if matches!(self.editor.tool, Tool::Brush | Tool::Eraser | Tool::Terrain)
-                    && !self.editor.paints_at_end()
-                {
-                    // Every cell between the last one and this: a fast pointer leaves no gaps.
-                    let cells = crate::core::edit::stamp_along(
-                        &crate::core::edit::line_cells(last, cell),
-                        self.editor.brush_size,
-                    );
-                    // The cell the last step painted is not painted again (a random brush would
-                    // re-roll it).
-                    let cells: Vec<Cell> = cells.into_iter().filter(|&c| c != last).collect();
-                    self.paint_cells(&cells);
-                }
-            }
-            Command::StrokeEnd => {
-                // A move's changes are in; the step is kept below if it changed anything.
-                self.editor.end_move();
-                let Some((start, last)) = self.editor.stroke.take() else { return };
-                if self.editor.stamp_stroke.is_some() {
-                    if self.editor.line_stroke {
-                        self.lay_stamps(&crate::core::edit::line_cells(start, last));
-                    }
-                    self.editor.stamp_stroke = None;
-                } else if let Some(drag) = self.editor.selection_drag.take() {
-                    // The drag's pick, whatever it combined, is one undo step.
-                    self.document.selection_changed(drag.before, &self.editor.selection);
-                    return;
-                } else if self.editor.paints_at_end() {
-                    self.paint_shape(start, last);
-                }
-                self.editor.line_stroke = false;
-                self.editor.fill_selection = false;
-                // A stroke that changed nothing leaves no undo step.
-                if self.document.unchanged_since_checkpoint() {
-                    self.document.drop_checkpoint();
-                }
-            }
-            Command::SetLayerOpacity(layer, opacity) => {
-                let opacity = if opacity.is_finite() { opacity.clamp(0.0, 1.0) } else { 1.0 };
-                let map = &self.document.map;
-                let now = match layer {
-                    StackItem::Layer(l) => map.layer_header(l).map(|h| h.opacity),
-                    StackItem::Group(g) => map.groups.get(g).map(|g| g.opacity),
-                };
-                if now.is_none_or(|now| now == opacity) {
-                    return;
-                }
-                if !self.continues(ContinuedEdit::Opacity(layer)) {
-                    self.document.checkpoint(&self.editor.selection);
-                }
-                let map = &mut self.document.map;
-                match layer {
-                    StackItem::Layer(LayerRef::Tiles(i)) => map.layers[i].opacity = opacity,
-                    StackItem::Layer(LayerRef::Objects(j)) => map.object_layers[j].opacity = opacity,
-                    StackItem::Group(g) => map.groups[g].opacity = opacity,
-                }
-                self.document.touch();
-                self.continued = Some((ContinuedEdit::Opacity(layer), self.document.revision()));
-            }
-            Command::SetProperties(owner, properties) => {
-                let map = &self.document.map;
-                let current = match owner {
-                    PropertiesOwner::Map => Some(&map.properties),
-                    PropertiesOwner::Layer(layer) => map.layers.get(layer).map(|l| &l.properties),
-                    PropertiesOwner::ObjectLayer(layer) => map.object_layers.get(layer).map(|l| &l.properties),
-                    PropertiesOwner::Group(g) => map.groups.get(g).map(|g| &g.properties),
-                    // Tile 0 is the empty tile: it has no properties.
-                    PropertiesOwner::Tile(0) => None,
-                    PropertiesOwner::Tile(id) => map.tiles.get(usize::from(id)).map(|t| &t.properties),
-                    PropertiesOwner::Tileset(s) => map.sheets.get(s).map(|s| &s.properties),
-                };
-                let Some(current) = current else { return };
-                if *current == properties {
-                    return;
-                }
-                // Typing in a text property sends a change a key: one undo step while it goes on.
-                // Adding, removing or converting a property, a member or a list item is a step of
-                // its own.
-                let same_shape = crate::core::model::tile::same_shape(current, &properties);
-                if !same_shape || !self.continues(ContinuedEdit::Properties(owner)) {
-                    self.document.checkpoint(&self.editor.selection);
-                }
-                let map = &mut self.document.map;
-                match owner {
-                    PropertiesOwner::Map => map.properties = properties,
-                    PropertiesOwner::Layer(layer) => map.layers[layer].properties = properties,
-                    PropertiesOwner::ObjectLayer(layer) => map.object_layers[layer].properties = properties,
-                    PropertiesOwner::Group(g) => map.groups[g].properties = properties,
-                    PropertiesOwner::Tile(id) => map.tiles[usize::from(id)].properties = properties,
-                    PropertiesOwner::Tileset(s) => map.sheets[s].properties = properties,
-                }
-                self.document.touch();
-                self.continued = same_shape.then_some((ContinuedEdit::Properties(owner), self.document.revision()));
-            }
-            Command::ShowMapProperties(open) => self.map_properties_open = open,
-            Command::ShowHistory => self.reveal_history = true,
-            Command::AddLayer { above, kind } => {
-                let base = match kind {
-                    NewLayer::Tiles => "Layer",
-                    NewLayer::Objects => "Objects",
-                    NewLayer::Group => "Group",
-                };
-                let name = layers::unused_layer_name(&self.document.map, base);
-                let added = self.layer_edit(|map| match kind {
-                    NewLayer::Tiles => layers::add_layer(map, above, &name).map(StackItem::Layer),
-                    NewLayer::Objects => layers::add_object_layer(map, above, &name).map(StackItem::Layer),
-                    NewLayer::Group => layers::add_group(map, above, &name).map(StackItem::Group),
-                });
-                if let Some(item) = added {
-                    self.editor.set_current_item(item);
-                }
-            }
-            Command::GroupLayer(item) => {
-                let name = layers::unused_layer_name(&self.document.map, "Group");
-                if let Some(g) = self.layer_edit(|map| layers::group_item(map, item, &name)) {
-                    self.editor.set_current_item(StackItem::Group(g));
-                }
-            }
-            Command::Ungroup(g) => {
-                // What the group held stays where it was; its bottom layer (or the layer under
-                // it) becomes current.
-                let map = &self.document.map;
-                let below = map.groups.get(g).map(|group| group.start.min(map.stack().len().saturating_sub(1)));
-                if self.layer_edit(|map| layers::ungroup(map, g)).is_some() {
-                    self.editor.group = None;
-                    if let Some(layer) = below.and_then(|at| self.document.map.stack().get(at).copied()) {
-                        self.editor.set_current_layer(layer);
-                    }
-                }
-                self.clamp_layer();
-            }
-            Command::DuplicateLayer(item) => {
-                if let Some(copy) = self.layer_edit(|map| layers::duplicate(map, item)) {
-                    self.editor.set_current_item(copy);
-                }
-            }
-            Command::RemoveLayer(item) => {
-                // As in an image editor: removing the current layer selects the one under it.
-                let map = &self.document.map;
-                let stack = map.stack();
-                let at = match item {
-                    StackItem::Layer(layer) => stack.iter().position(|&r| r == layer),
-                    StackItem::Group(g) => map.groups.get(g).map(|group| group.start),
-                };
-                let Some(at) = at else { return };
-                if self.layer_edit(|map| layers::remove(map, item)).is_some() {
-                    let stack = self.document.map.stack();
-                    // The tile tools paint on the nearest tile layer under the removed one.
-                    let tile_below = stack[..at.clamp(1, stack.len())].iter().rev().find_map(|r| match r {
-                        LayerRef::Tiles(i) => Some(*i),
-                        LayerRef::Objects(_) => None,
-                    });
-                    if let Some(i) = tile_below {
-                        self.editor.layer = i;
-                    }
-                    self.editor.set_current_layer(stack[at.saturating_sub(1).min(stack.len() - 1)]);
-                }
-                self.clamp_layer();
-            }
-            Command::RenameLayer(item, name) => {
-                if layers::item_name(&self.document.map, item).is_some_and(|n| n != name.trim()) {
-                    self.layer_edit(|map| layers::rename(map, item, &name));
-                }
-            }
-            Command::SetLayerClass(item, class) => {
-                if layers::item_class(&self.document.map, item).is_some_and(|c| c != class.trim()) {
-                    self.layer_edit(|map| layers::set_class(map, item, &class));
-                }
-            }
-            Command::MoveLayer { item, up } => {
-                let step = if up { layers::raise } else { layers::lower };
-                self.move_layer(|map| step(map, item));
-            }
-            Command::MoveLayerTo { item, place } => self.move_layer(|map| layers::move_item(map, item, place)),
-            Command::MergeLayerDown(layer) => {
-                let map = &self.document.map;
-                let names = layers::layer_below(map, layer).map(|below| {
-                    (
-                        map.layer_name(layer).unwrap_or_default().to_owned(),
-                        map.layer_name(below).unwrap_or_default().to_owned(),
-                    )
-                });
-                if let Some(report) = self.layer_edit(|map| layers::merge_down(map, layer)) {
-                    self.editor.set_current_layer(report.layer);
-                    if let (Some((upper, lower)), n @ 1..) = (names, report.rules_changed) {
-                        self.notice = Some(format!(
-                            "merged \"{upper}\" into \"{lower}\": {n} {} different rules now (opaque, walkable, \
-                             cost or door), since a cell keeps only the upper tile",
-                            if n == 1 { "cell follows" } else { "cells follow" }
-                        ));
-                    }
-                }
-            }
-            Command::Undo | Command::Redo => {
-                self.editor.stroke = None;
-                // A selection drag cut short selects nothing.
-                if let Some(drag) = self.editor.selection_drag.take() {
-                    self.editor.selection = drag.before;
-                }
-                // A move or resize cut short moves nothing more.
-                self.end_object_gesture();
-                // A path being extended was measured from the path as it was.
-                if matches!(self.editor.shape_draft, Some(ShapeDraft::Points { extends: Some(_), .. })) {
-                    self.editor.shape_draft = None;
-                }
-                let current = editor::CurrentByName::of(&self.editor, &self.document.map);
-                let undo = matches!(command, Command::Undo);
-                if undo {
-                    self.document.undo(&mut self.editor.selection)
-                } else {
-                    self.document.redo(&mut self.editor.selection)
-                };
-                current.restore(&mut self.editor, &self.document.map);
-                self.clamp_layer();
-            }
-            Command::UndoTo(n) => {
-                while self.document.undo.len() > n {
-                    self.apply(Command::Undo);
-                }
-                while self.document.undo.len() < n && !self.document.redo.is_empty() {
-                    self.apply(Command::Redo);
-                }
-            }
-            Command::Overlay(c) => {
-                let was_split = self.overlays.split();
-                self.overlays.apply(c, &self.document.map);
-                // One canvas or two: the map is fitted to the new canvas size.
-                if was_split != self.overlays.split() {
-                    self.view.fit_pending = true;
-                }
-            }
-            Command::Play(c) => self.play.apply(c, &self.document.map, self.document.revision()),
-            Command::ExportPng(path) => self.export_requested = Some(path),
-            Command::PickExportPng => {
-                let name = format!("{}.png", self.document.file_name());
-                if let Some(path) = rfd::FileDialog::new().add_filter("PNG", &["png"]).set_file_name(name).save_file() {
-                    self.export_requested = Some(path);
-                }
-            }
-        }
-    }
-
     /// Finds this frame's textures of the map's tileset images (`None` where one could not be
     /// loaded; the status bar says why, once), for every panel that draws tiles.
     fn refresh_sheet_textures(&mut self, ctx: &egui::Context) {
@@ -1642,12 +597,12 @@ impl SightlineApp {
             let spot = self.terrain_spot_at(response.grid_point);
             let press_spot = response.press_point.and_then(|p| self.terrain_spot_at(Some(p)));
             if press_spot.is_some() {
-                self.commands.push(Command::TerrainSpot(press_spot));
+                self.commands.push(Command::Tools(ToolCommand::TerrainSpot(press_spot)));
             } else if spot != self.editor.terrain_spot {
-                self.commands.push(Command::TerrainSpot(spot));
+                self.commands.push(Command::Tools(ToolCommand::TerrainSpot(spot)));
             }
             if let Some(path) = response.dropped_file.clone() {
-                self.commands.push(Command::Open(path));
+                self.commands.push(Command::File(FileCommand::Open(path)));
             }
             let modifiers = ui.input(|i| i.modifiers);
             self.shift_held = modifiers.shift;
@@ -1670,7 +625,7 @@ impl SightlineApp {
                 let tile_size = self.document.map.tile_size;
                 let at = canvas::pixels_from_grid(g, tile_size, [0.0, 0.0]);
                 let slack = f64::from(GRAB_SLACK_PX / self.view.cell_px) * f64::from(tile_size[0].max(1));
-                self.commands.push(Command::GrabAt(at, slack));
+                self.commands.push(Command::Objects(ObjectCommand::GrabAt(at, slack)));
             }
             if self.editor.tool == Tool::Object && self.editor.object.draws_shape() && !self.editor.pasting {
                 // "Hello World" at Tiled's 16 px: a text object's own size, in map pixels (laid
@@ -1690,7 +645,7 @@ impl SightlineApp {
                 self.pointer_action(response.pointer, modifiers);
             }
             if press_spot.is_some() && press_spot != spot {
-                self.commands.push(Command::TerrainSpot(spot));
+                self.commands.push(Command::Tools(ToolCommand::TerrainSpot(spot)));
             }
         });
     }
@@ -1746,7 +701,12 @@ impl SightlineApp {
                             };
                             if (shape.position(o.cell, map.tile_size), shape.kind.size()) != (position, Some(size)) {
                                 let size = Some(size);
-                                self.commands.push(Command::SetObjectGeometry { id, position, size, rotation });
+                                self.commands.push(Command::Objects(ObjectCommand::SetObjectGeometry {
+                                    id,
+                                    position,
+                                    size,
+                                    rotation,
+                                }));
                             }
                         }
                         // A middle's press became a point's (below).
@@ -1761,16 +721,16 @@ impl SightlineApp {
                             if now.get(index).is_some_and(|p| *p != moved) {
                                 let mut points = now.clone();
                                 points[index] = moved;
-                                self.commands.push(Command::SetObjectPoints { id, points });
+                                self.commands.push(Command::Objects(ObjectCommand::SetObjectPoints { id, points }));
                             }
                         }
                     }
                 }
-                Some(PointerAction::Released) => self.commands.push(Command::EndResize),
+                Some(PointerAction::Released) => self.commands.push(Command::Objects(ObjectCommand::EndResize)),
                 // A press while a resize is on: its release was lost (Space held, say). It
                 // ends, and the press goes on to the tool.
                 Some(_) => {
-                    self.commands.push(Command::EndResize);
+                    self.commands.push(Command::Objects(ObjectCommand::EndResize));
                     return false;
                 }
                 None => {}
@@ -1810,7 +770,10 @@ impl SightlineApp {
             (true, Grip::Point { index, .. }) => {
                 let mut points = points;
                 points.remove(index);
-                self.commands.extend([Command::SetObjectPoints { id, points }, Command::EndContinuedEdit]);
+                self.commands.extend([
+                    Command::Objects(ObjectCommand::SetObjectPoints { id, points }),
+                    Command::Objects(ObjectCommand::EndContinuedEdit),
+                ]);
             }
             (true, _) => return false,
             // A middle's drag lays a point there, then moves it: one undo step.
@@ -1819,10 +782,12 @@ impl SightlineApp {
                 let mut points = points;
                 points.insert(after + 1, [(a[0] + b[0]) / 2.0, (a[1] + b[1]) / 2.0]);
                 let grip = Grip::Point { index: after + 1, origin };
-                self.commands
-                    .extend([Command::BeginResize(Resize { id, grip }), Command::SetObjectPoints { id, points }]);
+                self.commands.extend([
+                    Command::Objects(ObjectCommand::BeginResize(Resize { id, grip })),
+                    Command::Objects(ObjectCommand::SetObjectPoints { id, points }),
+                ]);
             }
-            (false, grip) => self.commands.push(Command::BeginResize(Resize { id, grip })),
+            (false, grip) => self.commands.push(Command::Objects(ObjectCommand::BeginResize(Resize { id, grip }))),
         }
         true
     }
@@ -1872,18 +837,20 @@ impl SightlineApp {
                 Some(PointerAction::Clicked(_))
                     if let Some(end) = draft.is_none().then(|| self.path_end_at(response, pointer)).flatten() =>
                 {
-                    self.commands.push(Command::ExtendPath(end));
+                    self.commands.push(Command::Objects(ObjectCommand::ExtendPath(end)));
                 }
                 Some(PointerAction::Clicked(_) | PointerAction::Pressed { .. }) if closes => {
-                    self.commands.push(Command::FinishShape { closed: true });
+                    self.commands.push(Command::Objects(ObjectCommand::FinishShape { closed: true }));
                 }
                 Some(PointerAction::Clicked(_) | PointerAction::Pressed { .. }) => {
-                    self.commands.push(Command::AddShapePoint(pointer));
+                    self.commands.push(Command::Objects(ObjectCommand::AddShapePoint(pointer)));
                 }
                 Some(PointerAction::SecondaryClicked(_)) if draft.is_some() => {
-                    self.commands.push(Command::FinishShape { closed: false });
+                    self.commands.push(Command::Objects(ObjectCommand::FinishShape { closed: false }));
                 }
-                Some(PointerAction::SecondaryClicked(c)) => self.commands.push(Command::RemoveObjectsAt(c)),
+                Some(PointerAction::SecondaryClicked(c)) => {
+                    self.commands.push(Command::Objects(ObjectCommand::RemoveObjectsAt(c)))
+                }
                 _ => {
                     // The rubber band follows the pointer (onto the first point when it would close).
                     if let Some(ShapeDraft::Points { points, pointer: shown, extends }) = draft {
@@ -1891,7 +858,7 @@ impl SightlineApp {
                         if *shown != to {
                             let (points, extends) = (points.clone(), *extends);
                             let draft = ShapeDraft::Points { points, pointer: to, extends };
-                            self.commands.push(Command::SetShapeDraft(Some(draft)));
+                            self.commands.push(Command::Objects(ObjectCommand::SetShapeDraft(Some(draft))));
                         }
                     }
                 }
@@ -1914,21 +881,26 @@ impl SightlineApp {
         };
         if self.editor.moving_object.is_some() {
             match response.pointer {
-                Some(PointerAction::Dragged(c)) => return self.commands.push(Command::StrokeMove(c)),
-                Some(PointerAction::Released) => return self.commands.push(Command::StrokeEnd),
+                Some(PointerAction::Dragged(c)) => {
+                    return self.commands.push(Command::Tools(ToolCommand::StrokeMove(c)));
+                }
+                Some(PointerAction::Released) => return self.commands.push(Command::Tools(ToolCommand::StrokeEnd)),
                 None => return,
                 // A press while a move is on: its release was lost. It ends, and the press
                 // goes on.
-                Some(_) => self.commands.push(Command::StrokeEnd),
+                Some(_) => self.commands.push(Command::Tools(ToolCommand::StrokeEnd)),
             }
         }
         match response.pointer {
             Some(PointerAction::Pressed { origin, current }) if draft.is_none() && picked.is_some() => {
                 // `GrabAt` is sent: `StrokeBegin` picks the same object.
-                self.commands.extend([Command::StrokeBegin(origin), Command::StrokeMove(current)]);
+                self.commands.extend([
+                    Command::Tools(ToolCommand::StrokeBegin(origin)),
+                    Command::Tools(ToolCommand::StrokeMove(current)),
+                ]);
             }
             Some(PointerAction::Clicked(_)) if let Some(id) = picked => {
-                self.commands.push(Command::FocusObject(id));
+                self.commands.push(Command::Objects(ObjectCommand::FocusObject(id)));
             }
             // A tile object is placed by a click; a drag places nothing.
             Some(PointerAction::Pressed { .. } | PointerAction::Dragged(_) | PointerAction::Released)
@@ -1936,16 +908,22 @@ impl SightlineApp {
             Some(PointerAction::Pressed { .. }) => {
                 let start = response.press_point.map_or(pointer, snapped);
                 let draft = ShapeDraft::Box { start, end: pointer, square };
-                self.commands.push(Command::SetShapeDraft(Some(draft)));
+                self.commands.push(Command::Objects(ObjectCommand::SetShapeDraft(Some(draft))));
             }
             Some(PointerAction::Dragged(_)) => {
                 if let Some(&ShapeDraft::Box { start, end, square: was }) = draft
                     && (end != pointer || was != square)
                 {
-                    self.commands.push(Command::SetShapeDraft(Some(ShapeDraft::Box { start, end: pointer, square })));
+                    self.commands.push(Command::Objects(ObjectCommand::SetShapeDraft(Some(ShapeDraft::Box {
+                        start,
+                        end: pointer,
+                        square,
+                    }))));
                 }
             }
-            Some(PointerAction::Released) => self.commands.push(Command::FinishShape { closed: false }),
+            Some(PointerAction::Released) => {
+                self.commands.push(Command::Objects(ObjectCommand::FinishShape { closed: false }))
+            }
             Some(PointerAction::Clicked(_)) => {
                 // The layer's cell under the pointer.
                 let at = response.grid_point.map_or([0.0, 0.0], local);
@@ -1972,14 +950,14 @@ impl SightlineApp {
                     }
                     _ => (ShapeKind::Rectangle { width: tw, height: th }, cell_box),
                 };
-                self.commands.push(Command::AddShape(kind, position));
+                self.commands.push(Command::Objects(ObjectCommand::AddShape(kind, position)));
             }
             Some(PointerAction::SecondaryClicked(c)) => {
                 if draft.is_some() {
                     // Tiled: a right-click in the middle of a drag drops the shape.
-                    self.commands.push(Command::SetShapeDraft(None));
+                    self.commands.push(Command::Objects(ObjectCommand::SetShapeDraft(None)));
                 } else {
-                    self.commands.push(Command::RemoveObjectsAt(c));
+                    self.commands.push(Command::Objects(ObjectCommand::RemoveObjectsAt(c)));
                 }
             }
             None => {}
@@ -1995,61 +973,70 @@ impl SightlineApp {
         // selection; with a selection tool, Shift, Ctrl or both choose how the pick combines.
         if matches!(pointer, Some(PointerAction::Pressed { .. } | PointerAction::Clicked(_))) {
             if self.editor.tool == Tool::Fill {
-                self.commands.push(Command::SetFillSelection(shift));
+                self.commands.push(Command::Selection(SelectionCommand::SetFillSelection(shift)));
             }
             if self.editor.tool.selects() {
                 let held =
                     crate::core::edit::selection::SelectionMode::from_keys(shift, modifiers.command || modifiers.ctrl);
-                self.commands.push(Command::HoldSelectionMode(held));
+                self.commands.push(Command::Selection(SelectionCommand::HoldSelectionMode(held)));
             }
         }
         match pointer {
             Some(PointerAction::Pressed { origin, current }) => {
                 if self.editor.tool == Tool::Brush || self.editor.pasting {
-                    self.commands.push(Command::SetLineStroke(shift));
+                    self.commands.push(Command::Tools(ToolCommand::SetLineStroke(shift)));
                 }
                 if self.editor.pasting {
                     // The stamp follows the pointer whatever the tool: a drag lays it.
-                    self.commands.extend([Command::StrokeBegin(origin), Command::StrokeMove(current)]);
+                    self.commands.extend([
+                        Command::Tools(ToolCommand::StrokeBegin(origin)),
+                        Command::Tools(ToolCommand::StrokeMove(current)),
+                    ]);
                 } else if let Some(marker) = self.overlays.path.marker_at(origin) {
                     self.overlays.path.dragging = Some(marker);
                     self.commands.push(Command::Overlay(OverlayCommand::MoveMarker(marker, current)));
                 } else if !probe {
-                    self.commands.extend([Command::StrokeBegin(origin), Command::StrokeMove(current)]);
+                    self.commands.extend([
+                        Command::Tools(ToolCommand::StrokeBegin(origin)),
+                        Command::Tools(ToolCommand::StrokeMove(current)),
+                    ]);
                 }
             }
             Some(PointerAction::Dragged(c)) => match self.overlays.path.dragging {
                 Some(marker) => self.commands.push(Command::Overlay(OverlayCommand::MoveMarker(marker, c))),
-                None if !probe || self.editor.stamp_stroke.is_some() => self.commands.push(Command::StrokeMove(c)),
+                None if !probe || self.editor.stamp_stroke.is_some() => {
+                    self.commands.push(Command::Tools(ToolCommand::StrokeMove(c)))
+                }
                 None => {}
             },
             Some(PointerAction::Released) => {
                 let moved_marker = self.overlays.path.dragging.take().is_some();
                 if !moved_marker && (!probe || self.editor.stamp_stroke.is_some()) {
-                    self.commands.push(Command::StrokeEnd);
+                    self.commands.push(Command::Tools(ToolCommand::StrokeEnd));
                 }
             }
             Some(PointerAction::Clicked(c)) => {
                 if self.editor.pasting {
-                    self.commands.push(Command::PasteAt(c));
+                    self.commands.push(Command::Selection(SelectionCommand::PasteAt(c)));
                 } else if probe {
                     self.commands.push(Command::Overlay(OverlayCommand::Probe(c)));
                 } else if self.editor.tool == Tool::Object {
-                    self.commands.push(Command::PlaceObject(c));
+                    self.commands.push(Command::Objects(ObjectCommand::PlaceObject(c)));
                 } else {
-                    self.commands.extend([Command::StrokeBegin(c), Command::StrokeEnd]);
+                    self.commands
+                        .extend([Command::Tools(ToolCommand::StrokeBegin(c)), Command::Tools(ToolCommand::StrokeEnd)]);
                 }
             }
             Some(PointerAction::SecondaryClicked(c)) => {
                 if self.editor.pasting {
-                    self.commands.push(Command::CancelSelection);
+                    self.commands.push(Command::Selection(SelectionCommand::CancelSelection));
                 } else if self.editor.tool == Tool::Object {
-                    self.commands.push(Command::RemoveObjectsAt(c));
+                    self.commands.push(Command::Objects(ObjectCommand::RemoveObjectsAt(c)));
                 } else if self.editor.tool.selects() {
                     // As in Tiled, a right-click with a selection tool selects nothing.
-                    self.commands.push(Command::SelectNone);
+                    self.commands.push(Command::Selection(SelectionCommand::SelectNone));
                 } else {
-                    self.commands.push(Command::PickAt(c));
+                    self.commands.push(Command::Tools(ToolCommand::PickAt(c)));
                 }
             }
             None => {}
@@ -2127,7 +1114,7 @@ impl SightlineApp {
 
     fn proceed(&mut self, action: PendingAction) {
         match action {
-            PendingAction::Open(path) => self.apply(Command::OpenNow(path)),
+            PendingAction::Open(path) => self.apply(Command::File(FileCommand::OpenNow(path))),
             PendingAction::New(spec) => match spec.build() {
                 Ok(map) => {
                     self.replace_document(Document::untitled(map, "untitled.ron"));
@@ -2138,7 +1125,7 @@ impl SightlineApp {
             },
             PendingAction::PickOpen => {
                 if let Some(path) = file_dialog().pick_file() {
-                    self.apply(Command::OpenNow(path));
+                    self.apply(Command::File(FileCommand::OpenNow(path)));
                 }
             }
             PendingAction::Quit => {
@@ -3299,7 +2286,7 @@ impl eframe::App for SightlineApp {
             if self.frames == n / 2
                 && let Some(path) = self.export_at_exit.take()
             {
-                self.commands.push(Command::ExportPng(path));
+                self.commands.push(Command::File(FileCommand::ExportPng(path)));
             }
             if self.frames == n {
                 ui.ctx().send_viewport_cmd(egui::ViewportCommand::Close);

@@ -5,6 +5,7 @@
 
 use super::panels::name_widget;
 use super::{Command, SightlineApp, Tool};
+use crate::app::{ObjectCommand, ToolCommand, ViewCommand};
 use crate::core::{LayerRef, MapObject};
 
 /// One line of the list.
@@ -89,8 +90,11 @@ pub fn objects_ui(app: &mut SightlineApp, ui: &mut egui::Ui) {
                             if r.changed() {
                                 // Each click its own undo step (EditObject joins a run of edits).
                                 commands.extend([
-                                    Command::EditObject(i, MapObject { visible: shown, ..o.clone() }),
-                                    Command::EndContinuedEdit,
+                                    Command::Objects(ObjectCommand::EditObject(
+                                        i,
+                                        MapObject { visible: shown, ..o.clone() },
+                                    )),
+                                    Command::Objects(ObjectCommand::EndContinuedEdit),
                                 ]);
                             }
                             let line = object_line(o);
@@ -99,9 +103,12 @@ pub fn objects_ui(app: &mut SightlineApp, ui: &mut egui::Ui) {
                             );
                             if r.clicked() {
                                 if app.editor.tool != Tool::Object {
-                                    commands.push(Command::SelectTool(Tool::Object));
+                                    commands.push(Command::Tools(ToolCommand::SelectTool(Tool::Object)));
                                 }
-                                commands.extend([Command::FocusObject(o.id), Command::CentreOn(o.cell)]);
+                                commands.extend([
+                                    Command::Objects(ObjectCommand::FocusObject(o.id)),
+                                    Command::View(ViewCommand::CentreOn(o.cell)),
+                                ]);
                             }
                         });
                     }

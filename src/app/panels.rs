@@ -1,5 +1,8 @@
 //! The panels around the canvas: menu bar, status bar, inspector, error dialog, shortcuts.
 
+use crate::app::{
+    FileCommand, HistoryCommand, MapCommand, ObjectCommand, SelectionCommand, TileCommand, ToolCommand, ViewCommand,
+};
 use egui::RichText;
 
 use super::play::PlayCommand;
@@ -35,10 +38,10 @@ pub fn menu_bar_ui(app: &mut SightlineApp, ui: &mut egui::Ui) {
         egui::MenuBar::new().ui(ui, |ui| {
             ui.menu_button("File", |ui| {
                 if ui.button("New…").clicked() {
-                    app.commands.push(Command::ShowNewMap);
+                    app.commands.push(Command::File(FileCommand::ShowNewMap));
                 }
                 if ui.button("Open…").clicked() {
-                    app.commands.push(Command::PickOpen);
+                    app.commands.push(Command::File(FileCommand::PickOpen));
                 }
                 ui.menu_button("Open recent", |ui| {
                     if app.recent.is_empty() {
@@ -67,26 +70,26 @@ pub fn menu_bar_ui(app: &mut SightlineApp, ui: &mut egui::Ui) {
                             .on_disabled_hover_text(format!("not found: {}", path.display()))
                             .clicked()
                         {
-                            app.commands.push(Command::Open(path));
+                            app.commands.push(Command::File(FileCommand::Open(path)));
                         }
                     }
                 });
                 if ui.button("Save").clicked() {
-                    app.commands.push(Command::Save);
+                    app.commands.push(Command::File(FileCommand::Save));
                 }
                 if ui.button("Save As…").clicked() {
-                    app.commands.push(Command::PickSaveAs);
+                    app.commands.push(Command::File(FileCommand::PickSaveAs));
                 }
                 if ui
                     .button("Export a copy…")
                     .on_hover_text("Tiled TMX/TMJ, ASCII, MovingAI or RON, by extension")
                     .clicked()
                 {
-                    app.commands.push(Command::PickExport);
+                    app.commands.push(Command::File(FileCommand::PickExport));
                 }
                 ui.separator();
                 if ui.button("Quit").clicked() {
-                    app.commands.push(Command::Quit);
+                    app.commands.push(Command::File(FileCommand::Quit));
                 }
             });
             ui.menu_button("Edit", |ui| {
@@ -95,14 +98,14 @@ pub fn menu_bar_ui(app: &mut SightlineApp, ui: &mut egui::Ui) {
                     |step: Option<&super::document::Step>| step.map_or_else(String::new, |s| format!(" {}", s.name()));
                 let undo = format!("Undo{}  (Ctrl+Z)", what(app.document.undo.last()));
                 if ui.add_enabled(!app.document.undo.is_empty(), egui::Button::new(undo)).clicked() {
-                    app.commands.push(Command::Undo);
+                    app.commands.push(Command::History(HistoryCommand::Undo));
                 }
                 let redo = format!("Redo{}  (Ctrl+Shift+Z)", what(app.document.redo.last()));
                 if ui.add_enabled(!app.document.redo.is_empty(), egui::Button::new(redo)).clicked() {
-                    app.commands.push(Command::Redo);
+                    app.commands.push(Command::History(HistoryCommand::Redo));
                 }
                 if ui.button("History…").on_hover_text("Every step, to go back or forward to any").clicked() {
-                    app.commands.push(Command::ShowHistory);
+                    app.commands.push(Command::View(ViewCommand::ShowHistory));
                 }
                 ui.separator();
                 let selected = app.editor.selection.is_some();
@@ -115,18 +118,18 @@ pub fn menu_bar_ui(app: &mut SightlineApp, ui: &mut egui::Ui) {
                     "Erase selection  (Delete)"
                 };
                 for (label, enabled, command) in [
-                    ("Cut  (Ctrl+X)", selected || in_hand, Command::Cut),
-                    ("Copy  (Ctrl+C)", selected || in_hand, Command::Copy),
-                    ("Paste  (Ctrl+V)", stamp, Command::Paste),
+                    ("Cut  (Ctrl+X)", selected || in_hand, Command::Selection(SelectionCommand::Cut)),
+                    ("Copy  (Ctrl+C)", selected || in_hand, Command::Selection(SelectionCommand::Copy)),
+                    ("Paste  (Ctrl+V)", stamp, Command::Selection(SelectionCommand::Paste)),
                     (
                         "Paste in place  (Ctrl+Shift+V)",
                         app.editor.clipboard_origin.is_some() && stamp,
-                        Command::PasteInPlace,
+                        Command::Selection(SelectionCommand::PasteInPlace),
                     ),
-                    (erase, selected || in_hand, Command::DeleteSelection),
-                    ("Select all  (Ctrl+A)", true, Command::SelectAll),
-                    ("Select none  (Ctrl+Shift+A)", selected, Command::SelectNone),
-                    ("Invert selection  (Ctrl+I)", true, Command::InvertSelection),
+                    (erase, selected || in_hand, Command::Selection(SelectionCommand::DeleteSelection)),
+                    ("Select all  (Ctrl+A)", true, Command::Selection(SelectionCommand::SelectAll)),
+                    ("Select none  (Ctrl+Shift+A)", selected, Command::Selection(SelectionCommand::SelectNone)),
+                    ("Invert selection  (Ctrl+I)", true, Command::Selection(SelectionCommand::InvertSelection)),
                 ] {
                     if ui.add_enabled(enabled, egui::Button::new(label)).clicked() {
                         app.commands.push(command);
@@ -136,35 +139,35 @@ pub fn menu_bar_ui(app: &mut SightlineApp, ui: &mut egui::Ui) {
                 let what = if app.editor.pasting { "the stamp being pasted" } else { "the brush's tile" };
                 for turn in crate::core::model::flip::Turn::ALL {
                     if ui.button(turn.label()).on_hover_text(format!("Turns {what}")).clicked() {
-                        app.commands.push(Command::TurnStamp(turn));
+                        app.commands.push(Command::Tools(ToolCommand::TurnStamp(turn)));
                     }
                 }
                 ui.separator();
                 if ui.button("Tile types…").clicked() {
-                    app.commands.push(Command::ShowTileTypes(true));
+                    app.commands.push(Command::Tiles(TileCommand::ShowTileTypes(true)));
                 }
                 if ui.button("Resize map…").clicked() {
-                    app.commands.push(Command::ShowResize);
+                    app.commands.push(Command::Map(MapCommand::ShowResize));
                 }
                 let crop = ui
                     .add_enabled(selected, egui::Button::new("Crop to selection"))
                     .on_hover_text("Cut the map down to the selection's bounding rectangle")
                     .on_disabled_hover_text("Select cells first (S, W or Shift+S)");
                 if crop.clicked() {
-                    app.commands.push(Command::CropToSelection);
+                    app.commands.push(Command::Selection(SelectionCommand::CropToSelection));
                 }
                 if ui.button("Map properties…").clicked() {
-                    app.commands.push(Command::ShowMapProperties(true));
+                    app.commands.push(Command::Map(MapCommand::ShowMapProperties(true)));
                 }
             });
             super::layers_panel::layer_menu_ui(app, ui);
             ui.menu_button("View", |ui| {
                 if ui.button("Fit to window").clicked() {
-                    app.commands.push(Command::FitView);
+                    app.commands.push(Command::View(ViewCommand::FitView));
                 }
                 let mut grid = app.view.show_grid;
                 if ui.checkbox(&mut grid, "Grid").changed() {
-                    app.commands.push(Command::ToggleGrid);
+                    app.commands.push(Command::View(ViewCommand::ToggleGrid));
                 }
                 let mut sprites = app.view.show_sprites;
                 if ui
@@ -172,7 +175,7 @@ pub fn menu_bar_ui(app: &mut SightlineApp, ui: &mut egui::Ui) {
                     .on_hover_text("Tiles with a tileset image drawn as the image; glyphs otherwise")
                     .changed()
                 {
-                    app.commands.push(Command::ShowSprites(sprites));
+                    app.commands.push(Command::View(ViewCommand::ShowSprites(sprites)));
                 }
                 let mut animate = app.view.animate_tiles;
                 if ui
@@ -180,13 +183,13 @@ pub fn menu_bar_ui(app: &mut SightlineApp, ui: &mut egui::Ui) {
                     .on_hover_text("Animated tiles (Tiled's tile animations) play their frames; off: each shows itself")
                     .changed()
                 {
-                    app.commands.push(Command::AnimateTiles(animate));
+                    app.commands.push(Command::View(ViewCommand::AnimateTiles(animate)));
                 }
                 if ui.button("Zoom in").clicked() {
-                    app.commands.push(Command::ZoomBy(1.25));
+                    app.commands.push(Command::View(ViewCommand::ZoomBy(1.25)));
                 }
                 if ui.button("Zoom out").clicked() {
-                    app.commands.push(Command::ZoomBy(0.8));
+                    app.commands.push(Command::View(ViewCommand::ZoomBy(0.8)));
                 }
             });
             ui.menu_button("Overlays", |ui| {
@@ -198,7 +201,7 @@ pub fn menu_bar_ui(app: &mut SightlineApp, ui: &mut egui::Ui) {
                 }
                 ui.separator();
                 if ui.button("Export view as PNG…").clicked() {
-                    app.commands.push(Command::PickExportPng);
+                    app.commands.push(Command::File(FileCommand::PickExportPng));
                 }
                 if ui.button("Copy overlay numbers").clicked() {
                     ui.ctx().copy_text(app.overlays.numbers_text());
@@ -258,7 +261,7 @@ fn brush_and_layer_ui(app: &mut SightlineApp, ui: &mut egui::Ui) {
                      drawn",
             );
             if r.clicked() {
-                app.commands.push(Command::SetBrushFlip(Flip::NONE));
+                app.commands.push(Command::Tools(ToolCommand::SetBrushFlip(Flip::NONE)));
             }
         }
     }
@@ -402,7 +405,7 @@ fn inspector_ui(app: &mut SightlineApp, ui: &mut egui::Ui) {
                     &options,
                 );
                 if tile != t {
-                    commands.push(Command::SetCellTile { layer: li, cell, tile, flip });
+                    commands.push(Command::Tiles(TileCommand::SetCellTile { layer: li, cell, tile, flip }));
                 }
             });
             if t != 0 {
@@ -424,7 +427,7 @@ fn inspector_ui(app: &mut SightlineApp, ui: &mut egui::Ui) {
                     );
                 });
                 if turned != flip {
-                    commands.push(Command::SetCellTile { layer: li, cell, tile: t, flip: turned });
+                    commands.push(Command::Tiles(TileCommand::SetCellTile { layer: li, cell, tile: t, flip: turned }));
                 }
             }
         } else if t != 0 {
@@ -495,7 +498,10 @@ fn inspector_ui(app: &mut SightlineApp, ui: &mut egui::Ui) {
                 if r.lost_focus() {
                     ui.data_mut(|d| d.remove::<String>(draft_id));
                     if !ui.input(|i| i.key_pressed(egui::Key::Escape)) && text.trim() != class {
-                        commands.push(Command::ReclassObject { id: o.id, class: text.trim().to_owned() });
+                        commands.push(Command::Objects(ObjectCommand::ReclassObject {
+                            id: o.id,
+                            class: text.trim().to_owned(),
+                        }));
                     }
                 } else if r.has_focus() {
                     ui.data_mut(|d| d.insert_temp(draft_id, text));
@@ -620,9 +626,9 @@ fn inspector_ui(app: &mut SightlineApp, ui: &mut egui::Ui) {
                 }
             });
         if ui.button("Remove").on_hover_text("Remove this object").clicked() {
-            commands.push(Command::RemoveObject(index));
+            commands.push(Command::Objects(ObjectCommand::RemoveObject(index)));
         } else if edited != *o {
-            commands.push(Command::EditObject(index, edited));
+            commands.push(Command::Objects(ObjectCommand::EditObject(index, edited)));
         }
     }
     app.commands.extend(commands);
@@ -756,10 +762,12 @@ fn object_geometry_ui(
         );
     });
     // A drag of a field, or typing in one, is one undo step; the next field's is another.
-    let mut commands: Vec<Command> =
-        changed.then_some(Command::SetObjectGeometry { id, position, size, rotation }).into_iter().collect();
+    let mut commands: Vec<Command> = changed
+        .then_some(Command::Objects(ObjectCommand::SetObjectGeometry { id, position, size, rotation }))
+        .into_iter()
+        .collect();
     if left {
-        commands.push(Command::EndContinuedEdit);
+        commands.push(Command::Objects(ObjectCommand::EndContinuedEdit));
     }
     commands
 }
@@ -774,7 +782,7 @@ pub fn error_dialog_ui(app: &mut SightlineApp, ui: &mut egui::Ui) {
         ui.button("OK").clicked()
     });
     if modal.inner || modal.should_close() {
-        app.commands.push(Command::DismissError);
+        app.commands.push(Command::File(FileCommand::DismissError));
     }
 }
 
@@ -800,7 +808,7 @@ pub fn shortcuts(app: &mut SightlineApp, ui: &mut egui::Ui) {
             super::layers_panel::layer_shortcuts(app, i);
         }
         if i.consume_shortcut(&new) {
-            app.commands.push(Command::ShowNewMap);
+            app.commands.push(Command::File(FileCommand::ShowNewMap));
         }
         // egui turns Ctrl+C/X/V into clipboard events; they are the map's only when no text
         // field has the keyboard.
@@ -809,42 +817,42 @@ pub fn shortcuts(app: &mut SightlineApp, ui: &mut egui::Ui) {
         let cut_event = for_map && i.events.iter().any(|e| matches!(e, egui::Event::Cut));
         let paste_event = for_map && i.events.iter().any(|e| matches!(e, egui::Event::Paste(_)));
         if (for_map && i.consume_shortcut(&copy)) || copy_event {
-            app.commands.push(Command::Copy);
+            app.commands.push(Command::Selection(SelectionCommand::Copy));
         }
         if (for_map && i.consume_shortcut(&cut)) || cut_event {
-            app.commands.push(Command::Cut);
+            app.commands.push(Command::Selection(SelectionCommand::Cut));
         }
         // Before Ctrl+V, which Ctrl+Shift+V would match too.
         if for_map && i.consume_shortcut(&paste_in_place) {
-            app.commands.push(Command::PasteInPlace);
+            app.commands.push(Command::Selection(SelectionCommand::PasteInPlace));
         }
         if (for_map && i.consume_shortcut(&paste)) || paste_event {
-            app.commands.push(Command::Paste);
+            app.commands.push(Command::Selection(SelectionCommand::Paste));
         }
         // Ctrl+A in a text field selects its text.
         if for_map && i.consume_shortcut(&select_none) {
-            app.commands.push(Command::SelectNone);
+            app.commands.push(Command::Selection(SelectionCommand::SelectNone));
         }
         if for_map && i.consume_shortcut(&select_all) {
-            app.commands.push(Command::SelectAll);
+            app.commands.push(Command::Selection(SelectionCommand::SelectAll));
         }
         if for_map && i.consume_shortcut(&invert_selection) {
-            app.commands.push(Command::InvertSelection);
+            app.commands.push(Command::Selection(SelectionCommand::InvertSelection));
         }
         if i.consume_shortcut(&save_as) {
-            app.commands.push(Command::PickSaveAs);
+            app.commands.push(Command::File(FileCommand::PickSaveAs));
         }
         if i.consume_shortcut(&save) {
-            app.commands.push(Command::Save);
+            app.commands.push(Command::File(FileCommand::Save));
         }
         if i.consume_shortcut(&open) {
-            app.commands.push(Command::PickOpen);
+            app.commands.push(Command::File(FileCommand::PickOpen));
         }
         if i.consume_shortcut(&redo) || i.consume_shortcut(&redo_y) {
-            app.commands.push(Command::Redo);
+            app.commands.push(Command::History(HistoryCommand::Redo));
         }
         if i.consume_shortcut(&undo) {
-            app.commands.push(Command::Undo);
+            app.commands.push(Command::History(HistoryCommand::Undo));
         }
     });
     ui.input(|i| {
@@ -856,28 +864,28 @@ pub fn shortcuts(app: &mut SightlineApp, ui: &mut egui::Ui) {
     if !app.play.active && !ui.ctx().egui_wants_keyboard_input() {
         ui.input(|i| {
             if i.key_pressed(Key::Plus) || i.key_pressed(Key::Equals) {
-                app.commands.push(Command::ZoomBy(1.25));
+                app.commands.push(Command::View(ViewCommand::ZoomBy(1.25)));
             }
             if i.key_pressed(Key::Minus) {
-                app.commands.push(Command::ZoomBy(0.8));
+                app.commands.push(Command::View(ViewCommand::ZoomBy(0.8)));
             }
             if i.key_pressed(Key::G) {
-                app.commands.push(Command::ToggleGrid);
+                app.commands.push(Command::View(ViewCommand::ToggleGrid));
             }
             if i.key_pressed(Key::Escape) {
-                app.commands.push(Command::CancelSelection);
+                app.commands.push(Command::Selection(SelectionCommand::CancelSelection));
             }
             if i.key_pressed(Key::Delete) {
-                app.commands.push(Command::DeleteSelection);
+                app.commands.push(Command::Selection(SelectionCommand::DeleteSelection));
             }
             // The polygon being drawn: Enter ends it as a path, Backspace takes its last point
             // back (Tiled's Insert Polygon).
             if let Some(super::ShapeDraft::Points { .. }) = app.editor.shape_draft {
                 if i.key_pressed(Key::Enter) {
-                    app.commands.push(Command::FinishShape { closed: false });
+                    app.commands.push(Command::Objects(ObjectCommand::FinishShape { closed: false }));
                 }
                 if i.key_pressed(Key::Backspace) {
-                    app.commands.push(Command::RemoveShapePoint);
+                    app.commands.push(Command::Objects(ObjectCommand::RemoveShapePoint));
                 }
             }
             // Tiled's keys: X and Y flip, Z and Shift+Z turn the stamp being pasted, else the
@@ -891,13 +899,13 @@ pub fn shortcuts(app: &mut SightlineApp, ui: &mut egui::Ui) {
             ] {
                 let modifiers = if shift { i.modifiers.shift_only() } else { i.modifiers.is_none() };
                 if modifiers && i.key_pressed(key) {
-                    app.commands.push(Command::TurnStamp(turn));
+                    app.commands.push(Command::Tools(ToolCommand::TurnStamp(turn)));
                 }
             }
             for tool in super::editor::Tool::ALL {
                 let shortcut = tool.shortcut();
                 if i.modifiers.matches_exact(shortcut.modifiers) && i.key_pressed(shortcut.logical_key) {
-                    app.commands.push(Command::SelectTool(tool));
+                    app.commands.push(Command::Tools(ToolCommand::SelectTool(tool)));
                 }
             }
         });
@@ -913,7 +921,7 @@ pub fn tools_bar_ui(app: &mut SightlineApp, ui: &mut egui::Ui) {
                 let selected = app.editor.tool == tool;
                 let key = ui.ctx().format_shortcut(&tool.shortcut());
                 if ui.selectable_label(selected, tool.label()).on_hover_text(key).clicked() {
-                    app.commands.push(Command::SelectTool(tool));
+                    app.commands.push(Command::Tools(ToolCommand::SelectTool(tool)));
                 }
             }
             ui.separator();
@@ -949,7 +957,7 @@ pub fn tools_bar_ui(app: &mut SightlineApp, ui: &mut egui::Ui) {
                     let r = ui.add(egui::DragValue::new(&mut size).range(1..=16).prefix("size "));
                     name_widget(ui, &r, "brush size");
                     if r.changed() {
-                        app.commands.push(Command::SetBrushSize(size));
+                        app.commands.push(Command::Tools(ToolCommand::SetBrushSize(size)));
                     }
                     match app.editor.tool {
                         Tool::Eraser => {}
@@ -962,7 +970,7 @@ pub fn tools_bar_ui(app: &mut SightlineApp, ui: &mut egui::Ui) {
                                      nearest the pointer, as Tiled's terrain brush; larger sizes paint whole tiles",
                                 );
                                 if r.changed() {
-                                    app.commands.push(Command::SetTerrainWholeTiles(whole));
+                                    app.commands.push(Command::Tools(ToolCommand::SetTerrainWholeTiles(whole)));
                                 }
                                 ui.weak(if app.editor.paints_terrain_parts() {
                                     "click or drag paints the nearest corner or edge"
@@ -980,13 +988,13 @@ pub fn tools_bar_ui(app: &mut SightlineApp, ui: &mut egui::Ui) {
                 Tool::Rectangle => {
                     let mut filled = app.editor.rect_filled;
                     if ui.checkbox(&mut filled, "Filled").changed() {
-                        app.commands.push(Command::SetRectFilled(filled));
+                        app.commands.push(Command::Tools(ToolCommand::SetRectFilled(filled)));
                     }
                 }
                 Tool::Fill => {
                     let mut eight = app.editor.fill_eight;
                     if ui.checkbox(&mut eight, "8-connected").changed() {
-                        app.commands.push(Command::SetFillEight(eight));
+                        app.commands.push(Command::Tools(ToolCommand::SetFillEight(eight)));
                     }
                     // Tiled's terrain fill mode, once a terrain is chosen.
                     if let Some(name) = super::terrains_panel::terrain_name(app) {
@@ -996,7 +1004,7 @@ pub fn tools_bar_ui(app: &mut SightlineApp, ui: &mut egui::Ui) {
                             .on_hover_text("Fill the region with the terrain, fitting its rim to what is around");
                         name_widget(ui, &r, "fill with terrain");
                         if r.changed() {
-                            app.commands.push(Command::SetFillTerrain(terrain));
+                            app.commands.push(Command::Tools(ToolCommand::SetFillTerrain(terrain)));
                         }
                     }
                 }
@@ -1006,7 +1014,7 @@ pub fn tools_bar_ui(app: &mut SightlineApp, ui: &mut egui::Ui) {
                     let options: Vec<_> = SelectionMode::ALL.iter().map(|&m| (m, m.label())).collect();
                     super::overlays::choice_ui(ui, "selection mode", &mut mode, &options);
                     if mode != app.editor.selection_mode {
-                        app.commands.push(Command::SetSelectionMode(mode));
+                        app.commands.push(Command::Selection(SelectionCommand::SetSelectionMode(mode)));
                     }
                     let pick = match tool {
                         Tool::MagicWand => "Click a cell: the cells joined to it with its tile are picked.",
@@ -1026,7 +1034,7 @@ pub fn tools_bar_ui(app: &mut SightlineApp, ui: &mut egui::Ui) {
                     let options: Vec<_> = ObjectChoice::ALL.iter().map(|&o| (o, o.label())).collect();
                     super::overlays::choice_ui(ui, "what to place", &mut choice, &options);
                     if choice != app.editor.object {
-                        app.commands.push(Command::SetObjectChoice(choice));
+                        app.commands.push(Command::Objects(ObjectCommand::SetObjectChoice(choice)));
                     }
                     match app.editor.object {
                         ObjectChoice::Monster => {
@@ -1038,10 +1046,10 @@ pub fn tools_bar_ui(app: &mut SightlineApp, ui: &mut egui::Ui) {
                             name_widget(ui, &v, "monster vision");
                             let ch = glyph.chars().find(|c| *c != app.editor.monster_glyph && c.is_alphabetic());
                             if ch.is_some() || v.changed() {
-                                app.commands.push(Command::SetMonster {
+                                app.commands.push(Command::Objects(ObjectCommand::SetMonster {
                                     glyph: ch.unwrap_or(app.editor.monster_glyph),
                                     vision,
-                                });
+                                }));
                             }
                         }
                         ObjectChoice::Light => {
@@ -1049,7 +1057,7 @@ pub fn tools_bar_ui(app: &mut SightlineApp, ui: &mut egui::Ui) {
                             let r = ui.add(radius_field(&mut radius, "radius "));
                             name_widget(ui, &r, "light radius");
                             if r.changed() {
-                                app.commands.push(Command::SetLightRadius(radius));
+                                app.commands.push(Command::Objects(ObjectCommand::SetLightRadius(radius)));
                             }
                         }
                         _ => {}
@@ -1060,7 +1068,7 @@ pub fn tools_bar_ui(app: &mut SightlineApp, ui: &mut egui::Ui) {
                             crate::core::model::geometry::Snap::ALL.iter().map(|&s| (s, s.label())).collect();
                         super::overlays::choice_ui(ui, "snap", &mut snap, &options);
                         if snap != app.editor.snap {
-                            app.commands.push(Command::SetSnap(snap));
+                            app.commands.push(Command::Objects(ObjectCommand::SetSnap(snap)));
                         }
                         // Short, for the bar to fit 1280 pixels; the whole of it on hover.
                         let (how, more) = match app.editor.object {
@@ -1149,7 +1157,7 @@ pub fn palette_ui(app: &mut SightlineApp, ui: &mut egui::Ui) {
             scroll.show(ui, |ui| (1..tiles.len()).for_each(|id| tile_ui(ui, id)));
         }
         if let Some(id) = picked {
-            app.commands.push(Command::SelectTile(id));
+            app.commands.push(Command::Tiles(TileCommand::SelectTile(id)));
         }
         palette_footer_ui(app, ui);
     });
@@ -1160,7 +1168,7 @@ pub fn palette_ui(app: &mut SightlineApp, ui: &mut egui::Ui) {
 fn palette_footer_ui(app: &mut SightlineApp, ui: &mut egui::Ui) {
     egui::ScrollArea::vertical().id_salt("sightline palette footer").show(ui, |ui| {
         if ui.button("Edit tile types…").clicked() {
-            app.commands.push(Command::ShowTileTypes(true));
+            app.commands.push(Command::Tiles(TileCommand::ShowTileTypes(true)));
         }
         super::terrains_panel::terrains_ui(app, ui);
         ui.separator();
@@ -1205,7 +1213,7 @@ fn random_brush_ui(app: &mut SightlineApp, ui: &mut egui::Ui) {
         }
     }
     if on != app.editor.random || brush != app.editor.random_brush {
-        app.commands.push(Command::SetRandomBrush(on, brush));
+        app.commands.push(Command::Tools(ToolCommand::SetRandomBrush(on, brush)));
     }
 }
 
@@ -1224,10 +1232,10 @@ pub fn recovery_ui(app: &mut SightlineApp, ui: &mut egui::Ui) {
         ui.add_space(8.0);
         ui.horizontal(|ui| {
             if ui.button("Recover").clicked() {
-                app.commands.push(Command::Recover);
+                app.commands.push(Command::File(FileCommand::Recover));
             }
             if ui.button("Discard").clicked() {
-                app.commands.push(Command::DiscardRecovery);
+                app.commands.push(Command::File(FileCommand::DiscardRecovery));
             }
         });
     });
@@ -1246,13 +1254,13 @@ pub fn unsaved_changes_ui(app: &mut SightlineApp, ui: &mut egui::Ui) {
         ui.add_space(8.0);
         ui.horizontal(|ui| {
             if ui.button("Save").clicked() {
-                app.commands.push(Command::ConfirmSave);
+                app.commands.push(Command::File(FileCommand::ConfirmSave));
             }
             if ui.button("Don't save").clicked() {
-                app.commands.push(Command::ConfirmDiscard);
+                app.commands.push(Command::File(FileCommand::ConfirmDiscard));
             }
             if ui.button("Cancel").clicked() {
-                app.commands.push(Command::ConfirmCancel);
+                app.commands.push(Command::File(FileCommand::ConfirmCancel));
             }
         });
     });
@@ -1276,14 +1284,14 @@ pub fn overwrite_ui(app: &mut SightlineApp, ui: &mut egui::Ui) {
         ui.add_space(8.0);
         ui.horizontal(|ui| {
             if ui.button("Save anyway").clicked() {
-                app.commands.push(Command::ConfirmOverwrite);
+                app.commands.push(Command::File(FileCommand::ConfirmOverwrite));
             }
             if ui.button("Save As…").clicked() {
-                app.commands.push(Command::CancelOverwrite);
-                app.commands.push(Command::PickSaveAs);
+                app.commands.push(Command::File(FileCommand::CancelOverwrite));
+                app.commands.push(Command::File(FileCommand::PickSaveAs));
             }
             if ui.button("Cancel").clicked() {
-                app.commands.push(Command::CancelOverwrite);
+                app.commands.push(Command::File(FileCommand::CancelOverwrite));
             }
         });
     });
@@ -1322,18 +1330,18 @@ pub fn lossy_save_ui(app: &mut SightlineApp, ui: &mut egui::Ui) {
         ui.add_space(8.0);
         ui.horizontal(|ui| {
             if ui.button("Save anyway").clicked() {
-                app.commands.push(Command::ConfirmLossySave);
+                app.commands.push(Command::File(FileCommand::ConfirmLossySave));
             }
             if own {
                 if ui.button("Save As…").clicked() {
-                    app.commands.push(Command::CancelLossySave);
-                    app.commands.push(Command::PickSaveAs);
+                    app.commands.push(Command::File(FileCommand::CancelLossySave));
+                    app.commands.push(Command::File(FileCommand::PickSaveAs));
                 }
             } else if ui.button("Export a copy").clicked() {
-                app.commands.push(Command::ExportLossyCopy);
+                app.commands.push(Command::File(FileCommand::ExportLossyCopy));
             }
             if ui.button("Cancel").clicked() {
-                app.commands.push(Command::CancelLossySave);
+                app.commands.push(Command::File(FileCommand::CancelLossySave));
             }
         });
     });
@@ -1355,10 +1363,10 @@ pub fn tileset_write_ui(app: &mut SightlineApp, ui: &mut egui::Ui) {
         ui.add_space(8.0);
         ui.horizontal(|ui| {
             if ui.button("Save tileset anyway").clicked() {
-                app.commands.push(Command::ConfirmTilesetWrite);
+                app.commands.push(Command::Tiles(TileCommand::ConfirmTilesetWrite));
             }
             if ui.button("Cancel").clicked() {
-                app.commands.push(Command::CancelTilesetWrite);
+                app.commands.push(Command::Tiles(TileCommand::CancelTilesetWrite));
             }
         });
     });

@@ -7,6 +7,7 @@
 //! its enum's name, shown beside it). ASCII and MovingAI have no place for them, and a save
 //! there says what it leaves out.
 
+use crate::app::MapCommand;
 use std::collections::BTreeSet;
 
 use super::panels::name_widget;
@@ -439,7 +440,7 @@ fn map_look_ui(ui: &mut egui::Ui, map: &crate::core::Map, commands: &mut Vec<Com
         }
     });
     if class != map.class || background != map.background {
-        commands.push(Command::SetMapLook { class, background });
+        commands.push(Command::Map(MapCommand::SetMapLook { class, background }));
     }
 }
 
@@ -524,7 +525,7 @@ fn tiled_settings_ui(ui: &mut egui::Ui, map: &crate::core::Map, commands: &mut V
         settings.compression_level = settings.compression_level.min(most_level(settings.layer_format));
     }
     if settings != map.tiled {
-        commands.push(Command::SetTiledSettings(settings));
+        commands.push(Command::Map(MapCommand::SetTiledSettings(settings)));
     }
 }
 
@@ -583,9 +584,9 @@ pub fn map_properties_window_ui(app: &mut SightlineApp, ui: &mut egui::Ui) {
         },
     );
     if let Some(properties) = edited {
-        app.commands.push(Command::SetProperties(PropertiesOwner::Map, properties));
+        app.commands.push(Command::Map(MapCommand::SetProperties(PropertiesOwner::Map, properties)));
     }
     if !open {
-        app.commands.push(Command::ShowMapProperties(false));
+        app.commands.push(Command::Map(MapCommand::ShowMapProperties(false)));
     }
 }

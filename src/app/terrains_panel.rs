@@ -2,6 +2,7 @@
 //! paint with the terrain brush (T). Choosing a terrain picks the brush; the painting itself is
 //! `core::terrain`.
 
+use crate::app::ToolCommand;
 use std::collections::HashMap;
 
 use super::{Command, SightlineApp};
@@ -54,7 +55,11 @@ pub fn terrains_ui(app: &mut SightlineApp, ui: &mut egui::Ui) {
                 for &(s, i, set) in &sets {
                     if ui.selectable_label((s, i) == (sheet, set_index), set_label(app, s, set)).clicked() {
                         // The set's first terrain, ready to paint.
-                        commands.push(Command::SetTerrain(TerrainBrush { sheet: s, set: i, color: 1 }));
+                        commands.push(Command::Tools(ToolCommand::SetTerrain(TerrainBrush {
+                            sheet: s,
+                            set: i,
+                            color: 1,
+                        })));
                     }
                 }
             });
@@ -94,7 +99,7 @@ pub fn terrains_ui(app: &mut SightlineApp, ui: &mut egui::Ui) {
                 .on_hover_text(format!("Paint {} with the terrain brush (T); the tiles around join it", color.name));
             super::panels::name_widget(ui, &r, &format!("terrain {}", color.name));
             if r.clicked() {
-                commands.push(Command::SetTerrain(brush));
+                commands.push(Command::Tools(ToolCommand::SetTerrain(brush)));
             }
         });
     }

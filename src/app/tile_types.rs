@@ -3,6 +3,7 @@
 //! through `core::edit::set_tile_rules` (which keeps doors paired) and undoable.
 
 use super::{Command, PropertiesOwner, SightlineApp};
+use crate::app::{MapCommand, TileCommand};
 use crate::core::TileId;
 use crate::core::edit::TileRules;
 use crate::core::format::tiled_common::{LOOK_PROPERTIES, RULE_PROPERTIES};
@@ -54,7 +55,7 @@ pub fn tile_types_window_ui(app: &mut SightlineApp, ui: &mut egui::Ui) {
             let pick = ui.add(button.selected(id == palette_tile)).on_hover_text("Make it the palette's tile");
             super::panels::name_widget(ui, &pick, &format!("pick {}", kind.name));
             if pick.clicked() {
-                commands.push(Command::SelectTile(id));
+                commands.push(Command::Tiles(TileCommand::SelectTile(id)));
             }
             if scroll_to == Some(id) {
                 pick.scroll_to_me(Some(egui::Align::Center));
@@ -116,7 +117,7 @@ pub fn tile_types_window_ui(app: &mut SightlineApp, ui: &mut egui::Ui) {
                 DoorChoice::Closed => Some((false, to)),
             };
             if r != before {
-                commands.push(Command::SetTileRules(id, r));
+                commands.push(Command::Tiles(TileCommand::SetTileRules(id, r)));
             }
             ui.end_row();
         };
@@ -136,7 +137,7 @@ pub fn tile_types_window_ui(app: &mut SightlineApp, ui: &mut egui::Ui) {
             scroll.show(ui, |ui| grid.show(ui, |ui| (0..map.tiles.len()).for_each(|row| row_ui(ui, row))));
         }
         if ui.button("Add a tile type").clicked() {
-            commands.push(Command::AddTile);
+            commands.push(Command::Tiles(TileCommand::AddTile));
         }
         // The palette's tile's custom properties (the rules above are not among them).
         let id = app.editor.tile;
@@ -152,14 +153,14 @@ pub fn tile_types_window_ui(app: &mut SightlineApp, ui: &mut egui::Ui) {
                     .on_hover_text("The tile's class (Tiled's custom type), kept for the designer's Tiled project");
                 super::panels::name_widget(ui, &r, &format!("class of {}", kind.name));
                 if rules.class != kind.class {
-                    commands.push(Command::SetTileRules(id, rules));
+                    commands.push(Command::Tiles(TileCommand::SetTileRules(id, rules)));
                 }
             });
             let reserved: Vec<&str> = RULE_PROPERTIES.iter().chain(LOOK_PROPERTIES.iter()).copied().collect();
             let owner = format!("tile {}", kind.name);
             if let Some(edited) = super::properties_editor::properties_ui(ui, &owner, &kind.properties, &reserved, &map.objects)
             {
-                commands.push(Command::SetProperties(PropertiesOwner::Tile(id), edited));
+                commands.push(Command::Map(MapCommand::SetProperties(PropertiesOwner::Tile(id), edited)));
             }
         }
     });

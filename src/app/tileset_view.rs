@@ -2,6 +2,7 @@
 //! it, a tile a cell. A click chooses the brush's tile; a drag over several tiles takes them as a
 //! stamp (Tiled's stamp brush), placed by clicks on the map until Esc.
 
+use crate::app::{MapCommand, TileCommand};
 use std::collections::HashMap;
 
 use egui::{Color32, Rect, Sense, Stroke, StrokeKind, vec2};
@@ -98,12 +99,12 @@ pub fn palette_tabs_ui(app: &mut SightlineApp, ui: &mut egui::Ui) {
     }
     ui.horizontal_wrapped(|ui| {
         if ui.selectable_label(app.palette.sheet.is_none(), "List").on_hover_text("Every tile type by name").clicked() {
-            app.commands.push(Command::ShowPaletteSheet(None));
+            app.commands.push(Command::Tiles(TileCommand::ShowPaletteSheet(None)));
         }
         for (i, sheet) in map.sheets.iter().enumerate() {
             let name = if sheet.name.is_empty() { format!("tileset {}", i + 1) } else { sheet.name.clone() };
             if ui.selectable_label(app.palette.sheet == Some(i), name).clicked() {
-                app.commands.push(Command::ShowPaletteSheet(Some(i)));
+                app.commands.push(Command::Tiles(TileCommand::ShowPaletteSheet(Some(i))));
             }
         }
     });
@@ -141,7 +142,7 @@ fn tileset_file_ui(ui: &mut egui::Ui, index: usize, file: &TilesetFile, as_read:
         .on_hover_text(hover.clone())
         .on_disabled_hover_text(hover);
     if r.clicked() {
-        commands.push(Command::SaveTileset(index));
+        commands.push(Command::Tiles(TileCommand::SaveTileset(index)));
     }
 }
 
@@ -163,7 +164,7 @@ pub fn tileset_ui(app: &mut SightlineApp, ui: &mut egui::Ui, sheets: &[Option<Sh
         let r = ui.add(egui::Slider::new(&mut zoom, 0.5..=4.0).step_by(0.25).text("zoom"));
         super::panels::name_widget(ui, &r, "tileset zoom");
         if r.changed() {
-            app.commands.push(Command::SetPaletteZoom(zoom));
+            app.commands.push(Command::Tiles(TileCommand::SetPaletteZoom(zoom)));
         }
         if let Some(file) = &sheet.file {
             let mut commands = Vec::new();
@@ -249,18 +250,18 @@ pub fn tileset_ui(app: &mut SightlineApp, ui: &mut egui::Ui, sheets: &[Option<Sh
         if response.clicked()
             && let Some(&id) = pointer.and_then(|i| tiles.get(&i))
         {
-            commands.push(Command::SelectTile(id));
+            commands.push(Command::Tiles(TileCommand::SelectTile(id)));
         }
         if response.drag_stopped() {
             match (drag_from.take(), pointer) {
                 (Some(a), Some(b)) if a == b => {
                     if let Some(&id) = tiles.get(&a) {
-                        commands.push(Command::SelectTile(id));
+                        commands.push(Command::Tiles(TileCommand::SelectTile(id)));
                     }
                 }
                 (Some(a), Some(b)) => {
                     if let Some(tiles) = stamp_of(map, index, a, b) {
-                        commands.push(Command::StampFromTileset(tiles));
+                        commands.push(Command::Tiles(TileCommand::StampFromTileset(tiles)));
                         stamp = Some((index, a, b));
                     }
                 }
@@ -277,7 +278,7 @@ pub fn tileset_ui(app: &mut SightlineApp, ui: &mut egui::Ui, sheets: &[Option<Sh
             if let Some(edited) =
                 super::properties_editor::properties_ui(ui, &owner, &sheet.properties, &[], &map.objects)
             {
-                commands.push(Command::SetProperties(PropertiesOwner::Tileset(index), edited));
+                commands.push(Command::Map(MapCommand::SetProperties(PropertiesOwner::Tileset(index), edited)));
             }
         });
     app.palette.drag_from = drag_from;

@@ -1,0 +1,226 @@
+//! Opening, saving, exporting and recovering maps, and the prompts they raise.
+//!
+//! Each command here is applied by `apply_file` and named for the undo history by
+//! `FileCommand::step_name`; both match every variant, so a new command cannot miss either.
+
+use std::path::PathBuf;
+
+use super::Command;
+use crate::app::editor::EditorState;
+use crate::app::{ErrorDialog, PendingAction, SightlineApp, document::Document, file_dialog, map_dialogs, recovery};
+use crate::core::{Map, format};
+
+#[derive(Clone, Debug, PartialEq)]
+pub enum FileCommand {
+    /// Open a file (asking first about unsaved changes; the open map stays if it fails).
+    Open(PathBuf),
+    /// Open a file now, whatever is unsaved (after the prompt).
+    OpenNow(PathBuf),
+    /// Close the window (asking first about unsaved changes).
+    Quit,
+    /// Answers to the unsaved-changes prompt.
+    ConfirmSave,
+    ConfirmDiscard,
+    ConfirmCancel,
+    /// Show the open dialog, then open.
+    PickOpen,
+    /// Save to the document's file (asks for one if it has none).
+    Save,
+    /// Save to a file, which becomes the document's file. Over the file the map came from, when
+    /// that file holds what sightline does not keep, this asks first.
+    SaveAs(PathBuf),
+    /// Answers to "saving over this file drops …": save anyway, or not.
+    ConfirmOverwrite,
+    CancelOverwrite,
+    /// Answers to "this file will not keep …" (a save in a format that holds less than the
+    /// map: ASCII, MovingAI, a Tiled JSON class's member types): save anyway, which makes the
+    /// file the map's own; export a copy there, the map keeping its own file and unsaved state;
+    /// or neither.
+    ConfirmLossySave,
+    ExportLossyCopy,
+    CancelLossySave,
+    /// Show the save dialog, then save.
+    PickSaveAs,
+    /// Write a copy (any format, by extension: Tiled TMX/TMJ, ASCII, MovingAI, RON); the document
+    /// keeps its file.
+    ExportCopy(PathBuf),
+    PickExport,
+    /// Take the work the last session left in the recovery file.
+    Recover,
+    DiscardRecovery,
+    ShowNewMap,
+    /// Replace the map with a new one (asking first about unsaved changes).
+    NewMap(crate::app::map_dialogs::NewMapSpec),
+    /// Save the canvas as it is on screen, overlays included, as a PNG.
+    ExportPng(PathBuf),
+    /// Show the save dialog, then export.
+    PickExportPng,
+    DismissError,
+}
+
+impl FileCommand {
+    /// What the undo step this command makes is called ("Paint", "Rename layer …"); `None`
+    /// when it makes no step of its own.
+    pub(crate) fn step_name(&self, _editor: &EditorState, _map: &Map) -> Option<String> {
+        match self {
+            FileCommand::Open(..)
+            | FileCommand::OpenNow(..)
+            | FileCommand::Quit
+            | FileCommand::ConfirmSave
+            | FileCommand::ConfirmDiscard
+            | FileCommand::ConfirmCancel
+            | FileCommand::PickOpen
+            | FileCommand::Save
+            | FileCommand::SaveAs(..)
+            | FileCommand::ConfirmOverwrite
+            | FileCommand::CancelOverwrite
+            | FileCommand::ConfirmLossySave
+            | FileCommand::ExportLossyCopy
+            | FileCommand::CancelLossySave
+            | FileCommand::PickSaveAs
+            | FileCommand::ExportCopy(..)
+            | FileCommand::PickExport
+            | FileCommand::Recover
+            | FileCommand::DiscardRecovery
+            | FileCommand::ShowNewMap
+            | FileCommand::NewMap(..)
+            | FileCommand::ExportPng(..)
+            | FileCommand::PickExportPng
+            | FileCommand::DismissError => None,
+        }
+    }
+}
+
+impl SightlineApp {
+    pub(super) fn apply_file(&mut self, command: FileCommand) {
+        match command {
+            FileCommand::Open(path) => self.request(PendingAction::Open(path)),
+            FileCommand::PickOpen => self.request(PendingAction::PickOpen),
+            FileCommand::Quit => self.request(PendingAction::Quit),
+            FileCommand::ConfirmSave => {
+                let Some(action) = self.confirm.take() else { return };
+                // Goes on once the save is made (`settle_after_save`), which a question about
+                // the save may hold up.
+                self.after_save = Some(action);
+                match self.document.path.clone() {
+                    Some(path) => self.apply(Command::File(FileCommand::SaveAs(path))),
+                    None => self.apply(Command::File(FileCommand::PickSaveAs)),
+                }
+            }
+            FileCommand::ConfirmDiscard => {
+                if let Some(action) = self.confirm.take() {
+                    self.proceed(action);
+                }
+            }
+            FileCommand::ConfirmCancel => self.confirm = None,
+            FileCommand::OpenNow(path) => match format::load(&path) {
+                Ok(loaded) => {
+                    self.notice = (!loaded.warnings.is_empty()).then(|| loaded.warnings.join("; "));
+                    recovery::remember_recent(&mut self.recent, &path);
+                    let mut document = Document::open(loaded.map, path);
+                    document.not_kept = loaded.not_kept;
+                    self.replace_document(document);
+                }
+                Err(e) => {
+                    // The open map stays as it was.
+                    self.error = Some(ErrorDialog { title: "Cannot open the map".into(), message: e.to_string() });
+                }
+            },
+            FileCommand::SaveAs(path)
+                if !self.document.not_kept.is_empty() && self.document.path.as_ref() == Some(&path) =>
+            {
+                self.confirm_overwrite = Some(path);
+            }
+            FileCommand::ConfirmOverwrite => {
+                if let Some(path) = self.confirm_overwrite.take() {
+                    self.document.not_kept.clear();
+                    self.apply(Command::File(FileCommand::SaveAs(path)));
+                }
+            }
+            FileCommand::CancelOverwrite => self.confirm_overwrite = None,
+            FileCommand::SaveAs(path) => match format::render(&self.document.map, &path) {
+                // A file that will not keep all of the map: asked first, unless this very loss
+                // to this very file was agreed to already.
+                Ok(rendered)
+                    if !rendered.warnings.is_empty()
+                        && self.lossy_save_accepted.as_ref() != Some(&(path.clone(), rendered.warnings.clone())) =>
+                {
+                    self.confirm_lossy_save = Some(rendered);
+                }
+                Ok(rendered) => self.write_save(&rendered),
+                Err(e) => {
+                    self.error = Some(ErrorDialog { title: "Cannot save the map".into(), message: e.to_string() })
+                }
+            },
+            FileCommand::ConfirmLossySave => {
+                if let Some(rendered) = self.confirm_lossy_save.take() {
+                    self.lossy_save_accepted = Some((rendered.path.clone(), rendered.warnings.clone()));
+                    self.write_save(&rendered);
+                }
+            }
+            FileCommand::ExportLossyCopy => {
+                if let Some(rendered) = self.confirm_lossy_save.take() {
+                    self.write_export(&rendered);
+                }
+            }
+            FileCommand::CancelLossySave => self.confirm_lossy_save = None,
+            FileCommand::Save => match self.document.path.clone() {
+                Some(path) => self.apply(Command::File(FileCommand::SaveAs(path))),
+                None => self.commands.push(Command::File(FileCommand::PickSaveAs)),
+            },
+            FileCommand::ExportCopy(path) => match format::render(&self.document.map, &path) {
+                Ok(rendered) => self.write_export(&rendered),
+                Err(e) => {
+                    self.error = Some(ErrorDialog { title: "Cannot export the map".into(), message: e.to_string() })
+                }
+            },
+            FileCommand::PickExport => {
+                if let Some(path) = file_dialog().set_file_name(self.document.file_name()).save_file() {
+                    self.apply(Command::File(FileCommand::ExportCopy(path)));
+                }
+            }
+            FileCommand::PickSaveAs => {
+                if let Some(path) = file_dialog().set_file_name(self.document.file_name()).save_file() {
+                    self.apply(Command::File(FileCommand::SaveAs(path)));
+                }
+            }
+            FileCommand::DismissError => self.error = None,
+            FileCommand::Recover => {
+                if let Some(found) = self.recovery_offer.take() {
+                    // The work now lives in this session (and its own autosave): the left-over
+                    // file goes.
+                    if let Some(file) = self.recovery_offer_file.take()
+                        && Some(&file) != self.recovery_file.as_ref()
+                    {
+                        recovery::clear(&file);
+                    }
+                    let name = found
+                        .source
+                        .as_ref()
+                        .and_then(|p| p.file_name())
+                        .map_or_else(|| "recovered.ron".to_owned(), |n| n.to_string_lossy().into_owned());
+                    let mut document = Document::untitled(found.map, &name);
+                    document.path = found.source;
+                    self.replace_document(document);
+                    self.document.touch();
+                    self.notice = Some("recovered the unsaved work of the last session: save it".into());
+                }
+            }
+            FileCommand::DiscardRecovery => {
+                self.recovery_offer = None;
+                if let Some(file) = self.recovery_offer_file.take() {
+                    recovery::clear(&file);
+                }
+            }
+            FileCommand::ShowNewMap => self.dialogs.new_map = Some(map_dialogs::NewMapSpec::default()),
+            FileCommand::NewMap(spec) => self.request(PendingAction::New(spec)),
+            FileCommand::ExportPng(path) => self.export_requested = Some(path),
+            FileCommand::PickExportPng => {
+                let name = format!("{}.png", self.document.file_name());
+                if let Some(path) = rfd::FileDialog::new().add_filter("PNG", &["png"]).set_file_name(name).save_file() {
+                    self.export_requested = Some(path);
+                }
+            }
+        }
+    }
+}
