@@ -464,7 +464,7 @@ fn resize_keeps_the_map_at_its_anchor_and_undoes() {
     h.get_by_label("Resize").click();
     h.run();
     h.get_by_label("70 × 40");
-    let before = sightline::cli::default_map();
+    let before = sightline::core::format::samples::default_map().unwrap();
     let after = &h.state().document.map;
     // The old top-left corner moved by (7, 9); new cells are void.
     assert_eq!(after.top_tile(Cell::new(7, 9)), before.top_tile(Cell::new(0, 0)));

@@ -34,11 +34,24 @@ pub use overlays::{OverlayCommand, OverlayKind, Overlays};
 
 use std::path::PathBuf;
 
-use crate::cli::{AppLaunch, OverlayName};
 use crate::core::edit::selection::Selection;
 use crate::core::edit::tile_transfer::{TileSource, TileTransfer};
 use crate::core::model::layers;
 use crate::core::{Cell, LayerRef, StackItem, TileId, format};
+
+/// What the app opens, as the command line asks.
+pub struct AppLaunch {
+    /// The map to open (the built-in dungeon when absent).
+    pub file: Option<PathBuf>,
+    /// Draw this many frames, then close (smoke runs under Xvfb).
+    pub frames: Option<u64>,
+    /// Overlays to turn on.
+    pub overlays: Vec<OverlayKind>,
+    /// With `frames`: save the canvas with its overlays as a PNG, then close.
+    pub export_png: Option<PathBuf>,
+    /// Start in play mode.
+    pub play: bool,
+}
 
 /// Starts the native window.
 pub fn run(launch: AppLaunch) -> anyhow::Result<()> {
@@ -67,15 +80,7 @@ pub fn run(launch: AppLaunch) -> anyhow::Result<()> {
             if let Some(file) = launch.file {
                 app.commands.push(Command::File(FileCommand::Open(file)));
             }
-            for name in launch.overlays {
-                let kind = match name {
-                    OverlayName::Rules => OverlayKind::Rules,
-                    OverlayName::Pathfinding => OverlayKind::Pathfinding,
-                    OverlayName::Fov => OverlayKind::FovCompare,
-                    OverlayName::Symmetry => OverlayKind::Symmetry,
-                    OverlayName::Cache => OverlayKind::Cache,
-                    OverlayName::Lighting => OverlayKind::Lighting,
-                };
+            for kind in launch.overlays {
                 app.commands.push(Command::Overlay(OverlayCommand::Show(kind, true)));
             }
             app.export_at_exit = launch.export_png;
@@ -313,7 +318,10 @@ impl SightlineApp {
     /// The app on the built-in default map.
     pub fn new(exit_after_frames: Option<u64>) -> Self {
         Self {
-            document: Document::untitled(crate::cli::default_map(), crate::core::format::samples::DEFAULT_MAP_NAME),
+            document: Document::untitled(
+                crate::core::format::samples::default_map().expect("the built-in map is valid (tested)"),
+                crate::core::format::samples::DEFAULT_MAP_NAME,
+            ),
             view: View::default(),
             editor: EditorState::default(),
             system_clipboard: None,

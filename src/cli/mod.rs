@@ -1,55 +1,22 @@
-//! The `sightline` command line: opens the app, or runs headless commands on the same core.
+//! The headless commands of `sightline` (`info`, `fov`, `path`, `audit` …) on the same core as
+//! the app. `main.rs` parses the command line and hands a [`Command`] to [`run`].
 
 use std::io::Write as _;
 use std::path::{Path, PathBuf};
 use std::process::ExitCode;
 
 use anyhow::Context as _;
-use clap::{Parser, Subcommand, ValueEnum};
+use clap::{Subcommand, ValueEnum};
 
 use crate::core::format::movingai;
-use crate::core::format::samples;
 use crate::core::format::{self, Loaded};
 use crate::core::fov::{self, Algorithm, FovParams, Opacity, OpacityGrid, VisibleSet};
 use crate::core::{Cell, Map, ObjectKind, PropertyValue, generate, path};
 
 mod play;
 
-#[derive(Parser, Debug)]
-#[command(
-    name = "sightline",
-    version,
-    about = "Map editor and visual debugger for roguelike field of view and pathfinding",
-    args_conflicts_with_subcommands = true
-)]
-pub struct Cli {
-    /// A map to open in the app (the built-in dungeon when absent).
-    pub file: Option<PathBuf>,
-    /// Draw this many frames, then exit (for smoke tests under Xvfb).
-    #[arg(long, value_name = "N")]
-    pub frames: Option<u64>,
-    /// Start with an overlay on (repeat for several).
-    #[arg(long, value_enum, value_name = "NAME")]
-    pub overlay: Vec<OverlayName>,
-    /// Start in play mode: the preview pane open, the keyboard driving the game.
-    #[arg(long)]
-    pub play: bool,
-    /// With --frames: save the canvas with its overlays as a PNG halfway through, then exit.
-    #[arg(long, value_name = "FILE", requires = "frames")]
-    pub export_png: Option<PathBuf>,
-    #[command(subcommand)]
-    pub command: Option<Command>,
-}
-
 #[derive(Subcommand, Debug)]
 pub enum Command {
-    /// Open a map in the app.
-    Open {
-        file: PathBuf,
-        /// Draw this many frames, then exit.
-        #[arg(long, value_name = "N")]
-        frames: Option<u64>,
-    },
     /// Print a map's size, tile types, layers and objects.
     Info {
         file: PathBuf,
@@ -230,80 +197,20 @@ pub enum Generator {
     Noise,
 }
 
-/// What the app should open, as decided by the command line.
-pub struct AppLaunch {
-    pub file: Option<PathBuf>,
-    pub frames: Option<u64>,
-    pub overlays: Vec<OverlayName>,
-    pub export_png: Option<PathBuf>,
-    pub play: bool,
-}
-
-/// The overlays, by their command-line names.
-#[derive(Clone, Copy, Debug, PartialEq, Eq, clap::ValueEnum)]
-pub enum OverlayName {
-    Rules,
-    Pathfinding,
-    Fov,
-    Symmetry,
-    Cache,
-    Lighting,
-}
-
-/// Parses the command line and runs it. Exit code 0 on success, 1 when the command failed,
-/// 2 for a usage error (clap's own).
-pub fn run() -> ExitCode {
-    let cli = Cli::parse();
-    let launch = match cli.command {
-        None => AppLaunch {
-            file: cli.file,
-            frames: cli.frames,
-            overlays: cli.overlay,
-            export_png: cli.export_png,
-            play: cli.play,
-        },
-        Some(Command::Open { file, frames }) => AppLaunch {
-            file: Some(file),
-            frames: frames.or(cli.frames),
-            overlays: cli.overlay,
-            export_png: cli.export_png,
-            play: cli.play,
-        },
-        Some(command) => {
-            return match run_command(command) {
-                Ok(()) => ExitCode::SUCCESS,
-                // The reader has all it wanted (`| head`): nothing went wrong here.
-                Err(e)
-                    if e.downcast_ref::<std::io::Error>()
-                        .is_some_and(|e| e.kind() == std::io::ErrorKind::BrokenPipe) =>
-                {
-                    ExitCode::SUCCESS
-                }
-                Err(e) => {
-                    eprintln!("error: {e:#}");
-                    ExitCode::from(1)
-                }
-            };
-        }
-    };
-    run_app(launch)
-}
-
-#[cfg(feature = "gui")]
-fn run_app(launch: AppLaunch) -> ExitCode {
-    match crate::app::run(launch) {
+/// Runs one headless command. Exit code 0 on success, 1 when the command failed (one line on
+/// stderr names the file and the problem).
+pub fn run(command: Command) -> ExitCode {
+    match run_command(command) {
         Ok(()) => ExitCode::SUCCESS,
+        // The reader has all it wanted (`| head`): nothing went wrong here.
+        Err(e) if e.downcast_ref::<std::io::Error>().is_some_and(|e| e.kind() == std::io::ErrorKind::BrokenPipe) => {
+            ExitCode::SUCCESS
+        }
         Err(e) => {
             eprintln!("error: {e:#}");
             ExitCode::from(1)
         }
     }
-}
-
-#[cfg(not(feature = "gui"))]
-fn run_app(_launch: AppLaunch) -> ExitCode {
-    eprintln!("error: this sightline was built without the GUI (feature `gui`); use a subcommand, see --help");
-    ExitCode::from(2)
 }
 
 /// Loads a map for a command, printing the loader's warnings to stderr.
@@ -320,7 +227,6 @@ fn run_command(command: Command) -> anyhow::Result<()> {
     // stops early, `sightline fov … | head`, closes the pipe, and `run` then ends quietly.
     let mut out = std::io::stdout().lock();
     match command {
-        Command::Open { .. } => unreachable!("handled by run"),
         Command::Info { file, format } => {
             let map = load_for_command(&file)?;
             write!(out, "{}", info(&map, &file, format))?;
@@ -865,11 +771,6 @@ fn look_flags(tint: Option<crate::core::Rgba>, offset: [f64; 2], parallax: [f64;
         flags.push(format!("parallax {} × {}", parallax[0], parallax[1]));
     }
     flags
-}
-
-/// The built-in map, for the app and tests.
-pub fn default_map() -> Map {
-    samples::default_map().expect("the built-in map is valid (tested)")
 }
 
 fn parse_algorithm(name: &str) -> anyhow::Result<Algorithm> {
