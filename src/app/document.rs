@@ -258,11 +258,7 @@ impl Document {
     /// changes the map, not files on disk: a state undone to still differs from the file in
     /// what it differs, and a save then writes its tileset into the map.) Not an edit of the
     /// map, but what a save of it writes changes, so views of it are stale.
-    pub fn tileset_file_written(
-        &mut self,
-        path: &std::path::Path,
-        as_read: &std::sync::Arc<crate::core::format::tiled_common::TilesetDoc>,
-    ) {
+    pub fn tileset_file_written(&mut self, path: &std::path::Path, as_read: &crate::core::model::tile::FormatMemo) {
         let steps = self.undo.iter_mut().chain(self.redo.iter_mut()).filter_map(|s| s.map.as_mut().map(|(m, _)| m));
         let states = std::iter::once(&mut self.map).chain(steps);
         for map in states {

@@ -41,7 +41,7 @@ use crate::core::model::map::{self, Layer, LayerRef, Map, ObjectLayer};
 use crate::core::model::object::{MapObject, ObjectKind, ObjectShape, ObjectTemplate, ShapeKind};
 use crate::core::model::sheet_drawing::SheetDrawing;
 use crate::core::model::tile::{
-    Door, Frame, Glyph, Properties, PropertyValue, Rgb, Sprite, SpriteSheet, TileId, TileKind, TilesetFile,
+    Door, FormatMemo, Frame, Glyph, Properties, PropertyValue, Rgb, Sprite, SpriteSheet, TileId, TileKind, TilesetFile,
 };
 use crate::core::model::tiled_settings::LayerFormat;
 use crate::core::model::wang::WangSet;
@@ -1347,7 +1347,7 @@ pub fn remember_tileset_files(map: &mut Map) {
     for (sheet, &t) in map.sheets.iter_mut().zip(&export.tileset_of_sheet) {
         let ts = as_in_file(&export.tilesets[t], sheet);
         if let Some(file) = &mut sheet.file {
-            file.as_read = Some(std::sync::Arc::new(ts));
+            file.as_read = Some(FormatMemo::new(ts));
         }
     }
 }
@@ -1395,7 +1395,9 @@ fn tileset_file_links(map: &Map, export: &TilesetsExport, warnings: &mut Vec<Str
         .map(|(sheet, &t)| {
             let Some(file) = &sheet.file else { return false };
             let name = file.path.file_name().unwrap_or_default().to_string_lossy();
-            let why = if file.as_read.as_deref() != Some(&as_in_file(&export.tilesets[t], sheet)) {
+            let why = if file.as_read.as_ref().and_then(FormatMemo::get::<TilesetDoc>)
+                != Some(&as_in_file(&export.tilesets[t], sheet))
+            {
                 "it was changed here and the file was not saved (Save tileset, on its tab of the palette, writes it)"
             } else if !file.path.is_file() {
                 // A reference to a file that is gone would lose the tileset.

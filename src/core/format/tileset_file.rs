@@ -10,12 +10,11 @@
 //! settings). The file is written atomically.
 
 use std::path::{Path, PathBuf};
-use std::sync::Arc;
 
 use super::tiled_common::{self, Dropped, TilesetDoc};
 use crate::core::model::error::MapError;
 use crate::core::model::map::Map;
-use crate::core::model::tile::PropertyValue;
+use crate::core::model::tile::{FormatMemo, PropertyValue};
 
 /// A tileset file ready to be written, and what writing it would lose.
 #[derive(Debug)]
@@ -25,7 +24,7 @@ pub struct TilesetFileWrite {
     text: String,
     /// The tileset as the file holds it once written: what the map's sheets read from this
     /// file are compared with from then on ([`crate::core::model::tile::TilesetFile::as_read`]).
-    pub as_read: Arc<TilesetDoc>,
+    pub as_read: FormatMemo,
     /// Why writing needs the user's word, one sentence each; empty when nothing is lost.
     pub concerns: Vec<String>,
 }
@@ -96,7 +95,7 @@ pub fn prepare(map: &Map, sheet: usize) -> Result<TilesetFileWrite, MapError> {
     if path.is_file() {
         match tiled_common::tileset_file_now(&path) {
             Ok((raw, now)) => {
-                if file.as_read.as_deref() != Some(&now) {
+                if file.as_read.as_ref().and_then(FormatMemo::get::<TilesetDoc>) != Some(&now) {
                     concerns.push(format!(
                         "{name} was changed since this map read it (in Tiled, perhaps): writing it replaces those changes"
                     ));
@@ -112,7 +111,7 @@ pub fn prepare(map: &Map, sheet: usize) -> Result<TilesetFileWrite, MapError> {
             Err(e) => concerns.push(format!("{name} cannot be read now ({e}): writing it replaces it")),
         }
     }
-    Ok(TilesetFileWrite { path, text, as_read: Arc::new(as_read), concerns })
+    Ok(TilesetFileWrite { path, text, as_read: FormatMemo::new(as_read), concerns })
 }
 
 /// What a tileset file holds that a write of it would drop, named for the question asked first.

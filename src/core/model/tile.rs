@@ -114,11 +114,45 @@ pub struct TilesetFile {
     /// The file, absolute (a RON map stores it relative to the map).
     pub path: PathBuf,
     /// The sheet and its tiles as a Tiled file would hold them, taken when the map was read
-    /// ([`crate::core::format::tiled_common::remember_tileset_files`]), or when the file was
-    /// last written ([`crate::core::format::tileset_file`]): a save refers to the file only
-    /// while they are still so.
+    /// or when the file was last written: a save refers to the file only while they are still
+    /// so. The format layer makes and reads it; the model only carries it.
     #[serde(skip)]
-    pub as_read: Option<std::sync::Arc<crate::core::format::tiled_common::TilesetDoc>>,
+    pub as_read: Option<FormatMemo>,
+}
+
+/// A value a file format keeps on the model to read back later (what a tileset file held when
+/// it was read), opaque to the model so that the model depends on no format. Two memos are
+/// equal when they hold equal values of the same type.
+#[derive(Clone)]
+pub struct FormatMemo {
+    value: std::sync::Arc<dyn std::any::Any + Send + Sync>,
+    eq: fn(&dyn std::any::Any, &dyn std::any::Any) -> bool,
+}
+
+impl FormatMemo {
+    pub fn new<T: std::any::Any + Send + Sync + PartialEq>(value: T) -> Self {
+        Self {
+            value: std::sync::Arc::new(value),
+            eq: |a, b| matches!((a.downcast_ref::<T>(), b.downcast_ref::<T>()), (Some(a), Some(b)) if a == b),
+        }
+    }
+
+    /// The value, when it is a `T`.
+    pub fn get<T: std::any::Any>(&self) -> Option<&T> {
+        self.value.downcast_ref()
+    }
+}
+
+impl PartialEq for FormatMemo {
+    fn eq(&self, other: &Self) -> bool {
+        (self.eq)(&*self.value, &*other.value)
+    }
+}
+
+impl std::fmt::Debug for FormatMemo {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.write_str("FormatMemo(..)")
+    }
 }
 
 fn is_origin(offset: &[i32; 2]) -> bool {
@@ -544,6 +578,18 @@ pub const STANDARD_GRASS: TileId = 6;
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    /// A format's memo compares by value and type: the model can tell "still as read" without
+    /// knowing what the format kept.
+    #[test]
+    fn format_memos_are_equal_when_they_hold_equal_values_of_one_type() {
+        let a = FormatMemo::new(vec![1u8, 2, 3]);
+        assert_eq!(a, FormatMemo::new(vec![1u8, 2, 3]));
+        assert_ne!(a, FormatMemo::new(vec![1u8, 2]));
+        assert_ne!(a, FormatMemo::new(String::from("123")), "another type is never equal");
+        assert_eq!(a.get::<Vec<u8>>(), Some(&vec![1, 2, 3]));
+        assert_eq!(a.get::<String>(), None);
+    }
 
     #[test]
     fn property_values_convert_as_tileds_convert_to_does() {
