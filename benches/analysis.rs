@@ -9,8 +9,8 @@ use std::time::Duration;
 
 use criterion::{Criterion, criterion_group, criterion_main};
 use sightline::core::analysis::los_cache::LosCache;
-use sightline::core::fov::{Algorithm, OpacityGrid};
 use sightline::core::analysis::symmetry;
+use sightline::core::fov::{Algorithm, OpacityGrid};
 use sightline::core::generate;
 
 fn bench_audit(c: &mut Criterion) {
