@@ -87,7 +87,7 @@ fn run_app(launch: Launch) -> ExitCode {
         .map(|name| match name {
             OverlayName::Rules => OverlayKind::Rules,
             OverlayName::Pathfinding => OverlayKind::Pathfinding,
-            OverlayName::Fov => OverlayKind::FovCompare,
+            OverlayName::Fov => OverlayKind::Fov,
             OverlayName::Symmetry => OverlayKind::Symmetry,
             OverlayName::Cache => OverlayKind::Cache,
             OverlayName::Lighting => OverlayKind::Lighting,

@@ -85,7 +85,7 @@ fn dijkstra_flee_map() {
 
 #[test]
 fn fov_comparison_ray_against_symmetric() {
-    let mut h = canvas(OverlayKind::FovCompare);
+    let mut h = canvas(OverlayKind::Fov);
     let mut s = h.state().overlays.fov.settings.clone();
     s.a = Algorithm::Ray;
     s.b = Algorithm::Symmetric;

@@ -5,6 +5,7 @@
 
 use egui_kittest::Harness;
 use egui_kittest::kittest::Queryable;
+use sightline::app::overlays::Overlay;
 use sightline::app::{Command, OverlayCommand, OverlayKind, SightlineApp};
 use sightline::app::{FileCommand, HistoryCommand};
 use sightline::core::Cell;
@@ -212,7 +213,7 @@ fn dijkstra_map_mode_probes_sources_and_walks_downhill() {
 fn fov_comparison_follows_the_pointer_and_pins_on_a_probe_click() {
     let mut h = harness();
     open(&mut h, "pillars.ron");
-    show_from_menu(&mut h, OverlayKind::FovCompare);
+    show_from_menu(&mut h, OverlayKind::Fov);
     let origin = Cell::new(10, 10);
     let p = cell_centre(&h, origin);
     h.hover_at(p);
@@ -279,7 +280,7 @@ fn a_pinned_origin_and_the_pointer_are_checked_as_a_pair() {
     let mut h = harness();
     h.state_mut().commands.push(Command::File(FileCommand::Open(path)));
     h.run();
-    show_from_menu(&mut h, OverlayKind::FovCompare);
+    show_from_menu(&mut h, OverlayKind::Fov);
     h.get_by_label("Probe").click();
     h.run();
     let (player, monster) = (Cell::new(4, 1), Cell::new(5, 4));

@@ -16,6 +16,7 @@
 #![cfg(feature = "gui")]
 
 use sightline::app::map_dialogs::ResizeSpec;
+use sightline::app::overlays::{Frame, GridCache, Overlay};
 use sightline::app::{Command, DrawnLook, NewLayer, ObjectChoice, PropertiesOwner, SightlineApp, Tool};
 use sightline::app::{
     FileCommand, HistoryCommand, LayerCommand, MapCommand, ObjectCommand, SelectionCommand, TileCommand, ToolCommand,
@@ -878,9 +879,9 @@ fn overlays_show_what_fresh_overlays_show_after_random_edits() {
             }
             // Unpinned, FOV and lighting keep the last cell they looked from (the pointer's, or
             // a pin since dropped): a fresh one is pointed there.
-            let grid = std::sync::Arc::new(OpacityGrid::from_map(map));
-            fresh.fov.update(&grid, revision, shown.fov.origin);
-            fresh.lighting.update(map, &grid, revision, shown.lighting.viewer);
+            let mut grid = GridCache::default();
+            fresh.fov.update(&mut Frame::new(map, revision, shown.fov.origin, 0.0, &mut grid));
+            fresh.lighting.update(&mut Frame::new(map, revision, shown.lighting.viewer, 0.0, &mut grid));
             // The cache is built first, then toggled, as it was.
             fresh.wait_for_jobs(map, revision);
             for &c in &shown.cache.what_if {

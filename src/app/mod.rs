@@ -2652,7 +2652,7 @@ fn selection_image(s: &Selection) -> egui::ColorImage {
 /// "A: Dijkstra" in the corner of a split canvas.
 fn side_label(painter: &egui::Painter, view: &View, side: usize, overlays: &Overlays) {
     let algorithm = overlays.path.settings.sides[side].algorithm;
-    let text = format!("{}: {}", ["A", "B"][side], overlays::pathfinding::algorithm_label(algorithm));
+    let text = format!("{}: {}", ["A", "B"][side], overlays::path::algorithm_label(algorithm));
     let pos = view.canvas.left_top() + egui::vec2(8.0, 6.0);
     let galley = painter.layout_no_wrap(text, egui::FontId::proportional(15.0), egui::Color32::WHITE);
     painter.rect_filled(

@@ -6,24 +6,24 @@
 //! symmetry audits, building the LOS cache) runs on [`job::Job`] threads; the UI shows their
 //! progress and never waits for them.
 
-pub mod cache_view;
-pub mod fov_compare;
+pub mod cache;
+pub mod fov;
 pub mod job;
-pub mod lighting_view;
-pub mod pathfinding;
-pub mod rules_view;
-pub mod symmetry_view;
+pub mod lighting;
+pub mod path;
+pub mod rules;
+pub mod symmetry;
 
 use std::sync::Arc;
 
 use egui::{Color32, Painter};
 
-pub use cache_view::{CacheSettings, CacheView};
-pub use fov_compare::{FovCompare, FovSettings};
-pub use lighting_view::{LightingSettings, LightingView};
-pub use pathfinding::{Marker, PathMode, PathOverlay, PathSettings};
-pub use rules_view::{RulesSettings, RulesView};
-pub use symmetry_view::{SymmetrySettings, SymmetryView};
+pub use cache::{CacheOverlay, CacheSettings};
+pub use fov::{FovOverlay, FovSettings};
+pub use lighting::{LightingOverlay, LightingSettings};
+pub use path::{Marker, PathMode, PathOverlay, PathSettings};
+pub use rules::{RulesOverlay, RulesSettings};
+pub use symmetry::{SymmetryOverlay, SymmetrySettings};
 
 use super::canvas::VisibleCells;
 use super::{Command, View};
@@ -35,7 +35,7 @@ use crate::core::{Cell, Map};
 pub enum OverlayKind {
     Rules,
     Pathfinding,
-    FovCompare,
+    Fov,
     Symmetry,
     Cache,
     Lighting,
@@ -45,7 +45,7 @@ impl OverlayKind {
     pub const ALL: [OverlayKind; 6] = [
         OverlayKind::Rules,
         OverlayKind::Pathfinding,
-        OverlayKind::FovCompare,
+        OverlayKind::Fov,
         OverlayKind::Symmetry,
         OverlayKind::Cache,
         OverlayKind::Lighting,
@@ -56,7 +56,7 @@ impl OverlayKind {
         match self {
             OverlayKind::Rules => "Game rules",
             OverlayKind::Pathfinding => "Pathfinding",
-            OverlayKind::FovCompare => "FOV comparison",
+            OverlayKind::Fov => "FOV comparison",
             OverlayKind::Symmetry => "Symmetry violations",
             OverlayKind::Cache => "Cache invalidation",
             OverlayKind::Lighting => "Lighting",
@@ -105,28 +105,107 @@ pub enum OverlayCommand {
 /// rules): the old result shows until the new one is in.
 const BACKGROUND_CELLS: usize = 100_000;
 
-#[derive(Default)]
-pub struct Overlays {
-    pub rules: RulesView,
-    pub path: PathOverlay,
-    pub fov: FovCompare,
-    pub symmetry: SymmetryView,
-    pub cache: CacheView,
-    pub lighting: LightingView,
-    /// The map's opacity, shared with the background jobs.
-    grid: Option<(u64, Arc<OpacityGrid>)>,
+/// What every overlay is: the core's results for the map, kept up to date and drawn over it.
+/// The app holds them in [`Overlays`] and reaches each through this trait alone, so adding an
+/// overlay is its file, a field and a line in [`Overlays::each`] / [`Overlays::each_mut`].
+pub trait Overlay {
+    fn kind(&self) -> OverlayKind;
+    fn is_on(&self) -> bool;
+    fn set_on(&mut self, on: bool);
+    /// Brings its results up to date with the map and its settings (`logic`, once a frame; an
+    /// overlay that is off does nothing). Long work goes to a [`job::Job`].
+    fn update(&mut self, frame: &mut Frame);
+    /// Waits for its background work and takes the results (tests, headless runs).
+    fn wait(&mut self, _frame: &mut Frame) {}
+    /// Work in progress that needs frames.
+    fn busy(&self) -> bool {
+        false
+    }
+    /// Takes the [`OverlayCommand`]s that are its own and ignores the others.
+    fn apply(&mut self, command: OverlayCommand, map: &Map);
+    /// A click with the Probe tool on a cell of the map.
+    fn probe(&mut self, _cell: Cell, _map: &Map) {}
+    /// A different map was opened: what was placed on the old one goes.
+    fn map_replaced(&mut self) {}
+    /// Draws over the canvas; `side` is the pathfinding side of a split canvas.
+    fn draw(&self, painter: &Painter, view: &View, cells: VisibleCells, side: Option<usize>);
+    /// Its section of the side panel.
+    fn settings_ui(&self, ui: &mut egui::Ui, commands: &mut Vec<Command>);
+    /// Its numbers as text (Copy numbers).
+    fn numbers_text(&self) -> String;
 }
 
-impl Overlays {
-    pub fn is_on(&self, kind: OverlayKind) -> bool {
-        match kind {
-            OverlayKind::Rules => self.rules.on,
-            OverlayKind::Pathfinding => self.path.on,
-            OverlayKind::FovCompare => self.fov.on,
-            OverlayKind::Symmetry => self.symmetry.on,
-            OverlayKind::Cache => self.cache.on,
-            OverlayKind::Lighting => self.lighting.on,
+/// What an overlay's update reads: the map, its revision, the cell under the pointer, the time
+/// since the last frame, and the map's opacity, built once a revision for those that ask.
+pub struct Frame<'a> {
+    pub map: &'a Map,
+    pub revision: u64,
+    pub hovered: Option<Cell>,
+    pub dt: f32,
+    grid: &'a mut GridCache,
+}
+
+/// The map's opacity as last built, and the revision it was built for.
+#[derive(Default)]
+pub struct GridCache(Option<(u64, Arc<OpacityGrid>)>);
+
+impl<'a> Frame<'a> {
+    pub fn new(map: &'a Map, revision: u64, hovered: Option<Cell>, dt: f32, grid: &'a mut GridCache) -> Self {
+        Self { map, revision, hovered, dt, grid }
+    }
+
+    /// The map's opacity, shared with the background jobs: built once a revision.
+    pub fn grid(&mut self) -> Arc<OpacityGrid> {
+        match &self.grid.0 {
+            Some((r, grid)) if *r == self.revision => Arc::clone(grid),
+            _ => {
+                let grid = Arc::new(OpacityGrid::from_map(self.map));
+                self.grid.0 = Some((self.revision, Arc::clone(&grid)));
+                grid
+            }
         }
+    }
+}
+
+/// The overlays the app offers, in the Overlays menu's order.
+#[derive(Default)]
+pub struct Overlays {
+    pub rules: RulesOverlay,
+    pub path: PathOverlay,
+    pub fov: FovOverlay,
+    pub symmetry: SymmetryOverlay,
+    pub cache: CacheOverlay,
+    pub lighting: LightingOverlay,
+    /// The map's opacity, shared with the background jobs.
+    grid: GridCache,
+}
+
+/// The order overlays are drawn in, bottom first: the path on top, where it is read.
+const DRAW_ORDER: [OverlayKind; 6] = [
+    OverlayKind::Rules,
+    OverlayKind::Lighting,
+    OverlayKind::Cache,
+    OverlayKind::Symmetry,
+    OverlayKind::Fov,
+    OverlayKind::Pathfinding,
+];
+
+impl Overlays {
+    /// Every overlay, in [`OverlayKind::ALL`]'s order.
+    pub fn each(&self) -> [&dyn Overlay; 6] {
+        [&self.rules, &self.path, &self.fov, &self.symmetry, &self.cache, &self.lighting]
+    }
+
+    fn each_mut(&mut self) -> [&mut dyn Overlay; 6] {
+        [&mut self.rules, &mut self.path, &mut self.fov, &mut self.symmetry, &mut self.cache, &mut self.lighting]
+    }
+
+    pub fn get(&self, kind: OverlayKind) -> &dyn Overlay {
+        self.each().into_iter().find(|o| o.kind() == kind).expect("every kind has its overlay")
+    }
+
+    pub fn is_on(&self, kind: OverlayKind) -> bool {
+        self.get(kind).is_on()
     }
 
     /// Whether the overlay splits the canvas in two (pathfinding, side by side).
@@ -136,182 +215,69 @@ impl Overlays {
 
     /// Work in progress that needs frames: a running job or the step playback.
     pub fn busy(&self) -> bool {
-        self.symmetry.busy() || self.cache.busy() || self.path.busy() || self.rules.busy()
+        self.each().iter().any(|o| o.busy())
     }
 
     pub fn apply(&mut self, command: OverlayCommand, map: &Map) {
         match command {
-            OverlayCommand::Show(kind, on) => match kind {
-                OverlayKind::Rules => self.rules.on = on,
-                OverlayKind::Pathfinding => self.path.on = on,
-                OverlayKind::FovCompare => self.fov.on = on,
-                OverlayKind::Symmetry => self.symmetry.on = on,
-                OverlayKind::Cache => self.cache.on = on,
-                OverlayKind::Lighting => self.lighting.on = on,
-            },
+            OverlayCommand::Show(kind, on) => {
+                self.each_mut().into_iter().filter(|o| o.kind() == kind).for_each(|o| o.set_on(on))
+            }
             OverlayCommand::Probe(cell) => {
-                if !map.in_bounds(cell) {
-                    return;
-                }
-                if self.path.on {
-                    let c = match self.path.settings.mode {
-                        PathMode::Compare => OverlayCommand::MoveMarker(Marker::Goal, cell),
-                        PathMode::DijkstraMap => OverlayCommand::ToggleSource(cell),
-                    };
-                    self.path.apply(c, map);
-                }
-                if self.fov.on {
-                    self.fov.apply(OverlayCommand::PinFov(cell));
-                }
-                if self.symmetry.on {
-                    self.symmetry.apply(OverlayCommand::SelectSymmetryCell(cell));
-                }
-                if self.cache.on {
-                    self.cache.apply(OverlayCommand::ToggleWhatIf(cell));
-                }
-                if self.lighting.on {
-                    self.lighting.apply(OverlayCommand::PinViewer(cell));
+                if map.in_bounds(cell) {
+                    self.each_mut().into_iter().filter(|o| o.is_on()).for_each(|o| o.probe(cell, map));
                 }
             }
-            c @ (OverlayCommand::PathSettings(_)
-            | OverlayCommand::MoveMarker(..)
-            | OverlayCommand::ToggleSource(_)
-            | OverlayCommand::ClearSources
-            | OverlayCommand::SetStep(_)
-            | OverlayCommand::Play(_)
-            | OverlayCommand::SetSpeed(_)) => self.path.apply(c, map),
-            c @ (OverlayCommand::FovSettings(_) | OverlayCommand::PinFov(_) | OverlayCommand::UnpinFov) => {
-                self.fov.apply(c)
-            }
-            c @ (OverlayCommand::SymmetrySettings(_)
-            | OverlayCommand::SelectSymmetryCell(_)
-            | OverlayCommand::CancelAudit
-            | OverlayCommand::RestartAudit) => self.symmetry.apply(c),
-            c @ (OverlayCommand::CacheSettings(_) | OverlayCommand::ToggleWhatIf(_) | OverlayCommand::ClearWhatIf) => {
-                self.cache.apply(c)
-            }
-            c @ (OverlayCommand::LightingSettings(_) | OverlayCommand::PinViewer(_) | OverlayCommand::UnpinViewer) => {
-                self.lighting.apply(c)
-            }
-            c @ OverlayCommand::RulesSettings(_) => self.rules.apply(c),
+            command => self.each_mut().into_iter().for_each(|o| o.apply(command.clone(), map)),
         }
     }
 
     /// A different map was opened: what was placed on the old one goes.
     pub fn map_replaced(&mut self) {
-        self.path.start = None;
-        self.path.goal = None;
-        self.path.sources.clear();
-        self.fov.pinned = None;
-        self.symmetry.selected = None;
-        self.cache.apply(OverlayCommand::ClearWhatIf);
-        self.lighting.pinned = None;
-    }
-
-    fn opacity_grid(&mut self, map: &Map, revision: u64) -> Arc<OpacityGrid> {
-        match &self.grid {
-            Some((r, grid)) if *r == revision => Arc::clone(grid),
-            _ => {
-                let grid = Arc::new(OpacityGrid::from_map(map));
-                self.grid = Some((revision, Arc::clone(&grid)));
-                grid
-            }
-        }
+        self.each_mut().into_iter().for_each(|o| o.map_replaced());
     }
 
     /// Brings every overlay that is on up to date with the map (`logic`, once a frame).
     pub fn update(&mut self, map: &Map, revision: u64, hovered: Option<Cell>, dt: f32) {
-        self.rules.update(map, revision);
-        self.path.advance(dt);
-        self.path.update(map, revision);
-        if self.fov.on || self.symmetry.on || self.cache.on || self.lighting.on {
-            let grid = self.opacity_grid(map, revision);
-            self.fov.update(&grid, revision, hovered);
-            self.symmetry.update(&grid, revision);
-            self.cache.update(&grid, revision);
-            self.lighting.update(map, &grid, revision, hovered);
-        }
+        let mut grid = std::mem::take(&mut self.grid);
+        let mut frame = Frame::new(map, revision, hovered, dt, &mut grid);
+        self.each_mut().into_iter().for_each(|o| o.update(&mut frame));
+        self.grid = grid;
     }
 
     /// Waits for the background jobs and takes their results (tests and headless runs).
     pub fn wait_for_jobs(&mut self, map: &Map, revision: u64) {
         self.update(map, revision, None, 0.0);
-        if self.rules.on {
-            self.rules.wait(map, revision);
-        }
-        if self.path.on {
-            self.path.wait(map, revision);
-        }
-        let grid = self.opacity_grid(map, revision);
-        if self.symmetry.on {
-            self.symmetry.wait(&grid, revision);
-        }
-        if self.cache.on {
-            self.cache.wait(&grid, revision);
-        }
+        let mut grid = std::mem::take(&mut self.grid);
+        let mut frame = Frame::new(map, revision, None, 0.0, &mut grid);
+        self.each_mut().into_iter().filter(|o| o.is_on()).for_each(|o| o.wait(&mut frame));
+        self.grid = grid;
     }
 
     /// Draws the overlays that are on; `side` picks one pathfinding side in a split view.
     pub fn draw(&self, painter: &Painter, view: &View, cells: VisibleCells, side: Option<usize>) {
-        if self.rules.on {
-            self.rules.draw(painter, view, cells);
-        }
-        if self.lighting.on {
-            self.lighting.draw(painter, view, cells);
-        }
-        if self.cache.on {
-            self.cache.draw(painter, view, cells);
-        }
-        if self.symmetry.on {
-            self.symmetry.draw(painter, view, cells);
-        }
-        if self.fov.on {
-            self.fov.draw(painter, view, cells);
-        }
-        if self.path.on {
-            self.path.draw(painter, view, cells, side);
+        for kind in DRAW_ORDER {
+            let overlay = self.get(kind);
+            if overlay.is_on() {
+                overlay.draw(painter, view, cells, side);
+            }
         }
     }
 
     /// Every overlay's numbers, as text.
     pub fn numbers_text(&self) -> String {
-        let mut out = String::new();
-        if self.rules.on {
-            out += &self.rules.numbers_text();
-        }
-        if self.path.on {
-            out += &self.path.numbers_text();
-        }
-        if self.fov.on {
-            out += &self.fov.numbers_text();
-        }
-        if self.symmetry.on {
-            out += &self.symmetry.numbers_text();
-        }
-        if self.cache.on {
-            out += &self.cache.numbers_text();
-        }
-        if self.lighting.on {
-            out += &self.lighting.numbers_text();
-        }
-        out
+        self.each().iter().filter(|o| o.is_on()).map(|o| o.numbers_text()).collect()
     }
 
     /// The sections of the overlays that are on, for the side panel.
     pub fn panel_ui(&self, ui: &mut egui::Ui, commands: &mut Vec<Command>) {
-        for kind in OverlayKind::ALL {
-            if !self.is_on(kind) {
+        for overlay in self.each() {
+            if !overlay.is_on() {
                 continue;
             }
+            let kind = overlay.kind();
             egui::CollapsingHeader::new(kind.heading()).default_open(true).show(ui, |ui| {
-                match kind {
-                    OverlayKind::Rules => self.rules.settings_ui(ui, commands),
-                    OverlayKind::Pathfinding => self.path.settings_ui(ui, commands),
-                    OverlayKind::FovCompare => self.fov.settings_ui(ui, commands),
-                    OverlayKind::Symmetry => self.symmetry.settings_ui(ui, commands),
-                    OverlayKind::Cache => self.cache.settings_ui(ui, commands),
-                    OverlayKind::Lighting => self.lighting.settings_ui(ui, commands),
-                }
+                overlay.settings_ui(ui, commands);
                 if ui.button("Close overlay").on_hover_text(kind.label()).clicked() {
                     commands.push(Command::Overlay(OverlayCommand::Show(kind, false)));
                 }

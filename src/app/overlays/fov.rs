@@ -6,10 +6,11 @@ use std::time::Instant;
 
 use egui::{Color32, Painter};
 
-use super::{LegendEntry, OverlayCommand, legend_ui, with_alpha};
+use super::{Frame, LegendEntry, Overlay, OverlayCommand, OverlayKind, legend_ui, with_alpha};
 use crate::app::canvas::VisibleCells;
 use crate::app::{Command, View};
 use crate::core::Cell;
+use crate::core::Map;
 use crate::core::fov::targeting::{PairSight, Shot, shot};
 use crate::core::fov::{self, Algorithm, FovParams, Opacity, OpacityGrid, VisibleSet};
 
@@ -56,7 +57,7 @@ pub struct Agreement {
 }
 
 #[derive(Default)]
-pub struct FovCompare {
+pub struct FovOverlay {
     pub on: bool,
     pub settings: FovSettings,
     /// The origin a click fixed; otherwise the origin follows the pointer.
@@ -84,22 +85,123 @@ const STOPPED: Color32 = Color32::from_rgb(255, 70, 70);
 /// The plot's radii: 1 to this.
 const PLOT_MAX_RADIUS: u32 = 30;
 
-impl FovCompare {
-    pub fn apply(&mut self, command: OverlayCommand) {
-        match command {
-            OverlayCommand::FovSettings(s) => self.settings = s,
-            OverlayCommand::PinFov(cell) => self.pinned = if self.pinned == Some(cell) { None } else { Some(cell) },
-            OverlayCommand::UnpinFov => self.pinned = None,
+impl FovOverlay {
+    /// The pair report, while the origin is pinned and the pointer is on another cell of the map.
+    fn update_pair(&mut self, grid: &OpacityGrid, revision: u64, hovered: Option<Cell>) {
+        let target = hovered.filter(|c| grid.in_bounds(c.x, c.y));
+        let (Some(origin), Some(target)) = (self.pinned.filter(|_| self.pinned == self.origin), target) else {
+            self.pair = None;
+            self.pair_key = None;
+            return;
+        };
+        if target == origin {
+            self.pair = None;
+            self.pair_key = None;
+            return;
+        }
+        let key = (revision, origin, target, self.settings.clone());
+        if self.pair_key.as_ref() == Some(&key) {
+            return;
+        }
+        let s = &self.settings;
+        let mut scratch = VisibleSet::new(grid.width() as u32, grid.height() as u32);
+        let sight = |a| PairSight::of(a, grid, (origin, target), (s.radius, s.light_walls), &mut scratch);
+        let sights = [s.a, s.b].map(sight);
+        self.pair = Some(PairReport { target, sights, shot: shot(grid, origin, target) });
+        self.pair_key = Some(key);
+    }
+}
+
+/// Every algorithm's visible count and mean time at `origin`. Each is repeated until about
+/// 200 µs have passed (at most 50 calls), so small views are timed above the clock's noise.
+fn timed_table(grid: &OpacityGrid, origin: Cell, radius: Option<u32>, light_walls: bool) -> Vec<AlgorithmRow> {
+    let mut visible = VisibleSet::new(grid.width() as u32, grid.height() as u32);
+    let params = FovParams { origin, radius, light_walls };
+    Algorithm::ALL
+        .into_iter()
+        .map(|algorithm| {
+            let started = Instant::now();
+            fov::compute(algorithm, grid, params, &mut visible);
+            let once = started.elapsed().as_secs_f64();
+            let reps = ((200e-6 / once.max(1e-9)) as usize).clamp(1, 50);
+            let started = Instant::now();
+            for _ in 0..reps {
+                fov::compute(algorithm, grid, params, &mut visible);
+            }
+            let micros = started.elapsed().as_secs_f64() * 1e6 / reps as f64;
+            AlgorithmRow { algorithm, visible: visible.count(), micros }
+        })
+        .collect()
+}
+
+fn origin_label(origin: Option<Cell>) -> String {
+    origin.map_or_else(String::new, |o| format!("{}, {}", o.x, o.y))
+}
+
+/// The pair's verdicts: for A and B, whether the origin sees the target and the target the
+/// origin, one-sided pairs named; and the shot.
+fn pair_ui(ui: &mut egui::Ui, origin: String, pair: &PairReport) {
+    let t = pair.target;
+    ui.strong(format!("target {}, {} (the pointer)", t.x, t.y));
+    for (sight, colour) in pair.sights.iter().zip([ONLY_A, ONLY_B]) {
+        let yes = |b: bool| if b { "yes" } else { "no" };
+        let mut text = format!(
+            "{}: origin sees it {}, it sees the origin {}",
+            sight.algorithm,
+            yes(sight.sees),
+            yes(sight.seen_back)
+        );
+        match (sight.sees, sight.seen_back) {
+            (false, true) => text += " — one-sided: it sees you unseen",
+            (true, false) => text += " — one-sided: you see it unseen",
             _ => {}
         }
+        ui.label(egui::RichText::new(text).color(colour));
+    }
+    ui.label(format!("shot from {origin}: {}", pair.shot.describe(|c| format!("{}, {}", c.x, c.y))));
+}
+
+/// The shot's digital lines from the origin to the target, through the centres of their cells
+/// (the two lines where ties part them), and a cross on each cell that stops one.
+fn draw_shot(painter: &Painter, view: &View, pair: &PairReport) {
+    let centre = |c: Cell| view.cell_rect(c).center();
+    for (k, line) in pair.shot.lines.iter().enumerate() {
+        if k == 1 && pair.shot.lines[0] == pair.shot.lines[1] {
+            break;
+        }
+        let points: Vec<egui::Pos2> = line.iter().map(|&c| centre(c)).collect();
+        painter.add(egui::Shape::line(points, egui::Stroke::new(2.0, with_alpha(SHOT, 0.9))));
+    }
+    for &c in pair.shot.blocked_at.iter().flatten() {
+        let r = view.cell_rect(c).shrink(view.cell_px * 0.15);
+        let stroke = egui::Stroke::new(2.5, STOPPED);
+        painter.line_segment([r.left_top(), r.right_bottom()], stroke);
+        painter.line_segment([r.right_top(), r.left_bottom()], stroke);
+    }
+    let target = view.cell_rect(pair.target);
+    painter.rect_stroke(target, 0.0, egui::Stroke::new(2.0, SHOT), egui::StrokeKind::Inside);
+}
+
+impl Overlay for FovOverlay {
+    fn kind(&self) -> OverlayKind {
+        OverlayKind::Fov
+    }
+
+    fn is_on(&self) -> bool {
+        self.on
+    }
+
+    fn set_on(&mut self, on: bool) {
+        self.on = on;
     }
 
     /// Recomputes what changed: the two views (origin, settings, map), the table (origin, radius,
     /// map) and the plot.
-    pub fn update(&mut self, grid: &OpacityGrid, revision: u64, hovered: Option<Cell>) {
+    fn update(&mut self, frame: &mut Frame) {
         if !self.on {
             return;
         }
+        let (grid, revision, hovered) = (&*frame.grid(), frame.revision, frame.hovered);
         let in_bounds = |c: &Cell| grid.in_bounds(c.x, c.y);
         self.origin = self.pinned.filter(in_bounds).or(hovered.filter(in_bounds)).or(self.origin.filter(in_bounds));
         let Some(origin) = self.origin else { return };
@@ -139,32 +241,16 @@ impl FovCompare {
         self.key = Some(key);
     }
 
-    /// The pair report, while the origin is pinned and the pointer is on another cell of the map.
-    fn update_pair(&mut self, grid: &OpacityGrid, revision: u64, hovered: Option<Cell>) {
-        let target = hovered.filter(|c| grid.in_bounds(c.x, c.y));
-        let (Some(origin), Some(target)) = (self.pinned.filter(|_| self.pinned == self.origin), target) else {
-            self.pair = None;
-            self.pair_key = None;
-            return;
-        };
-        if target == origin {
-            self.pair = None;
-            self.pair_key = None;
-            return;
+    fn apply(&mut self, command: OverlayCommand, _map: &Map) {
+        match command {
+            OverlayCommand::FovSettings(s) => self.settings = s,
+            OverlayCommand::PinFov(cell) => self.pinned = if self.pinned == Some(cell) { None } else { Some(cell) },
+            OverlayCommand::UnpinFov => self.pinned = None,
+            _ => {}
         }
-        let key = (revision, origin, target, self.settings.clone());
-        if self.pair_key.as_ref() == Some(&key) {
-            return;
-        }
-        let s = &self.settings;
-        let mut scratch = VisibleSet::new(grid.width() as u32, grid.height() as u32);
-        let sight = |a| PairSight::of(a, grid, (origin, target), (s.radius, s.light_walls), &mut scratch);
-        let sights = [s.a, s.b].map(sight);
-        self.pair = Some(PairReport { target, sights, shot: shot(grid, origin, target) });
-        self.pair_key = Some(key);
     }
 
-    pub fn draw(&self, painter: &Painter, view: &View, cells: VisibleCells) {
+    fn draw(&self, painter: &Painter, view: &View, cells: VisibleCells, _side: Option<usize>) {
         let Some(origin) = self.origin else { return };
         let [va, vb] = &self.views;
         if va.width() <= 0 {
@@ -198,7 +284,7 @@ impl FovCompare {
         }
     }
 
-    pub fn numbers_text(&self) -> String {
+    fn numbers_text(&self) -> String {
         let Some(o) = self.origin else { return String::new() };
         let s = &self.settings;
         let radius = s.radius.map_or("unlimited".into(), |r| r.to_string());
@@ -222,7 +308,7 @@ impl FovCompare {
         out
     }
 
-    pub fn settings_ui(&self, ui: &mut egui::Ui, commands: &mut Vec<Command>) {
+    fn settings_ui(&self, ui: &mut egui::Ui, commands: &mut Vec<Command>) {
         let mut s = self.settings.clone();
         egui::Grid::new("fov_settings").num_columns(2).show(ui, |ui| {
             for (label, value) in [("A", &mut s.a), ("B", &mut s.b)] {
@@ -311,74 +397,12 @@ impl FovCompare {
                 }
             });
     }
-}
 
-/// Every algorithm's visible count and mean time at `origin`. Each is repeated until about
-/// 200 µs have passed (at most 50 calls), so small views are timed above the clock's noise.
-fn timed_table(grid: &OpacityGrid, origin: Cell, radius: Option<u32>, light_walls: bool) -> Vec<AlgorithmRow> {
-    let mut visible = VisibleSet::new(grid.width() as u32, grid.height() as u32);
-    let params = FovParams { origin, radius, light_walls };
-    Algorithm::ALL
-        .into_iter()
-        .map(|algorithm| {
-            let started = Instant::now();
-            fov::compute(algorithm, grid, params, &mut visible);
-            let once = started.elapsed().as_secs_f64();
-            let reps = ((200e-6 / once.max(1e-9)) as usize).clamp(1, 50);
-            let started = Instant::now();
-            for _ in 0..reps {
-                fov::compute(algorithm, grid, params, &mut visible);
-            }
-            let micros = started.elapsed().as_secs_f64() * 1e6 / reps as f64;
-            AlgorithmRow { algorithm, visible: visible.count(), micros }
-        })
-        .collect()
-}
-
-fn origin_label(origin: Option<Cell>) -> String {
-    origin.map_or_else(String::new, |o| format!("{}, {}", o.x, o.y))
-}
-
-/// The pair's verdicts: for A and B, whether the origin sees the target and the target the
-/// origin, one-sided pairs named; and the shot.
-fn pair_ui(ui: &mut egui::Ui, origin: String, pair: &PairReport) {
-    let t = pair.target;
-    ui.strong(format!("target {}, {} (the pointer)", t.x, t.y));
-    for (sight, colour) in pair.sights.iter().zip([ONLY_A, ONLY_B]) {
-        let yes = |b: bool| if b { "yes" } else { "no" };
-        let mut text = format!(
-            "{}: origin sees it {}, it sees the origin {}",
-            sight.algorithm,
-            yes(sight.sees),
-            yes(sight.seen_back)
-        );
-        match (sight.sees, sight.seen_back) {
-            (false, true) => text += " — one-sided: it sees you unseen",
-            (true, false) => text += " — one-sided: you see it unseen",
-            _ => {}
-        }
-        ui.label(egui::RichText::new(text).color(colour));
+    fn probe(&mut self, cell: Cell, map: &Map) {
+        self.apply(OverlayCommand::PinFov(cell), map);
     }
-    ui.label(format!("shot from {origin}: {}", pair.shot.describe(|c| format!("{}, {}", c.x, c.y))));
-}
 
-/// The shot's digital lines from the origin to the target, through the centres of their cells
-/// (the two lines where ties part them), and a cross on each cell that stops one.
-fn draw_shot(painter: &Painter, view: &View, pair: &PairReport) {
-    let centre = |c: Cell| view.cell_rect(c).center();
-    for (k, line) in pair.shot.lines.iter().enumerate() {
-        if k == 1 && pair.shot.lines[0] == pair.shot.lines[1] {
-            break;
-        }
-        let points: Vec<egui::Pos2> = line.iter().map(|&c| centre(c)).collect();
-        painter.add(egui::Shape::line(points, egui::Stroke::new(2.0, with_alpha(SHOT, 0.9))));
+    fn map_replaced(&mut self) {
+        self.pinned = None;
     }
-    for &c in pair.shot.blocked_at.iter().flatten() {
-        let r = view.cell_rect(c).shrink(view.cell_px * 0.15);
-        let stroke = egui::Stroke::new(2.5, STOPPED);
-        painter.line_segment([r.left_top(), r.right_bottom()], stroke);
-        painter.line_segment([r.right_top(), r.left_bottom()], stroke);
-    }
-    let target = view.cell_rect(pair.target);
-    painter.rect_stroke(target, 0.0, egui::Stroke::new(2.0, SHOT), egui::StrokeKind::Inside);
 }

@@ -6,7 +6,7 @@
 
 use egui::{Color32, Painter, Stroke};
 
-use super::{LegendEntry, OverlayCommand, legend_ui, with_alpha};
+use super::{Frame, LegendEntry, Overlay, OverlayCommand, OverlayKind, legend_ui, with_alpha};
 use crate::app::canvas::VisibleCells;
 use crate::app::{Command, View};
 use crate::core::fov::{self, Algorithm, FovParams, Opacity, OpacityGrid, VisibleSet};
@@ -38,7 +38,7 @@ pub struct SightCounts {
 }
 
 #[derive(Default)]
-pub struct LightingView {
+pub struct LightingOverlay {
     pub on: bool,
     pub settings: LightingSettings,
     /// The viewer a Probe click fixed; otherwise it follows the pointer.
@@ -64,24 +64,49 @@ const LIT: Color32 = Color32::from_rgb(255, 176, 40);
 const OWN: Color32 = Color32::from_rgb(90, 160, 255);
 const BY_LIGHT: Color32 = Color32::from_rgb(255, 240, 120);
 
-impl LightingView {
-    pub fn apply(&mut self, command: OverlayCommand) {
-        match command {
-            OverlayCommand::LightingSettings(s) => self.settings = s,
-            OverlayCommand::PinViewer(cell) => {
-                self.pinned = if self.pinned == Some(cell) { None } else { Some(cell) };
+impl LightingOverlay {
+    /// Adds the lights' cells to the overlap counts, or takes them away (what the lights lit
+    /// before an edit), a cell at a time: the counts cost what the lights light, not the map.
+    fn count_overlap(&mut self, add: bool) {
+        let Some(lighting) = &self.lighting else { return };
+        for k in 0..lighting.lights().len() {
+            for c in lighting.view_of(k) {
+                let n = &mut self.overlap[(c.y * self.width + c.x) as usize];
+                *n = if add { n.saturating_add(1) } else { n.saturating_sub(1) };
             }
-            OverlayCommand::UnpinViewer => self.pinned = None,
-            _ => {}
         }
+    }
+
+    /// The lighting shown (none before the overlay first ran).
+    pub fn lighting(&self) -> Option<&Lighting> {
+        self.lighting.as_ref()
+    }
+
+    fn sight_shown(&self) -> Option<Cell> {
+        self.viewer.filter(|_| self.settings.sight && self.sight_key.is_some())
+    }
+}
+
+impl Overlay for LightingOverlay {
+    fn kind(&self) -> OverlayKind {
+        OverlayKind::Lighting
+    }
+
+    fn is_on(&self) -> bool {
+        self.on
+    }
+
+    fn set_on(&mut self, on: bool) {
+        self.on = on;
     }
 
     /// The lights (when the map or the algorithm changed: after an edit, only the lights near
     /// what it changed) and the viewer's sight (again when it moved, or its vision changed).
-    pub fn update(&mut self, map: &Map, grid: &std::sync::Arc<OpacityGrid>, revision: u64, hovered: Option<Cell>) {
+    fn update(&mut self, frame: &mut Frame) {
         if !self.on {
             return;
         }
+        let (map, grid, revision, hovered) = (frame.map, &frame.grid(), frame.revision, frame.hovered);
         let algorithm = self.settings.algorithm;
         if self.key != Some((revision, algorithm)) {
             let same_size =
@@ -123,28 +148,18 @@ impl LightingView {
         self.sight_key = Some(sight_key);
     }
 
-    /// Adds the lights' cells to the overlap counts, or takes them away (what the lights lit
-    /// before an edit), a cell at a time: the counts cost what the lights light, not the map.
-    fn count_overlap(&mut self, add: bool) {
-        let Some(lighting) = &self.lighting else { return };
-        for k in 0..lighting.lights().len() {
-            for c in lighting.view_of(k) {
-                let n = &mut self.overlap[(c.y * self.width + c.x) as usize];
-                *n = if add { n.saturating_add(1) } else { n.saturating_sub(1) };
+    fn apply(&mut self, command: OverlayCommand, _map: &Map) {
+        match command {
+            OverlayCommand::LightingSettings(s) => self.settings = s,
+            OverlayCommand::PinViewer(cell) => {
+                self.pinned = if self.pinned == Some(cell) { None } else { Some(cell) };
             }
+            OverlayCommand::UnpinViewer => self.pinned = None,
+            _ => {}
         }
     }
 
-    /// The lighting shown (none before the overlay first ran).
-    pub fn lighting(&self) -> Option<&Lighting> {
-        self.lighting.as_ref()
-    }
-
-    fn sight_shown(&self) -> Option<Cell> {
-        self.viewer.filter(|_| self.settings.sight && self.sight_key.is_some())
-    }
-
-    pub fn draw(&self, painter: &Painter, view: &View, cells: VisibleCells) {
+    fn draw(&self, painter: &Painter, view: &View, cells: VisibleCells, _side: Option<usize>) {
         let Some(lighting) = &self.lighting else { return };
         let alpha = self.settings.opacity;
         let sight = self.sight_shown();
@@ -182,7 +197,7 @@ impl LightingView {
         }
     }
 
-    pub fn numbers_text(&self) -> String {
+    fn numbers_text(&self) -> String {
         let Some(lighting) = &self.lighting else { return String::new() };
         let s = &self.settings;
         let mut out = format!(
@@ -203,7 +218,7 @@ impl LightingView {
         out
     }
 
-    pub fn settings_ui(&self, ui: &mut egui::Ui, commands: &mut Vec<Command>) {
+    fn settings_ui(&self, ui: &mut egui::Ui, commands: &mut Vec<Command>) {
         let mut s = self.settings.clone();
         ui.horizontal(|ui| {
             ui.label("FOV");
@@ -268,5 +283,13 @@ impl LightingView {
                 }
             },
         );
+    }
+
+    fn probe(&mut self, cell: Cell, map: &Map) {
+        self.apply(OverlayCommand::PinViewer(cell), map);
+    }
+
+    fn map_replaced(&mut self) {
+        self.pinned = None;
     }
 }

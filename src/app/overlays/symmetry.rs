@@ -7,10 +7,11 @@ use std::sync::Arc;
 use egui::{Color32, Painter, Stroke};
 
 use super::job::Job;
-use super::{LegendEntry, OverlayCommand, heat_colour, legend_ui, with_alpha};
+use super::{Frame, LegendEntry, Overlay, OverlayCommand, OverlayKind, heat_colour, legend_ui, with_alpha};
 use crate::app::canvas::VisibleCells;
 use crate::app::{Command, View};
 use crate::core::Cell;
+use crate::core::Map;
 use crate::core::analysis::symmetry::{self, AuditError, Failure, SymmetryReport};
 use crate::core::fov::{Algorithm, Opacity, OpacityGrid};
 
@@ -32,7 +33,7 @@ type TableKey = (u64, u32);
 type TableJob = Job<Result<Vec<SymmetryReport>, AuditError>>;
 
 #[derive(Default)]
-pub struct SymmetryView {
+pub struct SymmetryOverlay {
     pub on: bool,
     pub settings: SymmetrySettings,
     /// The cell whose partners are drawn.
@@ -54,37 +55,32 @@ pub struct SymmetryView {
 const SEEN_BY_THIS_ONLY: Color32 = Color32::from_rgb(80, 220, 255);
 const SEEN_BY_PARTNER_ONLY: Color32 = Color32::from_rgb(255, 80, 200);
 
-impl SymmetryView {
-    pub fn apply(&mut self, command: OverlayCommand) {
-        match command {
-            OverlayCommand::SymmetrySettings(s) => self.settings = s,
-            OverlayCommand::SelectSymmetryCell(cell) => {
-                self.selected = if self.selected == Some(cell) { None } else { Some(cell) }
-            }
-            OverlayCommand::CancelAudit => {
-                if let Some((key, job)) = self.job.take() {
-                    job.cancel();
-                    self.cancelled = Some(key);
-                }
-                if let Some((_, job)) = self.table_job.take() {
-                    job.cancel();
-                }
-            }
-            OverlayCommand::RestartAudit => self.cancelled = None,
-            _ => {}
-        }
+impl SymmetryOverlay {}
+
+fn transparent_cells(grid: &OpacityGrid) -> usize {
+    let (w, h) = (grid.width(), grid.height());
+    (0..h).map(|y| (0..w).filter(|&x| !grid.is_opaque(x, y)).count()).sum()
+}
+
+impl Overlay for SymmetryOverlay {
+    fn kind(&self) -> OverlayKind {
+        OverlayKind::Symmetry
     }
 
-    /// Whether an audit is running (the UI keeps repainting to show its progress).
-    pub fn busy(&self) -> bool {
-        self.job.is_some() || self.table_job.is_some()
+    fn is_on(&self) -> bool {
+        self.on
+    }
+
+    fn set_on(&mut self, on: bool) {
+        self.on = on;
     }
 
     /// Starts the audits the map or the settings need, and collects finished ones.
-    pub fn update(&mut self, grid: &Arc<OpacityGrid>, revision: u64) {
+    fn update(&mut self, frame: &mut Frame) {
         if !self.on {
             return;
         }
+        let (grid, revision) = (&frame.grid(), frame.revision);
         let key = (revision, self.settings.algorithm, self.settings.radius);
         if let Some((job_key, job)) = &self.job
             && let Some(result) = job.poll()
@@ -152,7 +148,7 @@ impl SymmetryView {
     }
 
     /// Blocks until the running audits finish (tests, headless runs).
-    pub fn wait(&mut self, grid: &Arc<OpacityGrid>, revision: u64) {
+    fn wait(&mut self, frame: &mut Frame) {
         for _ in 0..2 {
             if let Some((key, job)) = self.job.take()
                 && let Some(Ok(report)) = job.wait()
@@ -166,11 +162,36 @@ impl SymmetryView {
                 self.table = table;
                 self.table_key = Some(key);
             }
-            self.update(grid, revision);
+            self.update(frame);
         }
     }
 
-    pub fn draw(&self, painter: &Painter, view: &View, cells: VisibleCells) {
+    fn apply(&mut self, command: OverlayCommand, _map: &Map) {
+        match command {
+            OverlayCommand::SymmetrySettings(s) => self.settings = s,
+            OverlayCommand::SelectSymmetryCell(cell) => {
+                self.selected = if self.selected == Some(cell) { None } else { Some(cell) }
+            }
+            OverlayCommand::CancelAudit => {
+                if let Some((key, job)) = self.job.take() {
+                    job.cancel();
+                    self.cancelled = Some(key);
+                }
+                if let Some((_, job)) = self.table_job.take() {
+                    job.cancel();
+                }
+            }
+            OverlayCommand::RestartAudit => self.cancelled = None,
+            _ => {}
+        }
+    }
+
+    /// Whether an audit is running (the UI keeps repainting to show its progress).
+    fn busy(&self) -> bool {
+        self.job.is_some() || self.table_job.is_some()
+    }
+
+    fn draw(&self, painter: &Painter, view: &View, cells: VisibleCells, _side: Option<usize>) {
         let alpha = self.settings.opacity;
         if let Some(report) = &self.report
             && report.per_cell.len() == (cells.map_width * cells.map_height) as usize
@@ -214,7 +235,7 @@ impl SymmetryView {
         }
     }
 
-    pub fn numbers_text(&self) -> String {
+    fn numbers_text(&self) -> String {
         let mut out = String::new();
         if let Some(r) = &self.report {
             out += &format!(
@@ -246,7 +267,7 @@ impl SymmetryView {
         out
     }
 
-    pub fn settings_ui(&self, ui: &mut egui::Ui, commands: &mut Vec<Command>) {
+    fn settings_ui(&self, ui: &mut egui::Ui, commands: &mut Vec<Command>) {
         let mut s = self.settings.clone();
         ui.horizontal(|ui| {
             ui.label("algorithm");
@@ -324,9 +345,12 @@ impl SymmetryView {
             }
         });
     }
-}
 
-fn transparent_cells(grid: &OpacityGrid) -> usize {
-    let (w, h) = (grid.width(), grid.height());
-    (0..h).map(|y| (0..w).filter(|&x| !grid.is_opaque(x, y)).count()).sum()
+    fn probe(&mut self, cell: Cell, map: &Map) {
+        self.apply(OverlayCommand::SelectSymmetryCell(cell), map);
+    }
+
+    fn map_replaced(&mut self) {
+        self.selected = None;
+    }
 }

@@ -7,7 +7,7 @@ use std::time::Instant;
 use egui::{Color32, Painter, Stroke, Vec2};
 
 use super::job::Job;
-use super::{LegendEntry, OverlayCommand, choice_ui, heat_colour, legend_ui, with_alpha};
+use super::{Frame, LegendEntry, Overlay, OverlayCommand, OverlayKind, choice_ui, heat_colour, legend_ui, with_alpha};
 use crate::app::canvas::VisibleCells;
 use crate::app::{Command, View};
 use crate::core::path::dijkstra_map::DijkstraMap;
@@ -283,36 +283,6 @@ impl PathOverlay {
         self.sides.as_ref().map_or(0, |s| s[0].steps().max(s[1].steps()))
     }
 
-    pub fn apply(&mut self, command: OverlayCommand, map: &Map) {
-        match command {
-            OverlayCommand::PathSettings(s) => self.settings = s,
-            OverlayCommand::MoveMarker(marker, cell) if map.in_bounds(cell) => match marker {
-                Marker::Start => self.start = Some(cell),
-                Marker::Goal => self.goal = Some(cell),
-            },
-            OverlayCommand::ToggleSource(cell) if map.in_bounds(cell) => {
-                if let Some(i) = self.sources.iter().position(|&c| c == cell) {
-                    self.sources.remove(i);
-                } else {
-                    self.sources.push(cell);
-                }
-            }
-            OverlayCommand::ClearSources => self.sources.clear(),
-            OverlayCommand::SetStep(step) => {
-                self.step = step.min(self.max_step());
-                self.playing = false;
-            }
-            OverlayCommand::Play(playing) => {
-                if playing && self.step >= self.max_step() {
-                    self.step = 0;
-                }
-                self.playing = playing;
-            }
-            OverlayCommand::SetSpeed(speed) => self.speed = speed.clamp(1.0, 100_000.0),
-            _ => {}
-        }
-    }
-
     /// Advances playback by `dt` seconds.
     pub fn advance(&mut self, dt: f32) {
         if !self.playing {
@@ -325,49 +295,6 @@ impl PathOverlay {
         if self.step >= self.max_step() {
             self.step = self.max_step();
             self.playing = false;
-        }
-    }
-
-    /// Brings the searches up to date with the map and the settings (only what changed). On big
-    /// maps the searches run on a [`Job`] thread, the old result showing until the new one is in.
-    pub fn update(&mut self, map: &Map, revision: u64) {
-        if !self.on {
-            return;
-        }
-        // Markers and sources off the map (after a resize, an undo) are placed again.
-        let on_map = |c: &Cell| map.in_bounds(*c);
-        self.start = self.start.filter(on_map);
-        self.goal = self.goal.filter(on_map);
-        self.sources.retain(on_map);
-        if let Some((_, job)) = &self.job
-            && let Some(computed) = job.poll()
-        {
-            let (key, _) = self.job.take().expect("polled above");
-            self.install(computed, key);
-        }
-        let placement = Placement { start: self.start, goal: self.goal, sources: self.sources.clone() };
-        let key: PathKey = (revision, self.settings.search_key(), placement.clone());
-        // One search job at a time: while a marker is dragged, the job in flight finishes and
-        // the next starts from wherever the marker is then (no pile of stale threads).
-        if self.key.as_ref() != Some(&key) && self.job.is_none() {
-            let grid = CostGrid::from_map(map, self.settings.doors);
-            let player_start =
-                map.objects.iter().find(|o| o.kind == crate::core::ObjectKind::PlayerStart).map(|o| o.cell);
-            let settings = self.settings.clone();
-            if grid.len() > super::BACKGROUND_CELLS {
-                self.job = Some((key, Job::spawn(1, move |_| compute(&grid, player_start, &settings, placement))));
-            } else {
-                let computed = compute(&grid, player_start, &settings, placement);
-                self.install(computed, key);
-            }
-        }
-        let step = self.step;
-        if let Some(sides) = &mut self.sides {
-            for side in sides {
-                if side.state.step != step.min(side.steps()) {
-                    side.state = side.trace.state_at(step);
-                }
-            }
         }
     }
 
@@ -393,26 +320,6 @@ impl PathOverlay {
         self.key = Some(key);
     }
 
-    /// Blocks until the searches are up to date with the map (tests, headless runs): a search
-    /// in flight for an older map is followed by the one it leads to.
-    pub fn wait(&mut self, map: &Map, revision: u64) {
-        loop {
-            if let Some((key, job)) = self.job.take()
-                && let Some(computed) = job.wait()
-            {
-                self.install(computed, key);
-            }
-            self.update(map, revision);
-            if self.job.is_none() {
-                return;
-            }
-        }
-    }
-
-    pub fn busy(&self) -> bool {
-        self.job.is_some() || self.playing
-    }
-
     /// Which marker (if any) sits on `cell`.
     pub fn marker_at(&self, cell: Cell) -> Option<Marker> {
         if !self.on {
@@ -423,35 +330,6 @@ impl PathOverlay {
             Some(Marker::Goal)
         } else {
             None
-        }
-    }
-
-    /// Draws the overlay for `side` (`None`: both sides, overlaid).
-    pub fn draw(&self, painter: &Painter, view: &View, cells: VisibleCells, side: Option<usize>) {
-        let alpha = self.settings.opacity;
-        // Results of a map of another size (a search of the new one still running) are not drawn.
-        let len = (cells.map_width * cells.map_height) as usize;
-        let fits_sides = self.sides.as_ref().is_none_or(|s| s.iter().all(|side| side.state.cells.len() == len));
-        let fits_dijkstra = self.dijkstra.as_ref().is_none_or(|d| d.values.values().len() == len);
-        if !fits_sides || !fits_dijkstra {
-            self.draw_markers(painter, view);
-            return;
-        }
-        match self.settings.mode {
-            PathMode::DijkstraMap => self.draw_dijkstra(painter, view, cells, alpha),
-            PathMode::Compare => {
-                if let Some(sides) = &self.sides {
-                    let shown: Vec<usize> = side.map_or(vec![0, 1], |s| vec![s]);
-                    let overlaid = shown.len() == 2;
-                    for &k in &shown {
-                        self.draw_side(painter, view, cells, &sides[k], k, overlaid, alpha);
-                    }
-                    for &k in &shown {
-                        draw_route(painter, view, &route_of(&sides[k]), SIDE_PATH[k], alpha);
-                    }
-                }
-                self.draw_markers(painter, view);
-            }
         }
     }
 
@@ -577,158 +455,6 @@ impl PathOverlay {
         }
         if let Some(g) = self.goal {
             draw_marker(painter, view, g, GOAL, "G");
-        }
-    }
-
-    /// The overlay's numbers, as text (for the clipboard and bug reports).
-    pub fn numbers_text(&self) -> String {
-        let mut out = String::new();
-        let cell = |c: Option<Cell>| c.map_or("–".into(), |c| format!("{},{}", c.x, c.y));
-        match (&self.sides, &self.dijkstra) {
-            (Some(sides), _) => {
-                out += &format!("pathfinding from {} to {}\n", cell(self.start), cell(self.goal));
-                out += "side\talgorithm\texpanded\tcost\tlength\ttime_us\n";
-                for (k, side) in sides.iter().enumerate() {
-                    let (cost, len) = side.outcome.as_ref().map_or(("none".into(), "none".into()), |r| {
-                        (format!("{:.4}", r.cost), r.path.len().to_string())
-                    });
-                    out += &format!(
-                        "{}\t{}\t{}\t{cost}\t{len}\t{:.1}\n",
-                        SIDE_NAMES[k],
-                        side.params.algorithm.name(),
-                        side.steps(),
-                        side.micros
-                    );
-                }
-            }
-            (None, Some(d)) => {
-                out += &format!(
-                    "dijkstra map: {} sources, flee {}, {} reachable cells, values {:.2}..{:.2}, {:.1} us\n",
-                    self.sources.len(),
-                    self.settings.flee,
-                    d.reachable,
-                    d.range.0,
-                    d.range.1,
-                    d.micros
-                );
-            }
-            _ => {}
-        }
-        out
-    }
-
-    pub fn settings_ui(&self, ui: &mut egui::Ui, commands: &mut Vec<Command>) {
-        let mut s = self.settings.clone();
-        ui.horizontal(|ui| {
-            ui.radio_value(&mut s.mode, PathMode::Compare, "Compare two searches");
-            ui.radio_value(&mut s.mode, PathMode::DijkstraMap, "Dijkstra map");
-        });
-        match s.mode {
-            PathMode::Compare => {
-                egui::Grid::new("path_sides").num_columns(3).show(ui, |ui| {
-                    ui.label("");
-                    ui.label("side A");
-                    ui.label("side B");
-                    ui.end_row();
-                    let algorithms: Vec<_> = Algorithm::ALL.iter().map(|&a| (a, algorithm_label(a))).collect();
-                    let heuristics = [
-                        (Heuristic::Octile, "Octile"),
-                        (Heuristic::Manhattan, "Manhattan"),
-                        (Heuristic::Chebyshev, "Chebyshev"),
-                        (Heuristic::Euclidean, "Euclidean"),
-                        (Heuristic::Zero, "Zero"),
-                    ];
-                    ui.label("algorithm");
-                    for (k, side) in SIDE_NAMES.iter().enumerate() {
-                        choice_ui(ui, &format!("side {side} algorithm"), &mut s.sides[k].algorithm, &algorithms);
-                    }
-                    ui.end_row();
-                    ui.label("heuristic");
-                    for (k, side) in SIDE_NAMES.iter().enumerate() {
-                        choice_ui(ui, &format!("side {side} heuristic"), &mut s.sides[k].heuristic, &heuristics);
-                    }
-                    ui.end_row();
-                    ui.label("weight");
-                    for (k, side) in SIDE_NAMES.iter().enumerate() {
-                        ui.add(egui::DragValue::new(&mut s.sides[k].weight).range(0.0..=10.0).speed(0.05))
-                            .on_hover_text(format!("side {side} heuristic weight"));
-                    }
-                    ui.end_row();
-                    ui.label("moves");
-                    for (k, side) in SIDE_NAMES.iter().enumerate() {
-                        choice_ui(
-                            ui,
-                            &format!("side {side} moves"),
-                            &mut s.sides[k].rules.moves,
-                            &[(Moves::Eight, "8 neighbours"), (Moves::Four, "4 neighbours")],
-                        );
-                    }
-                    ui.end_row();
-                    ui.label("diagonals");
-                    for (k, side) in SIDE_NAMES.iter().enumerate() {
-                        rules_combo_ui(ui, side, &mut s.sides[k].rules.diagonal, &mut s.sides[k].rules.diagonal_length);
-                    }
-                    ui.end_row();
-                });
-                ui.checkbox(&mut s.split, "Side by side");
-            }
-            PathMode::DijkstraMap => {
-                ui.label(format!(
-                    "{} source{}: click cells with the Probe tool (P) to add or remove",
-                    self.sources.len(),
-                    if self.sources.len() == 1 { "" } else { "s" }
-                ));
-                ui.horizontal(|ui| {
-                    ui.checkbox(&mut s.flee, "Flee map (× −1.2)");
-                    if ui.button("Clear sources").clicked() {
-                        commands.push(Command::Overlay(OverlayCommand::ClearSources));
-                    }
-                });
-                ui.horizontal(|ui| {
-                    ui.label("moves");
-                    rules_combo_ui(ui, "map", &mut s.sides[0].rules.diagonal, &mut s.sides[0].rules.diagonal_length);
-                });
-            }
-        }
-        let mut doors_open = matches!(s.doors, DoorRule::OpenAtCost(_));
-        if ui.checkbox(&mut doors_open, "Closed doors can be opened (+2)").changed() {
-            s.doors = if doors_open { DoorRule::OpenAtCost(2.0) } else { DoorRule::Impassable };
-        }
-        if s.mode == PathMode::Compare {
-            ui.horizontal_wrapped(|ui| {
-                ui.checkbox(&mut s.show_closed, "Closed");
-                ui.checkbox(&mut s.show_frontier, "Frontier");
-                ui.checkbox(&mut s.show_arrows, "Came-from arrows");
-                ui.checkbox(&mut s.show_heat, "Cost heatmap");
-            });
-        }
-        ui.add(egui::Slider::new(&mut s.opacity, 0.0..=1.0).text("opacity"));
-        if s != self.settings {
-            commands.push(Command::Overlay(OverlayCommand::PathSettings(s)));
-        }
-        ui.separator();
-        if self.job.is_some() {
-            ui.weak("searching… (the last result shows until then)");
-        }
-        match self.settings.mode {
-            PathMode::Compare => self.playback_ui(ui, commands),
-            PathMode::DijkstraMap => {
-                if let Some(d) = &self.dijkstra {
-                    ui.label(format!("reachable cells {}", d.reachable));
-                    ui.label(format!("values {:.1} to {:.1}", d.range.0, d.range.1));
-                    ui.label(format!("route from G: {} steps", d.route.len().saturating_sub(1)));
-                    ui.label(format!("time {:.0} µs", d.micros));
-                }
-                legend_ui(
-                    ui,
-                    &[
-                        LegendEntry::ramp("value, low to high"),
-                        LegendEntry::new(START, "S: source"),
-                        LegendEntry::new(GOAL, "G: walker (drag it)"),
-                        LegendEntry::new(SIDE_PATH[0], "downhill route"),
-                    ],
-                );
-            }
         }
     }
 
@@ -879,4 +605,308 @@ fn arrow(painter: &Painter, from: egui::Pos2, delta: Vec2, stroke: Stroke) {
     let side = back.rot90() * 0.6;
     painter.line_segment([to, to + back + side], stroke);
     painter.line_segment([to, to + back - side], stroke);
+}
+
+impl Overlay for PathOverlay {
+    fn kind(&self) -> OverlayKind {
+        OverlayKind::Pathfinding
+    }
+
+    fn is_on(&self) -> bool {
+        self.on
+    }
+
+    fn set_on(&mut self, on: bool) {
+        self.on = on;
+    }
+
+    /// Brings the searches up to date with the map and the settings (only what changed). On big
+    /// maps the searches run on a [`Job`] thread, the old result showing until the new one is in.
+    fn update(&mut self, frame: &mut Frame) {
+        self.advance(frame.dt);
+        let (map, revision) = (frame.map, frame.revision);
+        if !self.on {
+            return;
+        }
+        // Markers and sources off the map (after a resize, an undo) are placed again.
+        let on_map = |c: &Cell| map.in_bounds(*c);
+        self.start = self.start.filter(on_map);
+        self.goal = self.goal.filter(on_map);
+        self.sources.retain(on_map);
+        if let Some((_, job)) = &self.job
+            && let Some(computed) = job.poll()
+        {
+            let (key, _) = self.job.take().expect("polled above");
+            self.install(computed, key);
+        }
+        let placement = Placement { start: self.start, goal: self.goal, sources: self.sources.clone() };
+        let key: PathKey = (revision, self.settings.search_key(), placement.clone());
+        // One search job at a time: while a marker is dragged, the job in flight finishes and
+        // the next starts from wherever the marker is then (no pile of stale threads).
+        if self.key.as_ref() != Some(&key) && self.job.is_none() {
+            let grid = CostGrid::from_map(map, self.settings.doors);
+            let player_start =
+                map.objects.iter().find(|o| o.kind == crate::core::ObjectKind::PlayerStart).map(|o| o.cell);
+            let settings = self.settings.clone();
+            if grid.len() > super::BACKGROUND_CELLS {
+                self.job = Some((key, Job::spawn(1, move |_| compute(&grid, player_start, &settings, placement))));
+            } else {
+                let computed = compute(&grid, player_start, &settings, placement);
+                self.install(computed, key);
+            }
+        }
+        let step = self.step;
+        if let Some(sides) = &mut self.sides {
+            for side in sides {
+                if side.state.step != step.min(side.steps()) {
+                    side.state = side.trace.state_at(step);
+                }
+            }
+        }
+    }
+
+    /// Blocks until the searches are up to date with the map (tests, headless runs): a search
+    /// in flight for an older map is followed by the one it leads to.
+    fn wait(&mut self, frame: &mut Frame) {
+        loop {
+            if let Some((key, job)) = self.job.take()
+                && let Some(computed) = job.wait()
+            {
+                self.install(computed, key);
+            }
+            self.update(frame);
+            if self.job.is_none() {
+                return;
+            }
+        }
+    }
+
+    fn apply(&mut self, command: OverlayCommand, map: &Map) {
+        match command {
+            OverlayCommand::PathSettings(s) => self.settings = s,
+            OverlayCommand::MoveMarker(marker, cell) if map.in_bounds(cell) => match marker {
+                Marker::Start => self.start = Some(cell),
+                Marker::Goal => self.goal = Some(cell),
+            },
+            OverlayCommand::ToggleSource(cell) if map.in_bounds(cell) => {
+                if let Some(i) = self.sources.iter().position(|&c| c == cell) {
+                    self.sources.remove(i);
+                } else {
+                    self.sources.push(cell);
+                }
+            }
+            OverlayCommand::ClearSources => self.sources.clear(),
+            OverlayCommand::SetStep(step) => {
+                self.step = step.min(self.max_step());
+                self.playing = false;
+            }
+            OverlayCommand::Play(playing) => {
+                if playing && self.step >= self.max_step() {
+                    self.step = 0;
+                }
+                self.playing = playing;
+            }
+            OverlayCommand::SetSpeed(speed) => self.speed = speed.clamp(1.0, 100_000.0),
+            _ => {}
+        }
+    }
+
+    fn busy(&self) -> bool {
+        self.job.is_some() || self.playing
+    }
+
+    /// Draws the overlay for `side` (`None`: both sides, overlaid).
+    fn draw(&self, painter: &Painter, view: &View, cells: VisibleCells, side: Option<usize>) {
+        let alpha = self.settings.opacity;
+        // Results of a map of another size (a search of the new one still running) are not drawn.
+        let len = (cells.map_width * cells.map_height) as usize;
+        let fits_sides = self.sides.as_ref().is_none_or(|s| s.iter().all(|side| side.state.cells.len() == len));
+        let fits_dijkstra = self.dijkstra.as_ref().is_none_or(|d| d.values.values().len() == len);
+        if !fits_sides || !fits_dijkstra {
+            self.draw_markers(painter, view);
+            return;
+        }
+        match self.settings.mode {
+            PathMode::DijkstraMap => self.draw_dijkstra(painter, view, cells, alpha),
+            PathMode::Compare => {
+                if let Some(sides) = &self.sides {
+                    let shown: Vec<usize> = side.map_or(vec![0, 1], |s| vec![s]);
+                    let overlaid = shown.len() == 2;
+                    for &k in &shown {
+                        self.draw_side(painter, view, cells, &sides[k], k, overlaid, alpha);
+                    }
+                    for &k in &shown {
+                        draw_route(painter, view, &route_of(&sides[k]), SIDE_PATH[k], alpha);
+                    }
+                }
+                self.draw_markers(painter, view);
+            }
+        }
+    }
+
+    /// The overlay's numbers, as text (for the clipboard and bug reports).
+    fn numbers_text(&self) -> String {
+        let mut out = String::new();
+        let cell = |c: Option<Cell>| c.map_or("–".into(), |c| format!("{},{}", c.x, c.y));
+        match (&self.sides, &self.dijkstra) {
+            (Some(sides), _) => {
+                out += &format!("pathfinding from {} to {}\n", cell(self.start), cell(self.goal));
+                out += "side\talgorithm\texpanded\tcost\tlength\ttime_us\n";
+                for (k, side) in sides.iter().enumerate() {
+                    let (cost, len) = side.outcome.as_ref().map_or(("none".into(), "none".into()), |r| {
+                        (format!("{:.4}", r.cost), r.path.len().to_string())
+                    });
+                    out += &format!(
+                        "{}\t{}\t{}\t{cost}\t{len}\t{:.1}\n",
+                        SIDE_NAMES[k],
+                        side.params.algorithm.name(),
+                        side.steps(),
+                        side.micros
+                    );
+                }
+            }
+            (None, Some(d)) => {
+                out += &format!(
+                    "dijkstra map: {} sources, flee {}, {} reachable cells, values {:.2}..{:.2}, {:.1} us\n",
+                    self.sources.len(),
+                    self.settings.flee,
+                    d.reachable,
+                    d.range.0,
+                    d.range.1,
+                    d.micros
+                );
+            }
+            _ => {}
+        }
+        out
+    }
+
+    fn settings_ui(&self, ui: &mut egui::Ui, commands: &mut Vec<Command>) {
+        let mut s = self.settings.clone();
+        ui.horizontal(|ui| {
+            ui.radio_value(&mut s.mode, PathMode::Compare, "Compare two searches");
+            ui.radio_value(&mut s.mode, PathMode::DijkstraMap, "Dijkstra map");
+        });
+        match s.mode {
+            PathMode::Compare => {
+                egui::Grid::new("path_sides").num_columns(3).show(ui, |ui| {
+                    ui.label("");
+                    ui.label("side A");
+                    ui.label("side B");
+                    ui.end_row();
+                    let algorithms: Vec<_> = Algorithm::ALL.iter().map(|&a| (a, algorithm_label(a))).collect();
+                    let heuristics = [
+                        (Heuristic::Octile, "Octile"),
+                        (Heuristic::Manhattan, "Manhattan"),
+                        (Heuristic::Chebyshev, "Chebyshev"),
+                        (Heuristic::Euclidean, "Euclidean"),
+                        (Heuristic::Zero, "Zero"),
+                    ];
+                    ui.label("algorithm");
+                    for (k, side) in SIDE_NAMES.iter().enumerate() {
+                        choice_ui(ui, &format!("side {side} algorithm"), &mut s.sides[k].algorithm, &algorithms);
+                    }
+                    ui.end_row();
+                    ui.label("heuristic");
+                    for (k, side) in SIDE_NAMES.iter().enumerate() {
+                        choice_ui(ui, &format!("side {side} heuristic"), &mut s.sides[k].heuristic, &heuristics);
+                    }
+                    ui.end_row();
+                    ui.label("weight");
+                    for (k, side) in SIDE_NAMES.iter().enumerate() {
+                        ui.add(egui::DragValue::new(&mut s.sides[k].weight).range(0.0..=10.0).speed(0.05))
+                            .on_hover_text(format!("side {side} heuristic weight"));
+                    }
+                    ui.end_row();
+                    ui.label("moves");
+                    for (k, side) in SIDE_NAMES.iter().enumerate() {
+                        choice_ui(
+                            ui,
+                            &format!("side {side} moves"),
+                            &mut s.sides[k].rules.moves,
+                            &[(Moves::Eight, "8 neighbours"), (Moves::Four, "4 neighbours")],
+                        );
+                    }
+                    ui.end_row();
+                    ui.label("diagonals");
+                    for (k, side) in SIDE_NAMES.iter().enumerate() {
+                        rules_combo_ui(ui, side, &mut s.sides[k].rules.diagonal, &mut s.sides[k].rules.diagonal_length);
+                    }
+                    ui.end_row();
+                });
+                ui.checkbox(&mut s.split, "Side by side");
+            }
+            PathMode::DijkstraMap => {
+                ui.label(format!(
+                    "{} source{}: click cells with the Probe tool (P) to add or remove",
+                    self.sources.len(),
+                    if self.sources.len() == 1 { "" } else { "s" }
+                ));
+                ui.horizontal(|ui| {
+                    ui.checkbox(&mut s.flee, "Flee map (× −1.2)");
+                    if ui.button("Clear sources").clicked() {
+                        commands.push(Command::Overlay(OverlayCommand::ClearSources));
+                    }
+                });
+                ui.horizontal(|ui| {
+                    ui.label("moves");
+                    rules_combo_ui(ui, "map", &mut s.sides[0].rules.diagonal, &mut s.sides[0].rules.diagonal_length);
+                });
+            }
+        }
+        let mut doors_open = matches!(s.doors, DoorRule::OpenAtCost(_));
+        if ui.checkbox(&mut doors_open, "Closed doors can be opened (+2)").changed() {
+            s.doors = if doors_open { DoorRule::OpenAtCost(2.0) } else { DoorRule::Impassable };
+        }
+        if s.mode == PathMode::Compare {
+            ui.horizontal_wrapped(|ui| {
+                ui.checkbox(&mut s.show_closed, "Closed");
+                ui.checkbox(&mut s.show_frontier, "Frontier");
+                ui.checkbox(&mut s.show_arrows, "Came-from arrows");
+                ui.checkbox(&mut s.show_heat, "Cost heatmap");
+            });
+        }
+        ui.add(egui::Slider::new(&mut s.opacity, 0.0..=1.0).text("opacity"));
+        if s != self.settings {
+            commands.push(Command::Overlay(OverlayCommand::PathSettings(s)));
+        }
+        ui.separator();
+        if self.job.is_some() {
+            ui.weak("searching… (the last result shows until then)");
+        }
+        match self.settings.mode {
+            PathMode::Compare => self.playback_ui(ui, commands),
+            PathMode::DijkstraMap => {
+                if let Some(d) = &self.dijkstra {
+                    ui.label(format!("reachable cells {}", d.reachable));
+                    ui.label(format!("values {:.1} to {:.1}", d.range.0, d.range.1));
+                    ui.label(format!("route from G: {} steps", d.route.len().saturating_sub(1)));
+                    ui.label(format!("time {:.0} µs", d.micros));
+                }
+                legend_ui(
+                    ui,
+                    &[
+                        LegendEntry::ramp("value, low to high"),
+                        LegendEntry::new(START, "S: source"),
+                        LegendEntry::new(GOAL, "G: walker (drag it)"),
+                        LegendEntry::new(SIDE_PATH[0], "downhill route"),
+                    ],
+                );
+            }
+        }
+    }
+
+    fn probe(&mut self, cell: Cell, map: &Map) {
+        let command = match self.settings.mode {
+            PathMode::Compare => OverlayCommand::MoveMarker(Marker::Goal, cell),
+            PathMode::DijkstraMap => OverlayCommand::ToggleSource(cell),
+        };
+        self.apply(command, map);
+    }
+
+    fn map_replaced(&mut self) {
+        self.start = None;
+        self.goal = None;
+        self.sources.clear();
+    }
 }

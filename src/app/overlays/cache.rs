@@ -2,16 +2,16 @@
 //! change (a Probe click's what-if toggle, or a wall painted, a door opened in the map) the
 //! region DCSS would recompute, the exact candidate region and the views that really changed.
 
-use std::sync::Arc;
 use std::time::Instant;
 
 use egui::{Color32, Painter, Stroke};
 
 use super::job::Job;
-use super::{LegendEntry, OverlayCommand, legend_ui, with_alpha};
+use super::{Frame, LegendEntry, Overlay, OverlayCommand, OverlayKind, legend_ui, with_alpha};
 use crate::app::canvas::VisibleCells;
 use crate::app::{Command, View};
 use crate::core::Cell;
+use crate::core::Map;
 use crate::core::analysis::los_cache::{CacheError, CacheUpdate, LosCache};
 use crate::core::fov::{Algorithm, Opacity, OpacityGrid};
 
@@ -50,7 +50,7 @@ type CacheKey = (Algorithm, u32);
 /// A refused build: its settings, the map's width and height, and why.
 type Refusal = (CacheKey, (i32, i32), String);
 
-pub struct CacheView {
+pub struct CacheOverlay {
     pub on: bool,
     pub settings: CacheSettings,
     cache: Option<LosCache>,
@@ -70,7 +70,7 @@ pub struct CacheView {
     classes: Vec<u8>,
 }
 
-impl Default for CacheView {
+impl Default for CacheOverlay {
     fn default() -> Self {
         Self {
             on: false,
@@ -94,30 +94,7 @@ const CANDIDATE: Color32 = Color32::from_rgb(80, 150, 255);
 const CHANGED: Color32 = Color32::from_rgb(255, 70, 70);
 const TOGGLED: Color32 = Color32::from_rgb(255, 230, 60);
 
-impl CacheView {
-    pub fn apply(&mut self, command: OverlayCommand) {
-        match command {
-            OverlayCommand::CacheSettings(s) => self.settings = s,
-            OverlayCommand::ToggleWhatIf(cell) => {
-                if let Some(i) = self.what_if.iter().position(|&c| c == cell) {
-                    self.what_if.remove(i);
-                } else {
-                    self.what_if.push(cell);
-                }
-                self.what_if_version += 1;
-            }
-            OverlayCommand::ClearWhatIf => {
-                self.what_if.clear();
-                self.what_if_version += 1;
-            }
-            _ => {}
-        }
-    }
-
-    pub fn busy(&self) -> bool {
-        self.build.is_some()
-    }
-
+impl CacheOverlay {
     pub fn bytes(&self) -> Option<usize> {
         self.cache.as_ref().map(LosCache::bytes)
     }
@@ -131,10 +108,77 @@ impl CacheView {
         grid
     }
 
-    pub fn update(&mut self, map_grid: &Arc<OpacityGrid>, revision: u64) {
+    fn start_build(&mut self, map_grid: &OpacityGrid, (algorithm, radius): (Algorithm, u32)) {
+        let target = self.target(map_grid);
+        let cells = (target.width() * target.height()) as usize;
+        self.build_started = Some(Instant::now());
+        self.build =
+            Some(((algorithm, radius), Job::spawn(cells, move |_| LosCache::build(&target, algorithm, radius))));
+    }
+
+    /// The cache as built and brought up to date (`None` while it is built, or refused).
+    pub fn los_cache(&self) -> Option<&LosCache> {
+        self.cache.as_ref()
+    }
+
+    /// Takes the result of the build for the current settings: the cache, or why it was refused.
+    fn take_built(&mut self, built: Result<LosCache, CacheError>, map_grid: &OpacityGrid) {
+        match built {
+            Ok(cache) => {
+                self.cache = Some(cache);
+                self.synced = None;
+                self.build_millis = self.build_started.map_or(0.0, |t| t.elapsed().as_secs_f64() * 1e3);
+            }
+            Err(e) => {
+                let key = (self.settings.algorithm, self.settings.radius);
+                self.refused = Some((key, (map_grid.width(), map_grid.height()), e.to_string()));
+            }
+        }
+    }
+
+    /// Why the cache for the current settings on a map of this size was refused, if it was.
+    pub fn refusal(&self, map_grid: &OpacityGrid) -> Option<&str> {
+        let (key, size, why) = self.refused.as_ref()?;
+        (*key == (self.settings.algorithm, self.settings.radius) && *size == (map_grid.width(), map_grid.height()))
+            .then_some(why.as_str())
+    }
+}
+
+/// Marks one update's regions in `classes` (bits 1, 2, 4).
+fn mark(classes: &mut [u8], width: i32, u: &CacheUpdate) {
+    for (set, bit) in [(&u.conservative, 1u8), (&u.candidates, 2), (&u.changed, 4)] {
+        for c in set {
+            classes[(c.y * width + c.x) as usize] |= bit;
+        }
+    }
+}
+
+pub fn human_bytes(bytes: usize) -> String {
+    match bytes {
+        b if b >= 1 << 20 => format!("{:.1} MiB", b as f64 / f64::from(1 << 20)),
+        b if b >= 1 << 10 => format!("{:.1} KiB", b as f64 / 1024.0),
+        b => format!("{b} B"),
+    }
+}
+
+impl Overlay for CacheOverlay {
+    fn kind(&self) -> OverlayKind {
+        OverlayKind::Cache
+    }
+
+    fn is_on(&self) -> bool {
+        self.on
+    }
+
+    fn set_on(&mut self, on: bool) {
+        self.on = on;
+    }
+
+    fn update(&mut self, frame: &mut Frame) {
         if !self.on {
             return;
         }
+        let (map_grid, revision) = (&frame.grid(), frame.revision);
         self.what_if.retain(|c| map_grid.in_bounds(c.x, c.y));
         let wanted = (self.settings.algorithm, self.settings.radius);
         if let Some((key, job)) = &self.build
@@ -202,59 +246,48 @@ impl CacheView {
         self.synced = Some(version);
     }
 
-    fn start_build(&mut self, map_grid: &OpacityGrid, (algorithm, radius): (Algorithm, u32)) {
-        let target = self.target(map_grid);
-        let cells = (target.width() * target.height()) as usize;
-        self.build_started = Some(Instant::now());
-        self.build =
-            Some(((algorithm, radius), Job::spawn(cells, move |_| LosCache::build(&target, algorithm, radius))));
-    }
-
     /// Blocks until the cache is up to date with the map (tests, headless runs): a build in
     /// flight for an older map is followed by the build it leads to.
-    pub fn wait(&mut self, map_grid: &Arc<OpacityGrid>, revision: u64) {
+    fn wait(&mut self, frame: &mut Frame) {
+        let map_grid = frame.grid();
         loop {
             if let Some((key, job)) = self.build.take()
                 && let Some(built) = job.wait()
                 && key == (self.settings.algorithm, self.settings.radius)
             {
-                self.take_built(built, map_grid);
+                self.take_built(built, &map_grid);
             }
-            self.update(map_grid, revision);
+            self.update(frame);
             if self.build.is_none() {
                 return;
             }
         }
     }
 
-    /// The cache as built and brought up to date (`None` while it is built, or refused).
-    pub fn los_cache(&self) -> Option<&LosCache> {
-        self.cache.as_ref()
-    }
-
-    /// Takes the result of the build for the current settings: the cache, or why it was refused.
-    fn take_built(&mut self, built: Result<LosCache, CacheError>, map_grid: &OpacityGrid) {
-        match built {
-            Ok(cache) => {
-                self.cache = Some(cache);
-                self.synced = None;
-                self.build_millis = self.build_started.map_or(0.0, |t| t.elapsed().as_secs_f64() * 1e3);
+    fn apply(&mut self, command: OverlayCommand, _map: &Map) {
+        match command {
+            OverlayCommand::CacheSettings(s) => self.settings = s,
+            OverlayCommand::ToggleWhatIf(cell) => {
+                if let Some(i) = self.what_if.iter().position(|&c| c == cell) {
+                    self.what_if.remove(i);
+                } else {
+                    self.what_if.push(cell);
+                }
+                self.what_if_version += 1;
             }
-            Err(e) => {
-                let key = (self.settings.algorithm, self.settings.radius);
-                self.refused = Some((key, (map_grid.width(), map_grid.height()), e.to_string()));
+            OverlayCommand::ClearWhatIf => {
+                self.what_if.clear();
+                self.what_if_version += 1;
             }
+            _ => {}
         }
     }
 
-    /// Why the cache for the current settings on a map of this size was refused, if it was.
-    pub fn refusal(&self, map_grid: &OpacityGrid) -> Option<&str> {
-        let (key, size, why) = self.refused.as_ref()?;
-        (*key == (self.settings.algorithm, self.settings.radius) && *size == (map_grid.width(), map_grid.height()))
-            .then_some(why.as_str())
+    fn busy(&self) -> bool {
+        self.build.is_some()
     }
 
-    pub fn draw(&self, painter: &Painter, view: &View, cells: VisibleCells) {
+    fn draw(&self, painter: &Painter, view: &View, cells: VisibleCells, _side: Option<usize>) {
         let alpha = self.settings.opacity;
         if let Some(last) = &self.last
             && self.classes.len() == (cells.map_width * cells.map_height) as usize
@@ -299,7 +332,7 @@ impl CacheView {
         }
     }
 
-    pub fn numbers_text(&self) -> String {
+    fn numbers_text(&self) -> String {
         let s = &self.settings;
         let mut out = format!("los cache: {} radius {}", s.algorithm, s.radius);
         if let Some(b) = self.bytes() {
@@ -320,7 +353,7 @@ impl CacheView {
         out
     }
 
-    pub fn settings_ui(&self, ui: &mut egui::Ui, commands: &mut Vec<Command>) {
+    fn settings_ui(&self, ui: &mut egui::Ui, commands: &mut Vec<Command>) {
         let mut s = self.settings.clone();
         ui.horizontal(|ui| {
             ui.label("algorithm");
@@ -367,22 +400,14 @@ impl CacheView {
             ui.label(format!("update {us:.0} µs"));
         }
     }
-}
 
-/// Marks one update's regions in `classes` (bits 1, 2, 4).
-fn mark(classes: &mut [u8], width: i32, u: &CacheUpdate) {
-    for (set, bit) in [(&u.conservative, 1u8), (&u.candidates, 2), (&u.changed, 4)] {
-        for c in set {
-            classes[(c.y * width + c.x) as usize] |= bit;
-        }
+    fn probe(&mut self, cell: Cell, map: &Map) {
+        self.apply(OverlayCommand::ToggleWhatIf(cell), map);
     }
-}
 
-pub fn human_bytes(bytes: usize) -> String {
-    match bytes {
-        b if b >= 1 << 20 => format!("{:.1} MiB", b as f64 / f64::from(1 << 20)),
-        b if b >= 1 << 10 => format!("{:.1} KiB", b as f64 / 1024.0),
-        b => format!("{b} B"),
+    fn map_replaced(&mut self) {
+        self.what_if.clear();
+        self.what_if_version += 1;
     }
 }
 
@@ -390,25 +415,37 @@ pub fn human_bytes(bytes: usize) -> String {
 mod tests {
     use egui_kittest::kittest::Queryable;
 
+    use std::sync::Arc;
+
     use super::*;
+    use crate::app::overlays::GridCache;
+
+    /// The overlay's frame for `grid` at `revision`: the grid stands in for the map's, which the
+    /// cache overlay does not read.
+    fn frame<'a>(map: &'a Map, slot: &'a mut GridCache, grid: &Arc<OpacityGrid>, revision: u64) -> Frame<'a> {
+        slot.0 = Some((revision, Arc::clone(grid)));
+        Frame::new(map, revision, None, 0.0, slot)
+    }
 
     /// A cache too large for memory is refused with the reason shown, and not tried again on
     /// every frame; a smaller radius builds.
     #[test]
     fn a_cache_too_large_is_refused_once_and_a_smaller_radius_builds() {
+        let map = crate::core::format::ascii::parse(".\n").unwrap();
+        let mut slot = GridCache::default();
         let big = Arc::new(OpacityGrid::new(4096, 4096));
-        let mut view = CacheView { on: true, ..CacheView::default() };
+        let mut view = CacheOverlay { on: true, ..CacheOverlay::default() };
         view.settings.radius = 20;
-        view.update(&big, 0);
-        view.wait(&big, 0);
+        view.update(&mut frame(&map, &mut slot, &big, 0));
+        view.wait(&mut frame(&map, &mut slot, &big, 0));
         let why = view.refusal(&big).expect("refused").to_owned();
         assert!(why.contains("4096×4096") && why.contains("radius 20") && why.contains("smaller radius"), "{why}");
         assert!(view.cache.is_none());
-        view.update(&big, 1);
+        view.update(&mut frame(&map, &mut slot, &big, 1));
         assert!(view.build.is_none(), "a refused build is not started again");
         // The settings panel says why.
         let mut harness = egui_kittest::Harness::new_ui_state(
-            |ui, view: &mut CacheView| view.settings_ui(ui, &mut Vec::new()),
+            |ui, view: &mut CacheOverlay| view.settings_ui(ui, &mut Vec::new()),
             std::mem::take(&mut view),
         );
         harness.run();
@@ -416,8 +453,8 @@ mod tests {
         let mut view = std::mem::take(harness.state_mut());
         let small = Arc::new(OpacityGrid::new(40, 30));
         assert!(view.refusal(&small).is_none(), "another map size may build");
-        view.update(&small, 2);
-        view.wait(&small, 2);
+        view.update(&mut frame(&map, &mut slot, &small, 2));
+        view.wait(&mut frame(&map, &mut slot, &small, 2));
         assert!(view.bytes().is_some());
     }
 }

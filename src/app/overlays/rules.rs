@@ -9,7 +9,7 @@ use std::collections::HashMap;
 use egui::{Color32, Painter, Stroke};
 
 use super::job::Job;
-use super::{LegendEntry, OverlayCommand, legend_ui, with_alpha};
+use super::{Frame, LegendEntry, Overlay, OverlayCommand, OverlayKind, legend_ui, with_alpha};
 use crate::app::canvas::VisibleCells;
 use crate::app::{Command, View};
 use crate::core::analysis::reach::Reach;
@@ -29,7 +29,7 @@ impl Default for RulesSettings {
 }
 
 #[derive(Default)]
-pub struct RulesView {
+pub struct RulesOverlay {
     pub on: bool,
     pub settings: RulesSettings,
     /// What is drawn: the map as last read.
@@ -81,17 +81,74 @@ fn passage_bits(p: Passage) -> u8 {
     }
 }
 
-impl RulesView {
-    pub fn apply(&mut self, command: OverlayCommand) {
-        if let OverlayCommand::RulesSettings(s) = command {
-            self.settings = s;
+impl RulesOverlay {}
+
+impl ReadRules {
+    /// Every cell of `map` as its rules make it, and what [`Reach`] finds. O(cells).
+    fn of(map: &Map) -> Self {
+        let mut read = ReadRules { width: map.width() as i32, ..Default::default() };
+        read.cells.reserve(map.len());
+        let reach = Reach::of(map);
+        for i in 0..map.len() {
+            let cell = map.cell_at(i);
+            let rules = map.rules_at(cell);
+            read.counts.count(map, &rules);
+            let mut bits = passage_bits(rules.passage());
+            if let Some((_, tile)) = rules.door {
+                let open = map.tiles[usize::from(tile)].door.is_some_and(|d| d.open);
+                bits |= if open { OPEN_DOOR } else { CLOSED_DOOR };
+            }
+            if rules.walkable && rules.cost != 1.0 {
+                bits |= COSTLY;
+                read.costs.insert(i, rules.cost);
+            }
+            if reach.out_of_reach(cell) {
+                bits |= OUT_OF_REACH;
+                read.out_of_reach += 1;
+            }
+            read.cells.push(bits);
         }
+        read.findings = reach.findings.iter().map(ToString::to_string).collect();
+        read
+    }
+}
+
+impl RulesOverlay {
+    /// How sight and movement pass cell `c`, as the overlay draws it (`None` off the map, or
+    /// before the overlay has read the map).
+    pub fn passage_at(&self, c: Cell) -> Option<Passage> {
+        if !(0..self.read.width).contains(&c.x) {
+            return None;
+        }
+        let i = usize::try_from(c.y * self.read.width + c.x).ok()?;
+        let bits = *self.read.cells.get(i)?;
+        Some(match bits & 3 {
+            0 => Passage::Open,
+            1 => Passage::SightBlocked,
+            2 => Passage::MoveBlocked,
+            _ => Passage::Blocked,
+        })
+    }
+}
+
+impl Overlay for RulesOverlay {
+    fn kind(&self) -> OverlayKind {
+        OverlayKind::Rules
+    }
+
+    fn is_on(&self) -> bool {
+        self.on
+    }
+
+    fn set_on(&mut self, on: bool) {
+        self.on = on;
     }
 
     /// The cells' rules, read again when the map changed: on big maps off the UI thread (a
     /// whole read of a 2048² map takes about 0.15 s), one read at a time, the last read showing
     /// until the next is in.
-    pub fn update(&mut self, map: &Map, revision: u64) {
+    fn update(&mut self, frame: &mut Frame) {
+        let (map, revision) = (frame.map, frame.revision);
         if !self.on {
             return;
         }
@@ -114,26 +171,32 @@ impl RulesView {
 
     /// Blocks until a read in progress is in, and brings the view up to date (tests, headless
     /// runs).
-    pub fn wait(&mut self, map: &Map, revision: u64) {
+    fn wait(&mut self, frame: &mut Frame) {
         loop {
             if let Some((key, job)) = self.job.take()
                 && let Some(read) = job.wait()
             {
                 (self.read, self.key) = (read, Some(key));
             }
-            self.update(map, revision);
+            self.update(frame);
             if self.job.is_none() {
                 return;
             }
         }
     }
 
+    fn apply(&mut self, command: OverlayCommand, _map: &Map) {
+        if let OverlayCommand::RulesSettings(s) = command {
+            self.settings = s;
+        }
+    }
+
     /// Whether a read is in progress (the UI asks for frames until it is in).
-    pub fn busy(&self) -> bool {
+    fn busy(&self) -> bool {
         self.job.is_some()
     }
 
-    pub fn draw(&self, painter: &Painter, view: &View, cells: VisibleCells) {
+    fn draw(&self, painter: &Painter, view: &View, cells: VisibleCells, _side: Option<usize>) {
         if self.read.cells.is_empty() {
             return;
         }
@@ -194,7 +257,7 @@ impl RulesView {
         }
     }
 
-    pub fn numbers_text(&self) -> String {
+    fn numbers_text(&self) -> String {
         let c = &self.read.counts;
         let range = c.cost_range.map_or(String::new(), |(lo, hi)| format!("\t{lo}\t{hi}"));
         format!(
@@ -210,7 +273,7 @@ impl RulesView {
         )
     }
 
-    pub fn settings_ui(&self, ui: &mut egui::Ui, commands: &mut Vec<Command>) {
+    fn settings_ui(&self, ui: &mut egui::Ui, commands: &mut Vec<Command>) {
         let mut s = self.settings.clone();
         ui.checkbox(&mut s.walls, "Walls").on_hover_text("Colour the cells that block both sight and movement");
         ui.add(egui::Slider::new(&mut s.opacity, 0.0..=1.0).text("opacity"));
@@ -239,53 +302,5 @@ impl RulesView {
             ui.colored_label(ui.visuals().warn_fg_color, finding);
         }
         ui.weak("The inspector gives the rules of the cell under the pointer, and which tiles make them.");
-    }
-}
-
-impl ReadRules {
-    /// Every cell of `map` as its rules make it, and what [`Reach`] finds. O(cells).
-    fn of(map: &Map) -> Self {
-        let mut read = ReadRules { width: map.width() as i32, ..Default::default() };
-        read.cells.reserve(map.len());
-        let reach = Reach::of(map);
-        for i in 0..map.len() {
-            let cell = map.cell_at(i);
-            let rules = map.rules_at(cell);
-            read.counts.count(map, &rules);
-            let mut bits = passage_bits(rules.passage());
-            if let Some((_, tile)) = rules.door {
-                let open = map.tiles[usize::from(tile)].door.is_some_and(|d| d.open);
-                bits |= if open { OPEN_DOOR } else { CLOSED_DOOR };
-            }
-            if rules.walkable && rules.cost != 1.0 {
-                bits |= COSTLY;
-                read.costs.insert(i, rules.cost);
-            }
-            if reach.out_of_reach(cell) {
-                bits |= OUT_OF_REACH;
-                read.out_of_reach += 1;
-            }
-            read.cells.push(bits);
-        }
-        read.findings = reach.findings.iter().map(ToString::to_string).collect();
-        read
-    }
-}
-
-impl RulesView {
-    /// How sight and movement pass cell `c`, as the overlay draws it (`None` off the map, or
-    /// before the overlay has read the map).
-    pub fn passage_at(&self, c: Cell) -> Option<Passage> {
-        if !(0..self.read.width).contains(&c.x) {
-            return None;
-        }
-        let i = usize::try_from(c.y * self.read.width + c.x).ok()?;
-        let bits = *self.read.cells.get(i)?;
-        Some(match bits & 3 {
-            0 => Passage::Open,
-            1 => Passage::SightBlocked,
-            2 => Passage::MoveBlocked,
-            _ => Passage::Blocked,
-        })
     }
 }
