@@ -1,6 +1,7 @@
 //! The egui desktop app. It reads the core and sends [`Command`]s; `logic` applies them once per
 //! frame (that is where undo will live), `ui` only draws and collects input.
 
+mod algorithms;
 mod canvas;
 mod commands;
 mod document;
@@ -2652,7 +2653,7 @@ fn selection_image(s: &Selection) -> egui::ColorImage {
 /// "A: Dijkstra" in the corner of a split canvas.
 fn side_label(painter: &egui::Painter, view: &View, side: usize, overlays: &Overlays) {
     let algorithm = overlays.path.settings.sides[side].algorithm;
-    let text = format!("{}: {}", ["A", "B"][side], overlays::path::algorithm_label(algorithm));
+    let text = format!("{}: {}", ["A", "B"][side], algorithms::path_label(algorithm));
     let pos = view.canvas.left_top() + egui::vec2(8.0, 6.0);
     let galley = painter.layout_no_wrap(text, egui::FontId::proportional(15.0), egui::Color32::WHITE);
     painter.rect_filled(

@@ -357,7 +357,7 @@ impl Overlay for CacheOverlay {
         let mut s = self.settings.clone();
         ui.horizontal(|ui| {
             ui.label("algorithm");
-            super::choice_ui(ui, "cache algorithm", &mut s.algorithm, &super::fov_options());
+            super::choice_ui(ui, "cache algorithm", &mut s.algorithm, &crate::app::algorithms::fov_algorithms());
         });
         ui.add(egui::Slider::new(&mut s.radius, 1..=20).text("radius"));
         ui.add(egui::Slider::new(&mut s.opacity, 0.0..=1.0).text("opacity"));

@@ -117,9 +117,9 @@ impl FovOverlay {
 fn timed_table(grid: &OpacityGrid, origin: Cell, radius: Option<u32>, light_walls: bool) -> Vec<AlgorithmRow> {
     let mut visible = VisibleSet::new(grid.width() as u32, grid.height() as u32);
     let params = FovParams { origin, radius, light_walls };
-    Algorithm::ALL
+    crate::app::algorithms::fov_algorithms()
         .into_iter()
-        .map(|algorithm| {
+        .map(|(algorithm, _)| {
             let started = Instant::now();
             fov::compute(algorithm, grid, params, &mut visible);
             let once = started.elapsed().as_secs_f64();
@@ -313,7 +313,7 @@ impl Overlay for FovOverlay {
         egui::Grid::new("fov_settings").num_columns(2).show(ui, |ui| {
             for (label, value) in [("A", &mut s.a), ("B", &mut s.b)] {
                 ui.label(label);
-                super::choice_ui(ui, &format!("algorithm {label}"), value, &super::fov_options());
+                super::choice_ui(ui, &format!("algorithm {label}"), value, &crate::app::algorithms::fov_algorithms());
                 ui.end_row();
             }
         });

@@ -222,7 +222,7 @@ impl Overlay for LightingOverlay {
         let mut s = self.settings.clone();
         ui.horizontal(|ui| {
             ui.label("FOV");
-            super::choice_ui(ui, "lighting algorithm", &mut s.algorithm, &super::fov_options());
+            super::choice_ui(ui, "lighting algorithm", &mut s.algorithm, &crate::app::algorithms::fov_algorithms());
         });
         ui.checkbox(&mut s.sight, "A viewer's sight").on_hover_text(format!(
             "What a viewer at the hovered cell (a Probe click pins it) sees in play: its own view, and lit cells \

@@ -316,11 +316,6 @@ pub fn choice_with_id_ui<T: PartialEq + Copy>(
     response.on_hover_text(name);
 }
 
-/// The FOV algorithms as drop-down options.
-pub fn fov_options() -> Vec<(crate::core::fov::Algorithm, &'static str)> {
-    crate::core::fov::Algorithm::ALL.iter().map(|&a| (a, a.name())).collect()
-}
-
 /// A colour swatch and what it means.
 pub struct LegendEntry {
     colour: Option<Color32>,

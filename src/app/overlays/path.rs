@@ -259,16 +259,6 @@ impl Default for PathOverlay {
     }
 }
 
-pub fn algorithm_label(a: Algorithm) -> &'static str {
-    match a {
-        Algorithm::AStar => "A*",
-        Algorithm::Dijkstra => "Dijkstra",
-        Algorithm::Bfs => "BFS",
-        Algorithm::Greedy => "Greedy best-first",
-        Algorithm::Jps => "JPS",
-    }
-}
-
 const SIDE_NAMES: [&str; 2] = ["A", "B"];
 /// Side A's and side B's colours (closed set, path).
 const SIDE_CLOSED: [Color32; 2] = [Color32::from_rgb(70, 130, 240), Color32::from_rgb(240, 140, 50)];
@@ -494,8 +484,12 @@ impl PathOverlay {
             ui.label("");
             for (k, side) in sides.iter().enumerate() {
                 ui.label(
-                    egui::RichText::new(format!("{}: {}", SIDE_NAMES[k], algorithm_label(side.params.algorithm)))
-                        .color(SIDE_CLOSED[k]),
+                    egui::RichText::new(format!(
+                        "{}: {}",
+                        SIDE_NAMES[k],
+                        crate::app::algorithms::path_label(side.params.algorithm)
+                    ))
+                    .color(SIDE_CLOSED[k]),
                 );
             }
             ui.end_row();
@@ -794,7 +788,7 @@ impl Overlay for PathOverlay {
                     ui.label("side A");
                     ui.label("side B");
                     ui.end_row();
-                    let algorithms: Vec<_> = Algorithm::ALL.iter().map(|&a| (a, algorithm_label(a))).collect();
+                    let algorithms = crate::app::algorithms::path_algorithms();
                     let heuristics = [
                         (Heuristic::Octile, "Octile"),
                         (Heuristic::Manhattan, "Manhattan"),

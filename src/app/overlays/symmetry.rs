@@ -124,12 +124,13 @@ impl Overlay for SymmetryOverlay {
             let grid = Arc::clone(grid);
             let radius = table_key.1;
             let cells = transparent_cells(&grid);
+            let algorithms = crate::app::algorithms::fov_algorithms();
             self.table_job = Some((
                 table_key,
-                Job::spawn(2 * cells * Algorithm::ALL.len(), move |p| {
-                    Algorithm::ALL
+                Job::spawn(2 * cells * algorithms.len(), move |p| {
+                    algorithms
                         .into_iter()
-                        .map(|a| symmetry::audit(&grid, a, Some(radius), &p.done, &p.cancel))
+                        .map(|(a, _)| symmetry::audit(&grid, a, Some(radius), &p.done, &p.cancel))
                         .collect()
                 }),
             ));
@@ -271,7 +272,7 @@ impl Overlay for SymmetryOverlay {
         let mut s = self.settings.clone();
         ui.horizontal(|ui| {
             ui.label("algorithm");
-            super::choice_ui(ui, "symmetry algorithm", &mut s.algorithm, &super::fov_options());
+            super::choice_ui(ui, "symmetry algorithm", &mut s.algorithm, &crate::app::algorithms::fov_algorithms());
         });
         ui.add(egui::Slider::new(&mut s.radius, 1..=30).text("radius"));
         ui.add(egui::Slider::new(&mut s.opacity, 0.0..=1.0).text("opacity"));
