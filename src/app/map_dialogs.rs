@@ -90,7 +90,7 @@ pub fn map_dialogs_ui(app: &mut SightlineApp, ui: &mut egui::Ui) {
             });
             if matches!(spec.template, Template::Dungeon | Template::Caves) {
                 let r = ui.add(egui::DragValue::new(&mut spec.seed).prefix("seed "));
-                super::panels::name_widget(ui, &r, "seed");
+                super::widgets::name_widget(ui, &r, "seed");
             }
             ui.horizontal(|ui| {
                 if ui.button("Create").clicked() {
@@ -139,8 +139,8 @@ fn size_ui(ui: &mut egui::Ui, width: &mut u32, height: &mut u32) {
     ui.horizontal(|ui| {
         let max = crate::core::MAX_MAP_SIDE;
         let r = ui.add(egui::DragValue::new(width).range(1..=max).prefix("width "));
-        super::panels::name_widget(ui, &r, "width");
+        super::widgets::name_widget(ui, &r, "width");
         let r = ui.add(egui::DragValue::new(height).range(1..=max).prefix("height "));
-        super::panels::name_widget(ui, &r, "height");
+        super::widgets::name_widget(ui, &r, "height");
     });
 }

@@ -2,6 +2,7 @@
 //! the next start after a crash; and the recent-files list. Both live in eframe's storage folder
 //! (`~/.local/share/sightline` on Linux); tests point them at a temporary folder.
 
+use crate::app::SightlineApp;
 use std::path::{Path, PathBuf};
 
 use crate::core::{Map, format};
@@ -137,6 +138,56 @@ pub fn recent_labels(recent: &[PathBuf]) -> Vec<String> {
             }
         })
         .collect()
+}
+
+impl SightlineApp {
+    /// Autosaves to this instance's own file in `dir` from now on, and offers back the newest
+    /// file a crashed session left there.
+    pub fn use_recovery_dir(&mut self, dir: &std::path::Path) {
+        if let Some(found) = left_over(dir) {
+            self.offer_recovery(found);
+        }
+        self.recovery_file = Some(session_file(dir));
+    }
+
+    /// Autosaves to `file` from now on, and offers back what is in it (tests; one instance).
+    pub fn use_recovery_file(&mut self, file: PathBuf) {
+        self.offer_recovery(file.clone());
+        self.recovery_file = Some(file);
+    }
+
+    pub(crate) fn offer_recovery(&mut self, file: PathBuf) {
+        match load(&file) {
+            Some(Ok(found)) => {
+                self.recovery_offer = Some(found);
+                self.recovery_offer_file = Some(file);
+            }
+            Some(Err(e)) => {
+                self.notice = Some(format!("the recovery file could not be read and was set aside: {e}"));
+                let _ = std::fs::rename(&file, file.with_extension("ron.unreadable"));
+            }
+            None => {}
+        }
+    }
+
+    /// Writes unsaved work to the recovery file now.
+    pub fn autosave_now(&mut self) {
+        self.autosave_timer = 0.0;
+        let Some(file) = &self.recovery_file else { return };
+        // Never over the work being offered back (one file for both, as in tests).
+        if self.recovery_offer.is_some() && self.recovery_offer_file.as_ref() == Some(file) {
+            return;
+        }
+        // Nothing unsaved (saved, or undone back to the file): no copy to keep, and an older
+        // one would offer back edits the user took back.
+        if !self.document.dirty {
+            clear(file);
+            return;
+        }
+        if let Err(e) = autosave(file, &self.document.map, self.document.path.as_deref()) {
+            self.notice = Some(format!("autosave failed: {e}"));
+        }
+    }
 }
 
 #[cfg(test)]

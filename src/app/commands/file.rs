@@ -7,7 +7,7 @@ use std::path::PathBuf;
 
 use super::Command;
 use crate::app::editor::EditorState;
-use crate::app::{ErrorDialog, PendingAction, SightlineApp, document::Document, file_dialog, map_dialogs, recovery};
+use crate::app::{ErrorDialog, PendingAction, SightlineApp, document::Document, map_dialogs, recovery};
 use crate::core::{Map, format};
 
 #[derive(Clone, Debug, PartialEq)]
@@ -220,6 +220,135 @@ impl SightlineApp {
                 if let Some(path) = rfd::FileDialog::new().add_filter("PNG", &["png"]).set_file_name(name).save_file() {
                     self.export_requested = Some(path);
                 }
+            }
+        }
+    }
+}
+
+pub(crate) fn file_dialog() -> rfd::FileDialog {
+    let mut dialog = rfd::FileDialog::new().add_filter(
+        "Maps",
+        &format::Format::ALL.iter().flat_map(|f| f.extensions().iter().copied()).collect::<Vec<_>>(),
+    );
+    for f in format::Format::ALL {
+        dialog = dialog.add_filter(f.name(), f.extensions());
+    }
+    dialog
+}
+
+impl SightlineApp {
+    /// Runs `action` at once, or holds it for the unsaved-changes prompt.
+    pub(crate) fn request(&mut self, action: PendingAction) {
+        if self.document.dirty {
+            self.confirm = Some(action);
+        } else {
+            self.proceed(action);
+        }
+    }
+
+    pub(crate) fn proceed(&mut self, action: PendingAction) {
+        match action {
+            PendingAction::Open(path) => self.apply(Command::File(FileCommand::OpenNow(path))),
+            PendingAction::New(spec) => match spec.build() {
+                Ok(map) => {
+                    self.replace_document(Document::untitled(map, "untitled.ron"));
+                }
+                Err(e) => {
+                    self.error = Some(ErrorDialog { title: "Cannot create the map".into(), message: e.to_string() })
+                }
+            },
+            PendingAction::PickOpen => {
+                if let Some(path) = file_dialog().pick_file() {
+                    self.apply(Command::File(FileCommand::OpenNow(path)));
+                }
+            }
+            PendingAction::Quit => {
+                self.close_allowed = true;
+                self.close_now = true;
+            }
+        }
+    }
+
+    /// Puts `document` in place of the open map: the editor starts afresh on it, but for the
+    /// clipboard, which a paste can lay in the new map (Tiled's copy between maps). It then
+    /// holds the old map's tile types, to bring those the new map lacks
+    /// ([`crate::core::edit::tile_transfer`]).
+    pub(crate) fn replace_document(&mut self, document: Document) {
+        self.document = document;
+        // A loss agreed to was for the map that was open.
+        self.lossy_save_accepted = None;
+        let editor = std::mem::take(&mut self.editor);
+        if editor.clipboard.is_some() {
+            self.editor.clipboard_from = editor.clipboard_from;
+            self.editor.clipboard_elsewhere = true;
+            self.editor.clipboard = editor.clipboard;
+            self.editor.clipboard_origin = editor.clipboard_origin;
+        }
+        self.palette.show_first_tileset(&self.document.map);
+        self.overlays.map_replaced();
+        // A new map: the game restarts on it (if the pane is open).
+        self.play.world = None;
+        self.view.fit_pending = true;
+    }
+
+    /// Goes on with the action held for a save, once no question about the save waits: when
+    /// the save was made; otherwise (cancelled, failed, a copy exported instead) the work is
+    /// unsaved and the action is dropped, to be asked for again.
+    pub(crate) fn settle_after_save(&mut self) {
+        if self.confirm_overwrite.is_some() || self.confirm_lossy_save.is_some() {
+            return;
+        }
+        if let Some(action) = self.after_save.take()
+            && !self.document.dirty
+        {
+            self.proceed(action);
+        }
+    }
+
+    /// Writes a save made ready: the file becomes the map's own (its name, its saved state).
+    pub(crate) fn write_save(&mut self, rendered: &format::Rendered) {
+        match rendered.write() {
+            Ok(saved) => {
+                self.notice = (!saved.warnings.is_empty()).then(|| saved.warnings.join("; "));
+                recovery::remember_recent(&mut self.recent, &rendered.path);
+                self.document.saved_as(rendered.path.clone());
+                // Saved: the recovery copy is not needed any more.
+                if let Some(file) = &self.recovery_file {
+                    recovery::clear(file);
+                }
+            }
+            Err(e) => self.error = Some(ErrorDialog { title: "Cannot save the map".into(), message: e.to_string() }),
+        }
+    }
+
+    /// Writes a copy made ready: a copy in another format, the map keeping its own file and
+    /// unsaved state.
+    pub(crate) fn write_export(&mut self, rendered: &format::Rendered) {
+        match rendered.write() {
+            Ok(saved) => {
+                let mut notice = format!("exported a copy to {}", rendered.path.display());
+                for w in saved.warnings {
+                    notice += &format!("; {w}");
+                }
+                self.notice = Some(notice);
+            }
+            Err(e) => self.error = Some(ErrorDialog { title: "Cannot export the map".into(), message: e.to_string() }),
+        }
+    }
+
+    /// Writes a tileset file; the map's sheets read from it then compare with what it holds.
+    pub(crate) fn write_tileset_file(&mut self, write: &format::tileset_file::TilesetFileWrite) {
+        match write.write() {
+            Ok(()) => {
+                self.document.tileset_file_written(&write.path, &write.as_read);
+                self.notice = Some(format!(
+                    "saved tileset file {}: every map that uses it reads its tiles as they are here, and a save \
+                     of this map refers to it",
+                    write.path.display()
+                ));
+            }
+            Err(e) => {
+                self.error = Some(ErrorDialog { title: "Cannot save the tileset".into(), message: e.to_string() })
             }
         }
     }

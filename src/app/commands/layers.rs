@@ -5,7 +5,7 @@
 
 use super::{Names, on_off};
 use crate::app::editor::EditorState;
-use crate::app::{ContinuedEdit, SightlineApp, drawn_look, layer_flag};
+use crate::app::{ContinuedEdit, SightlineApp};
 use crate::core::model::layers;
 use crate::core::{LayerRef, Map, StackItem};
 
@@ -341,5 +341,131 @@ impl SightlineApp {
                 }
             }
         }
+    }
+}
+
+/// A layer's or group's own tint, offset and parallax; `None` for one the map does not have.
+pub fn drawn_look(map: &crate::core::Map, item: StackItem) -> Option<DrawnLook> {
+    match item {
+        StackItem::Layer(LayerRef::Tiles(i)) => {
+            map.layers.get(i).map(|l| DrawnLook { tint: l.tint, offset: l.offset, parallax: l.parallax })
+        }
+        StackItem::Group(g) => {
+            map.groups.get(g).map(|g| DrawnLook { tint: g.tint, offset: g.offset, parallax: g.parallax })
+        }
+        StackItem::Layer(LayerRef::Objects(j)) => {
+            map.object_layers.get(j).map(|l| DrawnLook { tint: l.tint, offset: l.offset, parallax: l.parallax })
+        }
+    }
+}
+
+/// The visibility (`visible`) or lock flag of a layer or group.
+pub(crate) fn layer_flag(map: &mut crate::core::Map, item: StackItem, visible: bool) -> Option<&mut bool> {
+    match item {
+        StackItem::Group(g) => map.groups.get_mut(g).map(|g| if visible { &mut g.visible } else { &mut g.locked }),
+        StackItem::Layer(LayerRef::Objects(j)) => {
+            map.object_layers.get_mut(j).map(|l| if visible { &mut l.visible } else { &mut l.locked })
+        }
+        StackItem::Layer(LayerRef::Tiles(i)) => {
+            map.layers.get_mut(i).map(|l| if visible { &mut l.visible } else { &mut l.locked })
+        }
+    }
+}
+
+impl SightlineApp {
+    /// Applies a layer edit as one undo step (none, and `None`, when it changed nothing); on
+    /// refusal the map is untouched and the notice says why.
+    pub(crate) fn layer_edit<T>(
+        &mut self,
+        edit: impl FnOnce(&mut crate::core::Map) -> Result<T, layers::LayerEditError>,
+    ) -> Option<T> {
+        self.document.checkpoint(&self.editor.selection);
+        match edit(&mut self.document.map) {
+            Ok(value) if !self.document.unchanged_since_checkpoint() => {
+                self.document.touch();
+                Some(value)
+            }
+            // Done, but nothing changed (a layer dropped where it was): no undo step.
+            Ok(_) => {
+                self.document.drop_checkpoint();
+                None
+            }
+            Err(e) => {
+                self.document.drop_checkpoint();
+                self.notice = Some(e.to_string());
+                None
+            }
+        }
+    }
+
+    /// Raises, lowers or drops a layer or group (one undo step, none if it stayed where it was).
+    pub(crate) fn move_layer(
+        &mut self,
+        edit: impl FnOnce(&mut crate::core::Map) -> Result<layers::Stepped, layers::LayerEditError>,
+    ) {
+        let Some(stepped) = self.layer_edit(edit) else { return };
+        let layers::Stepped { item: moved, doors, tile_layer, object_layer } = stepped;
+        // Layers are numbered in stack order, so a move renumbers them (a group's every
+        // layer): the tools keep the layers they had, wherever they went.
+        self.editor.layer = tile_layer.get(self.editor.layer).copied().unwrap_or(self.editor.layer);
+        self.editor.object_layer = self.editor.object_layer.map(|j| object_layer.get(j).copied().unwrap_or(j));
+        self.editor.set_current_item(moved);
+        if doors > 0 {
+            self.notice = Some(format!(
+                "{doors} {} now a different door on top (the one a player opens)",
+                if doors == 1 { "cell has" } else { "cells have" }
+            ));
+        }
+    }
+
+    /// Keeps the current layer one the map has (after an undo or a removal).
+    pub(crate) fn clamp_layer(&mut self) {
+        if self.editor.group.is_some_and(|g| g >= self.document.map.groups.len()) {
+            self.editor.group = None;
+        }
+        self.editor.layer = self.editor.layer.min(self.document.map.layers.len().saturating_sub(1));
+        if self.editor.object_layer.is_some_and(|j| j >= self.document.map.object_layers.len()) {
+            self.editor.object_layer = None;
+        }
+    }
+
+    /// Whether the tile tools cannot paint now, and says why: an object layer is the current
+    /// layer, or the current tile layer is locked.
+    pub(crate) fn layer_locked(&mut self) -> bool {
+        if let Some(g) = self.editor.group {
+            let name = self.document.map.groups.get(g).map_or("", |g| g.name.as_str());
+            self.notice = Some(format!("\"{name}\" is a layer group: select a tile layer to paint tiles"));
+            return true;
+        }
+        if let Some(j) = self.editor.object_layer {
+            let name = self.document.map.object_layers.get(j).map_or("", |l| l.name.as_str());
+            self.notice = Some(format!("\"{name}\" is an object layer: select a tile layer to paint tiles"));
+            return true;
+        }
+        self.layer_locked_at(self.editor.layer)
+    }
+
+    /// Whether `layer`, or a group it is in, is locked (and says so).
+    pub(crate) fn layer_locked_at(&mut self, layer: usize) -> bool {
+        let map = &self.document.map;
+        let Some(l) = map.layers.get(layer) else { return false };
+        if l.locked {
+            self.notice = Some(format!("layer \"{}\" is locked: unlock it to paint", l.name));
+            return true;
+        }
+        let groups = map.groups_around(StackItem::Layer(LayerRef::Tiles(layer)));
+        if let Some(&g) = groups.iter().find(|&&g| map.groups[g].locked) {
+            self.notice = Some(format!(
+                "layer \"{}\" is in group \"{}\", which is locked: unlock it to paint",
+                l.name, map.groups[g].name
+            ));
+            return true;
+        }
+        false
+    }
+
+    /// Whether an edit of `edit` continues the last one (the same thing, nothing edited since).
+    pub(crate) fn continues(&self, edit: ContinuedEdit) -> bool {
+        self.continued == Some((edit, self.document.revision()))
     }
 }

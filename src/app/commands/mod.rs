@@ -19,11 +19,13 @@ mod view;
 
 pub use file::FileCommand;
 pub use history::HistoryCommand;
+pub(crate) use layers::drawn_look;
 pub use layers::{DrawnLook, LayerCommand, NewLayer};
 pub use map::{MapCommand, PropertiesOwner};
 pub use objects::ObjectCommand;
 pub use selection::SelectionCommand;
 pub use tiles::TileCommand;
+pub(crate) use tools::PasteReport;
 pub use tools::ToolCommand;
 pub use view::ViewCommand;
 

@@ -4,8 +4,9 @@
 //! `SelectionCommand::step_name`; both match every variant, so a new command cannot miss either.
 
 use super::Command;
-use crate::app::SightlineApp;
 use crate::app::editor::EditorState;
+use crate::app::{ErrorDialog, SightlineApp};
+use crate::core::Cell;
 use crate::core::Map;
 use crate::core::edit::selection::Selection;
 
@@ -166,6 +167,52 @@ impl SightlineApp {
             SelectionCommand::SetSelectionMode(mode) => self.editor.selection_mode = mode,
             SelectionCommand::HoldSelectionMode(mode) => self.editor.held_selection_mode = mode,
             SelectionCommand::SetFillSelection(on) => self.editor.fill_selection = on,
+        }
+    }
+}
+
+impl SightlineApp {
+    /// Makes `selection` the selection, as one undo step (none when it is the same).
+    pub(crate) fn select(&mut self, selection: Option<Selection>) {
+        let before = std::mem::replace(&mut self.editor.selection, selection);
+        self.document.selection_changed(before, &self.editor.selection);
+    }
+
+    /// Erases the selection on the current layer (one undo step); false when the layer is
+    /// locked (or nothing is selected), so nothing could be erased.
+    pub(crate) fn erase_selection(&mut self) -> bool {
+        let Some(selection) = &self.editor.selection else { return false };
+        let cells: Vec<Cell> = selection.cells().collect();
+        if self.layer_locked() {
+            return false;
+        }
+        self.document.checkpoint(&self.editor.selection);
+        if crate::core::edit::paint(&mut self.document.map, self.editor.layer, &cells, crate::core::model::tile::EMPTY)
+            > 0
+        {
+            self.document.touch();
+        } else {
+            self.document.drop_checkpoint();
+        }
+        true
+    }
+
+    /// Cuts the map down to the selection's bounding rectangle (Tiled's Crop to Selection; one
+    /// undo step); the selection moves with the cells it holds.
+    pub(crate) fn crop_to_selection(&mut self) {
+        let Some((a, b)) = self.editor.selection.as_ref().and_then(|s| s.bounds()) else { return };
+        match self.document.map.cropped(a, b) {
+            Ok(map) if map != self.document.map => {
+                let moved = self.editor.selection.as_ref().map(|s| s.moved((-a.x, -a.y), map.width(), map.height()));
+                self.document.checkpoint(&self.editor.selection);
+                self.document.map = map;
+                self.document.touch();
+                self.editor.selection = moved;
+                self.editor.selection_origin = None;
+                self.view.fit_pending = true;
+            }
+            Ok(_) => {}
+            Err(e) => self.error = Some(ErrorDialog { title: "Cannot crop the map".into(), message: e.to_string() }),
         }
     }
 }

@@ -6,6 +6,8 @@
 use super::Command;
 use crate::app::editor::{EditorState, SelectionDrag, Tool};
 use crate::app::{SightlineApp, selected_objects};
+use crate::core::TileId;
+use crate::core::edit::tile_transfer::{TileSource, TileTransfer};
 use crate::core::{Cell, LayerRef, Map};
 
 #[derive(Clone, Debug, PartialEq)]
@@ -284,5 +286,303 @@ impl SightlineApp {
                 }
             }
         }
+    }
+}
+
+/// What a paste's click, or its drag so far, laid and brought, for the status bar.
+#[derive(Default)]
+pub(crate) struct PasteReport {
+    /// What it laid of the stamp's objects.
+    objects: crate::core::edit::PastedObjects,
+    /// The object layer they went on.
+    layer: String,
+    /// The tile types it brought from the map the stamp was copied from, but for those that
+    /// came with a tileset (a sprite sheet, its name and how many types came with it).
+    tiles: Vec<String>,
+    sheets: Vec<(String, usize)>,
+}
+
+impl PasteReport {
+    /// The notice: what a paste of objects laid and left out (`inside`: a selection kept
+    /// them in), and what any paste brought; `None` for tiles that brought nothing.
+    fn said(&self, objects: bool, inside: bool) -> Option<String> {
+        let mut said = Vec::new();
+        if objects {
+            let (pasted, name) = (&self.objects, &self.layer);
+            said.push(match pasted.ids.as_slice() {
+                [] => "nothing pasted".to_owned(),
+                [id] => format!("pasted object #{id} on \"{name}\""),
+                ids => format!("pasted {} objects on \"{name}\"", ids.len()),
+            });
+            if pasted.outside > 0 {
+                let place = if inside { "off the map or the selection" } else { "off the map" };
+                said.push(format!("{} {place} left out", pasted.outside));
+            }
+            if pasted.player_start_left_out {
+                said.push("the player start left out: the map has one".into());
+            }
+        }
+        let types = |n: usize| if n == 1 { "1 tile type".to_owned() } else { format!("{n} tile types") };
+        for (sheet, n) in &self.sheets {
+            said.push(format!("added tileset {sheet} and its {}", types(*n)));
+        }
+        if !self.tiles.is_empty() {
+            let shown: Vec<&str> = self.tiles.iter().take(4).map(String::as_str).collect();
+            let more = self.tiles.len() - shown.len();
+            let more = if more > 0 { format!(" and {more} more") } else { String::new() };
+            said.push(format!("added {} this map lacked ({}{more})", types(self.tiles.len()), shown.join(", ")));
+        }
+        (!said.is_empty()).then(|| said.join("; "))
+    }
+}
+
+/// Where the stamp being pasted goes (see [`SightlineApp::stamp_target`]).
+#[derive(Clone, Copy, Debug)]
+pub(crate) enum StampTarget {
+    Tiles(usize),
+    Objects(Option<usize>),
+}
+
+impl SightlineApp {
+    /// Paints the current tool's shape from `start` to `end` with its tile.
+    pub(crate) fn paint_shape(&mut self, start: Cell, end: Cell) {
+        let cells = self.editor.shape(&self.document.map, start, end);
+        self.paint_cells(&cells);
+    }
+
+    /// Starts a drag that lays the stamp being pasted: a copy where it starts (or, with Shift,
+    /// a line of copies when it ends), more as it goes; one undo step.
+    pub(crate) fn begin_stamp_stroke(&mut self, cell: Cell) {
+        let Some(stamp) = &self.editor.clipboard else { return };
+        let stroke = crate::core::edit::StampStroke::new(stamp);
+        if self.stamp_target().is_none() {
+            return;
+        }
+        self.pasted = Default::default();
+        self.document.checkpoint(&self.editor.selection);
+        self.editor.stroke = Some((cell, cell));
+        self.editor.stamp_stroke = Some(stroke);
+        if !self.editor.line_stroke {
+            self.lay_stamps(&[cell]);
+        }
+    }
+
+    /// Lays copies of the stamp along `path` where they overlap none the stroke laid before.
+    pub(crate) fn lay_stamps(&mut self, path: &[Cell]) {
+        let Some(stroke) = &mut self.editor.stamp_stroke else { return };
+        let corners = stroke.extend(path);
+        let Some(target) = self.stamp_target() else { return };
+        let changed: usize = corners.into_iter().map(|at| self.lay_stamp(target, at)).sum();
+        if changed > 0 {
+            self.document.touch();
+        }
+    }
+
+    /// Where the clipboard's stamp goes: its tiles on the current tile layer, its objects on
+    /// the current object layer (else the topmost, or a new one: `Objects(None)`), as placing
+    /// an object does. `None` when there is no stamp or that layer refuses it (the notice
+    /// says why).
+    pub(crate) fn stamp_target(&mut self) -> Option<StampTarget> {
+        let objects = !self.editor.clipboard.as_ref()?.objects.is_empty();
+        if !objects {
+            return (!self.layer_locked()).then_some(StampTarget::Tiles(self.editor.layer));
+        }
+        let target = self.editor.object_layer.or(self.document.map.object_layers.len().checked_sub(1));
+        if let Some(refusal) = target.and_then(|j| self.object_layer_refusal(j, "to paste objects")) {
+            self.notice = Some(refusal);
+            return None;
+        }
+        Some(StampTarget::Objects(target))
+    }
+
+    /// The open map's tile types, as a copy's clipboard keeps them.
+    pub(crate) fn tile_source(&self) -> std::sync::Arc<TileSource> {
+        let d = &self.document;
+        std::sync::Arc::new(TileSource::of(&d.map, d.folder(), &d.file_name()))
+    }
+
+    /// Whether the clipboard's stamp must have its tile types carried into the open map: it
+    /// was copied in another, or this one no longer has some of them at their ids (an undo took
+    /// them away, and perhaps another type took the slot since). A type is told by its name: one
+    /// whose look or rules were edited since the copy is still the same type, and the paste lays
+    /// it as it is now, as Tiled's paste lays the tileset's tile as it is now; one renamed since
+    /// counts as another, and the paste brings the copied one back beside it.
+    pub(crate) fn stamp_needs_transfer(&self) -> bool {
+        let e = &self.editor;
+        let (Some(from), Some(stamp)) = (e.clipboard_from.as_ref(), e.clipboard.as_ref()) else { return false };
+        let map = &self.document.map;
+        let gone = |t: TileId| {
+            let name = |tiles: &[crate::core::TileKind]| tiles.get(usize::from(t)).map(|k| k.name.clone());
+            name(&map.tiles) != name(&from.tiles)
+        };
+        e.clipboard_elsewhere || stamp.used_tiles().into_iter().any(gone)
+    }
+
+    /// How the clipboard's stamp's tile types carry into the open map
+    /// ([`crate::core::edit::tile_transfer`]), when they must; `Err` says why they cannot.
+    pub(crate) fn stamp_transfer_plan(&self) -> Option<Result<TileTransfer, String>> {
+        if !self.stamp_needs_transfer() {
+            return None;
+        }
+        let (stamp, from) = (self.editor.clipboard.as_ref()?, self.editor.clipboard_from.as_ref()?);
+        let map = &self.document.map;
+        let planned = if self.editor.clipboard_elsewhere {
+            TileTransfer::plan(from, stamp.used_tiles(), map, self.document.folder())
+        } else {
+            // Copied in this map: a type still in its slot under its name is the same type, as
+            // edited since (`stamp_needs_transfer`); only the others are carried over.
+            let mut here = (**from).clone();
+            for (t, kind) in here.tiles.iter_mut().enumerate() {
+                if let Some(now) = map.tiles.get(t).filter(|now| now.name == kind.name) {
+                    kind.clone_from(now);
+                }
+            }
+            TileTransfer::plan(&here, stamp.used_tiles(), map, self.document.folder())
+        };
+        Some(planned.map_err(|e| format!("cannot paste what was copied from {}: {e}", from.name)))
+    }
+
+    /// Lays the clipboard's stamp with its top-left corner at `at` on `target`, inside the
+    /// selection when there is one (no undo step of its own): how many cells it painted or
+    /// objects it added. The notice says what a paste of objects left out, and the tile types
+    /// a paste from another map brought.
+    pub(crate) fn lay_stamp(&mut self, target: StampTarget, at: Cell) -> usize {
+        let transfer = match self.stamp_transfer_plan() {
+            None => None,
+            Some(Ok(transfer)) => Some(transfer),
+            Some(Err(refusal)) => {
+                self.notice = Some(refusal);
+                return 0;
+            }
+        };
+        // The stamp in this map's tile ids: as it is, unless its types are carried over.
+        let translated = match (&transfer, &self.editor.clipboard) {
+            (Some(transfer), Some(stamp)) => Some(stamp.with_tile_ids(|t| transfer.id(t))),
+            _ => None,
+        };
+        let Some(stamp) = translated.as_ref().or(self.editor.clipboard.as_ref()) else { return 0 };
+        let map = &mut self.document.map;
+        if let Some(transfer) = &transfer {
+            transfer.apply(map);
+        }
+        let inside = self.editor.selection.as_ref();
+        let created = matches!(target, StampTarget::Objects(None)) && map.object_layers.is_empty();
+        let laid = match target {
+            StampTarget::Tiles(layer) => stamp.paste(map, layer, at, inside),
+            StampTarget::Objects(layer) => {
+                let layer = layer.unwrap_or_else(|| map.default_object_layer());
+                let now = stamp.paste_objects(map, layer, at, inside);
+                // A layer made for objects that all fell outside is no layer.
+                if created && now.ids.is_empty() {
+                    map.object_layers.pop();
+                }
+                self.pasted.layer = map.object_layers.get(layer).map_or_else(String::new, |l| l.name.clone());
+                self.pasted.objects.ids.extend(&now.ids);
+                self.pasted.objects.outside += now.outside;
+                self.pasted.objects.player_start_left_out |= now.player_start_left_out;
+                now.ids.len()
+            }
+        };
+        // What the paste brought over from another map stays only if it laid something.
+        if let Some(transfer) = transfer {
+            if laid == 0 {
+                transfer.undo(map);
+            } else {
+                // Those that came with a whole tileset are counted with it.
+                let first_new_sheet = map.sheets.len() - transfer.new_sheets().len();
+                let mut sheets: Vec<(String, usize)> =
+                    transfer.new_sheets().iter().map(|s| (s.name.clone(), 0)).collect();
+                for t in transfer.new_tiles() {
+                    match t.sprite.and_then(|s| usize::from(s.sheet).checked_sub(first_new_sheet)) {
+                        Some(sheet) => sheets[sheet].1 += 1,
+                        None => self.pasted.tiles.push(t.name.clone()),
+                    }
+                }
+                self.pasted.sheets.extend(sheets);
+            }
+        }
+        let objects = matches!(target, StampTarget::Objects(_));
+        if let Some(said) = self.pasted.said(objects, inside.is_some()) {
+            self.notice = Some(said);
+        }
+        // One pasted object is in hand, as Tiled selects what it pastes.
+        if let [id] = self.pasted.objects.ids[..] {
+            self.editor.focused_object = Some(id);
+        }
+        laid
+    }
+
+    /// Paints cells with the tool's tile, or the random brush's tiles; the terrain brush at
+    /// size 1 paints the corner or edge nearest the pointer instead, once per visit.
+    pub(crate) fn paint_cells(&mut self, cells: &[Cell]) {
+        let layer = self.editor.layer;
+        // While a selection exists, painting stays inside it.
+        let inside: Vec<Cell>;
+        let cells = if self.editor.selection.is_some() {
+            inside = cells.iter().copied().filter(|&c| self.editor.paints_at(c)).collect();
+            &inside[..]
+        } else {
+            cells
+        };
+        let changed = if self.editor.paints_terrain() {
+            let e = &mut self.editor;
+            let Some(brush) = e.terrain else {
+                self.notice = Some("choose a terrain to paint in the Terrains panel".into());
+                return;
+            };
+            let painted = match e.terrain_part() {
+                Some(part) if e.terrain_spot_painted == Some(part) => return,
+                Some(part) => {
+                    use crate::core::edit::terrain::Part;
+                    // A drag faster than the corners paints the corners between, as the brush
+                    // paints the cells between.
+                    let parts = match (e.terrain_spot_painted, part) {
+                        (Some(Part::Corner(x0, y0)), Part::Corner(x1, y1)) => {
+                            crate::core::edit::line_cells(Cell::new(x0, y0), Cell::new(x1, y1))[1..]
+                                .iter()
+                                .map(|c| Part::Corner(c.x, c.y))
+                                .collect()
+                        }
+                        _ => vec![part],
+                    };
+                    e.terrain_spot_painted = Some(part);
+                    crate::core::edit::terrain::plan_terrain_parts(&self.document.map, layer, brush, &parts, &mut e.rng)
+                }
+                None => crate::core::edit::terrain::plan_terrain(&self.document.map, layer, brush, cells, &mut e.rng),
+            };
+            match painted {
+                // The transitions too stay inside the selection.
+                Ok(planned) => planned
+                    .into_iter()
+                    .filter(|&(c, tile)| {
+                        self.editor.paints_at(c)
+                            && self.document.map.set_flipped_tile(layer, c, tile, crate::core::model::flip::Flip::NONE)
+                    })
+                    .count(),
+                Err(error) => {
+                    self.notice = Some(format!("cannot paint the terrain: {error}"));
+                    return;
+                }
+            }
+        } else if self.editor.paints_random() {
+            let e = &mut self.editor;
+            e.random_brush.paint(&mut self.document.map, layer, cells, &mut e.rng)
+        } else {
+            let (tile, flip) = self.editor.paint_tile();
+            crate::core::edit::paint_flipped(&mut self.document.map, layer, cells, tile, flip)
+        };
+        if changed > 0 {
+            self.document.touch();
+        }
+    }
+
+    /// A tile id of the clipboard's stamp as this map's, for drawing the paste (an id past the
+    /// map's for a tile type from another map that a paste would add: the preview's palette
+    /// has it).
+    pub(crate) fn stamp_tile_here(&self, tile: TileId) -> Option<TileId> {
+        if !self.stamp_transfer.needed {
+            return Some(tile);
+        }
+        self.stamp_transfer.transfer.as_ref().map(|t| t.id(tile))
     }
 }

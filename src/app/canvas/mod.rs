@@ -1,5 +1,9 @@
 //! The map canvas: draws the visible cells of a map and turns mouse and keys into pan and zoom.
 
+pub(crate) mod input;
+pub(crate) mod marks;
+mod panel;
+
 use std::path::PathBuf;
 
 use egui::{Align2, Color32, FontId, Mesh, Pos2, Rect, Sense, Stroke, Vec2, pos2, vec2};

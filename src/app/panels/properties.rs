@@ -10,8 +10,8 @@
 use crate::app::MapCommand;
 use std::collections::BTreeSet;
 
-use super::panels::name_widget;
-use super::{Command, PropertiesOwner, SightlineApp};
+use crate::app::widgets::name_widget;
+use crate::app::{Command, PropertiesOwner, SightlineApp};
 use crate::core::format::tiled_common::WRITER_PROPERTY;
 use crate::core::{EnumValue, MapObject, Properties, PropertyValue, Rgba};
 
@@ -419,21 +419,21 @@ fn map_look_ui(ui: &mut egui::Ui, map: &crate::core::Map, commands: &mut Vec<Com
         let r = ui
             .add(egui::TextEdit::singleline(&mut class).hint_text("none").desired_width(160.0))
             .on_hover_text("The map's class (Tiled's custom type), kept for the designer's Tiled project");
-        super::panels::name_widget(ui, &r, "map class");
+        crate::app::widgets::name_widget(ui, &r, "map class");
     });
     ui.horizontal(|ui| {
         let mut coloured = background.is_some();
         let r = ui
             .checkbox(&mut coloured, "Background colour")
             .on_hover_text("The colour behind the map's tiles, where no tile covers it (Tiled's background colour)");
-        super::panels::name_widget(ui, &r, "map background");
+        crate::app::widgets::name_widget(ui, &r, "map background");
         if r.changed() {
             background = coloured.then_some(crate::core::Rgba(0x20, 0x20, 0x20, 255));
         }
         if let Some(c) = background {
             let mut rgba = [c.0, c.1, c.2, c.3];
             let r = ui.color_edit_button_srgba_unmultiplied(&mut rgba);
-            super::panels::name_widget(ui, &r, "map background colour");
+            crate::app::widgets::name_widget(ui, &r, "map background colour");
             if r.changed() {
                 background = Some(crate::core::Rgba(rgba[0], rgba[1], rgba[2], rgba[3]));
             }
@@ -473,7 +473,7 @@ fn tiled_settings_ui(ui: &mut egui::Ui, map: &crate::core::Map, commands: &mut V
             })
             .inner
             .on_disabled_hover_text("The map has no tile layer, whose data a Tiled file would write in this format");
-        super::panels::name_widget(ui, &r, "tile layer format");
+        crate::app::widgets::name_widget(ui, &r, "tile layer format");
         ui.end_row();
         ui.label("Compression level").on_hover_text(
             "How hard a compressed format compresses (zlib and gzip 0–9, Zstandard 1–22); -1: the compressor's default",
@@ -486,7 +486,7 @@ fn tiled_settings_ui(ui: &mut egui::Ui, map: &crate::core::Map, commands: &mut V
                     .clamp_existing_to_range(false)
                     .custom_formatter(|v, _| if v < 0.0 { "default".into() } else { format!("{v}") }),
             );
-            super::panels::name_widget(ui, &r, "compression level");
+            crate::app::widgets::name_widget(ui, &r, "compression level");
         });
         ui.end_row();
         ui.label("Tile render order").on_hover_text(
@@ -501,7 +501,7 @@ fn tiled_settings_ui(ui: &mut egui::Ui, map: &crate::core::Map, commands: &mut V
                 }
             })
             .response;
-        super::panels::name_widget(ui, &r, "tile render order");
+        crate::app::widgets::name_widget(ui, &r, "tile render order");
         ui.end_row();
         ui.label("Parallax origin").on_hover_text(
             "The point, in map pixels, that layers with a parallax factor scroll about (Tiled's parallax origin), \
@@ -515,7 +515,7 @@ fn tiled_settings_ui(ui: &mut egui::Ui, map: &crate::core::Map, commands: &mut V
                         .clamp_existing_to_range(false)
                         .prefix(format!("{axis} ")),
                 );
-                super::panels::name_widget(ui, &r, &format!("parallax origin {axis}"));
+                crate::app::widgets::name_widget(ui, &r, &format!("parallax origin {axis}"));
             }
         });
         ui.end_row();

@@ -7,8 +7,8 @@ use std::collections::HashMap;
 
 use egui::{Color32, Rect, Sense, Stroke, StrokeKind, vec2};
 
-use super::sprites::SheetTexture;
-use super::{Command, PropertiesOwner, SightlineApp};
+use crate::app::sprites::SheetTexture;
+use crate::app::{Command, PropertiesOwner, SightlineApp};
 use crate::core::edit::Stamp;
 use crate::core::model::tile::{EMPTY, SpriteSheet, TilesetFile};
 use crate::core::{Map, TileId};
@@ -162,7 +162,7 @@ pub fn tileset_ui(app: &mut SightlineApp, ui: &mut egui::Ui, sheets: &[Option<Sh
     let mut zoom = app.palette.zoom;
     ui.horizontal(|ui| {
         let r = ui.add(egui::Slider::new(&mut zoom, 0.5..=4.0).step_by(0.25).text("zoom"));
-        super::panels::name_widget(ui, &r, "tileset zoom");
+        crate::app::widgets::name_widget(ui, &r, "tileset zoom");
         if r.changed() {
             app.commands.push(Command::Tiles(TileCommand::SetPaletteZoom(zoom)));
         }
@@ -184,7 +184,7 @@ pub fn tileset_ui(app: &mut SightlineApp, ui: &mut egui::Ui, sheets: &[Option<Sh
     let pasting = app.editor.pasting;
     egui::ScrollArea::both().id_salt("tileset").max_height(height).show_viewport(ui, |ui, viewport| {
         let (rect, response) = ui.allocate_exact_size(size, Sense::click_and_drag());
-        super::panels::name_widget(ui, &response, &format!("tileset {}", sheet.name));
+        crate::app::widgets::name_widget(ui, &response, &format!("tileset {}", sheet.name));
         let origin = rect.min;
         let painter = ui.painter_at(rect);
         // Only the rows in view: a tileset can hold thousands of tiles.
@@ -192,7 +192,7 @@ pub fn tileset_ui(app: &mut SightlineApp, ui: &mut egui::Ui, sheets: &[Option<Sh
         let last_row = ((viewport.max.y / step.y).ceil() as u32).min(rows);
         let mut mesh = egui::Mesh::with_texture(texture.id);
         for i in first_row * columns..(last_row * columns).min(sheet.tile_count) {
-            let uv = super::canvas::sprite_uv(sheet, i, texture);
+            let uv = crate::app::canvas::sprite_uv(sheet, i, texture);
             mesh.add_rect_with_uv(tile_rect(sheet, origin, zoom, i), uv, Color32::WHITE);
         }
         painter.add(egui::Shape::mesh(mesh));
@@ -276,7 +276,7 @@ pub fn tileset_ui(app: &mut SightlineApp, ui: &mut egui::Ui, sheets: &[Option<Sh
         .show(ui, |ui| {
             let owner = format!("tileset {}", sheet.name);
             if let Some(edited) =
-                super::properties_editor::properties_ui(ui, &owner, &sheet.properties, &[], &map.objects)
+                crate::app::panels::properties::properties_ui(ui, &owner, &sheet.properties, &[], &map.objects)
             {
                 commands.push(Command::Map(MapCommand::SetProperties(PropertiesOwner::Tileset(index), edited)));
             }

@@ -5,8 +5,8 @@
 //! layer's collision flag, an object layer's colour). Every action is a [`Command`] and one undo
 //! step; the edits themselves are [`crate::core::model::layers`].
 
-use super::panels::name_widget;
-use super::{Command, NewLayer, PropertiesOwner, SightlineApp};
+use crate::app::widgets::name_widget;
+use crate::app::{Command, NewLayer, PropertiesOwner, SightlineApp};
 use crate::app::{LayerCommand, MapCommand};
 use crate::core::model::layers;
 use crate::core::model::map::LayerHeader;
@@ -434,7 +434,7 @@ fn layer_properties_ui(app: &mut SightlineApp, ui: &mut egui::Ui) {
 /// alpha), its offset in map pixels and its parallax factor (kept for Tiled; the editor's view
 /// does not scroll it). Each drag is one undo step.
 fn look_ui(app: &mut SightlineApp, ui: &mut egui::Ui, item: StackItem) {
-    let Some(look) = super::drawn_look(&app.document.map, item) else { return };
+    let Some(look) = crate::app::drawn_look(&app.document.map, item) else { return };
     let mut edited = look;
     ui.horizontal(|ui| {
         let mut tinted = look.tint.is_some();
@@ -503,7 +503,7 @@ fn custom_properties_ui(
         _ => "sightline layer properties",
     };
     egui::CollapsingHeader::new(format!("Custom properties ({})", properties.len())).id_salt(salt).show(ui, |ui| {
-        if let Some(edited) = super::properties_editor::properties_ui(ui, &label, properties, hidden, objects) {
+        if let Some(edited) = crate::app::panels::properties::properties_ui(ui, &label, properties, hidden, objects) {
             commands.push(Command::Map(MapCommand::SetProperties(owner, edited)));
         }
     });

@@ -2,7 +2,7 @@
 //! walkable, cost, door and its counterpart), edited in place. Each change is a command, applied
 //! through `core::edit::set_tile_rules` (which keeps doors paired) and undoable.
 
-use super::{Command, PropertiesOwner, SightlineApp};
+use crate::app::{Command, PropertiesOwner, SightlineApp};
 use crate::app::{MapCommand, TileCommand};
 use crate::core::TileId;
 use crate::core::edit::TileRules;
@@ -48,12 +48,12 @@ pub fn tile_types_window_ui(app: &mut SightlineApp, ui: &mut egui::Ui) {
             let (id, kind) = (row as TileId, &map.tiles[row]);
             // The tile as the map draws it (its image, else its glyph), marked when it is the
             // palette's; a click makes it so.
-            let button = match super::canvas::tile_sprite(map, sheets, id) {
+            let button = match crate::app::canvas::tile_sprite(map, sheets, id) {
                 Some((_, texture, uv)) => egui::Button::image(egui::Image::new((texture.id, egui::vec2(18.0, 18.0))).uv(uv)),
                 None => egui::Button::new(kind.glyph.ch.to_string()),
             };
             let pick = ui.add(button.selected(id == palette_tile)).on_hover_text("Make it the palette's tile");
-            super::panels::name_widget(ui, &pick, &format!("pick {}", kind.name));
+            crate::app::widgets::name_widget(ui, &pick, &format!("pick {}", kind.name));
             if pick.clicked() {
                 commands.push(Command::Tiles(TileCommand::SelectTile(id)));
             }
@@ -66,28 +66,28 @@ pub fn tile_types_window_ui(app: &mut SightlineApp, ui: &mut egui::Ui) {
             let mut r = before.clone();
             let mut glyph = r.glyph.ch.to_string();
             let g = ui.add(egui::TextEdit::singleline(&mut glyph).desired_width(22.0));
-            super::panels::name_widget(ui, &g, &format!("glyph of {}", kind.name));
+            crate::app::widgets::name_widget(ui, &g, &format!("glyph of {}", kind.name));
             if let Some(ch) = glyph.chars().find(|c| *c != r.glyph.ch).or(glyph.chars().next()) {
                 r.glyph.ch = ch;
             }
             // A size of its own: a grid cell offers a text edit only the column's width so far,
             // which starts at the grid's minimum, and the names showed four letters ("floo").
             let n = ui.add_sized([130.0, ui.spacing().interact_size.y], egui::TextEdit::singleline(&mut r.name));
-            super::panels::name_widget(ui, &n, &format!("name of {}", kind.name));
+            crate::app::widgets::name_widget(ui, &n, &format!("name of {}", kind.name));
             colour_ui(ui, &mut r.glyph.fg, &format!("foreground of {}", kind.name));
             colour_ui(ui, &mut r.glyph.bg, &format!("background of {}", kind.name));
             let o = ui.checkbox(&mut r.opaque, "");
-            super::panels::name_widget(ui, &o, &format!("opaque {}", kind.name));
+            crate::app::widgets::name_widget(ui, &o, &format!("opaque {}", kind.name));
             let w = ui.checkbox(&mut r.walkable, "");
-            super::panels::name_widget(ui, &w, &format!("walkable {}", kind.name));
+            crate::app::widgets::name_widget(ui, &w, &format!("walkable {}", kind.name));
             let c = ui.add(egui::DragValue::new(&mut r.cost).range(0.0..=1000.0).clamp_existing_to_range(false).speed(0.1));
-            super::panels::name_widget(ui, &c, &format!("cost of {}", kind.name));
+            crate::app::widgets::name_widget(ui, &c, &format!("cost of {}", kind.name));
             let mut door = match r.door {
                 None => DoorChoice::None,
                 Some((true, _)) => DoorChoice::Open,
                 Some((false, _)) => DoorChoice::Closed,
             };
-            super::overlays::choice_with_id_ui(
+            crate::app::overlays::choice_with_id_ui(
                 ui,
                 ("door kind of tile", id),
                 &format!("door kind of {}", kind.name),
@@ -103,7 +103,7 @@ pub fn tile_types_window_ui(app: &mut SightlineApp, ui: &mut egui::Ui) {
                 // (Built for the door rows on screen only: a table can hold tens of thousands.)
                 let options: Vec<(TileId, &str)> =
                     others().map(|t| (t, map.tiles[usize::from(t)].name.as_str())).collect();
-                super::overlays::choice_with_id_ui(
+                crate::app::overlays::choice_with_id_ui(
                     ui,
                     ("counterpart of tile", id),
                     &format!("counterpart of {}", kind.name),
@@ -123,7 +123,7 @@ pub fn tile_types_window_ui(app: &mut SightlineApp, ui: &mut egui::Ui) {
         };
         let mut scroll = egui::ScrollArea::vertical().max_height(420.0);
         let grid = egui::Grid::new("tile_types").num_columns(10).striped(true);
-        if map.tiles.len() > super::panels::LONG_TILE_TABLE {
+        if map.tiles.len() > crate::app::panels::palette::LONG_TILE_TABLE {
             let row_height = ui.spacing().interact_size.y.max(ui.text_style_height(&egui::TextStyle::Body) + 4.0);
             // Only the rows in view are laid out, so the palette's row is scrolled to by its place.
             if let Some(id) = scroll_to {
@@ -151,14 +151,14 @@ pub fn tile_types_window_ui(app: &mut SightlineApp, ui: &mut egui::Ui) {
                 let r = ui
                     .add(egui::TextEdit::singleline(&mut rules.class).hint_text("none").desired_width(140.0))
                     .on_hover_text("The tile's class (Tiled's custom type), kept for the designer's Tiled project");
-                super::panels::name_widget(ui, &r, &format!("class of {}", kind.name));
+                crate::app::widgets::name_widget(ui, &r, &format!("class of {}", kind.name));
                 if rules.class != kind.class {
                     commands.push(Command::Tiles(TileCommand::SetTileRules(id, rules)));
                 }
             });
             let reserved: Vec<&str> = RULE_PROPERTIES.iter().chain(LOOK_PROPERTIES.iter()).copied().collect();
             let owner = format!("tile {}", kind.name);
-            if let Some(edited) = super::properties_editor::properties_ui(ui, &owner, &kind.properties, &reserved, &map.objects)
+            if let Some(edited) = crate::app::panels::properties::properties_ui(ui, &owner, &kind.properties, &reserved, &map.objects)
             {
                 commands.push(Command::Map(MapCommand::SetProperties(PropertiesOwner::Tile(id), edited)));
             }
@@ -171,6 +171,6 @@ pub fn tile_types_window_ui(app: &mut SightlineApp, ui: &mut egui::Ui) {
 fn colour_ui(ui: &mut egui::Ui, colour: &mut Rgb, name: &str) {
     let mut rgb = [colour.0, colour.1, colour.2];
     let r = egui::color_picker::color_edit_button_srgb(ui, &mut rgb);
-    super::panels::name_widget(ui, &r, name);
+    crate::app::widgets::name_widget(ui, &r, name);
     *colour = Rgb(rgb[0], rgb[1], rgb[2]);
 }

@@ -3,8 +3,8 @@
 //! inspector then edits it) and centres the view on it; a checkbox shows or hides it (Tiled's
 //! object visibility, an edit).
 
-use super::panels::name_widget;
-use super::{Command, SightlineApp, Tool};
+use crate::app::widgets::name_widget;
+use crate::app::{Command, SightlineApp, Tool};
 use crate::app::{ObjectCommand, ToolCommand, ViewCommand};
 use crate::core::{LayerRef, MapObject};
 
@@ -45,7 +45,7 @@ pub fn objects_ui(app: &mut SightlineApp, ui: &mut egui::Ui) {
     let r = ui.add(egui::TextEdit::singleline(&mut app.object_filter).hint_text("filter: name, class or #id"));
     name_widget(ui, &r, "filter objects");
     let needle = app.object_filter.trim().to_lowercase();
-    let focused = super::object_focus(&app.editor, map).map(|hand| hand.object.id);
+    let focused = crate::app::object_focus(&app.editor, map).map(|hand| hand.object.id);
     // Top layer first, as the Layers panel lists them.
     let mut by_layer = vec![Vec::new(); map.object_layers.len()];
     for (i, o) in map.objects.iter().enumerate() {

@@ -5,7 +5,7 @@
 use crate::app::ToolCommand;
 use std::collections::HashMap;
 
-use super::{Command, SightlineApp};
+use crate::app::{Command, SightlineApp};
 use crate::core::edit::terrain::TerrainBrush;
 use crate::core::model::wang::WangSet;
 
@@ -63,7 +63,7 @@ pub fn terrains_ui(app: &mut SightlineApp, ui: &mut egui::Ui) {
                     }
                 }
             });
-        super::panels::name_widget(ui, &shown.response, "terrain set");
+        crate::app::widgets::name_widget(ui, &shown.response, "terrain set");
     } else {
         ui.weak(set_label(app, sheet, sets[0].2));
     }
@@ -82,22 +82,22 @@ pub fn terrains_ui(app: &mut SightlineApp, ui: &mut egui::Ui) {
     }
     for (k, color) in set.colors.iter().enumerate() {
         let brush = TerrainBrush { sheet, set: set_index, color: k as u8 + 1 };
-        let chosen = app.editor.tool == super::editor::Tool::Terrain && app.editor.terrain == Some(brush);
+        let chosen = app.editor.tool == crate::app::editor::Tool::Terrain && app.editor.terrain == Some(brush);
         ui.horizontal(|ui| {
             let (rect, _) = ui.allocate_exact_size(egui::vec2(12.0, 12.0), egui::Sense::hover());
             let c = color.color;
             ui.painter().rect_filled(rect, 2.0, egui::Color32::from_rgba_unmultiplied(c.0, c.1, c.2, c.3));
             // The tile standing for the terrain, when its tileset image is loaded.
             let tile = color.tile.and_then(|index| standing.get(&index).copied()).filter(|&t| t != 0);
-            if let Some((_, texture, uv)) =
-                tile.and_then(|t| super::canvas::tile_sprite(&app.document.map, &app.sheets, t as crate::core::TileId))
+            if let Some((_, texture, uv)) = tile
+                .and_then(|t| crate::app::canvas::tile_sprite(&app.document.map, &app.sheets, t as crate::core::TileId))
             {
                 ui.add(egui::Image::new((texture.id, egui::vec2(18.0, 18.0))).uv(uv));
             }
             let r = ui
                 .selectable_label(chosen, &color.name)
                 .on_hover_text(format!("Paint {} with the terrain brush (T); the tiles around join it", color.name));
-            super::panels::name_widget(ui, &r, &format!("terrain {}", color.name));
+            crate::app::widgets::name_widget(ui, &r, &format!("terrain {}", color.name));
             if r.clicked() {
                 commands.push(Command::Tools(ToolCommand::SetTerrain(brush)));
             }

@@ -5,8 +5,8 @@
 use crate::app::ViewCommand;
 use egui::{Color32, Rect, Sense, Stroke, TextureHandle, TextureOptions, Vec2};
 
-use super::far_colours::{GlyphColour, PictureKey, map_picture, picture_key};
-use super::{Command, SightlineApp};
+use crate::app::far_colours::{GlyphColour, PictureKey, map_picture, picture_key};
+use crate::app::{Command, SightlineApp};
 use crate::core::Cell;
 
 /// Samples per side, at most.
@@ -31,7 +31,7 @@ pub fn minimap_ui(app: &mut SightlineApp, ui: &mut egui::Ui) {
     let size = Vec2::new(size.y / aspect, size.y);
     let (rect, response) = ui.allocate_exact_size(size, Sense::click_and_drag());
     let response = response.on_hover_text("Click or drag to jump there");
-    super::panels::name_widget(ui, &response, "minimap");
+    crate::app::widgets::name_widget(ui, &response, "minimap");
     let painter = ui.painter_at(rect);
     painter.image(texture.id(), rect, Rect::from_min_max(egui::pos2(0.0, 0.0), egui::pos2(1.0, 1.0)), Color32::WHITE);
     // The part of the map the canvas shows.
