@@ -8,17 +8,17 @@
 use crate::core::{fov, path};
 
 /// The FOV algorithms, with the names the pickers show (the CLI's names).
-pub fn fov_algorithms() -> Vec<(fov::Algorithm, &'static str)> {
+pub(crate) fn fov_algorithms() -> Vec<(fov::Algorithm, &'static str)> {
     fov::Algorithm::ALL.iter().map(|&a| (a, a.name())).collect()
 }
 
 /// The pathfinding searches, with the names the pickers show.
-pub fn path_algorithms() -> Vec<(path::Algorithm, &'static str)> {
+pub(crate) fn path_algorithms() -> Vec<(path::Algorithm, &'static str)> {
     path::Algorithm::ALL.iter().map(|&a| (a, path_label(a))).collect()
 }
 
 /// A search's name as the pathfinding overlay shows it.
-pub fn path_label(a: path::Algorithm) -> &'static str {
+pub(crate) fn path_label(a: path::Algorithm) -> &'static str {
     match a {
         path::Algorithm::AStar => "A*",
         path::Algorithm::Dijkstra => "Dijkstra",

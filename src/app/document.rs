@@ -14,15 +14,15 @@ fn next_revision() -> u64 {
 }
 
 /// What a step is called when no command named it.
-pub const UNNAMED_STEP: &str = "Edit";
+pub(crate) const UNNAMED_STEP: &str = "Edit";
 
 /// How many edits undo remembers.
-pub const UNDO_LIMIT: usize = 200;
+pub(crate) const UNDO_LIMIT: usize = 200;
 
 /// How much memory the undo history may take, about (each step is a copy of the whole map). On a
 /// 4096×4096 map of one layer, 32 MiB a copy, that is 32 steps; small maps reach [`UNDO_LIMIT`]
 /// first. The last edit can always be undone, however large the map.
-pub const UNDO_BYTES: usize = 1 << 30;
+pub(crate) const UNDO_BYTES: usize = 1 << 30;
 
 /// One step of the undo history: the map as it was before an edit, with the selection then, or
 /// (`map: None`) the selection before a change of the selection alone, as Tiled keeps selection
@@ -63,7 +63,7 @@ pub struct Document {
     /// The file it was opened from or saved to; `None` for the built-in map and new maps.
     pub path: Option<PathBuf>,
     /// Name shown when there is no file.
-    pub untitled_name: String,
+    pub(crate) untitled_name: String,
     /// Unsaved changes.
     pub dirty: bool,
     /// Which state the map is in: a number no other state had, given by each edit and carried
@@ -76,9 +76,9 @@ pub struct Document {
     revision: u64,
     /// What the file on disk holds that a save over it drops (see `format::Loaded::not_kept`);
     /// emptied once the user has agreed to it or saved elsewhere.
-    pub not_kept: Vec<&'static str>,
+    pub(crate) not_kept: Vec<&'static str>,
     /// The undo history's memory budget ([`UNDO_BYTES`]; tests set less).
-    pub undo_budget: usize,
+    pub(crate) undo_budget: usize,
     /// What the next step is called (the command being applied names it; `None`:
     /// [`UNNAMED_STEP`]).
     next_name: Option<String>,
@@ -105,7 +105,7 @@ impl Document {
         }
     }
 
-    pub fn open(map: Map, path: PathBuf) -> Self {
+    pub(crate) fn open(map: Map, path: PathBuf) -> Self {
         Self {
             map,
             undo: Vec::new(),
@@ -125,7 +125,7 @@ impl Document {
 
     /// Names the steps made from now on (by the command about to be applied; the app calls
     /// this before each command, so a step is never named after an earlier one).
-    pub fn name_next_step(&mut self, name: Option<String>) {
+    pub(crate) fn name_next_step(&mut self, name: Option<String>) {
         self.next_name = name;
     }
 
@@ -147,7 +147,7 @@ impl Document {
     }
 
     /// Forgets the last checkpoint (an edit that changed nothing).
-    pub fn drop_checkpoint(&mut self) {
+    pub(crate) fn drop_checkpoint(&mut self) {
         self.undo.pop();
     }
 
@@ -157,14 +157,14 @@ impl Document {
     }
 
     /// Whether the map is as the last checkpoint holds it (an edit that changed nothing).
-    pub fn unchanged_since_checkpoint(&self) -> bool {
+    pub(crate) fn unchanged_since_checkpoint(&self) -> bool {
         self.undo.last().and_then(Step::map) == Some(&self.map)
     }
 
     /// A change of the selection alone, from `before` to `now`: one undo step (none when it
     /// did not change). What was undone can no longer be redone, as after an edit; the map and
     /// whether it is saved stay as they are.
-    pub fn selection_changed(&mut self, before: Option<Selection>, now: &Option<Selection>) {
+    pub(crate) fn selection_changed(&mut self, before: Option<Selection>, now: &Option<Selection>) {
         if before == *now {
             return;
         }
@@ -175,14 +175,14 @@ impl Document {
 
     /// Takes the last step back: the map and `selection` become what it holds (a selection
     /// step: the selection alone).
-    pub fn undo(&mut self, selection: &mut Option<Selection>) -> bool {
+    pub(crate) fn undo(&mut self, selection: &mut Option<Selection>) -> bool {
         let Some(step) = self.undo.pop() else { return false };
         let undone = self.swap(step, selection);
         self.redo.push(undone);
         true
     }
 
-    pub fn redo(&mut self, selection: &mut Option<Selection>) -> bool {
+    pub(crate) fn redo(&mut self, selection: &mut Option<Selection>) -> bool {
         let Some(step) = self.redo.pop() else { return false };
         let redone = self.swap(step, selection);
         self.undo.push(redone);
@@ -245,7 +245,7 @@ impl Document {
         self.revision
     }
 
-    pub fn saved_as(&mut self, path: PathBuf) {
+    pub(crate) fn saved_as(&mut self, path: PathBuf) {
         // The file written is the map as sightline holds it: nothing more to drop there.
         self.not_kept.clear();
         self.path = Some(path);
@@ -258,7 +258,11 @@ impl Document {
     /// changes the map, not files on disk: a state undone to still differs from the file in
     /// what it differs, and a save then writes its tileset into the map.) Not an edit of the
     /// map, but what a save of it writes changes, so views of it are stale.
-    pub fn tileset_file_written(&mut self, path: &std::path::Path, as_read: &crate::core::model::tile::FormatMemo) {
+    pub(crate) fn tileset_file_written(
+        &mut self,
+        path: &std::path::Path,
+        as_read: &crate::core::model::tile::FormatMemo,
+    ) {
         let steps = self.undo.iter_mut().chain(self.redo.iter_mut()).filter_map(|s| s.map.as_mut().map(|(m, _)| m));
         let states = std::iter::once(&mut self.map).chain(steps);
         for map in states {

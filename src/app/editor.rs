@@ -41,7 +41,7 @@ pub enum Tool {
 }
 
 impl Tool {
-    pub const ALL: [Tool; 12] = [
+    pub(crate) const ALL: [Tool; 12] = [
         Tool::Brush,
         Tool::Eraser,
         Tool::Rectangle,
@@ -56,7 +56,7 @@ impl Tool {
         Tool::Probe,
     ];
 
-    pub fn label(self) -> &'static str {
+    pub(crate) fn label(self) -> &'static str {
         match self {
             Tool::Brush => "Brush",
             Tool::Eraser => "Eraser",
@@ -75,7 +75,7 @@ impl Tool {
 
     /// The key that chooses the tool, as Tiled's (Select Same Tile takes Shift+S here: S is the
     /// rectangular selection's, as in sightline before).
-    pub fn shortcut(self) -> egui::KeyboardShortcut {
+    pub(crate) fn shortcut(self) -> egui::KeyboardShortcut {
         let shift = if self == Tool::SameTile { egui::Modifiers::SHIFT } else { egui::Modifiers::NONE };
         egui::KeyboardShortcut::new(shift, self.key())
     }
@@ -97,7 +97,7 @@ impl Tool {
     }
 
     /// The tool makes a selection (rectangle, magic wand, same tile).
-    pub fn selects(self) -> bool {
+    pub(crate) fn selects(self) -> bool {
         matches!(self, Tool::Select | Tool::MagicWand | Tool::SameTile)
     }
 }
@@ -118,34 +118,34 @@ pub struct EditorState {
     /// The current item is this group rather than a layer (as in Tiled, the tools then change
     /// nothing; the layers panel edits the group). The two fields above keep the layer the
     /// tools go back to.
-    pub group: Option<usize>,
+    pub(crate) group: Option<usize>,
     /// The stroke in progress: where it started and the last cell it reached.
-    pub stroke: Option<(Cell, Cell)>,
+    pub(crate) stroke: Option<(Cell, Cell)>,
     /// Width of the brush, eraser and line stamp, in cells.
-    pub brush_size: u32,
+    pub(crate) brush_size: u32,
     /// The rectangle tool fills (or draws the outline).
-    pub rect_filled: bool,
+    pub(crate) rect_filled: bool,
     /// The bucket fill spreads diagonally too.
-    pub fill_eight: bool,
+    pub(crate) fill_eight: bool,
     /// The fill in progress fills the whole selection, or the whole layer when there is none
     /// (Shift held as it began: Tiled's Fill Selection).
-    pub fill_selection: bool,
+    pub(crate) fill_selection: bool,
     /// Groups folded in the Layers panel (what they hold is not listed), by their path of
     /// names ("forest/canopy"), so that the fold survives edits that renumber the groups.
-    pub folded_groups: std::collections::BTreeSet<String>,
+    pub(crate) folded_groups: std::collections::BTreeSet<String>,
     /// The selected cells, never empty (no selection is `None`). While one exists the tools
     /// paint only inside it.
     pub selection: Option<Selection>,
     /// Where the last selection gesture began: the inspector edits this cell while it is
     /// selected and the pointer is off the canvas.
-    pub selection_origin: Option<Cell>,
+    pub(crate) selection_origin: Option<Cell>,
     /// How the selection tools combine their pick with the selection (the tools bar's choice).
-    pub selection_mode: SelectionMode,
+    pub(crate) selection_mode: SelectionMode,
     /// The mode the keys held when the drag in progress began ask for (Shift adds, Ctrl
     /// subtracts, both intersect), over `selection_mode`.
-    pub held_selection_mode: Option<SelectionMode>,
+    pub(crate) held_selection_mode: Option<SelectionMode>,
     /// The selection drag in progress.
-    pub selection_drag: Option<SelectionDrag>,
+    pub(crate) selection_drag: Option<SelectionDrag>,
     /// What Ctrl+C or Ctrl+X took.
     pub clipboard: Option<edit::Stamp>,
     /// Where the clipboard's stamp was copied from (its top-left cell), for Paste in place;
@@ -153,66 +153,66 @@ pub struct EditorState {
     pub clipboard_origin: Option<Cell>,
     /// The tile types of the map the clipboard was copied from, as they were then: a paste in
     /// another map brings over those it lacks, and a paste here those an undo took away since.
-    pub clipboard_from: Option<std::sync::Arc<TileSource>>,
+    pub(crate) clipboard_from: Option<std::sync::Arc<TileSource>>,
     /// Another map has been opened since the copy.
     pub clipboard_elsewhere: bool,
     /// Ctrl+V (or a drag over a tileset): the clipboard follows the pointer, and clicks and
     /// drags lay it down, until Esc (X, Y flip, Z turns).
     pub pasting: bool,
     /// The copies of the stamp the drag in progress has laid (Shift: along a line, at release).
-    pub stamp_stroke: Option<edit::StampStroke>,
+    pub(crate) stamp_stroke: Option<edit::StampStroke>,
     /// What the object tool places.
-    pub object: ObjectChoice,
+    pub(crate) object: ObjectChoice,
     /// The object the object tool's drag is moving: its id, and its cell when the drag began
     /// (it moves as far as the pointer has from the stroke's start).
     pub moving_object: Option<(u32, Cell)>,
     /// When the object moved is one of those standing on the selected cells of its layer, the
     /// others, each with its cell when the drag began, and the selection as it was then: they
     /// all move with it, the selection too.
-    pub moving_along: Vec<(u32, Cell)>,
-    pub moving_selection: Option<Selection>,
+    pub(crate) moving_along: Vec<(u32, Cell)>,
+    pub(crate) moving_selection: Option<Selection>,
     /// Where (map pixels) and how loosely (pixels) the object tool's press in progress picks a
     /// zone, path or text to move, besides the objects on the pressed cell.
-    pub grab: Option<([f64; 2], f64)>,
+    pub(crate) grab: Option<([f64; 2], f64)>,
     /// The reshape the object tool's drag of a grip (a handle, a polygon's point) is making.
-    pub resizing: Option<Resize>,
+    pub(crate) resizing: Option<Resize>,
     /// The shape being drawn (a drag in progress, or a polygon's points so far).
     pub shape_draft: Option<ShapeDraft>,
     /// How drawn shapes snap (the tools bar's choice; Ctrl and Ctrl+Shift toggle it while held).
-    pub snap: crate::core::model::geometry::Snap,
+    pub(crate) snap: crate::core::model::geometry::Snap,
     /// The object last drawn, placed or moved with the object tool, by id: with the pointer off
     /// the canvas, the inspector edits it (Tiled selects a new object).
     pub focused_object: Option<u32>,
-    pub monster_glyph: char,
-    pub monster_vision: u32,
-    pub light_radius: u32,
+    pub(crate) monster_glyph: char,
+    pub(crate) monster_vision: u32,
+    pub(crate) light_radius: u32,
     /// The brush stroke in progress is a straight line (Shift held when it began, as in Tiled).
     pub line_stroke: bool,
     /// The brush paints a random tile of this set (when `random` is on).
-    pub random: bool,
-    pub random_brush: edit::RandomBrush,
+    pub(crate) random: bool,
+    pub(crate) random_brush: edit::RandomBrush,
     /// Seeded, so a stroke can be replayed in tests.
-    pub rng: crate::core::rng::Rng,
+    pub(crate) rng: crate::core::rng::Rng,
     /// The terrain the terrain brush paints (chosen in the Terrains panel).
-    pub terrain: Option<crate::core::edit::terrain::TerrainBrush>,
+    pub(crate) terrain: Option<crate::core::edit::terrain::TerrainBrush>,
     /// The bucket fill lays `terrain` (Tiled's terrain fill mode).
-    pub fill_terrain: bool,
+    pub(crate) fill_terrain: bool,
     /// The terrain brush paints whole tiles at size 1 too; off, size 1 paints the corner or
     /// edge nearest the pointer, as Tiled's terrain brush does.
-    pub terrain_whole_tiles: bool,
+    pub(crate) terrain_whole_tiles: bool,
     /// The corner or edge nearest the pointer, for the terrain brush.
     pub terrain_spot: Option<crate::core::edit::terrain::Part>,
     /// The last corner or edge the terrain stroke in progress painted (painted once per visit).
-    pub terrain_spot_painted: Option<crate::core::edit::terrain::Part>,
+    pub(crate) terrain_spot_painted: Option<crate::core::edit::terrain::Part>,
 }
 
 /// A selection drag in progress: what was selected when it began, how its pick combines with
 /// that, and (for the magic wand and same tile) the tiles of the cells it has crossed.
 #[derive(Clone, Debug)]
 pub struct SelectionDrag {
-    pub before: Option<Selection>,
-    pub mode: SelectionMode,
-    pub like: Vec<TileLook>,
+    pub(crate) before: Option<Selection>,
+    pub(crate) mode: SelectionMode,
+    pub(crate) like: Vec<TileLook>,
     /// The drag's last pick. A magic wand or same tile drag keeps it while the pointer crosses
     /// no new tile (and, for the wand, stays inside it): it would be the same cells again, and
     /// same tile reads the whole layer.
@@ -220,12 +220,19 @@ pub struct SelectionDrag {
 }
 
 impl SelectionDrag {
-    pub fn new(before: Option<Selection>, mode: SelectionMode) -> Self {
+    pub(crate) fn new(before: Option<Selection>, mode: SelectionMode) -> Self {
         Self { before, mode, like: Vec::new(), pick: None }
     }
 
     /// The selection with the drag's pick from `start` to `end` on `layer` combined in.
-    pub fn selection(&mut self, tool: Tool, map: &Map, layer: usize, start: Cell, end: Cell) -> Option<Selection> {
+    pub(crate) fn selection(
+        &mut self,
+        tool: Tool,
+        map: &Map,
+        layer: usize,
+        start: Cell,
+        end: Cell,
+    ) -> Option<Selection> {
         let mut crossed_new_tile = false;
         if let Some(look) = map.flipped_tile(layer, end).filter(|t| !self.like.contains(t)) {
             self.like.push(look);
@@ -293,7 +300,7 @@ impl ObjectChoice {
         ObjectChoice::TileObject,
     ];
 
-    pub fn label(self) -> &'static str {
+    pub(crate) fn label(self) -> &'static str {
         match self {
             ObjectChoice::PlayerStart => "player start",
             ObjectChoice::Monster => "monster",
@@ -311,7 +318,7 @@ impl ObjectChoice {
     }
 
     /// It is a Tiled shape drawn in map pixels, not a game object placed on a cell.
-    pub fn draws_shape(self) -> bool {
+    pub(crate) fn draws_shape(self) -> bool {
         !matches!(
             self,
             ObjectChoice::PlayerStart
@@ -321,19 +328,14 @@ impl ObjectChoice {
                 | ObjectChoice::Door
         )
     }
-
-    /// It is drawn as a box from a drag's press to its release.
-    pub fn draws_box(self) -> bool {
-        matches!(self, ObjectChoice::Rectangle | ObjectChoice::Ellipse | ObjectChoice::Capsule | ObjectChoice::Text)
-    }
 }
 
 /// The object in hand being reshaped by one of its grips (Tiled's Select Objects and Edit
 /// Polygons), from the drag of that grip.
 #[derive(Clone, Copy, Debug, PartialEq)]
 pub struct Resize {
-    pub id: u32,
-    pub grip: Grip,
+    pub(crate) id: u32,
+    pub(crate) grip: Grip,
 }
 
 /// What a grip of the object in hand changes, as it was when its drag began (map pixels, the
@@ -359,7 +361,7 @@ impl ShapeDraft {
     /// point's or polygon's origin): a drag's box, or its end for a point; clicked points as a
     /// polygon when `closed` (three at least), else as a path (two at least; fewer make
     /// nothing, as in Tiled). The error says why nothing is made.
-    pub fn shape(&self, choice: ObjectChoice, closed: bool) -> Result<(ShapeKind, [f64; 2]), &'static str> {
+    pub(crate) fn shape(&self, choice: ObjectChoice, closed: bool) -> Result<(ShapeKind, [f64; 2]), &'static str> {
         match self {
             ShapeDraft::Box { end, .. } if choice == ObjectChoice::Point => Ok((ShapeKind::Point, *end)),
             ShapeDraft::Box { start, end, square } => {
@@ -410,8 +412,8 @@ pub enum ShapeDraft {
 /// path's points in reverse, the new ones going before its first).
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub struct PathEnd {
-    pub id: u32,
-    pub from_start: bool,
+    pub(crate) id: u32,
+    pub(crate) from_start: bool,
 }
 
 impl Default for EditorState {
@@ -471,14 +473,14 @@ impl Default for EditorState {
 /// wherever it still is, or a stroke lands on another layer. Each is its name and how many of
 /// its kind before it have the same name, so that layers called alike are told apart too.
 #[derive(Clone, Debug, PartialEq, Eq)]
-pub struct CurrentByName {
+pub(crate) struct CurrentByName {
     tile_layer: Option<(String, usize)>,
     object_layer: Option<(String, usize)>,
     group: Option<(String, usize)>,
 }
 
 impl CurrentByName {
-    pub fn of(editor: &EditorState, map: &Map) -> Self {
+    pub(crate) fn of(editor: &EditorState, map: &Map) -> Self {
         Self {
             tile_layer: name_key(map.layers.iter().map(|l| l.name.as_str()), editor.layer),
             object_layer: editor
@@ -491,7 +493,7 @@ impl CurrentByName {
     /// Points `editor` at the same layers and group in `map`, where they are there. A tile or
     /// object layer not found keeps its index (the caller clamps it); a group not found is no
     /// longer current, its layer is.
-    pub fn restore(&self, editor: &mut EditorState, map: &Map) {
+    pub(crate) fn restore(&self, editor: &mut EditorState, map: &Map) {
         if let Some(i) =
             self.tile_layer.as_ref().and_then(|key| find_key(map.layers.iter().map(|l| l.name.as_str()), key))
         {
@@ -521,7 +523,7 @@ fn find_key<'a>(mut names: impl Iterator<Item = &'a str>, (name, nth): &(String,
 
 impl EditorState {
     /// The object tool's move ends: later pointer moves move nothing.
-    pub fn end_move(&mut self) {
+    pub(crate) fn end_move(&mut self) {
         self.moving_object = None;
         self.moving_along.clear();
         self.moving_selection = None;
@@ -529,7 +531,7 @@ impl EditorState {
 
     /// Puts `stamp`, taken from this map, whose tile types are `from`, on the clipboard
     /// (`origin`: where it was copied from, for Paste in place).
-    pub fn hold(&mut self, stamp: Option<edit::Stamp>, origin: Option<Cell>, from: std::sync::Arc<TileSource>) {
+    pub(crate) fn hold(&mut self, stamp: Option<edit::Stamp>, origin: Option<Cell>, from: std::sync::Arc<TileSource>) {
         self.clipboard = stamp;
         self.clipboard_origin = origin;
         self.clipboard_from = Some(from);
@@ -537,7 +539,7 @@ impl EditorState {
     }
 
     /// The current layer (the Layers panel's highlighted one).
-    pub fn current_layer(&self) -> LayerRef {
+    pub(crate) fn current_layer(&self) -> LayerRef {
         match self.object_layer {
             Some(j) => LayerRef::Objects(j),
             None => LayerRef::Tiles(self.layer),
@@ -553,7 +555,7 @@ impl EditorState {
     }
 
     /// Makes `item` the current layer or group.
-    pub fn set_current_item(&mut self, item: StackItem) {
+    pub(crate) fn set_current_item(&mut self, item: StackItem) {
         match item {
             StackItem::Layer(layer) => self.set_current_layer(layer),
             StackItem::Group(g) => self.group = Some(g),
@@ -561,7 +563,7 @@ impl EditorState {
     }
 
     /// Makes `layer` the current layer.
-    pub fn set_current_layer(&mut self, layer: LayerRef) {
+    pub(crate) fn set_current_layer(&mut self, layer: LayerRef) {
         self.group = None;
         match layer {
             LayerRef::Tiles(i) => {
@@ -573,12 +575,12 @@ impl EditorState {
     }
 
     /// Whether the tool paints tiles (and so needs a tile layer).
-    pub fn paints_tiles(&self) -> bool {
+    pub(crate) fn paints_tiles(&self) -> bool {
         !matches!(self.tool, Tool::Picker | Tool::Object | Tool::Probe) && !self.tool.selects()
     }
     /// The cells the stroke from `start` to `end` covers with the current tool (for drawing the
     /// preview and for applying it).
-    pub fn shape(&self, map: &Map, start: Cell, end: Cell) -> Vec<Cell> {
+    pub(crate) fn shape(&self, map: &Map, start: Cell, end: Cell) -> Vec<Cell> {
         match self.tool {
             Tool::Rectangle => edit::rect_cells(start, end, self.rect_filled),
             Tool::Line => edit::stamp_along(&edit::line_cells(start, end), self.brush_size),
@@ -593,7 +595,7 @@ impl EditorState {
     /// The cells a fill from `at` reaches: the region of its tile (inside the selection, if
     /// any), or with `whole_selection` (Shift) the whole selection it is in, or the whole layer
     /// when nothing is selected (Tiled's Fill Selection).
-    pub fn fill_region(&self, map: &Map, at: Cell, whole_selection: bool) -> Vec<Cell> {
+    pub(crate) fn fill_region(&self, map: &Map, at: Cell, whole_selection: bool) -> Vec<Cell> {
         if !map.in_bounds(at) {
             return Vec::new();
         }
@@ -617,39 +619,39 @@ impl EditorState {
 
     /// Whether painting may change `cell`: while a selection exists, only its cells (Tiled's
     /// `TilePainter::paintableRegion`).
-    pub fn paints_at(&self, cell: Cell) -> bool {
+    pub(crate) fn paints_at(&self, cell: Cell) -> bool {
         self.selection.as_ref().is_none_or(|s| s.contains(cell))
     }
 
     /// Whether the tool paints its shape when the stroke ends (rectangle, line, Shift+brush)
     /// rather than as the pointer moves.
-    pub fn paints_at_end(&self) -> bool {
+    pub(crate) fn paints_at_end(&self) -> bool {
         matches!(self.tool, Tool::Rectangle | Tool::Line) || (self.tool == Tool::Brush && self.line_stroke)
     }
 
     /// The tool lays the chosen terrain: the terrain brush, or the fill in terrain mode.
-    pub fn paints_terrain(&self) -> bool {
+    pub(crate) fn paints_terrain(&self) -> bool {
         self.tool == Tool::Terrain || (self.tool == Tool::Fill && self.fill_terrain && self.terrain.is_some())
     }
 
     /// The corner or edge the terrain brush paints instead of cells: at size 1, unless whole
     /// tiles are asked for, the one nearest the pointer.
-    pub fn terrain_part(&self) -> Option<crate::core::edit::terrain::Part> {
+    pub(crate) fn terrain_part(&self) -> Option<crate::core::edit::terrain::Part> {
         self.paints_terrain_parts().then_some(self.terrain_spot).flatten()
     }
 
     /// The terrain brush paints corners and edges, not tiles (size 1, whole tiles off).
-    pub fn paints_terrain_parts(&self) -> bool {
+    pub(crate) fn paints_terrain_parts(&self) -> bool {
         self.tool == Tool::Terrain && self.brush_size == 1 && !self.terrain_whole_tiles
     }
 
     /// The tool paints tiles drawn from the random brush's set.
-    pub fn paints_random(&self) -> bool {
+    pub(crate) fn paints_random(&self) -> bool {
         self.random && self.tool != Tool::Eraser && !self.random_brush.tiles.is_empty()
     }
 
     /// The tile the tool paints, and how it is flipped.
-    pub fn paint_tile(&self) -> (TileId, Flip) {
+    pub(crate) fn paint_tile(&self) -> (TileId, Flip) {
         if self.tool == Tool::Eraser { (0, Flip::NONE) } else { (self.tile, self.flip) }
     }
 }

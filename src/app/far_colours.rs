@@ -15,10 +15,10 @@ use crate::core::{Cell, Map};
 
 /// Which picture of the map a texture shows: the map's revision, whether tile images are shown,
 /// and how many tileset images are loaded (an image that loads later changes the picture).
-pub type PictureKey = (u64, bool, usize);
+pub(crate) type PictureKey = (u64, bool, usize);
 
 /// The key of the picture `sheets` and `show_sprites` give of the map at `revision`.
-pub fn picture_key(revision: u64, show_sprites: bool, sheets: &[Option<SheetTexture>]) -> PictureKey {
+pub(crate) fn picture_key(revision: u64, show_sprites: bool, sheets: &[Option<SheetTexture>]) -> PictureKey {
     (revision, show_sprites, sheets.iter().flatten().count())
 }
 
@@ -39,7 +39,7 @@ fn over(top: Premultiplied, under: Premultiplied) -> Premultiplied {
 /// tile whose pixels are half transparent has half the alpha. Each pixel counts by its alpha,
 /// so a transparent pixel's colour (often black or magenta) does not darken the tile. Tiles
 /// outside the image (a sheet whose tile count is wrong) are transparent.
-pub fn tile_average_colours(image: &ColorImage, sheet: &SpriteSheet) -> Vec<Color32> {
+pub(crate) fn tile_average_colours(image: &ColorImage, sheet: &SpriteSheet) -> Vec<Color32> {
     let [width, height] = image.size;
     (0..sheet.tile_count)
         .map(|index| {
@@ -67,7 +67,7 @@ pub fn tile_average_colours(image: &ColorImage, sheet: &SpriteSheet) -> Vec<Colo
 
 /// The colour a glyph tile shows from afar.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
-pub enum GlyphColour {
+pub(crate) enum GlyphColour {
     /// Its background, as the canvas fills its cell.
     Background,
     /// Its background, or its glyph's colour dimmed where the background is dark, so that walls
@@ -92,7 +92,7 @@ impl GlyphColour {
 /// layer's opacity, image tiles as their average colour times the layer's tint, glyph tiles as
 /// `glyphs` says. Transparent where no visible layer has a tile. Image tiles whose tileset image
 /// is not loaded, or all of them when `show_sprites` is off, show as glyphs, as on the canvas.
-pub fn cell_colour(
+pub(crate) fn cell_colour(
     map: &Map,
     looks: &[LayerLook],
     sheets: &[Option<SheetTexture>],
@@ -130,7 +130,7 @@ pub fn cell_colour(
 
 /// The map as a picture, one pixel a cell, or a cell of every block of cells (its top left)
 /// when the map is more than `max_side` cells wide or high.
-pub fn map_picture(
+pub(crate) fn map_picture(
     map: &Map,
     sheets: &[Option<SheetTexture>],
     show_sprites: bool,

@@ -5,7 +5,7 @@ use crate::app::{
     Command, FileCommand, HistoryCommand, ObjectCommand, SelectionCommand, SightlineApp, ToolCommand, ViewCommand,
 };
 
-pub fn shortcuts(app: &mut SightlineApp, ui: &mut egui::Ui) {
+pub(crate) fn shortcuts(app: &mut SightlineApp, ui: &mut egui::Ui) {
     use egui::{Key, KeyboardShortcut, Modifiers};
     let open = KeyboardShortcut::new(Modifiers::COMMAND, Key::O);
     let undo = KeyboardShortcut::new(Modifiers::COMMAND, Key::Z);

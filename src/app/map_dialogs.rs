@@ -7,7 +7,7 @@ use crate::core::{Anchor, Map, MapError, generate};
 
 /// What a new map starts from.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
-pub enum Template {
+pub(crate) enum Template {
     /// Floor inside a wall border.
     Room,
     /// Every cell one tile.
@@ -21,10 +21,10 @@ pub enum Template {
 /// The New map dialog's fields.
 #[derive(Clone, Copy, Debug, PartialEq)]
 pub struct NewMapSpec {
-    pub width: u32,
-    pub height: u32,
-    pub template: Template,
-    pub seed: u64,
+    pub(crate) width: u32,
+    pub(crate) height: u32,
+    pub(crate) template: Template,
+    pub(crate) seed: u64,
 }
 
 impl Default for NewMapSpec {
@@ -35,7 +35,7 @@ impl Default for NewMapSpec {
 
 impl NewMapSpec {
     /// The map this describes (the standard tiles).
-    pub fn build(&self) -> Result<Map, MapError> {
+    pub(crate) fn build(&self) -> Result<Map, MapError> {
         match self.template {
             Template::Room => {
                 let mut map = Map::new_standard(self.width, self.height, tile::STANDARD_FLOOR)?;
@@ -71,7 +71,7 @@ pub struct MapDialogs {
     pub resize: Option<ResizeSpec>,
 }
 
-pub fn map_dialogs_ui(app: &mut SightlineApp, ui: &mut egui::Ui) {
+pub(crate) fn map_dialogs_ui(app: &mut SightlineApp, ui: &mut egui::Ui) {
     let mut commands = Vec::new();
     if let Some(mut spec) = app.dialogs.new_map {
         let mut keep = true;

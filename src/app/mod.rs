@@ -146,7 +146,7 @@ pub(crate) enum ContinuedEdit {
 
 /// What waits for an answer to "save the unsaved changes?".
 #[derive(Clone, Debug, PartialEq)]
-pub enum PendingAction {
+pub(crate) enum PendingAction {
     Open(PathBuf),
     New(map_dialogs::NewMapSpec),
     PickOpen,
@@ -156,7 +156,7 @@ pub enum PendingAction {
 /// A message shown in a dialog until dismissed.
 #[derive(Clone, Debug, PartialEq)]
 pub struct ErrorDialog {
-    pub title: String,
+    pub(crate) title: String,
     pub message: String,
 }
 
@@ -165,7 +165,7 @@ pub struct SightlineApp {
     pub view: View,
     pub editor: EditorState,
     /// Text for the system clipboard, put there in the next frame (`logic` has no context).
-    pub system_clipboard: Option<String>,
+    pub(crate) system_clipboard: Option<String>,
     /// What the paste's click, or its drag so far, laid and brought.
     pasted: PasteReport,
     pub overlays: Overlays,
@@ -187,7 +187,7 @@ pub struct SightlineApp {
     /// Files opened or saved lately, newest first (persisted by eframe).
     pub recent: Vec<PathBuf>,
     /// Where unsaved work is autosaved (`None`: no autosave, as in tests that do not set it).
-    pub recovery_file: Option<PathBuf>,
+    pub(crate) recovery_file: Option<PathBuf>,
     /// Work found in a recovery file at start, offered back, and that file.
     pub recovery_offer: Option<recovery::Recovered>,
     recovery_offer_file: Option<PathBuf>,
@@ -196,22 +196,22 @@ pub struct SightlineApp {
     /// [`ContinuedEdit`]).
     continued: Option<(ContinuedEdit, u64)>,
     /// A save over the map's own file waiting for "drop what sightline does not keep?".
-    pub confirm_overwrite: Option<PathBuf>,
+    pub(crate) confirm_overwrite: Option<PathBuf>,
     /// A save in a format that holds less than the map, made ready and waiting for "this file
     /// will not keep …" (its warnings).
-    pub confirm_lossy_save: Option<format::Rendered>,
+    pub(crate) confirm_lossy_save: Option<format::Rendered>,
     /// The last lossy save the user agreed to, its file and what it did not keep: saving the
     /// same again to the same file asks no more.
     lossy_save_accepted: Option<(PathBuf, Vec<String>)>,
     /// A tileset file write waiting for "writing it loses …" (its concerns).
-    pub confirm_tileset_write: Option<format::tileset_file::TilesetFileWrite>,
+    pub(crate) confirm_tileset_write: Option<format::tileset_file::TilesetFileWrite>,
     /// Per sheet, whether a save of the map refers to its tileset file (it is as the file
     /// holds it), for the palette's Save tileset, and the map revision it was worked out for.
     sheets_as_read: (u64, Vec<bool>),
     /// The Map properties window is open.
     pub map_properties_open: bool,
     /// The History section is to be opened and scrolled to on the next frame (Edit › History).
-    pub reveal_history: bool,
+    pub(crate) reveal_history: bool,
     /// The fill tool's hover preview and what it was computed for.
     fill_preview: Option<(FillPreviewKey, Vec<Cell>)>,
     /// How the stamp being pasted, copied from another map, maps into this one, for drawing
@@ -233,7 +233,7 @@ pub struct SightlineApp {
     /// Shift was held over the canvas last frame (a Shift fill's preview is the selection).
     shift_held: bool,
     /// An action held back until the user answers the unsaved-changes prompt.
-    pub confirm: Option<PendingAction>,
+    pub(crate) confirm: Option<PendingAction>,
     /// The action whose prompt was answered Save, while a question about that save (saving
     /// over what sightline does not keep, a format that holds less) waits: it goes on once
     /// the map is saved, and is dropped when the save is not made.
@@ -243,7 +243,7 @@ pub struct SightlineApp {
     /// A PNG export waiting for its screenshot.
     export_waiting: Option<(PathBuf, std::sync::mpsc::Receiver<std::sync::Arc<egui::ColorImage>>)>,
     /// `--export-png`: exported halfway through the `--frames` run.
-    pub export_at_exit: Option<PathBuf>,
+    pub(crate) export_at_exit: Option<PathBuf>,
     /// Where the canvas (or the two split canvases) were drawn last frame.
     central_rect: egui::Rect,
     /// Closing was confirmed (or nothing was unsaved): let the window close.
@@ -319,7 +319,7 @@ impl SightlineApp {
     }
 
     /// Applies the commands queued by the last `ui` pass.
-    pub fn apply_commands(&mut self) {
+    pub(crate) fn apply_commands(&mut self) {
         for command in std::mem::take(&mut self.commands) {
             self.apply(command);
         }
@@ -366,7 +366,7 @@ impl SightlineApp {
 
     /// Per sheet, whether a save of the map refers to its tileset file (see
     /// [`format::tiled_common::sheets_as_read`]), worked out once per map revision.
-    pub fn sheets_as_read(&mut self) -> &[bool] {
+    pub(crate) fn sheets_as_read(&mut self) -> &[bool] {
         let revision = self.document.revision();
         if self.sheets_as_read.0 != revision {
             let (links, _) = format::tiled_common::sheets_as_read(&self.document.map);

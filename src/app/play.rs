@@ -17,7 +17,7 @@ use crate::core::sim::{Action, Item, Knowledge, MemoryModel, Preset, SIGHT_RANGE
 use crate::core::{Cell, Map, ObjectKind, TileId};
 
 /// Brightness of a remembered cell (Grass: unknown 0, remembered 0.4, visible 1).
-pub const REMEMBERED_ALPHA: f32 = 0.4;
+pub(crate) const REMEMBERED_ALPHA: f32 = 0.4;
 
 /// The warm wash over a cell seen lit by the map's lights.
 const LIGHT_WASH: Color32 = Color32::from_rgba_premultiplied(60, 44, 10, 60);
@@ -64,24 +64,24 @@ pub struct PlayState {
     pub preset: Preset,
     pub world: Option<World>,
     /// Edits in the editor apply to the running game at once (otherwise on Restart).
-    pub live_edits: bool,
+    pub(crate) live_edits: bool,
     /// Draw monsters out of view at their last known cell, greyed.
-    pub ghosts: bool,
+    pub(crate) ghosts: bool,
     /// Mark the monsters that see the player ([`World::watchers`]): a debugging view, as it
     /// shows where unseen monsters are.
     pub watchers: bool,
     /// Lit cells are seen from afar (kept across restarts and presets).
-    pub lights: bool,
+    pub(crate) lights: bool,
     /// Seconds a smooth transition takes.
-    pub transition_seconds: f32,
+    pub(crate) transition_seconds: f32,
     /// The map revision the game runs on.
     revision: u64,
     transition: Option<Transition>,
     walk_timer: f32,
     pub view: View,
-    pub hovered: Option<Cell>,
+    pub(crate) hovered: Option<Cell>,
     /// Whose eyes the pane shows (0: the player).
-    pub perspective: usize,
+    pub(crate) perspective: usize,
     /// The editor's map as the game last took it (edits are applied as differences from it).
     edited: Option<Map>,
 }
@@ -119,7 +119,7 @@ impl PlayState {
         self.walk_timer = 0.0;
     }
 
-    pub fn apply(&mut self, command: PlayCommand, map: &Map, revision: u64) {
+    pub(crate) fn apply(&mut self, command: PlayCommand, map: &Map, revision: u64) {
         match command {
             PlayCommand::ShowPane(open) => {
                 self.pane_open = open;
@@ -197,7 +197,7 @@ impl PlayState {
     }
 
     /// Keeps the game on the map being edited, advances transitions and walks (`logic`).
-    pub fn update(&mut self, map: &Map, revision: u64, dt: f32) {
+    pub(crate) fn update(&mut self, map: &Map, revision: u64, dt: f32) {
         if !self.pane_open {
             return;
         }
@@ -242,7 +242,7 @@ impl PlayState {
     }
 
     /// Frames are needed: a transition or a walk is in progress.
-    pub fn busy(&self) -> bool {
+    pub(crate) fn busy(&self) -> bool {
         self.pane_open && (self.transition.is_some() || self.world.as_ref().is_some_and(World::walking))
     }
 
@@ -252,7 +252,7 @@ impl PlayState {
     }
 
     /// The keys of play mode, as actions (arrows, vi-keys, numpad digits, `.`, `o`, `c`, `x`).
-    pub fn keys_ui(&self, ui: &egui::Ui, commands: &mut Vec<super::Command>) {
+    pub(crate) fn keys_ui(&self, ui: &egui::Ui, commands: &mut Vec<super::Command>) {
         use egui::Key;
         if !self.active || ui.ctx().egui_wants_keyboard_input() {
             return;
@@ -313,7 +313,7 @@ impl PlayState {
     }
 
     /// The pane: controls, the game as the player knows it, the message log.
-    pub fn pane_ui(&mut self, ui: &mut egui::Ui, commands: &mut Vec<super::Command>, images: &TileImages) {
+    pub(crate) fn pane_ui(&mut self, ui: &mut egui::Ui, commands: &mut Vec<super::Command>, images: &TileImages) {
         let send = |commands: &mut Vec<super::Command>, c: PlayCommand| commands.push(super::Command::Play(c));
         ui.horizontal_wrapped(|ui| {
             if self.active {
@@ -715,7 +715,7 @@ impl PlayState {
 
 /// What actor `who` knows of a cell, in words: the tile, a light there, an item known to lie
 /// there, whether it is lit (in view), a monster there (in view).
-pub fn knowledge_text(world: &World, who: usize, c: Cell) -> String {
+pub(crate) fn knowledge_text(world: &World, who: usize, c: Cell) -> String {
     let mut text = tile_knowledge_text(world, who, c);
     if world.knowledge_of(who, c) == Knowledge::Unknown {
         return text;
@@ -806,13 +806,13 @@ fn lerp_cell(a: Cell, b: Cell, t: f32) -> Vec2 {
 type ShownCell = (Cell, f32, Vec<(usize, TileId)>);
 
 /// The map's tile images as the canvas has them, so the game is drawn as the map looks.
-pub struct TileImages<'a> {
+pub(crate) struct TileImages<'a> {
     /// The tileset images' textures, by sheet (`None`: not loaded).
-    pub sheets: &'a [Option<SheetTexture>],
+    pub(crate) sheets: &'a [Option<SheetTexture>],
     /// View › Tile images: when off, every tile shows as its glyph, as on the canvas.
-    pub shown: bool,
+    pub(crate) shown: bool,
     /// View › Tile animations.
-    pub animate: bool,
+    pub(crate) animate: bool,
 }
 
 /// Draws `cells` (each with its brightness and the tiles its layers are believed to hold) layer

@@ -8,13 +8,13 @@ use std::path::{Path, PathBuf};
 use crate::core::{Map, format};
 
 /// Seconds between autosaves of unsaved changes.
-pub const AUTOSAVE_SECONDS: f32 = 30.0;
+pub(crate) const AUTOSAVE_SECONDS: f32 = 30.0;
 /// Files in File › Open recent.
-pub const RECENT_LIMIT: usize = 10;
+pub(crate) const RECENT_LIMIT: usize = 10;
 
 /// This process's recovery file in a storage folder: one per running instance, so two
 /// instances never overwrite or delete each other's autosave.
-pub fn session_file(storage: &Path) -> PathBuf {
+pub(crate) fn session_file(storage: &Path) -> PathBuf {
     storage.join(format!("recovery-{}.ron", std::process::id()))
 }
 
@@ -35,7 +35,7 @@ fn writer_alive(file: &Path) -> bool {
 }
 
 /// The newest recovery file in `storage` whose writer is gone (a crashed session's work).
-pub fn left_over(storage: &Path) -> Option<PathBuf> {
+pub(crate) fn left_over(storage: &Path) -> Option<PathBuf> {
     let entries = std::fs::read_dir(storage).ok()?;
     entries
         .filter_map(Result::ok)
@@ -54,7 +54,7 @@ fn source_file(recovery: &Path) -> PathBuf {
 }
 
 /// Writes the unsaved map to the recovery file (atomically), noting the file it came from.
-pub fn autosave(recovery: &Path, map: &Map, source: Option<&Path>) -> Result<(), crate::core::MapError> {
+pub(crate) fn autosave(recovery: &Path, map: &Map, source: Option<&Path>) -> Result<(), crate::core::MapError> {
     if let Some(dir) = recovery.parent() {
         let _ = std::fs::create_dir_all(dir);
     }
@@ -66,12 +66,12 @@ pub fn autosave(recovery: &Path, map: &Map, source: Option<&Path>) -> Result<(),
 /// Work left by a session that did not close cleanly: the map and the file it came from.
 pub struct Recovered {
     pub map: Map,
-    pub source: Option<PathBuf>,
+    pub(crate) source: Option<PathBuf>,
     /// When it was saved.
-    pub modified: Option<std::time::SystemTime>,
+    pub(crate) modified: Option<std::time::SystemTime>,
 }
 
-pub fn load(recovery: &Path) -> Option<Result<Recovered, crate::core::MapError>> {
+pub(crate) fn load(recovery: &Path) -> Option<Result<Recovered, crate::core::MapError>> {
     if !recovery.exists() {
         return None;
     }
@@ -84,13 +84,13 @@ pub fn load(recovery: &Path) -> Option<Result<Recovered, crate::core::MapError>>
 }
 
 /// The work is safe (saved, discarded or recovered): the recovery file goes.
-pub fn clear(recovery: &Path) {
+pub(crate) fn clear(recovery: &Path) {
     let _ = std::fs::remove_file(recovery);
     let _ = std::fs::remove_file(source_file(recovery));
 }
 
 /// Puts `path` first in the recent list.
-pub fn remember_recent(recent: &mut Vec<PathBuf>, path: &Path) {
+pub(crate) fn remember_recent(recent: &mut Vec<PathBuf>, path: &Path) {
     let path = std::fs::canonicalize(path).unwrap_or_else(|_| path.to_path_buf());
     recent.retain(|p| *p != path);
     recent.insert(0, path);
@@ -100,7 +100,7 @@ pub fn remember_recent(recent: &mut Vec<PathBuf>, path: &Path) {
 /// What File › Open recent calls each of `recent`: its file name, and as many of its folders
 /// as tell it from another of the same name (`desert.tmx — shot`, `desert.tmx — s34`), as
 /// editors label same-named tabs.
-pub fn recent_labels(recent: &[PathBuf]) -> Vec<String> {
+pub(crate) fn recent_labels(recent: &[PathBuf]) -> Vec<String> {
     let parts: Vec<Vec<String>> = recent
         .iter()
         .map(|p| {

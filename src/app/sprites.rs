@@ -19,10 +19,10 @@ const MAX_IMAGE_SIDE: u32 = 16_384;
 /// A loaded sheet: its texture, its size in pixels, and each tile's average colour (by tile
 /// index; premultiplied alpha), which the map shows from afar.
 #[derive(Clone, Debug)]
-pub struct SheetTexture {
-    pub id: TextureId,
-    pub size: [f32; 2],
-    pub tile_colours: Arc<Vec<egui::Color32>>,
+pub(crate) struct SheetTexture {
+    pub(crate) id: TextureId,
+    pub(crate) size: [f32; 2],
+    pub(crate) tile_colours: Arc<Vec<egui::Color32>>,
 }
 
 /// A tileset image as a texture, its size in pixels, and its tiles' average colours.
@@ -34,13 +34,13 @@ type LoadedImage = (TextureHandle, [f32; 2], Arc<Vec<egui::Color32>>);
 type ImageKey = (PathBuf, Option<Rgb>, [u32; 6]);
 
 #[derive(Default)]
-pub struct SpriteTextures {
+pub(crate) struct SpriteTextures {
     /// The texture, or why the image could not be loaded.
     loaded: HashMap<ImageKey, Result<LoadedImage, String>>,
 }
 
 /// Makes every pixel of colour `key` transparent (Tiled's `trans`: a colour-keyed image).
-pub fn key_out(image: &mut ColorImage, key: Rgb) {
+pub(crate) fn key_out(image: &mut ColorImage, key: Rgb) {
     for p in &mut image.pixels {
         if (p.r(), p.g(), p.b(), p.a()) == (key.0, key.1, key.2, 255) {
             *p = egui::Color32::TRANSPARENT;
@@ -76,7 +76,7 @@ impl SpriteTextures {
     /// The textures of `map`'s sheets (by sheet index; `None` where an image could not be
     /// loaded), loading what is new. `folder` is where relative image paths start. Load errors
     /// are returned once each, for the status bar.
-    pub fn sheets(
+    pub(crate) fn sheets(
         &mut self,
         ctx: &egui::Context,
         map: &Map,

@@ -214,7 +214,7 @@ pub fn run(command: Command) -> ExitCode {
 }
 
 /// Loads a map for a command, printing the loader's warnings to stderr.
-pub fn load_for_command(path: &Path) -> anyhow::Result<Map> {
+pub(crate) fn load_for_command(path: &Path) -> anyhow::Result<Map> {
     let Loaded { map, warnings, .. } = format::load(path)?;
     for w in warnings {
         eprintln!("warning: {}: {w}", path.display());
@@ -450,7 +450,7 @@ fn run_command(command: Command) -> anyhow::Result<()> {
 }
 
 /// The `info` report.
-pub fn info(map: &Map, path: &Path, format: OutputFormat) -> String {
+pub(crate) fn info(map: &Map, path: &Path, format: OutputFormat) -> String {
     let counts = map.tile_counts();
     let rules = map.rules_grid();
     let opaque = rules.opaque.iter().filter(|&&o| o).count();
@@ -781,7 +781,7 @@ fn parse_algorithm(name: &str) -> anyhow::Result<Algorithm> {
 }
 
 /// The `fov` report: one algorithm as ASCII or JSON, or `all` as a table.
-pub fn fov_report(map: &Map, algorithm: &str, params: FovParams, format: FovFormat) -> anyhow::Result<String> {
+pub(crate) fn fov_report(map: &Map, algorithm: &str, params: FovParams, format: FovFormat) -> anyhow::Result<String> {
     let grid = OpacityGrid::from_map(map);
     let mut visible = VisibleSet::new(map.width(), map.height());
     if algorithm == "all" {
@@ -833,7 +833,7 @@ pub fn fov_report(map: &Map, algorithm: &str, params: FovParams, format: FovForm
 /// algorithm, for `all`), and the shot from the origin at `to`
 /// ([`crate::core::fov::targeting`]): the map with the shot's lines (`*`, `X` where a line is
 /// blocked, `@` the origin, `T` the target), then the verdicts.
-pub fn pair_report(
+pub(crate) fn pair_report(
     map: &Map,
     algorithm: &str,
     params: FovParams,
@@ -909,7 +909,7 @@ pub fn pair_report(
 /// The `audit rules` report: the cells by what the rules make of them ([`crate::core::Passage`]),
 /// the doors, the costs, what the start reaches, and the findings ([`crate::core::analysis::reach`]); with
 /// how many findings there are.
-pub fn rules_report(map: &Map, format: OutputFormat) -> (String, usize) {
+pub(crate) fn rules_report(map: &Map, format: OutputFormat) -> (String, usize) {
     use crate::core::RulesSummary;
     use crate::core::analysis::reach::Reach;
     let RulesSummary {
@@ -954,7 +954,7 @@ pub fn rules_report(map: &Map, format: OutputFormat) -> (String, usize) {
 
 /// The `lights` report: what the map's lights light, or (`from`) what a viewer there with a
 /// vision of `vision` sees by the game's rule ([`crate::core::sim::lighting`]).
-pub fn lights_report(
+pub(crate) fn lights_report(
     map: &Map,
     algorithm: &str,
     from: Option<Cell>,
@@ -1052,7 +1052,7 @@ fn render_lit(map: &Map, lighting: &crate::core::sim::Lighting) -> String {
 }
 
 /// The map as the viewer sees it: visible cells show their glyph (the origin `@`), others a space.
-pub fn render_visible(map: &Map, visible: &VisibleSet, origin: Cell) -> String {
+pub(crate) fn render_visible(map: &Map, visible: &VisibleSet, origin: Cell) -> String {
     let mut out = String::new();
     for y in 0..map.height() as i32 {
         let mut row = String::new();
@@ -1074,7 +1074,7 @@ pub fn render_visible(map: &Map, visible: &VisibleSet, origin: Cell) -> String {
 }
 
 /// The map with the path (`*`, ends `S` and `G`) over the explored cells (closed `:`, open `o`).
-pub fn render_path(map: &Map, trace: &path::Trace, result: &path::PathResult) -> String {
+pub(crate) fn render_path(map: &Map, trace: &path::Trace, result: &path::PathResult) -> String {
     let state = trace.state_at(u32::MAX);
     let mut grid: Vec<Vec<char>> = (0..map.height() as i32)
         .map(|y| {
@@ -1104,7 +1104,7 @@ pub fn render_path(map: &Map, trace: &path::Trace, result: &path::PathResult) ->
 
 /// Runs every scenario of a MovingAI `.scen` file; returns the per-bucket report and whether all
 /// costs matched the optimal lengths (to 1e-4).
-pub fn scenario_report(
+pub(crate) fn scenario_report(
     grid: &path::CostGrid,
     params: &path::SearchParams,
     scen: &Path,
@@ -1155,7 +1155,7 @@ pub fn scenario_report(
 }
 
 /// The `audit symmetry` report.
-pub fn symmetry_report(
+pub(crate) fn symmetry_report(
     grid: &OpacityGrid,
     algorithms: &[Algorithm],
     radius: Option<u32>,

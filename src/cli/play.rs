@@ -11,7 +11,7 @@ use crate::core::{Cell, Map};
 
 /// Turns `x` (autoexplore) may take at most in one go, and a whole run at most: a game whose
 /// walking never ends (a monster in view and out of it, say) still stops.
-pub const DEFAULT_TURN_LIMIT: u64 = 10_000;
+pub(crate) const DEFAULT_TURN_LIMIT: u64 = 10_000;
 
 /// What one key does: the play pane's keys.
 fn action_of(key: char) -> Option<Action> {
@@ -61,7 +61,7 @@ fn actions_of(keys: &str) -> anyhow::Result<Vec<Action>> {
 
 /// A preset by its name as the Play menu shows it, in any case, spaces or not ("caves of
 /// zircon", "cavesofzircon").
-pub fn preset_named(name: &str) -> anyhow::Result<Preset> {
+pub(crate) fn preset_named(name: &str) -> anyhow::Result<Preset> {
     let squash = |s: &str| s.chars().filter(|c| c.is_alphanumeric()).collect::<String>().to_lowercase();
     Preset::ALL.into_iter().find(|p| squash(p.name()) == squash(name)).with_context(|| {
         let names: Vec<&str> = Preset::ALL.iter().map(|p| p.name()).collect();
@@ -74,7 +74,7 @@ pub fn preset_named(name: &str) -> anyhow::Result<Preset> {
 /// attack, `.` waits, `o` opens and `c` closes a door next to the player, `x` explores until
 /// exploring stops (everything known, or a monster in view), `>X,Y` travels to a known cell
 /// as a click in the pane does; spaces are ignored.
-pub fn play_report(
+pub(crate) fn play_report(
     map: &Map,
     preset: Preset,
     seed: u64,

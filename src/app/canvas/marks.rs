@@ -18,12 +18,12 @@ pub(crate) const SELECTION_WASH: egui::Color32 = egui::Color32::from_rgba_premul
 /// The object the object tool has in hand (see [`SightlineApp::focus`]).
 #[derive(Clone)]
 pub(crate) struct ObjectInHand<'a> {
-    pub object: &'a crate::core::MapObject,
+    pub(crate) object: &'a crate::core::MapObject,
     /// Its grips and where they are (map pixels, the layer's offset left out): a box's eight
     /// handles, a polygon's or path's points, turned as it is; none when it may not change.
-    pub grips: Vec<(Grip, [f64; 2])>,
+    pub(crate) grips: Vec<(Grip, [f64; 2])>,
     /// Its layer's offset (its groups' added): it is drawn moved by it.
-    pub shift: [f64; 2],
+    pub(crate) shift: [f64; 2],
 }
 
 /// [`SightlineApp::focus`], of `editor` on `map`.

@@ -17,15 +17,15 @@ use crate::core::model::tile::Rgb;
 use crate::core::model::tile::SpriteSheet;
 use crate::core::{Cell, LayerRef, Map, ObjectKind, TileId};
 
-pub const MIN_CELL_PX: f32 = 1.0;
-pub const MAX_CELL_PX: f32 = 96.0;
+pub(crate) const MIN_CELL_PX: f32 = 1.0;
+pub(crate) const MAX_CELL_PX: f32 = 96.0;
 /// Below this many pixels a cell shows only its background colour.
 const MIN_GLYPH_PX: f32 = 7.0;
 /// Below this many pixels a cell, the map is drawn from a texture (one texel a cell) instead of
 /// a rectangle per cell: a 1024×1024 map zoomed out is a million cells on screen.
-pub const MIN_MESH_PX: f32 = 6.0;
+pub(crate) const MIN_MESH_PX: f32 = 6.0;
 /// Texture side limit: bigger maps are sampled (every n-th cell).
-pub const MAX_TEXTURE_SIDE: u32 = 2048;
+pub(crate) const MAX_TEXTURE_SIDE: u32 = 2048;
 
 /// The canvas behind the map.
 const CANVAS_GREY: u8 = 12;
@@ -61,18 +61,18 @@ pub struct View {
     pub offset: Vec2,
     /// Size of one cell in points.
     pub cell_px: f32,
-    pub show_grid: bool,
+    pub(crate) show_grid: bool,
     /// Fit the map to the canvas on the next frame.
     pub fit_pending: bool,
     /// The canvas rectangle of the last frame.
     pub canvas: Rect,
     /// Arrow keys pan (off while play mode has the keyboard).
-    pub keyboard: bool,
+    pub(crate) keyboard: bool,
     /// The whole map as a texture (one texel a cell), for zoomed-out views, and which picture
     /// of the map it shows.
-    pub texture: Option<(PictureKey, egui::TextureHandle)>,
+    pub(crate) texture: Option<(PictureKey, egui::TextureHandle)>,
     /// Draw tiles that have one as their tileset image (glyphs otherwise).
-    pub show_sprites: bool,
+    pub(crate) show_sprites: bool,
     /// Play tile animations (Tiled's View > Show Tile Animations); off: each tile as itself.
     pub animate_tiles: bool,
 }
@@ -115,19 +115,19 @@ impl View {
     }
 
     /// A point in map pixels (Tiled's coordinates: `tile_size` pixels a cell) on screen.
-    pub fn screen_from_pixels(&self, [x, y]: [f64; 2], tile_size: [u32; 2]) -> Pos2 {
+    pub(crate) fn screen_from_pixels(&self, [x, y]: [f64; 2], tile_size: [u32; 2]) -> Pos2 {
         let [tw, th] = tile_size.map(|t| f64::from(t.max(1)));
         self.screen_from_grid(Cell::new(0, 0)) + vec2((x / tw) as f32, (y / th) as f32) * self.cell_px
     }
 
     /// A point in the map pixels of a layer drawn moved by `shift` (its offset, its groups'
     /// added) on screen.
-    pub fn screen_from_layer_pixels(&self, p: [f64; 2], shift: [f64; 2], tile_size: [u32; 2]) -> Pos2 {
+    pub(crate) fn screen_from_layer_pixels(&self, p: [f64; 2], shift: [f64; 2], tile_size: [u32; 2]) -> Pos2 {
         self.screen_from_pixels([p[0] + shift[0], p[1] + shift[1]], tile_size)
     }
 
     /// A grid point (in cells from the map's top-left corner, between cells too) on screen.
-    pub fn screen_from_grid_point(&self, g: Pos2) -> Pos2 {
+    pub(crate) fn screen_from_grid_point(&self, g: Pos2) -> Pos2 {
         self.screen_from_grid(Cell::new(0, 0)) + g.to_vec2() * self.cell_px
     }
 
@@ -135,7 +135,7 @@ impl View {
         Rect::from_min_size(self.screen_from_grid(cell), Vec2::splat(self.cell_px))
     }
 
-    pub fn fit(&mut self, map: &Map) {
+    pub(crate) fn fit(&mut self, map: &Map) {
         let size = self.canvas.size();
         let (w, h) = (map.width() as f32, map.height() as f32);
         self.cell_px = (size.x / w).min(size.y / h).clamp(MIN_CELL_PX, MAX_CELL_PX);
@@ -143,7 +143,7 @@ impl View {
     }
 
     /// Zooms by `factor`, keeping the grid point under `anchor` (a screen position) in place.
-    pub fn zoom_about(&mut self, anchor: Pos2, factor: f32) {
+    pub(crate) fn zoom_about(&mut self, anchor: Pos2, factor: f32) {
         let new_px = (self.cell_px * factor).clamp(MIN_CELL_PX, MAX_CELL_PX);
         let local = anchor - self.canvas.min;
         self.offset = local - (local - self.offset) * (new_px / self.cell_px);
@@ -151,23 +151,23 @@ impl View {
     }
 
     /// Pans so that `cell`'s centre is in the middle of the canvas.
-    pub fn centre_on(&mut self, cell: Cell) {
+    pub(crate) fn centre_on(&mut self, cell: Cell) {
         let c = vec2(cell.x as f32 + 0.5, cell.y as f32 + 0.5) * self.cell_px;
         self.offset = self.canvas.size() / 2.0 - c;
     }
 
-    pub fn zoom_about_centre(&mut self, factor: f32) {
+    pub(crate) fn zoom_about_centre(&mut self, factor: f32) {
         self.zoom_about(self.canvas.center(), factor);
     }
 }
 
-pub fn color(c: Rgb) -> Color32 {
+pub(crate) fn color(c: Rgb) -> Color32 {
     Color32::from_rgb(c.0, c.1, c.2)
 }
 
 /// A point in cells (as [`CanvasResponse::grid_point`] gives it) in map pixels, on a map of
 /// `tile_size` pixels a cell, less `shift` (a layer's offset: the point on that layer's grid).
-pub fn pixels_from_grid(g: Pos2, tile_size: [u32; 2], shift: [f64; 2]) -> [f64; 2] {
+pub(crate) fn pixels_from_grid(g: Pos2, tile_size: [u32; 2], shift: [f64; 2]) -> [f64; 2] {
     let [tw, th] = tile_size.map(|t| f64::from(t.max(1)));
     [f64::from(g.x) * tw - shift[0], f64::from(g.y) * th - shift[1]]
 }
@@ -190,23 +190,23 @@ pub enum PointerAction {
 /// The map cells on screen: `x0..x1` × `y0..y1`, clipped to the map.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub struct VisibleCells {
-    pub x0: i32,
-    pub y0: i32,
-    pub x1: i32,
-    pub y1: i32,
-    pub map_width: i32,
-    pub map_height: i32,
+    pub(crate) x0: i32,
+    pub(crate) y0: i32,
+    pub(crate) x1: i32,
+    pub(crate) y1: i32,
+    pub(crate) map_width: i32,
+    pub(crate) map_height: i32,
 }
 
 impl VisibleCells {
-    pub fn iter(self) -> impl Iterator<Item = Cell> {
+    pub(crate) fn iter(self) -> impl Iterator<Item = Cell> {
         (self.y0..self.y1).flat_map(move |y| (self.x0..self.x1).map(move |x| Cell::new(x, y)))
     }
 }
 
 /// Where tile `index` of `sheet` sits in its texture. Half a texel in from each edge: sampling
 /// exactly on the edge would pick up the tileset's spacing (seams between tiles).
-pub fn sprite_uv(sheet: &SpriteSheet, index: u32, texture: &SheetTexture) -> Rect {
+pub(crate) fn sprite_uv(sheet: &SpriteSheet, index: u32, texture: &SheetTexture) -> Rect {
     let (sx, sy, sw, sh) = sheet.source_rect(index);
     let size = texture.size;
     Rect::from_min_max(
@@ -217,7 +217,7 @@ pub fn sprite_uv(sheet: &SpriteSheet, index: u32, texture: &SheetTexture) -> Rec
 
 /// Tile `tile`'s image, when its tileset's texture is loaded: the sheet's index, its texture,
 /// and where the tile sits in it.
-pub fn tile_sprite<'a>(
+pub(crate) fn tile_sprite<'a>(
     map: &Map,
     sheets: &'a [Option<SheetTexture>],
     tile: TileId,
@@ -231,7 +231,7 @@ pub fn tile_sprite<'a>(
 /// The tile drawn for `tile` at `clock_ms` into the tile animations (`None`: animations off,
 /// each tile as itself), as Tiled plays them; lowers `next_frame_in` to the milliseconds until
 /// this one changes frame.
-pub fn shown_frame(map: &Map, tile: TileId, clock_ms: Option<u64>, next_frame_in: &mut Option<u64>) -> TileId {
+pub(crate) fn shown_frame(map: &Map, tile: TileId, clock_ms: Option<u64>, next_frame_in: &mut Option<u64>) -> TileId {
     let Some(clock) = clock_ms else { return tile };
     let Some(kind) = map.tiles.get(usize::from(tile)).filter(|k| !k.animation.is_empty()) else { return tile };
     if let Some(wait) = kind.next_frame_in(clock) {
@@ -243,21 +243,21 @@ pub fn shown_frame(map: &Map, tile: TileId, clock_ms: Option<u64>, next_frame_in
 /// What a click or the stroke in progress would paint, drawn over the map: its cells tinted,
 /// and the tiles it would put there (the brush's tile turned as it is, or a stamp's tiles).
 #[derive(Clone, Debug, Default)]
-pub struct Preview {
-    pub cells: Vec<Cell>,
-    pub tiles: Vec<(Cell, TileId, Flip)>,
+pub(crate) struct Preview {
+    pub(crate) cells: Vec<Cell>,
+    pub(crate) tiles: Vec<(Cell, TileId, Flip)>,
     /// The corner or edge the terrain brush paints, marked over the tiles.
-    pub spot: Option<crate::core::edit::terrain::Part>,
+    pub(crate) spot: Option<crate::core::edit::terrain::Part>,
     /// The tile types and sheets (with their textures) `tiles` are drawn with, when not the
     /// map's: a paste from another map brings some (see `StampTransferCache`).
-    pub palette: Option<(std::sync::Arc<Map>, Vec<Option<SheetTexture>>)>,
+    pub(crate) palette: Option<(std::sync::Arc<Map>, Vec<Option<SheetTexture>>)>,
 }
 
 /// Image tiles waiting to be drawn, in meshes of one texture each (a mesh has one). Tiles that
 /// stay inside their cells never overlap, so one mesh a tileset will do. Tiles that reach beyond
 /// their cells (larger than the grid, or offset) overlap, and then Tiled's order must hold
 /// across tilesets: `in_order` starts a new mesh whenever the tileset changes.
-pub struct SpriteBatch<'a> {
+pub(crate) struct SpriteBatch<'a> {
     sheets: &'a [Option<SheetTexture>],
     in_order: bool,
     /// By sheet index, in the order they are drawn.
@@ -265,12 +265,12 @@ pub struct SpriteBatch<'a> {
 }
 
 impl<'a> SpriteBatch<'a> {
-    pub fn new(sheets: &'a [Option<SheetTexture>], in_order: bool) -> Self {
+    pub(crate) fn new(sheets: &'a [Option<SheetTexture>], in_order: bool) -> Self {
         Self { sheets, in_order, meshes: Vec::new() }
     }
 
     /// The mesh the next tile of sheet `sheet` goes into (`sheet` must have a texture).
-    pub fn mesh(&mut self, sheet: usize) -> &mut Mesh {
+    pub(crate) fn mesh(&mut self, sheet: usize) -> &mut Mesh {
         let at = if self.in_order {
             self.meshes.last().filter(|(s, _)| *s == sheet).map(|_| self.meshes.len() - 1)
         } else {
@@ -284,7 +284,7 @@ impl<'a> SpriteBatch<'a> {
         &mut self.meshes[at].1
     }
 
-    pub fn paint(self, painter: &egui::Painter) {
+    pub(crate) fn paint(self, painter: &egui::Painter) {
         for (_, m) in self.meshes.into_iter().filter(|(_, m)| !m.is_empty()) {
             painter.add(egui::Shape::mesh(m));
         }
@@ -354,7 +354,7 @@ fn terrain_spot_ui(painter: &egui::Painter, view: &View, spot: Option<crate::cor
 
 /// Adds a rectangle showing the texture's `uv` part turned by `flip` (Tiled's flags): each
 /// corner of `rect` takes the texture corner the flip draws there.
-pub fn add_flipped_sprite(mesh: &mut Mesh, rect: Rect, uv: Rect, flip: Flip, tint: Color32) {
+pub(crate) fn add_flipped_sprite(mesh: &mut Mesh, rect: Rect, uv: Rect, flip: Flip, tint: Color32) {
     if flip.is_none() {
         mesh.add_rect_with_uv(rect, uv, tint);
         return;
@@ -371,7 +371,7 @@ pub fn add_flipped_sprite(mesh: &mut Mesh, rect: Rect, uv: Rect, flip: Flip, tin
 /// Adds the texture's `uv` part turned by `flip` on the four points `corners` (top left, top
 /// right, bottom left, bottom right of the image as drawn unflipped; any quadrilateral, so a
 /// turned tile object too).
-pub fn add_flipped_quad(mesh: &mut Mesh, corners: [Pos2; 4], uv: Rect, flip: Flip, tint: Color32) {
+pub(crate) fn add_flipped_quad(mesh: &mut Mesh, corners: [Pos2; 4], uv: Rect, flip: Flip, tint: Color32) {
     // A texture corner from centred coordinates (±1).
     let corner =
         |r: Rect, p: [i8; 2]| pos2(if p[0] < 0 { r.min.x } else { r.max.x }, if p[1] < 0 { r.min.y } else { r.max.y });
@@ -384,14 +384,14 @@ pub fn add_flipped_quad(mesh: &mut Mesh, corners: [Pos2; 4], uv: Rect, flip: Fli
     mesh.add_triangle(first + 2, first + 1, first + 3);
 }
 
-pub struct CanvasResponse {
-    pub hovered: Option<Cell>,
+pub(crate) struct CanvasResponse {
+    pub(crate) hovered: Option<Cell>,
     /// Where the pointer is, in cells from the map's top-left corner (fractional).
-    pub grid_point: Option<Pos2>,
+    pub(crate) grid_point: Option<Pos2>,
     /// Where the button went down, likewise, when a drag begins this frame.
-    pub press_point: Option<Pos2>,
-    pub dropped_file: Option<PathBuf>,
-    pub pointer: Option<PointerAction>,
+    pub(crate) press_point: Option<Pos2>,
+    pub(crate) dropped_file: Option<PathBuf>,
+    pub(crate) pointer: Option<PointerAction>,
 }
 
 /// Where a tile of `sheet` on `cell` is drawn, as Tiled draws an orthogonal map: into a box of
@@ -399,7 +399,7 @@ pub struct CanvasResponse {
 /// pixels, scaled as the grid is), the box's bottom-left corner on the cell's; the image fills
 /// the box or fits in it (`fillmode`), then moves by the tileset's offset. A tile the grid's
 /// size with no offset fills its cell.
-pub fn sprite_rect(map: &Map, sheet: &SpriteSheet, view: &View, cell: Cell) -> Rect {
+pub(crate) fn sprite_rect(map: &Map, sheet: &SpriteSheet, view: &View, cell: Cell) -> Rect {
     let r = view.cell_rect(cell);
     let [tw, th] = map.tile_size;
     if [sheet.tile_width, sheet.tile_height] == [tw, th] && sheet.offset == [0, 0] || tw == 0 || th == 0 {
@@ -474,7 +474,7 @@ fn object_shape_ui(
 /// turned (as Tiled clips it). `alpha`: the layer's opacity, as an alpha. Bold is drawn twice a
 /// little apart (egui's fonts have no bold face), and the family is egui's proportional font
 /// unless it names a monospace one.
-pub fn text_object_ui(
+pub(crate) fn text_object_ui(
     painter: &egui::Painter,
     corners: [Pos2; 4],
     degrees: f32,
@@ -561,7 +561,7 @@ fn object_colour(o: &crate::core::MapObject) -> Color32 {
 }
 
 /// The colour the objects of a kind are drawn in (on the canvas and in the play pane).
-pub fn kind_colour(kind: &ObjectKind) -> Color32 {
+pub(crate) fn kind_colour(kind: &ObjectKind) -> Color32 {
     match kind {
         ObjectKind::PlayerStart => Color32::from_rgb(255, 230, 90),
         ObjectKind::Monster { .. } => Color32::from_rgb(240, 80, 70),
@@ -581,7 +581,7 @@ fn look_tint(look: &LayerLook) -> Color32 {
 
 /// How far on screen a layer is drawn from its cells: its offset in map pixels (its groups'
 /// added), at the view's scale.
-pub fn look_shift(map: &Map, view: &View, look: &LayerLook) -> Vec2 {
+pub(crate) fn look_shift(map: &Map, view: &View, look: &LayerLook) -> Vec2 {
     let [tw, th] = map.tile_size.map(|t| t.max(1) as f32);
     vec2(look.offset[0] as f32 / tw, look.offset[1] as f32 / th) * view.cell_px
 }
@@ -618,7 +618,7 @@ fn object_layer_shapes_ui(
 
 /// How many cells beyond its own a tile image can reach (tiles larger than the grid, tileset
 /// and layer offsets), at most, over all of the map's sheets and layers.
-pub fn sprite_reach(map: &Map) -> i32 {
+pub(crate) fn sprite_reach(map: &Map) -> i32 {
     let [tw, th] = map.tile_size.map(|t| t.max(1) as i64);
     // The offsets the layers are drawn at, their groups' added.
     let layers = map
@@ -654,7 +654,7 @@ pub fn sprite_reach(map: &Map) -> i32 {
 /// cursor). Only the cells in view are drawn; backgrounds go into one mesh. `overlay` draws over
 /// the map (below the stroke preview and the hover outline).
 #[allow(clippy::too_many_arguments)]
-pub fn canvas_ui(
+pub(crate) fn canvas_ui(
     ui: &mut egui::Ui,
     map: &Map,
     revision: u64,

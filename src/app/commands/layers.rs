@@ -345,7 +345,7 @@ impl SightlineApp {
 }
 
 /// A layer's or group's own tint, offset and parallax; `None` for one the map does not have.
-pub fn drawn_look(map: &crate::core::Map, item: StackItem) -> Option<DrawnLook> {
+pub(crate) fn drawn_look(map: &crate::core::Map, item: StackItem) -> Option<DrawnLook> {
     match item {
         StackItem::Layer(LayerRef::Tiles(i)) => {
             map.layers.get(i).map(|l| DrawnLook { tint: l.tint, offset: l.offset, parallax: l.parallax })

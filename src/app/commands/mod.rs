@@ -54,7 +54,7 @@ pub enum Command {
 /// What the undo step `command` makes is called, in the Edit menu ("Undo Paint") and the
 /// History panel; `None` for commands that make no step of their own (a stroke's moves, the
 /// view, the overlays).
-pub fn step_name(command: &Command, editor: &EditorState, map: &Map) -> Option<String> {
+pub(crate) fn step_name(command: &Command, editor: &EditorState, map: &Map) -> Option<String> {
     match command {
         Command::File(c) => c.step_name(editor, map),
         Command::Map(c) => c.step_name(editor, map),

@@ -5,7 +5,7 @@ use crate::app::{Command, FileCommand, SightlineApp};
 /// "This file will not keep …": asked before a save in a format that holds less than the map
 /// (ASCII's one layer, MovingAI's terrain, a Tiled JSON class's member types), so that what
 /// the file drops is not lost unawares when the window closes.
-pub fn lossy_save_ui(app: &mut SightlineApp, ui: &mut egui::Ui) {
+pub(crate) fn lossy_save_ui(app: &mut SightlineApp, ui: &mut egui::Ui) {
     let Some(rendered) = &app.confirm_lossy_save else { return };
     let name = rendered.path.file_name().map_or_else(String::new, |n| n.to_string_lossy().into_owned());
     let warnings = rendered.warnings.clone();

@@ -4,7 +4,7 @@ use crate::app::{Command, FileCommand, SightlineApp};
 
 /// "Saving over this file drops …": asked before a save over a Tiled file whose Wang sets,
 /// animations or other features sightline does not keep, so that they are not lost unawares.
-pub fn overwrite_ui(app: &mut SightlineApp, ui: &mut egui::Ui) {
+pub(crate) fn overwrite_ui(app: &mut SightlineApp, ui: &mut egui::Ui) {
     if app.confirm_overwrite.is_none() {
         return;
     }

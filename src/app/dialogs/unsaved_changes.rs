@@ -3,7 +3,7 @@
 use crate::app::{Command, FileCommand, SightlineApp};
 
 /// "Save the changes?" before opening, or closing, over unsaved work.
-pub fn unsaved_changes_ui(app: &mut SightlineApp, ui: &mut egui::Ui) {
+pub(crate) fn unsaved_changes_ui(app: &mut SightlineApp, ui: &mut egui::Ui) {
     if app.confirm.is_none() {
         return;
     }

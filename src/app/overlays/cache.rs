@@ -19,7 +19,7 @@ use crate::core::fov::{Algorithm, Opacity, OpacityGrid};
 pub struct CacheSettings {
     pub algorithm: Algorithm,
     pub radius: u32,
-    pub opacity: f32,
+    pub(crate) opacity: f32,
 }
 
 impl Default for CacheSettings {
@@ -41,7 +41,7 @@ pub struct LastChange {
     pub candidates: usize,
     pub changed: usize,
     /// Time of the updates, in µs.
-    pub micros: f64,
+    pub(crate) micros: f64,
 }
 
 /// The settings a cache is built for: its algorithm and radius.
@@ -51,7 +51,7 @@ type CacheKey = (Algorithm, u32);
 type Refusal = (CacheKey, (i32, i32), String);
 
 pub struct CacheOverlay {
-    pub on: bool,
+    pub(crate) on: bool,
     pub settings: CacheSettings,
     cache: Option<LosCache>,
     /// The map revision and what-if version the cache reflects.
@@ -60,7 +60,7 @@ pub struct CacheOverlay {
     /// A build refused (too large for the map at that radius): its settings, the map's size and
     /// why. Not tried again until the settings or the map's size change.
     refused: Option<Refusal>,
-    pub build_millis: f64,
+    pub(crate) build_millis: f64,
     build_started: Option<Instant>,
     /// Cells whose opacity the overlay flips, relative to the map (the map is not edited).
     pub what_if: Vec<Cell>,
@@ -95,7 +95,7 @@ const CHANGED: Color32 = Color32::from_rgb(255, 70, 70);
 const TOGGLED: Color32 = Color32::from_rgb(255, 230, 60);
 
 impl CacheOverlay {
-    pub fn bytes(&self) -> Option<usize> {
+    pub(crate) fn bytes(&self) -> Option<usize> {
         self.cache.as_ref().map(LosCache::bytes)
     }
 
@@ -137,7 +137,7 @@ impl CacheOverlay {
     }
 
     /// Why the cache for the current settings on a map of this size was refused, if it was.
-    pub fn refusal(&self, map_grid: &OpacityGrid) -> Option<&str> {
+    pub(crate) fn refusal(&self, map_grid: &OpacityGrid) -> Option<&str> {
         let (key, size, why) = self.refused.as_ref()?;
         (*key == (self.settings.algorithm, self.settings.radius) && *size == (map_grid.width(), map_grid.height()))
             .then_some(why.as_str())
@@ -153,7 +153,7 @@ fn mark(classes: &mut [u8], width: i32, u: &CacheUpdate) {
     }
 }
 
-pub fn human_bytes(bytes: usize) -> String {
+pub(crate) fn human_bytes(bytes: usize) -> String {
     match bytes {
         b if b >= 1 << 20 => format!("{:.1} MiB", b as f64 / f64::from(1 << 20)),
         b if b >= 1 << 10 => format!("{:.1} KiB", b as f64 / 1024.0),

@@ -19,9 +19,9 @@ pub struct FovSettings {
     pub a: Algorithm,
     pub b: Algorithm,
     /// `None`: unlimited.
-    pub radius: Option<u32>,
-    pub light_walls: bool,
-    pub opacity: f32,
+    pub(crate) radius: Option<u32>,
+    pub(crate) light_walls: bool,
+    pub(crate) opacity: f32,
 }
 
 impl Default for FovSettings {
@@ -33,19 +33,19 @@ impl Default for FovSettings {
 /// One algorithm at the current origin.
 #[derive(Clone, Debug, PartialEq)]
 pub struct AlgorithmRow {
-    pub algorithm: Algorithm,
-    pub visible: usize,
+    pub(crate) algorithm: Algorithm,
+    pub(crate) visible: usize,
     /// Mean time per call, in µs.
-    pub micros: f64,
+    pub(crate) micros: f64,
 }
 
 /// A pinned origin and the cell under the pointer: whether each sees the other under A and B,
 /// and whether a shot from the origin reaches it ([`crate::core::fov::targeting`]).
 #[derive(Clone, Debug, PartialEq)]
 pub struct PairReport {
-    pub target: Cell,
+    pub(crate) target: Cell,
     pub sights: [PairSight; 2],
-    pub shot: Shot,
+    pub(crate) shot: Shot,
 }
 
 /// Cells seen by both algorithms, only by A, only by B.
@@ -53,12 +53,12 @@ pub struct PairReport {
 pub struct Agreement {
     pub both: usize,
     pub only_a: usize,
-    pub only_b: usize,
+    pub(crate) only_b: usize,
 }
 
 #[derive(Default)]
 pub struct FovOverlay {
-    pub on: bool,
+    pub(crate) on: bool,
     pub settings: FovSettings,
     /// The origin a click fixed; otherwise the origin follows the pointer.
     pub pinned: Option<Cell>,

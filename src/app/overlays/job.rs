@@ -7,15 +7,15 @@ use std::thread;
 
 /// What a running job shares with the UI.
 #[derive(Debug, Default)]
-pub struct Progress {
+pub(crate) struct Progress {
     /// Units of work done so far (out of the job's `total`).
-    pub done: AtomicUsize,
+    pub(crate) done: AtomicUsize,
     /// Set by the UI; the job checks it and stops early.
-    pub cancel: AtomicBool,
+    pub(crate) cancel: AtomicBool,
 }
 
 /// A computation on its own thread, producing one `T`.
-pub struct Job<T> {
+pub(crate) struct Job<T> {
     progress: Arc<Progress>,
     total: usize,
     receiver: mpsc::Receiver<T>,
@@ -23,7 +23,7 @@ pub struct Job<T> {
 
 impl<T: Send + 'static> Job<T> {
     /// Starts `work` on a new thread. `total` is how many units `work` will count in `done`.
-    pub fn spawn(total: usize, work: impl FnOnce(&Progress) -> T + Send + 'static) -> Self {
+    pub(crate) fn spawn(total: usize, work: impl FnOnce(&Progress) -> T + Send + 'static) -> Self {
         let progress = Arc::new(Progress::default());
         let (sender, receiver) = mpsc::channel();
         let shared = Arc::clone(&progress);
@@ -38,22 +38,22 @@ impl<T: Send + 'static> Job<T> {
     }
 
     /// The result, once (`None` while the job runs).
-    pub fn poll(&self) -> Option<T> {
+    pub(crate) fn poll(&self) -> Option<T> {
         self.receiver.try_recv().ok()
     }
 
     /// Blocks until the job is done (for tests and headless runs).
-    pub fn wait(&self) -> Option<T> {
+    pub(crate) fn wait(&self) -> Option<T> {
         self.receiver.recv().ok()
     }
 
     /// Done, from 0 to 1.
-    pub fn fraction(&self) -> f32 {
+    pub(crate) fn fraction(&self) -> f32 {
         (self.progress.done.load(Ordering::Relaxed) as f32 / self.total as f32).min(1.0)
     }
 
     /// Asks the job to stop; its result (usually a "cancelled" error) is dropped with it.
-    pub fn cancel(&self) {
+    pub(crate) fn cancel(&self) {
         self.progress.cancel.store(true, Ordering::Relaxed);
     }
 }

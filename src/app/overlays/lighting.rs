@@ -18,10 +18,10 @@ pub struct LightingSettings {
     /// The FOV algorithm light and sight go by (the Grass preset's by default).
     pub algorithm: Algorithm,
     /// Show a viewer's sight, from the hovered or pinned cell.
-    pub sight: bool,
+    pub(crate) sight: bool,
     /// The viewer's own vision radius.
-    pub vision: u32,
-    pub opacity: f32,
+    pub(crate) vision: u32,
+    pub(crate) opacity: f32,
 }
 
 impl Default for LightingSettings {
@@ -32,14 +32,14 @@ impl Default for LightingSettings {
 
 /// A viewer's sight: what it sees in its own view, and by light beyond it.
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
-pub struct SightCounts {
-    pub own: usize,
-    pub by_light: usize,
+pub(crate) struct SightCounts {
+    pub(crate) own: usize,
+    pub(crate) by_light: usize,
 }
 
 #[derive(Default)]
 pub struct LightingOverlay {
-    pub on: bool,
+    pub(crate) on: bool,
     pub settings: LightingSettings,
     /// The viewer a Probe click fixed; otherwise it follows the pointer.
     pub pinned: Option<Cell>,
@@ -52,7 +52,7 @@ pub struct LightingOverlay {
     own: VisibleSet,
     seen: VisibleSet,
     far: VisibleSet,
-    pub counts: SightCounts,
+    pub(crate) counts: SightCounts,
     /// The map revision and algorithm the lights were lit for, and the opacity then (an edit
     /// relights only the lights near the cells whose opacity it changed).
     key: Option<(u64, Algorithm)>,

@@ -138,10 +138,10 @@ pub trait Overlay {
 /// What an overlay's update reads: the map, its revision, the cell under the pointer, the time
 /// since the last frame, and the map's opacity, built once a revision for those that ask.
 pub struct Frame<'a> {
-    pub map: &'a Map,
-    pub revision: u64,
-    pub hovered: Option<Cell>,
-    pub dt: f32,
+    pub(crate) map: &'a Map,
+    pub(crate) revision: u64,
+    pub(crate) hovered: Option<Cell>,
+    pub(crate) dt: f32,
     grid: &'a mut GridCache,
 }
 
@@ -155,7 +155,7 @@ impl<'a> Frame<'a> {
     }
 
     /// The map's opacity, shared with the background jobs: built once a revision.
-    pub fn grid(&mut self) -> Arc<OpacityGrid> {
+    pub(crate) fn grid(&mut self) -> Arc<OpacityGrid> {
         match &self.grid.0 {
             Some((r, grid)) if *r == self.revision => Arc::clone(grid),
             _ => {
@@ -192,7 +192,7 @@ const DRAW_ORDER: [OverlayKind; 6] = [
 
 impl Overlays {
     /// Every overlay, in [`OverlayKind::ALL`]'s order.
-    pub fn each(&self) -> [&dyn Overlay; 6] {
+    pub(crate) fn each(&self) -> [&dyn Overlay; 6] {
         [&self.rules, &self.path, &self.fov, &self.symmetry, &self.cache, &self.lighting]
     }
 
@@ -200,7 +200,7 @@ impl Overlays {
         [&mut self.rules, &mut self.path, &mut self.fov, &mut self.symmetry, &mut self.cache, &mut self.lighting]
     }
 
-    pub fn get(&self, kind: OverlayKind) -> &dyn Overlay {
+    pub(crate) fn get(&self, kind: OverlayKind) -> &dyn Overlay {
         self.each().into_iter().find(|o| o.kind() == kind).expect("every kind has its overlay")
     }
 
@@ -214,7 +214,7 @@ impl Overlays {
     }
 
     /// Work in progress that needs frames: a running job or the step playback.
-    pub fn busy(&self) -> bool {
+    pub(crate) fn busy(&self) -> bool {
         self.each().iter().any(|o| o.busy())
     }
 
@@ -233,7 +233,7 @@ impl Overlays {
     }
 
     /// A different map was opened: what was placed on the old one goes.
-    pub fn map_replaced(&mut self) {
+    pub(crate) fn map_replaced(&mut self) {
         self.each_mut().into_iter().for_each(|o| o.map_replaced());
     }
 
@@ -255,7 +255,7 @@ impl Overlays {
     }
 
     /// Draws the overlays that are on; `side` picks one pathfinding side in a split view.
-    pub fn draw(&self, painter: &Painter, view: &View, cells: VisibleCells, side: Option<usize>) {
+    pub(crate) fn draw(&self, painter: &Painter, view: &View, cells: VisibleCells, side: Option<usize>) {
         for kind in DRAW_ORDER {
             let overlay = self.get(kind);
             if overlay.is_on() {
@@ -270,7 +270,7 @@ impl Overlays {
     }
 
     /// The sections of the overlays that are on, for the side panel.
-    pub fn panel_ui(&self, ui: &mut egui::Ui, commands: &mut Vec<Command>) {
+    pub(crate) fn panel_ui(&self, ui: &mut egui::Ui, commands: &mut Vec<Command>) {
         for overlay in self.each() {
             if !overlay.is_on() {
                 continue;
@@ -288,13 +288,13 @@ impl Overlays {
 
 /// A drop-down of `options` (value, text), named `name` for screen readers and for tests
 /// (`get_by_label(name)`); the name shows as its tooltip.
-pub fn choice_ui<T: PartialEq + Copy>(ui: &mut egui::Ui, name: &str, value: &mut T, options: &[(T, &str)]) {
+pub(crate) fn choice_ui<T: PartialEq + Copy>(ui: &mut egui::Ui, name: &str, value: &mut T, options: &[(T, &str)]) {
     choice_with_id_ui(ui, name, name, value, options);
 }
 
 /// [`choice_ui`] whose widget id comes from `id_salt`, not from its name: for a name the user
 /// chose (a layer's, a tile's), which two of them may share.
-pub fn choice_with_id_ui<T: PartialEq + Copy>(
+pub(crate) fn choice_with_id_ui<T: PartialEq + Copy>(
     ui: &mut egui::Ui,
     id_salt: impl egui::AsIdSalt,
     name: &str,
@@ -317,23 +317,23 @@ pub fn choice_with_id_ui<T: PartialEq + Copy>(
 }
 
 /// A colour swatch and what it means.
-pub struct LegendEntry {
+pub(crate) struct LegendEntry {
     colour: Option<Color32>,
     text: String,
 }
 
 impl LegendEntry {
-    pub fn new(colour: Color32, text: &str) -> Self {
+    pub(crate) fn new(colour: Color32, text: &str) -> Self {
         Self { colour: Some(colour), text: text.to_owned() }
     }
 
     /// The heatmap's colour ramp.
-    pub fn ramp(text: &str) -> Self {
+    pub(crate) fn ramp(text: &str) -> Self {
         Self { colour: None, text: text.to_owned() }
     }
 }
 
-pub fn legend_ui(ui: &mut egui::Ui, entries: &[LegendEntry]) {
+pub(crate) fn legend_ui(ui: &mut egui::Ui, entries: &[LegendEntry]) {
     for e in entries {
         ui.horizontal(|ui| {
             let width = if e.colour.is_some() { 14.0 } else { 56.0 };
@@ -361,7 +361,7 @@ pub fn legend_ui(ui: &mut egui::Ui, entries: &[LegendEntry]) {
 }
 
 /// A perceptually ordered ramp for heatmaps (dark blue, purple, red, orange, yellow), `t` in 0..=1.
-pub fn heat_colour(t: f32) -> Color32 {
+pub(crate) fn heat_colour(t: f32) -> Color32 {
     const STOPS: [(f32, [u8; 3]); 5] = [
         (0.0, [40, 30, 120]),
         (0.3, [130, 40, 160]),
@@ -381,6 +381,6 @@ pub fn heat_colour(t: f32) -> Color32 {
     Color32::from_rgb(250, 240, 120)
 }
 
-pub fn with_alpha(c: Color32, alpha: f32) -> Color32 {
+pub(crate) fn with_alpha(c: Color32, alpha: f32) -> Color32 {
     Color32::from_rgba_unmultiplied(c.r(), c.g(), c.b(), (alpha.clamp(0.0, 1.0) * 255.0).round() as u8)
 }

@@ -39,18 +39,18 @@ pub enum Marker {
 pub struct PathSettings {
     pub mode: PathMode,
     /// Side A and side B.
-    pub sides: [SearchParams; 2],
-    pub doors: DoorRule,
+    pub(crate) sides: [SearchParams; 2],
+    pub(crate) doors: DoorRule,
     /// Two canvases with synchronised pan and zoom, or both searches over one map.
     pub split: bool,
-    pub show_closed: bool,
-    pub show_frontier: bool,
-    pub show_arrows: bool,
+    pub(crate) show_closed: bool,
+    pub(crate) show_frontier: bool,
+    pub(crate) show_arrows: bool,
     /// Colour explored cells by their cost from the start instead of by state.
     pub show_heat: bool,
     /// Dijkstra-map mode: turn the map into a flee map (× −1.2, relaxed again).
     pub flee: bool,
-    pub opacity: f32,
+    pub(crate) opacity: f32,
 }
 
 impl Default for PathSettings {
@@ -86,7 +86,7 @@ pub struct SideResult {
     /// `None`: no path.
     pub outcome: Option<PathResult>,
     /// Time of the same search without recording, in µs.
-    pub micros: f64,
+    pub(crate) micros: f64,
     trace: Trace,
     /// The state after the overlay's current step.
     state: SearchState,
@@ -108,13 +108,13 @@ impl SideResult {
 pub struct DijkstraView {
     pub values: DijkstraMap,
     pub route: Vec<Cell>,
-    pub micros: f64,
-    pub reachable: usize,
+    pub(crate) micros: f64,
+    pub(crate) reachable: usize,
     range: (f64, f64),
 }
 
 pub struct PathOverlay {
-    pub on: bool,
+    pub(crate) on: bool,
     pub settings: PathSettings,
     pub start: Option<Cell>,
     pub goal: Option<Cell>,
@@ -122,9 +122,9 @@ pub struct PathOverlay {
     pub sources: Vec<Cell>,
     /// The step both sides are shown after (each side stops at its own last step).
     pub step: u32,
-    pub playing: bool,
+    pub(crate) playing: bool,
     /// Playback speed, in steps per second.
-    pub speed: f32,
+    pub(crate) speed: f32,
     step_fraction: f32,
     /// The marker a drag is moving (UI state between frames).
     pub dragging: Option<Marker>,
@@ -146,7 +146,7 @@ struct Placement {
 }
 
 /// One computation's results.
-pub struct Computed {
+pub(crate) struct Computed {
     placement: Placement,
     sides: Option<[SideResult; 2]>,
     dijkstra: Option<DijkstraView>,
@@ -274,7 +274,7 @@ impl PathOverlay {
     }
 
     /// Advances playback by `dt` seconds.
-    pub fn advance(&mut self, dt: f32) {
+    pub(crate) fn advance(&mut self, dt: f32) {
         if !self.playing {
             return;
         }
@@ -311,7 +311,7 @@ impl PathOverlay {
     }
 
     /// Which marker (if any) sits on `cell`.
-    pub fn marker_at(&self, cell: Cell) -> Option<Marker> {
+    pub(crate) fn marker_at(&self, cell: Cell) -> Option<Marker> {
         if !self.on {
             None
         } else if self.start == Some(cell) {

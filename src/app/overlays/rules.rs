@@ -18,8 +18,8 @@ use crate::core::{Cell, Map, Passage, RulesSummary};
 #[derive(Clone, Debug, PartialEq)]
 pub struct RulesSettings {
     /// Colour the walls too (off: only what differs from wall and floor, and doors and costs).
-    pub walls: bool,
-    pub opacity: f32,
+    pub(crate) walls: bool,
+    pub(crate) opacity: f32,
 }
 
 impl Default for RulesSettings {
@@ -30,7 +30,7 @@ impl Default for RulesSettings {
 
 #[derive(Default)]
 pub struct RulesOverlay {
-    pub on: bool,
+    pub(crate) on: bool,
     pub settings: RulesSettings,
     /// What is drawn: the map as last read.
     read: ReadRules,

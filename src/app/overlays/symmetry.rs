@@ -18,8 +18,8 @@ use crate::core::fov::{Algorithm, Opacity, OpacityGrid};
 #[derive(Clone, Debug, PartialEq)]
 pub struct SymmetrySettings {
     pub algorithm: Algorithm,
-    pub radius: u32,
-    pub opacity: f32,
+    pub(crate) radius: u32,
+    pub(crate) opacity: f32,
 }
 
 impl Default for SymmetrySettings {
@@ -34,7 +34,7 @@ type TableJob = Job<Result<Vec<SymmetryReport>, AuditError>>;
 
 #[derive(Default)]
 pub struct SymmetryOverlay {
-    pub on: bool,
+    pub(crate) on: bool,
     pub settings: SymmetrySettings,
     /// The cell whose partners are drawn.
     pub selected: Option<Cell>,
@@ -49,7 +49,7 @@ pub struct SymmetryOverlay {
     table_job: Option<(TableKey, TableJob)>,
     /// The user cancelled: do not start again until something changes.
     cancelled: Option<AuditKey>,
-    pub error: Option<String>,
+    pub(crate) error: Option<String>,
 }
 
 const SEEN_BY_THIS_ONLY: Color32 = Color32::from_rgb(80, 220, 255);

@@ -7,7 +7,7 @@ use crate::app::commands::{Command, HistoryCommand};
 /// The History panel: where the map started, every step in the undo history (oldest first)
 /// and those undone, greyed, below the current one. A click on a step makes the map what it
 /// was just after it; on the first row, what it was before every step remembered.
-pub fn history_ui(ui: &mut egui::Ui, document: &crate::app::document::Document, commands: &mut Vec<Command>) {
+pub(crate) fn history_ui(ui: &mut egui::Ui, document: &crate::app::document::Document, commands: &mut Vec<Command>) {
     let done = document.undo.len();
     let start = match document.forgotten() {
         0 => "Start".to_owned(),

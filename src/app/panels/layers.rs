@@ -153,7 +153,7 @@ fn layer_actions(app: &SightlineApp) -> Vec<LayerAction> {
 
 /// The Layers section of the left panel: layers and groups, top first, a group over what it
 /// holds and what it holds indented. A layer that a hidden group hides is greyed.
-pub fn layers_ui(app: &mut SightlineApp, ui: &mut egui::Ui) {
+pub(crate) fn layers_ui(app: &mut SightlineApp, ui: &mut egui::Ui) {
     ui.heading("Layers");
     let map = &app.document.map;
     let current = app.editor.current_item();
@@ -587,7 +587,7 @@ fn neighbours(app: &SightlineApp) -> (Option<StackItem>, Option<StackItem>) {
 
 /// The menu bar's Layer menu: the same actions, with their shortcuts, and the current item's
 /// flags.
-pub fn layer_menu_ui(app: &mut SightlineApp, ui: &mut egui::Ui) {
+pub(crate) fn layer_menu_ui(app: &mut SightlineApp, ui: &mut egui::Ui) {
     ui.menu_button("Layer", |ui| {
         let current = app.editor.current_item();
         match layers::item_name(&app.document.map, current) {
@@ -649,7 +649,7 @@ pub fn layer_menu_ui(app: &mut SightlineApp, ui: &mut egui::Ui) {
 /// raise and lower, Ctrl+G group, Ctrl+Shift+G ungroup, Ctrl+PgUp/PgDown select the item above
 /// or below. Run before Ctrl+N takes the map's "new" (a shortcut matches with more modifiers
 /// held), before G toggles the grid, and before the canvas pans on the arrows.
-pub fn layer_shortcuts(app: &mut SightlineApp, input: &mut egui::InputState) {
+pub(crate) fn layer_shortcuts(app: &mut SightlineApp, input: &mut egui::InputState) {
     use egui::{Key, KeyboardShortcut, Modifiers};
     let ctrl_shift = Modifiers::COMMAND | Modifiers::SHIFT;
     let actions = layer_actions(app);

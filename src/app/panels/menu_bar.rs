@@ -22,7 +22,7 @@ const HELP: &[&str] = &[
     "Play: x explores, a click travels through known cells, Esc stops walking",
 ];
 
-pub fn menu_bar_ui(app: &mut SightlineApp, ui: &mut egui::Ui) {
+pub(crate) fn menu_bar_ui(app: &mut SightlineApp, ui: &mut egui::Ui) {
     egui::Panel::top("menu_bar").show(ui, |ui| {
         egui::MenuBar::new().ui(ui, |ui| {
             ui.menu_button("File", |ui| {

@@ -13,11 +13,11 @@ use crate::core::Cell;
 const MAX_SAMPLES: u32 = 256;
 
 #[derive(Default)]
-pub struct Minimap {
+pub(crate) struct Minimap {
     texture: Option<(PictureKey, TextureHandle)>,
 }
 
-pub fn minimap_ui(app: &mut SightlineApp, ui: &mut egui::Ui) {
+pub(crate) fn minimap_ui(app: &mut SightlineApp, ui: &mut egui::Ui) {
     let map = &app.document.map;
     let key = picture_key(app.document.revision(), app.view.show_sprites, &app.sheets);
     if app.minimap.texture.as_ref().is_none_or(|(k, _)| *k != key) {

@@ -15,5 +15,5 @@ pub(crate) mod side_panel;
 pub(crate) mod status_bar;
 pub(crate) mod terrains;
 pub(crate) mod tile_types;
-pub mod tileset;
+pub(crate) mod tileset;
 pub(crate) mod tools_bar;

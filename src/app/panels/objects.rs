@@ -36,7 +36,7 @@ fn object_line(o: &MapObject) -> String {
 }
 
 /// The list, with its filter field.
-pub fn objects_ui(app: &mut SightlineApp, ui: &mut egui::Ui) {
+pub(crate) fn objects_ui(app: &mut SightlineApp, ui: &mut egui::Ui) {
     let map = &app.document.map;
     if map.objects.is_empty() {
         ui.weak("No objects: place some with the object tool (O).");

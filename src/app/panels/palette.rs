@@ -12,7 +12,7 @@ use crate::app::{Command, SightlineApp, TileCommand, ToolCommand};
 pub(crate) const LONG_TILE_TABLE: usize = 300;
 
 /// The tile palette and the layers.
-pub fn palette_ui(app: &mut SightlineApp, ui: &mut egui::Ui) {
+pub(crate) fn palette_ui(app: &mut SightlineApp, ui: &mut egui::Ui) {
     // A copy: the tileset view takes the whole app to send its commands.
     let sheets = app.sheets.clone();
     egui::Panel::left("palette").default_size(200.0).show(ui, |ui| {

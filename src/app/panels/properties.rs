@@ -40,7 +40,7 @@ fn default_value(kind: usize) -> PropertyValue {
 /// names whose they are, in the widgets' accessible labels and ids ("layer ground"); a name in
 /// `reserved` cannot be added (a layer's `collision` is its flag, not a property). `objects` are
 /// the map's, which an `object` property is chosen from.
-pub fn properties_ui(
+pub(crate) fn properties_ui(
     ui: &mut egui::Ui,
     owner: &str,
     properties: &Properties,
@@ -562,7 +562,7 @@ fn most_level(format: crate::core::model::tiled_settings::LayerFormat) -> i32 {
     if format == crate::core::model::tiled_settings::LayerFormat::Base64Zstd { 22 } else { 9 }
 }
 
-pub fn map_properties_window_ui(app: &mut SightlineApp, ui: &mut egui::Ui) {
+pub(crate) fn map_properties_window_ui(app: &mut SightlineApp, ui: &mut egui::Ui) {
     if !app.map_properties_open {
         return;
     }

@@ -4,7 +4,7 @@ use crate::app::panels::inspector::inspector_ui;
 use crate::app::{OverlayKind, SightlineApp};
 
 /// The right panel: the inspector, then a section for each overlay that is on.
-pub fn side_panel_ui(app: &mut SightlineApp, ui: &mut egui::Ui) {
+pub(crate) fn side_panel_ui(app: &mut SightlineApp, ui: &mut egui::Ui) {
     egui::Panel::right("side_panel").default_size(300.0).show(ui, |ui| {
         egui::ScrollArea::vertical().show(ui, |ui| {
             egui::CollapsingHeader::new("Inspector").default_open(true).show(ui, |ui| inspector_ui(app, ui));

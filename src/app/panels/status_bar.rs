@@ -5,7 +5,7 @@ use egui::RichText;
 use crate::app::{Command, SightlineApp, ToolCommand};
 use crate::core::model::flip::Flip;
 
-pub fn status_bar_ui(app: &mut SightlineApp, ui: &mut egui::Ui) {
+pub(crate) fn status_bar_ui(app: &mut SightlineApp, ui: &mut egui::Ui) {
     egui::Panel::bottom("status_bar").show(ui, |ui| {
         ui.horizontal(|ui| {
             brush_and_layer_ui(app, ui);

@@ -27,7 +27,7 @@ fn set_label(app: &SightlineApp, sheet: usize, set: &WangSet) -> String {
 }
 
 /// The brush's terrain and set ("sand (Desert)"), or `None` when no terrain of this map is chosen.
-pub fn terrain_name(app: &SightlineApp) -> Option<String> {
+pub(crate) fn terrain_name(app: &SightlineApp) -> Option<String> {
     let brush = app.editor.terrain?;
     let set = app.document.map.sheets.get(brush.sheet)?.wang_sets.get(brush.set)?;
     let color = set.colors.get(usize::from(brush.color).checked_sub(1)?)?;
@@ -35,7 +35,7 @@ pub fn terrain_name(app: &SightlineApp) -> Option<String> {
 }
 
 /// Lists the terrains of the chosen set; nothing when the map has no Wang sets.
-pub fn terrains_ui(app: &mut SightlineApp, ui: &mut egui::Ui) {
+pub(crate) fn terrains_ui(app: &mut SightlineApp, ui: &mut egui::Ui) {
     let sets = sets(app);
     if sets.is_empty() {
         return;

@@ -18,7 +18,7 @@ enum DoorChoice {
 }
 
 /// The "Tile types" window (Edit › Tile types…).
-pub fn tile_types_window_ui(app: &mut SightlineApp, ui: &mut egui::Ui) {
+pub(crate) fn tile_types_window_ui(app: &mut SightlineApp, ui: &mut egui::Ui) {
     if !app.tile_types_open {
         return;
     }

@@ -20,7 +20,7 @@ pub struct PaletteState {
     /// Starts on the first tileset of a map that has one.
     pub sheet: Option<usize>,
     /// The tileset's zoom (1 = the image's own pixels).
-    pub zoom: f32,
+    pub(crate) zoom: f32,
     /// The tile a drag over the tileset started on.
     drag_from: Option<u32>,
     /// The tiles (sheet, corner, corner) last dragged over: marked while that stamp is placed.
@@ -35,7 +35,7 @@ impl Default for PaletteState {
 
 impl PaletteState {
     /// A map just opened shows its first tileset, as Tiled does (or the list, without one).
-    pub fn show_first_tileset(&mut self, map: &Map) {
+    pub(crate) fn show_first_tileset(&mut self, map: &Map) {
         self.sheet = (!map.sheets.is_empty()).then_some(0);
         self.drag_from = None;
         // Small tiles (16 pixels and less, most pixel-art tilesets) at twice their size.
@@ -78,7 +78,7 @@ fn index_at(sheet: &SpriteSheet, origin: egui::Pos2, zoom: f32, p: egui::Pos2) -
 }
 
 /// The tiles of the rectangle with corners `a` and `b` (sheet indices) as a stamp.
-pub fn stamp_of(map: &Map, sheet: usize, a: u32, b: u32) -> Option<Stamp> {
+pub(crate) fn stamp_of(map: &Map, sheet: usize, a: u32, b: u32) -> Option<Stamp> {
     let s = map.sheets.get(sheet)?;
     let columns = s.columns.max(1);
     let (x0, x1) = ((a % columns).min(b % columns), (a % columns).max(b % columns));
@@ -92,7 +92,7 @@ pub fn stamp_of(map: &Map, sheet: usize, a: u32, b: u32) -> Option<Stamp> {
 }
 
 /// The tabs (the list, then each tileset) and, on a tileset's tab, its tiles.
-pub fn palette_tabs_ui(app: &mut SightlineApp, ui: &mut egui::Ui) {
+pub(crate) fn palette_tabs_ui(app: &mut SightlineApp, ui: &mut egui::Ui) {
     let map = &app.document.map;
     if map.sheets.is_empty() {
         return;
@@ -148,7 +148,12 @@ fn tileset_file_ui(ui: &mut egui::Ui, index: usize, file: &TilesetFile, as_read:
 
 /// A tileset's tiles as its image shows them; `false` when it cannot be shown (the list is
 /// shown instead).
-pub fn tileset_ui(app: &mut SightlineApp, ui: &mut egui::Ui, sheets: &[Option<SheetTexture>], height: f32) -> bool {
+pub(crate) fn tileset_ui(
+    app: &mut SightlineApp,
+    ui: &mut egui::Ui,
+    sheets: &[Option<SheetTexture>],
+    height: f32,
+) -> bool {
     let Some(index) = app.palette.sheet else { return false };
     // Worked out (once a revision) only for a sheet with a file: it exports every tile type.
     let has_file = app.document.map.sheets.get(index).is_some_and(|s| s.file.is_some());

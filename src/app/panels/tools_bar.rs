@@ -6,7 +6,7 @@ use crate::app::widgets::{name_widget, radius_field};
 use crate::app::{Command, ObjectChoice, ObjectCommand, SelectionCommand, SightlineApp, ToolCommand};
 
 /// The tools, as Tiled lays them out: one button each, with its key.
-pub fn tools_bar_ui(app: &mut SightlineApp, ui: &mut egui::Ui) {
+pub(crate) fn tools_bar_ui(app: &mut SightlineApp, ui: &mut egui::Ui) {
     use crate::app::editor::Tool;
     egui::Panel::top("tools_bar").show(ui, |ui| {
         ui.horizontal(|ui| {
