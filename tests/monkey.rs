@@ -184,7 +184,7 @@ fn a_monkey_at_the_window_breaks_nothing() {
             }
             // A dialog the monkey opened stays open until it clicks its way out; an error one is
             // dismissed as a person would.
-            h.state_mut().error = None;
+            h.state_mut().prompts.error = None;
             // Background work done, so that the next step sees the same window on every run.
             h.state_mut().wait_for_overlays();
             h.run();

@@ -552,7 +552,7 @@ fn random_session(map_file: &str, seed: u64, actions: usize) {
     let mut app = SightlineApp::new(None);
     app.commands.push(Command::File(FileCommand::Open(path)));
     app.logic_frame(0.0);
-    assert!(app.error.is_none(), "{map_file} opens");
+    assert!(app.prompts.error.is_none(), "{map_file} opens");
     let mut rng = Rng::new(seed);
     let mut edits = 0;
     // Steps made so far, those the history's bound dropped included.
@@ -573,7 +573,7 @@ fn random_session(map_file: &str, seed: u64, actions: usize) {
         let undo = &app.document.undo;
         let map_steps = undo[undo.len() - new_steps..].iter().filter(|s| s.map().is_some()).count();
         // An error dialog is a refusal (a locked layer, the last layer): nothing changed.
-        app.error = None;
+        app.prompts.error = None;
         if after == before {
             assert_eq!(map_steps, 0, "an action that changed nothing left a step: {context}");
             continue;
@@ -586,7 +586,7 @@ fn random_session(map_file: &str, seed: u64, actions: usize) {
         app.commands.extend(std::iter::repeat_n(Command::History(HistoryCommand::Redo), new_steps));
         app.logic_frame(0.0);
         assert!(app.document.map == after, "redo gives back the map after it: {context}");
-        app.error = None;
+        app.prompts.error = None;
     }
     assert!(edits > actions / 4, "{map_file}: only {edits} of {actions} actions changed the map");
 }
@@ -718,7 +718,7 @@ fn edit_at_random(file: &std::path::Path, seed: u64, actions: usize, every: usiz
         app.commands.extend(action);
         app.commands.push(Command::Objects(ObjectCommand::EndContinuedEdit));
         app.logic_frame(0.0);
-        app.error = None;
+        app.prompts.error = None;
         if i % every == every - 1 {
             check(&app.document.map, &format!("{}, seed {seed}, action {i}", file.display()));
         }
@@ -777,7 +777,7 @@ fn play_goes_on_through_random_edits_undos_and_redos() {
             for _ in 0..3 {
                 app.logic_frame(0.1);
             }
-            app.error = None;
+            app.prompts.error = None;
             let context = format!("seed {seed}, action {i}: {action:?}");
             let map = &app.document.map;
             if let Some(w) = app.play.world.as_ref() {
@@ -852,7 +852,7 @@ fn overlays_show_what_fresh_overlays_show_after_random_edits() {
             app.commands.extend(action.iter().cloned());
             app.commands.push(Command::Objects(ObjectCommand::EndContinuedEdit));
             app.logic_frame(0.0);
-            app.error = None;
+            app.prompts.error = None;
             if i % 6 != 5 {
                 continue;
             }
@@ -1000,7 +1000,7 @@ fn copies_between_maps_paste_the_same_tiles_in_one_undo_step() {
             app.commands.push(Command::Objects(ObjectCommand::EndContinuedEdit));
             app.logic_frame(0.0);
         }
-        app.error = None;
+        app.prompts.error = None;
         let source = app.document.map.clone();
         let source_folder = app.document.folder().map(std::path::Path::to_path_buf);
         let item = random_item(&mut rng, &source);
@@ -1025,7 +1025,7 @@ fn copies_between_maps_paste_the_same_tiles_in_one_undo_step() {
         // The edits are unsaved: the prompt's Discard, as a user carrying a room away answers.
         app.commands.extend([Command::File(FileCommand::Open(to.clone())), Command::File(FileCommand::ConfirmDiscard)]);
         app.logic_frame(0.0);
-        assert!(app.error.is_none(), "{context}: {:?}", app.error);
+        assert!(app.prompts.error.is_none(), "{context}: {:?}", app.prompts.error);
         assert_eq!(app.document.path.as_deref(), Some(to.as_path()), "{context}: the second map is open");
         assert_eq!(app.document.edits(), 0, "{context}: a map just opened has no step");
         let opened = app.document.map.clone();
@@ -1047,7 +1047,7 @@ fn copies_between_maps_paste_the_same_tiles_in_one_undo_step() {
         app.commands.push(Command::Objects(ObjectCommand::EndContinuedEdit));
         app.logic_frame(0.0);
         let pasted = app.document.map.clone();
-        if app.error.is_some() || pasted == opened {
+        if app.prompts.error.is_some() || pasted == opened {
             // A locked layer, or nothing copied on the map: refused or nothing laid, no step.
             assert_eq!(app.document.edits(), 0, "{context}: a paste that laid nothing left a step");
             continue;

@@ -171,11 +171,6 @@ pub struct SightlineApp {
     pub overlays: Overlays,
     /// The preview pane and play mode.
     pub play: play::PlayState,
-    /// The tile-types window is open.
-    pub tile_types_open: bool,
-    /// The palette's tile the tile-types window last scrolled to (`None`: it scrolls when next
-    /// shown).
-    tile_types_shown: Option<crate::core::TileId>,
     /// The New map and Resize map dialogs.
     pub dialogs: map_dialogs::MapDialogs,
     minimap: panels::minimap::Minimap,
@@ -188,56 +183,17 @@ pub struct SightlineApp {
     pub recent: Vec<PathBuf>,
     /// Where unsaved work is autosaved (`None`: no autosave, as in tests that do not set it).
     pub(crate) recovery_file: Option<PathBuf>,
-    /// Work found in a recovery file at start, offered back, and that file.
-    pub recovery_offer: Option<recovery::Recovered>,
-    recovery_offer_file: Option<PathBuf>,
     autosave_timer: f32,
     /// What the last edit that later ones may continue changed, and the revision it left (see
     /// [`ContinuedEdit`]).
     continued: Option<(ContinuedEdit, u64)>,
-    /// A save over the map's own file waiting for "drop what sightline does not keep?".
-    pub(crate) confirm_overwrite: Option<PathBuf>,
-    /// A save in a format that holds less than the map, made ready and waiting for "this file
-    /// will not keep …" (its warnings).
-    pub(crate) confirm_lossy_save: Option<format::Rendered>,
-    /// The last lossy save the user agreed to, its file and what it did not keep: saving the
-    /// same again to the same file asks no more.
-    lossy_save_accepted: Option<(PathBuf, Vec<String>)>,
-    /// A tileset file write waiting for "writing it loses …" (its concerns).
-    pub(crate) confirm_tileset_write: Option<format::tileset_file::TilesetFileWrite>,
-    /// Per sheet, whether a save of the map refers to its tileset file (it is as the file
-    /// holds it), for the palette's Save tileset, and the map revision it was worked out for.
-    sheets_as_read: (u64, Vec<bool>),
-    /// The Map properties window is open.
-    pub map_properties_open: bool,
-    /// The History section is to be opened and scrolled to on the next frame (Edit › History).
-    pub(crate) reveal_history: bool,
-    /// The fill tool's hover preview and what it was computed for.
-    fill_preview: Option<(FillPreviewKey, Vec<Cell>)>,
-    /// How the stamp being pasted, copied from another map, maps into this one, for drawing
-    /// it (see [`StampTransferCache`]).
-    stamp_transfer: StampTransferCache,
-    /// The terrain brush's hover preview (the tiles a click would put) and its key.
-    terrain_preview: Option<(TerrainPreviewKey, Vec<(Cell, TileId)>)>,
     /// Commands the UI issued this frame, applied in `logic`.
     pub commands: Vec<Command>,
-    pub error: Option<ErrorDialog>,
-    /// Warnings of the last load, shown in the status bar.
-    pub notice: Option<String>,
     /// What the Objects list is filtered by (typed in its field).
     pub object_filter: String,
     pub hovered: Option<crate::core::Cell>,
-    /// The selection as a texture (one texel a cell, or a block of cells on maps wider than a
-    /// texture), for the zoomed-out canvas, and the selection it shows.
-    selection_picture: Option<(Selection, egui::TextureHandle)>,
     /// Shift was held over the canvas last frame (a Shift fill's preview is the selection).
     shift_held: bool,
-    /// An action held back until the user answers the unsaved-changes prompt.
-    pub(crate) confirm: Option<PendingAction>,
-    /// The action whose prompt was answered Save, while a question about that save (saving
-    /// over what sightline does not keep, a format that holds less) waits: it goes on once
-    /// the map is saved, and is dropped when the save is not made.
-    after_save: Option<PendingAction>,
     /// A PNG export asked for: the screenshot is requested in the next `ui`.
     export_requested: Option<PathBuf>,
     /// A PNG export waiting for its screenshot.
@@ -257,6 +213,73 @@ pub struct SightlineApp {
     /// window up, which drew the next frame, which set it again).
     window_title: String,
     last_frame_time: f32,
+    /// Questions for the user and what the app tells them.
+    pub prompts: Prompts,
+    /// What is kept from one frame to the next until its key changes.
+    caches: Caches,
+    /// Which windows are open.
+    pub windows: Windows,
+}
+
+/// Questions waiting for the user's answer, and what the app has to tell them; each dialog in
+/// `dialogs/` draws while its question is here.
+#[derive(Default)]
+pub struct Prompts {
+    /// Work found in a recovery file at start, offered back, and that file.
+    pub recovery: Option<recovery::Recovered>,
+    recovery_file: Option<PathBuf>,
+    /// A save over the map's own file waiting for "drop what sightline does not keep?".
+    pub(crate) overwrite: Option<PathBuf>,
+    /// A save in a format that holds less than the map, made ready and waiting for "this file
+    /// will not keep …" (its warnings).
+    pub(crate) lossy_save: Option<format::Rendered>,
+    /// The last lossy save the user agreed to, its file and what it did not keep: saving the
+    /// same again to the same file asks no more.
+    lossy_save_accepted: Option<(PathBuf, Vec<String>)>,
+    /// A tileset file write waiting for "writing it loses …" (its concerns).
+    pub(crate) tileset_write: Option<format::tileset_file::TilesetFileWrite>,
+    pub error: Option<ErrorDialog>,
+    /// Warnings of the last load, shown in the status bar.
+    pub notice: Option<String>,
+    /// An action held back until the user answers the unsaved-changes prompt.
+    pub(crate) unsaved: Option<PendingAction>,
+    /// The action whose prompt was answered Save, while a question about that save (saving
+    /// over what sightline does not keep, a format that holds less) waits: it goes on once
+    /// the map is saved, and is dropped when the save is not made.
+    after_save: Option<PendingAction>,
+}
+
+/// What is derived from the map or the tools and kept until its key (the map's revision, the
+/// pointer, the settings) changes.
+#[derive(Default)]
+pub(crate) struct Caches {
+    /// Per sheet, whether a save of the map refers to its tileset file (it is as the file
+    /// holds it), for the palette's Save tileset, and the map revision it was worked out for.
+    sheets_as_read: (u64, Vec<bool>),
+    /// The fill tool's hover preview and what it was computed for.
+    fill_preview: Option<(FillPreviewKey, Vec<Cell>)>,
+    /// How the stamp being pasted, copied from another map, maps into this one, for drawing
+    /// it (see [`StampTransferCache`]).
+    stamp_transfer: StampTransferCache,
+    /// The terrain brush's hover preview (the tiles a click would put) and its key.
+    terrain_preview: Option<(TerrainPreviewKey, Vec<(Cell, TileId)>)>,
+    /// The selection as a texture (one texel a cell, or a block of cells on maps wider than a
+    /// texture), for the zoomed-out canvas, and the selection it shows.
+    selection_picture: Option<(Selection, egui::TextureHandle)>,
+}
+
+/// Which windows and panel sections are open.
+#[derive(Default)]
+pub struct Windows {
+    /// The tile-types window is open.
+    pub tile_types: bool,
+    /// The palette's tile the tile-types window last scrolled to (`None`: it scrolls when next
+    /// shown).
+    tile_types_shown: Option<crate::core::TileId>,
+    /// The Map properties window is open.
+    pub map_properties: bool,
+    /// The History section is to be opened and scrolled to on the next frame (Edit › History).
+    pub(crate) reveal_history: bool,
 }
 
 impl SightlineApp {
@@ -273,8 +296,6 @@ impl SightlineApp {
             pasted: Default::default(),
             overlays: Overlays::default(),
             play: play::PlayState::default(),
-            tile_types_open: false,
-            tile_types_shown: None,
             dialogs: map_dialogs::MapDialogs::default(),
             minimap: panels::minimap::Minimap::default(),
             sprites: sprites::SpriteTextures::default(),
@@ -282,29 +303,12 @@ impl SightlineApp {
             palette: panels::tileset::PaletteState::default(),
             recent: Vec::new(),
             recovery_file: None,
-            recovery_offer: None,
-            recovery_offer_file: None,
             autosave_timer: 0.0,
-            fill_preview: None,
-            stamp_transfer: StampTransferCache::default(),
-            terrain_preview: None,
             continued: None,
-            map_properties_open: false,
-            reveal_history: false,
-            confirm_overwrite: None,
-            confirm_lossy_save: None,
-            lossy_save_accepted: None,
-            after_save: None,
-            confirm_tileset_write: None,
-            sheets_as_read: (0, Vec::new()),
             commands: Vec::new(),
-            error: None,
-            notice: None,
             object_filter: String::new(),
             hovered: None,
             shift_held: false,
-            selection_picture: None,
-            confirm: None,
             export_requested: None,
             export_waiting: None,
             central_rect: egui::Rect::NOTHING,
@@ -315,6 +319,9 @@ impl SightlineApp {
             frames: 0,
             window_title: String::new(),
             last_frame_time: 0.0,
+            prompts: Prompts::default(),
+            caches: Caches::default(),
+            windows: Windows::default(),
         }
     }
 
@@ -368,11 +375,11 @@ impl SightlineApp {
     /// [`format::tiled_common::sheets_as_read`]), worked out once per map revision.
     pub(crate) fn sheets_as_read(&mut self) -> &[bool] {
         let revision = self.document.revision();
-        if self.sheets_as_read.0 != revision {
+        if self.caches.sheets_as_read.0 != revision {
             let (links, _) = format::tiled_common::sheets_as_read(&self.document.map);
-            self.sheets_as_read = (revision, links);
+            self.caches.sheets_as_read = (revision, links);
         }
-        &self.sheets_as_read.1
+        &self.caches.sheets_as_read.1
     }
 
     /// Finds this frame's textures of the map's tileset images (`None` where one could not be
@@ -382,12 +389,12 @@ impl SightlineApp {
         let folder = self.document.path.as_deref().and_then(|p| p.parent()).unwrap_or(std::path::Path::new("."));
         let (sheets, mut errors) = self.sprites.sheets(ctx, &self.document.map, folder);
         // Those of a paste from another map too (loaded once each, as the map's are).
-        if let Some((palette, textures)) = &mut self.stamp_transfer.palette {
+        if let Some((palette, textures)) = &mut self.caches.stamp_transfer.palette {
             let (loaded, more) = self.sprites.sheets(ctx, palette, folder);
             (*textures, errors) = (loaded, [errors, more].concat());
         }
         if !errors.is_empty() {
-            self.notice = Some(format!("tile images not shown: {}", errors.join("; ")));
+            self.prompts.notice = Some(format!("tile images not shown: {}", errors.join("; ")));
         }
         self.sheets = sheets;
     }
@@ -411,8 +418,10 @@ impl SightlineApp {
         let rgb: Vec<u8> = canvas.pixels.iter().flat_map(|p| [p.r(), p.g(), p.b()]).collect();
         let png = format::tiled_common::encode_png_rgb(canvas.size[0] as u32, canvas.size[1] as u32, &rgb);
         match format::write_atomic(&path, &png) {
-            Ok(()) => self.notice = Some(format!("exported {}", path.display())),
-            Err(e) => self.error = Some(ErrorDialog { title: "Cannot export the PNG".into(), message: e.to_string() }),
+            Ok(()) => self.prompts.notice = Some(format!("exported {}", path.display())),
+            Err(e) => {
+                self.prompts.error = Some(ErrorDialog { title: "Cannot export the PNG".into(), message: e.to_string() })
+            }
         }
     }
 
@@ -477,7 +486,7 @@ impl eframe::App for SightlineApp {
         // A clean exit: nothing unsaved was kept without the user saying so. (A left-over file
         // not answered yet stays for next time.)
         if let Some(file) = &self.recovery_file
-            && Some(file) != self.recovery_offer_file.as_ref()
+            && Some(file) != self.prompts.recovery_file.as_ref()
         {
             recovery::clear(file);
         }
@@ -498,7 +507,7 @@ impl eframe::App for SightlineApp {
         // Closing the window over unsaved changes asks first.
         if ui.ctx().input(|i| i.viewport().close_requested()) && !self.close_allowed && self.document.dirty {
             ui.ctx().send_viewport_cmd(egui::ViewportCommand::CancelClose);
-            self.confirm = Some(PendingAction::Quit);
+            self.prompts.unsaved = Some(PendingAction::Quit);
         }
         if std::mem::take(&mut self.close_now) {
             ui.ctx().send_viewport_cmd(egui::ViewportCommand::Close);

@@ -44,13 +44,13 @@ impl SightlineApp {
                     cells: placed.iter().map(|&(c, _, _)| c).collect(),
                     tiles,
                     spot: None,
-                    palette: self.stamp_transfer.palette.clone(),
+                    palette: self.caches.stamp_transfer.palette.clone(),
                 };
             }
         }
         let cells = self.preview_cells();
         // The terrain brush: the tiles a click would put, transitions included.
-        if let Some((_, planned)) = &self.terrain_preview {
+        if let Some((_, planned)) = &self.caches.terrain_preview {
             let tiles = planned.iter().map(|&(c, t)| (c, t, crate::core::model::flip::Flip::NONE)).collect();
             // A corner or edge is marked itself, not the cell it is on.
             return match self.editor.terrain_part() {
@@ -126,9 +126,12 @@ impl SightlineApp {
                     crate::core::edit::square_around(at, self.editor.brush_size)
                 }
                 Tool::Rectangle => vec![at],
-                Tool::Fill => {
-                    self.fill_preview.as_ref().filter(|(k, _)| k.0.0 == at).map_or_else(Vec::new, |(_, c)| c.clone())
-                }
+                Tool::Fill => self
+                    .caches
+                    .fill_preview
+                    .as_ref()
+                    .filter(|(k, _)| k.0.0 == at)
+                    .map_or_else(Vec::new, |(_, c)| c.clone()),
                 _ => Vec::new(),
             },
             (None, None) => Vec::new(),
@@ -139,13 +142,13 @@ impl SightlineApp {
     /// when the selection changes while zoomed out, and let go when there is none.
     pub(crate) fn update_selection_picture(&mut self, ctx: &egui::Context) {
         let Some(selection) = &self.editor.selection else {
-            self.selection_picture = None;
+            self.caches.selection_picture = None;
             return;
         };
-        let stale = self.selection_picture.as_ref().is_none_or(|(shown, _)| shown != selection);
+        let stale = self.caches.selection_picture.as_ref().is_none_or(|(shown, _)| shown != selection);
         if self.view.cell_px < canvas::MIN_MESH_PX && stale {
             let texture = ctx.load_texture("selection", selection_image(selection), egui::TextureOptions::NEAREST);
-            self.selection_picture = Some((selection.clone(), texture));
+            self.caches.selection_picture = Some((selection.clone(), texture));
         }
     }
 
@@ -153,19 +156,19 @@ impl SightlineApp {
     /// cell, the map, the layer or the connectivity change (`logic`).
     pub(crate) fn update_fill_preview(&mut self) {
         let (Tool::Fill, Some(at)) = (self.editor.tool, self.hovered) else {
-            self.fill_preview = None;
+            self.caches.fill_preview = None;
             return;
         };
         let e = &self.editor;
         let key = (at, self.document.revision(), e.layer, e.fill_eight, self.shift_held);
         // The selection is compared where it is, not copied into a key every frame.
         let fresh =
-            self.fill_preview.as_ref().is_some_and(|((k, selection), _)| *k == key && *selection == e.selection);
+            self.caches.fill_preview.as_ref().is_some_and(|((k, selection), _)| *k == key && *selection == e.selection);
         if fresh || !self.document.map.in_bounds(at) {
             return;
         }
         let cells = e.fill_region(&self.document.map, at, self.shift_held);
-        self.fill_preview = Some(((key, e.selection.clone()), cells));
+        self.caches.fill_preview = Some(((key, e.selection.clone()), cells));
     }
 
     /// Plans how the stamp being pasted from another map maps into this one, when the map or
@@ -177,7 +180,7 @@ impl SightlineApp {
         let same = |a: &(u64, std::sync::Arc<TileSource>, bool), b: &(u64, std::sync::Arc<TileSource>, bool)| {
             a.0 == b.0 && std::sync::Arc::ptr_eq(&a.1, &b.1) && a.2 == b.2
         };
-        let fresh = match (&key, &self.stamp_transfer.key) {
+        let fresh = match (&key, &self.caches.stamp_transfer.key) {
             (Some(a), Some(b)) => same(a, b),
             (None, None) => true,
             _ => false,
@@ -193,7 +196,7 @@ impl SightlineApp {
             (palette.tiles, palette.sheets, palette.tile_size) = (map.tiles.clone(), map.sheets.clone(), map.tile_size);
             t.apply(&mut palette).then(|| (std::sync::Arc::new(palette), Vec::new()))
         });
-        self.stamp_transfer = StampTransferCache { key, needed, transfer, palette };
+        self.caches.stamp_transfer = StampTransferCache { key, needed, transfer, palette };
     }
 
     /// Plans what a click of the terrain brush on the hovered cell would paint, again only when
@@ -201,12 +204,12 @@ impl SightlineApp {
     pub(crate) fn update_terrain_preview(&mut self) {
         let e = &self.editor;
         let (Tool::Terrain, Some(at), Some(brush), None) = (e.tool, self.hovered, e.terrain, e.stroke) else {
-            self.terrain_preview = None;
+            self.caches.terrain_preview = None;
             return;
         };
         let part = e.terrain_part();
         let key = (at, part, self.document.revision(), e.layer, brush, e.brush_size, e.rng.clone());
-        if self.terrain_preview.as_ref().is_some_and(|(k, _)| *k == key) {
+        if self.caches.terrain_preview.as_ref().is_some_and(|(k, _)| *k == key) {
             return;
         }
         let map = &self.document.map;
@@ -219,6 +222,6 @@ impl SightlineApp {
                 crate::core::edit::terrain::plan_terrain(map, e.layer, brush, &cells, &mut e.rng.clone())
             }
         };
-        self.terrain_preview = Some((key, planned.unwrap_or_default()));
+        self.caches.terrain_preview = Some((key, planned.unwrap_or_default()));
     }
 }

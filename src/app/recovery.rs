@@ -159,11 +159,11 @@ impl SightlineApp {
     pub(crate) fn offer_recovery(&mut self, file: PathBuf) {
         match load(&file) {
             Some(Ok(found)) => {
-                self.recovery_offer = Some(found);
-                self.recovery_offer_file = Some(file);
+                self.prompts.recovery = Some(found);
+                self.prompts.recovery_file = Some(file);
             }
             Some(Err(e)) => {
-                self.notice = Some(format!("the recovery file could not be read and was set aside: {e}"));
+                self.prompts.notice = Some(format!("the recovery file could not be read and was set aside: {e}"));
                 let _ = std::fs::rename(&file, file.with_extension("ron.unreadable"));
             }
             None => {}
@@ -175,7 +175,7 @@ impl SightlineApp {
         self.autosave_timer = 0.0;
         let Some(file) = &self.recovery_file else { return };
         // Never over the work being offered back (one file for both, as in tests).
-        if self.recovery_offer.is_some() && self.recovery_offer_file.as_ref() == Some(file) {
+        if self.prompts.recovery.is_some() && self.prompts.recovery_file.as_ref() == Some(file) {
             return;
         }
         // Nothing unsaved (saved, or undone back to the file): no copy to keep, and an older
@@ -185,7 +185,7 @@ impl SightlineApp {
             return;
         }
         if let Err(e) = autosave(file, &self.document.map, self.document.path.as_deref()) {
-            self.notice = Some(format!("autosave failed: {e}"));
+            self.prompts.notice = Some(format!("autosave failed: {e}"));
         }
     }
 }

@@ -51,13 +51,13 @@ fn a_corrupt_file_shows_an_error_and_keeps_the_open_map() {
     h.state_mut().commands.push(Command::File(FileCommand::Open(bad)));
     h.run();
     h.get_by_label("Cannot open the map");
-    let message = h.state().error.as_ref().unwrap().message.clone();
+    let message = h.state().prompts.error.as_ref().unwrap().message.clone();
     assert!(message.contains("corrupt.tmx") && message.contains("XML"), "{message}");
     assert_eq!(h.state().document.map, before);
     h.get_by_label("63 × 31");
     h.get_by_label("OK").click();
     h.run();
-    assert!(h.state().error.is_none());
+    assert!(h.state().prompts.error.is_none());
     assert!(h.query_by_label("Cannot open the map").is_none());
 }
 
@@ -69,7 +69,7 @@ fn save_as_writes_the_file_and_it_reloads_the_same() {
     h.run();
     h.state_mut().commands.push(Command::File(FileCommand::SaveAs(path.clone())));
     h.run();
-    assert!(h.state().error.is_none(), "{:?}", h.state().error);
+    assert!(h.state().prompts.error.is_none(), "{:?}", h.state().prompts.error);
     assert_eq!(h.state().document.file_name(), "copy.tmj");
     let reloaded = sightline::core::format::load(&path).unwrap().map;
     assert_eq!(reloaded, h.state().document.map);
@@ -368,7 +368,7 @@ fn each_instance_autosaves_to_its_own_file_and_only_left_overs_are_offered() {
     h.state_mut().use_recovery_dir(dir.path());
     h.run();
     // The crashed session's work is offered; a live instance's is not touched.
-    let offered = h.state().recovery_offer.as_ref().expect("the left-over file is offered");
+    let offered = h.state().prompts.recovery.as_ref().expect("the left-over file is offered");
     assert_eq!(
         offered.map.tile(0, sightline::core::Cell::new(1, 1)),
         Some(sightline::core::model::tile::STANDARD_WATER)

@@ -246,7 +246,7 @@ fn object_layers_are_listed_among_the_tile_layers_and_the_object_tool_places_on_
     let before = h.state().document.map.clone();
     click_cell(&mut h, Cell::new(2, 2));
     assert_eq!(h.state().document.map, before);
-    let notice = h.state().notice.clone().unwrap_or_default();
+    let notice = h.state().prompts.notice.clone().unwrap_or_default();
     assert!(notice.contains("\"notes\" is an object layer"), "{notice}");
 
     // The object tool places on the current object layer, and not on a locked one.
@@ -258,7 +258,7 @@ fn object_layers_are_listed_among_the_tile_layers_and_the_object_tool_places_on_
     h.run();
     click_cell(&mut h, Cell::new(3, 2));
     assert_eq!(layer_rows(&h)[3], "spawns (2)");
-    let notice = h.state().notice.clone().unwrap_or_default();
+    let notice = h.state().prompts.notice.clone().unwrap_or_default();
     assert!(notice.contains("\"spawns\" is locked"), "{notice}");
     // Right-click removes only what the tools may change: the hidden, locked layer's goblin stays.
     right_click_cell(&mut h, Cell::new(2, 1));
@@ -400,7 +400,7 @@ fn the_layers_panel_lists_groups_and_edits_them_as_tiled_does() {
     let before = h.state().document.map.clone();
     click_cell(&mut h, Cell::new(0, 0));
     assert_eq!(h.state().document.map, before);
-    let notice = h.state().notice.clone().unwrap_or_default();
+    let notice = h.state().prompts.notice.clone().unwrap_or_default();
     assert!(notice.contains("in group \"forest\", which is locked"), "{notice}");
     h.get_by_label("lock forest").click();
     h.run();
@@ -415,7 +415,7 @@ fn the_layers_panel_lists_groups_and_edits_them_as_tiled_does() {
     let before = h.state().document.map.clone();
     click_cell(&mut h, Cell::new(1, 1));
     assert_eq!(h.state().document.map, before);
-    assert!(h.state().notice.clone().unwrap_or_default().contains("\"canopy\" is a layer group"));
+    assert!(h.state().prompts.notice.clone().unwrap_or_default().contains("\"canopy\" is a layer group"));
     // Showing it shows its layers; a group's opacity is its own.
     assert!(!h.state().document.map.look(LayerRef::Tiles(2)).shown);
     h.get_by_label("show canopy").click();

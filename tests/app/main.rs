@@ -157,5 +157,5 @@ fn object_tool_on_floor(h: &mut Harness<'static, SightlineApp>, choice: &str) ->
 }
 
 fn h_notice(h: &Harness<'static, SightlineApp>) -> String {
-    h.state().notice.clone().unwrap_or_default()
+    h.state().prompts.notice.clone().unwrap_or_default()
 }

@@ -126,9 +126,9 @@ fn a_hexagonal_map_says_what_its_grid_means_here_and_saves_it_back() {
     let mut h = harness();
     h.state_mut().commands.push(Command::File(FileCommand::Open(path.clone())));
     h.run();
-    let notice = h.state().notice.clone().unwrap_or_default();
+    let notice = h.state().prompts.notice.clone().unwrap_or_default();
     assert!(notice.contains("the map is hexagonal: sightline draws and plays it as a square grid"), "{notice}");
-    h.state_mut().map_properties_open = true;
+    h.state_mut().windows.map_properties = true;
     h.run();
     h.get_by_label("Hexagonal (Staggered), sides of 7 px, even rows shifted (drawn here as orthogonal)");
     // The save writes the file anew (removed first, so the file read back is the save's).
@@ -171,7 +171,7 @@ fn a_map_without_tile_layers_keeps_its_layer_format() {
     h.run();
     assert_eq!(h.state().document.map.tiled.layer_format, LayerFormat::Csv);
     assert!(!h.state().document.dirty, "nothing changed");
-    h.state_mut().map_properties_open = true;
+    h.state_mut().windows.map_properties = true;
     h.run();
     assert!(h.get_by_label("tile layer format").accesskit_node().is_disabled());
 }

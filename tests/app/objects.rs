@@ -146,7 +146,7 @@ fn a_tile_object_is_the_brushs_tile_turned_as_it_is_over_the_clicked_cell() {
     h.run();
     click_cell(&mut h, Cell::new(1, 1));
     assert_eq!(h.state().document.map.objects.len(), objects + 1);
-    assert!(h.state().notice.as_deref().is_some_and(|n| n.starts_with("choose a tile")));
+    assert!(h.state().prompts.notice.as_deref().is_some_and(|n| n.starts_with("choose a tile")));
 }
 
 /// Chooses what the object tool places, by its drop-down's label.

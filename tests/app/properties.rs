@@ -89,7 +89,7 @@ fn the_map_and_tile_types_have_custom_properties_too() {
         h.run();
     };
     click_menu_item(&mut h, "Edit", "Map properties…");
-    assert!(h.state().map_properties_open);
+    assert!(h.state().windows.map_properties);
     add(&mut h, "map", "sightline_version");
     assert!(h.state().document.map.properties.is_empty(), "the writer's mark is not a custom property");
     add(&mut h, "map", "author");

@@ -432,7 +432,7 @@ fn a_stamp_copied_in_one_map_pastes_into_the_next_bringing_the_tile_types_it_lac
     let saved = elsewhere.path().join("room.tmx");
     h.state_mut().commands.push(Command::File(FileCommand::SaveAs(saved.clone())));
     h.run();
-    assert!(h.state().error.is_none(), "{:?}", h.state().error);
+    assert!(h.state().prompts.error.is_none(), "{:?}", h.state().prompts.error);
     let reloaded = sightline::core::format::load(&saved).unwrap().map;
     assert_eq!(look_rows(&reloaded, 0), look_rows(&h.state().document.map, 0));
     assert!(std::path::absolute(&reloaded.sheets[0].image).unwrap().exists());

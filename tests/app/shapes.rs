@@ -88,7 +88,11 @@ fn the_object_tool_draws_tileds_rectangles_ellipses_and_points_snapped_to_the_gr
     // It went on a new object layer, and the status bar says what was made.
     assert_eq!(map.object_layers.len(), 1);
     let added = format!("added rectangle {} × {} px as object #{}", 3.0 * tw, 2.0 * th, o.id);
-    assert!(h.state().notice.as_deref().is_some_and(|n| n.starts_with(&added)), "{:?}", h.state().notice);
+    assert!(
+        h.state().prompts.notice.as_deref().is_some_and(|n| n.starts_with(&added)),
+        "{:?}",
+        h.state().prompts.notice
+    );
     // A drag from inside it moves it, by whole cells, as far as the pointer goes; one undo
     // step. With Alt held, the drag draws a box over it instead.
     let (id, undo) = (o.id, h.state().document.edits());
@@ -173,7 +177,7 @@ fn the_object_tool_draws_tileds_rectangles_ellipses_and_points_snapped_to_the_gr
     let before = h.state().document.map.objects.len();
     drag_grid_holding(&mut h, &[(5.1, 1.1), (5.3, 1.3)], Modifiers::NONE);
     assert_eq!(h.state().document.map.objects.len(), before);
-    assert!(h.state().notice.as_deref().is_some_and(|n| n.starts_with("nothing drawn")));
+    assert!(h.state().prompts.notice.as_deref().is_some_and(|n| n.starts_with("nothing drawn")));
     // Ctrl turns snapping off while held: the box ends where the pointer does.
     drag_grid_holding(&mut h, &[(5.0, 1.0), (6.5, 1.75)], Modifiers::COMMAND);
     let Some(ShapeKind::Ellipse { width, height }) = drawn_shapes(&h).pop().unwrap().1 else { panic!("an ellipse") };
@@ -261,7 +265,11 @@ fn the_polygon_tool_closes_on_its_first_point_and_ends_a_path_on_enter() {
     assert_eq!(h.state().document.edits(), undo + 3);
     right_click_grid(&mut h, 4.0, 1.0);
     assert_eq!(drawn_shapes(&h), [(Cell::new(1, 1), Some(ShapeKind::Polygon(moved.clone())))]);
-    assert!(h.state().notice.as_deref().is_some_and(|n| n.contains("keeps 3 points")), "{:?}", h.state().notice);
+    assert!(
+        h.state().prompts.notice.as_deref().is_some_and(|n| n.contains("keeps 3 points")),
+        "{:?}",
+        h.state().prompts.notice
+    );
     // A new polygon begun on the grip of the one in hand lays its first point there.
     click_grid(&mut h, 4.0, 1.0);
     assert!(matches!(&h.state().editor.shape_draft, Some(ShapeDraft::Points { points, .. }) if points.len() == 1));
@@ -350,7 +358,11 @@ fn a_text_click_makes_hello_world_and_the_inspector_edits_the_new_object() {
     h.key_press(egui::Key::Enter);
     h.run();
     assert_eq!(h.state().document.map.objects.last().unwrap().cell, Cell::new(0, 0));
-    assert!(h.state().notice.as_deref().is_some_and(|n| n.contains("off the map")), "{:?}", h.state().notice);
+    assert!(
+        h.state().prompts.notice.as_deref().is_some_and(|n| n.contains("off the map")),
+        "{:?}",
+        h.state().prompts.notice
+    );
     // Its class typed: the designer's own, kept as written; one the game knows makes it that.
     let id = h.state().document.map.objects.last().unwrap().id;
     let class_field = format!("class of object #{id}");
@@ -454,7 +466,11 @@ fn shapes_land_where_drawn_on_an_offset_layer_and_gestures_end_with_a_tool_chang
     let before = h.state().document.map.clone();
     let id = before.objects.last().unwrap().id;
     drag_grid_holding(&mut h, &[(1.5, 4.5), (3.5, 5.5)], Modifiers::NONE);
-    assert!(h.state().notice.as_deref().is_some_and(|n| n.contains("is locked")), "{:?}", h.state().notice);
+    assert!(
+        h.state().prompts.notice.as_deref().is_some_and(|n| n.contains("is locked")),
+        "{:?}",
+        h.state().prompts.notice
+    );
     drag_grid_holding(&mut h, &[(8.5, 5.5), (9.5, 5.5)], Modifiers::NONE);
     drag_grid_holding(&mut h, &[(7.5, 5.0), (5.5, 3.0)], Modifiers::NONE);
     h.state_mut().commands.extend([

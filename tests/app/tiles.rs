@@ -14,7 +14,7 @@ fn the_tile_types_window_edits_rules_undoably() {
     use sightline::core::model::tile::STANDARD_FLOOR;
     let mut h = harness();
     click_menu_item(&mut h, "Edit", "Tile types…");
-    assert!(h.state().tile_types_open);
+    assert!(h.state().windows.tile_types);
     // A name is shown whole (the field was the grid's minimum column, 40 points: "floo").
     let name_width = h.get_by_label("name of tall grass").rect().width();
     assert!(name_width >= 120.0, "the name field is {name_width} points wide");
@@ -102,7 +102,11 @@ fn tileset_images_are_decoded_and_a_broken_one_is_reported() {
     let mut h = harness();
     h.state_mut().commands.push(Command::File(FileCommand::Open(sample("outdoor.tmx"))));
     h.run();
-    assert!(h.state().notice.as_deref().is_none_or(|n| !n.contains("tile images not shown")), "{:?}", h.state().notice);
+    assert!(
+        h.state().prompts.notice.as_deref().is_none_or(|n| !n.contains("tile images not shown")),
+        "{:?}",
+        h.state().prompts.notice
+    );
 }
 
 #[test]
@@ -158,7 +162,7 @@ fn a_tileset_read_from_its_own_file_says_so_and_a_save_refers_to_it_until_it_is_
     h.state_mut().commands.push(Command::File(FileCommand::Save));
     h.run();
     assert!(saved().contains(r#"<tileset firstgid="1" source="tiny.tsx"/>"#), "{}", saved());
-    assert_eq!(h.state().notice, None);
+    assert_eq!(h.state().prompts.notice, None);
     // A tile type of the tileset made opaque in the tile types window.
     h.state_mut().commands.push(Command::Tiles(TileCommand::ShowTileTypes(true)));
     h.run();
@@ -169,7 +173,7 @@ fn a_tileset_read_from_its_own_file_says_so_and_a_save_refers_to_it_until_it_is_
     h.state_mut().commands.push(Command::File(FileCommand::Save));
     h.run();
     assert!(saved().contains(r#"<tileset firstgid="1" name="tiny""#), "{}", saved());
-    let notice = h.state().notice.clone().unwrap_or_default();
+    let notice = h.state().prompts.notice.clone().unwrap_or_default();
     assert!(notice.contains(r#"tileset "tiny" is written into the map, not as a reference to tiny.tsx"#), "{notice}");
     // Undone: a reference again; the tileset file was never written.
     h.state_mut().commands.push(Command::History(HistoryCommand::Undo));
@@ -229,7 +233,7 @@ fn save_tileset_writes_the_tileset_file_and_asks_first_when_the_file_was_changed
         written.contains(" <tile id=\"0\">\n  <properties>\n   <property name=\"opaque\" type=\"bool\" value=\"true\"/>\n  </properties>"),
         "{written}"
     );
-    let notice = h.state().notice.clone().unwrap_or_default();
+    let notice = h.state().prompts.notice.clone().unwrap_or_default();
     assert!(notice.starts_with("saved tileset file ") && notice.contains("tiny.tsx"), "{notice}");
     assert!(h.get_by_label("Save tileset").accesskit_node().is_disabled(), "the file holds it now");
     // The map's save refers to the file, which has the change.
@@ -237,7 +241,7 @@ fn save_tileset_writes_the_tileset_file_and_asks_first_when_the_file_was_changed
     h.run();
     let saved = std::fs::read_to_string(&path).unwrap();
     assert!(saved.contains(r#"<tileset firstgid="1" source="tiny.tsx"/>"#), "{saved}");
-    assert_eq!(h.state().notice, None);
+    assert_eq!(h.state().prompts.notice, None);
     // Undo brings the tile back as it was, which the file no longer holds: Save tileset again.
     h.state_mut().commands.push(Command::History(HistoryCommand::Undo));
     h.run();

@@ -219,7 +219,7 @@ impl SightlineApp {
                 // Two points and a click on the first: no polygon yet, and no path that doubles
                 // back on itself either.
                 Some(PointerAction::Clicked(_) | PointerAction::Pressed { .. }) if on_first && count == 2 => {
-                    self.notice = Some("a polygon needs three points: lay one more before closing it".into());
+                    self.prompts.notice = Some("a polygon needs three points: lay one more before closing it".into());
                 }
                 // A click on either end of the path in hand goes on from it.
                 Some(PointerAction::Clicked(_))

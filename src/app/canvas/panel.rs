@@ -44,6 +44,7 @@ impl SightlineApp {
             };
             // Only a picture of this selection (one made before it changed is not shown).
             let picture = self
+                .caches
                 .selection_picture
                 .as_ref()
                 .filter(|(shown, _)| Some(shown) == selection)

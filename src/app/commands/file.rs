@@ -98,24 +98,24 @@ impl SightlineApp {
             FileCommand::PickOpen => self.request(PendingAction::PickOpen),
             FileCommand::Quit => self.request(PendingAction::Quit),
             FileCommand::ConfirmSave => {
-                let Some(action) = self.confirm.take() else { return };
+                let Some(action) = self.prompts.unsaved.take() else { return };
                 // Goes on once the save is made (`settle_after_save`), which a question about
                 // the save may hold up.
-                self.after_save = Some(action);
+                self.prompts.after_save = Some(action);
                 match self.document.path.clone() {
                     Some(path) => self.apply(Command::File(FileCommand::SaveAs(path))),
                     None => self.apply(Command::File(FileCommand::PickSaveAs)),
                 }
             }
             FileCommand::ConfirmDiscard => {
-                if let Some(action) = self.confirm.take() {
+                if let Some(action) = self.prompts.unsaved.take() {
                     self.proceed(action);
                 }
             }
-            FileCommand::ConfirmCancel => self.confirm = None,
+            FileCommand::ConfirmCancel => self.prompts.unsaved = None,
             FileCommand::OpenNow(path) => match format::load(&path) {
                 Ok(loaded) => {
-                    self.notice = (!loaded.warnings.is_empty()).then(|| loaded.warnings.join("; "));
+                    self.prompts.notice = (!loaded.warnings.is_empty()).then(|| loaded.warnings.join("; "));
                     recovery::remember_recent(&mut self.recent, &path);
                     let mut document = Document::open(loaded.map, path);
                     document.not_kept = loaded.not_kept;
@@ -123,47 +123,50 @@ impl SightlineApp {
                 }
                 Err(e) => {
                     // The open map stays as it was.
-                    self.error = Some(ErrorDialog { title: "Cannot open the map".into(), message: e.to_string() });
+                    self.prompts.error =
+                        Some(ErrorDialog { title: "Cannot open the map".into(), message: e.to_string() });
                 }
             },
             FileCommand::SaveAs(path)
                 if !self.document.not_kept.is_empty() && self.document.path.as_ref() == Some(&path) =>
             {
-                self.confirm_overwrite = Some(path);
+                self.prompts.overwrite = Some(path);
             }
             FileCommand::ConfirmOverwrite => {
-                if let Some(path) = self.confirm_overwrite.take() {
+                if let Some(path) = self.prompts.overwrite.take() {
                     self.document.not_kept.clear();
                     self.apply(Command::File(FileCommand::SaveAs(path)));
                 }
             }
-            FileCommand::CancelOverwrite => self.confirm_overwrite = None,
+            FileCommand::CancelOverwrite => self.prompts.overwrite = None,
             FileCommand::SaveAs(path) => match format::render(&self.document.map, &path) {
                 // A file that will not keep all of the map: asked first, unless this very loss
                 // to this very file was agreed to already.
                 Ok(rendered)
                     if !rendered.warnings.is_empty()
-                        && self.lossy_save_accepted.as_ref() != Some(&(path.clone(), rendered.warnings.clone())) =>
+                        && self.prompts.lossy_save_accepted.as_ref()
+                            != Some(&(path.clone(), rendered.warnings.clone())) =>
                 {
-                    self.confirm_lossy_save = Some(rendered);
+                    self.prompts.lossy_save = Some(rendered);
                 }
                 Ok(rendered) => self.write_save(&rendered),
                 Err(e) => {
-                    self.error = Some(ErrorDialog { title: "Cannot save the map".into(), message: e.to_string() })
+                    self.prompts.error =
+                        Some(ErrorDialog { title: "Cannot save the map".into(), message: e.to_string() })
                 }
             },
             FileCommand::ConfirmLossySave => {
-                if let Some(rendered) = self.confirm_lossy_save.take() {
-                    self.lossy_save_accepted = Some((rendered.path.clone(), rendered.warnings.clone()));
+                if let Some(rendered) = self.prompts.lossy_save.take() {
+                    self.prompts.lossy_save_accepted = Some((rendered.path.clone(), rendered.warnings.clone()));
                     self.write_save(&rendered);
                 }
             }
             FileCommand::ExportLossyCopy => {
-                if let Some(rendered) = self.confirm_lossy_save.take() {
+                if let Some(rendered) = self.prompts.lossy_save.take() {
                     self.write_export(&rendered);
                 }
             }
-            FileCommand::CancelLossySave => self.confirm_lossy_save = None,
+            FileCommand::CancelLossySave => self.prompts.lossy_save = None,
             FileCommand::Save => match self.document.path.clone() {
                 Some(path) => self.apply(Command::File(FileCommand::SaveAs(path))),
                 None => self.commands.push(Command::File(FileCommand::PickSaveAs)),
@@ -171,7 +174,8 @@ impl SightlineApp {
             FileCommand::ExportCopy(path) => match format::render(&self.document.map, &path) {
                 Ok(rendered) => self.write_export(&rendered),
                 Err(e) => {
-                    self.error = Some(ErrorDialog { title: "Cannot export the map".into(), message: e.to_string() })
+                    self.prompts.error =
+                        Some(ErrorDialog { title: "Cannot export the map".into(), message: e.to_string() })
                 }
             },
             FileCommand::PickExport => {
@@ -184,12 +188,12 @@ impl SightlineApp {
                     self.apply(Command::File(FileCommand::SaveAs(path)));
                 }
             }
-            FileCommand::DismissError => self.error = None,
+            FileCommand::DismissError => self.prompts.error = None,
             FileCommand::Recover => {
-                if let Some(found) = self.recovery_offer.take() {
+                if let Some(found) = self.prompts.recovery.take() {
                     // The work now lives in this session (and its own autosave): the left-over
                     // file goes.
-                    if let Some(file) = self.recovery_offer_file.take()
+                    if let Some(file) = self.prompts.recovery_file.take()
                         && Some(&file) != self.recovery_file.as_ref()
                     {
                         recovery::clear(&file);
@@ -203,12 +207,12 @@ impl SightlineApp {
                     document.path = found.source;
                     self.replace_document(document);
                     self.document.touch();
-                    self.notice = Some("recovered the unsaved work of the last session: save it".into());
+                    self.prompts.notice = Some("recovered the unsaved work of the last session: save it".into());
                 }
             }
             FileCommand::DiscardRecovery => {
-                self.recovery_offer = None;
-                if let Some(file) = self.recovery_offer_file.take() {
+                self.prompts.recovery = None;
+                if let Some(file) = self.prompts.recovery_file.take() {
                     recovery::clear(&file);
                 }
             }
@@ -240,7 +244,7 @@ impl SightlineApp {
     /// Runs `action` at once, or holds it for the unsaved-changes prompt.
     pub(crate) fn request(&mut self, action: PendingAction) {
         if self.document.dirty {
-            self.confirm = Some(action);
+            self.prompts.unsaved = Some(action);
         } else {
             self.proceed(action);
         }
@@ -254,7 +258,8 @@ impl SightlineApp {
                     self.replace_document(Document::untitled(map, "untitled.ron"));
                 }
                 Err(e) => {
-                    self.error = Some(ErrorDialog { title: "Cannot create the map".into(), message: e.to_string() })
+                    self.prompts.error =
+                        Some(ErrorDialog { title: "Cannot create the map".into(), message: e.to_string() })
                 }
             },
             PendingAction::PickOpen => {
@@ -276,7 +281,7 @@ impl SightlineApp {
     pub(crate) fn replace_document(&mut self, document: Document) {
         self.document = document;
         // A loss agreed to was for the map that was open.
-        self.lossy_save_accepted = None;
+        self.prompts.lossy_save_accepted = None;
         let editor = std::mem::take(&mut self.editor);
         if editor.clipboard.is_some() {
             self.editor.clipboard_from = editor.clipboard_from;
@@ -295,10 +300,10 @@ impl SightlineApp {
     /// the save was made; otherwise (cancelled, failed, a copy exported instead) the work is
     /// unsaved and the action is dropped, to be asked for again.
     pub(crate) fn settle_after_save(&mut self) {
-        if self.confirm_overwrite.is_some() || self.confirm_lossy_save.is_some() {
+        if self.prompts.overwrite.is_some() || self.prompts.lossy_save.is_some() {
             return;
         }
-        if let Some(action) = self.after_save.take()
+        if let Some(action) = self.prompts.after_save.take()
             && !self.document.dirty
         {
             self.proceed(action);
@@ -309,7 +314,7 @@ impl SightlineApp {
     pub(crate) fn write_save(&mut self, rendered: &format::Rendered) {
         match rendered.write() {
             Ok(saved) => {
-                self.notice = (!saved.warnings.is_empty()).then(|| saved.warnings.join("; "));
+                self.prompts.notice = (!saved.warnings.is_empty()).then(|| saved.warnings.join("; "));
                 recovery::remember_recent(&mut self.recent, &rendered.path);
                 self.document.saved_as(rendered.path.clone());
                 // Saved: the recovery copy is not needed any more.
@@ -317,7 +322,9 @@ impl SightlineApp {
                     recovery::clear(file);
                 }
             }
-            Err(e) => self.error = Some(ErrorDialog { title: "Cannot save the map".into(), message: e.to_string() }),
+            Err(e) => {
+                self.prompts.error = Some(ErrorDialog { title: "Cannot save the map".into(), message: e.to_string() })
+            }
         }
     }
 
@@ -330,9 +337,11 @@ impl SightlineApp {
                 for w in saved.warnings {
                     notice += &format!("; {w}");
                 }
-                self.notice = Some(notice);
+                self.prompts.notice = Some(notice);
             }
-            Err(e) => self.error = Some(ErrorDialog { title: "Cannot export the map".into(), message: e.to_string() }),
+            Err(e) => {
+                self.prompts.error = Some(ErrorDialog { title: "Cannot export the map".into(), message: e.to_string() })
+            }
         }
     }
 
@@ -341,14 +350,15 @@ impl SightlineApp {
         match write.write() {
             Ok(()) => {
                 self.document.tileset_file_written(&write.path, &write.as_read);
-                self.notice = Some(format!(
+                self.prompts.notice = Some(format!(
                     "saved tileset file {}: every map that uses it reads its tiles as they are here, and a save \
                      of this map refers to it",
                     write.path.display()
                 ));
             }
             Err(e) => {
-                self.error = Some(ErrorDialog { title: "Cannot save the tileset".into(), message: e.to_string() })
+                self.prompts.error =
+                    Some(ErrorDialog { title: "Cannot save the tileset".into(), message: e.to_string() })
             }
         }
     }

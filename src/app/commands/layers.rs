@@ -332,7 +332,7 @@ impl SightlineApp {
                 if let Some(report) = self.layer_edit(|map| layers::merge_down(map, layer)) {
                     self.editor.set_current_layer(report.layer);
                     if let (Some((upper, lower)), n @ 1..) = (names, report.rules_changed) {
-                        self.notice = Some(format!(
+                        self.prompts.notice = Some(format!(
                             "merged \"{upper}\" into \"{lower}\": {n} {} different rules now (opaque, walkable, \
                              cost or door), since a cell keeps only the upper tile",
                             if n == 1 { "cell follows" } else { "cells follow" }
@@ -392,7 +392,7 @@ impl SightlineApp {
             }
             Err(e) => {
                 self.document.drop_checkpoint();
-                self.notice = Some(e.to_string());
+                self.prompts.notice = Some(e.to_string());
                 None
             }
         }
@@ -411,7 +411,7 @@ impl SightlineApp {
         self.editor.object_layer = self.editor.object_layer.map(|j| object_layer.get(j).copied().unwrap_or(j));
         self.editor.set_current_item(moved);
         if doors > 0 {
-            self.notice = Some(format!(
+            self.prompts.notice = Some(format!(
                 "{doors} {} now a different door on top (the one a player opens)",
                 if doors == 1 { "cell has" } else { "cells have" }
             ));
@@ -434,12 +434,12 @@ impl SightlineApp {
     pub(crate) fn layer_locked(&mut self) -> bool {
         if let Some(g) = self.editor.group {
             let name = self.document.map.groups.get(g).map_or("", |g| g.name.as_str());
-            self.notice = Some(format!("\"{name}\" is a layer group: select a tile layer to paint tiles"));
+            self.prompts.notice = Some(format!("\"{name}\" is a layer group: select a tile layer to paint tiles"));
             return true;
         }
         if let Some(j) = self.editor.object_layer {
             let name = self.document.map.object_layers.get(j).map_or("", |l| l.name.as_str());
-            self.notice = Some(format!("\"{name}\" is an object layer: select a tile layer to paint tiles"));
+            self.prompts.notice = Some(format!("\"{name}\" is an object layer: select a tile layer to paint tiles"));
             return true;
         }
         self.layer_locked_at(self.editor.layer)
@@ -450,12 +450,12 @@ impl SightlineApp {
         let map = &self.document.map;
         let Some(l) = map.layers.get(layer) else { return false };
         if l.locked {
-            self.notice = Some(format!("layer \"{}\" is locked: unlock it to paint", l.name));
+            self.prompts.notice = Some(format!("layer \"{}\" is locked: unlock it to paint", l.name));
             return true;
         }
         let groups = map.groups_around(StackItem::Layer(LayerRef::Tiles(layer)));
         if let Some(&g) = groups.iter().find(|&&g| map.groups[g].locked) {
-            self.notice = Some(format!(
+            self.prompts.notice = Some(format!(
                 "layer \"{}\" is in group \"{}\", which is locked: unlock it to paint",
                 l.name, map.groups[g].name
             ));

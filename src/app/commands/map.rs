@@ -144,7 +144,8 @@ impl SightlineApp {
                     }
                     Ok(_) => {}
                     Err(e) => {
-                        self.error = Some(ErrorDialog { title: "Cannot resize the map".into(), message: e.to_string() })
+                        self.prompts.error =
+                            Some(ErrorDialog { title: "Cannot resize the map".into(), message: e.to_string() })
                     }
                 }
             }
@@ -183,7 +184,7 @@ impl SightlineApp {
                 self.document.touch();
                 self.continued = same_shape.then_some((ContinuedEdit::Properties(owner), self.document.revision()));
             }
-            MapCommand::ShowMapProperties(open) => self.map_properties_open = open,
+            MapCommand::ShowMapProperties(open) => self.windows.map_properties = open,
         }
     }
 }

@@ -185,7 +185,7 @@ impl SightlineApp {
                     Err(e) => {
                         let what =
                             format!("its property {} is {}, where a {class} needs {}", e.key, e.found, e.expected);
-                        self.notice = Some(format!("object #{id} keeps its class: {what}"));
+                        self.prompts.notice = Some(format!("object #{id} keeps its class: {what}"));
                     }
                 }
             }
@@ -199,7 +199,7 @@ impl SightlineApp {
                     _ => return,
                 };
                 if points.len() < fewest {
-                    self.notice = Some(format!(
+                    self.prompts.notice = Some(format!(
                         "a {} keeps {fewest} points at least",
                         if fewest == 3 { "polygon" } else { "path" }
                     ));
@@ -228,7 +228,7 @@ impl SightlineApp {
                     None => shape.kind.clone(),
                 };
                 let Some((cell, shape)) = map.placed_shape(kind, position, rotation) else {
-                    self.notice = Some(format!("object #{id} stays: its centre would be off the map"));
+                    self.prompts.notice = Some(format!("object #{id} stays: its centre would be off the map"));
                     return;
                 };
                 // A point moved to the middle of its cell is a marker, as a load would read it.
@@ -274,7 +274,7 @@ impl SightlineApp {
                     self.document.map.objects.retain(|o| !gone.contains(&o.id));
                     self.document.touch();
                 } else if let Some(o) = map.objects.iter().find(|o| o.cell == cell) {
-                    self.notice = self.object_layer_refusal(o.layer, "to remove its objects");
+                    self.prompts.notice = self.object_layer_refusal(o.layer, "to remove its objects");
                 }
             }
             ObjectCommand::SetObjectChoice(choice) => {
@@ -321,7 +321,9 @@ impl SightlineApp {
                         }
                     }
                     Some(_) => {}
-                    None => self.notice = Some("this map has no closed-door tile: add one in Tile types…".into()),
+                    None => {
+                        self.prompts.notice = Some("this map has no closed-door tile: add one in Tile types…".into())
+                    }
                 }
                 return;
             }
@@ -344,7 +346,7 @@ impl SightlineApp {
             None => e.object_layer.or(map.object_layers.len().checked_sub(1)),
         };
         if let Some(refusal) = target.and_then(|j| self.object_layer_refusal(j, "to place objects")) {
-            self.notice = Some(refusal);
+            self.prompts.notice = Some(refusal);
             return;
         }
         // What stands on the cell on that layer is replaced; a Tiled zone, path or tile object
@@ -425,7 +427,7 @@ impl SightlineApp {
         let refusal = self.object_layer_refusal(self.document.map.objects[index].layer, "to change its objects");
         match refusal {
             Some(refusal) => {
-                self.notice = Some(refusal);
+                self.prompts.notice = Some(refusal);
                 None
             }
             None => Some(index),
@@ -473,7 +475,7 @@ impl SightlineApp {
         self.editor.set_current_layer(LayerRef::Objects(layer));
         self.editor.shape_draft = Some(ShapeDraft::Points { points, pointer, extends: Some(end) });
         let which = if end.from_start { "first" } else { "last" };
-        self.notice = Some(format!(
+        self.prompts.notice = Some(format!(
             "path #{} goes on from its {which} point: clicks add points, Enter or a right-click ends it, a click \
              on its other end closes it, Esc leaves it as it was",
             end.id
@@ -509,7 +511,7 @@ impl SightlineApp {
             n if closed && n >= 3 => ShapeKind::Polygon(relative),
             n if n >= 2 => ShapeKind::Polyline(relative),
             _ => {
-                self.notice = Some("the path keeps its points: a path needs two".into());
+                self.prompts.notice = Some("the path keeps its points: a path needs two".into());
                 return;
             }
         };
@@ -522,7 +524,7 @@ impl SightlineApp {
         let what = shape.describe();
         self.document.touch();
         self.editor.focused_object = Some(end.id);
-        self.notice = Some(format!("object #{} is now a {what}", end.id));
+        self.prompts.notice = Some(format!("object #{} is now a {what}", end.id));
     }
 
     /// The shape being drawn becomes an object: a drag's box (or point) as the object tool's
@@ -535,7 +537,7 @@ impl SightlineApp {
         }
         match draft.shape(self.editor.object, closed) {
             Ok((kind, position)) => self.add_shape(kind, position),
-            Err(why) => self.notice = Some(why.into()),
+            Err(why) => self.prompts.notice = Some(why.into()),
         }
     }
 
@@ -549,16 +551,16 @@ impl SightlineApp {
         if let crate::core::model::object::ShapeKind::Tile { tile, .. } = kind
             && (tile == crate::core::model::tile::EMPTY || usize::from(tile) >= map.tiles.len())
         {
-            self.notice = Some("choose a tile in the palette to lay it as a tile object".into());
+            self.prompts.notice = Some("choose a tile in the palette to lay it as a tile object".into());
             return;
         }
         let target = self.editor.object_layer.or(map.object_layers.len().checked_sub(1));
         if let Some(refusal) = target.and_then(|j| self.object_layer_refusal(j, "to place objects")) {
-            self.notice = Some(refusal);
+            self.prompts.notice = Some(refusal);
             return;
         }
         let Some((cell, shape)) = map.placed_shape(kind, position, 0.0) else {
-            self.notice = Some("nothing drawn: the shape's centre is off the map".into());
+            self.prompts.notice = Some("nothing drawn: the shape's centre is off the map".into());
             return;
         };
         let what = shape.describe();
@@ -573,7 +575,7 @@ impl SightlineApp {
         self.editor.focused_object = Some(id);
         let map = &self.document.map;
         let layer_name = map.object_by_id(id).and_then(|o| map.object_layers.get(o.layer)).map_or("", |l| &l.name);
-        self.notice = Some(format!("added {what} as object #{id} on \"{layer_name}\" at {cell}"));
+        self.prompts.notice = Some(format!("added {what} as object #{id} on \"{layer_name}\" at {cell}"));
     }
 
     /// The objects Ctrl+C, Ctrl+X and Delete take, and the rectangle a copy of them spans (the
@@ -593,7 +595,7 @@ impl SightlineApp {
         if selected.is_empty() {
             let name = map.object_layers.get(j).map_or("", |l| l.name.as_str());
             let shown = map.object_looks().get(j).is_some_and(|l| l.shown);
-            self.notice = Some(if shown {
+            self.prompts.notice = Some(if shown {
                 format!("no object of \"{name}\" stands on the selected cells")
             } else {
                 format!("object layer \"{name}\" is hidden (or in a hidden group): show it to take its objects")
@@ -622,7 +624,7 @@ impl SightlineApp {
         if cut
             && let Some(refusal) = objects.iter().find_map(|o| self.object_layer_refusal(o.layer, "to cut its objects"))
         {
-            self.notice = Some(refusal);
+            self.prompts.notice = Some(refusal);
             return;
         }
         let stamp = crate::core::edit::Stamp::of_objects(map, a, b, objects.iter().copied());
@@ -637,9 +639,9 @@ impl SightlineApp {
             self.remove_objects(ids);
             // As in Tiled, a cut leaves nothing selected, so the paste can go anywhere.
             self.editor.selection = None;
-            self.notice = Some(format!("cut {what}: Ctrl+V pastes it"));
+            self.prompts.notice = Some(format!("cut {what}: Ctrl+V pastes it"));
         } else {
-            self.notice = Some(format!("copied {what}: Ctrl+V pastes it"));
+            self.prompts.notice = Some(format!("copied {what}: Ctrl+V pastes it"));
         }
     }
 
@@ -651,7 +653,7 @@ impl SightlineApp {
         let layers = map.objects.iter().filter(|o| wanted.contains(&o.id)).map(|o| o.layer);
         let layers: std::collections::BTreeSet<usize> = layers.collect();
         if let Some(refusal) = layers.iter().find_map(|&j| self.object_layer_refusal(j, "to remove its objects")) {
-            self.notice = Some(refusal);
+            self.prompts.notice = Some(refusal);
             return;
         }
         if layers.is_empty() {

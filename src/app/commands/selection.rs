@@ -212,7 +212,9 @@ impl SightlineApp {
                 self.view.fit_pending = true;
             }
             Ok(_) => {}
-            Err(e) => self.error = Some(ErrorDialog { title: "Cannot crop the map".into(), message: e.to_string() }),
+            Err(e) => {
+                self.prompts.error = Some(ErrorDialog { title: "Cannot crop the map".into(), message: e.to_string() })
+            }
         }
     }
 }

@@ -63,17 +63,18 @@ impl SightlineApp {
         match command {
             TileCommand::SaveTileset(sheet) => match format::tileset_file::prepare(&self.document.map, sheet) {
                 Ok(write) if write.concerns.is_empty() => self.write_tileset_file(&write),
-                Ok(write) => self.confirm_tileset_write = Some(write),
+                Ok(write) => self.prompts.tileset_write = Some(write),
                 Err(e) => {
-                    self.error = Some(ErrorDialog { title: "Cannot save the tileset".into(), message: e.to_string() })
+                    self.prompts.error =
+                        Some(ErrorDialog { title: "Cannot save the tileset".into(), message: e.to_string() })
                 }
             },
             TileCommand::ConfirmTilesetWrite => {
-                if let Some(write) = self.confirm_tileset_write.take() {
+                if let Some(write) = self.prompts.tileset_write.take() {
                     self.write_tileset_file(&write);
                 }
             }
-            TileCommand::CancelTilesetWrite => self.confirm_tileset_write = None,
+            TileCommand::CancelTilesetWrite => self.prompts.tileset_write = None,
             TileCommand::SelectTile(tile) => {
                 if usize::from(tile) < self.document.map.tiles.len() {
                     self.editor.tile = tile;
@@ -105,7 +106,7 @@ impl SightlineApp {
                         if !continuing {
                             self.document.drop_checkpoint();
                         }
-                        self.notice = Some(e.to_string());
+                        self.prompts.notice = Some(e.to_string());
                     }
                 }
             }
@@ -118,13 +119,13 @@ impl SightlineApp {
                     }
                     Err(e) => {
                         self.document.drop_checkpoint();
-                        self.notice = Some(e.to_string());
+                        self.prompts.notice = Some(e.to_string());
                     }
                 }
             }
             TileCommand::ShowTileTypes(open) => {
-                self.tile_types_open = open;
-                self.tile_types_shown = None;
+                self.windows.tile_types = open;
+                self.windows.tile_types_shown = None;
             }
             TileCommand::ShowPaletteSheet(sheet) => {
                 self.palette.sheet = sheet.filter(|&s| s < self.document.map.sheets.len());

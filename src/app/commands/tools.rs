@@ -174,7 +174,7 @@ impl SightlineApp {
                         && (self.editor.object_layer.is_some() || self.editor.group.is_some())
                     {
                         self.editor.held_selection_mode = None;
-                        self.notice = Some(format!(
+                        self.prompts.notice = Some(format!(
                             "the {} picks by a tile layer's tiles: select a tile layer",
                             self.editor.tool.label().to_lowercase()
                         ));
@@ -389,7 +389,7 @@ impl SightlineApp {
         }
         let target = self.editor.object_layer.or(self.document.map.object_layers.len().checked_sub(1));
         if let Some(refusal) = target.and_then(|j| self.object_layer_refusal(j, "to paste objects")) {
-            self.notice = Some(refusal);
+            self.prompts.notice = Some(refusal);
             return None;
         }
         Some(StampTarget::Objects(target))
@@ -451,7 +451,7 @@ impl SightlineApp {
             None => None,
             Some(Ok(transfer)) => Some(transfer),
             Some(Err(refusal)) => {
-                self.notice = Some(refusal);
+                self.prompts.notice = Some(refusal);
                 return 0;
             }
         };
@@ -503,7 +503,7 @@ impl SightlineApp {
         }
         let objects = matches!(target, StampTarget::Objects(_));
         if let Some(said) = self.pasted.said(objects, inside.is_some()) {
-            self.notice = Some(said);
+            self.prompts.notice = Some(said);
         }
         // One pasted object is in hand, as Tiled selects what it pastes.
         if let [id] = self.pasted.objects.ids[..] {
@@ -527,7 +527,7 @@ impl SightlineApp {
         let changed = if self.editor.paints_terrain() {
             let e = &mut self.editor;
             let Some(brush) = e.terrain else {
-                self.notice = Some("choose a terrain to paint in the Terrains panel".into());
+                self.prompts.notice = Some("choose a terrain to paint in the Terrains panel".into());
                 return;
             };
             let painted = match e.terrain_part() {
@@ -560,7 +560,7 @@ impl SightlineApp {
                     })
                     .count(),
                 Err(error) => {
-                    self.notice = Some(format!("cannot paint the terrain: {error}"));
+                    self.prompts.notice = Some(format!("cannot paint the terrain: {error}"));
                     return;
                 }
             }
@@ -580,9 +580,9 @@ impl SightlineApp {
     /// map's for a tile type from another map that a paste would add: the preview's palette
     /// has it).
     pub(crate) fn stamp_tile_here(&self, tile: TileId) -> Option<TileId> {
-        if !self.stamp_transfer.needed {
+        if !self.caches.stamp_transfer.needed {
             return Some(tile);
         }
-        self.stamp_transfer.transfer.as_ref().map(|t| t.id(tile))
+        self.caches.stamp_transfer.transfer.as_ref().map(|t| t.id(tile))
     }
 }

@@ -47,7 +47,7 @@ impl SightlineApp {
             ViewCommand::ShowSprites(on) => self.view.show_sprites = on,
             ViewCommand::AnimateTiles(on) => self.view.animate_tiles = on,
             ViewCommand::ZoomBy(factor) => self.view.zoom_about_centre(factor),
-            ViewCommand::ShowHistory => self.reveal_history = true,
+            ViewCommand::ShowHistory => self.windows.reveal_history = true,
         }
     }
 }

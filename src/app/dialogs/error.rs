@@ -3,7 +3,7 @@
 use crate::app::{Command, FileCommand, SightlineApp};
 
 pub(crate) fn error_dialog_ui(app: &mut SightlineApp, ui: &mut egui::Ui) {
-    let Some(error) = app.error.clone() else { return };
+    let Some(error) = app.prompts.error.clone() else { return };
     let modal = egui::Modal::new(egui::Id::unique("sightline error dialog")).show(ui.ctx(), |ui| {
         ui.set_max_width(480.0);
         ui.heading(&error.title);

@@ -6,7 +6,7 @@ use crate::app::{Command, FileCommand, SightlineApp};
 /// (ASCII's one layer, MovingAI's terrain, a Tiled JSON class's member types), so that what
 /// the file drops is not lost unawares when the window closes.
 pub(crate) fn lossy_save_ui(app: &mut SightlineApp, ui: &mut egui::Ui) {
-    let Some(rendered) = &app.confirm_lossy_save else { return };
+    let Some(rendered) = &app.prompts.lossy_save else { return };
     let name = rendered.path.file_name().map_or_else(String::new, |n| n.to_string_lossy().into_owned());
     let warnings = rendered.warnings.clone();
     let mine = app.document.file_name();

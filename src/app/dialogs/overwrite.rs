@@ -5,7 +5,7 @@ use crate::app::{Command, FileCommand, SightlineApp};
 /// "Saving over this file drops …": asked before a save over a Tiled file whose Wang sets,
 /// animations or other features sightline does not keep, so that they are not lost unawares.
 pub(crate) fn overwrite_ui(app: &mut SightlineApp, ui: &mut egui::Ui) {
-    if app.confirm_overwrite.is_none() {
+    if app.prompts.overwrite.is_none() {
         return;
     }
     let name = app.document.file_name();

@@ -4,7 +4,7 @@ use crate::app::{Command, FileCommand, SightlineApp};
 
 /// "Recover the unsaved work of the last session?" at start.
 pub(crate) fn recovery_ui(app: &mut SightlineApp, ui: &mut egui::Ui) {
-    let Some(found) = &app.recovery_offer else { return };
+    let Some(found) = &app.prompts.recovery else { return };
     let from = found.source.as_ref().map_or_else(|| "an untitled map".to_owned(), |p| p.display().to_string());
     let age = found
         .modified

@@ -5,7 +5,7 @@ use crate::app::{Command, SightlineApp, TileCommand};
 /// "Writing this tileset file loses …": asked before a tileset file is written over changes
 /// made to it since the map read it, or over what sightline does not keep in it.
 pub(crate) fn tileset_write_ui(app: &mut SightlineApp, ui: &mut egui::Ui) {
-    let Some(write) = &app.confirm_tileset_write else { return };
+    let Some(write) = &app.prompts.tileset_write else { return };
     let name = write.file_name();
     let concerns = write.concerns.clone();
     egui::Modal::new(egui::Id::unique("sightline tileset write")).show(ui.ctx(), |ui| {

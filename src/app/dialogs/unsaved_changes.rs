@@ -4,7 +4,7 @@ use crate::app::{Command, FileCommand, SightlineApp};
 
 /// "Save the changes?" before opening, or closing, over unsaved work.
 pub(crate) fn unsaved_changes_ui(app: &mut SightlineApp, ui: &mut egui::Ui) {
-    if app.confirm.is_none() {
+    if app.prompts.unsaved.is_none() {
         return;
     }
     let name = app.document.file_name();

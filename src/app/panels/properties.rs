@@ -563,7 +563,7 @@ fn most_level(format: crate::core::model::tiled_settings::LayerFormat) -> i32 {
 }
 
 pub(crate) fn map_properties_window_ui(app: &mut SightlineApp, ui: &mut egui::Ui) {
-    if !app.map_properties_open {
+    if !app.windows.map_properties {
         return;
     }
     let mut open = true;

@@ -25,7 +25,7 @@ pub(crate) fn side_panel_ui(app: &mut SightlineApp, ui: &mut egui::Ui) {
                 .default_open(true)
                 .show(ui, |ui| crate::app::panels::objects::objects_ui(app, ui));
             let steps = app.document.undo.len() + app.document.redo.len();
-            let reveal = std::mem::take(&mut app.reveal_history);
+            let reveal = std::mem::take(&mut app.windows.reveal_history);
             let history = egui::CollapsingHeader::new(format!("History ({steps})"))
                 .id_salt("history header")
                 .open(reveal.then_some(true))

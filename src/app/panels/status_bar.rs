@@ -28,7 +28,7 @@ pub(crate) fn status_bar_ui(app: &mut SightlineApp, ui: &mut egui::Ui) {
                 ui.label(format!("selected {cells} in {w} × {h} from {}, {}", min.x, min.y))
                     .on_hover_text("The tools paint only inside the selection; Esc or Ctrl+Shift+A selects none");
             }
-            if let Some(notice) = &app.notice {
+            if let Some(notice) = &app.prompts.notice {
                 ui.separator();
                 ui.label(RichText::new(notice).color(ui.visuals().warn_fg_color));
             }

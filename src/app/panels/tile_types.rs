@@ -19,15 +19,15 @@ enum DoorChoice {
 
 /// The "Tile types" window (Edit › Tile types…).
 pub(crate) fn tile_types_window_ui(app: &mut SightlineApp, ui: &mut egui::Ui) {
-    if !app.tile_types_open {
+    if !app.windows.tile_types {
         return;
     }
     let mut open = true;
     let mut commands = Vec::new();
     let sheets = &app.sheets;
     // Show the palette's tile when the window opens and whenever another is picked.
-    let scroll_to = (app.tile_types_shown != Some(app.editor.tile)).then_some(app.editor.tile);
-    app.tile_types_shown = Some(app.editor.tile);
+    let scroll_to = (app.windows.tile_types_shown != Some(app.editor.tile)).then_some(app.editor.tile);
+    app.windows.tile_types_shown = Some(app.editor.tile);
     let palette_tile = app.editor.tile;
     let map = &app.document.map;
     // Over the canvas, not the palette: a tile is picked there while its rules are edited here.
@@ -164,7 +164,7 @@ pub(crate) fn tile_types_window_ui(app: &mut SightlineApp, ui: &mut egui::Ui) {
             }
         }
     });
-    app.tile_types_open = open;
+    app.windows.tile_types = open;
     app.commands.extend(commands);
 }
 

@@ -33,7 +33,7 @@ pub(crate) fn tools_bar_ui(app: &mut SightlineApp, ui: &mut egui::Ui) {
                             app.editor.clipboard_from.as_ref().filter(|_| app.editor.clipboard_elsewhere)
                         {
                             what += &format!(" from {}", from.name);
-                            let brings = app.stamp_transfer.transfer.as_ref().map_or(0, |t| t.new_tiles().len());
+                            let brings = app.caches.stamp_transfer.transfer.as_ref().map_or(0, |t| t.new_tiles().len());
                             if brings > 0 {
                                 let types = if brings == 1 { "tile type" } else { "tile types" };
                                 what += &format!(", bringing {brings} {types} this map lacks");
