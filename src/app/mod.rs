@@ -1,5 +1,6 @@
-//! The egui desktop app. It reads the core and sends [`Command`]s; `logic` applies them once per
-//! frame (that is where undo will live), `ui` only draws and collects input.
+//! The egui desktop app. `ui` only draws and collects input as [`Command`]s; `logic` applies
+//! them once per frame (each edit one undo step of the [`Document`]) and brings the overlays and
+//! the play pane up to date. The rooms are described in ARCHITECTURE.md.
 
 mod algorithms;
 mod canvas;
