@@ -9,60 +9,47 @@ use std::time::Instant;
 
 use bracket_pathfinding::prelude::{Algorithm2D, BaseMap, FieldOfViewAlg, Point};
 use doryen_fov::{FovAlgorithm, FovRecursiveShadowCasting, FovRestrictive, MapData};
+use sightline::core::Cell;
 use sightline::core::fov::{self, Algorithm, FovParams, Opacity, OpacityGrid, VisibleSet};
 use sightline::core::rng::Rng;
-use sightline::core::{Cell, generate};
 
-const SIZE: i32 = 200;
-const RADII: [u32; 4] = [4, 8, 20, 60];
+#[path = "../../benches/workload/mod.rs"]
+mod workload;
 
 struct Grid {
+    w: i32,
+    h: i32,
     opaque: Vec<u8>,
     ours: OpacityGrid,
 }
 
-fn grids() -> Vec<(&'static str, Grid)> {
-    let to_grid = |ours: OpacityGrid| {
-        let opaque = (0..SIZE * SIZE).map(|i| u8::from(ours.is_opaque(i % SIZE, i / SIZE))).collect();
-        Grid { opaque, ours }
-    };
-    vec![
-        ("open", to_grid(OpacityGrid::new(SIZE as u32, SIZE as u32))),
-        ("noise30", to_grid(OpacityGrid::from_map(&generate::noise(SIZE as u32, SIZE as u32, 0.3, 7).unwrap()))),
-        ("rooms", to_grid(OpacityGrid::from_map(&generate::dungeon(SIZE as u32, SIZE as u32, 7).unwrap()))),
-        ("caves", to_grid(OpacityGrid::from_map(&generate::caves(SIZE as u32, SIZE as u32, 7).unwrap()))),
-    ]
-}
-
-fn origins(grid: &Grid) -> Vec<Cell> {
-    let mut rng = Rng::new(99);
-    let mut out = Vec::new();
-    while out.len() < 64 {
-        let c = Cell::new(60 + rng.below(80) as i32, 60 + rng.below(80) as i32);
-        if grid.opaque[(c.y * SIZE + c.x) as usize] == 0 {
-            out.push(c);
-        }
+impl Grid {
+    fn new(ours: OpacityGrid) -> Self {
+        let (w, h) = (ours.width(), ours.height());
+        let opaque = (0..w * h).map(|i| u8::from(ours.is_opaque(i % w, i / w))).collect();
+        Grid { w, h, opaque, ours }
     }
-    out
 }
 
 /// A bool grid that peers write into; cleared around the last origin after each call.
 struct Marks {
+    w: i32,
+    h: i32,
     cells: Vec<bool>,
 }
 
 impl Marks {
     fn mark(&mut self, x: i32, y: i32) {
-        if (0..SIZE).contains(&x) && (0..SIZE).contains(&y) {
-            self.cells[(y * SIZE + x) as usize] = true;
+        if (0..self.w).contains(&x) && (0..self.h).contains(&y) {
+            self.cells[(y * self.w + x) as usize] = true;
         }
     }
 
     fn clear_square(&mut self, o: Cell, r: u32) {
         let r = r as i32 + 1;
-        let (x0, x1) = ((o.x - r).max(0) as usize, (o.x + r).min(SIZE - 1) as usize);
-        for y in (o.y - r).max(0)..=(o.y + r).min(SIZE - 1) {
-            let row = (y * SIZE) as usize;
+        let (x0, x1) = ((o.x - r).max(0) as usize, (o.x + r).min(self.w - 1) as usize);
+        for y in (o.y - r).max(0)..=(o.y + r).min(self.h - 1) {
+            let row = (y * self.w) as usize;
             self.cells[row + x0..=row + x1].fill(false);
         }
     }
@@ -71,10 +58,10 @@ impl Marks {
     fn set(&self, o: Cell, r: u32) -> Vec<(i32, i32)> {
         let r = r as i32;
         let mut out = Vec::new();
-        for y in (o.y - r).max(0)..=(o.y + r).min(SIZE - 1) {
-            for x in (o.x - r).max(0)..=(o.x + r).min(SIZE - 1) {
+        for y in (o.y - r).max(0)..=(o.y + r).min(self.h - 1) {
+            for x in (o.x - r).max(0)..=(o.x + r).min(self.w - 1) {
                 let (dx, dy) = (x - o.x, y - o.y);
-                if dx * dx + dy * dy <= r * r && self.cells[(y * SIZE + x) as usize] {
+                if dx * dx + dy * dy <= r * r && self.cells[(y * self.w + x) as usize] {
                     out.push((x, y));
                 }
             }
@@ -87,6 +74,8 @@ impl Marks {
 type Peer<'a> = Box<dyn FnMut(&mut Marks, Cell, u32) + 'a>;
 
 struct BracketGrid<'a> {
+    w: i32,
+    h: i32,
     opaque: &'a [u8],
 }
 
@@ -98,40 +87,42 @@ impl BaseMap for BracketGrid<'_> {
 
 impl Algorithm2D for BracketGrid<'_> {
     fn dimensions(&self) -> Point {
-        Point::new(SIZE, SIZE)
+        Point::new(self.w, self.h)
     }
 }
 
-struct ShadowcastInput;
+struct ShadowcastInput {
+    w: i32,
+    h: i32,
+}
 
 impl shadowcast::InputGrid for ShadowcastInput {
     type Grid = Vec<u8>;
     type Opacity = u8;
     fn size(&self, _grid: &Vec<u8>) -> coord_2d::UCoord {
-        coord_2d::UCoord::new(SIZE as u32, SIZE as u32)
+        coord_2d::UCoord::new(self.w as u32, self.h as u32)
     }
     fn get_opacity(&self, grid: &Vec<u8>, coord: coord_2d::ICoord) -> u8 {
-        grid[(coord.y * SIZE + coord.x) as usize]
+        grid[(coord.y * self.w + coord.x) as usize]
     }
 }
 
 fn peers<'a>(algorithm: Algorithm, grid: &'a Grid) -> Vec<(&'static str, Peer<'a>)> {
-    let opaque = &grid.opaque;
-    let blocked = move |x: i32, y: i32| {
-        !(0..SIZE).contains(&x) || !(0..SIZE).contains(&y) || opaque[(y * SIZE + x) as usize] != 0
-    };
+    let (opaque, w, h) = (&grid.opaque, grid.w, grid.h);
+    let blocked =
+        move |x: i32, y: i32| !(0..w).contains(&x) || !(0..h).contains(&y) || opaque[(y * w + x) as usize] != 0;
     let doryen_map = || {
-        let mut m = MapData::new(SIZE as usize, SIZE as usize);
+        let mut m = MapData::new(w as usize, h as usize);
         for (t, &o) in m.transparent.iter_mut().zip(opaque.iter()) {
             *t = o == 0;
         }
         m
     };
-    let from_doryen = |m: &mut MapData, marks: &mut Marks, o: Cell, r: u32| {
+    let from_doryen = move |m: &mut MapData, marks: &mut Marks, o: Cell, r: u32| {
         let r = r as i32;
-        for y in (o.y - r).max(0)..=(o.y + r).min(SIZE - 1) {
-            for x in (o.x - r).max(0)..=(o.x + r).min(SIZE - 1) {
-                let i = (y * SIZE + x) as usize;
+        for y in (o.y - r).max(0)..=(o.y + r).min(h - 1) {
+            for x in (o.x - r).max(0)..=(o.x + r).min(w - 1) {
+                let i = (y * w + x) as usize;
                 if m.fov[i] {
                     marks.cells[i] = true;
                     m.fov[i] = false;
@@ -161,7 +152,7 @@ fn peers<'a>(algorithm: Algorithm, grid: &'a Grid) -> Vec<(&'static str, Peer<'a
             (
                 "bracket-pathfinding 0.8 symmetric",
                 Box::new(move |marks: &mut Marks, o: Cell, r: u32| {
-                    let map = BracketGrid { opaque };
+                    let map = BracketGrid { w, h, opaque };
                     let set: HashSet<Point> =
                         FieldOfViewAlg::SymmetricShadowcasting.field_of_view_set(Point::new(o.x, o.y), r as i32, &map);
                     for p in set {
@@ -188,7 +179,7 @@ fn peers<'a>(algorithm: Algorithm, grid: &'a Grid) -> Vec<(&'static str, Peer<'a
                     Box::new(move |marks: &mut Marks, o: Cell, r: u32| {
                         context.for_each_visible(
                             coord_2d::ICoord::new(o.x, o.y),
-                            &ShadowcastInput,
+                            &ShadowcastInput { w, h },
                             &scan_grid,
                             shadowcast::vision_distance::Circle::new(r),
                             1u8,
@@ -199,7 +190,7 @@ fn peers<'a>(algorithm: Algorithm, grid: &'a Grid) -> Vec<(&'static str, Peer<'a
                 (
                     "bracket-pathfinding 0.8 recursive",
                     Box::new(move |marks: &mut Marks, o: Cell, r: u32| {
-                        let map = BracketGrid { opaque };
+                        let map = BracketGrid { w, h, opaque };
                         for p in FieldOfViewAlg::RecursiveShadowcasting.field_of_view_set(
                             Point::new(o.x, o.y),
                             r as i32,
@@ -217,7 +208,7 @@ fn peers<'a>(algorithm: Algorithm, grid: &'a Grid) -> Vec<(&'static str, Peer<'a
                 adam_fov_rs::compute_fov(
                     adam_fov_rs::IVec2::new(o.x, o.y),
                     r as usize,
-                    [SIZE as u32, SIZE as u32],
+                    [w as u32, h as u32],
                     |p| blocked(p.x, p.y),
                     |p| marks.mark(p.x, p.y),
                 );
@@ -650,22 +641,23 @@ fn main() {
     }
     println!("FOV: ns per call (ours and peers), ratio = peer / ours, and views identical within dx² + dy² ≤ r²\n");
     println!(
-        "{:<10} {:<8} {:>3} {:>9}  {:<36} {:>9} {:>7} {:>9}",
+        "{:<10} {:<16} {:>3} {:>9}  {:<36} {:>9} {:>7} {:>9}",
         "ours", "map", "r", "ours ns", "peer", "peer ns", "ratio", "agree"
     );
-    for (map_name, grid) in grids() {
-        if only_map.as_deref().is_some_and(|name| name != map_name) {
+    for map in workload::fov_maps() {
+        // A map is named by its full name (`caves-200x200`) or its kind (`caves`: every size).
+        if only_map.as_deref().is_some_and(|name| name != map.name && !map.name.starts_with(&format!("{name}-"))) {
             continue;
         }
-        let origins = origins(&grid);
+        let (map_name, grid, origins) = (map.name, Grid::new(map.grid), map.origins);
         for algorithm in [Algorithm::Symmetric, Algorithm::Shadowcast, Algorithm::Milazzo, Algorithm::Mrpas] {
             if only.as_deref().is_some_and(|name| name != algorithm.name()) {
                 continue;
             }
-            for r in RADII {
-                let mut visible = VisibleSet::new(SIZE as u32, SIZE as u32);
+            for r in workload::RADII {
+                let mut visible = VisibleSet::new(grid.w as u32, grid.h as u32);
                 for (peer_name, mut peer) in peers(algorithm, &grid) {
-                    let mut marks = Marks { cells: vec![false; (SIZE * SIZE) as usize] };
+                    let mut marks = Marks { w: grid.w, h: grid.h, cells: vec![false; (grid.w * grid.h) as usize] };
                     // Agreement, outside the timing.
                     let mut same = 0;
                     for &o in &origins {
@@ -688,7 +680,7 @@ fn main() {
                         &origins,
                     );
                     println!(
-                        "{:<10} {:<8} {:>3} {:>9.0}  {:<36} {:>9.0} {:>7.2} {:>6}/{}",
+                        "{:<10} {:<16} {:>3} {:>9.0}  {:<36} {:>9.0} {:>7.2} {:>6}/{}",
                         algorithm.name(),
                         map_name,
                         r,
