@@ -261,7 +261,7 @@ impl Document {
     pub(crate) fn tileset_file_written(
         &mut self,
         path: &std::path::Path,
-        as_read: &crate::core::model::tile::FormatMemo,
+        as_read: &crate::core::model::sheet::FormatMemo,
     ) {
         let steps = self.undo.iter_mut().chain(self.redo.iter_mut()).filter_map(|s| s.map.as_mut().map(|(m, _)| m));
         let states = std::iter::once(&mut self.map).chain(steps);

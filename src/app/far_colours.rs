@@ -10,7 +10,8 @@ use egui::{Color32, ColorImage};
 use super::canvas::color;
 use super::sprites::SheetTexture;
 use crate::core::model::map::LayerLook;
-use crate::core::model::tile::{Glyph, SpriteSheet};
+use crate::core::model::sheet::SpriteSheet;
+use crate::core::model::tile::Glyph;
 use crate::core::{Cell, Map};
 
 /// Which picture of the map a texture shows: the map's revision, whether tile images are shown,

@@ -418,7 +418,7 @@ impl SightlineApp {
         let canvas = image.region(&self.central_rect, Some(ui.ctx().pixels_per_point()));
         let rgb: Vec<u8> = canvas.pixels.iter().flat_map(|p| [p.r(), p.g(), p.b()]).collect();
         let png = format::tiled_common::encode_png_rgb(canvas.size[0] as u32, canvas.size[1] as u32, &rgb);
-        match format::write_atomic(&path, &png) {
+        match png.and_then(|png| format::write_atomic(&path, &png)) {
             Ok(()) => self.prompts.notice = Some(format!("exported {}", path.display())),
             Err(e) => {
                 self.prompts.error = Some(ErrorDialog { title: "Cannot export the PNG".into(), message: e.to_string() })

@@ -924,7 +924,8 @@ mod tests {
 
     use super::*;
     use crate::core::Layer;
-    use crate::core::model::tile::{Rgb, Sprite, SpriteSheet, TileKind};
+    use crate::core::model::sheet::SpriteSheet;
+    use crate::core::model::tile::{Rgb, Sprite, TileKind};
 
     /// A monster, item or player start placed as a tile object in Tiled is drawn in play as its
     /// tile's image, flipped as the object is; any other object (or a tile without an image)

@@ -28,6 +28,5 @@ pub use model::geometry::Cell;
 pub use model::map::{Anchor, Layer, LayerGroup, LayerRef, MAX_MAP_SIDE, Map, ObjectLayer, StackItem};
 pub use model::object::{MapObject, ObjectKind};
 pub use model::rules::{CellRules, Passage, RulesGrid, RulesSummary};
-pub use model::tile::{
-    Door, EnumValue, Glyph, Properties, PropertyValue, Rgb, Rgba, Sprite, SpriteSheet, TileId, TileKind,
-};
+pub use model::sheet::SpriteSheet;
+pub use model::tile::{Door, EnumValue, Glyph, Properties, PropertyValue, Rgb, Rgba, Sprite, TileId, TileKind};

@@ -400,7 +400,10 @@ fn enum_values_keep_their_type_names_and_a_tsx_of_a_json_map_is_read_as_a_tmx_ma
     );
     std::fs::write(&tmx, text).unwrap();
     let error = format::load(&tmx).unwrap_err().to_string();
-    assert!(error.contains("property \"mood\" of enum type \"Mood\" holds a <property> element"), "{error}");
+    assert!(
+        error.contains("property \"mood\" of enum type \"Mood\" holds a <property> element; its value is text"),
+        "{error}"
+    );
     assert!(error.contains("line 4"), "{error}");
 }
 

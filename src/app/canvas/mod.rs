@@ -13,8 +13,8 @@ use super::sprites::SheetTexture;
 use crate::core::model::flip::Flip;
 use crate::core::model::map::LayerLook;
 use crate::core::model::object::{HorizontalAlign, ObjectShape, ObjectText, ShapeKind, VerticalAlign};
+use crate::core::model::sheet::SpriteSheet;
 use crate::core::model::tile::Rgb;
-use crate::core::model::tile::SpriteSheet;
 use crate::core::{Cell, LayerRef, Map, ObjectKind, TileId};
 
 pub(crate) const MIN_CELL_PX: f32 = 1.0;

@@ -10,7 +10,8 @@ use egui::{Color32, Rect, Sense, Stroke, StrokeKind, vec2};
 use crate::app::sprites::SheetTexture;
 use crate::app::{Command, PropertiesOwner, SightlineApp};
 use crate::core::edit::Stamp;
-use crate::core::model::tile::{EMPTY, SpriteSheet, TilesetFile};
+use crate::core::model::sheet::{SpriteSheet, TilesetFile};
+use crate::core::model::tile::EMPTY;
 use crate::core::{Map, TileId};
 
 /// What the palette shows, and the drag in progress over a tileset.

@@ -415,7 +415,8 @@ fn pick_weighted(fits: &[&(TileId, [u8; 8], f64)], rng: &mut Rng) -> TileId {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::core::model::tile::{Properties, Rgb, Rgba, Sprite, SpriteSheet, TileKind};
+    use crate::core::model::sheet::SpriteSheet;
+    use crate::core::model::tile::{Properties, Rgb, Rgba, Sprite, TileKind};
     use crate::core::model::wang::{WangColor, WangSet};
     use std::collections::BTreeMap;
     use std::path::PathBuf;

@@ -29,7 +29,8 @@ use std::collections::{BTreeSet, HashMap};
 use std::path::{Path, PathBuf};
 
 use crate::core::model::map::Map;
-use crate::core::model::tile::{EMPTY, SpriteSheet, TileId, TileKind};
+use crate::core::model::sheet::SpriteSheet;
+use crate::core::model::tile::{EMPTY, TileId, TileKind};
 
 /// The tile types and sprite sheets of the map a stamp was copied from, kept when another map
 /// is opened so that the stamp can still be pasted (see the module's doc).

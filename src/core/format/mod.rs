@@ -15,6 +15,7 @@ pub mod movingai;
 pub mod ron_map;
 pub mod samples;
 pub mod tiled_common;
+mod tiled_files;
 pub mod tileset_file;
 pub mod tmj;
 pub mod tmx;
@@ -218,8 +219,8 @@ pub fn load_bytes(bytes: &[u8], format: Format, path: &Path) -> Result<Loaded, M
     let mut loaded = match format {
         Format::Ron => Loaded::clean(ron_map::parse(as_text(bytes, "RON")?, path)?),
         Format::Ascii => Loaded::clean(ascii::parse(as_text(bytes, "ASCII map")?)?),
-        Format::Tmx => tmx::parse(bytes, path)?,
-        Format::Tmj => tmj::parse(as_text(bytes, "JSON")?, path)?,
+        Format::Tmx => tmx::parse(bytes, path, &tiled_files::TiledFiles)?,
+        Format::Tmj => tmj::parse(as_text(bytes, "JSON")?, path, &tiled_files::TiledFiles)?,
         Format::MovingAi => Loaded::clean(movingai::parse_map(as_text(bytes, "MovingAI map")?)?),
     };
     loaded.map.validate()?;

@@ -44,9 +44,8 @@ use crate::core::model::flip::Flip;
 use crate::core::model::map::{self, Layer, LayerGroup, Map, ObjectLayer};
 use crate::core::model::object::MapObject;
 use crate::core::model::serde_defaults::{is_one, one, yes};
-use crate::core::model::tile::{
-    Door, Frame, Glyph, Properties, Rgba, Sprite, SpriteSheet, TileId, TileKind, TilesetFile,
-};
+use crate::core::model::sheet::{SpriteSheet, TilesetFile};
+use crate::core::model::tile::{Door, Frame, Glyph, Properties, Rgba, Sprite, TileId, TileKind};
 use crate::core::model::tiled_settings::{TiledEditorSettings, TiledSettings};
 
 pub const VERSION: u32 = 1;

@@ -39,10 +39,9 @@ use crate::core::model::flip::Flip;
 use crate::core::model::geometry::Cell;
 use crate::core::model::map::{self, Layer, LayerRef, Map, ObjectLayer};
 use crate::core::model::object::{MapObject, ObjectKind, ObjectShape, ObjectTemplate, ShapeKind};
+use crate::core::model::sheet::{FormatMemo, SpriteSheet, TilesetFile};
 use crate::core::model::sheet_drawing::SheetDrawing;
-use crate::core::model::tile::{
-    Door, FormatMemo, Frame, Glyph, Properties, PropertyValue, Rgb, Sprite, SpriteSheet, TileId, TileKind, TilesetFile,
-};
+use crate::core::model::tile::{Door, Frame, Glyph, Properties, PropertyValue, Rgb, Sprite, TileId, TileKind};
 use crate::core::model::tiled_settings::LayerFormat;
 use crate::core::model::wang::WangSet;
 
@@ -137,13 +136,62 @@ pub fn same_file(a: &Path, b: &Path) -> bool {
     a == b || a.canonicalize().ok().is_some_and(|a| b.canonicalize().ok() == Some(a))
 }
 
+/// The files a Tiled map names besides itself (tilesets and object templates), read in
+/// whichever of Tiled's formats each is in. The map's reader is given one by
+/// [`super::tiled_files`], so that neither format's reader calls the other's.
+pub(crate) trait SideFiles {
+    /// A tileset file (TSX or JSON), its first GID 1 and no `source` (the caller sets both).
+    /// A file that is not there is [`MapErrorKind::MissingTileset`].
+    fn tileset(&self, path: &Path) -> Result<TilesetDoc, MapError>;
+
+    /// An object template file's object (TX or JSON), its tile numbered in `doc` through
+    /// `tilesets`.
+    fn template(&self, path: &Path, tilesets: &mut TemplateTilesets, doc: &mut Doc) -> Result<ObjectDoc, MapError>;
+}
+
+/// Fills an infinite layer's dense rectangle from its non-empty tiles `(x, y, gid)`.
+pub(crate) fn fill_sparse(l: &mut TileLayerDoc, tiles: &[(i64, i64, u32)]) -> Result<(), MapError> {
+    if tiles.is_empty() {
+        return Ok(());
+    }
+    let x0 = tiles.iter().map(|t| t.0).min().unwrap_or(0);
+    let y0 = tiles.iter().map(|t| t.1).min().unwrap_or(0);
+    let x1 = tiles.iter().map(|t| t.0).max().unwrap_or(0) + 1;
+    let y1 = tiles.iter().map(|t| t.1).max().unwrap_or(0) + 1;
+    let (w, h) = map::check_dimensions(x1 - x0, y1 - y0).map_err(|e| e.in_layer(&l.name))?;
+    let (ox, oy) = (
+        i32::try_from(x0).map_err(|_| MapError::invalid("a chunk lies too far out").in_layer(&l.name))?,
+        i32::try_from(y0).map_err(|_| MapError::invalid("a chunk lies too far out").in_layer(&l.name))?,
+    );
+    l.origin = (ox, oy);
+    l.width = w;
+    l.height = h;
+    l.gids = vec![0; w as usize * h as usize];
+    for &(x, y, gid) in tiles {
+        l.gids[((y - y0) * i64::from(w) + (x - x0)) as usize] = gid;
+    }
+    Ok(())
+}
+
+/// Image pixel size of a sheet laid out as Tiled computes it. Its sizes may come from a file,
+/// so the sum is taken in u64 and a side past u32 (no real image) is written as u32::MAX.
+pub(crate) fn image_size(ts: &TilesetDoc) -> (u32, u32) {
+    let columns = u64::from(ts.columns.max(1));
+    let rows = u64::from(ts.tile_count.div_ceil(ts.columns.max(1)).max(1));
+    let side = |count: u64, tile: u32| {
+        let pixels = 2 * u64::from(ts.margin) + count * u64::from(tile) + (count - 1) * u64::from(ts.spacing);
+        u32::try_from(pixels).unwrap_or(u32::MAX)
+    };
+    (side(columns, ts.tile_width), side(rows, ts.tile_height))
+}
+
 /// Where the tiles of object templates' tilesets are in a document: in the map's own tileset
 /// when the template names the same file, or when the map embeds a copy of it (as sightline's
 /// saves embed tilesets), else in that file added after the others, once, with a note (as Tiled
 /// adds it when an instance is detached).
 pub struct TemplateTilesets {
-    /// The files of the map's tilesets, in order (`None`: embedded in a JSON map; `tiled` gives
-    /// a TMX map's embedded tilesets the map's file).
+    /// The files of the map's tilesets, in order (`None`: embedded in a JSON map; a TMX map's
+    /// embedded tilesets have the map's file).
     map: Vec<Option<PathBuf>>,
     /// Tilesets added so far: the file, the index in the document.
     added: Vec<(PathBuf, usize)>,
@@ -1146,7 +1194,7 @@ pub struct Written {
 /// Where each kind goes on export: (tileset index in the doc, local id).
 pub struct Placement {
     pub doc: Doc,
-    pub glyph_image: Option<(PathBuf, Vec<u8>)>,
+    pub glyph_image: Option<(PathBuf, Result<Vec<u8>, MapError>)>,
     /// What a save says that loses nothing of the map: a tileset written into the map rather
     /// than referred to in its file ([`tileset_file_links`]).
     pub notes: Vec<String>,
@@ -1160,7 +1208,7 @@ struct TilesetsExport {
     placement: Vec<(usize, u32)>,
     /// Per sheet: its tileset's index in `tilesets`.
     tileset_of_sheet: Vec<usize>,
-    glyph_image: Option<(PathBuf, Vec<u8>)>,
+    glyph_image: Option<(PathBuf, Result<Vec<u8>, MapError>)>,
     warnings: Vec<String>,
 }
 
@@ -1360,14 +1408,11 @@ pub(crate) fn sheet_tileset(map: &Map, sheet: usize, dir: &Path) -> (TilesetDoc,
     (TilesetDoc { first_gid: 0, source: None, ..ts.clone() }, as_in_file(ts, &map.sheets[sheet]))
 }
 
-/// A tileset file as it reads now: as its reader gives it, and as [`TilesetFile::as_read`]
-/// would hold it (read as the only tileset of a map, then exported as a save would), so that it
+/// A tileset file's tileset as [`TilesetFile::as_read`] would hold it, given `raw` as its reader
+/// gives it (read as the only tileset of a map, then exported as a save would), so that it
 /// compares with what a map read from it earlier. A door toggling to a tile of another tileset
 /// (`"Other#3"`) cannot be read alone: an error.
-pub(crate) fn tileset_file_now(path: &Path) -> Result<(TilesetDoc, TilesetDoc), MapError> {
-    let extension = path.extension().and_then(|e| e.to_str()).unwrap_or("").to_ascii_lowercase();
-    let called = path.file_name().unwrap_or_default().to_string_lossy().into_owned();
-    let raw = if extension == "tsx" { super::tmx::load_tsx(path, 1)? } else { super::tmj::load_tsj(path, &called)? };
+pub(crate) fn tileset_as_read(path: &Path, raw: &TilesetDoc) -> Result<TilesetDoc, MapError> {
     let doc = Doc {
         width: 1,
         height: 1,
@@ -1383,7 +1428,7 @@ pub(crate) fn tileset_file_now(path: &Path) -> Result<(TilesetDoc, TilesetDoc), 
     }
     let export = export_tilesets(&map, Path::new(""), None);
     let now = as_in_file(&export.tilesets[export.tileset_of_sheet[0]], &map.sheets[0]);
-    Ok((raw, now))
+    Ok(now)
 }
 
 /// Per sheet, whether a save may refer to its tileset file: it has one and is as read. A
@@ -1626,23 +1671,37 @@ fn object_doc(o: &MapObject, tilesets: &[TilesetDoc], placement: &[(usize, u32)]
 
 /// The glyph tileset's image: each tile its background colour with a block of its foreground
 /// colour in the middle, so the map reads in Tiled too.
-fn glyph_tileset_png(glyphs: &[Glyph], tw: u32, th: u32, columns: u32) -> Vec<u8> {
+fn glyph_tileset_png(glyphs: &[Glyph], tw: u32, th: u32, columns: u32) -> Result<Vec<u8>, MapError> {
     let rows = (glyphs.len() as u32).div_ceil(columns).max(1);
-    let (w, h) = (tw * columns, th * rows);
-    let mut rgb = vec![0u8; (w * h * 3) as usize];
+    // The tile size is the map's, which a file may make anything: the image's size is checked
+    // before it is allocated.
+    let too_large = || {
+        MapError::invalid(format!(
+            "the glyph tileset's image would be {columns} × {rows} tiles of {tw} × {th} pixels, larger than \
+             sightline writes ({MAX_GLYPH_IMAGE_PIXELS} pixels)"
+        ))
+    };
+    let (w, h) = (tw.checked_mul(columns).ok_or_else(too_large)?, th.checked_mul(rows).ok_or_else(too_large)?);
+    if u64::from(w) * u64::from(h) > MAX_GLYPH_IMAGE_PIXELS {
+        return Err(too_large());
+    }
+    let mut rgb = vec![0u8; w as usize * h as usize * 3];
     for (i, g) in glyphs.iter().enumerate() {
         let (col, row) = (i as u32 % columns, i as u32 / columns);
         for y in 0..th {
             for x in 0..tw {
                 let inner = x >= tw / 3 && x < tw - tw / 3 && y >= th / 3 && y < th - th / 3;
                 let c = if inner { g.fg } else { g.bg };
-                let p = (((row * th + y) * w + col * tw + x) * 3) as usize;
+                let p = ((row * th + y) as usize * w as usize + (col * tw + x) as usize) * 3;
                 rgb[p..p + 3].copy_from_slice(&[c.0, c.1, c.2]);
             }
         }
     }
     encode_png_rgb(w, h, &rgb)
 }
+
+/// The largest glyph tileset image a save writes: 16 columns of 64-pixel tiles, 4 096 rows.
+const MAX_GLYPH_IMAGE_PIXELS: u64 = 1 << 28;
 
 /// A value of a text object's layout, as TMX and TMJ write it in their own syntax.
 pub enum TextAttribute {
@@ -1689,35 +1748,18 @@ pub fn text_attributes(t: &crate::core::model::object::ObjectText) -> Vec<(&'sta
     attributes
 }
 
-/// A minimal PNG encoder (8-bit RGB, one IDAT, zlib from flate2).
-pub fn encode_png_rgb(width: u32, height: u32, rgb: &[u8]) -> Vec<u8> {
-    use std::io::Write;
-    fn chunk(out: &mut Vec<u8>, kind: &[u8; 4], data: &[u8]) {
-        out.extend_from_slice(&(data.len() as u32).to_be_bytes());
-        let mut crc = flate2::Crc::new();
-        crc.update(kind);
-        crc.update(data);
-        out.extend_from_slice(kind);
-        out.extend_from_slice(data);
-        out.extend_from_slice(&crc.sum().to_be_bytes());
-    }
-    let mut raw = Vec::with_capacity(rgb.len() + height as usize);
-    for row in rgb.chunks((width * 3) as usize) {
-        raw.push(0); // filter: none
-        raw.extend_from_slice(row);
-    }
-    let mut z = flate2::write::ZlibEncoder::new(Vec::new(), flate2::Compression::default());
-    z.write_all(&raw).expect("writing to a Vec cannot fail");
-    let idat = z.finish().expect("writing to a Vec cannot fail");
-    let mut out = b"\x89PNG\r\n\x1a\n".to_vec();
-    let mut ihdr = Vec::with_capacity(13);
-    ihdr.extend_from_slice(&width.to_be_bytes());
-    ihdr.extend_from_slice(&height.to_be_bytes());
-    ihdr.extend_from_slice(&[8, 2, 0, 0, 0]);
-    chunk(&mut out, b"IHDR", &ihdr);
-    chunk(&mut out, b"IDAT", &idat);
-    chunk(&mut out, b"IEND", &[]);
-    out
+/// An 8-bit RGB image (`rgb`: `width × height` pixels, row by row) as PNG; an image with no
+/// pixel is an error.
+pub fn encode_png_rgb(width: u32, height: u32, rgb: &[u8]) -> Result<Vec<u8>, MapError> {
+    let mut out = Vec::new();
+    let mut encoder = png::Encoder::new(&mut out, width, height);
+    encoder.set_color(png::ColorType::Rgb);
+    encoder.set_depth(png::BitDepth::Eight);
+    let failed = |e: png::EncodingError| MapError::invalid(format!("the {width} × {height} PNG cannot be made: {e}"));
+    let mut writer = encoder.write_header().map_err(failed)?;
+    writer.write_image_data(rgb).map_err(failed)?;
+    writer.finish().map_err(failed)?;
+    Ok(out)
 }
 
 /// Normalises a path lexically (`a/b/../c` → `a/c`), so image paths compare equal after a

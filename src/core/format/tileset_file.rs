@@ -14,7 +14,8 @@ use std::path::{Path, PathBuf};
 use super::tiled_common::{self, Dropped, TilesetDoc};
 use crate::core::model::error::MapError;
 use crate::core::model::map::Map;
-use crate::core::model::tile::{FormatMemo, PropertyValue};
+use crate::core::model::sheet::FormatMemo;
+use crate::core::model::tile::PropertyValue;
 
 /// A tileset file ready to be written, and what writing it would lose.
 #[derive(Debug)]
@@ -23,7 +24,7 @@ pub struct TilesetFileWrite {
     pub path: PathBuf,
     text: String,
     /// The tileset as the file holds it once written: what the map's sheets read from this
-    /// file are compared with from then on ([`crate::core::model::tile::TilesetFile::as_read`]).
+    /// file are compared with from then on ([`crate::core::model::sheet::TilesetFile::as_read`]).
     pub as_read: FormatMemo,
     /// Why writing needs the user's word, one sentence each; empty when nothing is lost.
     pub concerns: Vec<String>,
@@ -93,8 +94,9 @@ pub fn prepare(map: &Map, sheet: usize) -> Result<TilesetFileWrite, MapError> {
     let name = path.file_name().unwrap_or_default().to_string_lossy().into_owned();
     let mut concerns = Vec::new();
     if path.is_file() {
-        match tiled_common::tileset_file_now(&path) {
-            Ok((raw, now)) => {
+        let read_now = super::tiled_files::TiledFiles.read_tileset(&path);
+        match read_now.and_then(|raw| Ok((tiled_common::tileset_as_read(&path, &raw)?, raw))) {
+            Ok((now, raw)) => {
                 if file.as_read.as_ref().and_then(FormatMemo::get::<TilesetDoc>) != Some(&now) {
                     concerns.push(format!(
                         "{name} was changed since this map read it (in Tiled, perhaps): writing it replaces those changes"

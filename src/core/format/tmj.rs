@@ -1,6 +1,7 @@
-//! Tiled JSON maps (`.tmj`, `.json`), read and written with serde_json (the `tiled` crate reads
-//! only XML). Layer data may be a JSON array or base64 (plain, zlib, gzip or zstd); infinite maps
-//! use chunks. External tilesets may be TSX (read through `tiled`) or TSJ/JSON.
+//! Tiled JSON maps (`.tmj`, `.json`), read and written with serde_json. Layer data may be a JSON
+//! array or base64 (plain, zlib, gzip or zstd); infinite maps use chunks. External tilesets and
+//! templates may be in either of Tiled's formats: they are read through
+//! [`super::tiled_common::SideFiles`].
 //! See [`super::tiled_common`] for the properties and rules.
 
 use std::fmt::Write as _;
@@ -10,8 +11,8 @@ use serde_json::{Map as JsonObject, Value, json};
 
 use super::Loaded;
 use super::tiled_common::{
-    self, Doc, DocShape, Dropped, FrameDoc, ObjectDoc, TemplateDoc, TextAttribute, TileDoc, TileLayerDoc, TilesetDoc,
-    Written,
+    self, Doc, DocShape, Dropped, FrameDoc, ObjectDoc, SideFiles, TemplateDoc, TemplateTilesets, TextAttribute,
+    TileDoc, TileLayerDoc, TilesetDoc, Written,
 };
 use crate::core::model::error::{MapError, MapErrorKind};
 use crate::core::model::flip::Flip;
@@ -225,7 +226,13 @@ fn decode_data(
     Ok(gids)
 }
 
-fn parse_tileset(v: &Value, index: usize, dir: &Path, doc_warnings: &mut Vec<String>) -> Result<TilesetDoc, MapError> {
+fn parse_tileset(
+    v: &Value,
+    index: usize,
+    dir: &Path,
+    doc_warnings: &mut Vec<String>,
+    files: &dyn SideFiles,
+) -> Result<TilesetDoc, MapError> {
     let o = Obj::new(v, format!("tileset {index}"))?;
     let first_gid = o.u32_or("firstgid", 1)?;
     if first_gid == 0 {
@@ -235,7 +242,7 @@ fn parse_tileset(v: &Value, index: usize, dir: &Path, doc_warnings: &mut Vec<Str
         let path = dir.join(source);
         let is_xml = path.extension().and_then(|e| e.to_str()).is_some_and(|e| e.eq_ignore_ascii_case("tsx"));
         let mut ts = if is_xml {
-            super::tmx::load_tsx(&path, first_gid).map_err(|e| match e.kind {
+            files.tileset(&path).map_err(|e| match e.kind {
                 MapErrorKind::MissingTileset(_) => MapError::new(MapErrorKind::MissingTileset(path.clone())),
                 _ => MapError { file: None, ..e }.in_tileset(source),
             })?
@@ -518,7 +525,7 @@ fn parse_layers(
                             }
                         }
                     }
-                    super::tmx::fill_sparse(&mut l, &tiles)?;
+                    tiled_common::fill_sparse(&mut l, &tiles)?;
                 } else {
                     let (w, h) = (o.u32_or("width", 0)?, o.u32_or("height", 0)?);
                     let (w, h) = map::check_dimensions(w.into(), h.into()).map_err(|e| e.in_layer(&name))?;
@@ -652,7 +659,7 @@ fn object_doc(ob: &Obj, layer: usize) -> Result<ObjectDoc, MapError> {
     })
 }
 
-pub fn parse(text: &str, path: &Path) -> Result<Loaded, MapError> {
+pub(crate) fn parse(text: &str, path: &Path, files: &dyn SideFiles) -> Result<Loaded, MapError> {
     let mut value: Value = serde_json::from_str(text).map_err(json_error)?;
     let dir = path.parent().unwrap_or(Path::new(""));
     let (mut doc, sources) = {
@@ -715,7 +722,7 @@ pub fn parse(text: &str, path: &Path) -> Result<Loaded, MapError> {
         let mut warnings = Vec::new();
         let mut sources = Vec::new();
         for (i, t) in o.array("tilesets")?.iter().enumerate() {
-            let ts = parse_tileset(t, i, dir, &mut warnings)?;
+            let ts = parse_tileset(t, i, dir, &mut warnings, files)?;
             doc.tilesets.push(ts);
             sources.push(t.get("source").and_then(Value::as_str).map(|s| dir.join(s)));
         }
@@ -723,7 +730,7 @@ pub fn parse(text: &str, path: &Path) -> Result<Loaded, MapError> {
         (doc, sources)
     };
     let mut templates =
-        Templates { map_dir: dir, read: Vec::new(), tilesets: tiled_common::TemplateTilesets::new(sources) };
+        Templates { map_dir: dir, read: Vec::new(), tilesets: tiled_common::TemplateTilesets::new(sources), files };
     if let Some(layers) = value.get_mut("layers") {
         templates.instantiate(layers, &mut doc, 0)?;
     }
@@ -741,6 +748,7 @@ pub fn parse(text: &str, path: &Path) -> Result<Loaded, MapError> {
 /// JSON (`.tj`) or, as Tiled lets a JSON map name one, TMX's XML (`.tx`).
 struct Templates<'a> {
     map_dir: &'a Path,
+    files: &'a dyn SideFiles,
     /// Templates read so far: their object as JSON, its tile numbered as in the map, and as
     /// the document keeps it.
     read: Vec<(Value, TemplateDoc)>,
@@ -786,49 +794,86 @@ impl Templates<'_> {
         let bytes = super::read_file(&path).map_err(in_template)?;
         let object = if bytes.iter().find(|b| !b.is_ascii_whitespace()) == Some(&b'{') {
             let value: Value = serde_json::from_slice(&bytes).map_err(|e| in_template(json_error(e)))?;
-            let Some(mut object) = value.get("object").and_then(Value::as_object).cloned() else {
-                return Err(in_template(MapError::invalid("the template has no object")));
-            };
-            if let Some(gid) = object.get("gid").and_then(Value::as_u64) {
-                let gid =
-                    self.map_gid(gid, &value, &path, &format!("template {source:?}"), doc).map_err(in_template)?;
-                object.insert("gid".into(), json!(gid));
-            }
-            Value::Object(object)
+            let what = format!("template {source:?}");
+            template_object(&value, &path, &what, &mut self.tilesets, doc, self.files).map_err(in_template)?
         } else {
-            object_json(&super::tmx::load_tx(&path, &mut self.tilesets, doc).map_err(in_template)?)
+            let object = self.files.template(&path, &mut self.tilesets, doc).map_err(in_template)?;
+            object_json(&object)
         };
         let what = format!("template {source:?}, its object");
         let template = TemplateDoc { path, object: Box::new(object_doc(&Obj::new(&object, what)?, 0)?) };
         self.read.push((object, template));
         Ok(self.read.len() - 1)
     }
+}
 
-    /// A template's tile GID (flip bits and all) as the map numbers it: in the map's tileset
-    /// when it is the template's file, else in that file added to the map's tilesets (once,
-    /// with a note, as Tiled adds it when an instance is detached).
-    fn map_gid(&mut self, gid: u64, template: &Value, path: &Path, what: &str, doc: &mut Doc) -> Result<u32, MapError> {
-        let gid = u32::try_from(gid).map_err(|_| MapError::invalid(format!("{what}: gid {gid} is out of range")))?;
-        let tileset = template.get("tileset");
-        let first_gid = tileset.and_then(|t| t.get("firstgid")).and_then(Value::as_u64).unwrap_or(1);
-        let Some(source) = tileset.and_then(|t| t.get("source")).and_then(Value::as_str) else {
-            return Err(MapError::invalid(format!("{what}: its tile object names no tileset")));
-        };
-        let local = u64::from(gid & !Flip::GID_MASK)
-            .checked_sub(first_gid)
-            .ok_or_else(|| MapError::invalid(format!("{what}: gid {gid} is before its tileset's first")))?;
-        let template_dir = path.parent().unwrap_or(Path::new(""));
-        let file = template_dir.join(source);
-        let count = doc.tilesets.len();
-        let index = self.tilesets.index(doc, &file, |first, warnings| {
-            // Named in errors as the template names it.
-            let entry = json!({ "firstgid": first, "source": source });
-            parse_tileset(&entry, count, template_dir, warnings)
-        })?;
-        let local =
-            u32::try_from(local).map_err(|_| MapError::invalid(format!("{what}: gid {gid} is out of range")))?;
-        Ok((doc.tilesets[index].first_gid + local) | (gid & Flip::GID_MASK))
+/// A template's tile GID (flip bits and all) as the map numbers it: in the map's tileset
+/// when it is the template's file, else in that file added to the map's tilesets (once,
+/// with a note, as Tiled adds it when an instance is detached).
+fn map_gid(
+    gid: u64,
+    template: &Value,
+    path: &Path,
+    what: &str,
+    tilesets: &mut TemplateTilesets,
+    doc: &mut Doc,
+    files: &dyn SideFiles,
+) -> Result<u32, MapError> {
+    let gid = u32::try_from(gid).map_err(|_| MapError::invalid(format!("{what}: gid {gid} is out of range")))?;
+    let tileset = template.get("tileset");
+    let first_gid = tileset.and_then(|t| t.get("firstgid")).and_then(Value::as_u64).unwrap_or(1);
+    let Some(source) = tileset.and_then(|t| t.get("source")).and_then(Value::as_str) else {
+        return Err(MapError::invalid(format!("{what}: its tile object names no tileset")));
+    };
+    let local = u64::from(gid & !Flip::GID_MASK)
+        .checked_sub(first_gid)
+        .ok_or_else(|| MapError::invalid(format!("{what}: gid {gid} is before its tileset's first")))?;
+    let template_dir = path.parent().unwrap_or(Path::new(""));
+    let file = template_dir.join(source);
+    let count = doc.tilesets.len();
+    let index = tilesets.index(doc, &file, |first, warnings| {
+        // Named in errors as the template names it.
+        let entry = json!({ "firstgid": first, "source": source });
+        parse_tileset(&entry, count, template_dir, warnings, files)
+    })?;
+    let local = u32::try_from(local).map_err(|_| MapError::invalid(format!("{what}: gid {gid} is out of range")))?;
+    let tile = doc.tilesets[index].first_gid.checked_add(local).filter(|g| g & Flip::GID_MASK == 0);
+    let tile =
+        tile.ok_or_else(|| MapError::invalid(format!("{what}: gid {gid} is beyond the tiles a map can number")))?;
+    Ok(tile | (gid & Flip::GID_MASK))
+}
+
+/// A JSON template's object (`value` is the whole template), its tile numbered as in the map.
+fn template_object(
+    value: &Value,
+    path: &Path,
+    what: &str,
+    tilesets: &mut TemplateTilesets,
+    doc: &mut Doc,
+    files: &dyn SideFiles,
+) -> Result<Value, MapError> {
+    let Some(mut object) = value.get("object").and_then(Value::as_object).cloned() else {
+        return Err(MapError::invalid("the template has no object"));
+    };
+    if let Some(gid) = object.get("gid").and_then(Value::as_u64) {
+        let gid = map_gid(gid, value, path, what, tilesets, doc, files)?;
+        object.insert("gid".into(), json!(gid));
     }
+    Ok(Value::Object(object))
+}
+
+/// A JSON template file's object (`.tj`), for a TMX map that names one: its tile numbered in
+/// `doc` through `tilesets`.
+pub(crate) fn read_tj(
+    path: &Path,
+    tilesets: &mut TemplateTilesets,
+    doc: &mut Doc,
+    files: &dyn SideFiles,
+) -> Result<ObjectDoc, MapError> {
+    let bytes = super::read_file(path)?;
+    let value: Value = serde_json::from_slice(&bytes).map_err(json_error)?;
+    let object = template_object(&value, path, "the template", tilesets, doc, files)?;
+    object_doc(&Obj::new(&object, "the template's object")?, 0)
 }
 
 /// `instance` over its template's `object` (its tile numbered as in the map): the instance's
@@ -858,45 +903,6 @@ fn merged(instance: &JsonObject<String, Value>, object: &Value) -> JsonObject<St
         }
     }
     merged
-}
-
-/// A JSON object template (`.tj`) as TMX's XML (`.tx`): its tileset's reference and its object;
-/// `None` for JSON that is not a template (a JSON tileset: `tiled` then says it is not XML).
-pub(crate) fn template_as_tx(bytes: &[u8]) -> Result<Option<String>, MapError> {
-    let value: Value = serde_json::from_slice(bytes).map_err(json_error)?;
-    let t = Obj::new(&value, "the template")?;
-    let object = match t.get("object") {
-        Some(object) => object,
-        None if t.string("type")? == Some("template") => {
-            return Err(MapError::invalid("the template has no object"));
-        }
-        None => return Ok(None),
-    };
-    let object = object_doc(&Obj::new(object, "the template's object")?, 0)?;
-    let mut out = String::from("<?xml version=\"1.0\" encoding=\"UTF-8\"?>\n<template>\n");
-    if let Some(tileset) = t.get("tileset") {
-        let ts = Obj::new(tileset, "the template's tileset")?;
-        let source = ts.string("source")?.ok_or_else(|| ts.bad("source", "the tileset's file"))?;
-        out.push_str(&format!(
-            " <tileset firstgid=\"{}\" source=\"{}\"/>\n",
-            ts.u32_or("firstgid", 1)?,
-            super::tmx::escape(source)
-        ));
-    }
-    super::tmx::write_object(&mut out, &object);
-    out.push_str("</template>\n");
-    Ok(Some(out))
-}
-
-/// A JSON tileset (`.tsj`) as a TSX file, its image made absolute from `dir` (the tileset's
-/// folder); `None` for JSON that is not a tileset.
-pub(crate) fn tileset_as_tsx(bytes: &[u8], dir: &Path) -> Result<Option<String>, MapError> {
-    let value: Value = serde_json::from_slice(bytes).map_err(json_error)?;
-    let o = Obj::new(&value, "the tileset")?;
-    if o.string("type")?.is_some_and(|t| t != "tileset") || o.get("tilewidth").is_none() {
-        return Ok(None);
-    }
-    Ok(Some(super::tmx::tileset_file(&parse_tileset_body(&o, 1, dir)?)))
 }
 
 /// The cells the tile layers declare (their chunks' in an infinite map), groups included, so that
@@ -1319,7 +1325,7 @@ fn tileset_json(ts: &TilesetDoc) -> Value {
         t["class"] = json!(ts.class);
     }
     if let Some(image) = &ts.image {
-        let (w, h) = super::tmx::image_size(ts);
+        let (w, h) = tiled_common::image_size(ts);
         t["image"] = json!(super::file_reference(image));
         t["imagewidth"] = json!(w);
         t["imageheight"] = json!(h);
@@ -1491,5 +1497,15 @@ pub fn to_string(map: &crate::core::Map, path: &Path) -> Result<Written, MapErro
     let members_warning = untyped_members_warning(&doc);
     let mut warnings = doc.warnings;
     warnings.extend(members_warning);
-    Ok(Written { text, extra_files: placement.glyph_image.into_iter().collect(), warnings, notes: placement.notes })
+    Ok(Written {
+        text,
+        extra_files: placement
+            .glyph_image
+            .map(|(path, png)| Ok::<_, MapError>((path, png?)))
+            .transpose()?
+            .into_iter()
+            .collect(),
+        warnings,
+        notes: placement.notes,
+    })
 }

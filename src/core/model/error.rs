@@ -56,13 +56,13 @@ pub enum MapErrorKind {
     DataLength { expected: usize, found: usize },
     #[error(
         "the map size {width}×{height} is not allowed: each side must be 1 to {max}",
-        max = crate::core::MAX_MAP_SIDE
+        max = crate::core::model::limits::MAX_MAP_SIDE
     )]
     Dimensions { width: i64, height: i64 },
     #[error(
         "the layers hold {cells} cells or more in all; sightline holds at most {max} (eight layers of {side}×{side})",
-        max = crate::core::model::map::MAX_LAYER_CELLS,
-        side = crate::core::MAX_MAP_SIDE
+        max = crate::core::model::limits::MAX_LAYER_CELLS,
+        side = crate::core::model::limits::MAX_MAP_SIDE
     )]
     TooManyCells { cells: u64 },
     #[error("the tileset file {0} cannot be read")]

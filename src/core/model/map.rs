@@ -9,11 +9,10 @@ use crate::core::model::flip::{Flip, Flips};
 use crate::core::model::geometry::Cell;
 use crate::core::model::object::{MapObject, ObjectShape, ShapeKind};
 use crate::core::model::serde_defaults::{is_no, is_one, is_yes, one, yes};
-use crate::core::model::tile::{self, Properties, Rgba, SpriteSheet, TileId, TileKind};
+use crate::core::model::sheet::SpriteSheet;
+use crate::core::model::tile::{self, Properties, Rgba, TileId, TileKind};
 
-/// Largest side a map may have (4096×4096 cells, 32 MiB a layer). Larger maps are refused with
-/// [`MapErrorKind::Dimensions`] instead of exhausting memory.
-pub const MAX_MAP_SIDE: u32 = 4096;
+pub use crate::core::model::limits::{MAX_LAYER_CELLS, MAX_MAP_SIDE};
 
 /// A tile layer. `cells[y * width + x]` is a [`TileId`]; `0` is empty.
 #[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
@@ -389,8 +388,8 @@ fn multiply(a: Rgba, b: Rgba) -> Rgba {
 }
 
 /// The most pixels a map is wide or high (its cells times its cells' pixel size): 2²³, as far as
-/// an `f32` (the `tiled` crate reads a TMX object's position as one) holds every half pixel, so
-/// that an object at a cell's centre reads back there.
+/// an `f32` (as Tiled's own readers and many games hold an object's position) holds every half
+/// pixel, so that an object at a cell's centre reads back there.
 pub const MAX_MAP_PIXELS: u64 = 1 << 23;
 
 /// What tile and object layers have alike: name, visibility, lock and opacity.
@@ -461,12 +460,6 @@ pub struct Map {
     /// property may still name it.
     next_object_id: u32,
 }
-
-/// Most tile cells a map holds over all its layers: eight layers of the largest side (256 MiB of
-/// tile ids; the editor's undo history keeps copies of them). Loaders count the cells as they
-/// meet each layer and refuse a map past this before decoding more, so that a small compressed
-/// file (a layer of 4096×4096 zeros packs into 87 KB) cannot ask for gigabytes.
-pub const MAX_LAYER_CELLS: u64 = 8 * (MAX_MAP_SIDE as u64) * (MAX_MAP_SIDE as u64);
 
 /// Adds `cells` to a running count of layer cells, refusing a total past [`MAX_LAYER_CELLS`].
 pub fn count_layer_cells(total: &mut u64, cells: u64) -> Result<(), MapError> {

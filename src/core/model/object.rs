@@ -461,7 +461,7 @@ impl ShapeKind {
 
 impl ObjectShape {
     /// Whether every number of it (its offset, turn, size and points) is finite: a file may
-    /// hold a number that reads as infinity (`1e39` in a `tiled` f32), which no file writes back.
+    /// hold a number too large for an `f64`, which reads as infinity and no file writes back.
     pub fn is_finite(&self) -> bool {
         self.offset.iter().copied().chain([self.rotation]).chain(self.kind.numbers()).all(f64::is_finite)
     }
