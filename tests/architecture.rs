@@ -81,7 +81,7 @@ fn imports_of(code: &str, module: &[String]) -> Vec<Vec<String>> {
             continue;
         };
         let mut path = base;
-        path.extend(rest.iter().take(2).filter(|p| !p.is_empty()).map(|p| p.to_string()));
+        path.extend(rest.iter().take(3).filter(|p| !p.is_empty()).map(|p| p.to_string()));
         out.push(path);
     }
     out
@@ -147,6 +147,51 @@ fn the_core_names_no_gui_crate() {
         for gui in ["egui", "eframe", "rfd"] {
             let named = code.split(|c: char| !(c.is_alphanumeric() || c == '_')).any(|w| w == gui);
             assert!(!named, "{} names {gui}: the core must build without the GUI", file.display());
+        }
+    }
+}
+
+/// Inside a room, the modules beside each other (`core::format::tmx`, `core::format::tmj`, …)
+/// import each other in no cycle: shared pieces go in a leaf module, and the room's `mod.rs`
+/// (which may dispatch to all of them) is left out.
+#[test]
+fn modules_within_a_room_import_each_other_in_no_cycle() {
+    let src = Path::new(env!("CARGO_MANIFEST_DIR")).join("src");
+    let mut files = Vec::new();
+    rust_files(&src.join("core"), &mut files);
+    // `core::format::tmx` for any file under `src/core/format/tmx/`.
+    let sibling = |module: &[String]| (module.len() >= 3).then(|| module[..3].join("::"));
+    let mut graph: BTreeMap<String, BTreeSet<String>> = BTreeMap::new();
+    for file in &files {
+        let module = module_of(file, &src);
+        let Some(from) = sibling(&module) else { continue };
+        let code = code_of(&std::fs::read_to_string(file).unwrap());
+        for import in imports_of(&code, &module) {
+            if let Some(to) = sibling(&import)
+                && to != from
+                && to[..to.rfind("::").unwrap()] == from[..from.rfind("::").unwrap()]
+            {
+                graph.entry(from.clone()).or_default().insert(to);
+            }
+        }
+    }
+    for start in graph.keys() {
+        let mut stack: Vec<(&String, Vec<&String>)> = graph[start].iter().map(|m| (m, vec![start, m])).collect();
+        let mut seen = BTreeSet::new();
+        while let Some((module, path)) = stack.pop() {
+            assert_ne!(
+                module,
+                start,
+                "modules import each other in a cycle: {}",
+                path.iter().map(|p| p.as_str()).collect::<Vec<_>>().join(" → ")
+            );
+            if seen.insert(module) {
+                for next in graph.get(module).into_iter().flatten() {
+                    let mut path = path.clone();
+                    path.push(next);
+                    stack.push((next, path));
+                }
+            }
         }
     }
 }
