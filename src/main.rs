@@ -4,7 +4,7 @@
 use std::path::PathBuf;
 use std::process::ExitCode;
 
-use clap::{Parser, Subcommand, ValueEnum};
+use clap::{Parser, Subcommand};
 
 #[derive(Parser, Debug)]
 #[command(
@@ -20,8 +20,8 @@ struct Cli {
     #[arg(long, value_name = "N")]
     frames: Option<u64>,
     /// Start with an overlay on (repeat for several).
-    #[arg(long, value_enum, value_name = "NAME")]
-    overlay: Vec<OverlayName>,
+    #[arg(long, value_name = "NAME", value_parser = overlay_names())]
+    overlay: Vec<String>,
     /// Start in play mode: the preview pane open, the keyboard driving the game.
     #[arg(long)]
     play: bool,
@@ -45,15 +45,16 @@ enum TopCommand {
     Headless(sightline::cli::Command),
 }
 
-/// The overlays, by their command-line names.
-#[derive(Clone, Copy, Debug, PartialEq, Eq, ValueEnum)]
-enum OverlayName {
-    Rules,
-    Pathfinding,
-    Fov,
-    Symmetry,
-    Cache,
-    Lighting,
+/// The names `--overlay` takes: the app's overlays, from its registry.
+#[cfg(feature = "gui")]
+fn overlay_names() -> clap::builder::PossibleValuesParser {
+    sightline::app::OverlayKind::ALL.map(|k| k.cli_name()).into()
+}
+
+/// Without the GUI there are no overlays; the app refuses to start whatever the names.
+#[cfg(not(feature = "gui"))]
+fn overlay_names() -> clap::builder::NonEmptyStringValueParser {
+    clap::builder::NonEmptyStringValueParser::new()
 }
 
 /// What the app opens, as the command line asks.
@@ -61,7 +62,7 @@ enum OverlayName {
 struct Launch {
     file: Option<PathBuf>,
     frames: Option<u64>,
-    overlays: Vec<OverlayName>,
+    overlays: Vec<String>,
     export_png: Option<PathBuf>,
     play: bool,
 }
@@ -81,18 +82,8 @@ fn main() -> ExitCode {
 #[cfg(feature = "gui")]
 fn run_app(launch: Launch) -> ExitCode {
     use sightline::app::{AppLaunch, OverlayKind};
-    let overlays = launch
-        .overlays
-        .into_iter()
-        .map(|name| match name {
-            OverlayName::Rules => OverlayKind::Rules,
-            OverlayName::Pathfinding => OverlayKind::Pathfinding,
-            OverlayName::Fov => OverlayKind::Fov,
-            OverlayName::Symmetry => OverlayKind::Symmetry,
-            OverlayName::Cache => OverlayKind::Cache,
-            OverlayName::Lighting => OverlayKind::Lighting,
-        })
-        .collect();
+    // clap took only the names `overlay_names` lists.
+    let overlays = launch.overlays.iter().filter_map(|name| OverlayKind::from_cli_name(name)).collect();
     let launch = AppLaunch {
         file: launch.file,
         frames: launch.frames,

@@ -7,7 +7,7 @@ use std::time::Instant;
 use egui::{Color32, Painter, Stroke};
 
 use super::job::Job;
-use super::{Frame, LegendEntry, Overlay, OverlayCommand, OverlayKind, legend_ui, with_alpha};
+use super::{Frame, LegendEntry, Overlay, OverlayCommand, legend_ui, with_alpha};
 use crate::app::canvas::VisibleCells;
 use crate::app::{Command, View};
 use crate::core::Cell;
@@ -162,10 +162,6 @@ pub(crate) fn human_bytes(bytes: usize) -> String {
 }
 
 impl Overlay for CacheOverlay {
-    fn kind(&self) -> OverlayKind {
-        OverlayKind::Cache
-    }
-
     fn is_on(&self) -> bool {
         self.on
     }

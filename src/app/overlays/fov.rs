@@ -6,7 +6,7 @@ use std::time::Instant;
 
 use egui::{Color32, Painter};
 
-use super::{Frame, LegendEntry, Overlay, OverlayCommand, OverlayKind, legend_ui, with_alpha};
+use super::{Frame, LegendEntry, Overlay, OverlayCommand, legend_ui, with_alpha};
 use crate::app::canvas::VisibleCells;
 use crate::app::{Command, View};
 use crate::core::Cell;
@@ -183,10 +183,6 @@ fn draw_shot(painter: &Painter, view: &View, pair: &PairReport) {
 }
 
 impl Overlay for FovOverlay {
-    fn kind(&self) -> OverlayKind {
-        OverlayKind::Fov
-    }
-
     fn is_on(&self) -> bool {
         self.on
     }

@@ -6,7 +6,7 @@
 
 use egui::{Color32, Painter, Stroke};
 
-use super::{Frame, LegendEntry, Overlay, OverlayCommand, OverlayKind, legend_ui, with_alpha};
+use super::{Frame, LegendEntry, Overlay, OverlayCommand, legend_ui, with_alpha};
 use crate::app::canvas::VisibleCells;
 use crate::app::{Command, View};
 use crate::core::fov::{self, Algorithm, FovParams, Opacity, OpacityGrid, VisibleSet};
@@ -88,10 +88,6 @@ impl LightingOverlay {
 }
 
 impl Overlay for LightingOverlay {
-    fn kind(&self) -> OverlayKind {
-        OverlayKind::Lighting
-    }
-
     fn is_on(&self) -> bool {
         self.on
     }

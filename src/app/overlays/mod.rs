@@ -6,61 +6,104 @@
 //! symmetry audits, building the LOS cache) runs on [`job::Job`] threads; the UI shows their
 //! progress and never waits for them.
 
-pub mod cache;
-pub mod fov;
 pub mod job;
-pub mod lighting;
-pub mod path;
-pub mod rules;
-pub mod symmetry;
 
 use std::sync::Arc;
 
 use egui::{Color32, Painter};
 
-pub use cache::{CacheOverlay, CacheSettings};
-pub use fov::{FovOverlay, FovSettings};
-pub use lighting::{LightingOverlay, LightingSettings};
-pub use path::{Marker, PathMode, PathOverlay, PathSettings};
-pub use rules::{RulesOverlay, RulesSettings};
-pub use symmetry::{SymmetryOverlay, SymmetrySettings};
+pub use cache::CacheSettings;
+pub use fov::FovSettings;
+pub use lighting::LightingSettings;
+pub use path::{Marker, PathMode, PathSettings};
+pub use rules::RulesSettings;
+pub use symmetry::SymmetrySettings;
 
 use super::canvas::VisibleCells;
 use super::{Command, View};
 use crate::core::fov::OpacityGrid;
 use crate::core::{Cell, Map};
 
-/// The six overlays.
-#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
-pub enum OverlayKind {
-    Rules,
-    Pathfinding,
-    Fov,
-    Symmetry,
-    Cache,
-    Lighting,
+/// Declares the overlays from [the registry](overlays!) below: their modules, [`OverlayKind`]
+/// with its names, and [`Overlays`], which holds one of each and reaches them in order.
+macro_rules! overlays {
+    ($($module:ident::$overlay:ident as $kind:ident in $field:ident,
+        menu $label:literal, cli $cli:literal, layer $layer:literal;)*) => {
+        $(pub mod $module;)*
+        $(pub use $module::$overlay;)*
+
+        /// The overlays, by kind.
+        #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+        pub enum OverlayKind {
+            $($kind,)*
+        }
+
+        /// How many overlays there are.
+        const COUNT: usize = [$(stringify!($kind)),*].len();
+
+        impl OverlayKind {
+            /// Every overlay, in the Overlays menu's order.
+            pub const ALL: [OverlayKind; COUNT] = [$(OverlayKind::$kind,)*];
+
+            /// The name in the Overlays menu.
+            pub fn label(self) -> &'static str {
+                match self {
+                    $(OverlayKind::$kind => $label,)*
+                }
+            }
+
+            /// The name `--overlay` takes.
+            pub fn cli_name(self) -> &'static str {
+                match self {
+                    $(OverlayKind::$kind => $cli,)*
+                }
+            }
+
+            /// Its place when drawn: 0 at the bottom.
+            fn layer(self) -> u8 {
+                match self {
+                    $(OverlayKind::$kind => $layer,)*
+                }
+            }
+        }
+
+        /// The overlays the app offers, one of each kind.
+        #[derive(Default)]
+        pub struct Overlays {
+            $(pub $field: $overlay,)*
+            /// The map's opacity, shared with the background jobs.
+            grid: GridCache,
+        }
+
+        impl Overlays {
+            /// Every overlay with its kind, in [`OverlayKind::ALL`]'s order.
+            pub(crate) fn each(&self) -> [(OverlayKind, &dyn Overlay); COUNT] {
+                [$((OverlayKind::$kind, &self.$field as &dyn Overlay),)*]
+            }
+
+            fn each_mut(&mut self) -> [(OverlayKind, &mut dyn Overlay); COUNT] {
+                [$((OverlayKind::$kind, &mut self.$field as &mut dyn Overlay),)*]
+            }
+        }
+    };
+}
+
+// The registry: each overlay once, in the Overlays menu's order. Adding an overlay is its file
+// (a type that implements `Overlay`) and its line here; every menu, panel, command and the
+// `--overlay` flag read this list.
+overlays! {
+    rules::RulesOverlay as Rules in rules, menu "Game rules", cli "rules", layer 0;
+    path::PathOverlay as Pathfinding in path, menu "Pathfinding", cli "pathfinding", layer 5;
+    fov::FovOverlay as Fov in fov, menu "FOV comparison", cli "fov", layer 4;
+    symmetry::SymmetryOverlay as Symmetry in symmetry, menu "Symmetry violations", cli "symmetry", layer 3;
+    cache::CacheOverlay as Cache in cache, menu "Cache invalidation", cli "cache", layer 2;
+    lighting::LightingOverlay as Lighting in lighting, menu "Lighting", cli "lighting", layer 1;
 }
 
 impl OverlayKind {
-    pub const ALL: [OverlayKind; 6] = [
-        OverlayKind::Rules,
-        OverlayKind::Pathfinding,
-        OverlayKind::Fov,
-        OverlayKind::Symmetry,
-        OverlayKind::Cache,
-        OverlayKind::Lighting,
-    ];
-
-    /// The name in the Overlays menu.
-    pub fn label(self) -> &'static str {
-        match self {
-            OverlayKind::Rules => "Game rules",
-            OverlayKind::Pathfinding => "Pathfinding",
-            OverlayKind::Fov => "FOV comparison",
-            OverlayKind::Symmetry => "Symmetry violations",
-            OverlayKind::Cache => "Cache invalidation",
-            OverlayKind::Lighting => "Lighting",
-        }
+    /// The overlay `--overlay NAME` names.
+    pub fn from_cli_name(name: &str) -> Option<OverlayKind> {
+        OverlayKind::ALL.into_iter().find(|k| k.cli_name() == name)
     }
 
     /// The heading of its section in the side panel.
@@ -106,10 +149,8 @@ pub enum OverlayCommand {
 const BACKGROUND_CELLS: usize = 100_000;
 
 /// What every overlay is: the core's results for the map, kept up to date and drawn over it.
-/// The app holds them in [`Overlays`] and reaches each through this trait alone, so adding an
-/// overlay is its file, a field and a line in [`Overlays::each`] / [`Overlays::each_mut`].
+/// The app holds them in [`Overlays`] and reaches each through this trait alone.
 pub trait Overlay {
-    fn kind(&self) -> OverlayKind;
     fn is_on(&self) -> bool;
     fn set_on(&mut self, on: bool);
     /// Brings its results up to date with the map and its settings (`logic`, once a frame; an
@@ -167,41 +208,10 @@ impl<'a> Frame<'a> {
     }
 }
 
-/// The overlays the app offers, in the Overlays menu's order.
-#[derive(Default)]
-pub struct Overlays {
-    pub rules: RulesOverlay,
-    pub path: PathOverlay,
-    pub fov: FovOverlay,
-    pub symmetry: SymmetryOverlay,
-    pub cache: CacheOverlay,
-    pub lighting: LightingOverlay,
-    /// The map's opacity, shared with the background jobs.
-    grid: GridCache,
-}
-
-/// The order overlays are drawn in, bottom first: the path on top, where it is read.
-const DRAW_ORDER: [OverlayKind; 6] = [
-    OverlayKind::Rules,
-    OverlayKind::Lighting,
-    OverlayKind::Cache,
-    OverlayKind::Symmetry,
-    OverlayKind::Fov,
-    OverlayKind::Pathfinding,
-];
-
 impl Overlays {
-    /// Every overlay, in [`OverlayKind::ALL`]'s order.
-    pub(crate) fn each(&self) -> [&dyn Overlay; 6] {
-        [&self.rules, &self.path, &self.fov, &self.symmetry, &self.cache, &self.lighting]
-    }
-
-    fn each_mut(&mut self) -> [&mut dyn Overlay; 6] {
-        [&mut self.rules, &mut self.path, &mut self.fov, &mut self.symmetry, &mut self.cache, &mut self.lighting]
-    }
-
     pub(crate) fn get(&self, kind: OverlayKind) -> &dyn Overlay {
-        self.each().into_iter().find(|o| o.kind() == kind).expect("every kind has its overlay")
+        let (_, overlay) = self.each().into_iter().find(|(k, _)| *k == kind).expect("every kind has its overlay");
+        overlay
     }
 
     pub fn is_on(&self, kind: OverlayKind) -> bool {
@@ -215,33 +225,33 @@ impl Overlays {
 
     /// Work in progress that needs frames: a running job or the step playback.
     pub(crate) fn busy(&self) -> bool {
-        self.each().iter().any(|o| o.busy())
+        self.each().iter().any(|(_, o)| o.busy())
     }
 
     pub fn apply(&mut self, command: OverlayCommand, map: &Map) {
         match command {
             OverlayCommand::Show(kind, on) => {
-                self.each_mut().into_iter().filter(|o| o.kind() == kind).for_each(|o| o.set_on(on))
+                self.each_mut().into_iter().filter(|(k, _)| *k == kind).for_each(|(_, o)| o.set_on(on))
             }
             OverlayCommand::Probe(cell) => {
                 if map.in_bounds(cell) {
-                    self.each_mut().into_iter().filter(|o| o.is_on()).for_each(|o| o.probe(cell, map));
+                    self.each_mut().into_iter().filter(|(_, o)| o.is_on()).for_each(|(_, o)| o.probe(cell, map));
                 }
             }
-            command => self.each_mut().into_iter().for_each(|o| o.apply(command.clone(), map)),
+            command => self.each_mut().into_iter().for_each(|(_, o)| o.apply(command.clone(), map)),
         }
     }
 
     /// A different map was opened: what was placed on the old one goes.
     pub(crate) fn map_replaced(&mut self) {
-        self.each_mut().into_iter().for_each(|o| o.map_replaced());
+        self.each_mut().into_iter().for_each(|(_, o)| o.map_replaced());
     }
 
     /// Brings every overlay that is on up to date with the map (`logic`, once a frame).
     pub fn update(&mut self, map: &Map, revision: u64, hovered: Option<Cell>, dt: f32) {
         let mut grid = std::mem::take(&mut self.grid);
         let mut frame = Frame::new(map, revision, hovered, dt, &mut grid);
-        self.each_mut().into_iter().for_each(|o| o.update(&mut frame));
+        self.each_mut().into_iter().for_each(|(_, o)| o.update(&mut frame));
         self.grid = grid;
     }
 
@@ -250,14 +260,16 @@ impl Overlays {
         self.update(map, revision, None, 0.0);
         let mut grid = std::mem::take(&mut self.grid);
         let mut frame = Frame::new(map, revision, None, 0.0, &mut grid);
-        self.each_mut().into_iter().filter(|o| o.is_on()).for_each(|o| o.wait(&mut frame));
+        self.each_mut().into_iter().filter(|(_, o)| o.is_on()).for_each(|(_, o)| o.wait(&mut frame));
         self.grid = grid;
     }
 
     /// Draws the overlays that are on; `side` picks one pathfinding side in a split view.
     pub(crate) fn draw(&self, painter: &Painter, view: &View, cells: VisibleCells, side: Option<usize>) {
-        for kind in DRAW_ORDER {
-            let overlay = self.get(kind);
+        // Bottom first: the path on top, where it is read.
+        let mut overlays = self.each();
+        overlays.sort_by_key(|(kind, _)| kind.layer());
+        for (_, overlay) in overlays {
             if overlay.is_on() {
                 overlay.draw(painter, view, cells, side);
             }
@@ -266,16 +278,15 @@ impl Overlays {
 
     /// Every overlay's numbers, as text.
     pub fn numbers_text(&self) -> String {
-        self.each().iter().filter(|o| o.is_on()).map(|o| o.numbers_text()).collect()
+        self.each().iter().filter(|(_, o)| o.is_on()).map(|(_, o)| o.numbers_text()).collect()
     }
 
     /// The sections of the overlays that are on, for the side panel.
     pub(crate) fn panel_ui(&self, ui: &mut egui::Ui, commands: &mut Vec<Command>) {
-        for overlay in self.each() {
+        for (kind, overlay) in self.each() {
             if !overlay.is_on() {
                 continue;
             }
-            let kind = overlay.kind();
             egui::CollapsingHeader::new(kind.heading()).default_open(true).show(ui, |ui| {
                 overlay.settings_ui(ui, commands);
                 if ui.button("Close overlay").on_hover_text(kind.label()).clicked() {

@@ -7,7 +7,7 @@ use std::time::Instant;
 use egui::{Color32, Painter, Stroke, Vec2};
 
 use super::job::Job;
-use super::{Frame, LegendEntry, Overlay, OverlayCommand, OverlayKind, choice_ui, heat_colour, legend_ui, with_alpha};
+use super::{Frame, LegendEntry, Overlay, OverlayCommand, choice_ui, heat_colour, legend_ui, with_alpha};
 use crate::app::canvas::VisibleCells;
 use crate::app::{Command, View};
 use crate::core::path::dijkstra_map::DijkstraMap;
@@ -602,10 +602,6 @@ fn arrow(painter: &Painter, from: egui::Pos2, delta: Vec2, stroke: Stroke) {
 }
 
 impl Overlay for PathOverlay {
-    fn kind(&self) -> OverlayKind {
-        OverlayKind::Pathfinding
-    }
-
     fn is_on(&self) -> bool {
         self.on
     }

@@ -9,7 +9,7 @@ use std::collections::HashMap;
 use egui::{Color32, Painter, Stroke};
 
 use super::job::Job;
-use super::{Frame, LegendEntry, Overlay, OverlayCommand, OverlayKind, legend_ui, with_alpha};
+use super::{Frame, LegendEntry, Overlay, OverlayCommand, legend_ui, with_alpha};
 use crate::app::canvas::VisibleCells;
 use crate::app::{Command, View};
 use crate::core::analysis::reach::Reach;
@@ -132,10 +132,6 @@ impl RulesOverlay {
 }
 
 impl Overlay for RulesOverlay {
-    fn kind(&self) -> OverlayKind {
-        OverlayKind::Rules
-    }
-
     fn is_on(&self) -> bool {
         self.on
     }

@@ -7,7 +7,7 @@ use std::sync::Arc;
 use egui::{Color32, Painter, Stroke};
 
 use super::job::Job;
-use super::{Frame, LegendEntry, Overlay, OverlayCommand, OverlayKind, heat_colour, legend_ui, with_alpha};
+use super::{Frame, LegendEntry, Overlay, OverlayCommand, heat_colour, legend_ui, with_alpha};
 use crate::app::canvas::VisibleCells;
 use crate::app::{Command, View};
 use crate::core::Cell;
@@ -63,10 +63,6 @@ fn transparent_cells(grid: &OpacityGrid) -> usize {
 }
 
 impl Overlay for SymmetryOverlay {
-    fn kind(&self) -> OverlayKind {
-        OverlayKind::Symmetry
-    }
-
     fn is_on(&self) -> bool {
         self.on
     }
