@@ -37,8 +37,10 @@ pub fn fov_maps() -> Vec<FovMap> {
         ("caves", from(generate::caves(64, 64, 11))),
         ("rooms", from(generate::dungeon(1000, 1000, 13))),
     ];
-    let corpus = std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join(CORPUS_MAP);
-    match format::load(&corpus) {
+    // From the project's root (the benches) or from `peer-bench/` (peer-bench).
+    let manifest = std::path::Path::new(env!("CARGO_MANIFEST_DIR"));
+    let root = if manifest.ends_with("peer-bench") { manifest.parent().unwrap_or(manifest) } else { manifest };
+    match format::load(&root.join(CORPUS_MAP)) {
         Ok(loaded) => maps.push(("arena", OpacityGrid::from_map(&loaded.map))),
         Err(e) => eprintln!("workload: {e}; the corpus map is left out"),
     }
