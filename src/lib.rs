@@ -5,9 +5,11 @@
 //! - `app` (feature `gui`): the egui desktop app.
 
 // The CLI and the app are programs, not libraries: `pub` only where tests or main.rs reach in,
-// so that the compiler reports what nothing uses.
+// so that the compiler reports what nothing uses. The core is the library: its `pub` items are
+// the API a game uses (and the tests), and anything `pub` it does not export is flagged.
 #[warn(unreachable_pub)]
 pub mod cli;
+#[warn(unreachable_pub)]
 pub mod core;
 
 #[cfg(feature = "gui")]

@@ -133,7 +133,7 @@ impl Document {
         self.next_name.as_deref().unwrap_or(UNNAMED_STEP).to_owned()
     }
 
-    /// How many of the oldest steps the history's bounds ([`UNDO_LIMIT`], [`UNDO_BYTES`])
+    /// How many of the oldest steps the history's bounds (`UNDO_LIMIT`, `UNDO_BYTES`)
     /// have dropped.
     pub fn forgotten(&self) -> usize {
         self.forgotten

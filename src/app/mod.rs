@@ -373,11 +373,11 @@ impl SightlineApp {
     }
 
     /// Per sheet, whether a save of the map refers to its tileset file (see
-    /// [`format::tiled_common::sheets_as_read`]), worked out once per map revision.
+    /// [`format::sheets_as_read`]), worked out once per map revision.
     pub(crate) fn sheets_as_read(&mut self) -> &[bool] {
         let revision = self.document.revision();
         if self.caches.sheets_as_read.0 != revision {
-            let (links, _) = format::tiled_common::sheets_as_read(&self.document.map);
+            let (links, _) = format::sheets_as_read(&self.document.map);
             self.caches.sheets_as_read = (revision, links);
         }
         &self.caches.sheets_as_read.1
@@ -417,7 +417,7 @@ impl SightlineApp {
         let (path, _) = self.export_waiting.take().expect("checked above");
         let canvas = image.region(&self.central_rect, Some(ui.ctx().pixels_per_point()));
         let rgb: Vec<u8> = canvas.pixels.iter().flat_map(|p| [p.r(), p.g(), p.b()]).collect();
-        let png = format::tiled_common::encode_png_rgb(canvas.size[0] as u32, canvas.size[1] as u32, &rgb);
+        let png = format::encode_png_rgb(canvas.size[0] as u32, canvas.size[1] as u32, &rgb);
         match png.and_then(|png| format::write_atomic(&path, &png)) {
             Ok(()) => self.prompts.notice = Some(format!("exported {}", path.display())),
             Err(e) => {

@@ -480,7 +480,7 @@ pub(crate) fn info(map: &Map, path: &Path, format: OutputFormat) -> String {
                 .map(|o| {
                     let mut v = serde_json::json!({
                         "id": o.id, "layer": o.layer, "kind": o.kind.type_name(), "name": o.name,
-                        "x": o.cell.x, "y": o.cell.y, "properties": format::tmj::properties_json(&o.properties),
+                        "x": o.cell.x, "y": o.cell.y, "properties": format::properties_json(&o.properties),
                     });
                     // The Tiled template it is an instance of, and what it sets itself.
                     if let Some(t) = &o.template {
@@ -502,7 +502,7 @@ pub(crate) fn info(map: &Map, path: &Path, format: OutputFormat) -> String {
                         "flipped": l.flips.count(),
                         "tint": l.tint.map(crate::core::model::wang::tiled_color), "offset": l.offset,
                         "parallax": l.parallax,
-                        "properties": format::tmj::properties_json(&l.properties), "class": l.class,
+                        "properties": format::properties_json(&l.properties), "class": l.class,
                     })
                 })
                 .collect();
@@ -519,7 +519,7 @@ pub(crate) fn info(map: &Map, path: &Path, format: OutputFormat) -> String {
                         "tint": l.tint.map(crate::core::model::wang::tiled_color), "offset": l.offset,
                         "parallax": l.parallax,
                         "tile_layers_below": l.tile_layers_below,
-                        "properties": format::tmj::properties_json(&l.properties), "class": l.class,
+                        "properties": format::properties_json(&l.properties), "class": l.class,
                     })
                 })
                 .collect();
@@ -533,7 +533,7 @@ pub(crate) fn info(map: &Map, path: &Path, format: OutputFormat) -> String {
                         "name": g.name, "parent": g.parent, "start": g.start, "end": g.end,
                         "visible": g.visible, "locked": g.locked, "opacity": format::shortest_f64(g.opacity),
                         "tint": g.tint.map(crate::core::model::wang::tiled_color), "offset": g.offset,
-                        "parallax": g.parallax, "properties": format::tmj::properties_json(&g.properties), "class": g.class,
+                        "parallax": g.parallax, "properties": format::properties_json(&g.properties), "class": g.class,
                     })
                 })
                 .collect();
@@ -541,7 +541,7 @@ pub(crate) fn info(map: &Map, path: &Path, format: OutputFormat) -> String {
                 "file": path.display().to_string(), "width": map.width(), "height": map.height(),
                 "cells": map.len(), "opaque": opaque, "walkable": walkable, "doors": doors,
                 "layers": layers, "object_layers": object_layers, "groups": groups, "tiles": tiles, "objects": objects,
-                "properties": format::tmj::properties_json(&map.properties),
+                "properties": format::properties_json(&map.properties),
                 "class": map.class, "background": map.background.map(crate::core::model::wang::tiled_color),
                 "orientation": map.tiled.orientation.name(),
             });

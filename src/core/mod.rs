@@ -9,9 +9,17 @@
 //! - [`path`]: grid searches (A*, Dijkstra, JPS, …) and Dijkstra maps.
 //! - [`sim`]: the game that play mode runs (turns, memory, monsters, lights).
 //! - [`analysis`]: whole-map audits (FOV symmetry, the LOS cache's invalidation, reachability).
-//! - [`format`]: reading and writing maps (RON, ASCII, Tiled TMX/TMJ, MovingAI).
+//! - [`format`](mod@format): reading and writing maps (RON, ASCII, Tiled TMX/TMJ, MovingAI).
 //!
 //! [`rng`] and [`generate`] are leaves any room may use for seeded randomness and sample maps.
+//!
+//! **The API.** What is `pub` here is the library a game uses: the types re-exported below
+//! ([`Map`], [`Cell`], [`TileKind`], …), `fov::compute` with `fov::Algorithm`, `path::find_path`
+//! and `path::dijkstra_map`, `sim`'s world, the analyses, and `format::load` / `save`. The tests
+//! use the same API plus a few pieces kept public for them: `format::ascii` (the tests' map
+//! language), and `generate` and `rng` (seeded maps). Each room's inner modules (the FOV scans, the search engines, the
+//! Tiled document model and readers) are private; `unreachable_pub` (in `lib.rs`) flags
+//! anything `pub` that the API does not export.
 
 pub mod analysis;
 pub mod edit;

@@ -3,7 +3,7 @@
 //! Each overlay keeps its settings (changed only through [`OverlayCommand`]s, applied in
 //! `logic`), the results of the core keyed on the map's revision and those settings (so nothing
 //! is recomputed that did not change), and draws itself over the canvas. Long work (the
-//! symmetry audits, building the LOS cache) runs on [`job::Job`] threads; the UI shows their
+//! symmetry audits, building the LOS cache) runs on `job::Job` threads; the UI shows their
 //! progress and never waits for them.
 
 pub mod job;
@@ -154,7 +154,7 @@ pub trait Overlay {
     fn is_on(&self) -> bool;
     fn set_on(&mut self, on: bool);
     /// Brings its results up to date with the map and its settings (`logic`, once a frame; an
-    /// overlay that is off does nothing). Long work goes to a [`job::Job`].
+    /// overlay that is off does nothing). Long work goes to a `job::Job`.
     fn update(&mut self, frame: &mut Frame);
     /// Waits for its background work and takes the results (tests, headless runs).
     fn wait(&mut self, _frame: &mut Frame) {}

@@ -611,7 +611,7 @@ impl Overlay for PathOverlay {
     }
 
     /// Brings the searches up to date with the map and the settings (only what changed). On big
-    /// maps the searches run on a [`Job`] thread, the old result showing until the new one is in.
+    /// maps the searches run on a `Job` thread, the old result showing until the new one is in.
     fn update(&mut self, frame: &mut Frame) {
         self.advance(frame.dt);
         let (map, revision) = (frame.map, frame.revision);

@@ -12,7 +12,7 @@ use std::collections::BTreeSet;
 
 use crate::app::widgets::name_widget;
 use crate::app::{Command, PropertiesOwner, SightlineApp};
-use crate::core::format::tiled_common::WRITER_PROPERTY;
+use crate::core::format::WRITER_PROPERTY;
 use crate::core::{EnumValue, MapObject, Properties, PropertyValue, Rgba};
 
 /// The types a new property or list item can have, as Tiled names them. A class or enum value

@@ -6,7 +6,7 @@ use crate::app::{Command, PropertiesOwner, SightlineApp};
 use crate::app::{MapCommand, TileCommand};
 use crate::core::TileId;
 use crate::core::edit::TileRules;
-use crate::core::format::tiled_common::{LOOK_PROPERTIES, RULE_PROPERTIES};
+use crate::core::format::{LOOK_PROPERTIES, RULE_PROPERTIES};
 use crate::core::model::tile::Rgb;
 
 /// The door setting of a tile, as the editor offers it.

@@ -48,7 +48,7 @@ use crate::core::model::sheet::{SpriteSheet, TilesetFile};
 use crate::core::model::tile::{Door, Frame, Glyph, Properties, Rgba, Sprite, TileId, TileKind};
 use crate::core::model::tiled_settings::{TiledEditorSettings, TiledSettings};
 
-pub const VERSION: u32 = 1;
+pub(super) const VERSION: u32 = 1;
 
 #[derive(Deserialize)]
 struct VersionProbe {
@@ -186,7 +186,7 @@ fn ron_error(e: ron::error::SpannedError) -> MapError {
 }
 
 /// Parses a RON map; sprite sheet images are resolved against `path`'s folder.
-pub fn parse(text: &str, path: &Path) -> Result<Map, MapError> {
+pub(super) fn parse(text: &str, path: &Path) -> Result<Map, MapError> {
     let probe: VersionProbe = ron::from_str(text).map_err(ron_error)?;
     if probe.version != VERSION {
         return Err(MapErrorKind::UnsupportedVersion(probe.version).into());
@@ -422,7 +422,7 @@ pub(crate) fn assign_keys(tiles: &[TileKind]) -> Vec<char> {
 /// Writes a map as RON for `path` (sprite sheet images are written relative to its folder).
 /// The map as RON text, with what the save should tell (a sheet that keeps no link to its
 /// tileset file).
-pub fn to_string(map: &Map, path: &Path) -> Result<(String, Vec<String>), MapError> {
+pub(super) fn to_string(map: &Map, path: &Path) -> Result<(String, Vec<String>), MapError> {
     let dir = path.parent().unwrap_or(Path::new(""));
     // A sheet keeps its tileset file only while it is as read, as in a Tiled save; its tiles
     // are written whole either way.

@@ -46,7 +46,7 @@ use crate::core::model::tiled_settings::LayerFormat;
 use crate::core::model::wang::WangSet;
 
 /// At most this many tiles over all tilesets of a map (our tile ids are 16-bit).
-pub const MAX_TILES: u64 = TileId::MAX as u64;
+pub(super) const MAX_TILES: u64 = TileId::MAX as u64;
 
 /// Tile properties that carry a tile's rules and look in a Tiled file (not custom properties).
 pub const RULE_PROPERTIES: [&str; 5] = ["opaque", "walkable", "cost", "door", "toggles"];
@@ -58,7 +58,7 @@ const GLYPH_TILESET_PROPERTY: &str = "sightline_glyphs";
 const GLYPH_TILESET_NAME: &str = "sightline glyphs";
 
 #[derive(Clone, Debug, Default)]
-pub struct Doc {
+pub(super) struct Doc {
     pub width: u32,
     pub height: u32,
     pub infinite: bool,
@@ -92,10 +92,9 @@ pub struct Doc {
 /// Tiled features sightline reads past without keeping them: a map saved back loses them, so
 /// loading says so once, listing each kind met.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, PartialOrd, Ord)]
-pub enum Dropped {
+pub(super) enum Dropped {
     WangSets,
     TileOffsets,
-    TemplateLinks,
     RuleEnumTypes,
     TileShapes,
     CollectionImages,
@@ -112,9 +111,6 @@ impl Dropped {
         match self {
             Dropped::WangSets => "Wang sets (terrains) of tilesets without one image",
             Dropped::TileOffsets => "drawing offsets of tilesets without one image",
-            Dropped::TemplateLinks => {
-                "links of objects to their templates (each keeps its template's values as its own)"
-            }
             Dropped::TileShapes => "collision shapes of tiles (from Tiled's tile collision editor)",
             Dropped::CollectionImages => "images of image-collection tilesets (their tiles stay, as glyph tiles)",
             Dropped::ImageLayers => "image layers (neither drawn nor written)",
@@ -132,7 +128,7 @@ impl Dropped {
 }
 
 /// Whether two paths name the same file: equal, or equal once resolved (`a/../b.tsx` and `b.tsx`).
-pub fn same_file(a: &Path, b: &Path) -> bool {
+pub(super) fn same_file(a: &Path, b: &Path) -> bool {
     a == b || a.canonicalize().ok().is_some_and(|a| b.canonicalize().ok() == Some(a))
 }
 
@@ -189,7 +185,7 @@ pub(crate) fn image_size(ts: &TilesetDoc) -> (u32, u32) {
 /// when the template names the same file, or when the map embeds a copy of it (as sightline's
 /// saves embed tilesets), else in that file added after the others, once, with a note (as Tiled
 /// adds it when an instance is detached).
-pub struct TemplateTilesets {
+pub(super) struct TemplateTilesets {
     /// The files of the map's tilesets, in order (`None`: embedded in a JSON map; a TMX map's
     /// embedded tilesets have the map's file).
     map: Vec<Option<PathBuf>>,
@@ -198,13 +194,13 @@ pub struct TemplateTilesets {
 }
 
 impl TemplateTilesets {
-    pub fn new(map: Vec<Option<PathBuf>>) -> Self {
+    pub(super) fn new(map: Vec<Option<PathBuf>>) -> Self {
         Self { map, added: Vec::new() }
     }
 
     /// The index in `doc.tilesets` of the tileset in `file`; `load` reads it, given its first
     /// GID and the document's warnings, when neither the map has it nor a template added it.
-    pub fn index(
+    pub(super) fn index(
         &mut self,
         doc: &mut Doc,
         file: &Path,
@@ -237,18 +233,18 @@ impl TemplateTilesets {
 
 impl Doc {
     /// The layers in the order a file lists them, bottom to top.
-    pub fn stack(&self) -> Vec<LayerRef> {
+    pub(super) fn stack(&self) -> Vec<LayerRef> {
         map::stack_order(self.layers.len(), &self.object_layers)
     }
 
     /// The objects of object layer `layer`, in their order.
-    pub fn objects_on(&self, layer: usize) -> impl Iterator<Item = &ObjectDoc> {
+    pub(super) fn objects_on(&self, layer: usize) -> impl Iterator<Item = &ObjectDoc> {
         self.objects.iter().filter(move |o| o.layer == layer)
     }
 }
 
 #[derive(Clone, Debug, Default, PartialEq)]
-pub struct TilesetDoc {
+pub(super) struct TilesetDoc {
     pub name: String,
     /// Tiled 1.9's `class` of the tileset.
     pub class: String,
@@ -305,7 +301,7 @@ impl TilesetDoc {
 
     /// Local ids of its tiles: all of an image tileset, the listed ones of a collection.
     /// The GID after this tileset's last tile.
-    pub fn next_gid(&self) -> u32 {
+    pub(super) fn next_gid(&self) -> u32 {
         self.first_gid.saturating_add(self.local_ids().last().map_or(1, |&l| l.saturating_add(1)))
     }
 
@@ -329,7 +325,7 @@ impl TilesetDoc {
 }
 
 #[derive(Clone, Debug, Default, PartialEq)]
-pub struct TileDoc {
+pub(super) struct TileDoc {
     pub class: String,
     pub properties: Properties,
     /// Tiled's tile animation, frames by local tile id.
@@ -340,14 +336,14 @@ pub struct TileDoc {
 
 /// A frame of a tile animation as Tiled writes it: a local tile id of the same tileset.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
-pub struct FrameDoc {
+pub(super) struct FrameDoc {
     pub tile: u32,
     pub duration_ms: u32,
 }
 
 /// A tile layer: a dense rectangle at `origin` (cells), GIDs with their flip bits (Tiled's top four), 0 = empty.
 #[derive(Clone, Debug)]
-pub struct TileLayerDoc {
+pub(super) struct TileLayerDoc {
     pub name: String,
     pub visible: bool,
     pub locked: bool,
@@ -370,7 +366,7 @@ impl TileLayerDoc {
     /// The layer as an infinite Tiled map's chunks of `size` cells (at least 1 a side),
     /// aligned to multiples of it as Tiled aligns them, each as its top-left cell and its GIDs
     /// row by row; chunks with no tile are left out, as Tiled leaves them out.
-    pub fn chunks(&self, [cw, ch]: [u32; 2]) -> Vec<(i64, i64, Vec<u32>)> {
+    pub(super) fn chunks(&self, [cw, ch]: [u32; 2]) -> Vec<(i64, i64, Vec<u32>)> {
         let (cw, ch) = (i64::from(cw.max(1)), i64::from(ch.max(1)));
         let (x0, y0) = (i64::from(self.origin.0), i64::from(self.origin.1));
         let (x1, y1) = (x0 + i64::from(self.width), y0 + i64::from(self.height));
@@ -417,7 +413,7 @@ impl Default for TileLayerDoc {
 }
 
 #[derive(Clone, Debug, Default)]
-pub struct ObjectDoc {
+pub(super) struct ObjectDoc {
     pub id: u32,
     /// Index of its layer in `Doc::object_layers`.
     pub layer: usize,
@@ -442,7 +438,7 @@ pub struct ObjectDoc {
 /// Gives an instance its template's name, class and size where its own are empty, as Tiled
 /// reads an instance (`mapreader.cpp` and `varianttomapconverter.cpp` mark them set only when
 /// not empty); `class` is the instance's own (`class`, else `type`), `None` when empty.
-pub fn take_unset_from_template(instance: &mut ObjectDoc, template: &ObjectDoc, class: Option<String>) {
+pub(super) fn take_unset_from_template(instance: &mut ObjectDoc, template: &ObjectDoc, class: Option<String>) {
     if instance.name.is_empty() {
         instance.name = template.name.clone();
     }
@@ -455,7 +451,7 @@ pub fn take_unset_from_template(instance: &mut ObjectDoc, template: &ObjectDoc, 
 
 /// An object's template, as a Tiled document holds it.
 #[derive(Clone, Debug)]
-pub struct TemplateDoc {
+pub(super) struct TemplateDoc {
     /// Read: the template's file resolved against the map's folder. To write: the path the
     /// map's file names it by (relative to the map's folder).
     pub path: PathBuf,
@@ -467,7 +463,7 @@ pub struct TemplateDoc {
 /// Which of an instance's values a Tiled file writes beside its `template` (its id and
 /// position are always written): those that differ from the template's.
 #[derive(Debug)]
-pub struct Overrides {
+pub(super) struct Overrides {
     pub name: bool,
     /// `visible` and `opacity`, each on its own.
     pub visible: bool,
@@ -484,7 +480,7 @@ pub struct Overrides {
 
 impl ObjectDoc {
     /// Its opacity, from 0 to 1.
-    pub fn opacity(&self) -> f32 {
+    pub(super) fn opacity(&self) -> f32 {
         self.opacity.unwrap_or(1.0)
     }
 
@@ -496,7 +492,7 @@ impl ObjectDoc {
     /// changes properties but cannot remove one, and takes a shape from the instance's own
     /// element or key, which a rectangle does not have (and in Tiled JSON, sightline's reader
     /// would still see the template's key, such as `"ellipse": true`, beside the instance's).
-    pub fn overrides(&self) -> Option<Result<Overrides, String>> {
+    pub(super) fn overrides(&self) -> Option<Result<Overrides, String>> {
         let base = &self.template.as_ref()?.object;
         Some(self.overrides_of(base))
     }
@@ -551,7 +547,7 @@ impl ObjectDoc {
 
 /// An object's geometry as Tiled files hold it (its size is `ObjectDoc`'s `width`, `height`).
 #[derive(Clone, Debug, Default, PartialEq)]
-pub enum DocShape {
+pub(super) enum DocShape {
     Point,
     /// A rectangle (Tiled's default shape).
     #[default]
@@ -660,7 +656,7 @@ impl Resolved {
 }
 
 /// Turns a Tiled document into a map (see the module doc for the rules it applies).
-pub fn build_map(mut doc: Doc) -> Result<super::Loaded, MapError> {
+pub(super) fn build_map(mut doc: Doc) -> Result<super::Loaded, MapError> {
     let mut warnings = std::mem::take(&mut doc.warnings);
     for ts in &mut doc.tilesets {
         // Wang sets live with a tileset image (a sprite sheet); a glyph tileset or a collection
@@ -1182,7 +1178,7 @@ fn tile_object_anchor(doc: &Doc, gid: u32) -> [f64; 2] {
 }
 
 /// What a writer produces: the text, extra files to write beside it, and what it could not keep.
-pub struct Written {
+pub(super) struct Written {
     pub text: String,
     pub extra_files: Vec<(PathBuf, Vec<u8>)>,
     /// What the file does not keep of the map.
@@ -1192,7 +1188,7 @@ pub struct Written {
 }
 
 /// Where each kind goes on export: (tileset index in the doc, local id).
-pub struct Placement {
+pub(super) struct Placement {
     pub doc: Doc,
     pub glyph_image: Option<(PathBuf, Result<Vec<u8>, MapError>)>,
     /// What a save says that loses nothing of the map: a tileset written into the map rather
@@ -1387,7 +1383,7 @@ fn as_in_file(ts: &TilesetDoc, sheet: &SpriteSheet) -> TilesetDoc {
 
 /// Notes what each sheet read from a tileset file holds as read, so that a save can tell
 /// whether it still refers to the file (see [`TilesetFile`]). Called on every map loaded.
-pub fn remember_tileset_files(map: &mut Map) {
+pub(super) fn remember_tileset_files(map: &mut Map) {
     if map.sheets.iter().all(|s| s.file.is_none()) {
         return;
     }
@@ -1457,7 +1453,7 @@ fn tileset_file_links(map: &Map, export: &TilesetsExport, warnings: &mut Vec<Str
         .collect()
 }
 
-/// Per sheet, whether a save may refer to its tileset file (see [`tileset_file_links`]), for a
+/// Per sheet, whether a save may refer to its tileset file (see `tileset_file_links`), for a
 /// writer that keeps each sheet whole (RON); with the warnings for those that may not.
 pub fn sheets_as_read(map: &Map) -> (Vec<bool>, Vec<String>) {
     let export = export_tilesets(map, Path::new(""), None);
@@ -1468,7 +1464,7 @@ pub fn sheets_as_read(map: &Map) -> (Vec<bool>, Vec<String>) {
 
 /// Turns a map into a Tiled document to write at `target` (image paths are made relative to it).
 /// A sheet read from a tileset file and unchanged since is written as a reference to the file.
-pub fn export_doc(map: &Map, target: &Path) -> Placement {
+pub(super) fn export_doc(map: &Map, target: &Path) -> Placement {
     let dir = target.parent().map(Path::to_path_buf).unwrap_or_default();
     let stem = target.file_stem().and_then(|s| s.to_str()).unwrap_or("map");
     let mut export = export_tilesets(map, &dir, Some(&dir.join(format!("{stem}-glyphs.png"))));
@@ -1704,7 +1700,7 @@ fn glyph_tileset_png(glyphs: &[Glyph], tw: u32, th: u32, columns: u32) -> Result
 const MAX_GLYPH_IMAGE_PIXELS: u64 = 1 << 28;
 
 /// A value of a text object's layout, as TMX and TMJ write it in their own syntax.
-pub enum TextAttribute {
+pub(super) enum TextAttribute {
     Text(String),
     Number(u32),
     Flag(bool),
@@ -1713,7 +1709,7 @@ pub enum TextAttribute {
 /// A text object's layout as Tiled writes it (`<text>` in TMX, `text` in TMJ): each attribute
 /// that is not Tiled's default, by its Tiled name, in Tiled's order. The text itself is not
 /// among them.
-pub fn text_attributes(t: &crate::core::model::object::ObjectText) -> Vec<(&'static str, TextAttribute)> {
+pub(super) fn text_attributes(t: &crate::core::model::object::ObjectText) -> Vec<(&'static str, TextAttribute)> {
     let defaults = crate::core::model::object::ObjectText::new("");
     let mut attributes = Vec::new();
     if t.font_family != defaults.font_family {
@@ -1764,7 +1760,7 @@ pub fn encode_png_rgb(width: u32, height: u32, rgb: &[u8]) -> Result<Vec<u8>, Ma
 
 /// Normalises a path lexically (`a/b/../c` → `a/c`), so image paths compare equal after a
 /// round trip through another folder.
-pub fn normalize_path(path: &Path) -> PathBuf {
+pub(super) fn normalize_path(path: &Path) -> PathBuf {
     use std::path::Component;
     let mut out = PathBuf::new();
     for c in path.components() {
@@ -1784,7 +1780,7 @@ pub fn normalize_path(path: &Path) -> PathBuf {
 /// A layer's GIDs as Tiled writes them in a base64 `format` (little-endian 32-bit, then
 /// compressed at `level`, -1 being the compressor's default, as Tiled's `compressionlevel`);
 /// the text of its data. For CSV it gives the ids comma-separated, a row of `width` a line.
-pub fn encode_gids(gids: &[u32], width: u32, format: LayerFormat, level: i32) -> Result<String, MapError> {
+pub(super) fn encode_gids(gids: &[u32], width: u32, format: LayerFormat, level: i32) -> Result<String, MapError> {
     use base64::Engine;
     use std::io::Write;
     if format == LayerFormat::Csv {
@@ -1819,7 +1815,7 @@ pub fn encode_gids(gids: &[u32], width: u32, format: LayerFormat, level: i32) ->
 
 /// Decodes Tiled's base64 layer data (optionally zlib, gzip or zstd compressed) into GIDs.
 /// Decompression stops past what `expected` GIDs need: a small file cannot expand into gigabytes.
-pub fn decode_base64_gids(text: &str, compression: Option<&str>, expected: usize) -> Result<Vec<u32>, MapError> {
+pub(super) fn decode_base64_gids(text: &str, compression: Option<&str>, expected: usize) -> Result<Vec<u32>, MapError> {
     use base64::Engine;
     let cleaned: String = text.chars().filter(|c| !c.is_whitespace()).collect();
     let raw = base64::engine::general_purpose::STANDARD
@@ -1848,7 +1844,7 @@ pub fn decode_base64_gids(text: &str, compression: Option<&str>, expected: usize
 }
 
 /// Decodes CSV layer data into GIDs.
-pub fn decode_csv_gids(text: &str) -> Result<Vec<u32>, MapError> {
+pub(super) fn decode_csv_gids(text: &str) -> Result<Vec<u32>, MapError> {
     text.split(',')
         .map(str::trim)
         .filter(|t| !t.is_empty())

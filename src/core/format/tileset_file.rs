@@ -1,7 +1,7 @@
 //! Writing a sheet's tileset back to the Tiled tileset file it was read from (`.tsx` or `.tsj`),
 //! as saving a tileset in Tiled does: an edit of its tiles' rules (opaque, walkable, door, cost)
 //! then reaches every map that uses the file, and a save of the map refers to the file again
-//! (see [`super::tiled_common`]'s "Tileset files").
+//! (see `tiled_common`'s "Tileset files").
 //!
 //! A write is prepared first ([`prepare`]), so that what it would lose is said before anything
 //! is written ([`TilesetFileWrite::concerns`]): changes made to the file since the map read it

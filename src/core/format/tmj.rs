@@ -1401,7 +1401,7 @@ pub(crate) fn tileset_file(ts: &TilesetDoc) -> String {
     text
 }
 
-pub fn to_string(map: &crate::core::Map, path: &Path) -> Result<Written, MapError> {
+pub(super) fn to_string(map: &crate::core::Map, path: &Path) -> Result<Written, MapError> {
     let placement = tiled_common::export_doc(map, path);
     let doc = placement.doc;
     let tilesets: Vec<Value> = doc

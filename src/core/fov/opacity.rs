@@ -68,7 +68,7 @@ pub trait Opacity {
 
     /// The grid's opacity as lines of bits along `axis` (backwards: bit `len − 1 − i` for cell
     /// `i`), if it keeps them: what lets a scan read line after line without the arithmetic of
-    /// [`Opacity::line_bits`] each time ([`OctantLines::column_words`]). `None` by default.
+    /// [`Opacity::line_bits`] each time (`OctantLines::column_words`). `None` by default.
     #[inline]
     fn bit_lines(&self, _axis: Axis, _back: bool) -> Option<BitLines<'_>> {
         None

@@ -60,14 +60,14 @@ pub(crate) struct OpenRows {
 impl OpenRows {
     /// The first row the octant of `lines` must scan (1 when no row before it is open).
     #[inline]
-    pub fn first_closed(&self, lines: &OctantLines) -> i32 {
+    pub(super) fn first_closed(&self, lines: &OctantLines) -> i32 {
         self.first_closed_along(lines.axis, lines.line_step, lines.sign)
     }
 
     /// The same for the octant whose rows are the map lines along `axis`, `line_step` apart,
     /// its columns going `sign` from the origin's.
     #[inline]
-    pub fn first_closed_along(&self, axis: Axis, line_step: i32, sign: i32) -> i32 {
+    pub(super) fn first_closed_along(&self, axis: Axis, line_step: i32, sign: i32) -> i32 {
         self.first_closed[octant_index(axis, line_step, sign)]
     }
 
@@ -76,7 +76,7 @@ impl OpenRows {
     /// is its open rows, no scan has a row left, and a pass that lights walls within the radius
     /// has nothing to light.
     #[inline]
-    pub fn all_open_to(&self, reach: i32) -> bool {
+    pub(super) fn all_open_to(&self, reach: i32) -> bool {
         self.first_closed.iter().all(|&first| first > reach)
     }
 }

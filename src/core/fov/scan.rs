@@ -19,27 +19,27 @@ pub(crate) struct FovContext<'a, O: Opacity> {
 
 impl<O: Opacity> FovContext<'_, O> {
     #[inline]
-    pub fn in_radius(&self, dx: i32, dy: i32) -> bool {
+    pub(crate) fn in_radius(&self, dx: i32, dy: i32) -> bool {
         i64::from(dx) * i64::from(dx) + i64::from(dy) * i64::from(dy) <= self.radius_squared
     }
 
     /// Whether every cell within the reach of the origin, along both axes, lies on the map.
     #[inline]
-    pub fn reach_on_map(&self) -> bool {
+    pub(crate) fn reach_on_map(&self) -> bool {
         let (w, h) = (self.grid.width(), self.grid.height());
         self.ox >= self.reach && self.oy >= self.reach && self.ox < w - self.reach && self.oy < h - self.reach
     }
 
     /// Marks `(x, y)` visible, unless it is opaque and walls are not lit.
     #[inline]
-    pub fn reveal(&mut self, x: i32, y: i32) {
+    pub(crate) fn reveal(&mut self, x: i32, y: i32) {
         if self.light_walls || !self.grid.is_opaque(x, y) {
             self.visible.mark(x, y);
         }
     }
 
     #[inline]
-    pub fn is_opaque(&self, x: i32, y: i32) -> bool {
+    pub(crate) fn is_opaque(&self, x: i32, y: i32) -> bool {
         self.grid.is_opaque(x, y)
     }
 
@@ -47,7 +47,7 @@ impl<O: Opacity> FovContext<'_, O> {
     /// `bits` (they must be in the declared rectangle or off the map; the caller has applied
     /// `light_walls`).
     #[inline(always)]
-    pub fn mark_bits(&mut self, axis: Axis, fixed: i32, from: i32, bits: u64) {
+    pub(crate) fn mark_bits(&mut self, axis: Axis, fixed: i32, from: i32, bits: u64) {
         match axis {
             Axis::Row => self.visible.mark_row_bits(fixed, from, bits),
             Axis::Column => {
@@ -66,7 +66,7 @@ impl<O: Opacity> FovContext<'_, O> {
     /// Marks cells `from..=to` along `axis` at `fixed` visible (they must be in the declared
     /// rectangle; the caller has applied `light_walls`).
     #[inline(always)]
-    pub fn mark_run(&mut self, axis: Axis, fixed: i32, from: i32, to: i32) {
+    pub(crate) fn mark_run(&mut self, axis: Axis, fixed: i32, from: i32, to: i32) {
         match axis {
             Axis::Row => self.visible.mark_row(fixed, from, to),
             Axis::Column => self.visible.mark_column(fixed, from, to),
@@ -169,7 +169,7 @@ pub(crate) struct OctantLines {
 
 impl OctantLines {
     /// The octant whose column `c` of row `j` is at `(c·xx + j·xy, c·yx + j·yy)` from `origin`.
-    pub fn new(origin: (i32, i32), (xx, xy, yx, yy): (i32, i32, i32, i32)) -> Self {
+    pub(crate) fn new(origin: (i32, i32), (xx, xy, yx, yy): (i32, i32, i32, i32)) -> Self {
         if xx != 0 {
             Self { axis: Axis::Row, base: origin.0, sign: xx, line0: origin.1, line_step: yy }
         } else {
@@ -178,7 +178,7 @@ impl OctantLines {
     }
 
     #[inline(always)]
-    pub fn line(&self, j: i32) -> i32 {
+    pub(crate) fn line(&self, j: i32) -> i32 {
         self.line0 + j * self.line_step
     }
 
@@ -186,7 +186,7 @@ impl OctantLines {
     /// `c`; bits above are clear. An octant that runs against the map's order reads the map's
     /// line backwards ([`Opacity::line_bits_back`]), so no word is reversed.
     #[inline]
-    pub fn read<O: Opacity>(&self, grid: &O, j: i32, low: i32, high: i32) -> u64 {
+    pub(crate) fn read<O: Opacity>(&self, grid: &O, j: i32, low: i32, high: i32) -> u64 {
         let count = (high - low + 1) as u32;
         let mask = if count == 64 { u64::MAX } else { (1u64 << count) - 1 };
         let bits = if self.sign > 0 {
@@ -200,7 +200,7 @@ impl OctantLines {
     /// A reader of the octant's rows `j` as [`OctantLines::read`]`(j, 0, 63)` gives them, where
     /// the grid keeps bit lines and the origin is on the map (`None` otherwise).
     #[inline]
-    pub fn column_words<'g, O: Opacity>(&self, grid: &'g O) -> Option<ColumnWords<'g>> {
+    pub(crate) fn column_words<'g, O: Opacity>(&self, grid: &'g O) -> Option<ColumnWords<'g>> {
         let lines = grid.bit_lines(self.axis, self.sign < 0)?;
         let from = if self.sign > 0 { self.base } else { lines.len - 1 - self.base };
         (0..lines.len).contains(&from).then_some(ColumnWords {
@@ -219,7 +219,7 @@ impl OctantLines {
     /// of caves at r = 8 and 20 took 3–4% longer reading the backward lines (a second set of
     /// lines in the cache, against a few instructions a word; measured in session 49).
     #[inline]
-    pub fn read_forward<O: Opacity>(&self, grid: &O, j: i32, low: i32, high: i32) -> u64 {
+    pub(crate) fn read_forward<O: Opacity>(&self, grid: &O, j: i32, low: i32, high: i32) -> u64 {
         let bits = self.read_in_map_order(grid, j, low, high);
         if self.sign > 0 || bits == 0 { bits } else { bits.reverse_bits() >> (63 - (high - low)) }
     }
@@ -228,7 +228,7 @@ impl OctantLines {
     /// of [`OctantLines::read`] gives, without reversing the word where the map runs the other way.
     /// (Inlined: shadowline asks it on every row of an open map, and the call measured 5% of it.)
     #[inline(always)]
-    pub fn first_opaque<O: Opacity>(&self, grid: &O, j: i32, low: i32, high: i32) -> Option<i32> {
+    pub(crate) fn first_opaque<O: Opacity>(&self, grid: &O, j: i32, low: i32, high: i32) -> Option<i32> {
         let bits = self.read_in_map_order(grid, j, low, high);
         (bits != 0).then(|| {
             if self.sign > 0 {
@@ -243,7 +243,7 @@ impl OctantLines {
     /// [`OctantLines::first_opaque`] over columns `low ..= high` of any length (none when
     /// `low > high`), a 64-column word at a time.
     #[inline(always)]
-    pub fn first_opaque_between<O: Opacity>(&self, grid: &O, j: i32, mut low: i32, high: i32) -> Option<i32> {
+    pub(crate) fn first_opaque_between<O: Opacity>(&self, grid: &O, j: i32, mut low: i32, high: i32) -> Option<i32> {
         while low <= high {
             let end = (low + 63).min(high);
             if let Some(wall) = self.first_opaque(grid, j, low, end) {
@@ -265,13 +265,13 @@ impl OctantLines {
 
     /// The map positions along the line of columns `low ..= high`, in increasing order.
     #[inline(always)]
-    pub fn positions(&self, low: i32, high: i32) -> (i32, i32) {
+    pub(crate) fn positions(&self, low: i32, high: i32) -> (i32, i32) {
         if self.sign > 0 { (self.base + low, self.base + high) } else { (self.base - high, self.base - low) }
     }
 
     /// The map cell of column `c` of row `j`.
     #[inline(always)]
-    pub fn cell(&self, j: i32, c: i32) -> (i32, i32) {
+    pub(crate) fn cell(&self, j: i32, c: i32) -> (i32, i32) {
         let along = self.base + c * self.sign;
         match self.axis {
             Axis::Row => (along, self.line(j)),
@@ -281,7 +281,7 @@ impl OctantLines {
 
     /// Marks columns `low ..= high` of row `j` visible.
     #[inline(always)]
-    pub fn mark<O: Opacity>(&self, ctx: &mut FovContext<'_, O>, j: i32, low: i32, high: i32) {
+    pub(crate) fn mark<O: Opacity>(&self, ctx: &mut FovContext<'_, O>, j: i32, low: i32, high: i32) {
         let (a, b) = self.positions(low, high);
         ctx.mark_run(self.axis, self.line(j), a, b);
     }
@@ -290,7 +290,7 @@ impl OctantLines {
     /// reach of a view whose reach lies on the map: [`FovContext::reach_on_map`]), as short
     /// spans.
     #[inline(always)]
-    pub fn mark_on_map<O: Opacity>(&self, ctx: &mut FovContext<'_, O>, j: i32, low: i32, high: i32) {
+    pub(crate) fn mark_on_map<O: Opacity>(&self, ctx: &mut FovContext<'_, O>, j: i32, low: i32, high: i32) {
         let (a, b) = self.positions(low, high);
         match self.axis {
             Axis::Row => ctx.visible.mark_row_on_set(self.line(j), a, b),
@@ -300,7 +300,7 @@ impl OctantLines {
 
     /// Marks the clear cells among columns `low ..= high` of row `j`, whose opacity is `bits`
     /// from column `bits_low` on (for views that do not light walls).
-    pub fn mark_clear<O: Opacity>(
+    pub(crate) fn mark_clear<O: Opacity>(
         &self,
         ctx: &mut FovContext<'_, O>,
         j: i32,
@@ -339,7 +339,7 @@ pub(crate) struct ColumnWords<'g> {
 impl ColumnWords<'_> {
     /// Columns `0..64` of row `j`: bit `c` for column `c` (off the map: opaque).
     #[inline(always)]
-    pub fn read(&self, j: i32) -> u64 {
+    pub(crate) fn read(&self, j: i32) -> u64 {
         let line = self.line0 + j * self.line_step;
         if (line as u32) < self.lines {
             let at = line as usize * self.stride + self.word;
@@ -361,23 +361,23 @@ pub(crate) struct Ratio {
 
 impl Ratio {
     #[inline]
-    pub const fn new(num: i64, den: i64) -> Self {
+    pub(crate) const fn new(num: i64, den: i64) -> Self {
         Self { num, den }
     }
     #[inline]
-    pub fn lt(self, o: Ratio) -> bool {
+    pub(crate) fn lt(self, o: Ratio) -> bool {
         self.num * o.den < o.num * self.den
     }
     #[inline]
-    pub fn le(self, o: Ratio) -> bool {
+    pub(crate) fn le(self, o: Ratio) -> bool {
         self.num * o.den <= o.num * self.den
     }
     #[inline]
-    pub fn min(self, o: Ratio) -> Ratio {
+    pub(crate) fn min(self, o: Ratio) -> Ratio {
         if self.le(o) { self } else { o }
     }
     #[inline]
-    pub fn max(self, o: Ratio) -> Ratio {
+    pub(crate) fn max(self, o: Ratio) -> Ratio {
         if self.le(o) { o } else { self }
     }
 }

@@ -90,7 +90,7 @@ pub(super) struct BoxHalves {
 impl BoxHalves {
     /// The opacity of the box around the view's origin, which must lie on the map.
     #[inline(always)]
-    pub fn read<O: Opacity>(ctx: &FovContext<'_, O>) -> Self {
+    pub(super) fn read<O: Opacity>(ctx: &FovContext<'_, O>) -> Self {
         let (ox, oy) = (ctx.ox, ctx.oy);
         Self::from_rows(&std::array::from_fn(|i| {
             ctx.grid.line_bits(Axis::Row, oy - 4 + i as i32, ox - 4, SIDE) & 0x1ff
@@ -99,7 +99,7 @@ impl BoxHalves {
 
     /// A box given as nine 9-bit rows (row `i` for `dy = i − 4`).
     #[inline(always)]
-    pub fn from_rows(rows: &[u64; SIDE as usize]) -> Self {
+    pub(super) fn from_rows(rows: &[u64; SIDE as usize]) -> Self {
         let half =
             |first: usize| (0..HALF_ROWS as usize).fold(0, |half, i| half | rows[first + i] << (i as u32 * SIDE));
         Self { top: half(0), bottom: half(3) }
@@ -107,20 +107,20 @@ impl BoxHalves {
 
     /// Row `i` (`dy = i − 4`), as 9 bits.
     #[inline(always)]
-    pub fn row(&self, i: u32) -> u64 {
+    pub(super) fn row(&self, i: u32) -> u64 {
         let row = if i < HALF_ROWS as u32 { self.top >> (i * SIDE) } else { self.bottom >> ((i - 3) * SIDE) };
         row & ((1 << SIDE) - 1)
     }
 
     /// The half holding the cells of an octant in the bottom half or not.
     #[inline(always)]
-    pub fn half(&self, bottom: bool) -> u64 {
+    pub(super) fn half(&self, bottom: bool) -> u64 {
         if bottom { self.bottom } else { self.top }
     }
 
     /// Adds cells of the bottom half (`bottom`) or the top, keeping the rows both hold alike.
     #[inline(always)]
-    pub fn add(&mut self, bottom: bool, cells: u64) {
+    pub(super) fn add(&mut self, bottom: bool, cells: u64) {
         if bottom {
             self.bottom |= cells;
             self.top |= (cells & SHARED) << (3 * SIDE);
@@ -132,7 +132,7 @@ impl BoxHalves {
 
     /// Lights the cells seen, those of each row `dy` from the origin cut to `disc[|dy|]`.
     #[inline(always)]
-    pub fn light<O: Opacity>(&self, ctx: &mut FovContext<'_, O>, disc: &[u16; 5]) {
+    pub(super) fn light<O: Opacity>(&self, ctx: &mut FovContext<'_, O>, disc: &[u16; 5]) {
         let (ox, oy) = (ctx.ox, ctx.oy);
         for i in 0..SIDE {
             let seen = self.row(i) & u64::from(disc[(i as i32 - 4).unsigned_abs() as usize]);
@@ -157,7 +157,7 @@ pub(super) struct OctantCells {
 impl OctantCells {
     /// The cells of a pattern and of a view, as map offsets from the origin in the order of
     /// their bits (at most 14 each).
-    pub fn new(pattern: &[(i32, i32)], view: &[(i32, i32)]) -> Self {
+    pub(super) fn new(pattern: &[(i32, i32)], view: &[(i32, i32)]) -> Self {
         debug_assert!(pattern.len() <= 14 && view.len() <= 14);
         let bottom = in_bottom(pattern.iter().chain(view).map(|&(_, dy)| dy));
         let bit = |offset| half_bit(bottom, offset);
@@ -183,14 +183,14 @@ impl OctantCells {
     /// The octant's pattern in a box's opacity: bit `i` for the pattern's cell `i`, set when
     /// opaque.
     #[inline(always)]
-    pub fn pattern<G: BitGather>(&self, opacity: &BoxHalves) -> u16 {
+    pub(super) fn pattern<G: BitGather>(&self, opacity: &BoxHalves) -> u16 {
         let cells = G::gather(opacity.half(self.bottom), self.pattern_cells);
         self.to_pattern[0][(cells & 127) as usize] | self.to_pattern[1][(cells >> 7) as usize]
     }
 
     /// Adds the view's cells whose bit is set in `view` to the cells `seen`.
     #[inline(always)]
-    pub fn see<G: BitGather>(&self, view: u64, seen: &mut BoxHalves) {
+    pub(super) fn see<G: BitGather>(&self, view: u64, seen: &mut BoxHalves) {
         let cells = self.to_view_cells[0][(view & 127) as usize] | self.to_view_cells[1][(view >> 7 & 127) as usize];
         seen.add(self.bottom, G::scatter(u64::from(cells), self.view_cells));
     }

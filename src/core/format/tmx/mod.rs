@@ -17,7 +17,7 @@ use crate::core::model::error::MapError;
 
 pub(crate) use read::{read_tsx, read_tx};
 pub(crate) use write::tileset_file;
-pub use write::to_string;
+pub(super) use write::to_string;
 
 /// Reads a TMX map; the files it names are read through `files`.
 pub(crate) fn parse(bytes: &[u8], path: &Path, files: &dyn SideFiles) -> Result<Loaded, MapError> {

@@ -433,7 +433,7 @@ pub(crate) fn tileset_file(ts: &TilesetDoc) -> String {
     out
 }
 
-pub fn to_string(map: &crate::core::Map, path: &Path) -> Result<Written, MapError> {
+pub(crate) fn to_string(map: &crate::core::Map, path: &Path) -> Result<Written, MapError> {
     let placement = tiled_common::export_doc(map, path);
     let doc = placement.doc;
     let mut out = String::from("<?xml version=\"1.0\" encoding=\"UTF-8\"?>\n");
