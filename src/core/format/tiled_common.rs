@@ -41,7 +41,9 @@ use crate::core::model::map::{self, Layer, LayerRef, Map, ObjectLayer};
 use crate::core::model::object::{MapObject, ObjectKind, ObjectShape, ObjectTemplate, ShapeKind};
 use crate::core::model::sheet::{FormatMemo, SpriteSheet, TilesetFile};
 use crate::core::model::sheet_drawing::SheetDrawing;
-use crate::core::model::tile::{Door, Frame, Glyph, Properties, PropertyValue, Rgb, Sprite, TileId, TileKind};
+use crate::core::model::tile::{
+    Door, EnumValue, Frame, Glyph, Properties, PropertyValue, Rgb, Sprite, TileId, TileKind,
+};
 use crate::core::model::tiled_settings::LayerFormat;
 use crate::core::model::wang::WangSet;
 
@@ -1694,6 +1696,29 @@ fn glyph_tileset_png(glyphs: &[Glyph], tw: u32, th: u32, columns: u32) -> Result
         }
     }
     encode_png_rgb(w, h, &rgb)
+}
+
+/// A plain value read with its `propertytype`: a string or int that names a type is a value of
+/// that enum (Tiled gives no other plain value one); any other value is as read.
+pub(super) fn typed_as_enum(plain: PropertyValue, custom_type: &str) -> PropertyValue {
+    match plain {
+        PropertyValue::String(s) if !custom_type.is_empty() => {
+            PropertyValue::Enum { enum_type: custom_type.to_owned(), value: EnumValue::String(s) }
+        }
+        PropertyValue::Int(i) if !custom_type.is_empty() => {
+            PropertyValue::Enum { enum_type: custom_type.to_owned(), value: EnumValue::Int(i) }
+        }
+        other => other,
+    }
+}
+
+/// The files a save writes beside the map (a [`Placement`]'s glyph tileset image), or the error
+/// that kept one from being made.
+pub(super) fn extra_files(
+    glyph_image: Option<(PathBuf, Result<Vec<u8>, MapError>)>,
+) -> Result<Vec<(PathBuf, Vec<u8>)>, MapError> {
+    let image = glyph_image.map(|(path, png)| Ok::<_, MapError>((path, png?)));
+    Ok(image.transpose()?.into_iter().collect())
 }
 
 /// The largest glyph tileset image a save writes: 16 columns of 64-pixel tiles, 4 096 rows.

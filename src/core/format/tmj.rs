@@ -140,16 +140,7 @@ impl<'a> Obj<'a> {
                 return Err(MapError::invalid(format!("{}: {called} of type {ty:?} has value {v}", self.what)));
             }
         };
-        // An enum is a string or int that names its type; Tiled gives no other plain value one.
-        Ok(match plain {
-            PropertyValue::String(s) if !custom_type.is_empty() => {
-                PropertyValue::Enum { enum_type: custom_type.to_owned(), value: EnumValue::String(s) }
-            }
-            PropertyValue::Int(i) if !custom_type.is_empty() => {
-                PropertyValue::Enum { enum_type: custom_type.to_owned(), value: EnumValue::Int(i) }
-            }
-            other => other,
-        })
+        Ok(tiled_common::typed_as_enum(plain, custom_type))
     }
 
     /// A class value's members. Tiled's JSON writes them untyped (the types are in the
@@ -1499,12 +1490,7 @@ pub(super) fn to_string(map: &crate::core::Map, path: &Path) -> Result<Written, 
     warnings.extend(members_warning);
     Ok(Written {
         text,
-        extra_files: placement
-            .glyph_image
-            .map(|(path, png)| Ok::<_, MapError>((path, png?)))
-            .transpose()?
-            .into_iter()
-            .collect(),
+        extra_files: tiled_common::extra_files(placement.glyph_image)?,
         warnings,
         notes: placement.notes,
     })

@@ -19,7 +19,7 @@ use crate::core::model::flip::Flip;
 use crate::core::model::map::{self, DrawOrder, LayerGroup, MAX_MAP_SIDE, ObjectLayer};
 use crate::core::model::object::{HorizontalAlign, ObjectText, VerticalAlign};
 use crate::core::model::sheet_drawing::{ObjectAlignment, SheetDrawing, TileTransformations};
-use crate::core::model::tile::{EnumValue, Properties, PropertyValue, Rgb, Rgba};
+use crate::core::model::tile::{Properties, PropertyValue, Rgb, Rgba};
 use crate::core::model::tiled_settings::{LayerFormat, Orientation, RenderOrder};
 use crate::core::model::wang::{WangColor, WangKind, WangSet};
 
@@ -451,16 +451,7 @@ fn value(p: &Element, called: &str) -> Result<PropertyValue, MapError> {
         "string" => PropertyValue::String(text),
         other => return Err(p.error(format!("{called} has type {other:?}, which Tiled does not have"))),
     };
-    // An enum is a string or int that names its type; Tiled gives no other plain value one.
-    Ok(match plain {
-        PropertyValue::String(s) if !custom_type.is_empty() => {
-            PropertyValue::Enum { enum_type: custom_type.to_owned(), value: EnumValue::String(s) }
-        }
-        PropertyValue::Int(i) if !custom_type.is_empty() => {
-            PropertyValue::Enum { enum_type: custom_type.to_owned(), value: EnumValue::Int(i) }
-        }
-        other => other,
-    })
+    Ok(tiled_common::typed_as_enum(plain, custom_type))
 }
 
 /// A `<tileset>` element (embedded in a map, or a TSX file's root), its image resolved against

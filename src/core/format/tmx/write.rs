@@ -501,12 +501,7 @@ pub(crate) fn to_string(map: &crate::core::Map, path: &Path) -> Result<Written, 
     out.push_str("</map>\n");
     Ok(Written {
         text: out,
-        extra_files: placement
-            .glyph_image
-            .map(|(path, png)| Ok::<_, MapError>((path, png?)))
-            .transpose()?
-            .into_iter()
-            .collect(),
+        extra_files: tiled_common::extra_files(placement.glyph_image)?,
         warnings: doc.warnings,
         notes: placement.notes,
     })
