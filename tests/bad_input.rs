@@ -641,3 +641,23 @@ fn a_glyph_defined_twice_in_a_legend_is_named() {
         &["line 3", "glyph 'T' is defined already, on line 2"],
     );
 }
+
+/// Chunk positions past what a cell position holds are refused where they are read, naming the
+/// value: a cell's place in its chunk added to one used to overflow (a wrong map in a release
+/// build, a panic in a debug one).
+#[test]
+fn chunks_placed_beyond_any_cell_position_are_refused() {
+    let far = "9223372036854775000";
+    let tmx = std::fs::read_to_string(fixture("infinite.tmx")).unwrap().replacen(
+        r#"<chunk x="-16" y="0""#,
+        &format!(r#"<chunk x="{far}" y="0""#),
+        1,
+    );
+    assert_error("far.tmx", &tmx, &[&format!("x=\"{far}\""), "line 6"]);
+    let tmj = format!(
+        r#"{{"width":2,"height":1,"infinite":true,"tilewidth":8,"tileheight":8,"tilesets":[{{"firstgid":1,"source":"tiny.tsx"}}],
+        "layers":[{{"type":"tilelayer","name":"ground","width":2,"height":1,"chunks":[
+        {{"x":{far},"y":0,"width":2,"height":1,"data":[1,1]}}]}}]}}"#
+    );
+    assert_error("far.tmj", &tmj, &["layer \"ground\", chunk 0", "`x` must be a cell position"]);
+}

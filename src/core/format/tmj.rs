@@ -507,7 +507,15 @@ fn parse_layers(
                             })
                             .in_layer(&name));
                         }
-                        let (cx, cy) = (c.int("x")?.unwrap_or(0), c.int("y")?.unwrap_or(0));
+                        // Chunk positions are cells, within i32 as Tiled keeps them, so that a
+                        // cell's place in its chunk adds without overflow.
+                        let coordinate = |key: &str| -> Result<i64, MapError> {
+                            let v = c.int(key)?.unwrap_or(0);
+                            i32::try_from(v)
+                                .map(i64::from)
+                                .map_err(|_| c.bad(key, "a cell position within ±2147483647"))
+                        };
+                        let (cx, cy) = (coordinate("x")?, coordinate("y")?);
                         let gids = decode_data(&c, encoding, compression, cw as usize * ch as usize)
                             .map_err(|e| e.in_layer(&name))?;
                         for (k, &g) in gids.iter().enumerate() {
