@@ -12,13 +12,6 @@ use crate::core::model::error::{MapError, MapErrorKind};
 /// `{`), as Tiled does, rather than by its name.
 pub(crate) struct TiledFiles;
 
-impl TiledFiles {
-    /// A tileset file, its first GID 1 and no `source`.
-    pub(crate) fn read_tileset(&self, path: &Path) -> Result<TilesetDoc, MapError> {
-        self.tileset(path)
-    }
-}
-
 /// Whether a file holds JSON (its first character that is not white space is `{`).
 fn is_json(path: &Path) -> Result<bool, MapError> {
     use std::io::Read as _;

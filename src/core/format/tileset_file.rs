@@ -11,7 +11,7 @@
 
 use std::path::{Path, PathBuf};
 
-use super::tiled_common::{self, Dropped, TilesetDoc};
+use super::tiled_common::{self, Dropped, SideFiles, TilesetDoc};
 use crate::core::model::error::MapError;
 use crate::core::model::map::Map;
 use crate::core::model::sheet::FormatMemo;
@@ -94,7 +94,7 @@ pub fn prepare(map: &Map, sheet: usize) -> Result<TilesetFileWrite, MapError> {
     let name = path.file_name().unwrap_or_default().to_string_lossy().into_owned();
     let mut concerns = Vec::new();
     if path.is_file() {
-        let read_now = super::tiled_files::TiledFiles.read_tileset(&path);
+        let read_now = super::tiled_files::TiledFiles.tileset(&path);
         match read_now.and_then(|raw| Ok((tiled_common::tileset_as_read(&path, &raw)?, raw))) {
             Ok((now, raw)) => {
                 if file.as_read.as_ref().and_then(FormatMemo::get::<TilesetDoc>) != Some(&now) {

@@ -116,14 +116,7 @@ pub(crate) fn read_map(bytes: &[u8], path: &Path, files: &dyn SideFiles) -> Resu
     // file of many large compressed layers is refused before it takes their memory.
     let mut cells = 0u64;
     count_cells(&root, infinite, &mut cells)?;
-    let mut reader = LayerReader {
-        dir,
-        files,
-        first_gids: Vec::new(),
-        templates: Vec::new(),
-        tilesets: TemplateTilesets::new(sources),
-    };
-    reader.first_gids = doc.tilesets.iter().map(|t| t.first_gid).collect();
+    let mut reader = LayerReader { dir, files, templates: Vec::new(), tilesets: TemplateTilesets::new(sources) };
     reader.layers(&root, None, &mut doc)?;
     Ok(doc)
 }
@@ -165,8 +158,6 @@ fn layer_size(element: &Element) -> Result<(u32, u32), MapError> {
 struct LayerReader<'a> {
     dir: &'a Path,
     files: &'a dyn SideFiles,
-    /// Each map tileset's first GID, in order.
-    first_gids: Vec<u32>,
     /// Templates read so far: the `template` attribute as written, and the template.
     templates: Vec<(String, TemplateDoc)>,
     tilesets: TemplateTilesets,
