@@ -349,9 +349,13 @@ pub fn write_atomic(path: &Path, bytes: &[u8]) -> Result<(), MapError> {
         _ => PathBuf::from("."),
     };
     let name = path.file_name().and_then(|n| n.to_str()).unwrap_or("map");
-    let tmp = dir.join(format!(".{name}.{}.tmp", std::process::id()));
+    // Unique within the process too (a save and the autosave may write at once), and created
+    // new, so that no write ever opens another's temporary file.
+    static NEXT: std::sync::atomic::AtomicU64 = std::sync::atomic::AtomicU64::new(0);
+    let n = NEXT.fetch_add(1, std::sync::atomic::Ordering::Relaxed);
+    let tmp = dir.join(format!(".{name}.{}-{n}.tmp", std::process::id()));
     let result = (|| {
-        let mut file = std::fs::File::create(&tmp)?;
+        let mut file = std::fs::OpenOptions::new().write(true).create_new(true).open(&tmp)?;
         file.write_all(bytes)?;
         file.sync_all()?;
         std::fs::rename(&tmp, path)
@@ -392,4 +396,43 @@ pub(crate) fn resolve_path(dir: &Path, relative: &Path) -> PathBuf {
     let joined = dir.join(relative);
     let absolute = std::path::absolute(&joined).unwrap_or(joined);
     tiled_common::normalize_path(&absolute)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// Files in `dir` other than `keep`: a write leaves no temporary file behind.
+    fn leftovers(dir: &Path, keep: &str) -> Vec<String> {
+        let names = std::fs::read_dir(dir).unwrap().map(|e| e.unwrap().file_name().to_string_lossy().into_owned());
+        names.filter(|n| n != keep).collect()
+    }
+
+    #[test]
+    fn writes_at_once_to_one_file_never_share_a_temporary_file() {
+        let dir = tempfile::tempdir().unwrap();
+        let path = dir.path().join("map.ron");
+        let (a, b) = (vec![b'a'; 100_000], vec![b'b'; 100_000]);
+        std::thread::scope(|s| {
+            for bytes in [&a, &b] {
+                let path = &path;
+                s.spawn(move || (0..50).for_each(|_| write_atomic(path, bytes).unwrap()));
+            }
+        });
+        let written = std::fs::read(&path).unwrap();
+        assert!(written == a || written == b, "the file is one whole write, not a mix");
+        assert_eq!(leftovers(dir.path(), "map.ron"), Vec::<String>::new());
+    }
+
+    #[test]
+    fn a_failed_write_leaves_the_target_and_no_temporary_file() {
+        let dir = tempfile::tempdir().unwrap();
+        // The target is a folder: the rename fails, after the temporary file was written.
+        let target = dir.path().join("map.ron");
+        std::fs::create_dir(&target).unwrap();
+        std::fs::write(target.join("inside.txt"), "kept").unwrap();
+        assert!(write_atomic(&target, b"new").is_err());
+        assert_eq!(std::fs::read_to_string(target.join("inside.txt")).unwrap(), "kept");
+        assert_eq!(leftovers(dir.path(), "map.ron"), Vec::<String>::new());
+    }
 }
