@@ -7,6 +7,7 @@
 //! - [`edit`]: changes a designer makes (strokes, fills, stamps, selections, terrain brushes).
 //! - [`fov`]: the field-of-view algorithms, one file each, behind one dispatcher.
 //! - [`path`]: grid searches (A*, Dijkstra, JPS, …) and Dijkstra maps.
+//! - [`ext`]: algorithms from outside the process, over a JSON-lines protocol.
 //! - [`sim`]: the game that play mode runs (turns, memory, monsters, lights).
 //! - [`analysis`]: whole-map audits (FOV symmetry, the LOS cache's invalidation, reachability).
 //! - [`format`](mod@format): reading and writing maps (RON, ASCII, Tiled TMX/TMJ, MovingAI).
@@ -23,6 +24,7 @@
 
 pub mod analysis;
 pub mod edit;
+pub mod ext;
 pub mod format;
 pub mod fov;
 pub mod generate;
