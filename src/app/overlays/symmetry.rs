@@ -334,7 +334,7 @@ impl Overlay for SymmetryOverlay {
             ui.strong("per cell");
             ui.end_row();
             for r in &self.table {
-                ui.label(r.algorithm.name());
+                ui.label(r.algorithm.as_str());
                 ui.label(r.violations.to_string());
                 ui.label(format!("{:.3}%", r.rate() * 100.0));
                 ui.label(format!("{:.3}", r.error_per_cell()));

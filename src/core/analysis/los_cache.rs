@@ -41,7 +41,9 @@ use std::time::Instant;
 
 use rayon::prelude::*;
 
+use crate::core::ext::{ExtError, Program};
 use crate::core::fov::{self, Algorithm, FovParams, Opacity, OpacityGrid, VisibleSet};
+use crate::core::path::CostGrid;
 
 fn grid_cell(width: i32, i: usize) -> Cell {
     Cell::new(i as i32 % width, i as i32 / width)
@@ -350,4 +352,62 @@ impl LosCache {
         }
         CacheUpdate { conservative, candidates, changed, micros: started.elapsed().as_secs_f64() * 1e6 }
     }
+}
+
+/// One opacity change for an algorithm whose reads are unknown (an external program): nothing
+/// bounds its candidates but DCSS's conservative box, so every view in the box is recomputed,
+/// through the program, and compared with the one before. `costs` is what the program is sent
+/// with each map (the walkable cells; they do not change here). `grid` is left changed, and the
+/// program with the changed map.
+pub fn external_update(
+    program: &mut Program,
+    grid: &mut OpacityGrid,
+    costs: &CostGrid,
+    radius: u32,
+    c: Cell,
+    opaque: bool,
+) -> Result<CacheUpdate, ExtError> {
+    let started = Instant::now();
+    if !grid.in_bounds(c.x, c.y) || grid.is_opaque(c.x, c.y) == opaque {
+        return Ok(CacheUpdate::default());
+    }
+    let r = i32::try_from(radius).unwrap_or(i32::MAX);
+    let transparent_box = |grid: &OpacityGrid| -> Vec<Cell> {
+        let mut out = Vec::new();
+        for y in c.y.saturating_sub(r).max(0)..=c.y.saturating_add(r).min(grid.height() - 1) {
+            for x in c.x.saturating_sub(r).max(0)..=c.x.saturating_add(r).min(grid.width() - 1) {
+                if !grid.is_opaque(x, y) {
+                    out.push(Cell::new(x, y));
+                }
+            }
+        }
+        out
+    };
+    // The views that stay cached across the change (the cell's own appears or goes).
+    let kept: Vec<Cell> = transparent_box(grid).into_iter().filter(|&a| a != c).collect();
+    program.set_map(grid, costs)?;
+    let before = program.fov(&kept, Some(radius), true)?;
+    grid.set(c.x, c.y, opaque);
+    let conservative = transparent_box(grid);
+    program.set_map(grid, costs)?;
+    let after = program.fov(&kept, Some(radius), true)?;
+    if !opaque {
+        program.fov(&[c], Some(radius), true)?;
+    }
+    let sorted = |mut v: Vec<Cell>| {
+        v.sort_by_key(|c| (c.y, c.x));
+        v
+    };
+    let changed = kept
+        .iter()
+        .zip(before.into_iter().zip(after))
+        .filter(|(_, (b, a))| sorted(b.clone()) != sorted(a.clone()))
+        .map(|(&cell, _)| cell)
+        .collect();
+    Ok(CacheUpdate {
+        candidates: conservative.clone(),
+        conservative,
+        changed,
+        micros: started.elapsed().as_secs_f64() * 1e6,
+    })
 }

@@ -15,6 +15,7 @@ use std::sync::atomic::{AtomicBool, AtomicUsize, Ordering};
 use rayon::prelude::*;
 use serde::Serialize;
 
+use crate::core::ext::{ExtError, Program};
 use crate::core::fov::{self, Algorithm, FovParams, Opacity, OpacityGrid, VisibleSet};
 use crate::core::model::geometry::Cell;
 
@@ -23,7 +24,8 @@ pub const MAX_WINDOW_BITS: u64 = 8 * 1024 * 1024 * 1024;
 
 #[derive(Clone, Debug, PartialEq, Serialize)]
 pub struct SymmetryReport {
-    pub algorithm: Algorithm,
+    /// The algorithm's name: a built-in's, or an external program's.
+    pub algorithm: String,
     pub radius: Option<u32>,
     /// Ordered pairs of distinct transparent cells within the radius of each other.
     pub pairs: u64,
@@ -77,6 +79,19 @@ pub enum AuditError {
     TooLarge(u64),
     #[error("cancelled")]
     Cancelled,
+    #[error(transparent)]
+    External(#[from] ExtError),
+}
+
+/// How many origins an external program is asked for at once: few round trips, and progress
+/// still moves every fraction of a second.
+const EXTERNAL_BATCH: usize = 256;
+
+/// Where an audit's views come from.
+pub enum Views<'a> {
+    Builtin(Algorithm),
+    /// A program, already sent this map.
+    External(&'a mut Program),
 }
 
 /// How far a view reaches from its origin.
@@ -99,6 +114,18 @@ pub fn audit(
     done: &AtomicUsize,
     cancel: &AtomicBool,
 ) -> Result<SymmetryReport, AuditError> {
+    audit_views(grid, Views::Builtin(algorithm), radius, done, cancel)
+}
+
+/// [`audit`] with the views of a built-in algorithm or of an external program (asked for
+/// [`EXTERNAL_BATCH`] origins at a time; cells it reports beyond the radius are no pair's).
+pub fn audit_views(
+    grid: &OpacityGrid,
+    views: Views<'_>,
+    radius: Option<u32>,
+    done: &AtomicUsize,
+    cancel: &AtomicBool,
+) -> Result<SymmetryReport, AuditError> {
     let (w, h) = (grid.width(), grid.height());
     let r = reach(grid, radius);
     let side = (2 * r + 1) as usize;
@@ -117,22 +144,44 @@ pub fn audit(
         |origin: Cell, c: Cell| -> usize { ((c.y - origin.y + r) as usize) * side + (c.x - origin.x + r) as usize };
     // Pass 1: every view, as a bit window around its origin.
     let mut windows = vec![0u64; cells.len() * words];
-    windows.par_chunks_mut(words).zip(cells.par_iter()).try_for_each_init(
-        || VisibleSet::new(w as u32, h as u32),
-        |visible, (window, &i)| {
-            if cancel.load(Ordering::Relaxed) {
-                return Err(AuditError::Cancelled);
+    let name = match &views {
+        Views::Builtin(a) => a.name().to_string(),
+        Views::External(p) => p.spec().name.clone(),
+    };
+    match views {
+        Views::Builtin(algorithm) => windows.par_chunks_mut(words).zip(cells.par_iter()).try_for_each_init(
+            || VisibleSet::new(w as u32, h as u32),
+            |visible, (window, &i)| {
+                if cancel.load(Ordering::Relaxed) {
+                    return Err(AuditError::Cancelled);
+                }
+                let origin = Cell::new(i as i32 % w, i as i32 / w);
+                fov::compute(algorithm, grid, FovParams::new(origin, radius), visible);
+                for c in visible.iter() {
+                    let b = window_bit(origin, c);
+                    window[b / 64] |= 1 << (b % 64);
+                }
+                done.fetch_add(1, Ordering::Relaxed);
+                Ok(())
+            },
+        )?,
+        Views::External(program) => {
+            for (batch, batch_windows) in cells.chunks(EXTERNAL_BATCH).zip(windows.chunks_mut(EXTERNAL_BATCH * words)) {
+                if cancel.load(Ordering::Relaxed) {
+                    return Err(AuditError::Cancelled);
+                }
+                let origins: Vec<Cell> = batch.iter().map(|&i| Cell::new(i as i32 % w, i as i32 / w)).collect();
+                let views = program.fov(&origins, radius, true)?;
+                for ((origin, view), window) in origins.iter().zip(views).zip(batch_windows.chunks_mut(words)) {
+                    for c in view.into_iter().filter(|c| (c.x - origin.x).abs() <= r && (c.y - origin.y).abs() <= r) {
+                        let b = window_bit(*origin, c);
+                        window[b / 64] |= 1 << (b % 64);
+                    }
+                }
+                done.fetch_add(batch.len(), Ordering::Relaxed);
             }
-            let origin = Cell::new(i as i32 % w, i as i32 / w);
-            fov::compute(algorithm, grid, FovParams::new(origin, radius), visible);
-            for c in visible.iter() {
-                let b = window_bit(origin, c);
-                window[b / 64] |= 1 << (b % 64);
-            }
-            done.fetch_add(1, Ordering::Relaxed);
-            Ok(())
-        },
-    )?;
+        }
+    }
     // Pass 2: for each A and each transparent B it sees, does B see A?
     let sees = |a: usize, b: Cell| -> bool {
         let origin = Cell::new(a as i32 % w, a as i32 / w);
@@ -179,7 +228,7 @@ pub fn audit(
         counts[b as usize] += 1;
     }
     Ok(SymmetryReport {
-        algorithm,
+        algorithm: name,
         radius,
         pairs,
         violations,
