@@ -13,7 +13,13 @@ use crate::core::format::{self, Loaded};
 use crate::core::fov::{self, Algorithm, FovParams, Opacity, OpacityGrid, VisibleSet};
 use crate::core::{Cell, Map, ObjectKind, PropertyValue, generate, path};
 
+mod check;
+mod external;
 mod play;
+
+pub use check::CheckCommand;
+pub use external::ExtArgs;
+use external::Externals;
 
 #[derive(Subcommand, Debug)]
 pub enum Command {
@@ -46,6 +52,8 @@ pub enum Command {
         to: Option<Cell>,
         #[arg(long, value_enum, default_value_t = FovFormat::Ascii)]
         format: FovFormat,
+        #[command(flatten)]
+        ext: ExtArgs,
     },
     /// A path between two cells: the map with the path and the explored cells (ascii), or the
     /// numbers (json). With a MovingAI `.scen` file: every scenario, checked against its optimal length.
@@ -70,6 +78,8 @@ pub enum Command {
         scen: Option<PathBuf>,
         #[arg(long, value_enum, default_value_t = FovFormat::Ascii)]
         format: FovFormat,
+        #[command(flatten)]
+        ext: ExtArgs,
     },
     /// What the map's lights light (ascii: the map with the lit cells; json: the cells), or,
     /// with --from, what a viewer there sees by the game's rule: its own view, and lit cells
@@ -116,6 +126,12 @@ pub enum Command {
         #[command(subcommand)]
         analysis: AuditCommand,
     },
+    /// Check an external algorithm (a program, `--ext NAME=COMMAND`) against the built-in ones:
+    /// exit 1 when it differs or breaks a rule.
+    Check {
+        #[command(subcommand)]
+        what: CheckCommand,
+    },
     /// Write a generated map.
     Generate {
         #[arg(value_enum)]
@@ -151,6 +167,8 @@ pub enum AuditCommand {
         radius: Option<u32>,
         #[arg(long, value_enum, default_value_t = OutputFormat::Text)]
         format: OutputFormat,
+        #[command(flatten)]
+        ext: ExtArgs,
     },
     /// Build the per-cell LOS cache, toggle one cell's opacity (a door, say) and report the cache
     /// size, the conservative, candidate and changed regions and the update time.
@@ -164,6 +182,8 @@ pub enum AuditCommand {
         toggle: Cell,
         #[arg(long, value_enum, default_value_t = OutputFormat::Text)]
         format: OutputFormat,
+        #[command(flatten)]
+        ext: ExtArgs,
     },
 }
 
@@ -243,7 +263,8 @@ fn run_command(command: Command) -> anyhow::Result<()> {
             }
             Ok(())
         }
-        Command::Fov { map, algorithm, origin, radius, no_light_walls, to, format } => {
+        Command::Fov { map, algorithm, origin, radius, no_light_walls, to, format, ext } => {
+            let mut externals = Externals::new(&ext)?;
             let loaded = load_for_command(&map)?;
             let origin = match origin {
                 Some(o) => o,
@@ -268,16 +289,23 @@ fn run_command(command: Command) -> anyhow::Result<()> {
                     loaded.width(),
                     loaded.height()
                 );
-                write!(out, "{}", pair_report(&loaded, &algorithm, params, to, format)?)?;
+                write!(out, "{}", pair_report(&loaded, &algorithm, params, to, format, &mut externals)?)?;
                 return Ok(());
             }
-            write!(out, "{}", fov_report(&loaded, &algorithm, params, format)?)?;
+            write!(out, "{}", fov_report(&loaded, &algorithm, params, format, &mut externals)?)?;
             Ok(())
         }
-        Command::Path { map, from, to, algorithm, moves, diagonal, open_doors, scen, format } => {
+        Command::Path { map, from, to, algorithm: name, moves, diagonal, open_doors, scen, format, ext } => {
+            let mut externals = Externals::new(&ext)?;
             let loaded = load_for_command(&map)?;
-            let algorithm = path::Algorithm::from_name(&algorithm)
-                .with_context(|| format!("unknown algorithm {algorithm:?}: use astar, dijkstra, bfs, greedy or jps"))?;
+            let algorithm = match path::Algorithm::from_name(&name) {
+                Some(a) => a,
+                None if externals.is_registered(&name) => path::Algorithm::AStar,
+                None => {
+                    let names: Vec<&str> = path::Algorithm::ALL.iter().map(|a| a.name()).collect();
+                    return Err(external::unknown_algorithm(&name, &names, &externals));
+                }
+            };
             let rules = path::MoveRules {
                 moves: if moves == "4" { path::Moves::Four } else { path::Moves::Eight },
                 diagonal: match diagonal {
@@ -298,6 +326,10 @@ fn run_command(command: Command) -> anyhow::Result<()> {
             };
             let grid = path::CostGrid::from_map(&loaded, doors);
             if let Some(scen) = scen {
+                anyhow::ensure!(
+                    !externals.is_registered(&name),
+                    "--scen runs the built-in searches; check {name} with `sightline check path`"
+                );
                 let (report, all_match) = scenario_report(&grid, &params, &scen)?;
                 write!(out, "{report}")?;
                 anyhow::ensure!(all_match, "some scenario costs do not match their optimal lengths");
@@ -315,6 +347,13 @@ fn run_command(command: Command) -> anyhow::Result<()> {
                     grid.passable(c.x, c.y),
                     "{what} {c} cannot be walked on (a wall, a closed door or void)"
                 );
+            }
+            if let Some(program) = externals.program(&name)? {
+                program.set_map(&OpacityGrid::from_map(&loaded), &grid)?;
+                let found = program.path(from, to, &rules)?;
+                write!(out, "{}", external_path_report(&loaded, &name, &found, format))?;
+                anyhow::ensure!(found.path.is_some(), "{name} found no path from {from} to {to}");
+                return Ok(());
             }
             let mut trace = path::Trace::new(&grid);
             let mut searcher = path::search::Searcher::new();
@@ -356,12 +395,33 @@ fn run_command(command: Command) -> anyhow::Result<()> {
             );
             Ok(())
         }
-        Command::Audit { analysis: AuditCommand::Symmetry { map, algorithm, radius, format } } => {
+        Command::Audit { analysis: AuditCommand::Symmetry { map, algorithm, radius, format, ext } } => {
+            let mut externals = Externals::new(&ext)?;
             let loaded = load_for_command(&map)?;
             let grid = OpacityGrid::from_map(&loaded);
-            let algorithms =
-                if algorithm == "all" { Algorithm::ALL.to_vec() } else { vec![parse_algorithm(&algorithm)?] };
-            write!(out, "{}", symmetry_report(&grid, &algorithms, radius, format, &map)?)?;
+            let builtins = match algorithm.as_str() {
+                "all" => Algorithm::ALL.to_vec(),
+                name if externals.is_registered(name) => Vec::new(),
+                name => vec![builtin_or_unknown(name, &externals)?],
+            };
+            let mut rows = symmetry_rows(&grid, &builtins, radius)?;
+            let programs = match algorithm.as_str() {
+                "all" => externals.all()?,
+                name => externals.program(name)?.into_iter().collect(),
+            };
+            for program in programs {
+                external::send_map(program, &loaded)?;
+                let started = std::time::Instant::now();
+                let report = crate::core::analysis::symmetry::audit_views(
+                    &grid,
+                    crate::core::analysis::symmetry::Views::External(program),
+                    radius,
+                    &std::sync::atomic::AtomicUsize::new(0),
+                    &std::sync::atomic::AtomicBool::new(false),
+                )?;
+                rows.push((report, started.elapsed().as_secs_f64() * 1e3));
+            }
+            write!(out, "{}", symmetry_report(&rows, radius, format, &map)?)?;
             Ok(())
         }
         Command::Lights { map, algorithm, from, vision, format } => {
@@ -383,7 +443,8 @@ fn run_command(command: Command) -> anyhow::Result<()> {
             write!(out, "{}", play::play_report(&loaded, preset, seed, &keys, turns, format)?)?;
             Ok(())
         }
-        Command::Audit { analysis: AuditCommand::Cache { map, algorithm, radius, toggle, format } } => {
+        Command::Audit { analysis: AuditCommand::Cache { map, algorithm, radius, toggle, format, ext } } => {
+            let mut externals = Externals::new(&ext)?;
             let loaded = load_for_command(&map)?;
             anyhow::ensure!(
                 loaded.in_bounds(toggle),
@@ -391,7 +452,26 @@ fn run_command(command: Command) -> anyhow::Result<()> {
                 loaded.width(),
                 loaded.height()
             );
-            let algorithm = parse_algorithm(&algorithm)?;
+            if let Some(program) = externals.program(&algorithm)? {
+                let mut grid = OpacityGrid::from_map(&loaded);
+                let costs = path::CostGrid::from_map(&loaded, path::DoorRule::Impassable);
+                let was_opaque = grid.is_opaque(toggle.x, toggle.y);
+                let update = crate::core::analysis::los_cache::external_update(
+                    program,
+                    &mut grid,
+                    &costs,
+                    radius,
+                    toggle,
+                    !was_opaque,
+                )?;
+                write!(
+                    out,
+                    "{}",
+                    external::cache_report(&map, &algorithm, radius, toggle, was_opaque, &update, format)
+                )?;
+                return Ok(());
+            }
+            let algorithm = builtin_or_unknown(&algorithm, &externals)?;
             let grid = OpacityGrid::from_map(&loaded);
             let started = std::time::Instant::now();
             let mut cache = crate::core::analysis::los_cache::LosCache::build(&grid, algorithm, radius)?;
@@ -433,6 +513,7 @@ fn run_command(command: Command) -> anyhow::Result<()> {
             }
             Ok(())
         }
+        Command::Check { what } => check::run(what, &mut out),
         Command::Generate { kind, output, width, height, seed } => {
             let map = match kind {
                 Generator::Dungeon => generate::dungeon(width, height, seed),
@@ -773,15 +854,24 @@ fn look_flags(tint: Option<crate::core::Rgba>, offset: [f64; 2], parallax: [f64;
     flags
 }
 
-fn parse_algorithm(name: &str) -> anyhow::Result<Algorithm> {
-    Algorithm::from_name(name).with_context(|| {
-        let names: Vec<_> = Algorithm::ALL.iter().map(|a| a.name()).collect();
-        format!("unknown algorithm {name:?}: use one of {}, or all", names.join(", "))
+/// A built-in FOV algorithm by name, or an error listing the built-in and registered names.
+fn builtin_or_unknown(name: &str, externals: &Externals) -> anyhow::Result<Algorithm> {
+    Algorithm::from_name(name).ok_or_else(|| {
+        let mut names: Vec<&str> = Algorithm::ALL.iter().map(|a| a.name()).collect();
+        names.push("all");
+        external::unknown_algorithm(name, &names, externals)
     })
 }
 
-/// The `fov` report: one algorithm as ASCII or JSON, or `all` as a table.
-pub(crate) fn fov_report(map: &Map, algorithm: &str, params: FovParams, format: FovFormat) -> anyhow::Result<String> {
+/// The `fov` report: one algorithm (built in or registered with `--ext`) as ASCII or JSON, or
+/// `all` as a table (the registered programs last, timed by their round trip).
+pub(crate) fn fov_report(
+    map: &Map,
+    algorithm: &str,
+    params: FovParams,
+    format: FovFormat,
+    externals: &mut Externals,
+) -> anyhow::Result<String> {
     let grid = OpacityGrid::from_map(map);
     let mut visible = VisibleSet::new(map.width(), map.height());
     if algorithm == "all" {
@@ -799,27 +889,37 @@ pub(crate) fn fov_report(map: &Map, algorithm: &str, params: FovParams, format: 
                 runs += 1;
             }
             let micros = started.elapsed().as_secs_f64() * 1e6 / f64::from(runs);
-            rows.push((a, visible.count(), micros));
+            rows.push((a.name().to_string(), visible.count(), micros));
+        }
+        for program in externals.all()? {
+            external::send_map(program, map)?;
+            let started = std::time::Instant::now();
+            let views = program.fov(&[params.origin], params.radius, params.light_walls)?;
+            let micros = started.elapsed().as_secs_f64() * 1e6;
+            rows.push((program.spec().name.clone(), views.first().map_or(0, Vec::len), micros));
         }
         match format {
             FovFormat::Ascii => {
                 out.push_str(&format!("{:<12}{:>9}{:>14}\n", "algorithm", "visible", "µs per call"));
                 for (a, count, micros) in rows {
-                    out.push_str(&format!("{:<12}{:>9}{:>14.2}\n", a.name(), count, micros));
+                    out.push_str(&format!("{a:<12}{count:>9}{micros:>14.2}\n"));
                 }
             }
             FovFormat::Json => {
                 let v: Vec<_> = rows
                     .iter()
-                    .map(|(a, count, micros)| serde_json::json!({"algorithm": a.name(), "visible": count, "us_per_call": micros}))
+                    .map(|(a, count, micros)| serde_json::json!({"algorithm": a, "visible": count, "us_per_call": micros}))
                     .collect();
                 out = format!("{}\n", serde_json::to_string_pretty(&v)?);
             }
         }
         return Ok(out);
     }
-    let algorithm = parse_algorithm(algorithm)?;
-    fov::compute(algorithm, &grid, params, &mut visible);
+    if let Some(program) = externals.program(algorithm)? {
+        visible = external::view_of(program, map, params.origin, params.radius, params.light_walls)?;
+    } else {
+        fov::compute(builtin_or_unknown(algorithm, externals)?, &grid, params, &mut visible);
+    }
     Ok(match format {
         FovFormat::Json => {
             let cells: Vec<[i32; 2]> = visible.iter().map(|c| [c.x, c.y]).collect();
@@ -839,23 +939,39 @@ pub(crate) fn pair_report(
     params: FovParams,
     to: Cell,
     format: FovFormat,
+    externals: &mut Externals,
 ) -> anyhow::Result<String> {
     use crate::core::fov::targeting::{PairSight, shot};
-    let algorithms = if algorithm == "all" { Algorithm::ALL.to_vec() } else { vec![parse_algorithm(algorithm)?] };
     let grid = OpacityGrid::from_map(map);
     let mut scratch = VisibleSet::new(map.width(), map.height());
     let from = params.origin;
-    let sights: Vec<PairSight> = algorithms
-        .into_iter()
-        .map(|a| PairSight::of(a, &grid, (from, to), (params.radius, params.light_walls), &mut scratch))
-        .collect();
+    // (name, from sees to, to sees from)
+    let mut sights: Vec<(String, bool, bool)> = Vec::new();
+    let builtins = match algorithm {
+        "all" => Algorithm::ALL.to_vec(),
+        name if externals.is_registered(name) => Vec::new(),
+        name => vec![builtin_or_unknown(name, externals)?],
+    };
+    for a in builtins {
+        let s = PairSight::of(a, &grid, (from, to), (params.radius, params.light_walls), &mut scratch);
+        sights.push((a.name().to_string(), s.sees, s.seen_back));
+    }
+    let programs = match algorithm {
+        "all" => externals.all()?,
+        name => externals.program(name)?.into_iter().collect(),
+    };
+    for program in programs {
+        external::send_map(program, map)?;
+        let views = program.fov(&[from, to], params.radius, params.light_walls)?;
+        sights.push((program.spec().name.clone(), views[0].contains(&to), views[1].contains(&from)));
+    }
     let shot = shot(&grid, from, to);
     let cell_json = |c: &Cell| serde_json::json!([c.x, c.y]);
     Ok(match format {
         FovFormat::Json => {
             let sight: Vec<_> = sights
                 .iter()
-                .map(|s| serde_json::json!({"algorithm": s.algorithm.name(), "sees": s.sees, "seen_back": s.seen_back}))
+                .map(|(name, sees, seen_back)| serde_json::json!({"algorithm": name, "sees": sees, "seen_back": seen_back}))
                 .collect();
             let lines: Vec<Vec<_>> = shot.lines.iter().map(|l| l.iter().map(cell_json).collect()).collect();
             let blocked: Vec<_> = shot.blocked_at.iter().map(|b| b.as_ref().map(cell_json)).collect();
@@ -893,13 +1009,13 @@ pub(crate) fn pair_report(
             out += &format!("shot from {from} at {to}: {}\n", shot.describe(|c| c.to_string()));
             out += &format!("{:<12}{:>6}{:>11}\n", "algorithm", "sees", "seen back");
             let yes = |b: bool| if b { "yes" } else { "no" };
-            for s in &sights {
-                let note = match (s.sees, s.seen_back) {
+            for (name, sees, seen_back) in &sights {
+                let note = match (sees, seen_back) {
                     (false, true) => format!("  one-sided: {to} sees {from} unseen"),
                     (true, false) => format!("  one-sided: {from} sees {to} unseen"),
                     _ => String::new(),
                 };
-                out += &format!("{:<12}{:>6}{:>11}{note}\n", s.algorithm.name(), yes(s.sees), yes(s.seen_back));
+                out += &format!("{name:<12}{:>6}{:>11}{note}\n", yes(*sees), yes(*seen_back));
             }
             out
         }
@@ -1073,6 +1189,50 @@ pub(crate) fn render_visible(map: &Map, visible: &VisibleSet, origin: Cell) -> S
     out
 }
 
+/// The `path` report of an external search: the map with its path over the cells it says it
+/// expanded (`:`), and its cost as checked.
+fn external_path_report(map: &Map, name: &str, found: &crate::core::ext::ExtPath, format: FovFormat) -> String {
+    let path = found.path.as_deref().unwrap_or_default();
+    let expanded = found.expanded.as_ref().map(Vec::len);
+    match format {
+        FovFormat::Json => {
+            let cells: Vec<[i32; 2]> = path.iter().map(|c| [c.x, c.y]).collect();
+            let length = path.len().checked_sub(1);
+            format!(
+                "{}\n",
+                serde_json::json!({"cost": found.cost, "length": length, "expanded": expanded, "path": found.path.as_ref().map(|_| cells)})
+            )
+        }
+        FovFormat::Ascii => {
+            let mut grid: Vec<Vec<char>> = (0..map.height() as i32)
+                .map(|y| {
+                    (0..map.width() as i32)
+                        .map(|x| map.top_tile(Cell::new(x, y)).map_or(' ', |(_, t)| map.tiles[usize::from(t)].glyph.ch))
+                        .collect()
+                })
+                .collect();
+            for c in found.expanded.iter().flatten() {
+                grid[c.y as usize][c.x as usize] = ':';
+            }
+            for c in path {
+                grid[c.y as usize][c.x as usize] = '*';
+            }
+            if let (Some(s), Some(g)) = (path.first(), path.last()) {
+                grid[s.y as usize][s.x as usize] = 'S';
+                grid[g.y as usize][g.x as usize] = 'G';
+            }
+            let mut out: String =
+                grid.into_iter().map(|row| row.into_iter().collect::<String>().trim_end().to_owned() + "\n").collect();
+            let expanded = expanded.map_or("expanded cells not told".to_string(), |n| format!("{n} cells expanded"));
+            match found.cost {
+                Some(cost) => out += &format!("{name}: cost {cost:.4}, {} steps, {expanded}\n", path.len() - 1),
+                None => out += &format!("{name}: no path, {expanded}\n"),
+            }
+            out
+        }
+    }
+}
+
 /// The map with the path (`*`, ends `S` and `G`) over the explored cells (closed `:`, open `o`).
 pub(crate) fn render_path(map: &Map, trace: &path::Trace, result: &path::PathResult) -> String {
     let state = trace.state_at(u32::MAX);
@@ -1154,14 +1314,12 @@ pub(crate) fn scenario_report(
     Ok((out, mismatches.is_empty()))
 }
 
-/// The `audit symmetry` report.
-pub(crate) fn symmetry_report(
+/// The symmetry audits of built-in algorithms, each with its time in ms.
+pub(crate) fn symmetry_rows(
     grid: &OpacityGrid,
     algorithms: &[Algorithm],
     radius: Option<u32>,
-    format: OutputFormat,
-    map: &Path,
-) -> anyhow::Result<String> {
+) -> anyhow::Result<Vec<(crate::core::analysis::symmetry::SymmetryReport, f64)>> {
     use std::sync::atomic::{AtomicBool, AtomicUsize};
     let mut rows = Vec::new();
     for &a in algorithms {
@@ -1170,6 +1328,16 @@ pub(crate) fn symmetry_report(
             crate::core::analysis::symmetry::audit(grid, a, radius, &AtomicUsize::new(0), &AtomicBool::new(false))?;
         rows.push((report, started.elapsed().as_secs_f64() * 1e3));
     }
+    Ok(rows)
+}
+
+/// The `audit symmetry` report of audits made (each with its time in ms).
+pub(crate) fn symmetry_report(
+    rows: &[(crate::core::analysis::symmetry::SymmetryReport, f64)],
+    radius: Option<u32>,
+    format: OutputFormat,
+    map: &Path,
+) -> anyhow::Result<String> {
     let radius_text = radius.map_or("unlimited".to_owned(), |r| r.to_string());
     Ok(match format {
         OutputFormat::Json => {
@@ -1179,7 +1347,7 @@ pub(crate) fn symmetry_report(
                     let worst: Vec<[i64; 3]> =
                         r.worst(10).iter().map(|(c, n)| [i64::from(c.x), i64::from(c.y), i64::from(*n)]).collect();
                     serde_json::json!({
-                        "algorithm": r.algorithm.name(), "radius": r.radius, "pairs": r.pairs,
+                        "algorithm": r.algorithm, "radius": r.radius, "pairs": r.pairs,
                         "violations": r.violations, "rate": r.rate(), "error_per_cell": r.error_per_cell(),
                         "worst": worst, "ms": ms,
                     })
@@ -1194,11 +1362,11 @@ pub(crate) fn symmetry_report(
                 "{:<12}{:>12}{:>12}{:>10}{:>12}{:>10}  {}\n",
                 "algorithm", "pairs", "violations", "rate", "error/cell", "ms", "worst cells (x,y: count)"
             ));
-            for (r, ms) in &rows {
+            for (r, ms) in rows {
                 let worst: Vec<String> = r.worst(3).iter().map(|(c, n)| format!("{c}: {n}")).collect();
                 out.push_str(&format!(
                     "{:<12}{:>12}{:>12}{:>9.3}%{:>12.4}{:>10.1}  {}\n",
-                    r.algorithm.name(),
+                    r.algorithm,
                     r.pairs,
                     r.violations,
                     r.rate() * 100.0,
