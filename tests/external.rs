@@ -153,7 +153,7 @@ fn check_fov_passes_an_equal_algorithm_and_fails_a_different_one() {
     let report = text(&out.stdout);
     assert_eq!(out.status.code(), Some(1), "{report}");
     // Seeing through every wall: cells only it sees, drawn `T`, and no cell only symmetric sees.
-    assert!(report.contains("cells only bad sees (T), 0 only symmetric sees (O)"), "{report}");
+    assert!(report.contains("cells only bad sees (T), 0 cells only symmetric sees (O)"), "{report}");
     assert!(report.lines().any(|l| l.contains('T')), "{report}");
     assert!(text(&out.stderr).contains("views differ from symmetric"));
 }

@@ -313,6 +313,7 @@ impl FovReport {
                     p,
                     rate(v, p) * 100.0
                 );
+                let cells = |n: usize| if n == 1 { "1 cell".to_string() } else { format!("{n} cells") };
                 let yes =
                     |n: usize| if n > 0 { format!("yes ({n} cells beyond a diagonal wall)") } else { "no".into() };
                 out += &format!(
@@ -322,12 +323,12 @@ impl FovReport {
                 );
                 for d in &self.shown {
                     out += &format!(
-                        "\n{} radius {}, from {}: {} cells only {name} sees (T), {} only {against} sees (O)\n",
+                        "\n{} radius {}, from {}: {} only {name} sees (T), {} only {against} sees (O)\n",
                         d.map,
                         radius(d.radius),
                         d.origin,
-                        d.theirs_only.len(),
-                        d.ours_only.len()
+                        cells(d.theirs_only.len()),
+                        cells(d.ours_only.len())
                     );
                     out += &d.drawing;
                 }
@@ -441,7 +442,8 @@ fn draw_difference(
         out += row.trim_end();
         out.push('\n');
     }
-    out
+    // Rows that neither sees say nothing.
+    format!("{}\n", out.trim_matches('\n'))
 }
 
 /// How many cells beyond a diagonal line of walls (walls touching only at their corners) the
@@ -518,15 +520,15 @@ impl PathReport {
             OutputFormat::Text => {
                 let mut out = format!("check path: {name} against Dijkstra\n");
                 out += &format!(
-                    "{:<24}{:<32}{:>8}{:>9}{:>13}{:>8}\n",
+                    "{:<24}{:<36}{:>8}{:>9}{:>13}{:>8}\n",
                     "map", "rules", "checked", "invalid", "not optimal", "missed"
                 );
                 for r in &self.rows {
                     match &r.refused {
-                        Some(why) if r.checked == 0 => out += &format!("{:<24}{:<32}refused: {why}\n", r.map, r.rules),
+                        Some(why) if r.checked == 0 => out += &format!("{:<24}{:<36}refused: {why}\n", r.map, r.rules),
                         _ => {
                             out += &format!(
-                                "{:<24}{:<32}{:>8}{:>9}{:>13}{:>8}\n",
+                                "{:<24}{:<36}{:>8}{:>9}{:>13}{:>8}\n",
                                 r.map, r.rules, r.checked, r.invalid, r.not_optimal, r.missed
                             )
                         }
