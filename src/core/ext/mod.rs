@@ -15,5 +15,7 @@ mod program;
 mod protocol;
 
 pub use command::{ExtSpec, split_command};
-pub use program::{DEFAULT_TIMEOUT, ExtError, ExtErrorKind, ExtPath, Hello, Log, MAX_LINE, Program, StartOptions};
+pub use program::{
+    DEFAULT_TIMEOUT, ExtError, ExtErrorKind, ExtPath, Hello, Log, MAX_LINE, Program, StartOptions, Timings,
+};
 pub use protocol::{VERSION, diagonal_name, first_bad_step};

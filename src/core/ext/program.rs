@@ -116,6 +116,17 @@ pub struct ExtPath {
     pub expanded: Option<Vec<Cell>>,
 }
 
+/// Where the time of requests went: sightline's own work (writing requests, reading and
+/// checking replies) against the whole round trip, for the protocol's bench.
+#[derive(Clone, Copy, Debug, Default, PartialEq)]
+pub struct Timings {
+    pub requests: u64,
+    /// From the call to its result.
+    pub total: Duration,
+    /// sightline's share of `total`: encoding the request, parsing and checking the reply.
+    pub ours: Duration,
+}
+
 /// What stdout's reader hands over.
 enum Incoming {
     Line(String),
@@ -144,6 +155,8 @@ pub struct Program {
     map: Option<SentMap>,
     /// Why the program stopped, once it has.
     stopped: Option<String>,
+    timings: Timings,
+    stamps: protocol::Stamps,
 }
 
 impl Program {
@@ -161,6 +174,8 @@ impl Program {
             next_id: 1,
             map: None,
             stopped: Some("not started".into()),
+            timings: Timings::default(),
+            stamps: protocol::Stamps::default(),
         };
         program.launch()?;
         Ok(program)
@@ -221,6 +236,11 @@ impl Program {
         self.stopped.as_deref()
     }
 
+    /// The time of the `fov` and `path` requests so far.
+    pub fn timings(&self) -> Timings {
+        self.timings
+    }
+
     pub fn set_timeout(&mut self, timeout: Duration) {
         self.options.timeout = timeout;
     }
@@ -255,8 +275,16 @@ impl Program {
         }
         let (w, h) = self.sent_size()?;
         let id = self.take_id();
-        let reply = self.exchange("fov", Some(id), protocol::fov_request(id, origins, radius, light_walls))?;
-        let views = protocol::read_fov(reply, id, origins, w, h).map_err(|e| self.reply_error(e))?;
+        let started = Instant::now();
+        let request = protocol::fov_request(id, origins, radius, light_walls);
+        self.timings.ours += started.elapsed();
+        let reply = self.exchange("fov", Some(id), request)?;
+        let checking = Instant::now();
+        let views =
+            protocol::read_fov(reply, id, origins, (w, h), &mut self.stamps).map_err(|e| self.reply_error(e))?;
+        self.timings.ours += checking.elapsed();
+        self.timings.total += started.elapsed();
+        self.timings.requests += 1;
         Ok(views)
     }
 
@@ -356,7 +384,10 @@ impl Program {
                 }
             }
         };
-        protocol::parse_reply(&line, what, id).map_err(|e| self.reply_error(e))
+        let parsing = Instant::now();
+        let reply = protocol::parse_reply(&line, what, id).map_err(|e| self.reply_error(e));
+        self.timings.ours += parsing.elapsed();
+        reply
     }
 
     /// How the program ended, waiting a moment for it to finish after closing its output.

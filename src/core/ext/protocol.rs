@@ -34,7 +34,9 @@ pub(crate) struct Reply {
     name: Option<String>,
     provides: Option<Vec<String>>,
     message: Option<String>,
-    views: Option<Vec<Vec<[i64; 2]>>>,
+    /// Kept raw and read by [`scan_views`]: serde's generic path is most of a round trip's
+    /// cost on views of hundreds of cells.
+    views: Option<Box<serde_json::value::RawValue>>,
     /// Missing (`None`) is not `null` (`Some(None)`: no path).
     #[serde(default, deserialize_with = "present")]
     path: Option<Option<Vec<[i64; 2]>>>,
@@ -205,17 +207,180 @@ pub(crate) fn read_hello(reply: Reply) -> Result<Hello, String> {
     })
 }
 
+/// Reads `views`, `[[[x, y], …], …]` (JSON already checked by serde), without serde's
+/// generic machinery, each cell through `cell` with its view's index. Shape errors are
+/// [`ReplyError::Broken`] with what was expected; coordinates beyond `i64` saturate.
+fn scan_views(
+    text: &str,
+    mut cell: impl FnMut(usize, i64, i64) -> Result<Cell, ReplyError>,
+) -> Result<Vec<Vec<Cell>>, ReplyError> {
+    let mut s = Scanner { bytes: text.as_bytes(), at: 0 };
+    let mut k = 0;
+    let views = s.list(|s| {
+        let view = s.list(|s| {
+            s.expect(b'[')?;
+            let x = s.int()?;
+            s.expect(b',')?;
+            let y = s.int()?;
+            s.expect(b']')?;
+            cell(k, x, y)
+        });
+        k += 1;
+        view
+    })?;
+    s.skip_blanks();
+    if s.at != s.bytes.len() {
+        return Err(ReplyError::Broken(format!("unexpected {:?} after the views", s.bytes[s.at] as char)));
+    }
+    Ok(views)
+}
+
+struct Scanner<'a> {
+    bytes: &'a [u8],
+    at: usize,
+}
+
+impl Scanner<'_> {
+    fn skip_blanks(&mut self) {
+        while self.bytes.get(self.at).is_some_and(|b| b.is_ascii_whitespace()) {
+            self.at += 1;
+        }
+    }
+
+    fn expect(&mut self, c: u8) -> Result<(), ReplyError> {
+        self.skip_blanks();
+        match self.bytes.get(self.at) {
+            Some(&b) if b == c => {
+                self.at += 1;
+                Ok(())
+            }
+            Some(&b) => Err(broken(format!("expected {:?} but found {:?} in the views", c as char, b as char))),
+            None => Err(broken(format!("expected {:?} at the end of the views", c as char))),
+        }
+    }
+
+    /// `[item, item, …]`.
+    fn list<T>(&mut self, mut item: impl FnMut(&mut Self) -> Result<T, ReplyError>) -> Result<Vec<T>, ReplyError> {
+        self.expect(b'[')?;
+        let mut out = Vec::new();
+        self.skip_blanks();
+        if self.bytes.get(self.at) == Some(&b']') {
+            self.at += 1;
+            return Ok(out);
+        }
+        loop {
+            out.push(item(self)?);
+            self.skip_blanks();
+            match self.bytes.get(self.at) {
+                Some(b',') => self.at += 1,
+                Some(b']') => {
+                    self.at += 1;
+                    return Ok(out);
+                }
+                Some(&b) => return Err(broken(format!("expected ',' or ']' but found {:?} in the views", b as char))),
+                None => return Err(broken("the views end early".into())),
+            }
+        }
+    }
+
+    fn int(&mut self) -> Result<i64, ReplyError> {
+        self.skip_blanks();
+        let negative = self.bytes.get(self.at) == Some(&b'-');
+        self.at += usize::from(negative);
+        let start = self.at;
+        let mut value: i64 = 0;
+        while let Some(&b) = self.bytes.get(self.at).filter(|b| b.is_ascii_digit()) {
+            value = value.saturating_mul(10).saturating_add(i64::from(b - b'0'));
+            self.at += 1;
+        }
+        if self.at == start {
+            return Err(broken("a cell coordinate is not a number".into()));
+        }
+        if matches!(self.bytes.get(self.at), Some(b'.' | b'e' | b'E')) {
+            return Err(broken("a cell coordinate is not a whole number".into()));
+        }
+        Ok(if negative { -value } else { value })
+    }
+}
+
+fn broken(message: String) -> ReplyError {
+    ReplyError::Broken(message)
+}
+
 /// A cell of a reply, checked to be on the map.
 fn cell_on_map(c: [i64; 2], w: i32, h: i32) -> Option<Cell> {
     let (x, y) = (i32::try_from(c[0]).ok()?, i32::try_from(c[1]).ok()?);
     ((0..w).contains(&x) && (0..h).contains(&y)).then_some(Cell::new(x, y))
 }
 
-pub(crate) fn read_fov(reply: Reply, id: u64, origins: &[Cell], w: i32, h: i32) -> Result<Vec<Vec<Cell>>, ReplyError> {
+/// Which view last listed each cell, kept between replies: a duplicate is a cell already stamped
+/// with the current view. (A fresh map-sized buffer per reply would cost more than the reply on a
+/// big map.)
+#[derive(Default)]
+pub(crate) struct Stamps {
+    marks: Vec<u32>,
+    current: u32,
+}
+
+impl Stamps {
+    /// Starts a view on a map of `cells` cells.
+    fn next_view(&mut self, cells: usize) {
+        if self.marks.len() != cells || self.current == u32::MAX {
+            self.marks.clear();
+            self.marks.resize(cells, 0);
+            self.current = 0;
+        }
+        self.current += 1;
+    }
+
+    /// Marks cell `i`; false when the current view already had it.
+    fn mark(&mut self, i: usize) -> bool {
+        let fresh = self.marks[i] != self.current;
+        self.marks[i] = self.current;
+        fresh
+    }
+}
+
+pub(crate) fn read_fov(
+    reply: Reply,
+    id: u64,
+    origins: &[Cell],
+    (w, h): (i32, i32),
+    stamps: &mut Stamps,
+) -> Result<Vec<Vec<Cell>>, ReplyError> {
     let line = &reply.line;
     let Some(views) = reply.views else {
         return Err(ReplyError::Wrong(format!("its fov reply {id} has no \"views\": {}", excerpt(line))));
     };
+    let cells = w as usize * h as usize;
+    let mut stamped = None;
+    let views = scan_views(views.get(), |k, x, y| {
+        if stamped != Some(k) {
+            stamped = Some(k);
+            stamps.next_view(cells);
+        }
+        // Only for a message: formatted when one is needed.
+        let origin = || origins.get(k).map_or("beyond the origins".to_string(), |o| format!("from {o}"));
+        let Some(cell) = cell_on_map([x, y], w, h) else {
+            return Err(ReplyError::Wrong(format!(
+                "its fov reply {id} lists [{x}, {y}] in the view {} (view {k}), off the {w}×{h} map",
+                origin()
+            )));
+        };
+        if !stamps.mark(cell.y as usize * w as usize + cell.x as usize) {
+            return Err(ReplyError::Wrong(format!(
+                "its fov reply {id} lists {cell} twice in the view {} (view {k})",
+                origin()
+            )));
+        }
+        Ok(cell)
+    })
+    .map_err(|e| match e {
+        ReplyError::Broken(m) => {
+            ReplyError::Broken(format!("its reply to the fov request has the wrong shape ({m}): {}", excerpt(line)))
+        }
+        other => other,
+    })?;
     if views.len() != origins.len() {
         return Err(ReplyError::Wrong(format!(
             "its fov reply {id} has {} views for {} origins: {}",
@@ -224,30 +389,7 @@ pub(crate) fn read_fov(reply: Reply, id: u64, origins: &[Cell], w: i32, h: i32) 
             excerpt(line)
         )));
     }
-    // Which view last listed each cell: a duplicate is a cell already stamped with this view.
-    let mut stamp = vec![0u32; w as usize * h as usize];
-    let mut out = Vec::with_capacity(views.len());
-    for (k, (view, origin)) in views.into_iter().zip(origins).enumerate() {
-        let mut cells = Vec::with_capacity(view.len());
-        for c in view {
-            let Some(cell) = cell_on_map(c, w, h) else {
-                return Err(ReplyError::Wrong(format!(
-                    "its fov reply {id} lists [{}, {}] in the view from {origin} (view {k}), off the {w}×{h} map",
-                    c[0], c[1]
-                )));
-            };
-            let i = cell.y as usize * w as usize + cell.x as usize;
-            if stamp[i] == k as u32 + 1 {
-                return Err(ReplyError::Wrong(format!(
-                    "its fov reply {id} lists {cell} twice in the view from {origin} (view {k})"
-                )));
-            }
-            stamp[i] = k as u32 + 1;
-            cells.push(cell);
-        }
-        out.push(cells);
-    }
-    Ok(out)
+    Ok(views)
 }
 
 pub(crate) fn read_path(
@@ -354,7 +496,7 @@ mod tests {
 
     fn fov_reply(line: &str, origins: &[Cell]) -> Result<Vec<Vec<Cell>>, String> {
         let reply = parse_reply(line, "fov", Some(4)).map_err(|e| format!("{e:?}"))?;
-        read_fov(reply, 4, origins, 3, 2).map_err(|e| format!("{e:?}"))
+        read_fov(reply, 4, origins, (3, 2), &mut Stamps::default()).map_err(|e| format!("{e:?}"))
     }
 
     #[test]
@@ -375,7 +517,20 @@ mod tests {
         let err = fov_reply("views: 1, 2", &o).unwrap_err();
         assert!(err.contains("Broken") && err.contains("not JSON"), "{err}");
         let err = fov_reply(r#"{"type":"fov","id":4,"views":[["a"]]}"#, &o).unwrap_err();
+        assert!(err.contains("wrong shape") && err.contains("expected '[' but found '\"'"), "{err}");
+        let err = fov_reply(r#"{"type":"fov","id":4,"views":[[[1.5,0]]]}"#, &o).unwrap_err();
+        assert!(err.contains("not a whole number"), "{err}");
+        let err = fov_reply(r#"{"type":"fov","id":4,"views":[[[1,0,2]]]}"#, &o).unwrap_err();
+        assert!(err.contains("expected ']' but found ','"), "{err}");
+        let err = fov_reply(r#"{"type":"fov","id":4,"views":{"a":1}}"#, &o).unwrap_err();
         assert!(err.contains("wrong shape"), "{err}");
+        // Blanks anywhere, big and negative numbers (then off the map).
+        assert_eq!(
+            fov_reply("{\"type\":\"fov\",\"id\":4,\"views\":[ [ [ 2 , 1 ] ] ]}", &o).unwrap(),
+            [[Cell::new(2, 1)]]
+        );
+        let err = fov_reply(r#"{"type":"fov","id":4,"views":[[[99999999999999999999999,-1]]]}"#, &o).unwrap_err();
+        assert!(err.contains("[9223372036854775807, -1]"), "{err}");
         let err = fov_reply(r#"{"type":"error","id":4,"message":"no such radius"}"#, &o).unwrap_err();
         assert!(err.contains("Refused") && err.contains("no such radius"), "{err}");
         let err = fov_reply(r#"{"type":"path","id":4,"path":null}"#, &o).unwrap_err();
