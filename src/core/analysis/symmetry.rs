@@ -266,3 +266,39 @@ pub fn partners(grid: &OpacityGrid, algorithm: Algorithm, radius: Option<u32>, c
     }
     out
 }
+
+/// [`partners`] of an external program's views: one request for the cell and every transparent
+/// cell within the radius (the program has been sent this map).
+pub fn partners_external(
+    grid: &OpacityGrid,
+    program: &mut Program,
+    radius: Option<u32>,
+    cell: Cell,
+) -> Result<Vec<(Cell, Failure)>, ExtError> {
+    if !grid.in_bounds(cell.x, cell.y) || grid.is_opaque(cell.x, cell.y) {
+        return Ok(Vec::new());
+    }
+    let r = reach(grid, radius);
+    let mut others = Vec::new();
+    for y in (cell.y - r).max(0)..=(cell.y + r).min(grid.height() - 1) {
+        for x in (cell.x - r).max(0)..=(cell.x + r).min(grid.width() - 1) {
+            let b = Cell::new(x, y);
+            if b != cell && !grid.is_opaque(x, y) && in_radius(cell, b, radius) {
+                others.push(b);
+            }
+        }
+    }
+    let mut origins = vec![cell];
+    origins.extend(&others);
+    let views = program.fov(&origins, radius, true)?;
+    let own = &views[0];
+    Ok(others
+        .iter()
+        .zip(&views[1..])
+        .filter_map(|(&b, view)| match (own.contains(&b), view.contains(&cell)) {
+            (true, false) => Some((b, Failure::SeenByThisOnly)),
+            (false, true) => Some((b, Failure::SeenByPartnerOnly)),
+            _ => None,
+        })
+        .collect())
+}

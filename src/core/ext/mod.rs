@@ -16,6 +16,6 @@ mod protocol;
 
 pub use command::{ExtSpec, split_command};
 pub use program::{
-    DEFAULT_TIMEOUT, ExtError, ExtErrorKind, ExtPath, Hello, Log, MAX_LINE, Program, StartOptions, Timings,
+    DEFAULT_TIMEOUT, ExtError, ExtErrorKind, ExtPath, Hello, Killer, Log, MAX_LINE, Program, StartOptions, Timings,
 };
 pub use protocol::{VERSION, diagonal_name, first_bad_step};

@@ -146,7 +146,8 @@ struct SentMap {
 pub struct Program {
     spec: ExtSpec,
     options: StartOptions,
-    child: Option<Child>,
+    /// Shared with [`Killer`]s: another thread may stop a program that hangs.
+    child: Arc<Mutex<Option<Child>>>,
     input: Option<Sender<Vec<u8>>>,
     replies: Option<Receiver<Incoming>>,
     log: Log,
@@ -166,7 +167,7 @@ impl Program {
         let mut program = Self {
             spec: spec.clone(),
             options,
-            child: None,
+            child: Arc::default(),
             input: None,
             replies: None,
             log,
@@ -194,7 +195,7 @@ impl Program {
             .spawn()
             .map_err(|e| self.error(format!("cannot start {:?}: {e}", argv[0]), ExtErrorKind::Stopped))?;
         let (stdin, stdout, stderr) = (child.stdin.take(), child.stdout.take(), child.stderr.take());
-        self.child = Some(child);
+        *lock(&self.child) = Some(child);
         self.input = stdin.map(spawn_writer);
         self.replies = stdout.map(spawn_reader);
         if let Some(stderr) = stderr {
@@ -217,6 +218,12 @@ impl Program {
     pub fn restart(&mut self) -> Result<(), ExtError> {
         self.kill("restarted");
         self.launch()
+    }
+
+    /// A handle that stops the running program from any thread: a call waiting on it then ends
+    /// at once with "exited" rather than at its time limit.
+    pub fn killer(&self) -> Killer {
+        Killer(Arc::clone(&self.child))
     }
 
     pub fn spec(&self) -> &ExtSpec {
@@ -392,9 +399,10 @@ impl Program {
 
     /// How the program ended, waiting a moment for it to finish after closing its output.
     fn exit_status(&mut self) -> String {
-        let Some(child) = self.child.as_mut() else { return "stopped".into() };
         let until = Instant::now() + Duration::from_secs(2);
         loop {
+            let mut child = lock(&self.child);
+            let Some(child) = child.as_mut() else { return "was stopped".into() };
             match child.try_wait() {
                 Ok(Some(status)) => {
                     return match status.code() {
@@ -417,10 +425,7 @@ impl Program {
     }
 
     fn kill(&mut self, why: &str) {
-        if let Some(mut child) = self.child.take() {
-            let _ = child.kill();
-            let _ = child.wait();
-        }
+        Killer(Arc::clone(&self.child)).kill();
         self.input = None;
         self.replies = None;
         self.map = None;
@@ -433,11 +438,26 @@ impl Program {
 
 impl Drop for Program {
     fn drop(&mut self) {
-        if let Some(mut child) = self.child.take() {
+        Killer(Arc::clone(&self.child)).kill();
+    }
+}
+
+/// Stops a [`Program`]'s process from another thread ([`Program::killer`]).
+#[derive(Clone)]
+pub struct Killer(Arc<Mutex<Option<Child>>>);
+
+impl Killer {
+    pub fn kill(&self) {
+        if let Some(mut child) = lock(&self.0).take() {
             let _ = child.kill();
             let _ = child.wait();
         }
     }
+}
+
+/// A lock that a panic elsewhere does not poison for us: the child is still there to kill.
+fn lock<T>(m: &Mutex<T>) -> std::sync::MutexGuard<'_, T> {
+    m.lock().unwrap_or_else(|e| e.into_inner())
 }
 
 fn spawn_writer(mut stdin: ChildStdin) -> Sender<Vec<u8>> {

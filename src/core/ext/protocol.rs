@@ -469,6 +469,15 @@ pub fn first_bad_step(path: &[Cell], rules: &MoveRules, costs: &CostGrid) -> Opt
 mod tests {
     use super::*;
 
+    /// The kind and the message, unescaped (as the user reads it).
+    fn describe(e: ReplyError) -> String {
+        match e {
+            ReplyError::Broken(m) => format!("Broken: {m}"),
+            ReplyError::Refused(m) => format!("Refused: {m}"),
+            ReplyError::Wrong(m) => format!("Wrong: {m}"),
+        }
+    }
+
     #[test]
     fn the_map_request_has_rows_and_costs_only_when_not_all_one() {
         let opacity = OpacityGrid::from_ascii(&["#.", ".."]);
@@ -495,8 +504,8 @@ mod tests {
     }
 
     fn fov_reply(line: &str, origins: &[Cell]) -> Result<Vec<Vec<Cell>>, String> {
-        let reply = parse_reply(line, "fov", Some(4)).map_err(|e| format!("{e:?}"))?;
-        read_fov(reply, 4, origins, (3, 2), &mut Stamps::default()).map_err(|e| format!("{e:?}"))
+        let reply = parse_reply(line, "fov", Some(4)).map_err(describe)?;
+        read_fov(reply, 4, origins, (3, 2), &mut Stamps::default()).map_err(describe)
     }
 
     #[test]
@@ -517,7 +526,7 @@ mod tests {
         let err = fov_reply("views: 1, 2", &o).unwrap_err();
         assert!(err.contains("Broken") && err.contains("not JSON"), "{err}");
         let err = fov_reply(r#"{"type":"fov","id":4,"views":[["a"]]}"#, &o).unwrap_err();
-        assert!(err.contains("wrong shape") && err.contains("expected '[' but found '\"'"), "{err}");
+        assert!(err.contains("wrong shape") && err.contains("expected '[' but found"), "{err}");
         let err = fov_reply(r#"{"type":"fov","id":4,"views":[[[1.5,0]]]}"#, &o).unwrap_err();
         assert!(err.contains("not a whole number"), "{err}");
         let err = fov_reply(r#"{"type":"fov","id":4,"views":[[[1,0,2]]]}"#, &o).unwrap_err();
@@ -542,11 +551,14 @@ mod tests {
         let costs = CostGrid::from_ascii(&["..#", ".#.", "..."]);
         let rules = MoveRules::MOVINGAI;
         let read = |line: &str| {
-            let reply = parse_reply(line, "path", Some(1)).map_err(|e| format!("{e:?}"))?;
-            read_path(reply, 1, Cell::new(0, 0), Cell::new(2, 2), &rules, &costs).map_err(|e| format!("{e:?}"))
+            let reply = parse_reply(line, "path", Some(1)).map_err(describe)?;
+            read_path(reply, 1, Cell::new(0, 0), Cell::new(2, 2), &rules, &costs).map_err(describe)
         };
-        let ok = read(r#"{"type":"path","id":1,"path":[[0,0],[0,1],[1,2],[2,2]],"expanded":[[0,0]]}"#).unwrap();
-        assert!((ok.cost.unwrap() - (2.0 + std::f64::consts::SQRT_2)).abs() < 1e-9);
+        let ok = read(r#"{"type":"path","id":1,"path":[[0,0],[0,1],[0,2],[1,2],[2,2]],"expanded":[[0,0]]}"#).unwrap();
+        assert!((ok.cost.unwrap() - 4.0).abs() < 1e-9);
+        // 0,1 to 1,2 would cut the wall's corner at 1,1.
+        let err = read(r#"{"type":"path","id":1,"path":[[0,0],[0,1],[1,2],[2,2]]}"#).unwrap_err();
+        assert!(err.contains("steps diagonally from 0,1 to 1,2 at step 2"), "{err}");
         assert_eq!(ok.expanded, Some(vec![Cell::new(0, 0)]));
         assert_eq!(read(r#"{"type":"path","id":1,"path":null}"#).unwrap().path, None);
         let err = read(r#"{"type":"path","id":1,"path":[[0,0],[1,1],[2,2]]}"#).unwrap_err();
