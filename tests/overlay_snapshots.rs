@@ -87,8 +87,8 @@ fn dijkstra_flee_map() {
 fn fov_comparison_ray_against_symmetric() {
     let mut h = canvas(OverlayKind::Fov);
     let mut s = h.state().overlays.fov.settings.clone();
-    s.a = Algorithm::Ray;
-    s.b = Algorithm::Symmetric;
+    s.a = Algorithm::Ray.into();
+    s.b = Algorithm::Symmetric.into();
     send(&mut h, OverlayCommand::FovSettings(s));
     send(&mut h, OverlayCommand::PinFov(Cell::new(13, 10)));
     h.snapshot("overlay_fov_compare");

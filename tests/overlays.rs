@@ -299,7 +299,7 @@ fn a_pinned_origin_and_the_pointer_are_checked_as_a_pair() {
     let sight = PairSight::of(fov::Algorithm::Shadowcast, &grid, (player, monster), (Some(10), true), &mut scratch);
     assert!(!sight.sees && sight.seen_back);
     assert_eq!(shot(&grid, player, monster).blocked_at, [Some(Cell::new(4, 2)); 2]);
-    assert_eq!(h.state().overlays.fov.pair.as_ref().map(|p| p.sights[0]), Some(sight));
+    assert_eq!(h.state().overlays.fov.pair.as_ref().and_then(|p| p.sights[0]), Some(sight));
     // Along the corridor the shot is clear and both see each other.
     h.hover_at(cell_centre(&h, Cell::new(8, 1)));
     h.run();
@@ -445,7 +445,7 @@ fn symmetry_audit_runs_in_the_background_and_shows_partners() {
     assert_eq!(h.state().overlays.symmetry.report.as_ref().unwrap().violations, direct.violations);
     // Switching to a symmetric algorithm clears the heatmap once its audit is in.
     let mut s = h.state().overlays.symmetry.settings.clone();
-    s.algorithm = fov::Algorithm::Symmetric;
+    s.algorithm = fov::Algorithm::Symmetric.into();
     h.state_mut().commands.push(Command::Overlay(OverlayCommand::SymmetrySettings(s)));
     h.run();
     h.state_mut().wait_for_overlays();

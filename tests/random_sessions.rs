@@ -879,9 +879,16 @@ fn overlays_show_what_fresh_overlays_show_after_random_edits() {
             }
             // Unpinned, FOV and lighting keep the last cell they looked from (the pointer's, or
             // a pin since dropped): a fresh one is pointed there.
-            let mut grid = GridCache::default();
-            fresh.fov.update(&mut Frame::new(map, revision, shown.fov.origin, 0.0, &mut grid));
-            fresh.lighting.update(&mut Frame::new(map, revision, shown.lighting.viewer, 0.0, &mut grid));
+            let (mut grid, mut externals) = (GridCache::default(), Default::default());
+            fresh.fov.update(&mut Frame::new(map, revision, shown.fov.origin, 0.0, &mut grid, &mut externals));
+            fresh.lighting.update(&mut Frame::new(
+                map,
+                revision,
+                shown.lighting.viewer,
+                0.0,
+                &mut grid,
+                &mut externals,
+            ));
             // The cache is built first, then toggled, as it was.
             fresh.wait_for_jobs(map, revision);
             for &c in &shown.cache.what_if {

@@ -2,12 +2,13 @@
 //! them once per frame (each edit one undo step of the [`Document`]) and brings the overlays and
 //! the play pane up to date. The rooms are described in ARCHITECTURE.md.
 
-mod algorithms;
+pub mod algorithms;
 mod canvas;
 mod commands;
 mod dialogs;
 mod document;
 mod editor;
+pub mod external;
 mod far_colours;
 mod keys;
 pub mod map_dialogs;
@@ -69,7 +70,7 @@ pub fn run(launch: AppLaunch) -> anyhow::Result<()> {
         Box::new(move |cc| {
             let mut app = SightlineApp::new(launch.frames);
             if let Some(storage) = cc.storage {
-                app.recent = eframe::get_value(storage, RECENT_KEY).unwrap_or_default();
+                app.load_settings(storage);
             }
             // Smoke runs (`--frames`) leave the user's recovery file alone.
             if launch.frames.is_none()
@@ -463,6 +464,7 @@ impl SightlineApp {
         self.export_ui(ui);
         panels::tile_types::tile_types_window_ui(self, ui);
         panels::properties::map_properties_window_ui(self, ui);
+        external::external_window_ui(self, ui);
         map_dialogs::map_dialogs_ui(self, ui);
         dialogs::error::error_dialog_ui(self, ui);
         dialogs::unsaved_changes::unsaved_changes_ui(self, ui);
@@ -477,10 +479,23 @@ impl SightlineApp {
 
 /// The eframe storage key of the recent-files list.
 const RECENT_KEY: &str = "sightline.recent";
+/// The eframe storage key of the programs registered as algorithms.
+const EXTERNALS_KEY: &str = "sightline.externals";
+
+impl SightlineApp {
+    /// What the app keeps between runs: the recent files and the registered programs. A value
+    /// that cannot be read (a file edited by hand, an older sightline's) is left out.
+    pub fn load_settings(&mut self, storage: &dyn eframe::Storage) {
+        self.recent = eframe::get_value(storage, RECENT_KEY).unwrap_or_default();
+        let records: Vec<external::ExtRecord> = eframe::get_value(storage, EXTERNALS_KEY).unwrap_or_default();
+        self.overlays.externals = external::Externals::from_records(&records);
+    }
+}
 
 impl eframe::App for SightlineApp {
     fn save(&mut self, storage: &mut dyn eframe::Storage) {
         eframe::set_value(storage, RECENT_KEY, &self.recent);
+        eframe::set_value(storage, EXTERNALS_KEY, &self.overlays.externals.records());
     }
 
     fn on_exit(&mut self) {

@@ -330,8 +330,11 @@ pub(crate) fn selection_image(s: &Selection) -> egui::ColorImage {
 
 /// "A: Dijkstra" in the corner of a split canvas.
 pub(crate) fn side_label(painter: &egui::Painter, view: &View, side: usize, overlays: &Overlays) {
-    let algorithm = overlays.path.settings.sides[side].algorithm;
-    let text = format!("{}: {}", ["A", "B"][side], algorithms::path_label(algorithm));
+    let name = match &overlays.path.sides {
+        Some(sides) => sides[side].name.clone(),
+        None => algorithms::path_label(overlays.path.settings.sides[side].algorithm).to_string(),
+    };
+    let text = format!("{}: {name}", ["A", "B"][side]);
     let pos = view.canvas.left_top() + egui::vec2(8.0, 6.0);
     let galley = painter.layout_no_wrap(text, egui::FontId::proportional(15.0), egui::Color32::WHITE);
     painter.rect_filled(

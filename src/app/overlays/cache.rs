@@ -9,6 +9,7 @@ use egui::{Color32, Painter, Stroke};
 use super::job::Job;
 use super::{Frame, LegendEntry, Overlay, OverlayCommand, legend_ui, with_alpha};
 use crate::app::canvas::VisibleCells;
+use crate::app::external::Externals;
 use crate::app::{Command, View};
 use crate::core::Cell;
 use crate::core::Map;
@@ -349,7 +350,7 @@ impl Overlay for CacheOverlay {
         out
     }
 
-    fn settings_ui(&self, ui: &mut egui::Ui, commands: &mut Vec<Command>) {
+    fn settings_ui(&self, ui: &mut egui::Ui, commands: &mut Vec<Command>, _externals: &Externals) {
         let mut s = self.settings.clone();
         ui.horizontal(|ui| {
             ui.label("algorithm");
@@ -418,9 +419,14 @@ mod tests {
 
     /// The overlay's frame for `grid` at `revision`: the grid stands in for the map's, which the
     /// cache overlay does not read.
-    fn frame<'a>(map: &'a Map, slot: &'a mut GridCache, grid: &Arc<OpacityGrid>, revision: u64) -> Frame<'a> {
+    fn frame<'a>(
+        map: &'a Map,
+        (slot, externals): (&'a mut GridCache, &'a mut Externals),
+        grid: &Arc<OpacityGrid>,
+        revision: u64,
+    ) -> Frame<'a> {
         slot.0 = Some((revision, Arc::clone(grid)));
-        Frame::new(map, revision, None, 0.0, slot)
+        Frame::new(map, revision, None, 0.0, slot, externals)
     }
 
     /// A cache too large for memory is refused with the reason shown, and not tried again on
@@ -428,20 +434,20 @@ mod tests {
     #[test]
     fn a_cache_too_large_is_refused_once_and_a_smaller_radius_builds() {
         let map = crate::core::format::ascii::parse(".\n").unwrap();
-        let mut slot = GridCache::default();
+        let (mut slot, mut externals) = (GridCache::default(), Externals::default());
         let big = Arc::new(OpacityGrid::new(4096, 4096));
         let mut view = CacheOverlay { on: true, ..CacheOverlay::default() };
         view.settings.radius = 20;
-        view.update(&mut frame(&map, &mut slot, &big, 0));
-        view.wait(&mut frame(&map, &mut slot, &big, 0));
+        view.update(&mut frame(&map, (&mut slot, &mut externals), &big, 0));
+        view.wait(&mut frame(&map, (&mut slot, &mut externals), &big, 0));
         let why = view.refusal(&big).expect("refused").to_owned();
         assert!(why.contains("4096×4096") && why.contains("radius 20") && why.contains("smaller radius"), "{why}");
         assert!(view.cache.is_none());
-        view.update(&mut frame(&map, &mut slot, &big, 1));
+        view.update(&mut frame(&map, (&mut slot, &mut externals), &big, 1));
         assert!(view.build.is_none(), "a refused build is not started again");
         // The settings panel says why.
         let mut harness = egui_kittest::Harness::new_ui_state(
-            |ui, view: &mut CacheOverlay| view.settings_ui(ui, &mut Vec::new()),
+            |ui, view: &mut CacheOverlay| view.settings_ui(ui, &mut Vec::new(), &Externals::default()),
             std::mem::take(&mut view),
         );
         harness.run();
@@ -449,8 +455,8 @@ mod tests {
         let mut view = std::mem::take(harness.state_mut());
         let small = Arc::new(OpacityGrid::new(40, 30));
         assert!(view.refusal(&small).is_none(), "another map size may build");
-        view.update(&mut frame(&map, &mut slot, &small, 2));
-        view.wait(&mut frame(&map, &mut slot, &small, 2));
+        view.update(&mut frame(&map, (&mut slot, &mut externals), &small, 2));
+        view.wait(&mut frame(&map, (&mut slot, &mut externals), &small, 2));
         assert!(view.bytes().is_some());
     }
 }

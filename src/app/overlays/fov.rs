@@ -1,14 +1,19 @@
 //! The FOV comparison overlay: two algorithms from one origin (the hovered cell, or a pinned
 //! one), cell by cell; every algorithm's count and time at that origin; and visible cells against
-//! the radius for the two chosen algorithms.
+//! the radius for the two chosen algorithms. Either side may be an external program: its view
+//! is asked on the program's worker and drawn when the answer is in (the panel says meanwhile).
 
 use std::time::Instant;
 
 use egui::{Color32, Painter};
 
+use super::job::Job;
 use super::{Frame, LegendEntry, Overlay, OverlayCommand, legend_ui, with_alpha};
+use crate::app::algorithms::{FovChoice, fov_choices, fov_name};
 use crate::app::canvas::VisibleCells;
+use crate::app::external::{ExtCommand, Externals, Lane};
 use crate::app::{Command, View};
+use crate::core::ext::ExtError;
 use crate::core::Cell;
 use crate::core::Map;
 use crate::core::fov::targeting::{PairSight, Shot, shot};
@@ -16,8 +21,8 @@ use crate::core::fov::{self, Algorithm, FovParams, Opacity, OpacityGrid, Visible
 
 #[derive(Clone, Debug, PartialEq)]
 pub struct FovSettings {
-    pub a: Algorithm,
-    pub b: Algorithm,
+    pub a: FovChoice,
+    pub b: FovChoice,
     /// `None`: unlimited.
     pub(crate) radius: Option<u32>,
     pub(crate) light_walls: bool,
@@ -26,7 +31,13 @@ pub struct FovSettings {
 
 impl Default for FovSettings {
     fn default() -> Self {
-        Self { a: Algorithm::Shadowcast, b: Algorithm::Symmetric, radius: Some(10), light_walls: true, opacity: 0.7 }
+        Self {
+            a: Algorithm::Shadowcast.into(),
+            b: Algorithm::Symmetric.into(),
+            radius: Some(10),
+            light_walls: true,
+            opacity: 0.7,
+        }
     }
 }
 
@@ -44,7 +55,8 @@ pub struct AlgorithmRow {
 #[derive(Clone, Debug, PartialEq)]
 pub struct PairReport {
     pub(crate) target: Cell,
-    pub sights: [PairSight; 2],
+    /// For A and B; `None` for an external program (its views from the two cells are not asked).
+    pub sights: [Option<PairSight>; 2],
     pub(crate) shot: Shot,
 }
 
@@ -53,7 +65,7 @@ pub struct PairReport {
 pub struct Agreement {
     pub both: usize,
     pub only_a: usize,
-    pub(crate) only_b: usize,
+    pub only_b: usize,
 }
 
 #[derive(Default)]
@@ -74,7 +86,19 @@ pub struct FovOverlay {
     key: Option<(u64, Cell, FovSettings)>,
     pair_key: Option<(u64, Cell, Cell, FovSettings)>,
     table_key: Option<(u64, Cell, Option<u32>, bool)>,
+    /// Per side, what its view shows: the map revision, origin, radius, light_walls, choice and
+    /// the registry's epoch (an external answer lands after the request).
+    shown: [Option<ViewKey>; 2],
+    /// Per side, the request in flight to an external program, and what it is for.
+    asked: [Option<(ViewKey, ViewJob)>; 2],
+    /// Per side, what went wrong with its program (the view is then empty).
+    pub errors: [Option<ExtError>; 2],
+    /// The sides' names, for the numbers.
+    names: [String; 2],
 }
+
+type ViewKey = (u64, Cell, Option<u32>, bool, FovChoice, u64);
+type ViewJob = Job<Result<Vec<Vec<Cell>>, ExtError>>;
 
 const BOTH: Color32 = Color32::from_rgb(90, 210, 120);
 const ONLY_A: Color32 = Color32::from_rgb(70, 140, 255);
@@ -86,6 +110,78 @@ const STOPPED: Color32 = Color32::from_rgb(255, 70, 70);
 const PLOT_MAX_RADIUS: u32 = 30;
 
 impl FovOverlay {
+    /// Brings each side's view up to date: a built-in computes it now; an external program is
+    /// asked (one request in flight a side: a pointer sweeping the map never queues them) and its
+    /// answer taken when it is in. Whether a view changed.
+    fn update_sides(&mut self, frame: &mut Frame, origin: Cell) -> bool {
+        let grid = frame.grid();
+        let (w, h) = (grid.width() as u32, grid.height() as u32);
+        let s = self.settings.clone();
+        let epoch = frame.externals.epoch();
+        let mut changed = false;
+        for (k, choice) in [s.a, s.b].into_iter().enumerate() {
+            if self.views[k].width() != w as i32 || self.views[k].height() != h as i32 {
+                self.views[k] = VisibleSet::new(w, h);
+                self.shown[k] = None;
+            }
+            let want = (frame.revision, origin, s.radius, s.light_walls, choice, epoch);
+            // An answer in: shown if it is still for these settings and this map.
+            if let Some((key, job)) = &self.asked[k]
+                && let Some(result) = job.poll()
+            {
+                let key = *key;
+                self.asked[k] = None;
+                // From an older origin too: the pointer moved on, and the newer view is asked next.
+                if (key.0, key.2, key.3, key.4, key.5) == (want.0, want.2, want.3, want.4, want.5) {
+                    self.install(k, key, result);
+                    changed = true;
+                }
+            }
+            if self.shown[k] == Some(want) {
+                continue;
+            }
+            match choice {
+                FovChoice::Builtin(algorithm) => {
+                    let params = FovParams { origin, radius: s.radius, light_walls: s.light_walls };
+                    fov::compute(algorithm, &*grid, params, &mut self.views[k]);
+                    self.asked[k] = None;
+                    self.errors[k] = None;
+                    self.shown[k] = Some(want);
+                    changed = true;
+                }
+                FovChoice::External(id) if self.asked[k].is_none() => {
+                    let map = frame.fov_map();
+                    let (radius, light_walls) = (s.radius, s.light_walls);
+                    let job = frame.externals.run(id, Lane::Interactive, Some(map), 1, Err, move |program, _| {
+                        program.fov(&[origin], radius, light_walls)
+                    });
+                    self.asked[k] = Some((want, job));
+                    // A restart, or other settings: the old error no longer stands.
+                    if self.shown[k].is_none_or(|shown| shown.4 != choice || shown.5 != epoch) {
+                        self.errors[k] = None;
+                    }
+                }
+                FovChoice::External(_) => {}
+            }
+        }
+        changed
+    }
+
+    /// An external side's answer: its view, or its error and no view.
+    fn install(&mut self, k: usize, key: ViewKey, result: Result<Vec<Vec<Cell>>, ExtError>) {
+        self.views[k].clear();
+        match result {
+            Ok(views) => {
+                for c in views.into_iter().next().unwrap_or_default() {
+                    self.views[k].insert(c.x, c.y);
+                }
+                self.errors[k] = None;
+            }
+            Err(e) => self.errors[k] = Some(e),
+        }
+        self.shown[k] = Some(key);
+    }
+
     /// The pair report, while the origin is pinned and the pointer is on another cell of the map.
     fn update_pair(&mut self, grid: &OpacityGrid, revision: u64, hovered: Option<Cell>) {
         let target = hovered.filter(|c| grid.in_bounds(c.x, c.y));
@@ -105,8 +201,12 @@ impl FovOverlay {
         }
         let s = &self.settings;
         let mut scratch = VisibleSet::new(grid.width() as u32, grid.height() as u32);
-        let sight = |a| PairSight::of(a, grid, (origin, target), (s.radius, s.light_walls), &mut scratch);
-        let sights = [s.a, s.b].map(sight);
+        let sights = [s.a, s.b].map(|choice| match choice {
+            FovChoice::Builtin(a) => {
+                Some(PairSight::of(a, grid, (origin, target), (s.radius, s.light_walls), &mut scratch))
+            }
+            FovChoice::External(_) => None,
+        });
         self.pair = Some(PairReport { target, sights, shot: shot(grid, origin, target) });
         self.pair_key = Some(key);
     }
@@ -140,10 +240,14 @@ fn origin_label(origin: Option<Cell>) -> String {
 
 /// The pair's verdicts: for A and B, whether the origin sees the target and the target the
 /// origin, one-sided pairs named; and the shot.
-fn pair_ui(ui: &mut egui::Ui, origin: String, pair: &PairReport) {
+fn pair_ui(ui: &mut egui::Ui, origin: String, pair: &PairReport, names: &[String; 2]) {
     let t = pair.target;
     ui.strong(format!("target {}, {} (the pointer)", t.x, t.y));
-    for (sight, colour) in pair.sights.iter().zip([ONLY_A, ONLY_B]) {
+    for ((sight, colour), name) in pair.sights.iter().zip([ONLY_A, ONLY_B]).zip(names) {
+        let Some(sight) = sight else {
+            ui.label(egui::RichText::new(format!("{name}: an external program (the pair is for built-in algorithms)")).color(colour));
+            continue;
+        };
         let yes = |b: bool| if b { "yes" } else { "no" };
         let mut text = format!(
             "{}: origin sees it {}, it sees the origin {}",
@@ -197,35 +301,40 @@ impl Overlay for FovOverlay {
         if !self.on {
             return;
         }
-        let (grid, revision, hovered) = (&*frame.grid(), frame.revision, frame.hovered);
-        let in_bounds = |c: &Cell| grid.in_bounds(c.x, c.y);
-        self.origin = self.pinned.filter(in_bounds).or(hovered.filter(in_bounds)).or(self.origin.filter(in_bounds));
+        let (revision, hovered) = (frame.revision, frame.hovered);
+        {
+            let grid = &*frame.grid();
+            let in_bounds = |c: &Cell| grid.in_bounds(c.x, c.y);
+            self.origin =
+                self.pinned.filter(in_bounds).or(hovered.filter(in_bounds)).or(self.origin.filter(in_bounds));
+        }
         let Some(origin) = self.origin else { return };
-        self.update_pair(grid, revision, hovered);
+        self.update_pair(&frame.grid(), revision, hovered);
+        self.names = [self.settings.a, self.settings.b].map(|c| fov_name(c, frame.externals));
+        let sides_changed = self.update_sides(frame, origin);
+        let grid = &*frame.grid();
         let key = (revision, origin, self.settings.clone());
-        if self.key.as_ref() == Some(&key) {
+        if self.key.as_ref() == Some(&key) && !sides_changed {
             return;
         }
         let s = &self.settings;
         let (w, h) = (grid.width() as u32, grid.height() as u32);
-        for (k, algorithm) in [s.a, s.b].into_iter().enumerate() {
-            if self.views[k].width() != w as i32 || self.views[k].height() != h as i32 {
-                self.views[k] = VisibleSet::new(w, h);
-            }
-            let params = FovParams { origin, radius: s.radius, light_walls: s.light_walls };
-            fov::compute(algorithm, grid, params, &mut self.views[k]);
-        }
         let [va, vb] = &self.views;
         let only_a = va.iter().filter(|c| !vb.contains_cell(*c)).count();
         let both = va.count() - only_a;
         self.agreement = Agreement { both, only_a, only_b: vb.count() - both };
+        if self.key.as_ref() == Some(&key) {
+            return;
+        }
         let table_key = (revision, origin, s.radius, s.light_walls);
         if self.table_key != Some(table_key) {
             self.table = timed_table(grid, origin, s.radius, s.light_walls);
             self.table_key = Some(table_key);
         }
         let mut scratch = VisibleSet::new(w, h);
-        self.plot = [s.a, s.b].map(|algorithm| {
+        // The plot is the built-in sides' (an external one would be thirty round trips a cell).
+        self.plot = [s.a, s.b].map(|choice| {
+            let FovChoice::Builtin(algorithm) = choice else { return Vec::new() };
             (1..=PLOT_MAX_RADIUS)
                 .map(|r| {
                     let params = FovParams { origin, radius: Some(r), light_walls: s.light_walls };
@@ -235,6 +344,29 @@ impl Overlay for FovOverlay {
                 .collect()
         });
         self.key = Some(key);
+    }
+
+    /// Waits for the external sides' answers (tests, headless runs).
+    fn wait(&mut self, frame: &mut Frame) {
+        for _ in 0..4 {
+            if self.asked.iter().all(Option::is_none) {
+                return;
+            }
+            for k in 0..2 {
+                if let Some((key, job)) = self.asked[k].take()
+                    && let Some(result) = job.wait()
+                {
+                    self.install(k, key, result);
+                }
+            }
+            // Counted again, and asked again if the answer was for an older origin.
+            self.key = None;
+            self.update(frame);
+        }
+    }
+
+    fn busy(&self) -> bool {
+        self.asked.iter().any(Option::is_some)
     }
 
     fn apply(&mut self, command: OverlayCommand, _map: &Map) {
@@ -286,7 +418,7 @@ impl Overlay for FovOverlay {
         let radius = s.radius.map_or("unlimited".into(), |r| r.to_string());
         let mut out = format!(
             "fov at {},{} radius {radius} light_walls {}\nA {} vs B {}: both {}, only A {}, only B {}\nalgorithm\tvisible\ttime_us\n",
-            o.x, o.y, s.light_walls, s.a, s.b, self.agreement.both, self.agreement.only_a, self.agreement.only_b
+            o.x, o.y, s.light_walls, self.names[0], self.names[1], self.agreement.both, self.agreement.only_a, self.agreement.only_b
         );
         for row in &self.table {
             out += &format!("{}\t{}\t{:.2}\n", row.algorithm, row.visible, row.micros);
@@ -294,7 +426,7 @@ impl Overlay for FovOverlay {
         if let Some(pair) = &self.pair {
             let t = pair.target;
             out += &format!("target {},{}\nalgorithm\tsees\tseen_back\n", t.x, t.y);
-            for sight in &pair.sights {
+            for sight in pair.sights.iter().flatten() {
                 out += &format!("{}\t{}\t{}\n", sight.algorithm, sight.sees, sight.seen_back);
             }
             let stops: Vec<String> =
@@ -304,15 +436,28 @@ impl Overlay for FovOverlay {
         out
     }
 
-    fn settings_ui(&self, ui: &mut egui::Ui, commands: &mut Vec<Command>) {
+    fn settings_ui(&self, ui: &mut egui::Ui, commands: &mut Vec<Command>, externals: &Externals) {
         let mut s = self.settings.clone();
+        let choices = fov_choices(externals);
         egui::Grid::new("fov_settings").num_columns(2).show(ui, |ui| {
             for (label, value) in [("A", &mut s.a), ("B", &mut s.b)] {
                 ui.label(label);
-                super::choice_ui(ui, &format!("algorithm {label}"), value, &crate::app::algorithms::fov_algorithms());
+                crate::app::algorithms::choice_owned_ui(ui, &format!("algorithm {label}"), value, &choices);
                 ui.end_row();
             }
         });
+        for (k, label) in ["A", "B"].into_iter().enumerate() {
+            let FovChoice::External(id) = [s.a, s.b][k] else { continue };
+            let name = fov_name([s.a, s.b][k], externals);
+            if let Some(e) = &self.errors[k] {
+                ui.colored_label(ui.visuals().error_fg_color, format!("{label}: {e}"));
+                if ui.button(format!("Restart {name}")).clicked() {
+                    commands.push(Command::Overlay(OverlayCommand::Ext(ExtCommand::Restart(id))));
+                }
+            } else if self.asked[k].is_some() {
+                ui.weak(format!("{label}: waiting for {name}…"));
+            }
+        }
         ui.horizontal(|ui| {
             let mut unlimited = s.radius.is_none();
             let mut r = s.radius.unwrap_or(10);
@@ -342,7 +487,7 @@ impl Overlay for FovOverlay {
             }
         }
         if let Some(pair) = &self.pair {
-            pair_ui(ui, origin_label(self.origin), pair);
+            pair_ui(ui, origin_label(self.origin), pair, &self.names);
         } else if self.pinned.is_some() {
             ui.weak("Hover a cell: whether it and the origin see each other, and a shot between them.");
         }
@@ -351,8 +496,8 @@ impl Overlay for FovOverlay {
             ui,
             &[
                 LegendEntry::new(BOTH, &format!("both see: {}", a.both)),
-                LegendEntry::new(ONLY_A, &format!("only A ({}): {}", self.settings.a, a.only_a)),
-                LegendEntry::new(ONLY_B, &format!("only B ({}): {}", self.settings.b, a.only_b)),
+                LegendEntry::new(ONLY_A, &format!("only A ({}): {}", self.names[0], a.only_a)),
+                LegendEntry::new(ONLY_B, &format!("only B ({}): {}", self.names[1], a.only_b)),
             ],
         );
         ui.separator();
@@ -363,9 +508,9 @@ impl Overlay for FovOverlay {
             ui.end_row();
             for row in &self.table {
                 let name = egui::RichText::new(row.algorithm.name());
-                let name = if row.algorithm == self.settings.a {
+                let name = if FovChoice::Builtin(row.algorithm) == self.settings.a {
                     name.color(ONLY_A)
-                } else if row.algorithm == self.settings.b {
+                } else if FovChoice::Builtin(row.algorithm) == self.settings.b {
                     name.color(ONLY_B)
                 } else {
                     name
@@ -385,10 +530,8 @@ impl Overlay for FovOverlay {
             .allow_zoom(false)
             .allow_drag(false)
             .show(ui, |plot| {
-                for (k, (algorithm, colour)) in
-                    [(self.settings.a, ONLY_A), (self.settings.b, ONLY_B)].into_iter().enumerate()
-                {
-                    let name = format!("{} {algorithm}", ["A", "B"][k]);
+                for (k, colour) in [ONLY_A, ONLY_B].into_iter().enumerate() {
+                    let name = format!("{} {}", ["A", "B"][k], self.names[k]);
                     plot.line(egui_plot::Line::new(name, self.plot[k].clone()).color(colour));
                 }
             });

@@ -37,6 +37,14 @@ impl<T: Send + 'static> Job<T> {
         Self { progress, total: total.max(1), receiver }
     }
 
+    /// A job whose work runs elsewhere (an external program's worker thread): the caller hands
+    /// the progress and the sender to that work, and keeps the job.
+    pub(crate) fn queued(total: usize) -> (Self, Arc<Progress>, mpsc::Sender<T>) {
+        let progress = Arc::new(Progress::default());
+        let (sender, receiver) = mpsc::channel();
+        (Self { progress: Arc::clone(&progress), total: total.max(1), receiver }, progress, sender)
+    }
+
     /// The result, once (`None` while the job runs).
     pub(crate) fn poll(&self) -> Option<T> {
         self.receiver.try_recv().ok()

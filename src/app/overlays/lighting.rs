@@ -8,6 +8,7 @@ use egui::{Color32, Painter, Stroke};
 
 use super::{Frame, LegendEntry, Overlay, OverlayCommand, legend_ui, with_alpha};
 use crate::app::canvas::VisibleCells;
+use crate::app::external::Externals;
 use crate::app::{Command, View};
 use crate::core::fov::{self, Algorithm, FovParams, Opacity, OpacityGrid, VisibleSet};
 use crate::core::sim::{Lighting, SIGHT_RANGE};
@@ -214,7 +215,7 @@ impl Overlay for LightingOverlay {
         out
     }
 
-    fn settings_ui(&self, ui: &mut egui::Ui, commands: &mut Vec<Command>) {
+    fn settings_ui(&self, ui: &mut egui::Ui, commands: &mut Vec<Command>, _externals: &Externals) {
         let mut s = self.settings.clone();
         ui.horizontal(|ui| {
             ui.label("FOV");

@@ -20,8 +20,10 @@ pub use rules::RulesSettings;
 pub use symmetry::SymmetrySettings;
 
 use super::canvas::VisibleCells;
+use super::external::{ExtCommand, Externals};
 use super::{Command, View};
 use crate::core::fov::OpacityGrid;
+use crate::core::path::{CostGrid, DoorRule};
 use crate::core::{Cell, Map};
 
 /// Declares the overlays from [the registry](overlays!) below: their modules, [`OverlayKind`]
@@ -73,6 +75,8 @@ macro_rules! overlays {
             $(pub $field: $overlay,)*
             /// The map's opacity, shared with the background jobs.
             grid: GridCache,
+            /// The programs registered as algorithms, which the overlays' pickers offer.
+            pub externals: Externals,
         }
 
         impl Overlays {
@@ -142,6 +146,8 @@ pub enum OverlayCommand {
     /// Pin the lighting overlay's viewer to a cell (again: unpin).
     PinViewer(Cell),
     UnpinViewer,
+    /// The External algorithms window's: register, restart, remove a program.
+    Ext(ExtCommand),
 }
 
 /// Maps with more cells than this are searched and read off the UI thread (pathfinding, game
@@ -170,8 +176,8 @@ pub trait Overlay {
     fn map_replaced(&mut self) {}
     /// Draws over the canvas; `side` is the pathfinding side of a split canvas.
     fn draw(&self, painter: &Painter, view: &View, cells: VisibleCells, side: Option<usize>);
-    /// Its section of the side panel.
-    fn settings_ui(&self, ui: &mut egui::Ui, commands: &mut Vec<Command>);
+    /// Its section of the side panel; `externals` lists the programs its pickers offer.
+    fn settings_ui(&self, ui: &mut egui::Ui, commands: &mut Vec<Command>, externals: &Externals);
     /// Its numbers as text (Copy numbers).
     fn numbers_text(&self) -> String;
 }
@@ -184,15 +190,40 @@ pub struct Frame<'a> {
     pub(crate) hovered: Option<Cell>,
     pub(crate) dt: f32,
     grid: &'a mut GridCache,
+    /// The registered programs, to send requests to.
+    pub(crate) externals: &'a mut Externals,
 }
 
-/// The map's opacity as last built, and the revision it was built for.
+/// The map's opacity and its costs with closed doors as walls (what an external FOV program is
+/// sent), as last built, and the revision each was built for.
 #[derive(Default)]
-pub struct GridCache(Option<(u64, Arc<OpacityGrid>)>);
+pub struct GridCache(Option<(u64, Arc<OpacityGrid>)>, Option<(u64, Arc<CostGrid>)>);
 
 impl<'a> Frame<'a> {
-    pub fn new(map: &'a Map, revision: u64, hovered: Option<Cell>, dt: f32, grid: &'a mut GridCache) -> Self {
-        Self { map, revision, hovered, dt, grid }
+    pub fn new(
+        map: &'a Map,
+        revision: u64,
+        hovered: Option<Cell>,
+        dt: f32,
+        grid: &'a mut GridCache,
+        externals: &'a mut Externals,
+    ) -> Self {
+        Self { map, revision, hovered, dt, grid, externals }
+    }
+
+    /// What an external program is sent with an FOV request: the opacity and the walkable cells
+    /// with closed doors as walls, built once a revision.
+    pub(crate) fn fov_map(&mut self) -> super::external::MapData {
+        let opacity = self.grid();
+        let costs = match &self.grid.1 {
+            Some((r, costs)) if *r == self.revision => Arc::clone(costs),
+            _ => {
+                let costs = Arc::new(CostGrid::from_map(self.map, DoorRule::Impassable));
+                self.grid.1 = Some((self.revision, Arc::clone(&costs)));
+                costs
+            }
+        };
+        super::external::MapData { key: (self.revision, 0), opacity, costs }
     }
 
     /// The map's opacity, shared with the background jobs: built once a revision.
@@ -225,7 +256,7 @@ impl Overlays {
 
     /// Work in progress that needs frames: a running job or the step playback.
     pub(crate) fn busy(&self) -> bool {
-        self.each().iter().any(|(_, o)| o.busy())
+        self.each().iter().any(|(_, o)| o.busy()) || self.externals.busy()
     }
 
     pub fn apply(&mut self, command: OverlayCommand, map: &Map) {
@@ -238,6 +269,7 @@ impl Overlays {
                     self.each_mut().into_iter().filter(|(_, o)| o.is_on()).for_each(|(_, o)| o.probe(cell, map));
                 }
             }
+            OverlayCommand::Ext(command) => self.externals.apply(command),
             command => self.each_mut().into_iter().for_each(|(_, o)| o.apply(command.clone(), map)),
         }
     }
@@ -249,19 +281,19 @@ impl Overlays {
 
     /// Brings every overlay that is on up to date with the map (`logic`, once a frame).
     pub fn update(&mut self, map: &Map, revision: u64, hovered: Option<Cell>, dt: f32) {
-        let mut grid = std::mem::take(&mut self.grid);
-        let mut frame = Frame::new(map, revision, hovered, dt, &mut grid);
+        let (mut grid, mut externals) = (std::mem::take(&mut self.grid), std::mem::take(&mut self.externals));
+        let mut frame = Frame::new(map, revision, hovered, dt, &mut grid, &mut externals);
         self.each_mut().into_iter().for_each(|(_, o)| o.update(&mut frame));
-        self.grid = grid;
+        (self.grid, self.externals) = (grid, externals);
     }
 
     /// Waits for the background jobs and takes their results (tests and headless runs).
     pub fn wait_for_jobs(&mut self, map: &Map, revision: u64) {
         self.update(map, revision, None, 0.0);
-        let mut grid = std::mem::take(&mut self.grid);
-        let mut frame = Frame::new(map, revision, None, 0.0, &mut grid);
+        let (mut grid, mut externals) = (std::mem::take(&mut self.grid), std::mem::take(&mut self.externals));
+        let mut frame = Frame::new(map, revision, None, 0.0, &mut grid, &mut externals);
         self.each_mut().into_iter().filter(|(_, o)| o.is_on()).for_each(|(_, o)| o.wait(&mut frame));
-        self.grid = grid;
+        (self.grid, self.externals) = (grid, externals);
     }
 
     /// Draws the overlays that are on; `side` picks one pathfinding side in a split view.
@@ -288,7 +320,7 @@ impl Overlays {
                 continue;
             }
             egui::CollapsingHeader::new(kind.heading()).default_open(true).show(ui, |ui| {
-                overlay.settings_ui(ui, commands);
+                overlay.settings_ui(ui, commands, &self.externals);
                 if ui.button("Close overlay").on_hover_text(kind.label()).clicked() {
                     commands.push(Command::Overlay(OverlayCommand::Show(kind, false)));
                 }

@@ -8,8 +8,12 @@ use egui::{Color32, Painter, Stroke, Vec2};
 
 use super::job::Job;
 use super::{Frame, LegendEntry, Overlay, OverlayCommand, choice_ui, heat_colour, legend_ui, with_alpha};
+use crate::app::algorithms::{PathChoice, path_choices};
 use crate::app::canvas::VisibleCells;
+use crate::app::external::{ExtCommand, ExtId, Externals, Lane, MapData};
 use crate::app::{Command, View};
+use crate::core::ext::{ExtError, ExtPath};
+use crate::core::path::trace::Recorder as _;
 use crate::core::path::dijkstra_map::DijkstraMap;
 use crate::core::path::search::Searcher;
 use crate::core::path::{
@@ -40,6 +44,8 @@ pub struct PathSettings {
     pub mode: PathMode,
     /// Side A and side B.
     pub(crate) sides: [SearchParams; 2],
+    /// A side that is an external program's search (its moves and diagonals are still `sides`').
+    pub(crate) external: [Option<ExtId>; 2],
     pub(crate) doors: DoorRule,
     /// Two canvases with synchronised pan and zoom, or both searches over one map.
     pub split: bool,
@@ -59,6 +65,7 @@ impl Default for PathSettings {
         Self {
             mode: PathMode::Compare,
             sides: [SearchParams { algorithm: Algorithm::Dijkstra, ..astar }, astar],
+            external: [None, None],
             // Closed doors open (at a cost) by default: on a dungeon of closed rooms, a search that
             // stops at every door shows little.
             doors: DoorRule::OpenAtCost(2.0),
@@ -75,14 +82,28 @@ impl Default for PathSettings {
 
 impl PathSettings {
     /// The settings the searches depend on (not how they are drawn).
-    fn search_key(&self) -> (PathMode, [SearchParams; 2], DoorRule, bool) {
-        (self.mode, self.sides, self.doors, self.flee)
+    fn search_key(&self) -> SearchKey {
+        (self.mode, self.sides, self.doors, self.flee, self.external)
+    }
+
+    /// What side `k` runs.
+    pub(crate) fn choice(&self, k: usize) -> PathChoice {
+        self.external[k].map_or(PathChoice::Builtin(self.sides[k].algorithm), PathChoice::External)
     }
 }
+
+/// A program's path and the round trip's time, in µs.
+type PathJob = Job<(Result<ExtPath, ExtError>, f64)>;
+
+type SearchKey = (PathMode, [SearchParams; 2], DoorRule, bool, [Option<ExtId>; 2]);
 
 /// One search, replayable.
 pub struct SideResult {
     pub params: SearchParams,
+    /// The search's name (a program's, for an external side).
+    pub(crate) name: String,
+    /// An external side: waiting for its answer, or what went wrong.
+    pub(crate) external: Option<ExternalSide>,
     /// `None`: no path.
     pub outcome: Option<PathResult>,
     /// Time of the same search without recording, in µs.
@@ -102,6 +123,13 @@ impl SideResult {
     pub fn state(&self) -> &SearchState {
         &self.state
     }
+}
+
+/// What an external side is at.
+pub(crate) enum ExternalSide {
+    Waiting,
+    Answered { expanded_told: bool },
+    Failed(ExtError),
 }
 
 /// A Dijkstra map and the downhill walk from the goal marker.
@@ -132,10 +160,14 @@ pub struct PathOverlay {
     pub dijkstra: Option<DijkstraView>,
     key: Option<PathKey>,
     job: Option<(PathKey, Job<Computed>)>,
+    /// The external sides' requests, for the result of `key`.
+    asked: [Option<PathJob>; 2],
+    /// The registry's epoch the external sides were asked in (a restart asks again).
+    epoch: u64,
 }
 
 /// What a result depends on: the map's revision, the search settings, the markers.
-type PathKey = (u64, (PathMode, [SearchParams; 2], DoorRule, bool), Placement);
+type PathKey = (u64, SearchKey, Placement);
 
 /// The markers.
 #[derive(Clone, Debug, PartialEq)]
@@ -208,7 +240,31 @@ fn search(searcher: &mut Searcher, grid: &CostGrid, params: SearchParams, start:
     let outcome = searcher.find_path_recorded(grid, &params, start, goal, &mut trace);
     let state = trace.state_at(u32::MAX);
     let max_g = state.g.iter().copied().filter(|g| g.is_finite()).fold(0.0, f64::max);
-    SideResult { params, outcome, micros, trace, state, max_g }
+    let name = crate::app::algorithms::path_label(params.algorithm).to_string();
+    SideResult { params, name, external: None, outcome, micros, trace, state, max_g }
+}
+
+/// An external side's result from the program's answer: its path, and its expanded cells as a
+/// trace of one cell closed a step, so it replays like a built-in search (no frontier, no
+/// parents: the protocol tells only the order).
+fn external_side(grid: &CostGrid, params: SearchParams, name: String, answer: Result<ExtPath, ExtError>, micros: f64) -> SideResult {
+    let mut trace = Trace::new(grid);
+    let (outcome, external) = match answer {
+        Ok(found) => {
+            let told = found.expanded.is_some();
+            for (k, c) in found.expanded.iter().flatten().enumerate() {
+                if let Some(i) = grid.index(c.x, c.y) {
+                    trace.close(k as u32 + 1, i as u32);
+                }
+            }
+            let expanded = found.expanded.as_ref().map_or(0, Vec::len);
+            let outcome = found.path.zip(found.cost).map(|(path, cost)| PathResult { path, cost, expanded });
+            (outcome, ExternalSide::Answered { expanded_told: told })
+        }
+        Err(e) => (None, ExternalSide::Failed(e)),
+    };
+    let state = trace.state_at(u32::MAX);
+    SideResult { params, name, external: Some(external), outcome, micros, trace, state, max_g: 0.0 }
 }
 
 fn dijkstra_map(grid: &CostGrid, settings: &PathSettings, placement: &Placement) -> DijkstraView {
@@ -255,6 +311,8 @@ impl Default for PathOverlay {
             dijkstra: None,
             key: None,
             job: None,
+            asked: [None, None],
+            epoch: 0,
         }
     }
 }
@@ -288,6 +346,56 @@ impl PathOverlay {
         }
     }
 
+    /// Asks each external side's program for the path between the markers, once the result it
+    /// belongs to is installed (its built-in placeholder says "waiting").
+    fn ask_externals(&mut self, frame: &mut Frame) {
+        let (Some(key), Some(sides)) = (&self.key, &mut self.sides) else { return };
+        for (k, side) in sides.iter_mut().enumerate() {
+            let Some(id) = self.settings.external[k] else { continue };
+            if side.external.is_some() || self.asked[k].is_some() {
+                continue;
+            }
+            let (Some(start), Some(goal)) = (key.2.start, key.2.goal) else { continue };
+            let doors = self.settings.doors;
+            let costs = std::sync::Arc::new(CostGrid::from_map(frame.map, doors));
+            let door_key = match doors {
+                DoorRule::Impassable => 0,
+                DoorRule::OpenAtCost(c) => 1 + u64::from(c.to_bits()),
+            };
+            let map = MapData { key: (frame.revision, door_key), opacity: frame.grid(), costs };
+            let rules = side.params.rules;
+            side.name = frame.externals.name(id);
+            side.external = Some(ExternalSide::Waiting);
+            self.asked[k] = Some(frame.externals.run(id, Lane::Interactive, Some(map), 1, |e| (Err(e), 0.0), move |program, _| {
+                // The round trip is the side's time.
+                let started = Instant::now();
+                let found = program.path(start, goal, &rules);
+                (found, started.elapsed().as_secs_f64() * 1e6)
+            }));
+        }
+    }
+
+    /// Takes the external sides' answers that are in.
+    fn take_external_answers(&mut self, frame: &mut Frame) {
+        for k in 0..2 {
+            let Some(job) = &self.asked[k] else { continue };
+            let Some((answer, micros)) = job.poll() else { continue };
+            self.asked[k] = None;
+            self.install_external(frame, k, answer, micros);
+        }
+    }
+
+    fn install_external(&mut self, frame: &mut Frame, k: usize, answer: Result<ExtPath, ExtError>, micros: f64) {
+        let Some(sides) = &mut self.sides else { return };
+        let grid = CostGrid::from_map(frame.map, self.settings.doors);
+        let name = std::mem::take(&mut sides[k].name);
+        sides[k] = external_side(&grid, sides[k].params, name, answer, micros);
+        let was_final = self.step >= self.max_step();
+        if was_final || !self.playing {
+            self.step = self.max_step();
+        }
+    }
+
     /// Takes a computed result: markers it placed (only where none were), the searches, and the
     /// step to show.
     fn install(&mut self, computed: Computed, mut key: PathKey) {
@@ -302,6 +410,17 @@ impl PathOverlay {
         let was_final = self.step >= self.max_step();
         self.sides = sides;
         self.dijkstra = dijkstra;
+        // The external sides are asked again for this result (`ask_externals`).
+        self.asked = [None, None];
+        if let Some(sides) = &mut self.sides {
+            for (k, side) in sides.iter_mut().enumerate() {
+                if self.settings.external[k].is_some() {
+                    side.outcome = None;
+                    side.trace = Trace::new(&CostGrid::open(1, 1));
+                    side.state = side.trace.state_at(u32::MAX);
+                }
+            }
+        }
         // A new search shows its result; a replay in progress goes on at its step.
         if was_final || !self.playing {
             self.step = self.max_step();
@@ -487,7 +606,7 @@ impl PathOverlay {
                     egui::RichText::new(format!(
                         "{}: {}",
                         SIDE_NAMES[k],
-                        crate::app::algorithms::path_label(side.params.algorithm)
+                        side.name
                     ))
                     .color(SIDE_CLOSED[k]),
                 );
@@ -513,10 +632,30 @@ impl PathOverlay {
             ui.end_row();
             ui.label("time");
             for (k, side) in sides.iter().enumerate() {
-                ui.label(format!("{} {:.0} µs", SIDE_NAMES[k], side.micros));
+                let round_trip = if side.external.is_some() { " (round trip)" } else { "" };
+                ui.label(format!("{} {:.0} µs{round_trip}", SIDE_NAMES[k], side.micros));
             }
             ui.end_row();
         });
+        for (k, side) in sides.iter().enumerate() {
+            match &side.external {
+                Some(ExternalSide::Waiting) => {
+                    ui.weak(format!("{}: waiting for {}…", SIDE_NAMES[k], side.name));
+                }
+                Some(ExternalSide::Answered { expanded_told: false }) => {
+                    ui.weak(format!("{}: {} does not tell its expanded cells", SIDE_NAMES[k], side.name));
+                }
+                Some(ExternalSide::Failed(e)) => {
+                    ui.colored_label(ui.visuals().error_fg_color, format!("{}: {e}", SIDE_NAMES[k]));
+                    if let Some(id) = self.settings.external[k]
+                        && ui.button(format!("Restart {}", side.name)).clicked()
+                    {
+                        commands.push(Command::Overlay(OverlayCommand::Ext(ExtCommand::Restart(id))));
+                    }
+                }
+                _ => {}
+            }
+        }
         legend_ui(
             ui,
             &[
@@ -633,6 +772,11 @@ impl Overlay for PathOverlay {
         let key: PathKey = (revision, self.settings.search_key(), placement.clone());
         // One search job at a time: while a marker is dragged, the job in flight finishes and
         // the next starts from wherever the marker is then (no pile of stale threads).
+        self.take_external_answers(frame);
+        if self.settings.external.iter().any(Option::is_some) && self.epoch != frame.externals.epoch() {
+            self.epoch = frame.externals.epoch();
+            self.key = None;
+        }
         if self.key.as_ref() != Some(&key) && self.job.is_none() {
             let grid = CostGrid::from_map(map, self.settings.doors);
             let player_start =
@@ -645,6 +789,7 @@ impl Overlay for PathOverlay {
                 self.install(computed, key);
             }
         }
+        self.ask_externals(frame);
         let step = self.step;
         if let Some(sides) = &mut self.sides {
             for side in sides {
@@ -665,7 +810,14 @@ impl Overlay for PathOverlay {
                 self.install(computed, key);
             }
             self.update(frame);
-            if self.job.is_none() {
+            for k in 0..2 {
+                if let Some(job) = self.asked[k].take()
+                    && let Some((answer, micros)) = job.wait()
+                {
+                    self.install_external(frame, k, answer, micros);
+                }
+            }
+            if self.job.is_none() && self.asked.iter().all(Option::is_none) {
                 return;
             }
         }
@@ -702,7 +854,7 @@ impl Overlay for PathOverlay {
     }
 
     fn busy(&self) -> bool {
-        self.job.is_some() || self.playing
+        self.job.is_some() || self.playing || self.asked.iter().any(Option::is_some)
     }
 
     /// Draws the overlay for `side` (`None`: both sides, overlaid).
@@ -749,7 +901,7 @@ impl Overlay for PathOverlay {
                     out += &format!(
                         "{}\t{}\t{}\t{cost}\t{len}\t{:.1}\n",
                         SIDE_NAMES[k],
-                        side.params.algorithm.name(),
+                        side.name,
                         side.steps(),
                         side.micros
                     );
@@ -771,7 +923,7 @@ impl Overlay for PathOverlay {
         out
     }
 
-    fn settings_ui(&self, ui: &mut egui::Ui, commands: &mut Vec<Command>) {
+    fn settings_ui(&self, ui: &mut egui::Ui, commands: &mut Vec<Command>, externals: &Externals) {
         let mut s = self.settings.clone();
         ui.horizontal(|ui| {
             ui.radio_value(&mut s.mode, PathMode::Compare, "Compare two searches");
@@ -784,7 +936,7 @@ impl Overlay for PathOverlay {
                     ui.label("side A");
                     ui.label("side B");
                     ui.end_row();
-                    let algorithms = crate::app::algorithms::path_algorithms();
+                    let algorithms = path_choices(externals);
                     let heuristics = [
                         (Heuristic::Octile, "Octile"),
                         (Heuristic::Manhattan, "Manhattan"),
@@ -794,7 +946,12 @@ impl Overlay for PathOverlay {
                     ];
                     ui.label("algorithm");
                     for (k, side) in SIDE_NAMES.iter().enumerate() {
-                        choice_ui(ui, &format!("side {side} algorithm"), &mut s.sides[k].algorithm, &algorithms);
+                        let mut choice = s.choice(k);
+                        crate::app::algorithms::choice_owned_ui(ui, &format!("side {side} algorithm"), &mut choice, &algorithms);
+                        match choice {
+                            PathChoice::Builtin(a) => (s.sides[k].algorithm, s.external[k]) = (a, None),
+                            PathChoice::External(id) => s.external[k] = Some(id),
+                        }
                     }
                     ui.end_row();
                     ui.label("heuristic");

@@ -11,6 +11,7 @@ use egui::{Color32, Painter, Stroke};
 use super::job::Job;
 use super::{Frame, LegendEntry, Overlay, OverlayCommand, legend_ui, with_alpha};
 use crate::app::canvas::VisibleCells;
+use crate::app::external::Externals;
 use crate::app::{Command, View};
 use crate::core::analysis::reach::Reach;
 use crate::core::{Cell, Map, Passage, RulesSummary};
@@ -269,7 +270,7 @@ impl Overlay for RulesOverlay {
         )
     }
 
-    fn settings_ui(&self, ui: &mut egui::Ui, commands: &mut Vec<Command>) {
+    fn settings_ui(&self, ui: &mut egui::Ui, commands: &mut Vec<Command>, _externals: &Externals) {
         let mut s = self.settings.clone();
         ui.checkbox(&mut s.walls, "Walls").on_hover_text("Colour the cells that block both sight and movement");
         ui.add(egui::Slider::new(&mut s.opacity, 0.0..=1.0).text("opacity"));

@@ -1,6 +1,7 @@
 //! The symmetry overlay: the whole-map audit of one algorithm as a heatmap of violations per
 //! cell (computed off the UI thread, with progress and cancel), the violating partners of a
-//! clicked cell, and every algorithm's error rate on this map.
+//! clicked cell, and every algorithm's error rate on this map. An external program's audit runs
+//! on its worker (the audit lane), through the same core audit as a built-in's.
 
 use std::sync::Arc;
 
@@ -8,29 +9,36 @@ use egui::{Color32, Painter, Stroke};
 
 use super::job::Job;
 use super::{Frame, LegendEntry, Overlay, OverlayCommand, heat_colour, legend_ui, with_alpha};
+use crate::app::algorithms::{FovChoice, fov_choices};
 use crate::app::canvas::VisibleCells;
+use crate::app::external::{ExtCommand, ExtId, Externals, Lane};
 use crate::app::{Command, View};
 use crate::core::Cell;
 use crate::core::Map;
-use crate::core::analysis::symmetry::{self, AuditError, Failure, SymmetryReport};
+use crate::core::analysis::symmetry::{self, AuditError, Failure, SymmetryReport, Views};
+use crate::core::ext::ExtError;
 use crate::core::fov::{Algorithm, Opacity, OpacityGrid};
 
 #[derive(Clone, Debug, PartialEq)]
 pub struct SymmetrySettings {
-    pub algorithm: Algorithm,
+    pub algorithm: FovChoice,
     pub(crate) radius: u32,
     pub(crate) opacity: f32,
 }
 
 impl Default for SymmetrySettings {
     fn default() -> Self {
-        Self { algorithm: Algorithm::Shadowcast, radius: 8, opacity: 0.8 }
+        Self { algorithm: Algorithm::Shadowcast.into(), radius: 8, opacity: 0.8 }
     }
 }
 
-type AuditKey = (u64, Algorithm, u32);
+/// The map's revision, the algorithm, the radius and the registry's epoch (a restarted program
+/// is audited again).
+type AuditKey = (u64, FovChoice, u32, u64);
 type TableKey = (u64, u32);
 type TableJob = Job<Result<Vec<SymmetryReport>, AuditError>>;
+type AuditJob = Job<Result<SymmetryReport, AuditError>>;
+type PartnersJob = Job<Result<Vec<(Cell, Failure)>, ExtError>>;
 
 #[derive(Default)]
 pub struct SymmetryOverlay {
@@ -40,13 +48,19 @@ pub struct SymmetryOverlay {
     pub selected: Option<Cell>,
     pub report: Option<SymmetryReport>,
     report_key: Option<AuditKey>,
-    job: Option<(AuditKey, Job<Result<SymmetryReport, AuditError>>)>,
+    job: Option<(AuditKey, AuditJob)>,
     pub partners: Vec<(Cell, Failure)>,
     partners_key: Option<(AuditKey, Cell)>,
+    /// An external program's partners of the selected cell, asked.
+    partners_job: Option<((AuditKey, Cell), PartnersJob)>,
     /// Every algorithm's audit at the same radius.
     pub table: Vec<SymmetryReport>,
     table_key: Option<TableKey>,
     table_job: Option<(TableKey, TableJob)>,
+    /// Each registered program's row of the table (after the built-ins'), and its audit running.
+    pub external_rows: Vec<(ExtId, SymmetryReport)>,
+    external_jobs: Vec<(ExtId, (TableKey, u64), AuditJob)>,
+    external_keys: Vec<(ExtId, (TableKey, u64))>,
     /// The user cancelled: do not start again until something changes.
     cancelled: Option<AuditKey>,
     pub(crate) error: Option<String>,
@@ -55,7 +69,55 @@ pub struct SymmetryOverlay {
 const SEEN_BY_THIS_ONLY: Color32 = Color32::from_rgb(80, 220, 255);
 const SEEN_BY_PARTNER_ONLY: Color32 = Color32::from_rgb(255, 80, 200);
 
-impl SymmetryOverlay {}
+impl SymmetryOverlay {
+    /// The table's rows of the registered programs: each audited once per map, radius and
+    /// registry epoch, after the built-ins (one at a time: they share the audit lane).
+    fn update_external_rows(&mut self, frame: &mut Frame, table_key: TableKey) {
+        let epoch = frame.externals.epoch();
+        let mut finished = Vec::new();
+        self.external_jobs.retain(|(id, key, job)| match job.poll() {
+            Some(result) => {
+                finished.push((*id, *key, result));
+                false
+            }
+            None => true,
+        });
+        for (id, key, result) in finished {
+            self.external_rows.retain(|(i, _)| *i != id);
+            if let Ok(report) = result {
+                self.external_rows.push((id, report));
+            }
+            self.external_keys.retain(|(i, _)| *i != id);
+            self.external_keys.push((id, key));
+        }
+        let programs = frame.externals.offering(true);
+        self.external_rows.retain(|(id, _)| programs.iter().any(|(p, _)| p == id));
+        self.external_rows.sort_by_key(|(id, _)| *id);
+        if self.table_job.is_some() {
+            return;
+        }
+        let grid = frame.grid();
+        for (id, _) in programs {
+            let key = (table_key, epoch);
+            let done = self.external_keys.iter().any(|(i, k)| *i == id && *k == key);
+            let running = self.external_jobs.iter().any(|(i, k, _)| *i == id && *k == key);
+            if !done && !running {
+                self.external_jobs.retain(|(i, _, _)| *i != id);
+                let cells = transparent_cells(&grid);
+                let job = external_audit(frame, id, Arc::clone(&grid), table_key.1, cells);
+                self.external_jobs.push((id, key, job));
+            }
+        }
+    }
+}
+
+/// A program's whole-map audit, on its audit lane.
+fn external_audit(frame: &mut Frame, id: ExtId, grid: Arc<OpacityGrid>, radius: u32, cells: usize) -> AuditJob {
+    let map = frame.fov_map();
+    frame.externals.run(id, Lane::Audit, Some(map), 2 * cells, |e| Err(AuditError::External(e)), move |program, p| {
+        symmetry::audit_views(&grid, Views::External(program), Some(radius), &p.done, &p.cancel)
+    })
+}
 
 fn transparent_cells(grid: &OpacityGrid) -> usize {
     let (w, h) = (grid.width(), grid.height());
@@ -76,8 +138,8 @@ impl Overlay for SymmetryOverlay {
         if !self.on {
             return;
         }
-        let (grid, revision) = (&frame.grid(), frame.revision);
-        let key = (revision, self.settings.algorithm, self.settings.radius);
+        let (grid, revision, epoch) = (&frame.grid(), frame.revision, frame.externals.epoch());
+        let key = (revision, self.settings.algorithm, self.settings.radius, epoch);
         if let Some((job_key, job)) = &self.job
             && let Some(result) = job.poll()
         {
@@ -96,13 +158,16 @@ impl Overlay for SymmetryOverlay {
         if self.report_key != Some(key) && running != Some(key) && self.cancelled != Some(key) {
             // A stale audit is replaced (dropping it cancels it); the old heatmap stays until the
             // new one is ready.
-            let grid = Arc::clone(grid);
-            let (algorithm, radius) = (key.1, key.2);
-            let cells = transparent_cells(&grid);
-            self.job = Some((
-                key,
-                Job::spawn(2 * cells, move |p| symmetry::audit(&grid, algorithm, Some(radius), &p.done, &p.cancel)),
-            ));
+            let shared = Arc::clone(grid);
+            let radius = key.2;
+            let cells = transparent_cells(grid);
+            let job = match key.1 {
+                FovChoice::Builtin(algorithm) => {
+                    Job::spawn(2 * cells, move |p| symmetry::audit(&shared, algorithm, Some(radius), &p.done, &p.cancel))
+                }
+                FovChoice::External(id) => external_audit(frame, id, shared, radius, cells),
+            };
+            self.job = Some((key, job));
         }
         // The table of every algorithm.
         let table_key = (revision, self.settings.radius);
@@ -131,22 +196,60 @@ impl Overlay for SymmetryOverlay {
                 }),
             ));
         }
+        self.update_external_rows(frame, table_key);
         // The clicked cell's partners, on the current map.
+        if let Some((pkey, job)) = &self.partners_job
+            && let Some(result) = job.poll()
+        {
+            self.partners = result.unwrap_or_default();
+            self.partners_key = Some(*pkey);
+            self.partners_job = None;
+        }
         if let Some(cell) = self.selected {
             let pkey = (key, cell);
-            if self.partners_key != Some(pkey) {
-                self.partners = symmetry::partners(grid, key.1, Some(key.2), cell);
-                self.partners_key = Some(pkey);
+            let asked = self.partners_job.as_ref().map(|(k, _)| *k);
+            if self.partners_key != Some(pkey) && asked != Some(pkey) {
+                match key.1 {
+                    FovChoice::Builtin(a) => {
+                        self.partners = symmetry::partners(grid, a, Some(key.2), cell);
+                        self.partners_key = Some(pkey);
+                    }
+                    FovChoice::External(id) => {
+                        let (shared, radius) = (Arc::clone(grid), key.2);
+                        let map = frame.fov_map();
+                        let job = frame.externals.run(id, Lane::Interactive, Some(map), 1, Err, move |program, _| {
+                            symmetry::partners_external(&shared, program, Some(radius), cell)
+                        });
+                        self.partners_job = Some((pkey, job));
+                    }
+                }
             }
         } else {
             self.partners.clear();
             self.partners_key = None;
+            self.partners_job = None;
         }
     }
 
     /// Blocks until the running audits finish (tests, headless runs).
     fn wait(&mut self, frame: &mut Frame) {
-        for _ in 0..2 {
+        for _ in 0..3 {
+            for (id, key, job) in std::mem::take(&mut self.external_jobs) {
+                if let Some(result) = job.wait() {
+                    self.external_rows.retain(|(i, _)| *i != id);
+                    if let Ok(report) = result {
+                        self.external_rows.push((id, report));
+                    }
+                    self.external_keys.retain(|(i, _)| *i != id);
+                    self.external_keys.push((id, key));
+                }
+            }
+            if let Some((key, job)) = self.partners_job.take()
+                && let Some(result) = job.wait()
+            {
+                self.partners = result.unwrap_or_default();
+                self.partners_key = Some(key);
+            }
             if let Some((key, job)) = self.job.take()
                 && let Some(Ok(report)) = job.wait()
             {
@@ -185,7 +288,7 @@ impl Overlay for SymmetryOverlay {
 
     /// Whether an audit is running (the UI keeps repainting to show its progress).
     fn busy(&self) -> bool {
-        self.job.is_some() || self.table_job.is_some()
+        self.job.is_some() || self.table_job.is_some() || !self.external_jobs.is_empty() || self.partners_job.is_some()
     }
 
     fn draw(&self, painter: &Painter, view: &View, cells: VisibleCells, _side: Option<usize>) {
@@ -250,7 +353,7 @@ impl Overlay for SymmetryOverlay {
         }
         if !self.table.is_empty() {
             out += "algorithm\tpairs\tviolations\trate\terror_per_cell\n";
-            for r in &self.table {
+            for r in self.table.iter().chain(self.external_rows.iter().map(|(_, r)| r)) {
                 out += &format!(
                     "{}\t{}\t{}\t{:.6}\t{:.4}\n",
                     r.algorithm,
@@ -264,11 +367,11 @@ impl Overlay for SymmetryOverlay {
         out
     }
 
-    fn settings_ui(&self, ui: &mut egui::Ui, commands: &mut Vec<Command>) {
+    fn settings_ui(&self, ui: &mut egui::Ui, commands: &mut Vec<Command>, externals: &Externals) {
         let mut s = self.settings.clone();
         ui.horizontal(|ui| {
             ui.label("algorithm");
-            super::choice_ui(ui, "symmetry algorithm", &mut s.algorithm, &crate::app::algorithms::fov_algorithms());
+            crate::app::algorithms::choice_owned_ui(ui, "symmetry algorithm", &mut s.algorithm, &fov_choices(externals));
         });
         ui.add(egui::Slider::new(&mut s.radius, 1..=30).text("radius"));
         ui.add(egui::Slider::new(&mut s.opacity, 0.0..=1.0).text("opacity"));
@@ -292,6 +395,11 @@ impl Overlay for SymmetryOverlay {
         }
         if let Some(e) = &self.error {
             ui.colored_label(ui.visuals().error_fg_color, e);
+            if let FovChoice::External(id) = self.settings.algorithm
+                && ui.button(format!("Restart {}", externals.name(id))).clicked()
+            {
+                commands.push(Command::Overlay(OverlayCommand::Ext(ExtCommand::Restart(id))));
+            }
         }
         if let Some(r) = &self.report {
             let stale = self.job.is_some();
@@ -333,7 +441,7 @@ impl Overlay for SymmetryOverlay {
             ui.strong("rate");
             ui.strong("per cell");
             ui.end_row();
-            for r in &self.table {
+            for r in self.table.iter().chain(self.external_rows.iter().map(|(_, r)| r)) {
                 ui.label(r.algorithm.as_str());
                 ui.label(r.violations.to_string());
                 ui.label(format!("{:.3}%", r.rate() * 100.0));

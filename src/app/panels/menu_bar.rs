@@ -190,6 +190,11 @@ pub(crate) fn menu_bar_ui(app: &mut SightlineApp, ui: &mut egui::Ui) {
                     }
                 }
                 ui.separator();
+                if ui.button("External algorithms…").clicked() {
+                    app.commands.push(Command::Overlay(OverlayCommand::Ext(
+                        crate::app::external::ExtCommand::ShowWindow(true),
+                    )));
+                }
                 if ui.button("Export view as PNG…").clicked() {
                     app.commands.push(Command::File(FileCommand::PickExportPng));
                 }
