@@ -28,6 +28,10 @@ struct Cli {
     /// With --frames: save the canvas with its overlays as a PNG halfway through, then exit.
     #[arg(long, value_name = "FILE", requires = "frames")]
     export_png: Option<PathBuf>,
+    /// Register a program as an algorithm, NAME=COMMAND (repeatable), as the External algorithms
+    /// window does (kept for next time): the pickers offer it (docs/protocol.md).
+    #[arg(long = "ext", value_name = "NAME=COMMAND", value_parser = parse_ext)]
+    ext: Vec<sightline::core::ext::ExtSpec>,
     #[command(subcommand)]
     command: Option<TopCommand>,
 }
@@ -57,6 +61,10 @@ fn overlay_names() -> clap::builder::NonEmptyStringValueParser {
     clap::builder::NonEmptyStringValueParser::new()
 }
 
+fn parse_ext(arg: &str) -> Result<sightline::core::ext::ExtSpec, String> {
+    sightline::core::ext::ExtSpec::parse(arg)
+}
+
 /// What the app opens, as the command line asks.
 #[cfg_attr(not(feature = "gui"), allow(dead_code))]
 struct Launch {
@@ -65,6 +73,7 @@ struct Launch {
     overlays: Vec<String>,
     export_png: Option<PathBuf>,
     play: bool,
+    externals: Vec<sightline::core::ext::ExtSpec>,
 }
 
 /// Exit code 0 on success, 1 when the command failed, 2 for a usage error (clap's own, or the
@@ -76,7 +85,14 @@ fn main() -> ExitCode {
         Some(TopCommand::Open { file, frames }) => (Some(file), frames.or(cli.frames)),
         Some(TopCommand::Headless(command)) => return sightline::cli::run(command),
     };
-    run_app(Launch { file, frames, overlays: cli.overlay, export_png: cli.export_png, play: cli.play })
+    run_app(Launch {
+        file,
+        frames,
+        overlays: cli.overlay,
+        export_png: cli.export_png,
+        play: cli.play,
+        externals: cli.ext,
+    })
 }
 
 #[cfg(feature = "gui")]
@@ -90,6 +106,7 @@ fn run_app(launch: Launch) -> ExitCode {
         overlays,
         export_png: launch.export_png,
         play: launch.play,
+        externals: launch.externals,
     };
     match sightline::app::run(launch) {
         Ok(()) => ExitCode::SUCCESS,

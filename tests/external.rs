@@ -171,3 +171,16 @@ fn check_path_passes_an_optimal_search_and_fails_one_through_walls() {
     assert_eq!(out.status.code(), Some(1), "{report}");
     assert!(report.contains("which cannot be walked on"), "{report}");
 }
+
+#[test]
+fn a_bad_registration_is_a_usage_error_naming_the_problem() {
+    for (arg, problem) in [("symmetric=python3 x.py", "built-in"), ("mine", "NAME=COMMAND"), ("mine=python3 'x", "unclosed '")] {
+        // The app's own --ext and a command's are checked alike, before anything starts.
+        for args in [vec!["--ext", arg, "--frames", "1"], vec!["fov", "maps/pillars.ron", "--ext", arg]] {
+            let out = sightline(&args);
+            let stderr = text(&out.stderr);
+            assert_eq!(out.status.code(), Some(2), "{args:?}: {stderr}");
+            assert!(stderr.contains(problem), "{args:?}: {stderr}");
+        }
+    }
+}

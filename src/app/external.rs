@@ -188,6 +188,15 @@ impl Externals {
         Ok(id)
     }
 
+    /// Registers a program given on the command line, replacing one of the same name.
+    pub(crate) fn register_for_run(&mut self, spec: &ExtSpec) {
+        if let Some(entry) = self.entries.iter().position(|e| e.spec.name == spec.name) {
+            let id = self.entries[entry].id;
+            self.apply(ExtCommand::Remove(id));
+        }
+        let _ = self.add(&spec.name, &spec.command, DEFAULT_TIMEOUT_SECS);
+    }
+
     pub(crate) fn apply(&mut self, command: ExtCommand) {
         match command {
             ExtCommand::ShowWindow(open) => self.window_open = open,

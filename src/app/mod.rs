@@ -52,6 +52,9 @@ pub struct AppLaunch {
     pub export_png: Option<PathBuf>,
     /// Start in play mode.
     pub play: bool,
+    /// Programs to register as algorithms (`--ext NAME=COMMAND`), as the window does; one of
+    /// the same name as a saved one replaces it.
+    pub externals: Vec<crate::core::ext::ExtSpec>,
 }
 
 /// Starts the native window.
@@ -71,6 +74,9 @@ pub fn run(launch: AppLaunch) -> anyhow::Result<()> {
             let mut app = SightlineApp::new(launch.frames);
             if let Some(storage) = cc.storage {
                 app.load_settings(storage);
+            }
+            for spec in &launch.externals {
+                app.overlays.externals.register_for_run(spec);
             }
             // Smoke runs (`--frames`) leave the user's recovery file alone.
             if launch.frames.is_none()
