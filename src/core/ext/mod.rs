@@ -15,7 +15,5 @@ mod program;
 mod protocol;
 
 pub use command::{ExtSpec, split_command};
-pub use program::{
-    DEFAULT_TIMEOUT, ExtError, ExtErrorKind, ExtPath, Hello, Killer, Log, MAX_LINE, Program, StartOptions, Timings,
-};
-pub use protocol::{VERSION, diagonal_name, first_bad_step};
+pub use program::{DEFAULT_TIMEOUT, ExtError, ExtErrorKind, Killer, Log, MAX_LINE, Program, StartOptions, Timings};
+pub use protocol::{ExtPath, Hello, VERSION, diagonal_name, first_bad_step};

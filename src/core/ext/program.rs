@@ -14,7 +14,7 @@ use std::sync::{Arc, Mutex};
 use std::time::{Duration, Instant};
 
 use super::ExtSpec;
-use super::protocol::{self, Reply};
+use super::protocol::{self, ExtPath, Hello, Reply};
 use crate::core::fov::OpacityGrid;
 use crate::core::model::geometry::Cell;
 use crate::core::path::{CostGrid, MoveRules};
@@ -95,25 +95,6 @@ impl Default for StartOptions {
     fn default() -> Self {
         Self { timeout: DEFAULT_TIMEOUT, echo_stderr: false }
     }
-}
-
-/// What the program said of itself.
-#[derive(Clone, Debug, PartialEq, Eq)]
-pub struct Hello {
-    pub name: String,
-    pub fov: bool,
-    pub path: bool,
-}
-
-/// A path as a program returned it, checked.
-#[derive(Clone, Debug, PartialEq)]
-pub struct ExtPath {
-    /// `None`: the program found no path.
-    pub path: Option<Vec<Cell>>,
-    /// Its cost under the rules sent (checked as a walk).
-    pub cost: Option<f64>,
-    /// The cells in the order its search expanded them, when it told.
-    pub expanded: Option<Vec<Cell>>,
 }
 
 /// Where the time of requests went: sightline's own work (writing requests, reading and

@@ -5,13 +5,31 @@ use std::fmt::Write as _;
 
 use serde::Deserialize;
 
-use super::program::{ExtPath, Hello};
 use crate::core::fov::{Opacity, OpacityGrid};
 use crate::core::model::geometry::Cell;
 use crate::core::path::{CostGrid, DiagonalPolicy, MoveRules, Moves};
 
 /// The protocol version this sightline speaks.
 pub const VERSION: u64 = 1;
+
+/// What the program said of itself.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct Hello {
+    pub name: String,
+    pub fov: bool,
+    pub path: bool,
+}
+
+/// A path as a program returned it, checked.
+#[derive(Clone, Debug, PartialEq)]
+pub struct ExtPath {
+    /// `None`: the program found no path.
+    pub path: Option<Vec<Cell>>,
+    /// Its cost under the rules sent (checked as a walk).
+    pub cost: Option<f64>,
+    /// The cells in the order its search expanded them, when it told.
+    pub expanded: Option<Vec<Cell>>,
+}
 
 /// Why a reply cannot be used.
 #[derive(Debug)]
