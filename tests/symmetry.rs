@@ -23,18 +23,46 @@ fn sample(name: &str) -> OpacityGrid {
     OpacityGrid::from_map(&map)
 }
 
+/// Symmetric, and seeing: no one-sided pair, and many pairs seen (an algorithm that sees
+/// nothing has no one-sided pair either).
+fn assert_symmetric_and_seeing(r: &symmetry::SymmetryReport, what: &str) {
+    assert_eq!(r.violations, 0, "{what}");
+    assert!(r.pairs > 10_000, "{what}: {} pairs", r.pairs);
+    assert!(r.seen * 100 > r.pairs, "{what} sees {} of {} pairs", r.seen, r.pairs);
+}
+
 #[test]
 fn symmetric_algorithms_have_no_violations() {
     for seed in 1..=4 {
         let grid = random_grid(40, 30, [0.1, 0.3, 0.45, 0.3][seed as usize - 1], seed);
         for algorithm in [Algorithm::Symmetric, Algorithm::Permissive, Algorithm::Circle] {
             for radius in [None, Some(9)] {
-                let r = audit(&grid, algorithm, radius);
-                assert_eq!(r.violations, 0, "{algorithm} radius {radius:?}");
-                assert!(r.pairs > 10_000);
+                assert_symmetric_and_seeing(
+                    &audit(&grid, algorithm, radius),
+                    &format!("{algorithm} radius {radius:?}"),
+                );
             }
         }
     }
+}
+
+/// The check above fails a blind algorithm, which only sees its own cell (a program that
+/// answers so, through the protocol): symmetric, and no pair seen.
+#[test]
+fn a_blind_algorithm_is_symmetric_and_fails_the_check() {
+    use sightline::core::ext::{ExtSpec, Log, Program, StartOptions};
+    let grid = random_grid(40, 30, 0.1, 1);
+    let spec =
+        ExtSpec::new("blind", &format!("python3 {}/tests/ext/misbehave.py blind", env!("CARGO_MANIFEST_DIR"))).unwrap();
+    let mut program = Program::start(&spec, StartOptions::default(), Log::default()).unwrap();
+    let costs = sightline::core::path::CostGrid::open(40, 30);
+    program.set_map(&grid, &costs).unwrap();
+    let (done, cancel) = (AtomicUsize::new(0), AtomicBool::new(false));
+    let blind = symmetry::audit_views(&grid, symmetry::Views::External(&mut program), Some(9), &done, &cancel).unwrap();
+    assert_eq!((blind.violations, blind.seen), (0, 0));
+    assert!(blind.pairs > 10_000);
+    let check = std::panic::catch_unwind(|| assert_symmetric_and_seeing(&blind, "blind"));
+    assert!(check.is_err(), "the check fails a blind algorithm");
 }
 
 #[test]
@@ -71,7 +99,7 @@ fn counts_agree_with_brute_force_on_small_maps() {
                         v
                     })
                     .collect();
-                let (mut pairs, mut violations) = (0u64, 0u64);
+                let (mut pairs, mut seen, mut violations) = (0u64, 0u64, 0u64);
                 let mut per_cell = vec![0u32; (w * h) as usize];
                 for (i, &a) in cells.iter().enumerate() {
                     for (j, &b) in cells.iter().enumerate() {
@@ -79,6 +107,7 @@ fn counts_agree_with_brute_force_on_small_maps() {
                             continue;
                         }
                         pairs += 1;
+                        seen += u64::from(views[i].contains_cell(b));
                         if views[i].contains_cell(b) && !views[j].contains_cell(a) {
                             violations += 1;
                             per_cell[(a.y * w + a.x) as usize] += 1;
@@ -87,8 +116,8 @@ fn counts_agree_with_brute_force_on_small_maps() {
                     }
                 }
                 assert_eq!(
-                    (report.pairs, report.violations),
-                    (pairs, violations),
+                    (report.pairs, report.seen, report.violations),
+                    (pairs, seen, violations),
                     "{algorithm} {radius:?} seed {seed}"
                 );
                 assert_eq!(report.per_cell, per_cell);

@@ -1347,7 +1347,7 @@ pub(crate) fn symmetry_report(
                     let worst: Vec<[i64; 3]> =
                         r.worst(10).iter().map(|(c, n)| [i64::from(c.x), i64::from(c.y), i64::from(*n)]).collect();
                     serde_json::json!({
-                        "algorithm": r.algorithm, "radius": r.radius, "pairs": r.pairs,
+                        "algorithm": r.algorithm, "radius": r.radius, "pairs": r.pairs, "seen": r.seen,
                         "violations": r.violations, "rate": r.rate(), "error_per_cell": r.error_per_cell(),
                         "worst": worst, "ms": ms,
                     })

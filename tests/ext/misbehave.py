@@ -3,7 +3,8 @@
 the tests of how sightline takes each failure (tests/external.rs).
 
 Usage: misbehave.py MODE. Each mode breaks one thing; otherwise the program sees everything in
-the radius (no occlusion) and walks straight lines.
+the radius (no occlusion) and walks straight lines. `blind` sees only its origin: symmetric, and
+useless.
 """
 import json
 import sys
@@ -31,6 +32,8 @@ def fov(request):
         return send({"type": "fov", "id": request["id"] + 1, "views": [[] for _ in request["origins"]]})
     if mode == "error-on-fov":
         return send({"type": "error", "id": request["id"], "message": "radius too large for my tables"})
+    if mode == "blind":
+        return send({"type": "fov", "id": request["id"], "views": [[o] for o in request["origins"]]})
     views = []
     for ox, oy in request["origins"]:
         r = request["radius"] if request["radius"] is not None else width + height

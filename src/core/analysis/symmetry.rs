@@ -29,6 +29,9 @@ pub struct SymmetryReport {
     pub radius: Option<u32>,
     /// Ordered pairs of distinct transparent cells within the radius of each other.
     pub pairs: u64,
+    /// Ordered pairs of them where A sees B: what the audit looked at (an algorithm that sees
+    /// nothing is symmetric, and this says so).
+    pub seen: u64,
     /// Ordered pairs (A, B) where A sees B and B does not see A.
     pub violations: u64,
     /// Transparent cells audited.
@@ -188,11 +191,11 @@ pub fn audit_views(
         let bit = window_bit(origin, b);
         windows[slot[a] as usize * words + bit / 64] & (1 << (bit % 64)) != 0
     };
-    let (pairs, violations, per_cell) = cells
+    let (pairs, seen, violations, per_cell) = cells
         .par_iter()
         .try_fold(
-            || (0u64, 0u64, Vec::<(u32, u32)>::new()),
-            |(mut pairs, mut violations, mut hits), &a| {
+            || (0u64, 0u64, 0u64, Vec::<(u32, u32)>::new()),
+            |(mut pairs, mut seen, mut violations, mut hits), &a| {
                 if cancel.load(Ordering::Relaxed) {
                     return Err(AuditError::Cancelled);
                 }
@@ -205,21 +208,24 @@ pub fn audit_views(
                             continue;
                         }
                         pairs += 1;
-                        if sees(a, cb) && !sees(b, ca) {
-                            violations += 1;
-                            hits.push((a as u32, b as u32));
+                        if sees(a, cb) {
+                            seen += 1;
+                            if !sees(b, ca) {
+                                violations += 1;
+                                hits.push((a as u32, b as u32));
+                            }
                         }
                     }
                 }
                 done.fetch_add(1, Ordering::Relaxed);
-                Ok((pairs, violations, hits))
+                Ok((pairs, seen, violations, hits))
             },
         )
         .try_reduce(
-            || (0, 0, Vec::new()),
-            |(p1, v1, mut h1), (p2, v2, h2)| {
+            || (0, 0, 0, Vec::new()),
+            |(p1, s1, v1, mut h1), (p2, s2, v2, h2)| {
                 h1.extend(h2);
-                Ok((p1 + p2, v1 + v2, h1))
+                Ok((p1 + p2, s1 + s2, v1 + v2, h1))
             },
         )?;
     let mut counts = vec![0u32; (w * h) as usize];
@@ -231,6 +237,7 @@ pub fn audit_views(
         algorithm: name,
         radius,
         pairs,
+        seen,
         violations,
         cells: cells.len() as u64,
         per_cell: counts,
