@@ -174,7 +174,9 @@ fn check_path_passes_an_optimal_search_and_fails_one_through_walls() {
 
 #[test]
 fn a_bad_registration_is_a_usage_error_naming_the_problem() {
-    for (arg, problem) in [("symmetric=python3 x.py", "built-in"), ("mine", "NAME=COMMAND"), ("mine=python3 'x", "unclosed '")] {
+    for (arg, problem) in
+        [("symmetric=python3 x.py", "built-in"), ("mine", "NAME=COMMAND"), ("mine=python3 'x", "unclosed '")]
+    {
         // The app's own --ext and a command's are checked alike, before anything starts.
         for args in [vec!["--ext", arg, "--frames", "1"], vec!["fov", "maps/pillars.ron", "--ext", arg]] {
             let out = sightline(&args);

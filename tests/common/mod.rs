@@ -12,6 +12,7 @@ pub mod mutation;
 #[cfg(feature = "gui")]
 mod gui;
 #[cfg(feature = "gui")]
+#[allow(unused_imports)]
 pub use gui::*;
 
 /// A map of `maps/`.
