@@ -102,9 +102,16 @@ fn a_registered_program_is_shown_in_the_fov_comparison_and_the_pathfinding_overl
     assert!(fov.errors.iter().all(Option::is_none), "{:?}", fov.errors);
     assert_eq!(fov.agreement.both + fov.agreement.only_b, theirs.len());
     h.get_by_label(&format!("only B (mine): {}", fov.agreement.only_b));
+    // Its row in the table of every algorithm at this origin, after the built-ins'.
+    let rows = &h.state().overlays.fov.external_rows;
+    assert_eq!(rows.len(), 1);
+    assert_eq!((rows[0].name.as_str(), rows[0].visible), ("mine", theirs.len()));
 
     // Side B of the pathfinding overlay: the program's path, its cost the optimal one (the
     // minimal adapter is Dijkstra), and its exploration replayed a cell a step.
+    // (The FOV table's row names it too: closed, "mine" is the picker's alone.)
+    h.state_mut().commands.push(Command::Overlay(OverlayCommand::Show(OverlayKind::Fov, false)));
+    h.run();
     show(&mut h, OverlayKind::Pathfinding);
     pick(&mut h, "side B algorithm", "mine");
     h.state_mut().wait_for_overlays();

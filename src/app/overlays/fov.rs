@@ -11,7 +11,7 @@ use super::job::Job;
 use super::{Frame, LegendEntry, Overlay, OverlayCommand, legend_ui, with_alpha};
 use crate::app::algorithms::{FovChoice, fov_choices, fov_name};
 use crate::app::canvas::VisibleCells;
-use crate::app::external::{ExtCommand, Externals, Lane};
+use crate::app::external::{ExtCommand, ExtId, Externals, Lane};
 use crate::app::{Command, View};
 use crate::core::ext::ExtError;
 use crate::core::Cell;
@@ -44,8 +44,9 @@ impl Default for FovSettings {
 /// One algorithm at the current origin.
 #[derive(Clone, Debug, PartialEq)]
 pub struct AlgorithmRow {
-    pub(crate) algorithm: Algorithm,
-    pub(crate) visible: usize,
+    pub(crate) choice: FovChoice,
+    pub name: String,
+    pub visible: usize,
     /// Mean time per call, in µs.
     pub(crate) micros: f64,
 }
@@ -95,7 +96,16 @@ pub struct FovOverlay {
     pub errors: [Option<ExtError>; 2],
     /// The sides' names, for the numbers.
     names: [String; 2],
+    /// The registered programs' rows of the table (after the built-ins'), each with its round
+    /// trip as its time; and the request in flight for each.
+    pub external_rows: Vec<AlgorithmRow>,
+    row_asks: Vec<(ExtId, ViewKey, RowJob)>,
+    /// What each program's row shows.
+    shown_rows: Vec<(ExtId, ViewKey)>,
 }
+
+/// A program's view and its round trip, in µs.
+type RowJob = Job<(Result<Vec<Vec<Cell>>, ExtError>, f64)>;
 
 type ViewKey = (u64, Cell, Option<u32>, bool, FovChoice, u64);
 type ViewJob = Job<Result<Vec<Vec<Cell>>, ExtError>>;
@@ -167,6 +177,67 @@ impl FovOverlay {
         changed
     }
 
+    /// The table's rows of the registered programs at the current origin: each asked once per
+    /// origin and settings, one request in flight a program (a row shows its last answer
+    /// meanwhile).
+    fn update_external_rows(&mut self, frame: &mut Frame, origin: Cell) {
+        let s = self.settings.clone();
+        let epoch = frame.externals.epoch();
+        let mut answers = Vec::new();
+        self.row_asks.retain(|(id, key, job)| match job.poll() {
+            Some(answer) => {
+                answers.push((*id, *key, answer));
+                false
+            }
+            None => true,
+        });
+        for (id, key, answer) in answers {
+            self.install_row(frame.externals, id, key, answer);
+        }
+        let programs = frame.externals.offering(true);
+        self.external_rows.retain(|r| programs.iter().any(|(id, _)| r.choice == FovChoice::External(*id)));
+        self.external_rows.sort_by_key(|r| match r.choice {
+            FovChoice::External(id) => id,
+            FovChoice::Builtin(_) => ExtId(0),
+        });
+        for (id, _) in programs {
+            let want = (frame.revision, origin, s.radius, s.light_walls, FovChoice::External(id), epoch);
+            let asked = self.row_asks.iter().any(|(i, _, _)| *i == id);
+            if asked || self.shown_rows.contains(&(id, want)) {
+                continue;
+            }
+            let map = frame.fov_map();
+            let (radius, light_walls) = (s.radius, s.light_walls);
+            let job = frame.externals.run(id, Lane::Interactive, Some(map), 1, |e| (Err(e), 0.0), move |program, _| {
+                let started = Instant::now();
+                let views = program.fov(&[origin], radius, light_walls);
+                (views, started.elapsed().as_secs_f64() * 1e6)
+            });
+            self.row_asks.push((id, want, job));
+        }
+    }
+
+    /// A program's row from its answer (a failed one shows 0 cells: its error is the side's, or
+    /// the window's).
+    fn install_row(
+        &mut self,
+        externals: &Externals,
+        id: ExtId,
+        key: ViewKey,
+        (result, micros): (Result<Vec<Vec<Cell>>, ExtError>, f64),
+    ) {
+        let row = AlgorithmRow {
+            choice: FovChoice::External(id),
+            name: externals.name(id),
+            visible: result.map_or(0, |views| views.first().map_or(0, Vec::len)),
+            micros,
+        };
+        self.external_rows.retain(|r| r.choice != row.choice);
+        self.external_rows.push(row);
+        self.shown_rows.retain(|(i, _)| *i != id);
+        self.shown_rows.push((id, key));
+    }
+
     /// An external side's answer: its view, or its error and no view.
     fn install(&mut self, k: usize, key: ViewKey, result: Result<Vec<Vec<Cell>>, ExtError>) {
         self.views[k].clear();
@@ -229,7 +300,12 @@ fn timed_table(grid: &OpacityGrid, origin: Cell, radius: Option<u32>, light_wall
                 fov::compute(algorithm, grid, params, &mut visible);
             }
             let micros = started.elapsed().as_secs_f64() * 1e6 / reps as f64;
-            AlgorithmRow { algorithm, visible: visible.count(), micros }
+            AlgorithmRow {
+                choice: FovChoice::Builtin(algorithm),
+                name: algorithm.name().to_string(),
+                visible: visible.count(),
+                micros,
+            }
         })
         .collect()
 }
@@ -312,6 +388,7 @@ impl Overlay for FovOverlay {
         self.update_pair(&frame.grid(), revision, hovered);
         self.names = [self.settings.a, self.settings.b].map(|c| fov_name(c, frame.externals));
         let sides_changed = self.update_sides(frame, origin);
+        self.update_external_rows(frame, origin);
         let grid = &*frame.grid();
         let key = (revision, origin, self.settings.clone());
         if self.key.as_ref() == Some(&key) && !sides_changed {
@@ -349,8 +426,13 @@ impl Overlay for FovOverlay {
     /// Waits for the external sides' answers (tests, headless runs).
     fn wait(&mut self, frame: &mut Frame) {
         for _ in 0..4 {
-            if self.asked.iter().all(Option::is_none) {
+            if !self.busy() {
                 return;
+            }
+            for (id, key, job) in std::mem::take(&mut self.row_asks) {
+                if let Some(answer) = job.wait() {
+                    self.install_row(frame.externals, id, key, answer);
+                }
             }
             for k in 0..2 {
                 if let Some((key, job)) = self.asked[k].take()
@@ -366,7 +448,7 @@ impl Overlay for FovOverlay {
     }
 
     fn busy(&self) -> bool {
-        self.asked.iter().any(Option::is_some)
+        self.asked.iter().any(Option::is_some) || !self.row_asks.is_empty()
     }
 
     fn apply(&mut self, command: OverlayCommand, _map: &Map) {
@@ -420,8 +502,8 @@ impl Overlay for FovOverlay {
             "fov at {},{} radius {radius} light_walls {}\nA {} vs B {}: both {}, only A {}, only B {}\nalgorithm\tvisible\ttime_us\n",
             o.x, o.y, s.light_walls, self.names[0], self.names[1], self.agreement.both, self.agreement.only_a, self.agreement.only_b
         );
-        for row in &self.table {
-            out += &format!("{}\t{}\t{:.2}\n", row.algorithm, row.visible, row.micros);
+        for row in self.table.iter().chain(&self.external_rows) {
+            out += &format!("{}\t{}\t{:.2}\n", row.name, row.visible, row.micros);
         }
         if let Some(pair) = &self.pair {
             let t = pair.target;
@@ -504,13 +586,13 @@ impl Overlay for FovOverlay {
         egui::Grid::new("fov_table").num_columns(3).striped(true).show(ui, |ui| {
             ui.strong("algorithm");
             ui.strong("visible");
-            ui.strong("µs/call");
+            ui.strong("µs/call").on_hover_text("a program's: its round trip");
             ui.end_row();
-            for row in &self.table {
-                let name = egui::RichText::new(row.algorithm.name());
-                let name = if FovChoice::Builtin(row.algorithm) == self.settings.a {
+            for row in self.table.iter().chain(&self.external_rows) {
+                let name = egui::RichText::new(&row.name);
+                let name = if row.choice == self.settings.a {
                     name.color(ONLY_A)
-                } else if FovChoice::Builtin(row.algorithm) == self.settings.b {
+                } else if row.choice == self.settings.b {
                     name.color(ONLY_B)
                 } else {
                     name
