@@ -27,7 +27,8 @@
 //! [`Lighting::set_lights`]: only the lights that moved are computed again. The tests compare both
 //! with a fresh computation after random changes.
 
-use crate::core::fov::{self, Algorithm, FovParams, Opacity, OpacityGrid, VisibleSet};
+use super::sight::SightSource;
+use crate::core::fov::{Algorithm, FovParams, Opacity, OpacityGrid, VisibleSet};
 use crate::core::{Cell, Map, ObjectKind};
 
 /// How far a lit cell can be seen, in cells (Angband's `max-sight`, 20 in 4.2's
@@ -99,7 +100,7 @@ impl View {
 /// The lit cells of a map and each light's view (see the module's documentation).
 #[derive(Clone, Debug)]
 pub struct Lighting {
-    algorithm: Algorithm,
+    source: SightSource,
     lights: Vec<Light>,
     /// Each light's view, by light.
     views: Vec<View>,
@@ -141,9 +142,14 @@ impl Lighting {
 
     /// `lights` (those off the grid are left out) lit through `opacity` by `algorithm`.
     pub fn new(lights: Vec<Light>, algorithm: Algorithm, opacity: &OpacityGrid) -> Self {
+        Self::with_source(lights, SightSource::Builtin(algorithm), opacity)
+    }
+
+    /// `lights` lit through `opacity` by `source`, built in or external.
+    pub fn with_source(lights: Vec<Light>, source: SightSource, opacity: &OpacityGrid) -> Self {
         let (w, h) = (opacity.width() as u32, opacity.height() as u32);
         let mut lighting = Self {
-            algorithm,
+            source,
             views: Vec::new(),
             lights: Vec::new(),
             lit: VisibleSet::new(w, h),
@@ -153,8 +159,9 @@ impl Lighting {
         lighting
     }
 
-    pub fn algorithm(&self) -> Algorithm {
-        self.algorithm
+    /// Where its views come from.
+    pub fn source(&self) -> &SightSource {
+        &self.source
     }
 
     pub fn lights(&self) -> &[Light] {
@@ -235,7 +242,7 @@ impl Lighting {
     /// Computes light `k`'s view.
     fn light(&mut self, k: usize, opacity: &OpacityGrid) {
         let Light { cell, radius, .. } = self.lights[k];
-        fov::compute(self.algorithm, opacity, FovParams::new(cell, Some(radius)), &mut self.scratch);
+        self.source.compute(opacity, FovParams::new(cell, Some(radius)), &mut self.scratch);
         self.views[k] = View::of(&self.scratch, cell, radius, (opacity.width(), opacity.height()));
     }
 
@@ -289,11 +296,11 @@ impl Lighting {
         seen: &mut VisibleSet,
         far: &mut VisibleSet,
     ) {
-        fov::compute(self.algorithm, opacity, FovParams::new(origin, vision), seen);
+        self.source.compute(opacity, FovParams::new(origin, vision), seen);
         if vision.is_none_or(|v| v >= SIGHT_RANGE) || !self.lit_near(origin, SIGHT_RANGE as i32) {
             return;
         }
-        fov::compute(self.algorithm, opacity, FovParams::new(origin, Some(SIGHT_RANGE)), far);
+        self.source.compute(opacity, FovParams::new(origin, Some(SIGHT_RANGE)), far);
         for c in far.iter() {
             if !seen.contains_cell(c) && self.lit_as_seen_from(c, origin, opacity) {
                 seen.insert(c.x, c.y);
@@ -305,6 +312,7 @@ impl Lighting {
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crate::core::fov;
     use crate::core::rng::Rng;
 
     fn cells(rows: &[&str], ch: char) -> Vec<Cell> {

@@ -24,9 +24,10 @@
 
 pub mod lighting;
 pub mod memory;
+pub mod sight;
 pub mod travel;
 
-use crate::core::fov::{self, Algorithm as FovAlgorithm, FovParams, OpacityGrid, VisibleSet};
+use crate::core::fov::{Algorithm as FovAlgorithm, FovParams, OpacityGrid, VisibleSet};
 use crate::core::path::dijkstra_map::DijkstraMap;
 use crate::core::path::{
     Algorithm as PathAlgorithm, CostGrid, DiagonalLength, DiagonalPolicy, DoorRule, Heuristic, MoveRules, Moves,
@@ -37,6 +38,7 @@ use crate::core::{Cell, Map, ObjectKind};
 
 pub use lighting::{Light, Lighting, SIGHT_RANGE};
 pub use memory::{CellStates, Knowledge, Memory, MemoryModel, Remembered};
+pub use sight::{ExternalSight, SightSource};
 pub use travel::TravelPolicy;
 
 /// How everyone moves (see the module doc).
@@ -421,6 +423,7 @@ enum Walk {
     Explore,
 }
 
+#[derive(Clone)]
 pub struct World {
     pub map: Map,
     pub config: SimConfig,
@@ -539,6 +542,13 @@ impl World {
     /// A game on `map`: the player at the map's player start (or the first walkable cell), a
     /// monster for each monster object.
     pub fn new(map: &Map, config: SimConfig) -> Option<World> {
+        Self::with_sight(map, config, SightSource::Builtin(config.fov))
+    }
+
+    /// A game on `map` whose views come from `sight` rather than `config.fov` (an external
+    /// algorithm's: then every call that computes a view blocks on it, so the world is run off
+    /// any UI thread; [`World::take_sight_error`] says when it failed).
+    pub fn with_sight(map: &Map, config: SimConfig, sight: SightSource) -> Option<World> {
         let placed = placed_start(map);
         let start = start_cell(map)?;
         let mut actors = vec![Actor {
@@ -579,7 +589,7 @@ impl World {
         let (w, h) = (map.width(), map.height());
         let opacity = OpacityGrid::from_map(map);
         let fixed_lights = Lighting::fixed_lights_of(map);
-        let lighting = Lighting::new(lights_now(&fixed_lights, &actors), config.fov, &opacity);
+        let lighting = Lighting::with_source(lights_now(&fixed_lights, &actors), sight, &opacity);
         let items =
             map.objects.iter().filter(|o| o.kind == ObjectKind::Item && map.in_bounds(o.cell)).map(Item::of).collect();
         let mut world = World {
@@ -1378,7 +1388,7 @@ fn sight(
     if config.lights {
         lighting.sight(opacity, origin, vision, seen, far);
     } else {
-        fov::compute(config.fov, opacity, FovParams::new(origin, vision), seen);
+        lighting.source().compute(opacity, FovParams::new(origin, vision), seen);
     }
 }
 
