@@ -254,3 +254,67 @@ fn registered_programs_persist() {
     next.load_settings(&storage);
     assert!(next.overlays.externals.entries().is_empty());
 }
+
+/// Play mode sees with the program: the player's view is the program's view from the player's
+/// cell, at the start and after a step (the game runs off the UI thread while it asks).
+#[test]
+fn play_mode_sees_with_a_program() {
+    use sightline::app::play::PlayCommand;
+    use sightline::core::sim::Action;
+    let mut h = harness();
+    register(&mut h, "mine", MINIMAL);
+    h.state_mut().commands.push(Command::Play(PlayCommand::ShowPane(true)));
+    h.run();
+    pick(&mut h, "play fov", "mine");
+    h.state_mut().play.wait_turn();
+    h.run_steps(2);
+    let (mut program, _) = minimal_program(&h);
+    for step in 0..2 {
+        let world = h.state().play.world.as_ref().expect("the game started");
+        assert_eq!(world.lighting().source().name(), "mine");
+        let (cell, vision) = (world.player().cell, world.player().vision);
+        let radius = (vision != u32::MAX).then_some(vision);
+        let mut theirs = program.fov(&[cell], radius, true).unwrap().remove(0);
+        theirs.sort_by_key(|c| (c.y, c.x));
+        let ours: Vec<Cell> = world.visible().iter().collect();
+        assert_eq!(ours, theirs, "step {step}: the player's view from {cell}");
+        if step == 0 {
+            h.state_mut().commands.push(Command::Play(PlayCommand::Act(Action::Move(-1, 0))));
+            h.run_steps(1);
+            assert!(h.state().play.thinking(), "the turn runs on a job");
+            h.state_mut().play.wait_turn();
+            h.run_steps(2);
+            assert_eq!(h.state().play.world.as_ref().unwrap().player().cell, Cell::new(cell.x - 1, cell.y));
+        }
+    }
+    h.get_by_label_contains("mine FOV");
+}
+
+/// A program that hangs in play mode: frames keep coming, the game stays as it was, and the
+/// pane says why and offers a restart.
+#[test]
+fn play_mode_survives_a_program_that_hangs() {
+    use sightline::app::play::PlayCommand;
+    let mut h = harness();
+    let id = register(&mut h, "bad", "python3 tests/ext/misbehave.py hang-on-fov");
+    h.state_mut().commands.push(Command::Overlay(OverlayCommand::Ext(ExtCommand::SetTimeout(id, 1.0))));
+    h.state_mut().commands.push(Command::Play(PlayCommand::ShowPane(true)));
+    h.run();
+    let before = h.state().play.world.as_ref().map(|w| (w.player().cell, w.turn));
+    assert!(before.is_some(), "the preset's game runs first");
+    pick(&mut h, "play fov", "bad");
+    let started = Instant::now();
+    while h.state().play.error.is_none() {
+        assert!(started.elapsed() < Duration::from_secs(20));
+        let t = Instant::now();
+        h.run_steps(1);
+        assert!(t.elapsed() < Duration::from_millis(500), "a frame took {:?}", t.elapsed());
+        std::thread::sleep(Duration::from_millis(20));
+    }
+    let error = h.state().play.error.clone().unwrap();
+    assert!(error.message.contains("did not answer the fov request 1 within 1 s"), "{error}");
+    assert_eq!(h.state().play.world.as_ref().map(|w| (w.player().cell, w.turn)), before);
+    h.run_steps(2);
+    h.get_by_label("Restart bad");
+    h.get_by_label("Use the preset's FOV");
+}

@@ -3,9 +3,10 @@
 //! each program has worker threads ("lanes") that own its process and run requests in order,
 //! and a request comes back as a [`Job`] the overlays poll like any other background work.
 //!
-//! Two lanes, each its own process of the same command, so a whole-map audit never holds up the
-//! views that follow the pointer: `Interactive` (the FOV comparison, paths) and `Audit` (the
-//! symmetry audit and its table).
+//! Three lanes, each its own process of the same command, so a whole-map audit never holds up
+//! the views that follow the pointer: `Interactive` (the FOV comparison, paths), `Audit` (the
+//! symmetry audit and its table) and `Play` (the game's views, asked from a turn's thread
+//! through a [`LaneClient`]).
 
 use std::sync::atomic::{AtomicUsize, Ordering};
 use std::sync::{Arc, Mutex, mpsc};
@@ -14,9 +15,11 @@ use std::time::Duration;
 use serde::{Deserialize, Serialize};
 
 use crate::app::overlays::job::{Job, Progress};
+use crate::core::Cell;
 use crate::core::ext::{ExtError, ExtErrorKind, ExtSpec, Hello, Killer, Log, Program, StartOptions};
 use crate::core::fov::OpacityGrid;
 use crate::core::path::CostGrid;
+use crate::core::sim::ExternalSight;
 
 /// A registered program, for as long as the app runs.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, PartialOrd, Ord)]
@@ -27,6 +30,7 @@ pub struct ExtId(pub u32);
 pub(crate) enum Lane {
     Interactive = 0,
     Audit = 1,
+    Play = 2,
 }
 
 /// The time limit of a new entry.
@@ -124,7 +128,7 @@ struct Entry {
     status: Arc<Mutex<Status>>,
     /// Every process its lanes started, to stop them at once on a restart.
     killers: Arc<Mutex<Vec<Killer>>>,
-    lanes: [Option<Worker>; 2],
+    lanes: [Option<Worker>; 3],
 }
 
 /// The registered programs.
@@ -182,7 +186,7 @@ impl Externals {
             log: Log::default(),
             status: Arc::new(Mutex::new(Status::Idle)),
             killers: Arc::default(),
-            lanes: [None, None],
+            lanes: [None, None, None],
         });
         self.epoch += 1;
         Ok(id)
@@ -213,7 +217,7 @@ impl Externals {
             ExtCommand::Restart(id) => {
                 if let Some(entry) = self.entries.iter_mut().find(|e| e.id == id) {
                     stop(entry);
-                    entry.lanes = [None, None];
+                    entry.lanes = [None, None, None];
                     entry.log.push("sightline: restart asked");
                     *lock(&entry.status) = Status::Idle;
                     self.epoch += 1;
@@ -224,7 +228,7 @@ impl Externals {
                     entry.timeout = timeout_of(secs);
                     // The limit is the program's own: its workers start again with it.
                     stop(entry);
-                    entry.lanes = [None, None];
+                    entry.lanes = [None, None, None];
                     *lock(&entry.status) = Status::Idle;
                     self.epoch += 1;
                 }
@@ -290,15 +294,24 @@ impl Externals {
         fail: fn(ExtError) -> R,
         work: impl FnOnce(&mut Program, &Progress) -> R + Send + 'static,
     ) -> Job<R> {
-        let (job, progress, sender) = Job::queued(total);
-        let Some(entry) = self.entries.iter_mut().find(|e| e.id == id) else {
-            let _ = sender.send(fail(ExtError {
-                program: "external algorithm".into(),
-                message: "it was removed from the External algorithms window".into(),
-                kind: ExtErrorKind::Stopped,
-            }));
-            return job;
-        };
+        match self.client(id, lane) {
+            Some(client) => client.run(map, total, fail, work),
+            None => {
+                let (job, _, sender) = Job::queued(total);
+                let _ = sender.send(fail(ExtError {
+                    program: "external algorithm".into(),
+                    message: "it was removed from the External algorithms window".into(),
+                    kind: ExtErrorKind::Stopped,
+                }));
+                job
+            }
+        }
+    }
+
+    /// A handle on program `id`'s `lane` that any thread may send requests through (a play
+    /// turn's, which asks for views as the monsters move); `None` once it is removed.
+    pub(crate) fn client(&mut self, id: ExtId, lane: Lane) -> Option<LaneClient> {
+        let entry = self.entries.iter_mut().find(|e| e.id == id)?;
         let worker = entry.lanes[lane as usize].get_or_insert_with(|| {
             spawn_worker(Slot {
                 spec: entry.spec.clone(),
@@ -310,7 +323,33 @@ impl Externals {
                 sent: None,
             })
         });
-        let pending = Arc::clone(&worker.pending);
+        Some(LaneClient {
+            tasks: worker.tasks.clone(),
+            pending: Arc::clone(&worker.pending),
+            name: entry.spec.name.clone(),
+        })
+    }
+}
+
+/// Requests to one lane of one program, from any thread.
+#[derive(Clone)]
+pub(crate) struct LaneClient {
+    tasks: mpsc::Sender<Task>,
+    pending: Arc<AtomicUsize>,
+    name: String,
+}
+
+impl LaneClient {
+    /// See [`Externals::run`].
+    pub(crate) fn run<R: Send + 'static>(
+        &self,
+        map: Option<MapData>,
+        total: usize,
+        fail: fn(ExtError) -> R,
+        work: impl FnOnce(&mut Program, &Progress) -> R + Send + 'static,
+    ) -> Job<R> {
+        let (job, progress, sender) = Job::queued(total);
+        let pending = Arc::clone(&self.pending);
         pending.fetch_add(1, Ordering::Relaxed);
         let task: Task = Box::new(move |slot: &mut Slot| {
             if !progress.cancel.load(Ordering::Relaxed) {
@@ -318,11 +357,50 @@ impl Externals {
             }
             pending.fetch_sub(1, Ordering::Relaxed);
         });
-        if let Err(mpsc::SendError(task)) = worker.tasks.send(task) {
-            // The worker is gone (it cannot be, while the entry holds its sender); run nothing.
+        if let Err(mpsc::SendError(task)) = self.tasks.send(task) {
+            // The worker is gone (a restart or a removal since): the job's result never comes.
+            self.pending.fetch_sub(1, Ordering::Relaxed);
             drop(task);
         }
         job
+    }
+}
+
+/// A program as the game's sight ([`ExternalSight`]): each view a request on its play lane,
+/// waited for on the calling thread (a turn's, never the UI's).
+pub(crate) struct LaneSight(pub(crate) LaneClient);
+
+impl ExternalSight for LaneSight {
+    fn name(&self) -> String {
+        self.0.name.clone()
+    }
+
+    fn view(&self, opacity: &OpacityGrid, origin: Cell, radius: Option<u32>) -> Result<Vec<Cell>, ExtError> {
+        use crate::core::fov::Opacity as _;
+        use std::hash::{Hash, Hasher};
+        // The map as the game has it (doors opened in play): sent when it changed.
+        let (w, h) = (opacity.width(), opacity.height());
+        let mut hasher = std::collections::hash_map::DefaultHasher::new();
+        let mut costs = CostGrid::open(w as u32, h as u32);
+        for y in 0..h {
+            for x in 0..w {
+                let opaque = opacity.is_opaque(x, y);
+                opaque.hash(&mut hasher);
+                if opaque {
+                    costs.set_cost(x, y, f32::INFINITY);
+                }
+            }
+        }
+        let map = MapData { key: (hasher.finish(), 1), opacity: Arc::new(opacity.clone()), costs: Arc::new(costs) };
+        let job = self.0.run(Some(map), 1, Err, move |program, _| program.fov(&[origin], radius, true));
+        match job.wait() {
+            Some(views) => Ok(views?.into_iter().next().unwrap_or_default()),
+            None => Err(ExtError {
+                program: format!("external algorithm `{}`", self.0.name),
+                message: "it was restarted or removed during the turn".into(),
+                kind: ExtErrorKind::Stopped,
+            }),
+        }
     }
 }
 

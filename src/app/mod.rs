@@ -371,7 +371,7 @@ impl SightlineApp {
             self.autosave_now();
         }
         self.overlays.update(&self.document.map, self.document.revision(), self.hovered, dt);
-        self.play.update(&self.document.map, self.document.revision(), dt);
+        self.play.update(&self.document.map, self.document.revision(), dt, &mut self.overlays.externals);
     }
 
     /// Waits for the overlays' background work and takes its results (tests, headless runs).
@@ -458,7 +458,7 @@ impl SightlineApp {
             };
             egui::Panel::right("play_pane")
                 .default_size(460.0)
-                .show(ui, |ui| self.play.pane_ui(ui, &mut commands, &images));
+                .show(ui, |ui| self.play.pane_ui(ui, &mut commands, &images, &self.overlays.externals));
             self.commands.extend(commands);
         }
         // In play mode the keyboard drives the game, not the canvas or the tools.

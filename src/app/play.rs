@@ -2,18 +2,27 @@
 //! drawn as the player knows it (unknown cells black, remembered ones dim as last seen, visible
 //! ones lit, monsters only in view), with Grass's smooth transitions: while the player steps, each
 //! cell's brightness moves from the view of the cell left to the view of the cell entered.
+//!
+//! The game's FOV is the preset's, or one the pane picks: a built-in algorithm, or a registered
+//! program. A program's views block, so with one every change to the game (a start, a turn, an
+//! edit reaching it) runs on a [`Job`] over a copy of the world, swapped in when it is done; a
+//! program that fails leaves the game as it was before the turn, with its message and a restart.
 
 use egui::{Align2, Color32, FontId, Pos2, Rect, Sense, Stroke, Vec2};
 
 use super::View;
+use super::algorithms::{FovChoice, fov_choices};
 use super::canvas::{
     SpriteBatch, add_flipped_quad, add_flipped_sprite, color, kind_colour, shown_frame, sprite_reach, sprite_rect,
     text_object_ui, tile_sprite,
 };
+use super::external::{ExtCommand, Externals, Lane, LaneSight};
+use super::overlays::job::Job;
 use super::sprites::SheetTexture;
+use crate::core::ext::ExtError;
 use crate::core::model::flip::Flip;
 use crate::core::model::object::ShapeKind;
-use crate::core::sim::{Action, Item, Knowledge, MemoryModel, Preset, SIGHT_RANGE, SimConfig, World};
+use crate::core::sim::{Action, Item, Knowledge, MemoryModel, Preset, SIGHT_RANGE, SightSource, SimConfig, World};
 use crate::core::{Cell, Map, ObjectKind, TileId};
 
 /// Brightness of a remembered cell (Grass: unknown 0, remembered 0.4, visible 1).
@@ -46,7 +55,14 @@ pub enum PlayCommand {
     SetTransition(f32),
     /// Look through an actor's eyes (0: the player): its view and its memory.
     SeeAs(usize),
+    /// The game's FOV: the preset's (`None`), or another, built in or a program's.
+    SetFov(Option<FovChoice>),
 }
+
+/// A change to a game whose views come from a program, running on its copy of the world: the
+/// world after it, the program's error if it failed (then the copy is dropped), whether a turn
+/// passed, and the knowledge before it (for the smooth transition).
+type TurnJob = Job<(Option<World>, Option<ExtError>, bool)>;
 
 /// The view from the cell the player left, fading into the view from the cell entered.
 struct Transition {
@@ -84,7 +100,16 @@ pub struct PlayState {
     pub(crate) perspective: usize,
     /// The editor's map as the game last took it (edits are applied as differences from it).
     edited: Option<Map>,
+    /// The FOV the pane picked (`None`: the preset's).
+    pub fov: Option<FovChoice>,
+    /// A program's views: the game's change in progress, and the transition to start after it.
+    turn: Option<(TurnJob, Option<Snapshot>)>,
+    /// What the program did wrong, last (the game stays as it was before).
+    pub error: Option<ExtError>,
 }
+
+/// The knowledge and positions before a turn, for the smooth transition.
+type Snapshot = (Vec<u8>, Cell, Vec<(Cell, bool)>);
 
 impl Default for PlayState {
     fn default() -> Self {
@@ -105,13 +130,42 @@ impl Default for PlayState {
             hovered: None,
             perspective: 0,
             edited: None,
+            fov: None,
+            turn: None,
+            error: None,
         }
     }
 }
 
 impl PlayState {
-    fn start(&mut self, map: &Map, revision: u64) {
-        self.world = World::new(map, SimConfig { lights: self.lights, ..self.preset.config() });
+    /// The game's sight: the preset's algorithm, the one picked, or a program's play lane.
+    fn sight(&self, externals: &mut Externals) -> SightSource {
+        match self.fov {
+            None => SightSource::Builtin(self.preset.config().fov),
+            Some(FovChoice::Builtin(a)) => SightSource::Builtin(a),
+            Some(FovChoice::External(id)) => match externals.client(id, Lane::Play) {
+                Some(client) => SightSource::external(std::sync::Arc::new(LaneSight(client))),
+                None => SightSource::Builtin(self.preset.config().fov),
+            },
+        }
+    }
+
+    fn start(&mut self, map: &Map, revision: u64, externals: &mut Externals) {
+        let config = SimConfig { lights: self.lights, ..self.preset.config() };
+        let sight = self.sight(externals);
+        self.turn = None;
+        self.error = None;
+        if sight.builtin().is_some() {
+            self.world = World::with_sight(map, config, sight);
+        } else {
+            let map = map.clone();
+            let job = Job::spawn(1, move |_| {
+                let world = World::with_sight(&map, config, sight.clone());
+                let error = sight.take_error();
+                (world, error, false)
+            });
+            self.turn = Some((job, None));
+        }
         self.edited = Some(map.clone());
         self.perspective = 0;
         self.revision = revision;
@@ -119,7 +173,7 @@ impl PlayState {
         self.walk_timer = 0.0;
     }
 
-    pub(crate) fn apply(&mut self, command: PlayCommand, map: &Map, revision: u64) {
+    pub(crate) fn apply(&mut self, command: PlayCommand, map: &Map, revision: u64, externals: &mut Externals) {
         match command {
             PlayCommand::ShowPane(open) => {
                 self.pane_open = open;
@@ -134,8 +188,8 @@ impl PlayState {
                 }
             }
             PlayCommand::Act(action) => {
-                if self.world.is_none() {
-                    self.start(map, revision);
+                if self.world.is_none() && self.turn.is_none() {
+                    self.start(map, revision, externals);
                 }
                 self.act(action);
             }
@@ -144,16 +198,19 @@ impl PlayState {
                     w.stop_walking();
                 }
             }
-            PlayCommand::Restart => self.start(map, revision),
+            PlayCommand::Restart => self.start(map, revision, externals),
             PlayCommand::SetPreset(p) => {
                 self.preset = p;
-                self.start(map, revision);
+                self.start(map, revision, externals);
             }
-            PlayCommand::SetMemory(m) => {
-                if let Some(w) = &mut self.world {
-                    w.set_memory_model(m);
-                }
+            PlayCommand::SetFov(fov) => {
+                self.fov = fov;
+                self.start(map, revision, externals);
             }
+            PlayCommand::SetMemory(m) => self.change(move |w| {
+                w.set_memory_model(m);
+                false
+            }),
             PlayCommand::RevealMap => {
                 if let Some(w) = &mut self.world {
                     w.remember_everything();
@@ -164,12 +221,74 @@ impl PlayState {
             PlayCommand::SetWatchers(on) => self.watchers = on,
             PlayCommand::SetLights(on) => {
                 self.lights = on;
-                if let Some(w) = &mut self.world {
+                self.change(move |w| {
                     w.set_lights(on);
-                }
+                    false
+                });
             }
             PlayCommand::SetTransition(s) => self.transition_seconds = s.clamp(0.0, 3.0),
             PlayCommand::SeeAs(who) => self.perspective = who,
+        }
+    }
+
+    /// Applies `f` to the game: at once with a built-in FOV; with a program's, on a copy of the
+    /// world on a job (one at a time: a change asked meanwhile is dropped, as a key pressed while
+    /// the game thinks).
+    fn change(&mut self, f: impl FnOnce(&mut World) -> bool + Send + 'static) {
+        self.change_with(None, f);
+    }
+
+    fn change_with(&mut self, before: Option<Snapshot>, f: impl FnOnce(&mut World) -> bool + Send + 'static) {
+        if self.turn.is_some() {
+            return;
+        }
+        let Some(world) = &mut self.world else { return };
+        if world.lighting().source().builtin().is_some() {
+            if f(world)
+                && let Some(before) = before
+            {
+                self.start_transition(before);
+            }
+            return;
+        }
+        let mut copy = world.clone();
+        let job = Job::spawn(1, move |_| {
+            let passed = f(&mut copy);
+            let error = copy.lighting().source().take_error();
+            (Some(copy), error, passed)
+        });
+        self.turn = Some((job, before));
+    }
+
+    /// Takes a program's finished change: the new world, or its error and the old world.
+    fn take_turn(&mut self, answer: (Option<World>, Option<ExtError>, bool), before: Option<Snapshot>) {
+        match answer {
+            (_, Some(error), _) => self.error = Some(error),
+            (world, None, passed) => {
+                self.error = None;
+                self.world = world;
+                if passed && let Some(before) = before {
+                    self.start_transition(before);
+                }
+            }
+        }
+    }
+
+    fn start_transition(&mut self, (from_knowledge, from_cell, from_monsters): Snapshot) {
+        self.transition = Some(Transition { from_knowledge, from_cell, from_monsters, elapsed: 0.0 });
+    }
+
+    /// A program's change to the game is in progress.
+    pub fn thinking(&self) -> bool {
+        self.turn.is_some()
+    }
+
+    /// Waits for a program's change in progress (tests, headless runs).
+    pub fn wait_turn(&mut self) {
+        if let Some((job, before)) = self.turn.take()
+            && let Some(answer) = job.wait()
+        {
+            self.take_turn(answer, before);
         }
     }
 
@@ -189,29 +308,39 @@ impl PlayState {
                 world.actors.iter().map(|a| (a.cell, a.alive() && world.visible().contains_cell(a.cell))).collect();
             (from_knowledge, world.player().cell, from_monsters)
         });
-        if world.act(action)
-            && let Some((from_knowledge, from_cell, from_monsters)) = before
-        {
-            self.transition = Some(Transition { from_knowledge, from_cell, from_monsters, elapsed: 0.0 });
-        }
+        self.change_with(before, move |w| w.act(action));
     }
 
     /// Keeps the game on the map being edited, advances transitions and walks (`logic`).
-    pub(crate) fn update(&mut self, map: &Map, revision: u64, dt: f32) {
+    pub(crate) fn update(&mut self, map: &Map, revision: u64, dt: f32, externals: &mut Externals) {
         if !self.pane_open {
             return;
         }
-        match &mut self.world {
-            None => self.start(map, revision),
+        if let Some((job, _)) = &self.turn
+            && let Some(answer) = job.poll()
+        {
+            let (_, before) = self.turn.take().expect("polled above");
+            self.take_turn(answer, before);
+        }
+        if self.turn.is_some() {
+            // The game thinks (a program answers): it takes the edit when it is done.
+            return;
+        }
+        match &self.world {
+            None if self.error.is_none() => self.start(map, revision, externals),
             Some(world) if revision != self.revision && self.live_edits => {
                 let same_size = (world.map.width(), world.map.height()) == (map.width(), map.height());
-                match &self.edited {
+                match self.edited.clone() {
                     // Only the cells the edit changed reach the game (doors opened in play stay).
                     Some(before) if same_size && (before.width(), before.height()) == (map.width(), map.height()) => {
-                        world.apply_edit(before, map)
+                        let after = map.clone();
+                        self.change(move |w| {
+                            w.apply_edit(&before, &after);
+                            false
+                        });
                     }
                     // Resized (or no record of the map the game started on): start over.
-                    _ => self.start(map, revision),
+                    _ => self.start(map, revision, externals),
                 }
                 self.revision = revision;
                 self.edited = Some(map.clone());
@@ -243,7 +372,8 @@ impl PlayState {
 
     /// Frames are needed: a transition or a walk is in progress.
     pub(crate) fn busy(&self) -> bool {
-        self.pane_open && (self.transition.is_some() || self.world.as_ref().is_some_and(World::walking))
+        self.pane_open
+            && (self.transition.is_some() || self.turn.is_some() || self.world.as_ref().is_some_and(World::walking))
     }
 
     /// Progress of the transition, 0 to 1 (1: none).
@@ -313,7 +443,13 @@ impl PlayState {
     }
 
     /// The pane: controls, the game as the player knows it, the message log.
-    pub(crate) fn pane_ui(&mut self, ui: &mut egui::Ui, commands: &mut Vec<super::Command>, images: &TileImages) {
+    pub(crate) fn pane_ui(
+        &mut self,
+        ui: &mut egui::Ui,
+        commands: &mut Vec<super::Command>,
+        images: &TileImages,
+        externals: &Externals,
+    ) {
         let send = |commands: &mut Vec<super::Command>, c: PlayCommand| commands.push(super::Command::Play(c));
         ui.horizontal_wrapped(|ui| {
             if self.active {
@@ -332,7 +468,34 @@ impl PlayState {
             if preset != self.preset {
                 send(commands, PlayCommand::SetPreset(preset));
             }
+            // The game's FOV: the preset's, or any algorithm, a program's too.
+            let mut fov = self.fov;
+            let mut options: Vec<(Option<FovChoice>, String)> = vec![(None, "preset's FOV".to_owned())];
+            options.extend(fov_choices(externals).into_iter().map(|(c, name)| (Some(c), name)));
+            super::algorithms::choice_owned_ui(ui, "play fov", &mut fov, &options);
+            if fov != self.fov {
+                send(commands, PlayCommand::SetFov(fov));
+            }
         });
+        if let Some(e) = &self.error {
+            ui.colored_label(ui.visuals().error_fg_color, format!("{e} (the game is as it was before)"));
+            if let Some(FovChoice::External(id)) = self.fov {
+                ui.horizontal(|ui| {
+                    if ui.button(format!("Restart {}", externals.name(id))).clicked() {
+                        commands.push(super::Command::Overlay(super::OverlayCommand::Ext(ExtCommand::Restart(id))));
+                        send(commands, PlayCommand::Restart);
+                    }
+                    if ui.button("Use the preset's FOV").clicked() {
+                        send(commands, PlayCommand::SetFov(None));
+                    }
+                });
+            }
+        } else if self.turn.is_some() {
+            ui.weak(format!(
+                "{} is looking…",
+                self.fov.map_or(String::new(), |c| super::algorithms::fov_name(c, externals))
+            ));
+        }
         let Some(world) = &self.world else {
             ui.label("This map has no walkable cell to start on.");
             return;
@@ -424,7 +587,7 @@ impl PlayState {
                 ui.label(format!("seen by {} ({unseen} unseen)", watchers.len()));
                 ui.separator();
             }
-            ui.label(format!("{} · {} FOV", self.preset.name(), world.config.fov));
+            ui.label(format!("{} · {} FOV", self.preset.name(), world.lighting().source().name()));
             if world.is_over() {
                 ui.separator();
                 ui.colored_label(ui.visuals().error_fg_color, "you died: Restart");

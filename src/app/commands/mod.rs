@@ -92,7 +92,9 @@ impl SightlineApp {
                     self.view.fit_pending = true;
                 }
             }
-            Command::Play(c) => self.play.apply(c, &self.document.map, self.document.revision()),
+            Command::Play(c) => {
+                self.play.apply(c, &self.document.map, self.document.revision(), &mut self.overlays.externals)
+            }
         }
     }
 }

@@ -108,7 +108,7 @@ impl Overlay for LightingOverlay {
         if self.key != Some((revision, algorithm)) {
             let same_size =
                 self.grid.as_ref().is_some_and(|g| (g.width(), g.height()) == (grid.width(), grid.height()));
-            let same_algorithm = self.lighting.as_ref().is_some_and(|l| l.algorithm() == algorithm);
+            let same_algorithm = self.lighting.as_ref().is_some_and(|l| l.source().builtin() == Some(algorithm));
             match self.grid.clone() {
                 Some(before) if same_size && same_algorithm => {
                     self.count_overlap(false);
