@@ -318,3 +318,49 @@ fn play_mode_survives_a_program_that_hangs() {
     h.get_by_label("Restart bad");
     h.get_by_label("Use the preset's FOV");
 }
+
+/// The lighting overlay lights the map by the program: the lit cells are those of the core's
+/// lighting with the program's views, asked directly.
+#[test]
+fn the_lighting_overlay_lights_by_a_program() {
+    use sightline::core::ext::ExtError;
+    use sightline::core::sim::{ExternalSight, Lighting, SightSource};
+    struct Direct(std::sync::Mutex<Program>);
+    impl ExternalSight for Direct {
+        fn name(&self) -> String {
+            "mine".into()
+        }
+        fn view(&self, opacity: &OpacityGrid, origin: Cell, radius: Option<u32>) -> Result<Vec<Cell>, ExtError> {
+            use sightline::core::fov::Opacity as _;
+            let mut costs = path::CostGrid::open(opacity.width() as u32, opacity.height() as u32);
+            for y in 0..opacity.height() {
+                for x in 0..opacity.width() {
+                    if opacity.is_opaque(x, y) {
+                        costs.set_cost(x, y, f32::INFINITY);
+                    }
+                }
+            }
+            let mut program = self.0.lock().unwrap();
+            program.set_map(opacity, &costs)?;
+            Ok(program.fov(&[origin], radius, true)?.remove(0))
+        }
+    }
+    let mut h = harness_sized(1400.0, 900.0);
+    h.state_mut().commands.push(Command::File(FileCommand::Open(sample("dungeon.ron"))));
+    h.run();
+    register(&mut h, "mine", MINIMAL);
+    show(&mut h, OverlayKind::Lighting);
+    pick(&mut h, "lighting algorithm", "mine");
+    h.state_mut().wait_for_overlays();
+    h.run_steps(2);
+    let overlay = &h.state().overlays.lighting;
+    assert!(overlay.error.is_none(), "{:?}", overlay.error);
+    let shown = overlay.lighting().expect("lit by the program");
+    assert_eq!(shown.source().name(), "mine");
+    let (program, grid) = minimal_program(&h);
+    let source = SightSource::external(std::sync::Arc::new(Direct(std::sync::Mutex::new(program))));
+    let direct = Lighting::with_source(Lighting::lights_of(&h.state().document.map), source, &grid);
+    assert!(direct.lit().count() > 0);
+    assert_eq!(shown.lit().iter().collect::<Vec<_>>(), direct.lit().iter().collect::<Vec<_>>());
+    h.get_by_label(&format!("lit: {} cells (deeper where lights overlap)", direct.lit().count()));
+}

@@ -578,7 +578,7 @@ fn lighting_shows_what_the_lights_light_and_what_a_viewer_sees_by_them() {
     let symmetric = lit(&h, fov::Algorithm::Symmetric);
     assert_ne!(symmetric.lit().iter().collect::<Vec<_>>(), shown(&h));
     let mut settings = h.state().overlays.lighting.settings.clone();
-    settings.algorithm = fov::Algorithm::Symmetric;
+    settings.algorithm = fov::Algorithm::Symmetric.into();
     h.state_mut().commands.push(Command::Overlay(OverlayCommand::LightingSettings(settings)));
     h.run();
     h.run();

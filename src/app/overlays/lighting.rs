@@ -3,21 +3,26 @@
 //! where lights overlap, each light's radius ringed; and a viewer (the hovered cell, or one a
 //! Probe click pins) with a vision radius shows what it would see in play: its own view, and the
 //! cells it sees only because they are lit (within 20 cells, a wall only from its lit side).
+//! Under an external program, the lights are lit and the viewer's sight computed on a job
+//! whose views are requests to the program (again in full after an edit).
 
 use egui::{Color32, Painter, Stroke};
 
+use super::job::Job;
 use super::{Frame, LegendEntry, Overlay, OverlayCommand, legend_ui, with_alpha};
+use crate::app::algorithms::{FovChoice, fov_choices};
 use crate::app::canvas::VisibleCells;
-use crate::app::external::Externals;
+use crate::app::external::{ExtCommand, Externals, Lane, LaneSight};
 use crate::app::{Command, View};
-use crate::core::fov::{self, Algorithm, FovParams, Opacity, OpacityGrid, VisibleSet};
-use crate::core::sim::{Lighting, SIGHT_RANGE};
+use crate::core::ext::ExtError;
+use crate::core::fov::{Algorithm, FovParams, Opacity, OpacityGrid, VisibleSet};
+use crate::core::sim::{Lighting, SIGHT_RANGE, SightSource};
 use crate::core::{Cell, Map};
 
 #[derive(Clone, Debug, PartialEq)]
 pub struct LightingSettings {
     /// The FOV algorithm light and sight go by (the Grass preset's by default).
-    pub algorithm: Algorithm,
+    pub algorithm: FovChoice,
     /// Show a viewer's sight, from the hovered or pinned cell.
     pub(crate) sight: bool,
     /// The viewer's own vision radius.
@@ -27,7 +32,7 @@ pub struct LightingSettings {
 
 impl Default for LightingSettings {
     fn default() -> Self {
-        Self { algorithm: Algorithm::Shadowcast, sight: true, vision: 8, opacity: 0.7 }
+        Self { algorithm: Algorithm::Shadowcast.into(), sight: true, vision: 8, opacity: 0.7 }
     }
 }
 
@@ -56,16 +61,106 @@ pub struct LightingOverlay {
     pub(crate) counts: SightCounts,
     /// The map revision and algorithm the lights were lit for, and the opacity then (an edit
     /// relights only the lights near the cells whose opacity it changed).
-    key: Option<(u64, Algorithm)>,
+    key: Option<LightKey>,
     grid: Option<std::sync::Arc<OpacityGrid>>,
-    sight_key: Option<(u64, Algorithm, Cell, u32)>,
+    sight_key: Option<SightKey>,
+    /// Under a program: the lighting and the viewer's sight asked of it, and its error.
+    lighting_job: Option<(LightKey, LightingJob)>,
+    sight_job: Option<(SightKey, SightJob)>,
+    pub error: Option<ExtError>,
 }
+
+/// The map revision, the algorithm and the registry's epoch the lights were lit for.
+type LightKey = (u64, FovChoice, u64);
+/// And the viewer and its vision.
+type SightKey = (u64, FovChoice, u64, Cell, u32);
+/// A program's lighting, and its first error.
+type LightingJob = Job<(Lighting, Option<ExtError>)>;
+/// A program's viewer: its own view, what it sees by light too, and the program's first error.
+type SightJob = Job<(VisibleSet, VisibleSet, Option<ExtError>)>;
 
 const LIT: Color32 = Color32::from_rgb(255, 176, 40);
 const OWN: Color32 = Color32::from_rgb(90, 160, 255);
 const BY_LIGHT: Color32 = Color32::from_rgb(255, 240, 120);
 
 impl LightingOverlay {
+    /// Lights the map with a built-in algorithm: after an edit, only the lights near the cells
+    /// whose opacity changed.
+    fn light_builtin(&mut self, map: &Map, grid: &std::sync::Arc<OpacityGrid>, algorithm: Algorithm, key: LightKey) {
+        let same_size = self.grid.as_ref().is_some_and(|g| (g.width(), g.height()) == (grid.width(), grid.height()));
+        let same_algorithm = self.lighting.as_ref().is_some_and(|l| l.source().builtin() == Some(algorithm));
+        match self.grid.clone() {
+            Some(before) if same_size && same_algorithm => {
+                self.count_overlap(false);
+                let lighting = self.lighting.as_mut().expect("lit before");
+                lighting.opacity_changed(&before.changed_cells(grid), grid);
+                lighting.set_lights(Lighting::lights_of(map), grid);
+            }
+            _ => {
+                self.resize(grid);
+                self.lighting = Some(Lighting::of_map(map, algorithm, grid));
+            }
+        }
+        self.count_overlap(true);
+        self.grid = Some(std::sync::Arc::clone(grid));
+        self.key = Some(key);
+        self.sight_key = None;
+        self.lighting_job = None;
+        self.error = None;
+    }
+
+    fn resize(&mut self, grid: &OpacityGrid) {
+        let (w, h) = (grid.width() as u32, grid.height() as u32);
+        self.width = grid.width();
+        self.overlap = vec![0; w as usize * h as usize];
+        (self.own, self.seen, self.far) = (VisibleSet::new(w, h), VisibleSet::new(w, h), VisibleSet::new(w, h));
+    }
+
+    /// Takes a program's answers that are in.
+    fn take_answers(&mut self) {
+        if let Some((key, job)) = &self.lighting_job
+            && let Some(answer) = job.poll()
+        {
+            let key = *key;
+            self.lighting_job = None;
+            self.install_lighting(key, answer);
+        }
+        if let Some((key, job)) = &self.sight_job
+            && let Some(answer) = job.poll()
+        {
+            let key = *key;
+            self.sight_job = None;
+            self.install_sight(key, answer);
+        }
+    }
+
+    fn install_lighting(&mut self, key: LightKey, (lighting, error): (Lighting, Option<ExtError>)) {
+        self.error = error;
+        let opacity_size = lighting.lit().width() as usize * lighting.lit().height() as usize;
+        if self.overlap.len() != opacity_size {
+            self.width = lighting.lit().width();
+            self.overlap = vec![0; opacity_size];
+            let (w, h) = (lighting.lit().width() as u32, lighting.lit().height() as u32);
+            (self.own, self.seen, self.far) = (VisibleSet::new(w, h), VisibleSet::new(w, h), VisibleSet::new(w, h));
+        }
+        self.overlap.fill(0);
+        self.lighting = Some(lighting);
+        self.count_overlap(true);
+        // A program's lighting is made again in full after an edit: no grid to compare with.
+        self.grid = None;
+        self.key = Some(key);
+        self.sight_key = None;
+    }
+
+    fn install_sight(&mut self, key: SightKey, (own, seen, error): (VisibleSet, VisibleSet, Option<ExtError>)) {
+        if error.is_some() {
+            self.error = error;
+        }
+        self.counts = SightCounts { own: own.count(), by_light: seen.count().saturating_sub(own.count()) };
+        (self.own, self.seen) = (own, seen);
+        self.sight_key = Some(key);
+    }
+
     /// Adds the lights' cells to the overlap counts, or takes them away (what the lights lit
     /// before an edit), a cell at a time: the counts cost what the lights light, not the map.
     fn count_overlap(&mut self, add: bool) {
@@ -103,46 +198,77 @@ impl Overlay for LightingOverlay {
         if !self.on {
             return;
         }
-        let (map, grid, revision, hovered) = (frame.map, &frame.grid(), frame.revision, frame.hovered);
-        let algorithm = self.settings.algorithm;
-        if self.key != Some((revision, algorithm)) {
-            let same_size =
-                self.grid.as_ref().is_some_and(|g| (g.width(), g.height()) == (grid.width(), grid.height()));
-            let same_algorithm = self.lighting.as_ref().is_some_and(|l| l.source().builtin() == Some(algorithm));
-            match self.grid.clone() {
-                Some(before) if same_size && same_algorithm => {
-                    self.count_overlap(false);
-                    let lighting = self.lighting.as_mut().expect("lit before");
-                    lighting.opacity_changed(&before.changed_cells(grid), grid);
-                    lighting.set_lights(Lighting::lights_of(map), grid);
-                }
-                _ => {
-                    let (w, h) = (grid.width() as u32, grid.height() as u32);
-                    self.width = grid.width();
-                    self.overlap = vec![0; w as usize * h as usize];
-                    (self.own, self.seen, self.far) =
-                        (VisibleSet::new(w, h), VisibleSet::new(w, h), VisibleSet::new(w, h));
-                    self.lighting = Some(Lighting::of_map(map, algorithm, grid));
+        let (grid, revision, hovered) = (&frame.grid(), frame.revision, frame.hovered);
+        let choice = self.settings.algorithm;
+        let key = (revision, choice, frame.externals.epoch());
+        self.take_answers();
+        if self.key != Some(key) {
+            match choice {
+                FovChoice::Builtin(algorithm) => self.light_builtin(frame.map, grid, algorithm, key),
+                FovChoice::External(id) => {
+                    let asked = self.lighting_job.as_ref().map(|(k, _)| *k);
+                    if asked != Some(key) && self.lighting_job.is_none() {
+                        let sight = frame.externals.client(id, Lane::Interactive).map(LaneSight);
+                        let (map, grid) = (frame.map.clone(), std::sync::Arc::clone(grid));
+                        self.lighting_job = sight.map(|sight| {
+                            let job = Job::spawn(1, move |_| {
+                                let source = SightSource::external(std::sync::Arc::new(sight));
+                                let lighting = Lighting::with_source(Lighting::lights_of(&map), source.clone(), &grid);
+                                (lighting, source.take_error())
+                            });
+                            (key, job)
+                        });
+                    }
+                    return;
                 }
             }
-            self.count_overlap(true);
-            self.grid = Some(std::sync::Arc::clone(grid));
-            self.key = Some((revision, algorithm));
-            self.sight_key = None;
         }
         let in_bounds = |c: &Cell| grid.in_bounds(c.x, c.y);
         self.viewer = self.pinned.filter(in_bounds).or(hovered.filter(in_bounds)).or(self.viewer.filter(in_bounds));
         let (Some(viewer), Some(lighting), true) = (self.viewer, &self.lighting, self.settings.sight) else { return };
         let vision = self.settings.vision;
-        let sight_key = (revision, algorithm, viewer, vision);
-        if self.sight_key == Some(sight_key) {
+        let sight_key = (key.0, key.1, key.2, viewer, vision);
+        if self.sight_key == Some(sight_key) || self.sight_job.is_some() {
             return;
         }
-        fov::compute(algorithm, &**grid, FovParams::new(viewer, Some(vision)), &mut self.own);
-        lighting.sight(grid, viewer, Some(vision), &mut self.seen, &mut self.far);
-        let own = self.own.count();
-        self.counts = SightCounts { own, by_light: self.seen.count() - own };
-        self.sight_key = Some(sight_key);
+        let source = lighting.source().clone();
+        if source.builtin().is_some() {
+            source.compute(grid, FovParams::new(viewer, Some(vision)), &mut self.own);
+            lighting.sight(grid, viewer, Some(vision), &mut self.seen, &mut self.far);
+            let own = self.own.count();
+            self.counts = SightCounts { own, by_light: self.seen.count() - own };
+            self.sight_key = Some(sight_key);
+        } else {
+            let (lighting, grid) = (lighting.clone(), std::sync::Arc::clone(grid));
+            let (w, h) = (grid.width() as u32, grid.height() as u32);
+            let job = Job::spawn(1, move |_| {
+                let (mut own, mut seen, mut far) = (VisibleSet::new(w, h), VisibleSet::new(w, h), VisibleSet::new(w, h));
+                source.compute(&grid, FovParams::new(viewer, Some(vision)), &mut own);
+                lighting.sight(&grid, viewer, Some(vision), &mut seen, &mut far);
+                (own, seen, source.take_error())
+            });
+            self.sight_job = Some((sight_key, job));
+        }
+    }
+
+    fn wait(&mut self, frame: &mut Frame) {
+        for _ in 0..3 {
+            if let Some((key, job)) = self.lighting_job.take()
+                && let Some(answer) = job.wait()
+            {
+                self.install_lighting(key, answer);
+            }
+            if let Some((key, job)) = self.sight_job.take()
+                && let Some(answer) = job.wait()
+            {
+                self.install_sight(key, answer);
+            }
+            self.update(frame);
+        }
+    }
+
+    fn busy(&self) -> bool {
+        self.lighting_job.is_some() || self.sight_job.is_some()
     }
 
     fn apply(&mut self, command: OverlayCommand, _map: &Map) {
@@ -199,7 +325,7 @@ impl Overlay for LightingOverlay {
         let s = &self.settings;
         let mut out = format!(
             "lighting {}: {} lights, {} cells lit\nlight\tcell\tradius\tlit\n",
-            s.algorithm,
+            lighting.source().name(),
             lighting.lights().len(),
             lighting.lit().count()
         );
@@ -215,12 +341,22 @@ impl Overlay for LightingOverlay {
         out
     }
 
-    fn settings_ui(&self, ui: &mut egui::Ui, commands: &mut Vec<Command>, _externals: &Externals) {
+    fn settings_ui(&self, ui: &mut egui::Ui, commands: &mut Vec<Command>, externals: &Externals) {
         let mut s = self.settings.clone();
         ui.horizontal(|ui| {
             ui.label("FOV");
-            super::choice_ui(ui, "lighting algorithm", &mut s.algorithm, &crate::app::algorithms::fov_algorithms());
+            crate::app::algorithms::choice_owned_ui(ui, "lighting algorithm", &mut s.algorithm, &fov_choices(externals));
         });
+        if let Some(e) = &self.error {
+            ui.colored_label(ui.visuals().error_fg_color, e.to_string());
+            if let FovChoice::External(id) = s.algorithm
+                && ui.button(format!("Restart {}", externals.name(id))).clicked()
+            {
+                commands.push(Command::Overlay(OverlayCommand::Ext(ExtCommand::Restart(id))));
+            }
+        } else if self.lighting_job.is_some() || self.sight_job.is_some() {
+            ui.weak("waiting for the program…");
+        }
         ui.checkbox(&mut s.sight, "A viewer's sight").on_hover_text(format!(
             "What a viewer at the hovered cell (a Probe click pins it) sees in play: its own view, and lit cells \
              up to {SIGHT_RANGE} away"
