@@ -364,3 +364,34 @@ fn the_lighting_overlay_lights_by_a_program() {
     assert_eq!(shown.lit().iter().collect::<Vec<_>>(), direct.lit().iter().collect::<Vec<_>>());
     h.get_by_label(&format!("lit: {} cells (deeper where lights overlap)", direct.lit().count()));
 }
+
+/// The cache overlay under a program keeps no cache: a toggled cell's box is recomputed by the
+/// program, the candidates are the box, and the views that changed are those the core finds
+/// asking the program directly.
+#[test]
+fn the_cache_overlay_recomputes_dcss_box_through_a_program() {
+    use sightline::core::analysis::los_cache;
+    let mut h = harness();
+    register(&mut h, "mine", MINIMAL);
+    show(&mut h, OverlayKind::Cache);
+    pick(&mut h, "cache algorithm", "mine");
+    h.state_mut().wait_for_overlays();
+    h.run_steps(2);
+    let toggled = Cell::new(9, 9);
+    h.state_mut().commands.push(Command::Overlay(OverlayCommand::ToggleWhatIf(toggled)));
+    h.run_steps(1);
+    h.state_mut().wait_for_overlays();
+    h.run_steps(2);
+    let overlay = &h.state().overlays.cache;
+    assert!(overlay.error.is_none(), "{:?}", overlay.error);
+    let last = overlay.last.clone().expect("the toggle's regions");
+    assert_eq!(last.cells, [toggled]);
+    assert_eq!(last.candidates, last.conservative);
+    let (mut program, mut grid) = minimal_program(&h);
+    let costs = path::CostGrid::from_map(&h.state().document.map, path::DoorRule::Impassable);
+    let opaque = !sightline::core::fov::Opacity::is_opaque(&grid, toggled.x, toggled.y);
+    let direct = los_cache::external_update(&mut program, &mut grid, &costs, 8, toggled, opaque).unwrap();
+    assert_eq!((last.conservative, last.changed), (direct.conservative.len(), direct.changed.len()));
+    assert!(!direct.changed.is_empty());
+    h.get_by_label(&format!("views changed: {}", direct.changed.len()));
+}

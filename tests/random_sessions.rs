@@ -906,7 +906,10 @@ fn overlays_show_what_fresh_overlays_show_after_random_edits() {
             let kept = shown.cache.los_cache().expect("the cache is built");
             assert!(*kept.grid() == target, "the cache's opacity is the map's, what-ifs flipped: {context}");
             let s = &shown.cache.settings;
-            let built = LosCache::build(&target, s.algorithm, s.radius).unwrap();
+            let sightline::app::algorithms::FovChoice::Builtin(algorithm) = s.algorithm else {
+                panic!("the sessions pick built-in algorithms")
+            };
+            let built = LosCache::build(&target, algorithm, s.radius).unwrap();
             for y in 0..map.height() as i32 {
                 for x in 0..map.width() as i32 {
                     let c = Cell::new(x, y);

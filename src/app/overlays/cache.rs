@@ -9,23 +9,25 @@ use egui::{Color32, Painter, Stroke};
 use super::job::Job;
 use super::{Frame, LegendEntry, Overlay, OverlayCommand, legend_ui, with_alpha};
 use crate::app::canvas::VisibleCells;
-use crate::app::external::Externals;
+use crate::app::algorithms::{FovChoice, fov_choices};
+use crate::app::external::{ExtCommand, ExtId, Externals, Lane};
 use crate::app::{Command, View};
+use crate::core::ext::ExtError;
 use crate::core::Cell;
 use crate::core::Map;
-use crate::core::analysis::los_cache::{CacheError, CacheUpdate, LosCache};
+use crate::core::analysis::los_cache::{self, CacheError, CacheUpdate, LosCache};
 use crate::core::fov::{Algorithm, Opacity, OpacityGrid};
 
 #[derive(Clone, Debug, PartialEq)]
 pub struct CacheSettings {
-    pub algorithm: Algorithm,
+    pub algorithm: FovChoice,
     pub radius: u32,
     pub(crate) opacity: f32,
 }
 
 impl Default for CacheSettings {
     fn default() -> Self {
-        Self { algorithm: Algorithm::Shadowcast, radius: 8, opacity: 0.75 }
+        Self { algorithm: Algorithm::Shadowcast.into(), radius: 8, opacity: 0.75 }
     }
 }
 
@@ -69,7 +71,17 @@ pub struct CacheOverlay {
     pub last: Option<LastChange>,
     /// Per map cell, bits: 1 conservative, 2 candidate, 4 changed (for drawing).
     classes: Vec<u8>,
+    /// Under a program, which keeps no cache (its reads are unknown): the opacity its views
+    /// were last asked on, what it is for (map revision and what-ifs, program, radius, epoch),
+    /// the toggles in progress, and its error.
+    external: Option<(OpacityGrid, ExternalKey)>,
+    external_job: Option<(ExternalKey, Vec<Cell>, ToggleJob)>,
+    pub error: Option<ExtError>,
 }
+
+type ExternalKey = ((u64, u64), ExtId, u32, u64);
+/// The opacity after the toggles, each toggle's regions, and the program's error.
+type ToggleJob = Job<(OpacityGrid, Vec<CacheUpdate>, Option<ExtError>)>;
 
 impl Default for CacheOverlay {
     fn default() -> Self {
@@ -86,6 +98,9 @@ impl Default for CacheOverlay {
             what_if_version: 0,
             last: None,
             classes: Vec::new(),
+            external: None,
+            external_job: None,
+            error: None,
         }
     }
 }
@@ -107,6 +122,91 @@ impl CacheOverlay {
             grid.set(c.x, c.y, !map_grid.is_opaque(c.x, c.y));
         }
         grid
+    }
+
+    /// Under a program: each cell whose opacity changed since its views were last asked is
+    /// toggled through `los_cache::external_update` (DCSS's box, recomputed by the program), on
+    /// the program's audit lane; a change of more than `MAX_INCREMENTAL` cells starts afresh.
+    fn update_external(&mut self, frame: &mut Frame, id: ExtId) {
+        let map_grid = frame.grid();
+        let radius = self.settings.radius;
+        let version = (frame.revision, self.what_if_version);
+        let key = (version, id, radius, frame.externals.epoch());
+        if let Some((_, _, job)) = &self.external_job
+            && let Some(answer) = job.poll()
+        {
+            let (job_key, cells, _) = self.external_job.take().expect("polled above");
+            self.take_toggles(answer, cells, job_key);
+        }
+        if self.external_job.is_some() || self.external.as_ref().is_some_and(|(_, k)| *k == key) {
+            return;
+        }
+        self.cache = None;
+        let target = self.target(&map_grid);
+        let Some((grid, old_key)) = self.external.take().filter(|(g, k)| {
+            (g.width(), g.height()) == (target.width(), target.height()) && (k.1, k.2, k.3) == (id, radius, key.3)
+        }) else {
+            // First use, another program or radius: the program's views start from the target.
+            self.last = None;
+            self.external = Some((target, key));
+            return;
+        };
+        let differing = grid.changed_cells(&target);
+        if differing.is_empty() || differing.len() > MAX_INCREMENTAL {
+            self.last = None;
+            self.external = Some((target, key));
+            return;
+        }
+        let _ = old_key;
+        let costs = frame.fov_map().costs;
+        let toggled = differing.clone();
+        let job = frame.externals.run(
+            id,
+            Lane::Audit,
+            None,
+            differing.len(),
+            |e| (OpacityGrid::new(1, 1), Vec::new(), Some(e)),
+            move |program, progress| {
+                let mut grid = grid;
+                let mut updates = Vec::new();
+                for c in differing {
+                    let opaque = target.is_opaque(c.x, c.y);
+                    match los_cache::external_update(program, &mut grid, &costs, radius, c, opaque) {
+                        Ok(u) => updates.push(u),
+                        Err(e) => return (grid, updates, Some(e)),
+                    }
+                    progress.done.fetch_add(1, std::sync::atomic::Ordering::Relaxed);
+                }
+                (grid, updates, None)
+            },
+        );
+        self.external_job = Some((key, toggled, job));
+    }
+
+    /// A program's toggles done: their regions shown, as a built-in cache's are.
+    fn take_toggles(
+        &mut self,
+        (grid, updates, error): (OpacityGrid, Vec<CacheUpdate>, Option<ExtError>),
+        cells: Vec<Cell>,
+        key: ExternalKey,
+    ) {
+        self.error = error;
+        if self.error.is_some() {
+            // The program's views are unknown now: start from the map again once it answers.
+            self.external = None;
+            return;
+        }
+        let (w, h) = (grid.width(), grid.height());
+        let mut classes = vec![0u8; (w * h) as usize];
+        let mut micros = 0.0;
+        for u in &updates {
+            mark(&mut classes, w, u);
+            micros += u.micros;
+        }
+        let count = |bit: u8| classes.iter().filter(|&&k| k & bit != 0).count();
+        self.last = Some(LastChange { conservative: count(1), candidates: count(2), changed: count(4), cells, micros });
+        self.classes = classes;
+        self.external = Some((grid, key));
     }
 
     fn start_build(&mut self, map_grid: &OpacityGrid, (algorithm, radius): (Algorithm, u32)) {
@@ -131,8 +231,9 @@ impl CacheOverlay {
                 self.build_millis = self.build_started.map_or(0.0, |t| t.elapsed().as_secs_f64() * 1e3);
             }
             Err(e) => {
-                let key = (self.settings.algorithm, self.settings.radius);
-                self.refused = Some((key, (map_grid.width(), map_grid.height()), e.to_string()));
+                if let FovChoice::Builtin(a) = self.settings.algorithm {
+                    self.refused = Some(((a, self.settings.radius), (map_grid.width(), map_grid.height()), e.to_string()));
+                }
             }
         }
     }
@@ -140,8 +241,10 @@ impl CacheOverlay {
     /// Why the cache for the current settings on a map of this size was refused, if it was.
     pub(crate) fn refusal(&self, map_grid: &OpacityGrid) -> Option<&str> {
         let (key, size, why) = self.refused.as_ref()?;
-        (*key == (self.settings.algorithm, self.settings.radius) && *size == (map_grid.width(), map_grid.height()))
-            .then_some(why.as_str())
+        (FovChoice::Builtin(key.0) == self.settings.algorithm
+            && key.1 == self.settings.radius
+            && *size == (map_grid.width(), map_grid.height()))
+        .then_some(why.as_str())
     }
 }
 
@@ -177,7 +280,14 @@ impl Overlay for CacheOverlay {
         }
         let (map_grid, revision) = (&frame.grid(), frame.revision);
         self.what_if.retain(|c| map_grid.in_bounds(c.x, c.y));
-        let wanted = (self.settings.algorithm, self.settings.radius);
+        let algorithm = match self.settings.algorithm {
+            FovChoice::Builtin(a) => a,
+            FovChoice::External(id) => return self.update_external(frame, id),
+        };
+        self.external = None;
+        self.external_job = None;
+        self.error = None;
+        let wanted = (algorithm, self.settings.radius);
         if let Some((key, job)) = &self.build
             && let Some(built) = job.poll()
         {
@@ -250,12 +360,18 @@ impl Overlay for CacheOverlay {
         loop {
             if let Some((key, job)) = self.build.take()
                 && let Some(built) = job.wait()
-                && key == (self.settings.algorithm, self.settings.radius)
+                && FovChoice::Builtin(key.0) == self.settings.algorithm
+                && key.1 == self.settings.radius
             {
                 self.take_built(built, &map_grid);
             }
+            if let Some((key, cells, job)) = self.external_job.take()
+                && let Some(answer) = job.wait()
+            {
+                self.take_toggles(answer, cells, key);
+            }
             self.update(frame);
-            if self.build.is_none() {
+            if self.build.is_none() && self.external_job.is_none() {
                 return;
             }
         }
@@ -281,7 +397,7 @@ impl Overlay for CacheOverlay {
     }
 
     fn busy(&self) -> bool {
-        self.build.is_some()
+        self.build.is_some() || self.external_job.is_some()
     }
 
     fn draw(&self, painter: &Painter, view: &View, cells: VisibleCells, _side: Option<usize>) {
@@ -331,7 +447,11 @@ impl Overlay for CacheOverlay {
 
     fn numbers_text(&self) -> String {
         let s = &self.settings;
-        let mut out = format!("los cache: {} radius {}", s.algorithm, s.radius);
+        let name = match s.algorithm {
+            FovChoice::Builtin(a) => a.name().to_string(),
+            FovChoice::External(_) => "an external program (no cache: DCSS's box)".to_string(),
+        };
+        let mut out = format!("los cache: {name} radius {}", s.radius);
         if let Some(b) = self.bytes() {
             out += &format!(", {b} bytes, built in {:.1} ms", self.build_millis);
         }
@@ -350,12 +470,26 @@ impl Overlay for CacheOverlay {
         out
     }
 
-    fn settings_ui(&self, ui: &mut egui::Ui, commands: &mut Vec<Command>, _externals: &Externals) {
+    fn settings_ui(&self, ui: &mut egui::Ui, commands: &mut Vec<Command>, externals: &Externals) {
         let mut s = self.settings.clone();
         ui.horizontal(|ui| {
             ui.label("algorithm");
-            super::choice_ui(ui, "cache algorithm", &mut s.algorithm, &crate::app::algorithms::fov_algorithms());
+            crate::app::algorithms::choice_owned_ui(ui, "cache algorithm", &mut s.algorithm, &fov_choices(externals));
         });
+        if let FovChoice::External(id) = s.algorithm {
+            ui.label(
+                "A program's views read cells no one knows: no cache is kept, and every view in DCSS's box is \
+                 recomputed by the program (the candidates are the box).",
+            );
+            if let Some(e) = &self.error {
+                ui.colored_label(ui.visuals().error_fg_color, e.to_string());
+                if ui.button(format!("Restart {}", externals.name(id))).clicked() {
+                    commands.push(Command::Overlay(OverlayCommand::Ext(ExtCommand::Restart(id))));
+                }
+            } else if let Some((_, _, job)) = &self.external_job {
+                ui.add(egui::ProgressBar::new(job.fraction()).text("the program recomputes the box"));
+            }
+        }
         ui.add(egui::Slider::new(&mut s.radius, 1..=20).text("radius"));
         ui.add(egui::Slider::new(&mut s.opacity, 0.0..=1.0).text("opacity"));
         if s != self.settings {
@@ -365,7 +499,8 @@ impl Overlay for CacheOverlay {
             ui.label("building the cache…");
         }
         if let Some((key, _, why)) = &self.refused
-            && *key == (self.settings.algorithm, self.settings.radius)
+            && FovChoice::Builtin(key.0) == self.settings.algorithm
+            && key.1 == self.settings.radius
         {
             ui.colored_label(ui.visuals().error_fg_color, why);
         }
