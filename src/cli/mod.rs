@@ -986,13 +986,7 @@ pub(crate) fn pair_report(
             )
         }
         FovFormat::Ascii => {
-            let mut rows: Vec<Vec<char>> = (0..map.height() as i32)
-                .map(|y| {
-                    (0..map.width() as i32)
-                        .map(|x| map.top_tile(Cell::new(x, y)).map_or(' ', |(_, t)| map.tiles[usize::from(t)].glyph.ch))
-                        .collect()
-                })
-                .collect();
+            let mut rows = glyph_grid(map);
             let mut put = |c: Cell, ch: char| rows[c.y as usize][c.x as usize] = ch;
             for line in &shot.lines {
                 for &c in line.iter().filter(|c| map.in_bounds(**c)) {
@@ -1204,13 +1198,7 @@ fn external_path_report(map: &Map, name: &str, found: &crate::core::ext::ExtPath
             )
         }
         FovFormat::Ascii => {
-            let mut grid: Vec<Vec<char>> = (0..map.height() as i32)
-                .map(|y| {
-                    (0..map.width() as i32)
-                        .map(|x| map.top_tile(Cell::new(x, y)).map_or(' ', |(_, t)| map.tiles[usize::from(t)].glyph.ch))
-                        .collect()
-                })
-                .collect();
+            let mut grid = glyph_grid(map);
             for c in found.expanded.iter().flatten() {
                 grid[c.y as usize][c.x as usize] = ':';
             }
@@ -1231,6 +1219,17 @@ fn external_path_report(map: &Map, name: &str, found: &crate::core::ext::ExtPath
             out
         }
     }
+}
+
+/// The map's top glyph at each cell, row by row (a space where no tile is).
+fn glyph_grid(map: &Map) -> Vec<Vec<char>> {
+    (0..map.height() as i32)
+        .map(|y| {
+            (0..map.width() as i32)
+                .map(|x| map.top_tile(Cell::new(x, y)).map_or(' ', |(_, t)| map.tiles[usize::from(t)].glyph.ch))
+                .collect()
+        })
+        .collect()
 }
 
 /// The map with the path (`*`, ends `S` and `G`) over the explored cells (closed `:`, open `o`).
