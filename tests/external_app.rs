@@ -211,7 +211,8 @@ fn each_failure_of_a_program_shows_its_message_in_the_overlay() {
             "{mode}: {error}"
         );
         h.get_by_label(&format!("B: {error}"));
-        h.get_by_label("Restart bad");
+        // A stopped program is offered a restart; one that refused or answered wrongly runs on.
+        assert_eq!(h.query_by_label("Restart bad").is_some(), error.is_fatal(), "{mode}");
     }
 }
 

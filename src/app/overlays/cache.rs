@@ -143,7 +143,7 @@ impl CacheOverlay {
         }
         self.cache = None;
         let target = self.target(&map_grid);
-        let Some((grid, old_key)) = self.external.take().filter(|(g, k)| {
+        let Some((grid, _)) = self.external.take().filter(|(g, k)| {
             (g.width(), g.height()) == (target.width(), target.height()) && (k.1, k.2, k.3) == (id, radius, key.3)
         }) else {
             // First use, another program or radius: the program's views start from the target.
@@ -157,7 +157,6 @@ impl CacheOverlay {
             self.external = Some((target, key));
             return;
         }
-        let _ = old_key;
         let costs = frame.fov_map().costs;
         let toggled = differing.clone();
         let job = frame.externals.run(

@@ -533,7 +533,8 @@ impl Overlay for FovOverlay {
             let name = fov_name([s.a, s.b][k], externals);
             if let Some(e) = &self.errors[k] {
                 ui.colored_label(ui.visuals().error_fg_color, format!("{label}: {e}"));
-                if ui.button(format!("Restart {name}")).clicked() {
+                // A refusal or a wrong answer leaves the program running: no restart to offer.
+                if e.is_fatal() && ui.button(format!("Restart {name}")).clicked() {
                     commands.push(Command::Overlay(OverlayCommand::Ext(ExtCommand::Restart(id))));
                 }
             } else if self.asked[k].is_some() {

@@ -648,6 +648,7 @@ impl PathOverlay {
                 Some(ExternalSide::Failed(e)) => {
                     ui.colored_label(ui.visuals().error_fg_color, format!("{}: {e}", SIDE_NAMES[k]));
                     if let Some(id) = self.settings.external[k]
+                        && e.is_fatal()
                         && ui.button(format!("Restart {}", side.name)).clicked()
                     {
                         commands.push(Command::Overlay(OverlayCommand::Ext(ExtCommand::Restart(id))));
