@@ -368,11 +368,22 @@ impl LaneClient {
 
 /// A program as the game's sight ([`ExternalSight`]): each view a request on its play lane,
 /// waited for on the calling thread (a turn's, never the UI's).
-pub(crate) struct LaneSight(pub(crate) LaneClient);
+pub(crate) struct LaneSight {
+    client: LaneClient,
+    /// The map last sent, kept while the game's opacity stays the same: a turn asks many views
+    /// of one map, which need neither a new copy nor new costs.
+    last: Mutex<Option<MapData>>,
+}
+
+impl LaneSight {
+    pub(crate) fn new(client: LaneClient) -> Self {
+        Self { client, last: Mutex::default() }
+    }
+}
 
 impl ExternalSight for LaneSight {
     fn name(&self) -> String {
-        self.0.name.clone()
+        self.client.name.clone()
     }
 
     fn view(&self, opacity: &OpacityGrid, origin: Cell, radius: Option<u32>) -> Result<Vec<Cell>, ExtError> {
@@ -381,22 +392,35 @@ impl ExternalSight for LaneSight {
         // The map as the game has it (doors opened in play): sent when it changed.
         let (w, h) = (opacity.width(), opacity.height());
         let mut hasher = std::collections::hash_map::DefaultHasher::new();
-        let mut costs = CostGrid::open(w as u32, h as u32);
+        (w, h).hash(&mut hasher);
         for y in 0..h {
             for x in 0..w {
-                let opaque = opacity.is_opaque(x, y);
-                opaque.hash(&mut hasher);
-                if opaque {
-                    costs.set_cost(x, y, f32::INFINITY);
-                }
+                opacity.is_opaque(x, y).hash(&mut hasher);
             }
         }
-        let map = MapData { key: (hasher.finish(), 1), opacity: Arc::new(opacity.clone()), costs: Arc::new(costs) };
-        let job = self.0.run(Some(map), 1, Err, move |program, _| program.fov(&[origin], radius, true));
+        let key = (hasher.finish(), 1);
+        let map = {
+            let mut last = lock(&self.last);
+            match &*last {
+                Some(m) if m.key == key => m.clone(),
+                _ => {
+                    let mut costs = CostGrid::open(w as u32, h as u32);
+                    for y in 0..h {
+                        for x in (0..w).filter(|&x| opacity.is_opaque(x, y)) {
+                            costs.set_cost(x, y, f32::INFINITY);
+                        }
+                    }
+                    let m = MapData { key, opacity: Arc::new(opacity.clone()), costs: Arc::new(costs) };
+                    *last = Some(m.clone());
+                    m
+                }
+            }
+        };
+        let job = self.client.run(Some(map), 1, Err, move |program, _| program.fov(&[origin], radius, true));
         match job.wait() {
             Some(views) => Ok(views?.into_iter().next().unwrap_or_default()),
             None => Err(ExtError {
-                program: format!("external algorithm `{}`", self.0.name),
+                program: format!("external algorithm `{}`", self.client.name),
                 message: "it was restarted or removed during the turn".into(),
                 kind: ExtErrorKind::Stopped,
             }),

@@ -144,7 +144,7 @@ impl PlayState {
             None => SightSource::Builtin(self.preset.config().fov),
             Some(FovChoice::Builtin(a)) => SightSource::Builtin(a),
             Some(FovChoice::External(id)) => match externals.client(id, Lane::Play) {
-                Some(client) => SightSource::external(std::sync::Arc::new(LaneSight(client))),
+                Some(client) => SightSource::external(std::sync::Arc::new(LaneSight::new(client))),
                 None => SightSource::Builtin(self.preset.config().fov),
             },
         }

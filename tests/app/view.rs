@@ -5,7 +5,7 @@ use std::path::Path;
 use egui_kittest::kittest::Queryable;
 use sightline::app::{Command, FileCommand, ViewCommand};
 
-use crate::common::{cell_centre, click_menu_item};
+use crate::common::{cell_centre, click_at, click_menu_item};
 use crate::harness;
 
 #[test]
@@ -17,12 +17,7 @@ fn the_minimap_jumps_the_view() {
     // A click on the minimap's bottom-right part centres the canvas there.
     let r = h.get_by_label("minimap").rect();
     let p = r.min + (r.max - r.min) * 0.9;
-    h.hover_at(p);
-    h.run();
-    h.drag_at(p);
-    h.run();
-    h.drop_at(p);
-    h.run();
+    click_at(&mut h, p);
     assert_ne!(h.state().view.offset, before, "the view moved to the clicked part of the map");
     let view = &h.state().view;
     let centre = view.grid_from_screen(view.canvas.center());

@@ -208,7 +208,7 @@ impl Overlay for LightingOverlay {
                 FovChoice::External(id) => {
                     let asked = self.lighting_job.as_ref().map(|(k, _)| *k);
                     if asked != Some(key) && self.lighting_job.is_none() {
-                        let sight = frame.externals.client(id, Lane::Interactive).map(LaneSight);
+                        let sight = frame.externals.client(id, Lane::Interactive).map(LaneSight::new);
                         let (map, grid) = (frame.map.clone(), std::sync::Arc::clone(grid));
                         self.lighting_job = sight.map(|sight| {
                             let job = Job::spawn(1, move |_| {

@@ -60,7 +60,7 @@ impl std::str::FromStr for ExtSpec {
 /// Splits a command line into words as `sh` does: blanks separate words; `'…'` keeps everything
 /// literally; `"…"` keeps everything but `\"`, `\\`, `\$` and `` \` ``; a backslash outside
 /// quotes keeps the next character.
-pub fn split_command(line: &str) -> Result<Vec<String>, String> {
+pub(crate) fn split_command(line: &str) -> Result<Vec<String>, String> {
     let mut words = Vec::new();
     let mut word = String::new();
     // Whether a word has started (`''` is an empty word, not none).

@@ -14,6 +14,6 @@ mod command;
 mod program;
 mod protocol;
 
-pub use command::{ExtSpec, split_command};
-pub use program::{DEFAULT_TIMEOUT, ExtError, ExtErrorKind, Killer, Log, MAX_LINE, Program, StartOptions, Timings};
-pub use protocol::{ExtPath, Hello, VERSION, diagonal_name, first_bad_step};
+pub use command::ExtSpec;
+pub use program::{ExtError, ExtErrorKind, Killer, Log, Program, StartOptions, Timings};
+pub use protocol::{ExtPath, Hello, VERSION, diagonal_name};

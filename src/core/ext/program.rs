@@ -21,13 +21,13 @@ use crate::core::path::{CostGrid, MoveRules};
 
 /// A reply line longer than this is refused: a program that never ends its line would otherwise
 /// take all memory. (Every view of a 4096² map at an unlimited radius fits in far less.)
-pub const MAX_LINE: usize = 1 << 30;
+pub(crate) const MAX_LINE: usize = 1 << 30;
 
 /// The stderr lines kept.
 const LOG_LINES: usize = 2000;
 
 /// How long a program may take to answer, unless told otherwise.
-pub const DEFAULT_TIMEOUT: Duration = Duration::from_secs(30);
+pub(crate) const DEFAULT_TIMEOUT: Duration = Duration::from_secs(30);
 
 /// What a program's stderr said, and what sightline noted about it (started, stopped, why).
 #[derive(Clone, Debug, Default)]

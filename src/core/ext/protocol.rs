@@ -456,7 +456,7 @@ pub(crate) fn read_path(
 }
 
 /// The first step of `path` the rules forbid, in words; `None` for a valid walk.
-pub fn first_bad_step(path: &[Cell], rules: &MoveRules, costs: &CostGrid) -> Option<String> {
+pub(crate) fn first_bad_step(path: &[Cell], rules: &MoveRules, costs: &CostGrid) -> Option<String> {
     if let Some(&start) = path.first()
         && !costs.passable(start.x, start.y)
     {
