@@ -121,7 +121,7 @@ pub fn audit(
 }
 
 /// [`audit`] with the views of a built-in algorithm or of an external program (asked for
-/// [`EXTERNAL_BATCH`] origins at a time; cells it reports beyond the radius are no pair's).
+/// 256 origins at a time; cells it reports beyond the radius are no pair's).
 pub fn audit_views(
     grid: &OpacityGrid,
     views: Views<'_>,

@@ -2,7 +2,7 @@
 //!
 //! **Lit cells.** A light at cell `L` with radius `r` lights exactly the cells of the field of
 //! view from `L` with radius `r` under the game's FOV algorithm, the walls bounding it included
-//! ([`fov::compute`] with `light_walls`): light goes where sight goes, as in Angband, where a
+//! ([`crate::core::fov::compute`] with `light_walls`): light goes where sight goes, as in Angband, where a
 //! light source lights the grids within its radius to which it has line of sight (Angband 4.2,
 //! `src/cave-view.c`, `add_light`). A cell is lit when at least one light lights it. The lights
 //! are the map's light objects and the lights its monsters and the player carry (a `light`
