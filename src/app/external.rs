@@ -1,12 +1,12 @@
 //! The programs registered as algorithms (the External algorithms window), and the threads that
 //! talk to them. A program's calls block (up to its time limit), so none runs on the UI thread:
 //! each program has worker threads ("lanes") that own its process and run requests in order,
-//! and a request comes back as a [`Job`] the overlays poll like any other background work.
+//! and a request comes back as a `Job` the overlays poll like any other background work.
 //!
 //! Three lanes, each its own process of the same command, so a whole-map audit never holds up
 //! the views that follow the pointer: `Interactive` (the FOV comparison, paths), `Audit` (the
 //! symmetry audit and its table) and `Play` (the game's views, asked from a turn's thread
-//! through a [`LaneClient`]).
+//! through a `LaneClient`).
 
 use std::sync::atomic::{AtomicUsize, Ordering};
 use std::sync::{Arc, Mutex, mpsc};

@@ -5,7 +5,7 @@
 //!
 //! The game's FOV is the preset's, or one the pane picks: a built-in algorithm, or a registered
 //! program. A program's views block, so with one every change to the game (a start, a turn, an
-//! edit reaching it) runs on a [`Job`] over a copy of the world, swapped in when it is done; a
+//! edit reaching it) runs on a `Job` over a copy of the world, swapped in when it is done; a
 //! program that fails leaves the game as it was before the turn, with its message and a restart.
 
 use egui::{Align2, Color32, FontId, Pos2, Rect, Sense, Stroke, Vec2};

@@ -547,7 +547,7 @@ impl World {
 
     /// A game on `map` whose views come from `sight` rather than `config.fov` (an external
     /// algorithm's: then every call that computes a view blocks on it, so the world is run off
-    /// any UI thread; [`World::take_sight_error`] says when it failed).
+    /// any UI thread; [`SightSource::take_error`], on `lighting().source()`, says when it failed).
     pub fn with_sight(map: &Map, config: SimConfig, sight: SightSource) -> Option<World> {
         let placed = placed_start(map);
         let start = start_cell(map)?;
