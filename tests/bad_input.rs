@@ -118,7 +118,7 @@ fn bad_dimensions_are_refused_before_allocating() {
         "<tileset firstgid=\"1\" source=\"tiny.tsx\"/>",
         "<tileset firstgid=\"1\" name=\"x\" tilewidth=\"8\" tileheight=\"8\" tilecount=\"4000000000\" columns=\"2\"/>",
     );
-    assert_error("tiles.tmx", &tiles, &["4000000000 tiles"]);
+    assert_error("tiles.tmx", &tiles, &["tilecount=\"4000000000\" is out of range", "65535 tiles"]);
 }
 
 #[test]
@@ -449,6 +449,8 @@ fn a_parallax_origin_no_tiled_file_can_hold_is_named() {
     for origin in ["(inf, 0.0)", "(0.0, NaN)"] {
         assert_error("origin.ron", &ron(origin), &["origin.ron", "parallax origin must be two finite numbers"]);
     }
+    let tmx = TMX_HEAD.replace("infinite=\"0\"", "infinite=\"0\" parallaxoriginx=\"1e999\"") + "</map>";
+    assert_error("origin.tmx", &tmx, &["parallaxoriginx", "parallax origin must be two finite numbers", "line 2"]);
 }
 
 #[test]
@@ -659,5 +661,59 @@ fn chunks_placed_beyond_any_cell_position_are_refused() {
         "layers":[{{"type":"tilelayer","name":"ground","width":2,"height":1,"chunks":[
         {{"x":{far},"y":0,"width":2,"height":1,"data":[1,1]}}]}}]}}"#
     );
-    assert_error("far.tmj", &tmj, &["layer \"ground\", chunk 0", "`x` must be a cell position"]);
+    assert_error("far.tmj", &tmj, &["layer \"ground\", chunk 0", &format!("`x` is {far}, out of range")]);
+}
+
+/// Every whole number a file gives is read within its range (`limits::Limit`), so that nothing
+/// computed from it overflows: the numbers a fuzzer found overflowing (a tileset's layout, an
+/// infinite map's origin, a RON sheet's tile count) are refused where they are read, naming the
+/// file, the element and the value.
+#[test]
+fn numbers_past_their_range_are_refused_where_read() {
+    let big = "4294967295";
+    let tileset = |attrs: &str| {
+        format!(
+            r#"<?xml version="1.0"?>
+<map version="1.10" orientation="orthogonal" width="1" height="1" tilewidth="8" tileheight="8" infinite="0">
+ <tileset firstgid="1" name="t" {attrs}><image source="tiny.png" width="16" height="16"/></tileset>
+ <layer id="1" name="g" width="1" height="1"><data encoding="csv">1</data></layer>
+</map>"#
+        )
+    };
+    let sane = r#"tilewidth="8" tileheight="8" tilecount="4" columns="2""#;
+    for (attr, value) in [("tilewidth", big), ("spacing", big), ("margin", "65537"), ("columns", "65536"), ("tilecount", big)] {
+        let attrs = format!("{} {attr}=\"{value}\"", sane.replace(&format!("{attr}=\"8\""), "").replace(&format!("{attr}=\"2\""), "").replace(&format!("{attr}=\"4\""), ""));
+        assert_error("big.tmx", &tileset(&attrs), &[&format!("<tileset> attribute {attr}=\"{value}\" is out of range"), "sightline reads 0 to", "line 3"]);
+    }
+    // In range each, laid out too large together: named with the tileset.
+    let wide = tileset(r#"tilewidth="65536" tileheight="8" tilecount="4" columns="4000" spacing="65536""#);
+    assert_error("wide.tmx", &wide, &["tileset \"t\"", "lay out an image of", "up to 16777216 pixels a side"]);
+
+    let tmj = |tileset: &str| {
+        format!(
+            r#"{{"width":1,"height":1,"tilewidth":8,"tileheight":8,"infinite":false,
+            "tilesets":[{{"firstgid":1,"name":"t","image":"tiny.png","imagewidth":16,"imageheight":16,{tileset}}}],
+            "layers":[{{"type":"tilelayer","name":"g","width":1,"height":1,"data":[1]}}]}}"#
+        )
+    };
+    assert_error(
+        "big.tmj",
+        &tmj(r#""tilewidth":8,"tileheight":8,"tilecount":4,"columns":2,"spacing":4294967295"#),
+        &["`spacing` is 4294967295, out of range: sightline reads 0 to 65536 pixels"],
+    );
+    assert_error(
+        "big.tmj",
+        &tmj(r#""tilewidth":8,"tileheight":8,"tilecount":4,"columns":2,"tileoffset":{"x":-99999999,"y":0}"#),
+        &["tileoffset", "`x` is -99999999, out of range"],
+    );
+
+    // RON gives a sheet's numbers as they are: the map's checks bound them alike.
+    let dir = tempfile::tempdir().unwrap();
+    let map = format::load(&fixture("corners.tmx")).unwrap().map;
+    format::save(&map, &dir.path().join("sheet.ron")).unwrap();
+    let ron = std::fs::read_to_string(dir.path().join("sheet.ron")).unwrap();
+    let count = ron.find("tile_count: ").expect("the RON save has a sheet");
+    let end = count + ron[count..].find(',').unwrap();
+    let huge = format!("{}tile_count: 4294967295{}", &ron[..count], &ron[end..]);
+    assert_error("huge.ron", &huge, &["tile_count is 4294967295, out of range: sightline reads 0 to 65535 tiles"]);
 }

@@ -171,8 +171,9 @@ pub(crate) fn fill_sparse(l: &mut TileLayerDoc, tiles: &[(i64, i64, u32)]) -> Re
     Ok(())
 }
 
-/// Image pixel size of a sheet laid out as Tiled computes it. Its sizes may come from a file,
-/// so the sum is taken in u64 and a side past u32 (no real image) is written as u32::MAX.
+/// Image pixel size of a sheet laid out as Tiled computes it. Its numbers come from a file,
+/// bounded where they were read ([`Limit`](crate::core::model::limits::Limit): pixels ≤ 2¹⁶,
+/// counts ≤ 2¹⁶), so the sum in u64 is exact; a side past u32 (no real image) is u32::MAX.
 pub(crate) fn image_size(ts: &TilesetDoc) -> (u32, u32) {
     let columns = u64::from(ts.columns.max(1));
     let rows = u64::from(ts.tile_count.div_ceil(ts.columns.max(1)).max(1));

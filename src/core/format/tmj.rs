@@ -16,6 +16,7 @@ use super::tiled_common::{
 };
 use crate::core::model::error::{MapError, MapErrorKind};
 use crate::core::model::flip::Flip;
+use crate::core::model::limits::Limit;
 use crate::core::model::map::{self, DrawOrder, LayerGroup, LayerRef, MAX_MAP_SIDE, ObjectLayer, OutlineItem};
 use crate::core::model::object::{HorizontalAlign, ObjectText, VerticalAlign};
 use crate::core::model::sheet_drawing::{ObjectAlignment, SheetDrawing, TileTransformations};
@@ -50,15 +51,23 @@ impl<'a> Obj<'a> {
         self.o.get(key).filter(|v| !v.is_null())
     }
 
-    fn int(&self, key: &str) -> Result<Option<i64>, MapError> {
+    /// A whole number (`None`: absent), refused with its key and value when it is not one or is
+    /// outside `limit` (see [`Limit`]: the only way this reader takes a whole number).
+    fn int(&self, key: &str, limit: Limit) -> Result<Option<i64>, MapError> {
         match self.get(key) {
             None => Ok(None),
-            Some(v) => v.as_i64().map(Some).ok_or_else(|| self.bad(key, "a whole number")),
+            Some(v) => {
+                let n = v.as_i64().ok_or_else(|| self.bad(key, "a whole number"))?;
+                limit
+                    .check(n)
+                    .map(Some)
+                    .map_err(|why| MapError::invalid(format!("{}: `{key}` is {n}, out of range: {why}", self.what)))
+            }
         }
     }
 
-    fn u32_or(&self, key: &str, default: u32) -> Result<u32, MapError> {
-        match self.int(key)? {
+    fn u32_or(&self, key: &str, default: u32, limit: Limit) -> Result<u32, MapError> {
+        match self.int(key, limit)? {
             None => Ok(default),
             Some(v) => u32::try_from(v).map_err(|_| self.bad(key, "a whole number ≥ 0")),
         }
@@ -225,7 +234,7 @@ fn parse_tileset(
     files: &dyn SideFiles,
 ) -> Result<TilesetDoc, MapError> {
     let o = Obj::new(v, format!("tileset {index}"))?;
-    let first_gid = o.u32_or("firstgid", 1)?;
+    let first_gid = o.u32_or("firstgid", 1, Limit::FIRST_GID)?;
     if first_gid == 0 {
         return Err(o.bad("firstgid", "at least 1"));
     }
@@ -259,13 +268,13 @@ fn parse_tileset(
 /// own folder.
 pub(crate) fn load_tsj(path: &Path, called: &str) -> Result<TilesetDoc, MapError> {
     let bytes = super::read_file(path)?;
-    let value: Value = serde_json::from_slice(&bytes).map_err(|e| json_error(e).in_tileset(called))?;
+    let mut value: Value = serde_json::from_slice(&bytes).map_err(|e| json_error(e).in_tileset(called))?;
     let dir = path.parent().unwrap_or(Path::new(""));
     parse_tileset_body(&Obj::new(&value, format!("tileset {called:?}"))?, 1, dir)
 }
 
 fn parse_tileset_body(o: &Obj, first_gid: u32, dir: &Path) -> Result<TilesetDoc, MapError> {
-    let tile_count = o.u32_or("tilecount", 0)?;
+    let tile_count = o.u32_or("tilecount", 0, Limit::TILES)?;
     if u64::from(tile_count) > tiled_common::MAX_TILES {
         return Err(o.bad("tilecount", &format!("at most {}", tiled_common::MAX_TILES)));
     }
@@ -274,7 +283,7 @@ fn parse_tileset_body(o: &Obj, first_gid: u32, dir: &Path) -> Result<TilesetDoc,
     for (i, t) in o.array("tiles")?.iter().enumerate() {
         let t = Obj::new(t, format!("{}, tile entry {i}", o.what))?;
         tile_shapes |= t.get("objectgroup").is_some();
-        let id = t.u32_or("id", 0)?;
+        let id = t.u32_or("id", 0, Limit::TILES)?;
         if u64::from(id) > tiled_common::MAX_TILES {
             return Err(t.bad("id", "a tile id within the tileset"));
         }
@@ -282,7 +291,7 @@ fn parse_tileset_body(o: &Obj, first_gid: u32, dir: &Path) -> Result<TilesetDoc,
         let mut animation = Vec::new();
         for (k, f) in t.array("animation")?.iter().enumerate() {
             let f = Obj::new(f, format!("{}, animation frame {k}", t.what))?;
-            animation.push(FrameDoc { tile: f.u32_or("tileid", 0)?, duration_ms: f.u32_or("duration", 0)? });
+            animation.push(FrameDoc { tile: f.u32_or("tileid", 0, Limit::TILES)?, duration_ms: f.u32_or("duration", 0, Limit::MILLISECONDS)? });
         }
         let probability = match t.get("probability") {
             None => None,
@@ -296,7 +305,7 @@ fn parse_tileset_body(o: &Obj, first_gid: u32, dir: &Path) -> Result<TilesetDoc,
         Some(t) => {
             let t = Obj::new(t, format!("{}, tileoffset", o.what))?;
             let coordinate = |key| -> Result<i32, MapError> {
-                t.int(key)?.unwrap_or(0).try_into().map_err(|_| t.bad(key, "a whole number of pixels"))
+                t.int(key, Limit::OFFSET)?.unwrap_or(0).try_into().map_err(|_| t.bad(key, "a whole number of pixels"))
             };
             [coordinate("x")?, coordinate("y")?]
         }
@@ -341,12 +350,12 @@ fn parse_tileset_body(o: &Obj, first_gid: u32, dir: &Path) -> Result<TilesetDoc,
         first_gid,
         source: None,
         image: o.string("image")?.map(|i| super::resolve_path(dir, Path::new(i))),
-        tile_width: o.u32_or("tilewidth", 0)?,
-        tile_height: o.u32_or("tileheight", 0)?,
-        columns: o.u32_or("columns", 0)?,
+        tile_width: o.u32_or("tilewidth", 0, Limit::PIXELS)?,
+        tile_height: o.u32_or("tileheight", 0, Limit::PIXELS)?,
+        columns: o.u32_or("columns", 0, Limit::TILES)?,
         tile_count,
-        spacing: o.u32_or("spacing", 0)?,
-        margin: o.u32_or("margin", 0)?,
+        spacing: o.u32_or("spacing", 0, Limit::PIXELS)?,
+        margin: o.u32_or("margin", 0, Limit::PIXELS)?,
         transparent: match o.string("transparentcolor")? {
             None => None,
             Some(c) => Some(Rgb::from_hex(c).ok_or_else(|| o.bad("transparentcolor", "a colour like \"#ff00ff\""))?),
@@ -365,7 +374,7 @@ fn parse_wang_set(o: &Obj) -> Result<WangSet, MapError> {
     let kind = o.string("type")?.unwrap_or("mixed");
     let kind = WangKind::from_tiled_name(kind).ok_or_else(|| o.bad("type", "\"corner\", \"edge\" or \"mixed\""))?;
     // Tiled writes -1 for "no tile".
-    let tile_of = |o: &Obj| -> Result<Option<u32>, MapError> { Ok(o.int("tile")?.and_then(|t| u32::try_from(t).ok())) };
+    let tile_of = |o: &Obj| -> Result<Option<u32>, MapError> { Ok(o.int("tile", Limit::FLAG)?.and_then(|t| u32::try_from(t).ok())) };
     let mut colors = Vec::new();
     for (k, c) in o.array("colors")?.iter().enumerate() {
         let c = Obj::new(c, format!("{}, colour {k}", o.what))?;
@@ -391,7 +400,7 @@ fn parse_wang_set(o: &Obj) -> Result<WangSet, MapError> {
             *part =
                 v.as_u64().and_then(|v| u8::try_from(v).ok()).ok_or_else(|| t.bad("wangid", "eight colour numbers"))?;
         }
-        tiles.insert(t.u32_or("tileid", 0)?, wang_id);
+        tiles.insert(t.u32_or("tileid", 0, Limit::TILES)?, wang_id);
     }
     Ok(WangSet {
         name: o.string("name")?.unwrap_or("").to_owned(),
@@ -499,7 +508,7 @@ fn parse_layers(
                     let mut tiles = Vec::new();
                     for (ci, c) in o.array("chunks")?.iter().enumerate() {
                         let c = Obj::new(c, format!("layer {name:?}, chunk {ci}"))?;
-                        let (cw, ch) = (c.u32_or("width", 0)?, c.u32_or("height", 0)?);
+                        let (cw, ch) = (c.u32_or("width", 0, Limit::CELLS)?, c.u32_or("height", 0, Limit::CELLS)?);
                         if cw > MAX_MAP_SIDE || ch > MAX_MAP_SIDE {
                             return Err(MapError::new(MapErrorKind::Dimensions {
                                 width: cw.into(),
@@ -510,7 +519,7 @@ fn parse_layers(
                         // Chunk positions are cells, within i32 as Tiled keeps them, so that a
                         // cell's place in its chunk adds without overflow.
                         let coordinate = |key: &str| -> Result<i64, MapError> {
-                            let v = c.int(key)?.unwrap_or(0);
+                            let v = c.int(key, Limit::CELLS)?.unwrap_or(0);
                             i32::try_from(v)
                                 .map(i64::from)
                                 .map_err(|_| c.bad(key, "a cell position within ±2147483647"))
@@ -526,7 +535,7 @@ fn parse_layers(
                     }
                     tiled_common::fill_sparse(&mut l, &tiles)?;
                 } else {
-                    let (w, h) = (o.u32_or("width", 0)?, o.u32_or("height", 0)?);
+                    let (w, h) = (o.u32_or("width", 0, Limit::CELLS)?, o.u32_or("height", 0, Limit::CELLS)?);
                     let (w, h) = map::check_dimensions(w.into(), h.into()).map_err(|e| e.in_layer(&name))?;
                     l.width = w;
                     l.height = h;
@@ -619,7 +628,7 @@ fn object_doc(ob: &Obj, layer: usize) -> Result<ObjectDoc, MapError> {
         }
         Ok(out)
     };
-    let shape = if let Some(gid) = ob.int("gid")? {
+    let shape = if let Some(gid) = ob.int("gid", Limit::ID)? {
         DocShape::Tile(u32::try_from(gid).map_err(|_| ob.bad("gid", "a tile GID"))?)
     } else if ob.get("polygon").is_some() {
         DocShape::Polygon(points("polygon")?)
@@ -637,7 +646,7 @@ fn object_doc(ob: &Obj, layer: usize) -> Result<ObjectDoc, MapError> {
         DocShape::Rectangle
     };
     Ok(ObjectDoc {
-        id: ob.u32_or("id", 0)?,
+        id: ob.u32_or("id", 0, Limit::ID)?,
         layer,
         name: ob.string("name")?.unwrap_or("").to_owned(),
         // As Tiled reads it: `class`, else (an empty one too) `type`.
@@ -665,12 +674,12 @@ pub(crate) fn parse(text: &str, path: &Path, files: &dyn SideFiles) -> Result<Lo
         let o = Obj::new(&value, "the map")?;
         let infinite = o.bool_or("infinite", false)?;
         let mut doc = Doc {
-            width: o.u32_or("width", 0)?,
-            height: o.u32_or("height", 0)?,
+            width: o.u32_or("width", 0, Limit::CELLS)?,
+            height: o.u32_or("height", 0, Limit::CELLS)?,
             infinite,
-            tile_width: o.u32_or("tilewidth", 16)?,
-            tile_height: o.u32_or("tileheight", 16)?,
-            next_object_id: o.u32_or("nextobjectid", 0)?,
+            tile_width: o.u32_or("tilewidth", 16, Limit::PIXELS)?,
+            tile_height: o.u32_or("tileheight", 16, Limit::PIXELS)?,
+            next_object_id: o.u32_or("nextobjectid", 0, Limit::ID)?,
             properties: o.properties()?,
             class: o.string("class")?.unwrap_or("").to_owned(),
             background: match o.string("backgroundcolor")? {
@@ -703,7 +712,7 @@ pub(crate) fn parse(text: &str, path: &Path, files: &dyn SideFiles) -> Result<Lo
             }
             if let Some(chunk) = editor.get("chunksize") {
                 let chunk = Obj::new(chunk, "the map's editorsettings.chunksize")?;
-                doc.editor.chunk_size = Some([chunk.u32_or("width", 16)?, chunk.u32_or("height", 16)?]);
+                doc.editor.chunk_size = Some([chunk.u32_or("width", 16, Limit::CELLS)?, chunk.u32_or("height", 16, Limit::CELLS)?]);
             }
         }
         let grid = |name: &str| match o.get(name)? {
@@ -792,7 +801,7 @@ impl Templates<'_> {
         let in_template = |e: MapError| MapError { file: None, ..e }.in_template(source);
         let bytes = super::read_file(&path).map_err(in_template)?;
         let object = if bytes.iter().find(|b| !b.is_ascii_whitespace()) == Some(&b'{') {
-            let value: Value = serde_json::from_slice(&bytes).map_err(|e| in_template(json_error(e)))?;
+            let mut value: Value = serde_json::from_slice(&bytes).map_err(|e| in_template(json_error(e)))?;
             let what = format!("template {source:?}");
             template_object(&value, &path, &what, &mut self.tilesets, doc, self.files).map_err(in_template)?
         } else {
@@ -870,7 +879,7 @@ pub(crate) fn read_tj(
     files: &dyn SideFiles,
 ) -> Result<ObjectDoc, MapError> {
     let bytes = super::read_file(path)?;
-    let value: Value = serde_json::from_slice(&bytes).map_err(json_error)?;
+    let mut value: Value = serde_json::from_slice(&bytes).map_err(json_error)?;
     let object = template_object(&value, path, "the template", tilesets, doc, files)?;
     object_doc(&Obj::new(&object, "the template's object")?, 0)
 }
@@ -1121,7 +1130,7 @@ fn object_text(o: &Obj) -> Result<ObjectText, MapError> {
     Ok(ObjectText {
         text: o.string("text")?.unwrap_or("").to_owned(),
         font_family: o.string("fontfamily")?.map_or(defaults.font_family, str::to_owned),
-        pixel_size: o.u32_or("pixelsize", defaults.pixel_size)?,
+        pixel_size: o.u32_or("pixelsize", defaults.pixel_size, Limit::PIXELS)?,
         wrap: o.bool_or("wrap", false)?,
         color: match o.string("color")? {
             None => defaults.color,

@@ -13,6 +13,7 @@ use crate::core::model::sheet::SpriteSheet;
 use crate::core::model::tile::{self, Properties, Rgba, TileId, TileKind};
 
 pub use crate::core::model::limits::{MAX_LAYER_CELLS, MAX_MAP_SIDE};
+use crate::core::model::limits::{Limit, MAX_TILES};
 
 /// A tile layer. `cells[y * width + x]` is a [`TileId`]; `0` is empty.
 #[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
@@ -1043,6 +1044,13 @@ impl Map {
                 )));
             }
         }
+        if let Some(origin) = self.tiled.infinite_origin {
+            for (axis, v) in ["x", "y"].into_iter().zip(origin) {
+                Limit::CELLS.check(v.into()).map_err(|why| {
+                    MapError::invalid(format!("the infinite map's origin {axis} is {v}, out of range: {why}"))
+                })?;
+            }
+        }
         if self.tiles.is_empty() {
             return Err(MapError::invalid("the tile table is empty (slot 0 must be the empty tile)"));
         }
@@ -1083,12 +1091,20 @@ impl Map {
                 )));
             }
         }
+        let mut sheet_tiles = 0u64;
         for sheet in &self.sheets {
+            // Named with its file when it has one: the file to mend.
+            let file = sheet.file.as_ref().and_then(|f| f.path.file_name());
+            let file = file.map_or(String::new(), |f| format!(" ({})", f.to_string_lossy()));
+            sheet.check().map_err(|why| MapError::invalid(format!("tileset {:?}{file}: {why}", sheet.name)))?;
+            sheet_tiles += u64::from(sheet.tile_count);
+            if sheet_tiles > u64::from(MAX_TILES) {
+                return Err(MapError::invalid(format!(
+                    "the tilesets hold {sheet_tiles} tiles or more; sightline supports at most {MAX_TILES}"
+                )));
+            }
             let mut terrains = sheet.wang_sets.iter().flat_map(|set| set.colors.iter().map(move |c| (set, c)));
             if let Some((set, colour)) = terrains.find(|(_, c)| !c.probability.is_finite() || c.probability < 0.0) {
-                // Named with its file when it has one: the file to mend.
-                let file = sheet.file.as_ref().and_then(|f| f.path.file_name());
-                let file = file.map_or(String::new(), |f| format!(" ({})", f.to_string_lossy()));
                 return Err(MapError::invalid(format!(
                     "tileset {:?}{file}, terrain set {:?}: terrain {:?} has probability {}; it must be a finite number ≥ 0",
                     sheet.name, set.name, colour.name, colour.probability

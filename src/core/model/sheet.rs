@@ -5,6 +5,7 @@ use std::path::PathBuf;
 
 use serde::{Deserialize, Serialize};
 
+use crate::core::model::limits::{Limit, MAX_SHEET_SIDE};
 use crate::core::model::sheet_drawing::SheetDrawing;
 use crate::core::model::tile::{Properties, Rgb};
 
@@ -124,17 +125,55 @@ impl SpriteSheet {
         }
     }
 
-    /// Pixel rectangle `(x, y, w, h)` of tile `index` in the image.
+    /// Pixel rectangle `(x, y, w, h)` of tile `index` in the image. (A sheet [`check`]ed lays
+    /// out within 2²⁴ pixels a side; an index past its tiles is outside the image, saturating.)
+    ///
+    /// [`check`]: SpriteSheet::check
     pub fn source_rect(&self, index: u32) -> (u32, u32, u32, u32) {
         let columns = self.columns.max(1);
-        let col = index % columns;
-        let row = index / columns;
-        (
-            self.margin + col * (self.tile_width + self.spacing),
-            self.margin + row * (self.tile_height + self.spacing),
-            self.tile_width,
-            self.tile_height,
-        )
+        let (col, row) = (u64::from(index % columns), u64::from(index / columns));
+        let at = |n: u64, tile: u32| {
+            let pixels = u64::from(self.margin) + n * (u64::from(tile) + u64::from(self.spacing));
+            u32::try_from(pixels).unwrap_or(u32::MAX)
+        };
+        (at(col, self.tile_width), at(row, self.tile_height), self.tile_width, self.tile_height)
+    }
+
+    /// The image's size as its tiles lay it out (margins, tiles and the spacing between them),
+    /// as Tiled computes it.
+    pub fn laid_out_size(&self) -> (u64, u64) {
+        let columns = u64::from(self.columns.max(1));
+        let rows = u64::from(self.tile_count.div_ceil(self.columns.max(1)).max(1));
+        let side = |count: u64, tile: u32| {
+            2 * u64::from(self.margin) + count * u64::from(tile) + (count - 1) * u64::from(self.spacing)
+        };
+        (side(columns, self.tile_width), side(rows, self.tile_height))
+    }
+
+    /// Whether the sheet's numbers are within what sightline reads from a file ([`Limit`]):
+    /// a map's own format (RON) gives them as they are, Tiled's readers bound them as they
+    /// read. Says which number is out of range, and how.
+    pub fn check(&self) -> Result<(), String> {
+        let numbers = [
+            ("tile_width", i64::from(self.tile_width), Limit::PIXELS),
+            ("tile_height", i64::from(self.tile_height), Limit::PIXELS),
+            ("spacing", i64::from(self.spacing), Limit::PIXELS),
+            ("margin", i64::from(self.margin), Limit::PIXELS),
+            ("columns", i64::from(self.columns), Limit::TILES),
+            ("tile_count", i64::from(self.tile_count), Limit::TILES),
+            ("offset x", i64::from(self.offset[0]), Limit::OFFSET),
+            ("offset y", i64::from(self.offset[1]), Limit::OFFSET),
+        ];
+        for (name, value, limit) in numbers {
+            limit.check(value).map_err(|why| format!("{name} is {value}, out of range: {why}"))?;
+        }
+        let (w, h) = self.laid_out_size();
+        if w > MAX_SHEET_SIDE || h > MAX_SHEET_SIDE {
+            return Err(format!(
+                "its tiles lay out an image of {w}×{h} pixels; sightline reads images up to {MAX_SHEET_SIDE} pixels a side"
+            ));
+        }
+        Ok(())
     }
 }
 

@@ -16,6 +16,7 @@ use super::super::tiled_common::{
 use super::xml::{self, Element};
 use crate::core::model::error::{MapError, MapErrorKind};
 use crate::core::model::flip::Flip;
+use crate::core::model::limits::Limit;
 use crate::core::model::map::{self, DrawOrder, LayerGroup, MAX_MAP_SIDE, ObjectLayer};
 use crate::core::model::object::{HorizontalAlign, ObjectText, VerticalAlign};
 use crate::core::model::sheet_drawing::{ObjectAlignment, SheetDrawing, TileTransformations};
@@ -32,7 +33,7 @@ pub(crate) fn read_map(bytes: &[u8], path: &Path, files: &dyn SideFiles) -> Resu
     }
     let dir = path.parent().unwrap_or(Path::new(""));
     let infinite = root.flag_or("infinite", false)?;
-    let (width, height) = (root.int_or("width", 0i64)?, root.int_or("height", 0i64)?);
+    let (width, height) = (root.int_or("width", 0i64, Limit::CELLS)?, root.int_or("height", 0i64, Limit::CELLS)?);
     let (width, height) = if infinite {
         (u32::try_from(width).unwrap_or(0), u32::try_from(height).unwrap_or(0))
     } else {
@@ -42,9 +43,9 @@ pub(crate) fn read_map(bytes: &[u8], path: &Path, files: &dyn SideFiles) -> Resu
         width,
         height,
         infinite,
-        tile_width: root.int_or("tilewidth", 0u32)?,
-        tile_height: root.int_or("tileheight", 0u32)?,
-        next_object_id: root.int_or("nextobjectid", 0u32)?,
+        tile_width: root.int_or("tilewidth", 0u32, Limit::PIXELS)?,
+        tile_height: root.int_or("tileheight", 0u32, Limit::PIXELS)?,
+        next_object_id: root.int_or("nextobjectid", 0u32, Limit::ID)?,
         properties: properties(&root)?,
         class: class_of(&root),
         background: colour(&root, "backgroundcolor")?,
@@ -52,9 +53,12 @@ pub(crate) fn read_map(bytes: &[u8], path: &Path, files: &dyn SideFiles) -> Resu
     };
     // Tiled reads an order it does not know as its default, and so do we.
     doc.settings.render_order = root.attr("renderorder").and_then(RenderOrder::from_name).unwrap_or_default();
-    doc.settings.compression_level = root.int_or("compressionlevel", -1i64)?.clamp(-1, 22) as i32;
+    doc.settings.compression_level = root.int_or("compressionlevel", -1i64, Limit::FLAG)?.clamp(-1, 22) as i32;
     for (k, name) in ["parallaxoriginx", "parallaxoriginy"].into_iter().enumerate() {
         if let Some(v) = root.float(name)? {
+            if !v.is_finite() {
+                return Err(root.error(format!("<map> attribute {name}: the parallax origin must be two finite numbers")));
+            }
             doc.settings.parallax_origin[k] = v;
         }
     }
@@ -72,7 +76,7 @@ pub(crate) fn read_map(bytes: &[u8], path: &Path, files: &dyn SideFiles) -> Resu
             doc.editor.export_format = export.string("format");
         }
         if let Some(chunk) = editor.child("chunksize") {
-            doc.editor.chunk_size = Some([chunk.int_or("width", 16u32)?, chunk.int_or("height", 16u32)?]);
+            doc.editor.chunk_size = Some([chunk.int_or("width", 16u32, Limit::CELLS)?, chunk.int_or("height", 16u32, Limit::CELLS)?]);
         }
     }
 
@@ -81,7 +85,7 @@ pub(crate) fn read_map(bytes: &[u8], path: &Path, files: &dyn SideFiles) -> Resu
     let mut sources = Vec::new();
     let mut total_tiles = 0u64;
     for element in root.children_named("tileset") {
-        let first_gid = element.int_or("firstgid", 1i64)?;
+        let first_gid = element.int_or("firstgid", 1i64, Limit::FIRST_GID)?;
         let first_gid = u32::try_from(first_gid)
             .ok()
             .filter(|&g| g >= 1)
@@ -146,7 +150,7 @@ fn count_cells(parent: &Element, infinite: bool, cells: &mut u64) -> Result<(), 
 
 /// A `<layer>`'s or `<chunk>`'s `width` and `height`, each at most [`MAX_MAP_SIDE`].
 fn layer_size(element: &Element) -> Result<(u32, u32), MapError> {
-    let (w, h) = (element.int_or("width", 0i64)?, element.int_or("height", 0i64)?);
+    let (w, h) = (element.int_or("width", 0i64, Limit::CELLS)?, element.int_or("height", 0i64, Limit::CELLS)?);
     let max = i64::from(MAX_MAP_SIDE);
     if !(0..=max).contains(&w) || !(0..=max).contains(&h) {
         return Err(MapError::new(MapErrorKind::Dimensions { width: w, height: h }).at_line(element.line, None));
@@ -274,7 +278,7 @@ impl LayerReader<'_> {
             let (w, h) = layer_size(chunk)?;
             // Chunk positions are cells; within i32 (as Tiled keeps them), so that a cell's
             // position within its chunk adds without overflow.
-            let (x, y) = (chunk.int_or("x", 0i32)?, chunk.int_or("y", 0i32)?);
+            let (x, y) = (chunk.int_or("x", 0i32, Limit::CELLS)?, chunk.int_or("y", 0i32, Limit::CELLS)?);
             let gids = decode(chunk, encoding, compression, w as usize * h as usize)?;
             for (k, &gid) in gids.iter().enumerate() {
                 if gid & !Flip::GID_MASK != 0 {
@@ -454,10 +458,10 @@ fn read_tileset(element: &Element, first_gid: u32, dir: &Path) -> Result<Tileset
 }
 
 fn read_tileset_body(element: &Element, first_gid: u32, dir: &Path) -> Result<TilesetDoc, MapError> {
-    let tile_width = element.int_or("tilewidth", 0u32)?;
-    let tile_height = element.int_or("tileheight", 0u32)?;
-    let spacing = element.int_or("spacing", 0u32)?;
-    let margin = element.int_or("margin", 0u32)?;
+    let tile_width = element.int_or("tilewidth", 0u32, Limit::PIXELS)?;
+    let tile_height = element.int_or("tileheight", 0u32, Limit::PIXELS)?;
+    let spacing = element.int_or("spacing", 0u32, Limit::PIXELS)?;
+    let margin = element.int_or("margin", 0u32, Limit::PIXELS)?;
     let image = element.child("image");
     // Tiled before 1.0 wrote neither `tilecount` nor `columns`, nor an image's size: they are
     // worked out from the image, as Tiled does (in u64: no declared size can overflow it).
@@ -471,7 +475,7 @@ fn read_tileset_body(element: &Element, first_gid: u32, dir: &Path) -> Result<Ti
     let image_size = match image {
         None => None,
         Some(image) => {
-            let (w, h) = (image.int_or("width", 0u32)?, image.int_or("height", 0u32)?);
+            let (w, h) = (image.int_or("width", 0u32, Limit::IMAGE)?, image.int_or("height", 0u32, Limit::IMAGE)?);
             if w > 0 && h > 0 {
                 Some((w, h))
             } else {
@@ -479,20 +483,13 @@ fn read_tileset_body(element: &Element, first_gid: u32, dir: &Path) -> Result<Ti
             }
         }
     };
-    let columns = match (element.int::<u32>("columns")?, image_size) {
+    let columns = match (element.int::<u32>("columns", Limit::TILES)?, image_size) {
         (Some(c), _) => c,
         (None, Some((w, _))) => fit(w, tile_width),
         (None, None) => 0,
     };
-    let tile_count = match (element.int::<i64>("tilecount")?, image_size) {
-        (Some(count), _) => {
-            u32::try_from(count).ok().filter(|&c| u64::from(c) <= tiled_common::MAX_TILES).ok_or_else(|| {
-                element.error(format!(
-                    "the tileset declares {count} tiles; sightline supports at most {}",
-                    tiled_common::MAX_TILES
-                ))
-            })?
-        }
+    let tile_count = match (element.int::<u32>("tilecount", Limit::TILES)?, image_size) {
+        (Some(count), _) => count,
         (None, Some((w, h))) => {
             let count = u64::from(fit(w, tile_width)) * u64::from(fit(h, tile_height));
             u32::try_from(count).ok().filter(|&c| u64::from(c) <= tiled_common::MAX_TILES).ok_or_else(|| {
@@ -507,7 +504,7 @@ fn read_tileset_body(element: &Element, first_gid: u32, dir: &Path) -> Result<Ti
     let mut tiles = BTreeMap::new();
     let mut tile_shapes = false;
     for tile in element.children_named("tile") {
-        let id = tile.int_or("id", 0u32)?;
+        let id = tile.int_or("id", 0u32, Limit::TILES)?;
         if u64::from(id) > tiled_common::MAX_TILES {
             return Err(tile.error(format!("tile id {id} is beyond any tileset sightline reads")));
         }
@@ -516,7 +513,7 @@ fn read_tileset_body(element: &Element, first_gid: u32, dir: &Path) -> Result<Ti
             .child("animation")
             .into_iter()
             .flat_map(|a| a.children_named("frame"))
-            .map(|f| Ok(FrameDoc { tile: f.int_or("tileid", 0u32)?, duration_ms: f.int_or("duration", 0u32)? }))
+            .map(|f| Ok(FrameDoc { tile: f.int_or("tileid", 0u32, Limit::TILES)?, duration_ms: f.int_or("duration", 0u32, Limit::MILLISECONDS)? }))
             .collect::<Result<Vec<_>, MapError>>()?;
         let probability = tile.float("probability")?.map(|p| p as f32).filter(|&p| p != 1.0);
         let doc = TileDoc { class: class_of(tile), properties: properties(tile)?, animation, probability };
@@ -557,7 +554,7 @@ fn read_tileset_body(element: &Element, first_gid: u32, dir: &Path) -> Result<Ti
     };
     let offset = match element.child("tileoffset") {
         None => [0, 0],
-        Some(o) => [o.int_or("x", 0i32)?, o.int_or("y", 0i32)?],
+        Some(o) => [o.int_or("x", 0i32, Limit::OFFSET)?, o.int_or("y", 0i32, Limit::OFFSET)?],
     };
     let wang_sets = element
         .child("wangsets")
@@ -593,7 +590,7 @@ fn read_tileset_body(element: &Element, first_gid: u32, dir: &Path) -> Result<Ti
 fn wang_set(w: &Element) -> Result<WangSet, MapError> {
     // Tiled writes -1 for "no tile".
     let tile = |e: &Element| -> Result<Option<u32>, MapError> {
-        Ok(e.int::<i64>("tile")?.and_then(|t| u32::try_from(t).ok()))
+        Ok(e.int::<i64>("tile", Limit::FLAG)?.and_then(|t| u32::try_from(t).ok()))
     };
     let kind = w.attr("type").unwrap_or("mixed");
     let kind = WangKind::from_tiled_name(kind)
@@ -618,7 +615,7 @@ fn wang_set(w: &Element) -> Result<WangSet, MapError> {
             .collect::<Option<Vec<u8>>>()
             .and_then(|v| v.try_into().ok())
             .ok_or_else(|| t.error(format!("wangid {text:?} is not eight colour numbers")))?;
-        tiles.insert(t.int_or("tileid", 0u32)?, wang_id);
+        tiles.insert(t.int_or("tileid", 0u32, Limit::TILES)?, wang_id);
     }
     Ok(WangSet {
         name: w.string("name"),
@@ -635,7 +632,7 @@ fn wang_set(w: &Element) -> Result<WangSet, MapError> {
 /// An `<object>` as it is written (an instance: its own values only), on object layer
 /// `layer`; `gid` numbers its tile as the document does.
 fn object(o: &Element, layer: usize, mut gid: impl FnMut(u32) -> Result<u32, MapError>) -> Result<ObjectDoc, MapError> {
-    let shape = if let Some(g) = o.int::<u32>("gid")? {
+    let shape = if let Some(g) = o.int::<u32>("gid", Limit::ID)? {
         // Tiled's hexagonal 120° rotation bit means nothing on an orthogonal map.
         DocShape::Tile(gid(g & !(Flip::GID_MASK & !0xE000_0000))?)
     } else if o.child("ellipse").is_some() {
@@ -655,7 +652,7 @@ fn object(o: &Element, layer: usize, mut gid: impl FnMut(u32) -> Result<u32, Map
     };
     let opacity = o.float("opacity")?.map(|v| v as f32).filter(|&v| v != 1.0);
     Ok(ObjectDoc {
-        id: o.int_or("id", 0u32)?,
+        id: o.int_or("id", 0u32, Limit::ID)?,
         layer,
         name: o.string("name"),
         class: class_of(o),
@@ -716,7 +713,7 @@ fn text(t: &Element) -> Result<ObjectText, MapError> {
     Ok(ObjectText {
         text: t.text.clone(),
         font_family: t.attr("fontfamily").map_or(defaults.font_family, str::to_owned),
-        pixel_size: t.int_or("pixelsize", defaults.pixel_size)?,
+        pixel_size: t.int_or("pixelsize", defaults.pixel_size, Limit::PIXELS)?,
         wrap: t.flag_or("wrap", false)?,
         color: colour(t, "color")?.unwrap_or(defaults.color),
         bold: t.flag_or("bold", false)?,
@@ -769,7 +766,7 @@ pub(crate) fn read_tx(
             return Err(object_element.error("its tile object names no tileset"));
         };
         let source = tileset.attr("source").ok_or_else(|| tileset.error("the template's tileset names no file"))?;
-        let first_gid = tileset.int_or("firstgid", 1u32)?;
+        let first_gid = tileset.int_or("firstgid", 1u32, Limit::FIRST_GID)?;
         let local = (gid & !Flip::GID_MASK)
             .checked_sub(first_gid)
             .ok_or_else(|| object_element.error(format!("gid {gid} is before its tileset's first, {first_gid}")))?;

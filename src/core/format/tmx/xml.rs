@@ -9,6 +9,7 @@
 use quick_xml::events::{BytesStart, Event};
 
 use crate::core::model::error::MapError;
+use crate::core::model::limits::Limit;
 
 /// How deep elements may nest. Tiled's deepest is a group's layer's object's property's class
 /// member, about 10 plus the groups; a file past this is not a map.
@@ -56,17 +57,25 @@ impl Element {
         MapError::invalid(message).at_line(self.line, None)
     }
 
-    /// A whole-number attribute (`None`: absent), refused with its name and value when it is not
-    /// one or is out of `T`'s range.
-    pub(crate) fn int<T: TryFrom<i64>>(&self, name: &str) -> Result<Option<T>, MapError> {
+    /// A whole-number attribute (`None`: absent), refused with its element, name and value when
+    /// it is not one or is outside `limit` (see [`Limit`]: the only way the readers take a whole
+    /// number from a file).
+    pub(crate) fn int<T: TryFrom<i64>>(&self, name: &str, limit: Limit) -> Result<Option<T>, MapError> {
         let Some(text) = self.attr(name) else { return Ok(None) };
-        let bad = || self.error(format!("<{}> attribute {name}={text:?} is not a whole number in range", self.name));
-        let value: i64 = text.trim().parse().map_err(|_| bad())?;
-        T::try_from(value).map(Some).map_err(|_| bad())
+        let value: i64 = text
+            .trim()
+            .parse()
+            .map_err(|_| self.error(format!("<{}> attribute {name}={text:?} is not a whole number", self.name)))?;
+        let value = limit
+            .check(value)
+            .map_err(|why| self.error(format!("<{}> attribute {name}={text:?} is out of range: {why}", self.name)))?;
+        T::try_from(value)
+            .map(Some)
+            .map_err(|_| self.error(format!("<{}> attribute {name}={text:?} is out of range", self.name)))
     }
 
-    pub(crate) fn int_or<T: TryFrom<i64>>(&self, name: &str, default: T) -> Result<T, MapError> {
-        Ok(self.int(name)?.unwrap_or(default))
+    pub(crate) fn int_or<T: TryFrom<i64>>(&self, name: &str, default: T, limit: Limit) -> Result<T, MapError> {
+        Ok(self.int(name, limit)?.unwrap_or(default))
     }
 
     /// A number attribute (`None`: absent). One too large for an `f64` reads as infinity, which
@@ -91,7 +100,7 @@ impl Element {
             None => Ok(default),
             Some("true") => Ok(true),
             Some("false") => Ok(false),
-            Some(_) => Ok(self.int::<i64>(name)?.unwrap_or(0) != 0),
+            Some(_) => Ok(self.int::<i64>(name, Limit::FLAG)?.unwrap_or(0) != 0),
         }
     }
 
@@ -148,7 +157,7 @@ pub(crate) fn parse(bytes: &[u8]) -> Result<Element, MapError> {
                 match open.last_mut() {
                     // XML-encoded layer data: one `<tile gid=".."/>` a cell.
                     Some(parent) if element.name == "tile" && (parent.name == "data" || parent.name == "chunk") => {
-                        parent.gids.push(element.int_or("gid", 0u32)?);
+                        parent.gids.push(element.int_or("gid", 0u32, Limit::ID)?);
                     }
                     Some(parent) => {
                         elements += 1;
@@ -167,7 +176,7 @@ pub(crate) fn parse(bytes: &[u8]) -> Result<Element, MapError> {
                 let Some(done) = open.pop() else { return Err(line_error(line, "an end tag closes nothing")) };
                 match open.last_mut() {
                     Some(parent) if done.name == "tile" && (parent.name == "data" || parent.name == "chunk") => {
-                        parent.gids.push(done.int_or("gid", 0u32)?);
+                        parent.gids.push(done.int_or("gid", 0u32, Limit::ID)?);
                     }
                     Some(parent) => parent.children.push(done),
                     None => root = Some(done),
