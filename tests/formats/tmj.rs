@@ -202,3 +202,78 @@ fn tmj_writes_a_layers_data_a_map_row_a_line() {
     );
     assert_same(&round_trip(&map, "tmj"), &map, "through .tmj");
 }
+
+/// Tiled 1.0–1.1's JSON (still what Tiled's "JSON map files [Tiled 1.1]" export writes): custom
+/// properties as an object with their types beside it, tile properties at the tileset's level,
+/// tiles keyed by id. It loads as the same map written in Tiled 1.2's form, and a save writes
+/// that form.
+#[test]
+fn tiled_1_1_json_loads_as_the_current_form_says_the_same() {
+    let old = r##"{"width":3,"height":1,"tilewidth":8,"tileheight":8,"infinite":false,"version":1.1,
+    "properties":{"difficulty":3,"tint":"#ff112233","title":"cave","speed":"2"},
+    "propertytypes":{"difficulty":"int","tint":"color","title":"string","speed":"int"},
+    "tilesets":[{"firstgid":1,"name":"b","tilewidth":8,"tileheight":8,"tilecount":4,"columns":2,
+      "image":"tiny.png","imagewidth":16,"imageheight":16,
+      "properties":{"kind":"dungeon"},"propertytypes":{"kind":"string"},
+      "tiles":{"2":{"type":"water","animation":[{"tileid":2,"duration":100},{"tileid":3,"duration":100}]}},
+      "tileproperties":{"1":{"opaque":true,"walkable":false,"cost":2},"2":{"walkable":true,"cost":3.5}},
+      "tilepropertytypes":{"1":{"opaque":"bool","walkable":"bool","cost":"int"},"2":{"walkable":"bool","cost":"float"}}}],
+    "layers":[{"type":"tilelayer","name":"g","width":3,"height":1,"data":[1,2,3],
+      "properties":{"collision":false,"note":"ground"},"propertytypes":{"collision":"bool"}},
+     {"type":"objectgroup","name":"o","properties":{"team":"red"},"propertytypes":{"team":"string"},
+      "objects":[{"id":1,"name":"p","type":"player","x":4,"y":4,"point":true,
+        "properties":{"speed":1.5,"alive":"true"},"propertytypes":{"speed":"float","alive":"bool"}}]}]}"##;
+    let current = r##"{"width":3,"height":1,"tilewidth":8,"tileheight":8,"infinite":false,"version":"1.2",
+    "properties":[{"name":"difficulty","type":"int","value":3},{"name":"tint","type":"color","value":"#ff112233"},
+      {"name":"title","type":"string","value":"cave"},{"name":"speed","type":"int","value":2}],
+    "tilesets":[{"firstgid":1,"name":"b","tilewidth":8,"tileheight":8,"tilecount":4,"columns":2,
+      "image":"tiny.png","imagewidth":16,"imageheight":16,
+      "properties":[{"name":"kind","type":"string","value":"dungeon"}],
+      "tiles":[{"id":1,"properties":[{"name":"opaque","type":"bool","value":true},{"name":"walkable","type":"bool","value":false},{"name":"cost","type":"int","value":2}]},
+        {"id":2,"type":"water","animation":[{"tileid":2,"duration":100},{"tileid":3,"duration":100}],
+         "properties":[{"name":"walkable","type":"bool","value":true},{"name":"cost","type":"float","value":3.5}]}]}],
+    "layers":[{"type":"tilelayer","name":"g","width":3,"height":1,"data":[1,2,3],
+      "properties":[{"name":"collision","type":"bool","value":false},{"name":"note","type":"string","value":"ground"}]},
+     {"type":"objectgroup","name":"o","properties":[{"name":"team","type":"string","value":"red"}],
+      "objects":[{"id":1,"name":"p","type":"player","x":4,"y":4,"point":true,
+        "properties":[{"name":"speed","type":"float","value":1.5},{"name":"alive","type":"bool","value":true}]}]}]}"##;
+    let dir = dir_with_tiny_tileset();
+    let old = load_tmj_text(dir.path(), old).unwrap_or_else(|e| panic!("{e}"));
+    let current = load_tmj_text(dir.path(), current).unwrap_or_else(|e| panic!("{e}"));
+    assert_eq!(old.warnings, current.warnings);
+    assert_same(&old.map, &current.map, "Tiled 1.1's form against 1.2's");
+    // The rules came through: tile 2 of the tileset (gid 2) is a wall, gid 3 water of cost 3.5.
+    let kind = |gid: usize| &old.map.tiles[usize::from(old.map.layers[0].cells[gid])];
+    assert!(kind(1).opaque && !kind(1).walkable, "{:?}", kind(1));
+    assert_eq!((kind(2).walkable, kind(2).cost), (true, 3.5));
+
+    let (_, text) = save_text(&old.map, "saved.tmj");
+    assert!(!text.contains("propertytypes") && !text.contains("tileproperties"), "{text}");
+    let saved: serde_json::Value = serde_json::from_str(&text).unwrap();
+    assert!(saved["properties"].is_array(), "{text}");
+}
+
+/// A JSON tileset file in Tiled 1.1's form reads as its 1.2 form does, and a value of the wrong
+/// type for its declared type is named as in the current form.
+#[test]
+fn a_tiled_1_1_tileset_file_loads_and_bad_old_values_are_named() {
+    let dir = dir_with_tiny_tileset();
+    let map = r#"{"width":2,"height":1,"tilewidth":8,"tileheight":8,"infinite":false,
+        "tilesets":[{"firstgid":1,"source":"old.tsj"}],
+        "layers":[{"type":"tilelayer","name":"g","width":2,"height":1,"data":[1,2]}]}"#;
+    let tileset = |tile_properties: &str| {
+        format!(
+            r#"{{"name":"t","tilewidth":8,"tileheight":8,"tilecount":4,"columns":2,"image":"tiny.png",
+            "imagewidth":16,"imageheight":16,"tileproperties":{{"0":{tile_properties}}},
+            "tilepropertytypes":{{"0":{{"opaque":"bool","cost":"int"}}}}}}"#
+        )
+    };
+    std::fs::write(dir.path().join("old.tsj"), tileset(r#"{"opaque":"true","cost":4}"#)).unwrap();
+    let loaded = load_tmj_text(dir.path(), map).unwrap_or_else(|e| panic!("{e}"));
+    let wall = &loaded.map.tiles[usize::from(loaded.map.layers[0].cells[0])];
+    assert!(wall.opaque && wall.cost == 4.0, "{wall:?}");
+
+    std::fs::write(dir.path().join("old.tsj"), tileset(r#"{"opaque":true,"cost":"many"}"#)).unwrap();
+    let message = load_tmj_text(dir.path(), map).unwrap_err().to_string();
+    assert!(message.contains("old.tsj") && message.contains(r#"property "cost" of type "int" has value "many""#), "{message}");
+}

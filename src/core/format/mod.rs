@@ -23,6 +23,7 @@ mod tiled_common;
 mod tiled_files;
 pub mod tileset_file;
 mod tmj;
+mod tmj_legacy;
 mod tmx;
 
 pub use tiled_common::{LOOK_PROPERTIES, RULE_PROPERTIES, WRITER_PROPERTY, encode_png_rgb, sheets_as_read};

@@ -15,6 +15,7 @@ use super::tiled_common::{
     TileDoc, TileLayerDoc, TilesetDoc, Written,
 };
 use crate::core::model::error::{MapError, MapErrorKind};
+use super::tmj_legacy;
 use crate::core::model::flip::Flip;
 use crate::core::model::limits::Limit;
 use crate::core::model::map::{self, DrawOrder, LayerGroup, LayerRef, MAX_MAP_SIDE, ObjectLayer, OutlineItem};
@@ -269,6 +270,7 @@ fn parse_tileset(
 pub(crate) fn load_tsj(path: &Path, called: &str) -> Result<TilesetDoc, MapError> {
     let bytes = super::read_file(path)?;
     let mut value: Value = serde_json::from_slice(&bytes).map_err(|e| json_error(e).in_tileset(called))?;
+    tmj_legacy::upgrade_tileset(&mut value);
     let dir = path.parent().unwrap_or(Path::new(""));
     parse_tileset_body(&Obj::new(&value, format!("tileset {called:?}"))?, 1, dir)
 }
@@ -669,6 +671,7 @@ fn object_doc(ob: &Obj, layer: usize) -> Result<ObjectDoc, MapError> {
 
 pub(crate) fn parse(text: &str, path: &Path, files: &dyn SideFiles) -> Result<Loaded, MapError> {
     let mut value: Value = serde_json::from_str(text).map_err(json_error)?;
+    tmj_legacy::upgrade_map(&mut value);
     let dir = path.parent().unwrap_or(Path::new(""));
     let (mut doc, sources) = {
         let o = Obj::new(&value, "the map")?;
@@ -802,6 +805,7 @@ impl Templates<'_> {
         let bytes = super::read_file(&path).map_err(in_template)?;
         let object = if bytes.iter().find(|b| !b.is_ascii_whitespace()) == Some(&b'{') {
             let mut value: Value = serde_json::from_slice(&bytes).map_err(|e| in_template(json_error(e)))?;
+            tmj_legacy::upgrade_template(&mut value);
             let what = format!("template {source:?}");
             template_object(&value, &path, &what, &mut self.tilesets, doc, self.files).map_err(in_template)?
         } else {
@@ -880,6 +884,7 @@ pub(crate) fn read_tj(
 ) -> Result<ObjectDoc, MapError> {
     let bytes = super::read_file(path)?;
     let mut value: Value = serde_json::from_slice(&bytes).map_err(json_error)?;
+    tmj_legacy::upgrade_template(&mut value);
     let object = template_object(&value, path, "the template", tilesets, doc, files)?;
     object_doc(&Obj::new(&object, "the template's object")?, 0)
 }
