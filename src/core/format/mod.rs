@@ -276,6 +276,11 @@ pub struct Rendered {
 }
 
 impl Rendered {
+    /// The map file's text, as [`Rendered::write`] writes it.
+    pub fn text(&self) -> &str {
+        &self.text
+    }
+
     /// Writes the files, each atomically: the extra files first, so that the map never names a
     /// missing image.
     pub fn write(&self) -> Result<Saved, MapError> {
