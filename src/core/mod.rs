@@ -16,11 +16,13 @@
 //!
 //! **The API.** What is `pub` here is the library a game uses: the types re-exported below
 //! ([`Map`], [`Cell`], [`TileKind`], …), `fov::compute` with `fov::Algorithm`, `path::find_path`
-//! and `path::dijkstra_map`, `ext::Program` (an algorithm from outside), `sim`'s world, the analyses, and `format::load` / `save`. The tests
-//! use the same API plus a few pieces kept public for them: `format::ascii` (the tests' map
-//! language), and `generate` and `rng` (seeded maps). Each room's inner modules (the FOV scans, the search engines, the
-//! Tiled document model and readers) are private; `unreachable_pub` (in `lib.rs`) flags
-//! anything `pub` that the API does not export.
+//! and `path::dijkstra_map`, `ext::Program` (an algorithm from outside), `sim`'s world, the
+//! analyses, and `format::load` / `save`. The tests use the same API plus a few pieces kept
+//! public for them: `format::ascii` (the tests' map language), `format::write_atomic_with` (a
+//! write that fails part-way, as on a full disk), and `generate` and `rng` (seeded maps). Each
+//! room's inner modules (the FOV scans, the search engines, the Tiled document model and
+//! readers) are private; `unreachable_pub` (in `lib.rs`) flags anything `pub` that the API does
+//! not export.
 
 pub mod analysis;
 pub mod edit;

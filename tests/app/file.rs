@@ -447,3 +447,56 @@ fn open_recent_tells_same_named_files_apart_and_greys_out_one_that_is_gone() {
     assert_eq!(h.state().document.path.as_deref(), Some(east.as_path()));
     h.get_by_label("5 × 3");
 }
+
+/// A save that fails (the map's folder read-only) shows the file and the cause; the map stays
+/// unsaved under its own name and the old file stays as it was. Save As elsewhere works
+/// meanwhile, and once the folder can be written again a save there works.
+#[test]
+fn a_failed_save_loses_nothing_and_save_as_or_a_retry_works() {
+    // On the clone's disk, where `chattr` works (see `read_only_folder`).
+    let dir = tempfile::tempdir_in(env!("CARGO_TARGET_TMPDIR")).unwrap();
+    let path = dir.path().join("pillars.ron");
+    std::fs::copy(sample("pillars.ron"), &path).unwrap();
+    let old = std::fs::read(&path).unwrap();
+    let mut h = harness();
+    h.state_mut().commands.push(Command::File(FileCommand::Open(path.clone())));
+    h.run();
+    h.get_by_label("New layer").click();
+    h.run();
+    assert!(h.state().document.dirty);
+    let edited = h.state().document.map.clone();
+
+    let Some(read_only) = crate::common::read_only_folder(dir.path()) else { return };
+    h.state_mut().commands.push(Command::File(FileCommand::Save));
+    h.run();
+    h.get_by_label("Cannot save the map");
+    let message = h.state().prompts.error.as_ref().unwrap().message.clone();
+    assert!(message.contains(&path.display().to_string()), "names the file: {message}");
+    assert!(message.contains("Permission denied") || message.contains("Operation not permitted"), "{message}");
+    h.get_by_label(&message);
+    assert!(h.state().document.dirty, "still unsaved");
+    assert_eq!(h.state().document.file_name(), "pillars.ron");
+    assert_eq!(h.state().document.map, edited, "the edit is still there");
+    assert_eq!(std::fs::read(&path).unwrap(), old, "the old file is as it was");
+    assert_eq!(std::fs::read_dir(dir.path()).unwrap().count(), 1, "no temporary file left");
+    h.get_by_label("OK").click();
+    h.run();
+    assert!(h.query_by_label("Cannot save the map").is_none());
+
+    // Save As into another folder works while this one stays read-only.
+    let elsewhere = tempfile::tempdir().unwrap();
+    let copy = elsewhere.path().join("copy.ron");
+    h.state_mut().commands.push(Command::File(FileCommand::SaveAs(copy.clone())));
+    h.run();
+    assert!(h.state().prompts.error.is_none(), "{:?}", h.state().prompts.error);
+    assert!(!h.state().document.dirty);
+    assert_eq!(sightline::core::format::load(&copy).unwrap().map, edited);
+
+    // The folder writable again: a save there (the retry) writes the edit.
+    drop(read_only);
+    h.state_mut().commands.push(Command::File(FileCommand::SaveAs(path.clone())));
+    h.run();
+    assert!(h.state().prompts.error.is_none(), "{:?}", h.state().prompts.error);
+    assert_eq!(h.state().document.file_name(), "pillars.ron");
+    assert_eq!(sightline::core::format::load(&path).unwrap().map, edited);
+}

@@ -30,3 +30,46 @@ pub fn glyph_rows(map: &sightline::core::Map, layer: usize) -> Vec<String> {
         })
         .collect()
 }
+
+/// Makes `dir` read-only until the guard is dropped: by its mode bits, or, where they do not
+/// bind (a test run as root), by the immutable attribute (`chattr +i`, on ext4 and most Linux
+/// file systems). `None` when neither can be set here: under CI that fails the test, elsewhere
+/// the caller skips with a note.
+pub fn read_only_folder(dir: &Path) -> Option<ReadOnly> {
+    use std::os::unix::fs::PermissionsExt;
+    let writable = |dir: &Path| {
+        let probe = dir.join(".probe");
+        let ok = std::fs::write(&probe, b"").is_ok();
+        let _ = std::fs::remove_file(&probe);
+        ok
+    };
+    std::fs::set_permissions(dir, std::fs::Permissions::from_mode(0o555)).ok()?;
+    let mut guard = ReadOnly { dir: dir.to_owned(), immutable: false };
+    if !writable(dir) {
+        return Some(guard);
+    }
+    let chattr = std::process::Command::new("chattr").arg("+i").arg(dir).status();
+    guard.immutable = chattr.is_ok_and(|s| s.success());
+    if guard.immutable && !writable(dir) {
+        return Some(guard);
+    }
+    assert!(std::env::var_os("CI").is_none(), "no way to make {} read-only on this machine", dir.display());
+    eprintln!("note: {} cannot be made read-only here (root, no chattr): the read-only case is skipped", dir.display());
+    None
+}
+
+/// A folder made read-only by [`read_only_folder`]; writable again when dropped.
+pub struct ReadOnly {
+    dir: PathBuf,
+    immutable: bool,
+}
+
+impl Drop for ReadOnly {
+    fn drop(&mut self) {
+        use std::os::unix::fs::PermissionsExt;
+        if self.immutable {
+            let _ = std::process::Command::new("chattr").arg("-i").arg(&self.dir).status();
+        }
+        let _ = std::fs::set_permissions(&self.dir, std::fs::Permissions::from_mode(0o755));
+    }
+}

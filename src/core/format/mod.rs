@@ -350,6 +350,17 @@ fn as_text<'a>(bytes: &'a [u8], format: &'static str) -> Result<&'a str, MapErro
 /// Writes `bytes` to a temporary file beside `path`, flushes it to disk, then renames it over
 /// `path`: a crash leaves either the old file or the new one, never half of one.
 pub fn write_atomic(path: &Path, bytes: &[u8]) -> Result<(), MapError> {
+    write_atomic_with(path, |file| file.write_all(bytes))
+}
+
+/// [`write_atomic`] with the file's content written by `write`, into the temporary file; on any
+/// failure (creating the temporary file in a read-only folder, a full disk part-way through
+/// `write`, the sync, the rename onto a folder) the temporary file is removed and `path` is as
+/// it was. Public for the tests, which fail a write part-way as a full disk does.
+pub fn write_atomic_with(
+    path: &Path,
+    write: impl FnOnce(&mut std::fs::File) -> std::io::Result<()>,
+) -> Result<(), MapError> {
     let dir = match path.parent() {
         Some(d) if !d.as_os_str().is_empty() => d.to_owned(),
         _ => PathBuf::from("."),
@@ -360,13 +371,21 @@ pub fn write_atomic(path: &Path, bytes: &[u8]) -> Result<(), MapError> {
     static NEXT: std::sync::atomic::AtomicU64 = std::sync::atomic::AtomicU64::new(0);
     let n = NEXT.fetch_add(1, std::sync::atomic::Ordering::Relaxed);
     let tmp = dir.join(format!(".{name}.{}-{n}.tmp", std::process::id()));
-    let result = (|| {
+    let mut created = false;
+    let result = (|| -> std::io::Result<()> {
         let mut file = std::fs::OpenOptions::new().write(true).create_new(true).open(&tmp)?;
-        file.write_all(bytes)?;
+        created = true;
+        write(&mut file)?;
         file.sync_all()?;
-        std::fs::rename(&tmp, path)
+        drop(file);
+        std::fs::rename(&tmp, path)?;
+        // The rename itself on disk, where the system lets a folder be synced.
+        if let Ok(folder) = std::fs::File::open(&dir) {
+            let _ = folder.sync_all();
+        }
+        Ok(())
     })();
-    if result.is_err() {
+    if result.is_err() && created {
         let _ = std::fs::remove_file(&tmp);
     }
     result.map_err(MapError::from)
@@ -402,43 +421,4 @@ pub(crate) fn resolve_path(dir: &Path, relative: &Path) -> PathBuf {
     let joined = dir.join(relative);
     let absolute = std::path::absolute(&joined).unwrap_or(joined);
     tiled_common::normalize_path(&absolute)
-}
-
-#[cfg(test)]
-mod tests {
-    use super::*;
-
-    /// Files in `dir` other than `keep`: a write leaves no temporary file behind.
-    fn leftovers(dir: &Path, keep: &str) -> Vec<String> {
-        let names = std::fs::read_dir(dir).unwrap().map(|e| e.unwrap().file_name().to_string_lossy().into_owned());
-        names.filter(|n| n != keep).collect()
-    }
-
-    #[test]
-    fn writes_at_once_to_one_file_never_share_a_temporary_file() {
-        let dir = tempfile::tempdir().unwrap();
-        let path = dir.path().join("map.ron");
-        let (a, b) = (vec![b'a'; 100_000], vec![b'b'; 100_000]);
-        std::thread::scope(|s| {
-            for bytes in [&a, &b] {
-                let path = &path;
-                s.spawn(move || (0..50).for_each(|_| write_atomic(path, bytes).unwrap()));
-            }
-        });
-        let written = std::fs::read(&path).unwrap();
-        assert!(written == a || written == b, "the file is one whole write, not a mix");
-        assert_eq!(leftovers(dir.path(), "map.ron"), Vec::<String>::new());
-    }
-
-    #[test]
-    fn a_failed_write_leaves_the_target_and_no_temporary_file() {
-        let dir = tempfile::tempdir().unwrap();
-        // The target is a folder: the rename fails, after the temporary file was written.
-        let target = dir.path().join("map.ron");
-        std::fs::create_dir(&target).unwrap();
-        std::fs::write(target.join("inside.txt"), "kept").unwrap();
-        assert!(write_atomic(&target, b"new").is_err());
-        assert_eq!(std::fs::read_to_string(target.join("inside.txt")).unwrap(), "kept");
-        assert_eq!(leftovers(dir.path(), "map.ron"), Vec::<String>::new());
-    }
 }
