@@ -182,9 +182,12 @@ fn a_monkey_at_the_window_breaks_nothing() {
             if soak && let Some(last) = done.last() {
                 eprintln!("{map} seed {seed} {last}");
             }
-            // A dialog the monkey opened stays open until it clicks its way out; an error one is
-            // dismissed as a person would.
-            h.state_mut().prompts.error = None;
+            // A dialog the monkey opened stays open until it clicks its way out. No click of its
+            // opens an error dialog (it opens no file): one here is a failure, shown with the
+            // steps that led to it.
+            if let Some(error) = &h.state().prompts.error {
+                panic!("{map} seed {seed}: {}: {}\nsteps: {}", error.title, error.message, done.join(", "));
+            }
             // Background work done, so that the next step sees the same window on every run.
             h.state_mut().wait_for_overlays();
             h.run();

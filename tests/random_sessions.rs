@@ -38,6 +38,15 @@ use sightline::core::{Properties, PropertyValue};
 mod common;
 use common::sample;
 
+/// No error dialog is open. Random actions never meet one (a refusal, a locked layer say, is a
+/// notice): an error dialog here is a failure, read and shown, never dismissed unread.
+#[track_caller]
+fn assert_no_error(app: &SightlineApp, context: &str) {
+    if let Some(error) = &app.prompts.error {
+        panic!("{context}: {}: {}", error.title, error.message);
+    }
+}
+
 /// The real Tiled maps of `../shared/corpus/tiled`.
 const CORPUS: [&str; 5] =
     ["desert.tmx", "sewers.tmx", "orthogonal-outside.tmx", "perspective_walls.tmx", "rpg/island.tmx"];
@@ -572,8 +581,7 @@ fn random_session(map_file: &str, seed: u64, actions: usize) {
         let new_steps = made(&app) - made_before;
         let undo = &app.document.undo;
         let map_steps = undo[undo.len() - new_steps..].iter().filter(|s| s.map().is_some()).count();
-        // An error dialog is a refusal (a locked layer, the last layer): nothing changed.
-        app.prompts.error = None;
+        assert_no_error(&app, &context);
         if after == before {
             assert_eq!(map_steps, 0, "an action that changed nothing left a step: {context}");
             continue;
@@ -586,7 +594,7 @@ fn random_session(map_file: &str, seed: u64, actions: usize) {
         app.commands.extend(std::iter::repeat_n(Command::History(HistoryCommand::Redo), new_steps));
         app.logic_frame(0.0);
         assert!(app.document.map == after, "redo gives back the map after it: {context}");
-        app.prompts.error = None;
+        assert_no_error(&app, &context);
     }
     assert!(edits > actions / 4, "{map_file}: only {edits} of {actions} actions changed the map");
 }
@@ -718,7 +726,7 @@ fn edit_at_random(file: &std::path::Path, seed: u64, actions: usize, every: usiz
         app.commands.extend(action);
         app.commands.push(Command::Objects(ObjectCommand::EndContinuedEdit));
         app.logic_frame(0.0);
-        app.prompts.error = None;
+        assert_no_error(&app, &format!("{}, seed {seed}, action {i}", file.display()));
         if i % every == every - 1 {
             check(&app.document.map, &format!("{}, seed {seed}, action {i}", file.display()));
         }
@@ -777,8 +785,8 @@ fn play_goes_on_through_random_edits_undos_and_redos() {
             for _ in 0..3 {
                 app.logic_frame(0.1);
             }
-            app.prompts.error = None;
             let context = format!("seed {seed}, action {i}: {action:?}");
+            assert_no_error(&app, &context);
             let map = &app.document.map;
             if let Some(w) = app.play.world.as_ref() {
                 if w.turn >= last {
@@ -852,7 +860,7 @@ fn overlays_show_what_fresh_overlays_show_after_random_edits() {
             app.commands.extend(action.iter().cloned());
             app.commands.push(Command::Objects(ObjectCommand::EndContinuedEdit));
             app.logic_frame(0.0);
-            app.prompts.error = None;
+            assert_no_error(&app, &format!("seed {seed}, action {i}: {action:?}"));
             if i % 6 != 5 {
                 continue;
             }
@@ -1009,8 +1017,8 @@ fn copies_between_maps_paste_the_same_tiles_in_one_undo_step() {
             app.commands.extend(action);
             app.commands.push(Command::Objects(ObjectCommand::EndContinuedEdit));
             app.logic_frame(0.0);
+            assert_no_error(&app, &context);
         }
-        app.prompts.error = None;
         let source = app.document.map.clone();
         let source_folder = app.document.folder().map(std::path::Path::to_path_buf);
         let item = random_item(&mut rng, &source);
@@ -1057,7 +1065,8 @@ fn copies_between_maps_paste_the_same_tiles_in_one_undo_step() {
         app.commands.push(Command::Objects(ObjectCommand::EndContinuedEdit));
         app.logic_frame(0.0);
         let pasted = app.document.map.clone();
-        if app.prompts.error.is_some() || pasted == opened {
+        assert_no_error(&app, &context);
+        if pasted == opened {
             // A locked layer, or nothing copied on the map: refused or nothing laid, no step.
             assert_eq!(app.document.edits(), 0, "{context}: a paste that laid nothing left a step");
             continue;

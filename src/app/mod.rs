@@ -164,7 +164,7 @@ pub(crate) enum PendingAction {
 /// A message shown in a dialog until dismissed.
 #[derive(Clone, Debug, PartialEq)]
 pub struct ErrorDialog {
-    pub(crate) title: String,
+    pub title: String,
     pub message: String,
 }
 
