@@ -457,17 +457,26 @@ fn symmetry_audit_runs_in_the_background_and_shows_partners() {
 #[test]
 fn symmetry_audit_can_be_cancelled_and_restarted() {
     let mut h = harness();
-    // The large map keeps the audit busy long enough to cancel it.
-    open(&mut h, "large.ron");
+    open(&mut h, "pillars.ron");
+    // The audit is held before it starts: it is still running when Cancel is clicked, however
+    // fast the machine (it used to race a large map's audit).
+    let hold = sightline::app::overlays::job::hold_jobs();
     show_from_menu(&mut h, OverlayKind::Symmetry);
     assert!(h.state().overlays.symmetry.busy());
     h.get_by_label("Cancel").click();
     h.run();
     assert!(!h.state().overlays.symmetry.busy());
     h.get_by_label("Audit cancelled.");
+    assert!(h.state().overlays.symmetry.report.is_none(), "a cancelled audit reports nothing");
     h.get_by_label("Run again").click();
     h.run();
     assert!(h.state().overlays.symmetry.busy());
+    // Let go, the audit runs to its report.
+    drop(hold);
+    h.state_mut().wait_for_overlays();
+    h.run();
+    assert!(!h.state().overlays.symmetry.busy());
+    assert!(h.state().overlays.symmetry.report.is_some(), "the audit run again finished");
 }
 
 #[test]

@@ -1,9 +1,34 @@
 //! Work that runs off the UI thread: one thread per job, with progress, cancel and a result the
 //! UI polls each frame (the UI never waits on it).
 
+use std::cell::RefCell;
 use std::sync::atomic::{AtomicBool, AtomicUsize, Ordering};
 use std::sync::{Arc, mpsc};
 use std::thread;
+
+thread_local! {
+    /// The hold on the jobs this thread starts, while a test holds them (see [`hold_jobs`]).
+    static HOLD: RefCell<Option<Arc<AtomicBool>>> = const { RefCell::new(None) };
+}
+
+/// Holds the jobs this thread starts from now on before they begin their work, until the
+/// returned guard is dropped (or they are cancelled): a test then sees a job running, and knows
+/// it has not finished, however fast the machine. Other threads' jobs (other tests) go on.
+pub fn hold_jobs() -> JobHold {
+    let held = Arc::new(AtomicBool::new(true));
+    HOLD.with(|h| *h.borrow_mut() = Some(Arc::clone(&held)));
+    JobHold(held)
+}
+
+/// Jobs held by [`hold_jobs`]; dropping it lets them start.
+pub struct JobHold(Arc<AtomicBool>);
+
+impl Drop for JobHold {
+    fn drop(&mut self) {
+        self.0.store(false, Ordering::Release);
+        HOLD.with(|h| h.borrow_mut().take());
+    }
+}
 
 /// What a running job shares with the UI.
 #[derive(Debug, Default)]
@@ -27,9 +52,15 @@ impl<T: Send + 'static> Job<T> {
         let progress = Arc::new(Progress::default());
         let (sender, receiver) = mpsc::channel();
         let shared = Arc::clone(&progress);
+        let hold = HOLD.with(|h| h.borrow().clone());
         thread::Builder::new()
             .name("sightline overlay job".into())
             .spawn(move || {
+                while hold.as_ref().is_some_and(|h| h.load(Ordering::Acquire))
+                    && !shared.cancel.load(Ordering::Relaxed)
+                {
+                    thread::sleep(std::time::Duration::from_millis(1));
+                }
                 // The receiver is gone when the UI dropped the job: nobody wants the result.
                 let _ = sender.send(work(&shared));
             })
