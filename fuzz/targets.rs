@@ -23,8 +23,10 @@ pub const SIDE_NAME: &str = "side.tsx";
 
 /// The images a tileset may name, copied into the scratch folder so that the loader reads
 /// real PNGs (a name the fuzzer damaged is a missing image, which is a warning).
-const IMAGES: [(&str, &[u8]); 2] =
-    [("tiny.png", include_bytes!("../tests/fixtures/tiny.png")), ("corners.png", include_bytes!("../tests/fixtures/corners.png"))];
+const IMAGES: [(&str, &[u8]); 2] = [
+    ("tiny.png", include_bytes!("../tests/fixtures/tiny.png")),
+    ("corners.png", include_bytes!("../tests/fixtures/corners.png")),
+];
 
 /// Maps larger than this are loaded but not saved again: a save of a 4096² map writes tens of
 /// megabytes, and a small compressed input can ask for one; the round trip is about what a map
@@ -159,7 +161,9 @@ const SEED_BYTES: usize = 40_000;
 /// file. Every map is also a `round_trip` seed, its format's number first.
 pub fn seeds(root: &Path) -> Vec<Seed> {
     let mut files: Vec<PathBuf> = Vec::new();
-    for dir in ["maps", "tests/fixtures", "../shared/corpus/tiled", "../shared/corpus/tiled/rpg", "../shared/corpus/movingai"] {
+    for dir in
+        ["maps", "tests/fixtures", "../shared/corpus/tiled", "../shared/corpus/tiled/rpg", "../shared/corpus/movingai"]
+    {
         if let Ok(entries) = std::fs::read_dir(root.join(dir)) {
             files.extend(entries.filter_map(|e| e.ok()).map(|e| e.path()).filter(|p| p.is_file()));
         }
@@ -272,7 +276,11 @@ const WRITTEN: &[(&str, Format, &str)] = &[
 "layers":[{"type":"tilelayer","name":"g","width":2,"height":1,"data":[1,2],"properties":{"collision":false},"propertytypes":{"collision":"bool"}},
 {"type":"objectgroup","name":"o","objects":[{"id":1,"name":"p","type":"player","x":4,"y":4,"point":true,"properties":{"speed":1.5},"propertytypes":{"speed":"float"}}]}]}"##,
     ),
-    ("rules.txt", Format::Ascii, "legend:\nT = tile name=\"tree\" opaque fg=#22aa22\nD = tile opaque door=closed toggles=d\nd = tile walkable door=open toggles=D\n~ = tile walkable cost=3\n---\n#####\n#@T.#\n#~\"g#\n#D.d#\n#####\n"),
+    (
+        "rules.txt",
+        Format::Ascii,
+        "legend:\nT = tile name=\"tree\" opaque fg=#22aa22\nD = tile opaque door=closed toggles=d\nd = tile walkable door=open toggles=D\n~ = tile walkable cost=3\n---\n#####\n#@T.#\n#~\"g#\n#D.d#\n#####\n",
+    ),
     ("small.map", Format::MovingAi, "type octile\nheight 3\nwidth 4\nmap\n@@@@\n@.TS\n@W.@\n"),
 ];
 

@@ -681,9 +681,20 @@ fn numbers_past_their_range_are_refused_where_read() {
         )
     };
     let sane = r#"tilewidth="8" tileheight="8" tilecount="4" columns="2""#;
-    for (attr, value) in [("tilewidth", big), ("spacing", big), ("margin", "65537"), ("columns", "65536"), ("tilecount", big)] {
-        let attrs = format!("{} {attr}=\"{value}\"", sane.replace(&format!("{attr}=\"8\""), "").replace(&format!("{attr}=\"2\""), "").replace(&format!("{attr}=\"4\""), ""));
-        assert_error("big.tmx", &tileset(&attrs), &[&format!("<tileset> attribute {attr}=\"{value}\" is out of range"), "sightline reads 0 to", "line 3"]);
+    for (attr, value) in
+        [("tilewidth", big), ("spacing", big), ("margin", "65537"), ("columns", "65536"), ("tilecount", big)]
+    {
+        let attrs = format!(
+            "{} {attr}=\"{value}\"",
+            sane.replace(&format!("{attr}=\"8\""), "")
+                .replace(&format!("{attr}=\"2\""), "")
+                .replace(&format!("{attr}=\"4\""), "")
+        );
+        assert_error(
+            "big.tmx",
+            &tileset(&attrs),
+            &[&format!("<tileset> attribute {attr}=\"{value}\" is out of range"), "sightline reads 0 to", "line 3"],
+        );
     }
     // In range each, laid out too large together: named with the tileset.
     let wide = tileset(r#"tilewidth="65536" tileheight="8" tilecount="4" columns="4000" spacing="65536""#);

@@ -294,7 +294,7 @@ fn every_pattern(algorithm: Algorithm, oracle: Oracle, w: i32, h: i32, radii: &[
         }
         for o in 0..cells {
             for (k, &radius) in radii.iter().enumerate() {
-                let light_walls = (pattern as usize + o as usize + k) % 3 != 0;
+                let light_walls = !(pattern as usize + o as usize + k).is_multiple_of(3);
                 let case = Case { origin: (o % w, o / w), radius, light_walls };
                 check(algorithm, oracle, &walls, &case, &format!("every {w}×{h} map, pattern {pattern:#b}"));
             }
@@ -774,9 +774,10 @@ fn permissive(walls: &Walls, case: &Case) -> Vec<bool> {
             true
         } else {
             let (sx, sy) = ((x - ox).signum(), (y - oy).signum());
-            let fed = [(x - sx, y), (x, y - sy), (x - sx, y - sy)].into_iter().filter(|&n| n != (x, y)).any(
-                |(nx, ny)| (nx, ny) == (ox, oy) || (seen[walls.index(nx, ny)] && !walls.opaque(nx, ny)),
-            );
+            let fed = [(x - sx, y), (x, y - sy), (x - sx, y - sy)]
+                .into_iter()
+                .filter(|&n| n != (x, y))
+                .any(|(nx, ny)| (nx, ny) == (ox, oy) || (seen[walls.index(nx, ny)] && !walls.opaque(nx, ny)));
             fed && permissive_sees(walls, (ox, oy), (x, y))
         };
         seen[walls.index(x, y)] = visible;
@@ -946,7 +947,12 @@ fn assert_oracle_draws(name: &str, oracle: Oracle, rows: &[&str], radius: Option
                 .collect()
         })
         .collect();
-    assert_eq!(drawn, rows, "the {name} oracle, radius {radius:?}, disagrees with the hand-checked view:\n{}", drawn.join("\n"));
+    assert_eq!(
+        drawn,
+        rows,
+        "the {name} oracle, radius {radius:?}, disagrees with the hand-checked view:\n{}",
+        drawn.join("\n")
+    );
 }
 
 #[test]

@@ -275,5 +275,8 @@ fn a_tiled_1_1_tileset_file_loads_and_bad_old_values_are_named() {
 
     std::fs::write(dir.path().join("old.tsj"), tileset(r#"{"opaque":true,"cost":"many"}"#)).unwrap();
     let message = load_tmj_text(dir.path(), map).unwrap_err().to_string();
-    assert!(message.contains("old.tsj") && message.contains(r#"property "cost" of type "int" has value "many""#), "{message}");
+    assert!(
+        message.contains("old.tsj") && message.contains(r#"property "cost" of type "int" has value "many""#),
+        "{message}"
+    );
 }

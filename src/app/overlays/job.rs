@@ -56,8 +56,7 @@ impl<T: Send + 'static> Job<T> {
         thread::Builder::new()
             .name("sightline overlay job".into())
             .spawn(move || {
-                while hold.as_ref().is_some_and(|h| h.load(Ordering::Acquire))
-                    && !shared.cancel.load(Ordering::Relaxed)
+                while hold.as_ref().is_some_and(|h| h.load(Ordering::Acquire)) && !shared.cancel.load(Ordering::Relaxed)
                 {
                     thread::sleep(std::time::Duration::from_millis(1));
                 }

@@ -14,8 +14,8 @@ use super::tiled_common::{
     self, Doc, DocShape, Dropped, FrameDoc, ObjectDoc, SideFiles, TemplateDoc, TemplateTilesets, TextAttribute,
     TileDoc, TileLayerDoc, TilesetDoc, Written,
 };
-use crate::core::model::error::{MapError, MapErrorKind};
 use super::tmj_legacy;
+use crate::core::model::error::{MapError, MapErrorKind};
 use crate::core::model::flip::Flip;
 use crate::core::model::limits::Limit;
 use crate::core::model::map::{self, DrawOrder, LayerGroup, LayerRef, MAX_MAP_SIDE, ObjectLayer, OutlineItem};
@@ -293,7 +293,10 @@ fn parse_tileset_body(o: &Obj, first_gid: u32, dir: &Path) -> Result<TilesetDoc,
         let mut animation = Vec::new();
         for (k, f) in t.array("animation")?.iter().enumerate() {
             let f = Obj::new(f, format!("{}, animation frame {k}", t.what))?;
-            animation.push(FrameDoc { tile: f.u32_or("tileid", 0, Limit::TILES)?, duration_ms: f.u32_or("duration", 0, Limit::MILLISECONDS)? });
+            animation.push(FrameDoc {
+                tile: f.u32_or("tileid", 0, Limit::TILES)?,
+                duration_ms: f.u32_or("duration", 0, Limit::MILLISECONDS)?,
+            });
         }
         let probability = match t.get("probability") {
             None => None,
@@ -376,7 +379,9 @@ fn parse_wang_set(o: &Obj) -> Result<WangSet, MapError> {
     let kind = o.string("type")?.unwrap_or("mixed");
     let kind = WangKind::from_tiled_name(kind).ok_or_else(|| o.bad("type", "\"corner\", \"edge\" or \"mixed\""))?;
     // Tiled writes -1 for "no tile".
-    let tile_of = |o: &Obj| -> Result<Option<u32>, MapError> { Ok(o.int("tile", Limit::FLAG)?.and_then(|t| u32::try_from(t).ok())) };
+    let tile_of = |o: &Obj| -> Result<Option<u32>, MapError> {
+        Ok(o.int("tile", Limit::FLAG)?.and_then(|t| u32::try_from(t).ok()))
+    };
     let mut colors = Vec::new();
     for (k, c) in o.array("colors")?.iter().enumerate() {
         let c = Obj::new(c, format!("{}, colour {k}", o.what))?;
@@ -715,7 +720,8 @@ pub(crate) fn parse(text: &str, path: &Path, files: &dyn SideFiles) -> Result<Lo
             }
             if let Some(chunk) = editor.get("chunksize") {
                 let chunk = Obj::new(chunk, "the map's editorsettings.chunksize")?;
-                doc.editor.chunk_size = Some([chunk.u32_or("width", 16, Limit::CELLS)?, chunk.u32_or("height", 16, Limit::CELLS)?]);
+                doc.editor.chunk_size =
+                    Some([chunk.u32_or("width", 16, Limit::CELLS)?, chunk.u32_or("height", 16, Limit::CELLS)?]);
             }
         }
         let grid = |name: &str| match o.get(name)? {

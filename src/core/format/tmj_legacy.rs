@@ -112,10 +112,10 @@ fn upgrade_layers(layers: &mut Value, depth: usize) {
 fn upgrade_properties(element: &mut Value) {
     let Some(o) = element.as_object_mut() else { return };
     let types = o.remove("propertytypes");
-    if let Some(properties) = o.get("properties").filter(|p| p.is_object()) {
-        if let Some(array) = array_form(properties, types.as_ref()) {
-            o.insert("properties".into(), array);
-        }
+    if let Some(properties) = o.get("properties").filter(|p| p.is_object())
+        && let Some(array) = array_form(properties, types.as_ref())
+    {
+        o.insert("properties".into(), array);
     }
 }
 

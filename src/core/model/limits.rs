@@ -77,7 +77,8 @@ impl Limit {
 
 // The construction's premise: every range but ids and flags is within ±2³¹.
 const _: () = {
-    let ranges = [Limit::PIXELS, Limit::OFFSET, Limit::IMAGE, Limit::TILES, Limit::FIRST_GID, Limit::CELLS, Limit::MILLISECONDS];
+    let ranges =
+        [Limit::PIXELS, Limit::OFFSET, Limit::IMAGE, Limit::TILES, Limit::FIRST_GID, Limit::CELLS, Limit::MILLISECONDS];
     let mut i = 0;
     while i < ranges.len() {
         assert!(ranges[i].min >= -(1 << 31) && ranges[i].max <= 1 << 31);

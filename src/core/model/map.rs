@@ -12,8 +12,8 @@ use crate::core::model::serde_defaults::{is_no, is_one, is_yes, one, yes};
 use crate::core::model::sheet::SpriteSheet;
 use crate::core::model::tile::{self, Properties, Rgba, TileId, TileKind};
 
-pub use crate::core::model::limits::{MAX_LAYER_CELLS, MAX_MAP_SIDE};
 use crate::core::model::limits::{Limit, MAX_TILES};
+pub use crate::core::model::limits::{MAX_LAYER_CELLS, MAX_MAP_SIDE};
 
 /// A tile layer. `cells[y * width + x]` is a [`TileId`]; `0` is empty.
 #[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]

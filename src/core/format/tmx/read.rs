@@ -57,7 +57,9 @@ pub(crate) fn read_map(bytes: &[u8], path: &Path, files: &dyn SideFiles) -> Resu
     for (k, name) in ["parallaxoriginx", "parallaxoriginy"].into_iter().enumerate() {
         if let Some(v) = root.float(name)? {
             if !v.is_finite() {
-                return Err(root.error(format!("<map> attribute {name}: the parallax origin must be two finite numbers")));
+                return Err(
+                    root.error(format!("<map> attribute {name}: the parallax origin must be two finite numbers"))
+                );
             }
             doc.settings.parallax_origin[k] = v;
         }
@@ -76,7 +78,8 @@ pub(crate) fn read_map(bytes: &[u8], path: &Path, files: &dyn SideFiles) -> Resu
             doc.editor.export_format = export.string("format");
         }
         if let Some(chunk) = editor.child("chunksize") {
-            doc.editor.chunk_size = Some([chunk.int_or("width", 16u32, Limit::CELLS)?, chunk.int_or("height", 16u32, Limit::CELLS)?]);
+            doc.editor.chunk_size =
+                Some([chunk.int_or("width", 16u32, Limit::CELLS)?, chunk.int_or("height", 16u32, Limit::CELLS)?]);
         }
     }
 
@@ -513,7 +516,12 @@ fn read_tileset_body(element: &Element, first_gid: u32, dir: &Path) -> Result<Ti
             .child("animation")
             .into_iter()
             .flat_map(|a| a.children_named("frame"))
-            .map(|f| Ok(FrameDoc { tile: f.int_or("tileid", 0u32, Limit::TILES)?, duration_ms: f.int_or("duration", 0u32, Limit::MILLISECONDS)? }))
+            .map(|f| {
+                Ok(FrameDoc {
+                    tile: f.int_or("tileid", 0u32, Limit::TILES)?,
+                    duration_ms: f.int_or("duration", 0u32, Limit::MILLISECONDS)?,
+                })
+            })
             .collect::<Result<Vec<_>, MapError>>()?;
         let probability = tile.float("probability")?.map(|p| p as f32).filter(|&p| p != 1.0);
         let doc = TileDoc { class: class_of(tile), properties: properties(tile)?, animation, probability };
