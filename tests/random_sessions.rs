@@ -580,7 +580,7 @@ fn random_session(map_file: &str, seed: u64, actions: usize) {
         // The action's steps: changes of the selection alone, and at most one of the map.
         let new_steps = made(&app) - made_before;
         let undo = &app.document.undo;
-        let map_steps = undo[undo.len() - new_steps..].iter().filter(|s| s.map().is_some()).count();
+        let map_steps = undo[undo.len() - new_steps..].iter().filter(|s| s.changes_map()).count();
         assert_no_error(&app, &context);
         if after == before {
             assert_eq!(map_steps, 0, "an action that changed nothing left a step: {context}");

@@ -5,6 +5,7 @@ use std::sync::atomic::{AtomicU64, Ordering};
 
 use crate::core::Map;
 use crate::core::edit::selection::Selection;
+use crate::core::model::map::MapDiff;
 
 /// A number no map state had before: documents and edits draw from one counter, so a revision
 /// never repeats even across documents (overlays key their results on it).
@@ -19,19 +20,21 @@ pub(crate) const UNNAMED_STEP: &str = "Edit";
 /// How many edits undo remembers.
 pub(crate) const UNDO_LIMIT: usize = 200;
 
-/// How much memory the undo history may take, about (each step is a copy of the whole map). On a
-/// 4096×4096 map of one layer, 32 MiB a copy, that is 32 steps; small maps reach [`UNDO_LIMIT`]
-/// first. The last edit can always be undone, however large the map.
+/// How much memory the undo history may take, about. Each step keeps what its edit changed (a
+/// [`MapDiff`]), so a brush stroke costs kilobytes whatever the map's size and a 4096×4096 map
+/// keeps its [`UNDO_LIMIT`] steps; edits that change a whole layer of such a map (a resize, a
+/// fill of everything) cost 32 MiB each and reach this bound first. The last edit can always
+/// be undone, however large.
 pub(crate) const UNDO_BYTES: usize = 1 << 30;
 
-/// One step of the undo history: the map as it was before an edit, with the selection then, or
-/// (`map: None`) the selection before a change of the selection alone, as Tiled keeps selection
-/// changes in its history.
+/// One step of the undo history: what an edit changed of the map and the selection before it,
+/// or (`change: None`) the selection before a change of the selection alone, as Tiled keeps
+/// selection changes in its history.
 #[derive(Clone, Debug, PartialEq)]
 pub struct Step {
-    /// The map, and which of its states it is (see `Document::state`); `None` for a selection
-    /// step.
-    map: Option<(Map, u64)>,
+    /// The edit's change, holding the other side's values, and which of the map's states the
+    /// other side is (see `Document::state`); `None` for a selection step.
+    change: Option<(MapDiff, u64)>,
     selection: Option<Selection>,
     /// What the edit or selection change is called ("Paint", "Select all"): see
     /// [`Document::name_next_step`].
@@ -39,9 +42,9 @@ pub struct Step {
 }
 
 impl Step {
-    /// The map the step puts back (`None`: it changes the selection alone).
-    pub fn map(&self) -> Option<&Map> {
-        self.map.as_ref().map(|(map, _)| map)
+    /// Whether the step changes the map (else it changes the selection alone).
+    pub fn changes_map(&self) -> bool {
+        self.change.is_some()
     }
 
     /// What the edit or selection change is called.
@@ -49,8 +52,10 @@ impl Step {
         &self.name
     }
 
-    fn approx_bytes(&self) -> usize {
-        self.map().map_or(0, Map::approx_bytes) + self.selection.as_ref().map_or(0, Selection::approx_bytes)
+    /// About how many bytes the step keeps.
+    pub fn approx_bytes(&self) -> usize {
+        self.change.as_ref().map_or(0, |(diff, _)| diff.approx_bytes())
+            + self.selection.as_ref().map_or(0, Selection::approx_bytes)
     }
 }
 
@@ -84,11 +89,21 @@ pub struct Document {
     next_name: Option<String>,
     /// How many steps the history's bounds have dropped, oldest first.
     forgotten: usize,
+    /// The map as the history last recorded it: as it was at the open edit's checkpoint, else as
+    /// it is (unless changed outside the history, which the next checkpoint notices). An edit's
+    /// change is found against it, so no step copies the map.
+    shadow: Map,
+    /// An edit's step is open: checkpointed, its change not taken yet. The change is taken when
+    /// the history next moves (a checkpoint, a selection step, undo, redo), so the many frames
+    /// of a stroke cost nothing.
+    open: bool,
 }
 
 impl Document {
     pub fn untitled(map: Map, name: &str) -> Self {
         Self {
+            shadow: map.clone(),
+            open: false,
             map,
             undo: Vec::new(),
             redo: Vec::new(),
@@ -107,6 +122,8 @@ impl Document {
 
     pub(crate) fn open(map: Map, path: PathBuf) -> Self {
         Self {
+            shadow: map.clone(),
+            open: false,
             map,
             undo: Vec::new(),
             redo: Vec::new(),
@@ -139,26 +156,48 @@ impl Document {
         self.forgotten
     }
 
-    /// Remembers the map as it is, and the `selection`, before an edit. (The redo history goes
-    /// only when the edit does change the map: see [`Document::touch`].)
+    /// Opens an edit's step, remembering the `selection` before it (the map's change is taken
+    /// when the history next moves: see `Document::open`). The redo history goes only when the
+    /// edit does change the map: see [`Document::touch`].
     pub fn checkpoint(&mut self, selection: &Option<Selection>) {
+        self.close();
+        // Changed outside the history (a change no step records): start from the map as it is.
+        if self.map != self.shadow {
+            self.shadow = self.map.clone();
+        }
         let name = self.next_step_name();
-        self.undo.push(Step { map: Some((self.map.clone(), self.state)), selection: selection.clone(), name });
+        self.undo.push(Step { change: Some((MapDiff::default(), self.state)), selection: selection.clone(), name });
+        self.open = true;
+    }
+
+    /// Takes the open edit's change into its step, and brings the history's copy of the map up
+    /// to date with it (O(cells) to compare, O(change) to keep).
+    fn close(&mut self) {
+        if !std::mem::take(&mut self.open) {
+            return;
+        }
+        let diff = MapDiff::between(&self.shadow, &self.map);
+        diff.copy_covered(&mut self.shadow, &self.map);
+        // The open step is the newest edit (selection steps may have come after it).
+        if let Some((change, _)) = self.undo.iter_mut().rev().find_map(|s| s.change.as_mut()) {
+            *change = diff;
+        }
     }
 
     /// Forgets the last checkpoint (an edit that changed nothing).
     pub(crate) fn drop_checkpoint(&mut self) {
         self.undo.pop();
+        self.open = false;
     }
 
     /// How many of the undo steps are edits of the map (the others change the selection alone).
     pub fn edits(&self) -> usize {
-        self.undo.iter().filter(|s| s.map.is_some()).count()
+        self.undo.iter().filter(|s| s.changes_map()).count()
     }
 
-    /// Whether the map is as the last checkpoint holds it (an edit that changed nothing).
+    /// Whether the map is as the last checkpoint left it (an edit that changed nothing).
     pub(crate) fn unchanged_since_checkpoint(&self) -> bool {
-        self.undo.last().and_then(Step::map) == Some(&self.map)
+        self.open && self.undo.last().is_some_and(Step::changes_map) && self.map == self.shadow
     }
 
     /// A change of the selection alone, from `before` to `now`: one undo step (none when it
@@ -168,21 +207,24 @@ impl Document {
         if before == *now {
             return;
         }
-        self.undo.push(Step { map: None, selection: before, name: self.next_step_name() });
+        self.close();
+        self.undo.push(Step { change: None, selection: before, name: self.next_step_name() });
         self.redo.clear();
         self.trim();
     }
 
     /// Takes the last step back: the map and `selection` become what it holds (a selection
     /// step: the selection alone).
-    pub(crate) fn undo(&mut self, selection: &mut Option<Selection>) -> bool {
+    pub fn undo(&mut self, selection: &mut Option<Selection>) -> bool {
+        self.close();
         let Some(step) = self.undo.pop() else { return false };
         let undone = self.swap(step, selection);
         self.redo.push(undone);
         true
     }
 
-    pub(crate) fn redo(&mut self, selection: &mut Option<Selection>) -> bool {
+    pub fn redo(&mut self, selection: &mut Option<Selection>) -> bool {
+        self.close();
         let Some(step) = self.redo.pop() else { return false };
         let redone = self.swap(step, selection);
         self.undo.push(redone);
@@ -191,14 +233,16 @@ impl Document {
 
     /// Puts `step` in place, returning what it replaced as a step.
     fn swap(&mut self, step: Step, selection: &mut Option<Selection>) -> Step {
-        let Step { map, selection: to, name } = step;
+        let Step { change, selection: to, name } = step;
         let selection = std::mem::replace(selection, to);
-        let map = map.map(|(map, state)| {
-            let replaced = (std::mem::replace(&mut self.map, map), std::mem::replace(&mut self.state, state));
+        let change = change.map(|(mut diff, state)| {
+            diff.swap(&mut self.map);
+            diff.copy_covered(&mut self.shadow, &self.map);
+            let state = std::mem::replace(&mut self.state, state);
             self.changed();
-            replaced
+            (diff, state)
         });
-        Step { map, selection, name }
+        Step { change, selection, name }
     }
 
     /// Records an edit: the map changed, so it is unsaved, everything computed from it is stale,
@@ -263,10 +307,12 @@ impl Document {
         path: &std::path::Path,
         as_read: &crate::core::model::sheet::FormatMemo,
     ) {
-        let steps = self.undo.iter_mut().chain(self.redo.iter_mut()).filter_map(|s| s.map.as_mut().map(|(m, _)| m));
-        let states = std::iter::once(&mut self.map).chain(steps);
-        for map in states {
-            for sheet in &mut map.sheets {
+        self.close();
+        let steps = self.undo.iter_mut().chain(self.redo.iter_mut());
+        let in_steps = steps.filter_map(|s| s.change.as_mut().and_then(|(diff, _)| diff.sheets_mut()));
+        let states = [&mut self.map.sheets, &mut self.shadow.sheets].into_iter().chain(in_steps);
+        for sheets in states {
+            for sheet in sheets.iter_mut() {
                 if let Some(file) = sheet.file.as_mut().filter(|f| f.path == path) {
                     file.as_read = Some(as_read.clone());
                 }
@@ -293,12 +339,16 @@ impl Document {
 mod tests {
     use super::*;
     use crate::core::Cell;
+    use crate::core::model::map::Layer;
 
-    /// Paints `n` edits, one cell each, as the app does (checkpoint, change, touch).
+    /// Paints `n` edits, one cell each, as the app does (checkpoint, change, touch); each
+    /// changes its cell (tile 2 or 3, whichever it does not hold).
     fn edit(doc: &mut Document, n: usize) {
         for i in 0..n {
             doc.checkpoint(&None);
-            doc.map.set_tile(0, Cell::new((i % 8) as i32, 0), 1 + (i % 2) as crate::core::TileId);
+            let at = Cell::new((i % 8) as i32, 0);
+            let tile = if doc.map.tile(0, at) == Some(2) { 3 } else { 2 };
+            doc.map.set_tile(0, at, tile);
             doc.touch();
         }
     }
@@ -335,7 +385,7 @@ mod tests {
         assert!(doc.dirty, "the state before was not saved either");
         // The history trimmed past the saved state: it is gone too.
         let mut doc = Document::open(Map::new_standard(8, 2, 1).unwrap(), "m.ron".into());
-        doc.undo_budget = doc.map.approx_bytes() * 3;
+        doc.undo_budget = one_edit_bytes() * 3;
         edit(&mut doc, 5);
         while doc.undo(&mut None) {}
         assert!(doc.dirty, "the opened state fell out of the history");
@@ -361,7 +411,8 @@ mod tests {
         doc.redo(&mut None);
         assert_eq!(names(&doc.undo), ["Paint", "Select all"]);
         assert_eq!(doc.forgotten(), 0);
-        doc.undo_budget = doc.map.approx_bytes() * 3;
+        // Two edits' worth, and the open edit (its change not taken yet, so it costs nothing).
+        doc.undo_budget = one_edit_bytes() * 2 + one_edit_bytes() / 2;
         edit(&mut doc, 4);
         assert_eq!(doc.undo.len(), 3);
         assert_eq!(doc.forgotten(), 3, "Paint, the selection step and one edit");
@@ -408,30 +459,163 @@ mod tests {
         assert!(doc.redo.is_empty());
     }
 
+    /// What one edit of [`edit`] keeps.
+    fn one_edit_bytes() -> usize {
+        let mut doc = Document::untitled(Map::new_standard(8, 2, 1).unwrap(), "t");
+        edit(&mut doc, 2);
+        doc.undo[0].approx_bytes()
+    }
+
+    /// Fills the whole of layer 0, `n` times, with tiles 2 and 3 in turn: edits whose change is
+    /// the whole layer.
+    fn fill(doc: &mut Document, n: usize) {
+        for i in 0..n {
+            doc.checkpoint(&None);
+            let tile = 2 + (i % 2) as crate::core::TileId;
+            doc.map.layers[0].cells.fill(tile);
+            doc.touch();
+        }
+    }
+
     #[test]
     fn the_undo_history_is_bounded_in_steps_and_in_memory() {
         let map = Map::new_standard(64, 64, 1).unwrap();
-        let step = map.approx_bytes();
         let mut doc = Document::untitled(map.clone(), "t");
         edit(&mut doc, UNDO_LIMIT + 5);
-        assert_eq!(doc.undo.len(), UNDO_LIMIT, "small maps keep the step limit");
+        assert_eq!(doc.undo.len(), UNDO_LIMIT, "small edits keep the step limit");
 
+        // Edits that change the whole layer cost the layer each.
+        let layer = map.layers[0].approx_bytes();
         let mut doc = Document::untitled(map.clone(), "t");
-        doc.undo_budget = 10 * step + step / 2;
-        edit(&mut doc, 25);
-        assert_eq!(doc.undo.len(), 10, "ten copies fit in the budget");
-        // Undo and redo move copies between the two histories, so the whole stays bounded.
+        doc.undo_budget = 10 * layer + layer / 2;
+        fill(&mut doc, 25);
+        assert!(doc.undo[..doc.undo.len() - 1].iter().all(|s| s.approx_bytes() >= layer), "a filled layer each");
+        assert_eq!(doc.undo.len(), 11, "ten changes fit in the budget, and the open edit");
+        // Undo and redo move changes between the two histories, so the whole stays bounded.
         while doc.undo(&mut None) {}
-        edit(&mut doc, 1);
+        fill(&mut doc, 1);
         assert_eq!(doc.undo.len(), 1);
         assert!(doc.redo.is_empty());
 
-        let mut doc = Document::untitled(map, "t");
-        doc.undo_budget = step / 2;
-        edit(&mut doc, 3);
+        let mut doc = Document::untitled(map.clone(), "t");
+        doc.undo_budget = layer / 2;
+        fill(&mut doc, 3);
         assert_eq!(doc.undo.len(), 1, "the last edit can be undone, whatever the budget");
-        let before = doc.undo[0].clone();
         assert!(doc.undo(&mut None));
-        assert_eq!(Some(&doc.map), before.map());
+        assert_eq!(doc.map.layers[0].cells[0], 3, "the map before the last fill");
+    }
+
+    /// A step keeps what its edit changed, not the map: on the largest map, one-cell edits cost
+    /// bytes, and the history keeps all its steps.
+    #[test]
+    fn steps_cost_what_they_change_and_the_largest_map_keeps_its_whole_history() {
+        let side = crate::core::model::map::MAX_MAP_SIDE;
+        let mut doc = Document::untitled(Map::new_standard(side, side, 1).unwrap(), "big");
+        let layer = doc.map.approx_bytes();
+        for i in 0..UNDO_LIMIT + 10 {
+            doc.checkpoint(&None);
+            let at = Cell::new((i * 97 % side as usize) as i32, (i * 31 % side as usize) as i32);
+            doc.map.set_tile(0, at, 2);
+            doc.touch();
+        }
+        assert_eq!(doc.undo.len(), UNDO_LIMIT, "every step kept, to the step limit");
+        let kept: usize = doc.undo.iter().map(Step::approx_bytes).sum();
+        assert!(kept < 1 << 20, "{kept} bytes for {UNDO_LIMIT} one-cell edits (a copy would be {layer} each)");
+        while doc.undo(&mut None) {}
+        assert!(doc.map.layers[0].cells[..].iter().filter(|&&t| t == 2).count() == 10, "back to the oldest kept state");
+    }
+
+    /// Random edits of every kind (cells, flips, layers added and removed, objects, tile types,
+    /// properties, a resize), undos and redos: after each, the map is the initial map with the
+    /// edits then in effect replayed from the start.
+    #[test]
+    fn random_edits_undos_and_redos_match_a_replay_from_the_start() {
+        use crate::core::rng::Rng;
+        let initial = Map::new_standard(40, 30, 2).unwrap();
+        for seed in 0..20 {
+            let mut rng = Rng::new(seed);
+            let mut doc = Document::untitled(initial.clone(), "t");
+            // The edits in effect, oldest first, and those undone (the next to redo last).
+            let (mut done, mut undone): (Vec<u64>, Vec<u64>) = (Vec::new(), Vec::new());
+            for round in 0..150 {
+                match rng.below(10) {
+                    0..=5 => {
+                        let edit_seed = rng.next_u64();
+                        doc.checkpoint(&None);
+                        random_edit(&mut doc.map, edit_seed);
+                        doc.touch();
+                        done.push(edit_seed);
+                        undone.clear();
+                    }
+                    6..=7 => {
+                        if doc.undo(&mut None) {
+                            undone.push(done.pop().unwrap());
+                        }
+                    }
+                    _ => {
+                        if doc.redo(&mut None) {
+                            done.push(undone.pop().unwrap());
+                        }
+                    }
+                }
+                let mut replayed = initial.clone();
+                for &e in &done {
+                    random_edit(&mut replayed, e);
+                }
+                if let Some(d) = doc.map.first_difference(&replayed) {
+                    panic!("seed {seed}, round {round}: {d}");
+                }
+            }
+        }
+    }
+
+    /// One random edit, the same for the same `seed` on the same map.
+    fn random_edit(map: &mut Map, seed: u64) {
+        use crate::core::model::flip::Flip;
+        use crate::core::rng::Rng;
+        let mut rng = Rng::new(seed);
+        let (w, h) = (map.width() as i32, map.height() as i32);
+        let cell = |rng: &mut Rng| Cell::new(rng.below(w as u32) as i32, rng.below(h as u32) as i32);
+        match rng.below(9) {
+            0..=2 => {
+                // A stroke: a few cells of a layer.
+                let layer = rng.below(map.layers.len() as u32) as usize;
+                for _ in 0..1 + rng.below(20) {
+                    let tile = rng.below(map.tiles.len() as u32) as crate::core::TileId;
+                    map.set_tile(layer, cell(&mut rng), tile);
+                }
+            }
+            3 => {
+                let layer = rng.below(map.layers.len() as u32) as usize;
+                let len = map.layers[layer].cells.len();
+                let i = rng.below(len as u32) as usize;
+                map.layers[layer].flips.set(i, Flip::from_bits(rng.below(8) as u8).unwrap_or_default(), len);
+            }
+            4 => {
+                if map.layers.len() > 1 && rng.chance(0.5) {
+                    map.layers.remove(rng.below(map.layers.len() as u32) as usize);
+                } else {
+                    let copy = map.layers[0].clone();
+                    map.layers.push(Layer { name: format!("l{seed}"), ..copy });
+                }
+            }
+            5 => {
+                let layer = rng.below(map.layers.len() as u32) as usize;
+                map.layers[layer].visible = !map.layers[layer].visible;
+                map.layers[layer].name.push('x');
+            }
+            6 => {
+                map.properties.insert(format!("p{}", rng.below(5)), crate::core::PropertyValue::Int(seed as i64));
+            }
+            7 => {
+                let mut kind = map.tiles[1].clone();
+                kind.name = format!("t{seed}");
+                map.tiles.push(kind);
+            }
+            _ => {
+                let (nw, nh) = (20 + rng.below(30), 15 + rng.below(25));
+                *map = map.resized(nw, nh, crate::core::Anchor::ALL[rng.below(9) as usize], 0).unwrap();
+            }
+        }
     }
 }

@@ -164,6 +164,16 @@ impl Flips {
         self.0.is_empty() || self.0.len() == len
     }
 
+    /// The plane as held: one flip a cell, or empty when none was ever set (the undo history's
+    /// diffs compare and copy it as it is).
+    pub(crate) fn raw(&self) -> &[Flip] {
+        &self.0
+    }
+
+    pub(crate) fn raw_mut(&mut self) -> &mut [Flip] {
+        &mut self.0
+    }
+
     /// Bytes held (for bounding the undo history's copies).
     pub fn bytes(&self) -> usize {
         self.0.len() * std::mem::size_of::<Flip>()

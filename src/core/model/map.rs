@@ -13,7 +13,12 @@ use crate::core::model::sheet::SpriteSheet;
 use crate::core::model::tile::{self, Properties, Rgba, TileId, TileKind};
 
 use crate::core::model::limits::{Limit, MAX_TILES};
+
+// A child module, to read the map's private fields when it takes a diff.
+#[path = "diff.rs"]
+mod diff;
 pub use crate::core::model::limits::{MAX_LAYER_CELLS, MAX_MAP_SIDE};
+pub use diff::MapDiff;
 
 /// A tile layer. `cells[y * width + x]` is a [`TileId`]; `0` is empty.
 #[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
@@ -55,6 +60,11 @@ fn unit_parallax() -> [f64; 2] {
 }
 
 impl Layer {
+    /// About how many bytes its cells hold (the undo history's memory bound counts them).
+    pub fn approx_bytes(&self) -> usize {
+        self.cells.len() * std::mem::size_of::<TileId>() + self.flips.bytes()
+    }
+
     pub fn filled(name: &str, len: usize, tile: TileId) -> Self {
         Self::with_cells(name, vec![tile; len])
     }
@@ -1010,8 +1020,7 @@ impl Map {
     /// Roughly the memory this map holds: its layers' cells and its tile table's records (names
     /// and properties not counted). For bounding what copies of it may take (the undo history).
     pub fn approx_bytes(&self) -> usize {
-        let cells: usize =
-            self.layers.iter().map(|l| l.cells.len() * std::mem::size_of::<TileId>() + l.flips.bytes()).sum();
+        let cells: usize = self.layers.iter().map(Layer::approx_bytes).sum();
         cells
             + self.tiles.len() * std::mem::size_of::<TileKind>()
             + self.objects.len() * std::mem::size_of::<MapObject>()
