@@ -191,7 +191,9 @@ pub fn seeds(root: &Path) -> Vec<Seed> {
     for (name, format, text) in WRITTEN {
         add_map(&mut seeds, *format, (*name).to_owned(), text.as_bytes().to_vec());
     }
-    seeds.push(Seed { target: "movingai_scen", name: "small.scen".to_owned(), bytes: SCEN.as_bytes().to_vec() });
+    for (name, text) in SCENS {
+        seeds.push(Seed { target: "movingai_scen", name: (*name).to_owned(), bytes: text.as_bytes().to_vec() });
+    }
     seeds
 }
 
@@ -282,6 +284,18 @@ const WRITTEN: &[(&str, Format, &str)] = &[
         "legend:\nT = tile name=\"tree\" opaque fg=#22aa22\nD = tile opaque door=closed toggles=d\nd = tile walkable door=open toggles=D\n~ = tile walkable cost=3\n---\n#####\n#@T.#\n#~\"g#\n#D.d#\n#####\n",
     ),
     ("small.map", Format::MovingAi, "type octile\nheight 3\nwidth 4\nmap\n@@@@\n@.TS\n@W.@\n"),
+    (
+        "rooms.map",
+        Format::MovingAi,
+        "type octile\nheight 5\nwidth 7\nmap\n@@@@@@@\n@..T..@\n@.@@@.@\n@..S..W\n@@@@@@@\n",
+    ),
 ];
 
-const SCEN: &str = "version 1\n0\tsmall.map\t4\t3\t1\t1\t2\t2\t1.41421356\n1\tsmall.map\t4\t3\t1\t1\t3\t1\t2\n";
+/// Scenario files no bundled file gives (`../shared/corpus` has a real one).
+const SCENS: &[(&str, &str)] = &[
+    ("small.scen", "version 1\n0\tsmall.map\t4\t3\t1\t1\t2\t2\t1.41421356\n1\tsmall.map\t4\t3\t1\t1\t3\t1\t2\n"),
+    (
+        "rooms.scen",
+        "version 1\n0\trooms.map\t7\t5\t1\t1\t5\t3\t4.82842712\n0\trooms.map\t7\t5\t5\t1\t1\t3\t4.82842712\n1\trooms.map\t7\t5\t1\t3\t5\t3\t4.00000000\n",
+    ),
+];
