@@ -249,3 +249,17 @@ fn ascii_keeps_the_tiles_in_use_when_a_tileset_has_more_types_than_glyphs() {
     assert!(err.contains("uses 25000 tile types, more than ASCII has glyphs for"), "{err}");
     assert!(!dir.path().join("every.txt").exists());
 }
+
+/// A door whose counterpart is drawn `"` (tall grass's glyph) is written `toggles=\"`: a bare
+/// quote opened a quote the legend line never closed, and the save could not be read back (the
+/// fuzzer's round trip found it).
+#[test]
+fn a_door_toggling_to_a_quote_glyph_saves_and_reads_back() {
+    let map = ascii("legend:\nD = tile name=\"gate\" opaque door=closed toggles=\\\"\n---\n#####\n#D\".#\n#####\n");
+    let gate = map.tiles.iter().find(|t| t.name == "gate").expect("the gate");
+    let to = usize::from(gate.door.expect("a door").toggles_to);
+    assert_eq!(map.tiles[to].glyph.ch, '"');
+    let (_, text) = save_text(&map, "gate.txt");
+    assert!(text.contains("toggles=\\\""), "{text}");
+    assert_same(&map, &round_trip(&map, "txt"), "through ASCII");
+}

@@ -355,3 +355,37 @@ fn an_instance_takes_its_templates_name_class_and_size_where_its_own_are_empty_a
     std::fs::write(&tmj, map.to_string()).unwrap();
     assert_eq!(read(&load(&tmj)), expected, "tmj");
 }
+
+/// A Tiled 1.1 JSON template (its object's properties as an object, with `propertytypes`) gives
+/// its instances what its 1.2 form gives, and an instance's own old-form properties still win
+/// by name.
+#[test]
+fn tiled_1_1_json_templates_read_as_their_current_form() {
+    use sightline::core::PropertyValue;
+    let dir = tempfile::tempdir().unwrap();
+    let read = |template: &str, instance_properties: &str| {
+        std::fs::write(dir.path().join("m.tj"), template).unwrap();
+        let map = format!(
+            r#"{{"width":2,"height":1,"tilewidth":8,"tileheight":8,"infinite":false,"tilesets":[],
+            "layers":[{{"type":"objectgroup","name":"o","objects":[
+            {{"id":1,"template":"m.tj","x":0,"y":0,{instance_properties}}}]}}]}}"#
+        );
+        let path = dir.path().join("map.tmj");
+        std::fs::write(&path, map).unwrap();
+        load(&path)
+    };
+    let old = read(
+        r#"{"type":"template","object":{"name":"marker","type":"Spawn","width":8,"height":8,
+        "properties":{"wave":1,"side":"left"},"propertytypes":{"wave":"int","side":"string"}}}"#,
+        r#""properties":{"wave":"3"},"propertytypes":{"wave":"int"}"#,
+    );
+    let current = read(
+        r#"{"type":"template","object":{"name":"marker","type":"Spawn","width":8,"height":8,
+        "properties":[{"name":"wave","type":"int","value":1},{"name":"side","type":"string","value":"left"}]}}"#,
+        r#""properties":[{"name":"wave","type":"int","value":3}]"#,
+    );
+    assert_same(&old, &current, "Tiled 1.1's template against 1.2's");
+    let properties = &old.objects[0].properties;
+    assert_eq!(properties.get("wave"), Some(&PropertyValue::Int(3)), "the instance's own value");
+    assert_eq!(properties.get("side"), Some(&PropertyValue::String("left".into())), "the template's");
+}

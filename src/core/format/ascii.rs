@@ -22,7 +22,8 @@
 //!
 //! Kinds: a built-in tile name with spaces written as `-` (`floor`, `wall`, `closed-door`,
 //! `open-door`, `water`, `tall-grass`); `tile` with `name=`, flags `opaque` and `walkable`,
-//! `cost=`, `fg=`, `bg=`, `door=open|closed` and `toggles=C` (the counterpart's glyph);
+//! `cost=`, `fg=`, `bg=`, `door=open|closed` and `toggles=C` (the counterpart's glyph; `\"` for
+//! a `"`);
 //! `monster` with `name=`, `vision=` and `light=` (the radius of a light it carries: its `light`
 //! property); `player` with `name=`, `light=` (the player's torch) and `vision=` (how far the
 //! player sees in the dark, over the play preset's); `item` with `name=`;
@@ -98,12 +99,19 @@ pub fn monster_name(c: char) -> &'static str {
 }
 
 /// Splits a legend line's right-hand side into words, keeping `key="quoted words"` together.
+/// `\"` is a quote that belongs to the word (`toggles=\"`: a door whose counterpart's glyph is
+/// `"`); any other backslash is itself.
 fn words(s: &str) -> Result<Vec<String>, String> {
     let mut out = Vec::new();
     let mut cur = String::new();
     let mut quoted = false;
-    for ch in s.chars() {
+    let mut chars = s.chars().peekable();
+    while let Some(ch) = chars.next() {
         match ch {
+            '\\' if chars.peek() == Some(&'"') => {
+                chars.next();
+                cur.push('"');
+            }
             '"' => quoted = !quoted,
             c if c.is_whitespace() && !quoted => {
                 if !cur.is_empty() {
@@ -528,11 +536,13 @@ pub fn to_string(map: &Map) -> Result<(String, Vec<String>), MapError> {
         }
         line.push_str(&format!(" fg={} bg={}", t.glyph.fg.to_hex(), t.glyph.bg.to_hex()));
         if let Some(d) = t.door {
-            line.push_str(&format!(
-                " door={} toggles={}",
-                if d.open { "open" } else { "closed" },
-                glyph_of[usize::from(d.toggles_to)]
-            ));
+            // A counterpart drawn `"` (tall grass's glyph, say) is escaped, or it would open a
+            // quote that the line never closes.
+            let counterpart = match glyph_of[usize::from(d.toggles_to)] {
+                '"' => "\\\"".to_owned(),
+                c => c.to_string(),
+            };
+            line.push_str(&format!(" door={} toggles={counterpart}", if d.open { "open" } else { "closed" }));
         }
         if t.sprite.is_some() || !t.properties.is_empty() || !t.animation.is_empty() {
             lossy_tiles.push(t.name.as_str());
