@@ -263,3 +263,14 @@ fn a_door_toggling_to_a_quote_glyph_saves_and_reads_back() {
     assert!(text.contains("toggles=\\\""), "{text}");
     assert_same(&map, &round_trip(&map, "txt"), "through ASCII");
 }
+
+/// A monster whose glyph is not a letter (a legend can make `-` one) keeps its legend line in a
+/// save: written bare, the glyph read back as unknown (the fuzzer's round trip found it).
+#[test]
+fn a_monster_of_a_glyph_no_letter_keeps_its_legend_line() {
+    let map = ascii("legend:\n- = monster\n---\n#####\n#.-.#\n#####\n");
+    assert!(matches!(map.objects[0].kind, ObjectKind::Monster { glyph: '-', .. }), "{:?}", map.objects[0].kind);
+    let (_, text) = save_text(&map, "monster.txt");
+    assert!(text.contains("- = monster"), "{text}");
+    assert_same(&map, &round_trip(&map, "txt"), "through ASCII");
+}

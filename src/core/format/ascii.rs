@@ -643,7 +643,11 @@ pub fn to_string(map: &Map) -> Result<(String, Vec<String>), MapError> {
                 )),
                 Some(_) => {}
                 None => {
-                    if settings != (monster_name(glyph).to_owned(), DEFAULT_VISION_RADIUS, None) {
+                    // Written bare only where the reader takes the glyph for this very monster:
+                    // a letter with the built-in settings. Another glyph (a `-` a legend made a
+                    // monster) needs its legend line, or the save cannot be read back.
+                    let built_in = default_name.as_deref() == Some(o.name.as_str()) && carried.is_none();
+                    if !built_in {
                         let light = carried.map_or(String::new(), |r| format!(" light={r}"));
                         let name = legend_name(&o.name, &mut warnings);
                         legend_lines.push(format!("{glyph} = monster name=\"{name}\" vision={vision_radius}{light}"));
