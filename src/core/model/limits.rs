@@ -12,7 +12,7 @@ pub const MAX_MAP_SIDE: u32 = 4096;
 pub const MAX_LAYER_CELLS: u64 = 8 * (MAX_MAP_SIDE as u64) * (MAX_MAP_SIDE as u64);
 
 /// Most tiles the tilesets of one map hold, and so the largest tile count, column count or
-/// local tile id a file may give (a tile id is 16 bits: [`TileId`](crate::core::model::map::TileId)).
+/// local tile id a file may give (a tile id is 16 bits: [`TileId`](crate::core::model::tile::TileId)).
 pub const MAX_TILES: u32 = u16::MAX as u32;
 
 /// Largest tile size, spacing, margin, tile offset or text size, in pixels, that a file may
