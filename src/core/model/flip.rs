@@ -174,7 +174,7 @@ impl Flips {
         &mut self.0
     }
 
-    /// Bytes held (for bounding the undo history's copies).
+    /// Bytes held (for bounding the undo history).
     pub fn bytes(&self) -> usize {
         self.0.len() * std::mem::size_of::<Flip>()
     }

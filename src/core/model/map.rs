@@ -1,6 +1,6 @@
 //! The map model: a W×H grid of tile ids on one or more tile layers, the tile table, image
-//! tilesets, and object layers between the tile layers. Flat arrays, so a whole map is cheap to
-//! clone for undo.
+//! tilesets, and object layers between the tile layers. Flat arrays, so a map compares and copies
+//! as whole slices (the undo history keeps what an edit changed: [`MapDiff`]).
 
 use serde::{Deserialize, Serialize};
 
