@@ -274,3 +274,44 @@ fn a_monster_of_a_glyph_no_letter_keeps_its_legend_line() {
     assert!(text.contains("- = monster"), "{text}");
     assert_same(&map, &round_trip(&map, "txt"), "through ASCII");
 }
+
+/// A monster drawn with a glyph the file gives a tile or a built-in object (a RON monster drawn
+/// `'` among open doors, or `@` beside the player) is written with a free glyph, and says so: its
+/// legend line turned the open doors into monsters, and the save could not be read back (the
+/// fuzzer's round trip found it). Where nothing else uses the glyph, it keeps it.
+#[test]
+fn a_monster_drawn_as_a_tile_is_written_with_a_free_glyph() {
+    let mut map = ascii("#######\n#.g'.h#\n#@....#\n#######\n");
+    let monster = |glyph| ObjectKind::Monster { glyph, vision_radius: 5 };
+    let goblin = map.objects.iter().position(|o| o.name == "goblin").unwrap();
+    let dwarf = map.objects.iter().position(|o| o.name == "dwarf").unwrap();
+    map.objects[goblin].kind = monster('\'');
+    map.objects[dwarf].kind = monster('@');
+    let (warnings, text) = save_text(&map, "clash.txt");
+    let back = round_trip(&map, "txt");
+    assert_eq!(back.tiles[usize::from(back.top_tile(Cell::new(3, 1)).unwrap().1)].name, "open door", "{text}");
+    let kinds: Vec<(&str, &ObjectKind)> = back.objects.iter().map(|o| (o.name.as_str(), &o.kind)).collect();
+    let [
+        ("goblin", ObjectKind::Monster { glyph: g, vision_radius: 5 }),
+        ("dwarf", ObjectKind::Monster { glyph: d, vision_radius: 5 }),
+        ("player", ObjectKind::PlayerStart),
+    ] = kinds[..]
+    else {
+        panic!("{kinds:?}\n{text}");
+    };
+    assert!(![*g, *d].iter().any(|c| ['\'', '@', '.', '#'].contains(c) || c.is_ascii_alphabetic()), "{g:?} {d:?}");
+    assert_ne!(g, d);
+    for (name, own) in [("goblin", "'\\''"), ("dwarf", "'@'")] {
+        assert!(
+            warnings.iter().any(|w| w.contains(&format!("monster \"{name}\" is written with glyph"))
+                && w.contains(&format!("its own, {own},"))),
+            "{warnings:?}"
+        );
+    }
+
+    // Nothing on this map is drawn `'`: the monster keeps its glyph, and the round trip is exact.
+    let map = ascii("legend:\n' = monster name=\"imp\"\n---\n#####\n#.'.#\n#####\n");
+    let (warnings, _) = save_text(&map, "imp.txt");
+    assert!(warnings.is_empty(), "{warnings:?}");
+    assert_same(&map, &round_trip(&map, "txt"), "through ASCII");
+}

@@ -595,6 +595,21 @@ pub fn to_string(map: &Map) -> Result<(String, Vec<String>), MapError> {
     // Lights and items whose settings are not their built-in glyph's (a radius of 8, a name)
     // get a glyph of their own, one for each kind and name, defined in the legend; from the
     // glyphs no tile and no built-in meaning has.
+    // The glyphs this file gives a meaning besides monsters: the tiles its cells draw, its
+    // legend's tiles and their doors' counterparts, and the built-in objects' glyphs.
+    let mut meant: std::collections::HashSet<char> = grid.iter().copied().collect();
+    for &id in &custom {
+        meant.insert(glyph_of[id]);
+        if let Some(d) = map.tiles[id].door {
+            meant.insert(glyph_of[usize::from(d.toggles_to)]);
+        }
+    }
+    meant.extend(
+        map.objects
+            .iter()
+            .filter(|o| !matches!(o.kind, ObjectKind::Monster { .. } | ObjectKind::Other(_)))
+            .map(|o| o.kind.glyph()),
+    );
     let mut taken = used.clone();
     taken.extend(glyph_of.iter().copied());
     let mut free = ('!'..='~')
@@ -602,7 +617,10 @@ pub fn to_string(map: &Map) -> Result<(String, Vec<String>), MapError> {
         .chain('\u{4e00}'..='\u{9fff}')
         .filter(move |c| !taken.contains(c) && !is_object_glyph(*c));
     let mut object_glyphs: Vec<((ObjectKind, String), char)> = Vec::new();
-    let mut letters: HashMap<char, (String, u32, Option<u32>)> = HashMap::new();
+    // Each monster glyph met: the first monster's settings (name, vision, carried light), and
+    // the glyph it is written with.
+    type Settings = (String, u32, Option<u32>);
+    let mut letters: HashMap<char, (Settings, char)> = HashMap::new();
     // The first player start's name, light and vision (`@` means one player start; others are
     // written as it).
     let mut player: Option<(String, Option<u32>, Option<u32>)> = None;
@@ -636,23 +654,47 @@ pub fn to_string(map: &Map) -> Result<(String, Vec<String>), MapError> {
             // that one, and says so.
             let settings = (o.name.clone(), vision_radius, carried);
             match letters.get(&glyph) {
-                Some(first) if *first != settings => warnings.push(format!(
-                    "monster {:?} shares glyph {glyph:?} with another of other settings (name, vision, light): \
-                     it is written as that one",
-                    o.name
-                )),
-                Some(_) => {}
+                Some((first, written)) => {
+                    if *first != settings {
+                        warnings.push(format!(
+                            "monster {:?} shares glyph {glyph:?} with another of other settings (name, vision, \
+                             light): it is written as that one",
+                            o.name
+                        ));
+                    }
+                    ch = *written;
+                }
                 None => {
+                    // A glyph this file draws a tile or a built-in object with cannot name a
+                    // monster too: its legend line would turn those cells into monsters (a RON
+                    // monster drawn `'` among open doors). Such a monster takes a free glyph.
+                    let clashes = glyph.is_control() || glyph.is_whitespace() || meant.contains(&glyph);
+                    if clashes {
+                        let Some(g) = free.next() else {
+                            warnings.push(format!(
+                                "monster {:?} is not kept: its glyph {glyph:?} is a tile's in ASCII, and no glyph \
+                                 is left for it",
+                                o.name
+                            ));
+                            continue;
+                        };
+                        warnings.push(format!(
+                            "monster {:?} is written with glyph {g:?}, and read back so: its own, {glyph:?}, \
+                             stands for a tile or a built-in object in ASCII",
+                            o.name
+                        ));
+                        ch = g;
+                    }
                     // Written bare only where the reader takes the glyph for this very monster:
                     // a letter with the built-in settings. Another glyph (a `-` a legend made a
                     // monster) needs its legend line, or the save cannot be read back.
-                    let built_in = default_name.as_deref() == Some(o.name.as_str()) && carried.is_none();
+                    let built_in = !clashes && default_name.as_deref() == Some(o.name.as_str()) && carried.is_none();
                     if !built_in {
                         let light = carried.map_or(String::new(), |r| format!(" light={r}"));
                         let name = legend_name(&o.name, &mut warnings);
-                        legend_lines.push(format!("{glyph} = monster name=\"{name}\" vision={vision_radius}{light}"));
+                        legend_lines.push(format!("{ch} = monster name=\"{name}\" vision={vision_radius}{light}"));
                     }
-                    letters.insert(glyph, settings);
+                    letters.insert(glyph, (settings, ch));
                 }
             }
         } else if o.kind == ObjectKind::PlayerStart {
