@@ -159,7 +159,6 @@ impl MapDiff {
             tiled_editor,
             next_object_id,
         } = old;
-        let changed = |same: bool| !same;
         let layers = if layers.len() != new.layers.len() {
             Layers::List(layers.clone())
         } else {
@@ -173,19 +172,19 @@ impl MapDiff {
         };
         MapDiff {
             layers,
-            size: changed((*width, *height) == (new.width, new.height)).then_some((*width, *height)),
-            tiles: changed(*tiles == new.tiles).then(|| tiles.clone()),
-            object_layers: changed(*object_layers == new.object_layers).then(|| object_layers.clone()),
-            groups: changed(*groups == new.groups).then(|| groups.clone()),
-            objects: changed(*objects == new.objects).then(|| objects.clone()),
-            sheets: changed(*sheets == new.sheets).then(|| sheets.clone()),
-            properties: changed(*properties == new.properties).then(|| properties.clone()),
-            class: changed(*class == new.class).then(|| class.clone()),
-            background: changed(*background == new.background).then_some(*background),
-            tile_size: changed(*tile_size == new.tile_size).then_some(*tile_size),
-            tiled: changed(*tiled == new.tiled).then_some(*tiled),
-            tiled_editor: changed(*tiled_editor == new.tiled_editor).then(|| tiled_editor.clone()),
-            next_object_id: changed(*next_object_id == new.next_object_id).then_some(*next_object_id),
+            size: ((*width, *height) != (new.width, new.height)).then_some((*width, *height)),
+            tiles: (*tiles != new.tiles).then(|| tiles.clone()),
+            object_layers: (*object_layers != new.object_layers).then(|| object_layers.clone()),
+            groups: (*groups != new.groups).then(|| groups.clone()),
+            objects: (*objects != new.objects).then(|| objects.clone()),
+            sheets: (*sheets != new.sheets).then(|| sheets.clone()),
+            properties: (*properties != new.properties).then(|| properties.clone()),
+            class: (*class != new.class).then(|| class.clone()),
+            background: (*background != new.background).then_some(*background),
+            tile_size: (*tile_size != new.tile_size).then_some(*tile_size),
+            tiled: (*tiled != new.tiled).then_some(*tiled),
+            tiled_editor: (*tiled_editor != new.tiled_editor).then(|| tiled_editor.clone()),
+            next_object_id: (*next_object_id != new.next_object_id).then_some(*next_object_id),
         }
     }
 
