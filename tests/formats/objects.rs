@@ -377,3 +377,58 @@ fn a_point_stands_at_its_point_and_a_turn_is_read_within_one() {
         assert_eq!(round_trip(&map, ext).objects, map.objects, "{ext}");
     }
 }
+
+/// An object whose `gid` is 0 shows no tile, and Tiled reads it as a rectangle (`if (gid)` in
+/// its readers): it stands on the cell under the centre of the box hung from its top-left
+/// corner, in TMX and in JSON alike. It was read as a tile object of the empty tile, hung from
+/// its bottom-left corner, then saved as a rectangle from the same point: read back, it stood
+/// on another cell, or off the map and was dropped (the fuzzer's round trip found it).
+#[test]
+fn an_object_of_gid_0_is_a_rectangle_and_stays_on_its_cell() {
+    use sightline::core::MapObject;
+    use sightline::core::model::object::{ObjectShape, ShapeKind};
+    let tmx = r#"<?xml version="1.0"?>
+<map version="1.10" orientation="orthogonal" width="4" height="4" tilewidth="8" tileheight="8" infinite="0">
+ <layer id="1" name="ground" width="4" height="4"><data encoding="csv">0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0</data></layer>
+ <objectgroup id="2" name="objects">
+  <object id="1" name="lamp" gid="0" x="12" y="4" width="8" height="8"/>
+ </objectgroup>
+</map>"#;
+    let tmj = r#"{"type": "map", "version": "1.10", "orientation": "orthogonal", "width": 4, "height": 4,
+        "tilewidth": 8, "tileheight": 8, "infinite": false, "tilesets": [], "layers": [
+        {"type": "tilelayer", "id": 1, "name": "ground", "width": 4, "height": 4, "data": [0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0]},
+        {"type": "objectgroup", "id": 2, "name": "objects", "objects": [
+            {"id": 1, "name": "lamp", "gid": 0, "x": 12, "y": 4, "width": 8, "height": 8}]}]}"#;
+    let dir = tempfile::tempdir().unwrap();
+    for (name, text) in [("gid0.tmx", tmx), ("gid0.tmj", tmj)] {
+        let path = dir.path().join(name);
+        std::fs::write(&path, text).unwrap();
+        let map = load(&path);
+        let lamp = &map.objects[0];
+        // The box from (12, 4), 8 × 8: its centre (16, 8) is on cell (2, 1).
+        assert_eq!(lamp.cell, Cell::new(2, 1), "{name}");
+        let shape = lamp.shape.as_ref().unwrap();
+        assert_eq!(shape.kind, ShapeKind::Rectangle { width: 8.0, height: 8.0 }, "{name}");
+        for ext in ["tmx", "tmj", "ron"] {
+            assert_same(&map, &round_trip(&map, ext), &format!("{name} through {ext}"));
+        }
+    }
+
+    // A tile object of the empty tile (a RON map may hold one) is written as a rectangle of the
+    // same box, so it is read back on its cell.
+    let mut map = Map::new_standard(4, 4, STANDARD_FLOOR).unwrap();
+    map.tile_size = [8, 8];
+    let empty = ShapeKind::Tile { tile: 0, flip: Flip::NONE, width: 8.0, height: 8.0 };
+    // Hung from its bottom-left corner (16, 24): the box from (16, 16), centre (20, 20).
+    let (cell, shape) = map.placed_shape(empty, [16.0, 24.0], 0.0).unwrap();
+    assert_eq!(cell, Cell::new(2, 2));
+    map.add_object(MapObject { shape: Some(shape), ..MapObject::new(ObjectKind::Item, cell) });
+    for ext in ["tmx", "tmj"] {
+        let back = round_trip(&map, ext);
+        let [item] = &back.objects[..] else { panic!("{ext}: {:?}", back.objects) };
+        assert_eq!(item.cell, cell, "{ext}");
+        let ObjectShape { kind, .. } = item.shape.as_ref().unwrap();
+        assert_eq!(*kind, ShapeKind::Rectangle { width: 8.0, height: 8.0 }, "{ext}");
+        assert_eq!(item.shape.as_ref().unwrap().position(item.cell, back.tile_size), [16.0, 16.0], "{ext}");
+    }
+}

@@ -389,3 +389,55 @@ fn tiled_1_1_json_templates_read_as_their_current_form() {
     assert_eq!(properties.get("wave"), Some(&PropertyValue::Int(3)), "the instance's own value");
     assert_eq!(properties.get("side"), Some(&PropertyValue::String("left".into())), "the template's");
 }
+
+/// An instance whose `gid` is 0 sets no tile, so it shows its template's, as in Tiled (which
+/// reads a `gid` of 0 as none), in TMX and in JSON; a template's own `gid` of 0 is no tile either.
+#[test]
+fn an_instance_with_gid_0_shows_its_templates_tile() {
+    use sightline::core::model::object::ShapeKind;
+    let dir = tempfile::tempdir().unwrap();
+    std::fs::copy(fixture("tiny.png"), dir.path().join("tiny.png")).unwrap();
+    std::fs::copy(fixture("tiny.tsx"), dir.path().join("tiny.tsx")).unwrap();
+    let tx = |gid: u32| {
+        format!(
+            "<?xml version=\"1.0\"?>\n<template>\n <tileset firstgid=\"1\" source=\"tiny.tsx\"/>\n \
+             <object name=\"chest\" gid=\"{gid}\" width=\"8\" height=\"8\"/>\n</template>\n"
+        )
+    };
+    std::fs::write(dir.path().join("chest.tx"), tx(4)).unwrap();
+    std::fs::write(dir.path().join("none.tx"), tx(0)).unwrap();
+    let tj = serde_json::json!({"type": "template", "tileset": {"firstgid": 1, "source": "tiny.tsx"},
+        "object": {"name": "chest", "gid": 4, "width": 8, "height": 8}});
+    std::fs::write(dir.path().join("chest.tj"), tj.to_string()).unwrap();
+    let tmx = r#"<?xml version="1.0"?>
+<map version="1.10" orientation="orthogonal" width="4" height="2" tilewidth="8" tileheight="8" infinite="0" nextobjectid="3">
+ <tileset firstgid="1" source="tiny.tsx"/>
+ <layer id="1" name="ground" width="4" height="2"><data encoding="csv">1,1,1,1,1,1,1,1</data></layer>
+ <objectgroup id="2" name="things">
+  <object id="1" template="chest.tx" gid="0" x="8" y="16"/>
+  <object id="2" template="none.tx" x="16" y="0"/>
+ </objectgroup>
+</map>"#;
+    let tmj = serde_json::json!({"width": 4, "height": 2, "tilewidth": 8, "tileheight": 8,
+        "orientation": "orthogonal", "nextobjectid": 3, "tilesets": [{"firstgid": 1, "source": "tiny.tsx"}],
+        "layers": [
+            {"id": 1, "type": "tilelayer", "name": "ground", "width": 4, "height": 2, "data": [1, 1, 1, 1, 1, 1, 1, 1]},
+            {"id": 2, "type": "objectgroup", "name": "things", "objects": [
+                {"id": 1, "template": "chest.tj", "gid": 0, "x": 8.0, "y": 16.0}]}]});
+    std::fs::write(dir.path().join("m.tmx"), tmx).unwrap();
+    std::fs::write(dir.path().join("m.tmj"), tmj.to_string()).unwrap();
+    for name in ["m.tmx", "m.tmj"] {
+        let map = load(&dir.path().join(name));
+        let chest = map.objects.iter().find(|o| o.id == 1).unwrap();
+        let Some(ShapeKind::Tile { tile, .. }) = chest.shape.as_ref().map(|s| &s.kind) else {
+            panic!("{name}: {:?}", chest.shape)
+        };
+        assert_eq!(map.tiles[usize::from(*tile)].sprite.map(|s| s.index), Some(3), "{name}");
+        // Hung from its bottom-left corner (8, 16): the cell (1, 1).
+        assert_eq!(chest.cell, Cell::new(1, 1), "{name}");
+    }
+    let map = load(&dir.path().join("m.tmx"));
+    let plain = map.objects.iter().find(|o| o.id == 2).unwrap();
+    assert_eq!(plain.shape.as_ref().unwrap().kind, ShapeKind::Rectangle { width: 8.0, height: 8.0 });
+    assert_eq!(plain.cell, Cell::new(2, 0));
+}

@@ -1630,7 +1630,7 @@ fn object_doc(o: &MapObject, tilesets: &[TilesetDoc], placement: &[(usize, u32)]
             // by a last bit from what was read.
             let tidy = |x: f64| (x * 1e6).round() / 1e6;
             let x = tidy(f64::from(o.cell.x) * f64::from(tw) + s.offset[0]);
-            let y = tidy(f64::from(o.cell.y) * f64::from(th) + s.offset[1]);
+            let mut y = tidy(f64::from(o.cell.y) * f64::from(th) + s.offset[1]);
             let (width, height, shape) = match &s.kind {
                 ShapeKind::Point => (0.0, 0.0, DocShape::Point),
                 ShapeKind::Rectangle { width, height } => (*width, *height, DocShape::Rectangle),
@@ -1644,7 +1644,15 @@ fn object_doc(o: &MapObject, tilesets: &[TilesetDoc], placement: &[(usize, u32)]
                         Some(&(g, local)) if g != usize::MAX => (tilesets[g].first_gid + local) | flip.gid_bits(),
                         _ => 0,
                     };
-                    (*width, *height, if gid == 0 { DocShape::Rectangle } else { DocShape::Tile(gid) })
+                    if gid == 0 {
+                        // No tile to show (the empty tile): Tiled reads an object without one
+                        // as a rectangle from its top-left corner, so the same box is written
+                        // from there. It stood at its bottom left, as a tile of no tileset does.
+                        y = tidy(y - height);
+                        (*width, *height, DocShape::Rectangle)
+                    } else {
+                        (*width, *height, DocShape::Tile(gid))
+                    }
                 }
             };
             (x, y, width, height, s.rotation, shape)

@@ -635,8 +635,11 @@ fn object_doc(ob: &Obj, layer: usize) -> Result<ObjectDoc, MapError> {
         }
         Ok(out)
     };
-    let shape = if let Some(gid) = ob.int("gid", Limit::ID)? {
-        DocShape::Tile(u32::try_from(gid).map_err(|_| ob.bad("gid", "a tile GID"))?)
+    // Tiled reads a `gid` of tile 0 as none (`if (gid)` in its reader): a rectangle.
+    let gid =
+        ob.int("gid", Limit::ID)?.map(|g| u32::try_from(g).map_err(|_| ob.bad("gid", "a tile GID"))).transpose()?;
+    let shape = if let Some(gid) = gid.filter(|g| g & !Flip::GID_MASK != 0) {
+        DocShape::Tile(gid)
     } else if ob.get("polygon").is_some() {
         DocShape::Polygon(points("polygon")?)
     } else if ob.get("polyline").is_some() {
@@ -873,7 +876,8 @@ fn template_object(
     let Some(mut object) = value.get("object").and_then(Value::as_object).cloned() else {
         return Err(MapError::invalid("the template has no object"));
     };
-    if let Some(gid) = object.get("gid").and_then(Value::as_u64) {
+    // A `gid` of tile 0 is none, as in Tiled.
+    if let Some(gid) = object.get("gid").and_then(Value::as_u64).filter(|g| g & u64::from(!Flip::GID_MASK) != 0) {
         let gid = map_gid(gid, value, path, what, tilesets, doc, files)?;
         object.insert("gid".into(), json!(gid));
     }
@@ -907,8 +911,10 @@ fn merged(instance: &JsonObject<String, Value>, object: &Value) -> JsonObject<St
         merged.remove("type");
         merged.remove("class");
     }
+    // An instance's `gid` of tile 0 is none, so the template's tile stays (as in Tiled).
+    let no_tile = |v: &Value| v.as_u64().is_some_and(|g| g & u64::from(!Flip::GID_MASK) == 0);
     for (key, value) in instance {
-        if key != "template" {
+        if key != "template" && !(key == "gid" && no_tile(value)) {
             merged.insert(key.clone(), value.clone());
         }
     }

@@ -637,10 +637,16 @@ fn wang_set(w: &Element) -> Result<WangSet, MapError> {
     })
 }
 
+/// An object's `gid`, when it names a tile. Tiled reads a `gid` of tile 0 as none (`if (gid)`
+/// in its reader): the object is a rectangle, or an instance takes its template's tile.
+fn tile_gid(o: &Element) -> Result<Option<u32>, MapError> {
+    Ok(o.int::<u32>("gid", Limit::ID)?.filter(|g| g & !Flip::GID_MASK != 0))
+}
+
 /// An `<object>` as it is written (an instance: its own values only), on object layer
 /// `layer`; `gid` numbers its tile as the document does.
 fn object(o: &Element, layer: usize, mut gid: impl FnMut(u32) -> Result<u32, MapError>) -> Result<ObjectDoc, MapError> {
-    let shape = if let Some(g) = o.int::<u32>("gid", Limit::ID)? {
+    let shape = if let Some(g) = tile_gid(o)? {
         // Tiled's hexagonal 120° rotation bit means nothing on an orthogonal map.
         DocShape::Tile(gid(g & !(Flip::GID_MASK & !0xE000_0000))?)
     } else if o.child("ellipse").is_some() {
@@ -692,7 +698,7 @@ fn instance_over_template(instance: &mut ObjectDoc, element: &Element, template:
     if !set("opacity") {
         instance.opacity = template.opacity;
     }
-    let own_shape = set("gid")
+    let own_shape = matches!(tile_gid(element), Ok(Some(_)))
         || ["ellipse", "point", "capsule", "polygon", "polyline", "text"].iter().any(|s| element.child(s).is_some());
     if !own_shape {
         instance.shape = template.shape.clone();
