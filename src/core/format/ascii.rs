@@ -100,7 +100,8 @@ pub fn monster_name(c: char) -> &'static str {
 
 /// Splits a legend line's right-hand side into words, keeping `key="quoted words"` together.
 /// `\"` is a quote that belongs to the word (`toggles=\"`: a door whose counterpart's glyph is
-/// `"`); any other backslash is itself.
+/// `"`; `name="a \"b\""`), `\\` a backslash (a name that ends in one); any other backslash is
+/// itself.
 fn words(s: &str) -> Result<Vec<String>, String> {
     let mut out = Vec::new();
     let mut cur = String::new();
@@ -108,9 +109,8 @@ fn words(s: &str) -> Result<Vec<String>, String> {
     let mut chars = s.chars().peekable();
     while let Some(ch) = chars.next() {
         match ch {
-            '\\' if chars.peek() == Some(&'"') => {
-                chars.next();
-                cur.push('"');
+            '\\' if matches!(chars.peek(), Some('"' | '\\')) => {
+                cur.extend(chars.next());
             }
             '"' => quoted = !quoted,
             c if c.is_whitespace() && !quoted => {
@@ -389,27 +389,21 @@ fn assign_glyphs(map: &Map, custom: &[usize], mut used: std::collections::HashSe
         .collect()
 }
 
-/// `name` as a legend line can hold it: a quote as an apostrophe, a line break or another control
-/// character as a space (the change named in `warnings`).
+/// `text` as a legend word holds it: a quote and a backslash escaped (`\"`, `\\`), which
+/// [`words`] reads back.
+fn escaped(text: &str) -> String {
+    text.replace('\\', "\\\\").replace('"', "\\\"")
+}
+
+/// `name` as a legend line can hold it, escaped: a line break or another control character as
+/// a space (the change named in `warnings`).
 fn legend_name(name: &str, warnings: &mut Vec<String>) -> String {
-    let written: String = name
-        .chars()
-        .map(|c| {
-            if c == '"' {
-                '\''
-            } else if c.is_control() {
-                ' '
-            } else {
-                c
-            }
-        })
-        .collect();
+    let written: String = name.chars().map(|c| if c.is_control() { ' ' } else { c }).collect();
     if written != name {
-        warnings.push(format!(
-            "name {name:?} is written as {written:?}: an ASCII legend holds no quotes or line breaks in a name"
-        ));
+        warnings
+            .push(format!("name {name:?} is written as {written:?}: an ASCII legend holds no line breaks in a name"));
     }
-    written
+    escaped(&written)
 }
 
 /// How many cells the game would read otherwise from the ASCII text than from `map`, and the
@@ -538,10 +532,7 @@ pub fn to_string(map: &Map) -> Result<(String, Vec<String>), MapError> {
         if let Some(d) = t.door {
             // A counterpart drawn `"` (tall grass's glyph, say) is escaped, or it would open a
             // quote that the line never closes.
-            let counterpart = match glyph_of[usize::from(d.toggles_to)] {
-                '"' => "\\\"".to_owned(),
-                c => c.to_string(),
-            };
+            let counterpart = escaped(&glyph_of[usize::from(d.toggles_to)].to_string());
             line.push_str(&format!(" door={} toggles={counterpart}", if d.open { "open" } else { "closed" }));
         }
         if t.sprite.is_some() || !t.properties.is_empty() || !t.animation.is_empty() {
