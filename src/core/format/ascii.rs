@@ -588,7 +588,16 @@ pub fn to_string(map: &Map) -> Result<(String, Vec<String>), MapError> {
     // glyphs no tile and no built-in meaning has.
     // The glyphs this file gives a meaning besides monsters: the tiles its cells draw, its
     // legend's tiles and their doors' counterparts, and the built-in objects' glyphs.
-    let mut meant: std::collections::HashSet<char> = grid.iter().copied().collect();
+    // (A run of one glyph is inserted once: the grid is every cell, and hashing each would
+    // cost more than writing it.)
+    let mut meant: std::collections::HashSet<char> = std::collections::HashSet::new();
+    let mut last = None;
+    for &c in &grid {
+        if last != Some(c) {
+            meant.insert(c);
+            last = Some(c);
+        }
+    }
     for &id in &custom {
         meant.insert(glyph_of[id]);
         if let Some(d) = map.tiles[id].door {
